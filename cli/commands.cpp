@@ -1,0 +1,27 @@
+// vramcalc CLI: subcommand table. Each subcommand lives in its own file and is listed here.
+#include "commands.hpp"
+
+#include <cstring>
+
+namespace vc::cli {
+
+struct Command {
+    const char* name;
+    int (*run)(int argc, char** argv);  // argv[0] is the subcommand's name
+};
+
+static const Command kCommands[] = {
+    {nullptr, nullptr},
+};
+
+bool run_command(int argc, char** argv, int& rc) {
+    for (const auto& c : kCommands) {
+        if (c.name && std::strcmp(argv[1], c.name) == 0) {
+            rc = c.run(argc - 1, argv + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace vc::cli

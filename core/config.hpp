@@ -1,0 +1,29 @@
+// vramcalc core: the whole calculator input. One Config drives every method; a method reads the
+// parts it needs. The JSON form of this struct is documented in docs/config.md (io/ converts).
+#pragma once
+
+#include <string>
+
+#include "model.hpp"
+#include "quick.hpp"
+
+namespace vc {
+
+enum class Method { Quick, Guide, Detailed };
+enum class Task { Training, FineTune, Inference };
+
+struct Config {
+    Method method = Method::Quick;
+    Task task = Task::Training;
+    ModelSpec model{};          // preset-resolved or custom architecture (guide and detailed)
+    QuickInputs quick{};        // quick method inputs (params_b, precision, optimizer, batch, seq, checkpointing)
+    double guide_bytes = 2;     // guide: bytes per value p
+    double guide_weight_bytes = 2;  // guide inference: bytes per weight
+    double gpus = 1;            // GPUs in the job (guide training divides by it)
+    std::string gpu_id;         // the GPU the user is sizing for (empty: none chosen)
+};
+
+const char* method_name(Method m);  // "quick", "guide", "detailed"
+const char* task_name(Task t);      // "training", "finetune", "inference"
+
+}  // namespace vc

@@ -1,0 +1,67 @@
+// vramcalc core: dispatch from a Config to its method.
+#include "estimate.hpp"
+
+#include "gpus.hpp"
+
+namespace vc {
+
+const char* method_name(Method m) {
+    switch (m) {
+        case Method::Quick: return "quick";
+        case Method::Guide: return "guide";
+        case Method::Detailed: return "detailed";
+    }
+    return "quick";
+}
+
+const char* task_name(Task t) {
+    switch (t) {
+        case Task::Training: return "training";
+        case Task::FineTune: return "finetune";
+        case Task::Inference: return "inference";
+    }
+    return "training";
+}
+
+void fill_catalog_fits(Estimate& e, double per_gpu_bytes) {
+    e.fits.clear();
+    for (const auto& g : gpu_catalog()) {
+        GpuFit f;
+        f.gpu_id = g.id;
+        f.utilization = per_gpu_bytes / g.memory_bytes;
+        f.fits = per_gpu_bytes <= g.memory_bytes;
+        f.gpus_needed = f.fits ? 1 : 0;
+        e.fits.push_back(f);
+    }
+}
+
+static GuideInputs guide_inputs(const Config& cfg, double params) {
+    GuideInputs g;
+    g.params = params;
+    g.layers = cfg.model.layers;
+    g.hidden = cfg.model.hidden;
+    g.heads = cfg.model.heads;
+    g.bytes = cfg.task == Task::Inference ? cfg.guide_weight_bytes : cfg.guide_bytes;
+    g.batch = cfg.quick.batch;
+    g.seq = cfg.quick.seq;
+    g.gpus = cfg.gpus;
+    return g;
+}
+
+Outcome<Estimate> estimate(const Config& cfg) {
+    switch (cfg.method) {
+        case Method::Quick:
+            return quick_estimate(cfg.quick);
+        case Method::Guide: {
+            double params = cfg.model.params_override_b > 0 ? cfg.model.params_override_b * 1e9 : cfg.quick.params_b * 1e9;
+            auto r = guide_estimate(guide_inputs(cfg, params), cfg.task != Task::Inference);
+            if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes);
+            return r;
+        }
+        case Method::Detailed:
+            return Outcome<Estimate>::failure("method", "the detailed method is not available yet");
+    }
+    return Outcome<Estimate>::failure("method", "method must be one of quick, guide, detailed");
+}
+
+}  // namespace vc

@@ -1,0 +1,51 @@
+// vramcalc core: GPU catalog data. Memory totals are what nvidia-smi / rocm-smi print as the
+// device total (MiB), which is what a run can see before the CUDA context takes its share.
+// Bandwidth and dense tensor throughput are the vendors' datasheet figures (no sparsity).
+// Prices are typical on-demand list prices per GPU-hour in late 2025 and are indicative only.
+#include "gpus.hpp"
+
+#include "units.hpp"
+
+namespace vc {
+
+const std::vector<GpuSpec>& gpu_catalog() {
+    static const std::vector<GpuSpec> catalog = {
+        {"h100-80gb", "NVIDIA H100 80GB (SXM)", 80, mib_to_bytes(81559), 3350, 989, 1979, 3.00,
+         "NVIDIA H100 datasheet (SXM5: 3.35 TB/s, 989 TF BF16 dense); nvidia-smi total 81559 MiB"},
+        {"h100-nvl-94gb", "NVIDIA H100 NVL 94GB", 94, mib_to_bytes(95830), 3900, 835, 1671, 0,
+         "NVIDIA H100 datasheet (NVL: 3.9 TB/s, 835 TF BF16 dense); nvidia-smi total 95830 MiB"},
+        {"h200-141gb", "NVIDIA H200 141GB (SXM)", 141, mib_to_bytes(143771), 4800, 989, 1979, 3.80,
+         "NVIDIA H200 datasheet (4.8 TB/s, 989 TF BF16 dense); nvidia-smi total 143771 MiB"},
+        {"b200-180gb", "NVIDIA B200 180GB", 180, mib_to_bytes(183359), 8000, 2250, 4500, 6.00,
+         "NVIDIA DGX B200 datasheet (8 TB/s, 2.25 PF BF16 dense per GPU); nvidia-smi total 183359 MiB"},
+        {"a100-80gb", "NVIDIA A100 80GB (SXM)", 80, mib_to_bytes(81920), 2039, 312, 0, 1.80,
+         "NVIDIA A100 datasheet (SXM 80GB: 2,039 GB/s, 312 TF BF16 dense); nvidia-smi total 81920 MiB"},
+        {"a100-40gb", "NVIDIA A100 40GB (SXM)", 40, mib_to_bytes(40960), 1555, 312, 0, 1.30,
+         "NVIDIA A100 datasheet (40GB: 1,555 GB/s, 312 TF BF16 dense); nvidia-smi total 40960 MiB"},
+        {"l40s-48gb", "NVIDIA L40S 48GB", 48, mib_to_bytes(46068), 864, 362, 733, 1.00,
+         "NVIDIA L40S datasheet (864 GB/s, 362 TF BF16 dense, 733 TF FP8 dense); nvidia-smi total 46068 MiB"},
+        {"a10g-24gb", "NVIDIA A10G 24GB", 24, mib_to_bytes(23028), 600, 70, 0, 1.00,
+         "AWS G5 / NVIDIA A10G (600 GB/s, ~70 TF BF16 dense); nvidia-smi total 23028 MiB"},
+        {"l4-24gb", "NVIDIA L4 24GB", 24, mib_to_bytes(23034), 300, 121, 242, 0.70,
+         "NVIDIA L4 datasheet (300 GB/s, 121 TF BF16 dense, 242 TF FP8 dense); nvidia-smi total 23034 MiB"},
+        {"v100-16gb", "NVIDIA V100 16GB", 16, mib_to_bytes(16160), 900, 125, 0, 0,
+         "NVIDIA V100 datasheet (SXM2: 900 GB/s, 125 TF FP16 tensor; no BF16); nvidia-smi total 16160 MiB"},
+        {"t4-16gb", "NVIDIA T4 16GB", 16, mib_to_bytes(15360), 320, 65, 0, 0.35,
+         "NVIDIA T4 datasheet (320 GB/s, 65 TF FP16 tensor; no BF16); nvidia-smi total 15360 MiB"},
+        {"rtx-4090-24gb", "NVIDIA GeForce RTX 4090 24GB", 24, mib_to_bytes(24564), 1008, 165, 330, 0.40,
+         "NVIDIA Ada whitepaper (1,008 GB/s, 165 TF FP16/BF16 dense with FP32 accumulate); nvidia-smi total 24564 MiB"},
+        {"rtx-5090-32gb", "NVIDIA GeForce RTX 5090 32GB", 32, mib_to_bytes(32607), 1792, 209, 419, 0.70,
+         "NVIDIA Blackwell GeForce whitepaper (1,792 GB/s, 209.5 TF FP16/BF16 dense); nvidia-smi total 32607 MiB"},
+        {"mi300x-192gb", "AMD Instinct MI300X 192GB", 192, gib_to_bytes(192), 5300, 1307, 2615, 2.50,
+         "AMD MI300X datasheet (5.3 TB/s, 1,307 TF BF16 dense, 2,615 TF FP8 dense); 192 GiB HBM3"},
+    };
+    return catalog;
+}
+
+const GpuSpec* find_gpu(const std::string& id) {
+    for (const auto& g : gpu_catalog())
+        if (g.id == id) return &g;
+    return nullptr;
+}
+
+}  // namespace vc

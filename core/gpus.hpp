@@ -1,0 +1,28 @@
+// vramcalc core: the GPU catalog. Each figure is a named constant with its source in gpus.cpp;
+// a caller can pass a custom GpuSpec anywhere a catalog entry is accepted (that is the override).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace vc {
+
+struct GpuSpec {
+    std::string id;            // stable key, e.g. "a100-80gb"
+    std::string name;          // display name, e.g. "NVIDIA A100 80GB (SXM)"
+    double nominal_gb = 0;     // the marketed capacity, as rules of thumb divide by (e.g. 80)
+    double memory_bytes = 0;   // total device memory as the driver reports it (nvidia-smi / rocm-smi total)
+    double bandwidth_gbps = 0; // peak memory bandwidth, GB/s (1e9 bytes per second)
+    double bf16_tflops = 0;    // dense BF16/FP16 tensor throughput, TFLOP/s (no sparsity)
+    double fp8_tflops = 0;     // dense FP8 tensor throughput, TFLOP/s; 0 = no FP8 tensor cores
+    double price_per_hour_usd = 0;  // typical on-demand cloud price per GPU-hour; 0 = unknown
+    std::string source;        // one line: where the figures come from
+};
+
+// The built-in catalog, in display order.
+const std::vector<GpuSpec>& gpu_catalog();
+
+// Returns the catalog entry with `id`, or nullptr if there is none.
+const GpuSpec* find_gpu(const std::string& id);
+
+}  // namespace vc

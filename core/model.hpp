@@ -1,0 +1,84 @@
+// vramcalc core: model description. A ModelSpec holds architecture dimensions as published in a
+// model's config; the parameter count is derived from them (model_params), never typed in, except
+// for a "parameters only" entry, where the architecture is filled from typical ratios and flagged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "status.hpp"
+
+namespace vc {
+
+enum class MlpKind { Gelu, SwiGlu, GeGlu };   // Gelu: 2 matrices (up, down); gated kinds: 3 (gate, up, down)
+enum class NormKind { LayerNorm, RmsNorm };     // LayerNorm has weight + bias, RMSNorm weight only
+
+struct ModelSpec {
+    std::string id;            // preset key, e.g. "llama-3.1-8b"; empty for a custom architecture
+    std::string name;          // display name
+    std::string family;        // grouping for lists, e.g. "Llama"
+    int layers = 0;
+    int hidden = 0;
+    int heads = 0;
+    int kv_heads = 0;          // == heads for MHA, 1 for MQA, between for GQA
+    int head_dim = 0;          // 0 = hidden / heads
+    int ffn = 0;               // intermediate size of a dense MLP
+    MlpKind mlp = MlpKind::SwiGlu;
+    int vocab = 0;
+    bool tied_embeddings = false;
+    NormKind norm = NormKind::RmsNorm;
+    bool attn_bias = false;    // biases on q/k/v (and o when mlp_bias) projections
+    bool mlp_bias = false;     // biases on MLP and output projections
+    int max_position = 0;      // learned absolute position embeddings (GPT-2, BERT): rows; 0 = rotary
+    int type_vocab = 0;        // BERT token-type embeddings rows
+    // Mixture of experts (0 experts = dense).
+    int experts = 0;
+    int top_k = 0;
+    int shared_experts = 0;
+    int expert_ffn = 0;        // intermediate size of one routed/shared expert
+    int dense_layers = 0;      // leading layers that keep a dense MLP (DeepSeek: first_k_dense_replace)
+    // DeepSeek-style multi-head latent attention (kv_lora_rank > 0 turns it on).
+    int q_lora_rank = 0;       // 0 = plain q projection
+    int kv_lora_rank = 0;
+    int qk_rope_head_dim = 0;
+    int qk_nope_head_dim = 0;
+    int v_head_dim = 0;
+    // Attention span: sliding window (0 = none) and how many layers use it.
+    int sliding_window = 0;
+    int global_every = 0;      // 0: every layer uses the window when sliding_window > 0;
+                               // N: every N-th layer is global (full context), the others local
+    double params_override_b = 0;  // "parameters only" entry: the count the user typed, in billions
+    bool approximate = false;  // architecture filled from typical ratios
+    double published_params_b = 0;  // the total the model card states, for tests and display
+};
+
+// Parameter counts by component, derived from the dimensions (all layers summed).
+struct ParamBreakdown {
+    double embedding = 0;      // token (+ position, token-type) embeddings
+    double output = 0;         // LM head; 0 when tied to the embedding
+    double attention = 0;      // q, k, v, o projections (MLA: the low-rank down/up projections), with biases
+    double mlp_dense = 0;      // dense MLP layers
+    double experts_routed = 0; // all routed experts of all MoE layers
+    double experts_shared = 0; // shared experts of all MoE layers
+    double router = 0;         // MoE gates
+    double norms = 0;          // layer norms (and the final norm), with biases for LayerNorm
+    double total = 0;          // sum of the above
+    double active = 0;         // touched per token: total less the routed experts not in the top-k
+    double per_layer_attention = 0;   // one layer's attention
+    double per_layer_mlp = 0;         // one dense layer's MLP
+    double per_expert = 0;            // one routed expert
+};
+
+// Fills derived defaults (head_dim = hidden / heads, kv_heads = heads when 0) and checks the
+// architecture is consistent; the Error names the field ("model.kv_heads") and the rule.
+Outcome<ModelSpec> resolve_model(const ModelSpec& m);
+
+// Derived parameter counts. Expects a resolved spec. For a "parameters only" spec the total is
+// the typed count and the components follow from the filled-in architecture.
+ParamBreakdown model_params(const ModelSpec& m);
+
+// A dense decoder architecture with about `params_b` billion parameters, filled from typical
+// ratios of published models (flagged approximate).
+ModelSpec model_from_params(double params_b);
+
+}  // namespace vc

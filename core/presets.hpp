@@ -1,0 +1,17 @@
+// vramcalc core: built-in model presets with their published configurations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace vc {
+
+// Every preset, in display order (grouped by family).
+const std::vector<ModelSpec>& model_presets();
+
+// The preset with `id` (e.g. "llama-3.1-8b"), or nullptr if there is none.
+const ModelSpec* find_preset(const std::string& id);
+
+}  // namespace vc

@@ -1,0 +1,37 @@
+// vramcalc core: compact number formatting for formulas.
+#include "text.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace vc {
+
+std::string num(double v) {
+    char buf[64];
+    if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : "inf";
+    double a = std::fabs(v);
+    if (a >= 1e7 || (a > 0 && a < 1e-4)) {
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+        // "7e+09" -> "7e9"
+        std::string s(buf);
+        auto e = s.find('e');
+        if (e != std::string::npos) {
+            std::string mant = s.substr(0, e);
+            std::string ex = s.substr(e + 1);
+            bool neg = !ex.empty() && ex[0] == '-';
+            size_t i = (ex[0] == '+' || ex[0] == '-') ? 1 : 0;
+            while (i + 1 < ex.size() && ex[i] == '0') ++i;
+            return mant + "e" + (neg ? "-" : "") + ex.substr(i);
+        }
+        return s;
+    }
+    if (std::floor(v) == v) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+}  // namespace vc

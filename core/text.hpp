@@ -1,0 +1,13 @@
+// vramcalc core: short number formatting for the formulas a result carries (not for display of
+// totals, which the front ends do in GB or GiB).
+#pragma once
+
+#include <string>
+
+namespace vc {
+
+// Compact: integers as integers ("2048"), large values in e-notation ("7e9", "1.3e10"), others
+// with up to 6 significant digits ("0.25").
+std::string num(double v);
+
+}  // namespace vc

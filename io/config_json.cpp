@@ -1,0 +1,309 @@
+// vramcalc io: Config and Estimate <-> JSON (docs/config.md is the schema's reference).
+//
+// [SECTIONS]
+//   names      enum <-> string tables
+//   model      the "model" object (preset, custom architecture, or params only)
+//   config     the top-level document
+//   estimate   results and errors
+#include "config_json.hpp"
+
+#include <cstring>
+
+#include "../core/estimate.hpp"
+#include "../core/presets.hpp"
+#include "json_read.hpp"
+
+namespace vc::io {
+
+using nlohmann::json;
+
+// [SECTION] names ---------------------------------------------------------------------------------
+namespace {
+
+template <typename E>
+struct Name {
+    const char* name;
+    E value;
+};
+
+const Name<Method> kMethods[] = {{"quick", Method::Quick}, {"guide", Method::Guide}, {"detailed", Method::Detailed}};
+const Name<Task> kTasks[] = {{"training", Task::Training}, {"finetune", Task::FineTune}, {"inference", Task::Inference}};
+const Name<QuickPrecision> kQuickPrecisions[] = {{"fp32", QuickPrecision::Fp32}, {"fp16", QuickPrecision::Fp16},
+                                                  {"bf16", QuickPrecision::Bf16}, {"int8", QuickPrecision::Int8},
+                                                  {"int4", QuickPrecision::Int4}};
+const Name<QuickOptimizer> kQuickOptimizers[] = {{"adamw-mixed", QuickOptimizer::AdamWMixed}, {"adamw", QuickOptimizer::AdamW},
+                                                  {"adamw-8bit", QuickOptimizer::AdamW8bit}, {"sgd", QuickOptimizer::Sgd},
+                                                  {"inference", QuickOptimizer::Inference}};
+const Name<MlpKind> kMlpKinds[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}, {"geglu", MlpKind::GeGlu}};
+const Name<NormKind> kNormKinds[] = {{"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}};
+
+template <typename E, size_t N>
+bool lookup(const Name<E> (&table)[N], const std::string& s, E& out) {
+    for (const auto& n : table)
+        if (s == n.name) {
+            out = n.value;
+            return true;
+        }
+    return false;
+}
+
+template <typename E, size_t N>
+const char* name_of(const Name<E> (&table)[N], E v) {
+    for (const auto& n : table)
+        if (n.value == v) return n.name;
+    return table[0].name;
+}
+
+template <typename E, size_t N>
+std::string choices(const Name<E> (&table)[N]) {
+    std::string s;
+    for (const auto& n : table) s += (s.empty() ? "" : ", ") + std::string(n.name);
+    return s;
+}
+
+// Reads an enum-valued string field through `table`.
+template <typename E, size_t N>
+bool read_enum(ObjectReader& r, const char* key, const Name<E> (&table)[N], E& out) {
+    std::string s;
+    if (!r.string(key, s)) return false;
+    if (!r.has(key)) return true;
+    if (!lookup(table, s, out)) return r.fail(key, r.path(key) + " must be one of " + choices(table) + ", got \"" + s + "\"");
+    return true;
+}
+
+}  // namespace
+
+bool parse_method(const std::string& s, Method& out) { return lookup(kMethods, s, out); }
+bool parse_task(const std::string& s, Task& out) { return lookup(kTasks, s, out); }
+bool parse_quick_precision(const std::string& s, QuickPrecision& out) { return lookup(kQuickPrecisions, s, out); }
+bool parse_quick_optimizer(const std::string& s, QuickOptimizer& out) { return lookup(kQuickOptimizers, s, out); }
+const char* quick_precision_name(QuickPrecision p) { return name_of(kQuickPrecisions, p); }
+const char* quick_optimizer_name(QuickOptimizer o) { return name_of(kQuickOptimizers, o); }
+
+// [SECTION] model ---------------------------------------------------------------------------------
+namespace {
+
+bool read_model(const json& j, ModelSpec& m, Error& err) {
+    if (!j.is_object()) {
+        err = Error{"model", "model must be an object: {\"preset\": ID} or architecture fields or {\"params_b\": N}"};
+        return false;
+    }
+    ObjectReader r(j, "model.");
+    r.only_keys({"preset", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "mlp", "vocab",
+                 "tied_embeddings", "norm", "attn_bias", "mlp_bias", "max_position", "type_vocab", "experts", "top_k",
+                 "shared_experts", "expert_ffn", "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
+                 "qk_nope_head_dim", "v_head_dim", "sliding_window", "global_every", "params_b"});
+    std::string preset;
+    r.string("preset", preset);
+    if (r.ok() && !preset.empty()) {
+        const ModelSpec* p = find_preset(preset);
+        if (!p) {
+            err = Error{"model.preset", "model.preset \"" + preset + "\" is not a known preset (see vramcalc --list-presets)"};
+            return false;
+        }
+        m = *p;  // fields below override the preset
+    }
+    r.string("name", m.name);
+    r.integer("layers", m.layers);
+    r.integer("hidden", m.hidden);
+    r.integer("heads", m.heads);
+    r.integer("kv_heads", m.kv_heads);
+    r.integer("head_dim", m.head_dim);
+    r.integer("ffn", m.ffn);
+    read_enum(r, "mlp", kMlpKinds, m.mlp);
+    r.integer("vocab", m.vocab);
+    r.boolean("tied_embeddings", m.tied_embeddings);
+    read_enum(r, "norm", kNormKinds, m.norm);
+    r.boolean("attn_bias", m.attn_bias);
+    r.boolean("mlp_bias", m.mlp_bias);
+    r.integer("max_position", m.max_position);
+    r.integer("type_vocab", m.type_vocab);
+    r.integer("experts", m.experts);
+    r.integer("top_k", m.top_k);
+    r.integer("shared_experts", m.shared_experts);
+    r.integer("expert_ffn", m.expert_ffn);
+    r.integer("dense_layers", m.dense_layers);
+    r.integer("q_lora_rank", m.q_lora_rank);
+    r.integer("kv_lora_rank", m.kv_lora_rank);
+    r.integer("qk_rope_head_dim", m.qk_rope_head_dim);
+    r.integer("qk_nope_head_dim", m.qk_nope_head_dim);
+    r.integer("v_head_dim", m.v_head_dim);
+    r.integer("sliding_window", m.sliding_window);
+    r.integer("global_every", m.global_every);
+    r.number("params_b", m.params_override_b);
+    if (!r.ok()) {
+        err = r.error();
+        return false;
+    }
+    if (r.has("layers") || r.has("hidden")) m.id.clear();  // edited: no longer the preset as published
+    return true;
+}
+
+json model_to_json(const ModelSpec& m) {
+    json j;
+    if (!m.id.empty()) j["preset"] = m.id;
+    if (!m.name.empty()) j["name"] = m.name;
+    j["layers"] = m.layers;
+    j["hidden"] = m.hidden;
+    j["heads"] = m.heads;
+    j["kv_heads"] = m.kv_heads;
+    j["head_dim"] = m.head_dim;
+    j["ffn"] = m.ffn;
+    j["mlp"] = name_of(kMlpKinds, m.mlp);
+    j["vocab"] = m.vocab;
+    j["tied_embeddings"] = m.tied_embeddings;
+    j["norm"] = name_of(kNormKinds, m.norm);
+    j["attn_bias"] = m.attn_bias;
+    j["mlp_bias"] = m.mlp_bias;
+    j["max_position"] = m.max_position;
+    j["type_vocab"] = m.type_vocab;
+    j["experts"] = m.experts;
+    j["top_k"] = m.top_k;
+    j["shared_experts"] = m.shared_experts;
+    j["expert_ffn"] = m.expert_ffn;
+    j["dense_layers"] = m.dense_layers;
+    j["q_lora_rank"] = m.q_lora_rank;
+    j["kv_lora_rank"] = m.kv_lora_rank;
+    j["qk_rope_head_dim"] = m.qk_rope_head_dim;
+    j["qk_nope_head_dim"] = m.qk_nope_head_dim;
+    j["v_head_dim"] = m.v_head_dim;
+    j["sliding_window"] = m.sliding_window;
+    j["global_every"] = m.global_every;
+    if (m.params_override_b > 0) j["params_b"] = m.params_override_b;
+    return j;
+}
+
+}  // namespace
+
+// [SECTION] config --------------------------------------------------------------------------------
+Outcome<Config> config_from_json(const json& doc) {
+    if (!doc.is_object()) return Outcome<Config>::failure("config", "the config must be a JSON object");
+    Config cfg;
+    ObjectReader r(doc, "");
+    r.only_keys({"schema_version", "method", "task", "model", "params_b", "precision", "optimizer", "batch", "seq",
+                 "checkpointing", "gpus", "gpu", "guide", "constants"});
+    int version = kSchemaVersion;
+    r.integer("schema_version", version);
+    if (r.ok() && version != kSchemaVersion)
+        r.fail("schema_version", "schema_version must be " + std::to_string(kSchemaVersion) + ", got " + std::to_string(version));
+    read_enum(r, "method", kMethods, cfg.method);
+    read_enum(r, "task", kTasks, cfg.task);
+    if (!r.ok()) return Outcome<Config>::failure(r.error());
+
+    if (r.has("model")) {
+        Error err;
+        if (!read_model(r.at("model"), cfg.model, err)) return Outcome<Config>::failure(err);
+        if (cfg.model.params_override_b > 0) cfg.quick.params_b = cfg.model.params_override_b;
+    }
+    r.number("params_b", cfg.quick.params_b);
+    read_enum(r, "precision", kQuickPrecisions, cfg.quick.precision);
+    read_enum(r, "optimizer", kQuickOptimizers, cfg.quick.optimizer);
+    r.number("batch", cfg.quick.batch);
+    r.number("seq", cfg.quick.seq);
+    r.boolean("checkpointing", cfg.quick.checkpointing);
+    r.number("gpus", cfg.gpus);
+    r.string("gpu", cfg.gpu_id);
+    if (!r.ok()) return Outcome<Config>::failure(r.error());
+    if (r.has("params_b")) cfg.model.params_override_b = cfg.quick.params_b;
+
+    if (r.has("guide")) {
+        const json& g = r.at("guide");
+        if (!g.is_object()) return Outcome<Config>::failure("guide", "guide must be an object {\"bytes\", \"weight_bytes\"}");
+        ObjectReader gr(g, "guide.");
+        gr.only_keys({"bytes", "weight_bytes", "overhead_factor"});
+        gr.number("bytes", cfg.guide_bytes);
+        gr.number("weight_bytes", cfg.guide_weight_bytes);
+        if (!gr.ok()) return Outcome<Config>::failure(gr.error());
+    }
+    if (r.has("constants")) {
+        const json& c = r.at("constants");
+        if (!c.is_object()) return Outcome<Config>::failure("constants", "constants must be an object");
+        ObjectReader cr(c, "constants.");
+        auto& k = cfg.quick.constants;
+        cr.only_keys({"activation_bytes_per_token_param", "checkpoint_factor", "buffer_fraction", "a100_gb", "rtx4090_gb"});
+        cr.number("activation_bytes_per_token_param", k.activation_bytes_per_token_param);
+        cr.number("checkpoint_factor", k.checkpoint_factor);
+        cr.number("buffer_fraction", k.buffer_fraction);
+        cr.number("a100_gb", k.a100_gb);
+        cr.number("rtx4090_gb", k.rtx4090_gb);
+        if (!cr.ok()) return Outcome<Config>::failure(cr.error());
+    }
+    return Outcome<Config>::success(cfg);
+}
+
+Outcome<Config> parse_config(const std::string& text) {
+    json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return Outcome<Config>::failure("config", "the config is not valid JSON");
+    return config_from_json(doc);
+}
+
+json config_to_json(const Config& cfg) {
+    json j;
+    j["schema_version"] = kSchemaVersion;
+    j["method"] = name_of(kMethods, cfg.method);
+    j["task"] = name_of(kTasks, cfg.task);
+    if (cfg.model.layers > 0 || !cfg.model.id.empty()) j["model"] = model_to_json(cfg.model);
+    j["params_b"] = cfg.quick.params_b;
+    j["precision"] = quick_precision_name(cfg.quick.precision);
+    j["optimizer"] = quick_optimizer_name(cfg.quick.optimizer);
+    j["batch"] = cfg.quick.batch;
+    j["seq"] = cfg.quick.seq;
+    j["checkpointing"] = cfg.quick.checkpointing;
+    j["gpus"] = cfg.gpus;
+    if (!cfg.gpu_id.empty()) j["gpu"] = cfg.gpu_id;
+    j["guide"] = {{"bytes", cfg.guide_bytes}, {"weight_bytes", cfg.guide_weight_bytes}};
+    const auto& k = cfg.quick.constants;
+    j["constants"] = {{"activation_bytes_per_token_param", k.activation_bytes_per_token_param},
+                      {"checkpoint_factor", k.checkpoint_factor},
+                      {"buffer_fraction", k.buffer_fraction},
+                      {"a100_gb", k.a100_gb},
+                      {"rtx4090_gb", k.rtx4090_gb}};
+    return j;
+}
+
+// [SECTION] estimate ------------------------------------------------------------------------------
+json estimate_to_json(const Estimate& e) {
+    json j;
+    j["ok"] = true;
+    j["schema_version"] = kSchemaVersion;
+    j["method"] = e.method;
+    j["task"] = e.task;
+    json comps = json::array();
+    json breakdown = json::object();
+    for (const auto& c : e.components) {
+        comps.push_back({{"key", c.key}, {"label", c.label}, {"bytes", c.bytes}, {"formula", c.formula}});
+        breakdown[c.key] = c.bytes;
+    }
+    j["components"] = comps;
+    j["breakdown"] = breakdown;
+    j["total_bytes"] = e.total_bytes;
+    j["buffered_bytes"] = e.buffered_bytes;
+    json fits = json::array();
+    for (const auto& f : e.fits)
+        fits.push_back({{"gpu", f.gpu_id}, {"gpus_needed", f.gpus_needed}, {"utilization", f.utilization}, {"fits", f.fits}});
+    j["fits"] = fits;
+    json metrics = json::object();
+    for (const auto& m : e.metrics) metrics[m.key] = {{"label", m.label}, {"value", m.value}, {"unit", m.unit}};
+    j["metrics"] = metrics;
+    j["notes"] = e.notes;
+    return j;
+}
+
+std::string dump(const json& j, int indent) {
+    // NOTE: replace invalid UTF-8 (an echoed user string) instead of throwing, which would abort wasm.
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+json error_to_json(const Error& err) {
+    return {{"ok", false}, {"error", {{"field", err.field}, {"message", err.message}}}};
+}
+
+std::string estimate_json(const std::string& config_text) {
+    auto cfg = parse_config(config_text);
+    if (!cfg.ok) return dump(error_to_json(cfg.error));
+    auto est = estimate(cfg.value);
+    if (!est.ok) return dump(error_to_json(est.error));
+    return dump(estimate_to_json(est.value));
+}
+
+}  // namespace vc::io

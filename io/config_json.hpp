@@ -1,0 +1,44 @@
+// vramcalc io: the JSON form of a Config and of an Estimate (docs/config.md). Shared by the CLI,
+// the Embind bindings and the shell's URL state. Depends on core/ and nlohmann-json; never throws
+// (the WebAssembly build has exceptions off), every failure is a vc::Error naming the field.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../core/config.hpp"
+#include "../core/result.hpp"
+#include "../core/status.hpp"
+
+namespace vc::io {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Parses a JSON document (text) into a Config. Unknown keys are errors (they are usually typos).
+Outcome<Config> parse_config(const std::string& text);
+Outcome<Config> config_from_json(const nlohmann::json& doc);
+
+// The Config written back as JSON (every field, with its current value).
+nlohmann::json config_to_json(const Config& cfg);
+
+// {"ok":true, "method", "task", "components":[...], "breakdown":{key:bytes}, "total_bytes", ...}
+nlohmann::json estimate_to_json(const Estimate& e);
+// {"ok":false, "error":{"field", "message"}}
+nlohmann::json error_to_json(const Error& err);
+
+// Serialises without throwing: invalid UTF-8 in strings is replaced. indent -1 = compact.
+std::string dump(const nlohmann::json& j, int indent = -1);
+
+// Convenience for front ends: parse, estimate, serialise. Always returns a JSON document.
+std::string estimate_json(const std::string& config_text);
+
+// Names <-> enums, shared with the CLI's flags. Each returns false for an unknown name.
+bool parse_method(const std::string& s, Method& out);
+bool parse_task(const std::string& s, Task& out);
+bool parse_quick_precision(const std::string& s, QuickPrecision& out);
+bool parse_quick_optimizer(const std::string& s, QuickOptimizer& out);
+const char* quick_precision_name(QuickPrecision p);
+const char* quick_optimizer_name(QuickOptimizer o);
+
+}  // namespace vc::io

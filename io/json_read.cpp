@@ -1,0 +1,71 @@
+// vramcalc io: checked JSON reads.
+#include "json_read.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace vc::io {
+
+bool ObjectReader::fail(const char* key, const std::string& message) {
+    if (ok_) err_ = Error{path(key), message};
+    ok_ = false;
+    return false;
+}
+
+bool ObjectReader::number(const char* key, double& out) {
+    if (!ok_) return false;
+    if (!has(key)) return true;
+    const auto& v = obj_.at(key);
+    if (!v.is_number()) return fail(key, path(key) + " must be a number");
+    double d = v.get<double>();
+    if (!std::isfinite(d)) return fail(key, path(key) + " must be a finite number");
+    out = d;
+    return true;
+}
+
+bool ObjectReader::integer(const char* key, int& out) {
+    if (!ok_) return false;
+    if (!has(key)) return true;
+    const auto& v = obj_.at(key);
+    if (!v.is_number()) return fail(key, path(key) + " must be a whole number");
+    double d = v.get<double>();
+    if (!std::isfinite(d) || std::floor(d) != d || d < -2147483647.0 || d > 2147483647.0)
+        return fail(key, path(key) + " must be a whole number in [-2147483647, 2147483647]");
+    out = static_cast<int>(d);
+    return true;
+}
+
+bool ObjectReader::boolean(const char* key, bool& out) {
+    if (!ok_) return false;
+    if (!has(key)) return true;
+    const auto& v = obj_.at(key);
+    if (!v.is_boolean()) return fail(key, path(key) + " must be true or false");
+    out = v.get<bool>();
+    return true;
+}
+
+bool ObjectReader::string(const char* key, std::string& out) {
+    if (!ok_) return false;
+    if (!has(key)) return true;
+    const auto& v = obj_.at(key);
+    if (!v.is_string()) return fail(key, path(key) + " must be a string");
+    out = v.get<std::string>();
+    return true;
+}
+
+bool ObjectReader::only_keys(std::initializer_list<const char*> allowed) {
+    if (!ok_) return false;
+    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+        bool known = false;
+        for (const char* a : allowed)
+            if (it.key() == a) known = true;
+        if (!known) {
+            std::string list;
+            for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            return fail(it.key().c_str(), "unknown field " + path(it.key().c_str()) + " (accepted: " + list + ")");
+        }
+    }
+    return true;
+}
+
+}  // namespace vc::io

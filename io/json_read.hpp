@@ -1,0 +1,43 @@
+// vramcalc io: checked reads from a nlohmann::json object without exceptions. Each reader sets
+// `err` (naming the dotted field path) and returns false on a wrong type; a missing key leaves
+// the output untouched and returns true, so defaults stay.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../core/status.hpp"
+
+namespace vc::io {
+
+class ObjectReader {
+public:
+    // `prefix` is the path of this object ("" for the document, "model." for a section).
+    ObjectReader(const nlohmann::json& obj, std::string prefix) : obj_(obj), prefix_(std::move(prefix)) {}
+
+    bool ok() const { return ok_; }
+    const Error& error() const { return err_; }
+    bool has(const char* key) const { return obj_.contains(key) && !obj_.at(key).is_null(); }
+    const nlohmann::json& at(const char* key) const { return obj_.at(key); }
+    std::string path(const char* key) const { return prefix_ + key; }
+
+    // Each returns *this-state: false once any read failed (later reads are skipped).
+    bool number(const char* key, double& out);
+    bool integer(const char* key, int& out);   // a whole number that fits an int
+    bool boolean(const char* key, bool& out);
+    bool string(const char* key, std::string& out);
+    // Every key of the object must be in `allowed`.
+    bool only_keys(std::initializer_list<const char*> allowed);
+    // Records a failure for `key` with `message` (for enum names and cross-field rules).
+    bool fail(const char* key, const std::string& message);
+
+private:
+    const nlohmann::json& obj_;
+    std::string prefix_;
+    bool ok_ = true;
+    Error err_{};
+};
+
+}  // namespace vc::io

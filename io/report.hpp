@@ -1,0 +1,16 @@
+// vramcalc io: the human-readable report of an Estimate (the CLI's default output and the text the
+// web page copies as a summary). Shows GB (1e9 bytes) and GiB (2^30 bytes) side by side.
+#pragma once
+
+#include <string>
+
+#include "../core/result.hpp"
+
+namespace vc::io {
+
+std::string format_table(const Estimate& e);
+
+// "14.00 GB" or "13.04 GiB": two decimals and the unit label.
+std::string format_bytes(double bytes, bool gib);
+
+}  // namespace vc::io

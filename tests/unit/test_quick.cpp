@@ -1,0 +1,177 @@
+// Worked examples of the quick and guide methods, as a user would check them by hand.
+#include <catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "core/estimate.hpp"
+#include "core/quick.hpp"
+#include "core/units.hpp"
+#include "io/config_json.hpp"
+
+using namespace vc;
+using Catch::Detail::Approx;
+
+static double gb(const Estimate& e, const char* key) { return bytes_to_gb(e.component(key)->bytes); }
+static int needed(const Estimate& e, const char* gpu) {
+    for (const auto& f : e.fits)
+        if (f.gpu_id == gpu) return f.gpus_needed;
+    return -1;
+}
+
+TEST_CASE("quick method: 7B FP16 AdamW mixed, batch 4, seq 2048 (the calculator's worked example)") {
+    QuickInputs in;
+    in.params_b = 7;
+    in.precision = QuickPrecision::Fp16;
+    in.optimizer = QuickOptimizer::AdamWMixed;
+    in.batch = 4;
+    in.seq = 2048;
+    auto r = quick_estimate(in);
+    REQUIRE(r.ok);
+    const Estimate& e = r.value;
+    CHECK(gb(e, "weights") == Approx(14.0));
+    CHECK(gb(e, "gradients") == Approx(14.0));
+    CHECK(gb(e, "optimizer") == Approx(84.0));
+    CHECK(gb(e, "activations") == Approx(143.36));
+    CHECK(bytes_to_gb(e.total_bytes) == Approx(255.36));
+    CHECK(bytes_to_gb(e.buffered_bytes) == Approx(306.432));
+    CHECK(needed(e, "a100-80gb") == 4);
+    CHECK(needed(e, "rtx-4090-24gb") == 13);
+
+    SECTION("with checkpointing: activations x 0.25") {
+        in.checkpointing = true;
+        auto c = quick_estimate(in);
+        REQUIRE(c.ok);
+        CHECK(gb(c.value, "activations") == Approx(35.84));
+        CHECK(bytes_to_gb(c.value.buffered_bytes) == Approx(177.408));
+        CHECK(needed(c.value, "a100-80gb") == 3);
+        CHECK(needed(c.value, "rtx-4090-24gb") == 8);
+    }
+}
+
+TEST_CASE("quick method: bytes per weight and optimizer factors") {
+    CHECK(quick_precision_bytes(QuickPrecision::Fp32) == 4);
+    CHECK(quick_precision_bytes(QuickPrecision::Bf16) == 2);
+    CHECK(quick_precision_bytes(QuickPrecision::Int8) == 1);
+    CHECK(quick_precision_bytes(QuickPrecision::Int4) == 0.5);
+    CHECK(quick_optimizer_bytes_per_param(QuickOptimizer::AdamWMixed) == 12);
+    CHECK(quick_optimizer_bytes_per_param(QuickOptimizer::AdamW) == 8);
+    CHECK(quick_optimizer_bytes_per_param(QuickOptimizer::AdamW8bit) == 2);
+    CHECK(quick_optimizer_bytes_per_param(QuickOptimizer::Sgd) == 4);
+    CHECK(quick_optimizer_bytes_per_param(QuickOptimizer::Inference) == 0);
+
+    QuickInputs in;
+    in.params_b = 13;
+    in.precision = QuickPrecision::Int4;
+    in.optimizer = QuickOptimizer::Inference;
+    in.batch = 1;
+    in.seq = 1000;
+    auto r = quick_estimate(in);
+    REQUIRE(r.ok);
+    CHECK(r.value.task == "inference");
+    CHECK(gb(r.value, "weights") == Approx(6.5));
+    CHECK(gb(r.value, "gradients") == 0);
+    CHECK(gb(r.value, "optimizer") == 0);
+    CHECK(gb(r.value, "activations") == Approx(32.5));  // 2.5e-3 x 1000 x 13e9 B: the rule's flaw
+}
+
+TEST_CASE("guide formulas reproduce the guide's code") {
+    GuideInputs t;
+    t.params = 70e9;
+    t.batch = 1;
+    t.seq = 4096;
+    t.hidden = 8192;
+    t.layers = 80;
+    t.gpus = 8;
+    t.bytes = 2;
+    CHECK(bytes_to_gb(guide_training_bytes_per_gpu(t)) == Approx(162.54).epsilon(1e-4));
+
+    GuideInputs kv;
+    kv.layers = 80;
+    kv.hidden = 8192;
+    kv.heads = 32;
+    kv.batch = 64;
+    kv.seq = 4096;
+    kv.bytes = 2;
+    CHECK(bytes_to_gb(guide_kv_cache_bytes(kv)) == Approx(687.19).epsilon(1e-5));
+
+    GuideInputs inf;
+    inf.params = 70e9;
+    inf.bytes = 1;
+    inf.seq = 8192;
+    inf.batch = 4;
+    inf.layers = 80;
+    inf.hidden = 8192;
+    inf.heads = 32;
+    CHECK(bytes_to_gb(guide_inference_bytes(inf)) == Approx(83.59).epsilon(1e-4));
+
+    auto r = guide_estimate(inf, /*training=*/false);
+    REQUIRE(r.ok);
+    CHECK(bytes_to_gb(r.value.buffered_bytes) == Approx(83.59).epsilon(1e-4));
+    CHECK(bytes_to_gb(r.value.component("weights")->bytes) == Approx(70.0));
+}
+
+TEST_CASE("guide method through a JSON config") {
+    auto cfg = io::parse_config(R"({"method":"guide","task":"training","model":{"layers":80,"hidden":8192,"heads":64},
+                                    "params_b":70,"batch":1,"seq":4096,"gpus":8,"guide":{"bytes":2}})");
+    REQUIRE(cfg.ok);
+    auto r = estimate(cfg.value);
+    REQUIRE(r.ok);
+    CHECK(bytes_to_gb(r.value.buffered_bytes) == Approx(162.54).epsilon(1e-4));
+}
+
+TEST_CASE("bad input is an error value naming the field and the range") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    struct Case {
+        double params_b, batch, seq;
+        const char* field;
+    };
+    const Case cases[] = {
+        {-7, 4, 2048, "params_b"}, {0, 4, 2048, "params_b"},  {nan, 4, 2048, "params_b"}, {inf, 4, 2048, "params_b"},
+        {1e30, 4, 2048, "params_b"}, {7, 0, 2048, "batch"},   {7, 2.5, 2048, "batch"},     {7, nan, 2048, "batch"},
+        {7, 4, -1, "seq"},           {7, 4, 1e30, "seq"},     {7, 4, inf, "seq"},
+    };
+    for (const auto& c : cases) {
+        QuickInputs in;
+        in.params_b = c.params_b;
+        in.batch = c.batch;
+        in.seq = c.seq;
+        auto r = quick_estimate(in);
+        INFO(c.field);
+        CHECK_FALSE(r.ok);
+        CHECK(r.error.field == c.field);
+        CHECK(r.error.message.find(c.field) != std::string::npos);
+        CHECK((r.error.message.find('[') != std::string::npos || r.error.message.find("greater than") != std::string::npos));
+    }
+}
+
+TEST_CASE("bad JSON configs are error values, never crashes") {
+    const char* docs[] = {
+        "",        "[]",  "{\"params_b\": \"seven\"}", "{\"batch\": null, \"seq\": []}", "{\"precision\": \"fp12\"}",
+        "{\"nope\": 1}", "{\"method\": \"magic\"}", "{\"model\": 3}", "{\"model\": {\"preset\": \"gpt-9\"}}",
+        "{\"schema_version\": 2}", "{\"params_b\": 1e400}", "{\"batch\": 1e30}", "{\"params_b\": -1}",
+        "{\"model\": {\"layers\": 1.5}}", "{\"guide\": {\"bytes\": \"x\"}}", "{\"gpus\": 0, \"method\": \"guide\"}",
+    };
+    for (const char* d : docs) {
+        INFO(d);
+        std::string out = io::estimate_json(d);
+        auto j = nlohmann::json::parse(out, nullptr, false);
+        REQUIRE_FALSE(j.is_discarded());
+        CHECK(j["ok"].get<bool>() == false);
+        CHECK_FALSE(j["error"]["field"].get<std::string>().empty());
+        CHECK_FALSE(j["error"]["message"].get<std::string>().empty());
+        CHECK(out.find("NaN") == std::string::npos);
+        CHECK(out.find("null") == std::string::npos);
+    }
+}
+
+TEST_CASE("estimate_json gives the worked example in bytes") {
+    std::string out = io::estimate_json(R"({"method":"quick","params_b":7,"precision":"fp16","optimizer":"adamw-mixed","batch":4,"seq":2048})");
+    auto j = nlohmann::json::parse(out, nullptr, false);
+    REQUIRE(j["ok"].get<bool>() == true);
+    CHECK(j["breakdown"]["weights"].get<double>() == Approx(14e9));
+    CHECK(j["breakdown"]["activations"].get<double>() == Approx(143.36e9));
+    CHECK(j["total_bytes"].get<double>() == Approx(255.36e9));
+    CHECK(j["fits"][0]["gpus_needed"].get<int>() == 4);
+}
