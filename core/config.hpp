@@ -21,6 +21,13 @@ struct Config {
     double guide_weight_bytes = 2;  // guide inference: bytes per weight
     double gpus = 1;            // GPUs in the job (guide training divides by it)
     std::string gpu_id;         // the GPU the user is sizing for (empty: none chosen)
+    // Practitioners advise planning for at most 75% of a GPU's memory (fragmentation, spikes,
+    // framework versions); a result "fits within target" below this share.
+    double target_utilization = 0.75;
+
+    // Detailed training / fine-tuning inputs (core/training.hpp) go below this line.
+
+    // Detailed inference / serving inputs (core/inference.hpp) go below this line.
 };
 
 const char* method_name(Method m);  // "quick", "guide", "detailed"

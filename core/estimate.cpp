@@ -23,13 +23,14 @@ const char* task_name(Task t) {
     return "training";
 }
 
-void fill_catalog_fits(Estimate& e, double per_gpu_bytes) {
+void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization) {
     e.fits.clear();
     for (const auto& g : gpu_catalog()) {
         GpuFit f;
         f.gpu_id = g.id;
         f.utilization = per_gpu_bytes / g.memory_bytes;
         f.fits = per_gpu_bytes <= g.memory_bytes;
+        f.within_target = per_gpu_bytes <= g.memory_bytes * target_utilization;
         f.gpus_needed = f.fits ? 1 : 0;
         e.fits.push_back(f);
     }
@@ -49,17 +50,25 @@ static GuideInputs guide_inputs(const Config& cfg, double params) {
 }
 
 Outcome<Estimate> estimate(const Config& cfg) {
+    Error err;
+    if (!check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) return Outcome<Estimate>::failure(err);
     switch (cfg.method) {
         case Method::Quick:
             return quick_estimate(cfg.quick);
         case Method::Guide: {
             double params = cfg.model.params_override_b > 0 ? cfg.model.params_override_b * 1e9 : cfg.quick.params_b * 1e9;
             auto r = guide_estimate(guide_inputs(cfg, params), cfg.task != Task::Inference);
-            if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes);
+            if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
             return r;
         }
         case Method::Detailed:
-            return Outcome<Estimate>::failure("method", "the detailed method is not available yet");
+            if (cfg.task == Task::Inference) {
+                // Detailed inference / serving (core/inference.cpp) is dispatched here.
+                return Outcome<Estimate>::failure("task", "detailed inference is not available yet");
+            }
+
+            // Detailed training and fine-tuning (core/training.cpp) is dispatched here.
+            return Outcome<Estimate>::failure("method", "the detailed training method is not available yet");
     }
     return Outcome<Estimate>::failure("method", "method must be one of quick, guide, detailed");
 }

@@ -12,6 +12,6 @@ Outcome<Estimate> estimate(const Config& cfg);
 
 // For each catalog GPU: how many of it a job needs when each GPU must hold `per_gpu_bytes`
 // (1 when it fits on one, 0 when it never fits) and whether it fits with `gpus` of them.
-void fill_catalog_fits(Estimate& e, double per_gpu_bytes);
+void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization);
 
 }  // namespace vc

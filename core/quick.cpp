@@ -81,6 +81,7 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
         if (f.gpus_needed < 1) f.gpus_needed = 1;
         f.utilization = buffered_gb / nominal_gb;
         f.fits = f.gpus_needed <= 1;
+        f.within_target = f.fits;
         return f;
     };
     e.fits.push_back(fit("a100-80gb", in.constants.a100_gb));

@@ -18,7 +18,8 @@ struct GpuFit {
     std::string gpu_id;
     int gpus_needed = 0;       // GPUs of this type the method says the job needs (0 = cannot fit at any count)
     double utilization = 0;    // per-GPU total / usable memory of one GPU
-    bool fits = false;         // fits on the configured number of GPUs of this type
+    bool fits = false;         // per-GPU total <= the GPU's memory (it would run)
+    bool within_target = false; // per-GPU total <= memory x the config's target_utilization
 };
 
 struct Metric {

@@ -181,7 +181,8 @@ Outcome<Config> config_from_json(const json& doc) {
     Config cfg;
     ObjectReader r(doc, "");
     r.only_keys({"schema_version", "method", "task", "model", "params_b", "precision", "optimizer", "batch", "seq",
-                 "checkpointing", "gpus", "gpu", "guide", "constants"});
+                 "checkpointing", "gpus", "gpu", "guide", "constants", "target_utilization",
+                 "training", "parallel", "runtime", "inference"});
     int version = kSchemaVersion;
     r.integer("schema_version", version);
     if (r.ok() && version != kSchemaVersion)
@@ -203,6 +204,7 @@ Outcome<Config> config_from_json(const json& doc) {
     r.boolean("checkpointing", cfg.quick.checkpointing);
     r.number("gpus", cfg.gpus);
     r.string("gpu", cfg.gpu_id);
+    r.number("target_utilization", cfg.target_utilization);
     if (!r.ok()) return Outcome<Config>::failure(r.error());
     if (r.has("params_b")) cfg.model.params_override_b = cfg.quick.params_b;
 
@@ -228,6 +230,11 @@ Outcome<Config> config_from_json(const json& doc) {
         cr.number("rtx4090_gb", k.rtx4090_gb);
         if (!cr.ok()) return Outcome<Config>::failure(cr.error());
     }
+
+    // Detailed training sections ("training", "parallel", "runtime") are read here.
+
+    // Detailed inference section ("inference") is read here.
+
     return Outcome<Config>::success(cfg);
 }
 
@@ -251,6 +258,7 @@ json config_to_json(const Config& cfg) {
     j["checkpointing"] = cfg.quick.checkpointing;
     j["gpus"] = cfg.gpus;
     if (!cfg.gpu_id.empty()) j["gpu"] = cfg.gpu_id;
+    j["target_utilization"] = cfg.target_utilization;
     j["guide"] = {{"bytes", cfg.guide_bytes}, {"weight_bytes", cfg.guide_weight_bytes}};
     const auto& k = cfg.quick.constants;
     j["constants"] = {{"activation_bytes_per_token_param", k.activation_bytes_per_token_param},
@@ -280,7 +288,11 @@ json estimate_to_json(const Estimate& e) {
     j["buffered_bytes"] = e.buffered_bytes;
     json fits = json::array();
     for (const auto& f : e.fits)
-        fits.push_back({{"gpu", f.gpu_id}, {"gpus_needed", f.gpus_needed}, {"utilization", f.utilization}, {"fits", f.fits}});
+        fits.push_back({{"gpu", f.gpu_id},
+                        {"gpus_needed", f.gpus_needed},
+                        {"utilization", f.utilization},
+                        {"fits", f.fits},
+                        {"within_target", f.within_target}});
     j["fits"] = fits;
     json metrics = json::object();
     for (const auto& m : e.metrics) metrics[m.key] = {{"label", m.label}, {"value", m.value}, {"unit", m.unit}};

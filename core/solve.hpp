@@ -1,0 +1,34 @@
+// vramcalc core: "what fits" questions. Each question varies one input of a Config and reports the
+// best value that still fits the chosen GPU (cfg.gpu_id) at cfg.target_utilization, or a count.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "status.hpp"
+
+namespace vc {
+
+struct Answer {
+    std::string question;      // e.g. "max_batch"
+    std::string label;         // "Largest micro-batch that fits"
+    double value = 0;          // the answer (0 = nothing fits)
+    std::string unit;          // "sequences", "tokens", "GPUs", ...
+    std::string explanation;   // one line: how the number follows
+    std::vector<std::string> items;  // list answers (e.g. weight formats that fit, best first)
+};
+
+// Questions and which task they belong to, for front ends' lists.
+struct QuestionInfo {
+    const char* id;
+    const char* label;
+    const char* tasks;  // "training,finetune", "inference", ...
+};
+const std::vector<QuestionInfo>& solve_questions();
+
+// Answers `question` for `cfg`. Unknown question or one that does not apply to cfg.task: Error
+// with field "question".
+Outcome<Answer> solve(const Config& cfg, const std::string& question);
+
+}  // namespace vc
