@@ -1,0 +1,142 @@
+// CLI tests: the native `vramcalc` binary's table and JSON output and its exit codes.
+// Run by ctest (`cli`) with VRAMCALC_BIN set to the built binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = process.env.VRAMCALC_BIN || 'build/native/vramcalc';
+const WORKED = ['--method', 'quick', '--params', '7', '--precision', 'fp16', '--optimizer', 'adamw-mixed', '--batch', '4', '--seq', '2048'];
+
+function run(args, input) {
+  const r = spawnSync(BIN, args, { input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('worked example prints the table with GB and GiB', () => {
+  const r = run(WORKED);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /GB \(1e9\)/);
+  assert.match(r.out, /GiB \(2\^30\)/);
+  assert.match(r.out, /Weights\s+14\.00\s+13\.04/);
+  assert.match(r.out, /Gradients\s+14\.00/);
+  assert.match(r.out, /Optimizer state\s+84\.00/);
+  assert.match(r.out, /Activations\s+143\.36/);
+  assert.match(r.out, /Total\s+255\.36/);
+  assert.match(r.out, /safety margin\s+306\.43/);
+  assert.match(r.out, /A100 80GB.*\s4 needed/);
+  assert.match(r.out, /RTX 4090.*\s13 needed/);
+});
+
+test('checkpointing: 177.41 GB buffered, 3 A100, 8 RTX 4090', () => {
+  const r = run([...WORKED, '--checkpointing', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.ok, true);
+  assert.ok(Math.abs(j.breakdown.activations - 35.84e9) < 1);
+  assert.ok(Math.abs(j.buffered_bytes - 177.408e9) < 1e3);
+  const need = Object.fromEntries(j.fits.map((f) => [f.gpu, f.gpus_needed]));
+  assert.equal(need['a100-80gb'], 3);
+  assert.equal(need['rtx-4090-24gb'], 8);
+});
+
+test('JSON output carries the breakdown in bytes and the formulas', () => {
+  const r = run([...WORKED, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.method, 'quick');
+  assert.equal(j.breakdown.weights, 14e9);
+  assert.equal(j.breakdown.gradients, 14e9);
+  assert.equal(j.breakdown.optimizer, 84e9);
+  assert.ok(Math.abs(j.total_bytes - 255.36e9) < 1);
+  assert.deepEqual(j.components.map((c) => c.key), ['weights', 'gradients', 'optimizer', 'activations']);
+  assert.match(j.components[0].formula, /7e9 params x 2 B/);
+});
+
+test('--config FILE and --config - give the same result as flags; flags override the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vramcalc-'));
+  const file = join(dir, 'run.json');
+  const cfg = { schema_version: 1, method: 'quick', params_b: 7, precision: 'fp16', optimizer: 'adamw-mixed', batch: 4, seq: 2048 };
+  writeFileSync(file, JSON.stringify(cfg));
+  const flags = JSON.parse(run([...WORKED, '--format', 'json']).out);
+  const fromFile = JSON.parse(run(['--config', file, '--format', 'json']).out);
+  const fromStdin = JSON.parse(run(['--config', '-', '--format', 'json'], JSON.stringify(cfg)).out);
+  assert.deepEqual(fromFile, flags);
+  assert.deepEqual(fromStdin, flags);
+  const overridden = JSON.parse(run(['--config', file, '--batch', '1', '--format', 'json']).out);
+  assert.ok(Math.abs(overridden.breakdown.activations - 35.84e9) < 1);
+});
+
+test('guide method: 70B training on 8 GPUs is 162.54 GB per GPU', () => {
+  const r = run(['--method', 'guide', '--params', '70', '--layers', '80', '--hidden', '8192', '--heads', '64',
+    '--batch', '1', '--seq', '4096', '--gpus', '8', '--set', 'guide.bytes=2', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.ok(Math.abs(j.buffered_bytes / 1e9 - 162.54) < 0.01, String(j.buffered_bytes));
+});
+
+test('guide method: 70B INT8 inference, b4 s8192 is 83.59 GB', () => {
+  const r = run(['--method', 'guide', '--task', 'inference', '--params', '70', '--layers', '80', '--hidden', '8192',
+    '--heads', '32', '--batch', '4', '--seq', '8192', '--set', 'guide.weight_bytes=1', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.ok(Math.abs(j.buffered_bytes / 1e9 - 83.59) < 0.01, String(j.buffered_bytes));
+});
+
+test('bad values exit 1 with a message naming the field and the range', () => {
+  const cases = [
+    [['--params', '-7'], /params_b/],
+    [['--params', '0'], /params_b/],
+    [['--params', '1e30'], /params_b.*100000/],
+    [['--params', 'NaN'], /params_b/],
+    [['--batch', '0'], /batch.*\[1, /],
+    [['--batch', '2.5'], /batch.*whole number/],
+    [['--seq', '-1'], /seq/],
+    [['--precision', 'fp12'], /precision must be one of fp32, fp16, bf16, int8, int4/],
+    [['--method', 'magic'], /method must be one of/],
+    [['--set', 'nonsense=1'], /unknown field nonsense/],
+  ];
+  for (const [args, re] of cases) {
+    const r = run(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: exit ${r.code}`);
+    assert.match(r.err, re, args.join(' '));
+    assert.doesNotMatch(r.out + r.err, /nan\b|NaN GB|inf GB/i);
+  }
+});
+
+test('bad values with --format json print an error object', () => {
+  const r = run(['--params', '-1', '--format', 'json']);
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.out);
+  assert.equal(j.ok, false);
+  assert.equal(j.error.field, 'params_b');
+  assert.match(j.error.message, /greater than 0/);
+});
+
+test('usage errors exit 2; a config that is not JSON exits 1', () => {
+  assert.equal(run(['--no-such-flag']).code, 2);
+  assert.equal(run(['--batch']).code, 2);
+  assert.equal(run(['--format', 'xml']).code, 2);
+  assert.equal(run(['--config', '/nonexistent/file.json']).code, 2);
+  const r = run(['--config', '-'], '{not json');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /not a JSON object/);
+});
+
+test('--print-config round-trips through --config', () => {
+  const printed = run([...WORKED, '--print-config']);
+  assert.equal(printed.code, 0);
+  const again = JSON.parse(run(['--config', '-', '--format', 'json'], printed.out).out);
+  const direct = JSON.parse(run([...WORKED, '--format', 'json']).out);
+  assert.deepEqual(again, direct);
+});
+
+test('--list-gpus and --version', () => {
+  const g = run(['--list-gpus']);
+  assert.equal(g.code, 0);
+  assert.match(g.out, /a100-80gb/);
+  assert.match(g.out, /GiB/);
+  assert.match(run(['--version']).out, /vramcalc \d+\.\d+\.\d+ \(config schema 1\)/);
+});
