@@ -5,13 +5,15 @@
 
 namespace vc::cli {
 
+int solve_command(int argc, char** argv);     // cli/solve_command.cpp
+
 struct Command {
     const char* name;
     int (*run)(int argc, char** argv);  // argv[0] is the subcommand's name
 };
 
 static const Command kCommands[] = {
-    {nullptr, nullptr},
+    {"solve", solve_command},
 };
 
 bool run_command(int argc, char** argv, int& rc) {

@@ -1,195 +1,35 @@
 // vramcalc CLI: flags and/or a JSON config in, a table or JSON result out.
 //   vramcalc --method quick --params 7 --precision fp16 --optimizer adamw-mixed --batch 4 --seq 2048
 //   vramcalc --config run.json --format json
-// Flags are written into the same JSON document the config file gives (flags win), so the CLI,
-// the web page and the JS API share one validation path (io/config_json).
-// Exit codes: 0 ok, 1 invalid input (the message names the field), 2 usage error.
+// Subcommands (solve, validate) are dispatched by cli/commands.cpp.
 #include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-#include <string>
 
 #include "../core/estimate.hpp"
-#include "../core/gpus.hpp"
-#include "../core/presets.hpp"
 #include "../io/config_json.hpp"
 #include "../io/report.hpp"
 #include "commands.hpp"
-
-using nlohmann::json;
-
-namespace {
-
-const char* kUsage = R"(usage: vramcalc [options]
-       vramcalc validate FILE.csv        (when available: estimate vs measured per row)
-
-Inputs (each sets the JSON config field of the same name; see docs/config.md):
-  --config FILE|-        read a JSON config (flags below override its fields)
-  --method NAME          quick | guide | detailed            (default quick)
-  --task NAME            training | finetune | inference     (default training)
-  --params B             parameters in billions (model.params_b)
-  --preset ID            a model preset (model.preset); --list-presets lists them
-  --layers N --hidden N --heads N --kv-heads N --ffn N --vocab N   architecture fields
-  --precision NAME       quick: fp32 | fp16 | bf16 | int8 | int4
-  --optimizer NAME       quick: adamw-mixed | adamw | adamw-8bit | sgd | inference
-  --batch N  --seq N     micro-batch size and sequence length
-  --checkpointing        quick: activation checkpointing on
-  --gpus N               GPUs in the job
-  --gpu ID               the GPU to size for; --list-gpus lists them
-  --set PATH=VALUE       any config field by dotted path, VALUE as JSON (e.g. --set guide.bytes=1)
-Output:
-  --format table|json    human table (default) or JSON with the breakdown in bytes
-  --print-config         print the effective config as JSON and exit
-  --list-presets --list-gpus --help --version
-)";
-
-bool read_all(const std::string& path, std::string& out) {
-    if (path == "-") {
-        out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-        return true;
-    }
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    out = ss.str();
-    return true;
-}
-
-// Sets doc[a][b]... = value for a dotted path, creating objects on the way.
-bool set_path(json& doc, const std::string& path, const json& value) {
-    json* node = &doc;
-    size_t start = 0;
-    while (true) {
-        size_t dot = path.find('.', start);
-        std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (key.empty()) return false;
-        if (!node->is_object()) *node = json::object();
-        if (dot == std::string::npos) {
-            (*node)[key] = value;
-            return true;
-        }
-        node = &(*node)[key];
-        start = dot + 1;
-    }
-}
-
-// A flag's value as JSON: numbers and booleans keep their type, anything else is a string.
-json flag_value(const std::string& s) {
-    json v = json::parse(s, nullptr, false);
-    if (v.is_discarded()) return json(s);
-    return v;
-}
-
-int usage_error(const std::string& msg) {
-    std::fprintf(stderr, "vramcalc: %s\n%s", msg.c_str(), kUsage);
-    return 2;
-}
-
-}  // namespace
+#include "flags.hpp"
 
 int main(int argc, char** argv) {
     if (argc >= 2) {
         int rc = 0;
         if (vc::cli::run_command(argc, argv, rc)) return rc;
     }
-
-    struct Alias {
-        const char* flag;
-        const char* path;
-    };
-    static const Alias kAliases[] = {
-        {"--method", "method"},       {"--task", "task"},         {"--params", "params_b"},      {"--preset", "model.preset"},
-        {"--layers", "model.layers"}, {"--hidden", "model.hidden"}, {"--heads", "model.heads"},  {"--kv-heads", "model.kv_heads"},
-        {"--ffn", "model.ffn"},       {"--vocab", "model.vocab"}, {"--precision", "precision"}, {"--optimizer", "optimizer"},
-        {"--batch", "batch"},         {"--seq", "seq"},           {"--gpus", "gpus"},            {"--gpu", "gpu"},
-    };
-
-    json doc = json::object();
-    json overrides = json::object();
-    std::string format = "table";
-    bool print_config = false;
-
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto need = [&](std::string& out) {
-            if (i + 1 >= argc) return false;
-            out = argv[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--help" || a == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else if (a == "--version") {
-            std::printf("vramcalc %s (config schema %d)\n", VRAMCALC_VERSION, vc::io::kSchemaVersion);
-            return 0;
-        } else if (a == "--list-presets") {
-            for (const auto& m : vc::model_presets()) std::printf("%-24s %-28s %s\n", m.id.c_str(), m.name.c_str(), m.family.c_str());
-            return 0;
-        } else if (a == "--list-gpus") {
-            for (const auto& g : vc::gpu_catalog())
-                std::printf("%-16s %-34s %s\n", g.id.c_str(), g.name.c_str(), vc::io::format_bytes(g.memory_bytes, true).c_str());
-            return 0;
-        } else if (a == "--config") {
-            if (!need(v)) return usage_error("--config needs a FILE or -");
-            std::string text;
-            if (!read_all(v, text)) {
-                std::fprintf(stderr, "vramcalc: cannot read config file %s\n", v.c_str());
-                return 2;
-            }
-            doc = json::parse(text, nullptr, false);
-            if (doc.is_discarded() || !doc.is_object()) {
-                std::fprintf(stderr, "vramcalc: config: %s is not a JSON object\n", v.c_str());
-                return 1;
-            }
-        } else if (a == "--format") {
-            if (!need(format) || (format != "table" && format != "json")) return usage_error("--format must be table or json");
-        } else if (a == "--checkpointing") {
-            overrides["checkpointing"] = true;
-        } else if (a == "--print-config") {
-            print_config = true;
-        } else if (a == "--set") {
-            if (!need(v)) return usage_error("--set needs PATH=VALUE");
-            auto eq = v.find('=');
-            if (eq == std::string::npos || !set_path(overrides, v.substr(0, eq), flag_value(v.substr(eq + 1))))
-                return usage_error("--set needs PATH=VALUE, got " + v);
-        } else {
-            bool matched = false;
-            for (const auto& al : kAliases) {
-                if (a == al.flag) {
-                    if (!need(v)) return usage_error(a + " needs a value");
-                    set_path(overrides, al.path, flag_value(v));
-                    matched = true;
-                }
-            }
-            if (!matched) return usage_error("unknown option " + a);
-        }
-    }
-    doc.merge_patch(overrides);
-
-    auto cfg = vc::io::config_from_json(doc);
-    if (!cfg.ok) {
-        if (format == "json")
-            std::printf("%s\n", vc::io::dump(vc::io::error_to_json(cfg.error), 2).c_str());
-        std::fprintf(stderr, "vramcalc: %s: %s\n", cfg.error.field.c_str(), cfg.error.message.c_str());
-        return 1;
-    }
-    if (print_config) {
-        std::printf("%s\n", vc::io::dump(vc::io::config_to_json(cfg.value), 2).c_str());
+    vc::cli::Options opt;
+    int rc = vc::cli::parse_flags(argc, argv, 1, opt);
+    if (rc >= 0) return rc;
+    vc::Config cfg;
+    if (!vc::cli::load_config(opt, cfg)) return 1;
+    if (opt.print_config) {
+        std::printf("%s\n", vc::io::dump(vc::io::config_to_json(cfg), 2).c_str());
         return 0;
     }
-    auto est = vc::estimate(cfg.value);
+    auto est = vc::estimate(cfg);
     if (!est.ok) {
-        if (format == "json")
-            std::printf("%s\n", vc::io::dump(vc::io::error_to_json(est.error), 2).c_str());
-        std::fprintf(stderr, "vramcalc: %s: %s\n", est.error.field.c_str(), est.error.message.c_str());
+        vc::cli::print_error(opt, est.error);
         return 1;
     }
-    if (format == "json")
+    if (opt.format == "json")
         std::printf("%s\n", vc::io::dump(vc::io::estimate_to_json(est.value), 2).c_str());
     else
         std::fputs(vc::io::format_table(est.value).c_str(), stdout);

@@ -1,0 +1,46 @@
+// vramcalc CLI: `vramcalc solve QUESTION [options]` answers a what-fits question for the config
+// the options describe (core/solve.hpp). `vramcalc solve --list-questions` lists them.
+#include <cstdio>
+#include <string>
+
+#include "../core/solve.hpp"
+#include "../io/config_json.hpp"
+#include "flags.hpp"
+
+namespace vc::cli {
+
+int solve_command(int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && std::string(argv[1]) == "--list-questions") {
+            for (const auto& q : solve_questions()) std::printf("%-22s %-48s %s\n", q.id, q.label, q.tasks);
+            return 0;
+        }
+        std::fprintf(stderr, "vramcalc: solve needs a QUESTION (vramcalc solve --list-questions)\n");
+        return 2;
+    }
+    const std::string question = argv[1];
+    Options opt;
+    int rc = parse_flags(argc, argv, 2, opt);
+    if (rc >= 0) return rc;
+    Config cfg;
+    if (!load_config(opt, cfg)) return 1;
+    auto r = solve(cfg, question);
+    if (!r.ok) {
+        print_error(opt, r.error);
+        return 1;
+    }
+    const Answer& a = r.value;
+    if (opt.format == "json") {
+        nlohmann::json j = {{"ok", true},          {"question", a.question}, {"label", a.label},
+                            {"value", a.value},    {"unit", a.unit},         {"explanation", a.explanation},
+                            {"items", a.items}};
+        std::printf("%s\n", io::dump(j, 2).c_str());
+    } else {
+        std::printf("%s: %.6g %s\n", a.label.c_str(), a.value, a.unit.c_str());
+        for (const auto& item : a.items) std::printf("  %s\n", item.c_str());
+        if (!a.explanation.empty()) std::printf("%s\n", a.explanation.c_str());
+    }
+    return 0;
+}
+
+}  // namespace vc::cli
