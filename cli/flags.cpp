@@ -99,10 +99,15 @@ const Alias kAliases[] = {
     {"--batch", "batch"},         {"--seq", "seq"},               {"--gpus", "gpus"},            {"--gpu", "gpu"},
 };
 
+// One line per preset: the count derived from its architecture beside the one its card states.
 void list_presets() {
-    for (const auto& m : model_presets())
-        std::printf("%-24s %-28s %-10s %8.2fB published\n", m.id.c_str(), m.name.c_str(), m.family.c_str(),
+    std::printf("%-20s %-28s %-10s %10s %10s\n", "id", "name", "family", "derived", "published");
+    for (const auto& m : model_presets()) {
+        auto r = resolve_model(m);
+        const double derived_b = r.ok ? model_params(r.value).total / 1e9 : 0;
+        std::printf("%-20s %-28s %-10s %9.3fB %9.3fB\n", m.id.c_str(), m.name.c_str(), m.family.c_str(), derived_b,
                     m.published_params_b);
+    }
 }
 
 }  // namespace

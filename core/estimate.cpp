@@ -57,6 +57,12 @@ Outcome<Estimate> estimate(const Config& cfg) {
             return quick_estimate(cfg.quick);
         case Method::Guide: {
             double params = cfg.model.params_override_b > 0 ? cfg.model.params_override_b * 1e9 : cfg.quick.params_b * 1e9;
+            if (cfg.model.params_override_b <= 0 && (cfg.model.layers > 0 || !cfg.model.id.empty())) {
+                // An architecture and no typed count: the count derived from the architecture.
+                auto m = resolve_model(cfg.model);
+                if (!m.ok) return Outcome<Estimate>::failure(m.error.field, m.error.message + " (or give params_b)");
+                params = model_params(m.value).total;
+            }
             auto r = guide_estimate(guide_inputs(cfg, params), cfg.task != Task::Inference);
             if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
             return r;

@@ -28,7 +28,9 @@ struct ModelSpec {
     bool tied_embeddings = false;
     NormKind norm = NormKind::RmsNorm;
     bool attn_bias = false;    // biases on q/k/v (and o when mlp_bias) projections
-    bool mlp_bias = false;     // biases on MLP and output projections
+    bool mlp_bias = false;     // biases on MLP and output projections (and the LM head when untied: phi-2)
+    int norms_per_layer = 2;   // 2: pre-attention + pre-MLP; 1: one norm feeding a parallel attention/MLP
+                               // block (Falcon, phi-2); 4: Gemma-2's pre+post norms around both
     int max_position = 0;      // learned absolute position embeddings (GPT-2, BERT): rows; 0 = rotary
     int type_vocab = 0;        // BERT token-type embeddings rows
     // Mixture of experts (0 experts = dense).

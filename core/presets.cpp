@@ -1,11 +1,14 @@
 // vramcalc core: model presets. Each entry is the model's published config (config.json on its
-// model card); published_params_b is the total its card states.
+// Hugging Face model card); published_params_b is the total its card (or, where the card only
+// rounds, the Hub's safetensors count) states. docs/models.md tabulates derived vs published.
 #include "presets.hpp"
 
 namespace vc {
+namespace {
 
-static ModelSpec dense(const char* id, const char* name, const char* family, int L, int h, int a, int kv, int hd,
-                       int ffn, MlpKind mlp, int V, bool tied, double published_b) {
+// The fields every preset has; the rest are set per preset below.
+ModelSpec dense(const char* id, const char* name, const char* family, int L, int h, int a, int kv, int hd, int ffn,
+                MlpKind mlp, int V, bool tied, double published_b) {
     ModelSpec m;
     m.id = id;
     m.name = name;
@@ -23,13 +26,144 @@ static ModelSpec dense(const char* id, const char* name, const char* family, int
     return m;
 }
 
-const std::vector<ModelSpec>& model_presets() {
-    static const std::vector<ModelSpec> presets = {
-        dense("llama-2-7b", "Llama-2 7B", "Llama", 32, 4096, 32, 32, 128, 11008, MlpKind::SwiGlu, 32000, false, 6.74),
-        dense("llama-2-70b", "Llama-2 70B", "Llama", 80, 8192, 64, 8, 128, 28672, MlpKind::SwiGlu, 32000, false, 68.98),
-        dense("llama-3.1-8b", "Llama-3.1 8B", "Llama", 32, 4096, 32, 8, 128, 14336, MlpKind::SwiGlu, 128256, false, 8.03),
-        dense("llama-3.1-70b", "Llama-3.1 70B", "Llama", 80, 8192, 64, 8, 128, 28672, MlpKind::SwiGlu, 128256, false, 70.6),
+// GPT-2-style blocks: LayerNorm, biases on every projection, plain GELU MLP.
+ModelSpec gpt_style(ModelSpec m) {
+    m.norm = NormKind::LayerNorm;
+    m.attn_bias = true;
+    m.mlp_bias = true;
+    return m;
+}
+
+ModelSpec moe(ModelSpec m, int experts, int top_k, int shared, int expert_ffn, int dense_layers) {
+    m.experts = experts;
+    m.top_k = top_k;
+    m.shared_experts = shared;
+    m.expert_ffn = expert_ffn;
+    m.dense_layers = dense_layers;
+    return m;
+}
+
+ModelSpec mla(ModelSpec m, int q_lora, int kv_lora, int rope, int nope, int v) {
+    m.q_lora_rank = q_lora;
+    m.kv_lora_rank = kv_lora;
+    m.qk_rope_head_dim = rope;
+    m.qk_nope_head_dim = nope;
+    m.v_head_dim = v;
+    return m;
+}
+
+ModelSpec window(ModelSpec m, int tokens, int global_every) {
+    m.sliding_window = tokens;
+    m.global_every = global_every;
+    return m;
+}
+
+ModelSpec with_bias(ModelSpec m, bool attn, bool mlp) {
+    m.attn_bias = attn;
+    m.mlp_bias = mlp;
+    return m;
+}
+
+ModelSpec with_norms(ModelSpec m, NormKind kind, int per_layer) {
+    m.norm = kind;
+    m.norms_per_layer = per_layer;
+    return m;
+}
+
+ModelSpec positions(ModelSpec m, int rows, int type_rows) {
+    m.max_position = rows;
+    m.type_vocab = type_rows;
+    return m;
+}
+
+constexpr MlpKind kSwiGlu = MlpKind::SwiGlu;
+constexpr MlpKind kGeGlu = MlpKind::GeGlu;
+constexpr MlpKind kGelu = MlpKind::Gelu;
+constexpr NormKind kRms = NormKind::RmsNorm;
+constexpr NormKind kLayerNorm = NormKind::LayerNorm;
+
+std::vector<ModelSpec> build_presets() {
+    return {
+        // Llama (meta-llama/*). Llama-2 cards say 7B/13B/70B; the Hub counts 6.74B, 13.0B, 69.0B.
+        dense("llama-2-7b", "Llama-2 7B", "Llama", 32, 4096, 32, 32, 128, 11008, kSwiGlu, 32000, false, 6.74),
+        dense("llama-2-13b", "Llama-2 13B", "Llama", 40, 5120, 40, 40, 128, 13824, kSwiGlu, 32000, false, 13.0),
+        dense("llama-2-70b", "Llama-2 70B", "Llama", 80, 8192, 64, 8, 128, 28672, kSwiGlu, 32000, false, 69.0),
+        dense("llama-3-8b", "Llama-3 8B", "Llama", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 128256, false, 8.03),
+        dense("llama-3-70b", "Llama-3 70B", "Llama", 80, 8192, 64, 8, 128, 28672, kSwiGlu, 128256, false, 70.6),
+        dense("llama-3.1-8b", "Llama-3.1 8B", "Llama", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 128256, false, 8.03),
+        dense("llama-3.1-70b", "Llama-3.1 70B", "Llama", 80, 8192, 64, 8, 128, 28672, kSwiGlu, 128256, false, 70.6),
+        dense("llama-3.1-405b", "Llama-3.1 405B", "Llama", 126, 16384, 128, 8, 128, 53248, kSwiGlu, 128256, false, 405.9),
+        dense("llama-3.2-1b", "Llama-3.2 1B", "Llama", 16, 2048, 32, 8, 64, 8192, kSwiGlu, 128256, true, 1.24),
+        dense("llama-3.2-3b", "Llama-3.2 3B", "Llama", 28, 3072, 24, 8, 128, 8192, kSwiGlu, 128256, true, 3.21),
+        dense("tinyllama-1.1b", "TinyLlama 1.1B", "Llama", 22, 2048, 32, 4, 64, 5632, kSwiGlu, 32000, false, 1.1),
+
+        // Mistral AI. v0.1 attends within a 4096-token sliding window on every layer; v0.3 has none.
+        window(dense("mistral-7b-v0.1", "Mistral-7B v0.1", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32000, false, 7.24), 4096, 0),
+        dense("mistral-7b-v0.3", "Mistral-7B v0.3", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32768, false, 7.25),
+        moe(dense("mixtral-8x7b", "Mixtral-8x7B", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32000, false, 46.7), 8, 2, 0, 14336, 0),
+        moe(dense("mixtral-8x22b", "Mixtral-8x22B", "Mistral", 56, 6144, 48, 8, 128, 16384, kSwiGlu, 32768, false, 141), 8, 2, 0, 16384, 0),
+
+        // Qwen2.5 (Qwen/*): biases on q, k, v only; embeddings tied up to 3B.
+        with_bias(dense("qwen2.5-0.5b", "Qwen2.5 0.5B", "Qwen", 24, 896, 14, 2, 64, 4864, kSwiGlu, 151936, true, 0.49), true, false),
+        with_bias(dense("qwen2.5-1.5b", "Qwen2.5 1.5B", "Qwen", 28, 1536, 12, 2, 128, 8960, kSwiGlu, 151936, true, 1.54), true, false),
+        with_bias(dense("qwen2.5-3b", "Qwen2.5 3B", "Qwen", 36, 2048, 16, 2, 128, 11008, kSwiGlu, 151936, true, 3.09), true, false),
+        with_bias(dense("qwen2.5-7b", "Qwen2.5 7B", "Qwen", 28, 3584, 28, 4, 128, 18944, kSwiGlu, 152064, false, 7.61), true, false),
+        with_bias(dense("qwen2.5-14b", "Qwen2.5 14B", "Qwen", 48, 5120, 40, 8, 128, 13824, kSwiGlu, 152064, false, 14.7), true, false),
+        with_bias(dense("qwen2.5-32b", "Qwen2.5 32B", "Qwen", 64, 5120, 40, 8, 128, 27648, kSwiGlu, 152064, false, 32.5), true, false),
+        with_bias(dense("qwen2.5-72b", "Qwen2.5 72B", "Qwen", 80, 8192, 64, 8, 128, 29568, kSwiGlu, 152064, false, 72.7), true, false),
+
+        // Gemma (google/*): GeGLU, tied embeddings, head_dim set apart from hidden / heads. Gemma-2
+        // alternates a 4096-token local layer with a global one (layer 0 local) and wraps both
+        // attention and MLP in pre- and post-norms (4 per layer).
+        dense("gemma-2b", "Gemma 2B", "Gemma", 18, 2048, 8, 1, 256, 16384, kGeGlu, 256000, true, 2.51),
+        dense("gemma-7b", "Gemma 7B", "Gemma", 28, 3072, 16, 16, 256, 24576, kGeGlu, 256000, true, 8.54),
+        with_norms(window(dense("gemma-2-2b", "Gemma-2 2B", "Gemma", 26, 2304, 8, 4, 256, 9216, kGeGlu, 256000, true, 2.61), 4096, 2), kRms, 4),
+        with_norms(window(dense("gemma-2-9b", "Gemma-2 9B", "Gemma", 42, 3584, 16, 8, 256, 14336, kGeGlu, 256000, true, 9.24), 4096, 2), kRms, 4),
+        with_norms(window(dense("gemma-2-27b", "Gemma-2 27B", "Gemma", 46, 4608, 32, 16, 128, 36864, kGeGlu, 256000, true, 27.2), 4096, 2), kRms, 4),
+
+        // Microsoft Phi. phi-2: parallel attention/MLP block behind one LayerNorm, biases everywhere
+        // including the LM head; the card says 2.7B, the Hub counts 2.78B.
+        dense("phi-3-mini", "Phi-3-mini (3.8B)", "Phi", 32, 3072, 32, 32, 96, 8192, kSwiGlu, 32064, false, 3.82),
+        with_norms(gpt_style(dense("phi-2", "phi-2", "Phi", 32, 2560, 32, 32, 80, 10240, kGelu, 51200, false, 2.78)), kLayerNorm, 1),
+
+        // Falcon-7B (tiiuae): multi-query attention, parallel block behind one LayerNorm, no biases.
+        // NOTE: the card says 7B and the Hub 7.22B, but the checkpoint stores lm_head although
+        // transformers ties it to the embedding (the config leaves tie_word_embeddings at true):
+        // 7.22B - 65024 x 4544 = 6.92B distinct parameters, which is what occupies memory.
+        with_norms(dense("falcon-7b", "Falcon-7B", "Falcon", 32, 4544, 71, 1, 64, 18176, kGelu, 65024, true, 6.92), kLayerNorm, 1),
+
+        // DeepSeek-V3 (deepseek-ai/DeepSeek-V3): MLA + MoE, first 3 layers dense. The card's 671B is
+        // the main model; the Hub's 685B adds the 14B multi-token-prediction module, which inference
+        // engines may load for speculative decoding and which is not counted here.
+        mla(moe(dense("deepseek-v3", "DeepSeek-V3 (671B)", "DeepSeek", 61, 7168, 128, 128, 0, 18432, kSwiGlu, 129280, false, 671),
+                256, 8, 1, 2048, 3),
+            1536, 512, 64, 128, 128),
+        mla(moe(dense("deepseek-v2", "DeepSeek-V2 (236B)", "DeepSeek", 60, 5120, 128, 128, 0, 12288, kSwiGlu, 102400, false, 236),
+                160, 6, 2, 1536, 1),
+            1536, 512, 64, 128, 128),
+
+        // GPT-2 XL (openai-community/gpt2-xl): learned positions, tied head. OpenAI names the
+        // checkpoint "1558M" (the paper's table says 1542M).
+        positions(gpt_style(dense("gpt2-xl", "GPT-2 XL", "GPT-2", 48, 1600, 25, 25, 64, 6400, kGelu, 50257, true, 1.558)), 1024, 0),
+
+        // StarCoder 15.5B (bigcode/starcoder; OctoCoder shares it): MQA, learned positions, tied head.
+        positions(gpt_style(dense("starcoder", "StarCoder / OctoCoder 15.5B", "StarCoder", 40, 6144, 48, 1, 128, 24576, kGelu, 49152,
+                                  true, 15.5)),
+                  8192, 0),
+
+        // BERT-large (google-bert/bert-large-uncased), an encoder: positions and token types, an
+        // embedding LayerNorm (counted as the "final" norm), no LM head. The pooler (1.05M) and the
+        // pre-training heads are not modelled. The card's table says 336M.
+        positions(gpt_style(dense("bert-large-uncased", "BERT-large (uncased)", "BERT", 24, 1024, 16, 16, 64, 4096, kGelu, 30522, true,
+                                  0.336)),
+                  512, 2),
     };
+}
+
+}  // namespace
+
+const std::vector<ModelSpec>& model_presets() {
+    static const std::vector<ModelSpec> presets = build_presets();
     return presets;
 }
 

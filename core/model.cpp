@@ -1,0 +1,239 @@
+// vramcalc core: model description. Checks an architecture (resolve_model), derives its
+// parameter count per component (model_params) and fills an architecture for a bare parameter
+// count (model_from_params). The formulas are written out in docs/models.md.
+//
+// [SECTION] limits        accepted ranges of every field
+// [SECTION] resolve_model defaults and consistency rules
+// [SECTION] model_params  parameter counts per component
+// [SECTION] from_params   the "parameters only" architecture
+#include "model.hpp"
+
+#include <cmath>
+#include <numeric>
+#include <string>
+
+namespace vc {
+
+// [SECTION] limits --------------------------------------------------------------------------------
+// Generous bounds: they exist to reject typos and overflow, not to judge designs (docs/config.md).
+static constexpr long long kMaxLayers = 1024;
+static constexpr long long kMaxWidth = 1 << 20;       // hidden, ffn, expert_ffn, ranks
+static constexpr long long kMaxHeads = 1 << 16;
+static constexpr long long kMaxVocab = 1 << 24;
+static constexpr long long kMaxPositions = 1 << 24;   // learned position rows
+static constexpr long long kMaxWindow = 1LL << 30;    // sliding window, tokens
+static constexpr long long kMaxExperts = 1 << 16;
+static constexpr long long kMaxNormsPerLayer = 8;
+static constexpr double kMaxParamsB = 1e5;            // 100 trillion, as the quick method
+
+// [SECTION] resolve_model -------------------------------------------------------------------------
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+Outcome<ModelSpec> fail(const char* field, const std::string& rule) {
+    return Outcome<ModelSpec>::failure(field, std::string(field) + " " + rule);
+}
+
+bool is_mla(const ModelSpec& m) { return m.kv_lora_rank > 0; }
+
+}  // namespace
+
+Outcome<ModelSpec> resolve_model(const ModelSpec& in) {
+    Error err;
+    if (!check_range("model.params_b", in.params_override_b, 0, kMaxParamsB, err)) return Outcome<ModelSpec>::failure(err);
+    if (in.layers == 0 && in.params_override_b > 0) {
+        // "Parameters only": the architecture comes from typical ratios, the total stays as typed.
+        ModelSpec m = model_from_params(in.params_override_b);
+        if (!in.name.empty()) m.name = in.name;
+        return Outcome<ModelSpec>::success(m);
+    }
+
+    ModelSpec m = in;
+    // clang-format off
+    if (!check_int_range("model.layers", m.layers, 1, kMaxLayers, err) ||
+        !check_int_range("model.hidden", m.hidden, 1, kMaxWidth, err) ||
+        !check_int_range("model.heads", m.heads, 1, kMaxHeads, err) ||
+        !check_int_range("model.kv_heads", m.kv_heads, 0, m.heads, err) ||
+        !check_int_range("model.head_dim", m.head_dim, 0, kMaxWidth, err) ||
+        !check_int_range("model.ffn", m.ffn, 0, kMaxWidth, err) ||
+        !check_int_range("model.vocab", m.vocab, 1, kMaxVocab, err) ||
+        !check_int_range("model.max_position", m.max_position, 0, kMaxPositions, err) ||
+        !check_int_range("model.type_vocab", m.type_vocab, 0, kMaxVocab, err) ||
+        !check_int_range("model.norms_per_layer", m.norms_per_layer, 0, kMaxNormsPerLayer, err) ||
+        !check_int_range("model.experts", m.experts, 0, kMaxExperts, err) ||
+        !check_int_range("model.top_k", m.top_k, 0, m.experts, err) ||
+        !check_int_range("model.shared_experts", m.shared_experts, 0, kMaxExperts, err) ||
+        !check_int_range("model.expert_ffn", m.expert_ffn, 0, kMaxWidth, err) ||
+        !check_int_range("model.dense_layers", m.dense_layers, 0, m.layers, err) ||
+        !check_int_range("model.q_lora_rank", m.q_lora_rank, 0, kMaxWidth, err) ||
+        !check_int_range("model.kv_lora_rank", m.kv_lora_rank, 0, kMaxWidth, err) ||
+        !check_int_range("model.qk_rope_head_dim", m.qk_rope_head_dim, 0, kMaxWidth, err) ||
+        !check_int_range("model.qk_nope_head_dim", m.qk_nope_head_dim, 0, kMaxWidth, err) ||
+        !check_int_range("model.v_head_dim", m.v_head_dim, 0, kMaxWidth, err) ||
+        !check_int_range("model.sliding_window", m.sliding_window, 0, kMaxWindow, err) ||
+        !check_int_range("model.global_every", m.global_every, 0, m.layers, err))
+        return Outcome<ModelSpec>::failure(err);
+    // clang-format on
+
+    // Attention heads: GQA needs whole groups of query heads per KV head.
+    if (m.kv_heads == 0) m.kv_heads = m.heads;
+    if (m.heads % m.kv_heads != 0)
+        return fail("model.kv_heads", "must divide model.heads (" + str(m.heads) + ") into equal query groups, got " + str(m.kv_heads));
+
+    // Multi-head latent attention: all of its dimensions or none.
+    if (is_mla(m)) {
+        if (m.qk_rope_head_dim < 1) return fail("model.qk_rope_head_dim", "must be at least 1 with MLA (model.kv_lora_rank > 0)");
+        if (m.qk_nope_head_dim < 1) return fail("model.qk_nope_head_dim", "must be at least 1 with MLA (model.kv_lora_rank > 0)");
+        if (m.v_head_dim < 1) return fail("model.v_head_dim", "must be at least 1 with MLA (model.kv_lora_rank > 0)");
+        if (m.attn_bias) return fail("model.attn_bias", "must be false with MLA (DeepSeek's latent projections have no biases)");
+        if (m.kv_heads != m.heads)
+            return fail("model.kv_heads", "must equal model.heads with MLA (every head gets its own keys and values from the latent)");
+        if (m.head_dim == 0) m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;  // query/key width per head
+    } else if (m.q_lora_rank > 0 || m.qk_rope_head_dim > 0 || m.qk_nope_head_dim > 0 || m.v_head_dim > 0) {
+        return fail("model.kv_lora_rank", "must be greater than 0 when the MLA fields (q_lora_rank, qk_rope_head_dim, "
+                                          "qk_nope_head_dim, v_head_dim) are set");
+    }
+    if (m.head_dim == 0) {
+        if (m.hidden % m.heads != 0)
+            return fail("model.head_dim", "is needed: model.hidden (" + str(m.hidden) + ") is not divisible by model.heads (" +
+                                              str(m.heads) + ")");
+        m.head_dim = m.hidden / m.heads;
+    }
+
+    // Mixture of experts.
+    if (m.experts > 0) {
+        if (m.top_k < 1) return fail("model.top_k", "must be a whole number in [1, " + str(m.experts) + "] (model.experts), got 0");
+        if (m.expert_ffn < 1) return fail("model.expert_ffn", "must be at least 1 with experts (model.experts > 0)");
+    } else if (m.shared_experts > 0) {
+        return fail("model.shared_experts", "must be 0 without routed experts (model.experts = 0)");
+    }
+    const int dense = m.experts > 0 ? m.dense_layers : m.layers;
+    if (dense > 0 && m.ffn < 1) return fail("model.ffn", "must be at least 1: " + str(dense) + " layers have a dense MLP");
+
+    if (m.global_every > 0 && m.sliding_window == 0)
+        return fail("model.global_every", "needs a window: set model.sliding_window > 0 (or global_every 0)");
+    return Outcome<ModelSpec>::success(m);
+}
+
+// [SECTION] model_params --------------------------------------------------------------------------
+namespace {
+
+// One MLP of width `ffn`: gated kinds have gate, up and down matrices, plain GELU up and down.
+double mlp_params(const ModelSpec& m, double ffn) {
+    const double h = m.hidden;
+    const bool gated = m.mlp != MlpKind::Gelu;
+    double p = (gated ? 3 : 2) * h * ffn;
+    if (m.mlp_bias) p += (gated ? 2 : 1) * ffn + h;
+    return p;
+}
+
+double attention_params(const ModelSpec& m) {
+    const double h = m.hidden;
+    const double a = m.heads;
+    const double norm = m.norm == NormKind::LayerNorm ? 2 : 1;  // weights per norm element
+    if (is_mla(m)) {
+        const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+        double q = m.q_lora_rank > 0 ? h * m.q_lora_rank + norm * m.q_lora_rank + m.q_lora_rank * a * qk : h * a * qk;
+        double kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) + norm * m.kv_lora_rank +
+                    m.kv_lora_rank * a * (m.qk_nope_head_dim + m.v_head_dim);
+        double o = a * m.v_head_dim * h + (m.mlp_bias ? h : 0);
+        return q + kv + o;
+    }
+    const double q_width = a * m.head_dim;
+    const double kv_width = static_cast<double>(m.kv_heads) * m.head_dim;
+    double p = h * q_width + 2 * h * kv_width + q_width * h;
+    if (m.attn_bias) p += q_width + 2 * kv_width;
+    if (m.mlp_bias) p += h;  // output projection bias
+    return p;
+}
+
+void scale(ParamBreakdown& b, double f) {
+    for (double* v : {&b.embedding, &b.output, &b.attention, &b.mlp_dense, &b.experts_routed, &b.experts_shared, &b.router,
+                      &b.norms, &b.total, &b.active, &b.per_layer_attention, &b.per_layer_mlp, &b.per_expert})
+        *v *= f;
+}
+
+}  // namespace
+
+ParamBreakdown model_params(const ModelSpec& m) {
+    ParamBreakdown b;
+    const double h = m.hidden;
+    const double V = m.vocab;
+    const double norm = m.norm == NormKind::LayerNorm ? 2 * h : h;
+    const int moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+    const int dense_layers = m.layers - moe_layers;
+
+    b.embedding = V * h + static_cast<double>(m.max_position) * h + static_cast<double>(m.type_vocab) * h;
+    b.output = m.tied_embeddings ? 0 : V * h + (m.mlp_bias ? V : 0);
+    b.per_layer_attention = attention_params(m);
+    b.attention = m.layers * b.per_layer_attention;
+    b.per_layer_mlp = dense_layers > 0 ? mlp_params(m, m.ffn) : 0;
+    b.mlp_dense = dense_layers * b.per_layer_mlp;
+    if (moe_layers > 0) {
+        b.per_expert = mlp_params(m, m.expert_ffn);
+        b.experts_routed = static_cast<double>(moe_layers) * m.experts * b.per_expert;
+        b.experts_shared = static_cast<double>(moe_layers) * m.shared_experts * b.per_expert;
+        b.router = static_cast<double>(moe_layers) * m.experts * h;
+    }
+    // Per layer norms plus one more: the final norm (decoders) or the embedding norm (BERT).
+    b.norms = (static_cast<double>(m.layers) * m.norms_per_layer + 1) * norm;
+    b.total = b.embedding + b.output + b.attention + b.mlp_dense + b.experts_routed + b.experts_shared + b.router + b.norms;
+    b.active = b.total - static_cast<double>(moe_layers) * (m.experts - m.top_k) * b.per_expert;
+
+    // A "parameters only" entry keeps the count the user typed; the filled architecture only
+    // apportions it among the components.
+    if (m.approximate && m.params_override_b > 0 && b.total > 0) scale(b, m.params_override_b * 1e9 / b.total);
+    return b;
+}
+
+// [SECTION] from_params ---------------------------------------------------------------------------
+// Typical ratios of recent dense decoders (Llama-3, Qwen2.5, Mistral): head_dim 128 (64 below
+// 1024 wide), depth = hidden / 128 (Llama-3.1 8B: 4096/32, 70B: 8192/80, 405B: 16384/126),
+// SwiGLU at 3.5 x hidden (Llama-3: 14336/4096), 8 KV heads (or the largest divisor of the heads below), the Llama-3 vocabulary, embeddings
+// tied below 4096 wide (Llama-3.2 1B/3B, Qwen2.5 <= 3B).
+static constexpr int kFillVocab = 128256;
+static constexpr double kFillFfnRatio = 3.5;
+static constexpr int kFillWidthPerLayer = 128;
+static constexpr int kFillKvHeads = 8;
+static constexpr int kFillTiedBelow = 4096;
+static constexpr int kFillMaxWidth = 65536;
+
+static ModelSpec filled_architecture(int hidden) {
+    ModelSpec m;
+    m.hidden = hidden;
+    m.head_dim = hidden < 1024 ? 64 : 128;
+    m.heads = hidden / m.head_dim;
+    m.kv_heads = std::gcd(m.heads, kFillKvHeads);  // 8 when the heads allow, a divisor of them otherwise
+    m.layers = hidden / kFillWidthPerLayer < 2 ? 2 : hidden / kFillWidthPerLayer;
+    m.ffn = static_cast<int>(std::ceil(kFillFfnRatio * hidden / 256.0)) * 256;
+    m.mlp = MlpKind::SwiGlu;
+    m.norm = NormKind::RmsNorm;
+    m.vocab = kFillVocab;
+    m.tied_embeddings = hidden < kFillTiedBelow;
+    return m;
+}
+
+ModelSpec model_from_params(double params_b) {
+    const double target = std::isfinite(params_b) && params_b > 0 ? params_b * 1e9 : 1e9;
+    // The width whose natural count is nearest the target, by ratio. Widths run 128, 256, 512, then
+    // multiples of 1024 (so the heads come in groups of 8 KV heads); the count grows with the
+    // width, so a bisection finds the first width at or above the target.
+    auto width = [](int k) { return k <= 3 ? 64 << k : (k - 3) * 1024; };
+    auto total_at = [&](int k) { return model_params(filled_architecture(width(k))).total; };
+    int lo = 1, hi = 3 + kFillMaxWidth / 1024;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (total_at(mid) >= target) hi = mid;
+        else lo = mid + 1;
+    }
+    if (lo > 1 && std::log(total_at(lo) / target) > std::log(target / total_at(lo - 1))) --lo;
+    ModelSpec best = filled_architecture(width(lo));
+    best.name = "Approximate dense decoder";
+    best.family = "Approximate";
+    best.params_override_b = target / 1e9;
+    best.approximate = true;
+    return best;
+}
+
+}  // namespace vc

@@ -1,0 +1,288 @@
+// The model description: parameter counts a user can check by hand, every preset against its
+// published total, and the errors an inconsistent architecture gets.
+#include <catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "core/estimate.hpp"
+#include "core/model.hpp"
+#include "core/presets.hpp"
+#include "io/config_json.hpp"
+
+using namespace vc;
+using Catch::Detail::Approx;
+
+static ModelSpec preset(const char* id) {
+    const ModelSpec* p = find_preset(id);
+    REQUIRE(p != nullptr);
+    auto r = resolve_model(*p);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+static double total_b(const char* id) { return model_params(preset(id)).total / 1e9; }
+
+TEST_CASE("every preset resolves and its derived total is within 1% of the published one") {
+    REQUIRE(model_presets().size() >= 25);
+    for (const auto& p : model_presets()) {
+        INFO(p.id);
+        auto r = resolve_model(p);
+        REQUIRE(r.ok);
+        const ParamBreakdown b = model_params(r.value);
+        CHECK(p.published_params_b > 0);
+        CHECK_FALSE(p.family.empty());
+        CHECK(b.total / 1e9 == Approx(p.published_params_b).epsilon(0.01));
+        CHECK(b.total == Approx(b.embedding + b.output + b.attention + b.mlp_dense + b.experts_routed + b.experts_shared + b.router +
+                                b.norms));
+        CHECK(b.active <= b.total);
+        CHECK(b.active > 0);
+        CHECK_FALSE(r.value.approximate);
+    }
+}
+
+TEST_CASE("published totals named in the issue") {
+    CHECK(total_b("llama-3.1-8b") == Approx(8.03).epsilon(0.001));
+    CHECK(total_b("llama-3.1-70b") == Approx(70.6).epsilon(0.001));
+    CHECK(total_b("llama-3.1-405b") == Approx(405.9).epsilon(0.001));
+    CHECK(total_b("mixtral-8x7b") == Approx(46.7).epsilon(0.001));
+    CHECK(total_b("deepseek-v3") == Approx(671).epsilon(0.001));
+    // Exact counts known from the checkpoints.
+    CHECK(model_params(preset("llama-3.1-8b")).total == 8030261248.0);
+    CHECK(model_params(preset("llama-2-7b")).total == 6738415616.0);
+    CHECK(model_params(preset("gpt2-xl")).total == 1557611200.0);
+    CHECK(model_params(preset("phi-2")).total == 2779683840.0);
+    CHECK(model_params(preset("mixtral-8x7b")).total == 46702792704.0);
+}
+
+TEST_CASE("Llama-2-7B by hand: MHA, SwiGLU, untied, RMSNorm") {
+    const ParamBreakdown b = model_params(preset("llama-2-7b"));
+    CHECK(b.embedding == 32000.0 * 4096);
+    CHECK(b.output == 32000.0 * 4096);
+    CHECK(b.per_layer_attention == 4.0 * 4096 * 4096);  // q, k, v, o all 4096 x 4096
+    CHECK(b.attention == 32 * 4.0 * 4096 * 4096);
+    CHECK(b.per_layer_mlp == 3.0 * 4096 * 11008);       // gate, up, down
+    CHECK(b.mlp_dense == 32 * 3.0 * 4096 * 11008);
+    CHECK(b.norms == (32 * 2 + 1) * 4096.0);            // two RMSNorm weights per layer + final
+    CHECK(b.experts_routed == 0);
+    CHECK(b.router == 0);
+    CHECK(b.active == b.total);
+}
+
+TEST_CASE("GQA: Llama-3.1-8B keys and values are a quarter of the queries") {
+    const ModelSpec m = preset("llama-3.1-8b");
+    CHECK(m.head_dim == 128);
+    const ParamBreakdown b = model_params(m);
+    // q and o: 4096 x 4096 each; k and v: 4096 x (8 x 128) each.
+    CHECK(b.per_layer_attention == 2.0 * 4096 * 4096 + 2.0 * 4096 * 1024);
+    CHECK(b.embedding == 128256.0 * 4096);
+}
+
+TEST_CASE("tied embeddings have no LM head: Llama-3.2-1B") {
+    const ParamBreakdown b = model_params(preset("llama-3.2-1b"));
+    CHECK(b.output == 0);
+    CHECK(b.embedding == 128256.0 * 2048);
+    CHECK(b.per_layer_attention == 2.0 * 2048 * 2048 + 2.0 * 2048 * 512);  // 32 heads x 64, 8 KV heads x 64
+    CHECK(b.total == 1235814400.0);
+}
+
+TEST_CASE("biases: Qwen2.5-7B has them on q, k, v only") {
+    const ParamBreakdown b = model_params(preset("qwen2.5-7b"));
+    const double h = 3584, kv = 4 * 128;
+    CHECK(b.per_layer_attention == 2 * h * h + 2 * h * kv + h + 2 * kv);
+    CHECK(b.per_layer_mlp == 3 * h * 18944);
+}
+
+TEST_CASE("MQA and a parallel block: Falcon-7B") {
+    const ModelSpec m = preset("falcon-7b");
+    CHECK(m.kv_heads == 1);
+    CHECK(m.head_dim == 64);
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 4544.0 * (4544 + 2 * 64) + 4544.0 * 4544);  // fused qkv 4544 -> 4672, dense
+    CHECK(b.per_layer_mlp == 2.0 * 4544 * 18176);                              // GELU: up and down
+    CHECK(b.norms == (32 * 1 + 1) * 2 * 4544.0);                               // one LayerNorm per layer + ln_f
+    // The Hub's 7.22B counts the checkpoint's stored copy of the tied head.
+    CHECK((b.total + 65024.0 * 4544) / 1e9 == Approx(7.22).epsilon(0.001));
+}
+
+TEST_CASE("GPT-2 XL and BERT-large: learned positions, token types, LayerNorm and biases") {
+    const ParamBreakdown g = model_params(preset("gpt2-xl"));
+    CHECK(g.embedding == (50257.0 + 1024) * 1600);
+    CHECK(g.output == 0);
+    CHECK(g.per_layer_attention == 4.0 * 1600 * 1600 + 4 * 1600);                 // c_attn (3h) + c_proj, with biases
+    CHECK(g.per_layer_mlp == 2.0 * 1600 * 6400 + 6400 + 1600);
+    CHECK(g.norms == (48 * 2 + 1) * 2 * 1600.0);
+    const ParamBreakdown bert = model_params(preset("bert-large-uncased"));
+    CHECK(bert.embedding == (30522.0 + 512 + 2) * 1024);
+}
+
+TEST_CASE("MoE: Mixtral-8x7B experts, router and active parameters") {
+    const ParamBreakdown b = model_params(preset("mixtral-8x7b"));
+    const double expert = 3.0 * 4096 * 14336;
+    CHECK(b.per_expert == expert);
+    CHECK(b.experts_routed == 32 * 8 * expert);
+    CHECK(b.router == 32 * 8 * 4096.0);
+    CHECK(b.mlp_dense == 0);
+    CHECK(b.active == b.total - 32 * 6 * expert);  // 2 of 8 experts per token
+    CHECK(b.active / 1e9 == Approx(12.9).epsilon(0.01));
+}
+
+TEST_CASE("MLA + MoE: DeepSeek-V3 by component") {
+    const ModelSpec m = preset("deepseek-v3");
+    CHECK(m.head_dim == 192);  // qk_nope 128 + qk_rope 64
+    const ParamBreakdown b = model_params(m);
+    const double h = 7168, a = 128;
+    const double q = h * 1536 + 1536 + 1536 * a * 192;          // q_a, q_a_layernorm, q_b
+    const double kv = h * (512 + 64) + 512 + 512 * a * (128 + 128);  // kv_a (latent + rope key), norm, kv_b
+    const double o = a * 128 * h;
+    CHECK(b.per_layer_attention == q + kv + o);
+    CHECK(b.mlp_dense == 3 * 3.0 * h * 18432);                  // first 3 layers dense
+    CHECK(b.per_expert == 3.0 * h * 2048);
+    CHECK(b.experts_routed == 58 * 256 * b.per_expert);
+    CHECK(b.experts_shared == 58 * 1 * b.per_expert);
+    CHECK(b.router == 58 * 256 * h);
+    CHECK(b.active / 1e9 == Approx(37.5).epsilon(0.01));        // the card's "37B activated"
+}
+
+TEST_CASE("Gemma-2: head_dim apart from hidden / heads, four norms per layer, local/global window") {
+    const ModelSpec m = preset("gemma-2-9b");
+    CHECK(m.head_dim == 256);
+    CHECK(m.sliding_window == 4096);
+    CHECK(m.global_every == 2);
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 2.0 * 3584 * 16 * 256 + 2.0 * 3584 * 8 * 256);
+    CHECK(b.norms == (42 * 4 + 1) * 3584.0);
+    CHECK(preset("mistral-7b-v0.1").sliding_window == 4096);
+}
+
+TEST_CASE("parameters only: the typed total, apportioned by a filled architecture") {
+    for (double p : {0.05, 1.0, 7.0, 13.0, 70.0, 405.0, 2000.0}) {
+        INFO(p);
+        ModelSpec in;
+        in.params_override_b = p;
+        auto r = resolve_model(in);
+        REQUIRE(r.ok);
+        const ModelSpec& m = r.value;
+        CHECK(m.approximate);
+        CHECK(m.heads % m.kv_heads == 0);
+        CHECK(m.head_dim * m.heads == m.hidden);
+        const ParamBreakdown b = model_params(m);
+        CHECK(b.total == Approx(p * 1e9));
+        CHECK(b.embedding + b.output + b.attention + b.mlp_dense + b.norms == Approx(p * 1e9));
+        CHECK(b.per_layer_mlp * m.layers == Approx(b.mlp_dense));
+        // The filled architecture lands near the typed count before scaling (a factor of 2 at most).
+        ModelSpec unscaled = m;
+        unscaled.approximate = false;
+        const double natural = model_params(unscaled).total;
+        CHECK(natural / (p * 1e9) < 2.0);
+        CHECK(natural / (p * 1e9) > 0.5);
+    }
+    // 7B lands on the Llama-3-8B shape.
+    const ModelSpec m7 = model_from_params(7);
+    CHECK(m7.layers == 32);
+    CHECK(m7.hidden == 4096);
+    CHECK(m7.kv_heads == 8);
+    CHECK(m7.ffn == 14336);
+}
+
+// A small dense architecture that resolves: 4 layers, 512 wide, 8 heads.
+static ModelSpec small_model() {
+    ModelSpec m;
+    m.layers = 4;
+    m.hidden = 512;
+    m.heads = 8;
+    m.ffn = 1024;
+    m.vocab = 1000;
+    return m;
+}
+
+TEST_CASE("resolve_model fills head_dim and kv_heads") {
+    auto r = resolve_model(small_model());
+    REQUIRE(r.ok);
+    CHECK(r.value.head_dim == 64);
+    CHECK(r.value.kv_heads == 8);
+}
+
+TEST_CASE("resolve_model errors name the field") {
+    const ModelSpec base = small_model();
+    REQUIRE(resolve_model(base).ok);
+
+    struct Case {
+        const char* field;
+        void (*edit)(ModelSpec&);
+    };
+    const Case cases[] = {
+        {"model.layers", [](ModelSpec& m) { m.layers = 0; }},
+        {"model.layers", [](ModelSpec& m) { m.layers = -3; }},
+        {"model.hidden", [](ModelSpec& m) { m.hidden = 0; }},
+        {"model.heads", [](ModelSpec& m) { m.heads = 0; }},
+        {"model.kv_heads", [](ModelSpec& m) { m.kv_heads = 3; }},   // 8 query heads do not split into 3 groups
+        {"model.kv_heads", [](ModelSpec& m) { m.kv_heads = 16; }},  // more KV heads than heads
+        {"model.head_dim", [](ModelSpec& m) { m.heads = 7; }},      // 512 / 7 is not whole
+        {"model.vocab", [](ModelSpec& m) { m.vocab = 0; }},
+        {"model.ffn", [](ModelSpec& m) { m.ffn = 0; }},
+        {"model.top_k", [](ModelSpec& m) { m.experts = 8; m.top_k = 9; m.expert_ffn = 256; }},
+        {"model.top_k", [](ModelSpec& m) { m.experts = 8; m.top_k = 0; m.expert_ffn = 256; }},
+        {"model.top_k", [](ModelSpec& m) { m.top_k = 2; }},  // top-k without experts
+        {"model.expert_ffn", [](ModelSpec& m) { m.experts = 8; m.top_k = 2; }},
+        {"model.shared_experts", [](ModelSpec& m) { m.shared_experts = 1; }},
+        {"model.dense_layers", [](ModelSpec& m) { m.experts = 8; m.top_k = 2; m.expert_ffn = 256; m.dense_layers = 5; }},
+        {"model.ffn", [](ModelSpec& m) { m.experts = 8; m.top_k = 2; m.expert_ffn = 256; m.dense_layers = 1; m.ffn = 0; }},
+        {"model.kv_lora_rank", [](ModelSpec& m) { m.qk_rope_head_dim = 64; }},
+        {"model.qk_rope_head_dim", [](ModelSpec& m) { m.kv_lora_rank = 128; m.qk_nope_head_dim = 64; m.v_head_dim = 64; }},
+        {"model.v_head_dim", [](ModelSpec& m) { m.kv_lora_rank = 128; m.qk_nope_head_dim = 64; m.qk_rope_head_dim = 32; }},
+        {"model.kv_heads", [](ModelSpec& m) { m.kv_lora_rank = 128; m.qk_nope_head_dim = 64; m.qk_rope_head_dim = 32; m.v_head_dim = 64; m.kv_heads = 2; }},
+        {"model.global_every", [](ModelSpec& m) { m.global_every = 2; }},
+        {"model.global_every", [](ModelSpec& m) { m.sliding_window = 128; m.global_every = 5; }},  // more than layers
+        {"model.sliding_window", [](ModelSpec& m) { m.sliding_window = -1; }},
+        {"model.norms_per_layer", [](ModelSpec& m) { m.norms_per_layer = -1; }},
+        {"model.params_b", [](ModelSpec& m) { m.params_override_b = NAN; }},
+        {"model.params_b", [](ModelSpec& m) { m.params_override_b = -1; }},
+        {"model.layers", [](ModelSpec& m) { m = ModelSpec{}; }},  // nothing given at all
+    };
+    for (const auto& c : cases) {
+        ModelSpec m = base;
+        c.edit(m);
+        auto r = resolve_model(m);
+        INFO(c.field << ": " << r.error.message);
+        CHECK_FALSE(r.ok);
+        CHECK(r.error.field == c.field);
+        CHECK(r.error.message.find(c.field) != std::string::npos);
+    }
+}
+
+TEST_CASE("guide method derives the count from a preset when no params_b is typed") {
+    auto cfg = io::parse_config(R"({"method":"guide","task":"inference","model":{"preset":"llama-3.1-8b"},
+                                    "batch":1,"seq":4096,"guide":{"weight_bytes":2}})");
+    REQUIRE(cfg.ok);
+    auto r = estimate(cfg.value);
+    REQUIRE(r.ok);
+    CHECK(r.value.component("weights")->bytes == Approx(2 * 8030261248.0));
+
+    // A typed count still wins.
+    auto typed = io::parse_config(R"({"method":"guide","task":"inference","model":{"preset":"llama-3.1-8b"},"params_b":7,
+                                      "batch":1,"seq":4096,"guide":{"weight_bytes":2}})");
+    REQUIRE(typed.ok);
+    auto t = estimate(typed.value);
+    REQUIRE(t.ok);
+    CHECK(t.value.component("weights")->bytes == Approx(14e9));
+
+    // An incomplete architecture without a count names the missing field.
+    auto partial = io::parse_config(R"({"method":"guide","model":{"layers":80,"hidden":8192,"heads":64}})");
+    REQUIRE(partial.ok);
+    auto p = estimate(partial.value);
+    CHECK_FALSE(p.ok);
+    CHECK(p.error.field == "model.vocab");
+}
+
+TEST_CASE("model JSON round-trips norms_per_layer and preset overrides") {
+    auto cfg = io::parse_config(R"({"model":{"preset":"gemma-2-9b"}})");
+    REQUIRE(cfg.ok);
+    CHECK(cfg.value.model.norms_per_layer == 4);
+    auto edited = io::parse_config(R"({"model":{"preset":"llama-3.1-8b","kv_heads":32}})");
+    REQUIRE(edited.ok);
+    CHECK(edited.value.model.kv_heads == 32);
+    auto r = resolve_model(edited.value.model);
+    REQUIRE(r.ok);
+    CHECK(model_params(r.value).per_layer_attention == 4.0 * 4096 * 4096);
+}
