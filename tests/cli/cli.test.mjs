@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -139,4 +139,21 @@ test('--list-gpus and --version', () => {
   assert.match(g.out, /a100-80gb/);
   assert.match(g.out, /GiB/);
   assert.match(run(['--version']).out, /vramcalc \d+\.\d+\.\d+ \(config schema 1\)/);
+});
+
+test('--list-presets shows derived and published totals, and docs/models.md lists every preset', () => {
+  const r = run(['--list-presets']);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /llama-3\.1-8b\s.*\s8\.030B\s+8\.030B/);
+  assert.match(r.out, /deepseek-v3\s.*\s671\.026B\s+671\.000B/);
+  const docs = readFileSync(new URL('../../docs/models.md', import.meta.url), 'utf8');
+  const ids = r.out.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0]);
+  assert.ok(ids.length >= 25);
+  for (const line of r.out.trim().split('\n').slice(1)) {
+    const id = line.split(/\s+/)[0];
+    const derived = line.match(/([\d.]+)B\s+[\d.]+B$/)[1];
+    const row = docs.split('\n').find((l) => l.startsWith('| `' + id + '` |'));
+    assert.ok(row, `docs/models.md lacks ${id}`);
+    assert.equal(row.split('|')[4].trim(), derived, `docs/models.md derived total of ${id}`);
+  }
 });
