@@ -112,6 +112,10 @@ std::vector<ModelSpec> build_presets() {
         with_bias(dense("qwen2.5-32b", "Qwen2.5 32B", "Qwen", 64, 5120, 40, 8, 128, 27648, kSwiGlu, 152064, false, 32.5), true, false),
         with_bias(dense("qwen2.5-72b", "Qwen2.5 72B", "Qwen", 80, 8192, 64, 8, 128, 29568, kSwiGlu, 152064, false, 72.7), true, false),
 
+        // Qwen3 (Qwen/*): no biases; q/k norms (2 x 128 per layer) not modelled. 30B-A3B: 128 experts, 8 active.
+        dense("qwen3-8b", "Qwen3 8B", "Qwen", 36, 4096, 32, 8, 128, 12288, kSwiGlu, 151936, false, 8.2),
+        moe(dense("qwen3-30b-a3b", "Qwen3 30B-A3B", "Qwen", 48, 2048, 32, 4, 128, 6144, kSwiGlu, 151936, false, 30.5), 128, 8, 0, 768, 0),
+
         // Gemma (google/*): GeGLU, tied embeddings, head_dim set apart from hidden / heads. Gemma-2
         // alternates a 4096-token local layer with a global one (layer 0 local) and wraps both
         // attention and MLP in pre- and post-norms (4 per layer).
@@ -120,6 +124,10 @@ std::vector<ModelSpec> build_presets() {
         with_norms(window(dense("gemma-2-2b", "Gemma-2 2B", "Gemma", 26, 2304, 8, 4, 256, 9216, kGeGlu, 256000, true, 2.61), 4096, 2), kRms, 4),
         with_norms(window(dense("gemma-2-9b", "Gemma-2 9B", "Gemma", 42, 3584, 16, 8, 256, 14336, kGeGlu, 256000, true, 9.24), 4096, 2), kRms, 4),
         with_norms(window(dense("gemma-2-27b", "Gemma-2 27B", "Gemma", 46, 4608, 32, 16, 128, 36864, kGeGlu, 256000, true, 27.2), 4096, 2), kRms, 4),
+
+        // Gemma-3 1B (text only): 5 local layers (window 512) to each global one. Its q/k norms
+        // (2 x 256 per layer) are not modelled.
+        with_norms(window(dense("gemma-3-1b", "Gemma-3 1B", "Gemma", 26, 1152, 4, 1, 256, 6912, kGeGlu, 262144, true, 1.0), 512, 6), kRms, 4),
 
         // Microsoft Phi. phi-2: parallel attention/MLP block behind one LayerNorm, biases everywhere
         // including the LM head; the card says 2.7B, the Hub counts 2.78B.
@@ -141,6 +149,19 @@ std::vector<ModelSpec> build_presets() {
         mla(moe(dense("deepseek-v2", "DeepSeek-V2 (236B)", "DeepSeek", 60, 5120, 128, 128, 0, 12288, kSwiGlu, 102400, false, 236),
                 160, 6, 2, 1536, 1),
             1536, 512, 64, 128, 128),
+
+        // gpt-oss (openai/*): MoE with biases on every projection and expert, a 128-token window on
+        // every other layer (layer 0 local). Not modelled: the per-head attention sinks (64 per
+        // layer); and its LM head has no bias, which mlp_bias counts (201,088, 0.0002%). The cards'
+        // 5.1B / 3.6B active leave out the embedding table, which `active` here includes.
+        window(with_bias(moe(dense("gpt-oss-120b", "gpt-oss-120b", "gpt-oss", 36, 2880, 64, 8, 64, 2880, kSwiGlu, 201088, false, 117),
+                             128, 4, 0, 2880, 0),
+                         true, true),
+               128, 2),
+        window(with_bias(moe(dense("gpt-oss-20b", "gpt-oss-20b", "gpt-oss", 24, 2880, 64, 8, 64, 2880, kSwiGlu, 201088, false, 21),
+                             32, 4, 0, 2880, 0),
+                         true, true),
+               128, 2),
 
         // GPT-2 XL (openai-community/gpt2-xl): learned positions, tied head. OpenAI names the
         // checkpoint "1558M" (the paper's table says 1542M).

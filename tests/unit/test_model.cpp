@@ -286,3 +286,16 @@ TEST_CASE("model JSON round-trips norms_per_layer and preset overrides") {
     REQUIRE(r.ok);
     CHECK(model_params(r.value).per_layer_attention == 4.0 * 4096 * 4096);
 }
+
+TEST_CASE("gpt-oss: biased experts, alternating 128-token window; Gemma-3: 5 local to 1 global") {
+    const ModelSpec m = preset("gpt-oss-120b");
+    CHECK(m.sliding_window == 128);
+    CHECK(m.global_every == 2);
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_expert == 3.0 * 2880 * 2880 + 2 * 2880 + 2880);  // gate+up+down, their biases
+    CHECK(b.per_layer_attention == 2.0 * 2880 * 4096 + 2.0 * 2880 * 512 + 4096 + 2 * 512 + 2880);
+    CHECK((b.active - b.embedding) / 1e9 == Approx(5.13).epsilon(0.01));  // the card's 5.1B active, less the table
+    const ModelSpec g = preset("gemma-3-1b");
+    CHECK(g.sliding_window == 512);
+    CHECK(g.global_every == 6);
+}
