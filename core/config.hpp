@@ -6,6 +6,7 @@
 
 #include "model.hpp"
 #include "quick.hpp"
+#include "training.hpp"
 
 namespace vc {
 
@@ -26,6 +27,10 @@ struct Config {
     double target_utilization = 0.75;
 
     // Detailed training / fine-tuning inputs (core/training.hpp) go below this line.
+    // The detailed method reads batch (micro-batch per GPU) and seq from `quick`, and gpus above.
+    TrainingInputs training{};  // JSON "training"
+    ParallelInputs parallel{};  // JSON "parallel"
+    RuntimeConstants runtime{}; // JSON "runtime"
 
     // Detailed inference / serving inputs (core/inference.hpp) go below this line.
 };

@@ -2,6 +2,7 @@
 #include "estimate.hpp"
 
 #include "gpus.hpp"
+#include "training.hpp"
 
 namespace vc {
 
@@ -74,7 +75,7 @@ Outcome<Estimate> estimate(const Config& cfg) {
             }
 
             // Detailed training and fine-tuning (core/training.cpp) is dispatched here.
-            return Outcome<Estimate>::failure("method", "the detailed training method is not available yet");
+            return training_estimate(cfg);
     }
     return Outcome<Estimate>::failure("method", "method must be one of quick, guide, detailed");
 }

@@ -11,7 +11,9 @@
 
 #include "../core/estimate.hpp"
 #include "../core/presets.hpp"
+#include "enum_names.hpp"
 #include "json_read.hpp"
+#include "training_json.hpp"
 
 namespace vc::io {
 
@@ -19,12 +21,6 @@ using nlohmann::json;
 
 // [SECTION] names ---------------------------------------------------------------------------------
 namespace {
-
-template <typename E>
-struct Name {
-    const char* name;
-    E value;
-};
 
 const Name<Method> kMethods[] = {{"quick", Method::Quick}, {"guide", Method::Guide}, {"detailed", Method::Detailed}};
 const Name<Task> kTasks[] = {{"training", Task::Training}, {"finetune", Task::FineTune}, {"inference", Task::Inference}};
@@ -36,40 +32,6 @@ const Name<QuickOptimizer> kQuickOptimizers[] = {{"adamw-mixed", QuickOptimizer:
                                                   {"inference", QuickOptimizer::Inference}};
 const Name<MlpKind> kMlpKinds[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}, {"geglu", MlpKind::GeGlu}};
 const Name<NormKind> kNormKinds[] = {{"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}};
-
-template <typename E, size_t N>
-bool lookup(const Name<E> (&table)[N], const std::string& s, E& out) {
-    for (const auto& n : table)
-        if (s == n.name) {
-            out = n.value;
-            return true;
-        }
-    return false;
-}
-
-template <typename E, size_t N>
-const char* name_of(const Name<E> (&table)[N], E v) {
-    for (const auto& n : table)
-        if (n.value == v) return n.name;
-    return table[0].name;
-}
-
-template <typename E, size_t N>
-std::string choices(const Name<E> (&table)[N]) {
-    std::string s;
-    for (const auto& n : table) s += (s.empty() ? "" : ", ") + std::string(n.name);
-    return s;
-}
-
-// Reads an enum-valued string field through `table`.
-template <typename E, size_t N>
-bool read_enum(ObjectReader& r, const char* key, const Name<E> (&table)[N], E& out) {
-    std::string s;
-    if (!r.string(key, s)) return false;
-    if (!r.has(key)) return true;
-    if (!lookup(table, s, out)) return r.fail(key, r.path(key) + " must be one of " + choices(table) + ", got \"" + s + "\"");
-    return true;
-}
 
 }  // namespace
 
@@ -234,6 +196,10 @@ Outcome<Config> config_from_json(const json& doc) {
     }
 
     // Detailed training sections ("training", "parallel", "runtime") are read here.
+    {
+        Error err;
+        if (!read_training_sections(doc, cfg, err)) return Outcome<Config>::failure(err);
+    }
 
     // Detailed inference section ("inference") is read here.
 
@@ -268,6 +234,7 @@ json config_to_json(const Config& cfg) {
                       {"buffer_fraction", k.buffer_fraction},
                       {"a100_gb", k.a100_gb},
                       {"rtx4090_gb", k.rtx4090_gb}};
+    write_training_sections(cfg, j);
     return j;
 }
 

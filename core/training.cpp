@@ -1,0 +1,678 @@
+// vramcalc core: the detailed training / fine-tuning model. training_setup checks a Config and
+// resolves dtypes and parallel sizes; compute_training adds up the bytes on the worst rank.
+// Formulas and sources: docs/training.md.
+//
+// [SECTION] names        enum names for formulas and io/
+// [SECTION] setup        validation (errors name the field) and dtype resolution
+// [SECTION] parameters   parameter counts per GPU (TP, PP stage, EP), LoRA adapters, quantized base
+// [SECTION] states       weights, gradients, optimizer state (ZeRO sharding, offload)
+// [SECTION] compute      activations per stage, logits, temporaries, peaks, allocator, runtime
+#include "training.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "training_internal.hpp"
+
+namespace vc {
+
+// [SECTION] names ---------------------------------------------------------------------------------
+const char* precision_name(TrainPrecision p) {
+    switch (p) {
+        case TrainPrecision::Fp32: return "fp32";
+        case TrainPrecision::Bf16Mixed: return "bf16-mixed";
+        case TrainPrecision::Fp16Mixed: return "fp16-mixed";
+        case TrainPrecision::Bf16True: return "bf16-true";
+        case TrainPrecision::Fp16True: return "fp16-true";
+        case TrainPrecision::Fp8Mixed: return "fp8";
+    }
+    return "bf16-mixed";
+}
+
+const char* optimizer_name(OptimizerKind o) {
+    switch (o) {
+        case OptimizerKind::AdamW: return "adamw";
+        case OptimizerKind::AdamW8bit: return "adamw-8bit";
+        case OptimizerKind::PagedAdamW: return "paged-adamw";
+        case OptimizerKind::PagedAdamW8bit: return "paged-adamw-8bit";
+        case OptimizerKind::Adafactor: return "adafactor";
+        case OptimizerKind::Sgd: return "sgd";
+        case OptimizerKind::SgdMomentum: return "sgd-momentum";
+        case OptimizerKind::Lion: return "lion";
+        case OptimizerKind::Custom: return "custom";
+    }
+    return "adamw";
+}
+
+const char* sharding_name(Sharding s) {
+    switch (s) {
+        case Sharding::None: return "ddp";
+        case Sharding::Zero1: return "zero1";
+        case Sharding::Zero2: return "zero2";
+        case Sharding::Zero3: return "zero3";
+    }
+    return "ddp";
+}
+
+const char* recompute_name(Recompute r) {
+    switch (r) {
+        case Recompute::None: return "none";
+        case Recompute::Selective: return "selective";
+        case Recompute::Full: return "full";
+    }
+    return "none";
+}
+
+// [SECTION] setup ---------------------------------------------------------------------------------
+namespace {
+
+constexpr long long kMaxBatch = 1 << 20;
+constexpr long long kMaxSeq = 1 << 24;
+constexpr long long kMaxGpus = 1 << 20;
+constexpr long long kMaxParallel = 1 << 16;
+constexpr long long kMaxAccum = 1 << 20;
+constexpr double kMaxGlobalBatch = 1e9;
+constexpr long long kMaxLoraRank = 1 << 16;
+constexpr double kMaxCustomOptimizerBytes = 64;
+constexpr double kMaxDropout = 0.99;
+
+// bitsandbytes 8-bit optimizers: one FP32 absmax per 2048-value block for each of the two moments.
+// Source: bitsandbytes optim/optimizer.py (blockwise=True, block size 2048).
+constexpr double kBnb8bitBlock = 2048;
+// bitsandbytes keeps its double-quantized absmax in 8 bits with one FP32 constant per 256 blocks.
+// Source: Dettmers et al. 2023 (QLoRA) section 3, "Double Quantization".
+constexpr double kDoubleQuantGroup = 256;
+// LLM.int8 base weights: 1 byte per weight plus one FP32 scale per output row (negligible).
+constexpr double kInt8BytesPerWeight = 1;
+
+std::string str(long long v) { return std::to_string(v); }
+
+Outcome<TrainingSetup> fail(const std::string& field, const std::string& rule) {
+    return Outcome<TrainingSetup>::failure(field, field + " " + rule);
+}
+
+bool is_mixed(TrainPrecision p) {
+    return p == TrainPrecision::Bf16Mixed || p == TrainPrecision::Fp16Mixed || p == TrainPrecision::Fp8Mixed;
+}
+
+bool toggle(Toggle t, bool profile_default) { return t == Toggle::Auto ? profile_default : t == Toggle::On; }
+
+}  // namespace
+
+Outcome<TrainingSetup> training_setup(const Config& cfg) {
+    TrainingSetup s;
+    s.in = cfg.training;
+    s.rt = cfg.runtime;
+    s.task = cfg.task;
+    const TrainingInputs& in = cfg.training;
+    const ParallelInputs& par = cfg.parallel;
+    Error err;
+
+    // Model.
+    if (cfg.model.layers == 0 && cfg.model.params_override_b <= 0)
+        return fail("model", "is needed for the detailed method: a preset, an architecture or params_b");
+    auto m = resolve_model(cfg.model);
+    if (!m.ok) return Outcome<TrainingSetup>::failure(m.error);
+    s.m = m.value;
+    s.pb = model_params(s.m);
+
+    // Profile and its overrides.
+    const ProfileBehaviour* pr = find_training_profile(in.profile);
+    if (!pr) {
+        std::string list;
+        for (const auto& p : training_profiles()) list += (list.empty() ? "" : ", ") + std::string(p.id);
+        return fail("training.profile", "must be one of " + list + ", got \"" + in.profile + "\"");
+    }
+    s.pr = *pr;
+    if (in.compile != Toggle::Auto) {
+        s.pr.compiled = in.compile == Toggle::On;
+        if (s.pr.compiled) s.pr.eager_rmsnorm = false;
+    }
+    s.pr.logits_fp32 = toggle(in.logits_fp32, s.pr.logits_fp32);
+
+    // Shape of the step.
+    // clang-format off
+    if (!check_int_range("batch", cfg.quick.batch, 1, kMaxBatch, err) ||
+        !check_int_range("seq", cfg.quick.seq, 1, kMaxSeq, err) ||
+        !check_int_range("gpus", cfg.gpus, 1, kMaxGpus, err) ||
+        !check_int_range("training.grad_accum", in.grad_accum, 0, kMaxAccum, err) ||
+        !check_range("training.global_batch", in.global_batch, 0, kMaxGlobalBatch, err) ||
+        !check_range("training.dropout", in.dropout, 0, kMaxDropout, err) ||
+        !check_range("training.attention_dropout", in.attention_dropout, 0, kMaxDropout, err) ||
+        !check_range("training.optimizer_bytes_per_param", in.optimizer_bytes_per_param, 0, kMaxCustomOptimizerBytes, err) ||
+        !check_range("training.loss_chunk_tokens", in.loss_chunk_tokens, -1, static_cast<double>(kMaxSeq) * kMaxBatch, err) ||
+        !check_int_range("training.classifier_labels", in.classifier_labels, 1, kMaxSeq, err) ||
+        !check_int_range("training.shard_group", in.shard_group, 0, kMaxGpus, err) ||
+        !check_int_range("parallel.tp", par.tp, 1, kMaxParallel, err) ||
+        !check_int_range("parallel.pp", par.pp, 1, kMaxParallel, err) ||
+        !check_int_range("parallel.virtual_stages", par.virtual_stages, 1, kMaxParallel, err) ||
+        !check_int_range("parallel.dp", par.dp, 0, kMaxGpus, err) ||
+        !check_int_range("parallel.cp", par.cp, 1, kMaxParallel, err) ||
+        !check_int_range("parallel.ep", par.ep, 1, kMaxParallel, err) ||
+        !check_int_range("parallel.etp", par.etp, 0, kMaxParallel, err) ||
+        !check_range("runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes, 0, 1e12, err) ||
+        !check_range("runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes, 0, 1e12, err) ||
+        !check_range("runtime.nccl_bytes", cfg.runtime.nccl_bytes, 0, 1e12, err) ||
+        !check_range("runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation, -1, 10, err) ||
+        !check_range("runtime.deepspeed_bucket_elements", cfg.runtime.deepspeed_bucket_elements, 0, 1e12, err) ||
+        !check_range("runtime.deepspeed_prefetch_elements", cfg.runtime.deepspeed_prefetch_elements, 0, 1e12, err) ||
+        !check_range("runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes, 0, 1e12, err))
+        return Outcome<TrainingSetup>::failure(err);
+    // clang-format on
+    s.micro = cfg.quick.batch;
+    s.seq = cfg.quick.seq;
+    s.gpus = cfg.gpus;
+
+    // Parallel layout: GPUs = TP x PP x DP x CP.
+    const ModelSpec& md = s.m;
+    s.tp = par.tp;
+    s.pp = par.pp;
+    s.cp = par.cp;
+    s.ep = par.ep;
+    s.sp = par.sp && par.tp > 1;
+    s.interleaved = par.schedule == PipelineSchedule::Interleaved;
+    s.v = s.interleaved ? par.virtual_stages : 1;
+    if (md.heads % s.tp != 0)
+        return fail("parallel.tp", "must divide model.heads (" + str(md.heads) + ") so each GPU gets whole heads, got " + str(s.tp));
+    if (md.kv_heads % s.tp != 0 && s.tp % md.kv_heads != 0)
+        return fail("parallel.tp", "must divide model.kv_heads (" + str(md.kv_heads) +
+                                       ") or be a multiple of it (KV heads replicated), got " + str(s.tp));
+    if (s.pp > md.layers)
+        return fail("parallel.pp", "must be at most model.layers (" + str(md.layers) + ": a stage needs a layer), got " + str(s.pp));
+    if (s.interleaved) {
+        if (s.pp < 2) return fail("parallel.schedule", "\"interleaved\" needs parallel.pp >= 2, got " + str(s.pp));
+        if (md.layers % (s.pp * s.v) != 0)
+            return fail("parallel.virtual_stages", "x parallel.pp must divide model.layers (" + str(md.layers) + "), got " +
+                                                       str(s.v) + " x " + str(s.pp));
+    }
+    if (static_cast<long long>(s.seq) % s.cp != 0)
+        return fail("parallel.cp", "must divide seq (" + str(static_cast<long long>(s.seq)) + ") into equal chunks, got " + str(s.cp));
+    const long long model_parallel = static_cast<long long>(s.tp) * s.pp * s.cp;
+    const long long gpus = static_cast<long long>(s.gpus);
+    if (par.dp == 0) {
+        if (gpus % model_parallel != 0)
+            return fail("gpus", "must equal parallel.tp x pp x dp x cp: " + str(gpus) + " is not a multiple of tp x pp x cp = " +
+                                    str(model_parallel));
+        s.dp = static_cast<int>(gpus / model_parallel);
+    } else {
+        s.dp = par.dp;
+        if (model_parallel * s.dp != gpus)
+            return fail("gpus", "must equal parallel.tp x pp x dp x cp = " + str(s.tp) + " x " + str(s.pp) + " x " + str(s.dp) +
+                                    " x " + str(s.cp) + " = " + str(model_parallel * s.dp) + ", got " + str(gpus));
+    }
+    s.etp = par.etp > 0 ? par.etp : s.tp;
+    if (s.ep > 1 || par.etp > 0) {
+        if (md.experts == 0) return fail(s.ep > 1 ? "parallel.ep" : "parallel.etp", "needs a mixture-of-experts model (model.experts > 0)");
+        if (md.experts % s.ep != 0)
+            return fail("parallel.ep", "must divide model.experts (" + str(md.experts) + "), got " + str(s.ep));
+        const long long expert_group = static_cast<long long>(s.tp) * s.dp * s.cp;
+        if (expert_group % (static_cast<long long>(s.ep) * s.etp) != 0)
+            return fail("parallel.ep", "x parallel.etp must divide tp x dp x cp = " + str(expert_group) + ", got " + str(s.ep) +
+                                           " x " + str(s.etp));
+    }
+
+    // Batch: micro-batch x accumulation x DP = global batch.
+    if (in.global_batch > 0) {
+        const double per_step = s.micro * s.dp;
+        const double accum = in.global_batch / per_step;
+        if (std::floor(accum) != accum || accum < 1)
+            return fail("training.global_batch", "must be a multiple of batch x dp = " + str(static_cast<long long>(per_step)) +
+                                                     ", got " + str(static_cast<long long>(in.global_batch)));
+        if (in.grad_accum > 0 && in.grad_accum != accum)
+            return fail("training.global_batch", "must equal batch x grad_accum x dp = " +
+                                                     str(static_cast<long long>(per_step * in.grad_accum)) + ", got " +
+                                                     str(static_cast<long long>(in.global_batch)));
+        s.accum = accum;
+    } else {
+        s.accum = in.grad_accum > 0 ? in.grad_accum : 1;
+    }
+    s.global = s.micro * s.accum * s.dp;
+
+    // Sharding groups.
+    s.dp_shard = static_cast<double>(s.dp) * s.cp;
+    if (in.shard_group > 0) {
+        if (static_cast<long long>(s.dp_shard) % in.shard_group != 0)
+            return fail("training.shard_group", "must divide dp x cp = " + str(static_cast<long long>(s.dp_shard)) + ", got " +
+                                                    str(in.shard_group));
+        s.dp_shard = in.shard_group;
+    }
+    s.edp_shard = std::max(1.0, s.dp_shard * s.tp / (static_cast<double>(s.ep) * s.etp));
+    if (in.offload_params && in.sharding != Sharding::Zero3)
+        return fail("training.offload_params", "needs training.sharding \"zero3\" (parameters are offloaded shard by shard)");
+
+    // Fine-tuning.
+    s.lora = in.finetune != FinetuneMethod::Full;
+    s.qlora = in.finetune == FinetuneMethod::Qlora || (s.lora && in.lora.quant != BaseQuant::None);
+    if (s.lora) {
+        if (!check_int_range("training.lora.rank", in.lora.rank, 1, kMaxLoraRank, err) ||
+            !check_range("training.lora.dropout", in.lora.dropout, 0, kMaxDropout, err) ||
+            !check_int_range("training.lora.quant_block", in.lora.quant_block, 16, 1 << 16, err))
+            return Outcome<TrainingSetup>::failure(err);
+        if ((in.lora.targets & (kLoraAllLinear | kLoraHead)) == 0)
+            return fail("training.lora.targets", "must name at least one module (q, k, v, o, gate, up, down, head)");
+    }
+
+    // Dtypes.
+    const TrainPrecision prec = in.precision;
+    s.fp32 = prec == TrainPrecision::Fp32;
+    s.mixed = is_mixed(prec);
+    s.pure16 = prec == TrainPrecision::Bf16True || prec == TrainPrecision::Fp16True;
+    s.fp8 = prec == TrainPrecision::Fp8Mixed;
+    s.p = s.fp32 ? 4 : 2;
+    // Autocast (FP32 residual stream, casts per op) applies when full training keeps FP32 params;
+    // a LoRA base loaded in 16 bits runs in 16 bits.
+    s.autocast_active = s.mixed && s.pr.autocast && s.pr.mixed_params_fp32 && !s.lora;
+    s.residual = (s.fp32 || s.autocast_active) ? 4 : 2;
+    const bool params_fp32 = s.fp32 || (s.mixed && s.pr.mixed_params_fp32);
+    s.weight_bytes = s.lora ? s.p : (params_fp32 ? 4 : 2);
+    s.adapter_bytes = params_fp32 ? 4 : 2;
+    const double trainable_bytes = s.lora ? s.adapter_bytes : s.weight_bytes;
+    s.grad_bytes = trainable_bytes == 4 ? 4 : (toggle(in.grad_fp32, s.mixed && s.pr.grad_fp32_default) ? 4 : 2);
+    s.master_bytes = (s.mixed && trainable_bytes < 4) ? 4 : 0;
+    s.state_bytes = (trainable_bytes == 4 || s.master_bytes > 0) ? 4 : 2;
+    if (s.qlora) {
+        const BaseQuant q = in.lora.quant == BaseQuant::None ? BaseQuant::Nf4 : in.lora.quant;
+        const double block = in.lora.quant_block;
+        if (q == BaseQuant::Int8) s.quant_bytes = kInt8BytesPerWeight;
+        else s.quant_bytes = 0.5 + (in.lora.double_quant ? 1.0 / block + 4.0 / (block * kDoubleQuantGroup) : 4.0 / block);
+    }
+    s.attention = in.attention == AttentionKernel::Auto ? s.pr.attention : in.attention;
+    s.recompute = in.recompute;
+    s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.pr.allocator_fragmentation;
+    if (in.loss_chunk_tokens >= 0) s.pr.loss_chunk_tokens = in.loss_chunk_tokens;
+    (void)kBnb8bitBlock;
+    return Outcome<TrainingSetup>::success(s);
+}
+
+// [SECTION] parameters ----------------------------------------------------------------------------
+namespace {
+
+// Widths of one layer's attention tensors: queries, keys, values (MLA: per head nope+rope keys,
+// v_head_dim values).
+struct Widths {
+    double q = 0, k = 0, v = 0;
+};
+
+Widths attention_widths(const ModelSpec& m) {
+    Widths w;
+    if (m.kv_lora_rank > 0) {
+        const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+        w.q = m.heads * qk;
+        w.k = m.heads * qk;
+        w.v = static_cast<double>(m.heads) * m.v_head_dim;
+    } else {
+        w.q = static_cast<double>(m.heads) * m.head_dim;
+        w.k = static_cast<double>(m.kv_heads) * m.head_dim;
+        w.v = w.k;
+    }
+    return w;
+}
+
+// LoRA adapter parameters of one layer (r x (in + out) per adapted matrix).
+double lora_layer_params(const ModelSpec& m, unsigned t, double r, bool moe) {
+    const Widths w = attention_widths(m);
+    const double h = m.hidden;
+    double n = 0;
+    if (t & kLoraQ) n += r * (h + w.q);
+    if (t & kLoraK) n += r * (h + w.k);
+    if (t & kLoraV) n += r * (h + w.v);
+    if (t & kLoraO) n += r * (w.q + h);
+    const bool gated = m.mlp != MlpKind::Gelu;
+    auto mlp = [&](double f) {
+        double x = 0;
+        if (gated) {
+            if (t & kLoraGate) x += r * (h + f);
+            if (t & kLoraUp) x += r * (h + f);
+        } else if (t & (kLoraGate | kLoraUp)) {
+            x += r * (h + f);
+        }
+        if (t & kLoraDown) x += r * (f + h);
+        return x;
+    };
+    if (moe) n += (m.experts + m.shared_experts) * mlp(m.expert_ffn);
+    else n += mlp(m.ffn);
+    return n;
+}
+
+// Adafactor's factored second moment: rows + columns per weight matrix, full size for vectors.
+double adafactor_elements(const ModelSpec& m, const ParamBreakdown& pb) {
+    const Widths w = attention_widths(m);
+    const double h = m.hidden;
+    const int moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+    const double mats = m.mlp != MlpKind::Gelu ? 3 : 2;
+    double n = m.layers * ((h + w.q) + (h + w.k) + (h + w.v) + (w.q + h));
+    n += (m.layers - moe_layers) * mats * (h + m.ffn);
+    n += static_cast<double>(moe_layers) * (m.experts + m.shared_experts) * mats * (h + m.expert_ffn);
+    n += (m.vocab + h) * (m.tied_embeddings ? 1 : 2);
+    return n + pb.norms;
+}
+
+}  // namespace
+
+// [SECTION] compute -------------------------------------------------------------------------------
+namespace {
+
+// Parameters held by one GPU of a pipeline stage with `dense_on` dense and `moe_on` MoE layers.
+struct StageParams {
+    double total = 0;      // all parameters on the GPU
+    double linear = 0;     // matmul weights (cast by autocast, quantized by QLoRA, FP8 linear layers)
+    double head = 0;       // output layer on this GPU (0 if not the last stage)
+    double largest = 0;    // largest single matrix on the GPU
+    double layer = 0;      // one (the largest) layer on the GPU
+    double lora = 0;       // LoRA adapters
+};
+
+StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on, bool first, bool last) {
+    const ModelSpec& m = s.m;
+    const ParamBreakdown& pb = s.pb;
+    const double h = m.hidden;
+    const double tp = s.tp;
+    const double norm_w = m.norm == NormKind::LayerNorm ? 2 * h : h;
+    const double layer_norms = m.norms_per_layer * norm_w;
+    const double routed = m.experts * pb.per_expert / (static_cast<double>(s.ep) * s.etp);
+    const double shared = m.shared_experts * pb.per_expert / tp;
+    const double router = static_cast<double>(m.experts) * h;
+    const double attn = pb.per_layer_attention / tp;
+    const double dense_layer = attn + pb.per_layer_mlp / tp + layer_norms;
+    const double moe_layer = attn + routed + shared + router + layer_norms;
+
+    StageParams sp;
+    sp.total = dense_on * dense_layer + moe_on * moe_layer;
+    sp.linear = dense_on * (attn + pb.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
+    sp.layer = std::max(dense_on > 0 ? dense_layer : 0, moe_on > 0 ? moe_layer : 0);
+    const double vocab_rows = static_cast<double>(m.vocab) * h / tp;
+    if (first) sp.total += pb.embedding / tp;
+    if (last) {
+        // The output layer: its own matrix, or (tied, pipelined) a copy of the embedding.
+        double head = pb.output / tp;
+        if (m.tied_embeddings && s.pp > 1) head = vocab_rows;
+        sp.head = head > 0 ? head : (m.tied_embeddings ? vocab_rows : 0);
+        sp.total += head + norm_w;
+        sp.linear += sp.head;
+    }
+    const Widths w = attention_widths(m);
+    const double f = std::max<double>(m.ffn, m.expert_ffn);
+    sp.largest = std::max({h * (w.q + w.k + w.v) / tp, h * f / tp, (first || last) ? vocab_rows : 0.0});
+    if (s.lora) {
+        const double r = s.in.lora.rank;
+        sp.lora = (dense_on * lora_layer_params(m, s.in.lora.targets, r, false) +
+                   moe_on * lora_layer_params(m, s.in.lora.targets, r, true)) / tp;
+        if (last && (s.in.lora.targets & kLoraHead)) sp.lora += r * (h + m.vocab) / tp;
+    }
+    return sp;
+}
+
+LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute recompute) {
+    const ModelSpec& m = s.m;
+    const Widths w = attention_widths(m);
+    LayerActivationInputs a;
+    a.hidden = m.hidden;
+    a.q_width = w.q;
+    a.kv_width = w.k;
+    a.v_width = w.v;
+    a.heads = m.heads;
+    a.ffn = m.ffn;
+    a.gated = m.mlp != MlpKind::Gelu;
+    a.layernorm = m.norm == NormKind::LayerNorm;
+    a.norms = m.norms_per_layer;
+    a.seq_kv = s.seq;
+    a.bytes = s.p;
+    a.residual_bytes = s.residual;
+    a.linear_input_bytes = s.fp8 ? 1 : s.p;
+    a.autocast_casts = s.autocast_active && s.pr.autocast_input_copies;
+    a.softmax_fp32 = s.pr.softmax_fp32 || s.autocast_active;
+    a.dropout = s.in.dropout > 0;
+    a.attention_dropout = s.in.attention_dropout > 0;
+    a.attention = s.attention;
+    a.recompute = recompute;
+    a.full = !s.lora;
+    a.lora_targets = s.lora ? s.in.lora.targets : 0;
+    a.lora_dropout = s.lora && s.in.lora.dropout > 0;
+    a.qlora_saves_inputs = s.qlora;
+    if (moe) {
+        a.experts = m.experts;
+        a.top_k = m.top_k;
+        a.shared_experts = m.shared_experts;
+        a.expert_ffn = m.expert_ffn;
+        a.etp = s.etp;
+    }
+    a.profile = &s.pr;
+    return a;
+}
+
+// One layer, one micro-batch, on this GPU (bytes).
+double layer_bytes(const TrainingSetup& s, bool moe, Recompute recompute, double tokens) {
+    const LayerActivation la = layer_activation(layer_inputs(s, moe, recompute));
+    double per_token = la.per_token(s.tp, s.sp);
+    // MLA keeps its low-rank latents (queries' and keys'/values' compressed inputs) too.
+    if (s.m.kv_lora_rank > 0 && recompute != Recompute::Full)
+        per_token += s.p * 2 * (s.m.q_lora_rank + s.m.kv_lora_rank + s.m.qk_rope_head_dim);
+    return per_token * tokens;
+}
+
+}  // namespace
+
+TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
+    TrainingParts local;
+    TrainingParts& P = parts ? *parts : local;
+    TrainingResult r;
+    const ModelSpec& m = s.m;
+    const ProfileBehaviour& pr = s.pr;
+    const double h = m.hidden;
+    const double tokens = s.micro * s.seq / s.cp;
+
+    // Layers on the busiest stage (the stage with the most MoE layers).
+    const double layers_on = std::ceil(static_cast<double>(m.layers) / s.pp);
+    const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+    P.moe_layers_on = std::min(layers_on, moe_layers);
+    P.dense_layers_on = layers_on - P.moe_layers_on;
+
+    // Activations of one micro-batch through this GPU's layers, and the recompute working set.
+    P.layer_bytes = layer_bytes(s, false, s.recompute, tokens);
+    P.moe_layer_bytes = m.experts > 0 ? layer_bytes(s, true, s.recompute, tokens) : 0;
+    P.stage_act_one_mb = P.dense_layers_on * P.layer_bytes + P.moe_layers_on * P.moe_layer_bytes;
+    if (s.recompute != Recompute::None) {
+        const bool moe = P.moe_layers_on > 0;
+        P.recompute_transient = layer_bytes(s, moe, Recompute::None, tokens) - layer_bytes(s, moe, s.recompute, tokens);
+    }
+    // Outside the layers: the embedding's dropout mask (first stage); the final norm's saved input
+    // and the head's input (last stage).
+    const double edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
+    const double edge_last = tokens * h * (s.lora ? s.residual : s.residual + s.p) / (s.sp ? s.tp : 1);
+
+    // Micro-batches whose activations the first stage holds: 1F1B keeps pp in flight, the
+    // interleaved schedule (1 + (pp - 1) / (pp v)) times that (Korthikanti et al. 2022, 4.2.3).
+    double in_flight = 1;
+    if (s.pp > 1) {
+        in_flight = std::min<double>(s.pp, s.accum);
+        if (s.interleaved) in_flight *= 1 + (s.pp - 1.0) / (static_cast<double>(s.pp) * s.v);
+    }
+
+    // Logits and loss (last stage, one micro-batch): logits held in the compute dtype plus the
+    // loss's saved and gradient buffers (FP32 when the loss upcasts).
+    double logits = 0;
+    if (s.in.head == OutputHead::Classifier) {
+        P.logits_vocab = s.in.classifier_labels;
+        P.logits_tokens = s.micro;
+        P.logits_bytes_per_value = 4 * 3;
+    } else {
+        P.logits_vocab = static_cast<double>(m.vocab) / s.tp;
+        P.logits_tokens = tokens;
+        const double loss_dtype = pr.logits_fp32 ? 4 : s.p;
+        double buffers = pr.loss_buffers;
+        const double chunk = pr.loss_chunk_tokens;
+        if (chunk > 0 && tokens > chunk) buffers = 1 + (pr.loss_buffers - 1) * chunk / tokens;
+        P.logits_bytes_per_value = pr.logits_held * s.p + buffers * loss_dtype;
+    }
+    logits = P.logits_tokens * P.logits_vocab * P.logits_bytes_per_value;
+
+    // Per-stage totals; the worst rank is the larger of the first and the last stage.
+    auto stage_total = [&](bool first, bool last, TrainingResult& out, TrainingParts& q) {
+        const StageParams sp = stage_params(s, P.dense_layers_on, P.moe_layers_on, first, last);
+        // Weights: trainable params in their dtype, or the frozen base (quantized linears) + adapters.
+        double weights;
+        double trainable;
+        if (!s.lora) {
+            weights = sp.total * s.weight_bytes;
+            trainable = sp.total;
+        } else {
+            const double quantized = s.qlora ? sp.linear - ((last && !s.in.lora.quantize_head) ? sp.head : 0) : 0;
+            q.stage_quantized = quantized;
+            q.stage_unquantized = sp.total - quantized;
+            weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
+            trainable = sp.lora;
+        }
+        q.stage_params = sp.total + sp.lora;
+        q.stage_linear_params = sp.linear;
+        q.stage_trainable = trainable;
+        // ZeRO divides by the shard group; routed experts' shards spread over the expert-data-
+        // parallel group instead (their share of the stage's parameters decides the mix).
+        const int zero = static_cast<int>(s.in.sharding);
+        double routed_share = 0;
+        if (m.experts > 0 && sp.total > 0)
+            routed_share = std::min(1.0, q.moe_layers_on * m.experts * s.pb.per_expert / (static_cast<double>(s.ep) * s.etp) / sp.total);
+        auto shard = [&](int level) {
+            if (zero < level) return 1.0;
+            return 1 / ((1 - routed_share) / s.dp_shard + routed_share / s.edp_shard);
+        };
+        const double shard_w = shard(3), shard_g = shard(2), shard_o = shard(1);
+        q.weights_full = weights;
+        out.weights = weights / shard_w;
+        // Gradients of the trainable parameters.
+        q.grads_full = trainable * s.grad_bytes;
+        out.gradients = q.grads_full / shard_g;
+        q.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && pr.ddp_bucket_copy) ? q.grads_full : 0;
+        // Optimizer state (+ FP32 master).
+        double state = 0;
+        switch (s.in.optimizer) {
+            case OptimizerKind::AdamW: state = 2 * s.state_bytes; break;
+            case OptimizerKind::AdamW8bit:
+            case OptimizerKind::PagedAdamW8bit: state = 2 * (1 + 4 / kBnb8bitBlock); break;
+            case OptimizerKind::PagedAdamW: state = 8; break;
+            case OptimizerKind::Adafactor: state = 0; break;
+            case OptimizerKind::Sgd: state = 0; break;
+            case OptimizerKind::SgdMomentum:
+            case OptimizerKind::Lion: state = s.state_bytes; break;
+            case OptimizerKind::Custom: state = s.in.optimizer_bytes_per_param; break;
+        }
+        double opt = trainable * (state + s.master_bytes);
+        if (s.in.optimizer == OptimizerKind::Adafactor) {
+            // Factored moments of the trainable matrices, in proportion to this GPU's share.
+            double elems;
+            if (!s.lora) {
+                elems = adafactor_elements(m, s.pb);
+                elems *= s.pb.total > 0 ? sp.total / s.pb.total : 1;
+            } else {
+                elems = sp.lora / s.in.lora.rank;  // A (r x in) and B (out x r): in + out (+ 2r) per adapted matrix
+            }
+            q.adafactor_state = 4 * elems;
+            opt += q.adafactor_state;
+        }
+        q.opt_per_param = trainable > 0 ? opt / trainable : 0;
+        q.optimizer_full = opt;
+        out.optimizer = opt / shard_o;
+        out.host_ram = 0;
+        if (s.in.offload_optimizer) {
+            // ZeRO-Offload: the optimizer step runs on the CPU with FP32 gradients there too.
+            out.host_ram += out.optimizer + trainable * 4 / shard_g;
+            out.optimizer = 0;
+        }
+        if (s.in.offload_params) {
+            out.host_ram += out.weights;
+            out.weights = 0;
+        }
+        out.params_on_gpu = q.stage_params;
+        out.params_trainable_on_gpu = trainable;
+
+        // Activations on this stage.
+        const double mb = first ? in_flight : 1;
+        double acts = mb * P.stage_act_one_mb + P.recompute_transient;
+        if (first) acts += mb * edge_first;
+        if (last) acts += edge_last;
+        out.activations = acts;
+        out.logits_loss = last ? logits : 0;
+
+        // Temporaries alive at the forward/backward peak.
+        const double p = s.p;
+        q.autocast_copies = (s.autocast_active && pr.autocast_weight_copies && s.in.sharding != Sharding::Zero3)
+                                ? sp.linear * 2 : 0;
+        q.gather = 0;
+        if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
+            q.gather = pr.prefetch_layers * sp.layer * p;
+            if (last && pr.fsdp_head_gathered) q.gather += sp.head * (p + 4);  // gathered head + its FP32 reduce buffer
+            if (pr.deepspeed_buffers) q.gather = std::max(q.gather, s.rt.deepspeed_prefetch_elements * p);
+        }
+        q.comm_buckets = 0;
+        if (pr.deepspeed_buffers && s.in.sharding != Sharding::None) {
+            q.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
+            if (s.in.sharding != Sharding::Zero3) q.comm_buckets += s.rt.deepspeed_bucket_elements * p;
+        }
+        q.dequant = s.qlora ? sp.largest * p : 0;
+        q.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? pr.prefetch_layers * sp.layer : sp.linear) : 0;
+        const double temp_fb = q.autocast_copies + q.gather + q.comm_buckets + q.dequant + q.fp8_copies + s.rt.library_workspace_bytes;
+
+        // Optimizer-step temporaries: foreach AdamW materialises sqrt(v) for all local params;
+        // Adafactor works matrix by matrix (about two FP32 copies of the largest).
+        double temp_step = s.rt.library_workspace_bytes;
+        if (!s.in.offload_optimizer) {
+            if (s.in.optimizer == OptimizerKind::AdamW && pr.foreach_optimizer) temp_step += trainable * s.state_bytes / shard_o;
+            if (s.in.optimizer == OptimizerKind::Adafactor) temp_step += 2 * 4 * std::min(sp.largest, trainable);
+        }
+
+        // Peaks: gradients are alive at the forward/backward peak when they persist or accumulate;
+        // otherwise backward allocates them as it frees activations, and the larger side wins.
+        q.grads_at_peak = pr.grads_persist || s.accum > 1;
+        const double states = out.weights + out.optimizer + q.ddp_copy;
+        const double live = out.activations + out.logits_loss;
+        const double fb = states + temp_fb + (q.grads_at_peak ? out.gradients + live : std::max(live, out.gradients));
+        const double step = states + out.gradients + temp_step;
+        out.peak_in_optimizer_step = step > fb;
+        out.peak_allocated = std::max(fb, step);
+        out.temporary = out.peak_in_optimizer_step ? temp_step : temp_fb;
+        out.step_temporary = temp_step;
+        const double churn = out.activations + out.logits_loss + temp_fb;
+        out.peak_reserved = out.peak_allocated + s.fragmentation * churn;
+        out.allocator_slack = out.peak_reserved - out.peak_allocated;
+        out.runtime = s.rt.cuda_context_bytes + (s.gpus > 1 ? s.rt.nccl_bytes : 0);
+        out.device_total = out.peak_reserved + out.runtime;
+        return out.device_total;
+    };
+
+    TrainingResult first_r, last_r;
+    TrainingParts first_p = P, last_p = P;
+    P.first_total = stage_total(true, s.pp == 1, first_r, first_p);
+    P.last_total = s.pp > 1 ? stage_total(false, true, last_r, last_p) : P.first_total;
+    const bool last_worse = s.pp > 1 && P.last_total > P.first_total;
+    const double first_total = P.first_total, last_total = P.last_total;
+    r = last_worse ? last_r : first_r;
+    P = last_worse ? last_p : first_p;
+    P.first_total = first_total;
+    P.last_total = last_total;
+    r.worst_is_last_stage = last_worse;
+
+    r.params_total = s.pb.total;
+    r.params_trainable = s.lora ? 0 : s.pb.total;
+    if (s.lora) {
+        const double moe_total = m.experts > 0 ? m.layers - m.dense_layers : 0;
+        r.params_trainable = (m.layers - moe_total) * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, false) +
+                             moe_total * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, true) +
+                             ((s.in.lora.targets & kLoraHead) ? s.in.lora.rank * (h + m.vocab) : 0);
+        r.params_total += r.params_trainable;
+    }
+    r.layers_on_gpu = layers_on;
+    r.in_flight_micro_batches = r.worst_is_last_stage ? 1 : in_flight;
+    r.tokens_per_micro_batch = tokens;
+    r.grad_accum = s.accum;
+    r.global_batch = s.global;
+    r.dp = s.dp;
+    r.activation_bytes_per_layer = P.moe_layers_on > 0 ? P.moe_layer_bytes : P.layer_bytes;
+    return r;
+}
+
+Outcome<TrainingResult> training_result(const Config& cfg) {
+    auto s = training_setup(cfg);
+    if (!s.ok) return Outcome<TrainingResult>::failure(s.error);
+    return Outcome<TrainingResult>::success(compute_training(s.value, nullptr));
+}
+
+}  // namespace vc

@@ -1,0 +1,260 @@
+// vramcalc core: the detailed training and fine-tuning memory model. Inputs (precision,
+// optimizer, sharding, parallelism, recomputation, LoRA/QLoRA, framework profile, runtime
+// constants) and the per-GPU result on the worst rank. Every formula and its source is written
+// out in docs/training.md; the JSON form of these inputs is in docs/config.md.
+//
+// [SECTION] enums         precision, optimizer, sharding, recomputation, attention, schedule
+// [SECTION] inputs        TrainingInputs ("training"), ParallelInputs ("parallel")
+// [SECTION] runtime       RuntimeConstants ("runtime"): CUDA context, NCCL, allocator
+// [SECTION] profiles      framework behaviours (eager HF Trainer, torch.compile, Megatron, ...)
+// [SECTION] result        TrainingResult: the numbers behind the Estimate
+// [SECTION] api           training_estimate, training_result, layer formulas for tests
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+#include "result.hpp"
+#include "status.hpp"
+
+namespace vc {
+
+struct Config;
+
+// [SECTION] enums ---------------------------------------------------------------------------------
+enum class TrainPrecision {
+    Fp32,       // "fp32": weights, gradients and optimizer state in FP32
+    Bf16Mixed,  // "bf16-mixed": BF16 compute; FP32 params (autocast) or BF16 params + FP32 master (profile)
+    Fp16Mixed,  // "fp16-mixed": as bf16-mixed with FP16 compute (loss scaling is free of memory)
+    Bf16True,   // "bf16-true": everything in BF16, no FP32 master copy
+    Fp16True,   // "fp16-true": everything in FP16
+    Fp8Mixed,   // "fp8": FP8 linear layers (Transformer Engine / torchao float8) on BF16-mixed training
+};
+
+enum class OptimizerKind {
+    AdamW,           // two moments in the state dtype
+    AdamW8bit,       // bitsandbytes: two 8-bit moments, FP32 absmax per 2048 values
+    PagedAdamW,      // bitsandbytes paged (unified memory) 32-bit AdamW
+    PagedAdamW8bit,  // bitsandbytes paged 8-bit AdamW
+    Adafactor,       // factored second moment (rows + columns per matrix), no first moment
+    Sgd,             // no state
+    SgdMomentum,     // one momentum buffer
+    Lion,            // one momentum buffer
+    Custom,          // TrainingInputs::optimizer_bytes_per_param
+};
+
+enum class Sharding {
+    None,   // "ddp": every data-parallel rank holds everything
+    Zero1,  // optimizer state sharded
+    Zero2,  // + gradients sharded ("fsdp-shard-grad-op")
+    Zero3,  // + parameters sharded, gathered per layer ("fsdp-full-shard")
+};
+
+enum class Recompute { None, Selective, Full };
+enum class AttentionKernel { Auto, Flash, Eager };   // Auto: the profile's default
+enum class PipelineSchedule { OneFOneB, Interleaved };
+enum class FinetuneMethod { Full, Lora, Qlora };
+enum class BaseQuant { None, Nf4, Fp4, Int8 };       // frozen base weights (LoRA / QLoRA)
+enum class OutputHead { LanguageModel, Classifier };  // LM head over the vocabulary, or a few labels
+
+// LoRA target modules (bit mask).
+enum LoraTarget : unsigned {
+    kLoraQ = 1u << 0, kLoraK = 1u << 1, kLoraV = 1u << 2, kLoraO = 1u << 3,
+    kLoraGate = 1u << 4, kLoraUp = 1u << 5, kLoraDown = 1u << 6, kLoraHead = 1u << 7,
+    kLoraAttention = kLoraQ | kLoraK | kLoraV | kLoraO,
+    kLoraMlp = kLoraGate | kLoraUp | kLoraDown,
+    kLoraAllLinear = kLoraAttention | kLoraMlp,
+};
+
+// [SECTION] inputs --------------------------------------------------------------------------------
+// Tri-state for behaviours a profile sets and a user may override.
+enum class Toggle { Auto, On, Off };
+
+struct LoraInputs {
+    int rank = 16;
+    unsigned targets = kLoraQ | kLoraV;
+    double dropout = 0.05;          // LoRA dropout: >0 keeps a mask and a dropped copy of each adapted input
+    BaseQuant quant = BaseQuant::None;  // QLoRA sets NF4 by default
+    bool double_quant = true;       // QLoRA: quantize the absmax constants too (8-bit, FP32 per 256 blocks)
+    int quant_block = 64;           // values per absmax block (NF4: 64)
+    bool quantize_head = false;     // the LM head quantized too (bitsandbytes leaves it in BF16 by default)
+};
+
+struct TrainingInputs {
+    TrainPrecision precision = TrainPrecision::Bf16Mixed;
+    OptimizerKind optimizer = OptimizerKind::AdamW;
+    double optimizer_bytes_per_param = 8;   // Custom optimizer only: state bytes per trainable parameter
+    Toggle grad_fp32 = Toggle::Auto;        // FP32 gradient accumulation buffers (Megatron main_grad)
+    double grad_accum = 0;                  // micro-batches per optimizer step (0: from global_batch, else 1)
+    double global_batch = 0;                // sequences per optimizer step over all data-parallel ranks (0: derived)
+    Recompute recompute = Recompute::None;
+    AttentionKernel attention = AttentionKernel::Auto;
+    double dropout = 0;                     // hidden dropout (residual and MLP); >0 keeps 1-byte masks
+    double attention_dropout = 0;           // dropout on attention probabilities (eager attention keeps them)
+    FinetuneMethod finetune = FinetuneMethod::Full;
+    LoraInputs lora{};
+    OutputHead head = OutputHead::LanguageModel;
+    int classifier_labels = 2;
+    Sharding sharding = Sharding::None;
+    int shard_group = 0;                    // hybrid sharding: GPUs per shard group (0: all data-parallel GPUs)
+    bool offload_optimizer = false;         // optimizer state (and FP32 master) in host RAM
+    bool offload_params = false;            // parameters in host RAM, gathered per layer (needs zero3)
+    std::string profile = "hf-trainer";     // framework profile id (training_profiles())
+    Toggle compile = Toggle::Auto;          // torch.compile fusions (fused norms and elementwise ops)
+    Toggle logits_fp32 = Toggle::Auto;      // the loss upcasts logits to FP32
+    double loss_chunk_tokens = -1;          // chunked loss: tokens per chunk (0: off, -1: profile)
+};
+
+struct ParallelInputs {
+    int tp = 1;          // tensor parallel
+    bool sp = false;     // sequence parallel (with tp): norms/dropout activations sharded too
+    int pp = 1;          // pipeline stages
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    int virtual_stages = 1;  // interleaved schedule: model chunks per GPU (v)
+    int dp = 0;          // data parallel (0: gpus / (tp x pp x cp))
+    int cp = 1;          // context parallel (sequence split over GPUs)
+    int ep = 1;          // expert parallel (MoE)
+    int etp = 0;         // expert tensor parallel (0: same as tp)
+};
+
+// [SECTION] runtime -------------------------------------------------------------------------------
+struct RuntimeConstants {
+    // CUDA context with PyTorch's kernels loaded, outside the caching allocator. Source: HF
+    // transformers docs (model_memory_anatomy) measured 1343 MiB on a V100 (calibration row C07);
+    // CUDA >= 11.7 with lazy loading takes about 500 MiB.
+    double cuda_context_bytes = 1343.0 * 1024 * 1024;
+    // cuBLAS/cuBLASLt workspaces inside the caching allocator. Source: PyTorch default
+    // CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 2 x 4 MiB + 8 x 16 KiB per handle.
+    double library_workspace_bytes = 8.125 * 1024 * 1024;
+    // NCCL communicator buffers outside the allocator, per GPU, when the job has > 1 GPU. Source:
+    // NCCL_BUFFSIZE 4 MiB x 2 (send/recv) x up to 32 channels ~ 256 MiB, plus proxy/p2p buffers.
+    double nccl_bytes = 300.0 * 1024 * 1024;
+    // Caching allocator: reserved - allocated, as a share of the memory that churns during a
+    // step (activations, logits, temporaries). -1: the profile's value. Source: fitted, docs/accuracy.md.
+    double allocator_fragmentation = -1;
+    // DeepSpeed ZeRO defaults (elements): reduce_bucket_size / allgather_bucket_size 5e8,
+    // stage3_prefetch_bucket_size 5e7. Source: deepspeed/runtime/zero/config.py.
+    double deepspeed_bucket_elements = 5e8;
+    double deepspeed_prefetch_elements = 5e7;
+    // DDP gradient bucket cap (bytes), torch.nn.parallel.DistributedDataParallel bucket_cap_mb=25.
+    double ddp_bucket_bytes = 25.0 * 1024 * 1024;
+};
+
+// [SECTION] profiles ------------------------------------------------------------------------------
+// What a framework does that changes memory. Each profile fills one of these; docs/training.md
+// describes every profile and field with its source.
+struct ProfileBehaviour {
+    const char* id = "";
+    const char* label = "";
+    const char* description = "";
+    // Attention and layers
+    AttentionKernel attention = AttentionKernel::Flash;  // default kernel (Flash = FlashAttention/SDPA: no s^2 terms)
+    bool eager_rmsnorm = true;          // RMSNorm in eager PyTorch: an FP32 copy of its input is saved
+    double rmsnorm_normed_bytes = -1;   // ... and the normalised tensor when the norm weight trains
+                                        //     (bytes per element; -1: residual-stream dtype; 0: none)
+    bool gqa_expand_kv = true;          // K and V repeated to every query head before attention
+    bool attn_out_copy = true;          // attention output transposed into a new tensor for the output projection
+    bool fused_qkv = false;             // one QKV projection (one LoRA dropout for q, k, v)
+    bool mha_v_view = false;            // MHA: V is a view of the fused QKV output, which stays alive
+    bool softmax_saves_input = false;   // PyTorch <= 1.10: softmax backward kept its input
+    bool softmax_fp32 = true;           // eager attention softmax computed and saved in FP32
+    bool compiled = false;              // torch.compile: fused norms, pointwise ops recomputed
+    bool op_level_selective = false;    // "selective" = op-level SAC (keep some matmul outputs), not Korthikanti's
+    double selective_mm_kept = 0.5;     // op-level SAC: share of matmul outputs kept
+    // Mixed precision
+    bool mixed_params_fp32 = true;      // mixed precision keeps FP32 params and grads (autocast, FSDP
+                                        // MixedPrecisionPolicy); else BF16 params + FP32 master in the optimizer
+    bool autocast = true;               // torch.autocast: FP32 residual stream, casts per op
+    bool autocast_weight_copies = true; // autocast's BF16 copy of each matmul weight lives from forward to backward
+    bool autocast_input_copies = true;  // autocast casts a shared input once per projection
+    bool grad_fp32_default = false;     // FP32 gradient accumulation buffers by default (BF16 params)
+    // Logits and loss
+    bool logits_fp32 = true;            // the loss upcasts logits to FP32
+    double loss_chunk_tokens = 0;       // chunked cross-entropy: tokens per chunk (0: off)
+    double logits_held = 0;             // vocab-sized buffers (logits dtype) held through the loss peak
+    double loss_buffers = 3;            // vocab-sized buffers (loss dtype) at the loss peak: saved + gradients
+    // Optimizer, gradients, communication
+    bool foreach_optimizer = true;      // optimizer step makes a temporary of the local state size
+    bool grads_persist = false;         // gradients stay allocated between steps
+    bool ddp_bucket_copy = true;        // DDP keeps a flat copy of the gradients in its buckets
+    bool deepspeed_buffers = false;     // DeepSpeed ZeRO reduce / all-gather buckets
+    double prefetch_layers = 2;         // ZeRO-3/FSDP: layers gathered at once (current + prefetched)
+    bool fsdp_head_gathered = true;     // ZeRO-3/FSDP: the output layer stays gathered through the loss
+    // Allocator
+    double allocator_fragmentation = 0.06;  // default RuntimeConstants::allocator_fragmentation
+};
+
+const std::vector<ProfileBehaviour>& training_profiles();
+const ProfileBehaviour* find_training_profile(const std::string& id);
+
+// [SECTION] result --------------------------------------------------------------------------------
+// Bytes per GPU on the worst rank, and the quantities behind them.
+struct TrainingResult {
+    double weights = 0, gradients = 0, optimizer = 0, activations = 0, logits_loss = 0, temporary = 0;
+    double step_temporary = 0;          // optimizer-step temporaries (a separate phase)
+    double peak_allocated = 0;          // torch.cuda.max_memory_allocated
+    double peak_reserved = 0;           // caching allocator peak reserved
+    double allocator_slack = 0;         // reserved - allocated
+    double runtime = 0;                 // CUDA context + NCCL, outside the allocator
+    double device_total = 0;            // what nvidia-smi shows: reserved + runtime
+    double host_ram = 0;                // per GPU: offloaded state, pinned
+    double params_total = 0, params_trainable = 0, params_on_gpu = 0, params_trainable_on_gpu = 0;
+    double layers_on_gpu = 0, in_flight_micro_batches = 0, tokens_per_micro_batch = 0;
+    double grad_accum = 1, global_batch = 0, dp = 1;
+    double activation_bytes_per_layer = 0;   // one layer, one micro-batch, on this GPU
+    bool peak_in_optimizer_step = false;
+    bool worst_is_last_stage = false;
+};
+
+// [SECTION] api -----------------------------------------------------------------------------------
+// The detailed method for tasks training and finetune. Errors name the config field.
+Outcome<Estimate> training_estimate(const Config& cfg);
+// The numbers alone (no formulas or strings): for solvers and the benchmark.
+Outcome<TrainingResult> training_result(const Config& cfg);
+
+// One transformer layer's saved activations per token (bytes), split as Korthikanti et al. 2022
+// do: `replicated` terms stay whole under tensor parallelism unless sequence parallelism is on,
+// `sharded` terms divide by TP, `scores` are the attention-score terms (a x s per token, divide by
+// TP), `expert` terms are already divided by expert-TP (routed tokens' MLPs).
+struct LayerActivation {
+    double replicated = 0;
+    double sharded = 0;
+    double scores = 0;
+    double expert = 0;
+    double per_token(double tp, bool sp) const { return (sp ? replicated / tp : replicated) + (sharded + scores) / tp + expert; }
+};
+
+// Everything the layer formula needs, resolved from the config (tests build it by hand).
+struct LayerActivationInputs {
+    double hidden = 0, q_width = 0, kv_width = 0, v_width = 0, heads = 0, ffn = 0;
+    bool gated = true;
+    bool layernorm = false;            // LayerNorm (native kernel) instead of RMSNorm
+    double norms = 2;                  // norms per layer
+    double seq_kv = 0;                 // keys each query attends (sequence length) for score terms
+    double bytes = 2;                  // activation dtype bytes
+    double residual_bytes = 2;         // residual stream dtype bytes (FP32 under autocast with FP32 params)
+    double linear_input_bytes = 2;     // saved linear inputs (1 with FP8 linear layers)
+    bool autocast_casts = false;       // autocast casts a shared input once per projection
+    bool softmax_fp32 = false;         // eager softmax in FP32 (the profile's upcast, or autocast)
+    bool dropout = false, attention_dropout = false;
+    AttentionKernel attention = AttentionKernel::Flash;
+    Recompute recompute = Recompute::None;
+    // What trains: all (full), or a frozen base with LoRA targets; QLoRA keeps every base input.
+    bool full = true;
+    unsigned lora_targets = 0;
+    bool lora_dropout = false;
+    bool qlora_saves_inputs = false;
+    // MoE (experts > 0 on this layer)
+    double experts = 0, top_k = 0, shared_experts = 0, expert_ffn = 0, etp = 1;
+    const ProfileBehaviour* profile = nullptr;  // required
+};
+LayerActivation layer_activation(const LayerActivationInputs& in);
+
+// Parses and names enums (shared with io/ and the CLI).
+const char* precision_name(TrainPrecision p);
+const char* optimizer_name(OptimizerKind o);
+const char* sharding_name(Sharding s);
+const char* recompute_name(Recompute r);
+
+}  // namespace vc

@@ -1,0 +1,153 @@
+// vramcalc core: saved activations of one transformer layer, per token. The analysis of
+// Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models",
+// Table 2: sbh(34 + 5as/h) for a GPT layer in 16-bit with dropout) generalised: every tensor that
+// autograd keeps for backward is listed with its width and dtype, so FlashAttention, gated MLPs,
+// GQA, MoE routing, eager FP32 norms, frozen (LoRA) bases and recomputation follow from the same
+// list. docs/training.md walks through it term by term.
+#include "training.hpp"
+
+namespace vc {
+namespace {
+
+// Bytes kept per token for the inputs of a group of projections that read the same tensor of
+// width `width` (q/k/v read the attention norm's output, gate/up the MLP norm's output).
+//   full training: the projections keep their input (once, or once per projection when autocast
+//                  casts the shared input separately for each);
+//   frozen base:   a frozen nn.Linear keeps nothing for its input; bitsandbytes' 4-bit matmul keeps
+//                  it anyway (QLoRA); each LoRA adapter keeps its input, through its own dropout
+//                  (mask + dropped copy) when LoRA dropout is on.
+double projection_inputs(const LayerActivationInputs& in, double width, int projections, int adapted, bool one_dropout) {
+    const double p = in.bytes;
+    if (in.full) return in.linear_input_bytes * width * (in.autocast_casts ? projections : 1);
+    double kept = in.qlora_saves_inputs ? p * width : 0;
+    if (adapted > 0) {
+        if (in.lora_dropout) kept += (p + 1) * width * (one_dropout ? 1 : adapted);
+        else if (!in.qlora_saves_inputs) kept += p * width;
+    }
+    return kept;
+}
+
+int count_targets(unsigned targets, unsigned mask) {
+    int n = 0;
+    for (unsigned bit = 1; bit <= kLoraHead; bit <<= 1)
+        if (targets & mask & bit) ++n;
+    return n;
+}
+
+// The MLP of width `f` behind its input: activation input/output, the gated product's operands
+// and the down projection's input (the product, or the GELU output).
+double mlp_hidden(const LayerActivationInputs& in, double f) {
+    const double p = in.bytes;
+    const ProfileBehaviour& pr = *in.profile;
+    // Down projection input: kept when it trains, by QLoRA's 4-bit matmul, or by a LoRA adapter.
+    double down_in = 0;
+    if (in.full) down_in = in.linear_input_bytes * f;
+    else {
+        down_in = in.qlora_saves_inputs ? p * f : 0;
+        if (in.lora_targets & kLoraDown) down_in += in.lora_dropout ? (p + 1) * f : (in.qlora_saves_inputs ? 0 : p * f);
+    }
+    if (in.gated) {
+        // gate output (the activation's input), activation output and up output (the product's two
+        // inputs); compiled: only the two matmul outputs, the rest is recomputed.
+        if (pr.compiled) return 2 * p * f + (in.full ? 0 : down_in);
+        return 3 * p * f + down_in;
+    }
+    // GELU: its input, and its output as the down projection's input.
+    if (pr.compiled) return p * f + (in.full ? 0 : down_in);
+    return p * f + down_in;
+}
+
+}  // namespace
+
+LayerActivation layer_activation(const LayerActivationInputs& in) {
+    LayerActivation r;
+    const ProfileBehaviour& pr = *in.profile;
+    const double p = in.bytes;
+    const double h = in.hidden, q = in.q_width, kv = in.kv_width, v = in.v_width > 0 ? in.v_width : in.kv_width;
+    const bool moe = in.experts > 0;
+    const bool gqa = kv < q;
+
+    // Full recomputation keeps only the layer's input (Korthikanti: 2sbh per layer).
+    if (in.recompute == Recompute::Full) {
+        r.replicated = in.residual_bytes * h;
+        return r;
+    }
+
+    const bool flash = in.attention != AttentionKernel::Eager;
+    const double k_kept = pr.gqa_expand_kv ? q : kv;  // repeat_kv materialises K and V at every head
+    double v_kept = pr.gqa_expand_kv ? (v < q ? q * v / kv : v) : v;
+    if (pr.mha_v_view && !gqa) v_kept = q + kv + v;   // V is a view into the fused QKV output
+
+    // Op-level selective checkpointing keeps the layer input, a share of the matmul outputs and the
+    // attention output; everything else is recomputed in backward.
+    if (in.recompute == Recompute::Selective && pr.op_level_selective) {
+        const double f = moe ? in.top_k * in.expert_ffn + in.shared_experts * in.expert_ffn : in.ffn;
+        const double mm_out = q + kv + v + h + (in.gated ? 2 : 1) * f + h;
+        r.replicated = in.residual_bytes * h;
+        r.sharded = pr.selective_mm_kept * p * mm_out + p * q + 4 * in.heads;
+        return r;
+    }
+
+    // Norms: each keeps its input; eager RMSNorm keeps an FP32 copy, and the normalised tensor when
+    // its weight trains.
+    double norm_each = in.residual_bytes * h;
+    if (!in.layernorm && pr.eager_rmsnorm && !pr.compiled) {
+        norm_each = 4 * h;
+        if (in.full && pr.rmsnorm_normed_bytes != 0)
+            norm_each += (pr.rmsnorm_normed_bytes < 0 ? in.residual_bytes : pr.rmsnorm_normed_bytes) * h;
+    }
+    r.replicated += in.norms * norm_each;
+
+    // Attention: the inputs of q, k, v.
+    const int qkv_projections = pr.fused_qkv ? 1 : 3;
+    r.replicated += projection_inputs(in, h, qkv_projections, count_targets(in.lora_targets, kLoraQ | kLoraK | kLoraV),
+                                      pr.fused_qkv);
+    // The attention core. FlashAttention/SDPA keeps q, k, v, its output and the FP32 log-sum-exp;
+    // eager attention keeps q and k (for QK^T), the softmax output (its input too on PyTorch <=
+    // 1.10), the dropout mask and dropped probabilities (or the probabilities cast back for P.V), and V.
+    if (flash) {
+        r.sharded += p * (q + k_kept + v_kept + q) + 4 * in.heads;
+    } else {
+        r.sharded += p * (q + k_kept + v_kept);
+        const double sm = in.softmax_fp32 ? 4 : p;
+        double per_score = sm;
+        if (pr.softmax_saves_input) per_score += sm;
+        if (in.attention_dropout) per_score += 1 + p;
+        else if (sm > p) per_score += p;
+        if (in.recompute != Recompute::Selective) r.scores = per_score * in.heads * in.seq_kv;
+    }
+    // The output projection's input: the attention output (a separate copy after the transpose,
+    // except when the kernel's saved output is the projection input itself).
+    {
+        const bool shared_with_core = flash && !pr.attn_out_copy;
+        double o_in = 0;
+        if (in.full) o_in = shared_with_core ? 0 : in.linear_input_bytes * q;
+        else {
+            if (in.qlora_saves_inputs && !shared_with_core) o_in += p * q;
+            if (in.lora_targets & kLoraO)
+                o_in += in.lora_dropout ? (p + 1) * q : ((in.qlora_saves_inputs || shared_with_core) ? 0 : p * q);
+        }
+        r.sharded += o_in;
+    }
+    if (in.dropout) r.replicated += h;  // residual dropout mask (1 byte)
+
+    // MLP (dense, or routed experts plus shared experts).
+    const int mlp_inputs = in.gated ? 2 : 1;
+    // A plain MLP's first matrix counts as "up" (or "gate") for LoRA targets.
+    const int adapted = count_targets(in.lora_targets, kLoraGate | kLoraUp);
+    const int adapted_in = in.gated ? adapted : (adapted > 0 ? 1 : 0);
+    r.replicated += projection_inputs(in, h, mlp_inputs, adapted_in, false);
+    if (!moe) {
+        r.sharded += mlp_hidden(in, in.ffn);
+    } else {
+        // Router probabilities (FP32, one per expert), each token's dispatched copy per chosen
+        // expert (the experts' input) and its expert outputs kept for the weighted combine.
+        r.replicated += 4 * in.experts + in.top_k * 2 * p * h;
+        r.expert += in.top_k * mlp_hidden(in, in.expert_ffn) / (in.etp > 0 ? in.etp : 1);
+        if (in.shared_experts > 0) r.sharded += in.shared_experts * mlp_hidden(in, in.expert_ffn);
+    }
+    if (in.dropout) r.replicated += h;  // MLP dropout mask
+    return r;
+}
+
+}  // namespace vc

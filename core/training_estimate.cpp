@@ -1,0 +1,166 @@
+// vramcalc core: the detailed training result as an Estimate: components per GPU at the peak with
+// the formula that produced each, metrics (peaks, host RAM, counts) and notes.
+#include <cmath>
+#include <string>
+
+#include "estimate.hpp"
+#include "gpus.hpp"
+#include "text.hpp"
+#include "training_internal.hpp"
+
+namespace vc {
+namespace {
+
+std::string bytes_gb(double b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+    return buf;
+}
+
+std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+    std::string f;
+    if (!s.lora) {
+        f = num(p.stage_params) + " params on this GPU x " + num(s.weight_bytes) + " B";
+        f += s.fp32 ? " (FP32)" : (s.weight_bytes == 4 ? " (FP32 params, mixed precision)" : " (16-bit params)");
+    } else {
+        if (s.qlora)
+            f = num(p.stage_quantized) + " quantized x " + num(s.quant_bytes) + " B + " + num(p.stage_unquantized) + " x " +
+                num(s.weight_bytes) + " B (frozen base) + " + num(p.stage_trainable) + " adapter params x " + num(s.adapter_bytes) + " B";
+        else
+            f = num(p.stage_params - p.stage_trainable) + " frozen x " + num(s.weight_bytes) + " B + " + num(p.stage_trainable) +
+                " adapter params x " + num(s.adapter_bytes) + " B";
+    }
+    if (s.in.sharding == Sharding::Zero3) f += " / " + num(s.dp_shard) + " (ZeRO-3 shards)";
+    if (s.in.offload_params) f += "; offloaded to host RAM: 0 on the GPU";
+    (void)r;
+    return f;
+}
+
+std::string gradients_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+    std::string f = num(p.stage_trainable) + " trainable params x " + num(s.grad_bytes) + " B";
+    if (s.in.sharding >= Sharding::Zero2) f += " / " + num(s.dp_shard) + " (ZeRO-2/3 shards)";
+    if (p.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(p.ddp_copy);
+    if (!p.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
+        f += "; allocated during backward as activations are freed: " + bytes_gb(r.gradients) + " in all, 0 at the peak";
+    return f;
+}
+
+std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& p) {
+    std::string f = num(p.stage_trainable) + " trainable params x " + num(p.opt_per_param) + " B (" + optimizer_name(s.in.optimizer);
+    if (s.master_bytes > 0) f += " + FP32 master 4 B";
+    f += ")";
+    if (s.in.sharding >= Sharding::Zero1) f += " / " + num(s.dp_shard) + " (ZeRO shards)";
+    if (s.in.offload_optimizer) f += "; offloaded to host RAM: 0 on the GPU";
+    return f;
+}
+
+std::string activations_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+    std::string f = num(p.dense_layers_on + p.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
+                     " per layer (" + num(r.tokens_per_micro_batch) + " tokens, " + recompute_name(s.recompute) +
+                     " recompute, " + (s.attention == AttentionKernel::Eager ? "eager" : "flash/SDPA") + " attention)";
+    if (r.in_flight_micro_batches != 1) f += " x " + num(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
+    if (p.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(p.recompute_transient);
+    if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
+    else if (!p.grads_at_peak && r.gradients > r.activations + r.logits_loss) f += "; freed by the end of backward (the peak)";
+    return f;
+}
+
+std::string logits_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+    if (r.logits_loss == 0 && !r.peak_in_optimizer_step) return "0 (not the last pipeline stage)";
+    std::string f = num(p.logits_tokens) + " tokens x " + num(p.logits_vocab) +
+                    (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + num(p.logits_bytes_per_value) + " B";
+    if (s.in.head == OutputHead::LanguageModel)
+        f += std::string(" (") + (s.pr.logits_fp32 ? "FP32 loss" : "16-bit loss") +
+             (s.pr.loss_chunk_tokens > 0 ? ", chunked by " + num(s.pr.loss_chunk_tokens) + " tokens" : "") + ")";
+    if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
+    return f;
+}
+
+std::string temporary_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+    if (r.peak_in_optimizer_step)
+        return std::string("optimizer step: ") + (s.pr.foreach_optimizer ? "foreach temporaries of the local state" : "per-tensor temporaries") +
+               " + library workspaces";
+    std::string f;
+    auto add = [&](const char* what, double b) {
+        if (b <= 0) return;
+        if (!f.empty()) f += " + ";
+        f += std::string(what) + " " + bytes_gb(b);
+    };
+    add("autocast 16-bit weight copies", p.autocast_copies);
+    add("ZeRO-3 gathered layers", p.gather);
+    add("communication buckets", p.comm_buckets);
+    add("QLoRA dequantized weight", p.dequant);
+    add("FP8 weight copies", p.fp8_copies);
+    add("cuBLAS workspace", s.rt.library_workspace_bytes);
+    return f.empty() ? "0" : f;
+}
+
+}  // namespace
+
+Outcome<Estimate> training_estimate(const Config& cfg) {
+    auto setup = training_setup(cfg);
+    if (!setup.ok) return Outcome<Estimate>::failure(setup.error);
+    const TrainingSetup& s = setup.value;
+    TrainingParts p;
+    const TrainingResult r = compute_training(s, &p);
+    const bool step = r.peak_in_optimizer_step;
+
+    Estimate e;
+    e.method = "detailed";
+    e.task = task_name(cfg.task);
+    // The components show the peak moment. Without accumulation and with set_to_none, backward
+    // allocates gradients as it frees activations: the peak is its start (activations + logits) or
+    // its end (all gradients), whichever is larger; the optimizer step is a third candidate.
+    const bool grads_side = !step && !p.grads_at_peak && r.gradients > r.activations + r.logits_loss;
+    const bool acts_gone = step || grads_side;
+    const double grads_now = (step || p.grads_at_peak || grads_side) ? r.gradients : 0;
+    e.components.push_back({"weights", "Weights", r.weights, weights_formula(s, p, r)});
+    e.components.push_back({"gradients", "Gradients", grads_now + p.ddp_copy, gradients_formula(s, p, r)});
+    e.components.push_back({"optimizer", "Optimizer state", r.optimizer, optimizer_formula(s, p)});
+    e.components.push_back({"activations", "Activations", acts_gone ? 0 : r.activations, activations_formula(s, p, r)});
+    e.components.push_back({"logits_loss", "Logits and loss", acts_gone ? 0 : r.logits_loss, logits_formula(s, p, r)});
+    e.components.push_back({"temporary", "Temporary buffers", r.temporary, temporary_formula(s, p, r)});
+    e.components.push_back({"allocator", "Allocator slack (reserved - allocated)", r.allocator_slack,
+                            num(s.fragmentation) + " x (activations + logits + temporaries) churn"});
+    e.components.push_back({"runtime", "CUDA context + NCCL", r.runtime,
+                            "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) +
+                                (s.gpus > 1 ? " + NCCL buffers " + bytes_gb(s.rt.nccl_bytes) : std::string())});
+    for (const auto& c : e.components) e.total_bytes += c.bytes;
+    e.buffered_bytes = e.total_bytes;
+
+    auto metric = [&](const char* key, const char* label, double v, const char* unit) { e.metrics.push_back({key, label, v, unit}); };
+    metric("peak_allocated_bytes", "Peak allocated (max_memory_allocated)", r.peak_allocated, "bytes");
+    metric("peak_reserved_bytes", "Peak reserved (caching allocator)", r.peak_reserved, "bytes");
+    metric("device_total_bytes", "Device total (nvidia-smi)", r.device_total, "bytes");
+    metric("host_ram_bytes", "Host RAM per GPU (offload)", r.host_ram, "bytes");
+    metric("params", "Parameters", r.params_total, "count");
+    metric("trainable_params", "Trainable parameters", s.lora ? r.params_trainable : r.params_total, "count");
+    metric("params_per_gpu", "Parameters on this GPU", r.params_on_gpu, "count");
+    metric("gradients_bytes", "Gradients (all, this GPU)", r.gradients, "bytes");
+    metric("activations_bytes", "Activations at the forward/backward peak", r.activations, "bytes");
+    metric("activation_bytes_per_layer", "Activations per layer, one micro-batch", r.activation_bytes_per_layer, "bytes");
+    metric("tokens_per_micro_batch", "Tokens per micro-batch on this GPU", r.tokens_per_micro_batch, "tokens");
+    metric("grad_accum", "Gradient accumulation steps", r.grad_accum, "count");
+    metric("global_batch", "Global batch", r.global_batch, "sequences");
+    metric("data_parallel", "Data-parallel size", r.dp, "count");
+    metric("layers_per_gpu", "Layers on this GPU", r.layers_on_gpu, "count");
+    metric("in_flight_micro_batches", "Micro-batches in flight (pipeline)", r.in_flight_micro_batches, "count");
+
+    e.notes.push_back(std::string("Framework profile: ") + s.pr.label + ".");
+    if (s.pp > 1)
+        e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
+                          " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");
+    if (step) e.notes.push_back("The peak is the optimizer step (activations are freed by then).");
+    if (r.host_ram > 0) e.notes.push_back("Offload needs " + bytes_gb(r.host_ram) + " of (pinned) host RAM per GPU.");
+    if (s.in.optimizer == OptimizerKind::PagedAdamW || s.in.optimizer == OptimizerKind::PagedAdamW8bit)
+        e.notes.push_back("Paged optimizer: its state can spill to host RAM under memory pressure, at a speed cost.");
+    if (s.m.approximate) e.notes.push_back("Architecture filled from typical ratios (parameters-only entry): activations are approximate.");
+    if (s.fp8) {
+        const GpuSpec* g = find_gpu(cfg.gpu_id);
+        if (g && g->fp8_tflops <= 0) e.notes.push_back("FP8 linear layers need FP8 tensor cores; " + g->name + " has none.");
+    }
+    fill_catalog_fits(e, r.device_total, cfg.target_utilization);
+    return Outcome<Estimate>::success(std::move(e));
+}
+
+}  // namespace vc

@@ -1,0 +1,61 @@
+// vramcalc core (internal to the training files): a validated training setup with every dtype
+// and parallel size resolved, and the intermediate quantities the Estimate's formulas quote.
+#pragma once
+
+#include <string>
+
+#include "config.hpp"
+#include "training.hpp"
+
+namespace vc {
+
+struct TrainingSetup {
+    ModelSpec m;
+    ParamBreakdown pb;
+    ProfileBehaviour pr;          // the profile with the config's overrides applied
+    TrainingInputs in;
+    RuntimeConstants rt;
+    Task task = Task::Training;
+    // Shape
+    double gpus = 1, micro = 1, seq = 1, accum = 1, global = 1;
+    int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, etp = 1, v = 1;
+    bool sp = false, interleaved = false;
+    double dp_shard = 1;          // ranks a ZeRO/FSDP shard spreads over (dp x cp, or the hybrid group)
+    double edp_shard = 1;         // ranks expert parameters' ZeRO shards spread over
+    // What trains and in which dtypes (bytes per value)
+    bool mixed = false, pure16 = false, fp8 = false, fp32 = false;
+    bool lora = false, qlora = false, autocast_active = false;
+    double p = 2;                 // activation / compute dtype
+    double residual = 2;          // residual stream (FP32 under autocast with FP32 params)
+    double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized
+    double adapter_bytes = 2;     // LoRA adapters
+    double grad_bytes = 2;
+    double state_bytes = 4;       // optimizer moment dtype
+    double master_bytes = 0;      // FP32 master copy per trainable param (BF16 params + master)
+    double quant_bytes = 0;       // QLoRA/quantized base: bytes per quantized weight (incl. constants)
+    double fragmentation = 0.06;
+    AttentionKernel attention = AttentionKernel::Flash;
+    Recompute recompute = Recompute::None;
+};
+
+// Validates the config for the detailed training method and resolves every dtype and size.
+Outcome<TrainingSetup> training_setup(const Config& cfg);
+
+// Quantities the formulas quote (filled by compute_training when asked).
+struct TrainingParts {
+    double stage_params = 0, stage_linear_params = 0, stage_trainable = 0, stage_quantized = 0, stage_unquantized = 0;
+    double weights_full = 0, grads_full = 0, optimizer_full = 0;
+    double opt_per_param = 0;                   // optimizer state bytes per trainable parameter (with master)
+    double layer_bytes = 0, moe_layer_bytes = 0, stage_act_one_mb = 0;
+    double dense_layers_on = 0, moe_layers_on = 0;
+    double recompute_transient = 0, edge_bytes = 0;
+    double logits_tokens = 0, logits_vocab = 0, logits_bytes_per_value = 0;
+    double autocast_copies = 0, gather = 0, dequant = 0, fp8_copies = 0, comm_buckets = 0, ddp_copy = 0;
+    double adafactor_state = 0;
+    bool grads_at_peak = true;
+    double first_total = 0, last_total = 0;
+};
+
+TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts);
+
+}  // namespace vc

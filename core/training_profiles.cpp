@@ -1,0 +1,166 @@
+// vramcalc core: framework profiles. What a run measures depends on the stack: eager PyTorch
+// keeps FP32 copies in its norms, torch.compile fuses them away, HF's loss upcasts logits to FP32,
+// Megatron keeps FP32 gradient buffers, DeepSpeed allocates communication buckets. Each profile
+// sets those behaviours by name; docs/training.md describes every field with its source.
+#include "training.hpp"
+
+namespace vc {
+namespace {
+
+// Hugging Face Trainer on PyTorch 2.x, eager: the defaults of ProfileBehaviour.
+ProfileBehaviour hf_trainer() {
+    ProfileBehaviour p;
+    p.id = "hf-trainer";
+    p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
+    p.description =
+        "Hugging Face Trainer on PyTorch 2.x, eager mode: SDPA attention, torch.autocast mixed precision (FP32 params), "
+        "RMSNorm in FP32, K/V repeated for GQA, the loss upcasts logits to FP32, foreach AdamW, "
+        "zero_grad(set_to_none=True). The most common fine-tuning stack; the default.";
+    return p;
+}
+
+ProfileBehaviour hf_legacy() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "hf-legacy";
+    p.label = "HF Transformers Trainer (2022, PyTorch <= 1.10)";
+    p.description =
+        "The HF Trainer as the 2022 transformers docs measured it: eager attention, softmax backward keeping its input "
+        "(PyTorch <= 1.10), per-parameter AdamW (no foreach temporaries), zero_grad() keeping gradients allocated, the "
+        "loss over a shifted copy of the logits.";
+    p.attention = AttentionKernel::Eager;
+    p.softmax_saves_input = true;
+    p.softmax_fp32 = false;
+    p.foreach_optimizer = false;
+    p.grads_persist = true;
+    p.logits_held = 2;
+    p.allocator_fragmentation = 0.03;
+    return p;
+}
+
+ProfileBehaviour torch_compile() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "torch-compile";
+    p.label = "PyTorch + torch.compile";
+    p.description =
+        "An HF/PyTorch model under torch.compile (inductor): norms, RoPE and activations fused; the partitioner saves "
+        "matmul outputs and recomputes pointwise ops; otherwise as hf-trainer.";
+    p.compiled = true;
+    p.eager_rmsnorm = false;
+    return p;
+}
+
+ProfileBehaviour torchtitan() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "torchtitan";
+    p.label = "torchtitan (FSDP2)";
+    p.description =
+        "PyTorch torchtitan: FSDP2 with BF16 compute params gathered per block (FP32 sharded params, FP32 reduce), "
+        "eager RMSNorm in FP32, repeat_kv for GQA, op-level selective checkpointing (every other matmul output kept), "
+        "loss on .float() logits, foreach AdamW.";
+    p.autocast = false;
+    p.autocast_weight_copies = false;
+    p.autocast_input_copies = false;
+    p.rmsnorm_normed_bytes = 2;
+    p.op_level_selective = true;
+    p.ddp_bucket_copy = false;
+    return p;
+}
+
+ProfileBehaviour megatron() {
+    ProfileBehaviour p;
+    p.id = "megatron";
+    p.label = "Megatron-LM / Transformer Engine";
+    p.description =
+        "Megatron-LM with Transformer Engine: fused norms and QKV, BF16 params with FP32 master weights in the "
+        "(distributed) optimizer, FP32 main_grad buffers, fused vocab-parallel cross-entropy, fused Adam; the "
+        "Korthikanti et al. 2022 activation terms exactly.";
+    p.eager_rmsnorm = false;
+    p.rmsnorm_normed_bytes = 0;
+    p.gqa_expand_kv = false;
+    p.attn_out_copy = false;
+    p.fused_qkv = true;
+    p.softmax_fp32 = false;
+    p.mixed_params_fp32 = false;
+    p.autocast = false;
+    p.autocast_weight_copies = false;
+    p.autocast_input_copies = false;
+    p.grad_fp32_default = true;
+    p.logits_held = 1;
+    p.loss_buffers = 1.5;
+    p.foreach_optimizer = false;
+    p.grads_persist = true;
+    p.ddp_bucket_copy = false;
+    p.allocator_fragmentation = 0.04;
+    return p;
+}
+
+ProfileBehaviour deepspeed() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "deepspeed";
+    p.label = "DeepSpeed ZeRO (HF model)";
+    p.description =
+        "DeepSpeed ZeRO with a Hugging Face model: BF16/FP16 params, FP32 master partition in the optimizer, "
+        "contiguous gradient buffers, reduce / all-gather buckets of 5e8 elements, FusedAdam; model-side behaviour "
+        "as hf-trainer.";
+    p.mixed_params_fp32 = false;
+    p.autocast = false;
+    p.autocast_weight_copies = false;
+    p.autocast_input_copies = false;
+    p.foreach_optimizer = false;
+    p.grads_persist = true;
+    p.ddp_bucket_copy = false;
+    p.deepspeed_buffers = true;
+    return p;
+}
+
+ProfileBehaviour litgpt() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "litgpt";
+    p.label = "LitGPT (Lightning Fabric)";
+    p.description =
+        "LitGPT finetune/pretrain scripts: SDPA attention with K/V repeated for GQA, one fused QKV projection, RMSNorm "
+        "in FP32 (keeping the FP32 normalised tensor when its weight trains), the LM head chunked by 128 tokens with "
+        "the chunks' logits held through backward, torch AdamW (foreach), zero_grad(set_to_none=True).";
+    p.rmsnorm_normed_bytes = 4;
+    p.fused_qkv = true;
+    p.mha_v_view = true;
+    p.autocast_input_copies = false;
+    p.logits_fp32 = false;
+    p.loss_chunk_tokens = 128;
+    p.logits_held = 1;
+    p.loss_buffers = 4.3;
+    return p;
+}
+
+ProfileBehaviour torchtune() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "torchtune";
+    p.label = "torchtune";
+    p.description =
+        "PyTorch torchtune recipes: the model in BF16 (no autocast), eager RMSNorm in FP32, GQA K/V expanded, the "
+        "output projection cast to FP32 logits, torch AdamW; activation checkpointing is usually on.";
+    p.rmsnorm_normed_bytes = 2;
+    p.mixed_params_fp32 = false;
+    p.autocast = false;
+    p.autocast_weight_copies = false;
+    p.autocast_input_copies = false;
+    p.logits_held = 1;
+    p.loss_buffers = 2;
+    return p;
+}
+
+}  // namespace
+
+const std::vector<ProfileBehaviour>& training_profiles() {
+    static const std::vector<ProfileBehaviour> profiles = {hf_trainer(), hf_legacy(), torch_compile(), torchtitan(),
+                                                           megatron(),   deepspeed(), litgpt(),        torchtune()};
+    return profiles;
+}
+
+const ProfileBehaviour* find_training_profile(const std::string& id) {
+    for (const auto& p : training_profiles())
+        if (id == p.id) return &p;
+    return nullptr;
+}
+
+}  // namespace vc

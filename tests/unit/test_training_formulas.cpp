@@ -1,0 +1,144 @@
+// Detailed training: the published formulas, checked by hand. Korthikanti et al. 2022 Table 2
+// (activations of a GPT layer) and the ZeRO paper's per-GPU model-state totals (Rajbhandari et
+// al. 2020, Figure 1: 7.5B parameters, 64 GPUs, K = 12).
+#include <catch.hpp>
+
+#include "core/config.hpp"
+#include "core/estimate.hpp"
+#include "core/training.hpp"
+#include "io/config_json.hpp"
+
+using namespace vc;
+using Catch::Detail::Approx;
+
+namespace {
+
+// A GPT layer as Korthikanti et al. analyse it: 16-bit activations, LayerNorm, MHA, a 4h GELU MLP,
+// dropout on attention probabilities and residuals, eager attention, Megatron's fused kernels.
+LayerActivationInputs gpt_layer(double h, double a, double s) {
+    LayerActivationInputs in;
+    in.hidden = h;
+    in.q_width = h;
+    in.kv_width = h;
+    in.heads = a;
+    in.ffn = 4 * h;
+    in.gated = false;
+    in.layernorm = true;
+    in.norms = 2;
+    in.seq_kv = s;
+    in.bytes = 2;
+    in.residual_bytes = 2;
+    in.linear_input_bytes = 2;
+    in.dropout = true;
+    in.attention_dropout = true;
+    in.attention = AttentionKernel::Eager;
+    in.profile = find_training_profile("megatron");
+    return in;
+}
+
+}  // namespace
+
+TEST_CASE("Korthikanti Table 2: a GPT layer's activations per token") {
+    // GPT-3 175B shapes: h = 12288, a = 96, s = 2048.
+    const double h = 12288, a = 96, s = 2048;
+    LayerActivationInputs in = gpt_layer(h, a, s);
+
+    SECTION("no parallelism: sbh(34 + 5as/h)") {
+        const LayerActivation la = layer_activation(in);
+        CHECK(la.per_token(1, false) == Approx(h * (34 + 5 * a * s / h)));
+        CHECK(la.replicated == Approx(10 * h));   // LayerNorm inputs 4, QKV and fc1 inputs 4, dropout masks 2
+        CHECK(la.sharded == Approx(24 * h));      // Q, K, V, projection input, GELU in/out
+        CHECK(la.scores == Approx(5 * a * s));    // softmax 2, mask 1, dropped probabilities 2
+    }
+    SECTION("tensor parallel t = 8: sbh(10 + 24/t + 5as/(ht))") {
+        const double t = 8;
+        CHECK(layer_activation(in).per_token(t, false) == Approx(h * (10 + 24 / t + 5 * a * s / (h * t))));
+    }
+    SECTION("tensor + sequence parallel: sbh/t (34 + 5as/h)") {
+        const double t = 8;
+        CHECK(layer_activation(in).per_token(t, true) == Approx(h / t * (34 + 5 * a * s / h)));
+    }
+    SECTION("selective recomputation with TP + SP: 34 sbh / t") {
+        in.recompute = Recompute::Selective;
+        CHECK(layer_activation(in).per_token(8, true) == Approx(34 * h / 8));
+    }
+    SECTION("full recomputation: 2sbh (the layer input only)") {
+        in.recompute = Recompute::Full;
+        CHECK(layer_activation(in).per_token(1, false) == Approx(2 * h));
+    }
+    SECTION("FlashAttention drops the 5as/h term and keeps its output and log-sum-exp") {
+        in.attention = AttentionKernel::Flash;
+        in.attention_dropout = false;
+        // Q, K, V, the kernel's output (= the projection input with Megatron) and FP32 lse per head.
+        CHECK(layer_activation(in).per_token(1, false) == Approx(34 * h + 4 * a));
+    }
+    SECTION("without dropout the three 1-byte masks go") {
+        in.dropout = false;
+        in.attention_dropout = false;
+        // Residual masks 2h; attention: no mask and the softmax output feeds P.V directly (-3as).
+        CHECK(layer_activation(in).per_token(1, false) == Approx(32 * h + 2 * a * s));
+    }
+}
+
+TEST_CASE("gated MLP and GQA terms") {
+    // Llama-3.1-8B layer under Megatron: h 4096, 32 heads, 8 KV heads of 128, SwiGLU 14336, RMSNorm.
+    LayerActivationInputs in;
+    in.hidden = 4096;
+    in.q_width = 4096;
+    in.kv_width = 1024;
+    in.heads = 32;
+    in.ffn = 14336;
+    in.gated = true;
+    in.seq_kv = 8192;
+    in.profile = find_training_profile("megatron");
+    const LayerActivation la = layer_activation(in);
+    // norms 2 x 2h, QKV input 2h, Q 2h + K, V 2 x 2(kv) + flash out 2h + lse 4a, MLP input 2h,
+    // gate/act/up/product 4 x 2f.
+    const double h = 4096, kv = 1024, f = 14336;
+    CHECK(la.per_token(1, false) == Approx(4 * h + 2 * h + 2 * h + 4 * kv + 2 * h + 4 * 32 + 2 * h + 8 * f));
+}
+
+namespace {
+
+// ZeRO paper, Figure 1: model states per GPU for Psi = 7.5B with mixed-precision Adam (K = 12).
+double model_states_gb(Sharding sharding) {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    cfg.model.params_override_b = 7.5;
+    cfg.gpus = 64;
+    cfg.training.profile = "deepspeed";
+    cfg.training.precision = TrainPrecision::Bf16Mixed;
+    cfg.training.sharding = sharding;
+    cfg.runtime.deepspeed_bucket_elements = 0;
+    auto r = training_result(cfg);
+    REQUIRE(r.ok);
+    return (r.value.weights + r.value.gradients + r.value.optimizer) / 1e9;
+}
+
+}  // namespace
+
+TEST_CASE("ZeRO stage totals: 7.5B params, 64 GPUs, K = 12 (Rajbhandari et al. 2020)") {
+    CHECK(model_states_gb(Sharding::None) == Approx(120).epsilon(1e-3));    // (2 + 2 + K) Psi
+    CHECK(model_states_gb(Sharding::Zero1) == Approx(31.4).epsilon(2e-3));  // 4 Psi + K Psi / Nd
+    CHECK(model_states_gb(Sharding::Zero2) == Approx(16.6).epsilon(3e-3));  // 2 Psi + (2 + K) Psi / Nd
+    CHECK(model_states_gb(Sharding::Zero3) == Approx(1.875).epsilon(1e-3)); // (2 + 2 + K) Psi / Nd
+}
+
+TEST_CASE("detailed training through the JSON config") {
+    auto cfg = io::parse_config(R"({"method": "detailed", "model": {"preset": "llama-3.1-8b"}, "batch": 1, "seq": 4096,
+        "gpus": 8, "training": {"precision": "bf16-mixed", "sharding": "fsdp-full-shard", "recompute": "full",
+        "profile": "torchtitan"}})");
+    REQUIRE(cfg.ok);
+    CHECK(cfg.value.training.sharding == Sharding::Zero3);
+    auto e = estimate(cfg.value);
+    REQUIRE(e.ok);
+    CHECK(e.value.method == "detailed");
+    double sum = 0;
+    for (const auto& c : e.value.components) sum += c.bytes;
+    CHECK(sum == Approx(e.value.total_bytes));
+    CHECK(e.value.metric("device_total_bytes")->value == Approx(e.value.total_bytes));
+    // FP32 params, grads and Adam state over 8 shards: 16 B x 8.03e9 / 8.
+    const double states = e.value.component("weights")->bytes + e.value.metric("gradients_bytes")->value +
+                          e.value.component("optimizer")->bytes;
+    CHECK(states / 1e9 == Approx(16 * 8.03026e9 / 8 / 1e9).epsilon(1e-3));
+}
