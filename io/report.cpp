@@ -1,6 +1,8 @@
 // vramcalc io: plain-text report of an Estimate.
 #include "report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "../core/gpus.hpp"
@@ -14,42 +16,67 @@ std::string format_bytes(double bytes, bool gib) {
     return buf;
 }
 
-static void line(std::string& out, const char* label, double bytes, const std::string& formula) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "  %-32s %12.2f %12.2f   ", label, bytes_to_gb(bytes), bytes_to_gib(bytes));
+namespace {
+
+// The label column fits the longest label (within reason), so long labels keep numbers aligned.
+int label_width(const Estimate& e) {
+    size_t w = 24;
+    for (const auto& c : e.components) w = std::max(w, c.label.size());
+    for (const auto& m : e.metrics) w = std::max(w, m.label.size());
+    return static_cast<int>(std::min<size_t>(w, 48));
+}
+
+void line(std::string& out, int w, const std::string& label, double bytes, const std::string& formula) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-*s %12.2f %12.2f   ", w, label.c_str(), bytes_to_gb(bytes), bytes_to_gib(bytes));
     out += buf;
     out += formula;
+    while (!out.empty() && out.back() == ' ') out.pop_back();
     out += '\n';
 }
 
+std::string fmt_value(double v) {
+    char buf[64];
+    if (std::floor(v) == v && std::fabs(v) < 1e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
 std::string format_table(const Estimate& e) {
+    const int w = label_width(e);
     std::string out;
     out += "vramcalc: " + e.method + " method, " + e.task + " (per GPU)\n";
-    char head[160];
-    std::snprintf(head, sizeof head, "  %-32s %12s %12s   %s\n", "Component", "GB (1e9)", "GiB (2^30)", "Formula");
+    char head[256];
+    std::snprintf(head, sizeof head, "  %-*s %12s %12s   %s\n", w, "Component", "GB (1e9)", "GiB (2^30)", "Formula");
     out += head;
-    for (const auto& c : e.components) line(out, c.label.c_str(), c.bytes, c.formula);
-    line(out, "Total", e.total_bytes, "");
-    if (e.buffered_bytes != e.total_bytes) line(out, "Total with safety margin", e.buffered_bytes, "");
+    for (const auto& c : e.components) line(out, w, c.label, c.bytes, c.formula);
+    line(out, w, "Total", e.total_bytes, "");
+    if (e.buffered_bytes != e.total_bytes) line(out, w, "Total with safety margin", e.buffered_bytes, "");
     for (const auto& m : e.metrics) {
-        char buf[200];
+        char buf[256];
         if (m.unit == "bytes")
-            std::snprintf(buf, sizeof buf, "  %-32s %12.2f %12.2f\n", m.label.c_str(), bytes_to_gb(m.value), bytes_to_gib(m.value));
+            std::snprintf(buf, sizeof buf, "  %-*s %12.2f %12.2f\n", w, m.label.c_str(), bytes_to_gb(m.value), bytes_to_gib(m.value));
         else
-            std::snprintf(buf, sizeof buf, "  %-32s %12.6g %s\n", m.label.c_str(), m.value, m.unit.c_str());
+            std::snprintf(buf, sizeof buf, "  %-*s %12s %s\n", w, m.label.c_str(), fmt_value(m.value).c_str(), m.unit.c_str());
         out += buf;
     }
     if (!e.fits.empty()) {
         out += "GPUs:\n";
         for (const auto& f : e.fits) {
             const GpuSpec* g = find_gpu(f.gpu_id);
-            char buf[200];
+            const char* verdict = !f.fits ? "does not fit" : f.within_target ? "fits within target" : "fits, above target";
+            char need[32];
             if (f.gpus_needed > 0)
-                std::snprintf(buf, sizeof buf, "  %-32s %4d needed   %6.1f%% of one   %s\n", g ? g->name.c_str() : f.gpu_id.c_str(),
-                              f.gpus_needed, f.utilization * 100, f.fits ? "fits" : "does not fit");
+                std::snprintf(need, sizeof need, "%4d needed", f.gpus_needed);
             else
-                std::snprintf(buf, sizeof buf, "  %-32s    -          %6.1f%% of one   does not fit\n",
-                              g ? g->name.c_str() : f.gpu_id.c_str(), f.utilization * 100);
+                std::snprintf(need, sizeof need, "%4s needed", "-");
+            char buf[256];
+            std::snprintf(buf, sizeof buf, "  %-*s %s   %7.1f%% of one   %s\n", w, g ? g->name.c_str() : f.gpu_id.c_str(), need,
+                          f.utilization * 100, verdict);
             out += buf;
         }
     }
