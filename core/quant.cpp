@@ -1,0 +1,589 @@
+// vramcalc core: weight formats. The bytes of a model's weights in a format, tensor by tensor.
+//
+// [SECTIONS]
+//   formats    the format table (element bits, shared scales, sources)
+//   gguf       ggml block layouts, llama.cpp file types and llama.cpp's per-tensor type rules
+//   tensors    the weight matrices of a ModelSpec, with their roles and shapes
+//   bytes      summing a model in a format, per component, per layer and per GPU
+#include "quant.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "text.hpp"
+
+namespace vc {
+
+// [SECTION] formats -------------------------------------------------------------------------------
+namespace {
+
+// Named layout constants (docs/inference.md, "Weight formats").
+constexpr double kFp32ScaleBits = 32;   // an FP32 scale (per tensor / row / block)
+constexpr double kFp16ScaleBits = 16;   // an FP16 / BF16 scale
+constexpr double kE8M0ScaleBits = 8;    // OCP MX shared exponent (E8M0)
+constexpr double kE4M3ScaleBits = 8;    // NVFP4 block scale (FP8 E4M3)
+constexpr int kBnbBlock = 64;           // bitsandbytes 4-bit blocksize (QLoRA paper, bnb default)
+constexpr double kBnbDqBlockBits = 8 + 32.0 / 256;  // double quant: 8-bit absmax + FP32 scale per 256 absmax
+constexpr int kMxBlock = 32;            // OCP Microscaling spec v1.0: 32 elements share one E8M0 scale
+constexpr int kNvfp4Block = 16;         // NVIDIA NVFP4: 16 elements share one E4M3 scale
+constexpr int kFp8Tile = 128;           // DeepSeek-V3 FP8: one FP32 scale per 128 x 128 weight tile
+constexpr double kGIdxBits = 32;        // GPTQ desc_act: an int32 group index per input column
+
+constexpr unsigned kVH = kEngineVllm | kEngineHf;
+
+// Float and scaled formats. GroupInt entries take their group size from QuantOptions; their
+// block_bits field holds the scale bits only (the zero point adds element_bits when on).
+const std::vector<WeightFormat>& base_formats() {
+    static const std::vector<WeightFormat> formats = {
+        {"fp32", "FP32", FormatFamily::Float, 32, 0, 0, 0, 0, 0, 0, false, -1, 0, kEngineAll, "IEEE 754 single precision"},
+        {"bf16", "BF16", FormatFamily::Float, 16, 0, 0, 0, 0, 0, 0, false, -1, 1, kEngineAll, "bfloat16, 2 bytes"},
+        {"fp16", "FP16", FormatFamily::Float, 16, 0, 0, 0, 0, 0, 0, false, -1, 1, kEngineAll, "IEEE 754 half precision, 2 bytes"},
+        {"fp8-block", "FP8 E4M3, 128x128 block scales", FormatFamily::Scaled, 8, 0, 0, 0, 0, kFp8Tile, kFp32ScaleBits, true, -1, 2,
+         kEngineVllm, "DeepSeek-V3 checkpoint: e4m3 weights, weight_scale_inv FP32 per 128x128 tile"},
+        {"fp8-channel", "FP8 E4M3, per-channel scales", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 3,
+         kEngineVllm, "llm-compressor FP8 (channel strategy): FP32 weight_scale per output row; lm_head kept"},
+        {"fp8", "FP8 E4M3, per-tensor scale", FormatFamily::Scaled, 8, 0, 0, 0, kFp32ScaleBits, 0, 0, true, -1, 4, kEngineVllm,
+         "vLLM FP8 / llm-compressor FP8 (tensor strategy): one FP32 weight_scale per tensor; lm_head kept"},
+        {"w8a8", "INT8 W8A8 (SmoothQuant)", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 5, kEngineVllm,
+         "compressed-tensors INT8 W8A8: per-channel FP32 weight scales; lm_head kept"},
+        {"int8", "INT8 weight-only (W8A16)", FormatFamily::Scaled, 8, 0, 0, kFp16ScaleBits, 0, 0, 0, true, -1, 5, kVH,
+         "torchao / compressed-tensors int8 weight-only: per-channel 16-bit scales"},
+        {"bnb-int8", "bitsandbytes LLM.int8()", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 6, kVH,
+         "bitsandbytes Int8Params: int8 CB + FP32 SCB per output row; transformers skips lm_head"},
+        {"gptq-int8", "GPTQ INT8", FormatFamily::GroupInt, 8, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 6, kVH,
+         "AutoGPTQ packing: qweight int32, qzeros int32, FP16 scales per group"},
+        {"nvfp4", "NVFP4 (FP4 E2M1, E4M3 per 16)", FormatFamily::Scaled, 4, kNvfp4Block, kE4M3ScaleBits, 0, kFp32ScaleBits, 0, 0,
+         true, -1, 11, kEngineVllm, "NVIDIA NVFP4: E2M1 elements, one E4M3 scale per 16, one FP32 scale per tensor"},
+        {"awq-int4", "AWQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVH,
+         "AutoAWQ GEMM packing: qweight int32 [in, out/8], qzeros int32 [in/g, out/8], FP16 scales [in/g, out]"},
+        {"gptq-int4", "GPTQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVH,
+         "AutoGPTQ packing: qweight int32 [in/8, out], qzeros int32 [in/g, out/8], FP16 scales [in/g, out]"},
+        {"bnb-nf4-dq", "bitsandbytes NF4 + double quant", FormatFamily::Scaled, 4, kBnbBlock, kBnbDqBlockBits, 0, 0, 0, 0, true, -1,
+         13, kVH, "QLoRA paper sec. 3: 4 bits + 8/64 + 32/(64 x 256) = 4.127 bits"},
+        {"bnb-nf4", "bitsandbytes NF4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 13, kVH,
+         "QLoRA paper sec. 3: 4 bits + FP32 absmax per 64 = 4.5 bits"},
+        {"mxfp4", "MXFP4 (FP4 E2M1, E8M0 per 32)", FormatFamily::Scaled, 4, kMxBlock, kE8M0ScaleBits, 0, 0, 0, 0, true, -1, 14,
+         kEngineVllm | kEngineLlamaCpp, "OCP Microscaling v1.0: E2M1 elements, one E8M0 scale per 32 = 4.25 bits"},
+        {"bnb-fp4-dq", "bitsandbytes FP4 + double quant", FormatFamily::Scaled, 4, kBnbBlock, kBnbDqBlockBits, 0, 0, 0, 0, true, -1,
+         16, kEngineHf, "bitsandbytes FP4 with double quantization, as NF4"},
+        {"bnb-fp4", "bitsandbytes FP4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 16, kEngineHf,
+         "bitsandbytes FP4: 4 bits + FP32 absmax per 64 (transformers' load_in_4bit default quant type)"},
+        {"gptq-int3", "GPTQ INT3", FormatFamily::GroupInt, 3, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 20, kVH,
+         "AutoGPTQ 3-bit packing: as INT4 with 3-bit values and zero points"},
+        {"gptq-int2", "GPTQ INT2", FormatFamily::GroupInt, 2, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 30, kVH,
+         "AutoGPTQ 2-bit packing"},
+    };
+    return formats;
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+}  // namespace
+
+// [SECTION] gguf ----------------------------------------------------------------------------------
+namespace {
+
+// ggml tensor types. Block layouts from ggml-common.h (block_q4_K: d, dmin, scales[12], qs[128] =
+// 144 bytes per 256 weights, and so on); docs/inference.md lists each struct.
+enum G : int {
+    F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K,
+    IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M, IQ4_NL, IQ4_XS, TQ1_0, TQ2_0
+};
+
+// llama.cpp file types (llama.h LLAMA_FTYPE_MOSTLY_*).
+enum Ft : int {
+    FT_F32, FT_F16, FT_BF16, FT_Q8_0, FT_Q6_K, FT_Q5_K_M, FT_Q5_K_S, FT_Q5_1, FT_Q5_0, FT_Q4_K_M, FT_Q4_K_S, FT_IQ4_XS,
+    FT_IQ4_NL, FT_Q4_1, FT_Q4_0, FT_Q3_K_L, FT_IQ3_M, FT_Q3_K_M, FT_IQ3_S, FT_Q3_K_S, FT_IQ3_XS, FT_IQ3_XXS, FT_Q2_K,
+    FT_Q2_K_S, FT_IQ2_M, FT_IQ2_S, FT_IQ2_XS, FT_IQ2_XXS, FT_TQ2_0, FT_IQ1_M, FT_TQ1_0, FT_IQ1_S
+};
+
+
+}  // namespace
+
+const std::vector<GgmlType>& ggml_types() {
+    static const std::vector<GgmlType> types = {
+        {"F32", 1, 4},        {"F16", 1, 2},        {"BF16", 1, 2},       {"Q4_0", 32, 18},    {"Q4_1", 32, 20},
+        {"Q5_0", 32, 22},     {"Q5_1", 32, 24},     {"Q8_0", 32, 34},     {"Q2_K", 256, 84},   {"Q3_K", 256, 110},
+        {"Q4_K", 256, 144},   {"Q5_K", 256, 176},   {"Q6_K", 256, 210},   {"IQ2_XXS", 256, 66}, {"IQ2_XS", 256, 74},
+        {"IQ2_S", 256, 82},   {"IQ3_XXS", 256, 98}, {"IQ3_S", 256, 110},  {"IQ1_S", 256, 50},  {"IQ1_M", 256, 56},
+        {"IQ4_NL", 32, 18},   {"IQ4_XS", 256, 136}, {"TQ1_0", 256, 54},   {"TQ2_0", 256, 66},
+    };
+    return types;
+}
+
+double ggml_bits_per_weight(int type) {
+    const auto& t = ggml_types()[static_cast<size_t>(type)];
+    return 8.0 * t.block_bytes / t.block;
+}
+
+const std::vector<GgufFtype>& gguf_ftypes() {
+    // Order matches enum Ft. Default types per llama-quantize (llama_model_quantize_impl); quality
+    // ranks follow the perplexity column of llama.cpp's quantize README (lower is better) and
+    // interleave with the other formats' ranks.
+    static const std::vector<GgufFtype> ftypes = {
+        {"F32", "gguf-f32", "GGUF F32", F32, 0},          {"F16", "gguf-f16", "GGUF F16", F16, 1},
+        {"BF16", "gguf-bf16", "GGUF BF16", BF16, 1},      {"Q8_0", "q8_0", "GGUF Q8_0", Q8_0, 5},
+        {"Q6_K", "q6_k", "GGUF Q6_K", Q6_K, 7},           {"Q5_K_M", "q5_k_m", "GGUF Q5_K_M", Q5_K, 8},
+        {"Q5_K_S", "q5_k_s", "GGUF Q5_K_S", Q5_K, 9},     {"Q5_1", "q5_1", "GGUF Q5_1", Q5_1, 10},
+        {"Q5_0", "q5_0", "GGUF Q5_0", Q5_0, 10},          {"Q4_K_M", "q4_k_m", "GGUF Q4_K_M", Q4_K, 12},
+        {"Q4_K_S", "q4_k_s", "GGUF Q4_K_S", Q4_K, 13},    {"IQ4_XS", "iq4_xs", "GGUF IQ4_XS", IQ4_XS, 13},
+        {"IQ4_NL", "iq4_nl", "GGUF IQ4_NL", IQ4_NL, 14},  {"Q4_1", "q4_1", "GGUF Q4_1", Q4_1, 15},
+        {"Q4_0", "q4_0", "GGUF Q4_0", Q4_0, 16},          {"Q3_K_L", "q3_k_l", "GGUF Q3_K_L", Q3_K, 17},
+        {"IQ3_M", "iq3_m", "GGUF IQ3_M", IQ3_S, 18},      {"Q3_K_M", "q3_k_m", "GGUF Q3_K_M", Q3_K, 19},
+        {"IQ3_S", "iq3_s", "GGUF IQ3_S", IQ3_S, 20},      {"Q3_K_S", "q3_k_s", "GGUF Q3_K_S", Q3_K, 21},
+        {"IQ3_XS", "iq3_xs", "GGUF IQ3_XS", IQ3_S, 22},   {"IQ3_XXS", "iq3_xxs", "GGUF IQ3_XXS", IQ3_XXS, 23},
+        {"Q2_K", "q2_k", "GGUF Q2_K", Q2_K, 24},          {"Q2_K_S", "q2_k_s", "GGUF Q2_K_S", Q2_K, 25},
+        {"IQ2_M", "iq2_m", "GGUF IQ2_M", IQ2_S, 26},      {"IQ2_S", "iq2_s", "GGUF IQ2_S", IQ2_XS, 27},
+        {"IQ2_XS", "iq2_xs", "GGUF IQ2_XS", IQ2_XS, 28},  {"IQ2_XXS", "iq2_xxs", "GGUF IQ2_XXS", IQ2_XXS, 29},
+        {"TQ2_0", "tq2_0", "GGUF TQ2_0", TQ2_0, 30},      {"IQ1_M", "iq1_m", "GGUF IQ1_M", IQ1_M, 31},
+        {"TQ1_0", "tq1_0", "GGUF TQ1_0", TQ1_0, 32},      {"IQ1_S", "iq1_s", "GGUF IQ1_S", IQ1_S, 33},
+    };
+    return ftypes;
+}
+
+const std::vector<WeightFormat>& weight_formats() {
+    static const std::vector<WeightFormat> all = [] {
+        std::vector<WeightFormat> v = base_formats();
+        const auto& ft = gguf_ftypes();
+        for (size_t i = 0; i < ft.size(); ++i)
+            v.push_back({ft[i].id, ft[i].label, FormatFamily::Gguf, ggml_bits_per_weight(ft[i].default_type), 0, 0, 0, 0, 0, 0, true,
+                         static_cast<int>(i), ft[i].quality, kEngineLlamaCpp,
+                         "llama.cpp llama-quantize: per-tensor types by llama_tensor_get_type"});
+        std::stable_sort(v.begin(), v.end(), [](const WeightFormat& a, const WeightFormat& b) {
+            if (a.quality != b.quality) return a.quality < b.quality;
+            return a.element_bits > b.element_bits;
+        });
+        return v;
+    }();
+    return all;
+}
+
+const WeightFormat* find_weight_format(const std::string& id_in) {
+    const std::string id = lower(id_in);
+    for (const auto& f : weight_formats())
+        if (id == f.id) return &f;
+    // GGUF file types also by their llama-quantize name with a "gguf-" prefix, and "f16"/"f32".
+    const std::string bare = id.rfind("gguf-", 0) == 0 ? id.substr(5) : id;
+    for (const auto& f : weight_formats())
+        if (f.family == FormatFamily::Gguf && (bare == f.id || "gguf-" + bare == f.id)) return &f;
+    return nullptr;
+}
+
+// [SECTION] tensors -------------------------------------------------------------------------------
+namespace {
+
+enum class Role {
+    TokenEmbd, PosEmbd, Output,
+    AttnQ, AttnK, AttnV, AttnQkv, AttnOut, AttnQA, AttnQB, AttnKvA, AttnKvB,
+    FfnGate, FfnUp, FfnDown, ExpGate, ExpUp, ExpDown, ShGate, ShUp, ShDown, Router
+};
+
+struct Tensor {
+    Role role;
+    int layer;     // -1 for embeddings and the head
+    double rows;   // output features (ggml ne[1])
+    double cols;   // input features (ggml ne[0], the quantized row length)
+    double count;  // stacked copies (experts)
+};
+
+bool is_expert(Role r) { return r >= Role::ExpGate && r <= Role::ShDown; }
+bool is_routed(Role r) { return r >= Role::ExpGate && r <= Role::ExpDown; }
+
+// GPT-style blocks (LayerNorm + plain GELU, no token types) keep q, k, v fused in GGUF files
+// (gpt2, starcoder, phi2, falcon: attn_qkv).
+bool fused_qkv(const ModelSpec& m) { return m.norm == NormKind::LayerNorm && m.mlp == MlpKind::Gelu && m.type_vocab == 0; }
+
+// llama.cpp's LLM_ARCH_FALCON: one LayerNorm before a parallel block, plain GELU, no biases.
+bool falcon_like(const ModelSpec& m) {
+    return m.norm == NormKind::LayerNorm && m.norms_per_layer == 1 && m.mlp == MlpKind::Gelu && !m.attn_bias && !m.mlp_bias;
+}
+
+// The weight matrices of `m` in file order. `fuse` writes q, k, v as one attn_qkv tensor.
+std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse) {
+    std::vector<Tensor> t;
+    t.reserve(static_cast<size_t>(m.layers) * 12 + 4);
+    const double h = m.hidden, a = m.heads, kv = m.kv_heads, hd = m.head_dim;
+    t.push_back({Role::TokenEmbd, -1, static_cast<double>(m.vocab), h, 1});
+    if (m.max_position > 0) t.push_back({Role::PosEmbd, -1, static_cast<double>(m.max_position), h, 1});
+    if (m.type_vocab > 0) t.push_back({Role::PosEmbd, -1, static_cast<double>(m.type_vocab), h, 1});
+    const bool gated = m.mlp != MlpKind::Gelu;
+    for (int i = 0; i < m.layers; ++i) {
+        if (m.kv_lora_rank > 0) {
+            const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+            if (m.q_lora_rank > 0) {
+                t.push_back({Role::AttnQA, i, static_cast<double>(m.q_lora_rank), h, 1});
+                t.push_back({Role::AttnQB, i, a * qk, static_cast<double>(m.q_lora_rank), 1});
+            } else {
+                t.push_back({Role::AttnQ, i, a * qk, h, 1});
+            }
+            t.push_back({Role::AttnKvA, i, static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim), h, 1});
+            t.push_back({Role::AttnKvB, i, a * (m.qk_nope_head_dim + m.v_head_dim), static_cast<double>(m.kv_lora_rank), 1});
+            t.push_back({Role::AttnOut, i, h, a * m.v_head_dim, 1});
+        } else if (fuse) {
+            t.push_back({Role::AttnQkv, i, (a + 2 * kv) * hd, h, 1});
+            t.push_back({Role::AttnOut, i, h, a * hd, 1});
+        } else {
+            t.push_back({Role::AttnQ, i, a * hd, h, 1});
+            t.push_back({Role::AttnK, i, kv * hd, h, 1});
+            t.push_back({Role::AttnV, i, kv * hd, h, 1});
+            t.push_back({Role::AttnOut, i, h, a * hd, 1});
+        }
+        const bool moe = m.experts > 0 && i >= m.dense_layers;
+        if (!moe) {
+            if (gated) t.push_back({Role::FfnGate, i, static_cast<double>(m.ffn), h, 1});
+            t.push_back({Role::FfnUp, i, static_cast<double>(m.ffn), h, 1});
+            t.push_back({Role::FfnDown, i, h, static_cast<double>(m.ffn), 1});
+        } else {
+            const double e = m.experts, f = m.expert_ffn;
+            t.push_back({Role::Router, i, e, h, 1});
+            if (gated) t.push_back({Role::ExpGate, i, f, h, e});
+            t.push_back({Role::ExpUp, i, f, h, e});
+            t.push_back({Role::ExpDown, i, h, f, e});
+            if (m.shared_experts > 0) {
+                const double s = m.shared_experts;
+                if (gated) t.push_back({Role::ShGate, i, f, h, s});
+                t.push_back({Role::ShUp, i, f, h, s});
+                t.push_back({Role::ShDown, i, h, f, s});
+            }
+        }
+    }
+    if (!m.tied_embeddings) t.push_back({Role::Output, -1, static_cast<double>(m.vocab), h, 1});
+    return t;
+}
+
+// llama.cpp's use_more_bits(): the first and last eighth of the layers and every third one between.
+bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+
+struct GgufContext {
+    int ftype;
+    int n_layer;
+    int n_gqa;
+    int n_expert;
+    bool has_output;
+    bool imatrix;
+    bool falcon;
+    bool is_70b;
+};
+
+// The type llama_tensor_get_type() picks (llama.cpp src/llama-quant.cpp), for the tensors and
+// file types modelled here. Layer counters (i_attention_wv, i_ffn_down, ...) equal the layer index
+// because every layer has one such tensor.
+int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
+    const int ft = c.ftype;
+    int type = gguf_ftypes()[static_cast<size_t>(ft)].default_type;
+    const int i = t.layer, n = c.n_layer;
+    const bool iq2_group = ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ1_S || ft == FT_IQ2_S || ft == FT_IQ2_M || ft == FT_IQ1_M;
+    const bool is_output = t.role == Role::Output || (!c.has_output && t.role == Role::TokenEmbd);
+    const bool down = t.role == Role::FfnDown || t.role == Role::ExpDown || t.role == Role::ShDown;
+    const bool gate = t.role == Role::FfnGate || t.role == Role::ExpGate || t.role == Role::ShGate;
+    const bool up = t.role == Role::FfnUp || t.role == Role::ExpUp || t.role == Role::ShUp;
+
+    if (is_output) {
+        if (c.falcon || static_cast<long long>(t.cols) % ggml_types()[static_cast<size_t>(type)].block != 0) type = Q8_0;
+        else if (ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ3_XXS || ft == FT_IQ1_S || ft == FT_IQ2_S || ft == FT_IQ2_M ||
+                 ft == FT_IQ1_M)
+            type = Q5_K;
+        else if (type != Q8_0) type = Q6_K;
+    } else if (t.role == Role::TokenEmbd) {
+        if (ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ1_S || ft == FT_IQ1_M) type = Q2_K;
+        else if (ft == FT_IQ2_S || ft == FT_IQ2_M) type = IQ3_S;
+        else if (ft == FT_IQ3_XXS) type = IQ3_S;
+        else if (ft == FT_TQ1_0 || ft == FT_TQ2_0) type = Q4_K;
+    } else if (iq2_group) {
+        if (t.role == Role::AttnV) {
+            if (c.n_gqa >= 4 || c.n_expert >= 4) type = Q4_K;
+            else type = (ft == FT_IQ2_S || ft == FT_IQ2_M) ? IQ3_S : Q2_K;
+        } else if (c.n_expert == 8 && t.role == Role::AttnK) {
+            type = Q4_K;
+        } else if (down) {
+            if (i < n / 8) type = (ft == FT_IQ2_S || ft == FT_IQ2_M) ? IQ3_S : Q2_K;
+        } else if (t.role == Role::AttnOut) {
+            if (c.n_expert == 8) type = Q5_K;
+            else if (ft == FT_IQ1_S || ft == FT_IQ1_M) type = IQ2_XXS;
+            else if (ft == FT_IQ2_S || ft == FT_IQ2_M) type = IQ3_S;
+        }
+    } else if (t.role == Role::AttnV) {
+        if (ft == FT_Q2_K) type = c.n_gqa >= 4 ? Q4_K : Q3_K;
+        else if (ft == FT_Q2_K_S && c.n_gqa >= 4) type = Q4_K;
+        else if (ft == FT_IQ3_XXS) type = c.n_gqa >= 4 ? Q4_K : !c.imatrix ? IQ3_S : IQ3_XXS;
+        else if ((ft == FT_IQ3_XS || ft == FT_IQ3_S) && c.n_gqa >= 4) type = Q4_K;
+        else if (ft == FT_IQ3_M) type = Q4_K;
+        else if (ft == FT_Q3_K_M) type = i < 2 ? Q5_K : Q4_K;
+        else if (ft == FT_Q3_K_L) type = Q5_K;
+        else if ((ft == FT_IQ4_NL || ft == FT_IQ4_XS) && c.n_gqa >= 4) type = Q5_K;
+        else if ((ft == FT_Q4_K_M || ft == FT_Q5_K_M) && use_more_bits(i, n)) type = Q6_K;
+        else if (ft == FT_Q4_K_S && i < 4) type = Q5_K;
+        if (c.is_70b && (type == Q3_K || type == Q4_K)) type = Q5_K;
+        if (c.n_expert == 8) type = Q8_0;
+    } else if (t.role == Role::AttnK) {
+        if (c.n_expert == 8) type = Q8_0;
+        else if (ft == FT_IQ3_XS) type = IQ3_XXS;
+        else if (ft == FT_IQ2_M) type = IQ3_XXS;
+    } else if (t.role == Role::AttnQ) {
+        if (ft == FT_IQ3_XS) type = IQ3_XXS;
+        else if (ft == FT_IQ2_M) type = IQ3_XXS;
+    } else if (down) {
+        if (ft == FT_Q2_K) type = Q3_K;
+        else if (ft == FT_Q2_K_S) { if (i < n / 8) type = Q4_K; }
+        else if (ft == FT_IQ3_XXS && !c.imatrix) type = i < n / 8 ? Q4_K : Q3_K;
+        else if (ft == FT_Q3_K_M) type = i < n / 16 ? Q5_K : (!c.falcon || use_more_bits(i, n)) ? Q4_K : Q3_K;
+        else if (ft == FT_IQ3_M && (i < n / 8 || (c.n_expert == 8 && use_more_bits(i, n)))) type = Q4_K;
+        else if (ft == FT_Q3_K_L) type = c.falcon ? Q4_K : Q5_K;
+        else if (ft == FT_Q4_K_M) {
+            if (c.falcon) type = i < n / 16 ? Q6_K : use_more_bits(i, n) ? Q5_K : Q4_K;
+            else if (use_more_bits(i, n)) type = Q6_K;
+        }
+        else if (i < n / 8 && (ft == FT_IQ4_NL || ft == FT_IQ4_XS) && !c.imatrix) type = Q5_K;
+        else if (ft == FT_Q5_K_M && use_more_bits(i, n)) type = Q6_K;
+        else if (ft == FT_Q4_K_S && !c.falcon && i < n / 8) type = Q5_K;
+        else if ((ft == FT_Q4_0 || ft == FT_Q5_0) && c.imatrix && i < n / 8) type = ft == FT_Q4_0 ? Q4_1 : Q5_1;
+    } else if (t.role == Role::AttnOut) {
+        if (!c.falcon) {
+            if (c.n_expert == 8) {
+                if (ft == FT_Q2_K || ft == FT_IQ3_XXS || ft == FT_Q3_K_S || ft == FT_Q3_K_M || ft == FT_IQ4_NL || ft == FT_Q4_K_S ||
+                    ft == FT_Q4_K_M || ft == FT_IQ3_S || ft == FT_IQ3_M || ft == FT_IQ4_XS)
+                    type = Q5_K;
+            } else {
+                if (ft == FT_Q2_K) type = Q3_K;
+                else if (ft == FT_IQ3_XXS) type = IQ3_S;
+                else if (ft == FT_Q3_K_M) type = Q4_K;
+                else if (ft == FT_Q3_K_L) type = Q5_K;
+                else if (ft == FT_IQ3_M) type = Q4_K;
+            }
+        } else if (ft == FT_Q3_K_L) {
+            type = Q4_K;
+        }
+    } else if (t.role == Role::AttnQkv) {
+        if (ft == FT_Q3_K_M || ft == FT_Q3_K_L || ft == FT_IQ3_M) type = Q4_K;
+        else if (ft == FT_Q4_K_M) type = Q5_K;
+        else if (ft == FT_Q5_K_M) type = Q6_K;
+    } else if (gate || up) {
+        if (ft == FT_IQ3_XS && i >= n / 8 && i < 7 * n / 8) type = IQ3_XXS;
+    }
+
+    // Rows that do not split into whole blocks fall back (llama-quant.cpp: convert_incompatible_tensor).
+    const long long cols = static_cast<long long>(t.cols);
+    if (cols % ggml_types()[static_cast<size_t>(type)].block != 0) {
+        switch (type) {
+            case TQ1_0: case TQ2_0: type = Q4_0; break;
+            case IQ2_XXS: case IQ2_XS: case IQ2_S: case IQ3_XXS: case IQ3_S: case IQ1_S: case IQ1_M: case Q2_K: case Q3_K:
+            case IQ4_XS: type = IQ4_NL; break;
+            case Q4_K: type = Q5_0; break;
+            case Q5_K: type = Q5_1; break;
+            case Q6_K: type = Q8_0; break;
+            default: type = F16; break;
+        }
+        if (cols % ggml_types()[static_cast<size_t>(type)].block != 0) type = F16;
+    }
+    return type;
+}
+
+}  // namespace
+
+// [SECTION] bytes ---------------------------------------------------------------------------------
+namespace {
+
+// Which share of a tensor one GPU holds under tensor parallelism `tp` (vLLM's layer types):
+// column/row-parallel matrices and the vocabulary-parallel embedding and head split tp ways;
+// K and V split by KV head but never below one head (replicated when kv_heads < tp); MLA's
+// down-projections, the router and position embeddings are replicated.
+double tp_share(const ModelSpec& m, Role r, int tp) {
+    if (tp <= 1) return 1;
+    switch (r) {
+        case Role::PosEmbd: case Role::AttnQA: case Role::AttnKvA: case Role::Router: return 1;
+        case Role::AttnK: case Role::AttnV: return std::max(1.0 / tp, 1.0 / m.kv_heads);
+        case Role::AttnQkv: {
+            const double q = m.heads, kv = m.kv_heads;
+            return (q / tp + 2 * kv * std::max(1.0 / tp, 1.0 / kv)) / (q + 2 * kv);
+        }
+        default: return 1.0 / tp;
+    }
+}
+
+// Bytes of a tensor in a non-GGUF format. GroupInt group scales: FP16 scale (+ b-bit zero point)
+// per group of `g` inputs per output row, plus the GPTQ g_idx when act_order is on.
+double format_tensor_bytes(const WeightFormat& f, const QuantOptions& q, const Tensor& t) {
+    const double n = t.rows * t.cols * t.count;
+    double bits = n * f.element_bits;
+    if (f.family == FormatFamily::GroupInt) {
+        const double g = q.group_size <= 0 ? t.cols : q.group_size;
+        const double groups = std::ceil(t.cols / g) * t.rows * t.count;
+        bits += groups * (f.block_bits + (q.zero_point ? f.element_bits : 0));
+        if (q.act_order && std::strncmp(f.id, "gptq", 4) == 0) bits += t.cols * t.count * kGIdxBits;
+    } else if (f.family == FormatFamily::Scaled) {
+        if (f.block > 0) bits += std::ceil(t.cols / f.block) * t.rows * t.count * f.block_bits;
+        if (f.tile > 0) bits += std::ceil(t.cols / f.tile) * std::ceil(t.rows / f.tile) * t.count * f.tile_bits;
+        bits += t.rows * t.count * f.row_bits + t.count * f.tensor_bits;
+    }
+    return bits / 8;
+}
+
+Outcome<const WeightFormat*> lookup_format(const std::string& id, const char* field) {
+    const WeightFormat* f = find_weight_format(id);
+    if (!f) {
+        std::string list;
+        for (const auto& w : weight_formats()) list += (list.empty() ? "" : ", ") + std::string(w.id);
+        return Outcome<const WeightFormat*>::failure(field, std::string(field) + " \"" + id + "\" is not a known weight format (one of " +
+                                                                list + ")");
+    }
+    return Outcome<const WeightFormat*>::success(f);
+}
+
+void add_part(WeightBreakdown& w, Role r, double bytes) {
+    switch (r) {
+        case Role::TokenEmbd: case Role::PosEmbd: w.embedding += bytes; break;
+        case Role::Output: w.output += bytes; break;
+        case Role::Router: w.router += bytes; break;
+        case Role::FfnGate: case Role::FfnUp: case Role::FfnDown: w.mlp += bytes; break;
+        default:
+            if (is_expert(r)) {
+                w.experts += bytes;
+                if (is_routed(r)) w.experts_routed += bytes;
+            } else {
+                w.attention += bytes;
+            }
+    }
+}
+
+// Sums `tensors` with the per-tensor byte function `bytes_of` and spreads the 1-D remainder (norms,
+// biases: model_params' total less the matrices) at `other_bytes_per_param`, per layer evenly.
+template <typename BytesOf>
+WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tensors, int tp, double other_bytes_per_param,
+                            BytesOf bytes_of) {
+    WeightBreakdown w;
+    w.layer_bytes.assign(static_cast<size_t>(m.layers), 0.0);
+    const ParamBreakdown p = model_params(m);
+    double matrix_params = 0;
+    for (const auto& t : tensors) matrix_params += t.rows * t.cols * t.count;
+    // A "parameters only" model's total is typed, and its filled matrices may not add up to it:
+    // scale them so the sum matches.
+    const double scale = matrix_params > p.total && matrix_params > 0 ? p.total / matrix_params : 1.0;
+    for (const auto& t : tensors) {
+        const double b = bytes_of(t) * scale;
+        add_part(w, t.role, b);
+        if (t.layer >= 0) w.layer_bytes[static_cast<size_t>(t.layer)] += b;
+        w.per_gpu += b * tp_share(m, t.role, tp);
+        if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
+            w.largest_matrix = std::max(w.largest_matrix, t.rows * t.cols * scale);
+    }
+    const double other_params = std::max(0.0, p.total - matrix_params * scale);
+    w.other = other_params * other_bytes_per_param;
+    for (auto& lb : w.layer_bytes) lb += w.other / m.layers;
+    w.per_gpu += w.other;  // replicated (norms; biases are small)
+    w.params = matrix_params * scale + other_params;
+    w.total = w.embedding + w.output + w.attention + w.mlp + w.experts + w.router + w.other;
+    w.bits_per_weight = w.params > 0 ? 8 * w.total / w.params : 0;
+    return w;
+}
+
+std::string percent(double part, double whole) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%", whole > 0 ? 100 * part / whole : 0);
+    return buf;
+}
+
+std::string bits_text(double bits) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", bits);
+    return buf;
+}
+
+}  // namespace
+
+Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix) {
+    int ft = -1;
+    const auto& fts = gguf_ftypes();
+    for (size_t i = 0; i < fts.size(); ++i)
+        if (lower(ftype_name) == lower(fts[i].name)) ft = static_cast<int>(i);
+    if (ft < 0) return Outcome<WeightBreakdown>::failure("inference.weights", "inference.weights: \"" + ftype_name + "\" is not a GGUF file type");
+
+    GgufContext c;
+    c.ftype = ft;
+    c.n_layer = m.layers;
+    c.n_gqa = m.kv_lora_rank > 0 ? 1 : m.heads / std::max(1, m.kv_heads);
+    c.n_expert = m.experts;
+    c.has_output = !m.tied_embeddings;
+    c.imatrix = imatrix;
+    c.falcon = falcon_like(m);
+    // llama.cpp sizes a llama-architecture model with 80 layers as LLM_TYPE_70B (Llama-2/3 70B).
+    c.is_70b = m.layers == 80 && m.experts == 0;
+    const int default_type = fts[static_cast<size_t>(ft)].default_type;
+    const bool quantized = default_type != F32 && default_type != F16 && default_type != BF16;
+
+    std::vector<double> by_type(ggml_types().size(), 0.0);
+    const auto tensors = weight_tensors(m, fused_qkv(m));
+    auto bytes_of = [&](const Tensor& t) {
+        int type;
+        if (t.role == Role::Router || t.role == Role::PosEmbd) type = F32;  // convert_hf_to_gguf keeps these F32
+        else if (!quantized) type = default_type;
+        else type = gguf_tensor_type(c, t);
+        const auto& g = ggml_types()[static_cast<size_t>(type)];
+        const double n = t.rows * t.cols * t.count;
+        by_type[static_cast<size_t>(type)] += n;
+        return n / g.block * g.block_bytes;
+    };
+    constexpr double kGgufOneDimBytes = 4;  // norms and biases: convert_hf_to_gguf writes 1-D tensors as F32
+    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of);
+    by_type[F32] += w.other / 4;
+    std::string mix;
+    for (size_t i = 0; i < by_type.size(); ++i)
+        if (by_type[i] > 0) mix += (mix.empty() ? "" : ", ") + std::string(ggml_types()[i].name) + " " + percent(by_type[i], w.params);
+    w.mix = mix;
+    w.formula = num(w.params) + " weights as GGUF " + fts[static_cast<size_t>(ft)].name + " (" + mix + ") x " +
+                bits_text(w.bits_per_weight) + " bits / 8";
+    return Outcome<WeightBreakdown>::success(w);
+}
+
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp) {
+    auto main = lookup_format(q.format, "inference.weights");
+    if (!main.ok) return Outcome<WeightBreakdown>::failure(main.error);
+    const WeightFormat* f = main.value;
+    const WeightFormat* fe = f;
+    if (!q.experts_format.empty()) {
+        auto e = lookup_format(q.experts_format, "inference.experts_weights");
+        if (!e.ok) return Outcome<WeightBreakdown>::failure(e.error);
+        fe = e.value;
+        if (fe->family == FormatFamily::Gguf || f->family == FormatFamily::Gguf)
+            return Outcome<WeightBreakdown>::failure("inference.experts_weights",
+                                                     "inference.experts_weights cannot be combined with a GGUF file type: llama.cpp "
+                                                     "chooses each tensor's type itself");
+    }
+    if (f->family == FormatFamily::GroupInt || fe->family == FormatFamily::GroupInt) {
+        Error err;
+        if (q.group_size != -1 && !check_int_range("inference.group_size", q.group_size, 1, 1 << 20, err))
+            return Outcome<WeightBreakdown>::failure(Error{err.field, err.message + " (or -1 for one group per row)"});
+    }
+    if (f->family == FormatFamily::Gguf) {
+        auto r = gguf_weight_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix);
+        if (r.ok && tp > 1) {
+            // llama.cpp splits layers across GPUs (--split-mode layer): an even share of the layers.
+            r.value.per_gpu = r.value.total / tp;
+        }
+        return r;
+    }
+
+    // Unquantized parts (kept embeddings, router, norms) stay in the model's dtype; an all-float
+    // format sets that dtype itself.
+    const double dtype_bytes = f->family == FormatFamily::Float ? f->element_bits / 8 : q.dtype_bytes;
+    const auto tensors = weight_tensors(m, false);
+    auto bytes_of = [&](const Tensor& t) {
+        const bool embedding_like = t.role == Role::TokenEmbd || t.role == Role::PosEmbd || t.role == Role::Output;
+        const WeightFormat& use = is_expert(t.role) ? *fe : *f;
+        if (t.role == Role::PosEmbd || t.role == Role::Router || (embedding_like && use.keeps_embeddings && q.keep_embeddings))
+            return t.rows * t.cols * t.count * dtype_bytes;
+        return format_tensor_bytes(use, q, t);
+    };
+    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of);
+    w.formula = num(w.params) + " weights as " + f->label + (fe != f ? std::string(", experts ") + fe->label : std::string()) +
+                " x " + bits_text(w.bits_per_weight) + " bits / 8";
+    if (f->family != FormatFamily::Float && q.keep_embeddings) w.formula += " (embeddings and LM head kept at " + num(dtype_bytes) + " B)";
+    return Outcome<WeightBreakdown>::success(w);
+}
+
+}  // namespace vc

@@ -1,0 +1,110 @@
+// vramcalc core: weight formats and what a model's weights take in each. A format's cost is its
+// storage layout: bits per stored element plus the scales shared by a block, a row or a tensor.
+// GGUF files mix tensor types per tensor, as llama.cpp's quantizer chooses them. Every figure is
+// derived in docs/inference.md with its source.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+#include "status.hpp"
+
+namespace vc {
+
+// Which engines load a format (a bit mask), for "best format that fits" lists.
+enum EngineMask : unsigned { kEngineVllm = 1, kEngineLlamaCpp = 2, kEngineHf = 4, kEngineAll = 7 };
+
+enum class FormatFamily {
+    Float,     // fp32, bf16, fp16: every weight at the element width
+    Scaled,    // fp8 / int8 / bitsandbytes / MX and NV fp4: elements + scales per block, row or tensor
+    GroupInt,  // GPTQ / AWQ: b-bit integers, a 16-bit scale (and a b-bit zero point) per group of g inputs
+    Gguf,      // llama.cpp: tensor types chosen per tensor (see gguf_* below)
+};
+
+// A weight format as the config names it. For GroupInt the group size and zero points come from
+// QuantOptions; for Gguf the per-tensor types come from the llama.cpp rules.
+struct WeightFormat {
+    const char* id;            // config name: "bf16", "fp8", "gptq-int4", "q4_k_m", ...
+    const char* label;         // display name
+    FormatFamily family;
+    double element_bits;       // bits of one stored weight
+    int block;                 // Scaled: consecutive inputs sharing block_bits (0: none)
+    double block_bits;         // Scaled: bits of the shared scale data per block
+    double row_bits;           // bits stored per output row (per-channel scales)
+    double tensor_bits;        // bits stored per tensor (per-tensor scales)
+    int tile;                  // Scaled: square tiles of tile x tile weights share tile_bits (0: none)
+    double tile_bits;
+    bool keeps_embeddings;     // the token embedding and LM head stay in the model's 16-bit dtype
+    int gguf_ftype;            // Gguf: index into gguf_ftypes(); -1 otherwise
+    int quality;               // expected quality, lower is better (for ordered "fits" lists)
+    unsigned engines;          // EngineMask of the engines that load it
+    const char* source;        // one line: where the layout comes from
+};
+
+// Every built-in format, best quality first.
+const std::vector<WeightFormat>& weight_formats();
+// The format named `id` (case-insensitive; GGUF types also as "gguf-q4_k_m"), or nullptr.
+const WeightFormat* find_weight_format(const std::string& id);
+
+// GGUF / ggml tensor types with their block layouts (ggml-common.h): `block` weights stored in
+// `block_bytes` bytes.
+struct GgmlType {
+    const char* name;
+    int block;
+    int block_bytes;
+};
+const std::vector<GgmlType>& ggml_types();
+double ggml_bits_per_weight(int type);  // 8 * block_bytes / block
+
+// A llama.cpp file type (llama-quantize's argument): the default tensor type it starts from.
+struct GgufFtype {
+    const char* name;   // "Q4_K_M", as llama-quantize takes it
+    const char* id;     // the config name: "q4_k_m" ("gguf-f16" for the unquantized types)
+    const char* label;  // "GGUF Q4_K_M"
+    int default_type;   // index into ggml_types()
+    int quality;        // expected quality rank, as WeightFormat::quality
+};
+const std::vector<GgufFtype>& gguf_ftypes();
+
+struct QuantOptions {
+    std::string format = "bf16";
+    std::string experts_format;   // MoE experts (routed and shared) in another format; empty = `format`
+    int group_size = 128;         // GPTQ/AWQ: inputs per group; -1 = one group per row (per channel)
+    bool zero_point = true;       // GPTQ/AWQ: asymmetric, a b-bit zero point per group
+    bool act_order = false;       // GPTQ: desc_act stores g_idx, an int32 per input column
+    bool keep_embeddings = true;  // false: the embedding and LM head take the format too (where it allows)
+    bool gguf_imatrix = false;    // GGUF: an importance matrix was used (changes a few llama.cpp rules)
+    double dtype_bytes = 2;       // bytes of an unquantized weight (the model's bf16/fp16 dtype)
+};
+
+// Weights of one model in one format. Whole-model bytes by component, per layer, and per GPU
+// under tensor parallelism.
+struct WeightBreakdown {
+    double embedding = 0;      // token (+ position) embeddings
+    double output = 0;         // LM head (0 when tied)
+    double attention = 0;      // attention matrices
+    double mlp = 0;            // dense MLP matrices
+    double experts = 0;        // routed + shared expert matrices
+    double experts_routed = 0; // routed experts alone (what a decode step reads only in part)
+    double router = 0;         // MoE gates
+    double other = 0;          // norms and biases (1-D, never quantized)
+    double total = 0;          // bytes
+    double params = 0;         // parameters counted
+    double bits_per_weight = 0;  // 8 x total / params
+    std::vector<double> layer_bytes;  // bytes of each layer (attention + MLP/experts + its norms and biases)
+    double per_gpu = 0;        // bytes on one GPU with the `tp` given (sharded matrices / tp, the rest replicated)
+    double largest_matrix = 0; // weights of the largest single quantized matrix (dequantization buffers)
+    std::string mix;           // GGUF: tensor types and their share, e.g. "Q4_K 81%, Q6_K 19%, F32 0%"
+    std::string formula;       // how the total follows
+};
+
+// Resolves the format and computes the weights. Errors name "inference.weights",
+// "inference.experts_weights" or "inference.group_size". `m` must be resolved (resolve_model).
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1);
+
+// The GGUF tensor type llama.cpp's quantizer gives each tensor of `m` for file type `ftype_name`,
+// summed: bytes of the tensor data (no metadata). Exposed for tests and docs.
+Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix);
+
+}  // namespace vc

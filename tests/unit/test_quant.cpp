@@ -1,0 +1,186 @@
+// Weight formats, checked against the sizes their tools print: llama.cpp's quantize README table
+// for Llama-3.1-8B, the QLoRA paper's bits, GPTQ/AWQ group layouts worked by hand.
+#include <catch.hpp>
+
+#include <cmath>
+
+#include "core/presets.hpp"
+#include "core/quant.hpp"
+#include "core/units.hpp"
+
+using namespace vc;
+using Catch::Detail::Approx;
+
+static ModelSpec preset(const char* id) {
+    auto r = resolve_model(*find_preset(id));
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+static WeightBreakdown weights(const ModelSpec& m, const char* format, int group = 128) {
+    QuantOptions q;
+    q.format = format;
+    q.group_size = group;
+    auto r = weight_bytes(m, q);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+TEST_CASE("GGUF: Llama-3.1-8B file sizes and bits per weight match llama.cpp's quantize README") {
+    const ModelSpec m = preset("llama-3.1-8b");
+    // The README's table: Q4_K_M 4.58 GiB at 4.8944 bpw, Q8_0 7.95 GiB at 8.5008.
+    const auto q4 = weights(m, "q4_k_m");
+    CHECK(q4.params == 8030261248.0);
+    CHECK(bytes_to_gib(q4.total) == Approx(4.5754).epsilon(1e-4));
+    CHECK(q4.bits_per_weight == Approx(4.8944).epsilon(1e-4));
+    // Q4_K_M is a mix: attn_v and ffn_down in Q6_K on 16 of 32 layers (use_more_bits), output Q6_K,
+    // token_embd Q4_K. Hand count: Q4_K 6,498,025,472 weights x 4.5 bits, Q6_K 1,531,969,536 x
+    // 6.5625 bits, 266,240 F32 norm weights x 32 bits.
+    CHECK(q4.total == 6498025472.0 * 4.5 / 8 + 1531969536.0 * 6.5625 / 8 + 266240.0 * 4);
+    CHECK(q4.mix == "F32 0%, Q4_K 81%, Q6_K 19%");
+
+    const auto q8 = weights(m, "q8_0");
+    CHECK(bytes_to_gib(q8.total) == Approx(7.95).epsilon(2e-3));
+    CHECK(q8.bits_per_weight == Approx(8.5008).epsilon(1e-4));
+
+    struct Row {
+        const char* type;
+        double bpw;
+    };
+    const Row rows[] = {{"q2_k", 3.1593}, {"iq4_xs", 4.4597}, {"q5_k_m", 5.7036}, {"q6_k", 6.5633}, {"gguf-f16", 16.0005}};
+    for (const auto& r : rows) {
+        INFO(r.type);
+        CHECK(weights(m, r.type).bits_per_weight == Approx(r.bpw).epsilon(1e-4));
+    }
+}
+
+TEST_CASE("GGUF block layouts: bits per weight of each ggml type") {
+    // From the block structs: Q4_K = (2 + 2 + 12 + 128) bytes / 256 weights = 4.5 bits, etc.
+    struct Row {
+        const char* name;
+        double bits;
+    };
+    const Row rows[] = {{"Q4_0", 4.5},   {"Q8_0", 8.5},     {"Q2_K", 2.625},   {"Q3_K", 3.4375}, {"Q4_K", 4.5},
+                        {"Q5_K", 5.5},   {"Q6_K", 6.5625},  {"IQ2_XXS", 2.0625}, {"IQ2_XS", 2.3125}, {"IQ3_XXS", 3.0625},
+                        {"IQ1_S", 1.5625}, {"IQ4_XS", 4.25}, {"F16", 16}};
+    for (const auto& r : rows) {
+        int idx = -1;
+        for (size_t i = 0; i < ggml_types().size(); ++i)
+            if (std::string(ggml_types()[i].name) == r.name) idx = static_cast<int>(i);
+        REQUIRE(idx >= 0);
+        CHECK(ggml_bits_per_weight(idx) == r.bits);
+    }
+}
+
+TEST_CASE("GPTQ / AWQ: bits per weight = (b x g + 16 + b) / g, embeddings kept in 16-bit") {
+    // One 4096 x 4096 matrix of Llama: 4-bit, group 128, FP16 scale + 4-bit zero per group:
+    // (4 x 128 + 16 + 4) / 128 = 4.15625 bits.
+    const ModelSpec m = preset("llama-3.1-8b");
+    const auto g = weights(m, "gptq-int4", 128);
+    const double attn_params = 32.0 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024);
+    CHECK(g.attention == Approx(attn_params * 4.15625 / 8));
+    CHECK(g.embedding == 128256.0 * 4096 * 2);
+    CHECK(g.output == 128256.0 * 4096 * 2);
+    // AWQ has the same layout.
+    CHECK(weights(m, "awq-int4", 128).total == g.total);
+    // Group 32 costs more, per-channel (-1) less: (4 x 4096 + 20) / 4096 bits.
+    CHECK(weights(m, "gptq-int4", 32).attention == Approx(attn_params * (4 + 20.0 / 32) / 8));
+    CHECK(weights(m, "gptq-int4", -1).attention == Approx(attn_params * (4 + 20.0 / 4096) / 8));
+    // 3-bit, group 128: (3 x 128 + 16 + 3) / 128 = 3.1484 bits.
+    CHECK(weights(m, "gptq-int3", 128).attention == Approx(attn_params * (3 + 19.0 / 128) / 8));
+    QuantOptions sym;
+    sym.format = "gptq-int4";
+    sym.zero_point = false;
+    CHECK(weight_bytes(m, sym).value.attention == Approx(attn_params * (4 + 16.0 / 128) / 8));
+}
+
+TEST_CASE("bitsandbytes NF4 with and without double quantization (QLoRA paper)") {
+    const ModelSpec m = preset("llama-3.1-8b");
+    const double mlp_params = 32.0 * 3 * 4096 * 14336;
+    CHECK(weights(m, "bnb-nf4").mlp == Approx(mlp_params * 4.5 / 8));
+    CHECK(weights(m, "bnb-nf4-dq").mlp == Approx(mlp_params * (4 + 8.0 / 64 + 32.0 / (64 * 256)) / 8));
+    CHECK(weights(m, "bnb-int8").mlp == Approx(mlp_params * 1 + 32.0 * (14336 * 2 + 4096) * 4));
+}
+
+TEST_CASE("MXFP4 / NVFP4 / FP8 element and scale bits") {
+    const ModelSpec m = preset("llama-3.1-8b");
+    const double mlp_params = 32.0 * 3 * 4096 * 14336;
+    CHECK(weights(m, "mxfp4").mlp == Approx(mlp_params * 4.25 / 8));
+    CHECK(weights(m, "nvfp4").mlp == Approx(mlp_params * 4.5 / 8 + 96 * 4));
+    CHECK(weights(m, "fp8").mlp == Approx(mlp_params + 96 * 4));
+    CHECK(weights(m, "bf16").total == 8030261248.0 * 2);
+    CHECK(weights(m, "fp32").total == 8030261248.0 * 4);
+}
+
+TEST_CASE("MoE: experts quantized apart from attention (gpt-oss: MXFP4 experts, BF16 rest)") {
+    const ModelSpec m = preset("gpt-oss-120b");
+    QuantOptions q;
+    q.format = "bf16";
+    q.experts_format = "mxfp4";
+    auto r = weight_bytes(m, q);
+    REQUIRE(r.ok);
+    const ParamBreakdown p = model_params(m);
+    const double expert_matrices = 36.0 * 128 * 3 * 2880 * 2880;
+    CHECK(r.value.experts == Approx(expert_matrices * 4.25 / 8));
+    CHECK(r.value.attention == Approx(2 * 36.0 * (2880 * 64 * 64 * 2 + 2 * 2880 * 8 * 64)));
+    // gpt-oss-120b ships about 60.8 GiB of safetensors (MXFP4 experts); the model here lands near.
+    CHECK(bytes_to_gib(r.value.total) == Approx(60.8).epsilon(0.03));
+    CHECK(r.value.params == Approx(p.total));
+}
+
+TEST_CASE("tensor parallelism: per-GPU weights shard, KV projections replicate below kv_heads") {
+    const ModelSpec m = preset("llama-3.1-70b");
+    QuantOptions q;
+    auto one = weight_bytes(m, q, 1).value;
+    auto eight = weight_bytes(m, q, 8).value;
+    CHECK(eight.per_gpu == Approx(one.total / 8).epsilon(1e-3));
+    // TP 16 with 8 KV heads: each GPU still holds one whole KV head of k and v.
+    auto sixteen = weight_bytes(m, q, 16).value;
+    const double kv_proj = 80.0 * 2 * 8192 * 1024 * 2;
+    CHECK(sixteen.per_gpu == Approx((one.total - kv_proj - one.other) / 16 + kv_proj / 8 + one.other).epsilon(1e-9));
+}
+
+TEST_CASE("weight formats: unknown names and bad group sizes are errors naming the field") {
+    const ModelSpec m = preset("llama-3.1-8b");
+    QuantOptions q;
+    q.format = "int5";
+    auto r = weight_bytes(m, q);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.field == "inference.weights");
+    q.format = "gptq-int4";
+    q.group_size = 0;
+    r = weight_bytes(m, q);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.field == "inference.group_size");
+    q.group_size = 128;
+    q.experts_format = "bogus";
+    r = weight_bytes(m, q);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.field == "inference.experts_weights");
+    CHECK(find_weight_format("Q4_K_M") == find_weight_format("gguf-q4_k_m"));
+    CHECK(find_weight_format("BF16")->family == FormatFamily::Float);
+    CHECK(find_weight_format("gguf-bf16")->family == FormatFamily::Gguf);
+}
+
+TEST_CASE("every format on every preset: finite, lower-bit formats smaller") {
+    for (const auto& p : model_presets()) {
+        auto rm = resolve_model(p);
+        REQUIRE(rm.ok);
+        double prev_bf16 = 0;
+        for (const auto& f : weight_formats()) {
+            QuantOptions q;
+            q.format = f.id;
+            auto r = weight_bytes(rm.value, q);
+            INFO(p.id << " " << f.id);
+            REQUIRE(r.ok);
+            CHECK(std::isfinite(r.value.total));
+            CHECK(r.value.total > 0);
+            if (std::string(f.id) == "bf16") prev_bf16 = r.value.total;
+        }
+        QuantOptions a, b;
+        a.format = "q8_0";
+        b.format = "q4_k_m";
+        CHECK(weight_bytes(rm.value, b).value.total < weight_bytes(rm.value, a).value.total);
+        CHECK(weight_bytes(rm.value, a).value.total < prev_bf16);
+    }
+}
