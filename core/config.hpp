@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "inference.hpp"
 #include "model.hpp"
 #include "quick.hpp"
 #include "training.hpp"
@@ -33,6 +34,7 @@ struct Config {
     RuntimeConstants runtime{}; // JSON "runtime"
 
     // Detailed inference / serving inputs (core/inference.hpp) go below this line.
+    InferenceInputs inference{};  // engine, weight format, KV dtype, context, concurrency, TP, GPU
 };
 
 const char* method_name(Method m);  // "quick", "guide", "detailed"

@@ -2,6 +2,7 @@
 #include "estimate.hpp"
 
 #include "gpus.hpp"
+#include "inference.hpp"
 #include "training.hpp"
 
 namespace vc {
@@ -71,7 +72,7 @@ Outcome<Estimate> estimate(const Config& cfg) {
         case Method::Detailed:
             if (cfg.task == Task::Inference) {
                 // Detailed inference / serving (core/inference.cpp) is dispatched here.
-                return Outcome<Estimate>::failure("task", "detailed inference is not available yet");
+                return inference_estimate(cfg);
             }
 
             // Detailed training and fine-tuning (core/training.cpp) is dispatched here.

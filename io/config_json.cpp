@@ -12,6 +12,7 @@
 #include "../core/estimate.hpp"
 #include "../core/presets.hpp"
 #include "enum_names.hpp"
+#include "inference_json.hpp"
 #include "json_read.hpp"
 #include "training_json.hpp"
 
@@ -202,6 +203,10 @@ Outcome<Config> config_from_json(const json& doc) {
     }
 
     // Detailed inference section ("inference") is read here.
+    if (r.has("inference")) {
+        Error err;
+        if (!read_inference(r.at("inference"), cfg.inference, err)) return Outcome<Config>::failure(err);
+    }
 
     return Outcome<Config>::success(cfg);
 }
@@ -235,6 +240,7 @@ json config_to_json(const Config& cfg) {
                       {"a100_gb", k.a100_gb},
                       {"rtx4090_gb", k.rtx4090_gb}};
     write_training_sections(cfg, j);
+    if (cfg.task == Task::Inference) j["inference"] = inference_to_json(cfg.inference);
     return j;
 }
 

@@ -1,0 +1,540 @@
+// vramcalc core: detailed inference and serving memory, and speed from a roofline.
+//
+// [SECTIONS]
+//   checks     input validation (every error names its config field)
+//   plan       model, weights, KV layout and the engine's fixed memory, computed once
+//   memory     per-GPU memory at a context and a concurrency (what solvers evaluate)
+//   speed      decode and prefill from bandwidth and FLOPs
+//   estimate   the Estimate: components, metrics, fits for every catalog GPU
+#include "inference.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config.hpp"
+#include "text.hpp"
+#include "units.hpp"
+
+namespace vc {
+
+const char* engine_name(Engine e) {
+    switch (e) {
+        case Engine::Vllm: return "vllm";
+        case Engine::LlamaCpp: return "llama.cpp";
+        case Engine::Hf: return "hf";
+    }
+    return "vllm";
+}
+
+// [SECTION] checks --------------------------------------------------------------------------------
+namespace {
+
+constexpr long long kMaxContext = 1LL << 24;      // 16M tokens, as the top-level seq limit
+constexpr long long kMaxConcurrency = 1LL << 20;
+constexpr long long kMaxGpus = 4096;
+constexpr double kMaxBytes = 1e18;                // constants: an exabyte is a typo
+
+bool check_inputs(const InferenceInputs& in, Error& err) {
+    const auto& v = in.vllm;
+    const auto& k = in.constants;
+    if (!check_int_range("inference.context", in.context, 1, kMaxContext, err) ||
+        !check_int_range("inference.concurrency", in.concurrency, 1, kMaxConcurrency, err) ||
+        !check_int_range("inference.prompt_tokens", in.prompt_tokens, 0, kMaxContext, err) ||
+        !check_int_range("inference.tp", in.tp, 1, kMaxGpus, err) ||
+        !check_int_range("inference.block_size", in.block_size, 1, 4096, err) ||
+        !check_positive("inference.vllm.gpu_memory_utilization", v.gpu_memory_utilization, 1.0, err) ||
+        !check_int_range("inference.vllm.max_num_batched_tokens", v.max_num_batched_tokens, 1, kMaxContext, err) ||
+        !check_int_range("inference.vllm.max_num_seqs", v.max_num_seqs, 1, kMaxConcurrency, err) ||
+        !check_range("inference.vllm.activation_peak_gib", v.activation_peak_bytes < 0 ? 0 : v.activation_peak_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.vllm.non_torch_gib", v.non_torch_bytes < 0 ? 0 : v.non_torch_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.vllm.cuda_graph_gib", v.cuda_graph_bytes < 0 ? 0 : v.cuda_graph_bytes, 0, kMaxBytes, err) ||
+        !check_int_range("inference.llamacpp.n_gpu_layers", in.llamacpp.n_gpu_layers, -1, 1 << 20, err) ||
+        !check_int_range("inference.llamacpp.n_ubatch", in.llamacpp.n_ubatch, 1, 1 << 20, err) ||
+        !check_range("inference.constants.cuda_context_gib", k.cuda_context_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.constants.driver_reserved_gib", k.driver_reserved_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.constants.vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.constants.vllm_cuda_graph_gib", k.vllm_cuda_graph_bytes, 0, kMaxBytes, err) ||
+        !check_range("inference.constants.vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit, 0, 1e6, err) ||
+        !check_range("inference.constants.vllm_token_logit_bytes", k.vllm_token_logit_bytes, 0, 1e6, err) ||
+        !check_int_range("inference.constants.llamacpp_ctx_pad", k.llamacpp_ctx_pad, 1, 1 << 20, err) ||
+        !check_positive("inference.constants.bandwidth_efficiency", k.bandwidth_efficiency, 1.0, err) ||
+        !check_positive("inference.constants.compute_efficiency", k.compute_efficiency, 1.0, err) ||
+        !check_positive("inference.constants.host_bandwidth_gbps", k.host_bandwidth_gbps, 1e7, err))
+        return false;
+    if (in.has_custom_gpu) {
+        const GpuSpec& g = in.custom_gpu;
+        if (!check_positive("inference.gpu_custom.memory_gib", bytes_to_gib(g.memory_bytes), 1e6, err) ||
+            !check_range("inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps, 0, 1e7, err) ||
+            !check_range("inference.gpu_custom.bf16_tflops", g.bf16_tflops, 0, 1e7, err) ||
+            !check_range("inference.gpu_custom.fp8_tflops", g.fp8_tflops, 0, 1e7, err))
+            return false;
+    }
+    return true;
+}
+
+bool gated(const ModelSpec& m) { return m.mlp != MlpKind::Gelu; }
+
+}  // namespace
+
+// [SECTION] plan ----------------------------------------------------------------------------------
+namespace {
+
+// The profiled activation peak of a vLLM-like engine: one forward over max_num_batched_tokens
+// tokens (the residual stream plus the largest of the attention projections and the MLP), then
+// the logits and the sampler (docs/inference.md, "vLLM profile").
+double vllm_activation_peak(const InferencePlan& p) {
+    const ModelSpec& m = p.model;
+    const auto& v = p.in.vllm;
+    const double T = v.max_num_batched_tokens, B = p.dtype_bytes, h = m.hidden, tp = p.tp;
+    const double heads = m.heads / tp;
+    double attn_width;
+    if (m.kv_lora_rank > 0)
+        attn_width = heads * (m.qk_nope_head_dim + m.qk_rope_head_dim) + m.kv_lora_rank + m.qk_rope_head_dim +
+                     heads * (m.qk_nope_head_dim + m.v_head_dim) + heads * m.v_head_dim;
+    else
+        attn_width = (heads + 2 * p.kv.kv_heads_per_gpu) * m.head_dim + heads * m.head_dim;
+    const double dense_mlp = m.experts == 0 || m.dense_layers > 0 ? (gated(m) ? 3.0 : 2.0) * m.ffn / tp : 0;
+    // fused_moe: per token and chosen expert, the gate/up output (2N), the activation (N) and the
+    // expert's output (h) before the weighted sum.
+    const double moe = m.experts > 0 ? m.top_k * ((gated(m) ? 3.0 : 2.0) * m.expert_ffn / tp + h) : 0;
+    const double forward = T * B * (2 * h + std::max({attn_width, dense_mlp, moe}));
+    const double rows = v.profile_all_tokens ? T : std::min<double>(v.max_num_seqs, T);
+    const double per_logit = v.profile_all_tokens ? p.in.constants.vllm_token_logit_bytes : p.in.constants.vllm_sampler_bytes_per_logit;
+    const double logits = T * h * B + rows * m.vocab * per_logit;
+    return std::max(forward, logits);
+}
+
+// Sets the GPU and what depends on it (vLLM's budget and KV pool).
+void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
+    p.has_gpu = gpu != nullptr;
+    if (gpu) p.gpu = *gpu;
+    if (p.engine != Engine::Vllm || !gpu) return;
+    const double total = std::max(0.0, gpu->memory_bytes - p.in.constants.driver_reserved_bytes);
+    p.budget = p.in.vllm.gpu_memory_utilization * total;
+    p.pool = p.budget - p.weights_gpu - p.activation_peak - p.runtime_gpu;
+}
+
+}  // namespace
+
+Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, const std::string& format_override) {
+    using R = Outcome<InferencePlan>;
+    InferencePlan p;
+    p.in = cfg.inference;
+    InferenceInputs& in = p.in;
+    if (tp_override > 0) in.tp = tp_override;
+    if (!format_override.empty()) in.weights.format = format_override;
+    Error err;
+    if (!check_inputs(in, err)) return R::failure(err);
+    p.engine = in.engine;
+    p.tp = in.tp;
+    p.target_utilization = cfg.target_utilization;
+
+    // Model: a preset or architecture, else the parameter count (an approximate architecture).
+    ModelSpec spec = cfg.model;
+    if (spec.layers == 0 && spec.params_override_b <= 0) spec.params_override_b = cfg.quick.params_b;
+    auto rm = resolve_model(spec);
+    if (!rm.ok) return R::failure(rm.error);
+    p.model = rm.value;
+    const ModelSpec& m = p.model;
+    p.params = model_params(m);
+
+    // GPU: a custom entry, a catalog id, or none (then only the engine-independent figures).
+    const GpuSpec* gpu = nullptr;
+    if (in.has_custom_gpu) {
+        gpu = &in.custom_gpu;
+    } else if (!cfg.gpu_id.empty()) {
+        gpu = find_gpu(cfg.gpu_id);
+        if (!gpu) return R::failure("gpu", "gpu \"" + cfg.gpu_id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom");
+    }
+    if (in.engine == Engine::Vllm && !gpu)
+        return R::failure("gpu", "the vLLM profile sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
+
+    // Weights. The vLLM engine shards them by tensor parallelism; the others split layers.
+    const bool layer_split = in.engine != Engine::Vllm;
+    if (layer_split && in.tp > m.layers)
+        return R::failure("inference.tp", "inference.tp (" + std::to_string(in.tp) + ") must be at most model.layers (" +
+                                              std::to_string(m.layers) + "): " + engine_name(in.engine) + " splits whole layers across GPUs");
+    auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp);
+    if (!rw.ok) return R::failure(rw.error);
+    p.weights = rw.value;
+    p.format = find_weight_format(in.weights.format);
+    if (in.engine == Engine::LlamaCpp && p.format->family != FormatFamily::Gguf && p.format->family != FormatFamily::Float &&
+        std::string(p.format->id) != "mxfp4")
+        return R::failure("inference.weights", "inference.weights \"" + in.weights.format +
+                                                   "\" is not a llama.cpp format: use a GGUF type (q4_k_m, q8_0, ...), mxfp4 or a float type");
+    if (in.engine != Engine::LlamaCpp && p.format->family == FormatFamily::Gguf)
+        return R::failure("inference.weights", "inference.weights \"" + in.weights.format + "\" is a GGUF file type: set inference.engine to \"llama.cpp\"");
+    p.dtype_bytes = p.format->family == FormatFamily::Float ? p.format->element_bits / 8 : in.weights.dtype_bytes;
+
+    // KV cache element type: "auto" is the model's dtype (llama.cpp: f16).
+    std::string kv_id = in.kv_dtype;
+    if (kv_id == "auto") kv_id = p.dtype_bytes == 4 ? "fp32" : (in.engine == Engine::LlamaCpp ? "fp16" : "bf16");
+    p.kv_dtype = find_kv_dtype(kv_id);
+    if (!p.kv_dtype) {
+        std::string list = "auto";
+        for (const auto& d : kv_dtypes()) list += ", " + std::string(d.id);
+        return R::failure("inference.kv_dtype", "inference.kv_dtype \"" + in.kv_dtype + "\" is not known (one of " + list + ")");
+    }
+    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full);
+    if (!rk.ok) return R::failure(rk.error);
+    p.kv = rk.value;
+
+    const double layer_total = std::max(0.0, p.weights.total - p.weights.embedding - p.weights.output);
+    const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
+    switch (in.engine) {
+        case Engine::Vllm: {
+            p.block = in.block_size;
+            p.weights_gpu = p.weights.per_gpu;
+            p.runtime_gpu = in.vllm.non_torch_bytes >= 0
+                                ? in.vllm.non_torch_bytes
+                                : in.constants.vllm_non_torch_bytes + (in.tp > 1 ? in.constants.vllm_non_torch_tp_bytes : 0);
+            p.graphs_gpu = in.vllm.enforce_eager ? 0 : (in.vllm.cuda_graph_bytes >= 0 ? in.vllm.cuda_graph_bytes : in.constants.vllm_cuda_graph_bytes);
+            p.activation_peak = in.vllm.activation_peak_bytes >= 0 ? in.vllm.activation_peak_bytes : vllm_activation_peak(p);
+            break;
+        }
+        case Engine::LlamaCpp: {
+            // -ngl N offloads the last N repeating layers; N > layers also offloads the output
+            // layer (with tied embeddings a duplicate of token_embd). token_embd stays on the CPU.
+            const int ngl = in.llamacpp.n_gpu_layers;
+            p.gpu_layers = ngl < 0 ? m.layers : std::min(ngl, m.layers);
+            p.output_on_gpu = ngl < 0 || ngl > m.layers;
+            double on_gpu = 0;
+            for (int i = m.layers - p.gpu_layers; i < m.layers; ++i) on_gpu += p.weights.layer_bytes[static_cast<size_t>(i)];
+            const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
+            const double split = p.gpu_layers > 0 ? std::ceil(static_cast<double>(p.gpu_layers) / in.tp) / p.gpu_layers : 0;
+            p.weights_gpu = on_gpu * split + (p.output_on_gpu ? head : 0);
+            p.host_bytes = p.weights.total - on_gpu - (p.output_on_gpu && !m.tied_embeddings ? head : 0);
+            p.kv_share = static_cast<double>(p.gpu_layers) / m.layers * split;
+            p.runtime_gpu = in.constants.cuda_context_bytes;
+            break;
+        }
+        case Engine::Hf: {
+            // Quantized layers dequantize one matrix at a time for a prefill matmul: bitsandbytes
+            // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
+            // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
+            const std::string id = p.format->id;
+            const double compute = in.hf.bnb_compute_bytes;
+            if (id.rfind("bnb-int8", 0) == 0) p.dequant_bytes = p.weights.largest_matrix;
+            else if (id.rfind("bnb-", 0) == 0)
+                p.dequant_bytes = p.weights.largest_matrix * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
+            else if (id.rfind("gptq", 0) == 0 || id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
+            p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;
+            p.kv_share = in.tp > 1 ? layers_share : 1;
+            p.runtime_gpu = in.constants.cuda_context_bytes;
+            break;
+        }
+    }
+    set_plan_gpu(p, gpu);
+    return R::success(p);
+}
+
+// [SECTION] memory --------------------------------------------------------------------------------
+namespace {
+
+// llama.cpp's KV cells: every sequence's tokens (capped at the window in SWA layers), the total
+// padded to whole multiples of llamacpp_ctx_pad.
+double llamacpp_kv_bytes(const InferencePlan& p, double context, double n) {
+    const double pad = p.in.constants.llamacpp_ctx_pad;
+    double bytes = 0;
+    for (int g = 0; g < p.kv.group_count; ++g) {
+        const KvGroup& grp = p.kv.groups[g];
+        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + p.in.llamacpp.n_ubatch) : context;
+        bytes += grp.bytes_per_token * std::ceil(n * per_seq / pad) * pad;
+    }
+    return bytes * p.kv_share;
+}
+
+// llama.cpp's compute buffer, reserved for the worst graph: n_ubatch tokens against every KV cell.
+// The largest of the output logits (F32), one layer's attention scores (F32, without flash
+// attention) and the MLP intermediates (F32), plus the hidden state feeding it.
+double llamacpp_compute_buffer(const InferencePlan& p, double context, double n) {
+    if (p.gpu_layers == 0 && !p.output_on_gpu) return 0;
+    const ModelSpec& m = p.model;
+    const double ub = p.in.llamacpp.n_ubatch, f32 = 4;
+    const double cells = std::ceil(n * context / p.in.constants.llamacpp_ctx_pad) * p.in.constants.llamacpp_ctx_pad;
+    const double logits = p.output_on_gpu ? ub * m.vocab * f32 : 0;
+    const double scores = p.in.llamacpp.flash_attn ? 0 : ub * cells * m.heads * f32;
+    const double ffn = std::max<double>(m.ffn, m.experts > 0 ? static_cast<double>(m.expert_ffn) * m.top_k : 0);
+    const double mlp = ub * ffn * f32 * (gated(m) ? 3 : 2);
+    return std::max({logits, scores, mlp}) + ub * m.hidden * f32;
+}
+
+// Hugging Face generate: the prefill of `prompt` tokens for all sequences at once. The residual
+// stream (hidden states and a normed copy) plus the largest of: eager attention scores (dtype,
+// the FP32 softmax, and the probabilities), the MLP intermediates, and the logits (dtype + FP32).
+double hf_activations(const InferencePlan& p, double context, double n) {
+    const ModelSpec& m = p.model;
+    const double B = p.dtype_bytes;
+    const double P = p.in.prompt_tokens > 0 ? std::min<double>(p.in.prompt_tokens, context) : context;
+    const double stream = 2 * n * P * m.hidden * B;
+    const double scores = p.in.hf.attention == HfAttention::Eager ? n * m.heads * P * P * (B + 4 + B)
+                                                                  : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B;
+    const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
+    const double mlp = n * P * ffn * B * (gated(m) ? 3 : 2);
+    const double logits = (p.in.hf.full_logits ? n * P : n) * m.vocab * (B + 4);
+    // DynamicCache grows by torch.cat: one layer's keys are held twice while copying.
+    const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
+    return stream + std::max({scores, mlp, logits}) + p.dequant_bytes + cat;
+}
+
+}  // namespace
+
+MemoryAt memory_at(const InferencePlan& p, double context, double n) {
+    MemoryAt r;
+    r.weights = p.weights_gpu;
+    r.runtime = p.runtime_gpu;
+    r.graphs = p.graphs_gpu;
+    switch (p.engine) {
+        case Engine::Vllm:
+            r.activations = p.activation_peak;
+            r.kv = std::max(0.0, p.pool);  // vLLM allocates the whole pool up front
+            break;
+        case Engine::LlamaCpp:
+            r.kv = llamacpp_kv_bytes(p, context, n);
+            r.activations = llamacpp_compute_buffer(p, context, n);
+            break;
+        case Engine::Hf:
+            r.kv = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
+            r.activations = hf_activations(p, context, n);
+            break;
+    }
+    return r;
+}
+
+bool fits_at(const InferencePlan& p, double context, double n, double share) {
+    if (p.engine == Engine::Vllm) return p.pool > 0 && n * kv_sequence_bytes(p.kv, context, p.block) <= p.pool;
+    if (!p.has_gpu) return false;
+    return memory_at(p, context, n).total() <= p.gpu.memory_bytes * share;
+}
+
+// [SECTION] speed ---------------------------------------------------------------------------------
+namespace {
+
+// FP8 tensor cores serve FP8 weights with FP8 activations (and INT8 W8A8 at the same rate).
+bool uses_fp8_math(const WeightFormat& f) {
+    const std::string id = f.id;
+    return id.rfind("fp8", 0) == 0 || id == "w8a8" || id == "nvfp4";
+}
+
+// Attention FLOPs per new token against `context` cached tokens, one GPU: QK^T and PV, 2 FLOPs per
+// multiply-add, each head_dim wide, capped at the window in sliding-window layers.
+double attention_flops_per_token(const InferencePlan& p, double context) {
+    const ModelSpec& m = p.model;
+    const double heads = p.engine == Engine::Vllm ? static_cast<double>(m.heads) / p.tp : m.heads;
+    const double width = m.kv_lora_rank > 0 ? m.kv_lora_rank + m.qk_rope_head_dim : m.head_dim;
+    double flops = 0;
+    for (int g = 0; g < p.kv.group_count; ++g) {
+        const double t = p.kv.groups[g].cap_tokens > 0 ? std::min(context, p.kv.groups[g].cap_tokens) : context;
+        flops += p.kv.groups[g].layers * 4.0 * heads * width * t;
+    }
+    return flops;
+}
+
+}  // namespace
+
+Speed inference_speed(const InferencePlan& p, double context, double n, double prompt) {
+    Speed s;
+    if (!p.has_gpu || p.gpu.bandwidth_gbps <= 0) return s;
+    const auto& k = p.in.constants;
+    const double split = p.engine == Engine::Vllm ? p.tp : 1;  // per-GPU share of the compute
+    const double bw = p.gpu.bandwidth_gbps * 1e9 * k.bandwidth_efficiency;
+    const double tflops = uses_fp8_math(*p.format) && p.gpu.fp8_tflops > 0 ? p.gpu.fp8_tflops : p.gpu.bf16_tflops;
+    const double peak = tflops * 1e12 * k.compute_efficiency;
+
+    // Bytes read per decode step on one GPU: the weights (embedding rows only; routed experts only
+    // those some sequence picked: 1 - (1 - k/E)^n of them) plus every sequence's KV.
+    const ModelSpec& m = p.model;
+    double weights_read = p.weights_gpu;
+    const double gpu_fraction = p.weights.total > 0 ? p.weights_gpu / p.weights.total : 1;
+    weights_read -= p.weights.embedding * gpu_fraction;
+    if (m.experts > 0) {
+        const double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, n);
+        weights_read -= p.weights.experts_routed * gpu_fraction * (1 - touched);
+    }
+    const double kv_read = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
+    s.bytes_per_step = weights_read + kv_read;
+    s.flops_per_step = n * (2 * p.params.active / split + attention_flops_per_token(p, context));
+    double t_mem = s.bytes_per_step / bw;
+    // llama.cpp layers left on the CPU stream from system memory every token.
+    if (p.engine == Engine::LlamaCpp && p.host_bytes > 0) t_mem += (p.host_bytes - p.weights.embedding) / (k.host_bandwidth_gbps * 1e9);
+    const double t_compute = peak > 0 ? s.flops_per_step / peak : 0;
+    s.memory_bound = t_mem >= t_compute;
+    s.step_s = std::max(t_mem, t_compute);
+    if (s.step_s > 0) {
+        s.tokens_per_s = 1 / s.step_s;
+        s.tokens_per_s_total = n / s.step_s;
+    }
+    // Prefill of one prompt: 2 x active parameters per token plus causal attention (half the
+    // P x P scores), bounded below by one read of the weights.
+    const double P = prompt;
+    const double prefill_flops = 2 * p.params.active / split * P + attention_flops_per_token(p, P) * P / 2;
+    s.prefill_s = std::max(peak > 0 ? prefill_flops / peak : 0, p.weights_gpu / bw);
+    return s;
+}
+
+// [SECTION] estimate ------------------------------------------------------------------------------
+namespace {
+
+void add_metric(Estimate& e, const char* key, const char* label, double value, const char* unit) {
+    e.metrics.push_back(Metric{key, label, value, unit});
+}
+
+std::string gib(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes_to_gib(bytes));
+    return buf;
+}
+
+// Plans at the GPU counts worth trying (tensor-parallel degrees for vLLM, layer splits for the
+// others), built once and then checked against every GPU for "how many of this GPU".
+std::vector<std::pair<int, InferencePlan>> candidate_plans(const Config& cfg) {
+    static const int kTp[] = {1, 2, 4, 8, 16, 32, 64};
+    static const int kSplit[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64};
+    std::vector<std::pair<int, InferencePlan>> plans;
+    auto add = [&](int count) {
+        auto r = make_inference_plan(cfg, count);
+        if (r.ok) plans.emplace_back(count, std::move(r.value));
+    };
+    if (cfg.inference.engine == Engine::Vllm)
+        for (int t : kTp) add(t);
+    else
+        for (int t : kSplit) add(t);
+    return plans;
+}
+
+}  // namespace
+
+Outcome<Estimate> inference_estimate(const Config& cfg) {
+    auto rp = make_inference_plan(cfg);
+    if (!rp.ok) return Outcome<Estimate>::failure(rp.error);
+    const InferencePlan& p = rp.value;
+    const InferenceInputs& in = p.in;
+    const ModelSpec& m = p.model;
+    const double c = in.context, n = in.concurrency;
+    const double prompt = in.prompt_tokens > 0 ? std::min(in.prompt_tokens, in.context) : in.context;
+    const MemoryAt mem = memory_at(p, c, n);
+    const double seq_kv = kv_sequence_bytes(p.kv, c, p.engine == Engine::Vllm ? p.block : 0);
+
+    Estimate e;
+    e.method = "detailed";
+    e.task = "inference";
+    const std::string fmt_label = p.format->label;
+    e.components.push_back({"weights", "Weights (" + fmt_label + ")", mem.weights,
+                            p.weights.formula + (p.weights_gpu != p.weights.total ? "; " + num(p.weights_gpu) + " B on one GPU" : "")});
+    switch (p.engine) {
+        case Engine::Vllm:
+            e.components.push_back({"kv_cache", "KV cache pool", mem.kv,
+                                    num(in.vllm.gpu_memory_utilization) + " x " + num(p.budget / in.vllm.gpu_memory_utilization) +
+                                        " B usable - weights - activation peak - non-torch = " + num(p.pool) + " B"});
+            e.components.push_back({"activations", "Activation peak (profiled)", mem.activations,
+                                    in.vllm.activation_peak_bytes >= 0
+                                        ? std::string("measured value from the config")
+                                        : "forward over " + num(in.vllm.max_num_batched_tokens) + " batched tokens, then logits for " +
+                                              num(in.vllm.profile_all_tokens ? in.vllm.max_num_batched_tokens
+                                                                             : std::min(in.vllm.max_num_seqs, in.vllm.max_num_batched_tokens)) +
+                                              " rows x vocab " + num(m.vocab)});
+            e.components.push_back({"runtime", "Non-torch memory", mem.runtime, in.tp > 1 ? "CUDA runtime + NCCL buffers" : "CUDA runtime"});
+            e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs,
+                                    in.vllm.enforce_eager ? std::string("enforce_eager: none") : "captured after the KV pool, outside gpu_memory_utilization"});
+            break;
+        case Engine::LlamaCpp:
+            e.components.push_back({"kv_cache", "KV cache", mem.kv,
+                                    num(n) + " x " + num(c) + " tokens (padded to " + num(in.constants.llamacpp_ctx_pad) + " cells) x " +
+                                        p.kv.formula + (p.kv_share < 1 ? " x " + num(p.kv_share) + " on the GPU" : "")});
+            e.components.push_back({"activations", "Compute buffer", mem.activations,
+                                    "n_ubatch " + num(in.llamacpp.n_ubatch) + ": max(logits, attention scores, MLP) in F32"});
+            e.components.push_back({"runtime", "CUDA context", mem.runtime, "CUDA context + cuBLAS"});
+            break;
+        case Engine::Hf:
+            e.components.push_back({"kv_cache", "KV cache", mem.kv, num(n) + " x " + num(c) + " tokens x " + p.kv.formula});
+            e.components.push_back({"activations", "Activations (current step)", mem.activations,
+                                    "prefill of " + num(prompt) + " tokens x " + num(n) + " sequences" +
+                                        (in.hf.attention == HfAttention::Eager ? ", eager attention scores" : "")});
+            e.components.push_back({"runtime", "CUDA context", mem.runtime, "outside PyTorch's allocator"});
+            break;
+    }
+    e.total_bytes = mem.total();
+    e.buffered_bytes = e.total_bytes;
+
+    add_metric(e, "kv_bytes_per_token", "KV cache per token (one GPU, all layers)", p.kv.bytes_per_token, "bytes/token");
+    add_metric(e, "kv_bytes_per_sequence", "KV cache per sequence at the context", seq_kv * (p.engine == Engine::Vllm ? 1 : p.kv_share), "bytes");
+    add_metric(e, "weights_total_bytes", "Weights, whole model", p.weights.total, "bytes");
+    add_metric(e, "weight_bits_per_weight", "Bits per weight", p.weights.bits_per_weight, "bits");
+    add_metric(e, "params", "Parameters", p.params.total, "count");
+    if (p.engine == Engine::Vllm) {
+        const double block_bytes = p.kv.bytes_per_token * in.block_size;
+        const double blocks = p.pool > 0 ? std::floor(p.pool / block_bytes) : 0;
+        add_metric(e, "kv_blocks", "KV blocks", blocks, "count");
+        add_metric(e, "kv_capacity_tokens", "KV capacity", blocks * in.block_size, "tokens");
+        add_metric(e, "max_concurrency", "Sequences of the context that fit", seq_kv > 0 ? std::floor(std::max(0.0, p.pool) / seq_kv) : 0, "sequences");
+        add_metric(e, "activation_peak_bytes", "Profiled activation peak", p.activation_peak, "bytes");
+        add_metric(e, "kv_needed_bytes", "KV the sequences need", n * seq_kv, "bytes");
+    } else {
+        if (p.has_gpu) {
+            const double usable = p.gpu.memory_bytes - (mem.total() - mem.kv);
+            const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
+            add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
+        }
+        if (p.engine == Engine::LlamaCpp) add_metric(e, "host_bytes", "Weights in system memory", p.host_bytes, "bytes");
+    }
+    if (p.has_gpu) {
+        const Speed s = inference_speed(p, c, n, prompt);
+        add_metric(e, "decode_tokens_per_s", "Decode speed per sequence", s.tokens_per_s, "tokens/s");
+        add_metric(e, "decode_tokens_per_s_total", "Decode speed, all sequences", s.tokens_per_s_total, "tokens/s");
+        add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
+        add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
+        e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + p.gpu.name +
+                          ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
+                          num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
+    } else {
+        e.notes.push_back("No GPU chosen: set gpu for speed figures and the KV capacity left.");
+    }
+
+    // Engine notes.
+    if (p.engine == Engine::Vllm) {
+        if (p.pool <= 0)
+            e.notes.push_back("vLLM would stop at start-up: nothing is left for KV blocks (" + gib(p.budget) + " budget, " + gib(p.weights_gpu) +
+                              " weights, " + gib(p.activation_peak) + " activation peak).");
+        else if (n * seq_kv > p.pool)
+            e.notes.push_back("The KV pool (" + gib(p.pool) + ") holds " + num(std::floor(p.pool / seq_kv)) + " sequences of " + num(c) +
+                              " tokens, fewer than the " + num(n) + " asked: vLLM queues the rest.");
+        if (!in.vllm.profile_all_tokens && in.vllm.activation_peak_bytes < 0)
+            e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
+                              "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");
+    }
+    if (p.kv.replicated && p.engine == Engine::Vllm)
+        e.notes.push_back(p.kv.mla ? "MLA: every GPU keeps the whole latent KV cache (it is not split by head)."
+                                   : "Fewer KV heads than GPUs: each GPU keeps a copy of one KV head.");
+    if (m.sliding_window > 0 && !in.swa_full)
+        e.notes.push_back("Sliding-window layers keep at most " + num(m.sliding_window) + " tokens each (swa_full: false).");
+    if (m.approximate) e.notes.push_back("Approximate architecture filled from the parameter count; give a preset for exact figures.");
+
+    // Fits on every catalog GPU (and the custom one).
+    std::vector<const GpuSpec*> gpus;
+    for (const auto& g : gpu_catalog()) gpus.push_back(&g);
+    if (in.has_custom_gpu) gpus.push_back(&in.custom_gpu);
+    const auto candidates = candidate_plans(cfg);
+    for (const GpuSpec* g : gpus) {
+        InferencePlan q = p;
+        set_plan_gpu(q, g);
+        GpuFit f;
+        f.gpu_id = g->id.empty() ? "custom" : g->id;
+        const MemoryAt mg = memory_at(q, c, n);
+        f.utilization = mg.total() / g->memory_bytes;
+        f.fits = fits_at(q, c, n, 1.0) && mg.total() <= g->memory_bytes;
+        f.within_target = f.fits && mg.total() <= g->memory_bytes * cfg.target_utilization;
+        for (const auto& cand : candidates) {
+            InferencePlan t = cand.second;
+            set_plan_gpu(t, g);
+            if (fits_at(t, c, n, 1.0) && memory_at(t, c, n).total() <= g->memory_bytes) {
+                f.gpus_needed = cand.first;
+                break;
+            }
+        }
+        e.fits.push_back(f);
+    }
+    return Outcome<Estimate>::success(e);
+}
+
+}  // namespace vc

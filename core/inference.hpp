@@ -1,0 +1,170 @@
+// vramcalc core: detailed inference and serving. How three kinds of engines take GPU memory:
+//  - vLLM-like: reserves gpu_memory_utilization of the card, takes the weights, a profiled
+//    activation peak and non-torch memory out of it, and pages the rest into KV blocks;
+//  - llama.cpp-like: weights of the offloaded layers, a KV cache for the whole context, a
+//    compute buffer;
+//  - Hugging Face generate: weights, a growing KV cache and the activations of the current step.
+// Plus decode and prefill speed from a roofline over the GPU catalog. docs/inference.md has every
+// formula and constant with its source.
+#pragma once
+
+#include <string>
+
+#include "gpus.hpp"
+#include "kv_cache.hpp"
+#include "quant.hpp"
+#include "result.hpp"
+#include "status.hpp"
+
+namespace vc {
+
+struct Config;
+
+enum class Engine { Vllm, LlamaCpp, Hf };
+const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf"
+
+// Constants that model the world. Each is overridable from the config ("inference.constants").
+struct InferenceConstants {
+    // CUDA context plus cuBLAS/cuDNN handles on one GPU, outside PyTorch's allocator: PyTorch 2.x
+    // with CUDA 12 lazy module loading takes ~0.3-0.6 GiB (nvidia-smi minus memory_reserved).
+    double cuda_context_bytes = 0.5 * 1073741824.0;
+    // nvidia-smi's total less what cudaMemGetInfo reports (what vLLM's total_gpu_memory is): vLLM
+    // logs 79.22 GiB on an 79.65 GiB H100 (PR #10511) and C30 implies 39.50 GiB on a 40 GiB A100.
+    double driver_reserved_bytes = 0.47 * 1073741824.0;
+    // vLLM "non_torch_memory" on one GPU (CUDA runtime allocations outside torch): 0.10 GiB in C30
+    // (vLLM issue 12330), 0.16 GiB in vLLM PR #12126.
+    double vllm_non_torch_bytes = 0.13 * 1073741824.0;
+    // Extra non-torch memory per GPU with tensor parallelism (NCCL and custom all-reduce buffers):
+    // vLLM logs show 0.59-0.73 GiB at TP 2 (vllm-gfx906 issue 10).
+    double vllm_non_torch_tp_bytes = 0.6 * 1073741824.0;
+    // CUDA graphs captured after the KV cache is allocated, outside gpu_memory_utilization: vLLM
+    // logs "Graph capturing finished ... took 0.3-0.7 GiB" for 1-8B models.
+    double vllm_cuda_graph_bytes = 0.5 * 1073741824.0;
+    // The sampler's peak per logit when vLLM profiles max_num_seqs sequences with top-k/top-p:
+    // bf16 logits, an FP32 copy, sorted values and int64 indices, probabilities, cumulative sums.
+    // PR #10511 logs 1.26 GiB for Llama-3-8B at 256 x 128,256 logits: ~41 B per logit.
+    double vllm_sampler_bytes_per_logit = 40;
+    // Profiles that compute logits for every batched token (vLLM V1 up to 0.7): BF16 logits, an
+    // FP32 copy and FP32 probabilities, 2 + 4 + 4 bytes per logit. Inferred from C30, whose log
+    // shows a 9.37 GiB peak for Llama-3-8B at 8192 batched tokens.
+    double vllm_token_logit_bytes = 10;
+    // llama.cpp pads the KV cache to a multiple of 256 cells (llama_context: GGML_PAD(n_ctx, 256)).
+    double llamacpp_ctx_pad = 256;
+    // Roofline efficiencies: decode GEMV kernels reach ~80% of peak HBM bandwidth; large prefill
+    // GEMMs reach ~60% of dense tensor peak (vLLM / TensorRT-LLM benchmarks). 1 = pure roofline.
+    double bandwidth_efficiency = 0.8;
+    double compute_efficiency = 0.6;
+    // Host memory bandwidth for layers llama.cpp keeps on the CPU (dual-channel DDR5-5600: ~90 GB/s
+    // peak, ~60 GB/s achieved).
+    double host_bandwidth_gbps = 60;
+};
+
+struct VllmOptions {
+    double gpu_memory_utilization = 0.9;   // vLLM default
+    int max_num_batched_tokens = 8192;     // tokens in the profiling forward (vLLM V1 default for the LLM class)
+    int max_num_seqs = 256;                // vLLM default
+    bool enforce_eager = false;            // true: no CUDA graphs
+    bool profile_all_tokens = false;       // "profile_logits": "tokens" (logits for every batched token)
+    double activation_peak_bytes = -1;     // >= 0: a measured peak (vLLM's log) replaces the model
+    double non_torch_bytes = -1;           // >= 0: replaces the constant
+    double cuda_graph_bytes = -1;          // >= 0: replaces the constant
+};
+
+struct LlamaCppOptions {
+    int n_gpu_layers = -1;   // -1: every layer and the output layer on the GPU (-ngl 999)
+    int n_ubatch = 512;      // physical batch (llama.cpp default)
+    bool flash_attn = true;  // -fa (on by default where supported since 2025)
+};
+
+enum class HfAttention { Eager, Sdpa, Flash };
+
+struct HfOptions {
+    HfAttention attention = HfAttention::Sdpa;
+    bool full_logits = false;  // logits for the whole prompt (transformers < 4.45 and model.forward)
+    // bitsandbytes 4-bit compute dtype: BitsAndBytesConfig's bnb_4bit_compute_dtype defaults to
+    // float32, so a prefill matmul dequantizes a weight to its 16-bit dtype and casts it to FP32.
+    double bnb_compute_bytes = 4;
+};
+
+struct InferenceInputs {
+    Engine engine = Engine::Vllm;
+    QuantOptions weights{};        // weights.format: a name from weight_formats()
+    std::string kv_dtype = "auto"; // "auto": the model's 16-bit dtype (f16 in llama.cpp)
+    int context = 4096;            // tokens per sequence, prompt + output (vLLM: max_model_len)
+    int concurrency = 1;           // sequences in flight
+    int prompt_tokens = 0;         // prefill length (TTFT, HF activations); 0 = context
+    int tp = 1;                    // GPUs the model is split over (vLLM: tensor parallel; others: layers)
+    int block_size = 16;           // vLLM paged KV block, tokens
+    bool swa_full = false;         // store the full context in sliding-window layers too
+    VllmOptions vllm{};
+    LlamaCppOptions llamacpp{};
+    HfOptions hf{};
+    bool has_custom_gpu = false;   // custom_gpu replaces the catalog GPU (config "inference.gpu_custom")
+    GpuSpec custom_gpu{};
+    InferenceConstants constants{};
+};
+
+// Everything one configuration needs, computed once; solvers evaluate memory_at() on it many times.
+struct InferencePlan {
+    Engine engine = Engine::Vllm;
+    ModelSpec model{};
+    ParamBreakdown params{};
+    WeightBreakdown weights{};
+    const WeightFormat* format = nullptr;
+    const KvDtype* kv_dtype = nullptr;
+    KvLayout kv{};
+    int tp = 1;
+    int block = 0;               // per-sequence paging (vLLM block size; 0: none)
+    double weights_gpu = 0;      // weights on one GPU
+    double runtime_gpu = 0;      // CUDA context / non-torch memory
+    double graphs_gpu = 0;       // CUDA graphs (vLLM)
+    double kv_share = 1;         // share of the KV cache on one GPU (layer split, partial offload)
+    double dtype_bytes = 2;      // activation dtype
+    double dequant_bytes = 0;    // HF: one matrix dequantized (or re-laid out) during a prefill
+    bool has_gpu = false;
+    GpuSpec gpu{};
+    double target_utilization = 0.75;
+    // vLLM
+    double budget = 0;           // gpu_memory_utilization x cudaMemGetInfo total
+    double activation_peak = 0;  // profiled peak
+    double pool = 0;             // KV pool: budget - weights - activation peak - non-torch
+    // llama.cpp
+    int gpu_layers = 0;          // layers on the GPU
+    bool output_on_gpu = true;
+    double host_bytes = 0;       // weights kept in system memory
+    InferenceInputs in{};
+};
+
+// Builds the plan for `cfg` (cfg.task must be inference). `tp` > 0 and `format` non-empty override
+// the config (the solvers try several). Errors name the config field.
+Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp = 0, const std::string& format = "");
+
+struct MemoryAt {
+    double weights = 0, kv = 0, activations = 0, runtime = 0, graphs = 0;
+    double total() const { return weights + kv + activations + runtime + graphs; }
+};
+
+// Per-GPU memory with `concurrency` sequences of `context` tokens. For vLLM the KV entry is what
+// those sequences occupy in the pool (the pool itself is plan.pool).
+MemoryAt memory_at(const InferencePlan& p, double context, double concurrency);
+
+// Whether `concurrency` sequences of `context` tokens fit one GPU: vLLM, in the KV pool; the
+// others, within the GPU's memory x `share` (the target utilization, or 1 for "runs at all").
+bool fits_at(const InferencePlan& p, double context, double concurrency, double share);
+
+// Decode and prefill speed from the roofline (needs plan.has_gpu).
+struct Speed {
+    double step_s = 0;              // one decode step for all sequences
+    double tokens_per_s = 0;        // per sequence
+    double tokens_per_s_total = 0;  // all sequences
+    double prefill_s = 0;           // one prompt of prompt_tokens: time to first token
+    bool memory_bound = true;
+    double bytes_per_step = 0;      // per GPU
+    double flops_per_step = 0;      // per GPU
+};
+Speed inference_speed(const InferencePlan& p, double context, double concurrency, double prompt_tokens);
+
+// The detailed inference estimate (core/estimate.cpp dispatches here).
+Outcome<Estimate> inference_estimate(const Config& cfg);
+
+}  // namespace vc

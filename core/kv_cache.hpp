@@ -1,0 +1,54 @@
+// vramcalc core: the KV cache, exactly. Bytes per token from the attention layout (MHA/GQA/MQA:
+// 2 x layers x KV heads x head_dim x bytes; MLA: layers x (kv_lora_rank + qk_rope_head_dim) x
+// bytes), sliding-window layers capped at their window, KV heads sharded by tensor parallelism,
+// and paged blocks rounding a sequence up. docs/inference.md derives each term.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+#include "status.hpp"
+
+namespace vc {
+
+// A KV cache element type. Integer types carry a scale and zero point per (token, head) vector;
+// llama.cpp's block types carry theirs inside the block.
+struct KvDtype {
+    const char* id;               // config name: "bf16", "fp8", "q8_0", ...
+    double bytes_per_element;     // stored bytes per cached value
+    double bytes_per_vector;      // extra bytes per (token, KV head) vector (scales, zero points)
+    const char* source;
+};
+const std::vector<KvDtype>& kv_dtypes();
+const KvDtype* find_kv_dtype(const std::string& id);  // "auto" is resolved by the caller
+
+// Layers that cache the same number of tokens: full-attention layers (cap 0) and sliding-window
+// layers (cap = the window).
+struct KvGroup {
+    int layers = 0;
+    double bytes_per_token = 0;   // per GPU, all layers of the group
+    double cap_tokens = 0;        // 0: no cap (full context)
+};
+
+struct KvLayout {
+    KvGroup groups[2];
+    int group_count = 0;
+    double bytes_per_token = 0;   // per GPU, every layer, uncapped (what one token of full context costs)
+    double kv_heads_per_gpu = 0;  // KV heads one GPU holds (MLA: 1 latent vector, replicated)
+    bool replicated = false;      // KV heads repeat across GPUs (kv_heads < tp, or MLA with tp > 1)
+    bool mla = false;
+    std::string formula;          // the per-token formula with the numbers put in
+};
+
+// The cache layout of `m` (resolved) with element type `dtype` on `tp` tensor-parallel GPUs.
+// `cap_windows` false stores the full context in sliding-window layers too (engines without a
+// sliding-window cache). Errors name "inference.tp" (must divide the heads; KV heads must divide
+// tp or tp the KV heads).
+Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows);
+
+// Bytes one sequence of `tokens` keeps, each group rounded up to whole blocks of `block` tokens
+// (0: no paging).
+double kv_sequence_bytes(const KvLayout& kv, double tokens, int block);
+
+}  // namespace vc

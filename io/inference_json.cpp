@@ -1,0 +1,243 @@
+// vramcalc io: the "inference" config section. Byte-valued fields are given in GiB (2^30 bytes)
+// and named *_gib; the engine works in bytes.
+#include "inference_json.hpp"
+
+#include "../core/units.hpp"
+#include "json_read.hpp"
+
+namespace vc::io {
+
+using nlohmann::json;
+
+bool parse_engine(const std::string& s, Engine& out) {
+    if (s == "vllm") out = Engine::Vllm;
+    else if (s == "llama.cpp" || s == "llamacpp") out = Engine::LlamaCpp;
+    else if (s == "hf") out = Engine::Hf;
+    else return false;
+    return true;
+}
+
+namespace {
+
+const char* attention_name(HfAttention a) {
+    switch (a) {
+        case HfAttention::Eager: return "eager";
+        case HfAttention::Sdpa: return "sdpa";
+        case HfAttention::Flash: return "flash";
+    }
+    return "sdpa";
+}
+
+// A byte field given in GiB; a negative value (unset override) stays negative.
+bool gib_field(ObjectReader& r, const char* key, double& bytes) {
+    double g = bytes < 0 ? -1 : bytes_to_gib(bytes);
+    if (!r.number(key, g)) return false;
+    if (r.has(key)) {
+        if (g < 0) return r.fail(key, r.path(key) + " must be at least 0 (GiB)");
+        bytes = gib_to_bytes(g);
+    }
+    return true;
+}
+
+bool object_at(ObjectReader& r, const char* key, Error& err) {
+    if (!r.has(key)) return false;
+    if (!r.at(key).is_object()) {
+        err = Error{r.path(key), r.path(key) + " must be an object"};
+        return false;
+    }
+    return true;
+}
+
+bool read_vllm(const json& j, VllmOptions& v, Error& err) {
+    ObjectReader r(j, "inference.vllm.");
+    r.only_keys({"gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "enforce_eager", "profile_logits",
+                 "activation_peak_gib", "non_torch_gib", "cuda_graph_gib"});
+    r.number("gpu_memory_utilization", v.gpu_memory_utilization);
+    r.integer("max_num_batched_tokens", v.max_num_batched_tokens);
+    r.integer("max_num_seqs", v.max_num_seqs);
+    r.boolean("enforce_eager", v.enforce_eager);
+    std::string logits = v.profile_all_tokens ? "tokens" : "sequences";
+    r.string("profile_logits", logits);
+    if (r.ok()) {
+        if (logits == "tokens") v.profile_all_tokens = true;
+        else if (logits == "sequences") v.profile_all_tokens = false;
+        else r.fail("profile_logits", "inference.vllm.profile_logits must be \"sequences\" or \"tokens\", got \"" + logits + "\"");
+    }
+    gib_field(r, "activation_peak_gib", v.activation_peak_bytes);
+    gib_field(r, "non_torch_gib", v.non_torch_bytes);
+    gib_field(r, "cuda_graph_gib", v.cuda_graph_bytes);
+    if (!r.ok()) err = r.error();
+    return r.ok();
+}
+
+bool read_constants(const json& j, InferenceConstants& k, Error& err) {
+    ObjectReader r(j, "inference.constants.");
+    r.only_keys({"cuda_context_gib", "driver_reserved_gib", "vllm_non_torch_gib", "vllm_non_torch_tp_gib", "vllm_cuda_graph_gib",
+                 "vllm_sampler_bytes_per_logit", "vllm_token_logit_bytes", "llamacpp_ctx_pad", "bandwidth_efficiency",
+                 "compute_efficiency", "host_bandwidth_gbps"});
+    gib_field(r, "cuda_context_gib", k.cuda_context_bytes);
+    gib_field(r, "driver_reserved_gib", k.driver_reserved_bytes);
+    gib_field(r, "vllm_non_torch_gib", k.vllm_non_torch_bytes);
+    gib_field(r, "vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes);
+    gib_field(r, "vllm_cuda_graph_gib", k.vllm_cuda_graph_bytes);
+    r.number("vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit);
+    r.number("vllm_token_logit_bytes", k.vllm_token_logit_bytes);
+    r.number("llamacpp_ctx_pad", k.llamacpp_ctx_pad);
+    r.number("bandwidth_efficiency", k.bandwidth_efficiency);
+    r.number("compute_efficiency", k.compute_efficiency);
+    r.number("host_bandwidth_gbps", k.host_bandwidth_gbps);
+    if (!r.ok()) err = r.error();
+    return r.ok();
+}
+
+bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
+    ObjectReader r(j, "inference.gpu_custom.");
+    r.only_keys({"name", "memory_gib", "bandwidth_gbps", "bf16_tflops", "fp8_tflops"});
+    g.id = "custom";
+    g.name = "Custom GPU";
+    r.string("name", g.name);
+    double mem = 0;
+    r.number("memory_gib", mem);
+    if (r.ok() && !r.has("memory_gib")) r.fail("memory_gib", "inference.gpu_custom.memory_gib is required (the card's memory in GiB)");
+    r.number("bandwidth_gbps", g.bandwidth_gbps);
+    r.number("bf16_tflops", g.bf16_tflops);
+    r.number("fp8_tflops", g.fp8_tflops);
+    g.memory_bytes = gib_to_bytes(mem);
+    g.nominal_gb = bytes_to_gb(g.memory_bytes);
+    g.source = "config inference.gpu_custom";
+    if (!r.ok()) err = r.error();
+    return r.ok();
+}
+
+}  // namespace
+
+bool read_inference(const json& j, InferenceInputs& in, Error& err) {
+    if (!j.is_object()) {
+        err = Error{"inference", "inference must be an object (docs/config.md, \"inference\")"};
+        return false;
+    }
+    ObjectReader r(j, "inference.");
+    r.only_keys({"engine", "weights", "experts_weights", "group_size", "zero_point", "act_order", "keep_embeddings", "gguf_imatrix",
+                 "kv_dtype", "context", "concurrency", "prompt_tokens", "tp", "block_size", "swa_full", "vllm", "llamacpp", "hf",
+                 "gpu_custom", "constants"});
+    std::string engine;
+    r.string("engine", engine);
+    if (r.ok() && r.has("engine") && !parse_engine(engine, in.engine))
+        r.fail("engine", "inference.engine must be one of vllm, llama.cpp, hf, got \"" + engine + "\"");
+    r.string("weights", in.weights.format);
+    r.string("experts_weights", in.weights.experts_format);
+    r.integer("group_size", in.weights.group_size);
+    r.boolean("zero_point", in.weights.zero_point);
+    r.boolean("act_order", in.weights.act_order);
+    r.boolean("keep_embeddings", in.weights.keep_embeddings);
+    r.boolean("gguf_imatrix", in.weights.gguf_imatrix);
+    r.string("kv_dtype", in.kv_dtype);
+    r.integer("context", in.context);
+    r.integer("concurrency", in.concurrency);
+    r.integer("prompt_tokens", in.prompt_tokens);
+    r.integer("tp", in.tp);
+    r.integer("block_size", in.block_size);
+    r.boolean("swa_full", in.swa_full);
+    if (!r.ok()) {
+        err = r.error();
+        return false;
+    }
+    if (object_at(r, "vllm", err) && !read_vllm(r.at("vllm"), in.vllm, err)) return false;
+    if (object_at(r, "llamacpp", err)) {
+        ObjectReader l(r.at("llamacpp"), "inference.llamacpp.");
+        l.only_keys({"n_gpu_layers", "n_ubatch", "flash_attn"});
+        l.integer("n_gpu_layers", in.llamacpp.n_gpu_layers);
+        l.integer("n_ubatch", in.llamacpp.n_ubatch);
+        l.boolean("flash_attn", in.llamacpp.flash_attn);
+        if (!l.ok()) {
+            err = l.error();
+            return false;
+        }
+    }
+    if (object_at(r, "hf", err)) {
+        ObjectReader h(r.at("hf"), "inference.hf.");
+        h.only_keys({"attention", "full_logits", "bnb_compute_dtype"});
+        std::string att = attention_name(in.hf.attention);
+        h.string("attention", att);
+        h.boolean("full_logits", in.hf.full_logits);
+        std::string compute = in.hf.bnb_compute_bytes == 4 ? "fp32" : "bf16";
+        h.string("bnb_compute_dtype", compute);
+        if (h.ok()) {
+            if (compute == "fp32") in.hf.bnb_compute_bytes = 4;
+            else if (compute == "bf16" || compute == "fp16") in.hf.bnb_compute_bytes = 2;
+            else h.fail("bnb_compute_dtype", "inference.hf.bnb_compute_dtype must be one of fp32, bf16, fp16, got \"" + compute + "\"");
+        }
+        if (h.ok()) {
+            if (att == "eager") in.hf.attention = HfAttention::Eager;
+            else if (att == "sdpa") in.hf.attention = HfAttention::Sdpa;
+            else if (att == "flash") in.hf.attention = HfAttention::Flash;
+            else h.fail("attention", "inference.hf.attention must be one of eager, sdpa, flash, got \"" + att + "\"");
+        }
+        if (!h.ok()) {
+            err = h.error();
+            return false;
+        }
+    }
+    if (object_at(r, "gpu_custom", err)) {
+        if (!read_custom_gpu(r.at("gpu_custom"), in.custom_gpu, err)) return false;
+        in.has_custom_gpu = true;
+    }
+    if (object_at(r, "constants", err) && !read_constants(r.at("constants"), in.constants, err)) return false;
+    return err.field.empty();
+}
+
+json inference_to_json(const InferenceInputs& in) {
+    auto gib_or_null = [](double bytes) { return bytes < 0 ? json(nullptr) : json(bytes_to_gib(bytes)); };
+    json j;
+    j["engine"] = engine_name(in.engine);
+    j["weights"] = in.weights.format;
+    if (!in.weights.experts_format.empty()) j["experts_weights"] = in.weights.experts_format;
+    j["group_size"] = in.weights.group_size;
+    j["zero_point"] = in.weights.zero_point;
+    j["act_order"] = in.weights.act_order;
+    j["keep_embeddings"] = in.weights.keep_embeddings;
+    j["gguf_imatrix"] = in.weights.gguf_imatrix;
+    j["kv_dtype"] = in.kv_dtype;
+    j["context"] = in.context;
+    j["concurrency"] = in.concurrency;
+    j["prompt_tokens"] = in.prompt_tokens;
+    j["tp"] = in.tp;
+    j["block_size"] = in.block_size;
+    j["swa_full"] = in.swa_full;
+    const auto& v = in.vllm;
+    j["vllm"] = {{"gpu_memory_utilization", v.gpu_memory_utilization},
+                 {"max_num_batched_tokens", v.max_num_batched_tokens},
+                 {"max_num_seqs", v.max_num_seqs},
+                 {"enforce_eager", v.enforce_eager},
+                 {"profile_logits", v.profile_all_tokens ? "tokens" : "sequences"},
+                 {"activation_peak_gib", gib_or_null(v.activation_peak_bytes)},
+                 {"non_torch_gib", gib_or_null(v.non_torch_bytes)},
+                 {"cuda_graph_gib", gib_or_null(v.cuda_graph_bytes)}};
+    j["llamacpp"] = {{"n_gpu_layers", in.llamacpp.n_gpu_layers}, {"n_ubatch", in.llamacpp.n_ubatch}, {"flash_attn", in.llamacpp.flash_attn}};
+    j["hf"] = {{"attention", attention_name(in.hf.attention)},
+               {"full_logits", in.hf.full_logits},
+               {"bnb_compute_dtype", in.hf.bnb_compute_bytes == 4 ? "fp32" : "bf16"}};
+    if (in.has_custom_gpu) {
+        const GpuSpec& g = in.custom_gpu;
+        j["gpu_custom"] = {{"name", g.name},
+                           {"memory_gib", bytes_to_gib(g.memory_bytes)},
+                           {"bandwidth_gbps", g.bandwidth_gbps},
+                           {"bf16_tflops", g.bf16_tflops},
+                           {"fp8_tflops", g.fp8_tflops}};
+    }
+    const auto& k = in.constants;
+    j["constants"] = {{"cuda_context_gib", bytes_to_gib(k.cuda_context_bytes)},
+                      {"driver_reserved_gib", bytes_to_gib(k.driver_reserved_bytes)},
+                      {"vllm_non_torch_gib", bytes_to_gib(k.vllm_non_torch_bytes)},
+                      {"vllm_non_torch_tp_gib", bytes_to_gib(k.vllm_non_torch_tp_bytes)},
+                      {"vllm_cuda_graph_gib", bytes_to_gib(k.vllm_cuda_graph_bytes)},
+                      {"vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit},
+                      {"vllm_token_logit_bytes", k.vllm_token_logit_bytes},
+                      {"llamacpp_ctx_pad", k.llamacpp_ctx_pad},
+                      {"bandwidth_efficiency", k.bandwidth_efficiency},
+                      {"compute_efficiency", k.compute_efficiency},
+                      {"host_bandwidth_gbps", k.host_bandwidth_gbps}};
+    return j;
+}
+
+}  // namespace vc::io

@@ -1,0 +1,19 @@
+// vramcalc io: the "inference" section of the config (docs/config.md) <-> core InferenceInputs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "../core/inference.hpp"
+#include "../core/status.hpp"
+
+namespace vc::io {
+
+// Reads the section into `in` (fields absent keep their values). Errors name "inference.<field>".
+bool read_inference(const nlohmann::json& j, InferenceInputs& in, Error& err);
+
+// Every field with its current value (byte constants in GiB, as the config takes them).
+nlohmann::json inference_to_json(const InferenceInputs& in);
+
+bool parse_engine(const std::string& s, Engine& out);  // "vllm", "llama.cpp" (or "llamacpp"), "hf"
+
+}  // namespace vc::io

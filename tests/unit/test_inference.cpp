@@ -1,0 +1,332 @@
+// Detailed inference: KV cache per token for every preset (hand-computed), the three engine
+// profiles against the calibration rows (C08-C10 HF generate, C30 vLLM), speed from the roofline,
+// bad input, and the properties memory must keep (monotone in context and sequences, smaller with
+// tensor parallelism and fewer bits).
+#include <catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "core/estimate.hpp"
+#include "core/inference.hpp"
+#include "core/presets.hpp"
+#include "core/units.hpp"
+#include "io/config_json.hpp"
+
+using namespace vc;
+using Catch::Detail::Approx;
+
+namespace {
+
+Config serving(const char* preset, Engine engine, const char* weights, const char* gpu, int context, int n = 1) {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    cfg.task = Task::Inference;
+    cfg.model = *find_preset(preset);
+    cfg.gpu_id = gpu;
+    cfg.inference.engine = engine;
+    cfg.inference.weights.format = weights;
+    cfg.inference.context = context;
+    cfg.inference.concurrency = n;
+    return cfg;
+}
+
+InferencePlan plan(const Config& cfg) {
+    auto r = make_inference_plan(cfg);
+    INFO(r.error.field << ": " << r.error.message);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+KvLayout layout(const char* preset, const char* dtype = "bf16", int tp = 1, bool cap = true) {
+    auto m = resolve_model(*find_preset(preset));
+    REQUIRE(m.ok);
+    auto r = kv_layout(m.value, *find_kv_dtype(dtype), tp, cap);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+double gib(double bytes) { return bytes_to_gib(bytes); }
+
+}  // namespace
+
+TEST_CASE("KV cache per token, BF16, one GPU: every preset against the hand-computed figure") {
+    // 2 x layers x KV heads x head_dim x 2 bytes; MLA: layers x (kv_lora_rank + rope dim) x 2 bytes.
+    const std::map<std::string, double> expected = {
+        {"llama-2-7b", 2.0 * 32 * 32 * 128 * 2},   {"llama-2-13b", 2.0 * 40 * 40 * 128 * 2}, {"llama-2-70b", 2.0 * 80 * 8 * 128 * 2},
+        {"llama-3-8b", 131072},                    {"llama-3-70b", 2.0 * 80 * 8 * 128 * 2},  {"llama-3.1-8b", 131072},
+        {"llama-3.1-70b", 327680},                 {"llama-3.1-405b", 2.0 * 126 * 8 * 128 * 2}, {"llama-3.2-1b", 2.0 * 16 * 8 * 64 * 2},
+        {"llama-3.2-3b", 2.0 * 28 * 8 * 128 * 2},  {"tinyllama-1.1b", 2.0 * 22 * 4 * 64 * 2}, {"mistral-7b-v0.1", 131072},
+        {"mistral-7b-v0.3", 131072},               {"mixtral-8x7b", 131072},                 {"mixtral-8x22b", 2.0 * 56 * 8 * 128 * 2},
+        {"qwen2.5-0.5b", 2.0 * 24 * 2 * 64 * 2},   {"qwen2.5-1.5b", 2.0 * 28 * 2 * 128 * 2}, {"qwen2.5-3b", 2.0 * 36 * 2 * 128 * 2},
+        {"qwen2.5-7b", 2.0 * 28 * 4 * 128 * 2},    {"qwen2.5-14b", 2.0 * 48 * 8 * 128 * 2},  {"qwen2.5-32b", 2.0 * 64 * 8 * 128 * 2},
+        {"qwen2.5-72b", 2.0 * 80 * 8 * 128 * 2},   {"qwen3-8b", 2.0 * 36 * 8 * 128 * 2},     {"qwen3-30b-a3b", 2.0 * 48 * 4 * 128 * 2},
+        {"gemma-2b", 2.0 * 18 * 1 * 256 * 2},      {"gemma-7b", 2.0 * 28 * 16 * 256 * 2},    {"gemma-2-2b", 2.0 * 26 * 4 * 256 * 2},
+        {"gemma-2-9b", 2.0 * 42 * 8 * 256 * 2},    {"gemma-2-27b", 2.0 * 46 * 16 * 128 * 2}, {"gemma-3-1b", 2.0 * 26 * 1 * 256 * 2},
+        {"phi-3-mini", 2.0 * 32 * 32 * 96 * 2},    {"phi-2", 2.0 * 32 * 32 * 80 * 2},        {"falcon-7b", 2.0 * 32 * 1 * 64 * 2},
+        {"deepseek-v3", 61.0 * (512 + 64) * 2},    {"deepseek-v2", 60.0 * (512 + 64) * 2},   {"gpt-oss-120b", 2.0 * 36 * 8 * 64 * 2},
+        {"gpt-oss-20b", 2.0 * 24 * 8 * 64 * 2},    {"gpt2-xl", 2.0 * 48 * 25 * 64 * 2},      {"starcoder", 2.0 * 40 * 1 * 128 * 2},
+        {"bert-large-uncased", 2.0 * 24 * 16 * 64 * 2},
+    };
+    for (const auto& p : model_presets()) {
+        INFO(p.id);
+        auto it = expected.find(p.id);
+        REQUIRE(it != expected.end());  // a new preset needs its hand-computed figure here
+        CHECK(layout(p.id.c_str()).bytes_per_token == it->second);
+    }
+    CHECK(layout("llama-3-8b").bytes_per_token == 131072);  // the issue's check: exactly 128 KiB
+}
+
+TEST_CASE("KV cache: sliding windows cap local layers, full-attention layers grow") {
+    // Gemma-2 9B at 8192 tokens: 21 global layers keep 8192 tokens, 21 local ones 4096; 8192 B per
+    // layer per token (2 x 8 heads x 256 x 2 B).
+    CHECK(kv_sequence_bytes(layout("gemma-2-9b"), 8192, 0) == 21.0 * 8192 * 8192 + 21.0 * 8192 * 4096);
+    // A window larger than the context is fine: nothing is capped.
+    CHECK(kv_sequence_bytes(layout("gemma-2-9b"), 1000, 0) == 42.0 * 8192 * 1000);
+    // gpt-oss-120b at 128K: 18 full layers, 18 with a 128-token window, 2048 B per layer per token.
+    CHECK(kv_sequence_bytes(layout("gpt-oss-120b"), 131072, 0) == 18.0 * 2048 * 131072 + 18.0 * 2048 * 128);
+    // Mistral v0.1: every layer windowed at 4096; without capping (swa_full) it grows.
+    CHECK(kv_sequence_bytes(layout("mistral-7b-v0.1"), 32768, 0) == 131072.0 * 4096);
+    CHECK(kv_sequence_bytes(layout("mistral-7b-v0.1", "bf16", 1, false), 32768, 0) == 131072.0 * 32768);
+    // Gemma-3 1B: 4 global layers of 26 (every 6th), 22 local with a 512 window.
+    CHECK(kv_sequence_bytes(layout("gemma-3-1b"), 32768, 0) == 1024.0 * (4 * 32768 + 22 * 512));
+}
+
+TEST_CASE("KV cache: dtypes, tensor parallelism, MLA replication, paged blocks") {
+    CHECK(layout("llama-3-8b", "fp8").bytes_per_token == 65536);
+    CHECK(layout("llama-3-8b", "fp32").bytes_per_token == 262144);
+    // int8 / int4 carry an FP16 scale and zero point per (token, head): 4 bytes per vector.
+    CHECK(layout("llama-3-8b", "int8").bytes_per_token == 2.0 * 32 * 8 * (128 + 4));
+    CHECK(layout("llama-3-8b", "int4").bytes_per_token == 2.0 * 32 * 8 * (64 + 4));
+    CHECK(layout("llama-3-8b", "q8_0").bytes_per_token == 2.0 * 32 * 8 * 128 * 34 / 32);
+    // 8 KV heads: TP 8 splits them, TP 16 repeats one head per GPU.
+    CHECK(layout("llama-3-70b", "bf16", 8).bytes_per_token == 40960);
+    CHECK(layout("llama-3-70b", "bf16", 16).bytes_per_token == 40960);
+    CHECK(layout("llama-3-70b", "bf16", 16).replicated);
+    // MLA's latent is not split by head: every rank keeps all of it.
+    CHECK(layout("deepseek-v3", "bf16", 8).bytes_per_token == 70272);
+    // A 1-token sequence occupies a whole 16-token block.
+    CHECK(kv_sequence_bytes(layout("llama-3-8b"), 1, 16) == 16.0 * 131072);
+    CHECK(kv_sequence_bytes(layout("llama-3-8b"), 17, 16) == 32.0 * 131072);
+}
+
+TEST_CASE("vLLM profile: Llama-3-8B BF16 on an A100-40GB at 0.90, max_model_len 8192 (C30, vLLM issue 12330)") {
+    Config cfg = serving("llama-3-8b", Engine::Vllm, "bf16", "a100-40gb", 8192);
+    const InferencePlan p = plan(cfg);
+    CHECK(gib(p.weights_gpu) == Approx(14.96).epsilon(0.001));
+    // The default profile is vLLM >= 0.8's: a forward over 8192 tokens and the sampler over 256
+    // sequences. vLLM PR #10511 logs 1.26 GiB for this model and these settings.
+    CHECK(gib(p.activation_peak) == Approx(1.26).epsilon(0.05));
+
+    SECTION("with the peak and non-torch memory the C30 log prints, the pool comes to its 5,691 blocks") {
+        cfg.inference.vllm.activation_peak_bytes = gib_to_bytes(9.37);
+        cfg.inference.vllm.non_torch_bytes = gib_to_bytes(0.10);
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.metric("kv_blocks")->value == Approx(5691).epsilon(0.005));
+        CHECK(gib(e.value.component("kv_cache")->bytes) == Approx(11.12).epsilon(0.005));
+    }
+    SECTION("the older V1 profile (logits for every batched token) lands near C30 on its own") {
+        cfg.inference.vllm.profile_all_tokens = true;
+        const InferencePlan q = plan(cfg);
+        CHECK(gib(q.activation_peak) == Approx(9.37).epsilon(0.06));
+        CHECK(gib(q.pool) == Approx(11.12).epsilon(0.05));
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.metric("kv_blocks")->value == Approx(5691).epsilon(0.05));
+    }
+    SECTION("blocks follow from the pool: 16 tokens x 128 KiB = 2 MiB each") {
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.metric("kv_blocks")->value == std::floor(p.pool / (16 * 131072.0)));
+        CHECK(e.value.metric("kv_capacity_tokens")->value == 16 * e.value.metric("kv_blocks")->value);
+        CHECK(e.value.metric("kv_bytes_per_token")->value == 131072);
+    }
+}
+
+TEST_CASE("HF generate: octocoder (StarCoder 15.5B) bf16 / LLM.int8 / 4-bit, ~20-token prompt + 60 new (C08-C10)") {
+    // Measured torch.cuda.max_memory_allocated: 29.026, 15.219, 9.544 GiB (transformers'
+    // llm_tutorial_optimization). The allocator's figure excludes the CUDA context.
+    struct Row {
+        const char* weights;
+        double gib;
+    };
+    const Row rows[] = {{"bf16", 29.026}, {"bnb-int8", 15.219}, {"bnb-fp4", 9.544}};
+    for (const auto& r : rows) {
+        INFO(r.weights);
+        Config cfg = serving("starcoder", Engine::Hf, r.weights, "a100-80gb", 80);
+        cfg.inference.prompt_tokens = 20;
+        cfg.inference.hf.attention = HfAttention::Eager;
+        const MemoryAt m = memory_at(plan(cfg), 80, 1);
+        const double allocated = m.weights + m.kv + m.activations;
+        CHECK(gib(allocated) == Approx(r.gib).epsilon(0.03));
+    }
+}
+
+TEST_CASE("llama.cpp profile: Llama-3.1-8B Q4_K_M, 8192 context, full and partial offload") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    const InferencePlan p = plan(cfg);
+    const MemoryAt m = memory_at(p, 8192, 1);
+    // f16 KV for 8192 cells: 8192 x 128 KiB = 1 GiB.
+    CHECK(m.kv == 8192.0 * 131072);
+    // Compute buffer (flash attention): the F32 logits of a 512-token ubatch, 512 x 128256 x 4 B =
+    // 250.5 MiB, plus the 8 MiB hidden state feeding them: the "CUDA0 compute buffer size = 258.50
+    // MiB" llama.cpp prints for Llama-3 8B.
+    CHECK(m.activations / kBytesPerMiB == 258.5);
+    // Everything but token_embd (on the CPU) and the output layer (Q6_K) on the GPU.
+    CHECK(m.weights == Approx(p.weights.total - p.weights.embedding));
+    CHECK(p.host_bytes == Approx(p.weights.embedding));
+
+    SECTION("-ngl 16: half the layers, half the KV on the GPU, no output layer") {
+        cfg.inference.llamacpp.n_gpu_layers = 16;
+        const InferencePlan h = plan(cfg);
+        double last16 = 0;
+        for (int i = 16; i < 32; ++i) last16 += h.weights.layer_bytes[static_cast<size_t>(i)];
+        CHECK(h.weights_gpu == Approx(last16));
+        CHECK(memory_at(h, 8192, 1).kv == 4096.0 * 131072);
+        CHECK(h.host_bytes == Approx(h.weights.total - last16));
+    }
+    SECTION("without flash attention one layer's F32 scores for the ubatch dominate") {
+        cfg.inference.llamacpp.flash_attn = false;
+        CHECK(memory_at(plan(cfg), 8192, 1).activations == 512.0 * 8192 * 32 * 4 + 512.0 * 4096 * 4);
+    }
+}
+
+TEST_CASE("speed: decode from bandwidth, prefill from FLOPs (Llama-3.1-8B BF16, H100)") {
+    Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 4096);
+    cfg.inference.constants.bandwidth_efficiency = 1;
+    cfg.inference.constants.compute_efficiency = 1;
+    const InferencePlan p = plan(cfg);
+    // One sequence: every weight but the embedding table is read once per token, plus the KV.
+    const Speed s = inference_speed(p, 4096, 1, 4096);
+    const double bytes = p.weights.total - p.weights.embedding + 4096.0 * 131072;
+    CHECK(s.bytes_per_step == Approx(bytes));
+    CHECK(s.memory_bound);
+    CHECK(s.tokens_per_s == Approx(3350e9 / bytes));
+    // Prefill of 4096 tokens: 2 x 8.03e9 x 4096 + attention, at 989 TFLOP/s.
+    const double flops = 2 * p.params.active * 4096 + 4.0 * 32 * 32 * 128 * 4096 * 4096 / 2;
+    CHECK(s.prefill_s == Approx(flops / 989e12));
+    // Many short sequences turn compute bound, and the aggregate grows with them.
+    const Speed many = inference_speed(p, 128, 1024, 128);
+    CHECK_FALSE(many.memory_bound);
+    CHECK(many.tokens_per_s_total > s.tokens_per_s_total);
+    // FP8 weights read half the bytes.
+    cfg.inference.weights.format = "fp8";
+    CHECK(inference_speed(plan(cfg), 4096, 1, 4096).tokens_per_s > 1.8 * s.tokens_per_s * 0.95);
+}
+
+TEST_CASE("inference input errors name the field") {
+    struct Bad {
+        const char* what;
+        void (*edit)(Config&);
+        const char* field;
+    };
+    const Bad cases[] = {
+        {"context 0", [](Config& c) { c.inference.context = 0; }, "inference.context"},
+        {"concurrency 0", [](Config& c) { c.inference.concurrency = 0; }, "inference.concurrency"},
+        {"kv heads not dividing heads", [](Config& c) { c.model.kv_heads = 5; }, "model.kv_heads"},
+        {"tp not dividing heads", [](Config& c) { c.inference.tp = 3; }, "inference.tp"},
+        {"tp and kv heads not dividing one another", [](Config& c) { c.inference.tp = 16; c.model.heads = 48; c.model.kv_heads = 12; c.model.head_dim = 128; }, "inference.tp"},
+        {"unknown format", [](Config& c) { c.inference.weights.format = "int5"; }, "inference.weights"},
+        {"GGUF type outside llama.cpp", [](Config& c) { c.inference.weights.format = "q4_k_m"; }, "inference.weights"},
+        {"unknown KV dtype", [](Config& c) { c.inference.kv_dtype = "fp6"; }, "inference.kv_dtype"},
+        {"utilization above 1", [](Config& c) { c.inference.vllm.gpu_memory_utilization = 1.5; }, "inference.vllm.gpu_memory_utilization"},
+        {"no GPU for vLLM", [](Config& c) { c.gpu_id.clear(); }, "gpu"},
+        {"unknown GPU", [](Config& c) { c.gpu_id = "h900"; }, "gpu"},
+        {"NaN efficiency", [](Config& c) { c.inference.constants.bandwidth_efficiency = std::nan(""); }, "inference.constants.bandwidth_efficiency"},
+    };
+    for (const auto& b : cases) {
+        INFO(b.what);
+        Config cfg = serving("llama-3-8b", Engine::Vllm, "bf16", "h100-80gb", 4096);
+        b.edit(cfg);
+        auto r = estimate(cfg);
+        CHECK_FALSE(r.ok);
+        CHECK(r.error.field == b.field);
+        CHECK_FALSE(r.error.message.empty());
+    }
+    // A window longer than the context is fine.
+    Config cfg = serving("mistral-7b-v0.1", Engine::Hf, "bf16", "h100-80gb", 100);
+    auto r = estimate(cfg);
+    REQUIRE(r.ok);
+    CHECK(r.value.component("kv_cache")->bytes == 100.0 * 131072);
+}
+
+TEST_CASE("properties: memory grows with context and sequences, shrinks with TP and fewer bits; all finite") {
+    const char* presets[] = {"llama-3.1-8b", "gemma-2-9b", "deepseek-v3", "mixtral-8x7b", "gpt-oss-20b", "qwen2.5-0.5b", "starcoder"};
+    const Engine engines[] = {Engine::Hf, Engine::LlamaCpp};
+    for (const char* id : presets) {
+        for (Engine e : engines) {
+            INFO(id << " " << engine_name(e));
+            Config cfg = serving(id, e, e == Engine::LlamaCpp ? "q8_0" : "bf16", "h200-141gb", 1024);
+            const InferencePlan p = plan(cfg);
+            double prev = 0;
+            for (int c = 1; c <= 1 << 20; c *= 4) {
+                const double t = memory_at(p, c, 4).total();
+                CHECK(std::isfinite(t));
+                CHECK(t >= prev);
+                prev = t;
+            }
+            prev = 0;
+            for (int n = 1; n <= 512; n *= 2) {
+                const double t = memory_at(p, 4096, n).total();
+                CHECK(t >= prev);
+                prev = t;
+            }
+            // Lower-bit formats take less.
+            Config low = cfg;
+            low.inference.weights.format = e == Engine::LlamaCpp ? "q4_k_m" : "bnb-nf4";
+            CHECK(memory_at(plan(low), 4096, 4).weights < memory_at(p, 4096, 4).weights);
+            // Splitting over more GPUs leaves less on each.
+            Config two = cfg;
+            two.inference.tp = 2;
+            CHECK(memory_at(plan(two), 4096, 4).total() < memory_at(p, 4096, 4).total());
+        }
+        // vLLM: more GPUs, a bigger pool per GPU; KV per token per GPU never grows with TP.
+        Config v = serving(id, Engine::Vllm, "bf16", "h200-141gb", 1024);
+        double prev_kv = 1e300;
+        for (int tp = 1; tp <= 8; tp *= 2) {
+            v.inference.tp = tp;
+            auto r = make_inference_plan(v);
+            if (!r.ok) continue;  // heads not divisible
+            CHECK(r.value.kv.bytes_per_token <= prev_kv);
+            CHECK(std::isfinite(r.value.pool));
+            prev_kv = r.value.kv.bytes_per_token;
+        }
+    }
+}
+
+TEST_CASE("inference config JSON: the section reads, writes back, and names unknown fields") {
+    auto r = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3-8b"},"gpu":"a100-40gb",
+        "inference":{"engine":"vllm","weights":"fp8","kv_dtype":"fp8","context":8192,"concurrency":16,"tp":1,
+                     "vllm":{"gpu_memory_utilization":0.85,"activation_peak_gib":2.5},
+                     "gpu_custom":{"name":"Lab card","memory_gib":48,"bandwidth_gbps":960,"bf16_tflops":180}}})");
+    REQUIRE(r.ok);
+    const InferenceInputs& in = r.value.inference;
+    CHECK(in.weights.format == "fp8");
+    CHECK(in.concurrency == 16);
+    CHECK(in.vllm.gpu_memory_utilization == 0.85);
+    CHECK(in.vllm.activation_peak_bytes == gib_to_bytes(2.5));
+    CHECK(in.has_custom_gpu);
+    CHECK(in.custom_gpu.memory_bytes == gib_to_bytes(48));
+    // The custom GPU is the one sized for.
+    auto e = estimate(r.value);
+    REQUIRE(e.ok);
+    CHECK(e.value.component("activations")->bytes == gib_to_bytes(2.5));
+    CHECK(e.value.fits.back().gpu_id == "custom");
+    // Round trip.
+    auto back = io::config_from_json(io::config_to_json(r.value));
+    REQUIRE(back.ok);
+    CHECK(back.value.inference.vllm.activation_peak_bytes == in.vllm.activation_peak_bytes);
+    CHECK(back.value.inference.custom_gpu.bandwidth_gbps == 960);
+
+    auto bad = io::parse_config(R"({"task":"inference","inference":{"contex":8192}})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.contex");
+    bad = io::parse_config(R"({"task":"inference","inference":{"engine":"tgi"}})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.engine");
+    bad = io::parse_config(R"({"task":"inference","inference":{"vllm":{"profile_logits":"all"}}})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.vllm.profile_logits");
+}
