@@ -1,6 +1,8 @@
 // vramcalc core: dispatch of "what fits" questions to the method that answers them.
 #include "solve.hpp"
 
+#include "inference_solve.hpp"
+
 namespace vc {
 
 const std::vector<QuestionInfo>& solve_questions() {
@@ -8,6 +10,11 @@ const std::vector<QuestionInfo>& solve_questions() {
         // Training and fine-tuning questions (core/training_solve.cpp) are listed here.
 
         // Inference and serving questions (core/inference_solve.cpp) are listed here.
+        {"max_context", "Longest context at the concurrency", "inference"},
+        {"max_concurrency", "Most sequences at the context", "inference"},
+        {"kv_capacity", "KV cache capacity in tokens", "inference"},
+        {"min_gpus", "Fewest GPUs for the load", "inference"},
+        {"best_format", "Best weight formats that fit, best first", "inference"},
     };
     return questions;
 }
@@ -16,6 +23,9 @@ Outcome<Answer> solve(const Config& cfg, const std::string& question) {
     // Training and fine-tuning questions are dispatched here.
 
     // Inference and serving questions are dispatched here.
+    if (cfg.task == Task::Inference && cfg.method == Method::Detailed)
+        for (const auto& q : solve_questions())
+            if (question == q.id && std::string(q.tasks) == "inference") return solve_inference(cfg, question);
 
     std::string list;
     for (const auto& q : solve_questions()) list += (list.empty() ? "" : ", ") + std::string(q.id);

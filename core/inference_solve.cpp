@@ -1,0 +1,230 @@
+// vramcalc core: inference "what fits" solvers. Memory grows monotonically with the context and
+// with the number of sequences, so each answer is the largest integer whose slack (capacity less
+// need) is still >= 0. Slack is piecewise linear (quadratic with eager attention), so a secant
+// search (Illinois) needs a handful of evaluations instead of a bisection's two dozen.
+#include "inference_solve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "config.hpp"
+#include "text.hpp"
+#include "units.hpp"
+
+namespace vc {
+namespace {
+
+constexpr double kMaxSolveConcurrency = 1 << 20;
+
+// Largest integer x in [1, hi] with slack(x) >= 0, for slack decreasing in x; 0 if slack(1) < 0.
+template <typename Slack>
+double largest_fitting(Slack slack, double hi) {
+    double lo = 1;
+    double s_lo = slack(lo);
+    if (s_lo < 0) return 0;
+    double s_hi = slack(hi);
+    if (s_hi >= 0) return hi;
+    int side = 0;
+    for (int iter = 0; hi - lo > 1; ++iter) {
+        double x;
+        if (iter < 12) {
+            x = lo + std::floor((hi - lo) * (s_lo / (s_lo - s_hi)));
+            x = std::min(std::max(x, lo + 1), hi - 1);
+        } else {
+            x = std::floor((lo + hi) / 2);  // rare: fall back to bisection
+        }
+        const double s = slack(x);
+        if (s >= 0) {
+            lo = x;
+            s_lo = s;
+            if (side == 1) s_hi /= 2;  // Illinois: the stale end's weight halves
+            side = 1;
+        } else {
+            hi = x;
+            s_hi = s;
+            if (side == -1) s_lo /= 2;
+            side = -1;
+        }
+    }
+    return lo;
+}
+
+double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu.memory_bytes * share : 0; }
+
+double slack(const InferencePlan& p, double context, double n, double share) {
+    if (p.engine == Engine::Vllm) return p.pool - n * kv_sequence_bytes(p.kv, context, p.block);
+    return capacity(p, share) - memory_at(p, context, n).total();
+}
+
+double solve_share(const InferencePlan& p) { return p.engine == Engine::Vllm ? 1.0 : p.target_utilization; }
+
+std::string gib(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes_to_gib(bytes));
+    return buf;
+}
+
+std::string sequences(double n) { return num(n) + (n == 1 ? " sequence" : " sequences"); }
+
+std::string where(const InferencePlan& p) {
+    std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu.name;
+    if (p.engine == Engine::Vllm) s += " (vLLM pool " + gib(std::max(0.0, p.pool)) + " per GPU)";
+    else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu.memory_bytes);
+    return s;
+}
+
+Outcome<Answer> answer(const char* question, const char* label, double value, const char* unit, std::string explanation) {
+    Answer a;
+    a.question = question;
+    a.label = label;
+    a.value = value;
+    a.unit = unit;
+    a.explanation = std::move(explanation);
+    return Outcome<Answer>::success(a);
+}
+
+// The first GPU count at which `cfg`'s load fits; 0 if none up to 64.
+Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
+    const double c = cfg.inference.context, n = cfg.inference.concurrency;
+    const bool vllm = base.engine == Engine::Vllm;
+    std::string last_error;
+    for (int count = 1; count <= 64; count = vllm ? count * 2 : count + 1) {
+        auto r = make_inference_plan(cfg, count);
+        if (!r.ok) {
+            last_error = r.error.message;
+            continue;
+        }
+        if (fits_at(r.value, c, n, solve_share(r.value)))
+            return answer("min_gpus", "Fewest GPUs", count, "GPUs",
+                          sequences(n) + " of " + num(c) + " tokens fit on " + where(r.value) +
+                              (vllm ? " with tensor parallelism " + num(count) : std::string(", layers split ") + num(count) + " ways"));
+    }
+    return answer("min_gpus", "Fewest GPUs", 0, "GPUs",
+                  "does not fit on up to 64 x " + base.gpu.name + (last_error.empty() ? std::string() : " (" + last_error + ")"));
+}
+
+Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
+    const double c = cfg.inference.context, n = cfg.inference.concurrency;
+    const unsigned mask = base.engine == Engine::Vllm ? kEngineVllm : base.engine == Engine::LlamaCpp ? kEngineLlamaCpp : kEngineHf;
+    Answer a;
+    a.question = "best_format";
+    a.label = "Best weight formats that fit";
+    a.unit = "formats";
+    std::string best;
+    for (const auto& f : weight_formats()) {
+        if (!(f.engines & mask)) continue;
+        // One 16-bit entry stands for the checkpoint: FP32 adds no quality to a 16-bit model,
+        // FP16 equals BF16 in size, and llama.cpp lists GGUF F16/BF16 instead.
+        const std::string id = f.id;
+        if (id == "fp32" || id == "fp16" || id == "gguf-f32" || (base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float)) continue;
+        auto r = make_inference_plan(cfg, 0, f.id);
+        if (!r.ok || !fits_at(r.value, c, n, solve_share(r.value))) continue;
+        a.items.push_back(f.id);
+        if (best.empty()) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "%.3g bits/weight", r.value.weights.bits_per_weight);
+            best = std::string(f.label) + " (" + buf + ", " + gib(r.value.weights.total) + ")";
+        }
+    }
+    a.value = static_cast<double>(a.items.size());
+    a.explanation = a.items.empty() ? "no format fits " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
+                                    : "best quality that fits: " + best + "; listed best first, for " + sequences(n) + " of " +
+                                          num(c) + " tokens on " + where(base);
+    return Outcome<Answer>::success(a);
+}
+
+}  // namespace
+
+namespace {
+
+// vLLM in closed form. n sequences of k blocks need n x block x (b_full k + b_win min(k, k_win))
+// bytes of pool, where b_full / b_win are the per-token bytes of the full-attention and the
+// sliding-window layers and k_win the window in blocks: invert the line segment that holds the
+// pool, then confirm with one evaluation. Returns -1 when the layout is not of that shape.
+double vllm_longest_context(const InferencePlan& p, double n) {
+    double full = 0, win = 0, k_win = 0;
+    for (int g = 0; g < p.kv.group_count; ++g) {
+        const KvGroup& grp = p.kv.groups[g];
+        if (grp.cap_tokens > 0) {
+            if (win > 0) return -1;
+            win = grp.bytes_per_token;
+            k_win = std::ceil(grp.cap_tokens / p.block);
+        } else {
+            full += grp.bytes_per_token;
+        }
+    }
+    if (p.pool <= 0) return 0;
+    const double per_block_budget = p.pool / (n * p.block);  // bytes per token-slot available to each block
+    double k = std::floor(per_block_budget / (full + win));
+    if (win > 0 && k > k_win) {
+        if (full <= 0) return kMaxSolveContext;
+        k = std::floor((per_block_budget - win * k_win) / full);
+    }
+    double c = std::min(k * p.block, kMaxSolveContext);
+    while (c > 0 && slack(p, c, n, 1) < 0) c -= p.block;  // guard against rounding in the division
+    return std::max(c, 0.0);
+}
+
+}  // namespace
+
+double longest_context(const InferencePlan& p, double n, double share) {
+    if (p.engine == Engine::Vllm && p.block > 0) {
+        const double c = vllm_longest_context(p, n);
+        if (c >= 0) return c;
+    }
+    return largest_fitting([&](double c) { return slack(p, c, n, share); }, kMaxSolveContext);
+}
+
+std::vector<double> longest_context_curve(const InferencePlan& p, const std::vector<int>& concurrencies, double share) {
+    std::vector<double> out;
+    out.reserve(concurrencies.size());
+    for (int n : concurrencies) out.push_back(longest_context(p, n, share));
+    return out;
+}
+
+double most_sequences(const InferencePlan& p, double context, double share) {
+    return largest_fitting([&](double n) { return slack(p, context, n, share); }, kMaxSolveConcurrency);
+}
+
+Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) {
+    auto rp = make_inference_plan(cfg);
+    if (!rp.ok) return Outcome<Answer>::failure(rp.error);
+    const InferencePlan& p = rp.value;
+    if (!p.has_gpu) return Outcome<Answer>::failure("gpu", "the inference questions need a GPU: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
+    const double c = cfg.inference.context, n = cfg.inference.concurrency, share = solve_share(p);
+
+    if (question == "max_context") {
+        const double v = longest_context(p, n, share);
+        std::string why = v >= kMaxSolveContext ? "memory stops growing: every layer keeps at most its window"
+                                                : sequences(n) + " on " + where(p);
+        if (p.engine == Engine::Vllm && n > p.in.vllm.max_num_seqs) why += "; note vLLM runs at most max_num_seqs " + num(p.in.vllm.max_num_seqs) + " at once";
+        return answer("max_context", "Longest context at the concurrency", v, "tokens", why);
+    }
+    if (question == "max_concurrency") {
+        const double v = most_sequences(p, c, share);
+        return answer("max_concurrency", "Most sequences at the context", v, "sequences",
+                      num(c) + "-token sequences, " + gib(kv_sequence_bytes(p.kv, c, p.engine == Engine::Vllm ? p.block : 0) * p.kv_share) +
+                          " of KV each, on " + where(p));
+    }
+    if (question == "kv_capacity") {
+        const double per_token = p.kv.bytes_per_token * p.kv_share;
+        double free_bytes;
+        if (p.engine == Engine::Vllm) {
+            const double block_bytes = p.kv.bytes_per_token * p.block;
+            const double blocks = p.pool > 0 ? std::floor(p.pool / block_bytes) : 0;
+            return answer("kv_capacity", "KV cache capacity", blocks * p.block, "tokens",
+                          num(blocks) + " blocks of " + num(p.block) + " tokens x " + num(p.kv.bytes_per_token) + " B per token in the pool on " + where(p));
+        }
+        const MemoryAt mem = memory_at(p, c, n);
+        free_bytes = capacity(p, share) - (mem.total() - mem.kv);
+        const double v = free_bytes > 0 && per_token > 0 ? std::floor(free_bytes / per_token) : 0;
+        return answer("kv_capacity", "KV cache capacity", v, "tokens",
+                      gib(std::max(0.0, free_bytes)) + " left after weights and activations / " + num(per_token) + " B per token on " + where(p));
+    }
+    if (question == "min_gpus") return min_gpus(cfg, p);
+    if (question == "best_format") return best_format(cfg, p);
+    return Outcome<Answer>::failure("question", "question \"" + question + "\" is not an inference question");
+}
+
+}  // namespace vc
