@@ -157,6 +157,7 @@ double vllm_longest_context(const InferencePlan& p, double n) {
     if (p.pool <= 0) return 0;
     const double per_block_budget = p.pool / (n * p.block);  // bytes per token-slot available to each block
     double k = std::floor(per_block_budget / (full + win));
+    if (win > 0 && full <= 0 && k >= k_win) return kMaxSolveContext;  // every layer windowed: it stops growing
     if (win > 0 && k > k_win) {
         if (full <= 0) return kMaxSolveContext;
         k = std::floor((per_block_budget - win * k_win) / full);

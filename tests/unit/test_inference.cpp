@@ -12,32 +12,15 @@
 #include "core/inference.hpp"
 #include "core/presets.hpp"
 #include "core/units.hpp"
+#include "inference_helpers.hpp"
 #include "io/config_json.hpp"
 
 using namespace vc;
+using vc::test::plan;
+using vc::test::serving;
 using Catch::Detail::Approx;
 
 namespace {
-
-Config serving(const char* preset, Engine engine, const char* weights, const char* gpu, int context, int n = 1) {
-    Config cfg;
-    cfg.method = Method::Detailed;
-    cfg.task = Task::Inference;
-    cfg.model = *find_preset(preset);
-    cfg.gpu_id = gpu;
-    cfg.inference.engine = engine;
-    cfg.inference.weights.format = weights;
-    cfg.inference.context = context;
-    cfg.inference.concurrency = n;
-    return cfg;
-}
-
-InferencePlan plan(const Config& cfg) {
-    auto r = make_inference_plan(cfg);
-    INFO(r.error.field << ": " << r.error.message);
-    REQUIRE(r.ok);
-    return r.value;
-}
 
 KvLayout layout(const char* preset, const char* dtype = "bf16", int tp = 1, bool cap = true) {
     auto m = resolve_model(*find_preset(preset));

@@ -1,0 +1,86 @@
+// CLI tests for detailed inference: the "inference" config section through `vramcalc` and
+// `vramcalc solve`, JSON results in bytes, errors naming the field. Run by ctest (`cli`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+const BIN = process.env.VRAMCALC_BIN || 'build/native/vramcalc';
+const GiB = 2 ** 30;
+
+function run(args, input) {
+  const r = spawnSync(BIN, args, { input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const VLLM = {
+  method: 'detailed', task: 'inference', model: { preset: 'llama-3-8b' }, gpu: 'a100-40gb',
+  inference: { engine: 'vllm', weights: 'bf16', context: 8192, concurrency: 1 },
+};
+
+test('vLLM on an A100-40GB: 14.96 GiB of weights, 128 KiB of KV per token, blocks of 2 MiB', () => {
+  const r = run(['--config', '-', '--format', 'json'], JSON.stringify(VLLM));
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.task, 'inference');
+  assert.ok(Math.abs(j.breakdown.weights / GiB - 14.96) < 0.005);
+  assert.equal(j.metrics.kv_bytes_per_token.value, 131072);
+  assert.equal(j.metrics.kv_capacity_tokens.value, 16 * j.metrics.kv_blocks.value);
+  assert.ok(j.metrics.kv_blocks.value * 2 * 2 ** 20 <= j.breakdown.kv_cache);
+  assert.deepEqual(j.components.map((c) => c.key), ['weights', 'kv_cache', 'activations', 'runtime', 'cuda_graphs']);
+  assert.ok(j.metrics.decode_tokens_per_s.value > 0);
+});
+
+test('the measured C30 activation peak and non-torch memory give its 5,691 blocks', () => {
+  const r = run(['--config', '-', '--set', 'inference.vllm.activation_peak_gib=9.37', '--set', 'inference.vllm.non_torch_gib=0.10',
+    '--format', 'json'], JSON.stringify(VLLM));
+  assert.equal(r.code, 0, r.err);
+  const blocks = JSON.parse(r.out).metrics.kv_blocks.value;
+  assert.ok(Math.abs(blocks - 5691) / 5691 < 0.005, `blocks ${blocks}`);
+});
+
+test('llama.cpp GGUF Q4_K_M: 4.58 GiB file, table output names the format', () => {
+  const cfg = { ...VLLM, model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
+    inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192 } };
+  const r = run(['--config', '-', '--format', 'json'], JSON.stringify(cfg));
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.ok(Math.abs(j.metrics.weights_total_bytes.value / GiB - 4.58) < 0.005);
+  assert.ok(Math.abs(j.metrics.weight_bits_per_weight.value - 4.8944) < 1e-3);
+  const t = run(['--config', '-'], JSON.stringify(cfg));
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /Weights \(GGUF Q4_K_M\)/);
+  assert.match(t.out, /KV cache/);
+});
+
+test('vramcalc solve: longest context, best format (JSON list), questions listed', () => {
+  const r = run(['solve', 'max_context', '--config', '-', '--format', 'json'], JSON.stringify(VLLM));
+  assert.equal(r.code, 0, r.err);
+  const a = JSON.parse(r.out);
+  assert.equal(a.question, 'max_context');
+  assert.equal(a.unit, 'tokens');
+  assert.equal(a.value % 16, 0);
+  const b = run(['solve', 'best_format', '--config', '-', '--format', 'json'], JSON.stringify(VLLM));
+  assert.equal(b.code, 0, b.err);
+  const f = JSON.parse(b.out);
+  assert.equal(f.items[0], 'bf16');
+  assert.equal(f.value, f.items.length);
+  const l = run(['solve', '--list-questions']);
+  assert.equal(l.code, 0, l.err);
+  for (const q of ['max_context', 'max_concurrency', 'kv_capacity', 'min_gpus', 'best_format']) assert.match(l.out, new RegExp(q));
+});
+
+test('inference errors exit 1 and name the field', () => {
+  const cases = [
+    [{ inference: { ...VLLM.inference, context: 0 } }, 'inference.context'],
+    [{ inference: { ...VLLM.inference, weights: 'int5' } }, 'inference.weights'],
+    [{ inference: { ...VLLM.inference, tp: 3 } }, 'inference.tp'],
+    [{ inference: { ...VLLM.inference, contxt: 5 } }, 'inference.contxt'],
+    [{ model: { preset: 'llama-3-8b', kv_heads: 5 } }, 'model.kv_heads'],
+  ];
+  for (const [patch, field] of cases) {
+    const r = run(['--config', '-', '--format', 'json'], JSON.stringify({ ...VLLM, ...patch }));
+    assert.equal(r.code, 1, `${field}: ${r.out}`);
+    assert.equal(JSON.parse(r.out).error.field, field);
+    assert.match(r.err, new RegExp(field.replace('.', '\\.')));
+  }
+});

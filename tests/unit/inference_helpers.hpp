@@ -1,0 +1,32 @@
+// Shared by the inference unit tests: a serving Config for a preset, and its plan.
+#pragma once
+
+#include <catch.hpp>
+
+#include "core/config.hpp"
+#include "core/inference.hpp"
+#include "core/presets.hpp"
+
+namespace vc::test {
+
+inline Config serving(const char* preset, Engine engine, const char* weights, const char* gpu, int context, int n = 1) {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    cfg.task = Task::Inference;
+    cfg.model = *find_preset(preset);
+    cfg.gpu_id = gpu;
+    cfg.inference.engine = engine;
+    cfg.inference.weights.format = weights;
+    cfg.inference.context = context;
+    cfg.inference.concurrency = n;
+    return cfg;
+}
+
+inline InferencePlan plan(const Config& cfg) {
+    auto r = make_inference_plan(cfg);
+    INFO(r.error.field << ": " << r.error.message);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+}  // namespace vc::test
