@@ -5,6 +5,7 @@
 
 #include "../core/solve.hpp"
 #include "../io/config_json.hpp"
+#include "../io/solve_json.hpp"
 #include "flags.hpp"
 
 namespace vc::cli {
@@ -31,10 +32,7 @@ int solve_command(int argc, char** argv) {
     }
     const Answer& a = r.value;
     if (opt.format == "json") {
-        nlohmann::json j = {{"ok", true},          {"question", a.question}, {"label", a.label},
-                            {"value", a.value},    {"unit", a.unit},         {"explanation", a.explanation},
-                            {"items", a.items}};
-        std::printf("%s\n", io::dump(j, 2).c_str());
+        std::printf("%s\n", io::dump(io::answer_to_json(a), 2).c_str());
     } else {
         std::printf("%s: %.6g %s\n", a.label.c_str(), a.value, a.unit.c_str());
         for (const auto& item : a.items) std::printf("  %s\n", item.c_str());

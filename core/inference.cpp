@@ -122,9 +122,14 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     InferencePlan p;
     p.in = cfg.inference;
     InferenceInputs& in = p.in;
+    Error err;
+    if (!check_int_range("inference.tp", in.tp, 0, kMaxGpus, err)) return R::failure(Error{err.field, err.message + " (0: the top-level gpus)"});
+    if (in.tp == 0) {  // the top-level "gpus"
+        if (!check_int_range("gpus", cfg.gpus, 1, kMaxGpus, err)) return R::failure(err);
+        in.tp = static_cast<int>(cfg.gpus);
+    }
     if (tp_override > 0) in.tp = tp_override;
     if (!format_override.empty()) in.weights.format = format_override;
-    Error err;
     if (!check_inputs(in, err)) return R::failure(err);
     p.engine = in.engine;
     p.tp = in.tp;

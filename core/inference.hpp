@@ -93,7 +93,7 @@ struct InferenceInputs {
     int context = 4096;            // tokens per sequence, prompt + output (vLLM: max_model_len)
     int concurrency = 1;           // sequences in flight
     int prompt_tokens = 0;         // prefill length (TTFT, HF activations); 0 = context
-    int tp = 1;                    // GPUs the model is split over (vLLM: tensor parallel; others: layers)
+    int tp = 0;                    // GPUs the model is split over (vLLM: tensor parallel; others: layers); 0 = the top-level gpus
     int block_size = 16;           // vLLM paged KV block, tokens
     bool swa_full = false;         // store the full context in sliding-window layers too
     VllmOptions vllm{};

@@ -1,5 +1,7 @@
 // vramcalc web: the Embind bindings, the browser's way into the engine and the shell.
 //   estimate(configJson)  -> result JSON, exactly what `vramcalc --format json` prints (io/)
+//   solve(configJson, question) -> answer JSON, what `vramcalc solve QUESTION --format json` prints
+//   questions()           -> [{id, label, tasks}] of the what-fits questions
 //   shellState()          -> the ImGui shell's state as JSON, for the page's test hook
 // Strings in, strings out: web/vramcalc.js parses them, so no C++ object crosses the boundary and
 // nothing can throw across it (exceptions are off in the WebAssembly build).
@@ -8,6 +10,7 @@
 #include <string>
 
 #include "io/config_json.hpp"
+#include "io/solve_json.hpp"
 #include "shell/app.hpp"
 
 namespace {
@@ -33,6 +36,8 @@ unsigned long frames_drawn() { return vc::shell::app().frames_drawn; }
 
 EMSCRIPTEN_BINDINGS(vramcalc) {
     emscripten::function("estimate", &vc::io::estimate_json);
+    emscripten::function("solve", &vc::io::solve_json);
+    emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("shellState", &shell_state);
     emscripten::function("framesDrawn", &frames_drawn);
 }

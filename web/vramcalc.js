@@ -2,6 +2,8 @@
 //   await vramcalc.ready
 //   vramcalc.estimate(config)  config object (docs/config.md) -> result object, the same document as
 //                              `vramcalc --format json`; {ok: false, error: {field, message}} on bad input
+//   vramcalc.solve(config, q)  a what-fits question (vramcalc.questions() lists them) -> answer object,
+//                              as `vramcalc solve q --format json`
 // Test hook (read by tests/browser, no OCR): vramcalcTest.state(), .result(), .error(), .frameCount(),
 // .widget(id) (the input's rectangle in CSS pixels), .firstFrameMs() (navigation to first drawn frame).
 'use strict';
@@ -42,6 +44,8 @@
     window.vramcalc = {
         ready,
         estimate: (config) => JSON.parse(Module.estimate(JSON.stringify(config))),
+        solve: (config, question) => JSON.parse(Module.solve(JSON.stringify(config), question)),
+        questions: () => JSON.parse(Module.questions()),
     };
 
     window.vramcalcTest = {

@@ -228,6 +228,12 @@ TEST_CASE("inference input errors name the field") {
         CHECK(r.error.field == b.field);
         CHECK_FALSE(r.error.message.empty());
     }
+    // tp 0 (the default) takes the top-level gpus.
+    Config two = serving("llama-3-70b", Engine::Vllm, "bf16", "h100-80gb", 4096);
+    two.gpus = 2;
+    CHECK(plan(two).tp == 2);
+    two.gpus = 1.5;
+    CHECK(make_inference_plan(two).error.field == "gpus");
     // A window longer than the context is fine.
     Config cfg = serving("mistral-7b-v0.1", Engine::Hf, "bf16", "h100-80gb", 100);
     auto r = estimate(cfg);

@@ -9,6 +9,7 @@
 #include "core/presets.hpp"
 #include "core/solve.hpp"
 #include "core/units.hpp"
+#include "io/solve_json.hpp"
 #include "inference_helpers.hpp"
 
 using namespace vc;
@@ -140,4 +141,20 @@ TEST_CASE("inference questions: listed, dispatched for detailed inference only, 
     r = solve(cfg, "max_concurrency");
     CHECK_FALSE(r.ok);
     CHECK(r.error.field == "inference.context");
+}
+
+TEST_CASE("solve_json: the browser's answer document") {
+    const std::string ok = io::solve_json(
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3-8b"},"gpu":"a100-40gb","inference":{"context":8192}})",
+        "max_concurrency");
+    auto j = nlohmann::json::parse(ok);
+    CHECK(j["ok"] == true);
+    CHECK(j["question"] == "max_concurrency");
+    CHECK(j["unit"] == "sequences");
+    CHECK(j["value"].get<double>() >= 1);
+    auto bad = nlohmann::json::parse(io::solve_json(R"({"task":"inference","method":"detailed","inference":{"context":-1}})", "max_context"));
+    CHECK(bad["ok"] == false);
+    CHECK(bad["error"]["field"] == "inference.context");
+    auto list = nlohmann::json::parse(io::questions_json());
+    CHECK(list.size() == solve_questions().size());
 }

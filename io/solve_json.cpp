@@ -1,0 +1,27 @@
+// vramcalc io: what-fits answers as JSON.
+#include "solve_json.hpp"
+
+#include "config_json.hpp"
+
+namespace vc::io {
+
+nlohmann::json answer_to_json(const Answer& a) {
+    return {{"ok", true},       {"question", a.question}, {"label", a.label}, {"value", a.value},
+            {"unit", a.unit},   {"explanation", a.explanation}, {"items", a.items}};
+}
+
+std::string solve_json(const std::string& config_text, const std::string& question) {
+    auto cfg = parse_config(config_text);
+    if (!cfg.ok) return dump(error_to_json(cfg.error));
+    auto r = solve(cfg.value, question);
+    if (!r.ok) return dump(error_to_json(r.error));
+    return dump(answer_to_json(r.value));
+}
+
+std::string questions_json() {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& q : solve_questions()) list.push_back({{"id", q.id}, {"label", q.label}, {"tasks", q.tasks}});
+    return dump(list);
+}
+
+}  // namespace vc::io
