@@ -4,6 +4,7 @@
 #include <string>
 
 #include "../core/solve.hpp"
+#include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
 #include "../io/solve_json.hpp"
 #include "flags.hpp"

@@ -103,6 +103,8 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     return true;
 }
 
+}  // namespace
+
 json model_to_json(const ModelSpec& m) {
     json j;
     if (!m.id.empty()) j["preset"] = m.id;
@@ -137,8 +139,6 @@ json model_to_json(const ModelSpec& m) {
     if (m.params_override_b > 0) j["params_b"] = m.params_override_b;
     return j;
 }
-
-}  // namespace
 
 // [SECTION] config --------------------------------------------------------------------------------
 Outcome<Config> config_from_json(const json& doc) {

@@ -21,6 +21,8 @@ Outcome<Config> config_from_json(const nlohmann::json& doc);
 
 // The Config written back as JSON (every field, with its current value).
 nlohmann::json config_to_json(const Config& cfg);
+// The "model" object of a config: {"preset": id (when unedited), architecture fields...}.
+nlohmann::json model_to_json(const ModelSpec& m);
 
 // {"ok":true, "method", "task", "components":[...], "breakdown":{key:bytes}, "total_bytes", ...}
 nlohmann::json estimate_to_json(const Estimate& e);

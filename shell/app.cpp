@@ -27,7 +27,14 @@ Config default_inputs() {
     return c;
 }
 
+bool is_locked(const App& a, const std::string& field) {
+    for (const auto& f : a.embed.locked)
+        if (f == field) return true;
+    return false;
+}
+
 void recompute(App& a) {
+    ++a.revision;
     auto r = estimate(a.inputs);
     if (r.ok) {
         a.result = std::move(r.value);

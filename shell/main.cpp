@@ -99,6 +99,8 @@ void on_glfw_error(int code, const char* description) { std::fprintf(stderr, "vr
 
 }  // namespace
 
+void vc::shell::wake() { request_frames(); }
+
 int main() {
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) return 1;

@@ -31,8 +31,27 @@ constexpr float kInputsWidthPx = 390.0f;        // the inputs column on a wide w
 constexpr float kLabelWidthPx = 165.0f;
 constexpr float kBarHeightPx = 44.0f;
 
-const ImVec4 kErrorColor = ImVec4(1.00f, 0.45f, 0.38f, 1.0f);
-const ImVec4 kDimColor = ImVec4(0.62f, 0.64f, 0.70f, 1.0f);
+constexpr float kCompactLabelWidthPx = 140.0f;  // embedded in a docs column (EmbedOptions::compact)
+constexpr float kCompactPaddingPx = 8.0f;
+
+// Text colours that read well on the theme's window background (EmbedOptions::light).
+struct TextColors {
+    ImVec4 error, dim;
+};
+const TextColors kDarkText = {ImVec4(1.00f, 0.45f, 0.38f, 1.0f), ImVec4(0.62f, 0.64f, 0.70f, 1.0f)};
+const TextColors kLightText = {ImVec4(0.72f, 0.11f, 0.06f, 1.0f), ImVec4(0.33f, 0.35f, 0.40f, 1.0f)};
+TextColors g_text = kDarkText;
+
+void apply_theme(bool light) {
+    static int applied = -1;
+    if (applied == static_cast<int>(light)) return;
+    applied = light;
+    if (light)
+        ImGui::StyleColorsLight();
+    else
+        ImGui::StyleColorsDark();
+    g_text = light ? kLightText : kDarkText;
+}
 const ImU32 kBufferColor = IM_COL32(110, 114, 125, 255);
 
 // One colour per breakdown component, by its stable key (core/result.hpp).
@@ -71,7 +90,7 @@ std::string exact_bytes(double bytes) {
 // Tooltip body for a byte count: both units and the exact count.
 void bytes_tooltip_lines(double bytes) {
     ImGui::Text("%s = %s", io::format_bytes(bytes, false).c_str(), io::format_bytes(bytes, true).c_str());
-    ImGui::TextColored(kDimColor, "%s", exact_bytes(bytes).c_str());
+    ImGui::TextColored(g_text.dim, "%s", exact_bytes(bytes).c_str());
 }
 
 // [SECTION] inputs --------------------------------------------------------------------------------
@@ -81,24 +100,29 @@ struct Form {
     bool error_shown = false;
 };
 
-// Starts a row of the inputs table: the label, then the widget's cell at full width.
-void begin_row(const char* label) {
+// Starts a row of the inputs table: the label, then the widget's cell at full width (disabled when
+// the embedding page locked `field`).
+void begin_row(Form& f, const char* label, const char* field) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(label);
     ImGui::TableSetColumnIndex(1);
     ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::BeginDisabled(is_locked(f.a, field));
 }
 
 // Ends a row: records where the widget is (for tests) and shows the engine's error when it names
 // `field` (or `alt_field`, the guide method's name for the same input).
 void end_row(Form& f, const char* field, const char* alt_field = nullptr) {
+    ImGui::EndDisabled();
+    if (is_locked(f.a, field) && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Set by this page");
     ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     f.a.widgets.push_back(WidgetRect{field, min.x, min.y, max.x - min.x, max.y - min.y});
     const std::string& e = f.a.error.field;
     if (!e.empty() && (e == field || (alt_field && e == alt_field))) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
         ImGui::TextWrapped("%s", f.a.error.message.c_str());
         ImGui::PopStyleColor();
         f.error_shown = true;
@@ -107,7 +131,7 @@ void end_row(Form& f, const char* field, const char* alt_field = nullptr) {
 
 bool input_double(Form& f, const char* label, const char* field, const char* alt_field, double& v, double step,
                   double step_fast, const char* format) {
-    begin_row(label);
+    begin_row(f, label, field);
     ImGui::PushID(field);
     bool changed = ImGui::InputDouble("##v", &v, step, step_fast, format);
     ImGui::PopID();
@@ -118,7 +142,7 @@ bool input_double(Form& f, const char* label, const char* field, const char* alt
 // Whole-number inputs (batch, sequence length, layers...). T is the engine's field type (double or int).
 template <typename T>
 bool input_count(Form& f, const char* label, const char* field, T& v, int step, int step_fast) {
-    begin_row(label);
+    begin_row(f, label, field);
     int n = static_cast<int>(v);
     ImGui::PushID(field);
     bool changed = ImGui::InputInt("##v", &n, step, step_fast);
@@ -136,7 +160,7 @@ struct Choice {
 
 template <typename E, size_t N>
 bool input_choice(Form& f, const char* label, const char* field, const Choice<E> (&choices)[N], E& v) {
-    begin_row(label);
+    begin_row(f, label, field);
     const char* current = choices[0].label;
     for (const auto& c : choices)
         if (c.value == v) current = c.label;
@@ -177,7 +201,7 @@ bool quick_inputs(Form& f) {
     changed |= input_choice(f, "Optimizer (per param)", "optimizer", kOptimizers, q.optimizer);
     changed |= input_count(f, "Batch size", "batch", q.batch, 1, 8);
     changed |= input_count(f, "Sequence length", "seq", q.seq, 256, 2048);
-    begin_row("Checkpointing");
+    begin_row(f, "Checkpointing", "checkpointing");
     changed |= ImGui::Checkbox("activations x 0.25##checkpointing", &q.checkpointing);
     end_row(f, "checkpointing");
     return changed;
@@ -208,7 +232,7 @@ bool inputs_panel(App& a) {
     Form f{a};
     bool changed = false;
     if (ImGui::BeginTable("inputs", 2, ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, kLabelWidthPx);
+        ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, a.embed.compact ? kCompactLabelWidthPx : kLabelWidthPx);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
         changed |= input_choice(f, "Method", "method", kMethods, a.inputs.method);
         changed |= a.inputs.method == Method::Guide ? guide_inputs(f) : quick_inputs(f);
@@ -216,7 +240,7 @@ bool inputs_panel(App& a) {
     }
     // An error about a field without a row here (e.g. a constant) is shown under the table.
     if (!a.error.field.empty() && !f.error_shown) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
         ImGui::TextWrapped("%s", a.error.message.c_str());
         ImGui::PopStyleColor();
     }
@@ -249,7 +273,7 @@ void breakdown_bar(const App& a) {
             ImGui::BeginTooltip();
             ImGui::TextUnformatted(label);
             bytes_tooltip_lines(bytes);
-            if (!formula.empty()) ImGui::TextColored(kDimColor, "%s", formula.c_str());
+            if (!formula.empty()) ImGui::TextColored(g_text.dim, "%s", formula.c_str());
             ImGui::EndTooltip();
         }
         // Label inside the segment when it has room.
@@ -268,11 +292,12 @@ void breakdown_bar(const App& a) {
 void breakdown_table(const App& a) {
     const Estimate& e = a.result;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH;
-    if (!ImGui::BeginTable("breakdown", 4, flags)) return;
+    const bool formulas = !a.embed.compact;  // a docs column has no room: the bar's tooltips show them
+    if (!ImGui::BeginTable("breakdown", formulas ? 4 : 3, flags)) return;
     ImGui::TableSetupColumn("Component");
     ImGui::TableSetupColumn(a.show_gib ? "GiB (2^30 B)" : "GB (1e9 B)");
     ImGui::TableSetupColumn("Share");
-    ImGui::TableSetupColumn("Formula", ImGuiTableColumnFlags_WidthStretch);
+    if (formulas) ImGui::TableSetupColumn("Formula", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     int i = 0;
     for (const auto& c : e.components) {
@@ -294,17 +319,28 @@ void breakdown_table(const App& a) {
         }
         ImGui::TableSetColumnIndex(2);
         ImGui::Text("%.1f%%", e.total_bytes > 0 ? 100.0 * c.bytes / e.total_bytes : 0.0);
+        if (!formulas) continue;
         ImGui::TableSetColumnIndex(3);
-        ImGui::TextColored(kDimColor, "%s", c.formula.c_str());
+        ImGui::TextColored(g_text.dim, "%s", c.formula.c_str());
     }
     ImGui::EndTable();
 }
 
 // [SECTION] results -------------------------------------------------------------------------------
+// Puts the next item (showing `text`) on the current line: at `x` on the full page, right-aligned
+// in a compact layout, where the column is too narrow for fixed positions.
+void same_line_value(const App& a, float x, const char* text) {
+    if (a.embed.compact)
+        ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(text).x);
+    else
+        ImGui::SameLine(x);
+}
+
 void big_figure(const App& a, const char* label, double bytes) {
-    ImGui::TextColored(kDimColor, "%s", label);
-    ImGui::SameLine(kLabelWidthPx + 60);
-    ImGui::Text("%s", size_text(a, bytes).c_str());
+    ImGui::TextColored(g_text.dim, "%s", label);
+    const std::string value = size_text(a, bytes);
+    same_line_value(a, kLabelWidthPx + 60, value.c_str());
+    ImGui::TextUnformatted(value.c_str());
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         bytes_tooltip_lines(bytes);
@@ -322,15 +358,17 @@ const char* gpu_name(const std::string& id) {
 void gpu_counts(const App& a) {
     const Estimate& e = a.result;
     if (e.method == "quick") {
-        ImGui::TextUnformatted("GPUs needed (safety-margin total / the GPU's nominal GB, rounded up)");
+        ImGui::TextWrapped("GPUs needed (safety-margin total / the GPU's nominal GB, rounded up)");
         for (const auto& f : e.fits) {
-            ImGui::TextColored(kDimColor, "%s", gpu_name(f.gpu_id));
-            ImGui::SameLine(kLabelWidthPx + 160);
-            ImGui::Text("%d GPU%s", f.gpus_needed, f.gpus_needed == 1 ? "" : "s");
+            ImGui::TextColored(g_text.dim, "%s", gpu_name(f.gpu_id));
+            char count[32];
+            std::snprintf(count, sizeof count, "%d GPU%s", f.gpus_needed, f.gpus_needed == 1 ? "" : "s");
+            same_line_value(a, kLabelWidthPx + 160, count);
+            ImGui::TextUnformatted(count);
         }
         return;
     }
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | (a.embed.compact ? ImGuiTableFlags_SizingStretchProp : ImGuiTableFlags_SizingFixedFit);
     if (!ImGui::BeginTable("fits", 3, flags)) return;
     ImGui::TableSetupColumn("GPU (per-GPU total vs its memory)");
     ImGui::TableSetupColumn("Used");
@@ -356,7 +394,7 @@ void results_panel(const App& a) {
     const Estimate& e = a.result;
     ImGui::Text("%s method, %s", e.method == "quick" ? "Quick" : "Guide", e.task.c_str());
     if (!a.error.field.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
         ImGui::TextWrapped("The input is invalid (see the field in red): showing the last valid result.");
         ImGui::PopStyleColor();
     }
@@ -376,23 +414,47 @@ void results_panel(const App& a) {
     gpu_counts(a);
     ImGui::Spacing();
     for (const auto& n : e.notes) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, g_text.dim);
         ImGui::TextWrapped("%s", n.c_str());
         ImGui::PopStyleColor();
     }
 }
 
-void header(App& a) {
-    ImGui::TextUnformatted("vramcalc: GPU memory for training and serving LLMs");
-    ImGui::SameLine();
-    const float units_w = 190;
-    ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - units_w);
-    ImGui::TextColored(kDimColor, "Units");
-    ImGui::SameLine();
+void units_choice(App& a) {
     if (ImGui::RadioButton("GB", !a.show_gib)) a.show_gib = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("GiB", a.show_gib)) a.show_gib = true;
-    ImGui::TextColored(kDimColor, "Runs in your browser: nothing you type leaves this page.");
+}
+
+// The Embed button: the page (web/embed.js) copies an <iframe> snippet of the current inputs.
+void embed_button(App& a) {
+    if (ImGui::Button("Embed")) a.embed_requested = true;
+    ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    a.widgets.push_back(WidgetRect{"embed", min.x, min.y, max.x - min.x, max.y - min.y});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy an <iframe> snippet of this calculator, with these inputs, for your docs");
+}
+
+void header(App& a) {
+    ImGui::TextUnformatted("vramcalc: GPU memory for training and serving LLMs");
+    ImGui::SameLine();
+    const float units_w = 190, embed_w = 80;
+    ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - units_w - embed_w);
+    embed_button(a);
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - units_w);
+    ImGui::TextColored(g_text.dim, "Units");
+    ImGui::SameLine();
+    units_choice(a);
+    ImGui::TextColored(g_text.dim, "Runs in your browser: nothing you type leaves this page.");
+    ImGui::Separator();
+}
+
+// One line for a docs column: the name and the units.
+void compact_header(App& a) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(g_text.dim, "vramcalc: GPU memory");
+    const float units_w = 112;
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - units_w);
+    units_choice(a);
     ImGui::Separator();
 }
 
@@ -417,15 +479,23 @@ void ui_setup() {
 
 void ui_draw(App& a) {
     a.widgets.clear();
+    apply_theme(a.embed.light);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                    ImGuiWindowFlags_NoBringToFrontOnFocus;
+    const bool compact = a.embed.compact;
+    if (compact) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(kCompactPaddingPx, kCompactPaddingPx));
     ImGui::Begin("vramcalc", nullptr, flags);
-    header(a);
+    if (compact) {
+        ImGui::PopStyleVar();
+        compact_header(a);
+    } else {
+        header(a);
+    }
     bool changed = false;
-    if (vp->WorkSize.x >= kTwoColumnMinWidthPx) {
+    if (!compact && vp->WorkSize.x >= kTwoColumnMinWidthPx) {
         ImGui::BeginChild("inputs", ImVec2(kInputsWidthPx, 0));
         changed = inputs_panel(a);
         ImGui::EndChild();
@@ -440,6 +510,9 @@ void ui_draw(App& a) {
         ImGui::Separator();
         results_panel(a);
     }
+    // What a single column needs, so an embedding page can size its iframe to fit.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    a.content_height_px = ImGui::GetCursorPosY() - style.ItemSpacing.y + (compact ? kCompactPaddingPx : style.WindowPadding.y);
     ImGui::End();
 }
 

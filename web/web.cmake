@@ -19,7 +19,7 @@ set_property(TARGET app APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/lib
 set_target_properties(app PROPERTIES OUTPUT_NAME app SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_SITE_DIR})
 
 # The page and its glue are our own files, copied next to app.js.
-set(VC_WEB_STATIC index.html vramcalc.js)
+set(VC_WEB_STATIC index.html vramcalc.js embed.js widget.html embed-demo.html embed-demo.js)
 set(VC_SITE_FILES "")
 foreach(f ${VC_WEB_STATIC})
   add_custom_command(OUTPUT ${VC_SITE_DIR}/${f}
@@ -28,3 +28,37 @@ foreach(f ${VC_WEB_STATIC})
   list(APPEND VC_SITE_FILES ${VC_SITE_DIR}/${f})
 endforeach()
 add_custom_target(site ALL DEPENDS ${VC_SITE_FILES} app)
+
+# --- embed, offline and the JS library (docs/embed.md) ------------------------------------------
+# The page's Content-Security-Policy forbids every fetch (connect-src 'none'), app.wasm included:
+# the app links into app-link/ and web/pack.mjs writes site/app.js with the wasm inside. The same
+# files inlined into one page give the offline site/vramcalc.html.
+set(VC_PACK ${CMAKE_SOURCE_DIR}/web/pack.mjs)
+set(VC_APP_LINK_DIR "${CMAKE_BINARY_DIR}/app-link")
+target_sources(app PRIVATE ${CMAKE_SOURCE_DIR}/web/embed_bindings.cpp)
+set_target_properties(app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${VC_APP_LINK_DIR})
+add_custom_command(OUTPUT ${VC_SITE_DIR}/app.js
+  COMMAND ${NODE_EXECUTABLE} ${VC_PACK} app ${VC_APP_LINK_DIR}/app.js ${VC_APP_LINK_DIR}/app.wasm ${VC_SITE_DIR}/app.js
+  DEPENDS app ${VC_PACK} COMMENT "Packing app.js with app.wasm inside" VERBATIM)
+add_custom_command(OUTPUT ${VC_SITE_DIR}/vramcalc.html
+  COMMAND ${NODE_EXECUTABLE} ${VC_PACK} single ${VC_SITE_DIR} index.html ${VC_SITE_DIR}/vramcalc.html
+  DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_FILES} ${VC_PACK} COMMENT "Writing the single-file vramcalc.html" VERBATIM)
+add_custom_target(site_packed DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_DIR}/vramcalc.html)
+add_dependencies(site site_packed)
+
+# The JS library: core + io + Embind, no UI, as an ES module and a classic script (web/lib).
+set(VC_LIB_LINK_DIR "${CMAKE_BINARY_DIR}/lib-link")
+set(VC_LIB_DIR "${CMAKE_BINARY_DIR}/lib")
+add_executable(vramcalc_lib ${CMAKE_SOURCE_DIR}/web/lib/bindings.cpp)
+target_link_libraries(vramcalc_lib PRIVATE vc_io)
+target_link_options(vramcalc_lib PRIVATE -Os --bind -sMODULARIZE=1 -sEXPORT_NAME=VramCalcModule
+  -sENVIRONMENT=web,worker  # Node runs it too: the wasm is handed in, so no environment I/O is used
+  -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1 -sDYNAMIC_EXECUTION=0)
+set_target_properties(vramcalc_lib PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_LIB_LINK_DIR})
+set(VC_LIB_FILES ${VC_LIB_DIR}/vramcalc.mjs ${VC_LIB_DIR}/vramcalc.js ${VC_LIB_DIR}/vramcalc.d.ts ${VC_LIB_DIR}/package.json)
+add_custom_command(OUTPUT ${VC_LIB_FILES}
+  COMMAND ${NODE_EXECUTABLE} ${VC_PACK} lib ${VC_LIB_LINK_DIR}/vramcalc_lib.js ${VC_LIB_LINK_DIR}/vramcalc_lib.wasm
+          ${CMAKE_SOURCE_DIR}/web/lib/api.js ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts ${PROJECT_VERSION} ${VC_LIB_DIR}
+  DEPENDS vramcalc_lib ${VC_PACK} ${CMAKE_SOURCE_DIR}/web/lib/api.js ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts
+  COMMENT "Packing the JS library into ${VC_LIB_DIR}" VERBATIM)
+add_custom_target(vramcalc_js ALL DEPENDS ${VC_LIB_FILES})

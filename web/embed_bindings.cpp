@@ -1,0 +1,74 @@
+// vramcalc web: the Embind functions the embedding glue (web/embed.js) calls on the ImGui app.
+//   setInputs(patchJson)     merges a config patch into the app's inputs (JSON merge patch on the
+//                            config document, docs/config.md) and recomputes; returns {"ok":true}
+//                            or {"ok":false,"error":{field,message}} (inputs unchanged)
+//   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...]}
+//   defaultInputs()          the app's starting config document
+//   stateRevision()          moves on every recompute: the page posts a result when it changes
+//   contentHeight()          CSS pixels the UI's content needs at the current width
+//   takeEmbedRequest()       true once after the Embed button was pressed
+// Strings in, strings out, no exceptions (the page parses the JSON).
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "io/config_json.hpp"
+#include "shell/app.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+std::string set_inputs(const std::string& patch_text) {
+    vc::shell::App& a = vc::shell::app();
+    json patch = json::parse(patch_text, nullptr, /*allow_exceptions=*/false);
+    if (patch.is_discarded() || !patch.is_object())
+        return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
+    json doc = vc::io::config_to_json(a.inputs);
+    doc.merge_patch(patch);
+    auto cfg = vc::io::config_from_json(doc);
+    if (!cfg.ok) return vc::io::dump(vc::io::error_to_json(cfg.error));
+    a.inputs = cfg.value;
+    vc::shell::recompute(a);
+    vc::shell::wake();
+    return vc::io::dump(json{{"ok", true}});
+}
+
+std::string set_embed_options(const std::string& text) {
+    vc::shell::App& a = vc::shell::app();
+    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return vc::io::dump(vc::io::error_to_json({"options", "options must be a JSON object"}));
+    // NOTE: checked reads only: json::value() on a wrong type would throw, which aborts the module.
+    auto flag = [&j](const char* key) { return j.contains(key) && j.at(key).is_boolean() && j.at(key).get<bool>(); };
+    vc::shell::EmbedOptions o;
+    o.compact = flag("compact");
+    o.light = flag("light");
+    if (j.contains("locked") && j.at("locked").is_array())
+        for (const auto& f : j.at("locked"))
+            if (f.is_string()) o.locked.push_back(f.get<std::string>());
+    a.embed = o;
+    vc::shell::wake();
+    return vc::io::dump(json{{"ok", true}});
+}
+
+std::string default_inputs() { return vc::io::dump(vc::io::config_to_json(vc::shell::default_inputs())); }
+double state_revision() { return static_cast<double>(vc::shell::app().revision); }
+double content_height() { return vc::shell::app().content_height_px; }
+
+bool take_embed_request() {
+    vc::shell::App& a = vc::shell::app();
+    const bool requested = a.embed_requested;
+    a.embed_requested = false;
+    return requested;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(vramcalc_embed) {
+    emscripten::function("setInputs", &set_inputs);
+    emscripten::function("setEmbedOptions", &set_embed_options);
+    emscripten::function("defaultInputs", &default_inputs);
+    emscripten::function("stateRevision", &state_revision);
+    emscripten::function("contentHeight", &content_height);
+    emscripten::function("takeEmbedRequest", &take_embed_request);
+}

@@ -1,0 +1,161 @@
+// vramcalc JS library: TypeScript declarations for vramcalc.mjs / vramcalc.js (docs/embed.md).
+// Configs and results are the JSON documents of the CLI (docs/config.md): the types below name the
+// fields every build has; sections added by later schema versions pass through as unknown fields.
+
+/** An error as a value: `field` is the config field's dotted path ("batch", "model.layers"),
+ *  "config" for the document itself, "question" for solve()'s question, "" for an engine failure. */
+export interface VramCalcError {
+    field: string;
+    message: string;
+}
+
+export interface Failure {
+    ok: false;
+    error: VramCalcError;
+}
+
+/** The config document (docs/config.md). Every field is optional; unknown fields are errors. */
+export interface Config {
+    schema_version?: number;
+    method?: 'quick' | 'guide' | 'detailed';
+    task?: 'training' | 'finetune' | 'inference';
+    model?: ModelConfig;
+    params_b?: number;
+    precision?: 'fp32' | 'fp16' | 'bf16' | 'int8' | 'int4';
+    optimizer?: 'adamw-mixed' | 'adamw' | 'adamw-8bit' | 'sgd' | 'inference';
+    batch?: number;
+    seq?: number;
+    checkpointing?: boolean;
+    gpus?: number;
+    gpu?: string;
+    target_utilization?: number;
+    guide?: { bytes?: number; weight_bytes?: number; overhead_factor?: number };
+    constants?: {
+        activation_bytes_per_token_param?: number;
+        checkpoint_factor?: number;
+        buffer_fraction?: number;
+        a100_gb?: number;
+        rtx4090_gb?: number;
+    };
+    /** Sections of the detailed methods (training, parallel, runtime, inference...). */
+    [section: string]: unknown;
+}
+
+/** A preset by id, a custom architecture, or `{params_b}` alone (docs/config.md, docs/models.md). */
+export interface ModelConfig {
+    preset?: string;
+    name?: string;
+    params_b?: number;
+    layers?: number;
+    hidden?: number;
+    heads?: number;
+    kv_heads?: number;
+    head_dim?: number;
+    ffn?: number;
+    mlp?: 'gelu' | 'swiglu' | 'geglu';
+    vocab?: number;
+    tied_embeddings?: boolean;
+    norm?: 'layernorm' | 'rmsnorm';
+    [field: string]: unknown;
+}
+
+export interface Component {
+    key: string;
+    label: string;
+    /** Bytes per GPU. */
+    bytes: number;
+    formula: string;
+}
+
+export interface GpuFit {
+    gpu: string;
+    gpus_needed: number;
+    utilization: number;
+    fits: boolean;
+    within_target: boolean;
+}
+
+export interface Metric {
+    label: string;
+    value: number;
+    unit: string;
+}
+
+/** What `vramcalc --format json` prints. All sizes in bytes, per GPU. */
+export interface Estimate {
+    ok: true;
+    schema_version: number;
+    method: string;
+    task: string;
+    components: Component[];
+    breakdown: Record<string, number>;
+    total_bytes: number;
+    buffered_bytes: number;
+    fits: GpuFit[];
+    metrics: Record<string, Metric>;
+    notes: string[];
+}
+
+/** What `vramcalc solve QUESTION --format json` prints. */
+export interface Answer {
+    ok: true;
+    question: string;
+    label: string;
+    value: number;
+    unit: string;
+    explanation: string;
+    items: string[];
+}
+
+export interface Question {
+    id: string;
+    label: string;
+    tasks: string[];
+}
+
+export interface Preset {
+    id: string;
+    name: string;
+    family: string;
+    /** Derived from the architecture, billions. */
+    params_b: number;
+    active_params_b: number;
+    /** As the model card states it, billions. */
+    published_params_b: number;
+    approximate: boolean;
+    /** The config's "model" fields for this preset (give `{preset: id}` or these). */
+    architecture: ModelConfig;
+}
+
+export interface Gpu {
+    id: string;
+    name: string;
+    nominal_gb: number;
+    memory_bytes: number;
+    bandwidth_gbps: number;
+    bf16_tflops: number;
+    fp8_tflops: number;
+    price_per_hour_usd: number;
+    source: string;
+}
+
+/** A config object, or its JSON text. */
+export type ConfigInput = Config | string;
+
+export interface VramCalc {
+    /** The engine's version, e.g. "0.1.0". */
+    readonly version: string;
+    /** The config/result schema version (docs/config.md). */
+    readonly schemaVersion: number;
+    estimate(config?: ConfigInput): Estimate | Failure;
+    solve(config: ConfigInput | undefined, question: string): Answer | Failure;
+    /** The config with every field and its default filled in (`vramcalc --print-config`). */
+    resolveConfig(config?: ConfigInput): Config | Failure;
+    presets(): Preset[] | Failure;
+    gpus(): Gpu[] | Failure;
+    questions(): Question[] | Failure;
+}
+
+/** Instantiates the engine (the WebAssembly module is inside the library file: no request). */
+export function createVramCalc(): Promise<VramCalc>;
+export default createVramCalc;
