@@ -1,0 +1,261 @@
+// Contract tests of the JS library (build/wasm/lib, web/lib/api.js) under Node's test runner:
+// the same numbers as the native CLI for every case in cases.jsonl (one line per config; a new
+// config is one more line), field names and defaults, and every error path returned as a value.
+//   VRAMCALC_LIB   the packed library folder (default build/wasm/lib)
+//   VRAMCALC_BIN   the native CLI (default build/native/vramcalc)
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const libDir = process.env.VRAMCALC_LIB || join(root, 'build/wasm/lib');
+const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
+const cases = readFileSync(join(here, 'cases.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const GB = 1e9;
+
+let vc;         // the ES module build
+let classic;    // the classic-script build, run as a browser would (a global, no module)
+
+before(async () => {
+    assert.ok(existsSync(join(libDir, 'vramcalc.mjs')), `no library in ${libDir}: run scripts/build.sh`);
+    const { createVramCalc } = await import(pathToFileURL(join(libDir, 'vramcalc.mjs')).href);
+    vc = await createVramCalc();
+    const context = vm.createContext({ console, atob, WebAssembly, setTimeout, clearTimeout });
+    vm.runInContext(readFileSync(join(libDir, 'vramcalc.js'), 'utf8'), context, { filename: 'vramcalc.js' });
+    classic = await context.createVramCalc();
+});
+
+// The CLI's JSON for a config (or its text) and an optional question; null when it prints none.
+function cli(config, question, extra = []) {
+    const args = [...(question === undefined ? [] : ['solve', question]), '--config', '-', '--format', 'json', ...extra];
+    const r = spawnSync(cliBin, args, { input: typeof config === 'string' ? config : JSON.stringify(config), encoding: 'utf8' });
+    let json = null;
+    try {
+        json = JSON.parse(r.stdout);
+    } catch { /* the CLI printed an error line only */ }
+    return { status: r.status, json, stderr: r.stderr };
+}
+
+const run = (lib, c) => (c.question === undefined ? lib.estimate(c.config) : lib.solve(c.config, c.question));
+
+// [SECTION] the same numbers as the CLI --------------------------------------------------------
+test('cases.jsonl: the library returns exactly what the native CLI prints', () => {
+    assert.ok(cases.length >= 30);
+    for (const c of cases) {
+        const fromLib = run(vc, c);
+        const fromCli = cli(c.config, c.question);
+        if (c.error === undefined) {
+            assert.equal(fromLib.ok, true, `${c.name}: ${JSON.stringify(fromLib.error)}`);
+            assert.equal(fromCli.status, 0, `${c.name}: ${fromCli.stderr}`);
+        } else {
+            assert.equal(fromLib.ok, false, c.name);
+            assert.equal(fromLib.error.field, c.error, `${c.name}: ${fromLib.error.message}`);
+            assert.equal(fromCli.status, 1, c.name);
+        }
+        // The CLI prints JSON for every config object; for a document that is no object it prints a line.
+        if (fromCli.json !== null) assert.deepEqual(fromLib, fromCli.json, c.name);
+        else assert.ok(typeof c.config !== 'object' || c.config === null || Array.isArray(c.config), `${c.name}: the CLI printed no JSON`);
+        // (Through JSON: the classic build's objects come from the vm context's realm.)
+        assert.deepEqual(JSON.parse(JSON.stringify(run(classic, c))), fromLib, `${c.name}: the classic build agrees`);
+    }
+});
+
+test('every question the engine knows, on every case of its task, matches `vramcalc solve`', () => {
+    const questions = vc.questions();
+    assert.ok(Array.isArray(questions));
+    let compared = 0;
+    for (const q of questions) {
+        for (const c of cases) {
+            if (c.error !== undefined || typeof c.config !== 'object' || !q.tasks.includes(c.config.task || 'training')) continue;
+            const fromLib = vc.solve(c.config, q.id);
+            assert.deepEqual(fromLib, cli(c.config, q.id).json, `${q.id} on ${c.name}`);
+            if (fromLib.ok) {
+                assert.equal(fromLib.question, q.id);
+                assert.ok(Number.isFinite(fromLib.value));
+            }
+            compared++;
+        }
+    }
+    assert.ok(compared >= questions.length, 'each question was asked at least once');
+});
+
+test('resolveConfig() is what `vramcalc --print-config` prints, defaults filled in', () => {
+    for (const c of cases.filter((x) => x.error === undefined)) {
+        const r = spawnSync(cliBin, ['--config', '-', '--print-config'], { input: JSON.stringify(c.config), encoding: 'utf8' });
+        assert.deepEqual(vc.resolveConfig(c.config), JSON.parse(r.stdout), c.name);
+    }
+});
+
+// [SECTION] field names and defaults -----------------------------------------------------------
+test('an estimate has the documented fields (docs/config.md, "Result")', () => {
+    const r = vc.estimate({ params_b: 7, batch: 4 });
+    assert.deepEqual(Object.keys(r).sort(),
+        ['breakdown', 'buffered_bytes', 'components', 'fits', 'method', 'metrics', 'notes', 'ok', 'schema_version', 'task', 'total_bytes']);
+    assert.deepEqual(Object.keys(r.components[0]).sort(), ['bytes', 'formula', 'key', 'label']);
+    assert.deepEqual(Object.keys(r.fits[0]).sort(), ['fits', 'gpu', 'gpus_needed', 'utilization', 'within_target']);
+    assert.equal(r.schema_version, vc.schemaVersion);
+    // The quick method's worked example, by hand: 14 + 14 + 84 + 143.36 = 255.36 GB, +20% = 306.432 GB.
+    assert.deepEqual(r.breakdown, { weights: 14 * GB, gradients: 14 * GB, optimizer: 84 * GB, activations: 143.36 * GB });
+    assert.equal(r.total_bytes, 255.36 * GB);
+    assert.equal(r.buffered_bytes, 306.432 * GB);
+    assert.deepEqual(r.fits.map((f) => [f.gpu, f.gpus_needed]), [['a100-80gb', 4], ['rtx-4090-24gb', 13]]);
+
+    const e = vc.estimate({ batch: 0 });
+    assert.deepEqual(Object.keys(e).sort(), ['error', 'ok']);
+    assert.deepEqual(Object.keys(e.error).sort(), ['field', 'message']);
+    assert.match(e.error.message, /batch must be a whole number in \[1, 1048576\], got 0/);
+});
+
+test('defaults: no config, undefined, {} and "{}" are the same documented defaults', () => {
+    const d = vc.resolveConfig({});
+    assert.equal(d.schema_version, 1);
+    assert.equal(d.method, 'quick');
+    assert.equal(d.task, 'training');
+    assert.equal(d.params_b, 7);
+    assert.equal(d.precision, 'fp16');
+    assert.equal(d.optimizer, 'adamw-mixed');
+    assert.equal(d.batch, 1);
+    assert.equal(d.seq, 2048);
+    assert.equal(d.checkpointing, false);
+    assert.equal(d.gpus, 1);
+    assert.equal(d.target_utilization, 0.75);
+    assert.deepEqual(d.guide, { bytes: 2, weight_bytes: 2 });
+    assert.deepEqual(d.constants, { activation_bytes_per_token_param: 0.0025, checkpoint_factor: 0.25, buffer_fraction: 0.2, a100_gb: 80, rtx4090_gb: 24 });
+    const byDefault = vc.estimate({});
+    assert.deepEqual(vc.estimate(), byDefault);
+    assert.deepEqual(vc.estimate(undefined), byDefault);
+    assert.deepEqual(vc.estimate('{}'), byDefault);
+    assert.deepEqual(vc.estimate({ batch: undefined }), byDefault, 'an undefined member is left out, as JSON.stringify does');
+    assert.equal(byDefault.breakdown.activations, 2.5e-3 * 1 * 2048 * 7e9);
+});
+
+test('presets(), gpus(), questions() and version match the CLI listings', () => {
+    const presets = vc.presets();
+    const listed = spawnSync(cliBin, ['--list-presets'], { encoding: 'utf8' }).stdout.trim().split('\n').slice(1);
+    assert.equal(presets.length, listed.length);
+    for (let i = 0; i < presets.length; i++) {
+        const p = presets[i];
+        const words = listed[i].trim().split(/\s+/);  // id, name..., family, derived, published
+        const [id, derived, published] = [words[0], words[words.length - 2], words[words.length - 1]];
+        assert.equal(p.id, id);
+        assert.deepEqual(Object.keys(p).sort(), ['active_params_b', 'approximate', 'architecture', 'family', 'id', 'name', 'params_b', 'published_params_b']);
+        assert.ok(Math.abs(p.params_b - parseFloat(derived)) < 0.0006, `${p.id}: ${p.params_b} vs ${derived}`);
+        assert.ok(Math.abs(p.published_params_b - parseFloat(published)) < 0.0006, p.id);
+        assert.ok(p.active_params_b > 0 && p.active_params_b <= p.params_b, p.id);
+        // The architecture given instead of the id counts the same parameters.
+        const byId = vc.estimate({ method: 'guide', model: { preset: p.id } });
+        const byFields = vc.estimate({ method: 'guide', model: p.architecture });
+        assert.equal(byFields.total_bytes, byId.total_bytes, p.id);
+    }
+
+    const gpus = vc.gpus();
+    const gpuLines = spawnSync(cliBin, ['--list-gpus'], { encoding: 'utf8' }).stdout.trim().split('\n');
+    assert.deepEqual(gpus.map((g) => g.id), gpuLines.map((l) => l.split(/\s+/)[0]));
+    const a100 = gpus.find((g) => g.id === 'a100-80gb');
+    assert.equal(a100.memory_bytes, 81920 * 2 ** 20);  // nvidia-smi's 81920 MiB
+    assert.equal(a100.nominal_gb, 80);
+    for (const g of gpus) {
+        assert.deepEqual(Object.keys(g).sort(), ['bandwidth_gbps', 'bf16_tflops', 'fp8_tflops', 'id', 'memory_bytes', 'name', 'nominal_gb', 'price_per_hour_usd', 'source']);
+        assert.ok(g.memory_bytes > 0 && g.source.length > 0, g.id);
+    }
+
+    const questionLines = spawnSync(cliBin, ['solve', '--list-questions'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+    assert.deepEqual(vc.questions().map((q) => [q.id, q.tasks.join(',')]),
+        questionLines.map((l) => { const w = l.trim().split(/\s+/); return [w[0], w[w.length - 1]]; }));
+
+    const version = spawnSync(cliBin, ['--version'], { encoding: 'utf8' }).stdout;
+    assert.match(version, new RegExp(`^vramcalc ${vc.version.replace(/\./g, '\\.')} \\(config schema ${vc.schemaVersion}\\)`));
+});
+
+// [SECTION] errors are values, never exceptions ------------------------------------------------
+test('values JSON cannot carry are errors naming their field', () => {
+    const field = (config) => {
+        let r;
+        assert.doesNotThrow(() => { r = vc.estimate(config); });
+        assert.equal(r.ok, false, JSON.stringify(r));
+        return r.error;
+    };
+    assert.deepEqual(field({ batch: NaN }), { field: 'batch', message: 'batch must be a finite number, got NaN' });
+    assert.equal(field({ params_b: Infinity }).field, 'params_b');
+    assert.equal(field({ seq: -Infinity }).field, 'seq');
+    assert.equal(field({ model: { layers: NaN } }).field, 'model.layers');
+    assert.match(field({ batch: 4n }).message, /batch must be a number, got a BigInt/);
+    assert.match(field({ batch: () => 4 }).message, /batch must be a JSON value, got a function/);
+    assert.equal(field({ batch: Symbol('b') }).field, 'batch');
+    assert.equal(field({ guide: { bytes: [1, NaN] } }).field, 'guide.bytes[1]');
+    const cycle = { model: {} };
+    cycle.model.self = cycle;
+    assert.match(field(cycle).message, /model.self contains itself/);
+    assert.match(field({ model: new Map() }).message, /model must be a plain object, array or JSON value, got a Map/);
+    assert.equal(field({ batch: new Date(0) }).field, 'batch', 'a Date becomes its JSON string, which is no number');
+    assert.equal(field({ toJSON() { throw new Error('no'); } }).field, 'config');
+    assert.equal(field(null).field, 'config');
+    assert.equal(field([1, 2]).field, 'config');
+    assert.equal(field(42).field, 'config');
+    assert.equal(field(true).field, 'config');
+    assert.equal(field(() => ({})).field, 'config');
+    assert.equal(field('not json').field, 'config');
+});
+
+test('solve(): the question must be a known string', () => {
+    for (const q of [undefined, null, 3, {}, ['max_context']]) {
+        const r = vc.solve({}, q);
+        assert.equal(r.ok, false);
+        assert.equal(r.error.field, 'question');
+        assert.match(r.error.message, /question must be a string/);
+    }
+    const unknown = vc.solve({}, 'max_\ud800happiness');  // a lone surrogate survives as a replacement
+    assert.equal(unknown.error.field, 'question');
+    assert.equal(vc.solve({ batch: NaN }, 'max_context').error.field, 'batch', 'the config is checked first');
+});
+
+test('hostile documents come back as values and the engine keeps working', () => {
+    const deep = '['.repeat(100000) + ']'.repeat(100000);
+    assert.equal(vc.estimate(`{"model": ${deep}}`).error.field, 'model');
+    assert.equal(vc.estimate(`{"batch": ${'1'.repeat(400)}}`).ok, false);
+    const big = { notes: 'x'.repeat(5e6) };
+    assert.equal(vc.estimate(big).error.field, 'notes');
+    assert.equal(vc.estimate('{"precision": "\\ud800"}').error.field, 'config', 'an unpaired surrogate escape is not valid JSON');
+    assert.equal(vc.estimate({ method: 'quick', params_b: 7, batch: 4 }).total_bytes, 255.36 * GB);
+});
+
+test('the results are fresh objects: a caller may change them', () => {
+    const a = vc.presets();
+    a[0].id = 'changed';
+    assert.notEqual(vc.presets()[0].id, 'changed');
+    assert.ok(Object.isFrozen(vc));
+});
+
+// [SECTION] packaging --------------------------------------------------------------------------
+test('CommonJS require() and the package.json exports', async () => {
+    const require = createRequire(import.meta.url);
+    const createVramCalc = require(join(libDir, 'vramcalc.js'));
+    assert.equal(typeof createVramCalc, 'function');
+    assert.equal(createVramCalc.createVramCalc, createVramCalc);
+    const fromRequire = await createVramCalc();
+    assert.deepEqual(fromRequire.estimate({ params_b: 13 }), vc.estimate({ params_b: 13 }));
+    const pkg = JSON.parse(readFileSync(join(libDir, 'package.json'), 'utf8'));
+    assert.equal(pkg.version, vc.version);
+    for (const f of [pkg.main, pkg.module, pkg.types]) assert.ok(existsSync(join(libDir, f)), f);
+});
+
+test('loading makes no request: the wasm is inside the file', async () => {
+    // The classic build ran in a context with no fetch at all (before()); here fetch is watched.
+    const { createVramCalc } = await import(pathToFileURL(join(libDir, 'vramcalc.mjs')).href);
+    const realFetch = globalThis.fetch;
+    const fetched = [];
+    globalThis.fetch = (url) => { fetched.push(String(url)); return Promise.reject(new Error('no network in this test')); };
+    try {
+        const again = await createVramCalc();
+        assert.equal(again.estimate({}).ok, true);
+    } finally {
+        globalThis.fetch = realFetch;
+    }
+    assert.deepEqual(fetched, []);
+});

@@ -1,0 +1,24 @@
+// Type-checked by tests/js/types.test.mjs (tsc --strict) against web/lib/vramcalc.d.ts: the way
+// docs/embed.md tells a TypeScript user to call the library must compile, and misuse must not.
+import createVramCalc, { type Config, type Estimate, type Failure, type VramCalc } from 'vramcalc';
+
+async function main(): Promise<number> {
+    const vc: VramCalc = await createVramCalc();
+    const config: Config = { method: 'quick', params_b: 7, precision: 'fp16', batch: 4, seq: 2048 };
+    const r: Estimate | Failure = vc.estimate(config);
+    // @ts-expect-error: a result must be checked before its numbers are read
+    const unchecked: number = r.total_bytes;
+    if (!r.ok) return r.error.field.length + unchecked;
+    const gb = r.total_bytes / 1e9 + r.breakdown['weights'] + r.fits[0].gpus_needed;
+
+    const answer = vc.solve({ method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, inference: { engine: 'vllm' } }, 'max_context');
+    const presets = vc.presets();
+    const gpus = vc.gpus();
+    const count = Array.isArray(presets) && Array.isArray(gpus) ? presets.length + gpus[0].memory_bytes : 0;
+    // @ts-expect-error: precision names are checked
+    vc.estimate({ precision: 'fp7' });
+    const full = vc.resolveConfig('{"batch": 2}');
+    return gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
+}
+
+main();
