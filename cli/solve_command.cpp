@@ -4,7 +4,6 @@
 #include <string>
 
 #include "../core/solve.hpp"
-#include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
 #include "../io/solve_json.hpp"
 #include "flags.hpp"

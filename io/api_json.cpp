@@ -1,4 +1,4 @@
-// vramcalc io: solve answers, questions, presets and GPUs as JSON (io/api_json.hpp).
+// vramcalc io: the effective config, presets and GPUs as JSON (io/api_json.hpp).
 #include "api_json.hpp"
 
 #include "../core/presets.hpp"
@@ -8,39 +8,10 @@ namespace vc::io {
 
 using nlohmann::json;
 
-json answer_to_json(const Answer& a) {
-    return {{"ok", true},        {"question", a.question}, {"label", a.label},  {"value", a.value},
-            {"unit", a.unit},    {"explanation", a.explanation}, {"items", a.items}};
-}
-
-std::string solve_json(const std::string& config_text, const std::string& question) {
-    auto cfg = parse_config(config_text);
-    if (!cfg.ok) return dump(error_to_json(cfg.error));
-    auto r = solve(cfg.value, question);
-    if (!r.ok) return dump(error_to_json(r.error));
-    return dump(answer_to_json(r.value));
-}
-
 std::string resolve_config_json(const std::string& config_text) {
     auto cfg = parse_config(config_text);
     if (!cfg.ok) return dump(error_to_json(cfg.error));
     return dump(config_to_json(cfg.value));
-}
-
-json questions_to_json() {
-    json list = json::array();
-    for (const auto& q : solve_questions()) {
-        json tasks = json::array();
-        const std::string all = q.tasks;
-        for (size_t start = 0; start <= all.size();) {
-            size_t comma = all.find(',', start);
-            if (comma == std::string::npos) comma = all.size();
-            if (comma > start) tasks.push_back(all.substr(start, comma - start));
-            start = comma + 1;
-        }
-        list.push_back({{"id", q.id}, {"label", q.label}, {"tasks", tasks}});
-    }
-    return list;
 }
 
 json preset_to_json(const ModelSpec& m) {

@@ -1,6 +1,7 @@
-// vramcalc io: the JSON documents front ends need beside a config and its estimate: a solve()
-// answer, the list of questions, the model presets and the GPU catalog. Shared by the CLI, the JS
-// library (web/lib) and the page. Never throws; field names are documented in docs/embed.md.
+// vramcalc io: the JSON documents front ends need beside a config, its estimate and solve answers
+// (io/solve_json.hpp): the effective config, the model presets and the GPU catalog. Shared by the
+// JS library (web/lib) and any front end (the CLI could list them as JSON). Never throws; field
+// names are documented in docs/embed.md.
 #pragma once
 
 #include <string>
@@ -9,23 +10,12 @@
 
 #include "../core/gpus.hpp"
 #include "../core/model.hpp"
-#include "../core/solve.hpp"
 
 namespace vc::io {
-
-// {"ok":true, "question", "label", "value", "unit", "explanation", "items":[...]}
-nlohmann::json answer_to_json(const Answer& a);
-
-// Convenience for front ends: parse the config text, solve, serialise. Always a JSON document:
-// the answer or {"ok":false, "error":{"field", "message"}}.
-std::string solve_json(const std::string& config_text, const std::string& question);
 
 // The effective config for a config text: every field with its value, defaults filled in (what
 // `vramcalc --print-config` prints), or the error document.
 std::string resolve_config_json(const std::string& config_text);
-
-// [{"id", "label", "tasks":["training", ...]}] in solve_questions() order.
-nlohmann::json questions_to_json();
 
 // {"id", "name", "family", "params_b", "active_params_b", "published_params_b", "approximate",
 //  "architecture":{...the config's "model" fields...}}; params_b and active_params_b are derived

@@ -4,7 +4,8 @@
 //   estimate(configText)           -> io::estimate_json: the result `vramcalc --format json` prints
 //   solve(configText, question)    -> io::solve_json: what `vramcalc solve Q --format json` prints
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
-//   presets() gpus() questions()   -> the catalogs (io/api_json.hpp)
+//   presets() gpus()               -> the catalogs (io/api_json.hpp)
+//   questions()                    -> io::questions_json: [{id, label, tasks}]
 //   version() schemaVersion()      -> "0.1.0", 1
 #include <emscripten/bind.h>
 
@@ -12,12 +13,12 @@
 
 #include "io/api_json.hpp"
 #include "io/config_json.hpp"
+#include "io/solve_json.hpp"
 
 namespace {
 
 std::string presets_text() { return vc::io::dump(vc::io::presets_to_json()); }
 std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
-std::string questions_text() { return vc::io::dump(vc::io::questions_to_json()); }
 std::string version() { return VRAMCALC_VERSION; }
 int schema_version() { return vc::io::kSchemaVersion; }
 
@@ -29,7 +30,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_lib) {
     emscripten::function("resolveConfig", &vc::io::resolve_config_json);
     emscripten::function("presets", &presets_text);
     emscripten::function("gpus", &gpus_text);
-    emscripten::function("questions", &questions_text);
+    emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
 }

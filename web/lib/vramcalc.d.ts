@@ -110,7 +110,8 @@ export interface Answer {
 export interface Question {
     id: string;
     label: string;
-    tasks: string[];
+    /** The tasks it applies to, comma-separated: "inference", "training,finetune". */
+    tasks: string;
 }
 
 export interface Preset {
