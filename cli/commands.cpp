@@ -6,6 +6,7 @@
 namespace vc::cli {
 
 int solve_command(int argc, char** argv);     // cli/solve_command.cpp
+int validate_command(int argc, char** argv);  // cli/validate_command.cpp
 
 struct Command {
     const char* name;
@@ -14,6 +15,7 @@ struct Command {
 
 static const Command kCommands[] = {
     {"solve", solve_command},
+    {"validate", validate_command},
 };
 
 bool run_command(int argc, char** argv, int& rc) {

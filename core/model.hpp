@@ -49,6 +49,10 @@ struct ModelSpec {
     int sliding_window = 0;
     int global_every = 0;      // 0: every layer uses the window when sliding_window > 0;
                                // N: every N-th layer is global (full context), the others local
+    // Logit soft-capping, cap x tanh(x / cap) (Gemma-2: 50 on attention scores, 30 on the output
+    // logits); 0 = none. No parameters; it changes what training keeps (docs/training.md).
+    double attn_softcap = 0;
+    double final_softcap = 0;
     double params_override_b = 0;  // "parameters only" entry: the count the user typed, in billions
     bool approximate = false;  // architecture filled from typical ratios
     double published_params_b = 0;  // the total the model card states, for tests and display

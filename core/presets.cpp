@@ -70,6 +70,13 @@ ModelSpec with_norms(ModelSpec m, NormKind kind, int per_layer) {
     return m;
 }
 
+// Gemma-2's logit soft-capping (config.json attn_logit_softcapping 50, final_logit_softcapping 30).
+ModelSpec softcap(ModelSpec m, double attn, double final) {
+    m.attn_softcap = attn;
+    m.final_softcap = final;
+    return m;
+}
+
 ModelSpec positions(ModelSpec m, int rows, int type_rows) {
     m.max_position = rows;
     m.type_vocab = type_rows;
@@ -121,9 +128,9 @@ std::vector<ModelSpec> build_presets() {
         // attention and MLP in pre- and post-norms (4 per layer).
         dense("gemma-2b", "Gemma 2B", "Gemma", 18, 2048, 8, 1, 256, 16384, kGeGlu, 256000, true, 2.51),
         dense("gemma-7b", "Gemma 7B", "Gemma", 28, 3072, 16, 16, 256, 24576, kGeGlu, 256000, true, 8.54),
-        with_norms(window(dense("gemma-2-2b", "Gemma-2 2B", "Gemma", 26, 2304, 8, 4, 256, 9216, kGeGlu, 256000, true, 2.61), 4096, 2), kRms, 4),
-        with_norms(window(dense("gemma-2-9b", "Gemma-2 9B", "Gemma", 42, 3584, 16, 8, 256, 14336, kGeGlu, 256000, true, 9.24), 4096, 2), kRms, 4),
-        with_norms(window(dense("gemma-2-27b", "Gemma-2 27B", "Gemma", 46, 4608, 32, 16, 128, 36864, kGeGlu, 256000, true, 27.2), 4096, 2), kRms, 4),
+        softcap(with_norms(window(dense("gemma-2-2b", "Gemma-2 2B", "Gemma", 26, 2304, 8, 4, 256, 9216, kGeGlu, 256000, true, 2.61), 4096, 2), kRms, 4), 50, 30),
+        softcap(with_norms(window(dense("gemma-2-9b", "Gemma-2 9B", "Gemma", 42, 3584, 16, 8, 256, 14336, kGeGlu, 256000, true, 9.24), 4096, 2), kRms, 4), 50, 30),
+        softcap(with_norms(window(dense("gemma-2-27b", "Gemma-2 27B", "Gemma", 46, 4608, 32, 16, 128, 36864, kGeGlu, 256000, true, 27.2), 4096, 2), kRms, 4), 50, 30),
 
         // Gemma-3 1B (text only): 5 local layers (window 512) to each global one. Its q/k norms
         // (2 x 256 per layer) are not modelled.

@@ -82,6 +82,10 @@ constexpr double kBnb8bitBlock = 2048;
 // bitsandbytes keeps its double-quantized absmax in 8 bits with one FP32 constant per 256 blocks.
 // Source: Dettmers et al. 2023 (QLoRA) section 3, "Double Quantization".
 constexpr double kDoubleQuantGroup = 256;
+// torch.compile (inductor) fuses the pointwise ops between matmuls, so a step allocates far fewer
+// short-lived tensors; its fragmentation is this share of eager's. Source: fitted, torchtitan's
+// eager vs compiled Llama-3.1-8B runs (calibration C25, C26; docs/accuracy.md).
+constexpr double kCompiledFragmentationFactor = 0.5;
 // LLM.int8 base weights: 1 byte per weight plus one FP32 scale per output row (negligible).
 constexpr double kInt8BytesPerWeight = 1;
 
@@ -150,6 +154,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         !check_int_range("parallel.cp", par.cp, 1, kMaxParallel, err) ||
         !check_int_range("parallel.ep", par.ep, 1, kMaxParallel, err) ||
         !check_int_range("parallel.etp", par.etp, 0, kMaxParallel, err) ||
+        !check_range("model.attn_softcap", cfg.model.attn_softcap, 0, 1e6, err) ||
+        !check_range("model.final_softcap", cfg.model.final_softcap, 0, 1e6, err) ||
         !check_range("runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes, 0, 1e12, err) ||
         !check_range("runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes, 0, 1e12, err) ||
         !check_range("runtime.nccl_bytes", cfg.runtime.nccl_bytes, 0, 1e12, err) ||
@@ -276,7 +282,10 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         if (q == BaseQuant::Int8) s.quant_bytes = kInt8BytesPerWeight;
         else s.quant_bytes = 0.5 + (in.lora.double_quant ? 1.0 / block + 4.0 / (block * kDoubleQuantGroup) : 4.0 / block);
     }
-    s.attention = in.attention == AttentionKernel::Auto ? s.pr.attention : in.attention;
+    // Soft-capped attention scores need a kernel that caps them: the SDPA/FlashAttention paths
+    // these stacks call have none, so they run eager attention (an explicit setting wins).
+    s.attention = in.attention == AttentionKernel::Auto ? (s.m.attn_softcap > 0 ? AttentionKernel::Eager : s.pr.attention)
+                                                        : in.attention;
     s.recompute = in.recompute;
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.pr.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.pr.loss_chunk_tokens = in.loss_chunk_tokens;
@@ -421,6 +430,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.linear_input_bytes = s.fp8 ? 1 : s.p;
     a.autocast_casts = s.autocast_active && s.pr.autocast_input_copies;
     a.softmax_fp32 = s.pr.softmax_fp32 || s.autocast_active;
+    a.attn_softcap = m.attn_softcap > 0;
     a.dropout = s.in.dropout > 0;
     a.attention_dropout = s.in.attention_dropout > 0;
     a.attention = s.attention;
@@ -428,7 +438,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.full = !s.lora;
     a.lora_targets = s.lora ? s.in.lora.targets : 0;
     a.lora_dropout = s.lora && s.in.lora.dropout > 0;
-    a.qlora_saves_inputs = s.qlora;
+    a.qlora_saves_inputs = s.qlora && s.pr.qlora_saves_inputs;
     if (moe) {
         a.experts = m.experts;
         a.top_k = m.top_k;
@@ -475,6 +485,16 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
         const bool moe = P.moe_layers_on > 0;
         P.recompute_transient = layer_bytes(s, moe, Recompute::None, tokens) - layer_bytes(s, moe, s.recompute, tokens);
     }
+    // bitsandbytes keeps each 4-bit layer's input on its autograd node (ctx.tensors), which backward
+    // does not free: when the previous step's graph is still referenced during the next forward,
+    // those inputs are alive twice.
+    if (s.qlora && pr.qlora_saves_inputs && pr.keeps_last_graph && s.recompute == Recompute::None) {
+        TrainingSetup plain = s;
+        plain.qlora = false;
+        const double dense = layer_bytes(s, false, s.recompute, tokens) - layer_bytes(plain, false, s.recompute, tokens);
+        const double moe = m.experts > 0 ? layer_bytes(s, true, s.recompute, tokens) - layer_bytes(plain, true, s.recompute, tokens) : 0;
+        P.retained_graph = P.dense_layers_on * dense + P.moe_layers_on * moe;
+    }
     // Outside the layers: the embedding's dropout mask (first stage); the final norm's saved input
     // and the head's input (last stage).
     const double edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
@@ -502,7 +522,9 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
         double buffers = pr.loss_buffers;
         const double chunk = pr.loss_chunk_tokens;
         if (chunk > 0 && tokens > chunk) buffers = 1 + (pr.loss_buffers - 1) * chunk / tokens;
-        P.logits_bytes_per_value = pr.logits_held * s.p + buffers * loss_dtype;
+        // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
+        const double softcap = m.final_softcap > 0 ? s.p : 0;
+        P.logits_bytes_per_value = pr.logits_held * s.p + softcap + buffers * loss_dtype;
     }
     logits = P.logits_tokens * P.logits_vocab * P.logits_bytes_per_value;
 
@@ -516,7 +538,9 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
             weights = sp.total * s.weight_bytes;
             trainable = sp.total;
         } else {
-            const double quantized = s.qlora ? sp.linear - ((last && !s.in.lora.quantize_head) ? sp.head : 0) : 0;
+            const bool head_quantized = s.in.lora.quantize_head == Toggle::Auto ? pr.qlora_quantizes_head
+                                                                                  : s.in.lora.quantize_head == Toggle::On;
+            const double quantized = s.qlora ? sp.linear - ((last && !head_quantized) ? sp.head : 0) : 0;
             q.stage_quantized = quantized;
             q.stage_unquantized = sp.total - quantized;
             weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
@@ -586,7 +610,7 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
 
         // Activations on this stage.
         const double mb = first ? in_flight : 1;
-        double acts = mb * P.stage_act_one_mb + P.recompute_transient;
+        double acts = mb * P.stage_act_one_mb + P.recompute_transient + P.retained_graph;
         if (first) acts += mb * edge_first;
         if (last) acts += edge_last;
         out.activations = acts;
@@ -630,8 +654,17 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
         out.peak_allocated = std::max(fb, step);
         out.temporary = out.peak_in_optimizer_step ? temp_step : temp_fb;
         out.step_temporary = temp_step;
+        // Caching allocator: blocks freed by the step's churn stay reserved; inductor-compiled code
+        // allocates far fewer short-lived tensors. Gradient shards that reduce-scatter writes on the
+        // communication stream come from that stream's own pool, so they cannot reuse the blocks
+        // activations freed on the compute stream: when they appear after the peak, reserved grows.
         const double churn = out.activations + out.logits_loss + temp_fb;
-        out.peak_reserved = out.peak_allocated + s.fragmentation * churn;
+        const double frag = s.fragmentation * (pr.compiled ? kCompiledFragmentationFactor : 1);
+        const bool grads_after_peak = !q.grads_at_peak && !out.peak_in_optimizer_step && out.gradients <= live;
+        const double comm_pool = (grads_after_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1) ? out.gradients : 0;
+        out.peak_reserved = out.peak_allocated + frag * churn + comm_pool;
+        if (s.qlora && pr.qlora_init_residue > 0)
+            out.peak_reserved = std::max(out.peak_reserved, out.weights + pr.qlora_init_residue * q.stage_quantized * 2);
         out.allocator_slack = out.peak_reserved - out.peak_allocated;
         out.runtime = s.rt.cuda_context_bytes + (s.gpus > 1 ? s.rt.nccl_bytes : 0);
         out.device_total = out.peak_reserved + out.runtime;

@@ -78,7 +78,7 @@ struct LoraInputs {
     BaseQuant quant = BaseQuant::None;  // QLoRA sets NF4 by default
     bool double_quant = true;       // QLoRA: quantize the absmax constants too (8-bit, FP32 per 256 blocks)
     int quant_block = 64;           // values per absmax block (NF4: 64)
-    bool quantize_head = false;     // the LM head quantized too (bitsandbytes leaves it in BF16 by default)
+    Toggle quantize_head = Toggle::Auto;  // the LM head quantized too (profile: LitGPT yes, HF/PEFT no)
 };
 
 struct TrainingInputs {
@@ -181,8 +181,17 @@ struct ProfileBehaviour {
     bool deepspeed_buffers = false;     // DeepSpeed ZeRO reduce / all-gather buckets
     double prefetch_layers = 2;         // ZeRO-3/FSDP: layers gathered at once (current + prefetched)
     bool fsdp_head_gathered = true;     // ZeRO-3/FSDP: the output layer stays gathered through the loss
+    // Quantized (QLoRA) base
+    bool qlora_quantizes_head = false;  // every nn.Linear quantized, the LM head too (LitGPT); HF keeps it 16-bit
+    bool qlora_saves_inputs = true;     // the 4-bit matmul keeps its input for backward (bitsandbytes
+                                        // MatMul4Bit ctx.tensors); torchao's NF4 linear keeps nothing
+    bool keeps_last_graph = false;      // the last step's autograd graph stays referenced through the next
+                                        // forward (LitGPT's `logits` list): tensors held outside
+                                        // save_for_backward (bitsandbytes' ctx.tensors) live twice
     // Allocator
     double allocator_fragmentation = 0.06;  // default RuntimeConstants::allocator_fragmentation
+    double qlora_init_residue = 0;      // quantize-on-GPU at model init: share of the 16-bit base weights
+                                        // whose freed blocks stay reserved (a floor on peak reserved)
 };
 
 const std::vector<ProfileBehaviour>& training_profiles();
@@ -237,6 +246,7 @@ struct LayerActivationInputs {
     double linear_input_bytes = 2;     // saved linear inputs (1 with FP8 linear layers)
     bool autocast_casts = false;       // autocast casts a shared input once per projection
     bool softmax_fp32 = false;         // eager softmax in FP32 (the profile's upcast, or autocast)
+    bool attn_softcap = false;         // scores soft-capped (tanh): its output is kept too
     bool dropout = false, attention_dropout = false;
     AttentionKernel attention = AttentionKernel::Flash;
     Recompute recompute = Recompute::None;

@@ -78,13 +78,19 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     double v_kept = pr.gqa_expand_kv ? (v < q ? q * v / kv : v) : v;
     if (pr.mha_v_view && !gqa) v_kept = q + kv + v;   // V is a view into the fused QKV output
 
-    // Op-level selective checkpointing keeps the layer input, a share of the matmul outputs and the
-    // attention output; everything else is recomputed in backward.
+    // Op-level selective checkpointing (torchtitan) keeps the layer input, the attention kernel's
+    // outputs and every other matmul output in forward order (q, k, v, o, gate, up, down: the
+    // 1st, 3rd, 5th, 7th); everything else is recomputed in backward.
     if (in.recompute == Recompute::Selective && pr.op_level_selective) {
         const double f = moe ? in.top_k * in.expert_ffn + in.shared_experts * in.expert_ffn : in.ffn;
-        const double mm_out = q + kv + v + h + (in.gated ? 2 : 1) * f + h;
+        const double gated_mm[] = {q, kv, v, h, f, f, h};
+        const double plain_mm[] = {q, kv, v, h, f, h};
+        const double* mm = in.gated ? gated_mm : plain_mm;
+        const int n = in.gated ? 7 : 6;
+        double kept = 0;
+        for (int i = 0; i < n; i += 2) kept += mm[i];
         r.replicated = in.residual_bytes * h;
-        r.sharded = pr.selective_mm_kept * p * mm_out + p * q + 4 * in.heads;
+        r.sharded = p * kept + p * q + 4 * in.heads;
         return r;
     }
 
@@ -112,6 +118,7 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         const double sm = in.softmax_fp32 ? 4 : p;
         double per_score = sm;
         if (pr.softmax_saves_input) per_score += sm;
+        if (in.attn_softcap) per_score += p;  // tanh keeps its output
         if (in.attention_dropout) per_score += 1 + p;
         else if (sm > p) per_score += p;
         if (in.recompute != Recompute::Selective) r.scores = per_score * in.heads * in.seq_kv;

@@ -63,6 +63,9 @@ ProfileBehaviour torchtitan() {
     p.rmsnorm_normed_bytes = 2;
     p.op_level_selective = true;
     p.ddp_bucket_copy = false;
+    // FSDP2 with 8k-32k-token steps: the FP32 loss buffers (tens of GB) and per-block gathers
+    // leave cached blocks the next allocations cannot reuse. Fitted to C25-C29 (docs/accuracy.md).
+    p.allocator_fragmentation = 0.13;
     return p;
 }
 
@@ -120,15 +123,16 @@ ProfileBehaviour litgpt() {
     p.description =
         "LitGPT finetune/pretrain scripts: SDPA attention with K/V repeated for GQA, one fused QKV projection, RMSNorm "
         "in FP32 (keeping the FP32 normalised tensor when its weight trains), the LM head chunked by 128 tokens with "
-        "the chunks' logits held through backward, torch AdamW (foreach), zero_grad(set_to_none=True).";
+        "the chunks' BF16 logits held through backward while the cross-entropy's FP32 buffers of every chunk are "
+        "alive at once (autograd runs all chunks' loss backward before the head's), bitsandbytes quantizing every "
+        "Linear including the head, torch AdamW (foreach), zero_grad(set_to_none=True).";
     p.rmsnorm_normed_bytes = 4;
     p.fused_qkv = true;
     p.mha_v_view = true;
     p.autocast_input_copies = false;
-    p.logits_fp32 = false;
-    p.loss_chunk_tokens = 128;
     p.logits_held = 1;
-    p.loss_buffers = 4.3;
+    p.qlora_quantizes_head = true;
+    p.keeps_last_graph = true;
     return p;
 }
 
@@ -146,6 +150,11 @@ ProfileBehaviour torchtune() {
     p.autocast_input_copies = false;
     p.logits_held = 1;
     p.loss_buffers = 2;
+    p.qlora_saves_inputs = false;
+    // QLoRA builds each NF4 layer from a BF16 weight on the GPU at init; the freed BF16 blocks stay
+    // reserved. Source: torchtune's QLoRA tutorial reads 9.13 GB reserved right after init of
+    // Llama-2-7B (NF4 weights ~3.9 GB, BF16 linears 13.0 GB): (9.13 - 3.9) / 13.0 = 0.40.
+    p.qlora_init_residue = 0.40;
     return p;
 }
 

@@ -55,7 +55,8 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     r.only_keys({"preset", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "mlp", "vocab",
                  "tied_embeddings", "norm", "attn_bias", "mlp_bias", "max_position", "type_vocab", "experts", "top_k",
                  "shared_experts", "expert_ffn", "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
-                 "qk_nope_head_dim", "v_head_dim", "sliding_window", "global_every", "params_b", "norms_per_layer"});
+                 "qk_nope_head_dim", "v_head_dim", "sliding_window", "global_every", "params_b", "norms_per_layer",
+                 "attn_softcap", "final_softcap"});
     std::string preset;
     r.string("preset", preset);
     if (r.ok() && !preset.empty()) {
@@ -94,6 +95,8 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     r.integer("sliding_window", m.sliding_window);
     r.integer("global_every", m.global_every);
     r.integer("norms_per_layer", m.norms_per_layer);
+    r.number("attn_softcap", m.attn_softcap);
+    r.number("final_softcap", m.final_softcap);
     r.number("params_b", m.params_override_b);
     if (!r.ok()) {
         err = r.error();
@@ -136,6 +139,8 @@ json model_to_json(const ModelSpec& m) {
     j["sliding_window"] = m.sliding_window;
     j["global_every"] = m.global_every;
     j["norms_per_layer"] = m.norms_per_layer;
+    j["attn_softcap"] = m.attn_softcap;
+    j["final_softcap"] = m.final_softcap;
     if (m.params_override_b > 0) j["params_b"] = m.params_override_b;
     return j;
 }

@@ -163,7 +163,7 @@ bool read_lora(const json& j, LoraInputs& l, Error& err) {
     read_enum(r, "quant", kQuant, l.quant);
     r.boolean("double_quant", l.double_quant);
     r.integer("quant_block", l.quant_block);
-    r.boolean("quantize_head", l.quantize_head);
+    read_toggle(r, "quantize_head", l.quantize_head);
     if (!r.ok()) {
         err = r.error();
         return false;
@@ -298,7 +298,7 @@ void write_training_sections(const Config& cfg, json& j) {
           {"quant", name_of(kQuant, t.lora.quant)},
           {"double_quant", t.lora.double_quant},
           {"quant_block", t.lora.quant_block},
-          {"quantize_head", t.lora.quantize_head}}},
+          {"quantize_head", toggle_json(t.lora.quantize_head)}}},
         {"head", name_of(kHeads, t.head)},
         {"classifier_labels", t.classifier_labels},
         {"sharding", sharding_name(t.sharding)},

@@ -1,0 +1,498 @@
+// vramcalc io: calibration rows -> configs -> estimates vs measurements (docs/accuracy.md).
+//
+// [SECTIONS]
+//   csv        a small RFC 4180 reader (quotes, CRLF); no dependency for one simple format
+//   mapping    a training row's columns -> Config
+//   handlers   estimators by task; the inference entries are the inference model's hook
+//   scoring    errors, verdicts, summary and the printed report
+#include "calibration.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "../core/estimate.hpp"
+#include "../core/gpus.hpp"
+#include "../core/presets.hpp"
+#include "../core/units.hpp"
+#include "training_json.hpp"
+
+namespace vc::io {
+
+// [SECTION] csv -----------------------------------------------------------------------------------
+Outcome<CsvTable> parse_csv(const std::string& text) {
+    CsvTable t;
+    std::vector<std::string> row;
+    std::string cell;
+    bool quoted = false, any = false;
+    size_t line = 1;
+    auto end_row = [&]() {
+        row.push_back(cell);
+        cell.clear();
+        const bool blank = row.size() == 1 && row[0].empty();
+        if (!blank) {
+            if (t.header.empty()) t.header = row;
+            else t.rows.push_back(row);
+        }
+        row.clear();
+        any = false;
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                cell += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                if (c == '\n') ++line;
+                cell += c;
+            }
+        } else if (c == '"' && cell.empty()) {
+            quoted = true;
+            any = true;
+        } else if (c == ',') {
+            row.push_back(cell);
+            cell.clear();
+            any = true;
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+            end_row();
+            ++line;
+        } else {
+            cell += c;
+            any = true;
+        }
+    }
+    if (quoted) return Outcome<CsvTable>::failure("csv", "unterminated quoted cell at line " + std::to_string(line));
+    if (any || !cell.empty()) end_row();
+    if (t.header.empty()) return Outcome<CsvTable>::failure("csv", "the file has no header row");
+    return Outcome<CsvTable>::success(std::move(t));
+}
+
+std::string CalibrationRow::get(const char* column) const {
+    for (size_t c = 0; c < table->header.size(); ++c)
+        if (table->header[c] == column) return c < table->rows[index].size() ? table->rows[index][c] : std::string();
+    return std::string();
+}
+
+// [SECTION] mapping -------------------------------------------------------------------------------
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool contains(const std::string& haystack, const char* needle) { return lower(haystack).find(needle) != std::string::npos; }
+
+bool to_number(const std::string& s, double& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    out = std::strtod(s.c_str(), &end);
+    return end && *end == '\0' && std::isfinite(out);
+}
+
+int int_or(const CalibrationRow& row, const char* column, int fallback) {
+    double v;
+    return to_number(row.get(column), v) ? static_cast<int>(v) : fallback;
+}
+
+// Sequence length of a dataset named instead of a number: the longest Alpaca sample under the
+// Llama-2 tokenizer (batches pad to their longest sample, so the peak comes from it).
+// Source: alpaca-cleaned tokenized with the Llama-2 tokenizer and the Alpaca prompt template.
+constexpr double kAlpacaLongestTokens = 1024;
+
+// The row's model: the preset of the same name when its dimensions agree with the row's columns,
+// else an architecture from the columns (GELU rows get LayerNorm and biases, as BERT/GPT/phi).
+ModelSpec row_model(const CalibrationRow& row) {
+    ModelSpec m;
+    m.name = row.get("model");
+    m.layers = int_or(row, "L", 0);
+    m.hidden = int_or(row, "h", 0);
+    m.heads = int_or(row, "a", 0);
+    m.kv_heads = int_or(row, "kv", 0);
+    m.head_dim = int_or(row, "hd", 0);
+    m.vocab = int_or(row, "V", 0);
+    m.ffn = int_or(row, "ffn", 0);
+    const std::string mlp = lower(row.get("mlp"));
+    m.mlp = mlp == "gelu" ? MlpKind::Gelu : (mlp == "geglu" ? MlpKind::GeGlu : MlpKind::SwiGlu);
+    m.tied_embeddings = lower(row.get("tied")) == "yes";
+    if (m.mlp == MlpKind::Gelu) {
+        m.norm = NormKind::LayerNorm;
+        m.attn_bias = m.mlp_bias = true;
+    }
+    std::string key = lower(m.name);
+    for (char& c : key)
+        if (c == ' ') c = '-';
+    if (const ModelSpec* p = find_preset(key)) {
+        if (p->layers == m.layers && p->hidden == m.hidden && p->heads == m.heads && p->vocab == m.vocab && p->ffn == m.ffn)
+            return *p;
+    }
+    return m;
+}
+
+// "fsdp-full-shard dp8", "fsdp dp2 x cp4", "zero2 dp4", "none".
+void apply_sharding(const std::string& text, Config& cfg) {
+    std::string word;
+    auto take = [&]() {
+        if (word.empty()) return;
+        int group = 0;
+        Sharding s;
+        if (parse_sharding(word, s, group)) {
+            cfg.training.sharding = s;
+            if (group) cfg.training.shard_group = group;
+        } else if (word.size() > 2 && std::isdigit(static_cast<unsigned char>(word[2]))) {
+            const int n = std::atoi(word.c_str() + 2);
+            const std::string k = word.substr(0, 2);
+            if (k == "dp") cfg.parallel.dp = n;
+            else if (k == "cp") cfg.parallel.cp = n;
+            else if (k == "tp") cfg.parallel.tp = n;
+            else if (k == "pp") cfg.parallel.pp = n;
+            else if (k == "ep") cfg.parallel.ep = n;
+        }
+        word.clear();
+    };
+    for (char c : lower(text)) {
+        if (c == ' ') take();
+        else word += c;
+    }
+    take();
+}
+
+// "lora r32 q+v", "qlora r8", "lora r64 all linear+output", "full".
+void apply_method(const std::string& text, Config& cfg) {
+    const std::string t = lower(text);
+    if (t.rfind("qlora", 0) == 0) cfg.training.finetune = FinetuneMethod::Qlora;
+    else if (t.rfind("lora", 0) == 0) cfg.training.finetune = FinetuneMethod::Lora;
+    else return;
+    std::string rest;
+    size_t pos = t.find(' ');
+    while (pos != std::string::npos) {
+        const size_t next = t.find(' ', pos + 1);
+        const std::string word = t.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1);
+        if (word.size() > 1 && word[0] == 'r' && std::isdigit(static_cast<unsigned char>(word[1])))
+            cfg.training.lora.rank = std::atoi(word.c_str() + 1);
+        else if (!word.empty())
+            rest += (rest.empty() ? "" : " ") + word;
+        pos = next;
+    }
+    unsigned targets = 0;
+    if (!rest.empty() && parse_lora_targets(rest, targets)) cfg.training.lora.targets = targets;
+}
+
+// Fine-tuning recipes the CSV's `method` column abbreviates: LitGPT's config_hub/finetune/*.yaml
+// (lora_r, the lora_* target switches, lora_dropout, global_batch_size / micro_batch_size). A row
+// from that source takes the recipe of its model and method; `vramcalc validate --as-labelled`
+// keeps the CSV's own words instead (docs/accuracy.md lists both).
+struct Recipe {
+    const char* model;    // preset id
+    const char* method;   // "full", "lora", "qlora"
+    int rank;
+    const char* targets;
+    double dropout;
+    int accum;            // global_batch_size / micro_batch_size
+};
+const Recipe kLitgptRecipes[] = {
+    {"tinyllama-1.1b", "full", 0, "", 0, 8},                  // tiny-llama/full.yaml: 32 / 4
+    {"tinyllama-1.1b", "lora", 32, "all-linear+head", 0.05, 1},  // tiny-llama/lora.yaml: 8 / 8
+    {"tinyllama-1.1b", "qlora", 32, "all-linear+head", 0.05, 1}, // tiny-llama/qlora.yaml: 8 / 8
+    {"llama-3-8b", "lora", 32, "q,v", 0.05, 8},               // llama-3-8b/lora.yaml: 8 / 1
+    {"llama-3-8b", "qlora", 32, "q,v", 0.05, 4},              // llama-3-8b/qlora.yaml: 8 / 2
+    {"llama-2-7b", "lora", 32, "q,v", 0.05, 4},               // llama-2-7b/lora.yaml: 8 / 2
+    {"mistral-7b-v0.1", "lora", 32, "q,v", 0.05, 4},          // mistral-7b/lora.yaml: 8 / 2
+    {"mistral-7b-v0.1", "qlora", 32, "q,v", 0.05, 4},         // mistral-7b/qlora.yaml: 8 / 2
+    {"gemma-2b", "lora", 8, "all-linear+head", 0.1, 3},       // gemma-2b/lora.yaml: 6 / 2
+    {"phi-2", "lora", 8, "all-linear+head", 0.05, 2},         // phi-2/lora.yaml: 8 / 4
+    {"gemma-2-9b", "qlora", 16, "all-linear+head", 0.1, 6},   // gemma2-9b/qlora.yaml: 6 / 1
+};
+
+// The framework from the source column (docs/accuracy.md): the 2022 HF docs ran PyTorch <= 1.10.
+const char* row_profile(const CalibrationRow& row) {
+    const std::string src = row.get("source");
+    if (contains(src, "litgpt")) return "litgpt";
+    if (contains(src, "torchtune")) return "torchtune";
+    if (contains(src, "torchtitan")) return "torchtitan";
+    if (contains(src, "megatron")) return "megatron";
+    if (contains(src, "deepspeed")) return "deepspeed";
+    if (contains(src, "hf transformers docs")) return "hf-legacy";
+    return "hf-trainer";
+}
+
+}  // namespace
+
+Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled) {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    const std::string task = lower(row.get("task"));
+    cfg.task = task == "pretrain" ? Task::Training : Task::FineTune;
+    cfg.model = row_model(row);
+    cfg.training.profile = row_profile(row);
+
+    const std::string weights = lower(row.get("weights"));
+    const std::string note = lower(row.get("note"));
+    TrainPrecision prec = TrainPrecision::Bf16Mixed;
+    if (weights == "fp32") prec = TrainPrecision::Fp32;
+    else if (weights == "fp16-amp" || weights == "fp16-mixed") prec = TrainPrecision::Fp16Mixed;
+    else if (weights == "bf16-mixed" || weights == "bf16-amp") prec = TrainPrecision::Bf16Mixed;
+    else if (weights.rfind("nf4", 0) == 0 || weights == "bf16-true" || weights == "bf16") prec = TrainPrecision::Bf16True;
+    else parse_train_precision(weights, prec);
+    if (note.find("float8") != std::string::npos || note.find("fp8") != std::string::npos) prec = TrainPrecision::Fp8Mixed;
+    cfg.training.precision = prec;
+    if (note.find("compile") != std::string::npos) cfg.training.compile = Toggle::On;
+
+    apply_method(row.get("method"), cfg);
+    if (weights.rfind("nf4", 0) == 0) {
+        cfg.training.finetune = FinetuneMethod::Qlora;
+        cfg.training.lora.quant = BaseQuant::Nf4;
+        // LitGPT's "bnb.nf4" keeps FP32 absmax; torchao's NF4 quantizes its scalers (block 256).
+        cfg.training.lora.double_quant = weights.find("torchao") != std::string::npos;
+    }
+    const std::string opt = lower(row.get("optimizer"));
+    if (!opt.empty() && !parse_train_optimizer(opt, cfg.training.optimizer))
+        return Outcome<Config>::failure("optimizer", "unknown optimizer \"" + opt + "\"");
+
+    double v;
+    if (to_number(row.get("batch"), v)) cfg.quick.batch = v;
+    const std::string seq = row.get("seq");
+    if (to_number(seq, v)) cfg.quick.seq = v;
+    else if (contains(seq, "alpaca")) cfg.quick.seq = kAlpacaLongestTokens;
+    else return Outcome<Config>::failure("seq", "no sequence length in \"" + seq + "\"");
+    const std::string ckpt = lower(row.get("ckpt"));
+    if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))
+        return Outcome<Config>::failure("ckpt", "unknown checkpointing \"" + ckpt + "\"");
+    if (to_number(row.get("gpus"), v)) cfg.gpus = v;
+    apply_sharding(row.get("sharding"), cfg);
+    // "grad accum 4" in the note.
+    const size_t ga = note.find("grad accum");
+    if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
+
+    // The source's recipe, where the CSV abbreviates it.
+    if (!as_labelled && contains(row.get("source"), "litgpt config_hub")) {
+        const char* method = cfg.training.finetune == FinetuneMethod::Full    ? "full"
+                             : cfg.training.finetune == FinetuneMethod::Lora ? "lora"
+                                                                             : "qlora";
+        for (const auto& r : kLitgptRecipes) {
+            if (cfg.model.id != r.model || std::string(method) != r.method) continue;
+            if (r.rank > 0) {
+                cfg.training.lora.rank = r.rank;
+                parse_lora_targets(r.targets, cfg.training.lora.targets);
+                cfg.training.lora.dropout = r.dropout;
+            }
+            if (cfg.training.grad_accum == 0) cfg.training.grad_accum = r.accum;
+        }
+    }
+
+    // Encoder models (BERT) are fine-tuned as sequence classifiers in these sources, with dropout 0.1.
+    if (contains(cfg.model.name, "bert")) {
+        cfg.training.head = OutputHead::Classifier;
+        cfg.training.dropout = 0.1;
+        cfg.training.attention_dropout = 0.1;
+    }
+    return Outcome<Config>::success(cfg);
+}
+
+bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom) {
+    const std::string value = row.get("value");
+    oom = lower(value) == "oom";
+    if (oom) {
+        bytes = 0;
+        return true;
+    }
+    double v;
+    if (!to_number(value, v)) return false;
+    const std::string unit = row.get("unit");
+    if (unit == "GB") bytes = gb_to_bytes(v);
+    else if (unit == "GiB") bytes = gib_to_bytes(v);
+    else if (unit == "MiB") bytes = mib_to_bytes(v);
+    else return false;
+    return true;
+}
+
+// [SECTION] handlers ------------------------------------------------------------------------------
+namespace {
+
+// The GPU a row ran on: "(V100-16GB)" in the source or "H100-96GB" in the note, or the GPU of the
+// row before from the same source (the CSV names it on the first row of a group).
+std::string row_gpu(const CalibrationRow& row) {
+    auto find_in = [](const std::string& text) -> std::string {
+        const std::string t = lower(text);
+        for (const char* family : {"h100", "h200", "a100", "a10g", "v100", "t4", "l40s", "l4", "b200", "rtx-4090", "4090"}) {
+            const size_t at = t.find(family);
+            if (at == std::string::npos) continue;
+            // "<family>-<GB>" only ("llama3_h100_202412" names no GPU size).
+            const size_t dash = at + std::string(family).size();
+            if (dash + 1 >= t.size() || t[dash] != '-' || !std::isdigit(static_cast<unsigned char>(t[dash + 1]))) continue;
+            const double gb = std::atof(t.c_str() + dash + 1);
+            const GpuSpec* best = nullptr;
+            for (const auto& g : gpu_catalog())
+                if (g.id.rfind(family, 0) == 0 && (!best || std::fabs(g.nominal_gb - gb) < std::fabs(best->nominal_gb - gb)))
+                    best = &g;
+            if (best) return best->id;
+        }
+        return std::string();
+    };
+    std::string id = find_in(row.get("source"));
+    if (id.empty()) id = find_in(row.get("note"));
+    if (!id.empty()) return id;
+    const std::string src = row.get("source");
+    for (size_t i = row.index; i-- > 0;) {
+        const CalibrationRow prev{row.table, i};
+        const std::string ps = prev.get("source");
+        const std::string base = ps.substr(0, ps.find(" ("));
+        if (!base.empty() && src.rfind(base, 0) == 0) {
+            id = find_in(ps);
+            if (id.empty()) id = find_in(prev.get("note"));
+            if (!id.empty()) return id;
+        }
+    }
+    return std::string();
+}
+
+bool g_as_labelled = false;  // set by check_rows for the duration of one pass
+
+void training_row(const CalibrationRow& row, RowCheck& out) {
+    auto cfg = training_row_config(row, g_as_labelled);
+    if (!cfg.ok) {
+        out.skipped = "config: " + cfg.error.message;
+        return;
+    }
+    auto e = estimate(cfg.value);
+    if (!e.ok) {
+        out.skipped = "estimate: " + e.error.field + ": " + e.error.message;
+        return;
+    }
+    const std::string what = lower(row.get("what"));
+    const char* key = what == "alloc" ? "peak_allocated_bytes" : what == "reserved" ? "peak_reserved_bytes" : "device_total_bytes";
+    out.estimated_bytes = e.value.metric(key)->value;
+    out.compared = true;
+    for (const auto& c : e.value.components) out.breakdown += c.key + " " + std::to_string(c.bytes / 1e9).substr(0, 6) + "  ";
+    out.breakdown += "| alloc " + std::to_string(e.value.metric("peak_allocated_bytes")->value / 1e9).substr(0, 6);
+    out.gpu_id = row_gpu(row);
+    if (const GpuSpec* g = find_gpu(out.gpu_id)) {
+        out.verdict_known = true;
+        const bool fits = e.value.metric("device_total_bytes")->value <= g->memory_bytes;
+        out.verdict_right = fits != out.measured_oom;
+    }
+}
+
+// The CUDA context alone (a process that touched the GPU): the runtime constant.
+void context_row(const CalibrationRow& row, RowCheck& out) {
+    out.estimated_bytes = RuntimeConstants{}.cuda_context_bytes;
+    out.compared = true;
+}
+
+struct TaskHandler {
+    const char* task;
+    RowEstimator run;
+};
+
+// Row handlers by task. NOTE: the inference model owns "inference", "serve" and "file": it puts
+// its estimators in these three entries; nullptr reports the row as skipped.
+const TaskHandler kTaskHandlers[] = {
+    {"pretrain", training_row}, {"full_ft", training_row}, {"lora", training_row}, {"qlora", training_row},
+    {"context", context_row},   {"inference", nullptr},    {"serve", nullptr},     {"file", nullptr},
+};
+
+}  // namespace
+
+RowEstimator row_estimator(const std::string& task) {
+    for (const auto& h : kTaskHandlers)
+        if (task == h.task) return h.run;
+    return nullptr;
+}
+
+// [SECTION] scoring -------------------------------------------------------------------------------
+std::vector<RowCheck> check_rows(const CsvTable& table, bool as_labelled) {
+    g_as_labelled = as_labelled;
+    std::vector<RowCheck> out;
+    for (size_t i = 0; i < table.rows.size(); ++i) {
+        const CalibrationRow row{&table, i};
+        RowCheck c;
+        c.id = row.get("id");
+        c.task = row.get("task");
+        c.model = row.get("model");
+        c.what = row.get("what");
+        c.unit = row.get("unit");
+        bool known_task = false;
+        for (const auto& h : kTaskHandlers) known_task = known_task || c.task == h.task;
+        const RowEstimator run = row_estimator(c.task);
+        if (!measured_bytes(row, c.measured_bytes, c.measured_oom)) c.skipped = "unreadable value/unit";
+        else if (!known_task) c.skipped = "unknown task \"" + c.task + "\"";
+        else if (!run) c.skipped = "skipped (inference model pending)";
+        else run(row, c);
+        if (c.compared && !c.measured_oom && c.measured_bytes > 0) c.error = (c.estimated_bytes - c.measured_bytes) / c.measured_bytes;
+        out.push_back(c);
+    }
+    return out;
+}
+
+CalibrationSummary summarize(const std::vector<RowCheck>& checks) {
+    CalibrationSummary s;
+    std::vector<double> errors;
+    for (const auto& c : checks) {
+        if (!c.compared) {
+            ++s.skipped;
+            continue;
+        }
+        ++s.compared;
+        if (c.verdict_known) {
+            ++s.verdicts;
+            if (c.verdict_right) ++s.verdicts_right;
+        }
+        if (c.measured_oom) continue;
+        const double a = std::fabs(c.error);
+        errors.push_back(a);
+        if (a >= s.worst_abs_error) {
+            s.worst_abs_error = a;
+            s.worst_id = c.id;
+        }
+    }
+    if (!errors.empty()) {
+        std::sort(errors.begin(), errors.end());
+        const size_t n = errors.size();
+        s.median_abs_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    }
+    return s;
+}
+
+std::string format_checks(const std::vector<RowCheck>& checks, bool verbose) {
+    std::string out;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-5s %-10s %-28s %-9s %12s %12s %8s  %s\n", "id", "task", "model", "what", "measured",
+                  "estimate", "error", "verdict");
+    out += buf;
+    auto unit_value = [](double bytes, const std::string& unit) {
+        return unit == "GiB" ? bytes_to_gib(bytes) : unit == "MiB" ? bytes / kBytesPerMiB : bytes_to_gb(bytes);
+    };
+    for (const auto& c : checks) {
+        const std::string model = c.model.size() > 28 ? c.model.substr(0, 27) + "~" : c.model;
+        if (!c.compared) {
+            std::snprintf(buf, sizeof buf, "%-5s %-10s %-28s %-9s %s\n", c.id.c_str(), c.task.c_str(), model.c_str(), c.what.c_str(),
+                          c.skipped.c_str());
+        } else {
+            char measured[32], estimate[32];
+            if (c.measured_oom) std::snprintf(measured, sizeof measured, "OOM");
+            else std::snprintf(measured, sizeof measured, "%.2f %s", unit_value(c.measured_bytes, c.unit), c.unit.c_str());
+            std::snprintf(estimate, sizeof estimate, "%.2f %s", unit_value(c.estimated_bytes, c.unit), c.unit.c_str());
+            const char* verdict = !c.verdict_known ? "-" : c.verdict_right ? (c.measured_oom ? "OOM right" : "fits right")
+                                                                           : (c.measured_oom ? "OOM WRONG" : "fits WRONG");
+            std::snprintf(buf, sizeof buf, "%-5s %-10s %-28s %-9s %12s %12s %+7.1f%%  %s %s\n", c.id.c_str(), c.task.c_str(),
+                          model.c_str(), c.what.c_str(), measured, estimate, c.error * 100, verdict, c.gpu_id.c_str());
+        }
+        out += buf;
+        if (verbose && !c.breakdown.empty()) out += "      GB: " + c.breakdown + "\n";
+    }
+    const CalibrationSummary s = summarize(checks);
+    std::snprintf(buf, sizeof buf,
+                  "compared %d rows (%d skipped): median |error| %.1f%%, worst %.1f%% (%s); fits/OOM verdicts right %d of %d\n",
+                  s.compared, s.skipped, s.median_abs_error * 100, s.worst_abs_error * 100, s.worst_id.c_str(), s.verdicts_right,
+                  s.verdicts);
+    out += buf;
+    return out;
+}
+
+}  // namespace vc::io

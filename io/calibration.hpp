@@ -1,0 +1,74 @@
+// vramcalc io: the calibration CSV (../shared/calibration/measured.csv: measured peak memory of
+// public runs) -> estimates to compare. Parses the CSV, maps each row to a Config by its task,
+// runs the engine, and scores estimate vs measured (docs/accuracy.md). Never throws.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../core/config.hpp"
+#include "../core/status.hpp"
+
+namespace vc::io {
+
+// A CSV file: the header's column names and each row's cells. Quoted cells ("a,b", "" inside)
+// and CRLF line ends are accepted; blank lines are skipped.
+struct CsvTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+};
+Outcome<CsvTable> parse_csv(const std::string& text);
+
+// One calibration row by column name ("" for a missing column).
+struct CalibrationRow {
+    const CsvTable* table = nullptr;
+    size_t index = 0;
+    std::string get(const char* column) const;
+};
+
+// The outcome for one row.
+struct RowCheck {
+    std::string id, task, model, what, unit;
+    bool compared = false;        // an estimate was made and set against the measurement
+    std::string skipped;          // why not ("" when compared)
+    double measured_bytes = 0;    // 0 with measured_oom
+    bool measured_oom = false;    // the run ran out of memory
+    double estimated_bytes = 0;   // the quantity `what` names (alloc, reserved, smi, ...)
+    double error = 0;             // (estimated - measured) / measured
+    std::string gpu_id;           // the row's GPU, for the fits / OOM verdict ("" if unknown)
+    bool verdict_known = false;
+    bool verdict_right = false;   // estimate fits <=> the run fitted
+    std::string breakdown;        // the estimate's components (GB), for --verbose
+};
+
+// Row handler: fills `out.estimated_bytes` (and the verdict) for one row, or `out.skipped`.
+using RowEstimator = void (*)(const CalibrationRow& row, RowCheck& out);
+
+// Handlers by the CSV `task` column. Training rows (pretrain, full_ft, lora, qlora) and the
+// CUDA-context row (context) are handled here. The inference model fills the entries for
+// "inference", "serve" and "file" in io/calibration.cpp (kTaskHandlers); until then those rows
+// are reported as "skipped (inference model pending)".
+RowEstimator row_estimator(const std::string& task);
+
+// The Config a training / fine-tuning row describes (docs/accuracy.md, "Row -> config").
+// `as_labelled`: the CSV's words only, without the source recipes' settings.
+Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled = false);
+
+// Measured bytes from a row's value and unit (GB 1e9, GiB 2^30, MiB 2^20); false if unreadable.
+bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom);
+
+// Every row checked, in file order (`as_labelled`: see training_row_config).
+std::vector<RowCheck> check_rows(const CsvTable& table, bool as_labelled = false);
+
+// Median and worst absolute error over the compared rows.
+struct CalibrationSummary {
+    int compared = 0, skipped = 0, verdicts = 0, verdicts_right = 0;
+    double median_abs_error = 0, worst_abs_error = 0;
+    std::string worst_id;
+};
+CalibrationSummary summarize(const std::vector<RowCheck>& checks);
+
+// The report `vramcalc validate` prints (`verbose`: each row's components too).
+std::string format_checks(const std::vector<RowCheck>& checks, bool verbose = false);
+
+}  // namespace vc::io
