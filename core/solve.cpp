@@ -2,12 +2,16 @@
 #include "solve.hpp"
 
 #include "inference_solve.hpp"
+#include "training_solve.hpp"
 
 namespace vc {
 
 const std::vector<QuestionInfo>& solve_questions() {
     static const std::vector<QuestionInfo> questions = {
         // Training and fine-tuning questions (core/training_solve.cpp) are listed here.
+        {"max_batch", "Largest micro-batch that fits", "training,finetune"},
+        {"max_seq", "Longest sequence that fits", "training,finetune"},
+        {"min_gpus", "Fewest GPUs of the chosen type", "training,finetune"},
 
         // Inference and serving questions (core/inference_solve.cpp) are listed here.
         {"max_context", "Longest context at the concurrency", "inference"},
@@ -21,6 +25,9 @@ const std::vector<QuestionInfo>& solve_questions() {
 
 Outcome<Answer> solve(const Config& cfg, const std::string& question) {
     // Training and fine-tuning questions are dispatched here.
+    if (cfg.task != Task::Inference)
+        for (const auto& q : solve_questions())
+            if (question == q.id && std::string(q.tasks) == "training,finetune") return solve_training(cfg, question);
 
     // Inference and serving questions are dispatched here.
     if (cfg.task == Task::Inference && cfg.method == Method::Detailed)

@@ -184,7 +184,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         return fail("parallel.tp", "must divide model.kv_heads (" + str(md.kv_heads) +
                                        ") or be a multiple of it (KV heads replicated), got " + str(s.tp));
     if (s.pp > md.layers)
-        return fail("parallel.pp", "must be at most model.layers (" + str(md.layers) + ": a stage needs a layer), got " + str(s.pp));
+        return fail("parallel.pp", "must be at most model.layers (" + str(md.layers) + "), a stage needs a layer; got " + str(s.pp));
     if (s.interleaved) {
         if (s.pp < 2) return fail("parallel.schedule", "\"interleaved\" needs parallel.pp >= 2, got " + str(s.pp));
         if (md.layers % (s.pp * s.v) != 0)
@@ -627,7 +627,7 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
             if (pr.deepspeed_buffers) q.gather = std::max(q.gather, s.rt.deepspeed_prefetch_elements * p);
         }
         q.comm_buckets = 0;
-        if (pr.deepspeed_buffers && s.in.sharding != Sharding::None) {
+        if (pr.deepspeed_buffers) {  // allreduce (stage 0) or reduce-scatter buckets, and all-gather buckets
             q.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
             if (s.in.sharding != Sharding::Zero3) q.comm_buckets += s.rt.deepspeed_bucket_elements * p;
         }
@@ -660,8 +660,9 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
         // activations freed on the compute stream: when they appear after the peak, reserved grows.
         const double churn = out.activations + out.logits_loss + temp_fb;
         const double frag = s.fragmentation * (pr.compiled ? kCompiledFragmentationFactor : 1);
-        const bool grads_after_peak = !q.grads_at_peak && !out.peak_in_optimizer_step && out.gradients <= live;
-        const double comm_pool = (grads_after_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1) ? out.gradients : 0;
+        // (Whichever side of backward is larger, the other side's blocks stay reserved: min(live, G).)
+        const bool comm_stream_grads = !q.grads_at_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1;
+        const double comm_pool = comm_stream_grads ? std::min(live, out.gradients) : 0;
         out.peak_reserved = out.peak_allocated + frag * churn + comm_pool;
         if (s.qlora && pr.qlora_init_residue > 0)
             out.peak_reserved = std::max(out.peak_reserved, out.weights + pr.qlora_init_residue * q.stage_quantized * 2);

@@ -142,3 +142,101 @@ TEST_CASE("detailed training through the JSON config") {
                           e.value.component("optimizer")->bytes;
     CHECK(states / 1e9 == Approx(16 * 8.03026e9 / 8 / 1e9).epsilon(1e-3));
 }
+
+namespace {
+
+Config llama2_7b_lora() {
+    auto cfg = io::parse_config(R"({"method": "detailed", "task": "finetune", "model": {"preset": "llama-2-7b"},
+        "batch": 1, "seq": 512, "training": {"precision": "bf16-true", "finetune": "lora",
+        "lora": {"rank": 8, "targets": "q_proj,v_proj", "dropout": 0}}})");
+    REQUIRE(cfg.ok);
+    return cfg.value;
+}
+
+}  // namespace
+
+TEST_CASE("LoRA adapters: Llama-2-7B, r 8 on q and v = 4,194,304 trainable (PEFT's count)") {
+    auto r = training_result(llama2_7b_lora());
+    REQUIRE(r.ok);
+    // 32 layers x 8 x ((4096 + 4096) + (4096 + 4096))
+    CHECK(r.value.params_trainable_on_gpu == 4194304);
+    // BF16 adapters (2 B), BF16 grads (2 B), AdamW moments in BF16 (2 x 2 B): 8 B per adapter parameter.
+    CHECK(r.value.optimizer == 4194304.0 * 4);
+    CHECK(r.value.gradients == 4194304.0 * 2);
+}
+
+TEST_CASE("QLoRA base: NF4 in blocks of 64 with FP32 absmax, or double-quantized") {
+    Config cfg = llama2_7b_lora();
+    cfg.training.finetune = FinetuneMethod::Qlora;
+    cfg.training.lora.quant = BaseQuant::Nf4;
+    cfg.training.lora.quantize_head = Toggle::Off;
+    cfg.training.lora.double_quant = false;
+    auto plain = training_result(cfg);
+    cfg.training.lora.double_quant = true;
+    auto dq = training_result(cfg);
+    REQUIRE(plain.ok);
+    REQUIRE(dq.ok);
+    // The 32 layers' linear weights: 32 x (4 x 4096^2 + 3 x 4096 x 11008) = 6,476,005,376.
+    const double linear = 6476005376.0;
+    // 0.5 B per weight + 4 B absmax per 64 = 0.5625 B; double quantization: 0.5 + 1/64 + 4/(64 x 256).
+    CHECK(plain.value.weights - dq.value.weights == Approx(linear * (4.0 / 64 - (1.0 / 64 + 4.0 / (64 * 256)))));
+}
+
+TEST_CASE("optimizer state per trainable parameter") {
+    auto bytes_per_param = [](OptimizerKind o, TrainPrecision p) {
+        Config cfg;
+        cfg.method = Method::Detailed;
+        cfg.model.params_override_b = 1;
+        cfg.training.profile = "megatron";  // BF16 params + FP32 master in mixed precision
+        cfg.training.optimizer = o;
+        cfg.training.precision = p;
+        auto r = training_result(cfg);
+        REQUIRE(r.ok);
+        return r.value.optimizer / r.value.params_trainable_on_gpu;
+    };
+    CHECK(bytes_per_param(OptimizerKind::AdamW, TrainPrecision::Bf16Mixed) == Approx(12));    // master 4 + m 4 + v 4
+    CHECK(bytes_per_param(OptimizerKind::AdamW, TrainPrecision::Bf16True) == Approx(4));      // m, v in BF16
+    CHECK(bytes_per_param(OptimizerKind::AdamW, TrainPrecision::Fp32) == Approx(8));
+    CHECK(bytes_per_param(OptimizerKind::AdamW8bit, TrainPrecision::Fp32) == Approx(2 + 8.0 / 2048));
+    CHECK(bytes_per_param(OptimizerKind::SgdMomentum, TrainPrecision::Fp32) == Approx(4));
+    CHECK(bytes_per_param(OptimizerKind::Sgd, TrainPrecision::Fp32) == Approx(0));
+    CHECK(bytes_per_param(OptimizerKind::Lion, TrainPrecision::Bf16Mixed) == Approx(8));     // master 4 + m 4
+}
+
+TEST_CASE("pipeline: the first stage holds pp micro-batches (1F1B), more when interleaved") {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    cfg.model.params_override_b = 7;
+    cfg.gpus = 4;
+    cfg.parallel.pp = 4;
+    cfg.training.profile = "megatron";
+    cfg.training.grad_accum = 16;
+    auto one = training_result(cfg);
+    REQUIRE(one.ok);
+    CHECK(one.value.in_flight_micro_batches == 4);
+    cfg.parallel.schedule = PipelineSchedule::Interleaved;
+    cfg.parallel.virtual_stages = 2;
+    auto inter = training_result(cfg);
+    REQUIRE(inter.ok);
+    CHECK(inter.value.in_flight_micro_batches == Approx(4 * (1 + 3.0 / 8)));  // pp (1 + (pp - 1) / (pp v))
+    cfg.training.grad_accum = 2;  // fewer micro-batches than stages: all of them
+    cfg.parallel.schedule = PipelineSchedule::OneFOneB;
+    auto few = training_result(cfg);
+    REQUIRE(few.ok);
+    CHECK(few.value.in_flight_micro_batches == 2);
+}
+
+TEST_CASE("CPU offload moves optimizer state to host RAM") {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    cfg.model.params_override_b = 7;
+    cfg.gpus = 8;
+    cfg.training.profile = "deepspeed";
+    cfg.training.sharding = Sharding::Zero2;
+    cfg.training.offload_optimizer = true;
+    auto r = training_result(cfg);
+    REQUIRE(r.ok);
+    CHECK(r.value.optimizer == 0);
+    // FP32 master + Adam moments (12 B) and FP32 gradients (4 B) per parameter, over 8 shards.
+    CHECK(r.value.host_ram == Approx(7e9 * 16 / 8).epsilon(1e-3));
+}

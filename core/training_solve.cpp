@@ -1,0 +1,141 @@
+// vramcalc core: training "what fits" solvers. Memory never decreases with the micro-batch or the
+// sequence and never increases with the data-parallel size (tests/unit/test_training_properties),
+// so each answer is a bisection for the last value that fits.
+#include "training_solve.hpp"
+
+#include <cstdio>
+#include <numeric>
+
+#include "config.hpp"
+#include "gpus.hpp"
+#include "training.hpp"
+
+namespace vc {
+namespace {
+
+constexpr double kMaxSolveBatch = 1 << 20;
+constexpr double kMaxSolveSeq = 1 << 24;
+constexpr double kMaxSolveGpus = 1 << 16;
+
+std::string gb(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+    return buf;
+}
+
+// Largest k in [1, hi] with fits(k), for fits monotone (true then false); 0 when fits(1) is false.
+template <typename Fits>
+double last_fitting(Fits fits, double hi) {
+    if (!fits(1)) return 0;
+    if (fits(hi)) return hi;
+    double lo = 1;
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        if (fits(mid)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// Smallest k in [1, hi] with fits(k), for fits monotone (false then true); 0 when fits(hi) is false.
+template <typename Fits>
+double first_fitting(Fits fits, double hi) {
+    if (!fits(hi)) return 0;
+    if (fits(1)) return 1;
+    double lo = 1;
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        if (fits(mid)) hi = mid;
+        else lo = mid;
+    }
+    return hi;
+}
+
+}  // namespace
+
+Outcome<Answer> solve_training(const Config& in, const std::string& question) {
+    if (in.gpu_id.empty()) return Outcome<Answer>::failure("gpu", "gpu must name the GPU to size for (vramcalc --list-gpus)");
+    const GpuSpec* g = find_gpu(in.gpu_id);
+    if (!g) return Outcome<Answer>::failure("gpu", "gpu \"" + in.gpu_id + "\" is not in the catalog (vramcalc --list-gpus)");
+    Config cfg = in;
+    cfg.method = Method::Detailed;
+    const double budget = g->memory_bytes * cfg.target_utilization;
+    // The config itself must be valid before anything is varied.
+    auto base = training_result(cfg);
+    if (!base.ok) return Outcome<Answer>::failure(base.error);
+
+    auto total = [&](const Config& c) {
+        auto r = training_result(c);
+        return r.ok ? r.value.device_total : -1.0;
+    };
+    auto within = [&](const Config& c) {
+        const double t = total(c);
+        return t >= 0 && t <= budget;
+    };
+    const std::string target = gb(budget) + " (" + std::to_string(static_cast<int>(cfg.target_utilization * 100 + 0.5)) +
+                               "% of " + g->name + ")";
+
+    Answer a;
+    a.question = question;
+    if (question == "max_batch") {
+        a.label = "Largest micro-batch that fits";
+        a.unit = "sequences";
+        Config c = cfg;
+        c.training.global_batch = 0;
+        a.value = last_fitting([&](double b) { c.quick.batch = b; return within(c); }, kMaxSolveBatch);
+        if (a.value > 0) {
+            c.quick.batch = a.value;
+            a.explanation = "micro-batch " + std::to_string(static_cast<long long>(a.value)) + " needs " + gb(total(c)) +
+                            " per GPU, within " + target;
+        } else {
+            c.quick.batch = 1;
+            a.explanation = "even micro-batch 1 needs " + gb(total(c)) + " per GPU, over " + target;
+        }
+        return Outcome<Answer>::success(a);
+    }
+    if (question == "max_seq") {
+        a.label = "Longest sequence that fits";
+        a.unit = "tokens";
+        Config c = cfg;
+        const double cp = cfg.parallel.cp;  // the sequence splits over context-parallel ranks
+        const double k = last_fitting([&](double x) { c.quick.seq = x * cp; return within(c); }, std::floor(kMaxSolveSeq / cp));
+        a.value = k * cp;
+        c.quick.seq = a.value > 0 ? a.value : cp;
+        a.explanation = (a.value > 0 ? std::to_string(static_cast<long long>(a.value)) + " tokens need " : std::string("even ") +
+                                                                                                              std::to_string(static_cast<long long>(cp)) + " tokens need ") +
+                        gb(total(c)) + " per GPU" + (a.value > 0 ? ", within " : ", over ") + target;
+        return Outcome<Answer>::success(a);
+    }
+    if (question == "min_gpus") {
+        a.label = "Fewest GPUs of the chosen type";
+        a.unit = "GPUs";
+        // Grow data parallelism (ZeRO/FSDP shards spread further); tensor, pipeline and context
+        // parallelism stay as configured. With experts, dp steps keep ep x etp dividing tp x dp x cp.
+        Config c = cfg;
+        c.training.global_batch = 0;
+        c.parallel.dp = 0;
+        const long long mp = static_cast<long long>(cfg.parallel.tp) * cfg.parallel.pp * cfg.parallel.cp;
+        long long step = 1;
+        if (cfg.parallel.ep > 1) {
+            const long long etp = cfg.parallel.etp > 0 ? cfg.parallel.etp : cfg.parallel.tp;
+            const long long need = static_cast<long long>(cfg.parallel.ep) * etp;
+            const long long have = static_cast<long long>(cfg.parallel.tp) * cfg.parallel.cp;
+            step = need / std::gcd(need, have);
+        }
+        const double hi = std::floor(kMaxSolveGpus / static_cast<double>(mp * step));
+        const double k = first_fitting([&](double x) { c.gpus = x * step * mp; return within(c); }, hi < 1 ? 1 : hi);
+        a.value = k * step * mp;
+        if (a.value > 0) {
+            c.gpus = a.value;
+            a.explanation = std::to_string(static_cast<long long>(a.value)) + " GPUs (dp " +
+                            std::to_string(static_cast<long long>(k * step)) + ") need " + gb(total(c)) + " per GPU, within " + target;
+        } else {
+            a.explanation = "no count fits: per-GPU memory stops shrinking with more data parallelism under sharding \"" +
+                            std::string(sharding_name(cfg.training.sharding)) + "\" (try zero3, tensor or pipeline parallelism)";
+        }
+        return Outcome<Answer>::success(a);
+    }
+    return Outcome<Answer>::failure("question", "question \"" + question + "\" is not a training question (max_batch, max_seq, min_gpus)");
+}
+
+}  // namespace vc
