@@ -11,34 +11,59 @@
 namespace vc {
 namespace {
 
+// "12.34 GB" (bytes / 1e9, two decimals) by integer arithmetic: printf's float conversion is the
+// slowest part of building an Estimate (bench/bench_training.cpp).
 std::string bytes_gb(double b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-    return buf;
+    const long long hundredths = std::llround(std::fabs(b) / 1e7);
+    std::string s = b < 0 ? "-" : "";
+    s += std::to_string(hundredths / 100);
+    s += '.';
+    s += static_cast<char>('0' + hundredths % 100 / 10);
+    s += static_cast<char>('0' + hundredths % 10);
+    s += " GB";
+    return s;
+}
+
+// num() without printf for whole numbers (integers as integers, >= 1e7 as "8.03e9", 4
+// significant digits); other values go through num(). Same text as num(), several times faster.
+std::string fnum(double v) {
+    if (!std::isfinite(v) || v < 0 || std::floor(v) != v || v >= 1e18) return num(v);
+    if (v < 1e7) return std::to_string(static_cast<long long>(v));
+    int e = static_cast<int>(std::floor(std::log10(v)));
+    long long m = std::llround(v / std::pow(10.0, e - 3));
+    if (m >= 10000) {
+        ++e;
+        m = std::llround(v / std::pow(10.0, e - 3));
+    }
+    std::string digits = std::to_string(m);  // 4 digits
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    std::string out(1, digits[0]);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    return out + "e" + std::to_string(e);
 }
 
 std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
     std::string f;
     if (!s.lora) {
-        f = num(p.stage_params) + " params on this GPU x " + num(s.weight_bytes) + " B";
+        f = fnum(p.stage_params) + " params on this GPU x " + fnum(s.weight_bytes) + " B";
         f += s.fp32 ? " (FP32)" : (s.weight_bytes == 4 ? " (FP32 params, mixed precision)" : " (16-bit params)");
     } else {
         if (s.qlora)
-            f = num(p.stage_quantized) + " quantized x " + num(s.quant_bytes) + " B + " + num(p.stage_unquantized) + " x " +
-                num(s.weight_bytes) + " B (frozen base) + " + num(p.stage_trainable) + " adapter params x " + num(s.adapter_bytes) + " B";
+            f = fnum(p.stage_quantized) + " quantized x " + fnum(s.quant_bytes) + " B + " + fnum(p.stage_unquantized) + " x " +
+                fnum(s.weight_bytes) + " B (frozen base) + " + fnum(p.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
         else
-            f = num(p.stage_params - p.stage_trainable) + " frozen x " + num(s.weight_bytes) + " B + " + num(p.stage_trainable) +
-                " adapter params x " + num(s.adapter_bytes) + " B";
+            f = fnum(p.stage_params - p.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(p.stage_trainable) +
+                " adapter params x " + fnum(s.adapter_bytes) + " B";
     }
-    if (s.in.sharding == Sharding::Zero3) f += " / " + num(s.dp_shard) + " (ZeRO-3 shards)";
+    if (s.in.sharding == Sharding::Zero3) f += " / " + fnum(s.dp_shard) + " (ZeRO-3 shards)";
     if (s.in.offload_params) f += "; offloaded to host RAM: 0 on the GPU";
     (void)r;
     return f;
 }
 
 std::string gradients_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
-    std::string f = num(p.stage_trainable) + " trainable params x " + num(s.grad_bytes) + " B";
-    if (s.in.sharding >= Sharding::Zero2) f += " / " + num(s.dp_shard) + " (ZeRO-2/3 shards)";
+    std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
+    if (s.in.sharding >= Sharding::Zero2) f += " / " + fnum(s.dp_shard) + " (ZeRO-2/3 shards)";
     if (p.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(p.ddp_copy);
     if (!p.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
         f += "; allocated during backward as activations are freed: " + bytes_gb(r.gradients) + " in all, 0 at the peak";
@@ -46,19 +71,19 @@ std::string gradients_formula(const TrainingSetup& s, const TrainingParts& p, co
 }
 
 std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& p) {
-    std::string f = num(p.stage_trainable) + " trainable params x " + num(p.opt_per_param) + " B (" + optimizer_name(s.in.optimizer);
+    std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(p.opt_per_param) + " B (" + optimizer_name(s.in.optimizer);
     if (s.master_bytes > 0) f += " + FP32 master 4 B";
     f += ")";
-    if (s.in.sharding >= Sharding::Zero1) f += " / " + num(s.dp_shard) + " (ZeRO shards)";
+    if (s.in.sharding >= Sharding::Zero1) f += " / " + fnum(s.dp_shard) + " (ZeRO shards)";
     if (s.in.offload_optimizer) f += "; offloaded to host RAM: 0 on the GPU";
     return f;
 }
 
 std::string activations_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
-    std::string f = num(p.dense_layers_on + p.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
-                     " per layer (" + num(r.tokens_per_micro_batch) + " tokens, " + recompute_name(s.recompute) +
+    std::string f = fnum(p.dense_layers_on + p.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
+                     " per layer (" + fnum(r.tokens_per_micro_batch) + " tokens, " + recompute_name(s.recompute) +
                      " recompute, " + (s.attention == AttentionKernel::Eager ? "eager" : "flash/SDPA") + " attention)";
-    if (r.in_flight_micro_batches != 1) f += " x " + num(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
+    if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
     if (p.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(p.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
     else if (!p.grads_at_peak && r.gradients > r.activations + r.logits_loss) f += "; freed by the end of backward (the peak)";
@@ -67,11 +92,11 @@ std::string activations_formula(const TrainingSetup& s, const TrainingParts& p, 
 
 std::string logits_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
     if (r.logits_loss == 0 && !r.peak_in_optimizer_step) return "0 (not the last pipeline stage)";
-    std::string f = num(p.logits_tokens) + " tokens x " + num(p.logits_vocab) +
-                    (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + num(p.logits_bytes_per_value) + " B";
+    std::string f = fnum(p.logits_tokens) + " tokens x " + fnum(p.logits_vocab) +
+                    (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(p.logits_bytes_per_value) + " B";
     if (s.in.head == OutputHead::LanguageModel)
         f += std::string(" (") + (s.pr.logits_fp32 ? "FP32 loss" : "16-bit loss") +
-             (s.pr.loss_chunk_tokens > 0 ? ", chunked by " + num(s.pr.loss_chunk_tokens) + " tokens" : "") + ")";
+             (s.pr.loss_chunk_tokens > 0 ? ", chunked by " + fnum(s.pr.loss_chunk_tokens) + " tokens" : "") + ")";
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
     return f;
 }
@@ -108,6 +133,9 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     Estimate e;
     e.method = "detailed";
     e.task = task_name(cfg.task);
+    e.components.reserve(8);
+    e.metrics.reserve(16);
+    e.notes.reserve(4);
     // The components show the peak moment. Without accumulation and with set_to_none, backward
     // allocates gradients as it frees activations: the peak is its start (activations + logits) or
     // its end (all gradients), whichever is larger; the optimizer step is a third candidate.
@@ -121,7 +149,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     e.components.push_back({"logits_loss", "Logits and loss", acts_gone ? 0 : r.logits_loss, logits_formula(s, p, r)});
     e.components.push_back({"temporary", "Temporary buffers", r.temporary, temporary_formula(s, p, r)});
     e.components.push_back({"allocator", "Allocator slack (reserved - allocated)", r.allocator_slack,
-                            num(s.fragmentation) + " x (activations + logits + temporaries) churn"});
+                            fnum(s.fragmentation) + " x (activations + logits + temporaries) churn"});
     e.components.push_back({"runtime", "CUDA context + NCCL", r.runtime,
                             "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) +
                                 (s.gpus > 1 ? " + NCCL buffers " + bytes_gb(s.rt.nccl_bytes) : std::string())});
