@@ -559,7 +559,12 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
             if (zero < level) return 1.0;
             return 1 / ((1 - routed_share) / s.dp_shard + routed_share / s.edp_shard);
         };
-        const double shard_w = shard(3), shard_g = shard(2), shard_o = shard(1);
+        const double shard_w = shard(3), shard_o = shard(1);
+        // FSDP's no_sync() during gradient accumulation keeps the gradients unsharded until the
+        // last micro-batch reduce-scatters them (PyTorch FSDP docs, no_sync: "gradients ...
+        // accumulated in unsharded form").
+        const bool unsharded_accumulation = pr.no_sync_accumulation && s.accum > 1;
+        const double shard_g = unsharded_accumulation ? 1 : shard(2);
         q.weights_full = weights;
         out.weights = weights / shard_w;
         // Gradients of the trainable parameters.

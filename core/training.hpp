@@ -177,6 +177,8 @@ struct ProfileBehaviour {
     // Optimizer, gradients, communication
     bool foreach_optimizer = true;      // optimizer step makes a temporary of the local state size
     bool grads_persist = false;         // gradients stay allocated between steps
+    bool no_sync_accumulation = false;  // gradient accumulation under FSDP's no_sync(): gradients pile up
+                                        // unsharded until the last micro-batch (LitGPT, HF Accelerate)
     bool ddp_bucket_copy = true;        // DDP keeps a flat copy of the gradients in its buckets
     bool deepspeed_buffers = false;     // DeepSpeed ZeRO reduce / all-gather buckets
     double prefetch_layers = 2;         // ZeRO-3/FSDP: layers gathered at once (current + prefetched)

@@ -10,6 +10,7 @@ namespace {
 // Hugging Face Trainer on PyTorch 2.x, eager: the defaults of ProfileBehaviour.
 ProfileBehaviour hf_trainer() {
     ProfileBehaviour p;
+    p.no_sync_accumulation = true;  // Accelerate's accumulate() wraps FSDP/DDP in no_sync()
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -51,6 +52,7 @@ ProfileBehaviour torch_compile() {
 
 ProfileBehaviour torchtitan() {
     ProfileBehaviour p = hf_trainer();
+    p.no_sync_accumulation = false;
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -99,6 +101,7 @@ ProfileBehaviour megatron() {
 
 ProfileBehaviour deepspeed() {
     ProfileBehaviour p = hf_trainer();
+    p.no_sync_accumulation = false;
     p.id = "deepspeed";
     p.label = "DeepSpeed ZeRO (HF model)";
     p.description =
@@ -138,6 +141,7 @@ ProfileBehaviour litgpt() {
 
 ProfileBehaviour torchtune() {
     ProfileBehaviour p = hf_trainer();
+    p.no_sync_accumulation = false;
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =
