@@ -1,0 +1,67 @@
+// CLI tests for detailed training: the "training"/"parallel"/"runtime" sections through `vramcalc`,
+// `vramcalc solve` for training questions, and `vramcalc validate` on a calibration CSV.
+// Run by ctest (`cli`) with VRAMCALC_BIN set to the built binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = process.env.VRAMCALC_BIN || 'build/native/vramcalc';
+
+function run(args, input) {
+  const r = spawnSync(BIN, args, { input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const LORA = {
+  method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 2, seq: 2048, gpu: 'a100-80gb',
+  training: { finetune: 'lora', lora: { rank: 16, targets: 'q,k,v,o' }, recompute: 'full' },
+};
+
+test('detailed LoRA: components sum to the device total, metrics in bytes', () => {
+  const r = run(['--config', '-', '--format', 'json'], JSON.stringify(LORA));
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.method, 'detailed');
+  const sum = j.components.reduce((s, c) => s + c.bytes, 0);
+  assert.ok(Math.abs(sum - j.total_bytes) < 1);
+  assert.ok(Math.abs(j.metrics.device_total_bytes.value - j.total_bytes) < 1);
+  // Frozen BF16 base: 8.03e9 x 2 B; adapters: 32 layers x 16 x (2 x (4096 + 4096) + 2 x (4096 + 1024)).
+  assert.equal(j.metrics.trainable_params.value, 32 * 16 * (2 * 8192 + 2 * 5120));
+  assert.ok(j.breakdown.weights > 16.06e9 && j.breakdown.weights < 16.2e9);
+  assert.ok(j.fits.find((f) => f.gpu === 'a100-80gb').fits);
+});
+
+test('inconsistent layout: exit 1, the error names parallel.tp', () => {
+  const cfg = { ...LORA, gpus: 3, parallel: { tp: 3 } };
+  const r = run(['--config', '-', '--format', 'json'], JSON.stringify(cfg));
+  assert.equal(r.code, 1);
+  assert.equal(JSON.parse(r.out).error.field, 'parallel.tp');
+});
+
+test('solve max_batch answers for a training config', () => {
+  const r = run(['solve', 'max_batch', '--config', '-', '--format', 'json'], JSON.stringify(LORA));
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.question, 'max_batch');
+  assert.ok(j.value >= 1);
+});
+
+test('validate prints estimate vs measured and the summary', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vc-'));
+  const csv = join(dir, 'rows.csv');
+  writeFileSync(csv, 'id,source,task,model,L,h,a,kv,hd,V,ffn,mlp,tied,params_b,weights,method,optimizer,batch,seq,ckpt,gpus,' +
+    'sharding,what,value,unit,note\n' +
+    'K1,x,context,none,,,,,,,,,,,,,,,,,1,none,smi,1343,MiB,\n' +
+    'T1,x (A100-80GB),lora,Llama-3-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,bf16-true,lora r32 q+v,adamw,1,512,no,1,' +
+    'none,alloc,19.73,GB,\n');
+  const r = run(['validate', csv]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^K1\s+context/m);
+  assert.match(r.out, /^T1\s+lora\s+Llama-3-8B/m);
+  assert.match(r.out, /compared 2 rows \(0 skipped\): median \|error\|/);
+  assert.match(r.out, /fits right a100-80gb/);
+  assert.equal(run(['validate', join(dir, 'missing.csv')]).code, 2);
+});
