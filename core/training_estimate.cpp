@@ -42,6 +42,13 @@ std::string fnum(double v) {
     return out + "e" + std::to_string(e);
 }
 
+// " / 8 (ZeRO shards)", with the routed experts' own group when it differs.
+std::string shards(const TrainingSetup& s, const char* what) {
+    std::string f = " / " + fnum(s.dp_shard) + " (" + what + ")";
+    if (s.m.experts > 0 && s.edp_shard != s.dp_shard) f += ", routed experts / " + fnum(s.edp_shard);
+    return f;
+}
+
 std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
     std::string f;
     if (!s.lora) {
@@ -55,7 +62,7 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, cons
             f = fnum(p.stage_params - p.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(p.stage_trainable) +
                 " adapter params x " + fnum(s.adapter_bytes) + " B";
     }
-    if (s.in.sharding == Sharding::Zero3) f += " / " + fnum(s.dp_shard) + " (ZeRO-3 shards)";
+    if (s.in.sharding == Sharding::Zero3) f += shards(s, "ZeRO-3 shards");
     if (s.in.offload_params) f += "; offloaded to host RAM: 0 on the GPU";
     (void)r;
     return f;
@@ -63,7 +70,8 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, cons
 
 std::string gradients_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
     std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
-    if (s.in.sharding >= Sharding::Zero2) f += " / " + fnum(s.dp_shard) + " (ZeRO-2/3 shards)";
+    if (s.in.sharding >= Sharding::Zero2 && !(s.pr.no_sync_accumulation && s.accum > 1)) f += shards(s, "ZeRO-2/3 shards");
+    if (s.in.sharding >= Sharding::Zero2 && s.pr.no_sync_accumulation && s.accum > 1) f += ", unsharded while no_sync() accumulates";
     if (p.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(p.ddp_copy);
     if (!p.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
         f += "; allocated during backward as activations are freed: " + bytes_gb(r.gradients) + " in all, 0 at the peak";
@@ -74,7 +82,7 @@ std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& p) {
     std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(p.opt_per_param) + " B (" + optimizer_name(s.in.optimizer);
     if (s.master_bytes > 0) f += " + FP32 master 4 B";
     f += ")";
-    if (s.in.sharding >= Sharding::Zero1) f += " / " + fnum(s.dp_shard) + " (ZeRO shards)";
+    if (s.in.sharding >= Sharding::Zero1) f += shards(s, "ZeRO shards");
     if (s.in.offload_optimizer) f += "; offloaded to host RAM: 0 on the GPU";
     return f;
 }
