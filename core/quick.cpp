@@ -59,10 +59,12 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     Estimate e;
     e.method = "quick";
     e.task = inference ? "inference" : "training";
-    e.components.push_back({"weights", "Weights", P * wb, num(P) + " params x " + num(wb) + " B"});
-    e.components.push_back({"gradients", "Gradients", inference ? 0 : P * wb,
-                            inference ? "0 (inference)" : num(P) + " params x " + num(wb) + " B"});
-    e.components.push_back({"optimizer", "Optimizer state", P * ob, num(P) + " params x " + num(ob) + " B"});
+    e.components.reserve(4);
+    const std::string params_text = num(P) + " params x ";
+    const std::string weights_formula = params_text + num(wb) + " B";
+    e.components.push_back({"weights", "Weights", P * wb, weights_formula});
+    e.components.push_back({"gradients", "Gradients", inference ? 0 : P * wb, inference ? "0 (inference)" : weights_formula});
+    e.components.push_back({"optimizer", "Optimizer state", P * ob, params_text + num(ob) + " B"});
     e.components.push_back({"activations", "Activations", act_bytes,
                             num(in.constants.activation_bytes_per_token_param) + " x batch " + num(in.batch) + " x seq " +
                                 num(in.seq) + " x " + num(P) + " params" +
@@ -84,6 +86,7 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
         f.within_target = f.fits;
         return f;
     };
+    e.fits.reserve(2);
     e.fits.push_back(fit("a100-80gb", in.constants.a100_gb));
     e.fits.push_back(fit("rtx-4090-24gb", in.constants.rtx4090_gb));
     e.notes.push_back("Rule of thumb: activations scale with parameter count, not the architecture; no CUDA context; "

@@ -1,6 +1,7 @@
 // vramcalc core: compact number formatting for formulas.
 #include "text.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -27,8 +28,10 @@ std::string num(double v) {
         return s;
     }
     if (std::floor(v) == v) {
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-        return buf;
+        // NOTE: integers below 1e7 are the common case (batch, seq, bytes); to_chars is exact and
+        // several times faster than printf's "%.0f" (an estimate formats a dozen numbers).
+        auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+        return std::string(buf, r.ptr);
     }
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;

@@ -17,8 +17,9 @@ cd "$root"
 export NODE_PATH=/usr/share/nodejs
 
 if [ "$what" = all ] || [ "$what" = web ]; then
+    # (emcmake echoes its cmake command line on stderr: dropped, errors still show)
     emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_CROSSCOMPILING_EMULATOR="node;--no-experimental-fetch" >/dev/null
+        -DCMAKE_CROSSCOMPILING_EMULATOR="node;--no-experimental-fetch" > /dev/null 2> >(grep -v '^configure: ' >&2)
     if [ "$what" = web ]; then
         cmake --build build/wasm -j"$jobs" --target site
     else

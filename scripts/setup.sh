@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # vramcalc: installs whatever is missing to build and test vramcalc on Debian 12, and nothing else.
-#   apt packages    emscripten catch2 nlohmann-json3-dev chromium fonts-dejavu-core
+#   apt packages    emscripten catch2 nlohmann-json3-dev chromium fonts-dejavu-core (+ xz-utils)
 #   Dear ImGui      1.90.1 source into third_party/ (scripts/fetch_imgui.sh)
 #   npm packages    `npm ci` from package-lock.json (playwright-core; it drives Debian's chromium)
 # Idempotent: with everything present it only checks, in about a second.
-# Run directly or source it (scripts/build.sh, run.sh and test.sh call it).
+# scripts/build.sh (and so run.sh, test.sh and bench.sh) runs it first.
 set -euo pipefail
 
 setup_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 setup_apt() {
-    local want=(emscripten catch2 nlohmann-json3-dev chromium fonts-dejavu-core)
+    local want=(emscripten catch2 nlohmann-json3-dev chromium fonts-dejavu-core xz-utils)
     local missing=() p
     for p in "${want[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

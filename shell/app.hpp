@@ -12,9 +12,9 @@
 
 namespace vc::shell {
 
-// Where an input widget was drawn, in window (CSS) pixels: lets tests click the real widget.
+// Where a widget was drawn, in window (CSS) pixels: lets tests click the real widget.
 struct WidgetRect {
-    std::string id;  // the config field it edits, e.g. "batch"
+    std::string id;  // the config field an input edits (e.g. "batch"), or "breakdown_bar"
     float x = 0, y = 0, w = 0, h = 0;
 };
 

@@ -12,6 +12,7 @@
 #include "ui.hpp"
 
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 
 #include <imgui.h>
@@ -87,6 +88,13 @@ std::string exact_bytes(double bytes) {
     return out + " bytes";
 }
 
+// A wrapped line in the error colour.
+void error_text(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
 // Tooltip body for a byte count: both units and the exact count.
 void bytes_tooltip_lines(double bytes) {
     ImGui::Text("%s = %s", io::format_bytes(bytes, false).c_str(), io::format_bytes(bytes, true).c_str());
@@ -112,30 +120,33 @@ void begin_row(Form& f, const char* label, const char* field) {
     ImGui::BeginDisabled(is_locked(f.a, field));
 }
 
+// The engine's names for an input besides its config field (the guide method checks "params").
+using Aliases = std::initializer_list<const char*>;
+
 // Ends a row: records where the widget is (for tests) and shows the engine's error when it names
-// `field` (or `alt_field`, the guide method's name for the same input).
-void end_row(Form& f, const char* field, const char* alt_field = nullptr) {
+// `field` or one of its `aliases`.
+void end_row(Form& f, const char* field, Aliases aliases = {}) {
     ImGui::EndDisabled();
     if (is_locked(f.a, field) && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Set by this page");
     ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     f.a.widgets.push_back(WidgetRect{field, min.x, min.y, max.x - min.x, max.y - min.y});
     const std::string& e = f.a.error.field;
-    if (!e.empty() && (e == field || (alt_field && e == alt_field))) {
-        ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
-        ImGui::TextWrapped("%s", f.a.error.message.c_str());
-        ImGui::PopStyleColor();
+    bool ours = !e.empty() && e == field;
+    for (const char* alias : aliases) ours |= e == alias;
+    if (ours) {
+        error_text(f.a.error.message);
         f.error_shown = true;
     }
 }
 
-bool input_double(Form& f, const char* label, const char* field, const char* alt_field, double& v, double step,
-                  double step_fast, const char* format) {
+bool input_double(Form& f, const char* label, const char* field, Aliases aliases, double& v, double step, double step_fast,
+                  const char* format) {
     begin_row(f, label, field);
     ImGui::PushID(field);
     bool changed = ImGui::InputDouble("##v", &v, step, step_fast, format);
     ImGui::PopID();
-    end_row(f, field, alt_field);
+    end_row(f, field, aliases);
     return changed;
 }
 
@@ -196,13 +207,15 @@ const Choice<Task> kGuideTasks[] = {{Task::Training, "Training (per GPU)"}, {Tas
 bool quick_inputs(Form& f) {
     QuickInputs& q = f.a.inputs.quick;
     bool changed = false;
-    changed |= input_double(f, "Parameters (billions)", "params_b", nullptr, q.params_b, 1, 10, "%.6g");
+    changed |= input_double(f, "Parameters (billions)", "params_b", {}, q.params_b, 1, 10, "%.6g");
     changed |= input_choice(f, "Weight precision", "precision", kPrecisions, q.precision);
     changed |= input_choice(f, "Optimizer (per param)", "optimizer", kOptimizers, q.optimizer);
     changed |= input_count(f, "Batch size", "batch", q.batch, 1, 8);
     changed |= input_count(f, "Sequence length", "seq", q.seq, 256, 2048);
     begin_row(f, "Checkpointing", "checkpointing");
-    changed |= ImGui::Checkbox("activations x 0.25##checkpointing", &q.checkpointing);
+    char label[64];
+    std::snprintf(label, sizeof label, "activations x %g##checkpointing", q.constants.checkpoint_factor);
+    changed |= ImGui::Checkbox(label, &q.checkpointing);
     end_row(f, "checkpointing");
     return changed;
 }
@@ -213,14 +226,16 @@ bool guide_inputs(Form& f) {
     Config& c = f.a.inputs;
     bool changed = false;
     changed |= input_choice(f, "Task", "task", kGuideTasks, c.task);
-    changed |= input_double(f, "Parameters (billions)", "params_b", "params", c.quick.params_b, 1, 10, "%.6g");
+    // The typed count overrides the one the architecture implies (as `--params` does in the CLI).
+    changed |= input_double(f, "Parameters (billions)", "params_b", {"params", "model.params_b"}, c.quick.params_b, 1, 10, "%.6g");
+    c.model.params_override_b = c.quick.params_b;
     changed |= input_count(f, "Layers (L)", "model.layers", c.model.layers, 1, 8);
     changed |= input_count(f, "Hidden size (h)", "model.hidden", c.model.hidden, 256, 1024);
     changed |= input_count(f, "Attention heads", "model.heads", c.model.heads, 1, 8);
     if (c.task == Task::Inference)
-        changed |= input_double(f, "Bytes per weight", "guide.weight_bytes", "bytes", c.guide_weight_bytes, 0.5, 1, "%.6g");
+        changed |= input_double(f, "Bytes per weight", "guide.weight_bytes", {"bytes"}, c.guide_weight_bytes, 0.5, 1, "%.6g");
     else
-        changed |= input_double(f, "Bytes per value (p)", "guide.bytes", "bytes", c.guide_bytes, 0.5, 1, "%.6g");
+        changed |= input_double(f, "Bytes per value (p)", "guide.bytes", {"bytes"}, c.guide_bytes, 0.5, 1, "%.6g");
     changed |= input_count(f, "Batch size (b)", "batch", c.quick.batch, 1, 8);
     changed |= input_count(f, "Sequence length (s)", "seq", c.quick.seq, 256, 2048);
     if (c.task != Task::Inference) changed |= input_count(f, "GPUs", "gpus", c.gpus, 1, 8);
@@ -239,23 +254,20 @@ bool inputs_panel(App& a) {
         ImGui::EndTable();
     }
     // An error about a field without a row here (e.g. a constant) is shown under the table.
-    if (!a.error.field.empty() && !f.error_shown) {
-        ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
-        ImGui::TextWrapped("%s", a.error.message.c_str());
-        ImGui::PopStyleColor();
-    }
+    if (!a.error.field.empty() && !f.error_shown) error_text(a.error.message);
     return changed;
 }
 
 // [SECTION] breakdown -----------------------------------------------------------------------------
 // The stacked bar: one segment per component, then the method's safety margin, scaled so the whole
 // bar is the buffered total. Hovering a segment shows its size in both units and its formula.
-void breakdown_bar(const App& a) {
+void breakdown_bar(App& a) {
     const Estimate& e = a.result;
     const double whole = e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     ImGui::InvisibleButton("##bar", ImVec2(width, kBarHeightPx));
+    a.widgets.push_back(WidgetRect{"breakdown_bar", origin.x, origin.y, width, kBarHeightPx});
     if (whole <= 0) return;
     const bool bar_hovered = ImGui::IsItemHovered();
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -386,18 +398,14 @@ void gpu_counts(const App& a) {
     ImGui::EndTable();
 }
 
-void results_panel(const App& a) {
+void results_panel(App& a) {
     if (!a.has_result) {
         ImGui::TextWrapped("No result yet: fix the input marked in red.");
         return;
     }
     const Estimate& e = a.result;
     ImGui::Text("%s method, %s", e.method == "quick" ? "Quick" : "Guide", e.task.c_str());
-    if (!a.error.field.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, g_text.error);
-        ImGui::TextWrapped("The input is invalid (see the field in red): showing the last valid result.");
-        ImGui::PopStyleColor();
-    }
+    if (!a.error.field.empty()) error_text("The input is invalid (see the message in red): showing the last valid result.");
     ImGui::Spacing();
     breakdown_bar(a);
     ImGui::Spacing();
@@ -444,7 +452,7 @@ void header(App& a) {
     ImGui::TextColored(g_text.dim, "Units");
     ImGui::SameLine();
     units_choice(a);
-    ImGui::TextColored(g_text.dim, "Runs in your browser: nothing you type leaves this page.");
+    ImGui::TextColored(g_text.dim, "Runs locally: nothing you type leaves your machine.");
     ImGui::Separator();
 }
 

@@ -154,6 +154,31 @@ test('bad input shows the engine error and keeps the last valid result', async (
     assert.deepEqual(consoleErrors, []);
 });
 
+test('the guide method, picked from the combo, reproduces the guide\'s 70B training example', async () => {
+    const m = await widget('method');
+    await page.mouse.click(m.x + 40, m.y + m.h / 2);  // opens the combo
+    await settled();
+    await page.mouse.click(m.x + 40, m.y + m.h * 2.5);  // its second entry: Guide
+    await settled();
+    await typeInto('params_b', '70');
+    await typeInto('batch', '1');
+    await typeInto('seq', '4096');
+    const s = await hook('state');
+    assert.equal(s.inputs.method, 'guide');
+    assert.equal(s.error, null);
+    // (70e9 x (2x2 + 12) + 2 x 1 x 4096 x 8192 x 80 x 2) / 8 GPUs x 1.15 = 162.54 GB per GPU
+    assert.equal(s.result.method, 'guide');
+    assert.equal(Math.round(s.result.buffered_bytes / 1e7) / 100, 162.54);
+    await page.mouse.click(m.x + 40, m.y + m.h / 2);
+    await settled();
+    await page.mouse.click(m.x + 40, m.y + m.h * 1.5);  // back to Quick
+    await settled();
+    await typeInto('params_b', '7');
+    await typeInto('batch', '4');
+    await typeInto('seq', '2048');
+    assert.equal((await hook('state')).inputs.method, 'quick');
+});
+
 test('the page is idle: no frames are drawn without input', async () => {
     const start = await settled();
     await page.waitForTimeout(1500);
@@ -193,7 +218,18 @@ test('Embind estimate() returns what the CLI prints with --format json', async (
     assert.deepEqual(bad, JSON.parse(cliBad.stdout));
 });
 
-test('screenshot of the worked example', async () => {
+test('hovering the bar shows a segment\'s bytes and formula; screenshot of the worked example', async () => {
+    const box = await widget('checkpointing');
+    await page.mouse.click(box.x + box.h / 2, box.y + box.h / 2);  // checkpointing off again
+    await settled();
+    assert.equal((await hook('result')).buffered_bytes, 306.432 * GB);
+    const bar = await widget('breakdown_bar');
+    // Activations are the last component: 143.36 of the 306.43 GB bar, ending at 255.36 GB.
+    const before = await hook('frameCount');
+    await page.mouse.move(bar.x + bar.w * (200 / 306.432), bar.y + bar.h / 2);
+    await settled();
+    assert.ok((await hook('frameCount')) > before, 'hovering draws the tooltip');
+    mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, 'screenshot.png') });
     assert.deepEqual(consoleErrors, []);
 });

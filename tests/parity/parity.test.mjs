@@ -63,6 +63,18 @@ test('the guide method, training and inference', () => {
         '--batch', '4', '--seq', '8192', '--set', 'guide.weight_bytes=1', '--format', 'json']);
 });
 
+test('the detailed methods and a what-fits solve on presets', () => {
+    for (const args of [
+        ['--method', 'detailed', '--preset', 'llama-3.1-8b', '--batch', '4', '--seq', '4096', '--format', 'json'],
+        ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b', '--gpus', '8'],
+        ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--seq', '8192', '--batch', '8', '--gpu', 'h100-80gb',
+            '--format', 'json'],
+        ['solve', 'max_context', '--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb',
+            '--batch', '16'],
+    ])
+        assert.equal(same(args).status, 0, args.join(' '));
+});
+
 test('bad input: the same error, exit code and message', () => {
     for (const args of [['--params', '0'], ['--params', '1e30'], ['--batch', '-3'], ['--seq', '2.5'], ['--precision', 'fp7'],
         ['--params', '"NaN"'], ['--format', 'json', '--params', '1e30']]) {

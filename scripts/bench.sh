@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# vramcalc benchmark (printed, not a timed test):
+#   1. the web build's transferred size: index.html + vramcalc.js + app.js + app.wasm, raw and gzip -9
+#   2. time per estimate (quick method through vc::estimate), natively and as WebAssembly under Node
+#   3. time from navigation to the first drawn frame in headless Chromium
+#   4. the inference what-fits solve and a detailed estimate (bench/bench_solve.cpp), native and wasm
+# Targets (issue 2): wasm+js <= 300 KB gzip; one estimate <= 2 us natively and within 2x in wasm.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$root/scripts/build.sh" all >/dev/null
+cd "$root"
+export NODE_PATH=/usr/share/nodejs
+cmake --build build/native -j2 --target benchmarks >/dev/null
+cmake --build build/wasm -j2 --target benchmarks >/dev/null
+site=build/wasm/site
+
+echo "== transferred size ($site)"
+total_raw=0 total_gz=0 code_gz=0
+for f in index.html vramcalc.js app.js app.wasm; do
+    raw=$(stat -c %s "$site/$f")
+    gz=$(gzip -9 -c "$site/$f" | wc -c)
+    printf '  %-12s %9d B raw %9d B gzip\n' "$f" "$raw" "$gz"
+    total_raw=$((total_raw + raw)); total_gz=$((total_gz + gz))
+    case $f in *.js|*.wasm) code_gz=$((code_gz + gz)) ;; esac
+done
+printf '  %-12s %9d B raw %9d B gzip\n' total "$total_raw" "$total_gz"
+awk -v b="$code_gz" 'BEGIN { printf "  wasm + js    %.1f KB gzip (target <= 300 KB)\n", b / 1000 }'
+
+echo "== time per estimate (quick method, vc::estimate; wasm under Node: engine at -O2, then the page's -Os build)"
+build/native/bench/bench_estimate
+node --no-experimental-fetch build/wasm/bench/bench_estimate.js
+node --no-experimental-fetch build/wasm/bench/bench_estimate_page.js
+
+echo "== navigation to first drawn frame"
+node bench/first_frame.mjs "$site" 5
+
+echo "== what-fits solve and detailed estimate (native, then wasm under Node)"
+build/native/bench/vramcalc_bench
+node --no-experimental-fetch build/wasm/bench/vramcalc_bench.js
