@@ -1,13 +1,14 @@
 # vramcalc web build (included by the top-level CMakeLists.txt when EMSCRIPTEN): the ImGui shell
-# over Emscripten's GLFW on WebGL2, plus the Embind bindings, linked as app.js + app.wasm into
-# build/wasm/site/ next to our own index.html and JS glue. Emscripten 3.1.6 quirks:
+# over Emscripten's GLFW on WebGL2, plus the Embind bindings, linked as app.js + app.wasm and packed
+# into build/wasm/site/app.js (wasm inside, see below) next to our own index.html and JS glue.
+# Emscripten 3.1.6 quirks:
 # /work/shared/TOOLCHAIN.md (NODE_PATH for acorn; -o app.js, not .html, at -O2 and above).
 include(${CMAKE_SOURCE_DIR}/shell/shell.cmake)
 
-# The page's download is the budget (issue 2: wasm + js <= 300 KB gzip): everything the page links is
-# compiled for size and the app is linked with -Os. NOTE: that makes an estimate ~2x slower than a
-# speed build (irrelevant for one estimate per keystroke); bench/ builds its own -O2 copy of core/
-# to time the engine itself.
+# The page's download is the budget (issue 2: wasm + js <= 300 KB gzip, tests/browser/size.test.mjs):
+# everything the page links is compiled for size and the app is linked with -Oz (9 KB gzip less than
+# -Os). NOTE: that makes an estimate ~3x slower than a speed build (irrelevant for one estimate per
+# keystroke); bench/ builds its own -O2 copy of core/ to time the engine itself.
 foreach(t imgui vc_core vc_io vc_shell)
   target_compile_options(${t} PRIVATE -Os)
 endforeach()
@@ -19,7 +20,7 @@ target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)  # WebGL2 = GL ES
 add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/bindings.cpp)
 target_link_libraries(app PRIVATE vc_shell vc_io)
 target_compile_options(app PRIVATE -Os)
-target_link_options(app PRIVATE ${VC_WEB_FLAGS} -Os --bind
+target_link_options(app PRIVATE ${VC_WEB_FLAGS} -Oz --bind
   -sENVIRONMENT=web -sFILESYSTEM=0 -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0
   -sDYNAMIC_EXECUTION=0  # no eval / new Function: the page's Content-Security-Policy forbids them
   --js-library ${CMAKE_SOURCE_DIR}/web/library_vramcalc.js)

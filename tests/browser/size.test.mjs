@@ -1,5 +1,6 @@
-// The page's download budget (issue 2): app.wasm + app.js + our glue <= 300 KB gzip (-9), the way
-// scripts/bench.sh measures it. Not a timing: a size only changes when the code does.
+// The page's download budget (issue 2): its wasm + js <= 300 KB gzip (-9), the way scripts/bench.sh
+// measures it: app.js (which carries app.wasm, web/pack.mjs) and the glue scripts index.html loads.
+// Not a timing: a size only changes when the code does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,6 @@ const kBudgetBytes = 300 * 1000;
 
 test('wasm + js of the page stay within 300 KB gzip', () => {
     let total = 0;
-    for (const f of ['app.wasm', 'app.js', 'vramcalc.js']) total += gzipSync(readFileSync(join(site, f)), { level: 9 }).length;
+    for (const f of ['app.js', 'vramcalc.js', 'embed.js']) total += gzipSync(readFileSync(join(site, f)), { level: 9 }).length;
     assert.ok(total <= kBudgetBytes, `the page's wasm + js are ${(total / 1000).toFixed(1)} KB gzip, over the 300 KB budget`);
 });
