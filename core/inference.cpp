@@ -347,12 +347,13 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     const double tflops = uses_fp8_math(*p.format) && p.gpu.fp8_tflops > 0 ? p.gpu.fp8_tflops : p.gpu.bf16_tflops;
     const double peak = tflops * 1e12 * k.compute_efficiency;
 
-    // Bytes read per decode step on one GPU: the weights (embedding rows only; routed experts only
-    // those some sequence picked: 1 - (1 - k/E)^n of them) plus every sequence's KV.
+    // Bytes read per decode step on one GPU: the weights (of an untied embedding table only n
+    // rows; routed experts only those some sequence picked: 1 - (1 - k/E)^n of them) plus every
+    // sequence's KV. llama.cpp keeps the embedding table on the CPU already.
     const ModelSpec& m = p.model;
     double weights_read = p.weights_gpu;
     const double gpu_fraction = p.weights.total > 0 ? p.weights_gpu / p.weights.total : 1;
-    weights_read -= p.weights.embedding * gpu_fraction;
+    if (!m.tied_embeddings && p.engine != Engine::LlamaCpp) weights_read -= p.weights.embedding * gpu_fraction;
     if (m.experts > 0) {
         const double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, n);
         weights_read -= p.weights.experts_routed * gpu_fraction * (1 - touched);
@@ -362,7 +363,8 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     s.flops_per_step = n * (2 * p.params.active / split + attention_flops_per_token(p, context));
     double t_mem = s.bytes_per_step / bw;
     // llama.cpp layers left on the CPU stream from system memory every token.
-    if (p.engine == Engine::LlamaCpp && p.host_bytes > 0) t_mem += (p.host_bytes - p.weights.embedding) / (k.host_bandwidth_gbps * 1e9);
+    if (p.engine == Engine::LlamaCpp && p.host_bytes > p.weights.embedding)
+        t_mem += (p.host_bytes - p.weights.embedding) / (k.host_bandwidth_gbps * 1e9);
     const double t_compute = peak > 0 ? s.flops_per_step / peak : 0;
     s.memory_bound = t_mem >= t_compute;
     s.step_s = std::max(t_mem, t_compute);

@@ -57,7 +57,7 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
         per_layer = width * dtype.bytes_per_element + dtype.bytes_per_vector;
         kv.kv_heads_per_gpu = 1;
         kv.replicated = tp > 1;
-        kv.formula = "layers x (kv_lora_rank " + num(m.kv_lora_rank) + " + qk_rope_head_dim " + num(m.qk_rope_head_dim) + ") x " +
+        kv.formula = num(m.layers) + " layers x (kv_lora_rank " + num(m.kv_lora_rank) + " + qk_rope_head_dim " + num(m.qk_rope_head_dim) + ") x " +
                      num(dtype.bytes_per_element) + " B";
     } else {
         if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0)
@@ -68,7 +68,7 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
         kv.kv_heads_per_gpu = m.kv_heads >= tp ? static_cast<double>(m.kv_heads) / tp : 1;
         kv.replicated = m.kv_heads < tp;
         per_layer = 2 * kv.kv_heads_per_gpu * (m.head_dim * dtype.bytes_per_element + dtype.bytes_per_vector);
-        kv.formula = "2 x layers x " + num(kv.kv_heads_per_gpu) + " KV heads x head_dim " + num(m.head_dim) + " x " +
+        kv.formula = "2 x " + num(m.layers) + " layers x " + num(kv.kv_heads_per_gpu) + " KV heads x head_dim " + num(m.head_dim) + " x " +
                      num(dtype.bytes_per_element) + " B";
         if (dtype.bytes_per_vector > 0) kv.formula += " (+ " + num(dtype.bytes_per_vector) + " B scales per head)";
     }

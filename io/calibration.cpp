@@ -390,14 +390,17 @@ struct TaskHandler {
     RowEstimator run;
 };
 
-// Row handlers by task. NOTE: the inference model owns "inference", "serve" and "file": it puts
-// its estimators in these three entries; nullptr reports the row as skipped.
+// Row handlers by task. The inference model's are in io/calibration_inference.cpp; nullptr
+// reports the row as skipped.
 const TaskHandler kTaskHandlers[] = {
     {"pretrain", training_row}, {"full_ft", training_row}, {"lora", training_row}, {"qlora", training_row},
-    {"context", context_row},   {"inference", nullptr},    {"serve", nullptr},     {"file", nullptr},
+    {"context", context_row},   {"inference", inference_row}, {"serve", serve_row},   {"file", file_row},
 };
 
 }  // namespace
+
+ModelSpec calibration_row_model(const CalibrationRow& row) { return row_model(row); }
+std::string calibration_row_gpu(const CalibrationRow& row) { return row_gpu(row); }
 
 RowEstimator row_estimator(const std::string& task) {
     for (const auto& h : kTaskHandlers)

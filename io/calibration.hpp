@@ -45,10 +45,20 @@ struct RowCheck {
 using RowEstimator = void (*)(const CalibrationRow& row, RowCheck& out);
 
 // Handlers by the CSV `task` column. Training rows (pretrain, full_ft, lora, qlora) and the
-// CUDA-context row (context) are handled here. The inference model fills the entries for
-// "inference", "serve" and "file" in io/calibration.cpp (kTaskHandlers); until then those rows
-// are reported as "skipped (inference model pending)".
+// CUDA-context row (context) are handled in io/calibration.cpp, the "inference", "serve" and
+// "file" rows by the inference model (below).
 RowEstimator row_estimator(const std::string& task);
+
+// The row's model (the preset of the same name when its dimensions agree, else the columns) and
+// the GPU it ran on ("" when the row names none); shared with the inference rows.
+ModelSpec calibration_row_model(const CalibrationRow& row);
+std::string calibration_row_gpu(const CalibrationRow& row);
+
+// The inference model's rows (io/calibration_inference.cpp; docs/accuracy.md, "Inference rows"):
+// Hugging Face generate ("inference"), a vLLM profile line ("serve"), a GGUF file ("file").
+void inference_row(const CalibrationRow& row, RowCheck& out);
+void serve_row(const CalibrationRow& row, RowCheck& out);
+void file_row(const CalibrationRow& row, RowCheck& out);
 
 // The Config a training / fine-tuning row describes (docs/accuracy.md, "Row -> config").
 // `as_labelled`: the CSV's words only, without the source recipes' settings.

@@ -194,6 +194,15 @@ TEST_CASE("speed: decode from bandwidth, prefill from FLOPs (Llama-3.1-8B BF16, 
     const Speed many = inference_speed(p, 128, 1024, 128);
     CHECK_FALSE(many.memory_bound);
     CHECK(many.tokens_per_s_total > s.tokens_per_s_total);
+    // llama.cpp: the GPU streams its layers, the CPU the layers left in system memory (60 GB/s).
+    Config l = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    l.inference.constants.bandwidth_efficiency = 1;
+    l.inference.llamacpp.n_gpu_layers = 16;
+    const InferencePlan lp = plan(l);
+    const Speed ls = inference_speed(lp, 4096, 1, 4096);
+    const double gpu_s = (lp.weights_gpu + 4096.0 * 131072 / 2) / 1008e9;
+    const double cpu_s = (lp.host_bytes - lp.weights.embedding) / 60e9;
+    CHECK(ls.step_s == Approx(gpu_s + cpu_s));
     // FP8 weights read half the bytes.
     cfg.inference.weights.format = "fp8";
     CHECK(inference_speed(plan(cfg), 4096, 1, 4096).tokens_per_s > 1.8 * s.tokens_per_s * 0.95);

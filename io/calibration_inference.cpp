@@ -1,0 +1,143 @@
+// vramcalc io: calibration rows of the inference model (docs/accuracy.md, "Inference rows"):
+//   inference  Hugging Face generate, torch.cuda.max_memory_allocated ("alloc") and the like
+//   serve      a vLLM memory-profile line: the quantity the note names first ("weights; ...")
+//   file       a GGUF file's size
+// Each row becomes a detailed-inference Config from its columns; nothing is taken from the
+// measured figures in the note.
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
+#include "../core/estimate.hpp"
+#include "../core/gpus.hpp"
+#include "../core/inference.hpp"
+#include "../core/units.hpp"
+#include "calibration.hpp"
+
+namespace vc::io {
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool has(const std::string& text, const char* word) { return lower(text).find(word) != std::string::npos; }
+
+// The number before `suffix` in `text` ("~20-token prompt" -> 20 for "-token prompt"); 0 if none.
+double number_before(const std::string& text, const char* suffix) {
+    const std::string t = lower(text);
+    const size_t at = t.find(suffix);
+    if (at == std::string::npos) return 0;
+    size_t start = at;
+    while (start > 0 && (std::isdigit(static_cast<unsigned char>(t[start - 1])) || t[start - 1] == '.')) --start;
+    return start < at ? std::atof(t.c_str() + start) : 0;
+}
+
+// The number after `key` ("max_model_len 8192", "util 0.90"); `fallback` if absent.
+double number_after(const std::string& text, const char* key, double fallback) {
+    const std::string t = lower(text);
+    size_t at = t.find(key);
+    if (at == std::string::npos) return fallback;
+    at += std::string(key).size();
+    while (at < t.size() && (t[at] == ' ' || t[at] == '=' || t[at] == ':')) ++at;
+    return at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])) ? std::atof(t.c_str() + at) : fallback;
+}
+
+// The weights column as a format name: "bf16", "int8-bnb", "nf4-bnb", "gguf Q4_K_M", "awq", ...
+std::string row_format(const std::string& column) {
+    std::string w = lower(column);
+    if (w.rfind("gguf ", 0) == 0) return w.substr(5);
+    if (w == "int8-bnb" || w == "bnb-int8" || w == "llm.int8" || w == "int8") return "bnb-int8";
+    if (w == "nf4-bnb" || w == "bnb-nf4" || w == "nf4") return "bnb-nf4";
+    if (w == "fp4-bnb" || w == "bnb-fp4") return "bnb-fp4";
+    if (w == "awq" || w == "awq-int4") return "awq-int4";
+    if (w == "gptq" || w == "gptq-int4") return "gptq-int4";
+    return w;
+}
+
+Config row_config(const CalibrationRow& row, Engine engine) {
+    Config cfg;
+    cfg.method = Method::Detailed;
+    cfg.task = Task::Inference;
+    cfg.model = calibration_row_model(row);
+    cfg.gpu_id = calibration_row_gpu(row);
+    cfg.inference.engine = engine;
+    cfg.inference.weights.format = row_format(row.get("weights"));
+    const double batch = std::atof(row.get("batch").c_str());
+    if (batch >= 1) cfg.inference.concurrency = static_cast<int>(batch);
+    const double seq = std::atof(row.get("seq").c_str());
+    if (seq >= 1) cfg.inference.context = static_cast<int>(seq);
+    return cfg;
+}
+
+// Runs the config and hands the estimate to `pick`, which returns the bytes to compare.
+template <typename Pick>
+void compare(const Config& cfg, RowCheck& out, Pick pick) {
+    auto e = estimate(cfg);
+    if (!e.ok) {
+        out.skipped = "estimate: " + e.error.field + ": " + e.error.message;
+        return;
+    }
+    out.estimated_bytes = pick(e.value);
+    out.compared = true;
+    for (const auto& c : e.value.components) out.breakdown += c.key + " " + std::to_string(c.bytes / 1e9).substr(0, 6) + "  ";
+    out.gpu_id = cfg.gpu_id;
+    if (const GpuSpec* g = find_gpu(out.gpu_id)) {
+        out.verdict_known = true;
+        bool fits = e.value.total_bytes <= g->memory_bytes;
+        for (const auto& f : e.value.fits)
+            if (f.gpu_id == g->id) fits = f.fits;
+        out.verdict_right = fits != out.measured_oom;
+    }
+}
+
+double component(const Estimate& e, const char* key) {
+    const Component* c = e.component(key);
+    return c ? c->bytes : 0;
+}
+
+}  // namespace
+
+// Hugging Face generate: `seq` tokens in all (the note's "N-token prompt" is the prefill), eager
+// attention when the note says so. alloc / reserved: what PyTorch's allocator holds (weights, KV,
+// activations); smi adds the CUDA context.
+void inference_row(const CalibrationRow& row, RowCheck& out) {
+    Config cfg = row_config(row, Engine::Hf);
+    const std::string note = row.get("note");
+    cfg.inference.prompt_tokens = static_cast<int>(number_before(note, "-token prompt"));
+    if (has(note, "eager")) cfg.inference.hf.attention = HfAttention::Eager;
+    const bool smi = lower(row.get("what")) == "smi";
+    compare(cfg, out, [&](const Estimate& e) {
+        const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
+        return smi ? allocated + component(e, "runtime") : allocated;
+    });
+}
+
+// vLLM: "vllm util 0.90 max_model_len 8192" in the method column; the value is the quantity the
+// note names first: weights, KV cache, activation peak or non-torch memory.
+void serve_row(const CalibrationRow& row, RowCheck& out) {
+    Config cfg = row_config(row, Engine::Vllm);
+    if (cfg.gpu_id.empty()) {
+        out.skipped = "no GPU named in the row (vLLM sizes its pool from the card)";
+        return;
+    }
+    const std::string method = row.get("method");
+    cfg.inference.vllm.gpu_memory_utilization = number_after(method, "util", 0.9);
+    cfg.inference.context = static_cast<int>(number_after(method, "max_model_len", cfg.inference.context));
+    const std::string note = lower(row.get("note"));
+    const char* key = "weights";
+    if (note.rfind("kv", 0) == 0) key = "kv_cache";
+    else if (note.rfind("activation", 0) == 0) key = "activations";
+    else if (note.rfind("non-torch", 0) == 0 || note.rfind("non_torch", 0) == 0) key = "runtime";
+    compare(cfg, out, [&](const Estimate& e) { return component(e, key); });
+}
+
+// A GGUF file: the tensor data llama.cpp's quantizer writes for the file type.
+void file_row(const CalibrationRow& row, RowCheck& out) {
+    Config cfg = row_config(row, Engine::LlamaCpp);
+    cfg.gpu_id.clear();
+    compare(cfg, out, [](const Estimate& e) { return e.metric("weights_total_bytes")->value; });
+}
+
+}  // namespace vc::io

@@ -1,0 +1,79 @@
+// The calibration rows of the inference model (HF generate, vLLM, GGUF files) through the same
+// path as `vramcalc validate`, against the targets: median |error| <= 7%, none worse than 20%.
+#include <catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "core/units.hpp"
+#include "io/calibration.hpp"
+
+using namespace vc;
+
+namespace {
+
+const char* kHeader =
+    "id,source,task,model,L,h,a,kv,hd,V,ffn,mlp,tied,params_b,weights,method,optimizer,batch,seq,ckpt,gpus,sharding,what,value,unit,"
+    "note\n";
+
+bool read_csv(std::string& out) {
+    std::ifstream f(VRAMCALC_CALIBRATION_CSV, std::ios::binary);
+    if (!f) return false;
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+bool inference_task(const std::string& task) { return task == "inference" || task == "serve" || task == "file"; }
+
+}  // namespace
+
+TEST_CASE("inference rows: row -> config, the quantity the row measures", "[calibration]") {
+    const std::string text = std::string(kHeader) +
+        // A GGUF file of Llama-3.1-8B in Q8_0: 7.95 GiB (llama.cpp's quantize README).
+        "F1,x,file,Llama-3.1-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,gguf Q8_0,,,,,,,,file,7.95,GiB,\n"
+        // A vLLM line whose note names the KV cache first: the pool is compared.
+        "V1,vLLM (A100-40GB),serve,Meta-Llama-3-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,bf16,"
+        "vllm util 0.90 max_model_len 8192,,,,no,1,none,vllm,19.2,GiB,KV cache; weights 14.96 GiB\n"
+        // A vLLM line without a GPU cannot be sized.
+        "V2,a blog,serve,Meta-Llama-3-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,bf16,vllm util 0.90,,,,no,1,none,vllm,15,GiB,weights\n";
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto checks = io::check_rows(t.value);
+    REQUIRE(checks.size() == 3);
+    REQUIRE(checks[0].compared);
+    CHECK(std::fabs(checks[0].error) < 0.002);
+    REQUIRE(checks[1].compared);
+    CHECK(bytes_to_gib(checks[1].estimated_bytes) == Catch::Detail::Approx(19.2).epsilon(0.01));  // the modelled pool
+    CHECK(checks[1].gpu_id == "a100-40gb");
+    CHECK_FALSE(checks[2].compared);
+    CHECK(checks[2].skipped.find("GPU") != std::string::npos);
+}
+
+TEST_CASE("every inference calibration row: median <= 7%, none worse than 20%", "[calibration]") {
+    std::string text;
+    if (!read_csv(text)) {
+        WARN("calibration CSV not found at " << VRAMCALC_CALIBRATION_CSV << "; skipped");
+        return;
+    }
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    std::vector<double> errors;
+    for (const auto& c : io::check_rows(t.value)) {
+        if (!inference_task(c.task)) continue;
+        INFO(c.id << " " << c.model << ": measured " << c.measured_bytes << ", estimate " << c.estimated_bytes << " " << c.skipped);
+        REQUIRE(c.compared);
+        CHECK(std::fabs(c.error) <= 0.20);
+        if (c.verdict_known) CHECK(c.verdict_right);
+        errors.push_back(std::fabs(c.error));
+    }
+    REQUIRE(errors.size() >= 5);
+    std::sort(errors.begin(), errors.end());
+    const size_t n = errors.size();
+    const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    CHECK(median <= 0.07);
+}
