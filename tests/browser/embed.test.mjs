@@ -194,7 +194,9 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
         await page.waitForFunction((i) => window.demo.last(i, 'height') !== null, id, { timeout: 30000 });
         await settled(frames[id]);
     }
-    await page.waitForTimeout(300);  // the last height message after the frames settled
+    // The host applied the last height each widget posted.
+    for (const id of Object.keys(frames))
+        await page.waitForFunction((i) => window.demo.frame(i).clientHeight === window.demo.last(i, 'height').height, id);
 
     for (const [id, frame] of Object.entries(frames)) {
         // Sandboxed: an opaque origin, where storage throws, and the widget still works.
@@ -242,10 +244,6 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
     assert.equal(rejected.config.seq, 8192);
     const got = await page.evaluate(() => window.demo.get('guide-70b'));
     assert.deepEqual(got.result, reply.result);
-    // A model in a patch replaces the model whole (a preset is not mixed with the old architecture).
-    const preset = await page.evaluate(() => window.demo.set('quick-7b', { method: 'guide', model: { preset: 'llama-3.1-8b' }, params_b: 8 }));
-    assert.deepEqual([preset.applied, preset.config.model.preset, preset.config.model.layers, preset.config.model.vocab], [true, 'llama-3.1-8b', 32, 128256]);
-    assert.equal(preset.result.method, 'guide');
     const unknown = await page.evaluate(() => window.demo.send('guide-70b', { type: 'reset' }));
     assert.equal(unknown.type, 'error');
 
@@ -263,6 +261,12 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
     await settled(guide);
     assert.equal((await hook(guide, 'state')).inputs.model.layers, 80);
     assert.deepEqual((await hook(guide, 'embedState')).locked, ['method', 'model.layers', 'model.hidden', 'model.heads']);
+
+    // A model in a patch replaces the model whole (a preset is not mixed with the old architecture).
+    // (Last: the first widget grows, which moves the second one down the page.)
+    const preset = await page.evaluate(() => window.demo.set('quick-7b', { method: 'guide', model: { preset: 'llama-3.1-8b' }, params_b: 8 }));
+    assert.deepEqual([preset.applied, preset.config.model.preset, preset.config.model.layers, preset.config.model.vocab], [true, 'llama-3.1-8b', 32, 128256]);
+    assert.equal(preset.result.method, 'guide');
     assertStrictCsp(await cspOf(page), 'embed-demo.html');
     await context.close();
 });
