@@ -12,6 +12,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // the input queue's length (below)
 
 #include "app.hpp"
 #include "ui.hpp"
@@ -93,6 +94,9 @@ void loop_iteration() {
     --g_loop.frames_to_draw;
     // NOTE: a held mouse button repeats (+/- buttons) and drags without new events: keep drawing.
     if (ImGui::IsAnyMouseDown() && g_loop.frames_to_draw < 1) g_loop.frames_to_draw = 1;
+    // NOTE: ImGui hands queued input to the UI a few events per frame (input trickling); keep
+    // drawing until the queue is empty, or keys typed faster than frames wait for the next event.
+    if (!ImGui::GetCurrentContext()->InputEventsQueue.empty() && g_loop.frames_to_draw < 1) g_loop.frames_to_draw = 1;
 }
 
 void on_glfw_error(int code, const char* description) { std::fprintf(stderr, "vramcalc: GLFW error %d: %s\n", code, description); }

@@ -1,21 +1,16 @@
 // vramcalc embed demo: the host side of the widget's postMessage protocol (docs/embed.md), as a
 // documentation page would write it. Each widget gets its initial inputs, locked fields, theme and
-// this page's origin (the only one it will talk to) in its URL fragment; results arrive by message.
+// this page's origin in its URL fragment; results arrive by message.
 // window.demo is the hook the browser test and the benchmark use.
 'use strict';
 
 (function () {
+    // Each widget's link, as a docs author writes it (docs/embed.md, "URL fragment"); this page
+    // adds its own origin (the only one the widget will talk to) and the widget's id.
     const kWidgets = {
-        'quick-7b': {
-            config: { method: 'quick', params_b: 7, precision: 'bf16', optimizer: 'adamw-mixed', batch: 4, seq: 2048 },
-            lock: ['method'],
-            theme: 'light',
-        },
-        'guide-70b': {
-            config: { method: 'guide', params_b: 70, model: { layers: 80, hidden: 8192, heads: 64 }, batch: 1, seq: 4096, gpus: 8 },
-            lock: ['method', 'model.layers', 'model.hidden', 'model.heads'],
-            theme: 'dark',
-        },
+        'quick-7b': 'v=1&method=quick&params_b=7&precision=bf16&optimizer=adamw-mixed&batch=4&seq=2048&lock=method&theme=light',
+        'guide-70b': 'v=1&method=guide&params_b=70&model.layers=80&model.hidden=8192&model.heads=64&batch=1&seq=4096&gpus=8' +
+            '&lock=method,model.layers,model.hidden,model.heads&theme=dark',
     };
     const GB = 1e9;
     const frames = {};     // id -> iframe
@@ -65,13 +60,10 @@
         }
     });
 
-    for (const [id, w] of Object.entries(kWidgets)) {
-        const params = new URLSearchParams({
-            config: JSON.stringify(w.config), lock: w.lock.join(','), theme: w.theme, origins: location.origin, id,
-        });
+    for (const [id, link] of Object.entries(kWidgets)) {
         const example = document.querySelector(`[data-example="${id}"]`);
         frames[id] = example.querySelector('iframe');
-        frames[id].src = `widget.html#${params}`;
+        frames[id].src = `widget.html#${link}&origins=${encodeURIComponent(location.origin)}&id=${id}`;
         const h = hosts[id] = document.getElementById('host-panel').content.firstElementChild.cloneNode(true);
         example.appendChild(h);
         const input = h.querySelector('input');

@@ -1,6 +1,10 @@
 // vramcalc web: embedding and sharing, for the full page (index.html) and the widget (widget.html,
 // <html data-vramcalc="widget">). Loaded after vramcalc.js (which creates window.Module), before app.js.
-//   URL fragment   #config=<JSON config patch>&lock=batch,seq&theme=light|dark|auto&origins=<origin>,...&id=<name>
+//   URL fragment   the state as a link writes it (the full UI's format, shell/state/url.hpp):
+//                    #v=1&method=quick&batch=8&model.preset=llama-3.1-8b&units=gib&theme=light
+//                  config fields by dotted path (JSON scalar values, strings bare), units and theme;
+//                  the widget adds lock=batch,seq (fields the visitor cannot edit), origins=<origin>,...
+//                  (who may message it) and id=<name> (echoed in its messages)
 //   page           the Embed button (shell) copies an <iframe> snippet of the current inputs
 //   widget         compact layout, locked fields, theme, and postMessage protocol version 1 with the
 //                  hosts listed in `origins` (docs/embed.md); messages from anywhere else are ignored
@@ -8,7 +12,9 @@
 'use strict';
 
 (function () {
-    const kProtocol = 1;
+    const kProtocol = 1;            // postMessage protocol version
+    const kFragmentVersion = '1';   // URL fragment version (v=1)
+    const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
     const widget = document.documentElement.dataset.vramcalc === 'widget';
     const status = document.getElementById('status');
     const state = readFragment(location.hash);
@@ -21,31 +27,103 @@
     const early = [];           // host messages that came before the engine was ready
 
     // [SECTION] fragment -------------------------------------------------------------------------
+
+    // A fragment value: JSON when it parses as JSON, else the bare string.
+    function valueFromText(raw) {
+        try {
+            return JSON.parse(raw);
+        } catch (e) {
+            return raw;
+        }
+    }
+
+    // Sets `value` at the dotted `path` of `doc`; false when the path runs through a non-object.
+    function setPath(doc, path, value) {
+        const keys = path.split('.');
+        let at = doc;
+        for (const k of keys.slice(0, -1)) {
+            if (at[k] === undefined) at[k] = {};
+            if (at[k] === null || typeof at[k] !== 'object' || Array.isArray(at[k]) || !k) return false;
+            at = at[k];
+        }
+        const last = keys[keys.length - 1];
+        if (!last) return false;
+        at[last] = value;
+        return true;
+    }
+
     function readFragment(hash) {
-        const p = new URLSearchParams(hash.replace(/^#/, ''));
-        const list = (s) => (s || '').split(',').map((x) => x.trim()).filter(Boolean);
         const out = {
-            config: null,
-            configError: null,
-            locked: list(p.get('lock')),
-            theme: p.get('theme') || (widget ? 'auto' : 'dark'),
-            origins: [],
-            id: p.get('id') || '',
+            patch: {}, error: null, locked: [], units: null,
+            theme: widget ? 'auto' : 'dark', origins: [], id: '',
         };
-        if (p.has('config')) {
+        const fail = (field, message) => { if (!out.error) out.error = { field, message }; };
+        for (const part of hash.replace(/^#/, '').split('&')) {
+            if (!part) continue;
+            const eq = part.indexOf('=');
+            let key, raw;
             try {
-                out.config = JSON.parse(p.get('config'));
+                key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+                raw = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
             } catch (e) {
-                out.configError = { field: 'config', message: 'the config in the link is not valid JSON' };
+                fail('link', `"${part}" is not a percent-encoded key=value`);
+                continue;
+            }
+            if (key === 'v') {
+                if (raw !== kFragmentVersion) fail('v', `the link's version v=${raw} is not known (this page reads v=${kFragmentVersion})`);
+            } else if (key === 'units') {
+                if (raw === 'gb' || raw === 'gib') out.units = raw;
+                else fail('units', `units must be gb or gib, got "${raw}"`);
+            } else if (key === 'theme') {
+                if (raw === 'light' || raw === 'dark' || raw === 'auto') out.theme = raw;
+                else fail('theme', `theme must be auto, light or dark, got "${raw}"`);
+            } else if (key === 'lock') {
+                out.locked = list(raw);
+            } else if (key === 'origins') {
+                // Only exact origins ("https://docs.example.com"); "*" and the opaque "null" are not accepted.
+                for (const o of list(raw)) {
+                    try {
+                        if (new URL(o).origin === o) out.origins.push(o);
+                    } catch (e) { /* not an origin: ignored */ }
+                }
+            } else if (key === 'id') {
+                out.id = raw;
+            } else if (!setPath(out.patch, key, valueFromText(raw))) {
+                fail(key, `${key} is not a config field`);
             }
         }
-        // Only exact origins ("https://docs.example.com"); "*" and the opaque "null" are not accepted.
-        for (const o of list(p.get('origins'))) {
-            try {
-                if (new URL(o).origin === o) out.origins.push(o);
-            } catch (e) { /* not an origin: ignored */ }
-        }
         return out;
+    }
+
+    // A value as a link writes it: strings bare unless they would read back as something else.
+    function valueText(v) {
+        if (typeof v === 'string' && v !== '' && v[0] !== '"' && valueFromText(v) === v) return v;
+        return JSON.stringify(v);
+    }
+    const encode = (s) => encodeURIComponent(s).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');
+
+    // The fragment for the `current` config against `base`: the leaves that differ, by dotted path
+    // (null for a field `base` has and `current` lacks); a changed model is written whole.
+    function fragmentFor(base, current, extra) {
+        const pairs = [];
+        const leaves = (v, path, into) => {
+            if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) leaves(v[k], path ? `${path}.${k}` : k, into);
+            else into.set(path, v);
+        };
+        const now = new Map(), was = new Map();
+        for (const [k, v] of Object.entries(current)) if (k !== 'model' && k !== 'schema_version') leaves(v, k, now);
+        for (const [k, v] of Object.entries(base)) if (k !== 'model' && k !== 'schema_version') leaves(v, k, was);
+        for (const [k, v] of now) if (!was.has(k) || JSON.stringify(was.get(k)) !== JSON.stringify(v)) pairs.push([k, v]);
+        for (const k of was.keys()) if (!now.has(k)) pairs.push([k, null]);
+        if (JSON.stringify(current.model) !== JSON.stringify(base.model)) {
+            const m = new Map();
+            if (current.model) leaves(current.model, 'model', m);
+            else m.set('model', null);
+            pairs.unshift(...m);
+        }
+        pairs.push(...extra);
+        if (!pairs.length) return '';
+        return `v=${kFragmentVersion}&` + pairs.map(([k, v]) => `${encode(k)}=${encode(valueText(v))}`).join('&');
     }
 
     function isLight() {
@@ -62,7 +140,9 @@
 
     function applyOptions() {
         paintBackground();
-        Module.setEmbedOptions(JSON.stringify({ compact: widget, light: isLight(), locked: state.locked }));
+        const options = { compact: widget, light: isLight(), locked: state.locked };
+        if (state.units) options.gib = state.units === 'gib';
+        Module.setEmbedOptions(JSON.stringify(options));
     }
 
     function showProblem(error) {
@@ -75,9 +155,10 @@
     function start() {
         defaults = JSON.parse(Module.defaultInputs());
         applyOptions();
-        if (state.configError) showProblem(state.configError);
-        if (state.config !== null) {
-            const r = applyInputs(state.config);
+        if (state.error) {
+            showProblem(state.error);
+        } else if (Object.keys(state.patch).length) {
+            const r = applyInputs(state.patch);
             if (!r.ok) showProblem(r.error);
         }
         if (darkScheme && darkScheme.addEventListener) darkScheme.addEventListener('change', () => { if (state.theme === 'auto') applyOptions(); });
@@ -149,32 +230,12 @@
     });
 
     // [SECTION] embed snippet (full page) --------------------------------------------------------
-    const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-    // A JSON merge patch that turns `base` into `current`.
-    function configPatch(base, current) {
-        const out = {};
-        for (const k of Object.keys(current)) {
-            const b = base[k], c = current[k];
-            if (isObject(b) && isObject(c)) {
-                const d = configPatch(b, c);
-                if (Object.keys(d).length) out[k] = d;
-            } else if (JSON.stringify(b) !== JSON.stringify(c)) {
-                out[k] = c;
-            }
-        }
-        for (const k of Object.keys(base)) if (!(k in current)) out[k] = null;
-        return out;
-    }
-
     const escapeAttribute = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
     function snippet() {
-        const patch = configPatch(defaults, JSON.parse(Module.shellState()).inputs);
-        const params = new URLSearchParams();
-        if (Object.keys(patch).length) params.set('config', JSON.stringify(patch));
+        const s = JSON.parse(Module.shellState());
         const src = new URL('widget.html', location.href);
-        src.hash = params.toString();
+        src.hash = fragmentFor(defaults, s.inputs, s.units === 'GiB' ? [['units', 'gib']] : []);
         return `<iframe src="${escapeAttribute(src.href)}" title="GPU memory calculator (vramcalc)" width="100%" height="600"` +
             ' style="border:0;max-width:720px" sandbox="allow-scripts" loading="lazy"></iframe>';
     }

@@ -1,8 +1,10 @@
 // vramcalc web: the Embind functions the embedding glue (web/embed.js) calls on the ImGui app.
-//   setInputs(patchJson)     merges a config patch into the app's inputs (JSON merge patch on the
-//                            config document, docs/config.md) and recomputes; returns {"ok":true}
-//                            or {"ok":false,"error":{field,message}} (inputs unchanged)
-//   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...]}
+//   setInputs(patchJson)     applies a config patch to the app's inputs and recomputes: a JSON
+//                            merge patch on the config document (docs/config.md), except that a
+//                            "model" in the patch replaces the model whole, as a link's model.* keys
+//                            do; returns {"ok":true} or {"ok":false,"error":{field,message}} (inputs
+//                            unchanged)
+//   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...], "gib"?:bool}
 //   defaultInputs()          the app's starting config document
 //   stateRevision()          moves on every recompute: the page posts a result when it changes
 //   contentHeight()          CSS pixels the UI's content needs at the current width
@@ -25,6 +27,11 @@ std::string set_inputs(const std::string& patch_text) {
     if (patch.is_discarded() || !patch.is_object())
         return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
     json doc = vc::io::config_to_json(a.inputs);
+    if (patch.contains("model")) {
+        // A new model brings its own parameter count unless the patch gives one.
+        doc.erase("model");
+        if (!patch.contains("params_b")) doc.erase("params_b");
+    }
     doc.merge_patch(patch);
     auto cfg = vc::io::config_from_json(doc);
     if (!cfg.ok) return vc::io::dump(vc::io::error_to_json(cfg.error));
@@ -43,6 +50,7 @@ std::string set_embed_options(const std::string& text) {
     vc::shell::EmbedOptions o;
     o.compact = flag("compact");
     o.light = flag("light");
+    if (j.contains("gib") && j.at("gib").is_boolean()) a.show_gib = j.at("gib").get<bool>();
     if (j.contains("locked") && j.at("locked").is_array())
         for (const auto& f : j.at("locked"))
             if (f.is_string()) o.locked.push_back(f.get<std::string>());

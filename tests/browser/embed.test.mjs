@@ -32,7 +32,7 @@ before(async () => {
     ({ server, url } = await serveSite(site, { port: 0 }));
     origin = new URL(url).origin;
     foreign = createServer((req, res) => {
-        const src = `${url}widget.html#${new URLSearchParams({ origins: origin, config: JSON.stringify({ batch: 4 }) })}`;
+        const src = `${url}widget.html#v=1&batch=4&origins=${encodeURIComponent(origin)}`;
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         res.end(`<!doctype html><meta charset="utf-8"><title>foreign host</title><body>` +
             `<iframe id="w" src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="360" height="600"></iframe></body>`);
@@ -128,10 +128,10 @@ test('hosted page: a full session requests only its own files and stores nothing
 
     // The Embed button copied a widget snippet holding what differs from the defaults.
     const snippet = await hook(page, 'embedSnippet');
-    assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/widget\.html#config=[^"]+" [^>]*sandbox="allow-scripts"[^>]*><\/iframe>$/);
+    assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/widget\.html#[^"]+" [^>]*sandbox="allow-scripts"[^>]*><\/iframe>$/);
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
     const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
-    assert.deepEqual(JSON.parse(new URLSearchParams(new URL(src).hash.slice(1)).get('config')), { batch: 8, seq: 4096 });
+    assert.equal(new URL(src).hash, '#v=1&batch=8&seq=4096', 'the link holds what differs from the defaults');
 
     // ... which opens the widget with the same inputs and the same result.
     const state = await hook(page, 'state');
@@ -146,6 +146,13 @@ test('hosted page: a full session requests only its own files and stores nothing
     assert.equal(w.result.breakdown.activations, 2.5e-3 * 8 * 4096 * 7e9);
     assertStrictCsp(await cspOf(page), 'index.html');
     assertStrictCsp(await cspOf(widget), 'widget.html');
+
+    // A link this page cannot read is reported and changes nothing.
+    await widget.goto('about:blank');  // (a new fragment alone would not reload the page)
+    await widget.goto(`${url}widget.html#v=2&batch=3`);
+    await widget.waitForFunction(() => window.vramcalcTest?.frameCount() > 0, null, { timeout: 30000 });
+    assert.match(await widget.locator('#status').textContent(), /v=2 is not known/);
+    assert.equal((await hook(widget, 'state')).inputs.batch, 4);
     await context.close();
 });
 
@@ -187,7 +194,9 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
         await page.waitForFunction((i) => window.demo.last(i, 'height') !== null, id, { timeout: 30000 });
         await settled(frames[id]);
     }
-    await page.waitForTimeout(300);  // the last height message after the frames settled
+    // The host applied the last height each widget posted.
+    for (const id of Object.keys(frames))
+        await page.waitForFunction((i) => window.demo.frame(i).clientHeight === window.demo.last(i, 'height').height, id);
 
     for (const [id, frame] of Object.entries(frames)) {
         // Sandboxed: an opaque origin, where storage throws, and the widget still works.
@@ -252,6 +261,12 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
     await settled(guide);
     assert.equal((await hook(guide, 'state')).inputs.model.layers, 80);
     assert.deepEqual((await hook(guide, 'embedState')).locked, ['method', 'model.layers', 'model.hidden', 'model.heads']);
+
+    // A model in a patch replaces the model whole (a preset is not mixed with the old architecture).
+    // (Last: the first widget grows, which moves the second one down the page.)
+    const preset = await page.evaluate(() => window.demo.set('quick-7b', { method: 'guide', model: { preset: 'llama-3.1-8b' }, params_b: 8 }));
+    assert.deepEqual([preset.applied, preset.config.model.preset, preset.config.model.layers, preset.config.model.vocab], [true, 'llama-3.1-8b', 32, 128256]);
+    assert.equal(preset.result.method, 'guide');
     assertStrictCsp(await cspOf(page), 'embed-demo.html');
     await context.close();
 });
