@@ -195,9 +195,13 @@ struct Tensor {
 bool is_expert(Role r) { return r >= Role::ExpGate && r <= Role::ShDown; }
 bool is_routed(Role r) { return r >= Role::ExpGate && r <= Role::ExpDown; }
 
-// GPT-style blocks (LayerNorm + plain GELU, no token types) keep q, k, v fused in GGUF files
-// (gpt2, starcoder, phi2, falcon: attn_qkv).
-bool fused_qkv(const ModelSpec& m) { return m.norm == NormKind::LayerNorm && m.mlp == MlpKind::Gelu && m.type_vocab == 0; }
+// Which GGUF files store q, k, v as one attn_qkv tensor (convert_hf_to_gguf keeps the checkpoint's
+// fused projection): GPT-style blocks (LayerNorm + plain GELU, no token types: gpt2's c_attn,
+// starcoder, falcon's query_key_value) and Phi-3 (qkv_proj). phi-2 stores them apart.
+bool fused_qkv(const ModelSpec& m) {
+    if (m.family == "Phi") return m.mlp != MlpKind::Gelu;
+    return m.norm == NormKind::LayerNorm && m.mlp == MlpKind::Gelu && m.type_vocab == 0;
+}
 
 // llama.cpp's LLM_ARCH_FALCON: one LayerNorm before a parallel block, plain GELU, no biases.
 bool falcon_like(const ModelSpec& m) {
