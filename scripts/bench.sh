@@ -5,6 +5,7 @@
 #   2. time per estimate (quick method through vc::estimate), natively and as WebAssembly under Node
 #   3. time from navigation to the first drawn frame in headless Chromium
 #   4. the inference what-fits solve and a detailed estimate (bench/bench_solve.cpp), native and wasm
+#   5. the single offline file, file:// to first frame, postMessage round trips, the JS library (bench/embed.mjs)
 # Targets (issue 2): wasm+js <= 300 KB gzip; one estimate <= 2 us natively and within 2x in wasm.
 set -euo pipefail
 
@@ -41,3 +42,6 @@ node bench/first_frame.mjs "$site" 5
 echo "== what-fits solve and detailed estimate (native, then wasm under Node)"
 build/native/bench/vramcalc_bench
 node --no-experimental-fetch build/wasm/bench/vramcalc_bench.js
+
+echo "== embed, offline and the JS library (bench/embed.mjs)"
+node bench/embed.mjs "$site" build/wasm/lib
