@@ -328,3 +328,38 @@ TEST_CASE("inference config JSON: the section reads, writes back, and names unkn
     CHECK_FALSE(bad.ok);
     CHECK(bad.error.field == "inference.vllm.profile_logits");
 }
+
+TEST_CASE("every preset x engine x format x KV dtype: a plan or a named error, finite figures") {
+    const Engine engines[] = {Engine::Vllm, Engine::LlamaCpp, Engine::Hf};
+    const char* kv[] = {"auto", "int4"};
+    int plans = 0;
+    std::string first_bad;  // the first combination that failed, if any
+    for (const auto& preset : model_presets()) {
+        for (Engine e : engines) {
+            for (const auto& f : weight_formats()) {
+                for (const char* dtype : kv) {
+                    for (int tp : {1, 8}) {
+                        Config cfg = serving(preset.id.c_str(), e, f.id, "h100-80gb", 32768, 8);
+                        cfg.inference.kv_dtype = dtype;
+                        cfg.inference.tp = tp;
+                        auto r = make_inference_plan(cfg);
+                        const std::string what = preset.id + " " + engine_name(e) + " " + f.id + " " + dtype + " tp " + std::to_string(tp);
+                        bool good;
+                        if (!r.ok) {
+                            good = r.error.field.rfind("inference.", 0) == 0 && !r.error.message.empty();
+                        } else {
+                            ++plans;
+                            const MemoryAt m = memory_at(r.value, 32768, 8);
+                            const Speed sp = inference_speed(r.value, 32768, 8, 1024);
+                            good = std::isfinite(m.total()) && m.total() > 0 && std::isfinite(r.value.pool) && std::isfinite(sp.step_s) &&
+                                   std::isfinite(sp.prefill_s);
+                        }
+                        if (!good && first_bad.empty()) first_bad = what;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(first_bad == "");
+    CHECK(plans > 1000);
+}
