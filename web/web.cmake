@@ -32,6 +32,7 @@ set(VC_WEB_STATIC index.html vramcalc.js embed.js widget.html embed-demo.html em
 set(VC_SITE_FILES "")
 foreach(f ${VC_WEB_STATIC})
   add_custom_command(OUTPUT ${VC_SITE_DIR}/${f}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${VC_SITE_DIR}
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CMAKE_SOURCE_DIR}/web/${f} ${VC_SITE_DIR}/${f}
     DEPENDS ${CMAKE_SOURCE_DIR}/web/${f} VERBATIM)
   list(APPEND VC_SITE_FILES ${VC_SITE_DIR}/${f})
@@ -46,7 +47,9 @@ set(VC_PACK ${CMAKE_SOURCE_DIR}/web/pack.mjs)
 set(VC_APP_LINK_DIR "${CMAKE_BINARY_DIR}/app-link")
 target_sources(app PRIVATE ${CMAKE_SOURCE_DIR}/web/embed_bindings.cpp)
 set_target_properties(app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${VC_APP_LINK_DIR})
+# NOTE: on a fresh build nothing else may have made site/ yet when the packing runs.
 add_custom_command(OUTPUT ${VC_SITE_DIR}/app.js
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${VC_SITE_DIR}
   COMMAND ${NODE_EXECUTABLE} ${VC_PACK} app ${VC_APP_LINK_DIR}/app.js ${VC_APP_LINK_DIR}/app.wasm ${VC_SITE_DIR}/app.js
   DEPENDS app ${VC_PACK} COMMENT "Packing app.js with app.wasm inside" VERBATIM)
 add_custom_command(OUTPUT ${VC_SITE_DIR}/vramcalc.html
