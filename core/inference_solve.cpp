@@ -141,38 +141,51 @@ namespace {
 // vLLM in closed form. n sequences of k blocks need n x block x (b_full k + b_win min(k, k_win))
 // bytes of pool, where b_full / b_win are the per-token bytes of the full-attention and the
 // sliding-window layers and k_win the window in blocks: invert the line segment that holds the
-// pool, then confirm with one evaluation. Returns -1 when the layout is not of that shape.
-double vllm_longest_context(const InferencePlan& p, double n) {
-    double full = 0, win = 0, k_win = 0;
+// pool, then confirm with the same formula. `ok` is false when the layout is not of that shape.
+struct VllmShape {
+    bool ok = true;
+    double full = 0, win = 0, k_win = 0, block = 16, pool = 0;
+};
+
+VllmShape vllm_shape(const InferencePlan& p) {
+    VllmShape s;
+    s.block = p.block;
+    s.pool = p.pool;
     for (int g = 0; g < p.kv.group_count; ++g) {
         const KvGroup& grp = p.kv.groups[g];
         if (grp.cap_tokens > 0) {
-            if (win > 0) return -1;
-            win = grp.bytes_per_token;
-            k_win = std::ceil(grp.cap_tokens / p.block);
+            if (s.win > 0) s.ok = false;
+            s.win = grp.bytes_per_token;
+            s.k_win = std::ceil(grp.cap_tokens / p.block);
         } else {
-            full += grp.bytes_per_token;
+            s.full += grp.bytes_per_token;
         }
     }
-    if (p.pool <= 0) return 0;
-    const double per_block_budget = p.pool / (n * p.block);  // bytes per token-slot available to each block
-    double k = std::floor(per_block_budget / (full + win));
-    if (win > 0 && full <= 0 && k >= k_win) return kMaxSolveContext;  // every layer windowed: it stops growing
-    if (win > 0 && k > k_win) {
-        if (full <= 0) return kMaxSolveContext;
-        k = std::floor((per_block_budget - win * k_win) / full);
+    return s;
+}
+
+double vllm_longest_context(const VllmShape& s, double n) {
+    if (s.pool <= 0) return 0;
+    const double per_block_budget = s.pool / (n * s.block);  // bytes per token-slot available to each block
+    double k = std::floor(per_block_budget / (s.full + s.win));
+    if (s.win > 0 && k > s.k_win) {
+        if (s.full <= 0) return kMaxSolveContext;  // every layer windowed: memory stops growing
+        k = std::floor((per_block_budget - s.win * s.k_win) / s.full);
+    } else if (s.win > 0 && s.full <= 0 && k >= s.k_win) {
+        return kMaxSolveContext;
     }
-    double c = std::min(k * p.block, kMaxSolveContext);
-    while (c > 0 && slack(p, c, n, 1) < 0) c -= p.block;  // guard against rounding in the division
-    return std::max(c, 0.0);
+    k = std::min(k, kMaxSolveContext / s.block);
+    // Guard against rounding in the divisions: step back while the pool does not hold n x k blocks.
+    while (k > 0 && n * s.block * (s.full * k + s.win * std::min(k, s.k_win)) > s.pool) --k;
+    return std::max(k, 0.0) * s.block;
 }
 
 }  // namespace
 
 double longest_context(const InferencePlan& p, double n, double share) {
     if (p.engine == Engine::Vllm && p.block > 0) {
-        const double c = vllm_longest_context(p, n);
-        if (c >= 0) return c;
+        const VllmShape s = vllm_shape(p);
+        if (s.ok) return vllm_longest_context(s, n);
     }
     return largest_fitting([&](double c) { return slack(p, c, n, share); }, kMaxSolveContext);
 }
@@ -180,7 +193,8 @@ double longest_context(const InferencePlan& p, double n, double share) {
 std::vector<double> longest_context_curve(const InferencePlan& p, const std::vector<int>& concurrencies, double share) {
     std::vector<double> out;
     out.reserve(concurrencies.size());
-    for (int n : concurrencies) out.push_back(longest_context(p, n, share));
+    const VllmShape s = p.engine == Engine::Vllm && p.block > 0 ? vllm_shape(p) : VllmShape{false};
+    for (int n : concurrencies) out.push_back(s.ok ? vllm_longest_context(s, n) : longest_context(p, n, share));
     return out;
 }
 
