@@ -12,7 +12,7 @@
 // about 7% more than the wasm next to the script; base64 would cost about 26%.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // A JS string literal holding `bytes`, one character per byte. Safe inside an HTML <script>: no
@@ -37,6 +37,7 @@ const kDecoder = 'function (s) { var b = new Uint8Array(s.length); for (var i = 
 function packApp(appJs, appWasm, out) {
     const js = readFileSync(appJs, 'utf8');
     const wasm = readFileSync(appWasm);
+    mkdirSync(dirname(out), { recursive: true });  // a fresh build has no site/ yet
     writeFileSync(out, [
         '// vramcalc web app, packed by web/pack.mjs from app.js and app.wasm: the WebAssembly module rides',
         '// inside this script (one byte per character), so the page never fetches it (connect-src \'none\').',
