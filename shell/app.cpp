@@ -1,7 +1,16 @@
-// vramcalc shell: application state and the one call into the engine.
+// vramcalc shell: application state and the calls into the engine. Everything the UI shows is
+// derived here, once per change of the inputs: the estimate, the same scenario under every
+// method, the what-fits answers and the chart series.
 #include "app.hpp"
 
+#include <chrono>
+#include <cstring>
+
 #include "core/estimate.hpp"
+#include "core/gpus.hpp"
+#include "core/presets.hpp"
+#include "state/scenario.hpp"
+#include "state/url.hpp"
 
 namespace vc::shell {
 
@@ -14,35 +23,104 @@ Config default_inputs() {
     Config c;
     c.method = Method::Quick;
     c.task = Task::Training;
-    c.quick.params_b = 7;
+    // The quick method's worked example: a 7B model, FP16, AdamW mixed precision, batch 4, seq 2048.
+    use_params_only(c, 7);
     c.quick.precision = QuickPrecision::Fp16;
     c.quick.optimizer = QuickOptimizer::AdamWMixed;
     c.quick.batch = 4;
     c.quick.seq = 2048;
-    // The guide's example model (a 70B dense decoder) for when the user switches method.
-    c.model.layers = 80;
-    c.model.hidden = 8192;
-    c.model.heads = 64;
-    c.gpus = 8;
+    sync_shared(c);
+    c.gpu_id = "h100-80gb";
     return c;
+}
+
+// Whether `question` applies to `task` (QuestionInfo::tasks is a comma-separated list).
+static bool question_applies(const QuestionInfo& q, Task task) {
+    const char* name = task_name(task);
+    const size_t n = std::strlen(name);
+    for (const char* p = q.tasks; (p = std::strstr(p, name)) != nullptr; p += n)
+        if ((p == q.tasks || p[-1] == ',') && (p[n] == '\0' || p[n] == ',')) return true;
+    return false;
 }
 
 bool is_locked(const App& a, const std::string& field) {
     for (const auto& f : a.embed.locked)
-        if (f == field) return true;
+        if (field == f || (field.size() > f.size() && field.compare(0, f.size(), f) == 0 && field[f.size()] == '.')) return true;
     return false;
 }
 
-void recompute(App& a) {
-    ++a.revision;
-    auto r = estimate(a.inputs);
-    if (r.ok) {
-        a.result = std::move(r.value);
-        a.has_result = true;
-        a.error = Error{};
-    } else {
-        a.error = r.error;
+bool apply_fragment(App& a, const std::string& fragment) {
+    Config cfg;
+    UiState ui = a.ui;
+    Error err;
+    if (!decode_fragment(fragment, default_inputs(), cfg, ui, err)) {
+        a.link_error = err.field + ": " + err.message;
+        return false;
     }
+    a.inputs = cfg;
+    a.ui = ui;
+    mark_changed(a);
+    a.publish_replace = true;
+    return true;
+}
+
+std::vector<CatalogFit> catalog_fits(const Estimate& e, double target_utilization) {
+    std::vector<CatalogFit> out;
+    const double per_gpu = e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes;
+    for (const auto& g : gpu_catalog()) {
+        CatalogFit c;
+        const GpuFit* own = nullptr;
+        for (const auto& f : e.fits)
+            if (f.gpu_id == g.id) own = &f;
+        if (own) {
+            c.fit = *own;
+            c.from_method = true;
+        } else {
+            c.fit.gpu_id = g.id;
+            c.fit.utilization = per_gpu / g.memory_bytes;
+            c.fit.fits = per_gpu <= g.memory_bytes;
+            c.fit.within_target = per_gpu <= g.memory_bytes * target_utilization;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+void recompute(App& a) {
+    a.dirty = false;
+    ++a.revision;
+    const auto started = std::chrono::steady_clock::now();
+    auto r = estimate(a.inputs);
+    if (!r.ok) {
+        a.error = r.error;
+        return;
+    }
+    a.error = Error{};
+    Results& res = a.results;
+    res.valid = true;
+    res.estimate = std::move(r.value);
+
+    res.gpus = catalog_fits(res.estimate, a.inputs.target_utilization);
+
+    res.methods.clear();
+    for (Method m : {Method::Quick, Method::Guide, Method::Detailed}) {
+        Config c = a.inputs;
+        set_method(c, m);
+        auto e = estimate(c);
+        res.methods.push_back(MethodResult{m, e.ok, std::move(e.value), e.error});
+    }
+
+    res.answers.clear();
+    for (const auto& q : solve_questions()) {
+        if (!question_applies(q, a.inputs.task)) continue;
+        auto s = solve(a.inputs, q.id);
+        res.answers.push_back(SolveResult{q.id, q.label, s.ok, std::move(s.value), s.error});
+    }
+
+    res.by_batch = compute_sweep(a.inputs, SweepAxis::Batch);
+    res.by_seq = compute_sweep(a.inputs, SweepAxis::Seq);
+    res.generation++;
+    res.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
 
 }  // namespace vc::shell

@@ -1,5 +1,6 @@
-// vramcalc shell: the application state, in plain structs. The UI (ui.cpp) edits `inputs`, calls
-// recompute(), and draws `result`; the web bindings read the same struct for the page's test hook.
+// vramcalc shell: the application state, in plain structs. The UI (ui*.cpp) edits `inputs` and
+// `ui`, marks the state changed, and draws `results`, which recompute() derives from the inputs
+// only when they changed. The web bindings read the same structs for the page's test hook.
 // Knows core/ only: no ImGui, no GLFW, no browser.
 #pragma once
 
@@ -8,13 +9,18 @@
 
 #include "core/config.hpp"
 #include "core/result.hpp"
+#include "core/solve.hpp"
 #include "core/status.hpp"
+#include "state/sweep.hpp"
+#include "state/view.hpp"
 
 namespace vc::shell {
 
-// Where a widget was drawn, in window (CSS) pixels: lets tests click the real widget.
+// Where a widget was drawn, in window (CSS) pixels: lets tests click the real widget. Ids are the
+// config field an input edits ("batch", "parallel.tp"), with "/part" for its parts ("batch/inc"),
+// or a named control ("task/inference", "copy_link").
 struct WidgetRect {
-    std::string id;  // the config field an input edits (e.g. "batch"), or "breakdown_bar"
+    std::string id;
     float x = 0, y = 0, w = 0, h = 0;
 };
 
@@ -22,17 +28,62 @@ struct WidgetRect {
 // the full page.
 struct EmbedOptions {
     bool compact = false;             // one narrow column (>= 320 px) for a docs page: no page header
-    bool light = false;               // light colours instead of dark
-    std::vector<std::string> locked;  // config fields the visitor cannot edit ("batch", "model.layers")
+    bool light = false;               // the widget's theme: light colours instead of dark (compact only;
+                                      // the full page follows UiState::theme)
+    std::vector<std::string> locked;  // config fields the visitor cannot edit ("batch", "model.layers";
+                                      // "model" locks every model field)
+};
+
+// One method's result for the comparison strip.
+struct MethodResult {
+    Method method = Method::Quick;
+    bool ok = false;
+    Estimate estimate;
+    Error error;
+};
+
+// One "what fits" question and its answer (or why it has none).
+struct SolveResult {
+    std::string question;
+    std::string label;
+    bool ok = false;
+    Answer answer;
+    Error error;
+};
+
+// One catalog GPU against the result: the method's own verdict where it gives one, else the
+// per-GPU total over that GPU's memory (GPUs needed unknown: 0).
+struct CatalogFit {
+    GpuFit fit;
+    bool from_method = false;
+};
+
+// Everything derived from the inputs. Kept while the inputs are invalid: the last valid result
+// stays visible beside the error.
+struct Results {
+    bool valid = false;              // a result exists (the first valid inputs were seen)
+    Estimate estimate;               // the chosen method's result
+    std::vector<CatalogFit> gpus;    // every catalog GPU, in catalog order
+    std::vector<MethodResult> methods;   // Quick, Guide, Detailed on the same scenario
+    std::vector<SolveResult> answers;    // what fits, on the chosen GPU
+    Sweep by_batch, by_seq;          // chart series
+    unsigned long generation = 0;    // bumps on every recompute that produced a new result
+    double compute_ms = 0;           // how long the last recompute took (all of the above)
 };
 
 struct App {
-    Config inputs;              // what the user set (the quick and guide methods read their parts)
-    Estimate result;            // the last valid result: stays visible while the input is invalid
-    bool has_result = false;
-    Error error;                // why the current input has no result (field empty: none)
-    bool show_gib = false;      // display unit: GB (1e9 bytes) or GiB (2^30 bytes)
+    Config inputs;              // what the user set (every method reads its parts)
+    UiState ui;
+    Results results;
+    Error error;                // why the current inputs have no result (field empty: none)
+    bool dirty = true;          // inputs changed since the last recompute
+    unsigned long version = 0;  // bumps on every change of the inputs
+    bool publish = true;        // the URL fragment and the accessible summary need an update
+    bool publish_replace = true;  // ... replacing the history entry (state came from the URL itself)
+    std::string notice;         // a one-line message for the user (e.g. "Link copied")
+    std::string link_error;     // why a shared link could not be read (shown until the next edit)
     unsigned long frames_drawn = 0;   // frames rendered since start (the page is idle when this stays flat)
+    bool idle = false;          // the main loop is paused: every frame an event asked for is drawn
     std::vector<WidgetRect> widgets;  // filled by the UI every frame
     EmbedOptions embed;
     unsigned long revision = 0;       // counts recompute() calls: the page posts the result when it moves
@@ -43,19 +94,40 @@ struct App {
 // The one application state (the shell's main and the web bindings share it).
 App& app();
 
-// The starting inputs: the quick method's worked example (7B, FP16, AdamW mixed, batch 4, seq 2048),
-// and the guide's 70B example dimensions for the guide method.
+// The starting inputs (also what a link's fragment is written against).
 Config default_inputs();
 
-// Whether the visitor may not edit `field` (EmbedOptions::locked).
+// Whether the visitor may not edit `field` (EmbedOptions::locked names it or a section above it).
 bool is_locked(const App& a, const std::string& field);
 
 // Asks the main loop to draw the next few frames (main.cpp): call after changing the App from
-// outside the UI (the page's JS, through web/embed_bindings.cpp).
+// outside the UI (the page's JS, through web/bindings.cpp and web/embed_bindings.cpp).
 void wake();
 
-// Runs the engine on `a.inputs`: on success replaces the result and clears the error, otherwise
-// keeps the last valid result and records the error.
+// Marks the inputs changed: the next results() call recomputes.
+inline void mark_changed(App& a) {
+    a.dirty = true;
+    a.version++;
+    a.publish = true;
+    a.link_error.clear();
+    a.notice.clear();
+}
+
+// Applies a URL fragment (a shared link, back/forward): on success the state becomes the link's,
+// otherwise the state is left as it is and `a.link_error` says why. Returns whether it applied.
+bool apply_fragment(App& a, const std::string& fragment);
+
+// Every catalog GPU against an estimate (see CatalogFit).
+std::vector<CatalogFit> catalog_fits(const Estimate& e, double target_utilization);
+
+// Runs the engine on `a.inputs` when they changed: on success replaces every result and clears
+// the error, otherwise keeps the last valid results and records the error.
 void recompute(App& a);
+
+// The results, recomputed first when the inputs changed.
+inline const Results& results(App& a) {
+    if (a.dirty) recompute(a);
+    return a.results;
+}
 
 }  // namespace vc::shell

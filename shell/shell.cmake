@@ -1,6 +1,8 @@
-# vramcalc shell: Dear ImGui (from IMGUI_DIR, GLFW + OpenGL3 backends), the embedded font and the
-# shell library (state + UI). Included by web/web.cmake (WebGL2 page) and, when GLFW and OpenGL are
-# installed, by the native build (a desktop window). main.cpp is added by the including file.
+# vramcalc shell: Dear ImGui (from IMGUI_DIR, GLFW + OpenGL3 backends), the embedded fonts and the
+# shell library (UI). Included by web/web.cmake (WebGL2 page) and, when GLFW and OpenGL are
+# installed, by a native build (a desktop window). main.cpp is added by the including file. The
+# shell's pure state (vc_shell_state: app, scenario, URL, reports, sweeps) is defined in
+# shell/state.cmake, which the native build includes too for its unit tests.
 if(NOT EXISTS "${IMGUI_DIR}/imgui.cpp")
   message(FATAL_ERROR "Dear ImGui source not found in ${IMGUI_DIR}: run scripts/setup.sh (it fetches it)")
 endif()
@@ -14,17 +16,29 @@ target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE
   IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_compile_options(imgui PRIVATE -w)
 
-# A real font, subset at build time to the characters the UI draws (scripts/embed_font.mjs).
-set(VC_FONT_TTF "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf" CACHE FILEPATH "TTF embedded in the shell (fonts-dejavu-core)")
-# ASCII and a few symbols: the engine's and the UI's strings are ASCII (Latin-1 would add ~8 KB gzip).
-set(VC_FONT_RANGES "20-7E,B0,B5,B7,D7,2013-2014,2022,2026,2190-2193,2248,2264-2265")  # Unicode ranges (hex) kept in the embedded font
-set(VC_FONT_CPP "${CMAKE_BINARY_DIR}/generated/embedded_font.cpp")
+# Real fonts, subset at build time to the characters the UI draws (scripts/embed_font.mjs).
+set(VC_FONT_DIR "/usr/share/fonts/truetype/dejavu" CACHE PATH "Where fonts-dejavu-core puts its TTFs")
+# Unicode ranges (hex) kept in the embedded fonts: ASCII (the engine's and the UI's strings; Latin-1
+# would add ~8 KB gzip) and the symbols the UI draws: degree, micro, middle dot, times, dashes,
+# bullet, ellipsis, arrows, minus, math signs, small triangles, a dot, a check mark.
+set(VC_FONT_RANGES "20-7E,B0,B5,B7,D7,2009,2013-2014,2022,2026,2190-2193,2212,2248,2264-2265,25B4,25B8,25BE,25CF,2713")
 find_program(NODE_EXECUTABLE node REQUIRED)
-add_custom_command(OUTPUT ${VC_FONT_CPP}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/generated
-  COMMAND ${NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/embed_font.mjs ${VC_FONT_TTF} ${VC_FONT_CPP} ${VC_FONT_RANGES}
-  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/embed_font.mjs ${VC_FONT_TTF}
-  COMMENT "Embedding a subset of ${VC_FONT_TTF}" VERBATIM)
+set(VC_FONT_SOURCES "")
+foreach(pair "DejaVuSans.ttf:Font" "DejaVuSans-Bold.ttf:FontBold")
+  string(REPLACE ":" ";" parts ${pair})
+  list(GET parts 0 ttf)
+  list(GET parts 1 symbol)
+  set(out "${CMAKE_BINARY_DIR}/generated/embedded_${symbol}.cpp")
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/generated
+    COMMAND ${NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/embed_font.mjs ${VC_FONT_DIR}/${ttf} ${out} ${VC_FONT_RANGES} ${symbol}
+    DEPENDS ${CMAKE_SOURCE_DIR}/scripts/embed_font.mjs ${VC_FONT_DIR}/${ttf}
+    COMMENT "Embedding a subset of ${ttf}" VERBATIM)
+  list(APPEND VC_FONT_SOURCES ${out})
+endforeach()
 
-add_library(vc_shell STATIC ${CMAKE_SOURCE_DIR}/shell/app.cpp ${CMAKE_SOURCE_DIR}/shell/ui.cpp ${VC_FONT_CPP})
-target_link_libraries(vc_shell PUBLIC vc_io imgui)
+include(${CMAKE_SOURCE_DIR}/shell/state.cmake)
+
+file(GLOB VC_SHELL_UI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shell/ui*.cpp)
+add_library(vc_shell STATIC ${VC_SHELL_UI_SOURCES} ${VC_FONT_SOURCES})
+target_link_libraries(vc_shell PUBLIC vc_shell_state imgui)

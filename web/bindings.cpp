@@ -1,8 +1,12 @@
 // vramcalc web: the Embind bindings, the browser's way into the engine and the shell.
-//   estimate(configJson)  -> result JSON, exactly what `vramcalc --format json` prints (io/)
+//   estimate(configJson)    -> result JSON, exactly what `vramcalc --format json` prints (io/)
 //   solve(configJson, question) -> answer JSON, what `vramcalc solve QUESTION --format json` prints
-//   questions()           -> [{id, label, tasks}] of the what-fits questions
-//   shellState()          -> the ImGui shell's state as JSON, for the page's test hook
+//   questions()             -> [{id, label, tasks}] of the what-fits questions
+//   shellState()            -> the ImGui shell's state as JSON, for the page's test hook
+//   framesDrawn()           -> frames rendered so far (flat while the page is idle)
+//   isIdle()                -> the main loop is paused: every frame an input asked for is drawn
+//   applyFragment(fragment) -> the page followed a link / back / forward: restore that state
+//   setSystemDark(dark)     -> the browser's colour-scheme preference changed
 // Strings in, strings out: web/vramcalc.js parses them, so no C++ object crosses the boundary and
 // nothing can throw across it (exceptions are off in the WebAssembly build).
 #include <emscripten/bind.h>
@@ -12,18 +16,44 @@
 #include "io/config_json.hpp"
 #include "io/solve_json.hpp"
 #include "shell/app.hpp"
+#include "shell/platform.hpp"
+#include "shell/state/report.hpp"
+#include "shell/state/url.hpp"
 
 namespace {
 
+using nlohmann::json;
+
+json error_json(const vc::Error& e) { return e.field.empty() ? json(nullptr) : json{{"field", e.field}, {"message", e.message}}; }
+
 std::string shell_state() {
-    using nlohmann::json;
-    const vc::shell::App& a = vc::shell::app();
+    vc::shell::App& a = vc::shell::app();
+    const vc::shell::Results& r = vc::shell::results(a);
     json j;
     j["inputs"] = vc::io::config_to_json(a.inputs);
-    j["result"] = a.has_result ? vc::io::estimate_to_json(a.result) : json(nullptr);
-    j["error"] = a.error.field.empty() ? json(nullptr) : json{{"field", a.error.field}, {"message", a.error.message}};
-    j["units"] = a.show_gib ? "GiB" : "GB";
+    j["result"] = r.valid ? vc::io::estimate_to_json(r.estimate) : json(nullptr);
+    j["error"] = error_json(a.error);
+    j["units"] = a.ui.show_gib ? "GiB" : "GB";
+    j["theme"] = a.ui.theme == vc::shell::ThemeChoice::Auto ? "auto" : a.ui.theme == vc::shell::ThemeChoice::Light ? "light" : "dark";
+    j["dark"] = vc::shell::dark_theme(a.ui);
+    j["fragment"] = vc::shell::encode_fragment(a.inputs, a.ui, vc::shell::default_inputs());
+    j["link_error"] = a.link_error;
+    j["notice"] = a.notice;
     j["frames_drawn"] = a.frames_drawn;
+    j["compute_ms"] = r.compute_ms;
+    json methods = json::object();
+    for (const auto& m : r.methods)
+        methods[vc::method_name(m.method)] = m.ok ? json(std::max(m.estimate.total_bytes, m.estimate.buffered_bytes)) : json(nullptr);
+    j["comparison"] = methods;
+    json answers = json::object();
+    for (const auto& s : r.answers)
+        answers[s.question] = s.ok ? json{{"value", s.answer.value}, {"unit", s.answer.unit}, {"items", s.answer.items}}
+                                   : json{{"error", s.error.message}};
+    j["answers"] = answers;
+    json charts = json::object();
+    for (const auto* s : {&r.by_batch, &r.by_seq})
+        charts[s->field] = {{"x", s->x}, {"total", s->total}, {"current", s->current}};
+    j["charts"] = charts;
     json widgets = json::object();
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
@@ -31,6 +61,24 @@ std::string shell_state() {
 }
 
 unsigned long frames_drawn() { return vc::shell::app().frames_drawn; }
+bool is_idle() { return vc::shell::app().idle; }
+
+std::string apply_fragment(const std::string& fragment) {
+    vc::shell::App& a = vc::shell::app();
+    const bool ok = vc::shell::apply_fragment(a, fragment);
+    vc::shell::platform::request_frames();
+    return vc::io::dump(ok ? json{{"ok", true}} : json{{"ok", false}, {"error", a.link_error}});
+}
+
+void set_system_dark(bool dark) {
+    vc::shell::app().ui.system_dark = dark;
+    vc::shell::platform::request_frames();
+}
+
+std::string summary_text() {
+    vc::shell::App& a = vc::shell::app();
+    return vc::shell::summary_text(a.inputs, vc::shell::results(a), a.ui.show_gib, "");
+}
 
 }  // namespace
 
@@ -40,4 +88,8 @@ EMSCRIPTEN_BINDINGS(vramcalc) {
     emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("shellState", &shell_state);
     emscripten::function("framesDrawn", &frames_drawn);
+    emscripten::function("isIdle", &is_idle);
+    emscripten::function("applyFragment", &apply_fragment);
+    emscripten::function("setSystemDark", &set_system_dark);
+    emscripten::function("summaryText", &summary_text);
 }

@@ -55,7 +55,7 @@
     function readFragment(hash) {
         const out = {
             patch: {}, error: null, locked: [], units: null,
-            theme: widget ? 'auto' : 'dark', origins: [], id: '',
+            theme: 'auto', origins: [], id: '',
         };
         const fail = (field, message) => { if (!out.error) out.error = { field, message }; };
         for (const part of hash.replace(/^#/, '').split('&')) {
@@ -95,37 +95,6 @@
         return out;
     }
 
-    // A value as a link writes it: strings bare unless they would read back as something else.
-    function valueText(v) {
-        if (typeof v === 'string' && v !== '' && v[0] !== '"' && valueFromText(v) === v) return v;
-        return JSON.stringify(v);
-    }
-    const encode = (s) => encodeURIComponent(s).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');
-
-    // The fragment for the `current` config against `base`: the leaves that differ, by dotted path
-    // (null for a field `base` has and `current` lacks); a changed model is written whole.
-    function fragmentFor(base, current, extra) {
-        const pairs = [];
-        const leaves = (v, path, into) => {
-            if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) leaves(v[k], path ? `${path}.${k}` : k, into);
-            else into.set(path, v);
-        };
-        const now = new Map(), was = new Map();
-        for (const [k, v] of Object.entries(current)) if (k !== 'model' && k !== 'schema_version') leaves(v, k, now);
-        for (const [k, v] of Object.entries(base)) if (k !== 'model' && k !== 'schema_version') leaves(v, k, was);
-        for (const [k, v] of now) if (!was.has(k) || JSON.stringify(was.get(k)) !== JSON.stringify(v)) pairs.push([k, v]);
-        for (const k of was.keys()) if (!now.has(k)) pairs.push([k, null]);
-        if (JSON.stringify(current.model) !== JSON.stringify(base.model)) {
-            const m = new Map();
-            if (current.model) leaves(current.model, 'model', m);
-            else m.set('model', null);
-            pairs.unshift(...m);
-        }
-        pairs.push(...extra);
-        if (!pairs.length) return '';
-        return `v=${kFragmentVersion}&` + pairs.map(([k, v]) => `${encode(k)}=${encode(valueText(v))}`).join('&');
-    }
-
     function isLight() {
         if (state.theme === 'light') return true;
         if (state.theme === 'dark') return false;
@@ -134,7 +103,7 @@
 
     // The page's background follows the theme before the first frame, so an iframe does not flash.
     function paintBackground() {
-        document.documentElement.style.background = isLight() ? '#f0f0f0' : '#14171c';
+        document.documentElement.style.background = isLight() ? '#f5f6f8' : '#0f1318';  // shell/ui_style.cpp
         document.body.style.background = document.documentElement.style.background;
     }
 
@@ -155,11 +124,13 @@
     function start() {
         defaults = JSON.parse(Module.defaultInputs());
         applyOptions();
+        // NOTE: the shell read the link's state itself at start (shell/state/url.hpp, the same
+        // format); this reads it again only to report a link the shell could not apply.
         if (state.error) {
             showProblem(state.error);
-        } else if (Object.keys(state.patch).length) {
-            const r = applyInputs(state.patch);
-            if (!r.ok) showProblem(r.error);
+        } else {
+            const linkError = JSON.parse(Module.shellState()).link_error;
+            if (linkError) showProblem({ field: 'link', message: linkError });
         }
         if (darkScheme && darkScheme.addEventListener) darkScheme.addEventListener('change', () => { if (state.theme === 'auto') applyOptions(); });
         ready = true;
@@ -235,7 +206,7 @@
     function snippet() {
         const s = JSON.parse(Module.shellState());
         const src = new URL('widget.html', location.href);
-        src.hash = fragmentFor(defaults, s.inputs, s.units === 'GiB' ? [['units', 'gib']] : []);
+        src.hash = s.fragment;  // the page's own link state (shell/state/url.hpp): what differs from the defaults
         return `<iframe src="${escapeAttribute(src.href)}" title="GPU memory calculator (vramcalc)" width="100%" height="600"` +
             ' style="border:0;max-width:720px" sandbox="allow-scripts" loading="lazy"></iframe>';
     }

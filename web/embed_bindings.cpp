@@ -16,6 +16,7 @@
 
 #include "io/config_json.hpp"
 #include "shell/app.hpp"
+#include "shell/state/url.hpp"
 
 namespace {
 
@@ -26,16 +27,11 @@ std::string set_inputs(const std::string& patch_text) {
     json patch = json::parse(patch_text, nullptr, /*allow_exceptions=*/false);
     if (patch.is_discarded() || !patch.is_object())
         return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
-    json doc = vc::io::config_to_json(a.inputs);
-    if (patch.contains("model")) {
-        // A new model brings its own parameter count unless the patch gives one.
-        doc.erase("model");
-        if (!patch.contains("params_b")) doc.erase("params_b");
-    }
-    doc.merge_patch(patch);
-    auto cfg = vc::io::config_from_json(doc);
-    if (!cfg.ok) return vc::io::dump(vc::io::error_to_json(cfg.error));
-    a.inputs = cfg.value;
+    vc::Config cfg;
+    vc::Error err;
+    if (!vc::shell::patch_config(a.inputs, patch, cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
+    a.inputs = cfg;
+    vc::shell::mark_changed(a);
     vc::shell::recompute(a);
     vc::shell::wake();
     return vc::io::dump(json{{"ok", true}});
@@ -50,7 +46,7 @@ std::string set_embed_options(const std::string& text) {
     vc::shell::EmbedOptions o;
     o.compact = flag("compact");
     o.light = flag("light");
-    if (j.contains("gib") && j.at("gib").is_boolean()) a.show_gib = j.at("gib").get<bool>();
+    if (j.contains("gib") && j.at("gib").is_boolean()) a.ui.show_gib = j.at("gib").get<bool>();
     if (j.contains("locked") && j.at("locked").is_array())
         for (const auto& f : j.at("locked"))
             if (f.is_string()) o.locked.push_back(f.get<std::string>());

@@ -1,11 +1,16 @@
-// vramcalc web glue: the Emscripten Module's settings and the page's JS API over the engine.
+// vramcalc web glue: the Emscripten Module's settings, the page's JS API over the engine, and the
+// browser services the shell asks for (window.vramcalcHost, called from web/platform_web.cpp).
 //   await vramcalc.ready
 //   vramcalc.estimate(config)  config object (docs/config.md) -> result object, the same document as
 //                              `vramcalc --format json`; {ok: false, error: {field, message}} on bad input
 //   vramcalc.solve(config, q)  a what-fits question (vramcalc.questions() lists them) -> answer object,
 //                              as `vramcalc solve q --format json`
-// Test hook (read by tests/browser, no OCR): vramcalcTest.state(), .result(), .error(), .frameCount(),
-// .widget(id) (the input's rectangle in CSS pixels), .firstFrameMs() (navigation to first drawn frame).
+// Host services: clipboard, downloads (Blob URLs), the URL fragment and history (the state lives
+// in the fragment, which browsers never send to a server), the accessible summary (#a11y, an
+// aria-live region mirroring what the canvas shows), touch input (a tap is a click).
+// Test hook (read by tests/browser, no OCR): vramcalcTest.state(), .result(), .error(), .frameCount(), .idle(),
+// .widget(id) (a widget's rectangle in CSS pixels), .firstFrameMs() (navigation to first drawn frame),
+// .lastCopied(), .a11yText().
 'use strict';
 
 (function () {
@@ -15,6 +20,7 @@
     const ready = new Promise((resolve) => { resolveReady = resolve; });
     let firstFrameMs = null;
     let runtimeReady = false;
+    let lastCopied = null;
 
     window.Module = {
         canvas,
@@ -38,6 +44,135 @@
     canvas.addEventListener('pointerdown', () => canvas.focus());
     canvas.addEventListener('contextmenu', (e) => e.preventDefault());
 
+    // Touch: Emscripten's GLFW takes a touch for a button press without moving the cursor there.
+    // Each touch becomes the mouse events a click would send (move, press, release), and the
+    // browser's own emulated mouse events and gestures are suppressed (preventDefault).
+    let touchId = null;
+    const sendMouse = (type, t) => canvas.dispatchEvent(new MouseEvent(type, {
+        clientX: t.clientX, clientY: t.clientY, screenX: t.screenX, screenY: t.screenY,
+        button: 0, buttons: type === 'mouseup' ? 0 : 1, bubbles: true, cancelable: true, view: window,
+    }));
+    const touchOf = (e) => Array.from(e.changedTouches).find((t) => touchId === null || t.identifier === touchId);
+    const onTouch = (e) => {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        const t = touchOf(e);
+        if (!t) return;
+        if (e.type === 'touchstart') {
+            if (touchId !== null) return;
+            touchId = t.identifier;
+            canvas.focus();
+            sendMouse('mousemove', t);
+            sendMouse('mousedown', t);
+        } else if (e.type === 'touchmove') {
+            sendMouse('mousemove', t);
+        } else {
+            sendMouse('mouseup', t);
+            touchId = null;
+        }
+    };
+    for (const type of ['touchstart', 'touchmove', 'touchend', 'touchcancel'])
+        canvas.addEventListener(type, onTouch, { capture: true, passive: false });
+
+    // The accessible summary: the inputs and results as text, for screen readers and text search.
+    const a11yTitle = document.getElementById('a11y-title');
+    const a11yInputs = document.getElementById('a11y-inputs');
+    const a11yResults = document.getElementById('a11y-results');
+    const fillTable = (table, caption, rows) => {
+        table.replaceChildren();
+        const cap = document.createElement('caption');
+        cap.textContent = caption;
+        table.appendChild(cap);
+        for (const [label, value] of rows) {
+            const tr = document.createElement('tr');
+            const th = document.createElement('th');
+            th.scope = 'row';
+            th.textContent = label;
+            const td = document.createElement('td');
+            td.textContent = value;
+            tr.append(th, td);
+            table.appendChild(tr);
+        }
+    };
+    const renderSummary = (s) => {
+        if (!a11yTitle || !a11yInputs || !a11yResults) return;  // a page without the summary (the widget)
+        a11yTitle.textContent = s.title;
+        fillTable(a11yInputs, 'Inputs', s.inputs);
+        a11yResults.replaceChildren();
+        if (s.error) {
+            const p = document.createElement('p');
+            p.textContent = 'Invalid input: ' + s.error;
+            a11yResults.appendChild(p);
+        }
+        const results = document.createElement('table');
+        fillTable(results, 'Results', s.results);
+        const breakdown = document.createElement('table');
+        fillTable(breakdown, 'Memory per GPU by component', s.breakdown);
+        a11yResults.append(results, breakdown);
+    };
+
+    // History: a change pushes an entry at most once a second (a drag or typing replaces it), so
+    // back/forward step through states a person would recognise.
+    const kPushIntervalMs = 1000;
+    let lastPush = 0;
+    const currentFragment = () => location.hash.replace(/^#/, '');
+    const host = {
+        copyText: (text) => {
+            lastCopied = text;
+            const fallback = () => {
+                const area = document.createElement('textarea');
+                area.value = text;
+                area.setAttribute('readonly', '');
+                area.style.cssText = 'position:fixed;left:-9999px;top:0';
+                document.body.appendChild(area);
+                area.select();
+                try { document.execCommand('copy'); } catch (e) { /* nothing more to try */ }
+                area.remove();
+                canvas.focus();
+            };
+            if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).catch(fallback);
+            else fallback();
+        },
+        download: (name, mime, content) => {
+            const url = URL.createObjectURL(new Blob([content], { type: mime + ';charset=utf-8' }));
+            const a = document.createElement('a');
+            a.href = url;
+            a.download = name;
+            document.body.appendChild(a);
+            a.click();
+            a.remove();
+            setTimeout(() => URL.revokeObjectURL(url), 10000);
+        },
+        publish: (fragment, summaryJson, replace) => {
+            renderSummary(JSON.parse(summaryJson));
+            // The widget's fragment is its embedding page's (web/embed.js): it is never rewritten.
+            if (document.documentElement.dataset.vramcalc === 'widget' || fragment === currentFragment()) return;
+            const url = location.pathname + location.search + (fragment ? '#' + fragment : '');
+            const now = performance.now();
+            try {
+                if (replace || now - lastPush < kPushIntervalMs) history.replaceState(null, '', url);
+                else history.pushState(null, '', url);
+            } catch (e) { /* sandboxed or file:// pages may refuse: the state still works */ }
+            lastPush = now;
+        },
+        pageUrl: () => location.href.replace(/#.*$/, ''),
+        initialFragment: () => location.hash.replace(/^#/, ''),
+        prefersDark: () => !window.matchMedia || window.matchMedia('(prefers-color-scheme: dark)').matches,
+    };
+    window.vramcalcHost = host;
+
+    const followUrl = () => {
+        if (!runtimeReady || document.documentElement.dataset.vramcalc === 'widget') return;
+        Module.applyFragment(location.hash.replace(/^#/, ''));
+    };
+    window.addEventListener('popstate', followUrl);
+    window.addEventListener('hashchange', followUrl);
+    if (window.matchMedia) {
+        window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', (e) => {
+            if (runtimeReady) Module.setSystemDark(e.matches);
+        });
+    }
+
     // Before the runtime is ready there is no state and no frame yet.
     const shellState = () => (runtimeReady ? JSON.parse(Module.shellState()) : null);
 
@@ -54,7 +189,12 @@
         result: () => shellState()?.result ?? null,
         error: () => shellState()?.error ?? null,
         frameCount: () => (runtimeReady ? Module.framesDrawn() : 0),
+        idle: () => runtimeReady && Module.isIdle(),
         widget: (id) => shellState()?.widgets[id] ?? null,
+        widgets: () => shellState()?.widgets ?? {},
         firstFrameMs: () => firstFrameMs,
+        lastCopied: () => lastCopied,
+        a11yText: () => document.getElementById('a11y').textContent,
+        summaryText: () => (runtimeReady ? Module.summaryText() : null),
     };
 })();

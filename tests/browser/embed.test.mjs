@@ -139,8 +139,6 @@ test('hosted page: a full session requests only its own files and stores nothing
     await widget.goto(src);
     await widget.waitForFunction(() => window.vramcalcTest?.frameCount() > 0, null, { timeout: 30000 });
     const w = await hook(widget, 'state');
-    // NOTE: a config read from JSON repeats the top-level params_b as model.params_b (io/config_json).
-    delete w.inputs.model.params_b;
     assert.deepEqual(w.inputs, state.inputs);
     assert.deepEqual(w.result, state.result);
     assert.equal(w.result.breakdown.activations, 2.5e-3 * 8 * 4096 * 7e9);

@@ -1,20 +1,23 @@
-// Browser test of the web page (node --test; ctest runs it from the native build).
-// Serves the built site on a free localhost port, opens it in headless Chromium and drives the ImGui
-// canvas with real mouse and keyboard events; results are read back through the page's test hook
-// (window.vramcalcTest), never by OCR. Saves a screenshot to artifacts/.
+// Browser test of the calculator page on a desktop (node --test; ctest runs it from the native
+// build). Serves the built site on a free localhost port, opens it in headless Chromium and acts
+// as a visitor: picks a preset, changes inputs, switches task and method, toggles units and theme,
+// shares a link, copies and exports, types bad input. Widgets are found through the page's item
+// registry and results read through its test hook and the accessible summary (never OCR).
+// Saves screenshots to artifacts/.
 //   VRAMCALC_SITE       the built site folder (default build/wasm/site)
 //   VRAMCALC_BIN        the native CLI, to compare the page's estimate() with `--format json`
 //   VRAMCALC_ARTIFACTS  where screenshots go (default artifacts/)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { serveSite } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { decodePng, pixelStats } from './png.mjs';
+import { Visitor } from './visitor.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
@@ -26,20 +29,24 @@ const GB = 1e9;
 const kExampleFlags = ['--method', 'quick', '--params', '7', '--precision', 'fp16', '--optimizer', 'adamw-mixed', '--batch', '4', '--seq', '2048'];
 const kExampleConfig = { method: 'quick', params_b: 7, precision: 'fp16', optimizer: 'adamw-mixed', batch: 4, seq: 2048 };
 
-let server, url, browser, page;
+let server, url, browser, context, page, v;
 const consoleErrors = [];
 const foreignRequests = [];
 
 before(async () => {
     assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
+    mkdirSync(artifacts, { recursive: true });
     ({ server, url } = await serveSite(site, { port: 0 }));
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, colorScheme: 'dark' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url.replace(/\/$/, '') });
+    page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => { if (!r.url().startsWith(url) && !r.url().startsWith('data:')) foreignRequests.push(r.url()); });
+    page.on('request', (r) => { if (!r.url().startsWith(url) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreignRequests.push(r.url()); });
     await page.goto(url);
     await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 0, null, { timeout: 30000 });
+    v = new Visitor(page);
 });
 
 after(async () => {
@@ -47,156 +54,266 @@ after(async () => {
     server?.close();
 });
 
-const hook = (name, ...args) => page.evaluate(([n, a]) => window.vramcalcTest[n](...a), [name, args]);
-
-// Waits until the page has drawn the frames after an input and gone idle again.
-async function settled() {
-    let last = -1;
-    for (let i = 0; i < 50; i++) {
-        const n = await hook('frameCount');
-        if (n === last) return n;
-        last = n;
-        await page.waitForTimeout(100);
-    }
-    throw new Error('the page never went idle');
-}
-
-// Center of an input widget (its rectangle comes from the shell through the hook).
-async function widget(id) {
-    const r = await hook('widget', id);
-    assert.ok(r, `no widget ${id} on the page`);
-    return r;
-}
-
-// Clicks into a numeric field, replaces its text by typing, and presses Enter.
-async function typeInto(id, text) {
-    const r = await widget(id);
-    await page.mouse.click(r.x + 30, r.y + r.h / 2);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-    await settled();
-}
-
-test('the page loads with no console errors and no request leaves localhost', async () => {
-    await settled();
+test('the page loads the worked example with no console errors and no request leaving localhost', async () => {
+    await v.settled();
     assert.deepEqual(consoleErrors, []);
     assert.deepEqual(foreignRequests, []);
-    const s = await hook('state');
+    const s = await v.state();
     assert.equal(s.inputs.method, 'quick');
     assert.equal(s.error, null);
-});
-
-test('the canvas shows a drawn frame with the worked example', async () => {
-    const png = decodePng(await page.locator('#canvas').screenshot());
-    const stats = pixelStats(png);
-    assert.ok(stats.colors > 100, `only ${stats.colors} colours on the canvas`);
-    assert.ok(stats.nonBackgroundShare > 0.05, `only ${(stats.nonBackgroundShare * 100).toFixed(1)}% of the canvas is drawn`);
-    const r = await hook('result');
+    assert.equal(s.fragment, '', 'the default state needs no fragment');
+    assert.equal(s.dark, true, 'Auto follows prefers-color-scheme: dark');
+    const r = s.result;
     assert.equal(r.breakdown.weights, 14 * GB);
     assert.equal(r.breakdown.activations, 143.36 * GB);
     assert.equal(r.buffered_bytes, 306.432 * GB);
     assert.deepEqual(r.fits.map((f) => [f.gpu, f.gpus_needed]), [['a100-80gb', 4], ['rtx-4090-24gb', 13]]);
+    // The comparison strip: the same scenario under every method.
+    assert.equal(s.comparison.quick, 306.432 * GB);
+    assert.ok(s.comparison.guide > 0 && s.comparison.detailed > 0);
+    // The accessible summary mirrors the canvas.
+    const a11y = await v.hook('a11yText');
+    assert.match(a11y, /Per-GPU total\s*255\.36 GB/);
+    assert.match(a11y, /Activations\s*143\.36 GB \(56\.1%\)/);
+    const live = await page.getAttribute('#a11y-results', 'aria-live');
+    assert.equal(live, 'polite');
 });
 
-test('the + button of the batch field, clicked with the mouse, changes the result', async () => {
-    const r = await widget('batch');
-    // InputInt draws [text][-][+]; the + button is the last square of the row.
-    await page.mouse.click(r.x + r.w - r.h / 2, r.y + r.h / 2);
-    await settled();
-    const s = await hook('state');
-    assert.equal(s.inputs.batch, 5);
-    assert.equal(s.result.breakdown.activations, 2.5e-3 * 5 * 2048 * 7e9);  // 179.2 GB
+test('the canvas shows a drawn frame', async () => {
+    const png = decodePng(await page.locator('#canvas').screenshot());
+    const stats = pixelStats(png);
+    assert.ok(stats.colors > 100, `only ${stats.colors} colours on the canvas`);
+    assert.ok(stats.nonBackgroundShare > 0.05, `only ${(stats.nonBackgroundShare * 100).toFixed(1)}% of the canvas is drawn`);
 });
 
-test('typing into the fields changes the result; checkpointing quarters activations', async () => {
-    await typeInto('batch', '8');
-    let s = await hook('state');
+test('the + and - buttons double and halve the batch; a preset picks a power of two', async () => {
+    const before = await v.hook('frameCount');
+    await v.click('batch/inc');
+    let s = await v.state();
+    assert.ok(s.frames_drawn > before, 'a click redraws');
     assert.equal(s.inputs.batch, 8);
-    assert.equal(s.result.breakdown.activations, 2.5e-3 * 8 * 2048 * 7e9);  // 286.72 GB
-    await typeInto('batch', '4');
-    const box = await widget('checkpointing');
-    await page.mouse.click(box.x + box.h / 2, box.y + box.h / 2);
-    await settled();
-    s = await hook('state');
+    assert.equal(s.result.breakdown.activations, 2.5e-3 * 8 * 2048 * 7e9);
+    await v.click('batch/dec');
+    await v.click('batch/dec');
+    assert.equal((await v.state()).inputs.batch, 2);
+    await v.pick('seq/presets', 'seq/preset/8,192');
+    s = await v.state();
+    assert.equal(s.inputs.seq, 8192);
+    await v.pick('seq/presets', 'seq/preset/2,048');
+    await v.click('batch/inc');
+    await v.click('batch/inc');
+    assert.equal((await v.state()).inputs.batch, 8);
+    await v.typeInto('batch', '4');
+    assert.equal((await v.state()).inputs.batch, 4);
+});
+
+test('a change redraws within one frame', async () => {
+    const [x, y] = await v.center('batch/inc');
+    const before = await v.hook('frameCount');
+    await page.mouse.click(x, y);
+    // The next animation frame has drawn the new result.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const s = await v.state();
+    assert.ok(s.frames_drawn > before);
+    assert.equal(s.inputs.batch, 8);
+    await v.settled();
+    await v.click('batch/dec');
+});
+
+test('checkpointing quarters the quick method\'s activations', async () => {
+    await v.click('checkpointing');
+    let s = await v.state();
     assert.equal(s.inputs.checkpointing, true);
     assert.equal(s.result.breakdown.activations, 35.84 * GB);
     assert.ok(Math.abs(s.result.buffered_bytes - 177.408 * GB) < 1);
     assert.deepEqual(s.result.fits.map((f) => f.gpus_needed), [3, 8]);
+    await v.click('checkpointing');
+    s = await v.state();
+    assert.equal(s.inputs.checkpointing, false);
 });
 
-test('bad input shows the engine error and keeps the last valid result', async () => {
-    // Fields apply as you type; an invalid text keeps the result of the last valid one.
-    const before = await hook('result');
-    await typeInto('params_b', '0');
-    let s = await hook('state');
-    assert.equal(s.error?.field, 'params_b');
-    assert.match(s.error.message, /params_b must be a number greater than 0 and at most 100000, got 0/);
+test('bad input shows the error beside the field and keeps the last valid result', async () => {
+    const before = await v.hook('result');
+    await v.typeInto('batch', '0', { enter: false });
+    let s = await v.state();
+    assert.equal(s.error?.field, 'batch');
+    assert.match(s.error.message, /batch must be a whole number in \[1, 1048576\], got 0/);
     assert.deepEqual(s.result, before, 'the last valid result stays');
-
-    // Typing "1e30" passes through "1e3", a valid 1000B model, whose result then stays.
-    const r = await widget('params_b');
-    await page.mouse.click(r.x + 30, r.y + r.h / 2);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('1e30');
-    await settled();
-    s = await hook('state');
-    assert.equal(s.inputs.params_b, 1e30);
-    assert.equal(s.error?.field, 'params_b');
-    assert.match(s.error.message, /got 1e\+30/);
-    assert.equal(s.result.breakdown.weights, 1e12 * 2, 'the last valid result (1e3 billion) stays');
-    mkdirSync(artifacts, { recursive: true });
-    writeFileSync(join(artifacts, 'bad-input.png'), await page.screenshot());
+    // The message is drawn right under the field.
+    const field = await v.widget('batch');
+    const msg = await v.widget('batch/error');
+    assert.ok(msg.y >= field.y + field.h - 1 && msg.y - (field.y + field.h) < 12, 'the error is beside the field');
+    assert.ok(Math.abs(msg.x - field.x) < 4);
+    assert.match(await v.hook('a11yText'), /Invalid input: batch/);
+    await page.screenshot({ path: join(artifacts, 'bad-input.png') });
     await page.keyboard.press('Enter');
-
-    await typeInto('params_b', '7');
-    assert.equal((await hook('state')).error, null);
+    await v.typeInto('batch', '4');
+    s = await v.state();
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.batch, 4);
     assert.deepEqual(consoleErrors, []);
 });
 
-test('the guide method, picked from the combo, reproduces the guide\'s 70B training example', async () => {
-    const m = await widget('method');
-    await page.mouse.click(m.x + 40, m.y + m.h / 2);  // opens the combo
-    await settled();
-    await page.mouse.click(m.x + 40, m.y + m.h * 2.5);  // its second entry: Guide
-    await settled();
-    await typeInto('params_b', '70');
-    await typeInto('batch', '1');
-    await typeInto('seq', '4096');
-    const s = await hook('state');
+test('the guide method reproduces the guide\'s 70B training example', async () => {
+    await v.click('method/guide');
+    await v.typeInto('params_b', '70');
+    await v.typeInto('model.layers', '80');
+    await v.typeInto('model.hidden', '8192');
+    await v.typeInto('model.heads', '64');
+    await v.typeInto('batch', '1');
+    await v.typeInto('seq', '4096');
+    await v.typeInto('gpus', '8');
+    const s = await v.state();
     assert.equal(s.inputs.method, 'guide');
     assert.equal(s.error, null);
     // (70e9 x (2x2 + 12) + 2 x 1 x 4096 x 8192 x 80 x 2) / 8 GPUs x 1.15 = 162.54 GB per GPU
     assert.equal(s.result.method, 'guide');
     assert.equal(Math.round(s.result.buffered_bytes / 1e7) / 100, 162.54);
-    await page.mouse.click(m.x + 40, m.y + m.h / 2);
-    await settled();
-    await page.mouse.click(m.x + 40, m.y + m.h * 1.5);  // back to Quick
-    await settled();
-    await typeInto('params_b', '7');
-    await typeInto('batch', '4');
-    await typeInto('seq', '2048');
-    assert.equal((await hook('state')).inputs.method, 'quick');
+    // Hovering the bar draws its tooltip (bytes, share and formula of the segment).
+    const bar = await v.widget('breakdown_bar');
+    const before = await v.hook('frameCount');
+    await page.mouse.move(bar.x + bar.w * 0.3, bar.y + bar.h / 2);
+    await v.settled();
+    assert.ok((await v.hook('frameCount')) > before, 'hovering draws the tooltip');
+    await page.screenshot({ path: join(artifacts, 'guide-70b.png') });
+    await v.typeInto('gpus', '1');
+    await v.typeInto('batch', '4');
+    await v.typeInto('seq', '2048');
+    await v.click('method/quick');
+});
+
+test('a preset from the searchable list: the model and its derived count carry to every method', async () => {
+    await v.click('model_mode/preset');
+    await v.click('model.preset');
+    await page.keyboard.type('llama 3.1 70');
+    await v.settled();
+    const widgets = await v.hook('widgets');
+    assert.ok(widgets['model.preset/llama-3.1-70b'], 'the search shows Llama-3.1 70B');
+    assert.ok(!widgets['model.preset/mistral-7b-v0.1'], 'and hides what does not match');
+    await v.click('model.preset/llama-3.1-70b');
+    const s = await v.state();
+    assert.equal(s.inputs.model.preset, 'llama-3.1-70b');
+    assert.ok(Math.abs(s.inputs.params_b - 70.554) < 0.01, `params_b ${s.inputs.params_b}`);
+    assert.equal(s.result.breakdown.weights, s.inputs.params_b * 1e9 * 2);
+    assert.match(s.fragment, /model\.preset=llama-3\.1-70b/);
+});
+
+test('switching task and method keeps the shared inputs; the page computes what the JS API does', async () => {
+    await v.click('task/inference');
+    await v.click('method/detailed');
+    let s = await v.state();
+    assert.equal(s.inputs.task, 'inference');
+    assert.equal(s.inputs.method, 'detailed');
+    assert.equal(s.result.method, 'detailed');
+    assert.equal(s.inputs.model.preset, 'llama-3.1-70b', 'the model stays');
+    assert.equal(s.inputs.inference.context, 2048, 'the sequence length became the context');
+    assert.equal(s.inputs.inference.concurrency, 4, 'the batch became the concurrency');
+    const api = await page.evaluate((c) => window.vramcalc.estimate(c), s.inputs);
+    assert.deepEqual(api, s.result);
+    // What fits on one H100 80GB: 141 GB of BF16 weights do not, so no context does; it takes 2+ GPUs.
+    assert.equal(s.answers.max_context.value, 0);
+    assert.ok(s.answers.min_gpus.value >= 2, `fewest GPUs ${s.answers.min_gpus.value}`);
+    assert.ok(Array.isArray(s.answers.best_format.items));
+
+    // Serving inputs: double the context with the keyboard-free + button.
+    await v.click('inference.context/inc');
+    s = await v.state();
+    assert.equal(s.inputs.inference.context, 4096);
+    assert.ok(s.result.metrics.decode_tokens_per_s.value > 0, 'roofline speed');
+
+    await v.click('method/quick');
+    s = await v.state();
+    assert.equal(s.inputs.seq, 4096, 'the context became the sequence length');
+    assert.equal(s.inputs.optimizer, 'inference');
+    await v.click('task/finetune');
+    await v.click('method/detailed');
+    await v.click('finetune/qlora');
+    s = await v.state();
+    assert.equal(s.inputs.task, 'finetune');
+    assert.equal(s.inputs.training.finetune, 'qlora');
+    assert.equal(s.result.task, 'finetune');
+    assert.ok(s.result.breakdown.weights < 70.6e9, 'a 4-bit base: under one byte per weight');
+    await page.screenshot({ path: join(artifacts, 'desktop-dpr1.png') });
+});
+
+test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
+    await v.click('units/gib');
+    let s = await v.state();
+    assert.equal(s.units, 'GiB');
+    assert.match(await v.hook('a11yText'), /GiB/);
+    assert.match(s.fragment, /units=gib/);
+    await v.click('theme/light');
+    s = await v.state();
+    assert.equal(s.theme, 'light');
+    assert.equal(s.dark, false);
+    const png = decodePng(await page.locator('#canvas').screenshot({ clip: { x: 0, y: 780, width: 4, height: 4 } }));
+    assert.ok(png.pixels[0] > 200, 'a light background');
+    await page.screenshot({ path: join(artifacts, 'desktop-light.png') });
+    await v.click('theme/auto');
+    await v.click('units/gb');
+    assert.equal((await v.state()).dark, true);
+});
+
+test('a shared link restores the same state in a fresh page, and back/forward walk the history', async () => {
+    const s = await v.state();
+    const link = `${url}#${s.fragment}`;
+    const other = await context.newPage();
+    await other.goto(link);
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    const t = await w.state();
+    assert.deepEqual(t.inputs, s.inputs);
+    assert.deepEqual(t.result, s.result);
+    assert.equal(t.link_error, '');
+    await other.close();
+
+    // History: each settled change is an entry; back restores the previous one.
+    await page.waitForTimeout(1100);
+    await v.click('method/guide');
+    assert.equal((await v.state()).inputs.method, 'guide');
+    await page.goBack();
+    await v.settled();
+    assert.equal((await v.state()).inputs.method, 'detailed');
+    await page.goForward();
+    await v.settled();
+    assert.equal((await v.state()).inputs.method, 'guide');
+    await v.click('method/detailed');
+});
+
+test('Copy link and Copy summary use the clipboard; exports download JSON, CSV and Markdown', async () => {
+    await v.click('copy_link');
+    const s = await v.state();
+    const copied = await v.hook('lastCopied');
+    assert.equal(copied, `${url}#${s.fragment}`);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), copied);
+    assert.equal(s.notice, 'Link copied');
+    await v.click('copy_summary');
+    assert.match(await v.hook('lastCopied'), /^vramcalc: Llama-3\.1 70B .*\nMemory per GPU: /s);
+
+    const download = async (item) => {
+        await v.click('export');
+        const [d] = await Promise.all([page.waitForEvent('download'), v.click(item)]);
+        return [d.suggestedFilename(), readFileSync(await d.path(), 'utf8')];
+    };
+    const [jsonName, json] = await download('export/json');
+    assert.equal(jsonName, 'vramcalc-llama-3.1-70b-finetune-detailed.json');
+    assert.deepEqual(JSON.parse(json).result, s.result);
+    const [, csv] = await download('export/csv');
+    assert.match(csv, /^section,key,label,bytes,GB,GiB,share,formula\n/);
+    assert.ok(csv.includes(`total,total_bytes,Per-GPU total,${Math.round(s.result.total_bytes)},`));
+    const [, md] = await download('export/md');
+    assert.match(md, /^# vramcalc: Llama-3\.1 70B/);
+    assert.match(md, /\| Component \| GB \| Share \| Formula \|/);
 });
 
 test('the page is idle: no frames are drawn without input', async () => {
-    const start = await settled();
+    const start = await v.settled();
     await page.waitForTimeout(1500);
-    assert.equal(await hook('frameCount'), start);
+    assert.equal(await v.hook('frameCount'), start);
     await page.mouse.move(700, 500);
-    await settled();
-    assert.ok((await hook('frameCount')) > start, 'a mouse move draws frames');
-});
-
-test('the canvas follows the window size', async () => {
-    await page.setViewportSize({ width: 700, height: 900 });
-    await settled();
-    const size = await page.evaluate(() => [document.getElementById('canvas').width, document.getElementById('canvas').height]);
-    assert.deepEqual(size, [700, 900]);
-    const batch = await widget('batch');
-    assert.ok(batch.x + batch.w <= 700, 'the inputs fit the narrow window');
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await settled();
+    await v.settled();
+    assert.ok((await v.hook('frameCount')) > start, 'a mouse move draws frames');
 });
 
 test('Embind estimate() returns what the CLI prints with --format json', async () => {
@@ -216,20 +333,5 @@ test('Embind estimate() returns what the CLI prints with --format json', async (
     }
     assert.equal(cliBad?.status, 1);
     assert.deepEqual(bad, JSON.parse(cliBad.stdout));
-});
-
-test('hovering the bar shows a segment\'s bytes and formula; screenshot of the worked example', async () => {
-    const box = await widget('checkpointing');
-    await page.mouse.click(box.x + box.h / 2, box.y + box.h / 2);  // checkpointing off again
-    await settled();
-    assert.equal((await hook('result')).buffered_bytes, 306.432 * GB);
-    const bar = await widget('breakdown_bar');
-    // Activations are the last component: 143.36 of the 306.43 GB bar, ending at 255.36 GB.
-    const before = await hook('frameCount');
-    await page.mouse.move(bar.x + bar.w * (200 / 306.432), bar.y + bar.h / 2);
-    await settled();
-    assert.ok((await hook('frameCount')) > before, 'hovering draws the tooltip');
-    mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: join(artifacts, 'screenshot.png') });
     assert.deepEqual(consoleErrors, []);
 });

@@ -1,0 +1,88 @@
+// vramcalc shell state: numbers for display (see format.hpp).
+#include "format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/units.hpp"
+
+namespace vc::shell {
+namespace {
+
+// Inserts thousands separators into the integer part of a formatted number.
+std::string group_thousands(const std::string& s) {
+    size_t start = s[0] == '-' ? 1 : 0;
+    size_t end = s.find('.');
+    if (end == std::string::npos) end = s.size();
+    std::string out = s.substr(0, start);
+    for (size_t i = start; i < end; ++i) {
+        if (i != start && (end - i) % 3 == 0) out += ',';
+        out += s[i];
+    }
+    return out + s.substr(end);
+}
+
+}  // namespace
+
+std::string format_size_value(double bytes, bool gib) {
+    if (!std::isfinite(bytes)) return "-";
+    const double v = gib ? bytes_to_gib(bytes) : bytes_to_gb(bytes);
+    const double a = std::fabs(v);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, a < 999.995 ? "%.2f" : a < 9999.95 ? "%.1f" : "%.0f", v);
+    return group_thousands(buf);
+}
+
+std::string format_size(double bytes, bool gib) { return format_size_value(bytes, gib) + " " + unit_label(gib); }
+
+std::string format_exact_bytes(double bytes) {
+    if (!std::isfinite(bytes)) return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", bytes);
+    return group_thousands(buf) + " bytes";
+}
+
+std::string format_count(double v) {
+    if (!std::isfinite(v)) return "-";
+    char buf[64];
+    if (std::fabs(v) < 1e15 && v == std::floor(v)) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return group_thousands(buf);
+    }
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+std::string format_percent(double share) {
+    if (!std::isfinite(share)) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", share * 100);
+    return buf;
+}
+
+std::string format_value(double v, const std::string& unit, bool gib) {
+    if (unit == "bytes") return format_size(v, gib);
+    char buf[64];
+    if (unit == "s") {
+        if (std::fabs(v) < 1) std::snprintf(buf, sizeof buf, "%.1f ms", v * 1000);
+        else std::snprintf(buf, sizeof buf, "%.2f s", v);
+        return buf;
+    }
+    if (unit == "tokens/s") {
+        std::snprintf(buf, sizeof buf, v < 100 ? "%.1f" : "%.0f", v);
+        return (v < 100 ? std::string(buf) : format_count(std::round(v))) + " tokens/s";
+    }
+    if (unit == "count" || unit.empty()) return format_count(v);
+    if (unit == "share" || unit == "fraction") return format_percent(v);
+    // "1 GPU", "1 sequence": a plural unit for one of it reads singular.
+    if (v == 1 && unit.size() > 1 && unit.back() == 's' && unit.find('/') == std::string::npos) return "1 " + unit.substr(0, unit.size() - 1);
+    return format_count(v) + " " + unit;
+}
+
+std::string format_price_per_hour(double usd) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, usd < 100 ? "$%.2f/h" : "$%.0f/h", usd);
+    return buf;
+}
+
+}  // namespace vc::shell

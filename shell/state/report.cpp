@@ -1,0 +1,266 @@
+// vramcalc shell state: summary, exports, accessible summary (see report.hpp).
+//
+// [SECTIONS]
+//   names      labels for enums and the model
+//   rows       inputs and results as label/value rows
+//   text       the copied summary
+//   files      JSON, CSV, Markdown
+//   a11y       the accessible summary
+#include "report.hpp"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "core/gpus.hpp"
+#include "format.hpp"
+#include "io/config_json.hpp"
+#include "scenario.hpp"
+
+namespace vc::shell {
+namespace {
+
+using nlohmann::json;
+
+// [SECTION] names ---------------------------------------------------------------------------------
+const char* method_label(Method m) {
+    switch (m) {
+        case Method::Quick: return "Quick";
+        case Method::Guide: return "Guide";
+        case Method::Detailed: return "Detailed";
+    }
+    return "Quick";
+}
+
+const char* task_label(Task t) {
+    switch (t) {
+        case Task::Training: return "Training";
+        case Task::FineTune: return "Fine-tuning";
+        case Task::Inference: return "Inference / serving";
+    }
+    return "Training";
+}
+
+std::string model_label(const Config& cfg) {
+    const double p = model_params_b(cfg);
+    char count[48];
+    std::snprintf(count, sizeof count, "%.4gB params", p);
+    switch (model_mode(cfg)) {
+        case ModelMode::Preset: return cfg.model.name + " (" + count + ")";
+        case ModelMode::ParamsOnly: return std::string(count) + ", architecture approximated";
+        case ModelMode::Custom: break;
+    }
+    return "Custom architecture (" + std::string(count) + ")";
+}
+
+std::string gpu_label(const Config& cfg) {
+    const GpuSpec* g = find_gpu(cfg.gpu_id);
+    return g ? g->name : "none chosen";
+}
+
+const char* yes_no(bool b) { return b ? "yes" : "no"; }
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string md_cell(const std::string& s) {
+    std::string out;
+    for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+}
+
+std::string number_text(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+const GpuFit* chosen_fit(const Config& cfg, const Results& r) {
+    for (const auto& c : r.gpus)
+        if (c.fit.gpu_id == cfg.gpu_id) return &c.fit;
+    return nullptr;
+}
+
+double headline_bytes(const Estimate& e) { return e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes; }
+
+}  // namespace
+
+// [SECTION] rows ----------------------------------------------------------------------------------
+std::vector<Row> input_rows(const Config& cfg) {
+    std::vector<Row> rows;
+    rows.push_back({"Task", task_label(cfg.task)});
+    rows.push_back({"Method", method_label(cfg.method)});
+    rows.push_back({"Model", model_label(cfg)});
+    switch (cfg.method) {
+        case Method::Quick:
+            rows.push_back({"Weight precision", io::quick_precision_name(cfg.quick.precision)});
+            rows.push_back({"Optimizer", io::quick_optimizer_name(cfg.quick.optimizer)});
+            rows.push_back({"Batch size", format_count(cfg.quick.batch)});
+            rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+            rows.push_back({"Activation checkpointing", yes_no(cfg.quick.checkpointing)});
+            break;
+        case Method::Guide:
+            rows.push_back({"Layers", format_count(cfg.model.layers)});
+            rows.push_back({"Hidden size", format_count(cfg.model.hidden)});
+            rows.push_back({"Attention heads", format_count(cfg.model.heads)});
+            rows.push_back({"Bytes per value", format_count(cfg.task == Task::Inference ? cfg.guide_weight_bytes : cfg.guide_bytes)});
+            rows.push_back({"Batch size", format_count(cfg.quick.batch)});
+            rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+            if (cfg.task != Task::Inference) rows.push_back({"GPUs", format_count(cfg.gpus)});
+            break;
+        case Method::Detailed:
+            rows.push_back({"Batch size", format_count(cfg.quick.batch)});
+            rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+            rows.push_back({"GPUs", format_count(cfg.gpus)});
+            break;
+    }
+    rows.push_back({"GPU", gpu_label(cfg)});
+    rows.push_back({"Headroom target", format_percent(cfg.target_utilization) + " of GPU memory"});
+    return rows;
+}
+
+std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
+    std::vector<Row> rows;
+    if (!r.valid) return rows;
+    const Estimate& e = r.estimate;
+    rows.push_back({"Per-GPU total", format_size(e.total_bytes, gib)});
+    if (e.buffered_bytes > e.total_bytes) rows.push_back({"With the method's safety margin", format_size(e.buffered_bytes, gib)});
+    if (const GpuFit* f = chosen_fit(cfg, r)) {
+        std::string verdict = f->within_target ? "fits within the target" : f->fits ? "fits, above the target" : "does not fit";
+        rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
+    }
+    for (const auto& m : e.metrics) rows.push_back({m.label, format_value(m.value, m.unit, gib)});
+    for (const auto& s : r.answers)
+        rows.push_back({s.label, s.ok ? format_value(s.answer.value, s.answer.unit, gib) : "n/a: " + s.error.message});
+    return rows;
+}
+
+// [SECTION] text ----------------------------------------------------------------------------------
+std::string summary_text(const Config& cfg, const Results& r, bool gib, const std::string& link) {
+    std::string out = "vramcalc: " + model_label(cfg) + ", " + task_label(cfg.task) + ", " + method_label(cfg.method) + " method\n";
+    for (const auto& [label, value] : input_rows(cfg))
+        if (label != "Model" && label != "Task" && label != "Method") out += "  " + label + ": " + value + "\n";
+    if (!r.valid) return out + "No result (the inputs are invalid).\n";
+    const Estimate& e = r.estimate;
+    out += "Memory per GPU: " + format_size(headline_bytes(e), gib) + "\n";
+    for (const auto& c : e.components)
+        out += "  " + c.label + ": " + format_size(c.bytes, gib) + " (" + format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0) + ")\n";
+    for (const auto& [label, value] : result_rows(cfg, r, gib))
+        if (label != "Per-GPU total") out += label + ": " + value + "\n";
+    if (!link.empty()) out += link + "\n";
+    return out;
+}
+
+// [SECTION] files ---------------------------------------------------------------------------------
+std::string export_json(const Config& cfg, const Results& r) {
+    json j;
+    j["config"] = io::config_to_json(cfg);
+    j["result"] = r.valid ? io::estimate_to_json(r.estimate) : json(nullptr);
+    json methods = json::array();
+    for (const auto& m : r.methods)
+        methods.push_back(m.ok ? io::estimate_to_json(m.estimate) : io::error_to_json(m.error));
+    j["comparison"] = methods;
+    json answers = json::array();
+    for (const auto& s : r.answers) {
+        if (!s.ok) {
+            answers.push_back({{"question", s.question}, {"ok", false}, {"error", {{"field", s.error.field}, {"message", s.error.message}}}});
+            continue;
+        }
+        answers.push_back({{"question", s.question}, {"ok", true}, {"label", s.answer.label}, {"value", s.answer.value},
+                           {"unit", s.answer.unit}, {"explanation", s.answer.explanation}, {"items", s.answer.items}});
+    }
+    j["answers"] = answers;
+    return io::dump(j, 2) + "\n";
+}
+
+std::string export_csv(const Config& cfg, const Results& r) {
+    std::string out = "section,key,label,bytes,GB,GiB,share,formula\n";
+    if (!r.valid) return out;
+    auto row = [&](const char* section, const std::string& key, const std::string& label, double bytes, double share,
+                   const std::string& formula) {
+        char nums[160];
+        std::snprintf(nums, sizeof nums, "%.0f,%.6f,%.6f,%s", bytes, bytes / 1e9, bytes / 1073741824.0,
+                      share >= 0 ? number_text(share).c_str() : "");
+        out += std::string(section) + "," + csv_field(key) + "," + csv_field(label) + "," + nums + "," + csv_field(formula) + "\n";
+    };
+    const Estimate& e = r.estimate;
+    for (const auto& c : e.components) row("component", c.key, c.label, c.bytes, e.total_bytes > 0 ? c.bytes / e.total_bytes : 0, c.formula);
+    row("total", "total_bytes", "Per-GPU total", e.total_bytes, 1, "");
+    if (e.buffered_bytes > e.total_bytes) row("total", "buffered_bytes", "With safety margin", e.buffered_bytes, -1, "");
+    for (const auto& m : r.methods)
+        if (m.ok) row("method", method_name(m.method), std::string(method_label(m.method)) + " method", headline_bytes(m.estimate), -1, "");
+    for (const auto& c : r.gpus) {
+        const GpuFit& f = c.fit;
+        const GpuSpec* g = find_gpu(f.gpu_id);
+        row("gpu", f.gpu_id, g ? g->name : f.gpu_id, g ? g->memory_bytes : 0, f.utilization,
+            std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit") +
+                (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()));
+    }
+    (void)cfg;
+    return out;
+}
+
+std::string export_markdown(const Config& cfg, const Results& r, bool gib, const std::string& link) {
+    const char* u = unit_label(gib);
+    std::string out = "# vramcalc: " + md_cell(model_label(cfg)) + "\n\n";
+    out += "| Input | Value |\n| --- | --- |\n";
+    for (const auto& [label, value] : input_rows(cfg)) out += "| " + md_cell(label) + " | " + md_cell(value) + " |\n";
+    if (!r.valid) return out + "\nNo result: the inputs are invalid.\n";
+    const Estimate& e = r.estimate;
+    out += "\n## Memory per GPU: " + format_size(headline_bytes(e), gib) + "\n\n";
+    out += std::string("| Component | ") + u + " | Share | Formula |\n| --- | ---: | ---: | --- |\n";
+    for (const auto& c : e.components)
+        out += "| " + md_cell(c.label) + " | " + format_size_value(c.bytes, gib) + " | " +
+               format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0) + " | " + md_cell(c.formula) + " |\n";
+    out += "| **Total** | **" + format_size_value(e.total_bytes, gib) + "** | 100.0% | |\n";
+    if (e.buffered_bytes > e.total_bytes) out += "| With safety margin | " + format_size_value(e.buffered_bytes, gib) + " | | |\n";
+
+    out += std::string("\n## Same scenario, every method\n\n| Method | ") + u + " per GPU |\n| --- | ---: |\n";
+    for (const auto& m : r.methods)
+        out += std::string("| ") + method_label(m.method) + " | " + (m.ok ? format_size_value(headline_bytes(m.estimate), gib) : "n/a") + " |\n";
+
+    const std::vector<Row> rows = result_rows(cfg, r, gib);
+    if (rows.size() > 1) {
+        out += "\n## Answers\n\n| Question | Answer |\n| --- | --- |\n";
+        for (size_t i = 1; i < rows.size(); ++i) out += "| " + md_cell(rows[i].first) + " | " + md_cell(rows[i].second) + " |\n";
+    }
+    if (!e.notes.empty()) {
+        out += "\n";
+        for (const auto& n : e.notes) out += "- " + n + "\n";
+    }
+    if (!link.empty()) out += "\n[Open this scenario](" + link + ")\n";
+    return out;
+}
+
+// [SECTION] a11y ----------------------------------------------------------------------------------
+std::string accessible_summary_json(const App& a) {
+    const Config& cfg = a.inputs;
+    const Results& r = a.results;
+    json j;
+    j["title"] = "vramcalc: " + model_label(cfg) + ", " + task_label(cfg.task) + ", " + method_label(cfg.method) + " method";
+    json inputs = json::array();
+    for (const auto& [label, value] : input_rows(cfg)) inputs.push_back({label, value});
+    j["inputs"] = inputs;
+    json results = json::array();
+    for (const auto& [label, value] : result_rows(cfg, r, a.ui.show_gib)) results.push_back({label, value});
+    j["results"] = results;
+    json breakdown = json::array();
+    if (r.valid)
+        for (const auto& c : r.estimate.components)
+            breakdown.push_back({c.label, format_size(c.bytes, a.ui.show_gib) + " (" +
+                                              format_percent(r.estimate.total_bytes > 0 ? c.bytes / r.estimate.total_bytes : 0) + "): " + c.formula});
+    j["breakdown"] = breakdown;
+    j["error"] = a.error.field.empty() ? json(nullptr) : json(a.error.field + ": " + a.error.message + " (showing the last valid result)");
+    return io::dump(j);
+}
+
+std::string export_file_name(const Config& cfg, const char* extension) {
+    std::string model = model_mode(cfg) == ModelMode::Preset ? cfg.model.id : model_mode(cfg) == ModelMode::ParamsOnly ? "params" : "custom";
+    return "vramcalc-" + model + "-" + task_name(cfg.task) + "-" + method_name(cfg.method) + "." + extension;
+}
+
+}  // namespace vc::shell

@@ -1,0 +1,36 @@
+// vramcalc shell state: the result as text for people and files. The summary a visitor copies,
+// the JSON / CSV / Markdown exports, and the accessible summary the page keeps in its HTML for
+// screen readers and text search. Pure: strings in, strings out.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "shell/app.hpp"
+
+namespace vc::shell {
+
+using Row = std::pair<std::string, std::string>;  // label, value
+
+// The inputs that matter for the config's task and method, as label/value rows.
+std::vector<Row> input_rows(const Config& cfg);
+// The headline results (per-GPU total, fit on the chosen GPU, answers) as label/value rows.
+std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib);
+
+// A few lines of plain text: model, task, method, per-GPU total and breakdown, fit, answers.
+std::string summary_text(const Config& cfg, const Results& r, bool gib, const std::string& link);
+// {"config": <config JSON>, "result": <result JSON>, "comparison": [...], "answers": [...]}
+std::string export_json(const Config& cfg, const Results& r);
+// One row per component, total, method and GPU, with bytes, GB and GiB.
+std::string export_csv(const Config& cfg, const Results& r);
+// Inputs, breakdown, comparison and answers as Markdown tables.
+std::string export_markdown(const Config& cfg, const Results& r, bool gib, const std::string& link);
+// The accessible summary as JSON for the page to render: {"title", "inputs": [[l, v]], "results":
+// [[l, v]], "breakdown": [[l, v]], "error": "..."}.
+std::string accessible_summary_json(const App& a);
+
+// File names for the exports, from the model and task ("vramcalc-llama-3.1-8b-training.csv").
+std::string export_file_name(const Config& cfg, const char* extension);
+
+}  // namespace vc::shell

@@ -1,0 +1,792 @@
+// vramcalc shell: the inputs. The task and method bar, the model picker, then every input the
+// engine has for the task and method, each with a one-line tooltip saying what it does to memory.
+// Edits write the active method's fields; a switch of task or method carries the shared inputs
+// (state/scenario.hpp).
+//
+// [SECTIONS]
+//   choices    enum <-> label tables
+//   bar        task and method pickers
+//   model      preset list (searchable, by family), custom architecture, parameters only
+//   quick      the quick method's inputs
+//   guide      the guide's inputs
+//   training   detailed training and fine-tuning
+//   serving    detailed inference and serving
+//   gpu        the GPU sized for and the headroom target
+//   panel      the whole inputs column
+#include <cctype>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/gpus.hpp"
+#include "core/presets.hpp"
+#include "core/quant.hpp"
+#include "core/kv_cache.hpp"
+#include "state/format.hpp"
+#include "state/scenario.hpp"
+#include "ui_internal.hpp"
+
+namespace vc::shell::ui {
+namespace {
+
+// [SECTION] choices -------------------------------------------------------------------------------
+const Choice<QuickPrecision> kQuickPrecisions[] = {
+    {QuickPrecision::Fp32, "fp32", "FP32 (4 bytes)", "4 bytes per weight (and per gradient)."},
+    {QuickPrecision::Fp16, "fp16", "FP16 (2 bytes)", "2 bytes per weight (and per gradient)."},
+    {QuickPrecision::Bf16, "bf16", "BF16 (2 bytes)", "2 bytes per weight (and per gradient)."},
+    {QuickPrecision::Int8, "int8", "INT8 (1 byte)", "1 byte per weight."},
+    {QuickPrecision::Int4, "int4", "INT4 (0.5 bytes)", "Half a byte per weight."},
+};
+const Choice<QuickOptimizer> kQuickOptimizers[] = {
+    {QuickOptimizer::AdamWMixed, "adamw-mixed", "AdamW mixed (12 B)", "FP32 master copy + two FP32 moments: 12 bytes per parameter."},
+    {QuickOptimizer::AdamW, "adamw", "AdamW (8 B)", "Two FP32 moments: 8 bytes per parameter."},
+    {QuickOptimizer::AdamW8bit, "adamw-8bit", "8-bit AdamW (2 B)", "Two 8-bit moments: 2 bytes per parameter."},
+    {QuickOptimizer::Sgd, "sgd", "SGD momentum (4 B)", "One FP32 momentum buffer: 4 bytes per parameter."},
+};
+const Choice<TrainPrecision> kTrainPrecisions[] = {
+    {TrainPrecision::Bf16Mixed, "bf16-mixed", "BF16 mixed", "BF16 compute with FP32 weights or an FP32 master copy (profile): 4 + 2 bytes per parameter, plus FP32 gradients."},
+    {TrainPrecision::Fp16Mixed, "fp16-mixed", "FP16 mixed", "As BF16 mixed with FP16 compute; loss scaling costs no memory."},
+    {TrainPrecision::Bf16True, "bf16-true", "BF16 pure", "Weights, gradients and optimizer state in BF16: no FP32 master copy (half the state)."},
+    {TrainPrecision::Fp16True, "fp16-true", "FP16 pure", "Everything in FP16: no FP32 master copy."},
+    {TrainPrecision::Fp32, "fp32", "FP32", "Weights, gradients, optimizer state and activations in FP32: 4 bytes each."},
+    {TrainPrecision::Fp8Mixed, "fp8", "FP8 linear layers", "FP8 matmul inputs saved for backward (1 byte instead of 2) on BF16 mixed training."},
+};
+const Choice<OptimizerKind> kOptimizers[] = {
+    {OptimizerKind::AdamW, "adamw", "AdamW", "Two moments per trainable parameter (8 bytes in FP32)."},
+    {OptimizerKind::AdamW8bit, "adamw-8bit", "AdamW 8-bit (bitsandbytes)", "Two 8-bit moments plus block scales: about 2 bytes per parameter."},
+    {OptimizerKind::PagedAdamW, "paged-adamw", "Paged AdamW", "32-bit AdamW in unified memory: can spill to host RAM under pressure."},
+    {OptimizerKind::PagedAdamW8bit, "paged-adamw-8bit", "Paged AdamW 8-bit", "8-bit AdamW in unified memory (QLoRA's default)."},
+    {OptimizerKind::Adafactor, "adafactor", "Adafactor", "Factored second moment (a row and a column per matrix): almost no state."},
+    {OptimizerKind::Lion, "lion", "Lion", "One momentum buffer per parameter."},
+    {OptimizerKind::SgdMomentum, "sgd-momentum", "SGD + momentum", "One momentum buffer per parameter."},
+    {OptimizerKind::Sgd, "sgd", "SGD", "No optimizer state."},
+    {OptimizerKind::Custom, "custom", "Custom bytes/param", "Your own optimizer state per trainable parameter."},
+};
+const Choice<Recompute> kRecompute[] = {
+    {Recompute::None, "none", "None", "Every layer keeps its activations for the backward pass."},
+    {Recompute::Selective, "selective", "Selective", "Recompute the attention internals (Korthikanti et al.): drops the s x s terms."},
+    {Recompute::Full, "full", "Full", "Keep only each layer's input; recompute the rest in backward (~1 layer live)."},
+};
+const Choice<AttentionKernel> kAttention[] = {
+    {AttentionKernel::Auto, "auto", "Profile default", "The framework profile's attention kernel."},
+    {AttentionKernel::Flash, "flash", "Flash / SDPA", "No s x s attention scores are kept."},
+    {AttentionKernel::Eager, "eager", "Eager", "Softmax scores (heads x s x s) are kept for backward."},
+};
+const Choice<Sharding> kSharding[] = {
+    {Sharding::None, "ddp", "DDP (none)", "Every data-parallel GPU holds all weights, gradients and optimizer state."},
+    {Sharding::Zero1, "zero1", "ZeRO-1", "Optimizer state split over the data-parallel GPUs."},
+    {Sharding::Zero2, "zero2", "ZeRO-2 / FSDP grad-op", "Optimizer state and gradients split over the data-parallel GPUs."},
+    {Sharding::Zero3, "zero3", "ZeRO-3 / FSDP full", "Weights too; a few layers are gathered at a time."},
+};
+const Choice<PipelineSchedule> kSchedules[] = {
+    {PipelineSchedule::OneFOneB, "1f1b", "1F1B", "The first stage holds up to pp micro-batches of activations."},
+    {PipelineSchedule::Interleaved, "interleaved", "Interleaved", "v model chunks per GPU: more micro-batches in flight, smaller bubble."},
+};
+const Choice<Toggle> kToggles[] = {
+    {Toggle::Auto, "auto", "Profile", "As the framework profile does."},
+    {Toggle::On, "on", "On", nullptr},
+    {Toggle::Off, "off", "Off", nullptr},
+};
+const Choice<BaseQuant> kBaseQuant[] = {
+    {BaseQuant::None, "none", "None (16-bit)", "Frozen base weights in BF16 (QLoRA uses NF4 regardless)."},
+    {BaseQuant::Nf4, "nf4", "NF4", "4-bit NormalFloat base with block absmax scales."},
+    {BaseQuant::Fp4, "fp4", "FP4", "4-bit float base with block absmax scales."},
+    {BaseQuant::Int8, "int8", "INT8", "LLM.int8() base weights: 1 byte each."},
+};
+const Choice<OutputHead> kHeads[] = {
+    {OutputHead::LanguageModel, "lm", "LM head", "Logits over the whole vocabulary: often the largest single buffer."},
+    {OutputHead::Classifier, "classifier", "Classifier", "A few labels: the logits are tiny."},
+};
+const Choice<Engine> kEngines[] = {
+    {Engine::Vllm, "vllm", "vLLM", "Reserves gpu_memory_utilization of the card and pages the rest into KV blocks."},
+    {Engine::LlamaCpp, "llama.cpp", "llama.cpp", "Weights of the offloaded layers, KV for the whole context, a compute buffer."},
+    {Engine::Hf, "hf", "HF generate", "Weights, a growing KV cache and the current step's activations."},
+};
+const Choice<HfAttention> kHfAttention[] = {
+    {HfAttention::Sdpa, "sdpa", "SDPA", "PyTorch scaled-dot-product attention: no s x s scores."},
+    {HfAttention::Flash, "flash", "FlashAttention-2", "No s x s scores."},
+    {HfAttention::Eager, "eager", "Eager", "Keeps heads x s x s scores during prefill."},
+};
+
+// Powers of two for batch-like inputs and context lengths.
+constexpr std::initializer_list<double> kBatchPresets = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+constexpr std::initializer_list<double> kSeqPresets = {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
+constexpr std::initializer_list<double> kGpuPresets = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+constexpr std::initializer_list<double> kDegreePresets = {1, 2, 4, 8, 16, 32, 64};
+constexpr double kMaxBatch = 1 << 20, kMaxSeq = 1 << 24, kMaxGpus = 1 << 20;
+
+const NumberSpec kBatchSpec{1, kMaxBatch, 1, Step::Double, "%.0f", kBatchPresets};
+const NumberSpec kSeqSpec{1, kMaxSeq, 1, Step::Double, "%.0f", kSeqPresets};
+const NumberSpec kGpusSpec{1, kMaxGpus, 1, Step::Double, "%.0f", kGpuPresets};
+const NumberSpec kDegreeSpec{1, 1024, 1, Step::Double, "%.0f", kDegreePresets};
+
+// [SECTION] bar -----------------------------------------------------------------------------------
+const char* const kTaskIds[] = {"training", "finetune", "inference"};
+const char* const kTaskLabels[] = {"Training", "Fine-tuning", "Inference"};
+const char* const kTaskTips[] = {"Pre-training or full training from scratch: weights, gradients, optimizer state, activations.",
+                                 "Adapting a pretrained model: full, LoRA (frozen base + adapters) or QLoRA (4-bit base).",
+                                 "Serving: weights, the KV cache for the context and concurrency, engine overheads."};
+const char* const kMethodIds[] = {"quick", "guide", "detailed"};
+const char* const kMethodLabels[] = {"Quick", "Guide", "Detailed"};
+const char* const kMethodTips[] = {"The popular public calculator's rule of thumb (params x bytes, activations proportional to params, +20%).",
+                                   "A cluster-sizing guide's three formulas, as published.",
+                                   "Architecture- and parallelism-aware model of a real run (this tool's own)."};
+const char* const kFinetuneIds[] = {"full", "lora", "qlora"};
+const char* const kFinetuneLabels[] = {"Full", "LoRA", "QLoRA"};
+const char* const kFinetuneTips[] = {"Every weight trains: gradients and optimizer state for all of them.",
+                                     "Frozen base + low-rank adapters: gradients and optimizer state only for the adapters.",
+                                     "LoRA on a 4-bit NF4 base: the base weights take about a quarter of BF16."};
+
+FinetuneMethod g_last_finetune = FinetuneMethod::Lora;  // the variant fine-tuning returns to
+
+}  // namespace
+
+bool task_method_bar(App& a, bool narrow) {
+    Config& c = a.inputs;
+    bool changed = false;
+    int task = static_cast<int>(c.task);
+    int method = static_cast<int>(c.method);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float half = narrow ? avail : (avail - ImGui::GetStyle().ItemSpacing.x) / 2;
+    ImGui::BeginGroup();
+    ImGui::BeginDisabled(is_locked(a, "task"));
+    if (segmented(a, "task", 3, task, kTaskIds, kTaskLabels, kTaskTips, half)) {
+        set_task(c, static_cast<Task>(task), g_last_finetune);
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    ImGui::EndGroup();
+    if (!narrow) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::BeginDisabled(is_locked(a, "method"));
+    if (segmented(a, "method", 3, method, kMethodIds, kMethodLabels, kMethodTips, half)) {
+        set_method(c, static_cast<Method>(method));
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    ImGui::EndGroup();
+    if (c.task == Task::FineTune) {
+        int ft = static_cast<int>(c.training.finetune);
+        ImGui::BeginGroup();
+        ImGui::BeginDisabled(is_locked(a, "training.finetune"));
+        if (segmented(a, "finetune", 3, ft, kFinetuneIds, kFinetuneLabels, kFinetuneTips, half)) {
+            c.training.finetune = g_last_finetune = static_cast<FinetuneMethod>(ft);
+            changed = true;
+        }
+        ImGui::EndDisabled();
+        ImGui::EndGroup();
+        if (c.method != Method::Detailed && c.training.finetune != FinetuneMethod::Full) {
+            if (!narrow) ImGui::SameLine();
+            dim_text("The %s method sizes a full fine-tune: it has no notion of adapters.", c.method == Method::Quick ? "quick" : "guide");
+        }
+    }
+    if (changed) mark_changed(a);
+    return changed;
+}
+
+namespace {
+
+// A titled panel holding one form; `body(Form&)` draws its rows and returns true on a change.
+template <typename Body>
+bool form_panel(App& a, const char* id, const char* title, Body body) {
+    panel_begin(id, title);
+    Form f{a};
+    bool changed = false;
+    if (begin_form(id)) {
+        changed = body(f);
+        end_form(f);
+    }
+    panel_end();
+    return changed;
+}
+
+// [SECTION] model ---------------------------------------------------------------------------------
+std::string lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+// Every word of the filter appears in the preset's name, id or family.
+bool preset_matches(const ModelSpec& m, const std::string& filter) {
+    const std::string hay = lower(m.name + " " + m.id + " " + m.family);
+    size_t start = 0;
+    const std::string f = lower(filter);
+    while (start < f.size()) {
+        size_t end = f.find(' ', start);
+        if (end == std::string::npos) end = f.size();
+        if (end > start && hay.find(f.substr(start, end - start)) == std::string::npos) return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+std::string params_text(double params) {
+    char buf[32];
+    const double b = params / 1e9;
+    std::snprintf(buf, sizeof buf, b >= 100 ? "%.0fB" : b >= 10 ? "%.1fB" : b >= 1 ? "%.2fB" : "%.0fM", b >= 1 ? b : params / 1e6);
+    return buf;
+}
+
+// The searchable, grouped preset list in a combo's popup.
+bool preset_combo(App& a, Form& f) {
+    Config& c = a.inputs;
+    const Field field{"model.preset", "Preset", "Published configs: the parameter count is derived from the dimensions."};
+    row_begin(f, field);
+    bool changed = false;
+    const std::string current = model_mode(c) == ModelMode::Preset ? c.model.name : "Choose a preset";
+    ImGui::PushID("preset");
+    const bool open = ImGui::BeginCombo("##v", current.c_str(), ImGuiComboFlags_HeightLargest);
+    reg(a, field.id);
+    tooltip(field.tip);
+    if (open) {
+        static char filter[64] = "";
+        if (ImGui::IsWindowAppearing()) {
+            ImGui::SetKeyboardFocusHere();
+            filter[0] = '\0';
+        }
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        ImGui::InputTextWithHint("##search", "Search (e.g. llama 8b, moe, gemma)", filter, sizeof filter);
+        reg(a, "model.preset/search");
+        const char* family = nullptr;
+        int shown = 0;
+        for (const auto& m : model_presets()) {
+            if (!preset_matches(m, filter)) continue;
+            if (!family || m.family != family) {
+                family = m.family.c_str();
+                ImGui::PushFont(font(Font::Small));
+                ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+                ImGui::TextUnformatted(family);
+                ImGui::PopStyleColor();
+                ImGui::PopFont();
+            }
+            const auto r = resolve_model(m);
+            const std::string label = "  " + m.name;
+            const bool selected = c.model.id == m.id;
+            if (ImGui::Selectable(label.c_str(), selected)) {
+                use_preset(c, m);
+                changed = true;
+            }
+            reg(a, "model.preset/" + m.id);
+            if (r.ok) {
+                const ParamBreakdown p = model_params(r.value);
+                const std::string count = params_text(p.total) + (p.active < p.total * 0.999 ? " (" + params_text(p.active) + " active)" : "");
+                ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(count.c_str()).x + ImGui::GetCursorPosX() -
+                                ImGui::GetStyle().ItemSpacing.x);
+                ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+                ImGui::TextUnformatted(count.c_str());
+                ImGui::PopStyleColor();
+            }
+            ++shown;
+        }
+        if (shown == 0) dim_text("No preset matches \"%s\".", filter);
+        ImGui::EndCombo();
+    }
+    ImGui::PopID();
+    row_end(f, field);
+    return changed;
+}
+
+const Choice<MlpKind> kMlpKinds[] = {
+    {MlpKind::SwiGlu, "swiglu", "SwiGLU (3 matrices)", "Gated MLP: gate, up and down projections."},
+    {MlpKind::GeGlu, "geglu", "GeGLU (3 matrices)", "Gated MLP with GELU."},
+    {MlpKind::Gelu, "gelu", "GELU (2 matrices)", "Plain MLP: up and down projections."},
+};
+const Choice<NormKind> kNormKinds[] = {
+    {NormKind::RmsNorm, "rmsnorm", "RMSNorm", "A weight per channel."},
+    {NormKind::LayerNorm, "layernorm", "LayerNorm", "A weight and a bias per channel."},
+};
+
+bool architecture_fields(App& a, Form& f) {
+    ModelSpec& m = a.inputs.model;
+    bool changed = false;
+    const NumberSpec dim{1, 1 << 16, 64, Step::Add, "%.0f"};
+    const NumberSpec small{0, 1024, 1, Step::Add, "%.0f"};
+    changed |= integer(f, {"model.layers", "Layers", "Transformer blocks: weights, KV cache and activations grow with them."}, m.layers,
+                       NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+    changed |= integer(f, {"model.hidden", "Hidden size", "Model width h: weights grow with h^2, activations with h."}, m.hidden, dim);
+    changed |= integer(f, {"model.heads", "Attention heads", "Query heads; eager attention keeps heads x s x s scores."}, m.heads,
+                       NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+    changed |= integer(f, {"model.kv_heads", "KV heads", "Grouped-query attention: the KV cache is proportional to these."}, m.kv_heads,
+                       NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+    changed |= integer(f, {"model.head_dim", "Head dim (0: h/heads)", "Width of one head; the KV cache is KV heads x head dim."}, m.head_dim,
+                       NumberSpec{0, 1024, 8, Step::Add, "%.0f"});
+    changed |= integer(f, {"model.ffn", "FFN size", "MLP intermediate width: weights and MLP activations grow with it."}, m.ffn, dim);
+    changed |= choice(f, {"model.mlp", "MLP", "Gated MLPs have three matrices and keep more activations."}, kMlpKinds, m.mlp);
+    changed |= choice(f, {"model.norm", "Norm", "LayerNorm adds a bias per channel."}, kNormKinds, m.norm, true);
+    changed |= integer(f, {"model.vocab", "Vocabulary", "Embedding and LM head rows; the logits are batch x seq x vocab."}, m.vocab,
+                       NumberSpec{1, 1 << 20, 1024, Step::Add, "%.0f"});
+    changed |= check(f, {"model.tied_embeddings", "Tied embeddings", "The LM head shares the embedding matrix: one fewer vocab x h."},
+                     m.tied_embeddings, "shared with the LM head");
+    changed |= integer(f, {"model.experts", "Experts (MoE)", "Routed experts per MoE layer; 0 for a dense model. All are stored."}, m.experts,
+                       NumberSpec{0, 1024, 1, Step::Add, "%.0f"});
+    if (m.experts > 0) {
+        changed |= integer(f, {"model.top_k", "Experts per token", "Routed experts each token uses: compute and routed activations."}, m.top_k, small);
+        changed |= integer(f, {"model.shared_experts", "Shared experts", "Experts every token uses."}, m.shared_experts, small);
+        changed |= integer(f, {"model.expert_ffn", "Expert FFN size", "Intermediate width of one expert."}, m.expert_ffn, dim);
+        changed |= integer(f, {"model.dense_layers", "Dense layers", "Leading layers with a dense MLP instead of experts."}, m.dense_layers, small);
+    }
+    changed |= integer(f, {"model.kv_lora_rank", "MLA KV rank", "DeepSeek latent attention: the KV cache keeps this latent per token (0: off)."},
+                       m.kv_lora_rank, NumberSpec{0, 4096, 64, Step::Add, "%.0f"});
+    changed |= integer(f, {"model.sliding_window", "Sliding window", "Local layers cache at most this many tokens (0: none)."}, m.sliding_window,
+                       NumberSpec{0, 1 << 20, 1024, Step::Double, "%.0f"});
+    return changed;
+}
+
+// The model: preset / custom / parameters only, and the derived parameter count.
+bool model_section(App& a) {
+    Config& c = a.inputs;
+    bool changed = false;
+    panel_begin("model", "MODEL");
+    static const char* const kIds[] = {"preset", "custom", "params"};
+    static const char* const kLabels[] = {"Preset", "Custom", "Params only"};
+    static const char* const kTips[] = {"A published model: the architecture as its config states it.",
+                                        "Edit the architecture: every dimension the engine reads.",
+                                        "Only a parameter count: the architecture is filled from typical ratios (approximate)."};
+    int mode = static_cast<int>(model_mode(c));
+    ImGui::BeginDisabled(is_locked(a, "model"));
+    const bool mode_changed = segmented(a, "model_mode", 3, mode, kIds, kLabels, kTips, -1);
+    ImGui::EndDisabled();
+    if (mode_changed) {
+        switch (static_cast<ModelMode>(mode)) {
+            case ModelMode::Preset: use_preset(c, *find_preset("llama-3.1-8b")); break;
+            case ModelMode::Custom: use_custom(c); break;
+            case ModelMode::ParamsOnly: use_params_only(c, model_params_b(c) > 0 ? model_params_b(c) : 7); break;
+        }
+        changed = true;
+    }
+    Form f{a};
+    if (begin_form("model_form")) {
+        switch (model_mode(c)) {
+            case ModelMode::Preset: changed |= preset_combo(a, f); break;
+            case ModelMode::Custom:
+                if (architecture_fields(a, f)) {
+                    model_edited(c);
+                    changed = true;
+                }
+                break;
+            case ModelMode::ParamsOnly: {
+                double p = c.model.params_override_b;
+                if (number(f, {"params_b", "Parameters (billions)", "Weights, gradients and optimizer state are proportional to this.",
+                               {"model.params_b", "params"}},
+                           p, NumberSpec{0.1, 100000, 1, Step::Double, "%.6g", {0.5, 1, 3, 7, 8, 13, 34, 70, 405}})) {
+                    use_params_only(c, p);
+                    changed = true;
+                }
+                break;
+            }
+        }
+        end_form(f);
+    }
+    // The derived count, with its components on hover.
+    const auto r = resolve_model(c.model);
+    if (r.ok) {
+        const ParamBreakdown p = model_params(r.value);
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+        if (p.active < p.total * 0.999)
+            ImGui::Text("%s parameters, %s active per token%s", format_count(p.total).c_str(), format_count(p.active).c_str(),
+                        c.model.approximate ? " (approximate architecture)" : "");
+        else
+            ImGui::Text("%s parameters%s", format_count(p.total).c_str(), c.model.approximate ? " (approximate architecture)" : "");
+        ImGui::PopStyleColor();
+        reg(a, "model/params");
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            struct Part {
+                const char* label;
+                double v;
+            };
+            const Part parts[] = {{"Embedding", p.embedding},      {"LM head", p.output},          {"Attention", p.attention},
+                                  {"MLP (dense)", p.mlp_dense},    {"Experts (routed)", p.experts_routed},
+                                  {"Experts (shared)", p.experts_shared}, {"Router", p.router}, {"Norms", p.norms}};
+            for (const auto& part : parts)
+                if (part.v > 0) ImGui::Text("%-18s %16s", part.label, format_count(part.v).c_str());
+            if (c.model.published_params_b > 0) ImGui::Text("Published: %.4gB", c.model.published_params_b);
+            ImGui::EndTooltip();
+        }
+    }
+    panel_end();
+    return changed;
+}
+
+// [SECTION] quick ---------------------------------------------------------------------------------
+bool quick_inputs(App& a, Form& f) {
+    QuickInputs& q = a.inputs.quick;
+    const bool serving = a.inputs.task == Task::Inference;
+    bool changed = false;
+    changed |= choice(f, {"precision", "Weight precision", "Bytes per weight (and per gradient when training)."}, kQuickPrecisions, q.precision);
+    if (!serving)
+        changed |= choice(f, {"optimizer", "Optimizer", "Optimizer state per parameter, as the rule of thumb counts it."}, kQuickOptimizers, q.optimizer);
+    changed |= number(f, {"batch", serving ? "Batch (sequences)" : "Batch size", "Activations grow linearly with the batch."}, q.batch, kBatchSpec);
+    changed |= number(f, {"seq", "Sequence length", "Activations grow linearly with the sequence length (in this rule)."}, q.seq, kSeqSpec);
+    if (!serving) {
+        char text[48];
+        std::snprintf(text, sizeof text, "activations x %g", q.constants.checkpoint_factor);
+        changed |= check(f, {"checkpointing", "Checkpointing", "Activation checkpointing: the rule multiplies activations by a factor (0.25)."},
+                         q.checkpointing, text);
+    }
+    return changed;
+}
+
+// [SECTION] guide ---------------------------------------------------------------------------------
+bool guide_inputs(App& a, Form& f) {
+    Config& c = a.inputs;
+    bool changed = false;
+    // The guide's own inputs: P, L, h and heads (with a custom model they are in the model panel).
+    if (model_mode(c) != ModelMode::Custom) {
+        ModelSpec& m = c.model;
+        const bool typed_count = model_mode(c) == ModelMode::ParamsOnly;
+        bool dims = false;
+        dims |= integer(f, {"model.layers", "Layers (L)", "The guide's activations and KV term grow with L."}, m.layers, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+        dims |= integer(f, {"model.hidden", "Hidden size (h)", "The guide's activations grow with h."}, m.hidden, NumberSpec{1, 1 << 16, 64, Step::Add, "%.0f"});
+        dims |= integer(f, {"model.heads", "Attention heads", "The guide's KV term uses h / heads per head."}, m.heads, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+        // NOTE: with a typed count the guide keeps it (P and the dimensions are separate inputs of
+        // its formulas); a preset's edited dimensions make a custom model whose count follows them.
+        if (dims && !typed_count) model_edited(c);
+        changed |= dims;
+    }
+    if (c.task == Task::Inference)
+        changed |= number(f, {"guide.weight_bytes", "Bytes per weight", "The guide multiplies the parameter count by this.", {"bytes"}},
+                          c.guide_weight_bytes, NumberSpec{0.125, 8, 0.5, Step::Add, "%.4g", {0.5, 1, 2, 4}});
+    else
+        changed |= number(f, {"guide.bytes", "Bytes per value (p)", "Weights and gradients at p bytes, plus 12 bytes of optimizer state per parameter.", {"bytes"}},
+                          c.guide_bytes, NumberSpec{0.125, 8, 0.5, Step::Add, "%.4g", {1, 2, 4}});
+    changed |= number(f, {"batch", "Batch size (b)", "Activations (training) or the KV term (inference) grow with b."}, c.quick.batch, kBatchSpec);
+    changed |= number(f, {"seq", "Sequence length (s)", "Activations or the KV term grow with s."}, c.quick.seq, kSeqSpec);
+    if (c.task != Task::Inference)
+        changed |= number(f, {"gpus", "GPUs", "The guide divides the whole job evenly over the GPUs."}, c.gpus, kGpusSpec);
+    return changed;
+}
+
+// [SECTION] training ------------------------------------------------------------------------------
+// LoRA target modules as toggles.
+bool lora_targets(App& a, Form& f) {
+    unsigned& t = a.inputs.training.lora.targets;
+    const Field field{"training.lora.targets", "LoRA targets", "Adapted projections: each adds rank x (in + out) parameters and keeps its input for backward."};
+    row_begin(f, field);
+    struct Target {
+        unsigned bit;
+        const char* id;
+        const char* label;
+    };
+    static const Target kTargets[] = {{kLoraQ, "q", "q"},       {kLoraK, "k", "k"},     {kLoraV, "v", "v"},       {kLoraO, "o", "o"},
+                                      {kLoraGate, "gate", "gate"}, {kLoraUp, "up", "up"}, {kLoraDown, "down", "down"}, {kLoraHead, "head", "head"}};
+    bool changed = false;
+    ImGui::PushID("lora_targets");
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    const float gap = 3;
+    for (size_t i = 0; i < sizeof kTargets / sizeof kTargets[0]; ++i) {
+        const Target& tg = kTargets[i];
+        const bool on = (t & tg.bit) != 0;
+        ImGui::PushStyleColor(ImGuiCol_Button, on ? palette().accent : ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+        ImGui::PushStyleColor(ImGuiCol_Text, on ? ImVec4(1, 1, 1, 1) : palette().dim);
+        if (ImGui::Button(tg.label)) {
+            t ^= tg.bit;
+            changed = true;
+        }
+        ImGui::PopStyleColor(2);
+        reg(a, std::string(field.id) + "/" + tg.id);
+        // Flow: the next toggle on this line when it fits, else on the next.
+        if (i + 1 < sizeof kTargets / sizeof kTargets[0]) {
+            const float next_w = ImGui::CalcTextSize(kTargets[i + 1].label).x + ImGui::GetStyle().FramePadding.x * 2;
+            if (ImGui::GetItemRectMax().x + gap + next_w <= right) ImGui::SameLine(0, gap);
+        }
+    }
+    ImGui::PopID();
+    row_end(f, field);
+    return changed;
+}
+
+bool training_inputs(App& a) {
+    Config& c = a.inputs;
+    TrainingInputs& t = c.training;
+    ParallelInputs& par = c.parallel;
+    bool changed = false;
+    const bool adapters = c.task == Task::FineTune && t.finetune != FinetuneMethod::Full;
+
+    changed |= form_panel(a, "precision", adapters ? "PRECISION, OPTIMIZER AND ADAPTERS" : "PRECISION AND OPTIMIZER", [&](Form& f) {
+    bool changed = false;
+
+    changed |= choice(f, {"training.precision", "Precision", "Bytes of weights, gradients, master copy and activations."}, kTrainPrecisions, t.precision);
+    changed |= choice(f, {"training.optimizer", "Optimizer", "State kept per trainable parameter."}, kOptimizers, t.optimizer);
+    if (t.optimizer == OptimizerKind::Custom)
+        changed |= number(f, {"training.optimizer_bytes_per_param", "State bytes/param", "Optimizer state bytes per trainable parameter."},
+                          t.optimizer_bytes_per_param, NumberSpec{0, 64, 1, Step::Add, "%.4g"});
+    if (adapters) {
+        changed |= integer(f, {"training.lora.rank", "LoRA rank", "Adapter parameters grow linearly with the rank."}, t.lora.rank,
+                           NumberSpec{1, 4096, 1, Step::Double, "%.0f", {4, 8, 16, 32, 64, 128, 256}});
+        changed |= lora_targets(a, f);
+        changed |= number(f, {"training.lora.dropout", "LoRA dropout", "> 0 keeps a mask and a dropped copy of each adapted input."}, t.lora.dropout,
+                          NumberSpec{0, 0.99, 0.05, Step::Add, "%.2f"});
+        if (t.finetune == FinetuneMethod::Lora)
+            changed |= choice(f, {"training.lora.quant", "Base weights", "Storage of the frozen base weights."}, kBaseQuant, t.lora.quant);
+        if (t.finetune == FinetuneMethod::Qlora || t.lora.quant == BaseQuant::Nf4 || t.lora.quant == BaseQuant::Fp4)
+            changed |= check(f, {"training.lora.double_quant", "Double quant", "Quantize the absmax scales too: about 0.37 fewer bits per weight."},
+                             t.lora.double_quant, "8-bit scales");
+    }
+
+    return changed;
+    });
+
+    changed |= form_panel(a, "shape", "BATCH AND SEQUENCE", [&](Form& g) {
+        bool changed = false;
+        changed |= number(g, {"batch", "Micro-batch", "Sequences per GPU per step: activations and logits grow linearly."}, c.quick.batch, kBatchSpec);
+        changed |= number(g, {"seq", "Sequence length", "Tokens per sequence: activations grow linearly (s^2 with eager attention)."}, c.quick.seq, kSeqSpec);
+        changed |= number(g, {"training.grad_accum", "Grad accumulation", "Micro-batches per optimizer step: no activation memory, gradients are kept.", {"training.global_batch"}},
+                          t.grad_accum, NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f", {1, 2, 4, 8, 16, 32, 64}});
+        changed |= choice(g, {"training.recompute", "Recomputation", "Activation checkpointing: trades compute for activation memory."}, kRecompute, t.recompute, true);
+        changed |= choice(g, {"training.attention", "Attention kernel", "Eager attention keeps the s x s scores."}, kAttention, t.attention);
+        changed |= choice(g, {"training.head", "Output head", "What the logits are over."}, kHeads, t.head, true);
+        changed |= number(g, {"training.dropout", "Dropout", "> 0 keeps 1-byte masks for every dropout."}, t.dropout, NumberSpec{0, 0.99, 0.05, Step::Add, "%.2f"});
+        return changed;
+    });
+
+    changed |= form_panel(a, "parallel", "GPUS, SHARDING AND PARALLELISM", [&](Form& p) {
+        bool changed = false;
+        changed |= number(p, {"gpus", "GPUs", "GPUs in the job = TP x PP x DP x CP."}, c.gpus, kGpusSpec);
+        changed |= choice(p, {"training.sharding", "Sharding", "ZeRO / FSDP: split states over the data-parallel GPUs."}, kSharding, t.sharding);
+        changed |= check(p, {"training.offload_optimizer", "Offload optimizer", "Optimizer state and FP32 master in host RAM (ZeRO-Offload)."},
+                         t.offload_optimizer, "to host RAM");
+        if (t.sharding == Sharding::Zero3)
+            changed |= check(p, {"training.offload_params", "Offload weights", "Weights in host RAM, gathered a layer at a time."}, t.offload_params, "to host RAM");
+        changed |= integer(p, {"parallel.tp", "Tensor parallel", "Splits every matrix and most activations over TP GPUs."}, par.tp, kDegreeSpec);
+        if (par.tp > 1)
+            changed |= check(p, {"parallel.sp", "Sequence parallel", "With TP: norm and dropout activations split too."}, par.sp, "split the rest of the activations");
+        changed |= integer(p, {"parallel.pp", "Pipeline stages", "Layers split over PP GPUs; the first stage holds up to PP micro-batches."}, par.pp, kDegreeSpec);
+        if (par.pp > 1) {
+            changed |= choice(p, {"parallel.schedule", "Schedule", "How many micro-batches are in flight."}, kSchedules, par.schedule, true);
+            if (par.schedule == PipelineSchedule::Interleaved)
+                changed |= integer(p, {"parallel.virtual_stages", "Chunks per GPU (v)", "Interleaved: model chunks per GPU."}, par.virtual_stages,
+                                   NumberSpec{1, 64, 1, Step::Add, "%.0f"});
+        }
+        changed |= integer(p, {"parallel.cp", "Context parallel", "Splits the sequence over CP GPUs: activations / CP."}, par.cp, kDegreeSpec);
+        if (c.model.experts > 0)
+            changed |= integer(p, {"parallel.ep", "Expert parallel", "Splits the experts over EP GPUs: expert weights / EP."}, par.ep, kDegreeSpec);
+        changed |= integer(p, {"parallel.dp", "Data parallel (0: auto)", "0 derives DP from GPUs / (TP x PP x CP)."}, par.dp,
+                           NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f"});
+        return changed;
+    });
+
+    changed |= form_panel(a, "framework", "FRAMEWORK", [&](Form& k) {
+        bool changed = false;
+        const auto& profiles = training_profiles();
+        std::vector<const char*> ids, labels, tips;
+        int index = 0;
+        for (size_t i = 0; i < profiles.size(); ++i) {
+            ids.push_back(profiles[i].id);
+            labels.push_back(profiles[i].label);
+            tips.push_back(profiles[i].description);
+            if (t.profile == profiles[i].id) index = static_cast<int>(i);
+        }
+        if (combo_row(k, {"training.profile", "Profile", "What the stack does that changes memory (logits upcast, fused kernels, buffers)."},
+                      static_cast<int>(ids.size()), index, ids.data(), labels.data(), tips.data())) {
+            t.profile = profiles[index].id;
+            changed = true;
+        }
+        changed |= choice(k, {"training.compile", "torch.compile", "Fused norms and pointwise ops keep fewer activations."}, kToggles, t.compile, true);
+        changed |= choice(k, {"training.logits_fp32", "FP32 logits", "The loss upcasts batch x seq x vocab logits to FP32."}, kToggles, t.logits_fp32, true);
+        changed |= choice(k, {"training.grad_fp32", "FP32 grad buffers", "FP32 gradient accumulation buffers (Megatron main_grad)."}, kToggles, t.grad_fp32, true);
+        double mib = c.runtime.cuda_context_bytes / (1024.0 * 1024.0);
+        if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB)", "Outside the allocator on every GPU; ~500 MiB with CUDA lazy loading."}, mib,
+                   NumberSpec{0, 16384, 50, Step::Add, "%.0f", {300, 500, 800, 1343}})) {
+            c.runtime.cuda_context_bytes = mib * 1024 * 1024;
+            changed = true;
+        }
+        return changed;
+    });
+    return changed;
+}
+
+// [SECTION] serving -------------------------------------------------------------------------------
+// The weight format list, best quality first, grouped as the engine names the families.
+bool weight_format_combo(App& a, Form& f, const char* id, const char* label, const char* tip, std::string& value, bool allow_same) {
+    const Field field{id, label, tip};
+    row_begin(f, field);
+    const WeightFormat* cur = find_weight_format(value);
+    const std::string shown = value.empty() && allow_same ? "Same as the weights" : cur ? cur->label : value;
+    bool changed = false;
+    ImGui::PushID(id);
+    const bool open = ImGui::BeginCombo("##v", shown.c_str(), ImGuiComboFlags_HeightLargest);
+    reg(a, id);
+    tooltip(tip);
+    if (open) {
+        if (allow_same && ImGui::Selectable("Same as the weights", value.empty())) {
+            value.clear();
+            changed = true;
+        }
+        const unsigned engine = a.inputs.inference.engine == Engine::Vllm ? kEngineVllm : a.inputs.inference.engine == Engine::LlamaCpp ? kEngineLlamaCpp : kEngineHf;
+        for (const auto& w : weight_formats()) {
+            const bool usable = (w.engines & engine) != 0;
+            char line[96];
+            std::snprintf(line, sizeof line, "%s%s", w.label, usable ? "" : "  (other engines)");
+            if (!usable) ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
+            if (ImGui::Selectable(line, value == w.id)) {
+                value = w.id;
+                changed = true;
+            }
+            if (!usable) ImGui::PopStyleColor();
+            reg(a, std::string(id) + "/" + w.id);
+            tooltip(w.source);
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::PopID();
+    row_end(f, field);
+    return changed;
+}
+
+bool kv_dtype_combo(App& a, Form& f) {
+    std::string& v = a.inputs.inference.kv_dtype;
+    std::vector<const char*> ids{"auto"}, labels{"Auto (model dtype)"}, tips{"The model's 16-bit dtype (f16 in llama.cpp)."};
+    int index = 0;
+    for (const auto& d : kv_dtypes()) {
+        ids.push_back(d.id);
+        labels.push_back(d.id);
+        tips.push_back(d.source);
+        if (v == d.id) index = static_cast<int>(ids.size()) - 1;
+    }
+    if (!combo_row(f, {"inference.kv_dtype", "KV cache dtype", "Bytes per cached value: the KV cache scales with it."}, static_cast<int>(ids.size()),
+                   index, ids.data(), labels.data(), tips.data()))
+        return false;
+    v = ids[index];
+    return true;
+}
+
+bool serving_inputs(App& a) {
+    Config& c = a.inputs;
+    InferenceInputs& in = c.inference;
+    bool changed = false;
+    changed |= form_panel(a, "weights", "WEIGHTS AND KV CACHE", [&](Form& f) {
+    bool changed = false;
+    changed |= choice(f, {"inference.engine", "Engine", "How the serving engine takes GPU memory."}, kEngines, in.engine, true);
+    changed |= weight_format_combo(a, f, "inference.weights", "Weight format", "Bits per weight of the stored model (scales included).", in.weights.format, false);
+    const WeightFormat* wf = find_weight_format(in.weights.format);
+    if (wf && wf->family == FormatFamily::GroupInt)
+        changed |= integer(f, {"inference.group_size", "Group size (-1: row)", "One 16-bit scale (and zero point) per group of inputs."}, in.weights.group_size,
+                           NumberSpec{-1, 4096, 32, Step::Double, "%.0f", {32, 64, 128}});
+    if (c.model.experts > 0)
+        changed |= weight_format_combo(a, f, "inference.experts_weights", "Experts format", "MoE experts quantized apart from attention.",
+                                       in.weights.experts_format, true);
+    changed |= kv_dtype_combo(a, f);
+    return changed;
+    });
+
+    changed |= form_panel(a, "load", "CONTEXT AND LOAD", [&](Form& g) {
+        bool changed = false;
+        changed |= integer(g, {"inference.context", "Context length", "Tokens per sequence (prompt + output): the KV cache grows linearly.", {"seq"}},
+                           in.context, kSeqSpec);
+        changed |= integer(g, {"inference.concurrency", "Concurrent sequences", "Sequences in flight: each keeps its own KV cache.", {"batch"}},
+                           in.concurrency, kBatchSpec);
+        changed |= integer(g, {"inference.prompt_tokens", "Prompt tokens (0: context)", "Prefill length: activations and time to first token."},
+                           in.prompt_tokens, NumberSpec{0, kMaxSeq, 1, Step::Double, "%.0f", kSeqPresets});
+        // inference.tp 0 follows the job's GPU count (shared with training); a link may set it apart.
+        if (in.tp == 0)
+            changed |= number(g, {"gpus", "GPUs (tensor parallel)", "Weights and KV heads split over the GPUs.", {"inference.tp"}}, c.gpus, kGpusSpec);
+        else
+            changed |= integer(g, {"inference.tp", "GPUs (tensor parallel)", "Weights and KV heads split over the GPUs."}, in.tp, kDegreeSpec);
+        return changed;
+    });
+
+    changed |= form_panel(a, "engine", "ENGINE SETTINGS", [&](Form& k) {
+        bool changed = false;
+        switch (in.engine) {
+            case Engine::Vllm:
+                changed |= number(k, {"inference.vllm.gpu_memory_utilization", "GPU memory utilization", "vLLM reserves this share of the card; the rest of it after weights becomes KV blocks."},
+                                  in.vllm.gpu_memory_utilization, NumberSpec{0.05, 1, 0.05, Step::Add, "%.2f", {0.8, 0.85, 0.9, 0.95}});
+                changed |= integer(k, {"inference.vllm.max_num_batched_tokens", "Max batched tokens", "Tokens in the profiling forward: sets the activation peak."},
+                                   in.vllm.max_num_batched_tokens, NumberSpec{1, 1 << 20, 1, Step::Double, "%.0f", {2048, 4096, 8192, 16384}});
+                changed |= integer(k, {"inference.vllm.max_num_seqs", "Max sequences", "Sampler buffers are profiled for this many sequences."},
+                                   in.vllm.max_num_seqs, NumberSpec{1, 1 << 16, 1, Step::Double, "%.0f", {64, 128, 256, 512}});
+                changed |= integer(k, {"inference.block_size", "KV block size", "Tokens per paged block: a sequence rounds up to whole blocks."},
+                                   in.block_size, NumberSpec{1, 256, 1, Step::Double, "%.0f", {8, 16, 32}});
+                changed |= check(k, {"inference.vllm.enforce_eager", "Enforce eager", "No CUDA graphs: saves their memory."}, in.vllm.enforce_eager, "no CUDA graphs");
+                break;
+            case Engine::LlamaCpp:
+                changed |= integer(k, {"inference.llamacpp.n_gpu_layers", "GPU layers (-1: all)", "Layers offloaded to the GPU; the rest stay in system RAM."},
+                                   in.llamacpp.n_gpu_layers, NumberSpec{-1, 1024, 1, Step::Add, "%.0f"});
+                changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch", "n_ubatch: the compute buffer grows with it."}, in.llamacpp.n_ubatch,
+                                   NumberSpec{1, 1 << 16, 1, Step::Double, "%.0f", {128, 256, 512, 1024, 2048}});
+                changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer."}, in.llamacpp.flash_attn, "-fa");
+                break;
+            case Engine::Hf:
+                changed |= choice(k, {"inference.hf.attention", "Attention", "Eager keeps the prefill's s x s scores."}, kHfAttention, in.hf.attention, true);
+                changed |= check(k, {"inference.hf.full_logits", "Full-prompt logits", "Logits for every prompt token (older transformers): prompt x vocab."},
+                                 in.hf.full_logits, "prompt x vocab");
+                break;
+        }
+        if (c.model.sliding_window > 0)
+            changed |= check(k, {"inference.swa_full", "Full KV in window layers", "Store the whole context in sliding-window layers too."}, in.swa_full,
+                             "no window cap");
+        return changed;
+    });
+    return changed;
+}
+
+// [SECTION] gpu -----------------------------------------------------------------------------------
+bool gpu_section(App& a) {
+    Config& c = a.inputs;
+    return form_panel(a, "gpu", "GPU", [&](Form& f) {
+        bool changed = false;
+        const auto& catalog = gpu_catalog();
+        std::vector<std::string> labels_s{"None"};
+        std::vector<const char*> ids{"none"}, labels, tips{"Size without a particular GPU."};
+        int index = 0;
+        for (const auto& g : catalog) {
+            ids.push_back(g.id.c_str());
+            labels_s.push_back(g.name + "  " + format_size(g.memory_bytes, a.ui.show_gib));
+            tips.push_back(g.source.c_str());
+            if (g.id == c.gpu_id) index = static_cast<int>(ids.size()) - 1;
+        }
+        for (const auto& s : labels_s) labels.push_back(s.c_str());
+        if (combo_row(f, {"gpu", "GPU", "The card you size for: fit verdicts, solvers, speed and the chart's capacity line."}, static_cast<int>(ids.size()),
+                      index, ids.data(), labels.data(), tips.data())) {
+            c.gpu_id = index == 0 ? std::string() : catalog[index - 1].id;
+            changed = true;
+        }
+        double pct = c.target_utilization * 100;
+        if (number(f, {"target_utilization", "Headroom target (%)", "Plan to use at most this share of the GPU (fragmentation, spikes, versions)."},
+                   pct, NumberSpec{5, 100, 5, Step::Add, "%.0f", {70, 75, 80, 90, 95}})) {
+            c.target_utilization = pct / 100;
+            changed = true;
+        }
+        return changed;
+    });
+}
+
+}  // namespace
+
+// [SECTION] panel ---------------------------------------------------------------------------------
+bool inputs_panel(App& a, bool narrow) {
+    (void)narrow;
+    Config& c = a.inputs;
+    bool changed = model_section(a);
+    switch (c.method) {
+        case Method::Quick:
+            changed |= form_panel(a, "quick", "QUICK METHOD INPUTS", [&](Form& f) { return quick_inputs(a, f); });
+            break;
+        case Method::Guide:
+            changed |= form_panel(a, "guide", "GUIDE FORMULA INPUTS", [&](Form& f) { return guide_inputs(a, f); });
+            break;
+        case Method::Detailed:
+            changed |= c.task == Task::Inference ? serving_inputs(a) : training_inputs(a);
+            break;
+    }
+    changed |= gpu_section(a);
+
+    // An error about a field without a row here (e.g. a constant) is shown under the inputs.
+    if (!a.error.field.empty()) {
+        bool shown = false;
+        for (const auto& w : a.widgets) shown |= w.id == a.error.field + "/error" || w.id.rfind(a.error.field + "/", 0) == 0;
+        bool row_error = false;
+        for (const auto& w : a.widgets) row_error |= w.id.size() > 6 && w.id.compare(w.id.size() - 6, 6, "/error") == 0;
+        if (!row_error) {
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            error_text(a.error.field + ": " + a.error.message);
+            reg_rect(a, "error", at, ImGui::GetItemRectMax());
+        }
+        (void)shown;
+    }
+    if (changed) mark_changed(a);
+    return changed;
+}
+
+}  // namespace vc::shell::ui

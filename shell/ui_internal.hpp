@@ -1,0 +1,137 @@
+// vramcalc shell: what the ui_*.cpp files share. Only ui files include this (and ImGui).
+//   ui_style.cpp     themes, palette, fonts
+//   ui_widgets.cpp   the item registry, form rows, number fields, choices, buttons
+//   ui_inputs.cpp    the inputs panel (task, method, model, every input of the task)
+//   ui_results.cpp   headline, breakdown, comparison, answers, GPU table
+//   ui_charts.cpp    memory against batch and against sequence length
+//   ui.cpp           the frame: header, layout, actions
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include <imgui.h>
+
+#include "app.hpp"
+
+namespace vc::shell::ui {
+
+// [SECTION] style ---------------------------------------------------------------------------------
+struct Palette {
+    ImVec4 text, dim, faint, accent, error, good, warn;
+    ImU32 bg, panel, border, grid, bar_track, capacity, target, highlight;
+};
+const Palette& palette();
+void apply_theme(bool dark);
+bool theme_is_dark();
+// One colour per breakdown component, by its stable key (core/result.hpp); `index` picks a
+// fallback for keys without their own.
+ImU32 component_color(const std::string& key, int index);
+
+enum class Font { Body, Bold, Small, Headline };
+ImFont* font(Font f);
+// Rebuilds the font atlas for `pixel_ratio` (glyphs rasterized at CSS size x ratio).
+void load_fonts(float pixel_ratio);
+
+// Layout metrics, in CSS pixels.
+constexpr float kNarrowWidthPx = 760;     // below: one column, panels stacked
+constexpr float kWideWidthPx = 1180;      // above: charts side by side
+constexpr float kInputsWidthPx = 400;     // the inputs column when there are two
+constexpr float kLabelWidthPx = 168;      // the label column of a form (narrow: less)
+
+// [SECTION] registry ------------------------------------------------------------------------------
+// Records the last item's rectangle under `id` (tests find widgets by these ids).
+void reg(App& a, const std::string& id);
+void reg_rect(App& a, const std::string& id, ImVec2 min, ImVec2 max);
+
+// [SECTION] form ----------------------------------------------------------------------------------
+// A two-column table (label | control). Each row shows the engine's error under its control when
+// the error names the row's field (or an alias).
+struct Form {
+    App& a;
+    bool error_shown = false;
+};
+struct Field {
+    const char* id;      // config field path ("batch", "parallel.tp"); the registry id
+    const char* label;
+    const char* tip;     // one line: what it does to memory
+    std::initializer_list<const char*> aliases = {};  // other names the engine uses for it
+};
+bool begin_form(const char* id);
+void end_form(Form& f);  // shows an error no row claimed
+
+enum class Step { Add, Double };  // +/- add `step`, or double/halve (powers of two)
+struct NumberSpec {
+    double min = 0, max = 0;       // drag range (typed values are not clamped: the engine checks them)
+    double step = 1;
+    Step mode = Step::Add;
+    const char* format = "%.0f";
+    std::initializer_list<double> presets = {};  // shown in a ▾ list
+    const char* unit = nullptr;    // shown after the field ("tokens")
+};
+bool number(Form& f, const Field& field, double& v, const NumberSpec& spec);
+bool integer(Form& f, const Field& field, int& v, const NumberSpec& spec);
+bool check(Form& f, const Field& field, bool& v, const char* text);
+// A row with a custom control: call row_begin, draw, then row_end.
+void row_begin(Form& f, const Field& field);
+void row_end(Form& f, const Field& field);
+
+template <typename E>
+struct Choice {
+    E value;
+    const char* id;     // registry suffix: "<field>/<id>"
+    const char* label;
+    const char* tip = nullptr;
+};
+// A combo box (many choices) or a segmented control (few, short ones). combo_control draws the
+// combo alone (inside a row), combo_row a whole form row.
+bool combo_control(App& a, const char* id, const char* tip, int count, int& index, const char* const* ids, const char* const* labels,
+                   const char* const* tips);
+bool combo_row(Form& f, const Field& field, int count, int& index, const char* const* ids, const char* const* labels,
+               const char* const* tips);
+bool segmented(App& a, const char* id, int count, int& index, const char* const* ids, const char* const* labels,
+               const char* const* tips, float width = 0);
+// Whether `count` equal segments with these labels fit the available width.
+bool segments_fit(int count, const char* const* labels);
+
+template <typename E, size_t N>
+bool choice(Form& f, const Field& field, const Choice<E> (&choices)[N], E& v, bool as_segments = false) {
+    const char* ids[N];
+    const char* labels[N];
+    const char* tips[N];
+    int index = 0;
+    for (size_t i = 0; i < N; ++i) {
+        ids[i] = choices[i].id;
+        labels[i] = choices[i].label;
+        tips[i] = choices[i].tip;
+        if (choices[i].value == v) index = static_cast<int>(i);
+    }
+    row_begin(f, field);
+    const bool changed = as_segments && segments_fit(static_cast<int>(N), labels)
+                             ? segmented(f.a, field.id, static_cast<int>(N), index, ids, labels, tips, -1)
+                             : combo_control(f.a, field.id, field.tip, static_cast<int>(N), index, ids, labels, tips);
+    row_end(f, field);
+    if (changed) v = choices[index].value;
+    return changed;
+}
+
+// [SECTION] misc widgets --------------------------------------------------------------------------
+bool button(App& a, const char* id, const char* label, const char* tip = nullptr);
+void tooltip(const char* text);              // on the last item, immediately
+void section_title(const char* title, const char* tip = nullptr);
+void dim_text(const char* fmt, ...) IM_FMTARGS(1);
+void error_text(const std::string& s);
+// Tooltip body for a byte count: both units and the exact count.
+void bytes_tooltip(double bytes);
+// Starts a panel (a framed group with a title); returns false when collapsed.
+void panel_begin(const char* id, const char* title);
+void panel_end();
+
+// [SECTION] panels --------------------------------------------------------------------------------
+// Task and method pickers (a bar), then the inputs of the task and method. Return true on a change.
+bool task_method_bar(App& a, bool narrow);
+bool inputs_panel(App& a, bool narrow);
+void results_panel(App& a, bool narrow, bool wide);
+void charts_panel(App& a, bool wide);
+
+}  // namespace vc::shell::ui

@@ -1,0 +1,592 @@
+// vramcalc shell: the results. Everything here reads App::results (recomputed only when the
+// inputs change) and draws; a click on a GPU row chooses that GPU.
+//
+// [SECTIONS]
+//   helpers     lookups and small drawing helpers
+//   headline    per-GPU total and the verdict on the chosen GPU
+//   breakdown   the stacked bar (hover: bytes, share, formula) and the table
+//   peak        allocated vs reserved vs device total
+//   compare     the same scenario under every method
+//   answers     what fits, speed
+//   gpus        the fit table over the catalog
+//   panel       the results column
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/gpus.hpp"
+#include "state/format.hpp"
+#include "ui_internal.hpp"
+
+namespace vc::shell::ui {
+namespace {
+
+// [SECTION] helpers -------------------------------------------------------------------------------
+constexpr float kBarHeightPx = 30;
+constexpr float kMiniBarHeightPx = 12;
+
+double headline_bytes(const Estimate& e) { return std::max(e.total_bytes, e.buffered_bytes); }
+
+const GpuFit* fit_for(const Results& r, const std::string& id) {
+    for (const auto& c : r.gpus)
+        if (c.fit.gpu_id == id) return &c.fit;
+    return nullptr;
+}
+
+const char* method_label(Method m) { return m == Method::Quick ? "Quick" : m == Method::Guide ? "Guide" : "Detailed"; }
+
+ImVec4 verdict_color(const GpuFit& f) {
+    return f.within_target ? palette().good : f.fits ? palette().warn : palette().error;
+}
+
+// A horizontal bar segment by segment; returns the index of the hovered segment (-1: none).
+struct Segment {
+    double bytes;
+    ImU32 color;
+};
+int stacked_bar(const Segment* segs, int n, double scale_bytes, ImVec2 origin, float width, float height, bool hovered) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    float x = origin.x;
+    int hit = -1;
+    dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), palette().bar_track, 2);
+    for (int i = 0; i < n; ++i) {
+        const float w = scale_bytes > 0 ? static_cast<float>(segs[i].bytes / scale_bytes) * width : 0;
+        if (w <= 0) continue;
+        const ImVec2 lo(x, origin.y), hi(std::min(x + w, origin.x + width), origin.y + height);
+        dl->AddRectFilled(lo, hi, segs[i].color);
+        if (w >= 3) dl->AddLine(ImVec2(hi.x - 0.5f, lo.y), ImVec2(hi.x - 0.5f, hi.y), ImGui::GetColorU32(ImGuiCol_WindowBg), 1);
+        if (hovered && mouse.x >= lo.x && mouse.x < hi.x) hit = i;
+        x += w;
+    }
+    return hit;
+}
+
+// A vertical tick across a bar at `share` of its width.
+float bar_tick(ImVec2 origin, float width, float height, double share, ImU32 color, bool dashed) {
+    if (share <= 0 || share > 1.0001) return -1;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float x = std::round(origin.x + static_cast<float>(share) * width) + 0.5f;
+    if (dashed) {
+        for (float y = origin.y - 3; y < origin.y + height + 3; y += 4) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 2, origin.y + height + 3)), color, 1.5f);
+    } else {
+        dl->AddLine(ImVec2(x, origin.y - 4), ImVec2(x, origin.y + height + 4), color, 2);
+    }
+    return x;
+}
+
+// A small label under a bar, centred on `x` but kept inside [lo, hi]; returns its left edge.
+float tick_label(float x, float y, float lo, float hi, ImU32 color, const char* text) {
+    ImGui::PushFont(font(Font::Small));
+    const ImVec2 sz = ImGui::CalcTextSize(text);
+    const float lx = std::min(std::max(x - sz.x / 2, lo), hi - sz.x);
+    ImGui::GetWindowDrawList()->AddText(ImVec2(lx, y), color, text);
+    ImGui::PopFont();
+    return lx;
+}
+
+// [SECTION] headline ------------------------------------------------------------------------------
+void headline(App& a) {
+    const Results& r = a.results;
+    const Estimate& e = r.estimate;
+    const bool gib = a.ui.show_gib;
+    ImGui::PushFont(font(Font::Small));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+    ImGui::Text("MEMORY PER GPU  \xc2\xb7  %s method, %s", method_label(a.inputs.method),
+                e.task == "inference" ? "inference" : e.task == "finetune" ? "fine-tuning" : a.inputs.task == Task::FineTune ? "fine-tuning" : "training");
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+
+    ImGui::PushFont(font(Font::Headline));
+    const std::string big = format_size(headline_bytes(e), gib);
+    ImGui::TextUnformatted(big.c_str());
+    ImGui::PopFont();
+    reg(a, "headline");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        bytes_tooltip(headline_bytes(e));
+        ImGui::EndTooltip();
+    }
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(0, 2));
+    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const GpuFit* f = g ? fit_for(r, g->id) : nullptr;
+    if (g && f) {
+        const char* verdict = f->within_target ? "fits within the target" : f->fits ? "fits, above the target" : "does not fit";
+        ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
+        ImGui::Text("\xe2\x97\x8f %s on one %s", verdict, g->name.c_str());
+        ImGui::PopStyleColor();
+        dim_text("%s of %s  \xc2\xb7  target %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str(),
+                 format_percent(a.inputs.target_utilization).c_str());
+    } else {
+        dim_text("Choose a GPU for a fit verdict.");
+    }
+    ImGui::EndGroup();
+    if (e.buffered_bytes > e.total_bytes)
+        dim_text("%s computed + %.0f%% safety margin of the method", format_size(e.total_bytes, gib).c_str(), 100 * (e.buffered_bytes / e.total_bytes - 1));
+    if (!a.error.field.empty()) {
+        error_text("Invalid input (" + a.error.field + "): showing the last valid result.");
+        reg(a, "stale");
+    }
+}
+
+// [SECTION] breakdown -----------------------------------------------------------------------------
+void breakdown_bar(App& a) {
+    const Estimate& e = a.results.estimate;
+    const bool gib = a.ui.show_gib;
+    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const double whole = headline_bytes(e);
+    // Scale: the GPU's memory when one is chosen (the bar shows how full it is), else the total.
+    const double scale = g ? std::max(whole, g->memory_bytes) : whole;
+    std::vector<Segment> segs;
+    int i = 0;
+    for (const auto& c : e.components) segs.push_back({c.bytes, component_color(c.key, i++)});
+    if (e.buffered_bytes > e.total_bytes) segs.push_back({e.buffered_bytes - e.total_bytes, IM_COL32(128, 134, 145, 160)});
+
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float label_room = g ? 18.0f : 0.0f;
+    ImGui::Dummy(ImVec2(width, kBarHeightPx + label_room));
+    reg_rect(a, "breakdown_bar", origin, ImVec2(origin.x + width, origin.y + kBarHeightPx));
+    const bool hovered = ImGui::IsMouseHoveringRect(origin, ImVec2(origin.x + width, origin.y + kBarHeightPx)) && ImGui::IsWindowHovered();
+    const int hit = stacked_bar(segs.data(), static_cast<int>(segs.size()), scale, origin, width, kBarHeightPx, hovered);
+    if (g) {
+        const std::string cap = format_size(g->memory_bytes, gib) + " (" + g->name + ")";
+        const std::string tgt = "target " + format_percent(a.inputs.target_utilization);
+        const float tx = bar_tick(origin, width, kBarHeightPx, g->memory_bytes * a.inputs.target_utilization / scale, palette().target, true);
+        const float cx = bar_tick(origin, width, kBarHeightPx, g->memory_bytes / scale, palette().capacity, false);
+        const float y = origin.y + kBarHeightPx + 5;
+        // The capacity's label first; the target's ends before it when they would overlap.
+        const float cap_left = cx >= 0 ? tick_label(cx, y, origin.x, origin.x + width, palette().capacity, cap.c_str()) : origin.x + width;
+        if (tx >= 0) {
+            ImGui::PushFont(font(Font::Small));
+            const float tw = ImGui::CalcTextSize(tgt.c_str()).x;
+            ImGui::PopFont();
+            if (tx + tw / 2 + 8 > cap_left) tick_label(cap_left - 8 - tw / 2, y, origin.x, cap_left - 8, palette().target, tgt.c_str());
+            else tick_label(tx, y, origin.x, cap_left - 8, palette().target, tgt.c_str());
+        }
+    }
+    if (hit >= 0) {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        float x = origin.x;
+        for (int k = 0; k < hit; ++k) x += static_cast<float>(segs[k].bytes / scale) * width;
+        const float w = static_cast<float>(segs[hit].bytes / scale) * width;
+        dl->AddRect(ImVec2(x, origin.y), ImVec2(x + w, origin.y + kBarHeightPx), palette().highlight, 0, 0, 2);
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        if (hit < static_cast<int>(e.components.size())) {
+            const Component& c = e.components[hit];
+            ImGui::PushFont(font(Font::Bold));
+            ImGui::TextUnformatted(c.label.c_str());
+            ImGui::PopFont();
+            bytes_tooltip(c.bytes);
+            ImGui::Text("%s of the total", format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0).c_str());
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::TextWrapped("= %s", c.formula.c_str());
+            ImGui::PopStyleColor();
+        } else {
+            ImGui::TextUnformatted("The method's safety margin");
+            bytes_tooltip(e.buffered_bytes - e.total_bytes);
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+void breakdown_table(App& a, bool narrow) {
+    const Estimate& e = a.results.estimate;
+    const bool gib = a.ui.show_gib;
+    const int cols = narrow ? 3 : 4;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoSavedSettings;
+    if (!ImGui::BeginTable("breakdown", cols, flags)) return;
+    char unit[16];
+    std::snprintf(unit, sizeof unit, "%s", unit_label(gib));
+    ImGui::TableSetupColumn("Component", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(unit, ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed);
+    if (!narrow) ImGui::TableSetupColumn("Formula (numbers put in)", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::PushFont(font(Font::Small));
+    ImGui::TableHeadersRow();
+    ImGui::PopFont();
+    int i = 0;
+    auto right_aligned = [](const std::string& s) {
+        const float w = ImGui::CalcTextSize(s.c_str()).x;
+        const float avail = ImGui::GetContentRegionAvail().x;
+        if (avail > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - w);
+        ImGui::TextUnformatted(s.c_str());
+    };
+    for (const auto& c : e.components) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        const float sq = ImGui::GetTextLineHeight() * 0.62f;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float pad = (ImGui::GetTextLineHeight() - sq) / 2;
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + sq, p.y + pad + sq), component_color(c.key, i++), 2);
+        ImGui::Dummy(ImVec2(sq, sq));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(c.label.c_str());
+        if (narrow) tooltip(c.formula.c_str());
+        ImGui::TableSetColumnIndex(1);
+        right_aligned(format_size_value(c.bytes, gib));
+        reg(a, "breakdown/" + c.key);
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            bytes_tooltip(c.bytes);
+            ImGui::EndTooltip();
+        }
+        ImGui::TableSetColumnIndex(2);
+        right_aligned(format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0));
+        if (!narrow) {
+            ImGui::TableSetColumnIndex(3);
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::TextUnformatted(c.formula.c_str());
+            ImGui::PopStyleColor();
+            tooltip(c.formula.c_str());
+        }
+    }
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::PushFont(font(Font::Bold));
+    ImGui::TextUnformatted("Total");
+    ImGui::TableSetColumnIndex(1);
+    right_aligned(format_size_value(e.total_bytes, gib));
+    ImGui::TableSetColumnIndex(2);
+    right_aligned("100.0%");
+    ImGui::PopFont();
+    ImGui::EndTable();
+}
+
+// [SECTION] peak ----------------------------------------------------------------------------------
+// The detailed training method's peak allocated vs reserved vs device total.
+void peak_figures(App& a) {
+    const Estimate& e = a.results.estimate;
+    const Metric* alloc = e.metric("peak_allocated_bytes");
+    const Metric* reserved = e.metric("peak_reserved_bytes");
+    const Metric* device = e.metric("device_total_bytes");
+    if (!alloc || !reserved) return;
+    panel_begin("peak", "PEAK ALLOCATED VS RESERVED");
+    const bool gib = a.ui.show_gib;
+    const double top = device ? device->value : reserved->value;
+    struct Line {
+        const char* id;
+        const char* label;
+        const char* tip;
+        double v;
+    };
+    const Line lines[] = {
+        {"allocated", "Allocated (max_memory_allocated)", "Tensors alive at the peak: what PyTorch's max_memory_allocated reports.", alloc->value},
+        {"reserved", "Reserved (caching allocator)", "Allocated plus the caching allocator's free blocks: max_memory_reserved.", reserved->value},
+        {"device", "Device total (nvidia-smi)", "Reserved plus the CUDA context and NCCL buffers outside the allocator.", device ? device->value : 0},
+    };
+    const float label_w = std::min(ImGui::GetContentRegionAvail().x * 0.45f, 250.0f);
+    for (const auto& l : lines) {
+        if (l.v <= 0) continue;
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+        ImGui::TextUnformatted(l.label);
+        ImGui::PopStyleColor();
+        tooltip(l.tip);
+        ImGui::SameLine(label_w);
+        const std::string v = format_size(l.v, gib);
+        const float text_w = ImGui::CalcTextSize("0,000.00 GiB").x;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float bar_w = std::max(20.0f, ImGui::GetContentRegionAvail().x - text_w - 10);
+        const float y = at.y + (ImGui::GetTextLineHeight() - kMiniBarHeightPx) / 2;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddRectFilled(ImVec2(at.x, y), ImVec2(at.x + bar_w, y + kMiniBarHeightPx), palette().bar_track, 2);
+        dl->AddRectFilled(ImVec2(at.x, y), ImVec2(at.x + bar_w * static_cast<float>(top > 0 ? l.v / top : 0), y + kMiniBarHeightPx),
+                          ImGui::GetColorU32(palette().accent), 2);
+        ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(v.c_str());
+        reg(a, std::string("peak/") + l.id);
+    }
+    panel_end();
+}
+
+// [SECTION] compare -------------------------------------------------------------------------------
+void comparison(App& a) {
+    const Results& r = a.results;
+    if (r.methods.empty()) return;
+    panel_begin("compare", "SAME SCENARIO, EVERY METHOD");
+    const bool gib = a.ui.show_gib;
+    double top = 0, detailed = 0;
+    for (const auto& m : r.methods)
+        if (m.ok) {
+            top = std::max(top, headline_bytes(m.estimate));
+            if (m.method == Method::Detailed) detailed = headline_bytes(m.estimate);
+        }
+    const float name_w = ImGui::CalcTextSize("Detailed").x + 16;
+    const float value_w = ImGui::CalcTextSize("00,000.0 GiB  0.00x").x;
+    for (const auto& m : r.methods) {
+        const bool current = m.method == a.inputs.method;
+        ImGui::PushFont(current ? font(Font::Bold) : font(Font::Body));
+        ImGui::TextUnformatted(method_label(m.method));
+        ImGui::PopFont();
+        ImGui::SameLine(name_w);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float bar_w = std::max(20.0f, ImGui::GetContentRegionAvail().x - value_w - 8);
+        if (!m.ok) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
+            ImGui::TextUnformatted(("n/a: " + m.error.message).c_str());
+            ImGui::PopStyleColor();
+            tooltip(m.error.message.c_str());
+            reg(a, std::string("compare/") + method_name(m.method));
+            continue;
+        }
+        std::vector<Segment> segs;
+        int i = 0;
+        for (const auto& c : m.estimate.components) segs.push_back({c.bytes, component_color(c.key, i++)});
+        if (m.estimate.buffered_bytes > m.estimate.total_bytes)
+            segs.push_back({m.estimate.buffered_bytes - m.estimate.total_bytes, IM_COL32(128, 134, 145, 160)});
+        const float y = at.y + (ImGui::GetTextLineHeight() - kMiniBarHeightPx) / 2;
+        ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
+        const bool hovered = ImGui::IsItemHovered();
+        const int hit = stacked_bar(segs.data(), static_cast<int>(segs.size()), top, ImVec2(at.x, y), bar_w, kMiniBarHeightPx, hovered);
+        ImGui::SameLine();
+        char ratio[32] = "";
+        if (detailed > 0 && m.method != Method::Detailed) std::snprintf(ratio, sizeof ratio, "  %.2fx", headline_bytes(m.estimate) / detailed);
+        ImGui::Text("%s%s", format_size(headline_bytes(m.estimate), gib).c_str(), ratio);
+        reg(a, std::string("compare/") + method_name(m.method));
+        if (hit >= 0 && hit < static_cast<int>(m.estimate.components.size())) {
+            const Component& c = m.estimate.components[hit];
+            ImGui::BeginTooltip();
+            ImGui::Text("%s: %s", c.label.c_str(), format_size(c.bytes, gib).c_str());
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::TextUnformatted(c.formula.c_str());
+            ImGui::PopStyleColor();
+            ImGui::EndTooltip();
+        }
+    }
+    if (detailed > 0) dim_text("Ratios are to the detailed model. Rules of thumb ignore the architecture, the framework and the runtime.");
+    panel_end();
+}
+
+// [SECTION] answers -------------------------------------------------------------------------------
+void answers(App& a) {
+    const Results& r = a.results;
+    if (r.answers.empty()) return;
+    panel_begin("answers", "WHAT FITS");
+    const bool gib = a.ui.show_gib;
+    const float label_w = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 290.0f);
+    for (const auto& s : r.answers) {
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+        ImGui::TextUnformatted(s.label.c_str());
+        ImGui::PopStyleColor();
+        ImGui::SameLine(label_w);
+        if (!s.ok) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
+            ImGui::TextWrapped("n/a: %s", s.error.message.c_str());
+            ImGui::PopStyleColor();
+            reg(a, "answer/" + s.question);
+            continue;
+        }
+        ImGui::PushFont(font(Font::Bold));
+        if (!s.answer.items.empty()) {
+            std::string list;
+            for (size_t i = 0; i < s.answer.items.size() && i < 4; ++i) list += (i ? ", " : "") + s.answer.items[i];
+            if (s.answer.items.size() > 4) list += ", \xe2\x80\xa6";
+            ImGui::TextWrapped("%s", list.c_str());
+        } else {
+            ImGui::TextUnformatted(format_value(s.answer.value, s.answer.unit, gib).c_str());
+        }
+        ImGui::PopFont();
+        reg(a, "answer/" + s.question);
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+            ImGui::TextUnformatted(s.answer.explanation.c_str());
+            for (const auto& item : s.answer.items) ImGui::BulletText("%s", item.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
+    panel_end();
+}
+
+// Roofline speed (inference) and the other figures the method reports.
+void figures(App& a) {
+    const Estimate& e = a.results.estimate;
+    const bool gib = a.ui.show_gib;
+    static const char* const kSpeed[] = {"decode_tokens_per_s", "decode_tokens_per_s_total", "ttft_s", "prefill_tokens_per_s"};
+    bool any_speed = false;
+    for (const char* k : kSpeed) any_speed |= e.metric(k) != nullptr;
+    if (any_speed) {
+        panel_begin("speed", "SPEED (ROOFLINE)");
+        const float col = std::max(ImGui::GetContentRegionAvail().x / 4, 120.0f);
+        int n = 0;
+        for (const char* k : kSpeed) {
+            const Metric* m = e.metric(k);
+            if (!m) continue;
+            if (n++ % 4 != 0 && ImGui::GetContentRegionAvail().x > col) ImGui::SameLine(col * ((n - 1) % 4));
+            ImGui::BeginGroup();
+            ImGui::PushFont(font(Font::Small));
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::TextUnformatted(m->label.c_str());
+            ImGui::PopStyleColor();
+            ImGui::PopFont();
+            ImGui::PushFont(font(Font::Bold));
+            ImGui::TextUnformatted(format_value(m->value, m->unit, gib).c_str());
+            ImGui::PopFont();
+            ImGui::EndGroup();
+            reg(a, std::string("metric/") + k);
+        }
+        panel_end();
+    }
+    if (e.metrics.empty()) return;
+    ImGui::Spacing();
+    if (ImGui::TreeNodeEx("All figures", ImGuiTreeNodeFlags_SpanAvailWidth)) {
+        reg(a, "figures");
+        for (const auto& m : e.metrics) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::TextUnformatted(m.label.c_str());
+            ImGui::PopStyleColor();
+            ImGui::SameLine(std::min(ImGui::GetContentRegionAvail().x * 0.6f, 360.0f));
+            const std::string unit = m.unit == "bytes/token" ? "bytes" : m.unit;
+            std::string v = format_value(m.value, unit, gib);
+            if (m.unit == "bytes/token") v = format_exact_bytes(m.value) + " per token";
+            ImGui::TextUnformatted(v.c_str());
+            reg(a, "metric/" + m.key);
+        }
+        ImGui::TreePop();
+    } else {
+        reg(a, "figures");
+    }
+}
+
+// [SECTION] gpus ----------------------------------------------------------------------------------
+void gpu_table(App& a, bool narrow) {
+    const Results& r = a.results;
+    if (r.gpus.empty()) return;
+    panel_begin("fits", "EVERY GPU");
+    const bool gib = a.ui.show_gib;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoSavedSettings | ImGuiTableFlags_BordersInnerH;
+    const int cols = narrow ? 3 : 5;
+    if (!ImGui::BeginTable("fits", cols, flags)) {
+        panel_end();
+        return;
+    }
+    ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Use of one GPU vs target", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthFixed);
+    if (!narrow) {
+        ImGui::TableSetupColumn("Memory", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("Price of that many", ImGuiTableColumnFlags_WidthFixed);
+    }
+    ImGui::PushFont(font(Font::Small));
+    ImGui::TableHeadersRow();
+    ImGui::PopFont();
+    const double target = a.inputs.target_utilization;
+    for (const auto& row : r.gpus) {
+        const GpuFit& f = row.fit;
+        const GpuSpec* g = find_gpu(f.gpu_id);
+        const std::string name = g ? g->name : f.gpu_id;
+        const bool chosen = f.gpu_id == a.inputs.gpu_id;
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::PushID(f.gpu_id.c_str());
+        std::string short_name = name;
+        for (const char* prefix : {"NVIDIA GeForce ", "NVIDIA ", "AMD Instinct "})
+            if (short_name.rfind(prefix, 0) == 0) short_name = short_name.substr(std::string(prefix).size());
+        if (ImGui::Selectable(short_name.c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns) && !chosen && g) {
+            a.inputs.gpu_id = f.gpu_id;
+            mark_changed(a);
+        }
+        ImGui::PopID();
+        reg(a, "fit/" + f.gpu_id);
+        tooltip(g ? g->source.c_str() : nullptr);
+
+        ImGui::TableSetColumnIndex(1);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const std::string pct = format_percent(f.utilization);
+        const float text_w = ImGui::CalcTextSize("9999.9%").x;
+        const float bar_w = std::max(24.0f, ImGui::GetContentRegionAvail().x - text_w - 8);
+        const float y = at.y + (ImGui::GetTextLineHeight() - kMiniBarHeightPx) / 2;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddRectFilled(ImVec2(at.x, y), ImVec2(at.x + bar_w, y + kMiniBarHeightPx), palette().bar_track, 2);
+        const float used = static_cast<float>(std::min(f.utilization, 1.0)) * bar_w;
+        dl->AddRectFilled(ImVec2(at.x, y), ImVec2(at.x + used, y + kMiniBarHeightPx), ImGui::GetColorU32(verdict_color(f)), 2);
+        const float tx = std::round(at.x + static_cast<float>(target) * bar_w) + 0.5f;
+        dl->AddLine(ImVec2(tx, y - 2), ImVec2(tx, y + kMiniBarHeightPx + 2), palette().target, 1.5f);
+        if (f.utilization > 1) dl->AddText(ImVec2(at.x + bar_w - 10, y - 3), ImGui::GetColorU32(ImVec4(1, 1, 1, 1)), "\xe2\x96\xb8");
+        ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(pct.c_str());
+
+        ImGui::TableSetColumnIndex(2);
+        if (f.gpus_needed > 0) ImGui::Text("%d", f.gpus_needed);
+        else {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
+            ImGui::TextUnformatted("\xe2\x80\x94");
+            ImGui::PopStyleColor();
+            tooltip(row.from_method ? "Does not fit at any GPU count this method tries." : "This method gives no GPU count for this GPU.");
+        }
+        if (!narrow) {
+            ImGui::TableSetColumnIndex(3);
+            ImGui::TextUnformatted(g ? format_size(g->memory_bytes, gib).c_str() : "");
+            ImGui::TableSetColumnIndex(4);
+            if (g && g->price_per_hour_usd > 0 && f.gpus_needed > 0) {
+                ImGui::TextUnformatted(format_price_per_hour(g->price_per_hour_usd * f.gpus_needed).c_str());
+                char tip[96];
+                std::snprintf(tip, sizeof tip, "%d x %s per GPU-hour (typical on-demand list price, indicative)", f.gpus_needed,
+                              format_price_per_hour(g->price_per_hour_usd).c_str());
+                tooltip(tip);
+            } else {
+                ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
+                ImGui::TextUnformatted(g && g->price_per_hour_usd <= 0 ? "unknown" : "\xe2\x80\x94");
+                ImGui::PopStyleColor();
+            }
+        }
+    }
+    ImGui::EndTable();
+    dim_text("Bars: the per-GPU total on one GPU of each type; the tick is the %s target. Click a row to size for that GPU.",
+             format_percent(target).c_str());
+    panel_end();
+}
+
+void notes(App& a) {
+    const Estimate& e = a.results.estimate;
+    if (e.notes.empty()) return;
+    ImGui::Spacing();
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+    for (const auto& n : e.notes) {
+        ImGui::Bullet();
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", n.c_str());
+    }
+    ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+// [SECTION] panel ---------------------------------------------------------------------------------
+void results_panel(App& a, bool narrow, bool wide) {
+    const Results& r = results(a);
+    if (!r.valid) {
+        error_text("No result yet: fix the input marked in red.");
+        return;
+    }
+    headline(a);
+    ImGui::Spacing();
+    breakdown_bar(a);
+    breakdown_table(a, narrow);
+    peak_figures(a);
+    comparison(a);
+    answers(a);
+    figures(a);
+    // A docs widget (compact) keeps to the figures; the charts and the GPU table are the page's.
+    if (!a.embed.compact) {
+        charts_panel(a, wide);
+        gpu_table(a, narrow);
+    }
+    notes(a);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
+    ImGui::PushFont(font(Font::Small));
+    ImGui::TextWrapped("Runs locally: nothing you type leaves your machine. Computed in %.2f ms (estimate, %zu methods, %zu answers, 2 charts).",
+                       r.compute_ms, r.methods.size(), r.answers.size());
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+}
+
+}  // namespace vc::shell::ui

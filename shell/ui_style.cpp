@@ -1,0 +1,210 @@
+// vramcalc shell: themes, the component palette and the fonts.
+//
+// [SECTIONS]
+//   palettes   dark and light colours
+//   theme      ImGui style from a palette
+//   components one colour per breakdown component
+//   fonts      the embedded TTFs, rasterized for the screen's pixel ratio
+#include <cmath>
+
+#include "font.hpp"
+#include "ui_internal.hpp"
+
+namespace vc::shell::ui {
+namespace {
+
+// [SECTION] palettes ------------------------------------------------------------------------------
+ImVec4 rgb(unsigned hex, float alpha = 1) {
+    return ImVec4(((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, alpha);
+}
+ImU32 rgb32(unsigned hex, unsigned alpha = 255) {
+    return IM_COL32((hex >> 16) & 255, (hex >> 8) & 255, hex & 255, alpha);
+}
+
+struct Scheme {
+    Palette p;
+    unsigned frame, frame_hover, frame_active, button, header, popup, scrollbar;
+};
+
+Scheme dark_scheme() {
+    Scheme s;
+    s.p.text = rgb(0xE4E8EE);
+    s.p.dim = rgb(0x95A0AE);
+    s.p.faint = rgb(0x5F6A78);
+    s.p.accent = rgb(0x3D8BFD);
+    s.p.error = rgb(0xFF6B5E);
+    s.p.good = rgb(0x3FBF7F);
+    s.p.warn = rgb(0xE8B339);
+    s.p.bg = rgb32(0x0F1318);
+    s.p.panel = rgb32(0x151A21);
+    s.p.border = rgb32(0x29323E);
+    s.p.grid = rgb32(0x222A34);
+    s.p.bar_track = rgb32(0x1E252E);
+    s.p.capacity = rgb32(0xE4E8EE);
+    s.p.target = rgb32(0xE8B339);
+    s.p.highlight = rgb32(0xFFFFFF);
+    s.frame = 0x1B222B;
+    s.frame_hover = 0x242D38;
+    s.frame_active = 0x2C3744;
+    s.button = 0x222A34;
+    s.header = 0x1F2835;
+    s.popup = 0x161B22;
+    s.scrollbar = 0x3A4452;
+    return s;
+}
+
+Scheme light_scheme() {
+    Scheme s;
+    s.p.text = rgb(0x1A1F26);
+    s.p.dim = rgb(0x56606D);
+    s.p.faint = rgb(0x9AA3AF);
+    s.p.accent = rgb(0x1F6FEB);
+    s.p.error = rgb(0xC9302C);
+    s.p.good = rgb(0x1E8E4F);
+    s.p.warn = rgb(0xA86A00);
+    s.p.bg = rgb32(0xF5F6F8);
+    s.p.panel = rgb32(0xFFFFFF);
+    s.p.border = rgb32(0xD3D9E0);
+    s.p.grid = rgb32(0xE5E9EE);
+    s.p.bar_track = rgb32(0xE8ECF1);
+    s.p.capacity = rgb32(0x1A1F26);
+    s.p.target = rgb32(0xA86A00);
+    s.p.highlight = rgb32(0x000000);
+    s.frame = 0xE9EDF2;
+    s.frame_hover = 0xDDE3EA;
+    s.frame_active = 0xD0D8E2;
+    s.button = 0xE3E8EE;
+    s.header = 0xE1E7EF;
+    s.popup = 0xFFFFFF;
+    s.scrollbar = 0xB9C1CB;
+    return s;
+}
+
+Palette g_palette = dark_scheme().p;
+bool g_dark = true;
+
+}  // namespace
+
+const Palette& palette() { return g_palette; }
+bool theme_is_dark() { return g_dark; }
+
+// [SECTION] theme ---------------------------------------------------------------------------------
+void apply_theme(bool dark) {
+    const Scheme s = dark ? dark_scheme() : light_scheme();
+    g_palette = s.p;
+    g_dark = dark;
+    ImGuiStyle& st = ImGui::GetStyle();
+    if (dark) ImGui::StyleColorsDark(&st);
+    else ImGui::StyleColorsLight(&st);
+    ImVec4* c = st.Colors;
+    c[ImGuiCol_Text] = s.p.text;
+    c[ImGuiCol_TextDisabled] = s.p.faint;
+    c[ImGuiCol_WindowBg] = ImGui::ColorConvertU32ToFloat4(s.p.bg);
+    c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
+    c[ImGuiCol_PopupBg] = rgb(s.popup);
+    c[ImGuiCol_Border] = ImGui::ColorConvertU32ToFloat4(s.p.border);
+    c[ImGuiCol_FrameBg] = rgb(s.frame);
+    c[ImGuiCol_FrameBgHovered] = rgb(s.frame_hover);
+    c[ImGuiCol_FrameBgActive] = rgb(s.frame_active);
+    c[ImGuiCol_Button] = rgb(s.button);
+    c[ImGuiCol_ButtonHovered] = rgb(s.frame_hover);
+    c[ImGuiCol_ButtonActive] = rgb(s.frame_active);
+    c[ImGuiCol_Header] = rgb(s.header);
+    c[ImGuiCol_HeaderHovered] = rgb(s.frame_hover);
+    c[ImGuiCol_HeaderActive] = rgb(s.frame_active);
+    c[ImGuiCol_CheckMark] = s.p.accent;
+    c[ImGuiCol_SliderGrab] = s.p.accent;
+    c[ImGuiCol_SliderGrabActive] = s.p.accent;
+    c[ImGuiCol_ScrollbarBg] = ImVec4(0, 0, 0, 0);
+    c[ImGuiCol_ScrollbarGrab] = rgb(s.scrollbar, 0.7f);
+    c[ImGuiCol_ScrollbarGrabHovered] = rgb(s.scrollbar, 0.9f);
+    c[ImGuiCol_ScrollbarGrabActive] = rgb(s.scrollbar);
+    c[ImGuiCol_Separator] = ImGui::ColorConvertU32ToFloat4(s.p.border);
+    c[ImGuiCol_TableHeaderBg] = ImVec4(0, 0, 0, 0);
+    c[ImGuiCol_TableBorderLight] = ImGui::ColorConvertU32ToFloat4(s.p.grid);
+    c[ImGuiCol_TableBorderStrong] = ImGui::ColorConvertU32ToFloat4(s.p.border);
+    c[ImGuiCol_TableRowBg] = ImVec4(0, 0, 0, 0);
+    c[ImGuiCol_TableRowBgAlt] = dark ? ImVec4(1, 1, 1, 0.025f) : ImVec4(0, 0, 0, 0.025f);
+    c[ImGuiCol_NavHighlight] = s.p.accent;
+    c[ImGuiCol_TextSelectedBg] = rgb(dark ? 0x2F5FA8 : 0xB8D3FB);
+    c[ImGuiCol_ModalWindowDimBg] = ImVec4(0, 0, 0, 0.35f);
+
+    st.WindowPadding = ImVec2(14, 12);
+    st.FramePadding = ImVec2(8, 4);
+    st.ItemSpacing = ImVec2(8, 6);
+    st.ItemInnerSpacing = ImVec2(6, 4);
+    st.CellPadding = ImVec2(6, 3);
+    st.IndentSpacing = 14;
+    st.ScrollbarSize = 10;
+    st.GrabMinSize = 10;
+    st.WindowRounding = 0;
+    st.ChildRounding = 4;
+    st.FrameRounding = 3;
+    st.PopupRounding = 4;
+    st.ScrollbarRounding = 4;
+    st.GrabRounding = 3;
+    st.TabRounding = 3;
+    st.WindowBorderSize = 0;
+    st.ChildBorderSize = 1;
+    st.PopupBorderSize = 1;
+    st.FrameBorderSize = 0;
+    st.SeparatorTextBorderSize = 1;
+    // NOTE: tooltips without a delay: the page draws no frames while the mouse rests, so a delayed
+    // tooltip would only appear on the next event.
+    st.HoverFlagsForTooltipMouse = ImGuiHoveredFlags_DelayNone;
+    st.HoverFlagsForTooltipNav = ImGuiHoveredFlags_DelayNone;
+}
+
+// [SECTION] components ----------------------------------------------------------------------------
+ImU32 component_color(const std::string& key, int index) {
+    struct KeyColor {
+        const char* key;
+        unsigned hex;
+    };
+    // Tableau 10, readable on both themes; the same key keeps its colour in every method.
+    static const KeyColor kColors[] = {
+        {"weights", 0x4E79A7},     {"gradients", 0xF28E2B}, {"optimizer", 0x59A14F},   {"activations", 0xB07AA1},
+        {"kv_cache", 0xE15759},    {"logits_loss", 0xEDC948}, {"temporary", 0x76B7B2}, {"allocator", 0xBAB0AC},
+        {"runtime", 0x9C755F},     {"cuda_graphs", 0xFF9DA7}, {"model_states", 0x76B7B2},
+    };
+    static const unsigned kFallback[] = {0x86BCB6, 0xD4A6C8, 0xF1CE63, 0x8CD17D};
+    for (const auto& kc : kColors)
+        if (key == kc.key) return rgb32(kc.hex);
+    return rgb32(kFallback[index % 4]);
+}
+
+// [SECTION] fonts ---------------------------------------------------------------------------------
+namespace {
+
+constexpr float kBodyPx = 15, kSmallPx = 12.5f, kHeadlinePx = 30;
+ImFont* g_fonts[4] = {};
+
+ImFont* add(const unsigned char* ttf, unsigned size, float px, float ratio, const ImWchar* ranges) {
+    ImFontConfig fc;
+    fc.FontDataOwnedByAtlas = false;  // static data
+    fc.OversampleH = 1;               // rasterized at the screen's resolution: no oversampling needed
+    fc.OversampleV = 1;
+    fc.PixelSnapH = true;
+    return ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(ttf), static_cast<int>(size), std::round(px * ratio), &fc, ranges);
+}
+
+}  // namespace
+
+ImFont* font(Font f) { return g_fonts[static_cast<int>(f)]; }
+
+void load_fonts(float ratio) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    const auto* body = reinterpret_cast<const ImWchar*>(kFontRanges);
+    const auto* bold = reinterpret_cast<const ImWchar*>(kFontBoldRanges);
+    static const ImWchar kHeadlineRanges[] = {0x20, 0x7E, 0};
+    g_fonts[static_cast<int>(Font::Body)] = add(kFontTtf, kFontTtfSize, kBodyPx, ratio, body);
+    g_fonts[static_cast<int>(Font::Bold)] = add(kFontBoldTtf, kFontBoldTtfSize, kBodyPx, ratio, bold);
+    g_fonts[static_cast<int>(Font::Small)] = add(kFontTtf, kFontTtfSize, kSmallPx, ratio, body);
+    g_fonts[static_cast<int>(Font::Headline)] = add(kFontBoldTtf, kFontBoldTtfSize, kHeadlinePx, ratio, kHeadlineRanges);
+    // Glyphs are rasterized at CSS size x ratio and drawn scaled back: crisp on high-DPI screens.
+    io.FontGlobalScale = 1.0f / ratio;
+    io.Fonts->Build();
+}
+
+}  // namespace vc::shell::ui

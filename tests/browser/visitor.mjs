@@ -1,0 +1,68 @@
+// Helpers for browser tests that act as a visitor would: real mouse, touch and keyboard events on
+// the ImGui canvas, at widgets found through the page's item registry (vramcalcTest.widget(id):
+// each widget's rectangle in CSS pixels, recorded by the shell every frame), never at hard-coded
+// pixels; results are read back through the page's test hook, never by OCR.
+import assert from 'node:assert/strict';
+
+export class Visitor {
+    constructor(page) {
+        this.page = page;
+    }
+
+    hook(name, ...args) {
+        return this.page.evaluate(([n, a]) => window.vramcalcTest[n](...a), [name, args]);
+    }
+
+    state() {
+        return this.hook('state');
+    }
+
+    // Waits until the page has drawn every frame the last input asked for and paused its main
+    // loop (the shell's own idle flag: a frame count that stops changing for a while can also be
+    // a slow software-rendered frame still in flight).
+    async settled() {
+        await this.page.waitForFunction(() => window.vramcalcTest.idle(), null, { timeout: 10000, polling: 16 });
+        return this.hook('frameCount');
+    }
+
+    async widget(id) {
+        const r = await this.hook('widget', id);
+        assert.ok(r, `no widget "${id}" on the page`);
+        return r;
+    }
+
+    async center(id) {
+        const r = await this.widget(id);
+        return [r.x + r.w / 2, r.y + r.h / 2];
+    }
+
+    // A mouse click at the widget's centre; waits for the page to settle.
+    async click(id) {
+        const [x, y] = await this.center(id);
+        await this.page.mouse.click(x, y);
+        await this.settled();
+    }
+
+    // A tap on a touch screen at the widget's centre.
+    async tap(id) {
+        const [x, y] = await this.center(id);
+        await this.page.touchscreen.tap(x, y);
+        await this.settled();
+    }
+
+    // Opens a combo or popup (`id`) and picks its entry `item` (an id in the registry).
+    async pick(id, item) {
+        await this.click(id);
+        await this.click(item);
+    }
+
+    // Clicks into a number field (a click without dragging types into it), replaces its text and
+    // presses Enter.
+    async typeInto(id, text, { enter = true } = {}) {
+        await this.click(id);
+        await this.page.keyboard.press('Control+A');
+        await this.page.keyboard.type(text);
+        if (enter) await this.page.keyboard.press('Enter');
+        await this.settled();
+    }
+}

@@ -1,0 +1,241 @@
+// The shell's pure state: shared links (URL fragment), one scenario across methods, the exports
+// and the chart series, checked the way a user would: a link restores exactly what was shown.
+#include <catch.hpp>
+
+#include <string>
+
+#include "core/estimate.hpp"
+#include "core/presets.hpp"
+#include "io/config_json.hpp"
+#include "shell/app.hpp"
+#include "shell/state/format.hpp"
+#include "shell/state/report.hpp"
+#include "shell/state/scenario.hpp"
+#include "shell/state/sweep.hpp"
+#include "shell/state/url.hpp"
+
+using namespace vc;
+using namespace vc::shell;
+
+static std::string doc(const Config& c) { return io::dump(io::config_to_json(c)); }
+
+static Config round_trip(const Config& c, const UiState& ui, UiState* ui_out = nullptr) {
+    const std::string f = encode_fragment(c, ui, default_inputs());
+    Config back;
+    UiState view;
+    Error err;
+    INFO("fragment: " << f);
+    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    if (ui_out) *ui_out = view;
+    return back;
+}
+
+TEST_CASE("shell link: the default state is the empty fragment, and it reads back as the defaults") {
+    const Config d = default_inputs();
+    CHECK(encode_fragment(d, UiState{}, d) == "");
+    Config back;
+    UiState ui;
+    Error err;
+    REQUIRE(decode_fragment("", d, back, ui, err));
+    CHECK(doc(back) == doc(d));
+}
+
+TEST_CASE("shell link: a preset, the detailed serving method and its inputs round-trip exactly") {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    set_task(c, Task::Inference);
+    set_method(c, Method::Detailed);
+    c.inference.context = 8192;
+    c.inference.concurrency = 16;
+    c.inference.weights.format = "awq-int4";
+    c.gpu_id = "a100-80gb";
+    sync_shared(c);
+    UiState ui;
+    ui.show_gib = true;
+    ui.theme = ThemeChoice::Dark;
+    const std::string f = encode_fragment(c, ui, default_inputs());
+    // Readable: the preset by its id alone, the changed fields by their config paths.
+    CHECK(f.rfind("v=1&method=detailed&task=inference&model.preset=llama-3.1-8b", 0) == 0);
+    CHECK(f.find("inference.context=8192") != std::string::npos);
+    CHECK(f.find("inference.weights=awq-int4") != std::string::npos);
+    CHECK(f.find("units=gib&theme=dark") != std::string::npos);
+    CHECK(f.find("model.layers") == std::string::npos);
+    UiState view;
+    const Config back = round_trip(c, ui, &view);
+    CHECK(doc(back) == doc(c));
+    CHECK(view.show_gib);
+    CHECK(view.theme == ThemeChoice::Dark);
+    const auto a = estimate(c), b = estimate(back);
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    CHECK(a.value.total_bytes == b.value.total_bytes);
+}
+
+TEST_CASE("shell link: a custom architecture and a parameter count alone round-trip") {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("mistral-7b-v0.1"));
+    c.model.layers = 40;
+    model_edited(c);
+    CHECK(model_mode(c) == ModelMode::Custom);
+    set_method(c, Method::Guide);
+    Config back = round_trip(c, UiState{});
+    CHECK(doc(back) == doc(c));
+    CHECK(model_mode(back) == ModelMode::Custom);
+
+    Config p = default_inputs();
+    use_params_only(p, 13);
+    back = round_trip(p, UiState{});
+    CHECK(model_mode(back) == ModelMode::ParamsOnly);
+    CHECK(back.quick.params_b == 13);
+    CHECK(doc(back) == doc(p));
+}
+
+TEST_CASE("shell link: text needing escapes and a bad link") {
+    Config c = default_inputs();
+    set_task(c, Task::FineTune, FinetuneMethod::Lora);
+    set_method(c, Method::Detailed);
+    c.training.profile = "torchtune";
+    c.gpu_id = "h200-141gb";
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    CHECK(f.find(' ') == std::string::npos);
+    CHECK(doc(round_trip(c, UiState{})) == doc(c));
+
+    Config out = default_inputs();
+    UiState ui;
+    Error err;
+    CHECK_FALSE(decode_fragment("v=1&batch=abc", default_inputs(), out, ui, err));
+    CHECK(err.field == "batch");
+    CHECK_FALSE(decode_fragment("v=1&nonsense=3", default_inputs(), out, ui, err));
+    CHECK(err.field == "nonsense");
+    CHECK_FALSE(decode_fragment("v=9", default_inputs(), out, ui, err));
+    CHECK(err.field == "v");
+    CHECK_FALSE(decode_fragment("v=1&units=furlongs", default_inputs(), out, ui, err));
+    CHECK(doc(out) == doc(default_inputs()));  // untouched on failure
+}
+
+TEST_CASE("shell scenario: switching method keeps the shared inputs") {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    CHECK(c.quick.params_b == Approx(8.03).epsilon(0.01));  // the quick method reads the preset's count
+
+    // FP32 in the quick method is FP32 in the detailed one and 4 bytes in the guide.
+    c.quick.precision = QuickPrecision::Fp32;
+    sync_shared(c);
+    CHECK(c.training.precision == TrainPrecision::Fp32);
+    CHECK(c.guide_bytes == 4);
+
+    // The detailed method's 8-bit AdamW and full recomputation read back in the quick method.
+    set_method(c, Method::Detailed);
+    c.training.precision = TrainPrecision::Bf16Mixed;
+    c.training.optimizer = OptimizerKind::AdamW8bit;
+    c.training.recompute = Recompute::Full;
+    sync_shared(c);
+    CHECK(c.quick.precision == QuickPrecision::Bf16);
+    CHECK(c.quick.optimizer == QuickOptimizer::AdamW8bit);
+    CHECK(c.quick.checkpointing);
+
+    // Serving: concurrency and context are the batch and sequence of the other methods.
+    set_task(c, Task::Inference);
+    c.inference.concurrency = 32;
+    c.inference.context = 16384;
+    c.inference.weights.format = "awq-int4";
+    sync_shared(c);
+    CHECK(c.quick.batch == 32);
+    CHECK(c.quick.seq == 16384);
+    CHECK(c.quick.precision == QuickPrecision::Int4);
+    CHECK(c.quick.optimizer == QuickOptimizer::Inference);
+    set_method(c, Method::Quick);
+    c.quick.batch = 8;
+    sync_shared(c);
+    CHECK(c.inference.concurrency == 8);
+    CHECK(c.inference.weights.format == "awq-int4");  // INT4 in the quick method keeps the 4-bit format
+
+    // Back to training: the optimizer returns, fine-tuning picks its variant.
+    set_task(c, Task::FineTune, FinetuneMethod::Qlora);
+    CHECK(c.quick.optimizer == QuickOptimizer::AdamWMixed);
+    CHECK(c.training.finetune == FinetuneMethod::Qlora);
+    set_task(c, Task::Training);
+    CHECK(c.training.finetune == FinetuneMethod::Full);
+}
+
+TEST_CASE("shell reports: summary, CSV and Markdown of the quick worked example") {
+    App a;
+    a.inputs = default_inputs();
+    recompute(a);
+    REQUIRE(a.results.valid);
+    const Results& r = a.results;
+    CHECK(r.estimate.buffered_bytes == Approx(306.432e9));
+    REQUIRE(r.methods.size() == 3);
+
+    const std::string text = summary_text(a.inputs, r, false, "https://x/#v=1");
+    CHECK(text.find("Memory per GPU: 306.43 GB") != std::string::npos);
+    CHECK(text.find("Activations: 143.36 GB (56.1%)") != std::string::npos);
+    CHECK(text.find("https://x/#v=1") != std::string::npos);
+
+    const std::string csv = export_csv(a.inputs, r);
+    CHECK(csv.rfind("section,key,label,bytes,GB,GiB,share,formula\n", 0) == 0);
+    CHECK(csv.find("component,activations,Activations,143360000000,143.360000,133.514404,") != std::string::npos);
+    CHECK(csv.find("total,total_bytes,Per-GPU total,255360000000,") != std::string::npos);
+
+    const std::string md = export_markdown(a.inputs, r, true, "");
+    CHECK(md.find("## Memory per GPU: 285.39 GiB") != std::string::npos);
+    CHECK(md.find("| Activations | 133.51 | 56.1% |") != std::string::npos);
+
+    const auto j = nlohmann::json::parse(export_json(a.inputs, r));
+    CHECK(j["result"]["total_bytes"] == 255.36e9);
+    CHECK(j["config"]["batch"] == 4);
+
+    const auto s = nlohmann::json::parse(accessible_summary_json(a));
+    CHECK(s["results"][0][0] == "Per-GPU total");
+    CHECK(s["results"][0][1] == "255.36 GB");
+    CHECK(export_file_name(a.inputs, "csv") == "vramcalc-params-training-quick.csv");
+}
+
+TEST_CASE("shell results: invalid inputs keep the last valid result beside the error") {
+    App a;
+    a.inputs = default_inputs();
+    recompute(a);
+    const double before = a.results.estimate.total_bytes;
+    a.inputs.quick.batch = 0;
+    mark_changed(a);
+    results(a);
+    CHECK(a.error.field == "batch");
+    CHECK(a.results.estimate.total_bytes == before);
+    a.inputs.quick.batch = 4;
+    mark_changed(a);
+    results(a);
+    CHECK(a.error.field.empty());
+}
+
+TEST_CASE("shell charts: samples on a log2 axis include the present value; memory grows with it") {
+    Config c = default_inputs();
+    const Sweep s = compute_sweep(c, SweepAxis::Batch);
+    CHECK(s.x.front() == 1);
+    CHECK(s.x.back() >= 64);
+    bool has_current = false;
+    for (double x : s.x) has_current |= x == 4;
+    CHECK(has_current);
+    for (size_t i = 1; i < s.x.size(); ++i) {
+        CHECK(s.x[i] > s.x[i - 1]);
+        CHECK(s.total[i] >= s.total[i - 1]);
+    }
+    // The quick method's activations: 2.5e-3 x batch x seq x params bytes at batch 1.
+    REQUIRE(s.series.size() == 4);
+    CHECK(s.series[3].key == "activations");
+    CHECK(s.series[3].bytes[0] == Approx(2.5e-3 * 1 * 2048 * 7e9));
+    const Sweep q = compute_sweep(c, SweepAxis::Seq);
+    CHECK(q.x.front() == 128);
+    CHECK(q.current == 2048);
+}
+
+TEST_CASE("shell format: sizes with their unit label, counts grouped") {
+    CHECK(format_size(14e9, false) == "14.00 GB");
+    CHECK(format_size(1234.5e9, false) == "1,234.5 GB");
+    CHECK(format_size(12345e9, false) == "12,345 GB");
+    CHECK(format_size(1073741824.0, true) == "1.00 GiB");
+    CHECK(format_exact_bytes(306432000000) == "306,432,000,000 bytes");
+    CHECK(format_count(131072) == "131,072");
+    CHECK(format_value(1, "GPUs", false) == "1 GPU");
+    CHECK(format_value(0.1183, "s", false) == "118.3 ms");
+    CHECK(format_percent(0.901) == "90.1%");
+}
