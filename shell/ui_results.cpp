@@ -374,12 +374,16 @@ void answers(App& a) {
         ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
         ImGui::TextUnformatted(s.label.c_str());
         ImGui::PopStyleColor();
-        ImGui::SameLine(label_w);
+        // The answer beside its question, or under it when the question is longer than its column.
+        if (ImGui::CalcTextSize(s.label.c_str()).x + 8 <= label_w) ImGui::SameLine(label_w);
+        else ImGui::Indent(16);
+        const bool indented = ImGui::CalcTextSize(s.label.c_str()).x + 8 > label_w;
         if (!s.ok) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
             ImGui::TextWrapped("n/a: %s", s.error.message.c_str());
             ImGui::PopStyleColor();
             reg(a, "answer/" + s.question);
+            if (indented) ImGui::Unindent(16);
             continue;
         }
         ImGui::PushFont(font(Font::Bold));
@@ -401,6 +405,7 @@ void answers(App& a) {
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
+        if (indented) ImGui::Unindent(16);
     }
     panel_end();
 }
@@ -571,15 +576,14 @@ void results_panel(App& a, bool narrow, bool wide) {
     ImGui::Spacing();
     breakdown_bar(a);
     breakdown_table(a, narrow);
+    // A docs widget (compact) keeps to the total and its breakdown; the rest is the page's.
+    if (a.embed.compact) return;
     peak_figures(a);
     comparison(a);
     answers(a);
     figures(a);
-    // A docs widget (compact) keeps to the figures; the charts and the GPU table are the page's.
-    if (!a.embed.compact) {
-        charts_panel(a, wide);
-        gpu_table(a, narrow);
-    }
+    charts_panel(a, wide);
+    gpu_table(a, narrow);
     notes(a);
     ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
     ImGui::PushFont(font(Font::Small));

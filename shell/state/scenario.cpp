@@ -6,13 +6,13 @@
 namespace vc::shell {
 
 ModelMode model_mode(const Config& cfg) {
-    if (cfg.model.approximate || (cfg.model.params_override_b > 0 && cfg.model.id.empty())) return ModelMode::ParamsOnly;
     if (!cfg.model.id.empty()) return ModelMode::Preset;
+    if (cfg.model.approximate) return ModelMode::ParamsOnly;
     return ModelMode::Custom;
 }
 
 double model_params_b(const Config& cfg) {
-    if (model_mode(cfg) == ModelMode::ParamsOnly) return cfg.model.params_override_b;
+    if (cfg.model.params_override_b > 0) return cfg.model.params_override_b;
     const auto m = resolve_model(cfg.model);
     return m.ok ? model_params(m.value).total / 1e9 : 0;
 }

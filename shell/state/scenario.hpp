@@ -13,12 +13,13 @@ namespace vc::shell {
 
 enum class ModelMode { Preset, Custom, ParamsOnly };
 
-// How the config describes its model: a preset as published, an edited or typed architecture, or
-// a parameter count alone.
+// How the config describes its model: a preset as published, a parameter count alone (the
+// architecture filled from typical ratios), or a custom architecture (edited or typed; it may carry
+// a typed count, as the guide's formulas read the count and the dimensions apart).
 ModelMode model_mode(const Config& cfg);
 
-// The model's parameter count in billions as the engine derives it (the typed count for
-// "parameters only"); 0 when the architecture is inconsistent.
+// The model's parameter count in billions: the typed count where there is one, else derived from
+// the dimensions; 0 when the architecture is inconsistent.
 double model_params_b(const Config& cfg);
 
 // Picks a preset (every method then describes the same model).

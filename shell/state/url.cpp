@@ -152,9 +152,7 @@ json model_json(const Config& cfg) {
         case ModelMode::ParamsOnly: return json{{"params_b", cfg.model.params_override_b}};
         case ModelMode::Custom: break;
     }
-    json m = io::config_to_json(cfg)["model"];
-    m.erase("params_b");
-    return m;
+    return io::config_to_json(cfg)["model"];  // with params_b when a count was typed
 }
 
 // The config's JSON without the model (written apart) and the parameter count the model implies.

@@ -80,11 +80,23 @@ async function settled(target) {
 async function typeInto(page, target, offset, id, text) {
     const r = await hook(target, 'widget', id);
     assert.ok(r, `no widget ${id}`);
+    offset = await scrollTo(page, target, offset, r);
     await page.mouse.click(offset.x + r.x + 30, offset.y + r.y + r.h / 2);
     await page.keyboard.press('Control+A');
     await page.keyboard.type(text);
     await page.keyboard.press('Enter');
     await settled(target);
+}
+
+// Scrolls the host page so the widget's rectangle `r` (inside `target`, an iframe when `target` is
+// not the page) is in the viewport; returns the iframe's new offset.
+async function scrollTo(page, target, offset, r) {
+    if (target === page) return offset;
+    const height = page.viewportSize().height;
+    if (offset.y + r.y >= 0 && offset.y + r.y + r.h <= height) return offset;
+    await page.evaluate((dy) => window.scrollBy(0, dy), offset.y + r.y - height / 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return (await target.frameElement()).boundingBox();
 }
 
 async function cspOf(target) {
@@ -255,7 +267,8 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
 
     // A locked field does not move when its + button is clicked.
     const layers = await hook(guide, 'widget', 'model.layers');
-    await page.mouse.click(offset.x + layers.x + layers.w - layers.h / 2, offset.y + layers.y + layers.h / 2);
+    const at = await scrollTo(page, guide, await (await guide.frameElement()).boundingBox(), layers);
+    await page.mouse.click(at.x + layers.x + layers.w - layers.h / 2, at.y + layers.y + layers.h / 2);
     await settled(guide);
     assert.equal((await hook(guide, 'state')).inputs.model.layers, 80);
     assert.deepEqual((await hook(guide, 'embedState')).locked, ['method', 'model.layers', 'model.hidden', 'model.heads']);
