@@ -355,16 +355,19 @@ bool model_section(App& a) {
         changed = true;
     }
     Form f{a};
+    const bool guide = c.method == Method::Guide;  // the guide's own P, L, h and heads are in its panel
     if (begin_form("model_form")) {
         switch (model_mode(c)) {
             case ModelMode::Preset: changed |= preset_combo(a, f); break;
             case ModelMode::Custom:
+                if (guide) break;
                 if (architecture_fields(a, f)) {
                     model_edited(c);
                     changed = true;
                 }
                 break;
             case ModelMode::ParamsOnly: {
+                if (guide) break;
                 double p = c.model.params_override_b;
                 if (number(f, {"params_b", "Parameters (billions)", "Weights, gradients and optimizer state are proportional to this.",
                                {"model.params_b", "params"}},
@@ -431,29 +434,24 @@ bool quick_inputs(App& a, Form& f) {
 bool guide_inputs(App& a, Form& f) {
     Config& c = a.inputs;
     bool changed = false;
-    // The guide's own inputs: P, L, h and heads. A preset's or a count's dimensions are edited here
-    // (a custom model shows them in the model panel, and its count here).
+    // The guide's own inputs: P, L, h and heads, always here (the model panel keeps to the model's
+    // choice), so no field moves while it is edited. Edits make a custom model: a typed P stays
+    // (the guide reads the count and the dimensions apart).
     ModelSpec& m = c.model;
-    if (model_mode(c) != ModelMode::Custom) {
-        bool dims = false;
-        dims |= integer(f, {"model.layers", "Layers (L)", "The guide's activations and KV term grow with L."}, m.layers, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
-        dims |= integer(f, {"model.hidden", "Hidden size (h)", "The guide's activations grow with h."}, m.hidden, NumberSpec{1, 1 << 16, 64, Step::Add, "%.0f"});
-        dims |= integer(f, {"model.heads", "Attention heads", "The guide's KV term uses h / heads per head."}, m.heads, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
-        if (dims) {
-            // NOTE: a typed count stays (the guide reads P and the dimensions apart); a preset's
-            // edited dimensions make a custom model whose count follows them.
-            if (model_mode(c) == ModelMode::ParamsOnly) m.approximate = false;
-            else model_edited(c);
-            changed = true;
-        }
-    } else {
-        double p = model_params_b(c);
-        if (number(f, {"params_b", "Parameters (billions)", "P: weights, gradients and optimizer state are proportional to it.", {"model.params_b", "params"}},
-                   p, NumberSpec{0.1, 100000, 1, Step::Double, "%.6g"})) {
-            m.params_override_b = p;
-            c.quick.params_b = p;
-            changed = true;
-        }
+    double p = model_params_b(c);
+    if (number(f, {"params_b", "Parameters (billions)", "P: weights, gradients and optimizer state are proportional to it.", {"model.params_b", "params"}},
+               p, NumberSpec{0.1, 100000, 1, Step::Double, "%.6g"})) {
+        m.params_override_b = p;
+        model_edited(c);
+        changed = true;
+    }
+    bool dims = false;
+    dims |= integer(f, {"model.layers", "Layers (L)", "The guide's activations and KV term grow with L."}, m.layers, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+    dims |= integer(f, {"model.hidden", "Hidden size (h)", "The guide's activations grow with h."}, m.hidden, NumberSpec{1, 1 << 16, 64, Step::Add, "%.0f"});
+    dims |= integer(f, {"model.heads", "Attention heads", "The guide's KV term uses h / heads per head."}, m.heads, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+    if (dims) {
+        model_edited(c);
+        changed = true;
     }
     if (c.task == Task::Inference)
         changed |= number(f, {"guide.weight_bytes", "Bytes per weight", "The guide multiplies the parameter count by this.", {"bytes"}},

@@ -47,9 +47,10 @@ void use_custom(Config& cfg) {
 }
 
 void model_edited(Config& cfg) {
+    // NOTE: a typed count stays (the guide reads the count and the dimensions apart); without one
+    // the count follows the dimensions.
     cfg.model.id.clear();
     cfg.model.approximate = false;
-    cfg.model.params_override_b = 0;
     sync_model(cfg);
 }
 

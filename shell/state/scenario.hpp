@@ -30,7 +30,8 @@ void use_params_only(Config& cfg, double params_b);
 void use_custom(Config& cfg);
 // Carries the model's parameter count to the methods that read a count (after a config was read).
 void sync_model(Config& cfg);
-// After an architecture field was edited: no longer the preset, the count follows the dimensions.
+// After an architecture field was edited: no longer the preset; the count follows the dimensions
+// unless one was typed.
 void model_edited(Config& cfg);
 
 // Switches the task, first carrying the shared inputs from the active method (sync_shared), then

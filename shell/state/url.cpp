@@ -8,6 +8,7 @@
 #include "url.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <vector>
@@ -133,6 +134,15 @@ std::string value_text(const json& v) {
         const json reread = json::parse(s, nullptr, false);
         if (!s.empty() && reread.is_discarded() && s.front() != '"') return s;
         return v.dump();
+    }
+    // Whole numbers as integers ("8", not "8.0"); others in the shortest form that reads back.
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (d == std::floor(d) && std::fabs(d) < 1e15) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.0f", d);
+            return buf;
+        }
     }
     return io::dump(v);
 }

@@ -59,6 +59,8 @@ TEST_CASE("shell link: a preset, the detailed serving method and its inputs roun
     CHECK(f.find("inference.context=8192") != std::string::npos);
     CHECK(f.find("inference.weights=awq-int4") != std::string::npos);
     CHECK(f.find("units=gib&theme=dark") != std::string::npos);
+    c.quick.batch = 8;  // a whole number in a double field reads as one
+    CHECK(encode_fragment(c, UiState{}, default_inputs()).find("&batch=8&") != std::string::npos);
     CHECK(f.find("model.layers") == std::string::npos);
     UiState view;
     const Config back = round_trip(c, ui, &view);
