@@ -110,6 +110,7 @@ void recompute(App& a) {
         res.methods.push_back(MethodResult{m, e.ok, std::move(e.value), e.error});
     }
 
+    const auto t_methods = std::chrono::steady_clock::now();
     res.answers.clear();
     for (const auto& q : solve_questions()) {
         if (!question_applies(q, a.inputs.task)) continue;
@@ -117,10 +118,16 @@ void recompute(App& a) {
         res.answers.push_back(SolveResult{q.id, q.label, s.ok, std::move(s.value), s.error});
     }
 
+    const auto t_answers = std::chrono::steady_clock::now();
     res.by_batch = compute_sweep(a.inputs, SweepAxis::Batch);
     res.by_seq = compute_sweep(a.inputs, SweepAxis::Seq);
     res.generation++;
-    res.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    const auto done = std::chrono::steady_clock::now();
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    res.compute_ms = ms(started, done);
+    res.compute_parts_ms[0] = ms(started, t_methods);
+    res.compute_parts_ms[1] = ms(t_methods, t_answers);
+    res.compute_parts_ms[2] = ms(t_answers, done);
 }
 
 }  // namespace vc::shell

@@ -69,6 +69,7 @@ struct Results {
     Sweep by_batch, by_seq;          // chart series
     unsigned long generation = 0;    // bumps on every recompute that produced a new result
     double compute_ms = 0;           // how long the last recompute took (all of the above)
+    double compute_parts_ms[3] = {};  // ... of which: estimate + catalog + methods, answers, chart series
 };
 
 struct App {

@@ -242,7 +242,18 @@ int main() {
 #endif
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-    g_loop.window = glfwCreateWindow(kStartWidthPx, kStartHeightPx, "vramcalc", nullptr, nullptr);
+    int start_w = kStartWidthPx, start_h = kStartHeightPx;
+#ifdef __EMSCRIPTEN__
+    // The backing store at its final size from the start (a resize of a WebGL canvas reallocates it).
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+    const double dpr = emscripten_get_device_pixel_ratio();
+    if (css_w >= 1 && css_h >= 1) {
+        start_w = static_cast<int>(std::lround(css_w * dpr));
+        start_h = static_cast<int>(std::lround(css_h * dpr));
+    }
+#endif
+    g_loop.window = glfwCreateWindow(start_w, start_h, "vramcalc", nullptr, nullptr);
     if (!g_loop.window) {
         std::fprintf(stderr, "vramcalc: cannot create an OpenGL ES 3 / WebGL2 window\n");
         return 1;

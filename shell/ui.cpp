@@ -53,12 +53,6 @@ void header(App& a, bool narrow) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("vramcalc");
     ImGui::PopFont();
-    if (!narrow) {
-        ImGui::SameLine();
-        ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-        ImGui::TextUnformatted("GPU memory for training, fine-tuning and serving LLMs");
-        ImGui::PopStyleColor();
-    }
 
     static const char* const kUnitIds[] = {"gb", "gib"};
     static const char* const kUnitLabels[] = {"GB", "GiB"};
@@ -70,6 +64,13 @@ void header(App& a, bool narrow) {
     const float unit_w = button_width("GiB") * 2 + 2, theme_w = button_width("Light") * 3 + 4;
     const float actions_w = button_width("Copy link") + button_width("Copy summary") + button_width("Export \xe2\x96\xbe") + button_width("Embed") + 24;
     const float total_w = unit_w + theme_w + actions_w + 24;
+    static const char* const kTagline = "GPU memory for training, fine-tuning and serving LLMs";
+    if (!narrow && ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x > total_w + ImGui::CalcTextSize(kTagline).x + 24) {
+        ImGui::SameLine();
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+        ImGui::TextUnformatted(kTagline);
+        ImGui::PopStyleColor();
+    }
     if (!narrow) {
         ImGui::SameLine();
         const float right = ImGui::GetContentRegionMax().x - total_w;

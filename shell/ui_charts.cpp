@@ -77,6 +77,9 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
     double ymax = 0;
     for (size_t i = 0; i < s.x.size(); ++i)
         if (s.ok[i]) ymax = std::max(ymax, s.total[i]);
+    // What the sequences need (vLLM's pool is flat): shown up to 1.5x the pool, beyond is off the chart.
+    const double total_max = ymax;
+    for (double d : s.demand) ymax = std::max(ymax, std::min(d, total_max * 1.5));
     const GpuSpec* g = find_gpu(a.inputs.gpu_id);
     const bool show_capacity = g && g->memory_bytes <= ymax * kCapacityOffChart;
     if (show_capacity) ymax = std::max(ymax, g->memory_bytes * 1.04);
@@ -132,6 +135,11 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
     // The total (with a method's margin) as a line.
     for (size_t i = 0; i + 1 < s.x.size(); ++i)
         if (s.ok[i] && s.ok[i + 1]) dl->AddLine(ImVec2(X(s.x[i]), Y(s.total[i])), ImVec2(X(s.x[i + 1]), Y(s.total[i + 1])), ImGui::GetColorU32(pal.text), 1.5f);
+    // vLLM: what the sequences need, against the flat pool (where it crosses, vLLM queues them).
+    for (size_t i = 0; i + 1 < s.demand.size(); ++i) {
+        const ImVec2 p0(X(s.x[i]), Y(s.demand[i])), p1(X(s.x[i + 1]), Y(s.demand[i + 1]));
+        dl->AddLine(p0, p1, ImGui::GetColorU32(pal.error), 2);
+    }
     dl->PopClipRect();
 
     // Capacity and target lines.
@@ -180,6 +188,8 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
             }
             ImGui::Separator();
             ImGui::Text("%-30s %s", "Total", format_size(s.total[best], gib).c_str());
+            if (best < s.demand.size())
+                ImGui::TextColored(pal.error, "%-30s %s", "The sequences need", format_size(s.demand[best], gib).c_str());
         }
         ImGui::EndTooltip();
     }
@@ -203,7 +213,10 @@ void charts_panel(App& a, bool wide) {
         chart(a, r.by_batch, "batch", avail);
         chart(a, r.by_seq, "seq", avail);
     }
-    dim_text("Stacked by component; the line is the total. Dashed blue: your present value.");
+    const bool demand = !r.by_batch.demand.empty();
+    dim_text(demand ? "Stacked by component; the line is the total. Dashed blue: your present value. Red: what the sequences need "
+                      "(vLLM reserves its KV pool up front; above the total, it queues them)."
+                    : "Stacked by component; the line is the total. Dashed blue: your present value.");
     panel_end();
 }
 

@@ -200,6 +200,30 @@ bool form_panel(App& a, const char* id, const char* title, Body body) {
     return changed;
 }
 
+// A collapsed "More inputs" panel: the rest of the engine's inputs for the task.
+template <typename Body>
+bool advanced_panel(App& a, const char* id, Body body) {
+    ImGui::Spacing();
+    ImGui::PushID(id);
+    ImGui::PushFont(font(Font::Small));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+    const bool open = ImGui::TreeNodeEx("MORE INPUTS", ImGuiTreeNodeFlags_SpanAvailWidth | ImGuiTreeNodeFlags_NoTreePushOnOpen);
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    reg(a, std::string("more/") + id);
+    tooltip("Every other input the engine takes for this task: rarer settings and the runtime's constants.");
+    bool changed = false;
+    if (open) {
+        Form f{a};
+        if (begin_form(id)) {
+            changed = body(f);
+            end_form(f);
+        }
+    }
+    ImGui::PopID();
+    return changed;
+}
+
 // [SECTION] model ---------------------------------------------------------------------------------
 std::string lower(std::string s) {
     for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -540,7 +564,7 @@ bool training_inputs(App& a) {
         bool changed = false;
         changed |= number(g, {"batch", "Micro-batch", "Sequences per GPU per step: activations and logits grow linearly."}, c.quick.batch, kBatchSpec);
         changed |= number(g, {"seq", "Sequence length", "Tokens per sequence: activations grow linearly (s^2 with eager attention)."}, c.quick.seq, kSeqSpec);
-        changed |= number(g, {"training.grad_accum", "Grad accumulation", "Micro-batches per optimizer step: no activation memory, gradients are kept.", {"training.global_batch"}},
+        changed |= number(g, {"training.grad_accum", "Grad accum (0: auto)", "Micro-batches per optimizer step: no activation memory, gradients are kept.", {"training.global_batch"}},
                           t.grad_accum, NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f", {1, 2, 4, 8, 16, 32, 64}});
         changed |= choice(g, {"training.recompute", "Recomputation", "Activation checkpointing: trades compute for activation memory."}, kRecompute, t.recompute, true);
         changed |= choice(g, {"training.attention", "Attention kernel", "Eager attention keeps the s x s scores."}, kAttention, t.attention);
@@ -559,7 +583,7 @@ bool training_inputs(App& a) {
             changed |= check(p, {"training.offload_params", "Offload weights", "Weights in host RAM, gathered a layer at a time."}, t.offload_params, "to host RAM");
         changed |= integer(p, {"parallel.tp", "Tensor parallel", "Splits every matrix and most activations over TP GPUs."}, par.tp, kDegreeSpec);
         if (par.tp > 1)
-            changed |= check(p, {"parallel.sp", "Sequence parallel", "With TP: norm and dropout activations split too."}, par.sp, "split the rest of the activations");
+            changed |= check(p, {"parallel.sp", "Sequence parallel", "With TP: norm and dropout activations split too."}, par.sp, "norms, dropout split");
         changed |= integer(p, {"parallel.pp", "Pipeline stages", "Layers split over PP GPUs; the first stage holds up to PP micro-batches."}, par.pp, kDegreeSpec);
         if (par.pp > 1) {
             changed |= choice(p, {"parallel.schedule", "Schedule", "How many micro-batches are in flight."}, kSchedules, par.schedule, true);
@@ -600,6 +624,40 @@ bool training_inputs(App& a) {
             c.runtime.cuda_context_bytes = mib * 1024 * 1024;
             changed = true;
         }
+        return changed;
+    });
+
+    changed |= advanced_panel(a, "training_more", [&](Form& m) {
+        bool changed = false;
+        changed |= number(m, {"training.global_batch", "Global batch (0: derived)", "Sequences per optimizer step over all data-parallel GPUs; sets the accumulation."},
+                          t.global_batch, NumberSpec{0, 1 << 24, 1, Step::Double, "%.0f", {64, 128, 256, 512, 1024}});
+        changed |= number(m, {"training.attention_dropout", "Attention dropout", "> 0 keeps the dropped attention probabilities (eager attention)."},
+                          t.attention_dropout, NumberSpec{0, 0.99, 0.05, Step::Add, "%.2f"});
+        if (t.head == OutputHead::Classifier)
+            changed |= integer(m, {"training.classifier_labels", "Classifier labels", "Logits per sequence: tiny next to a vocabulary."}, t.classifier_labels,
+                               NumberSpec{1, 1 << 20, 1, Step::Add, "%.0f"});
+        if (t.sharding != Sharding::None)
+            changed |= integer(m, {"training.shard_group", "Shard group (0: all)", "Hybrid sharding: states split within groups of this many GPUs, replicated across."},
+                               t.shard_group, NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f", {8, 16, 32, 64}});
+        changed |= number(m, {"training.loss_chunk_tokens", "Loss chunk (-1: profile, 0: off)", "Chunked cross-entropy: logits for this many tokens at a time."},
+                          t.loss_chunk_tokens, NumberSpec{-1, 1 << 24, 1, Step::Double, "%.0f", {1024, 2048, 4096, 8192}});
+        if (c.model.experts > 0)
+            changed |= integer(m, {"parallel.etp", "Expert tensor parallel (0: = TP)", "Each expert's matrices split over this many GPUs."}, par.etp,
+                               NumberSpec{0, 1024, 1, Step::Double, "%.0f"});
+        if (adapters) {
+            changed |= integer(m, {"training.lora.quant_block", "Quant block", "Values per absmax scale of the 4-bit base (NF4: 64)."}, t.lora.quant_block,
+                               NumberSpec{1, 4096, 1, Step::Double, "%.0f", {32, 64, 128, 256}});
+            changed |= choice(m, {"training.lora.quantize_head", "Quantize the LM head", "bitsandbytes leaves the head in 16-bit by default."},
+                              kToggles, t.lora.quantize_head, true);
+        }
+        double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
+        if (number(m, {"runtime.nccl_bytes", "NCCL buffers (MiB)", "Per GPU when the job has more than one, outside the allocator."}, nccl,
+                   NumberSpec{0, 65536, 50, Step::Add, "%.0f"})) {
+            c.runtime.nccl_bytes = nccl * 1024 * 1024;
+            changed = true;
+        }
+        changed |= number(m, {"runtime.allocator_fragmentation", "Allocator slack (-1: profile)", "Reserved minus allocated, as a share of what churns in a step."},
+                          c.runtime.allocator_fragmentation, NumberSpec{-1, 1, 0.01, Step::Add, "%.2f"});
         return changed;
     });
     return changed;
@@ -685,7 +743,7 @@ bool serving_inputs(App& a) {
                            in.context, kSeqSpec);
         changed |= integer(g, {"inference.concurrency", "Concurrent sequences", "Sequences in flight: each keeps its own KV cache.", {"batch"}},
                            in.concurrency, kBatchSpec);
-        changed |= integer(g, {"inference.prompt_tokens", "Prompt tokens (0: context)", "Prefill length: activations and time to first token."},
+        changed |= integer(g, {"inference.prompt_tokens", "Prompt (0: the context)", "Prefill length: activations and time to first token."},
                            in.prompt_tokens, NumberSpec{0, kMaxSeq, 1, Step::Double, "%.0f", kSeqPresets});
         // inference.tp 0 follows the job's GPU count (shared with training); a link may set it apart.
         if (in.tp == 0)
@@ -725,6 +783,41 @@ bool serving_inputs(App& a) {
         if (c.model.sliding_window > 0)
             changed |= check(k, {"inference.swa_full", "Full KV in window layers", "Store the whole context in sliding-window layers too."}, in.swa_full,
                              "no window cap");
+        return changed;
+    });
+
+    changed |= advanced_panel(a, "serving_more", [&](Form& m) {
+        bool changed = false;
+        const WeightFormat* wf = find_weight_format(in.weights.format);
+        if (wf && wf->family == FormatFamily::GroupInt) {
+            changed |= check(m, {"inference.zero_point", "Zero points", "Asymmetric groups store a b-bit zero point per group."}, in.weights.zero_point, "per group");
+            changed |= check(m, {"inference.act_order", "Act order (g_idx)", "GPTQ desc_act stores an int32 per input column."}, in.weights.act_order, "g_idx");
+        }
+        if (wf && wf->family == FormatFamily::Gguf)
+            changed |= check(m, {"inference.gguf_imatrix", "Importance matrix", "llama.cpp's quantizer picks some tensor types differently with one."},
+                             in.weights.gguf_imatrix, "imatrix");
+        changed |= check(m, {"inference.keep_embeddings", "16-bit embeddings", "The embedding and LM head stay in 16-bit, as most formats keep them."},
+                         in.weights.keep_embeddings, "keep");
+        if (in.engine == Engine::Vllm)
+            changed |= check(m, {"inference.vllm.profile_logits", "Profile all tokens' logits", "vLLM V1 <= 0.7 computed logits for every batched token: GiBs more."},
+                             in.vllm.profile_all_tokens, "older vLLM");
+        if (in.engine == Engine::Hf) {
+            bool fp32 = in.hf.bnb_compute_bytes == 4;
+            if (check(m, {"inference.hf.bnb_compute_dtype", "bitsandbytes FP32 compute", "BitsAndBytesConfig's default float32 compute dtype keeps an FP32 copy of a dequantized matrix."},
+                      fp32, "fp32")) {
+                in.hf.bnb_compute_bytes = fp32 ? 4 : 2;
+                changed = true;
+            }
+        }
+        changed |= number(m, {"inference.constants.bandwidth_efficiency", "Bandwidth efficiency", "Share of peak HBM bandwidth decode reaches (roofline speed only)."},
+                          in.constants.bandwidth_efficiency, NumberSpec{0.05, 1, 0.05, Step::Add, "%.2f"});
+        changed |= number(m, {"inference.constants.compute_efficiency", "Compute efficiency", "Share of dense tensor peak prefill reaches (roofline speed only)."},
+                          in.constants.compute_efficiency, NumberSpec{0.05, 1, 0.05, Step::Add, "%.2f"});
+        double gib = in.constants.cuda_context_bytes / 1073741824.0;
+        if (number(m, {"inference.constants.cuda_context_gib", "CUDA context (GiB)", "Outside the allocator on every GPU."}, gib, NumberSpec{0, 16, 0.1, Step::Add, "%.2f"})) {
+            in.constants.cuda_context_bytes = gib * 1073741824.0;
+            changed = true;
+        }
         return changed;
     });
     return changed;

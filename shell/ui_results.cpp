@@ -110,19 +110,21 @@ void headline(App& a) {
     }
     ImGui::SameLine();
     ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
     ImGui::Dummy(ImVec2(0, 2));
     const GpuSpec* g = find_gpu(a.inputs.gpu_id);
     const GpuFit* f = g ? fit_for(r, g->id) : nullptr;
     if (g && f) {
         const char* verdict = f->within_target ? "fits within the target" : f->fits ? "fits, above the target" : "does not fit";
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        ImGui::Text("\xe2\x97\x8f %s on one %s", verdict, g->name.c_str());
+        ImGui::TextWrapped("\xe2\x97\x8f %s on one %s", verdict, g->name.c_str());
         ImGui::PopStyleColor();
         dim_text("%s of %s  \xc2\xb7  target %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str(),
                  format_percent(a.inputs.target_utilization).c_str());
     } else {
         dim_text("Choose a GPU for a fit verdict.");
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
     if (e.buffered_bytes > e.total_bytes)
         dim_text("%s computed + %.0f%% safety margin of the method", format_size(e.total_bytes, gib).c_str(), 100 * (e.buffered_bytes / e.total_bytes - 1));
@@ -392,6 +394,10 @@ void answers(App& a) {
             for (size_t i = 0; i < s.answer.items.size() && i < 4; ++i) list += (i ? ", " : "") + s.answer.items[i];
             if (s.answer.items.size() > 4) list += ", \xe2\x80\xa6";
             ImGui::TextWrapped("%s", list.c_str());
+        } else if (s.answer.value <= 0) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+            ImGui::TextUnformatted("none fits");
+            ImGui::PopStyleColor();
         } else {
             ImGui::TextUnformatted(format_value(s.answer.value, s.answer.unit, gib).c_str());
         }
@@ -419,23 +425,25 @@ void figures(App& a) {
     for (const char* k : kSpeed) any_speed |= e.metric(k) != nullptr;
     if (any_speed) {
         panel_begin("speed", "SPEED (ROOFLINE)");
-        const float col = std::max(ImGui::GetContentRegionAvail().x / 4, 120.0f);
-        int n = 0;
-        for (const char* k : kSpeed) {
-            const Metric* m = e.metric(k);
-            if (!m) continue;
-            if (n++ % 4 != 0 && ImGui::GetContentRegionAvail().x > col) ImGui::SameLine(col * ((n - 1) % 4));
-            ImGui::BeginGroup();
-            ImGui::PushFont(font(Font::Small));
-            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextUnformatted(m->label.c_str());
-            ImGui::PopStyleColor();
-            ImGui::PopFont();
-            ImGui::PushFont(font(Font::Bold));
-            ImGui::TextUnformatted(format_value(m->value, m->unit, gib).c_str());
-            ImGui::PopFont();
-            ImGui::EndGroup();
-            reg(a, std::string("metric/") + k);
+        // As many columns as fit (4 on a desktop, 2 on a phone), each a caption over a figure.
+        const float avail = ImGui::GetContentRegionAvail().x;
+        const int cols = std::max(1, std::min(4, static_cast<int>(avail / 150)));
+        if (ImGui::BeginTable("speed", cols, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoSavedSettings)) {
+            for (const char* k : kSpeed) {
+                const Metric* m = e.metric(k);
+                if (!m) continue;
+                ImGui::TableNextColumn();
+                ImGui::PushFont(font(Font::Small));
+                ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+                ImGui::TextWrapped("%s", m->label.c_str());
+                ImGui::PopStyleColor();
+                ImGui::PopFont();
+                ImGui::PushFont(font(Font::Bold));
+                ImGui::TextUnformatted(format_value(m->value, m->unit, gib).c_str());
+                ImGui::PopFont();
+                reg(a, std::string("metric/") + k);
+            }
+            ImGui::EndTable();
         }
         panel_end();
     }

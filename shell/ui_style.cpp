@@ -197,7 +197,8 @@ void load_fonts(float ratio) {
     io.Fonts->Clear();
     const auto* body = reinterpret_cast<const ImWchar*>(kFontRanges);
     const auto* bold = reinterpret_cast<const ImWchar*>(kFontBoldRanges);
-    static const ImWchar kHeadlineRanges[] = {0x20, 0x7E, 0};
+    // The headline shows a size alone ("1,234.56 GiB"): digits and the unit's letters keep its atlas small.
+    static const ImWchar kHeadlineRanges[] = {0x20, 0x20, 0x2C, 0x2E, 0x30, 0x39, 0x42, 0x42, 0x47, 0x47, 0x69, 0x69, 0};
     g_fonts[static_cast<int>(Font::Body)] = add(kFontTtf, kFontTtfSize, kBodyPx, ratio, body);
     g_fonts[static_cast<int>(Font::Bold)] = add(kFontBoldTtf, kFontBoldTtfSize, kBodyPx, ratio, bold);
     g_fonts[static_cast<int>(Font::Small)] = add(kFontTtf, kFontTtfSize, kSmallPx, ratio, body);

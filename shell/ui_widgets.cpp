@@ -120,7 +120,10 @@ void row_begin(Form& f, const Field& field) {
     ImGui::TableSetColumnIndex(0);
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+    // A label longer than its column wraps (a phone's column is narrow), never clipped.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(field.label);
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     tooltip(field.tip);
     ImGui::TableSetColumnIndex(1);

@@ -7,6 +7,7 @@
 //   isIdle()                -> the main loop is paused: every frame an input asked for is drawn
 //   applyFragment(fragment) -> the page followed a link / back / forward: restore that state
 //   setSystemDark(dark)     -> the browser's colour-scheme preference changed
+//   linkError()             -> why the page's link could not be applied ("" when it was)
 // Strings in, strings out: web/vramcalc.js parses them, so no C++ object crosses the boundary and
 // nothing can throw across it (exceptions are off in the WebAssembly build).
 #include <emscripten/bind.h>
@@ -41,6 +42,7 @@ std::string shell_state() {
     j["notice"] = a.notice;
     j["frames_drawn"] = a.frames_drawn;
     j["compute_ms"] = r.compute_ms;
+    j["compute_parts_ms"] = {r.compute_parts_ms[0], r.compute_parts_ms[1], r.compute_parts_ms[2]};
     json methods = json::object();
     for (const auto& m : r.methods)
         methods[vc::method_name(m.method)] = m.ok ? json(std::max(m.estimate.total_bytes, m.estimate.buffered_bytes)) : json(nullptr);
@@ -75,6 +77,8 @@ void set_system_dark(bool dark) {
     vc::shell::platform::request_frames();
 }
 
+std::string link_error() { return vc::shell::app().link_error; }
+
 std::string summary_text() {
     vc::shell::App& a = vc::shell::app();
     return vc::shell::summary_text(a.inputs, vc::shell::results(a), a.ui.show_gib, "");
@@ -92,4 +96,5 @@ EMSCRIPTEN_BINDINGS(vramcalc) {
     emscripten::function("applyFragment", &apply_fragment);
     emscripten::function("setSystemDark", &set_system_dark);
     emscripten::function("summaryText", &summary_text);
+    emscripten::function("linkError", &link_error);
 }

@@ -129,7 +129,7 @@
         if (state.error) {
             showProblem(state.error);
         } else {
-            const linkError = JSON.parse(Module.shellState()).link_error;
+            const linkError = Module.linkError();
             if (linkError) showProblem({ field: 'link', message: linkError });
         }
         if (darkScheme && darkScheme.addEventListener) darkScheme.addEventListener('change', () => { if (state.theme === 'auto') applyOptions(); });

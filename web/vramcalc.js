@@ -10,6 +10,7 @@
 // aria-live region mirroring what the canvas shows), touch input (a tap is a click).
 // Test hook (read by tests/browser, no OCR): vramcalcTest.state(), .result(), .error(), .frameCount(), .idle(),
 // .widget(id) (a widget's rectangle in CSS pixels), .firstFrameMs() (navigation to first drawn frame),
+// .runtimeReadyMs() (navigation to the WebAssembly runtime ready, before main()),
 // .lastCopied(), .a11yText().
 'use strict';
 
@@ -19,6 +20,7 @@
     let resolveReady;
     const ready = new Promise((resolve) => { resolveReady = resolve; });
     let firstFrameMs = null;
+    let runtimeReadyMs = null;
     let runtimeReady = false;
     let lastCopied = null;
 
@@ -30,6 +32,7 @@
             status.textContent = text;
         },
         onRuntimeInitialized: () => {
+            runtimeReadyMs = performance.now();
             status.textContent = '';
             runtimeReady = true;
             resolveReady();
@@ -193,6 +196,7 @@
         widget: (id) => shellState()?.widgets[id] ?? null,
         widgets: () => shellState()?.widgets ?? {},
         firstFrameMs: () => firstFrameMs,
+        runtimeReadyMs: () => runtimeReadyMs,
         lastCopied: () => lastCopied,
         a11yText: () => document.getElementById('a11y').textContent,
         summaryText: () => (runtimeReady ? Module.summaryText() : null),

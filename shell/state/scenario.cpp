@@ -93,13 +93,16 @@ double format_bits(const std::string& id) {
 void from_quick(Config& cfg) {
     const QuickInputs& q = cfg.quick;
     TrainingInputs& t = cfg.training;
+    // The quick method tells bytes apart, not formats: a 16-bit choice keeps a 16-bit training
+    // precision as it is (FP16 or BF16, mixed or pure, FP8 linear layers).
+    const bool sixteen = t.precision != TrainPrecision::Fp32;
     switch (q.precision) {
         case QuickPrecision::Fp32: t.precision = TrainPrecision::Fp32; break;
         case QuickPrecision::Fp16:
-            if (t.precision != TrainPrecision::Fp16True) t.precision = TrainPrecision::Fp16Mixed;
+            if (!sixteen) t.precision = TrainPrecision::Fp16Mixed;
             break;
         case QuickPrecision::Bf16:
-            if (t.precision != TrainPrecision::Bf16True && t.precision != TrainPrecision::Fp8Mixed) t.precision = TrainPrecision::Bf16Mixed;
+            if (!sixteen) t.precision = TrainPrecision::Bf16Mixed;
             break;
         case QuickPrecision::Int8:
         case QuickPrecision::Int4: break;  // no training equivalent: the detailed precision stays
@@ -156,13 +159,18 @@ void to_quick_from_detailed(Config& cfg) {
         else q.precision = precision_from_bytes(format_bits(id) / 8, q.precision);
         return;
     }
+    const bool quick_sixteen = q.precision == QuickPrecision::Fp16 || q.precision == QuickPrecision::Bf16;
     switch (t.precision) {
         case TrainPrecision::Fp32: q.precision = QuickPrecision::Fp32; break;
         case TrainPrecision::Bf16Mixed:
         case TrainPrecision::Bf16True:
-        case TrainPrecision::Fp8Mixed: q.precision = QuickPrecision::Bf16; break;
+        case TrainPrecision::Fp8Mixed:
+            if (!quick_sixteen) q.precision = QuickPrecision::Bf16;
+            break;
         case TrainPrecision::Fp16Mixed:
-        case TrainPrecision::Fp16True: q.precision = QuickPrecision::Fp16; break;
+        case TrainPrecision::Fp16True:
+            if (!quick_sixteen) q.precision = QuickPrecision::Fp16;
+            break;
     }
     switch (t.optimizer) {
         case OptimizerKind::AdamW:

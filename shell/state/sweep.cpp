@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/estimate.hpp"
+#include "core/inference.hpp"
 
 namespace vc::shell {
 namespace {
@@ -15,10 +16,50 @@ constexpr double kPastCurrent = 8;                   // the high end is at least
 constexpr double kBatchCap = 1 << 20, kSeqCap = 1 << 24;  // the engine's own limits
 constexpr double kSamplesPerOctave = 2;
 
+bool serving_detailed(const Config& cfg) { return cfg.task == Task::Inference && cfg.method == Method::Detailed; }
+
+// Detailed serving: one plan, then memory_at() per sample (what the engine's solvers do), instead
+// of a whole estimate (with its catalog fits) per sample.
+bool serving_sweep(const Config& cfg, Sweep& s) {
+    const auto plan = make_inference_plan(cfg);
+    if (!plan.ok) return false;
+    const InferencePlan& p = plan.value;
+    const bool batch = s.axis == SweepAxis::Batch;
+    struct Part {
+        const char* key;
+        const char* label;
+        double MemoryAt::*field;
+    };
+    static const Part kParts[] = {{"weights", "Weights", &MemoryAt::weights},        {"kv_cache", "KV cache", &MemoryAt::kv},
+                                  {"activations", "Activations", &MemoryAt::activations}, {"runtime", "CUDA context / runtime", &MemoryAt::runtime},
+                                  {"cuda_graphs", "CUDA graphs", &MemoryAt::graphs}};
+    for (const auto& part : kParts) s.series.push_back(SweepSeries{part.key, part.label, {}});
+    const double context = cfg.inference.context, concurrency = cfg.inference.concurrency;
+    for (double x : s.x) {
+        const MemoryAt m = memory_at(p, batch ? context : x, batch ? x : concurrency);
+        for (size_t i = 0; i < s.series.size(); ++i) s.series[i].bytes.push_back(m.*kParts[i].field);
+        s.ok.push_back(true);
+        s.total.push_back(m.total());
+        if (p.engine == Engine::Vllm) {
+            const double n = batch ? x : concurrency, c = batch ? context : x;
+            s.demand.push_back(m.total() - m.kv + n * kv_sequence_bytes(p.kv, c, p.block));
+        }
+    }
+    // Components that are zero everywhere (no CUDA graphs outside vLLM) are left out.
+    std::vector<SweepSeries> kept;
+    for (auto& series : s.series) {
+        bool any = false;
+        for (double b : series.bytes) any |= b > 0;
+        if (any) kept.push_back(std::move(series));
+    }
+    s.series = std::move(kept);
+    return true;
+}
+
 }  // namespace
 
 const char* sweep_field(const Config& cfg, SweepAxis axis) {
-    (void)cfg;
+    if (serving_detailed(cfg)) return axis == SweepAxis::Batch ? "inference.concurrency" : "inference.context";
     return axis == SweepAxis::Batch ? "batch" : "seq";
 }
 
@@ -28,9 +69,16 @@ const char* sweep_label(const Config& cfg, SweepAxis axis) {
     return axis == SweepAxis::Batch ? "Micro-batch (sequences per GPU)" : "Sequence length (tokens)";
 }
 
-double sweep_value(const Config& cfg, SweepAxis axis) { return axis == SweepAxis::Batch ? cfg.quick.batch : cfg.quick.seq; }
+double sweep_value(const Config& cfg, SweepAxis axis) {
+    if (serving_detailed(cfg)) return axis == SweepAxis::Batch ? cfg.inference.concurrency : cfg.inference.context;
+    return axis == SweepAxis::Batch ? cfg.quick.batch : cfg.quick.seq;
+}
 
 void set_sweep_value(Config& cfg, SweepAxis axis, double v) {
+    if (serving_detailed(cfg)) {
+        (axis == SweepAxis::Batch ? cfg.inference.concurrency : cfg.inference.context) = static_cast<int>(v);
+        return;
+    }
     (axis == SweepAxis::Batch ? cfg.quick.batch : cfg.quick.seq) = v;
 }
 
@@ -55,6 +103,15 @@ Sweep compute_sweep(const Config& cfg, SweepAxis axis) {
     std::sort(xs.begin(), xs.end());
     xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
 
+    if (serving_detailed(cfg)) {
+        s.x = xs;
+        if (serving_sweep(cfg, s)) return s;
+        s.x.clear();
+        s.series.clear();
+        s.ok.clear();
+        s.total.clear();
+        s.demand.clear();
+    }
     Config c = cfg;
     for (double x : xs) {
         set_sweep_value(c, axis, x);

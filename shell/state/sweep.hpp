@@ -27,6 +27,9 @@ struct Sweep {
     std::vector<bool> ok;        // the engine accepted the inputs at this sample
     std::vector<SweepSeries> series;  // in the order the components first appear
     std::vector<double> total;   // per sample, the method's total (buffered where it adds a margin)
+    // vLLM reserves its whole KV pool up front, so its memory is flat: `demand` is what the
+    // sequences would need at each sample (the rest + their KV), to compare with the pool.
+    std::vector<double> demand;  // empty where the memory already follows the load
 };
 
 // The config field the axis varies for `cfg`'s task and method, its display label, and its value.

@@ -128,11 +128,15 @@ TEST_CASE("shell scenario: switching method keeps the shared inputs") {
 
     // The detailed method's 8-bit AdamW and full recomputation read back in the quick method.
     set_method(c, Method::Detailed);
-    c.training.precision = TrainPrecision::Bf16Mixed;
+    c.training.precision = TrainPrecision::Fp32;
     c.training.optimizer = OptimizerKind::AdamW8bit;
     c.training.recompute = Recompute::Full;
     sync_shared(c);
-    CHECK(c.quick.precision == QuickPrecision::Bf16);
+    CHECK(c.quick.precision == QuickPrecision::Fp32);  // FP32 stays FP32 ...
+    c.training.precision = TrainPrecision::Bf16Mixed;
+    c.quick.precision = QuickPrecision::Fp16;
+    sync_shared(c);
+    CHECK(c.quick.precision == QuickPrecision::Fp16);  // ... and 2 bytes stay 2 bytes (the quick method cannot tell FP16 from BF16)
     CHECK(c.quick.optimizer == QuickOptimizer::AdamW8bit);
     CHECK(c.quick.checkpointing);
 
@@ -240,4 +244,28 @@ TEST_CASE("shell format: sizes with their unit label, counts grouped") {
     CHECK(format_value(1, "GPUs", false) == "1 GPU");
     CHECK(format_value(0.1183, "s", false) == "118.3 ms");
     CHECK(format_percent(0.901) == "90.1%");
+}
+
+TEST_CASE("shell charts: detailed serving samples concurrency and context through the engine's plan") {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    set_task(c, Task::Inference);
+    set_method(c, Method::Detailed);
+    c.inference.context = 8192;
+    c.inference.concurrency = 16;
+    const Sweep s = compute_sweep(c, SweepAxis::Batch);
+    CHECK(s.field == "inference.concurrency");
+    CHECK(s.current == 16);
+    // vLLM takes its whole pool up front: the total is flat, what 16 sequences need is the estimate's.
+    REQUIRE(s.demand.size() == s.x.size());
+    CHECK(s.total.front() == s.total.back());
+    const auto e = estimate(c);
+    REQUIRE(e.ok);
+    for (size_t i = 0; i < s.x.size(); ++i)
+        if (s.x[i] == 16) CHECK(s.total[i] == Approx(e.value.total_bytes));
+    // Each sequence of 8192 tokens adds 8192 x 128 KiB of KV cache (Llama-3 8B in BF16).
+    CHECK(s.demand[1] - s.demand[0] == Approx((s.x[1] - s.x[0]) * 8192 * 131072.0));
+    const Sweep q = compute_sweep(c, SweepAxis::Seq);
+    CHECK(q.field == "inference.context");
+    CHECK(q.current == 8192);
 }
