@@ -30,6 +30,17 @@ static Config round_trip(const Config& c, const UiState& ui, UiState* ui_out = n
     return back;
 }
 
+// Llama-3.1 8B served by the detailed method: 16 sequences of 8192 tokens.
+static Config serving_llama_8b() {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    set_task(c, Task::Inference);
+    set_method(c, Method::Detailed);
+    c.inference.context = 8192;
+    c.inference.concurrency = 16;
+    return c;
+}
+
 TEST_CASE("shell link: the default state is the empty fragment, and it reads back as the defaults") {
     const Config d = default_inputs();
     CHECK(encode_fragment(d, UiState{}, d) == "");
@@ -41,12 +52,7 @@ TEST_CASE("shell link: the default state is the empty fragment, and it reads bac
 }
 
 TEST_CASE("shell link: a preset, the detailed serving method and its inputs round-trip exactly") {
-    Config c = default_inputs();
-    use_preset(c, *find_preset("llama-3.1-8b"));
-    set_task(c, Task::Inference);
-    set_method(c, Method::Detailed);
-    c.inference.context = 8192;
-    c.inference.concurrency = 16;
+    Config c = serving_llama_8b();
     c.inference.weights.format = "awq-int4";
     c.gpu_id = "a100-80gb";
     sync_shared(c);
@@ -247,12 +253,7 @@ TEST_CASE("shell format: sizes with their unit label, counts grouped") {
 }
 
 TEST_CASE("shell charts: detailed serving samples concurrency and context through the engine's plan") {
-    Config c = default_inputs();
-    use_preset(c, *find_preset("llama-3.1-8b"));
-    set_task(c, Task::Inference);
-    set_method(c, Method::Detailed);
-    c.inference.context = 8192;
-    c.inference.concurrency = 16;
+    Config c = serving_llama_8b();
     const Sweep s = compute_sweep(c, SweepAxis::Batch);
     CHECK(s.field == "inference.concurrency");
     CHECK(s.current == 16);
