@@ -874,10 +874,9 @@ bool inputs_panel(App& a, bool narrow) {
     }
     changed |= gpu_section(a);
 
-    // An error about a field without a row here (e.g. a constant) is shown under the inputs.
+    // An error about a field without a row here (e.g. a constant set by a link) is shown under the
+    // inputs; a row that showed it registered "<field>/error".
     if (!a.error.field.empty()) {
-        bool shown = false;
-        for (const auto& w : a.widgets) shown |= w.id == a.error.field + "/error" || w.id.rfind(a.error.field + "/", 0) == 0;
         bool row_error = false;
         for (const auto& w : a.widgets) row_error |= w.id.size() > 6 && w.id.compare(w.id.size() - 6, 6, "/error") == 0;
         if (!row_error) {
@@ -885,7 +884,6 @@ bool inputs_panel(App& a, bool narrow) {
             error_text(a.error.field + ": " + a.error.message);
             reg_rect(a, "error", at, ImGui::GetItemRectMax());
         }
-        (void)shown;
     }
     if (changed) mark_changed(a);
     return changed;

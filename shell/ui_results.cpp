@@ -319,7 +319,9 @@ void comparison(App& a) {
             top = std::max(top, headline_bytes(m.estimate));
             if (m.method == Method::Detailed) detailed = headline_bytes(m.estimate);
         }
-    const float name_w = ImGui::CalcTextSize("Detailed").x + 16;
+    ImGui::PushFont(font(Font::Bold));  // the present method's name is bold: the widest
+    const float name_w = ImGui::CalcTextSize("Detailed").x + 12;
+    ImGui::PopFont();
     const float value_w = ImGui::CalcTextSize("00,000.0 GiB  0.00x").x;
     for (const auto& m : r.methods) {
         const bool current = m.method == a.inputs.method;

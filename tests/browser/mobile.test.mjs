@@ -112,6 +112,16 @@ test('a shared link opens the same state on the phone', async () => {
     await bad.close();
 });
 
+test('a phone at DPR 3: the backing store follows the ratio', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const [page, w] = await open(context);
+    const size = await page.evaluate(() => [document.getElementById('canvas').width, document.getElementById('canvas').height]);
+    assert.deepEqual(size, [1170, 2532]);
+    await w.tap('units/gib');
+    assert.equal((await w.state()).units, 'GiB');
+    await context.close();
+});
+
 test('a desktop at DPR 2: crisp backing store and screenshot', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2, colorScheme: 'dark' });
     const [page, w] = await open(context, 'v=1&method=detailed&task=finetune&model.preset=llama-3.1-8b&training.finetune=lora&gpu=a100-80gb');
