@@ -3,7 +3,7 @@
 //   node scripts/embed_font.mjs IN.ttf OUT.cpp RANGES [NAME]   RANGES: hex pairs, e.g. 20-7E,A0-FF,2264
 //   NAME names the symbols (default Font: kFontTtf, kFontTtfSize, kFontRanges; FontBold: kFontBoldTtf...)
 // The subset keeps the tables stb_truetype (ImGui's rasterizer) reads: cmap (rebuilt, format 4),
-// glyf/loca (only the kept glyphs and their components; glyph ids unchanged), head, hhea, hmtx, maxp.
+// glyf/loca/hmtx (only the kept glyphs and their components, renumbered), head, hhea, maxp.
 // NOTE: hinting, kerning, names and layout tables are dropped; ImGui uses none of them.
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -82,28 +82,43 @@ const visit = (g) => {
 };
 for (const [, g] of map) visit(g);
 
-// glyf + long loca with empty entries for dropped glyphs; hmtx zeroed for them (compresses away).
+// The kept glyphs renumbered 0..n-1 (glyph 0, .notdef, first): glyf, a long loca, and hmtx with a
+// full metric per glyph, so the file holds nothing for the thousands of dropped glyphs.
+const order = [...keep].sort((x, y) => x - y);
+const newId = new Map(order.map((g, i) => [g, i]));
 const glyfParts = [];
-const loca = Buffer.alloc(4 * (numGlyphs + 1));
+const loca = Buffer.alloc(4 * (order.length + 1));
 let at = 0;
-for (let g = 0; g < numGlyphs; g++) {
-    loca.writeUInt32BE(at, 4 * g);
-    if (!keep.has(g)) continue;
-    let part = tables.glyf.subarray(glyphOffset(g), glyphOffset(g + 1));
+order.forEach((g, i) => {
+    loca.writeUInt32BE(at, 4 * i);
+    let part = Buffer.from(tables.glyf.subarray(glyphOffset(g), glyphOffset(g + 1)));
+    if (part.length > 0 && part.readInt16BE(0) < 0) {
+        // A composite glyph names its components by glyph id: rewrite them to the new ids.
+        let p = 10, flags;
+        do {
+            flags = part.readUInt16BE(p);
+            part.writeUInt16BE(newId.get(part.readUInt16BE(p + 2)), p + 2);
+            p += 4 + (flags & 0x0001 ? 4 : 2) + (flags & 0x0008 ? 2 : flags & 0x0040 ? 4 : flags & 0x0080 ? 8 : 0);
+        } while (flags & 0x0020);
+    }
     if (part.length % 4) part = Buffer.concat([part, Buffer.alloc(4 - (part.length % 4))]);
     glyfParts.push(part);
     at += part.length;
-}
-loca.writeUInt32BE(at, 4 * numGlyphs);
+});
+loca.writeUInt32BE(at, 4 * order.length);
 const glyf = Buffer.concat(glyfParts);
 
 const numHMetrics = tables.hhea.readUInt16BE(34);
-const hmtx = Buffer.from(tables.hmtx);
-for (let g = 0; g < numGlyphs; g++) {
-    if (keep.has(g)) continue;
-    if (g < numHMetrics) hmtx.writeUInt32BE(0, 4 * g);
-    else hmtx.writeInt16BE(0, 4 * numHMetrics + 2 * (g - numHMetrics));
-}
+const hmtx = Buffer.alloc(4 * order.length);
+order.forEach((g, i) => {
+    const long = Math.min(g, numHMetrics - 1);
+    hmtx.writeUInt16BE(tables.hmtx.readUInt16BE(4 * long), 4 * i);  // advance (glyphs past the long metrics repeat the last)
+    hmtx.writeInt16BE(g < numHMetrics ? tables.hmtx.readInt16BE(4 * g + 2) : tables.hmtx.readInt16BE(4 * numHMetrics + 2 * (g - numHMetrics)), 4 * i + 2);
+});
+const hhea = Buffer.from(tables.hhea);
+hhea.writeUInt16BE(order.length, 34);   // numberOfHMetrics
+const maxp = Buffer.from(tables.maxp);
+maxp.writeUInt16BE(order.length, 4);    // numGlyphs
 
 const head = Buffer.from(tables.head);
 head.writeInt16BE(1, 50);       // long loca
@@ -111,7 +126,8 @@ head.writeUInt32BE(0, 8);       // checkSumAdjustment (not verified by stb_truet
 
 // cmap: one format 4 subtable, a segment per run of consecutive codes mapping to consecutive glyphs.
 const segs = [];
-for (const [code, g] of map) {
+for (const [code, oldGlyph] of map) {
+    const g = newId.get(oldGlyph);
     const last = segs[segs.length - 1];
     if (last && code === last.end + 1 && g - code === last.gid - last.start) last.end = code;
     else segs.push({ start: code, end: code, gid: g });
@@ -140,7 +156,7 @@ cmapHeader.writeUInt32BE(12, 8);
 const cmap = Buffer.concat([cmapHeader, f4]);
 
 // Assemble the sfnt (tables sorted by tag, 4-byte aligned).
-const out = { cmap, glyf, head, hhea: tables.hhea, hmtx, loca, maxp: tables.maxp };
+const out = { cmap, glyf, head, hhea, hmtx, loca, maxp };
 const tags = Object.keys(out).sort();
 const dir = Buffer.alloc(12 + 16 * tags.length);
 dir.writeUInt32BE(0x00010000, 0);

@@ -68,8 +68,9 @@ struct Results {
     std::vector<SolveResult> answers;    // what fits, on the chosen GPU
     Sweep by_batch, by_seq;          // chart series
     unsigned long generation = 0;    // bumps on every recompute that produced a new result
+    bool complete = false;           // methods, answers and chart series are computed for the present inputs
     double compute_ms = 0;           // how long the last recompute took (all of the above)
-    double compute_parts_ms[3] = {};  // ... of which: estimate + catalog + methods, answers, chart series
+    double compute_parts_ms[3] = {};  // ... of which: estimate + catalog, methods + answers, chart series
 };
 
 struct App {
@@ -78,12 +79,16 @@ struct App {
     Results results;
     Error error;                // why the current inputs have no result (field empty: none)
     bool dirty = true;          // inputs changed since the last recompute
+    // NOTE: at start the first frame shows the estimate, and the comparison, the answers and the
+    // chart series (several times the estimate's work, cold code) follow on the next frame.
+    bool defer_extras = false;
     unsigned long version = 0;  // bumps on every change of the inputs
     bool publish = true;        // the URL fragment and the accessible summary need an update
     bool publish_replace = true;  // ... replacing the history entry (state came from the URL itself)
     std::string notice;         // a one-line message for the user (e.g. "Link copied")
     std::string link_error;     // why a shared link could not be read (shown until the next edit)
     unsigned long frames_drawn = 0;   // frames rendered since start (the page is idle when this stays flat)
+    unsigned long complete_frames = 0;  // ... of which drawn with every result (see defer_extras)
     bool idle = false;          // the main loop is paused: every frame an event asked for is drawn
     std::vector<WidgetRect> widgets;  // filled by the UI every frame
     EmbedOptions embed;
@@ -121,9 +126,14 @@ bool apply_fragment(App& a, const std::string& fragment);
 // Every catalog GPU against an estimate (see CatalogFit).
 std::vector<CatalogFit> catalog_fits(const Estimate& e, double target_utilization);
 
-// Runs the engine on `a.inputs` when they changed: on success replaces every result and clears
-// the error, otherwise keeps the last valid results and records the error.
+// Runs the engine on `a.inputs`: on success replaces the results and clears the error (the rest
+// follows with complete_results() unless `a.defer_extras`), otherwise keeps the last valid results
+// and records the error.
 void recompute(App& a);
+
+// The rest of the results for the present inputs (the comparison of methods, the what-fits
+// answers, the chart series), unless they are computed already.
+void complete_results(App& a);
 
 // The results, recomputed first when the inputs changed.
 inline const Results& results(App& a) {

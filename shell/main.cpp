@@ -202,7 +202,9 @@ void draw_frame() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glfwSwapBuffers(g_loop.window);
-    vc::shell::app().frames_drawn++;
+    vc::shell::App& a = vc::shell::app();
+    a.frames_drawn++;
+    if (a.results.complete) a.complete_frames++;
 }
 
 void loop_iteration() {
@@ -218,6 +220,13 @@ void loop_iteration() {
     const unsigned long version = vc::shell::app().version;
     draw_frame();
     --g_loop.frames_to_draw;
+    // The first frame showed the estimate; the rest of the results follow on the next one.
+    vc::shell::App& a = vc::shell::app();
+    if (a.defer_extras) {
+        a.defer_extras = false;
+        vc::shell::complete_results(a);
+        request_frames();
+    }
     // NOTE: ImGui trickles queued input (one key or button change per frame): while events wait,
     // keep drawing, then settle. Inputs that changed during the frame are drawn by the next ones.
     if (!GImGui->InputEventsQueue.empty()) g_loop.frames_to_draw = kSettleFrames;
@@ -275,6 +284,7 @@ int main() {
     const std::string fragment = vc::shell::platform::initial_fragment();
     if (!fragment.empty()) vc::shell::apply_fragment(a, fragment);
     a.publish_replace = true;
+    a.defer_extras = true;
 
 #ifdef __EMSCRIPTEN__
     emscripten_set_main_loop(loop_iteration, 0, true);  // returns to the browser; never comes back here

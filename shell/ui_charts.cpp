@@ -67,6 +67,11 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(width, kChartHeightPx));
     reg_rect(a, std::string("chart/") + id, origin, ImVec2(origin.x + width, origin.y + kChartHeightPx));
+    // Scrolled out of view: nothing to draw (the series stay computed).
+    if (!ImGui::IsItemVisible()) {
+        ImGui::EndGroup();
+        return;
+    }
     const ImVec2 lo(origin.x + kAxisLeftPx, origin.y + kPadTopPx);
     const ImVec2 hi(origin.x + width - kPadRightPx, origin.y + kChartHeightPx - kAxisBottomPx);
     if (s.x.size() < 2 || hi.x - lo.x < 40) {
@@ -202,6 +207,11 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
 void charts_panel(App& a, bool wide) {
     const Results& r = a.results;
     panel_begin("charts", "MEMORY AGAINST THE SHAPE OF THE RUN");
+    if (!r.complete) {
+        dim_text("Computing\xe2\x80\xa6");
+        panel_end();
+        return;
+    }
     const float avail = ImGui::GetContentRegionAvail().x;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
     if (wide) {

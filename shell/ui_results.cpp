@@ -310,6 +310,12 @@ void peak_figures(App& a) {
 // [SECTION] compare -------------------------------------------------------------------------------
 void comparison(App& a) {
     const Results& r = a.results;
+    if (!r.complete) {
+        panel_begin("compare", "SAME SCENARIO, EVERY METHOD");
+        dim_text("Computing\xe2\x80\xa6");
+        panel_end();
+        return;
+    }
     if (r.methods.empty()) return;
     panel_begin("compare", "SAME SCENARIO, EVERY METHOD");
     const bool gib = a.ui.show_gib;
@@ -515,6 +521,11 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TableSetColumnIndex(1);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const std::string pct = format_percent(f.utilization);
+        // Rows scrolled out of view draw no bar.
+        if (!ImGui::IsRectVisible(at, ImVec2(at.x + 1, at.y + ImGui::GetTextLineHeight()))) {
+            ImGui::TextUnformatted(pct.c_str());
+            continue;
+        }
         const float text_w = ImGui::CalcTextSize("9999.9%").x;
         const float bar_w = std::max(24.0f, ImGui::GetContentRegionAvail().x - text_w - 8);
         const float y = at.y + (ImGui::GetTextLineHeight() - kMiniBarHeightPx) / 2;

@@ -5,6 +5,7 @@
 //   shellState()            -> the ImGui shell's state as JSON, for the page's test hook
 //   framesDrawn()           -> frames rendered so far (flat while the page is idle)
 //   isIdle()                -> the main loop is paused: every frame an input asked for is drawn
+//   completeFramesDrawn()   -> frames drawn with every result (the first frame shows the estimate alone)
 //   applyFragment(fragment) -> the page followed a link / back / forward: restore that state
 //   setSystemDark(dark)     -> the browser's colour-scheme preference changed
 //   linkError()             -> why the page's link could not be applied ("" when it was)
@@ -64,6 +65,7 @@ std::string shell_state() {
 
 unsigned long frames_drawn() { return vc::shell::app().frames_drawn; }
 bool is_idle() { return vc::shell::app().idle; }
+unsigned long complete_frames() { return vc::shell::app().complete_frames; }
 
 std::string apply_fragment(const std::string& fragment) {
     vc::shell::App& a = vc::shell::app();
@@ -93,6 +95,7 @@ EMSCRIPTEN_BINDINGS(vramcalc) {
     emscripten::function("shellState", &shell_state);
     emscripten::function("framesDrawn", &frames_drawn);
     emscripten::function("isIdle", &is_idle);
+    emscripten::function("completeFramesDrawn", &complete_frames);
     emscripten::function("applyFragment", &apply_fragment);
     emscripten::function("setSystemDark", &set_system_dark);
     emscripten::function("summaryText", &summary_text);

@@ -10,7 +10,8 @@
 // aria-live region mirroring what the canvas shows), touch input (a tap is a click).
 // Test hook (read by tests/browser, no OCR): vramcalcTest.state(), .result(), .error(), .frameCount(), .idle(),
 // .widget(id) (a widget's rectangle in CSS pixels), .firstFrameMs() (navigation to first drawn frame),
-// .runtimeReadyMs() (navigation to the WebAssembly runtime ready, before main()),
+// .runtimeReadyMs() (navigation to the WebAssembly runtime ready, before main()), .completeFrameMs()
+// (navigation to the first frame with every result: the comparison, answers and charts follow the first),
 // .lastCopied(), .a11yText().
 'use strict';
 
@@ -21,6 +22,7 @@
     const ready = new Promise((resolve) => { resolveReady = resolve; });
     let firstFrameMs = null;
     let runtimeReadyMs = null;
+    let completeFrameMs = null;
     let runtimeReady = false;
     let lastCopied = null;
 
@@ -40,6 +42,7 @@
         // Called after each main-loop iteration (the loop is paused while the page is idle).
         postMainLoop: () => {
             if (firstFrameMs === null && Module.framesDrawn() > 0) firstFrameMs = performance.now();
+            if (completeFrameMs === null && Module.completeFramesDrawn() > 0) completeFrameMs = performance.now();
         },
     };
 
@@ -197,6 +200,7 @@
         widgets: () => shellState()?.widgets ?? {},
         firstFrameMs: () => firstFrameMs,
         runtimeReadyMs: () => runtimeReadyMs,
+        completeFrameMs: () => completeFrameMs,
         lastCopied: () => lastCopied,
         a11yText: () => document.getElementById('a11y').textContent,
         summaryText: () => (runtimeReady ? Module.summaryText() : null),
