@@ -137,6 +137,9 @@ void install_callbacks(GLFWwindow* w) {
     glfwSetFramebufferSizeCallback(w, on_size);
     glfwSetWindowRefreshCallback(w, on_refresh);
 #ifdef __EMSCRIPTEN__
+    // The backend listens on the document, which Chrome treats as passive (its preventDefault
+    // logs an error) and which would count each wheel event twice with ours: the canvas only.
+    emscripten_set_wheel_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, false, nullptr);
     emscripten_set_wheel_callback(kCanvas, nullptr, false, on_wheel);
     emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, false, on_resize);
     ImGui_ImplGlfw_CursorEnterCallback(w, 1);

@@ -237,7 +237,9 @@ void ui_draw(App& a) {
     a.content_height_px = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + pad;
     drag_to_scroll();
     ImGui::End();
-    publish(a);
+    // The first frame shows the estimate as soon as it can; the link and the summary follow with
+    // the rest of the results on the next one (App::defer_extras).
+    if (!a.defer_extras) publish(a);
 }
 
 }  // namespace vc::shell

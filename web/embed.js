@@ -20,7 +20,6 @@
     const state = readFragment(location.hash);
     const darkScheme = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
     let ready = false;
-    let defaults = null;        // the app's starting config: snippets carry only what differs
     let lastRevision = -1;
     let lastHeight = 0;
     let lastSnippet = null;
@@ -109,6 +108,9 @@
 
     function applyOptions() {
         paintBackground();
+        // The full page reads its units and theme from the link itself (shell/state/url.hpp): it
+        // needs options only for locked fields, and skips the call (JSON in the engine) otherwise.
+        if (!widget && state.locked.length === 0) return;
         const options = { compact: widget, light: isLight(), locked: state.locked };
         if (state.units) options.gib = state.units === 'gib';
         Module.setEmbedOptions(JSON.stringify(options));
@@ -122,7 +124,6 @@
     // [SECTION] start ----------------------------------------------------------------------------
     // Runs after the app's main(), before its first frame (Emscripten's postRun).
     function start() {
-        defaults = JSON.parse(Module.defaultInputs());
         applyOptions();
         // NOTE: the shell read the link's state itself at start (shell/state/url.hpp, the same
         // format); this reads it again only to report a link the shell could not apply.

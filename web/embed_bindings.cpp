@@ -5,7 +5,6 @@
 //                            do; returns {"ok":true} or {"ok":false,"error":{field,message}} (inputs
 //                            unchanged)
 //   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...], "gib"?:bool}
-//   defaultInputs()          the app's starting config document
 //   stateRevision()          moves on every recompute: the page posts a result when it changes
 //   contentHeight()          CSS pixels the UI's content needs at the current width
 //   takeEmbedRequest()       true once after the Embed button was pressed
@@ -55,7 +54,6 @@ std::string set_embed_options(const std::string& text) {
     return vc::io::dump(json{{"ok", true}});
 }
 
-std::string default_inputs() { return vc::io::dump(vc::io::config_to_json(vc::shell::default_inputs())); }
 double state_revision() { return static_cast<double>(vc::shell::app().revision); }
 double content_height() { return vc::shell::app().content_height_px; }
 
@@ -71,7 +69,6 @@ bool take_embed_request() {
 EMSCRIPTEN_BINDINGS(vramcalc_embed) {
     emscripten::function("setInputs", &set_inputs);
     emscripten::function("setEmbedOptions", &set_embed_options);
-    emscripten::function("defaultInputs", &default_inputs);
     emscripten::function("stateRevision", &state_revision);
     emscripten::function("contentHeight", &content_height);
     emscripten::function("takeEmbedRequest", &take_embed_request);

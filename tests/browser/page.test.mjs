@@ -316,6 +316,20 @@ test('the page is idle: no frames are drawn without input', async () => {
     assert.ok((await v.hook('frameCount')) > start, 'a mouse move draws frames');
 });
 
+test('the mouse wheel scrolls the results, once per event and with no console error', async () => {
+    const before = await v.widget('breakdown_bar');
+    await page.mouse.move(before.x + before.w / 2, before.y + before.h / 2);
+    await page.mouse.wheel(0, 100);  // one notch: ImGui scrolls 5 x the font size (75 px), not twice that
+    await v.settled();
+    const after = await v.widget('breakdown_bar');
+    const moved = before.y - after.y;
+    assert.ok(moved > 50 && moved < 110, `one wheel notch scrolled ${moved} px`);
+    await page.mouse.wheel(0, -100);
+    await v.settled();
+    assert.equal((await v.widget('breakdown_bar')).y, before.y);
+    assert.deepEqual(consoleErrors, []);
+});
+
 test('Embind estimate() returns what the CLI prints with --format json', async () => {
     const fromPage = await page.evaluate((c) => window.vramcalc.estimate(c), kExampleConfig);
     const fromCli = JSON.parse(execFileSync(cliBin, [...kExampleFlags, '--format', 'json'], { encoding: 'utf8' }));
