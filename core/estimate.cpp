@@ -51,21 +51,34 @@ static GuideInputs guide_inputs(const Config& cfg, double params) {
     return g;
 }
 
+// The parameter count the rules of thumb (quick, guide) read: a typed count (params_b), else the
+// count derived from the model's architecture (a preset or custom dimensions), else the top-level
+// params_b (default 7).
+static Outcome<double> rule_params(const Config& cfg) {
+    if (cfg.model.params_override_b > 0) return Outcome<double>::success(cfg.model.params_override_b * 1e9);
+    if (cfg.model.layers > 0 || !cfg.model.id.empty()) {
+        auto m = resolve_model(cfg.model);
+        if (!m.ok) return Outcome<double>::failure(m.error.field, m.error.message + " (or give params_b)");
+        return Outcome<double>::success(model_params(m.value).total);
+    }
+    return Outcome<double>::success(cfg.quick.params_b * 1e9);
+}
+
 Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
     if (!check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) return Outcome<Estimate>::failure(err);
     switch (cfg.method) {
-        case Method::Quick:
-            return quick_estimate(cfg.quick);
+        case Method::Quick: {
+            auto params = rule_params(cfg);
+            if (!params.ok) return Outcome<Estimate>::failure(params.error);
+            QuickInputs q = cfg.quick;
+            q.params_b = params.value / 1e9;
+            return quick_estimate(q);
+        }
         case Method::Guide: {
-            double params = cfg.model.params_override_b > 0 ? cfg.model.params_override_b * 1e9 : cfg.quick.params_b * 1e9;
-            if (cfg.model.params_override_b <= 0 && (cfg.model.layers > 0 || !cfg.model.id.empty())) {
-                // An architecture and no typed count: the count derived from the architecture.
-                auto m = resolve_model(cfg.model);
-                if (!m.ok) return Outcome<Estimate>::failure(m.error.field, m.error.message + " (or give params_b)");
-                params = model_params(m.value).total;
-            }
-            auto r = guide_estimate(guide_inputs(cfg, params), cfg.task != Task::Inference);
+            auto params = rule_params(cfg);
+            if (!params.ok) return Outcome<Estimate>::failure(params.error);
+            auto r = guide_estimate(guide_inputs(cfg, params.value), cfg.task != Task::Inference);
             if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
             return r;
         }

@@ -227,8 +227,10 @@ json config_to_json(const Config& cfg) {
     j["schema_version"] = kSchemaVersion;
     j["method"] = name_of(kMethods, cfg.method);
     j["task"] = name_of(kTasks, cfg.task);
+    // With a model, the rules of thumb read its count (model.params_b when typed): a top-level
+    // params_b would read back as a typed count and override the model's.
     if (cfg.model.layers > 0 || !cfg.model.id.empty()) j["model"] = model_to_json(cfg.model);
-    j["params_b"] = cfg.quick.params_b;
+    else j["params_b"] = cfg.quick.params_b;
     j["precision"] = quick_precision_name(cfg.quick.precision);
     j["optimizer"] = quick_optimizer_name(cfg.quick.optimizer);
     j["batch"] = cfg.quick.batch;

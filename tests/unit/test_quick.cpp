@@ -120,6 +120,35 @@ TEST_CASE("guide method through a JSON config") {
     CHECK(bytes_to_gb(r.value.buffered_bytes) == Approx(162.54).epsilon(1e-4));
 }
 
+TEST_CASE("the rules of thumb read a preset's count; a config's JSON round trip keeps every method's result") {
+    // Llama-3.1 70B: 70,553,706,496 parameters from its architecture (docs/models.md).
+    auto quick = io::parse_config(R"({"method":"quick","model":{"preset":"llama-3.1-70b"}})");
+    REQUIRE(quick.ok);
+    auto q = estimate(quick.value);
+    REQUIRE(q.ok);
+    CHECK(q.value.component("weights")->bytes == 70553706496.0 * 2);  // FP16: 2 bytes per weight
+    // A typed count beside the preset wins.
+    auto typed = io::parse_config(R"({"method":"quick","model":{"preset":"llama-3.1-70b","params_b":70}})");
+    REQUIRE(typed.ok);
+    CHECK(estimate(typed.value).value.component("weights")->bytes == 140e9);
+
+    for (const char* method : {"quick", "guide", "detailed"})
+        for (const char* task : {"training", "finetune", "inference"}) {
+            CAPTURE(method, task);
+            auto cfg = io::parse_config(std::string(R"({"model":{"preset":"llama-3.1-70b"},"gpu":"h100-80gb","gpus":8,"method":")") +
+                                        method + R"(","task":")" + task + "\"}");
+            REQUIRE(cfg.ok);
+            auto first = estimate(cfg.value);
+            REQUIRE(first.ok);
+            auto back = io::config_from_json(io::config_to_json(cfg.value));
+            REQUIRE(back.ok);
+            auto again = estimate(back.value);
+            REQUIRE(again.ok);
+            CHECK(again.value.total_bytes == first.value.total_bytes);
+            CHECK(again.value.buffered_bytes == first.value.buffered_bytes);
+        }
+}
+
 TEST_CASE("bad input is an error value naming the field and the range") {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
