@@ -169,6 +169,8 @@ Outcome<Config> config_from_json(const json& doc) {
     r.number("params_b", cfg.quick.params_b);
     read_enum(r, "precision", kQuickPrecisions, cfg.quick.precision);
     read_enum(r, "optimizer", kQuickOptimizers, cfg.quick.optimizer);
+    // Serving has no optimizer: the quick method's "inference" unless one is given.
+    if (cfg.task == Task::Inference && !r.has("optimizer")) cfg.quick.optimizer = QuickOptimizer::Inference;
     r.number("batch", cfg.quick.batch);
     r.number("seq", cfg.quick.seq);
     r.boolean("checkpointing", cfg.quick.checkpointing);

@@ -120,9 +120,13 @@ void complete_results(App& a) {
 
     const auto t_methods = std::chrono::steady_clock::now();
     res.answers.clear();
+    // The answers come from the detailed model whatever the method shown (the rules of thumb know
+    // no sharding, KV cache or engine), with the inputs as the detailed method reads them.
+    Config detailed = a.inputs;
+    set_method(detailed, Method::Detailed);
     for (const auto& q : solve_questions()) {
         if (!question_applies(q, a.inputs.task)) continue;
-        auto s = solve(a.inputs, q.id);
+        auto s = solve(detailed, q.id);
         res.answers.push_back(SolveResult{q.id, q.label, s.ok, std::move(s.value), s.error});
     }
 

@@ -377,7 +377,7 @@ void comparison(App& a) {
 void answers(App& a) {
     const Results& r = a.results;
     if (r.answers.empty()) return;
-    panel_begin("answers", "WHAT FITS");
+    panel_begin("answers", a.inputs.method == Method::Detailed ? "WHAT FITS" : "WHAT FITS (DETAILED MODEL)");
     const bool gib = a.ui.show_gib;
     const float label_w = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 290.0f);
     for (const auto& s : r.answers) {
@@ -396,6 +396,7 @@ void answers(App& a) {
             if (indented) ImGui::Unindent(16);
             continue;
         }
+        ImGui::BeginGroup();
         ImGui::PushFont(font(Font::Bold));
         if (!s.answer.items.empty()) {
             std::string list;
@@ -406,10 +407,18 @@ void answers(App& a) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
             ImGui::TextUnformatted("none fits");
             ImGui::PopStyleColor();
+            // Why, without hovering (touch screens cannot): the explanation names what to change.
+            ImGui::PopFont();
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::SameLine();
+            ImGui::TextWrapped("%s", s.answer.explanation.c_str());
+            ImGui::PopStyleColor();
+            ImGui::PushFont(font(Font::Bold));
         } else {
             ImGui::TextUnformatted(format_value(s.answer.value, s.answer.unit, gib).c_str());
         }
         ImGui::PopFont();
+        ImGui::EndGroup();
         reg(a, "answer/" + s.question);
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();

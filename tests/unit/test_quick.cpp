@@ -149,6 +149,17 @@ TEST_CASE("the rules of thumb read a preset's count; a config's JSON round trip 
         }
 }
 
+TEST_CASE("quick method: a serving config without an optimizer has none (the quick method's inference mode)") {
+    auto cfg = io::parse_config(R"({"task":"inference","params_b":7,"batch":1,"seq":2048})");
+    REQUIRE(cfg.ok);
+    CHECK(cfg.value.quick.optimizer == QuickOptimizer::Inference);
+    auto r = estimate(cfg.value);
+    REQUIRE(r.ok);
+    CHECK(r.value.component("weights")->bytes == 14e9);
+    CHECK(r.value.component("optimizer")->bytes == 0);
+    CHECK(r.value.component("gradients")->bytes == 0);
+}
+
 TEST_CASE("bad input is an error value naming the field and the range") {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();

@@ -98,6 +98,24 @@ TEST_CASE("shell link: a custom architecture and a parameter count alone round-t
     CHECK(doc(back) == doc(p));
 }
 
+TEST_CASE("shell link: a hand-written serving link computes serving, as the Inference button does") {
+    Config typed, clicked = default_inputs();
+    UiState ui;
+    Error err;
+    REQUIRE(decode_fragment("v=1&task=inference&model.preset=llama-3.1-8b", default_inputs(), typed, ui, err));
+    use_preset(clicked, *find_preset("llama-3.1-8b"));
+    set_task(clicked, Task::Inference);
+    CHECK(typed.quick.optimizer == QuickOptimizer::Inference);
+    auto a = estimate(typed), b = estimate(clicked);
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    CHECK(a.value.total_bytes == b.value.total_bytes);
+    CHECK(a.value.component("gradients")->bytes == 0);  // serving: weights and activations only
+    // An optimizer the link names stays.
+    REQUIRE(decode_fragment("v=1&task=inference&optimizer=sgd", default_inputs(), typed, ui, err));
+    CHECK(typed.quick.optimizer == QuickOptimizer::Sgd);
+}
+
 TEST_CASE("shell link: text needing escapes and a bad link") {
     Config c = default_inputs();
     set_task(c, Task::FineTune, FinetuneMethod::Lora);
