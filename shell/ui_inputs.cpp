@@ -13,6 +13,7 @@
 //   serving    detailed inference and serving
 //   gpu        the GPU sized for and the headroom target
 //   panel      the whole inputs column
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <string>
@@ -252,6 +253,8 @@ std::string params_text(double params) {
 }
 
 // The searchable, grouped preset list in a combo's popup.
+constexpr float kPresetListEm = 22;  // the preset list's width in font heights
+
 bool preset_combo(App& a, Form& f) {
     Config& c = a.inputs;
     const Field field{"model.preset", "Preset", "Published configs: the parameter count is derived from the dimensions."};
@@ -259,6 +262,12 @@ bool preset_combo(App& a, Form& f) {
     bool changed = false;
     const std::string current = model_mode(c) == ModelMode::Preset ? c.model.name : "Choose a preset";
     ImGui::PushID("preset");
+    // The list is wider than its field (a name and its count, for MoE total and active), within
+    // the screen, and as tall as 20 rows (ImGuiComboFlags_HeightLargest).
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float list_w = std::min(ImGui::GetFontSize() * kPresetListEm, ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x);
+    const float list_h = (ImGui::GetFontSize() + st.ItemSpacing.y) * 20 - st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    ImGui::SetNextWindowSizeConstraints(ImVec2(std::max(list_w, ImGui::CalcItemWidth()), 0), ImVec2(FLT_MAX, list_h));
     const bool open = ImGui::BeginCombo("##v", current.c_str(), ImGuiComboFlags_HeightLargest);
     reg(a, field.id);
     tooltip(field.tip);

@@ -118,6 +118,7 @@ bool choice(Form& f, const Field& field, const Choice<E> (&choices)[N], E& v, bo
 // [SECTION] misc widgets --------------------------------------------------------------------------
 bool button(App& a, const char* id, const char* label, const char* tip = nullptr);
 void tooltip(const char* text);              // on the last item, immediately
+float tooltip_wrap(float em = 0);            // a tooltip's wrap position: em font heights (0: the default), within the screen
 void section_title(const char* title, const char* tip = nullptr);
 void dim_text(const char* fmt, ...) IM_FMTARGS(1);
 void error_text(const std::string& s);

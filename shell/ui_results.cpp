@@ -177,7 +177,7 @@ void breakdown_bar(App& a) {
         const float w = static_cast<float>(segs[hit].bytes / scale) * width;
         dl->AddRect(ImVec2(x, origin.y), ImVec2(x + w, origin.y + kBarHeightPx), palette().highlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::PushTextWrapPos(tooltip_wrap(30));
         if (hit < static_cast<int>(e.components.size())) {
             const Component& c = e.components[hit];
             ImGui::PushFont(font(Font::Bold));
@@ -362,10 +362,12 @@ void comparison(App& a) {
         if (hit >= 0 && hit < static_cast<int>(m.estimate.components.size())) {
             const Component& c = m.estimate.components[hit];
             ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(tooltip_wrap(30));
             ImGui::Text("%s: %s", c.label.c_str(), format_size(c.bytes, gib).c_str());
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
             ImGui::TextUnformatted(c.formula.c_str());
             ImGui::PopStyleColor();
+            ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
     }
@@ -422,7 +424,7 @@ void answers(App& a) {
         reg(a, "answer/" + s.question);
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+            ImGui::PushTextWrapPos(tooltip_wrap(30));
             ImGui::TextUnformatted(s.answer.explanation.c_str());
             for (const auto& item : s.answer.items) ImGui::BulletText("%s", item.c_str());
             ImGui::PopTextWrapPos();

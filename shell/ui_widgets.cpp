@@ -31,11 +31,17 @@ namespace {
 constexpr float kTooltipWrapEm = 26;  // tooltip width in font heights
 }
 
+float tooltip_wrap(float em) {
+    // Within the screen on a phone: the tooltip's padding on both sides and a margin.
+    const float screen = ImGui::GetIO().DisplaySize.x - 4 * ImGui::GetStyle().WindowPadding.x;
+    return std::max(ImGui::GetFontSize() * 8, std::min(ImGui::GetFontSize() * (em > 0 ? em : kTooltipWrapEm), screen));
+}
+
 void tooltip(const char* text) {
     if (!text || !*text) return;
     if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled | ImGuiHoveredFlags_DelayNone) || ImGui::IsItemActive()) return;
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * kTooltipWrapEm);
+    ImGui::PushTextWrapPos(tooltip_wrap());
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();

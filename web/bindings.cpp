@@ -20,6 +20,7 @@
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
 #include "shell/state/report.hpp"
+#include "shell/state/scenario.hpp"
 #include "shell/state/url.hpp"
 
 namespace {
@@ -33,6 +34,7 @@ std::string shell_state() {
     const vc::shell::Results& r = vc::shell::results(a);
     json j;
     j["inputs"] = vc::io::config_to_json(a.inputs);
+    j["model_params_b"] = vc::shell::model_params_b(a.inputs);  // the count the page shows under the model
     j["result"] = r.valid ? vc::io::estimate_to_json(r.estimate) : json(nullptr);
     j["error"] = error_json(a.error);
     j["units"] = a.ui.show_gib ? "GiB" : "GB";

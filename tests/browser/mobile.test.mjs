@@ -75,6 +75,23 @@ test('a tap is a click: units, the + button, a task', async () => {
     await v.tap('units/gb');
 });
 
+test('the preset list opens within the phone\'s width, names and counts side by side', async () => {
+    await v.tap('model_mode/preset');
+    await v.tap('model.preset');
+    const widgets = await v.hook('widgets');
+    const items = Object.entries(widgets).filter(([id, r]) => id.startsWith('model.preset/') && r.y >= 0 && r.y + r.h <= kPhone.height);
+    assert.ok(items.length >= 10, `${items.length} presets in view`);
+    for (const [id, r] of items) {
+        assert.ok(r.x >= 0 && r.x + r.w <= kPhone.width + 1, `${id} (${r.x}..${r.x + r.w}) fits 360 px`);
+        assert.ok(r.w >= 300, `${id} is ${r.w} px wide: room for "Mixtral-8x22B  141B (39.2B active)"`);
+    }
+    await v.tap('model.preset/mistral-7b-v0.1');
+    const s = await v.state();
+    assert.equal(s.inputs.model.preset, 'mistral-7b-v0.1');
+    await v.tap('model_mode/params');
+    assert.equal(Math.round((await v.state()).model_params_b * 100) / 100, 7.24);
+});
+
 test('a swipe on the page background scrolls the column', async () => {
     const before = await v.widget('gpu');
     const cdp = await phone.context().newCDPSession(phone);

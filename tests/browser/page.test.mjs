@@ -193,8 +193,8 @@ test('a preset from the searchable list: the model and its derived count carry t
     await v.click('model.preset/llama-3.1-70b');
     const s = await v.state();
     assert.equal(s.inputs.model.preset, 'llama-3.1-70b');
-    assert.ok(Math.abs(s.inputs.params_b - 70.554) < 0.01, `params_b ${s.inputs.params_b}`);
-    assert.equal(s.result.breakdown.weights, s.inputs.params_b * 1e9 * 2);
+    assert.ok(Math.abs(s.model_params_b - 70.554) < 0.01, `params_b ${s.model_params_b}`);
+    assert.equal(s.result.breakdown.weights, s.model_params_b * 1e9 * 2);
     assert.match(s.fragment, /model\.preset=llama-3\.1-70b/);
 });
 
