@@ -107,6 +107,26 @@ test('the + and - buttons double and halve the batch; a preset picks a power of 
     assert.equal((await v.state()).inputs.batch, 4);
 });
 
+test('dragging a number sideways changes it without a keyboard (60 px doubles it)', async () => {
+    const [x, y] = await v.center('seq');
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    // A held button keeps the page drawing (no idle until release): wait for frames instead.
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    for (let dx = 10; dx <= 60; dx += 10) {
+        await page.mouse.move(x + dx, y);
+        await frames();
+    }
+    await page.mouse.up();
+    await v.settled();
+    let s = await v.state();
+    assert.ok(s.inputs.seq > 3000 && s.inputs.seq < 5500, `seq ${s.inputs.seq} after a 60 px drag from 2048`);
+    assert.equal(s.result.breakdown.activations, 2.5e-3 * 4 * s.inputs.seq * 7e9);
+    await v.pick('seq/presets', 'seq/preset/2,048');
+    s = await v.state();
+    assert.equal(s.inputs.seq, 2048);
+});
+
 test('a change redraws within one frame', async () => {
     const [x, y] = await v.center('batch/inc');
     const before = await v.hook('frameCount');
