@@ -186,7 +186,7 @@ void breakdown_bar(App& a) {
             bytes_tooltip(c.bytes);
             ImGui::Text("%s of the total", format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0).c_str());
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextWrapped("= %s", c.formula.c_str());
+            ImGui::TextWrapped("= %s", sizes_in_unit(c.formula, gib).c_str());
             ImGui::PopStyleColor();
         } else {
             ImGui::TextUnformatted("The method's safety margin");
@@ -229,7 +229,7 @@ void breakdown_table(App& a, bool narrow) {
         ImGui::Dummy(ImVec2(sq, sq));
         ImGui::SameLine();
         ImGui::TextUnformatted(c.label.c_str());
-        if (narrow) tooltip(c.formula.c_str());
+        if (narrow) tooltip(sizes_in_unit(c.formula, gib).c_str());
         ImGui::TableSetColumnIndex(1);
         right_aligned(format_size_value(c.bytes, gib));
         reg(a, "breakdown/" + c.key);
@@ -243,9 +243,9 @@ void breakdown_table(App& a, bool narrow) {
         if (!narrow) {
             ImGui::TableSetColumnIndex(3);
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextUnformatted(c.formula.c_str());
+            ImGui::TextUnformatted(sizes_in_unit(c.formula, gib).c_str());
             ImGui::PopStyleColor();
-            tooltip(c.formula.c_str());
+            tooltip(sizes_in_unit(c.formula, gib).c_str());
         }
     }
     ImGui::TableNextRow();
@@ -365,7 +365,7 @@ void comparison(App& a) {
             ImGui::PushTextWrapPos(tooltip_wrap(30));
             ImGui::Text("%s: %s", c.label.c_str(), format_size(c.bytes, gib).c_str());
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextUnformatted(c.formula.c_str());
+            ImGui::TextUnformatted(sizes_in_unit(c.formula, gib).c_str());
             ImGui::PopStyleColor();
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
@@ -413,7 +413,7 @@ void answers(App& a) {
             ImGui::PopFont();
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
             ImGui::SameLine();
-            ImGui::TextWrapped("%s", s.answer.explanation.c_str());
+            ImGui::TextWrapped("%s", sizes_in_unit(s.answer.explanation, gib).c_str());
             ImGui::PopStyleColor();
             ImGui::PushFont(font(Font::Bold));
         } else {
@@ -425,7 +425,7 @@ void answers(App& a) {
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(tooltip_wrap(30));
-            ImGui::TextUnformatted(s.answer.explanation.c_str());
+            ImGui::TextUnformatted(sizes_in_unit(s.answer.explanation, gib).c_str());
             for (const auto& item : s.answer.items) ImGui::BulletText("%s", item.c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
@@ -585,12 +585,13 @@ void gpu_table(App& a, bool narrow) {
 void notes(App& a) {
     const Estimate& e = a.results.estimate;
     if (e.notes.empty()) return;
+    const bool gib = a.ui.show_gib;
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
     for (const auto& n : e.notes) {
         ImGui::Bullet();
         ImGui::SameLine();
-        ImGui::TextWrapped("%s", n.c_str());
+        ImGui::TextWrapped("%s", sizes_in_unit(n, gib).c_str());
     }
     ImGui::PopStyleColor();
 }

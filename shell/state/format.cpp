@@ -1,8 +1,10 @@
 // vramcalc shell state: numbers for display (see format.hpp).
 #include "format.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/units.hpp"
 
@@ -83,6 +85,37 @@ std::string format_price_per_hour(double usd) {
     char buf[48];
     std::snprintf(buf, sizeof buf, usd < 100 ? "$%.2f/h" : "$%.0f/h", usd);
     return buf;
+}
+
+std::string sizes_in_unit(const std::string& text, bool gib) {
+    std::string out;
+    size_t i = 0;
+    auto digit = [&](size_t k) { return k < text.size() && text[k] >= '0' && text[k] <= '9'; };
+    auto word_char = [&](size_t k) { return k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_'); };
+    while (i < text.size()) {
+        // A number starts at a digit that does not continue a word or another number ("x2", "1e9").
+        if (!digit(i) || (i > 0 && (word_char(i - 1) || text[i - 1] == '.' || text[i - 1] == ','))) {
+            out += text[i++];
+            continue;
+        }
+        size_t j = i;
+        std::string plain;
+        while (digit(j) || (text[j] == ',' && digit(j + 1)) || (text[j] == '.' && digit(j + 1))) {
+            if (text[j] != ',') plain += text[j];
+            ++j;
+        }
+        const bool gb_unit = text.compare(j, 3, " GB") == 0 && !word_char(j + 3);
+        const bool gib_unit = text.compare(j, 4, " GiB") == 0 && !word_char(j + 4);
+        if (!gb_unit && !gib_unit) {
+            out.append(text, i, j - i);
+            i = j;
+            continue;
+        }
+        const double bytes = std::strtod(plain.c_str(), nullptr) * (gib_unit ? kBytesPerGiB : kBytesPerGB);
+        out += format_size(bytes, gib);
+        i = j + (gib_unit ? 4 : 3);
+    }
+    return out;
 }
 
 }  // namespace vc::shell

@@ -21,5 +21,9 @@ std::string format_percent(double share);
 std::string format_value(double v, const std::string& unit, bool gib);
 // "$14.40/h"
 std::string format_price_per_hour(double usd);
+// The engine's text (formulas, explanations, notes) with every size written "<number> GB" or
+// "<number> GiB" restated in the unit shown: "2.10 GB per layer" -> "1.96 GiB per layer". Names
+// such as "H100 80GB" (no space) and other units stay as they are.
+std::string sizes_in_unit(const std::string& text, bool gib);
 
 }  // namespace vc::shell

@@ -258,6 +258,19 @@ TEST_CASE("shell charts: samples on a log2 axis include the present value; memor
     CHECK(q.current == 2048);
 }
 
+TEST_CASE("shell format: the engine's text restates its sizes in the unit shown") {
+    // 2.10 GB = 2.1e9 / 2^30 = 1.9558 GiB; 1.00 GiB = 1.073741824 GB.
+    CHECK(sizes_in_unit("QLoRA dequantized weight 2.10 GB + cuBLAS workspace 0.01 GB", true) ==
+          "QLoRA dequantized weight 1.96 GiB + cuBLAS workspace 0.01 GiB");
+    CHECK(sizes_in_unit("peak 1.00 GiB, pool 1,500.0 GiB", false) == "peak 1.07 GB, pool 1,610.6 GB");
+    CHECK(sizes_in_unit("even micro-batch 1 needs 143.43 GB per GPU, over 64.14 GB (75% of NVIDIA H100 80GB (SXM))", true) ==
+          "even micro-batch 1 needs 133.58 GiB per GPU, over 59.74 GiB (75% of NVIDIA H100 80GB (SXM))");
+    // Not sizes: names, e-notation, other units, a unit that only starts the same way.
+    const std::string keep = "8.03e9 params x 2 B; H100 80GB; 128 GBps; x2 GB; 12 MiB; layer 3 GBs";
+    CHECK(sizes_in_unit(keep, true) == keep);
+    CHECK(sizes_in_unit("", true).empty());
+}
+
 TEST_CASE("shell format: sizes with their unit label, counts grouped") {
     CHECK(format_size(14e9, false) == "14.00 GB");
     CHECK(format_size(1234.5e9, false) == "1,234.5 GB");
