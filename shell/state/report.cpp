@@ -15,6 +15,7 @@
 #include "core/gpus.hpp"
 #include "format.hpp"
 #include "io/config_json.hpp"
+#include "io/training_json.hpp"
 #include "scenario.hpp"
 
 namespace vc::shell {
@@ -113,9 +114,34 @@ std::vector<Row> input_rows(const Config& cfg) {
             if (cfg.task != Task::Inference) rows.push_back({"GPUs", format_count(cfg.gpus)});
             break;
         case Method::Detailed:
-            rows.push_back({"Batch size", format_count(cfg.quick.batch)});
-            rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
-            rows.push_back({"GPUs", format_count(cfg.gpus)});
+            if (cfg.task == Task::Inference) {
+                // What the detailed serving model reads (the quick method's batch and sequence do not apply).
+                const InferenceInputs& in = cfg.inference;
+                rows.push_back({"Engine", engine_name(in.engine)});
+                rows.push_back({"Weight format", in.weights.format});
+                rows.push_back({"KV cache dtype", in.kv_dtype});
+                rows.push_back({"Context length", format_count(in.context)});
+                rows.push_back({"Concurrent sequences", format_count(in.concurrency)});
+                rows.push_back({"GPUs (model split over)", format_count(in.tp > 0 ? in.tp : cfg.gpus)});
+                break;
+            }
+            {
+                const TrainingInputs& t = cfg.training;
+                rows.push_back({"Precision", precision_name(t.precision)});
+                if (t.finetune != FinetuneMethod::Full)
+                    rows.push_back({"Adapters", std::string(t.finetune == FinetuneMethod::Qlora ? "QLoRA" : "LoRA") + " rank " +
+                                                    format_count(t.lora.rank) + ", targets " + io::lora_targets_name(t.lora.targets)});
+                rows.push_back({"Optimizer", optimizer_name(t.optimizer)});
+                rows.push_back({"Micro-batch", format_count(cfg.quick.batch)});
+                rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+                rows.push_back({"Recomputation", recompute_name(t.recompute)});
+                rows.push_back({"GPUs", format_count(cfg.gpus)});
+                rows.push_back({"Sharding", sharding_name(t.sharding)});
+                const ParallelInputs& p = cfg.parallel;
+                if (p.tp > 1 || p.pp > 1 || p.cp > 1 || p.ep > 1)
+                    rows.push_back({"Parallelism", "TP " + format_count(p.tp) + ", PP " + format_count(p.pp) + ", CP " +
+                                                       format_count(p.cp) + ", EP " + format_count(p.ep)});
+            }
             break;
     }
     rows.push_back({"GPU", gpu_label(cfg)});

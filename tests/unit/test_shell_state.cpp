@@ -221,6 +221,27 @@ TEST_CASE("shell reports: summary, CSV and Markdown of the quick worked example"
     CHECK(export_file_name(a.inputs, "csv") == "vramcalc-params-training-quick.csv");
 }
 
+TEST_CASE("shell reports: the summary lists the inputs the detailed method reads") {
+    auto has = [](const std::vector<Row>& rows, const std::string& label, const std::string& value) {
+        for (const auto& r : rows)
+            if (r.first == label) return r.second == value;
+        return false;
+    };
+    const auto serving = input_rows(serving_llama_8b());
+    CHECK(has(serving, "Engine", "vllm"));
+    CHECK(has(serving, "Context length", "8,192"));
+    CHECK(has(serving, "Concurrent sequences", "16"));
+    CHECK_FALSE(has(serving, "Sequence length", "2,048"));  // the quick method's, not read when serving
+
+    Config qlora = default_inputs();
+    use_preset(qlora, *find_preset("llama-3.1-8b"));
+    set_task(qlora, Task::FineTune, FinetuneMethod::Qlora);
+    set_method(qlora, Method::Detailed);
+    const auto rows = input_rows(qlora);
+    CHECK(has(rows, "Adapters", "QLoRA rank 16, targets q,v"));
+    CHECK(has(rows, "Micro-batch", "4"));
+}
+
 TEST_CASE("shell results: invalid inputs keep the last valid result beside the error") {
     App a;
     a.inputs = default_inputs();
