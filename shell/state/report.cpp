@@ -160,8 +160,20 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
     }
     for (const auto& m : e.metrics) rows.push_back({m.label, format_value(m.value, m.unit, gib)});
-    for (const auto& s : r.answers)
-        rows.push_back({s.label, s.ok ? format_value(s.answer.value, s.answer.unit, gib) : "n/a: " + s.error.message});
+    for (const auto& s : r.answers) {
+        if (!s.ok) {
+            rows.push_back({s.label, "n/a: " + s.error.message});
+        } else if (!s.answer.items.empty()) {
+            std::string list;  // what the page shows: the first few, in order
+            for (size_t i = 0; i < s.answer.items.size() && i < 4; ++i) list += (i ? ", " : "") + s.answer.items[i];
+            if (s.answer.items.size() > 4) list += " and " + format_count(static_cast<double>(s.answer.items.size() - 4)) + " more";
+            rows.push_back({s.label, list});
+        } else if (s.answer.value <= 0) {
+            rows.push_back({s.label, "none fits: " + sizes_in_unit(s.answer.explanation, gib)});
+        } else {
+            rows.push_back({s.label, format_value(s.answer.value, s.answer.unit, gib)});
+        }
+    }
     return rows;
 }
 
