@@ -66,7 +66,10 @@ static Outcome<double> rule_params(const Config& cfg) {
 
 Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
-    if (!check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) return Outcome<Estimate>::failure(err);
+    if (!check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) {
+        err.message += " (a share of the GPU's memory: 0.75 = 75%)";
+        return Outcome<Estimate>::failure(err);
+    }
     switch (cfg.method) {
         case Method::Quick: {
             auto params = rule_params(cfg);

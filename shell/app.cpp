@@ -9,6 +9,7 @@
 #include "core/estimate.hpp"
 #include "core/gpus.hpp"
 #include "core/presets.hpp"
+#include "state/format.hpp"
 #include "state/scenario.hpp"
 #include "state/url.hpp"
 
@@ -93,6 +94,7 @@ void recompute(App& a) {
     auto r = estimate(a.inputs);
     if (!r.ok) {
         a.error = r.error;
+        if (!a.typed_field.empty() && a.typed_field == a.error.field) a.error.message = with_typed_value(a.error.message, a.typed_value);
         return;
     }
     a.error = Error{};

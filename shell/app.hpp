@@ -78,6 +78,10 @@ struct App {
     UiState ui;
     Results results;
     Error error;                // why the current inputs have no result (field empty: none)
+    // A whole-number field given what it cannot hold (NaN, 1e30): the value as typed, for the
+    // message beside the field (the engine sees the clamped int).
+    std::string typed_field;
+    double typed_value = 0;
     bool dirty = true;          // inputs changed since the last recompute
     // NOTE: at start the first frame shows the estimate, and the comparison, the answers and the
     // chart series (several times the estimate's work, cold code) follow on the next frame.

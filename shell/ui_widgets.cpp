@@ -260,6 +260,9 @@ bool integer(Form& f, const Field& field, int& v, const NumberSpec& spec) {
     // the engine's range check reports it instead of undefined behaviour in the cast.
     constexpr double kMin = std::numeric_limits<int>::min(), kMax = std::numeric_limits<int>::max();
     v = !std::isfinite(d) ? (d > 0 ? static_cast<int>(kMax) : 0) : d < kMin ? static_cast<int>(kMin) : d > kMax ? static_cast<int>(kMax) : static_cast<int>(std::lround(d));
+    const bool held = std::isfinite(d) && d >= kMin && d <= kMax;
+    f.a.typed_field = held ? std::string() : std::string(field.id);
+    f.a.typed_value = d;
     return true;
 }
 

@@ -118,4 +118,14 @@ std::string sizes_in_unit(const std::string& text, bool gib) {
     return out;
 }
 
+std::string with_typed_value(const std::string& message, double typed) {
+    const size_t at = message.rfind(", got ");
+    if (at == std::string::npos) return message;
+    char buf[48];
+    if (std::isnan(typed)) std::snprintf(buf, sizeof buf, "not a number");
+    else if (std::isinf(typed)) std::snprintf(buf, sizeof buf, typed > 0 ? "infinity" : "-infinity");
+    else std::snprintf(buf, sizeof buf, "%.6g", typed);
+    return message.substr(0, at) + ", got " + buf;
+}
+
 }  // namespace vc::shell

@@ -25,5 +25,8 @@ std::string format_price_per_hour(double usd);
 // "<number> GiB" restated in the unit shown: "2.10 GB per layer" -> "1.96 GiB per layer". Names
 // such as "H100 80GB" (no space) and other units stay as they are.
 std::string sizes_in_unit(const std::string& text, bool gib);
+// An engine message "..., got 2147483647" restated with the value a user typed ("got 1e+30",
+// "got not a number"): a whole-number field clamps what it cannot hold before the engine sees it.
+std::string with_typed_value(const std::string& message, double typed);
 
 }  // namespace vc::shell

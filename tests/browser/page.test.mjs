@@ -177,6 +177,11 @@ test('bad input shows the error beside the field and keeps the last valid result
 test('the guide method reproduces the guide\'s 70B training example', async () => {
     await v.click('method/guide');
     await v.typeInto('params_b', '70');
+    // A whole-number field given what no int holds: the message says what was typed.
+    await v.typeInto('model.layers', '1e30');
+    const bad = await v.state();
+    assert.equal(bad.error?.field, 'model.layers');
+    assert.match(bad.error.message, /^model\.layers must be .*, got 1e\+30$/);
     await v.typeInto('model.layers', '80');
     await v.typeInto('model.hidden', '8192');
     await v.typeInto('model.heads', '64');

@@ -2,6 +2,7 @@
 // and the chart series, checked the way a user would: a link restores exactly what was shown.
 #include <catch.hpp>
 
+#include <cmath>
 #include <string>
 
 #include "core/estimate.hpp"
@@ -290,6 +291,14 @@ TEST_CASE("shell format: the engine's text restates its sizes in the unit shown"
     const std::string keep = "8.03e9 params x 2 B; H100 80GB; 128 GBps; x2 GB; 12 MiB; layer 3 GBs";
     CHECK(sizes_in_unit(keep, true) == keep);
     CHECK(sizes_in_unit("", true).empty());
+}
+
+TEST_CASE("shell format: an error restates the value a user typed into a whole-number field") {
+    const std::string m = "inference.context must be a whole number in [1, 16777216], got 2147483647";
+    CHECK(with_typed_value(m, 1e30) == "inference.context must be a whole number in [1, 16777216], got 1e+30");
+    CHECK(with_typed_value(m, std::nan("")) == "inference.context must be a whole number in [1, 16777216], got not a number");
+    CHECK(with_typed_value(m, -HUGE_VAL) == "inference.context must be a whole number in [1, 16777216], got -infinity");
+    CHECK(with_typed_value("no value here", 3) == "no value here");
 }
 
 TEST_CASE("shell format: sizes with their unit label, counts grouped") {
