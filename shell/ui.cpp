@@ -171,6 +171,10 @@ void publish(App& a) {
 }  // namespace
 
 // [SECTION] frame ---------------------------------------------------------------------------------
+namespace {
+bool g_scroll_to_results = false;  // the phone's total bar was tapped: scroll the column to the results
+}
+
 void ui_setup() {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
@@ -205,6 +209,7 @@ void ui_draw(App& a) {
                              ImGuiWindowFlags_NoBringToFrontOnFocus;
     if (narrow && !compact) flags &= ~ImGuiWindowFlags_NoScrollbar;  // one scrolling column (a widget's iframe grows instead)
     const float pad = compact ? 8.0f : narrow ? 10.0f : ImGui::GetStyle().WindowPadding.x;
+    float results_y = 0;  // where the results start in the single column (content coordinates)
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
     ImGui::Begin("vramcalc", nullptr, flags);
     ImGui::PopStyleVar();
@@ -231,12 +236,37 @@ void ui_draw(App& a) {
         ImGui::Spacing();
         ImGui::Separator();
         ImGui::Spacing();
+        if (g_scroll_to_results) ImGui::SetScrollY(ImGui::GetCursorPosY() - pad);
+        g_scroll_to_results = false;
+        results_y = ImGui::GetCursorPosY();
         results_panel(a, narrow, false);
     }
     // What a single column needs, so an embedding page can size its iframe to fit.
     a.content_height_px = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + pad;
     drag_to_scroll();
+    const float scroll_y = ImGui::GetScrollY();
     ImGui::End();
+    // One column on a phone puts the results under every input: while they are out of view, a bar
+    // at the bottom keeps the total and the verdict in sight as inputs change; a tap scrolls there.
+    const float bar_h = ImGui::GetFontSize() * 2.6f + 2 * pad;
+    if (narrow && !compact && a.results.valid && results_y - scroll_y > vp->WorkSize.y - bar_h) {
+        ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - bar_h));
+        ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, bar_h));
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
+        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 2));
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::ColorConvertU32ToFloat4(palette().panel));
+        ImGui::Begin("total", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                           ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+        ImGui::GetWindowDrawList()->AddLine(ImGui::GetWindowPos(), ImVec2(ImGui::GetWindowPos().x + vp->WorkSize.x, ImGui::GetWindowPos().y),
+                                            palette().border);
+        if (total_bar(a)) {
+            g_scroll_to_results = true;
+            wake();
+        }
+        ImGui::End();
+        ImGui::PopStyleColor();
+        ImGui::PopStyleVar(2);
+    }
     // The first frame shows the estimate as soon as it can; the link and the summary follow with
     // the rest of the results on the next one (App::defer_extras).
     if (!a.defer_extras) publish(a);

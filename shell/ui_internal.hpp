@@ -133,6 +133,8 @@ void panel_end();
 bool task_method_bar(App& a, bool narrow);
 bool inputs_panel(App& a, bool narrow);
 void results_panel(App& a, bool narrow, bool wide);
+// The phone's bar at the bottom of the screen: the total and the verdict; true when tapped.
+bool total_bar(App& a);
 void charts_panel(App& a, bool wide);
 
 }  // namespace vc::shell::ui

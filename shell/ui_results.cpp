@@ -599,6 +599,33 @@ void notes(App& a) {
 }  // namespace
 
 // [SECTION] panel ---------------------------------------------------------------------------------
+bool total_bar(App& a) {
+    const Results& r = a.results;
+    const bool gib = a.ui.show_gib;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    const bool tapped = ImGui::InvisibleButton("total_bar", size);
+    reg(a, "total_bar");
+    ImGui::SetCursorScreenPos(at);
+    ImGui::PushFont(font(Font::Bold));
+    ImGui::Text("%s per GPU", format_size(headline_bytes(r.estimate), gib).c_str());
+    ImGui::PopFont();
+    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const GpuFit* f = g ? fit_for(r, g->id) : nullptr;
+    ImGui::SameLine();
+    if (!a.error.field.empty()) {
+        error_text("invalid input: the last valid result");
+    } else if (g && f) {
+        ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
+        ImGui::TextUnformatted(f->within_target ? "\xe2\x97\x8f fits" : f->fits ? "\xe2\x97\x8f above the target" : "\xe2\x97\x8f does not fit");
+        ImGui::PopStyleColor();
+    }
+    ImGui::PushFont(font(Font::Small));
+    dim_text("%s  \xc2\xb7  tap for the breakdown", g ? g->name.c_str() : "no GPU chosen");
+    ImGui::PopFont();
+    return tapped;
+}
+
 void results_panel(App& a, bool narrow, bool wide) {
     const Results& r = results(a);
     if (!r.valid) {

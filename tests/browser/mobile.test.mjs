@@ -110,6 +110,23 @@ test('a swipe on the page background scrolls the column', async () => {
     assert.equal(s.inputs.batch, 4, 'the swipe changed no input');
 });
 
+test('a bar at the bottom keeps the total in view; a tap on it scrolls to the results', async () => {
+    // The detailed method's many inputs put the results well below the first screen.
+    const [page, w] = await open(phone.context(), 'v=1&method=detailed&task=finetune&model.preset=llama-3.1-8b&training.finetune=qlora');
+    let widgets = await w.hook('widgets');
+    const bar = widgets.total_bar;
+    assert.ok(bar, 'the results are below the inputs: the total bar shows');
+    assert.ok(Math.abs(bar.y + bar.h - kPhone.height) < 16, `the bar sits at the bottom (${bar.y}..${bar.y + bar.h})`);
+    assert.ok(!widgets.headline || widgets.headline.y > kPhone.height - bar.h, 'the headline is out of view');
+    const before = await w.state();
+    await w.tap('total_bar');
+    widgets = await w.hook('widgets');
+    assert.ok(widgets.headline && widgets.headline.y >= 0 && widgets.headline.y < kPhone.height / 2, 'the headline scrolled into view');
+    assert.equal(widgets.total_bar, undefined, 'with the results in view the bar hides');
+    assert.deepEqual((await w.state()).inputs, before.inputs, 'the tap changed no input');
+    await page.close();
+});
+
 test('a shared link opens the same state on the phone', async () => {
     const fragment = 'v=1&method=detailed&task=inference&model.preset=qwen2.5-7b&inference.context=32768&units=gib';
     const [page, w] = await open(phone.context(), fragment);
