@@ -101,11 +101,13 @@ const Alias kAliases[] = {
 
 // One line per preset: the count derived from its architecture beside the one its card states.
 void list_presets() {
-    std::printf("%-20s %-28s %-10s %10s %10s\n", "id", "name", "family", "derived", "published");
+    std::printf("%-20s %-28s %-10s %8s %10s %10s\n", "id", "name", "family", "context", "derived", "published");
     for (const auto& m : model_presets()) {
         auto r = resolve_model(m);
         const double derived_b = r.ok ? model_params(r.value).total / 1e9 : 0;
-        std::printf("%-20s %-28s %-10s %9.3fB %9.3fB\n", m.id.c_str(), m.name.c_str(), m.family.c_str(), derived_b,
+        // context: the model's context window in tokens ("-" when unknown)
+        const std::string context = m.context_limit > 0 ? std::to_string(m.context_limit) : "-";
+        std::printf("%-20s %-28s %-10s %8s %9.3fB %9.3fB\n", m.id.c_str(), m.name.c_str(), m.family.c_str(), context.c_str(), derived_b,
                     m.published_params_b);
     }
 }

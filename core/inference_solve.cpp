@@ -210,9 +210,17 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
     const double c = cfg.inference.context, n = cfg.inference.concurrency, share = solve_share(p);
 
     if (question == "max_context") {
-        const double v = longest_context(p, n, share);
-        std::string why = v >= kMaxSolveContext ? "memory stops growing: every layer keeps at most its window"
-                                                : sequences(n) + " on " + where(p);
+        const double memory = longest_context(p, n, share);
+        std::string why = memory >= kMaxSolveContext ? "memory stops growing: every layer keeps at most its window"
+                                                     : sequences(n) + " on " + where(p);
+        // The model's context window bounds the answer; memory alone may allow more.
+        const double limit = p.model.context_limit;
+        const double v = limit > 0 && memory > limit ? limit : memory;
+        if (v < memory)
+            why = count_text(limit) + " tokens: the model's context window (memory would allow " +
+                  (memory >= kMaxSolveContext ? std::string("any length: every layer keeps at most its window")
+                                              : count_text(memory) + " for " + sequences(n) + " on " + where(p)) +
+                  ")";
         if (p.engine == Engine::Vllm && n > p.in.vllm.max_num_seqs) why += "; note vLLM runs at most max_num_seqs " + num(p.in.vllm.max_num_seqs) + " at once";
         return answer("max_context", "Longest context at the concurrency", v, "tokens", why);
     }

@@ -21,6 +21,7 @@ static constexpr long long kMaxWidth = 1 << 20;       // hidden, ffn, expert_ffn
 static constexpr long long kMaxHeads = 1 << 16;
 static constexpr long long kMaxVocab = 1 << 24;
 static constexpr long long kMaxPositions = 1 << 24;   // learned position rows
+static constexpr long long kMaxContext = 1 << 24;     // context window, tokens (as the config's seq)
 static constexpr long long kMaxWindow = 1LL << 30;    // sliding window, tokens
 static constexpr long long kMaxExperts = 1 << 16;
 static constexpr long long kMaxNormsPerLayer = 8;
@@ -41,11 +42,14 @@ bool is_mla(const ModelSpec& m) { return m.kv_lora_rank > 0; }
 
 Outcome<ModelSpec> resolve_model(const ModelSpec& in) {
     Error err;
-    if (!check_range("model.params_b", in.params_override_b, 0, kMaxParamsB, err)) return Outcome<ModelSpec>::failure(err);
+    if (!check_range("model.params_b", in.params_override_b, 0, kMaxParamsB, err) ||
+        !check_int_range("model.context_limit", in.context_limit, 0, kMaxContext, err))
+        return Outcome<ModelSpec>::failure(err);
     if (in.layers == 0 && in.params_override_b > 0) {
         // "Parameters only": the architecture comes from typical ratios, the total stays as typed.
         ModelSpec m = model_from_params(in.params_override_b);
         if (!in.name.empty()) m.name = in.name;
+        m.context_limit = in.context_limit;
         return Outcome<ModelSpec>::success(m);
     }
 

@@ -32,6 +32,9 @@ struct ModelSpec {
     int norms_per_layer = 2;   // 2: pre-attention + pre-MLP; 1: one norm feeding a parallel attention/MLP
                                // block (Falcon, phi-2); 4: Gemma-2's pre+post norms around both
     int max_position = 0;      // learned absolute position embeddings (GPT-2, BERT): rows; 0 = rotary
+    int context_limit = 0;     // tokens the model is configured for (config.json max_position_embeddings;
+                               // with learned positions the same as max_position); 0 = unknown. No
+                               // parameters: the what-fits answers stop there, estimates note it.
     int type_vocab = 0;        // BERT token-type embeddings rows
     // Mixture of experts (0 experts = dense).
     int experts = 0;

@@ -188,10 +188,54 @@ std::vector<ModelSpec> build_presets() {
     };
 }
 
+// Context windows: max_position_embeddings in each model's config.json (n_positions for GPT-2
+// and StarCoder, the rows of their learned position table). Where the config states RoPE scaling
+// (Llama-3.1/3.2, DeepSeek, gpt-oss) its max_position_embeddings already includes it; scaling a
+// model only documents as optional (Qwen2.5 Instruct's YaRN) is not counted.
+struct ContextWindow {
+    const char* id;
+    int tokens;
+};
+constexpr ContextWindow kContextWindows[] = {
+    // meta-llama/Llama-2-*-hf 4096; Meta-Llama-3-* 8192; Meta-Llama-3.1-* and Llama-3.2-* 131072 (rope_type llama3).
+    {"llama-2-7b", 4096}, {"llama-2-13b", 4096}, {"llama-2-70b", 4096}, {"llama-3-8b", 8192}, {"llama-3-70b", 8192},
+    {"llama-3.1-8b", 131072}, {"llama-3.1-70b", 131072}, {"llama-3.1-405b", 131072}, {"llama-3.2-1b", 131072},
+    {"llama-3.2-3b", 131072},
+    // TinyLlama/TinyLlama-1.1B 2048.
+    {"tinyllama-1.1b", 2048},
+    // mistralai: Mistral-7B-v0.1 and v0.3, Mixtral-8x7B-v0.1 32768; Mixtral-8x22B-v0.1 65536.
+    {"mistral-7b-v0.1", 32768}, {"mistral-7b-v0.3", 32768}, {"mixtral-8x7b", 32768}, {"mixtral-8x22b", 65536},
+    // Qwen/Qwen2.5-* base configs: 0.5B and 3B 32768; 1.5B, 7B, 14B, 32B, 72B 131072 (the Instruct configs say 32768).
+    {"qwen2.5-0.5b", 32768}, {"qwen2.5-1.5b", 131072}, {"qwen2.5-3b", 32768}, {"qwen2.5-7b", 131072},
+    {"qwen2.5-14b", 131072}, {"qwen2.5-32b", 131072}, {"qwen2.5-72b", 131072},
+    // Qwen/Qwen3-8B and Qwen3-30B-A3B 40960.
+    {"qwen3-8b", 40960}, {"qwen3-30b-a3b", 40960},
+    // google/gemma-2b, gemma-7b, gemma-2-* 8192; gemma-3-1b 32768.
+    {"gemma-2b", 8192}, {"gemma-7b", 8192}, {"gemma-2-2b", 8192}, {"gemma-2-9b", 8192}, {"gemma-2-27b", 8192},
+    {"gemma-3-1b", 32768},
+    // microsoft/Phi-3-mini-4k-instruct 4096; microsoft/phi-2 2048.
+    {"phi-3-mini", 4096}, {"phi-2", 2048},
+    // tiiuae/falcon-7b 2048 (its training sequence length; FalconConfig's max_position_embeddings default).
+    {"falcon-7b", 2048},
+    // deepseek-ai/DeepSeek-V3 and DeepSeek-V2 163840 (YaRN factor 40 over 4096).
+    {"deepseek-v3", 163840}, {"deepseek-v2", 163840},
+    // openai/gpt-oss-* 131072 (YaRN-scaled in the config).
+    {"gpt-oss-120b", 131072}, {"gpt-oss-20b", 131072},
+    // Learned positions: GPT-2 XL n_positions 1024, StarCoder 8192, BERT-large max_position_embeddings 512.
+    {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
+};
+
+std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {
+    for (auto& m : presets)
+        for (const auto& w : kContextWindows)
+            if (m.id == w.id) m.context_limit = w.tokens;
+    return presets;
+}
+
 }  // namespace
 
 const std::vector<ModelSpec>& model_presets() {
-    static const std::vector<ModelSpec> presets = build_presets();
+    static const std::vector<ModelSpec> presets = with_context_windows(build_presets());
     return presets;
 }
 

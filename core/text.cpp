@@ -37,4 +37,23 @@ std::string num(double v) {
     return buf;
 }
 
+std::string group_thousands(const std::string& s) {
+    if (s.empty()) return s;
+    const size_t start = s[0] == '-' ? 1 : 0;
+    size_t end = s.find('.');
+    if (end == std::string::npos) end = s.size();
+    std::string out = s.substr(0, start);
+    for (size_t i = start; i < end; ++i) {
+        if (i != start && (end - i) % 3 == 0) out += ',';
+        out += s[i];
+    }
+    return out + s.substr(end);
+}
+
+std::string count_text(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return group_thousands(buf);
+}
+
 }  // namespace vc

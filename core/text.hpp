@@ -10,4 +10,10 @@ namespace vc {
 // with up to 6 significant digits ("0.25").
 std::string num(double v);
 
+// Thousands separators in the integer part of a formatted number ("231424.5" -> "231,424.5").
+std::string group_thousands(const std::string& s);
+
+// A whole count for prose, with separators: 131072 -> "131,072".
+std::string count_text(double v);
+
 }  // namespace vc

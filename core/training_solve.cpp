@@ -8,6 +8,7 @@
 
 #include "config.hpp"
 #include "gpus.hpp"
+#include "text.hpp"
 #include "training.hpp"
 
 namespace vc {
@@ -104,6 +105,17 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         a.explanation = (a.value > 0 ? std::to_string(static_cast<long long>(a.value)) + " tokens need " : std::string("even ") +
                                                                                                               std::to_string(static_cast<long long>(cp)) + " tokens need ") +
                         gb(total(c)) + " per GPU" + (a.value > 0 ? ", within " : ", over ") + target;
+        // The model's context window bounds the answer (whole multiples of cp); memory may allow more.
+        const double limit = cfg.model.context_limit;
+        const double capped = std::floor(limit / cp) * cp;
+        if (limit > 0 && a.value > capped && capped > 0) {
+            const double memory = a.value;
+            a.value = capped;
+            c.quick.seq = capped;
+            a.explanation = count_text(capped) + " tokens: the model's context window" +
+                            (capped < limit ? " of " + count_text(limit) + " in multiples of cp " + count_text(cp) : std::string()) +
+                            " (memory would allow " + count_text(memory) + "); they need " + gb(total(c)) + " per GPU, within " + target;
+        }
         return Outcome<Answer>::success(a);
     }
     if (question == "min_gpus") {

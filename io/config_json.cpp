@@ -53,7 +53,7 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     }
     ObjectReader r(j, "model.");
     r.only_keys({"preset", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "mlp", "vocab",
-                 "tied_embeddings", "norm", "attn_bias", "mlp_bias", "max_position", "type_vocab", "experts", "top_k",
+                 "tied_embeddings", "norm", "attn_bias", "mlp_bias", "max_position", "context_limit", "type_vocab", "experts", "top_k",
                  "shared_experts", "expert_ffn", "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
                  "qk_nope_head_dim", "v_head_dim", "sliding_window", "global_every", "params_b", "norms_per_layer",
                  "attn_softcap", "final_softcap"});
@@ -81,6 +81,7 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     r.boolean("attn_bias", m.attn_bias);
     r.boolean("mlp_bias", m.mlp_bias);
     r.integer("max_position", m.max_position);
+    r.integer("context_limit", m.context_limit);
     r.integer("type_vocab", m.type_vocab);
     r.integer("experts", m.experts);
     r.integer("top_k", m.top_k);
@@ -125,6 +126,7 @@ json model_to_json(const ModelSpec& m) {
     j["attn_bias"] = m.attn_bias;
     j["mlp_bias"] = m.mlp_bias;
     j["max_position"] = m.max_position;
+    j["context_limit"] = m.context_limit;
     j["type_vocab"] = m.type_vocab;
     j["experts"] = m.experts;
     j["top_k"] = m.top_k;

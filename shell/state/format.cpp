@@ -6,25 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/text.hpp"
 #include "core/units.hpp"
 
 namespace vc::shell {
-namespace {
-
-// Inserts thousands separators into the integer part of a formatted number.
-std::string group_thousands(const std::string& s) {
-    size_t start = s[0] == '-' ? 1 : 0;
-    size_t end = s.find('.');
-    if (end == std::string::npos) end = s.size();
-    std::string out = s.substr(0, start);
-    for (size_t i = start; i < end; ++i) {
-        if (i != start && (end - i) % 3 == 0) out += ',';
-        out += s[i];
-    }
-    return out + s.substr(end);
-}
-
-}  // namespace
 
 std::string format_size_value(double bytes, bool gib) {
     if (!std::isfinite(bytes)) return "-";

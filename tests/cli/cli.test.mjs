@@ -141,19 +141,21 @@ test('--list-gpus and --version', () => {
   assert.match(run(['--version']).out, /vramcalc \d+\.\d+\.\d+ \(config schema 1\)/);
 });
 
-test('--list-presets shows derived and published totals, and docs/models.md lists every preset', () => {
+test('--list-presets shows context windows, derived and published totals, and docs/models.md lists every preset', () => {
   const r = run(['--list-presets']);
   assert.equal(r.code, 0);
-  assert.match(r.out, /llama-3\.1-8b\s.*\s8\.030B\s+8\.030B/);
-  assert.match(r.out, /deepseek-v3\s.*\s671\.026B\s+671\.000B/);
+  assert.match(r.out, /llama-3\.1-8b\s.*\s131072\s+8\.030B\s+8\.030B/);
+  assert.match(r.out, /deepseek-v3\s.*\s163840\s+671\.026B\s+671\.000B/);
+  assert.match(r.out, /llama-2-7b\s.*\s4096\s+6\.738B/);
   const docs = readFileSync(new URL('../../docs/models.md', import.meta.url), 'utf8');
   const ids = r.out.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0]);
   assert.ok(ids.length >= 25);
   for (const line of r.out.trim().split('\n').slice(1)) {
     const id = line.split(/\s+/)[0];
-    const derived = line.match(/([\d.]+)B\s+[\d.]+B$/)[1];
+    const [, context, derived] = line.match(/\s(\d+|-)\s+([\d.]+)B\s+[\d.]+B$/);
     const row = docs.split('\n').find((l) => l.startsWith('| `' + id + '` |'));
     assert.ok(row, `docs/models.md lacks ${id}`);
     assert.equal(row.split('|')[4].trim(), derived, `docs/models.md derived total of ${id}`);
+    assert.equal(row.split('|')[8].trim().replace(/,/g, ''), context, `docs/models.md context window of ${id}`);
   }
 });

@@ -58,7 +58,14 @@ test('vramcalc solve: longest context, best format (JSON list), questions listed
   const a = JSON.parse(r.out);
   assert.equal(a.question, 'max_context');
   assert.equal(a.unit, 'tokens');
-  assert.equal(a.value % 16, 0);
+  // The pool holds about 157k tokens; Llama-3-8B's config.json says 8,192, which bounds the answer.
+  assert.equal(a.value, 8192);
+  assert.match(a.explanation, /^8,192 tokens: the model's context window \(memory would allow [\d,]+ /);
+  const m = run(['solve', 'max_context', '--config', '-', '--set', 'model.context_limit=0', '--format', 'json'], JSON.stringify(VLLM));
+  assert.equal(m.code, 0, m.err);
+  const mem = JSON.parse(m.out).value;
+  assert.ok(mem > 8192 && mem % 16 === 0, `memory alone ${mem}`);
+  assert.ok(a.explanation.includes(mem.toLocaleString('en-US')), a.explanation);
   const b = run(['solve', 'best_format', '--config', '-', '--format', 'json'], JSON.stringify(VLLM));
   assert.equal(b.code, 0, b.err);
   const f = JSON.parse(b.out);

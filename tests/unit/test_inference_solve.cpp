@@ -30,7 +30,8 @@ double share_of(const InferencePlan& p) { return p.engine == Engine::Vllm ? 1.0 
 }  // namespace
 
 TEST_CASE("vLLM worked example: Llama-3-8B BF16 on an A100-40GB, blocks of 16 x 128 KiB") {
-    const Config cfg = serving("llama-3-8b", Engine::Vllm, "bf16", "a100-40gb", 8192);
+    Config cfg = serving("llama-3-8b", Engine::Vllm, "bf16", "a100-40gb", 8192);
+    cfg.model.context_limit = 0;  // memory alone (the model's 8,192-token window: test_context_limit.cpp)
     const InferencePlan p = plan(cfg);
     const double blocks = std::floor(p.pool / (16 * 131072.0));
     // One sequence may take every block; 19 sequences share them (floor(blocks / 19) each).
@@ -84,7 +85,12 @@ TEST_CASE("longest context and most sequences: the answer fits, one more does no
 }
 
 TEST_CASE("Mistral v0.1 keeps at most its 4096-token window: memory stops growing") {
-    const Config cfg = serving("mistral-7b-v0.1", Engine::Vllm, "bf16", "h100-80gb", 4096);
+    Config cfg = serving("mistral-7b-v0.1", Engine::Vllm, "bf16", "h100-80gb", 4096);
+    // The model's context window (32,768 tokens) answers; memory would allow any length.
+    const Answer a = ask(cfg, "max_context");
+    CHECK(a.value == 32768);
+    CHECK(a.explanation.find("memory would allow any length") != std::string::npos);
+    cfg.model.context_limit = 0;
     CHECK(ask(cfg, "max_context").value == kMaxSolveContext);
 }
 

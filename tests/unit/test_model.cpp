@@ -235,6 +235,8 @@ TEST_CASE("resolve_model errors name the field") {
         {"model.global_every", [](ModelSpec& m) { m.global_every = 2; }},
         {"model.global_every", [](ModelSpec& m) { m.sliding_window = 128; m.global_every = 5; }},  // more than layers
         {"model.sliding_window", [](ModelSpec& m) { m.sliding_window = -1; }},
+        {"model.context_limit", [](ModelSpec& m) { m.context_limit = -1; }},
+        {"model.context_limit", [](ModelSpec& m) { m.context_limit = (1 << 24) + 1; }},
         {"model.norms_per_layer", [](ModelSpec& m) { m.norms_per_layer = -1; }},
         {"model.params_b", [](ModelSpec& m) { m.params_override_b = NAN; }},
         {"model.params_b", [](ModelSpec& m) { m.params_override_b = -1; }},

@@ -1,8 +1,11 @@
 // Training solvers: the answer fits the chosen GPU at the target and the next value does not.
 #include <catch.hpp>
 
+#include <string>
+
 #include "core/gpus.hpp"
 #include "core/solve.hpp"
+#include "core/text.hpp"
 #include "core/training.hpp"
 #include "io/config_json.hpp"
 
@@ -10,9 +13,10 @@ using namespace vc;
 
 namespace {
 
-Config base() {
-    auto cfg = io::parse_config(R"({"method": "detailed", "task": "finetune", "model": {"preset": "llama-3.1-8b"},
-        "batch": 1, "seq": 2048, "gpu": "h100-80gb", "training": {"finetune": "lora", "recompute": "full"}})");
+// LoRA with full recomputation, one sequence of 2048 tokens per micro-batch.
+Config base(const std::string& preset = "llama-3.1-8b", const std::string& gpu = "h100-80gb") {
+    auto cfg = io::parse_config(R"({"method": "detailed", "task": "finetune", "model": {"preset": ")" + preset +
+                                R"("}, "batch": 1, "seq": 2048, "gpu": ")" + gpu + R"(", "training": {"finetune": "lora", "recompute": "full"}})");
     REQUIRE(cfg.ok);
     return cfg.value;
 }
@@ -73,4 +77,31 @@ TEST_CASE("solvers need a known GPU") {
     cfg.gpu_id = "tpu-v9";
     CHECK(solve(cfg, "max_batch").error.field == "gpu");
     CHECK(solve(base(), "max_happiness").error.field == "question");
+}
+
+TEST_CASE("max_seq stops at the model's context window; below it the memory answer stands") {
+    // Llama-2-7B LoRA on an H200: memory holds far more than the 4,096 tokens of its config.json,
+    // which is the answer, and fits.
+    const Config cfg = base("llama-2-7b", "h200-141gb");
+    const double budget = find_gpu("h200-141gb")->memory_bytes * cfg.target_utilization;
+    Config unknown = cfg;
+    unknown.model.context_limit = 0;
+    auto memory = solve(unknown, "max_seq");
+    REQUIRE(memory.ok);
+    REQUIRE(memory.value.value > 4096);
+    auto capped = solve(cfg, "max_seq");
+    REQUIRE(capped.ok);
+    CHECK(capped.value.value == 4096);
+    CHECK(capped.value.explanation.find("4,096 tokens: the model's context window (memory would allow " +
+                                        count_text(memory.value.value) + ")") != std::string::npos);
+    Config at = cfg;
+    at.quick.seq = 4096;
+    CHECK(total(at) <= budget);
+
+    // Llama-3.1-8B on an H100-80GB: memory runs out before its 131,072 tokens.
+    auto s = solve(base(), "max_seq");
+    REQUIRE(s.ok);
+    CHECK(s.value.value > 0);
+    CHECK(s.value.value < 131072);
+    CHECK(s.value.explanation.find("context window") == std::string::npos);
 }

@@ -56,6 +56,8 @@ export interface ModelConfig {
     vocab?: number;
     tied_embeddings?: boolean;
     norm?: 'layernorm' | 'rmsnorm';
+    /** Tokens the model is configured for (its config.json max_position_embeddings); 0 = unknown. The what-fits answers stop there. */
+    context_limit?: number;
     [field: string]: unknown;
 }
 
