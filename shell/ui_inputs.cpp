@@ -362,6 +362,9 @@ bool architecture_fields(App& a, Form& f) {
                        m.kv_lora_rank, NumberSpec{0, 4096, 64, Step::Add, "%.0f"});
     changed |= integer(f, {"model.sliding_window", "Sliding window", "Local layers cache at most this many tokens (0: none)."}, m.sliding_window,
                        NumberSpec{0, 1 << 20, 1024, Step::Double, "%.0f"});
+    changed |= integer(f, {"model.context_limit", "Context window", "Tokens the model is configured for (max_position_embeddings): the "
+                                                                     "what-fits answers stop there; no memory of its own (0: unknown)."},
+                       m.context_limit, NumberSpec{0, 1 << 24, 1024, Step::Double, "%.0f", {2048, 4096, 8192, 32768, 131072}, "tokens"});
     return changed;
 }
 
@@ -438,6 +441,14 @@ bool model_section(App& a) {
                 if (part.v > 0) ImGui::Text("%-18s %16s", part.label, format_count(part.v).c_str());
             if (c.model.published_params_b > 0) ImGui::Text("Published: %.4gB", c.model.published_params_b);
             ImGui::EndTooltip();
+        }
+        // The context window, when the model states one: the what-fits answers stop there.
+        if (r.value.context_limit > 0) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::Text("context window %s tokens", format_count(r.value.context_limit).c_str());
+            ImGui::PopStyleColor();
+            reg(a, "model/context_limit");
+            tooltip("max_position_embeddings in the model's config.json: the longest context and sequence answers stop there.");
         }
     }
     panel_end();
