@@ -218,6 +218,8 @@ test('a preset from the searchable list: the model and its derived count carry t
     await v.click('model.preset/llama-3.1-70b');
     const s = await v.state();
     assert.equal(s.inputs.model.preset, 'llama-3.1-70b');
+    assert.equal(s.inputs.model.context_limit, 131072, 'its config.json max_position_embeddings');
+    assert.ok((await v.hook('widgets'))['model/context_limit'], 'the model section shows the context window');
     assert.ok(Math.abs(s.model_params_b - 70.554) < 0.01, `params_b ${s.model_params_b}`);
     assert.equal(s.result.breakdown.weights, s.model_params_b * 1e9 * 2);
     assert.match(s.fragment, /model\.preset=llama-3\.1-70b/);
