@@ -11,15 +11,18 @@
 #include "../core/gpus.hpp"
 #include "../core/model.hpp"
 #include "../core/presets.hpp"
+#include "../core/solve.hpp"
+#include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
 #include "../io/report.hpp"
+#include "../io/solve_json.hpp"
 
 using nlohmann::json;
 
 namespace vc::cli {
 
 const char* const kUsage = R"(usage: vramcalc [options]                 estimate memory per GPU
-       vramcalc solve QUESTION [options]  answer a what-fits question (--list-questions)
+       vramcalc solve QUESTION [options]  answer a what-fits question (--list-questions lists them)
        vramcalc validate FILE.csv         estimate vs measured per row (calibration CSV)
 
 Inputs (each sets the JSON config field of the same name; see docs/config.md):
@@ -39,7 +42,8 @@ Inputs (each sets the JSON config field of the same name; see docs/config.md):
 Output:
   --format table|json    human table (default) or JSON with the breakdown in bytes
   --print-config         print the effective config as JSON and exit
-  --list-presets --list-gpus --help --version
+  --list-presets --list-gpus --list-questions   (as JSON with --format json)
+  --help --version
 Exit status: 0 ok, 1 invalid input (the message names the field), 2 usage error.
 )";
 
@@ -99,8 +103,13 @@ const Alias kAliases[] = {
     {"--batch", "batch"},         {"--seq", "seq"},               {"--gpus", "gpus"},            {"--gpu", "gpu"},
 };
 
-// One line per preset: the count derived from its architecture beside the one its card states.
-void list_presets() {
+// One line per preset: the count derived from its architecture beside the one its card states
+// (as JSON: io/api_json.hpp, the documents the JS library gives).
+void list_presets(bool as_json) {
+    if (as_json) {
+        std::printf("%s\n", io::dump(io::presets_to_json(), 2).c_str());
+        return;
+    }
     std::printf("%-20s %-28s %-10s %8s %10s %10s\n", "id", "name", "family", "context", "derived", "published");
     for (const auto& m : model_presets()) {
         auto r = resolve_model(m);
@@ -112,10 +121,29 @@ void list_presets() {
     }
 }
 
+void list_gpus(bool as_json) {
+    if (as_json) {
+        std::printf("%s\n", io::dump(io::gpus_to_json(), 2).c_str());
+        return;
+    }
+    for (const auto& g : gpu_catalog())
+        std::printf("%-16s %-34s %s\n", g.id.c_str(), g.name.c_str(), io::format_bytes(g.memory_bytes, true).c_str());
+}
+
+// The what-fits questions of `vramcalc solve` and the tasks each answers.
+void list_questions(bool as_json) {
+    if (as_json) {
+        std::printf("%s\n", io::dump(io::questions_to_json(), 2).c_str());
+        return;
+    }
+    for (const auto& q : solve_questions()) std::printf("%-22s %-48s %s\n", q.id, q.label, q.tasks);
+}
+
 }  // namespace
 
 int parse_flags(int argc, char** argv, int first, Options& opt) {
     json overrides = json::object();
+    std::string listing;
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
         std::string v;
@@ -130,13 +158,8 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         } else if (a == "--version") {
             std::printf("vramcalc %s (config schema %d)\n", VRAMCALC_VERSION, io::kSchemaVersion);
             return 0;
-        } else if (a == "--list-presets") {
-            list_presets();
-            return 0;
-        } else if (a == "--list-gpus") {
-            for (const auto& g : gpu_catalog())
-                std::printf("%-16s %-34s %s\n", g.id.c_str(), g.name.c_str(), io::format_bytes(g.memory_bytes, true).c_str());
-            return 0;
+        } else if (a == "--list-presets" || a == "--list-gpus" || a == "--list-questions") {
+            listing = a;  // printed after every flag is read, in the --format given anywhere
         } else if (a == "--config") {
             if (!need(v)) return usage_error("--config needs a FILE or -");
             std::string text;
@@ -172,6 +195,13 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             }
             if (!matched) return usage_error("unknown option " + a);
         }
+    }
+    if (!listing.empty()) {
+        const bool as_json = opt.format == "json";
+        if (listing == "--list-presets") list_presets(as_json);
+        else if (listing == "--list-gpus") list_gpus(as_json);
+        else list_questions(as_json);
+        return 0;
     }
     opt.doc.merge_patch(overrides);
     return -1;

@@ -12,10 +12,10 @@ namespace vc::cli {
 
 int solve_command(int argc, char** argv) {
     if (argc < 2 || argv[1][0] == '-') {
-        if (argc >= 2 && std::string(argv[1]) == "--list-questions") {
-            for (const auto& q : solve_questions()) std::printf("%-22s %-48s %s\n", q.id, q.label, q.tasks);
-            return 0;
-        }
+        // Options alone: a listing (--list-questions, --format json) or --help, else a usage error.
+        Options opt;
+        const int rc = parse_flags(argc, argv, 1, opt);
+        if (rc >= 0) return rc;
         std::fprintf(stderr, "vramcalc: solve needs a QUESTION (vramcalc solve --list-questions)\n");
         return 2;
     }

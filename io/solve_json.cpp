@@ -18,10 +18,12 @@ std::string solve_json(const std::string& config_text, const std::string& questi
     return dump(answer_to_json(r.value));
 }
 
-std::string questions_json() {
+nlohmann::json questions_to_json() {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& q : solve_questions()) list.push_back({{"id", q.id}, {"label", q.label}, {"tasks", q.tasks}});
-    return dump(list);
+    return list;
 }
+
+std::string questions_json() { return dump(questions_to_json()); }
 
 }  // namespace vc::io

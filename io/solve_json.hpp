@@ -15,7 +15,8 @@ nlohmann::json answer_to_json(const Answer& a);
 // Parse, solve, serialise; always a JSON document ({"ok": false, "error": {...}} on bad input).
 std::string solve_json(const std::string& config_text, const std::string& question);
 
-// Every question as [{"id", "label", "tasks"}].
+// Every question as [{"id", "label", "tasks"}] ("tasks": "training,finetune").
+nlohmann::json questions_to_json();
 std::string questions_json();
 
 }  // namespace vc::io

@@ -141,6 +141,27 @@ test('--list-gpus and --version', () => {
   assert.match(run(['--version']).out, /vramcalc \d+\.\d+\.\d+ \(config schema 1\)/);
 });
 
+test('listings as JSON: GPUs with their figures and sources, presets, questions (in any flag order)', () => {
+  const gpus = JSON.parse(run(['--list-gpus', '--format', 'json']).out);
+  const h100 = gpus.find((g) => g.id === 'h100-80gb');
+  assert.equal(h100.memory_bytes, 81559 * 2 ** 20);  // nvidia-smi total 81559 MiB
+  assert.equal(h100.bandwidth_gbps, 3350);
+  assert.match(h100.source, /datasheet/);
+  const presets = JSON.parse(run(['--format', 'json', '--list-presets']).out);
+  const llama = presets.find((p) => p.id === 'llama-3.1-8b');
+  assert.equal(llama.params_b, 8.030261248);
+  assert.equal(llama.published_params_b, 8.03);
+  assert.equal(llama.architecture.context_limit, 131072);
+  assert.equal(llama.architecture.kv_heads, 8);
+  const questions = JSON.parse(run(['--list-questions', '--format', 'json']).out);
+  assert.equal(questions.find((q) => q.id === 'max_context').tasks, 'inference');
+  assert.equal(questions.find((q) => q.id === 'max_batch').tasks, 'training,finetune');
+  const solveList = run(['solve', '--list-questions']);
+  assert.equal(solveList.code, 0);
+  assert.match(solveList.out, /^max_batch\s+Largest micro-batch that fits\s+training,finetune$/m);
+  assert.equal(run(['solve']).code, 2);
+});
+
 test('--list-presets shows context windows, derived and published totals, and docs/models.md lists every preset', () => {
   const r = run(['--list-presets']);
   assert.equal(r.code, 0);
