@@ -160,6 +160,20 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
         if (yt - yc > tsz.y + 2) dl->AddText(ImVec2(hi.x - tsz.x - 2, yt - tsz.y - 1), pal.target, tgt.c_str());
         ImGui::PopFont();
     }
+    // The model's context window on the length axis: beyond it the model was not trained (the
+    // what-fits answers stop there); the memory is still drawn, RoPE scaling runs such lengths.
+    const double window = a.inputs.model.context_limit;
+    if (s.axis == SweepAxis::Seq && window > 0 && window >= s.x.front() && window <= s.x.back()) {
+        const float px = std::round(X(window)) + 0.5f;
+        dl->AddRectFilled(ImVec2(px, lo.y), hi, (ImGui::GetColorU32(pal.warn) & 0x00FFFFFF) | 0x1A000000);
+        dl->AddLine(ImVec2(px, lo.y), ImVec2(px, hi.y), ImGui::GetColorU32(pal.warn), 1.5f);
+        reg_rect(a, std::string("chart/") + id + "/window", ImVec2(px - 1, lo.y), ImVec2(px + 1, hi.y));
+        ImGui::PushFont(font(Font::Small));
+        const char* label = "context window";
+        const ImVec2 sz = ImGui::CalcTextSize(label);
+        dl->AddText(ImVec2(px - sz.x - 3 >= lo.x ? px - sz.x - 3 : px + 3, lo.y + 1), ImGui::GetColorU32(pal.warn), label);
+        ImGui::PopFont();
+    }
     // The present value.
     if (s.current >= s.x.front() && s.current <= s.x.back()) {
         const float px = std::round(X(s.current)) + 0.5f;
@@ -224,9 +238,11 @@ void charts_panel(App& a, bool wide) {
         chart(a, r.by_seq, "seq", avail);
     }
     const bool demand = !r.by_batch.demand.empty();
-    dim_text(demand ? "Stacked by component; the line is the total. Dashed blue: your present value. Red: what the sequences need "
-                      "(vLLM reserves its KV pool up front; above the total, it queues them)."
-                    : "Stacked by component; the line is the total. Dashed blue: your present value.");
+    const double window = a.inputs.model.context_limit;
+    const bool window_shown = window > 0 && !r.by_seq.x.empty() && window >= r.by_seq.x.front() && window <= r.by_seq.x.back();
+    dim_text("Stacked by component; the line is the total. Dashed blue: your present value.%s%s",
+             demand ? " Red: what the sequences need (vLLM reserves its KV pool up front; above the total, it queues them)." : "",
+             window_shown ? " Yellow: the model's context window (longer runs need RoPE scaling)." : "");
     panel_end();
 }
 

@@ -263,6 +263,29 @@ test('switching task and method keeps the shared inputs; the page computes what 
     await page.screenshot({ path: join(artifacts, 'desktop-dpr1.png') });
 });
 
+test('the length chart marks the model\'s context window; the longest context stops there', async () => {
+    const other = await context.newPage();
+    await other.goto(`${url}#v=1&method=detailed&task=inference&model.preset=llama-3-8b&gpu=h200-141gb`);
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    const s = await w.state();
+    // Llama-3 8B: 8,192 tokens (config.json max_position_embeddings); an H200 holds far more KV.
+    assert.equal(s.answers.max_context.value, 8192);
+    assert.ok(s.answers.kv_capacity.value > 100000, 'the pool itself holds more');
+    // The charts draw only in view: scroll the results there (one notch is 75 px).
+    const start = await w.widget('chart/seq');
+    await other.mouse.move(start.x + start.w / 2, 400);
+    for (let moved = 0; moved < start.y - 200; moved += 75) await other.mouse.wheel(0, 100);
+    await w.settled();
+    const chart = await w.widget('chart/seq');
+    const line = await w.widget('chart/seq/window');
+    assert.ok(line.x > chart.x && line.x < chart.x + chart.w, 'the window line is inside the length chart');
+    const x = s.charts['inference.context'].x;
+    assert.ok(x[0] < 8192 && x[x.length - 1] > 8192, 'the chart spans the window');
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();
