@@ -142,8 +142,22 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
             a.explanation = std::to_string(static_cast<long long>(a.value)) + " GPUs (dp " +
                             std::to_string(static_cast<long long>(k * step)) + ") need " + gb(total(c)) + " per GPU, within " + target;
         } else {
-            a.explanation = "no count fits: per-GPU memory stops shrinking with more data parallelism under sharding \"" +
-                            std::string(sharding_name(cfg.training.sharding)) + "\" (try zero3, tensor or pipeline parallelism)";
+            // What stays on each GPU however many there are: the floor at the largest count, and
+            // what would lower it (only what this config does not already do).
+            c.gpus = (hi < 1 ? 1 : hi) * step * mp;
+            auto floor = training_result(c);
+            a.explanation = "no count fits: more data parallelism stops shrinking per-GPU memory under sharding \"" +
+                            std::string(sharding_name(cfg.training.sharding)) + "\"";
+            if (floor.ok)
+                a.explanation += ": at any count each GPU needs at least " + gb(floor.value.device_total) + ", of which activations " +
+                                 gb(floor.value.activations) + " and logits " + gb(floor.value.logits_loss) + " (per micro-batch, not sharded)";
+            std::string tries;
+            auto add = [&tries](const char* t) { tries += (tries.empty() ? "" : ", ") + std::string(t); };
+            if (cfg.training.sharding != Sharding::Zero3) add("zero3 / FSDP full sharding");
+            if (cfg.training.recompute != Recompute::Full) add("activation recomputation");
+            if (cfg.quick.batch > 1) add("a smaller micro-batch");
+            add("tensor, pipeline or context parallelism");
+            a.explanation += "; try " + tries;
         }
         return Outcome<Answer>::success(a);
     }

@@ -1,6 +1,7 @@
 // Training solvers: the answer fits the chosen GPU at the target and the next value does not.
 #include <catch.hpp>
 
+#include <cstdio>
 #include <string>
 
 #include "core/gpus.hpp"
@@ -68,6 +69,27 @@ TEST_CASE("fewest GPUs: full fine-tuning of 70B needs ZeRO-3 over many GPUs") {
     auto none = solve(c, "min_gpus");
     REQUIRE(none.ok);
     CHECK(none.value.value == 0);
+    CHECK(none.value.explanation.find("try zero3 / FSDP full sharding") != std::string::npos);
+}
+
+TEST_CASE("fewest GPUs: when no count fits, the reason is what each GPU keeps, and the advice is what the run does not do yet") {
+    // Llama-3.1 8B, ZeRO-3, micro-batch 4 x 2048, no recomputation: each GPU keeps its own
+    // activations and logits however far the states are sharded.
+    auto cfg = io::parse_config(R"({"method": "detailed", "model": {"preset": "llama-3.1-8b"}, "batch": 4, "seq": 2048, "gpus": 8,
+        "gpu": "h100-80gb", "training": {"sharding": "zero3"}})");
+    REQUIRE(cfg.ok);
+    auto r = solve(cfg.value, "min_gpus");
+    REQUIRE(r.ok);
+    CHECK(r.value.value == 0);
+    const std::string& why = r.value.explanation;
+    auto at = training_result(cfg.value);
+    REQUIRE(at.ok);
+    char act[32];
+    std::snprintf(act, sizeof act, "activations %.2f GB", at.value.activations / 1e9);  // the same at any count
+    CHECK(why.find(act) != std::string::npos);
+    CHECK(why.find("zero3 / FSDP") == std::string::npos);  // already sharded
+    CHECK(why.find("activation recomputation") != std::string::npos);
+    CHECK(why.find("a smaller micro-batch") != std::string::npos);
 }
 
 TEST_CASE("solvers need a known GPU") {
