@@ -69,7 +69,11 @@ std::string sequences(double n) { return num(n) + (n == 1 ? " sequence" : " sequ
 
 std::string where(const InferencePlan& p) {
     std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu.name;
-    if (p.engine == Engine::Vllm) s += " (vLLM pool " + gib(std::max(0.0, p.pool)) + " per GPU)";
+    if (p.engine == Engine::Vllm && p.pool > 0) s += " (vLLM pool " + gib(p.pool) + " per GPU)";
+    else if (p.engine == Engine::Vllm)
+        s += " (no vLLM pool: weights " + gib(p.weights_gpu) + " + activation peak " + gib(p.activation_peak) + " + non-torch " +
+             gib(p.runtime_gpu) + " per GPU leave nothing of the budget " + gib(p.budget) +
+             "; try more GPUs, a smaller weight format or a higher gpu_memory_utilization)";
     else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu.memory_bytes);
     return s;
 }
