@@ -62,7 +62,8 @@ void header(App& a, bool narrow) {
     static const char* const kThemeLabels[] = {"Auto", "Light", "Dark"};
     static const char* const kThemeTips[] = {"Follow the browser's light or dark preference.", "Light theme.", "Dark theme."};
     const float unit_w = button_width("GiB") * 2 + 2, theme_w = button_width("Light") * 3 + 4;
-    const float actions_w = button_width("Copy link") + button_width("Copy summary") + button_width("Export \xe2\x96\xbe") + button_width("Embed") + 24;
+    const float actions_w = button_width("Copy link") + button_width("Copy summary") + button_width("Export \xe2\x96\xbe") + button_width("Embed") +
+                            button_width("Reset") + 30;
     const float total_w = unit_w + theme_w + actions_w + 24;
     static const char* const kTagline = "GPU memory for training, fine-tuning and serving LLMs";
     if (!narrow && ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x > total_w + ImGui::CalcTextSize(kTagline).x + 24) {
@@ -119,6 +120,12 @@ void header(App& a, bool narrow) {
     flow(button_width("Embed"));
     // The page (web/embed.js) copies an <iframe> snippet of the current inputs.
     if (button(a, "embed", "Embed", "Copy an <iframe> snippet of this calculator, with these inputs, for your docs.")) a.embed_requested = true;
+    flow(button_width("Reset"));
+    if (button(a, "reset", "Reset", "Back to the starting example (units and theme stay). The browser's Back button undoes it.")) {
+        a.inputs = default_inputs();
+        mark_changed(a);
+        a.notice = "Reset to the starting example";
+    }
     if (!a.notice.empty()) {
         ImGui::SameLine();
         ImGui::PushStyleColor(ImGuiCol_Text, palette().good);

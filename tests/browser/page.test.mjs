@@ -331,6 +331,22 @@ test('a shared link restores the same state in a fresh page, and back/forward wa
     await v.click('method/detailed');
 });
 
+test('Reset returns to the starting example; Back undoes it', async () => {
+    const before = await v.state();
+    assert.notEqual(before.fragment, '');
+    await page.waitForTimeout(1100);  // a separate history entry
+    await v.click('reset');
+    let s = await v.state();
+    assert.equal(s.fragment, '', 'the defaults need no fragment');
+    assert.equal(s.inputs.method, 'quick');
+    assert.equal(s.result.buffered_bytes, 306.432 * GB);
+    assert.equal(s.notice, 'Reset to the starting example');
+    await page.goBack();
+    await v.settled();
+    s = await v.state();
+    assert.deepEqual(s.inputs, before.inputs);
+});
+
 test('Copy link and Copy summary use the clipboard; exports download JSON, CSV and Markdown', async () => {
     await v.click('copy_link');
     const s = await v.state();
