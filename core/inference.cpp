@@ -190,7 +190,15 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     switch (in.engine) {
         case Engine::Vllm: {
             p.block = in.block_size;
-            p.weights_gpu = p.weights.per_gpu;
+            // vLLM's rotary embedding precomputes one cos/sin table of max_position_embeddings x
+            // rotary dim in the model dtype, shared by every layer and counted in its "model
+            // weights" (vllm/model_executor/layers/rotary_embedding.py, cos_sin_cache):
+            // Llama-3.1 131,072 x 128 x 2 B = 32 MiB. Learned position embeddings have none.
+            if (m.max_position == 0 && m.context_limit > 0) {
+                const double rotary_dim = m.qk_rope_head_dim > 0 ? m.qk_rope_head_dim : m.head_dim;
+                p.rope_cache = static_cast<double>(m.context_limit) * rotary_dim * p.dtype_bytes;
+            }
+            p.weights_gpu = p.weights.per_gpu + p.rope_cache;
             p.runtime_gpu = in.vllm.non_torch_bytes >= 0
                                 ? in.vllm.non_torch_bytes
                                 : in.constants.vllm_non_torch_bytes + (in.tp > 1 ? in.constants.vllm_non_torch_tp_bytes : 0);
@@ -351,8 +359,8 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     // rows; routed experts only those some sequence picked: 1 - (1 - k/E)^n of them) plus every
     // sequence's KV. llama.cpp keeps the embedding table on the CPU already.
     const ModelSpec& m = p.model;
-    double weights_read = p.weights_gpu;
-    const double gpu_fraction = p.weights.total > 0 ? p.weights_gpu / p.weights.total : 1;
+    double weights_read = p.weights_gpu - p.rope_cache;  // a step reads a few rows of the RoPE table, not all of it
+    const double gpu_fraction = p.weights.total > 0 ? (p.weights_gpu - p.rope_cache) / p.weights.total : 1;
     if (!m.tied_embeddings && p.engine != Engine::LlamaCpp) weights_read -= p.weights.embedding * gpu_fraction;
     if (m.experts > 0) {
         const double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, n);
@@ -376,7 +384,7 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     // P x P scores), bounded below by one read of the weights.
     const double P = prompt;
     const double prefill_flops = 2 * p.params.active / split * P + attention_flops_per_token(p, P) * P / 2;
-    s.prefill_s = std::max(peak > 0 ? prefill_flops / peak : 0, p.weights_gpu / bw);
+    s.prefill_s = std::max(peak > 0 ? prefill_flops / peak : 0, (p.weights_gpu - p.rope_cache) / bw);
     return s;
 }
 
@@ -428,7 +436,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     e.task = "inference";
     const std::string fmt_label = p.format->label;
     e.components.push_back({"weights", "Weights (" + fmt_label + ")", mem.weights,
-                            p.weights.formula + (p.weights_gpu != p.weights.total ? "; " + num(p.weights_gpu) + " B on one GPU" : "")});
+                            p.weights.formula + (p.rope_cache > 0 ? " + RoPE cos/sin table " + num(p.rope_cache) + " B" : "") +
+                                (p.weights_gpu != p.weights.total + p.rope_cache ? "; " + num(p.weights_gpu) + " B on one GPU" : "")});
     switch (p.engine) {
         case Engine::Vllm:
             e.components.push_back({"kv_cache", "KV cache pool", mem.kv,

@@ -78,10 +78,13 @@ TEST_CASE("max_context stops at the model's context window; below it the memory 
     // kv_capacity stays a memory figure.
     CHECK(ask(cfg, "kv_capacity").value == blocks * 16);
 
-    // Unknown window (0): the memory answer.
+    // Unknown window (0): the memory answer (vLLM then keeps no RoPE table of the window's length:
+    // the pool is 8,192 x 128 x 2 B = 2 MiB larger).
     Config unknown = cfg;
     unknown.model.context_limit = 0;
-    CHECK(ask(unknown, "max_context").value == blocks * 16);
+    const InferencePlan pu = plan(unknown);
+    CHECK(pu.pool - p.pool == 8192.0 * 128 * 2);
+    CHECK(ask(unknown, "max_context").value == std::floor(pu.pool / (16 * 131072.0)) * 16);
 
     // 20 sequences share the blocks: floor(blocks / 20) blocks each, under the window.
     Config c20 = cfg;

@@ -119,6 +119,14 @@ TEST_CASE("vLLM profile: Llama-3-8B BF16 on an A100-40GB at 0.90, max_model_len 
         REQUIRE(e.ok);
         CHECK(e.value.metric("kv_blocks")->value == Approx(5691).epsilon(0.05));
     }
+    SECTION("vLLM's weights include one RoPE cos/sin table of the model's window: 8,192 x 128 x 2 B") {
+        CHECK(p.rope_cache == 8192.0 * 128 * 2);
+        CHECK(p.weights_gpu == p.weights.per_gpu + p.rope_cache);
+        // Llama-3.1's 131,072-token window: 32 MiB; llama.cpp and HF keep no such table.
+        Config c31 = serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 8192);
+        CHECK(plan(c31).rope_cache == 32.0 * 1024 * 1024);
+        CHECK(plan(serving("llama-3.1-8b", Engine::Hf, "bf16", "h100-80gb", 8192)).rope_cache == 0);
+    }
     SECTION("blocks follow from the pool: 16 tokens x 128 KiB = 2 MiB each") {
         auto e = estimate(cfg);
         REQUIRE(e.ok);
