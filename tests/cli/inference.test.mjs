@@ -65,7 +65,9 @@ test('vramcalc solve: longest context, best format (JSON list), questions listed
   assert.equal(m.code, 0, m.err);
   const mem = JSON.parse(m.out).value;
   assert.ok(mem > 8192 && mem % 16 === 0, `memory alone ${mem}`);
-  assert.ok(a.explanation.includes(mem.toLocaleString('en-US')), a.explanation);
+  // Without a window vLLM keeps no 8,192-row RoPE table (2 MiB): one 16-token block more at most.
+  const allowed = Number(a.explanation.match(/memory would allow ([\d,]+)/)[1].replace(/,/g, ''));
+  assert.ok(mem - allowed === 0 || mem - allowed === 16, `${a.explanation} vs ${mem}`);
   const b = run(['solve', 'best_format', '--config', '-', '--format', 'json'], JSON.stringify(VLLM));
   assert.equal(b.code, 0, b.err);
   const f = JSON.parse(b.out);
