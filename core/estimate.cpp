@@ -3,6 +3,7 @@
 
 #include "gpus.hpp"
 #include "inference.hpp"
+#include "text.hpp"
 #include "training.hpp"
 
 namespace vc {
@@ -64,6 +65,16 @@ static Outcome<double> rule_params(const Config& cfg) {
     return Outcome<double>::success(cfg.quick.params_b * 1e9);
 }
 
+// The rules of thumb read the sequence length alone: say when it is past the model's window, as
+// the detailed method does.
+static Outcome<Estimate> with_window_note(Outcome<Estimate> r, const Config& cfg) {
+    const int limit = cfg.model.context_limit;
+    if (r.ok && limit > 0 && cfg.quick.seq > limit)
+        r.value.notes.push_back("The sequence (" + count_text(cfg.quick.seq) + " tokens) exceeds the model's context window of " +
+                                count_text(limit) + " tokens; computed anyway (RoPE scaling can extend it).");
+    return r;
+}
+
 Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
     if (!check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) {
@@ -76,14 +87,14 @@ Outcome<Estimate> estimate(const Config& cfg) {
             if (!params.ok) return Outcome<Estimate>::failure(params.error);
             QuickInputs q = cfg.quick;
             q.params_b = params.value / 1e9;
-            return quick_estimate(q);
+            return with_window_note(quick_estimate(q), cfg);
         }
         case Method::Guide: {
             auto params = rule_params(cfg);
             if (!params.ok) return Outcome<Estimate>::failure(params.error);
             auto r = guide_estimate(guide_inputs(cfg, params.value), cfg.task != Task::Inference);
             if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
-            return r;
+            return with_window_note(std::move(r), cfg);
         }
         case Method::Detailed:
             if (cfg.task == Task::Inference) {

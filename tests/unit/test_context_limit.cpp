@@ -150,3 +150,18 @@ TEST_CASE("model.context_limit in JSON: read, written, round-tripped, range-chec
     REQUIRE(edge.ok);
     CHECK(estimate(edge.value).ok);
 }
+
+TEST_CASE("the rules of thumb note a sequence past the model's window, as the detailed method does") {
+    for (const char* method : {"quick", "guide"}) {
+        CAPTURE(method);
+        auto cfg = io::parse_config(std::string(R"({"model": {"preset": "llama-3-8b"}, "seq": 16384, "method": ")") + method + "\"}");
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        bool noted = false;
+        for (const auto& n : e.value.notes) noted |= n.find("exceeds the model's context window of 8,192 tokens") != std::string::npos;
+        CHECK(noted);
+        cfg.value.quick.seq = 8192;
+        for (const auto& n : estimate(cfg.value).value.notes) CHECK(n.find("context window") == std::string::npos);
+    }
+}
