@@ -72,8 +72,7 @@ std::string where(const InferencePlan& p) {
     if (p.engine == Engine::Vllm && p.pool > 0) s += " (vLLM pool " + gib(p.pool) + " per GPU)";
     else if (p.engine == Engine::Vllm)
         s += " (no vLLM pool: weights " + gib(p.weights_gpu) + " + activation peak " + gib(p.activation_peak) + " + non-torch " +
-             gib(p.runtime_gpu) + " per GPU leave nothing of the budget " + gib(p.budget) +
-             "; try more GPUs, a smaller weight format or a higher gpu_memory_utilization)";
+             gib(p.runtime_gpu) + " per GPU exceed the budget " + gib(p.budget) + ")";
     else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu.memory_bytes);
     return s;
 }

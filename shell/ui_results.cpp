@@ -165,9 +165,15 @@ void breakdown_bar(App& a) {
         if (tx >= 0) {
             ImGui::PushFont(font(Font::Small));
             const float tw = ImGui::CalcTextSize(tgt.c_str()).x;
+            const float cap_right = cap_left + ImGui::CalcTextSize(cap.c_str()).x;
             ImGui::PopFont();
-            if (tx + tw / 2 + 8 > cap_left) tick_label(cap_left - 8 - tw / 2, y, origin.x, cap_left - 8, palette().target, tgt.c_str());
-            else tick_label(tx, y, origin.x, cap_left - 8, palette().target, tgt.c_str());
+            if (tw <= cap_left - 8 - origin.x) {
+                if (tx + tw / 2 + 8 > cap_left) tick_label(cap_left - 8 - tw / 2, y, origin.x, cap_left - 8, palette().target, tgt.c_str());
+                else tick_label(tx, y, origin.x, cap_left - 8, palette().target, tgt.c_str());
+            } else if (cx >= 0 && origin.x + width - cap_right - 8 >= tw) {
+                tick_label(cap_right + 8 + tw / 2, y, cap_right + 8, origin.x + width, palette().target, tgt.c_str());
+            }  // else no room on a narrow screen: the headline states the target
+
         }
     }
     if (hit >= 0) {
@@ -328,7 +334,7 @@ void comparison(App& a) {
     ImGui::PushFont(font(Font::Bold));  // the present method's name is bold: the widest
     const float name_w = ImGui::CalcTextSize("Detailed").x + 12;
     ImGui::PopFont();
-    const float value_w = ImGui::CalcTextSize("00,000.0 GiB  0.00x").x;
+    const float value_w = ImGui::CalcTextSize("000,000 GiB  0,000x").x;  // the widest figure and ratio
     for (const auto& m : r.methods) {
         const bool current = m.method == a.inputs.method;
         ImGui::PushFont(current ? font(Font::Bold) : font(Font::Body));
@@ -356,7 +362,12 @@ void comparison(App& a) {
         const int hit = stacked_bar(segs.data(), static_cast<int>(segs.size()), top, ImVec2(at.x, y), bar_w, kMiniBarHeightPx, hovered);
         ImGui::SameLine();
         char ratio[32] = "";
-        if (detailed > 0 && m.method != Method::Detailed) std::snprintf(ratio, sizeof ratio, "  %.2fx", headline_bytes(m.estimate) / detailed);
+        if (detailed > 0 && m.method != Method::Detailed) {
+            const double x = headline_bytes(m.estimate) / detailed;  // three significant digits: 0.72x, 6.81x, 11.8x, 1,181x
+            if (x < 10) std::snprintf(ratio, sizeof ratio, "  %.2fx", x);
+            else if (x < 100) std::snprintf(ratio, sizeof ratio, "  %.1fx", x);
+            else std::snprintf(ratio, sizeof ratio, "  %sx", format_count(std::round(x)).c_str());
+        }
         ImGui::Text("%s%s", format_size(headline_bytes(m.estimate), gib).c_str(), ratio);
         reg(a, std::string("compare/") + method_name(m.method));
         if (hit >= 0 && hit < static_cast<int>(m.estimate.components.size())) {
