@@ -370,6 +370,11 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     s.bytes_per_step = weights_read + kv_read;
     s.flops_per_step = n * (2 * p.params.active / split + attention_flops_per_token(p, context));
     double t_mem = s.bytes_per_step / bw;
+    // llama.cpp and HF split the layers over the GPUs: a token passes through them one after the
+    // other, so the step reads every GPU's share in turn (vLLM's tensor parallelism reads the
+    // shares at once).
+    if (p.engine != Engine::Vllm && p.tp > 1 && p.weights_gpu > 0)
+        t_mem *= std::max(1.0, (p.weights.total - p.host_bytes) / p.weights_gpu);
     // llama.cpp layers left on the CPU stream from system memory every token.
     if (p.engine == Engine::LlamaCpp && p.host_bytes > p.weights.embedding)
         t_mem += (p.host_bytes - p.weights.embedding) / (k.host_bandwidth_gbps * 1e9);

@@ -422,10 +422,10 @@ bool model_section(App& a) {
         const ParamBreakdown p = model_params(r.value);
         ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
         if (p.active < p.total * 0.999)
-            ImGui::Text("%s parameters, %s active per token%s", format_count(p.total).c_str(), format_count(p.active).c_str(),
-                        c.model.approximate ? " (approximate architecture)" : "");
+            ImGui::TextWrapped("%s parameters, %s active per token%s", format_count(p.total).c_str(), format_count(p.active).c_str(),
+                               c.model.approximate ? " (approximate architecture)" : "");
         else
-            ImGui::Text("%s parameters%s", format_count(p.total).c_str(), c.model.approximate ? " (approximate architecture)" : "");
+            ImGui::TextWrapped("%s parameters%s", format_count(p.total).c_str(), c.model.approximate ? " (approximate architecture)" : "");
         ImGui::PopStyleColor();
         reg(a, "model/params");
         if (ImGui::IsItemHovered()) {
@@ -766,10 +766,15 @@ bool serving_inputs(App& a) {
         changed |= integer(g, {"inference.prompt_tokens", "Prompt (0: the context)", "Prefill length: activations and time to first token."},
                            in.prompt_tokens, NumberSpec{0, kMaxSeq, 1, Step::Double, "%.0f", kSeqPresets});
         // inference.tp 0 follows the job's GPU count (shared with training); a link may set it apart.
+        // vLLM splits every matrix (tensor parallel); llama.cpp and HF give each GPU whole layers.
+        const bool tensor = in.engine == Engine::Vllm;
+        const char* gpus_label = tensor ? "GPUs (tensor parallel)" : "GPUs (layers split)";
+        const char* gpus_tip = tensor ? "Weights and KV heads split over the GPUs: each reads its share at once."
+                                      : "Whole layers (weights and their KV) on each GPU: a token passes through them in turn.";
         if (in.tp == 0)
-            changed |= number(g, {"gpus", "GPUs (tensor parallel)", "Weights and KV heads split over the GPUs.", {"inference.tp"}}, c.gpus, kGpusSpec);
+            changed |= number(g, {"gpus", gpus_label, gpus_tip, {"inference.tp"}}, c.gpus, kGpusSpec);
         else
-            changed |= integer(g, {"inference.tp", "GPUs (tensor parallel)", "Weights and KV heads split over the GPUs."}, in.tp, kDegreeSpec);
+            changed |= integer(g, {"inference.tp", gpus_label, gpus_tip}, in.tp, kDegreeSpec);
         return changed;
     });
 
