@@ -217,22 +217,17 @@ TEST_CASE("speed: decode from bandwidth, prefill from FLOPs (Llama-3.1-8B BF16, 
 }
 
 TEST_CASE("speed: a layer split passes each token through the GPUs in turn; tensor parallelism reads the shares at once") {
+    auto decode = [](Engine engine, const char* format, int tp) {
+        Config c = serving("llama-3.1-8b", engine, format, "h100-80gb", 4096);
+        c.inference.tp = tp;
+        auto e = estimate(c);
+        REQUIRE(e.ok);
+        return e.value.metric("decode_tokens_per_s")->value;
+    };
     // Llama-3.1-8B Q4_K_M in llama.cpp: two GPUs read the same bytes per token as one, in turn.
-    Config one = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 4096);
-    Config two = one;
-    two.inference.tp = 2;
-    auto a = estimate(one), b = estimate(two);
-    REQUIRE(a.ok);
-    REQUIRE(b.ok);
-    CHECK(b.value.metric("decode_tokens_per_s")->value == Approx(a.value.metric("decode_tokens_per_s")->value).epsilon(0.02));
+    CHECK(decode(Engine::LlamaCpp, "q4_k_m", 2) == Approx(decode(Engine::LlamaCpp, "q4_k_m", 1)).epsilon(0.02));
     // vLLM at TP 2: each GPU reads half the weights at the same time, nearly twice the speed.
-    Config v1 = serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 4096);
-    Config v2 = v1;
-    v2.inference.tp = 2;
-    auto c = estimate(v1), d = estimate(v2);
-    REQUIRE(c.ok);
-    REQUIRE(d.ok);
-    CHECK(d.value.metric("decode_tokens_per_s")->value > 1.8 * c.value.metric("decode_tokens_per_s")->value);
+    CHECK(decode(Engine::Vllm, "bf16", 2) > 1.8 * decode(Engine::Vllm, "bf16", 1));
 }
 
 TEST_CASE("inference input errors name the field") {
