@@ -17,6 +17,7 @@
 
 #include "core/gpus.hpp"
 #include "state/format.hpp"
+#include "state/report.hpp"
 #include "ui_internal.hpp"
 
 namespace vc::shell::ui {
@@ -25,16 +26,6 @@ namespace {
 // [SECTION] helpers -------------------------------------------------------------------------------
 constexpr float kBarHeightPx = 30;
 constexpr float kMiniBarHeightPx = 12;
-
-double headline_bytes(const Estimate& e) { return std::max(e.total_bytes, e.buffered_bytes); }
-
-const GpuFit* fit_for(const Results& r, const std::string& id) {
-    for (const auto& c : r.gpus)
-        if (c.fit.gpu_id == id) return &c.fit;
-    return nullptr;
-}
-
-const char* method_label(Method m) { return m == Method::Quick ? "Quick" : m == Method::Guide ? "Guide" : "Detailed"; }
 
 ImVec4 verdict_color(const GpuFit& f) {
     return f.within_target ? palette().good : f.fits ? palette().warn : palette().error;
@@ -113,7 +104,7 @@ void headline(App& a) {
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
     ImGui::Dummy(ImVec2(0, 2));
     const GpuSpec* g = find_gpu(a.inputs.gpu_id);
-    const GpuFit* f = g ? fit_for(r, g->id) : nullptr;
+    const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     if (g && f) {
         const char* verdict = f->within_target ? "fits within the target" : f->fits ? "fits, above the target" : "does not fit";
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
@@ -622,7 +613,7 @@ bool total_bar(App& a) {
     ImGui::Text("%s per GPU", format_size(headline_bytes(r.estimate), gib).c_str());
     ImGui::PopFont();
     const GpuSpec* g = find_gpu(a.inputs.gpu_id);
-    const GpuFit* f = g ? fit_for(r, g->id) : nullptr;
+    const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     ImGui::SameLine();
     if (!a.error.field.empty()) {
         error_text("invalid input: the last valid result");

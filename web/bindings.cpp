@@ -48,7 +48,7 @@ std::string shell_state() {
     j["compute_parts_ms"] = {r.compute_parts_ms[0], r.compute_parts_ms[1], r.compute_parts_ms[2]};
     json methods = json::object();
     for (const auto& m : r.methods)
-        methods[vc::method_name(m.method)] = m.ok ? json(std::max(m.estimate.total_bytes, m.estimate.buffered_bytes)) : json(nullptr);
+        methods[vc::method_name(m.method)] = m.ok ? json(vc::shell::headline_bytes(m.estimate)) : json(nullptr);
     j["comparison"] = methods;
     json answers = json::object();
     for (const auto& s : r.answers)

@@ -24,24 +24,6 @@ namespace {
 using nlohmann::json;
 
 // [SECTION] names ---------------------------------------------------------------------------------
-const char* method_label(Method m) {
-    switch (m) {
-        case Method::Quick: return "Quick";
-        case Method::Guide: return "Guide";
-        case Method::Detailed: return "Detailed";
-    }
-    return "Quick";
-}
-
-const char* task_label(Task t) {
-    switch (t) {
-        case Task::Training: return "Training";
-        case Task::FineTune: return "Fine-tuning";
-        case Task::Inference: return "Inference / serving";
-    }
-    return "Training";
-}
-
 std::string model_label(const Config& cfg) {
     const double p = model_params_b(cfg);
     char count[48];
@@ -80,6 +62,27 @@ std::string number_text(double v) {
     return buf;
 }
 
+}  // namespace
+
+// [SECTION] names (shared with the UI) ----------------------------------------------------------
+const char* method_label(Method m) {
+    switch (m) {
+        case Method::Quick: return "Quick";
+        case Method::Guide: return "Guide";
+        case Method::Detailed: return "Detailed";
+    }
+    return "Quick";
+}
+
+const char* task_label(Task t) {
+    switch (t) {
+        case Task::Training: return "Training";
+        case Task::FineTune: return "Fine-tuning";
+        case Task::Inference: return "Inference / serving";
+    }
+    return "Training";
+}
+
 const GpuFit* chosen_fit(const Config& cfg, const Results& r) {
     for (const auto& c : r.gpus)
         if (c.fit.gpu_id == cfg.gpu_id) return &c.fit;
@@ -87,8 +90,6 @@ const GpuFit* chosen_fit(const Config& cfg, const Results& r) {
 }
 
 double headline_bytes(const Estimate& e) { return e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes; }
-
-}  // namespace
 
 // [SECTION] rows ----------------------------------------------------------------------------------
 std::vector<Row> input_rows(const Config& cfg) {

@@ -13,6 +13,14 @@ namespace vc::shell {
 
 using Row = std::pair<std::string, std::string>;  // label, value
 
+// "Quick", "Guide", "Detailed"; "Training", "Fine-tuning", "Inference / serving".
+const char* method_label(Method m);
+const char* task_label(Task t);
+// What a method says one GPU needs: its total, or the total with its safety margin.
+double headline_bytes(const Estimate& e);
+// The fit on the chosen GPU (Config::gpu_id), or nullptr.
+const GpuFit* chosen_fit(const Config& cfg, const Results& r);
+
 // The inputs that matter for the config's task and method, as label/value rows.
 std::vector<Row> input_rows(const Config& cfg);
 // The headline results (per-GPU total, fit on the chosen GPU, answers) as label/value rows.
