@@ -237,7 +237,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     json doc = config_json(base);
     json model = model_json(base);
     bool model_given = false;
-    bool optimizer_given = false;
+    bool optimizer_given = false, task_given = false;
     UiState view = ui;
     view.show_gib = false;
     view.theme = ThemeChoice::Auto;
@@ -275,6 +275,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
         } else {
             const json value = value_from_text(raw);
             optimizer_given |= key == "optimizer";
+            task_given |= key == "task";
             // null: a key the defaults have and this state does not.
             if (!(value.is_null() ? erase_path(doc, key) : set_path(doc, key, value))) {
                 err = Error{key, key + " is not a config field"};
@@ -284,11 +285,9 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     }
 
     doc["model"] = model;
-    // A link that switches to serving and names no optimizer means the quick method's "inference"
-    // (as the Inference button sets it), not the starting state's training optimizer.
-    const auto task = doc.find("task");
-    if (!optimizer_given && base.task != Task::Inference && task != doc.end() && task->is_string() && task->get<std::string>() == "inference")
-        doc["optimizer"] = "inference";
+    // A link that sets the task and names no optimizer gets the task's own (as the task buttons
+    // do): the config reader's default, not the starting state's training optimizer.
+    if (task_given && !optimizer_given) doc.erase("optimizer");
     auto parsed = io::config_from_json(doc);
     if (!parsed.ok) {
         err = parsed.error;
