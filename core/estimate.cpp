@@ -68,10 +68,8 @@ static Outcome<double> rule_params(const Config& cfg) {
 // The rules of thumb read the sequence length alone: say when it is past the model's window, as
 // the detailed method does.
 static Outcome<Estimate> with_window_note(Outcome<Estimate> r, const Config& cfg) {
-    const int limit = cfg.model.context_limit;
-    if (r.ok && limit > 0 && cfg.quick.seq > limit)
-        r.value.notes.push_back("The sequence (" + count_text(cfg.quick.seq) + " tokens) exceeds the model's context window of " +
-                                count_text(limit) + " tokens; computed anyway (RoPE scaling can extend it).");
+    if (r.ok)
+        if (auto note = context_window_note("sequence", cfg.quick.seq, cfg.model); !note.empty()) r.value.notes.push_back(note);
     return r;
 }
 

@@ -530,9 +530,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     if (m.sliding_window > 0 && !in.swa_full)
         e.notes.push_back("Sliding-window layers keep at most " + num(m.sliding_window) + " tokens each (swa_full: false).");
     if (m.approximate) e.notes.push_back("Approximate architecture filled from the parameter count; give a preset for exact figures.");
-    if (m.context_limit > 0 && c > m.context_limit)
-        e.notes.push_back("The context (" + count_text(c) + " tokens) exceeds the model's context window of " + count_text(m.context_limit) +
-                          " tokens; computed anyway (a RoPE-scaled deployment can run longer).");
+    if (auto note = context_window_note("context", c, m); !note.empty()) e.notes.push_back(note);
 
     // Fits on every catalog GPU (and the custom one).
     std::vector<const GpuSpec*> gpus;

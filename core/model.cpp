@@ -12,6 +12,8 @@
 #include <numeric>
 #include <string>
 
+#include "text.hpp"
+
 namespace vc {
 
 // [SECTION] limits --------------------------------------------------------------------------------
@@ -238,6 +240,12 @@ ModelSpec model_from_params(double params_b) {
     best.params_override_b = target / 1e9;
     best.approximate = true;
     return best;
+}
+
+std::string context_window_note(const char* what, double tokens, const ModelSpec& m) {
+    if (m.context_limit <= 0 || tokens <= m.context_limit) return {};
+    return std::string("The ") + what + " (" + count_text(tokens) + " tokens) exceeds the model's context window of " +
+           count_text(m.context_limit) + " tokens; computed anyway (RoPE scaling can extend it).";
 }
 
 }  // namespace vc

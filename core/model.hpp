@@ -90,4 +90,9 @@ ParamBreakdown model_params(const ModelSpec& m);
 // ratios of published models (flagged approximate).
 ModelSpec model_from_params(double params_b);
 
+// The note an estimate adds when `tokens` (a sequence, a context) run past the model's context
+// window: "The sequence (16,384 tokens) exceeds the model's context window of 8,192 tokens; ...".
+// Empty when the window is unknown (0) or not exceeded.
+std::string context_window_note(const char* what, double tokens, const ModelSpec& m);
+
 }  // namespace vc

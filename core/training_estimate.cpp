@@ -191,9 +191,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     if (s.in.optimizer == OptimizerKind::PagedAdamW || s.in.optimizer == OptimizerKind::PagedAdamW8bit)
         e.notes.push_back("Paged optimizer: its state can spill to host RAM under memory pressure, at a speed cost.");
     if (s.m.approximate) e.notes.push_back("Architecture filled from typical ratios (parameters-only entry): activations are approximate.");
-    if (s.m.context_limit > 0 && s.seq > s.m.context_limit)
-        e.notes.push_back("The sequence (" + count_text(s.seq) + " tokens) exceeds the model's context window of " + count_text(s.m.context_limit) +
-                          " tokens; computed anyway (RoPE scaling can extend it).");
+    if (auto note = context_window_note("sequence", s.seq, s.m); !note.empty()) e.notes.push_back(note);
     if (s.fp8) {
         const GpuSpec* g = find_gpu(cfg.gpu_id);
         if (g && g->fp8_tflops <= 0) e.notes.push_back("FP8 linear layers need FP8 tensor cores; " + g->name + " has none.");
