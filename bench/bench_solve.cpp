@@ -10,8 +10,8 @@
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
-#include "core/inference_solve.hpp"
-#include "core/presets.hpp"
+#include "core/serve/inference_solve.hpp"
+#include "core/model/presets.hpp"
 
 using Clock = std::chrono::steady_clock;
 

@@ -11,9 +11,9 @@
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
-#include "core/presets.hpp"
+#include "core/model/presets.hpp"
 #include "core/solve.hpp"
-#include "core/training.hpp"
+#include "core/train/training.hpp"
 
 using Clock = std::chrono::steady_clock;
 

@@ -8,10 +8,10 @@
 #include <iterator>
 #include <sstream>
 
-#include "../core/gpus.hpp"
-#include "../core/model.hpp"
-#include "../core/presets.hpp"
-#include "../core/solve.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/model/model.hpp"
+#include "core/model/presets.hpp"
+#include "core/solve.hpp"
 #include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
 #include "../io/report.hpp"

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../core/config.hpp"
-#include "../core/status.hpp"
+#include "core/config.hpp"
+#include "core/status.hpp"
 
 namespace vc::cli {
 

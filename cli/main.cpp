@@ -4,7 +4,7 @@
 // Subcommands (solve, validate) are dispatched by cli/commands.cpp.
 #include <cstdio>
 
-#include "../core/estimate.hpp"
+#include "core/estimate.hpp"
 #include "../io/config_json.hpp"
 #include "../io/report.hpp"
 #include "commands.hpp"

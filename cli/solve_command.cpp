@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "../core/solve.hpp"
+#include "core/solve.hpp"
 #include "../io/config_json.hpp"
 #include "../io/solve_json.hpp"
 #include "flags.hpp"

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "inference.hpp"
-#include "model.hpp"
-#include "quick.hpp"
-#include "training.hpp"
+#include "core/serve/inference.hpp"
+#include "core/model/model.hpp"
+#include "core/rules/quick.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 

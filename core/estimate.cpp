@@ -1,10 +1,10 @@
 // vramcalc core: dispatch from a Config to its method.
-#include "estimate.hpp"
+#include "core/estimate.hpp"
 
-#include "gpus.hpp"
-#include "inference.hpp"
-#include "text.hpp"
-#include "training.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/serve/inference.hpp"
+#include "core/text.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 

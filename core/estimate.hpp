@@ -1,9 +1,20 @@
+// [FOLDER] core/: the engine. Standard C++ only, no exceptions, bytes everywhere.
+//   estimate.hpp  the entry point every front end calls     config.hpp   the whole input (Config)
+//   solve.hpp     "what fits" questions, dispatched by task  result.hpp   Estimate: named components
+//   status.hpp    errors as values (Error, Outcome)          text.hpp     number formatting for formulas
+//   units.hpp     bytes, GB, GiB
+//   model/    architectures (ModelSpec, parameter count) and the presets with their sources
+//   quant/    weight formats and bits per weight, GGUF per-tensor types
+//   catalog/  GPUs: memory, bandwidth, FLOP/s, with sources
+//   rules/    the rules of thumb (quick, guide), as published
+//   train/    detailed training and fine-tuning memory, and its what-fits solvers
+//   serve/    detailed inference and serving: KV cache, engines, speed, and its solvers
 // vramcalc core: the single entry point every front end calls (CLI, Embind, the ImGui shell).
 #pragma once
 
-#include "config.hpp"
-#include "result.hpp"
-#include "status.hpp"
+#include "core/config.hpp"
+#include "core/result.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

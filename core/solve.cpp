@@ -1,8 +1,8 @@
 // vramcalc core: dispatch of "what fits" questions to the method that answers them.
-#include "solve.hpp"
+#include "core/solve.hpp"
 
-#include "inference_solve.hpp"
-#include "training_solve.hpp"
+#include "core/serve/inference_solve.hpp"
+#include "core/train/training_solve.hpp"
 
 namespace vc {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
-#include "status.hpp"
+#include "core/config.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

@@ -1,5 +1,5 @@
 // vramcalc core: range checks that produce Error values.
-#include "status.hpp"
+#include "core/status.hpp"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // vramcalc core: compact number formatting for formulas.
-#include "text.hpp"
+#include "core/text.hpp"
 
 #include <charconv>
 #include <cmath>

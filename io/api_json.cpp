@@ -1,7 +1,7 @@
 // vramcalc io: the effective config, presets and GPUs as JSON (io/api_json.hpp).
 #include "api_json.hpp"
 
-#include "../core/presets.hpp"
+#include "core/model/presets.hpp"
 #include "config_json.hpp"
 
 namespace vc::io {

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../core/gpus.hpp"
-#include "../core/model.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/model/model.hpp"
 
 namespace vc::io {
 
@@ -19,7 +19,7 @@ std::string resolve_config_json(const std::string& config_text);
 
 // {"id", "name", "family", "params_b", "active_params_b", "published_params_b", "approximate",
 //  "architecture":{...the config's "model" fields...}}; params_b and active_params_b are derived
-// from the architecture (core/model.hpp), 0 when it does not resolve.
+// from the architecture (core/model/model.hpp), 0 when it does not resolve.
 nlohmann::json preset_to_json(const ModelSpec& m);
 nlohmann::json presets_to_json();  // every preset, in display order
 

@@ -13,10 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "../core/estimate.hpp"
-#include "../core/gpus.hpp"
-#include "../core/presets.hpp"
-#include "../core/units.hpp"
+#include "core/estimate.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/model/presets.hpp"
+#include "core/units.hpp"
 #include "training_json.hpp"
 
 namespace vc::io {

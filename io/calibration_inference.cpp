@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "../core/estimate.hpp"
-#include "../core/gpus.hpp"
-#include "../core/inference.hpp"
-#include "../core/units.hpp"
+#include "core/estimate.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/serve/inference.hpp"
+#include "core/units.hpp"
 #include "calibration.hpp"
 
 namespace vc::io {

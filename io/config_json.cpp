@@ -9,8 +9,8 @@
 
 #include <cstring>
 
-#include "../core/estimate.hpp"
-#include "../core/presets.hpp"
+#include "core/estimate.hpp"
+#include "core/model/presets.hpp"
 #include "enum_names.hpp"
 #include "inference_json.hpp"
 #include "json_read.hpp"

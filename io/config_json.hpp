@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../core/config.hpp"
-#include "../core/result.hpp"
-#include "../core/status.hpp"
+#include "core/config.hpp"
+#include "core/result.hpp"
+#include "core/status.hpp"
 
 namespace vc::io {
 

@@ -2,7 +2,7 @@
 // and named *_gib; the engine works in bytes.
 #include "inference_json.hpp"
 
-#include "../core/units.hpp"
+#include "core/units.hpp"
 #include "json_read.hpp"
 
 namespace vc::io {

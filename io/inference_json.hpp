@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../core/inference.hpp"
-#include "../core/status.hpp"
+#include "core/serve/inference.hpp"
+#include "core/status.hpp"
 
 namespace vc::io {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "../core/gpus.hpp"
-#include "../core/units.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/units.hpp"
 
 namespace vc::io {
 

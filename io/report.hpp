@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "../core/result.hpp"
+#include "core/result.hpp"
 
 namespace vc::io {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../core/solve.hpp"
+#include "core/solve.hpp"
 
 namespace vc::io {
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../core/config.hpp"
-#include "../core/status.hpp"
+#include "core/config.hpp"
+#include "core/status.hpp"
 
 namespace vc::io {
 

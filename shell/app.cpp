@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "core/estimate.hpp"
-#include "core/gpus.hpp"
-#include "core/presets.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/model/presets.hpp"
 #include "state/format.hpp"
 #include "state/scenario.hpp"
 #include "state/url.hpp"

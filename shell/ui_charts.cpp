@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/gpus.hpp"
+#include "core/catalog/gpus.hpp"
 #include "core/units.hpp"
 #include "state/format.hpp"
 #include "ui_internal.hpp"

@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "core/gpus.hpp"
-#include "core/presets.hpp"
-#include "core/quant.hpp"
-#include "core/kv_cache.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/model/presets.hpp"
+#include "core/quant/quant.hpp"
+#include "core/serve/kv_cache.hpp"
 #include "state/format.hpp"
 #include "state/scenario.hpp"
 #include "ui_internal.hpp"

@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/gpus.hpp"
+#include "core/catalog/gpus.hpp"
 #include "state/format.hpp"
 #include "state/report.hpp"
 #include "ui_internal.hpp"

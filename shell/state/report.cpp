@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/gpus.hpp"
+#include "core/catalog/gpus.hpp"
 #include "format.hpp"
 #include "io/config_json.hpp"
 #include "io/training_json.hpp"

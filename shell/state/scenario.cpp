@@ -1,7 +1,7 @@
 // vramcalc shell state: shared inputs across methods (see scenario.hpp).
 #include "scenario.hpp"
 
-#include "core/quant.hpp"
+#include "core/quant/quant.hpp"
 
 namespace vc::shell {
 

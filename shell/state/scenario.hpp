@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/config.hpp"
-#include "core/model.hpp"
+#include "core/model/model.hpp"
 
 namespace vc::shell {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/estimate.hpp"
-#include "core/inference.hpp"
+#include "core/serve/inference.hpp"
 
 namespace vc::shell {
 namespace {

@@ -4,8 +4,8 @@
 #include <catch.hpp>
 
 #include "core/config.hpp"
-#include "core/inference.hpp"
-#include "core/presets.hpp"
+#include "core/serve/inference.hpp"
+#include "core/model/presets.hpp"
 
 namespace vc::test {
 

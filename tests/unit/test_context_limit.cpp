@@ -7,9 +7,9 @@
 #include <string>
 
 #include "core/estimate.hpp"
-#include "core/inference_solve.hpp"
-#include "core/model.hpp"
-#include "core/presets.hpp"
+#include "core/serve/inference_solve.hpp"
+#include "core/model/model.hpp"
+#include "core/model/presets.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
 #include "inference_helpers.hpp"

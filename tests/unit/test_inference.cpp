@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/estimate.hpp"
-#include "core/inference.hpp"
-#include "core/presets.hpp"
+#include "core/serve/inference.hpp"
+#include "core/model/presets.hpp"
 #include "core/units.hpp"
 #include "inference_helpers.hpp"
 #include "io/config_json.hpp"

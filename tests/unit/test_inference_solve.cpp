@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "core/inference_solve.hpp"
-#include "core/presets.hpp"
+#include "core/serve/inference_solve.hpp"
+#include "core/model/presets.hpp"
 #include "core/solve.hpp"
 #include "core/units.hpp"
 #include "io/solve_json.hpp"

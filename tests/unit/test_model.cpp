@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/estimate.hpp"
-#include "core/model.hpp"
-#include "core/presets.hpp"
+#include "core/model/model.hpp"
+#include "core/model/presets.hpp"
 #include "io/config_json.hpp"
 
 using namespace vc;

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "core/presets.hpp"
-#include "core/quant.hpp"
+#include "core/model/presets.hpp"
+#include "core/quant/quant.hpp"
 #include "core/units.hpp"
 
 using namespace vc;

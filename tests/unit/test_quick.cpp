@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "core/estimate.hpp"
-#include "core/quick.hpp"
+#include "core/rules/quick.hpp"
 #include "core/units.hpp"
 #include "io/config_json.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/estimate.hpp"
-#include "core/presets.hpp"
+#include "core/model/presets.hpp"
 #include "io/config_json.hpp"
 #include "shell/app.hpp"
 #include "shell/state/format.hpp"

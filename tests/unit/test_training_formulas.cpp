@@ -5,7 +5,7 @@
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
-#include "core/training.hpp"
+#include "core/train/training.hpp"
 #include "io/config_json.hpp"
 
 using namespace vc;

@@ -15,7 +15,7 @@
 #include <random>
 
 #include "core/config.hpp"
-#include "core/training.hpp"
+#include "core/train/training.hpp"
 
 using namespace vc;
 

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <string>
 
-#include "core/gpus.hpp"
+#include "core/catalog/gpus.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
-#include "core/training.hpp"
+#include "core/train/training.hpp"
 #include "io/config_json.hpp"
 
 using namespace vc;

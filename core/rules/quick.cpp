@@ -1,10 +1,10 @@
 // vramcalc core: quick and guide methods (rules of thumb, reproduced as published).
-#include "quick.hpp"
+#include "core/rules/quick.hpp"
 
 #include <cmath>
 
-#include "text.hpp"
-#include "units.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
 
 namespace vc {
 

@@ -1,3 +1,4 @@
+// [FOLDER] core/catalog/: gpus.hpp/.cpp (the GPU catalog with each figure's source).
 // vramcalc core: the GPU catalog. Each figure is a named constant with its source in gpus.cpp;
 // a caller can pass a custom GpuSpec anywhere a catalog entry is accepted (that is the override).
 #pragma once

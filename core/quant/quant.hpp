@@ -1,3 +1,4 @@
+// [FOLDER] core/quant/: quant.hpp/.cpp (weight formats, GGUF ftypes, weight bytes per format).
 // vramcalc core: weight formats and what a model's weights take in each. A format's cost is its
 // storage layout: bits per stored element plus the scales shared by a block, a row or a tensor.
 // GGUF files mix tensor types per tensor, as llama.cpp's quantizer chooses them. Every figure is
@@ -7,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "status.hpp"
+#include "core/model/model.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

@@ -5,7 +5,7 @@
 //   gguf       ggml block layouts, llama.cpp file types and llama.cpp's per-tensor type rules
 //   tensors    the weight matrices of a ModelSpec, with their roles and shapes
 //   bytes      summing a model in a format, per component, per layer and per GPU
-#include "quant.hpp"
+#include "core/quant/quant.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "text.hpp"
+#include "core/text.hpp"
 
 namespace vc {
 

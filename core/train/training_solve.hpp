@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "solve.hpp"
+#include "core/solve.hpp"
 
 namespace vc {
 

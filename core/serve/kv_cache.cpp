@@ -1,11 +1,11 @@
 // vramcalc core: KV cache bytes per token and per sequence.
-#include "kv_cache.hpp"
+#include "core/serve/kv_cache.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 
-#include "text.hpp"
+#include "core/text.hpp"
 
 namespace vc {
 

@@ -7,12 +7,12 @@
 // [SECTION] parameters   parameter counts per GPU (TP, PP stage, EP), LoRA adapters, quantized base
 // [SECTION] states       weights, gradients, optimizer state (ZeRO sharding, offload)
 // [SECTION] compute      activations per stage, logits, temporaries, peaks, allocator, runtime
-#include "training.hpp"
+#include "core/train/training.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "training_internal.hpp"
+#include "core/train/training_internal.hpp"
 
 namespace vc {
 

@@ -1,15 +1,15 @@
 // vramcalc core: training "what fits" solvers. Memory never decreases with the micro-batch or the
 // sequence and never increases with the data-parallel size (tests/unit/test_training_properties),
 // so each answer is a bisection for the last value that fits.
-#include "training_solve.hpp"
+#include "core/train/training_solve.hpp"
 
 #include <cstdio>
 #include <numeric>
 
-#include "config.hpp"
-#include "gpus.hpp"
-#include "text.hpp"
-#include "training.hpp"
+#include "core/config.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/text.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 namespace {

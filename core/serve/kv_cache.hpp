@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "status.hpp"
+#include "core/model/model.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

@@ -2,15 +2,15 @@
 // with the number of sequences, so each answer is the largest integer whose slack (capacity less
 // need) is still >= 0. Slack is piecewise linear (quadratic with eager attention), so a secant
 // search (Illinois) needs a handful of evaluations instead of a bisection's two dozen.
-#include "inference_solve.hpp"
+#include "core/serve/inference_solve.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "config.hpp"
-#include "text.hpp"
-#include "units.hpp"
+#include "core/config.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
 
 namespace vc {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "inference.hpp"
-#include "solve.hpp"
+#include "core/serve/inference.hpp"
+#include "core/solve.hpp"
 
 namespace vc {
 

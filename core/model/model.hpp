@@ -1,3 +1,5 @@
+// [FOLDER] core/model/: model.hpp (ModelSpec, model_params, context window), presets.hpp (built-in
+//   models with their published configs).
 // vramcalc core: model description. A ModelSpec holds architecture dimensions as published in a
 // model's config; the parameter count is derived from them (model_params), never typed in, except
 // for a "parameters only" entry, where the architecture is filled from typical ratios and flagged.
@@ -6,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "status.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

@@ -1,3 +1,7 @@
+// [FOLDER] core/train/: training.hpp (inputs, profiles, result, API), training.cpp (setup and
+//   per-GPU states), training_activations.cpp (activations per layer), training_profiles.cpp
+//   (framework behaviours), training_estimate.cpp (Estimate assembly), training_internal.hpp
+//   (validated setup shared by those files), training_solve.hpp/.cpp (what fits when training).
 // vramcalc core: the detailed training and fine-tuning memory model. Inputs (precision,
 // optimizer, sharding, parallelism, recomputation, LoRA/QLoRA, framework profile, runtime
 // constants) and the per-GPU result on the worst rank. Every formula and its source is written
@@ -14,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "result.hpp"
-#include "status.hpp"
+#include "core/model/model.hpp"
+#include "core/result.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

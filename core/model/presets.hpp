@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
+#include "core/model/model.hpp"
 
 namespace vc {
 

@@ -2,9 +2,9 @@
 // device total (MiB), which is what a run can see before the CUDA context takes its share.
 // Bandwidth and dense tensor throughput are the vendors' datasheet figures (no sparsity).
 // Prices are typical on-demand list prices per GPU-hour in late 2025 and are indicative only.
-#include "gpus.hpp"
+#include "core/catalog/gpus.hpp"
 
-#include "units.hpp"
+#include "core/units.hpp"
 
 namespace vc {
 

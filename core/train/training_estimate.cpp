@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
-#include "estimate.hpp"
-#include "gpus.hpp"
-#include "text.hpp"
-#include "training_internal.hpp"
+#include "core/estimate.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/text.hpp"
+#include "core/train/training_internal.hpp"
 
 namespace vc {
 namespace {

@@ -1,3 +1,5 @@
+// [FOLDER] core/serve/: inference.hpp/.cpp (engines, speed), kv_cache.hpp/.cpp (KV bytes per
+//   token from the attention layout), inference_solve.hpp/.cpp (what fits when serving).
 // vramcalc core: detailed inference and serving. How three kinds of engines take GPU memory:
 //  - vLLM-like: reserves gpu_memory_utilization of the card, takes the weights, a profiled
 //    activation peak and non-torch memory out of it, and pages the rest into KV blocks;
@@ -10,11 +12,11 @@
 
 #include <string>
 
-#include "gpus.hpp"
-#include "kv_cache.hpp"
-#include "quant.hpp"
-#include "result.hpp"
-#include "status.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/serve/kv_cache.hpp"
+#include "core/quant/quant.hpp"
+#include "core/result.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

@@ -4,7 +4,7 @@
 // autograd keeps for backward is listed with its width and dtype, so FlashAttention, gated MLPs,
 // GQA, MoE routing, eager FP32 norms, frozen (LoRA) bases and recomputation follow from the same
 // list. docs/training.md walks through it term by term.
-#include "training.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 namespace {

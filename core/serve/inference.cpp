@@ -6,14 +6,14 @@
 //   memory     per-GPU memory at a context and a concurrency (what solvers evaluate)
 //   speed      decode and prefill from bandwidth and FLOPs
 //   estimate   the Estimate: components, metrics, fits for every catalog GPU
-#include "inference.hpp"
+#include "core/serve/inference.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "config.hpp"
-#include "text.hpp"
-#include "units.hpp"
+#include "core/config.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
 
 namespace vc {
 

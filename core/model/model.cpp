@@ -6,13 +6,13 @@
 // [SECTION] resolve_model defaults and consistency rules
 // [SECTION] model_params  parameter counts per component
 // [SECTION] from_params   the "parameters only" architecture
-#include "model.hpp"
+#include "core/model/model.hpp"
 
 #include <cmath>
 #include <numeric>
 #include <string>
 
-#include "text.hpp"
+#include "core/text.hpp"
 
 namespace vc {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "config.hpp"
-#include "training.hpp"
+#include "core/config.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 

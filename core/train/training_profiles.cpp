@@ -2,7 +2,7 @@
 // keeps FP32 copies in its norms, torch.compile fuses them away, HF's loss upcasts logits to FP32,
 // Megatron keeps FP32 gradient buffers, DeepSpeed allocates communication buckets. Each profile
 // sets those behaviours by name; docs/training.md describes every field with its source.
-#include "training.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 namespace {

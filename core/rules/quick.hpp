@@ -1,3 +1,4 @@
+// [FOLDER] core/rules/: quick.hpp/.cpp (the quick and guide rules of thumb, as published).
 // vramcalc core: the rules of thumb this product grew from, reproduced exactly as published so a
 // user can compare them with the detailed model.
 //  - Quick: the popular public calculator (params x bytes, activations proportional to params, +20%).
@@ -5,8 +6,8 @@
 // docs/methods.md lists every known flaw of both; they are kept as published on purpose.
 #pragma once
 
-#include "result.hpp"
-#include "status.hpp"
+#include "core/result.hpp"
+#include "core/status.hpp"
 
 namespace vc {
 

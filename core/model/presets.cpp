@@ -1,7 +1,7 @@
 // vramcalc core: model presets. Each entry is the model's published config (config.json on its
 // Hugging Face model card); published_params_b is the total its card (or, where the card only
 // rounds, the Hub's safetensors count) states. docs/models.md tabulates derived vs published.
-#include "presets.hpp"
+#include "core/model/presets.hpp"
 
 namespace vc {
 namespace {
