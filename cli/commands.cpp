@@ -5,6 +5,7 @@
 
 namespace vc::cli {
 
+int batch_command(int argc, char** argv);     // cli/batch_command.cpp
 int solve_command(int argc, char** argv);     // cli/solve_command.cpp
 int validate_command(int argc, char** argv);  // cli/validate_command.cpp
 
@@ -14,6 +15,7 @@ struct Command {
 };
 
 static const Command kCommands[] = {
+    {"batch", batch_command},
     {"solve", solve_command},
     {"validate", validate_command},
 };

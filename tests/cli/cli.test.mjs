@@ -180,3 +180,22 @@ test('--list-presets shows context windows, derived and published totals, and do
     assert.equal(row.split('|')[8].trim().replace(/,/g, ''), context, `docs/models.md context window of ${id}`);
   }
 });
+
+test('batch: one JSON result per config line, errors in place, answers with --solve', () => {
+  const lines = [
+    '{"method":"quick","params_b":7,"precision":"fp16","optimizer":"adamw-mixed","batch":4,"seq":2048}',
+    '{"method":"quick","params_b":-1}',
+    '{"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"h100-80gb"}',
+  ];
+  const r = run(['batch', '-', '--solve'], lines.join('\n') + '\n');
+  assert.equal(r.code, 0, r.err);
+  const out = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(out.length, 3);
+  assert.equal(out[0].total_bytes, 255.36e9);  // the quick worked example: 14 + 14 + 84 + 143.36 GB
+  assert.ok(out[0].solve.max_batch, 'training questions are answered');
+  assert.equal(out[0].solve.max_context, undefined, 'inference questions are not');
+  assert.equal(out[1].ok, false);
+  assert.equal(out[1].error.field, 'params_b');
+  assert.ok(out[2].solve.max_context.ok);
+  assert.equal(run(['batch']).code, 2);
+});
