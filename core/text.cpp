@@ -56,4 +56,10 @@ std::string count_text(double v) {
     return group_thousands(buf);
 }
 
+std::string ascii_lower(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
 }  // namespace vc

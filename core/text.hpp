@@ -13,6 +13,9 @@ std::string num(double v);
 // Thousands separators in the integer part of a formatted number ("231424.5" -> "231,424.5").
 std::string group_thousands(const std::string& s);
 
+// ASCII letters lowered, other bytes kept (ids, file-type names, CSV words; not locale-aware).
+std::string ascii_lower(std::string s);
+
 // A whole count for prose, with separators: 131072 -> "131,072".
 std::string count_text(double v);
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/text.hpp"
 #include "core/estimate.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/model/presets.hpp"
@@ -82,12 +83,7 @@ std::string CalibrationRow::get(const char* column) const {
 // [SECTION] mapping -------------------------------------------------------------------------------
 namespace {
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-bool contains(const std::string& haystack, const char* needle) { return lower(haystack).find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const char* needle) { return ascii_lower(haystack).find(needle) != std::string::npos; }
 
 bool to_number(const std::string& s, double& out) {
     if (s.empty()) return false;
@@ -118,14 +114,14 @@ ModelSpec row_model(const CalibrationRow& row) {
     m.head_dim = int_or(row, "hd", 0);
     m.vocab = int_or(row, "V", 0);
     m.ffn = int_or(row, "ffn", 0);
-    const std::string mlp = lower(row.get("mlp"));
+    const std::string mlp = ascii_lower(row.get("mlp"));
     m.mlp = mlp == "gelu" ? MlpKind::Gelu : (mlp == "geglu" ? MlpKind::GeGlu : MlpKind::SwiGlu);
-    m.tied_embeddings = lower(row.get("tied")) == "yes";
+    m.tied_embeddings = ascii_lower(row.get("tied")) == "yes";
     if (m.mlp == MlpKind::Gelu) {
         m.norm = NormKind::LayerNorm;
         m.attn_bias = m.mlp_bias = true;
     }
-    std::string key = lower(m.name);
+    std::string key = ascii_lower(m.name);
     for (char& c : key)
         if (c == ' ') c = '-';
     if (const ModelSpec* p = find_preset(key)) {
@@ -156,7 +152,7 @@ void apply_sharding(const std::string& text, Config& cfg) {
         }
         word.clear();
     };
-    for (char c : lower(text)) {
+    for (char c : ascii_lower(text)) {
         if (c == ' ') take();
         else word += c;
     }
@@ -165,7 +161,7 @@ void apply_sharding(const std::string& text, Config& cfg) {
 
 // "lora r32 q+v", "qlora r8", "lora r64 all linear+output", "full".
 void apply_method(const std::string& text, Config& cfg) {
-    const std::string t = lower(text);
+    const std::string t = ascii_lower(text);
     if (t.rfind("qlora", 0) == 0) cfg.training.finetune = FinetuneMethod::Qlora;
     else if (t.rfind("lora", 0) == 0) cfg.training.finetune = FinetuneMethod::Lora;
     else return;
@@ -227,13 +223,13 @@ const char* row_profile(const CalibrationRow& row) {
 Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled) {
     Config cfg;
     cfg.method = Method::Detailed;
-    const std::string task = lower(row.get("task"));
+    const std::string task = ascii_lower(row.get("task"));
     cfg.task = task == "pretrain" ? Task::Training : Task::FineTune;
     cfg.model = row_model(row);
     cfg.training.profile = row_profile(row);
 
-    const std::string weights = lower(row.get("weights"));
-    const std::string note = lower(row.get("note"));
+    const std::string weights = ascii_lower(row.get("weights"));
+    const std::string note = ascii_lower(row.get("note"));
     TrainPrecision prec = TrainPrecision::Bf16Mixed;
     if (weights == "fp32") prec = TrainPrecision::Fp32;
     else if (weights == "fp16-amp" || weights == "fp16-mixed") prec = TrainPrecision::Fp16Mixed;
@@ -251,7 +247,7 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
         // LitGPT's "bnb.nf4" keeps FP32 absmax; torchao's NF4 quantizes its scalers (block 256).
         cfg.training.lora.double_quant = weights.find("torchao") != std::string::npos;
     }
-    const std::string opt = lower(row.get("optimizer"));
+    const std::string opt = ascii_lower(row.get("optimizer"));
     if (!opt.empty() && !parse_train_optimizer(opt, cfg.training.optimizer))
         return Outcome<Config>::failure("optimizer", "unknown optimizer \"" + opt + "\"");
 
@@ -261,7 +257,7 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (to_number(seq, v)) cfg.quick.seq = v;
     else if (contains(seq, "alpaca")) cfg.quick.seq = kAlpacaLongestTokens;
     else return Outcome<Config>::failure("seq", "no sequence length in \"" + seq + "\"");
-    const std::string ckpt = lower(row.get("ckpt"));
+    const std::string ckpt = ascii_lower(row.get("ckpt"));
     if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))
         return Outcome<Config>::failure("ckpt", "unknown checkpointing \"" + ckpt + "\"");
     if (to_number(row.get("gpus"), v)) cfg.gpus = v;
@@ -297,7 +293,7 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
 
 bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom) {
     const std::string value = row.get("value");
-    oom = lower(value) == "oom";
+    oom = ascii_lower(value) == "oom";
     if (oom) {
         bytes = 0;
         return true;
@@ -318,20 +314,44 @@ namespace {
 // The GPU a row ran on: "(V100-16GB)" in the source or "H100-96GB" in the note, or the GPU of the
 // row before from the same source (the CSV names it on the first row of a group).
 std::string row_gpu(const CalibrationRow& row) {
+    // Families are the catalog's ids without their "-<GB>gb" tail ("h100-nvl", "rtx-4090",
+    // "mi300x"), longest first so "h100-nvl-94" is not read as an "h100". A text names a GPU as
+    // "<family>-<GB>" (spaces read as dashes: "RTX 4090-24GB"; the nearest size among the ids
+    // that start with the family: "H100-96GB" is the H100 NVL's 94 GB), or as the bare family when the catalog has one size of it ("(RTX-4090)").
+    // "llama3_h100_202412" names none: the family must stand apart and a size is under 1000 GB.
+    static const std::vector<std::string> families = [] {
+        std::vector<std::string> f;
+        for (const auto& g : gpu_catalog()) {
+            const size_t dash = g.id.rfind('-');
+            const std::string family = dash == std::string::npos ? g.id : g.id.substr(0, dash);
+            if (std::find(f.begin(), f.end(), family) == f.end()) f.push_back(family);
+        }
+        std::stable_sort(f.begin(), f.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+        return f;
+    }();
     auto find_in = [](const std::string& text) -> std::string {
-        const std::string t = lower(text);
-        for (const char* family : {"h100", "h200", "a100", "a10g", "v100", "t4", "l40s", "l4", "b200", "rtx-4090", "4090"}) {
-            const size_t at = t.find(family);
-            if (at == std::string::npos) continue;
-            // "<family>-<GB>" only ("llama3_h100_202412" names no GPU size).
-            const size_t dash = at + std::string(family).size();
-            if (dash + 1 >= t.size() || t[dash] != '-' || !std::isdigit(static_cast<unsigned char>(t[dash + 1]))) continue;
-            const double gb = std::atof(t.c_str() + dash + 1);
-            const GpuSpec* best = nullptr;
+        std::string t = ascii_lower(text);
+        for (char& ch : t)
+            if (ch == ' ') ch = '-';
+        auto apart = [&](size_t i) { return i >= t.size() || !(std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_'); };
+        for (const std::string& family : families) {
+            std::vector<const GpuSpec*> sizes;
             for (const auto& g : gpu_catalog())
-                if (g.id.rfind(family, 0) == 0 && (!best || std::fabs(g.nominal_gb - gb) < std::fabs(best->nominal_gb - gb)))
-                    best = &g;
-            if (best) return best->id;
+                if (g.id.rfind(family + "-", 0) == 0) sizes.push_back(&g);  // "h100": also "h100-nvl-94gb"
+            for (size_t at = t.find(family); at != std::string::npos; at = t.find(family, at + 1)) {
+                const size_t end = at + family.size();
+                if ((at > 0 && !apart(at - 1)) || sizes.empty()) continue;
+                if (end + 1 < t.size() && t[end] == '-' && std::isdigit(static_cast<unsigned char>(t[end + 1]))) {
+                    char* after = nullptr;
+                    const double gb = std::strtod(t.c_str() + end + 1, &after);
+                    if (gb >= 1000) continue;
+                    const GpuSpec* best = sizes.front();
+                    for (const GpuSpec* g : sizes)
+                        if (std::fabs(g->nominal_gb - gb) < std::fabs(best->nominal_gb - gb)) best = g;
+                    return best->id;
+                }
+                if (apart(end) && sizes.size() == 1) return sizes.front()->id;
+            }
         }
         return std::string();
     };
@@ -365,7 +385,7 @@ void training_row(const CalibrationRow& row, RowCheck& out) {
         out.skipped = "estimate: " + e.error.field + ": " + e.error.message;
         return;
     }
-    const std::string what = lower(row.get("what"));
+    const std::string what = ascii_lower(row.get("what"));
     const char* key = what == "alloc" ? "peak_allocated_bytes" : what == "reserved" ? "peak_reserved_bytes" : "device_total_bytes";
     out.estimated_bytes = e.value.metric(key)->value;
     out.compared = true;
@@ -379,10 +399,13 @@ void training_row(const CalibrationRow& row, RowCheck& out) {
     }
 }
 
-// The CUDA context alone (a process that touched the GPU): the runtime constant.
-void context_row(const CalibrationRow& row, RowCheck& out) {
-    out.estimated_bytes = RuntimeConstants{}.cuda_context_bytes;
-    out.compared = true;
+// The CUDA context alone (a process that touched the GPU). The runtime constant
+// (RuntimeConstants::cuda_context_bytes) is this row's reading, so scoring it would compare the
+// reading with itself: the row is reported, not scored (`validate --cv` scores the constant on
+// the rows of other sources that include it).
+void context_row(const CalibrationRow&, RowCheck& out) {
+    out.skipped = "the source of runtime.cuda_context_bytes (" + std::to_string(static_cast<long long>(RuntimeConstants{}.cuda_context_bytes)) +
+                  " bytes): not scored against itself";
 }
 
 struct TaskHandler {
@@ -458,6 +481,10 @@ CalibrationSummary summarize(const std::vector<RowCheck>& checks) {
         std::sort(errors.begin(), errors.end());
         const size_t n = errors.size();
         s.median_abs_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+        // p90 by nearest rank: the smallest error that 90% of the rows do not exceed.
+        s.p90_abs_error = errors[static_cast<size_t>(std::ceil(0.9 * static_cast<double>(n))) - 1];
+        s.scored = static_cast<int>(n);
+        s.within_10_percent = static_cast<int>(std::count_if(errors.begin(), errors.end(), [](double a) { return a <= 0.10; }));
     }
     return s;
 }
@@ -491,9 +518,10 @@ std::string format_checks(const std::vector<RowCheck>& checks, bool verbose) {
     }
     const CalibrationSummary s = summarize(checks);
     std::snprintf(buf, sizeof buf,
-                  "compared %d rows (%d skipped): median |error| %.1f%%, worst %.1f%% (%s); fits/OOM verdicts right %d of %d\n",
-                  s.compared, s.skipped, s.median_abs_error * 100, s.worst_abs_error * 100, s.worst_id.c_str(), s.verdicts_right,
-                  s.verdicts);
+                  "compared %d rows (%d skipped): median |error| %.1f%%, p90 %.1f%%, worst %.1f%% (%s); within 10%%: %d of %d; "
+                  "fits/OOM verdicts right %d of %d\n",
+                  s.compared, s.skipped, s.median_abs_error * 100, s.p90_abs_error * 100, s.worst_abs_error * 100, s.worst_id.c_str(),
+                  s.within_10_percent, s.scored, s.verdicts_right, s.verdicts);
     out += buf;
     return out;
 }

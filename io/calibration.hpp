@@ -54,6 +54,14 @@ RowEstimator row_estimator(const std::string& task);
 ModelSpec calibration_row_model(const CalibrationRow& row);
 std::string calibration_row_gpu(const CalibrationRow& row);
 
+// The weights column read as a format id and group size (0 = not named), in the spellings people
+// write: "gptq-int4-g128", "awq-int4-g128", "4bit-128g", "int8-bnb", "nf4", "gguf Q4_K_M", "Q4_K_M".
+struct RowFormat {
+    std::string format;
+    int group_size = 0;
+};
+RowFormat row_format(const std::string& column);
+
 // The inference model's rows (io/calibration_inference.cpp; docs/accuracy.md, "Inference rows"):
 // Hugging Face generate ("inference"), a vLLM profile line ("serve"), a GGUF file ("file").
 void inference_row(const CalibrationRow& row, RowCheck& out);
@@ -70,10 +78,11 @@ bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom);
 // Every row checked, in file order (`as_labelled`: see training_row_config).
 std::vector<RowCheck> check_rows(const CsvTable& table, bool as_labelled = false);
 
-// Median and worst absolute error over the compared rows.
+// Median, p90 (nearest rank) and worst absolute error over the compared rows with a measured size
+// (`scored`; an OOM row has only a verdict), and how many of them are within 10%.
 struct CalibrationSummary {
-    int compared = 0, skipped = 0, verdicts = 0, verdicts_right = 0;
-    double median_abs_error = 0, worst_abs_error = 0;
+    int compared = 0, skipped = 0, verdicts = 0, verdicts_right = 0, scored = 0, within_10_percent = 0;
+    double median_abs_error = 0, p90_abs_error = 0, worst_abs_error = 0;
     std::string worst_id;
 };
 CalibrationSummary summarize(const std::vector<RowCheck>& checks);

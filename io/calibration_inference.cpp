@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/text.hpp"
 #include "core/estimate.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/quant/quant.hpp"
 #include "core/serve/inference.hpp"
 #include "core/units.hpp"
 #include "calibration.hpp"
@@ -17,16 +19,11 @@
 namespace vc::io {
 namespace {
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-bool has(const std::string& text, const char* word) { return lower(text).find(word) != std::string::npos; }
+bool has(const std::string& text, const char* word) { return ascii_lower(text).find(word) != std::string::npos; }
 
 // The number before `suffix` in `text` ("~20-token prompt" -> 20 for "-token prompt"); 0 if none.
 double number_before(const std::string& text, const char* suffix) {
-    const std::string t = lower(text);
+    const std::string t = ascii_lower(text);
     const size_t at = t.find(suffix);
     if (at == std::string::npos) return 0;
     size_t start = at;
@@ -36,24 +33,12 @@ double number_before(const std::string& text, const char* suffix) {
 
 // The number after `key` ("max_model_len 8192", "util 0.90"); `fallback` if absent.
 double number_after(const std::string& text, const char* key, double fallback) {
-    const std::string t = lower(text);
+    const std::string t = ascii_lower(text);
     size_t at = t.find(key);
     if (at == std::string::npos) return fallback;
     at += std::string(key).size();
     while (at < t.size() && (t[at] == ' ' || t[at] == '=' || t[at] == ':')) ++at;
     return at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])) ? std::atof(t.c_str() + at) : fallback;
-}
-
-// The weights column as a format name: "bf16", "int8-bnb", "nf4-bnb", "gguf Q4_K_M", "awq", ...
-std::string row_format(const std::string& column) {
-    std::string w = lower(column);
-    if (w.rfind("gguf ", 0) == 0) return w.substr(5);
-    if (w == "int8-bnb" || w == "bnb-int8" || w == "llm.int8" || w == "int8") return "bnb-int8";
-    if (w == "nf4-bnb" || w == "bnb-nf4" || w == "nf4") return "bnb-nf4";
-    if (w == "fp4-bnb" || w == "bnb-fp4") return "bnb-fp4";
-    if (w == "awq" || w == "awq-int4") return "awq-int4";
-    if (w == "gptq" || w == "gptq-int4") return "gptq-int4";
-    return w;
 }
 
 Config row_config(const CalibrationRow& row, Engine engine) {
@@ -63,7 +48,9 @@ Config row_config(const CalibrationRow& row, Engine engine) {
     cfg.model = calibration_row_model(row);
     cfg.gpu_id = calibration_row_gpu(row);
     cfg.inference.engine = engine;
-    cfg.inference.weights.format = row_format(row.get("weights"));
+    const RowFormat format = row_format(row.get("weights"));
+    cfg.inference.weights.format = format.format;
+    if (format.group_size > 0) cfg.inference.weights.group_size = format.group_size;
     const double batch = std::atof(row.get("batch").c_str());
     if (batch >= 1) cfg.inference.concurrency = static_cast<int>(batch);
     const double seq = std::atof(row.get("seq").c_str());
@@ -99,6 +86,40 @@ double component(const Estimate& e, const char* key) {
 
 }  // namespace
 
+// The weights column as a format name and group size, in the spellings people write: "bf16",
+// "int8-bnb", "nf4-bnb", "awq", "gptq-int4-g128", "awq-int4-g128", "4bit-128g" / "8bit-32g"
+// (TheBloke's GPTQ branch names), "gguf Q4_K_M", "Q4_K_M", "gguf-q4_k_m". `group_size` is set only
+// when the spelling names one.
+RowFormat row_format(const std::string& column) {
+    std::string w = ascii_lower(column);
+    for (char& c : w)
+        if (c == ' ') c = '-';
+    RowFormat out;
+    // A group-size tail: "-g128" or "-128g".
+    const size_t dash = w.rfind('-');
+    if (dash != std::string::npos && dash + 2 < w.size()) {
+        const std::string tail = w.substr(dash + 1);
+        const bool g_first = tail[0] == 'g' && std::isdigit(static_cast<unsigned char>(tail[1]));
+        const bool g_last = tail.back() == 'g' && std::isdigit(static_cast<unsigned char>(tail[0]));
+        if (g_first || g_last) {
+            out.group_size = std::atoi(tail.c_str() + (g_first ? 1 : 0));
+            w = w.substr(0, dash);
+        }
+    }
+    if (w.rfind("gguf-", 0) == 0 && !find_weight_format(w)) w = w.substr(5);
+    if (w == "int8-bnb" || w == "bnb-int8" || w == "llm.int8" || w == "int8") w = "bnb-int8";
+    else if (w == "nf4-bnb" || w == "bnb-nf4" || w == "nf4") w = "bnb-nf4";
+    else if (w == "fp4-bnb" || w == "bnb-fp4") w = "bnb-fp4";
+    else if (w == "awq" || w == "awq-int4" || w == "awq-4bit") w = "awq-int4";
+    else if (w == "gptq" || w == "gptq-int4" || w == "4bit" || w == "gptq-4bit") w = "gptq-int4";
+    else if (w == "8bit" || w == "gptq-8bit") w = "gptq-int8";
+    else if (w == "3bit" || w == "gptq-3bit") w = "gptq-int3";
+    if (const WeightFormat* f = find_weight_format(w)) w = f->id;
+    out.format = w;
+    return out;
+}
+
+
 // Hugging Face generate: `seq` tokens in all (the note's "N-token prompt" is the prefill), eager
 // attention when the note says so. alloc / reserved: what PyTorch's allocator holds (weights, KV,
 // activations); smi adds the CUDA context.
@@ -107,7 +128,7 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     const std::string note = row.get("note");
     cfg.inference.prompt_tokens = static_cast<int>(number_before(note, "-token prompt"));
     if (has(note, "eager")) cfg.inference.hf.attention = HfAttention::Eager;
-    const bool smi = lower(row.get("what")) == "smi";
+    const bool smi = ascii_lower(row.get("what")) == "smi";
     compare(cfg, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
         return smi ? allocated + component(e, "runtime") : allocated;
@@ -125,7 +146,7 @@ void serve_row(const CalibrationRow& row, RowCheck& out) {
     const std::string method = row.get("method");
     cfg.inference.vllm.gpu_memory_utilization = number_after(method, "util", 0.9);
     cfg.inference.context = static_cast<int>(number_after(method, "max_model_len", cfg.inference.context));
-    const std::string note = lower(row.get("note"));
+    const std::string note = ascii_lower(row.get("note"));
     const char* key = "weights";
     if (note.rfind("kv", 0) == 0) key = "kv_cache";
     else if (note.rfind("activation", 0) == 0) key = "activations";

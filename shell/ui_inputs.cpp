@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/model/presets.hpp"
 #include "core/quant/quant.hpp"
@@ -226,16 +227,11 @@ bool advanced_panel(App& a, const char* id, Body body) {
 }
 
 // [SECTION] model ---------------------------------------------------------------------------------
-std::string lower(std::string s) {
-    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
-}
-
 // Every word of the filter appears in the preset's name, id or family.
 bool preset_matches(const ModelSpec& m, const std::string& filter) {
-    const std::string hay = lower(m.name + " " + m.id + " " + m.family);
+    const std::string hay = ascii_lower(m.name + " " + m.id + " " + m.family);
     size_t start = 0;
-    const std::string f = lower(filter);
+    const std::string f = ascii_lower(filter);
     while (start < f.size()) {
         size_t end = f.find(' ', start);
         if (end == std::string::npos) end = f.size();

@@ -79,11 +79,6 @@ const std::vector<WeightFormat>& base_formats() {
     return formats;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 }  // namespace
 
 // [SECTION] gguf ----------------------------------------------------------------------------------
@@ -165,7 +160,7 @@ const std::vector<WeightFormat>& weight_formats() {
 }
 
 const WeightFormat* find_weight_format(const std::string& id_in) {
-    const std::string id = lower(id_in);
+    const std::string id = ascii_lower(id_in);
     for (const auto& f : weight_formats())
         if (id == f.id) return &f;
     // GGUF file types also by their llama-quantize name with a "gguf-" prefix, and "f16"/"f32".
@@ -504,7 +499,7 @@ Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string
     int ft = -1;
     const auto& fts = gguf_ftypes();
     for (size_t i = 0; i < fts.size(); ++i)
-        if (lower(ftype_name) == lower(fts[i].name)) ft = static_cast<int>(i);
+        if (ascii_lower(ftype_name) == ascii_lower(fts[i].name)) ft = static_cast<int>(i);
     if (ft < 0) return Outcome<WeightBreakdown>::failure("inference.weights", "inference.weights: \"" + ftype_name + "\" is not a GGUF file type");
 
     GgufContext c;

@@ -199,3 +199,18 @@ test('batch: one JSON result per config line, errors in place, answers with --so
   assert.ok(out[2].solve.max_context.ok);
   assert.equal(run(['batch']).code, 2);
 });
+
+test('validate: p90, within 10%, verdicts; several files as one; --cv table', () => {
+  const dir = new URL('../calibration/', import.meta.url).pathname;
+  const files = [join(dir, 'measured.csv'), join(dir, 'extra.csv')];
+  const one = run(['validate', files[0]]);
+  assert.equal(one.code, 0, one.err);
+  assert.match(one.out, /compared 30 rows \(1 skipped\): median \|error\| \d\.\d%, p90 \d\.\d%, worst \d+\.\d% \(C\d+\); within 10%: \d+ of 30; fits\/OOM verdicts right 18 of 18/);
+  assert.match(one.out, /C07 .*not scored against itself/);
+  const both = run(['validate', ...files, '--cv']);
+  assert.equal(both.code, 0, both.err);
+  assert.match(both.out, /compared 39 rows/);
+  assert.match(both.out, /CUDA context 1343 MiB\s+C07\s+.*\(C01\)/);
+  assert.match(both.out, /LitGPT loss 14 B per logit .*not evidence: judged only on its own source/);
+  assert.equal(run(['validate', files[0], new URL(import.meta.url).pathname]).code, 2);
+});

@@ -3,12 +3,14 @@
 // plus the CSV reader and the row -> config mapping on hand-made rows.
 #include <catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "core/units.hpp"
 #include "io/calibration.hpp"
+#include "io/calibration_cv.hpp"
 
 using namespace vc;
 
@@ -72,17 +74,18 @@ TEST_CASE("row -> config: LoRA words, sharding words, units", "[calibration]") {
     CHECK(bytes == 12.5 * kBytesPerGiB);
 }
 
-TEST_CASE("rows of other tasks wait for their model; unknown tasks are named", "[calibration]") {
+TEST_CASE("every task has a handler; unknown tasks are named; the context row is not scored", "[calibration]") {
     const std::string text = std::string(kHeader) + "S1,x,serve,m,,,,,,,,,,,,,,,,,,,vllm,1,GiB,\n" +
                              "U1,x,painting,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,\n" + "K1,x,context,none,,,,,,,,,,,,,,,,,1,none,smi,1343,MiB,\n";
     auto t = io::parse_csv(text);
     REQUIRE(t.ok);
     auto checks = io::check_rows(t.value);
     REQUIRE(checks.size() == 3);
-    if (!io::row_estimator("serve")) CHECK(checks[0].skipped == "skipped (inference model pending)");
-    CHECK(checks[1].skipped.find("unknown task") != std::string::npos);
-    CHECK(checks[2].compared);
-    CHECK(checks[2].error == Catch::Detail::Approx(0));  // the CUDA context constant is C07's reading
+    CHECK(io::row_estimator("serve") != nullptr);
+    CHECK(checks[1].skipped == "unknown task \"painting\"");
+    // The CUDA context constant is this row's reading: reported, never scored against itself.
+    CHECK_FALSE(checks[2].compared);
+    CHECK(checks[2].skipped.find("runtime.cuda_context_bytes") != std::string::npos);
 }
 
 TEST_CASE("every calibration row: accuracy targets and verdicts", "[calibration]") {
@@ -95,18 +98,117 @@ TEST_CASE("every calibration row: accuracy targets and verdicts", "[calibration]
     const auto checks = io::check_rows(t.value);
     int training_rows = 0;
     for (const auto& c : checks) {
-        const bool training = c.task == "pretrain" || c.task == "full_ft" || c.task == "lora" || c.task == "qlora" || c.task == "context";
-        if (!training) continue;
-        ++training_rows;
-        INFO(c.id << " " << c.model << ": measured " << c.measured_bytes << ", estimate " << c.estimated_bytes << " "
-                  << c.skipped);
-        REQUIRE(c.compared);
-        if (!c.measured_oom) CHECK(std::fabs(c.error) <= 0.20);
+        INFO(c.id << " " << c.model << ": measured " << c.measured_bytes << ", estimate " << c.estimated_bytes << " " << c.skipped);
+        if (c.task == "context") {
+            CHECK_FALSE(c.compared);  // the CUDA context constant's own reading
+            continue;
+        }
+        REQUIRE(c.compared);  // every other row of every task is estimated and scored
+        const bool training = c.task == "pretrain" || c.task == "full_ft" || c.task == "lora" || c.task == "qlora";
+        training_rows += training;
+        if (!c.measured_oom) CHECK(std::fabs(c.error) <= 0.15);
         if (c.verdict_known) CHECK(c.verdict_right);
     }
-    CHECK(training_rows > 0);
+    CHECK(training_rows >= 25);
+    // Issue 12's targets for the calibration set: median <= 3%, p90 <= 8%, worst <= 15%, every
+    // fits/OOM verdict right (each row whose source or note names a catalog GPU has one).
     const io::CalibrationSummary s = io::summarize(checks);
     INFO(io::format_checks(checks));
-    CHECK(s.median_abs_error <= 0.07);
+    CHECK(s.scored >= 30);
+    CHECK(s.median_abs_error <= 0.03);
+    CHECK(s.p90_abs_error <= 0.08);
+    CHECK(s.worst_abs_error <= 0.15);
+    CHECK(s.verdicts >= 18);
     CHECK(s.verdicts_right == s.verdicts);
+}
+
+TEST_CASE("summary: p90 by nearest rank, within 10%, OOM rows only in verdicts", "[calibration]") {
+    std::vector<io::RowCheck> checks(10);
+    for (int i = 0; i < 10; ++i) {
+        checks[i].compared = true;
+        checks[i].error = (i + 1) * 0.01 * (i % 2 ? -1 : 1);  // |error| 1%..10%
+    }
+    checks[9].error = 0.30;                                   // one row 30% off
+    io::RowCheck oom;
+    oom.compared = true;
+    oom.measured_oom = true;
+    oom.verdict_known = true;
+    oom.verdict_right = true;
+    checks.push_back(oom);
+    const io::CalibrationSummary s = io::summarize(checks);
+    CHECK(s.compared == 11);
+    CHECK(s.scored == 10);
+    CHECK(s.median_abs_error == Catch::Detail::Approx(0.055));  // (5% + 6%) / 2
+    CHECK(s.p90_abs_error == Catch::Detail::Approx(0.09));      // the 9th of 10 sorted
+    CHECK(s.worst_abs_error == Catch::Detail::Approx(0.30));
+    CHECK(s.within_10_percent == 9);
+    CHECK(s.verdicts == 1);
+}
+
+TEST_CASE("validate finds the GPU of a row in any catalog GPU named in its source or note", "[calibration]") {
+    const std::string text = std::string(kHeader) +
+                             "G1,someone's blog (MI300X-192GB),full_ft,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,\n"
+                             "G2,a forum post,full_ft,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,ran on an RTX 5090-32GB\n"
+                             "G3,a paper,full_ft,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,H100 NVL-94GB\n"
+                             "G4,a README (RTX-4090),full_ft,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,\n"
+                             "G5,torchtitan llama3_h100_202412,full_ft,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,\n";
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    CHECK(io::calibration_row_gpu({&t.value, 0}) == "mi300x-192gb");
+    CHECK(io::calibration_row_gpu({&t.value, 1}) == "rtx-5090-32gb");
+    CHECK(io::calibration_row_gpu({&t.value, 2}) == "h100-nvl-94gb");
+    CHECK(io::calibration_row_gpu({&t.value, 3}) == "rtx-4090-24gb");  // the catalog's one RTX 4090
+    CHECK(io::calibration_row_gpu({&t.value, 4}).empty());            // "_h100_2024..." names no GPU
+}
+
+TEST_CASE("validate reads the weight spellings people write", "[calibration]") {
+    struct Case {
+        const char* column;
+        const char* format;
+        int group;
+    };
+    const Case cases[] = {
+        {"gptq-int4-g128", "gptq-int4", 128}, {"awq-int4-g128", "awq-int4", 128}, {"4bit-128g", "gptq-int4", 128},
+        {"8bit-32g", "gptq-int8", 32},        {"GPTQ", "gptq-int4", 0},           {"int8-bnb", "bnb-int8", 0},
+        {"nf4", "bnb-nf4", 0},                {"gguf Q4_K_M", "q4_k_m", 0},       {"Q4_K_M", "q4_k_m", 0},
+        {"gguf-q8_0", "q8_0", 0},             {"bf16", "bf16", 0},
+    };
+    for (const auto& c : cases) {
+        INFO(c.column);
+        const io::RowFormat f = io::row_format(c.column);
+        CHECK(f.format == c.format);
+        CHECK(f.group_size == c.group);
+    }
+}
+
+TEST_CASE("validate --cv: each fitted constant scored on rows of other sources only", "[calibration]") {
+    std::string text;
+    if (!read_file(VRAMCALC_CALIBRATION_CSV, text)) FAIL("calibration CSV not found at " << VRAMCALC_CALIBRATION_CSV);
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto checks = io::check_rows(t.value);
+    const auto lines = io::cross_validate(t.value, checks);
+    REQUIRE(lines.size() == io::fitted_constants().size());
+    std::vector<io::RowCheck> held_out;
+    for (const auto& l : lines) {
+        INFO(l.constant->name);
+        CHECK(!l.fitted_sources.empty());  // every constant's fitted rows are in the file
+        for (const auto& id : l.held_out_ids) {
+            // A held-out row never shares a source with a row the constant was fitted on.
+            for (size_t i = 0; i < t.value.rows.size(); ++i) {
+                const io::CalibrationRow row{&t.value, i};
+                if (row.get("id") != id) continue;
+                const std::string src = io::row_source(row);
+                CHECK(std::find(l.fitted_sources.begin(), l.fitted_sources.end(), src) == l.fitted_sources.end());
+                held_out.push_back(checks[i]);
+            }
+        }
+    }
+    // The CUDA context (read on C07, perf_train_gpu_one) is tested by C01 (model_memory_anatomy).
+    CHECK(lines[0].held_out_ids == std::vector<std::string>{"C01"});
+    CHECK(std::fabs(checks[0].error) <= 0.03);
+    // Issue 12: the cross-validated column no worse than p90 <= 12%.
+    const io::CalibrationSummary s = io::summarize(held_out);
+    CHECK(s.scored >= 1);
+    CHECK(s.p90_abs_error <= 0.12);
 }
