@@ -1,4 +1,4 @@
-// vramcalc io: the calibration CSV (../shared/calibration/measured.csv: measured peak memory of
+// vramcalc io: the calibration CSV (tests/calibration/measured.csv: measured peak memory of
 // public runs) -> estimates to compare. Parses the CSV, maps each row to a Config by its task,
 // runs the engine, and scores estimate vs measured (docs/accuracy.md). Never throws.
 #pragma once

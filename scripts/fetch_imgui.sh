@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vramcalc: fetches the Dear ImGui 1.90.1 source (Debian 13's `imgui` source package) into the
 # git-ignored third_party/imgui-1.90.1, with a private apt source list and state folder so the
-# machine's own apt set-up stays untouched (/work/shared/TOOLCHAIN.md). Verifies the tarball's
+# machine's own apt set-up stays untouched (the team's toolchain notes). Verifies the tarball's
 # sha256 before unpacking. Does nothing when the source is already there.
 set -euo pipefail
 

@@ -2,7 +2,7 @@
 # over Emscripten's GLFW on WebGL2, plus the Embind bindings, linked as app.js + app.wasm and packed
 # into build/wasm/site/app.js (wasm inside, see below) next to our own index.html and JS glue.
 # Emscripten 3.1.6 quirks:
-# /work/shared/TOOLCHAIN.md (NODE_PATH for acorn; -o app.js, not .html, at -O2 and above).
+# the team's toolchain notes (NODE_PATH for acorn; -o app.js, not .html, at -O2 and above).
 include(${CMAKE_SOURCE_DIR}/shell/shell.cmake)
 
 # The page's download is the budget (issue 5, the full app: wasm + js <= 450 KB gzip,

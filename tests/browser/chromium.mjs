@@ -1,5 +1,5 @@
 // Headless Debian Chromium for the browser test and the benchmark, driven by playwright-core.
-// Flags from /work/shared/TOOLCHAIN.md: run as root without a sandbox, render WebGL2 in software
+// Flags from the team's toolchain notes: run as root without a sandbox, render WebGL2 in software
 // (SwiftShader), and never reach for the network. Playwright makes its own temporary profile.
 import { chromium } from 'playwright-core';
 
