@@ -219,7 +219,7 @@ bool read_parallel(const json& j, ParallelInputs& p, Error& err) {
     ObjectReader r(j, "parallel.");
     r.only_keys({"tp", "sp", "pp", "schedule", "virtual_stages", "dp", "cp", "ep", "etp"});
     r.integer("tp", p.tp);
-    r.boolean("sp", p.sp);
+    read_toggle(r, "sp", p.sp);
     r.integer("pp", p.pp);
     read_enum(r, "schedule", kSchedules, p.schedule);
     r.integer("virtual_stages", p.virtual_stages);
@@ -311,7 +311,7 @@ void write_training_sections(const Config& cfg, json& j) {
         {"loss_chunk_tokens", t.loss_chunk_tokens},
     };
     const ParallelInputs& p = cfg.parallel;
-    j["parallel"] = {{"tp", p.tp}, {"sp", p.sp}, {"pp", p.pp}, {"schedule", name_of(kSchedules, p.schedule)},
+    j["parallel"] = {{"tp", p.tp}, {"sp", toggle_json(p.sp)}, {"pp", p.pp}, {"schedule", name_of(kSchedules, p.schedule)},
                      {"virtual_stages", p.virtual_stages}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep}, {"etp", p.etp}};
     const RuntimeConstants& k = cfg.runtime;
     j["runtime"] = {{"cuda_context_bytes", k.cuda_context_bytes},

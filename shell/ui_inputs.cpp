@@ -599,7 +599,8 @@ bool training_inputs(App& a) {
             changed |= check(p, {"training.offload_params", "Offload weights", "Weights in host RAM, gathered a layer at a time."}, t.offload_params, "to host RAM");
         changed |= integer(p, {"parallel.tp", "Tensor parallel", "Splits every matrix and most activations over TP GPUs."}, par.tp, kDegreeSpec);
         if (par.tp > 1)
-            changed |= check(p, {"parallel.sp", "Sequence parallel", "With TP: norm and dropout activations split too."}, par.sp, "norms, dropout split");
+            changed |= choice(p, {"parallel.sp", "Sequence parallel", "With TP: norm and dropout activations split too (Profile: torchtitan and Megatron do)."},
+                              kToggles, par.sp, true);
         changed |= integer(p, {"parallel.pp", "Pipeline stages", "Layers split over PP GPUs; the first stage holds up to PP micro-batches."}, par.pp, kDegreeSpec);
         if (par.pp > 1) {
             changed |= choice(p, {"parallel.schedule", "Schedule", "How many micro-batches are in flight."}, kSchedules, par.schedule, true);

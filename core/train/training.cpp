@@ -175,7 +175,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     s.pp = par.pp;
     s.cp = par.cp;
     s.ep = par.ep;
-    s.sp = par.sp && par.tp > 1;
+    s.sp = par.tp > 1 && toggle(par.sp, s.pr.tp_sequence_parallel);
     s.interleaved = par.schedule == PipelineSchedule::Interleaved;
     s.v = s.interleaved ? par.virtual_stages : 1;
     if (md.heads % s.tp != 0)

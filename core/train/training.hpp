@@ -112,7 +112,7 @@ struct TrainingInputs {
 
 struct ParallelInputs {
     int tp = 1;          // tensor parallel
-    bool sp = false;     // sequence parallel (with tp): norms/dropout activations sharded too
+    Toggle sp = Toggle::Auto;  // sequence parallel (with tp): norms/dropout activations sharded too (Auto: the profile's TP plan)
     int pp = 1;          // pipeline stages
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int virtual_stages = 1;  // interleaved schedule: model chunks per GPU (v)
@@ -173,6 +173,8 @@ struct ProfileBehaviour {
     bool autocast_weight_copies = true; // autocast's BF16 copy of each matmul weight lives from forward to backward
     bool autocast_input_copies = true;  // autocast casts a shared input once per projection
     bool grad_fp32_default = false;     // FP32 gradient accumulation buffers by default (BF16 params)
+    // Tensor parallelism
+    bool tp_sequence_parallel = false;  // its TP plan shards norm/dropout regions on the sequence by default
     // Logits and loss
     bool logits_fp32 = true;            // the loss upcasts logits to FP32
     double loss_chunk_tokens = 0;       // chunked cross-entropy: tokens per chunk (0: off)

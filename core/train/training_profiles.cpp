@@ -65,6 +65,9 @@ ProfileBehaviour torchtitan() {
     p.rmsnorm_normed_bytes = 2;
     p.op_level_selective = true;
     p.ddp_bucket_copy = false;
+    // torchtitan's parallelize_llama TP plan wraps attention_norm / ffn_norm in SequenceParallel()
+    // and shards the block outputs on the sequence (torchtitan/models/llama3/parallelize.py).
+    p.tp_sequence_parallel = true;
     // FSDP2 with 8k-32k-token steps: the FP32 loss buffers (tens of GB) and per-block gathers
     // leave cached blocks the next allocations cannot reuse. Fitted to C25-C29 (docs/accuracy.md).
     p.allocator_fragmentation = 0.13;
@@ -90,6 +93,9 @@ ProfileBehaviour megatron() {
     p.autocast_weight_copies = false;
     p.autocast_input_copies = false;
     p.grad_fp32_default = true;
+    // Megatron-LM's GPT pretraining examples pass --sequence-parallel whenever TP > 1
+    // (examples/gpt3/train_gpt3_175b_distributed.sh; NeMo's recipes default sequence_parallel on).
+    p.tp_sequence_parallel = true;
     p.logits_held = 1;
     p.loss_buffers = 1.5;
     p.foreach_optimizer = false;

@@ -240,3 +240,28 @@ TEST_CASE("CPU offload moves optimizer state to host RAM") {
     // FP32 master + Adam moments (12 B) and FP32 gradients (4 B) per parameter, over 8 shards.
     CHECK(r.value.host_ram == Approx(7e9 * 16 / 8).epsilon(1e-3));
 }
+
+TEST_CASE("sequence parallel follows the profile's TP plan unless the config says", "[training]") {
+    // Llama-3.1-8B, TP 4 x DP 2 with FSDP, 8k tokens: torchtitan's and Megatron's TP plans shard the
+    // norm/dropout regions on the sequence; HF Trainer's has no SP.
+    auto acts = [](const char* profile, const char* sp) {
+        const std::string text = std::string(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},)") +
+                                 R"("batch":1,"seq":8192,"gpus":8,"parallel":{"tp":4,"sp":)" + sp +
+                                 R"(},"training":{"sharding":"fsdp","profile":")" + profile + R"("}})";
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        return e.value.component("activations")->bytes;
+    };
+    for (const char* profile : {"torchtitan", "megatron"}) {
+        INFO(profile);
+        CHECK(acts(profile, "null") == acts(profile, "true"));
+        CHECK(acts(profile, "true") < acts(profile, "false"));
+    }
+    CHECK(acts("hf-trainer", "null") == acts("hf-trainer", "false"));
+    // What SP saves is the norm inputs and the residual copies that TP alone keeps whole: with TP 4
+    // those per-layer tensors shrink to a quarter, so the gap is at least 3/4 of one h x tokens BF16
+    // tensor per layer (32 layers x 8192 tokens x 4096 x 2 bytes x 3/4 = 0.81 GB).
+    CHECK(acts("megatron", "false") - acts("megatron", "true") >= 32 * 8192.0 * 4096 * 2 * 0.75);
+}

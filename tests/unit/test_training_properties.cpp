@@ -76,7 +76,7 @@ Config random_config(Gen& g) {
     t.lora.dropout = g.coin() ? 0.05 : 0;
     ParallelInputs& p = c.parallel;
     p.tp = std::min(m.kv_heads, g.pow2(0, 2));
-    p.sp = g.coin();
+    p.sp = g.coin() ? Toggle::On : Toggle::Off;
     p.pp = g.pow2(0, 2);
     p.cp = g.pow2(0, 1);
     const int dp = g.pow2(0, 3);
@@ -172,7 +172,7 @@ TEST_CASE("tensor parallelism with sequence parallelism never costs more") {
     for (int i = 0; i < 300; ++i) {
         Config c = random_config(g);
         c.parallel.tp = 1;
-        c.parallel.sp = true;
+        c.parallel.sp = Toggle::On;
         c.gpus = static_cast<double>(c.parallel.pp) * c.parallel.cp;  // dp 1
         const double t1 = total(c);
         if (c.model.kv_heads % 2 != 0 || c.model.heads % 2 != 0) continue;
