@@ -27,9 +27,11 @@ bool training_task(const CalibrationRow& row) { return task_is(row, {"pretrain",
 // mechanisms behind the misses, and the fitted constants"), with the rows it applies to.
 const std::vector<FittedConstant>& fitted_constants() {
     static const std::vector<FittedConstant> list = {
-        {"CUDA context 1343 MiB", "core/train/training.hpp RuntimeConstants::cuda_context_bytes", "C07",
-         "every training row measured by nvidia-smi",
-         [](const CalibrationRow& r) { return (training_task(r) || task_is(r, {"context"})) && ascii_lower(r.get("what")) == "smi"; }},
+        {"CUDA context, eager loading 1343 MiB", "core/catalog/cuda_context.hpp kCudaContextEagerBytes", "C07",
+         "nvidia-smi training rows of a stack without lazy loading (the 2022 HF docs)",
+         [](const CalibrationRow& r) {
+             return (training_task(r) || task_is(r, {"context"})) && ascii_lower(r.get("what")) == "smi" && source_has(r, "hf transformers docs");
+         }},
         {"hf-legacy allocator fragmentation 0.03", "core/train/training_profiles.cpp (hf-legacy)", "C01,C02,C03,C04,C05,C06",
          "training rows of the 2022 HF transformers docs (PyTorch <= 1.10)",
          [](const CalibrationRow& r) { return training_task(r) && source_has(r, "hf transformers docs"); }},

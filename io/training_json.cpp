@@ -236,9 +236,10 @@ bool read_parallel(const json& j, ParallelInputs& p, Error& err) {
 
 bool read_runtime(const json& j, RuntimeConstants& k, Error& err) {
     ObjectReader r(j, "runtime.");
-    r.only_keys({"cuda_context_bytes", "library_workspace_bytes", "nccl_bytes", "allocator_fragmentation",
+    r.only_keys({"cuda_context_bytes", "lazy_loading", "library_workspace_bytes", "nccl_bytes", "allocator_fragmentation",
                  "deepspeed_bucket_elements", "deepspeed_prefetch_elements", "ddp_bucket_bytes"});
     r.number("cuda_context_bytes", k.cuda_context_bytes);
+    read_toggle(r, "lazy_loading", k.lazy_loading);
     r.number("library_workspace_bytes", k.library_workspace_bytes);
     r.number("nccl_bytes", k.nccl_bytes);
     r.number("allocator_fragmentation", k.allocator_fragmentation);
@@ -315,6 +316,7 @@ void write_training_sections(const Config& cfg, json& j) {
                      {"virtual_stages", p.virtual_stages}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep}, {"etp", p.etp}};
     const RuntimeConstants& k = cfg.runtime;
     j["runtime"] = {{"cuda_context_bytes", k.cuda_context_bytes},
+                    {"lazy_loading", toggle_json(k.lazy_loading)},
                     {"library_workspace_bytes", k.library_workspace_bytes},
                     {"nccl_bytes", k.nccl_bytes},
                     {"allocator_fragmentation", k.allocator_fragmentation},

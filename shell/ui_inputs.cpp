@@ -635,10 +635,12 @@ bool training_inputs(App& a) {
         changed |= choice(k, {"training.compile", "torch.compile", "Fused norms and pointwise ops keep fewer activations."}, kToggles, t.compile, true);
         changed |= choice(k, {"training.logits_fp32", "FP32 logits", "The loss upcasts batch x seq x vocab logits to FP32."}, kToggles, t.logits_fp32, true);
         changed |= choice(k, {"training.grad_fp32", "FP32 grad buffers", "FP32 gradient accumulation buffers (Megatron main_grad)."}, kToggles, t.grad_fp32, true);
-        double mib = c.runtime.cuda_context_bytes / (1024.0 * 1024.0);
-        if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB)", "Outside the allocator on every GPU; ~500 MiB with CUDA lazy loading."}, mib,
-                   NumberSpec{0, 16384, 50, Step::Add, "%.0f", {300, 500, 800, 1343}})) {
-            c.runtime.cuda_context_bytes = mib * 1024 * 1024;
+        changed |= choice(k, {"runtime.lazy_loading", "CUDA lazy loading", "Kernels load on first use (PyTorch >= 1.13): a 0.5 GiB context instead of 1343 MiB."},
+                          kToggles, c.runtime.lazy_loading, true);
+        double mib = c.runtime.cuda_context_bytes < 0 ? -1 : c.runtime.cuda_context_bytes / (1024.0 * 1024.0);
+        if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB, -1: model)", "Outside the allocator on every GPU; -1 follows lazy loading (512 or 1343 MiB)."}, mib,
+                   NumberSpec{-1, 16384, 50, Step::Add, "%.0f", {-1, 300, 512, 800, 1343}})) {
+            c.runtime.cuda_context_bytes = mib < 0 ? -1 : mib * 1024 * 1024;
             changed = true;
         }
         return changed;

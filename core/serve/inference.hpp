@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/serve/kv_cache.hpp"
 #include "core/quant/quant.hpp"
@@ -27,9 +28,9 @@ const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf"
 
 // Constants that model the world. Each is overridable from the config ("inference.constants").
 struct InferenceConstants {
-    // CUDA context plus cuBLAS/cuDNN handles on one GPU, outside PyTorch's allocator: PyTorch 2.x
-    // with CUDA 12 lazy module loading takes ~0.3-0.6 GiB (nvidia-smi minus memory_reserved).
-    double cuda_context_bytes = 0.5 * 1073741824.0;
+    // CUDA context plus cuBLAS/cuDNN handles on one GPU, outside PyTorch's allocator, with lazy
+    // module loading (core/catalog/cuda_context.hpp, the same model as training's).
+    double cuda_context_bytes = kCudaContextLazyBytes;
     // nvidia-smi's total less what cudaMemGetInfo reports (what vLLM's total_gpu_memory is): vLLM
     // logs 79.22 GiB on an 79.65 GiB H100 (PR #10511) and C30 implies 39.50 GiB on a 40 GiB A100.
     double driver_reserved_bytes = 0.47 * 1073741824.0;

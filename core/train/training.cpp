@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/train/training_internal.hpp"
 
 namespace vc {
@@ -133,6 +134,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         if (s.pr.compiled) s.pr.eager_rmsnorm = false;
     }
     s.pr.logits_fp32 = toggle(in.logits_fp32, s.pr.logits_fp32);
+    if (s.rt.cuda_context_bytes < 0)
+        s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.pr.lazy_module_loading));
 
     // Shape of the step.
     // clang-format off
@@ -156,7 +159,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         !check_int_range("parallel.etp", par.etp, 0, kMaxParallel, err) ||
         !check_range("model.attn_softcap", cfg.model.attn_softcap, 0, 1e6, err) ||
         !check_range("model.final_softcap", cfg.model.final_softcap, 0, 1e6, err) ||
-        !check_range("runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes, 0, 1e12, err) ||
+        !check_range("runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes, -1, 1e12, err) ||
         !check_range("runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes, 0, 1e12, err) ||
         !check_range("runtime.nccl_bytes", cfg.runtime.nccl_bytes, 0, 1e12, err) ||
         !check_range("runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation, -1, 10, err) ||

@@ -124,10 +124,12 @@ struct ParallelInputs {
 
 // [SECTION] runtime -------------------------------------------------------------------------------
 struct RuntimeConstants {
-    // CUDA context with PyTorch's kernels loaded, outside the caching allocator. Source: HF
-    // transformers docs (model_memory_anatomy) measured 1343 MiB on a V100 (calibration row C07);
-    // CUDA >= 11.7 with lazy loading takes about 500 MiB.
-    double cuda_context_bytes = 1343.0 * 1024 * 1024;
+    // CUDA context with PyTorch's kernels, outside the caching allocator (core/catalog/cuda_context.hpp).
+    // -1: by lazy_loading (0.5 GiB lazy, 1343 MiB eager).
+    double cuda_context_bytes = -1;
+    // CUDA lazy module loading (Auto: the profile's stack; PyTorch >= 1.13 with CUDA >= 11.7 loads
+    // kernels on first use, the 2022 HF docs runs did not).
+    Toggle lazy_loading = Toggle::Auto;
     // cuBLAS/cuBLASLt workspaces inside the caching allocator. Source: PyTorch default
     // CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 2 x 4 MiB + 8 x 16 KiB per handle.
     double library_workspace_bytes = 8.125 * 1024 * 1024;
@@ -173,6 +175,8 @@ struct ProfileBehaviour {
     bool autocast_weight_copies = true; // autocast's BF16 copy of each matmul weight lives from forward to backward
     bool autocast_input_copies = true;  // autocast casts a shared input once per projection
     bool grad_fp32_default = false;     // FP32 gradient accumulation buffers by default (BF16 params)
+    // Runtime
+    bool lazy_module_loading = true;    // CUDA kernels load on first use (PyTorch >= 1.13, CUDA >= 11.7)
     // Tensor parallelism
     bool tp_sequence_parallel = false;  // its TP plan shards norm/dropout regions on the sequence by default
     // Logits and loss

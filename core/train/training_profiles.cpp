@@ -30,6 +30,8 @@ ProfileBehaviour hf_legacy() {
         "loss over a shifted copy of the logits.";
     p.attention = AttentionKernel::Eager;
     p.softmax_saves_input = true;
+    // PyTorch <= 1.12 loaded every kernel at start-up (lazy loading came with 1.13 and CUDA 11.7).
+    p.lazy_module_loading = false;
     p.softmax_fp32 = false;
     p.foreach_optimizer = false;
     p.grads_persist = true;

@@ -210,7 +210,7 @@ test('validate: p90, within 10%, verdicts; several files as one; --cv table', ()
   const both = run(['validate', ...files, '--cv']);
   assert.equal(both.code, 0, both.err);
   assert.match(both.out, /compared 39 rows/);
-  assert.match(both.out, /CUDA context 1343 MiB\s+C07\s+.*\(C01\)/);
+  assert.match(both.out, /CUDA context, eager loading 1343 MiB\s+C07\s+.*\(C01\)/);
   assert.match(both.out, /LitGPT loss 14 B per logit .*not evidence: judged only on its own source/);
   assert.equal(run(['validate', files[0], new URL(import.meta.url).pathname]).code, 2);
 });

@@ -168,7 +168,7 @@ TEST_CASE("out-of-range numbers and NaN name their field") {
     cfg.training.dropout = 1.5;
     CHECK(field_of(cfg) == "training.dropout");
     cfg = llama8b();
-    cfg.runtime.cuda_context_bytes = -1;
+    cfg.runtime.cuda_context_bytes = -2;  // -1 is "by lazy_loading"
     CHECK(field_of(cfg) == "runtime.cuda_context_bytes");
     cfg = llama8b();
     cfg.training.profile = "no-such-stack";

@@ -5,6 +5,7 @@
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
+#include "core/serve/inference.hpp"
 #include "core/train/training.hpp"
 #include "io/config_json.hpp"
 
@@ -264,4 +265,26 @@ TEST_CASE("sequence parallel follows the profile's TP plan unless the config say
     // those per-layer tensors shrink to a quarter, so the gap is at least 3/4 of one h x tokens BF16
     // tensor per layer (32 layers x 8192 tokens x 4096 x 2 bytes x 3/4 = 0.81 GB).
     CHECK(acts("megatron", "false") - acts("megatron", "true") >= 32 * 8192.0 * 4096 * 2 * 0.75);
+}
+
+TEST_CASE("one CUDA context model: lazy loading unless the stack predates it", "[training]") {
+    // Llama-3.1-8B LoRA on one GPU: the runtime component is the context alone.
+    auto runtime = [](const char* profile, const char* lazy, double context) {
+        std::string text = std::string(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},)") +
+                           R"("training":{"finetune":"lora","profile":")" + profile + R"("},"runtime":{"lazy_loading":)" + lazy +
+                           R"(,"cuda_context_bytes":)" + std::to_string(context) + "}}";
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        return e.value.component("runtime")->bytes;
+    };
+    const double MiB = 1024.0 * 1024;
+    CHECK(runtime("hf-trainer", "null", -1) == 512 * MiB);    // PyTorch >= 1.13: lazy
+    CHECK(runtime("hf-legacy", "null", -1) == 1343 * MiB);    // the 2022 docs' stack: eager (C07)
+    CHECK(runtime("hf-trainer", "false", -1) == 1343 * MiB);  // CUDA_MODULE_LOADING=EAGER
+    CHECK(runtime("hf-legacy", "true", -1) == 512 * MiB);
+    CHECK(runtime("hf-trainer", "null", 800 * MiB) == 800 * MiB);  // a reading overrides the model
+    // Serving uses the same lazy-loading context.
+    CHECK(InferenceConstants{}.cuda_context_bytes == 512 * MiB);
 }
