@@ -132,6 +132,19 @@ void complete_results(App& a) {
         res.answers.push_back(SolveResult{q.id, q.label, s.ok, std::move(s.value), s.error});
     }
 
+    // Training: how many of each GPU the job needs is the "Fewest GPUs" question asked for that
+    // GPU, so the table and the answer never disagree (a 256-GPU job does not read "1 GPU").
+    if (a.inputs.task != Task::Inference) {
+        for (auto& row : res.gpus) {
+            Config c = detailed;
+            c.gpu_id = row.fit.gpu_id;
+            auto s = solve(c, "min_gpus");
+            row.from_solver = true;
+            row.fit.gpus_needed = s.ok && s.value.value > 0 ? static_cast<int>(s.value.value) : 0;
+            row.solver_note = s.ok ? s.value.explanation : s.error.message;
+        }
+    }
+
     const auto t_answers = std::chrono::steady_clock::now();
     res.by_batch = compute_sweep(a.inputs, SweepAxis::Batch);
     res.by_seq = compute_sweep(a.inputs, SweepAxis::Seq);

@@ -56,6 +56,10 @@ struct SolveResult {
 struct CatalogFit {
     GpuFit fit;
     bool from_method = false;
+    // Training: the GPUs column is the detailed model's "Fewest GPUs" answer for this GPU (the
+    // same solver as the answer shown for the chosen GPU), with its explanation.
+    bool from_solver = false;
+    std::string solver_note;
 };
 
 // Everything derived from the inputs. Kept while the inputs are invalid: the last valid result

@@ -331,3 +331,38 @@ TEST_CASE("shell charts: detailed serving samples concurrency and context throug
     CHECK(q.field == "inference.context");
     CHECK(q.current == 8192);
 }
+
+TEST_CASE("the GPU table's count for training is the Fewest GPUs answer for each GPU") {
+    // Llama-3.1-70B pretraining on 256 GPUs with FSDP, TP 8: the table used to read "1 GPU" (the
+    // per-GPU fit at the job's layout) while "Fewest GPUs" said far more.
+    App a;
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-70b"},"gpu":"h100-80gb",
+        "batch":1,"seq":4096,"gpus":256,"parallel":{"tp":8},"training":{"sharding":"fsdp","recompute":"full"}})");
+    REQUIRE(cfg.ok);
+    a.inputs = cfg.value;
+    recompute(a);
+    REQUIRE(a.results.valid);
+    REQUIRE(a.results.complete);
+    const SolveResult* fewest = nullptr;
+    for (const auto& s : a.results.answers)
+        if (s.question == "min_gpus") fewest = &s;
+    REQUIRE(fewest);
+    REQUIRE(fewest->ok);
+    int checked = 0;
+    for (const auto& row : a.results.gpus) {
+        INFO(row.fit.gpu_id);
+        CHECK(row.from_solver);
+        Config c = a.inputs;
+        c.gpu_id = row.fit.gpu_id;
+        auto s = solve(c, "min_gpus");
+        REQUIRE(s.ok);
+        CHECK(row.fit.gpus_needed == static_cast<int>(s.value.value));
+        if (row.fit.gpu_id == "h100-80gb") {
+            CHECK(row.fit.gpus_needed == static_cast<int>(fewest->answer.value));
+            CHECK(row.fit.gpus_needed > 1);
+            CHECK(row.fit.gpus_needed % 8 == 0);  // whole TP groups
+            ++checked;
+        }
+    }
+    CHECK(checked == 1);
+}
