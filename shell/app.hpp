@@ -86,6 +86,11 @@ struct App {
     // message beside the field (the engine sees the clamped int).
     std::string typed_field;
     double typed_value = 0;
+    // A number being typed into (its field id and the value its text reads so far): nothing
+    // applies until Enter or leaving the field, so "1e30" never applies its prefix "1e3" and the
+    // last valid result stays the one before the edit (Escape drops the edit).
+    std::string typing_field;
+    double typing_value = 0;
     bool dirty = true;          // inputs changed since the last recompute
     // NOTE: at start the first frame shows the estimate, and the comparison, the answers and the
     // chart series (several times the estimate's work, cold code) follow on the next frame.

@@ -554,15 +554,16 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TextUnformatted(pct.c_str());
 
         ImGui::TableSetColumnIndex(2);
-        if (f.gpus_needed > 0) ImGui::Text("%d", f.gpus_needed);
-        else {
+        if (f.gpus_needed > 0) {
+            ImGui::Text("%d", f.gpus_needed);
+            if (row.from_solver)
+                tooltip(("Fewest GPUs of this type (detailed model, data parallelism grown; TP, PP, CP as set): " + row.solver_note).c_str());
+        } else {
             ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
             ImGui::TextUnformatted("\xe2\x80\x94");
             ImGui::PopStyleColor();
             tooltip(row.from_solver ? row.solver_note.c_str()
                     : row.from_method ? "Does not fit at any GPU count this method tries." : "This method gives no GPU count for this GPU.");
-        } else if (row.from_solver) {
-            tooltip(("Fewest GPUs of this type (detailed model, data parallelism grown; TP, PP, CP as set): " + row.solver_note).c_str());
         }
         if (!narrow) {
             ImGui::TableSetColumnIndex(3);

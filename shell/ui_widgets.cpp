@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <limits>
 
+#include <imgui_internal.h>  // TempInputIsActive: a number field in text-input mode
+
 #include "state/format.hpp"
 #include "ui_internal.hpp"
 
@@ -205,9 +207,27 @@ bool number(Form& f, const Field& field, double& v, const NumberSpec& spec) {
                             : static_cast<float>(spec.step * 0.1);
     ImGui::SetNextItemWidth(field_w > 40 ? field_w : 40);
     const double lo = spec.min, hi = spec.max;
-    if (ImGui::DragScalar("##v", ImGuiDataType_Double, &v, speed, spec.min < spec.max ? &lo : nullptr,
-                          spec.min < spec.max ? &hi : nullptr, spec.format))
+    // Dragging applies as it goes; typed text applies as a whole, on Enter or when the field is left.
+    const bool was_typing = a.typing_field == id;
+    double edit = was_typing ? a.typing_value : v;
+    const bool edited = ImGui::DragScalar("##v", ImGuiDataType_Double, &edit, speed, spec.min < spec.max ? &lo : nullptr,
+                                          spec.min < spec.max ? &hi : nullptr, spec.format);
+    if (ImGui::TempInputIsActive(ImGui::GetItemID())) {
+        if (edited || !was_typing) {
+            a.typing_field = id;
+            a.typing_value = edit;
+        }
+    } else if (was_typing) {
+        a.typing_field.clear();
+        const bool escaped = ImGui::IsKeyPressed(ImGuiKey_Escape, false);
+        if (!escaped && (edited || edit != v)) {
+            v = edit;
+            changed = true;
+        }
+    } else if (edited) {
+        v = edit;
         changed = true;
+    }
     reg(a, id);
     mark_control();
     tooltip(field.tip);

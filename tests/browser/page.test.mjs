@@ -154,7 +154,7 @@ test('checkpointing quarters the quick method\'s activations', async () => {
 
 test('bad input shows the error beside the field and keeps the last valid result', async () => {
     const before = await v.hook('result');
-    await v.typeInto('batch', '0', { enter: false });
+    await v.typeInto('batch', '0');
     let s = await v.state();
     assert.equal(s.error?.field, 'batch');
     assert.match(s.error.message, /batch must be a whole number in \[1, 1048576\], got 0/);
@@ -166,12 +166,38 @@ test('bad input shows the error beside the field and keeps the last valid result
     assert.ok(Math.abs(msg.x - field.x) < 4);
     assert.match(await v.hook('a11yText'), /Invalid input: batch/);
     await page.screenshot({ path: join(artifacts, 'bad-input.png') });
-    await page.keyboard.press('Enter');
     await v.typeInto('batch', '4');
     s = await v.state();
     assert.equal(s.error, null);
     assert.equal(s.inputs.batch, 4);
     assert.deepEqual(consoleErrors, []);
+});
+
+test('typed text applies as a whole: "1e30" never applies its prefix "1e3"; Escape drops the edit', async () => {
+    await v.typeInto('batch', '4');
+    const before = await v.hook('result');
+    const batchBefore = (await v.state()).inputs.batch;
+    // While typing, nothing applies: after "1e3" the inputs and the result are the ones before.
+    await v.typeInto('batch', '1e3', { enter: false });
+    let s = await v.state();
+    assert.equal(s.inputs.batch, batchBefore);
+    assert.deepEqual(s.result, before);
+    await page.keyboard.type('0');
+    await page.keyboard.press('Enter');
+    await v.settled();
+    s = await v.state();
+    assert.equal(s.error?.field, 'batch');
+    assert.match(s.error.message, /^batch must be .*, got 1e\+30$/);
+    assert.deepEqual(s.result, before, 'the last valid result is the one before the edit, not batch 1000');
+    // Escape leaves the field with its value.
+    await v.typeInto('batch', '2');
+    const two = await v.hook('result');
+    await v.typeInto('batch', '64', { enter: false });
+    await page.keyboard.press('Escape');
+    await v.settled();
+    s = await v.state();
+    assert.equal(s.inputs.batch, 2);
+    assert.deepEqual(s.result, two);
 });
 
 test('the guide method reproduces the guide\'s 70B training example', async () => {
