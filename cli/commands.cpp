@@ -7,6 +7,7 @@ namespace vc::cli {
 
 int batch_command(int argc, char** argv);     // cli/batch_command.cpp
 int solve_command(int argc, char** argv);     // cli/solve_command.cpp
+int suggest_command(int argc, char** argv);   // cli/suggest_command.cpp
 int validate_command(int argc, char** argv);  // cli/validate_command.cpp
 
 struct Command {
@@ -17,6 +18,7 @@ struct Command {
 static const Command kCommands[] = {
     {"batch", batch_command},
     {"solve", solve_command},
+    {"suggest", suggest_command},
     {"validate", validate_command},
 };
 

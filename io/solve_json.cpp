@@ -18,6 +18,20 @@ std::string solve_json(const std::string& config_text, const std::string& questi
     return dump(answer_to_json(r.value));
 }
 
+nlohmann::json suggestions_to_json(const std::vector<Suggestion>& list) {
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& s : list)
+        items.push_back({{"id", s.id}, {"label", s.label}, {"detail", s.detail}, {"total_bytes", s.total_bytes},
+                         {"utilization", s.utilization}, {"config", config_to_json(s.config)}});
+    return {{"ok", true}, {"suggestions", items}};
+}
+
+std::string suggest_json(const std::string& config_text) {
+    auto cfg = parse_config(config_text);
+    if (!cfg.ok) return dump(error_to_json(cfg.error));
+    return dump(suggestions_to_json(fit_suggestions(cfg.value)));
+}
+
 nlohmann::json questions_to_json() {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& q : solve_questions()) list.push_back({{"id", q.id}, {"label", q.label}, {"tasks", q.tasks}});

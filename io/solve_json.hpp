@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/advice.hpp"
 #include "core/solve.hpp"
 
 namespace vc::io {
@@ -14,6 +15,11 @@ nlohmann::json answer_to_json(const Answer& a);
 
 // Parse, solve, serialise; always a JSON document ({"ok": false, "error": {...}} on bad input).
 std::string solve_json(const std::string& config_text, const std::string& question);
+
+// What to change when the config does not fit (core/advice.hpp):
+// {"ok": true, "suggestions": [{"id", "label", "detail", "total_bytes", "utilization", "config"}]}
+nlohmann::json suggestions_to_json(const std::vector<Suggestion>& list);
+std::string suggest_json(const std::string& config_text);
 
 // Every question as [{"id", "label", "tasks"}] ("tasks": "training,finetune").
 nlohmann::json questions_to_json();

@@ -145,6 +145,8 @@ void complete_results(App& a) {
         }
     }
 
+    res.suggestions = fit_suggestions(a.inputs);
+
     const auto t_answers = std::chrono::steady_clock::now();
     res.by_batch = compute_sweep(a.inputs, SweepAxis::Batch);
     res.by_seq = compute_sweep(a.inputs, SweepAxis::Seq);

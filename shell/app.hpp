@@ -9,6 +9,7 @@
 
 #include "core/config.hpp"
 #include "core/result.hpp"
+#include "core/advice.hpp"
 #include "core/solve.hpp"
 #include "core/status.hpp"
 #include "state/sweep.hpp"
@@ -70,6 +71,7 @@ struct Results {
     std::vector<CatalogFit> gpus;    // every catalog GPU, in catalog order
     std::vector<MethodResult> methods;   // Quick, Guide, Detailed on the same scenario
     std::vector<SolveResult> answers;    // what fits, on the chosen GPU
+    std::vector<Suggestion> suggestions; // when it does not fit within the target: what to change (core/advice.hpp)
     Sweep by_batch, by_seq;          // chart series
     unsigned long generation = 0;    // bumps on every recompute that produced a new result
     bool complete = false;           // methods, answers and chart series are computed for the present inputs

@@ -18,6 +18,7 @@
 #include "core/catalog/gpus.hpp"
 #include "state/format.hpp"
 #include "state/report.hpp"
+#include "state/scenario.hpp"
 #include "ui_internal.hpp"
 
 namespace vc::shell::ui {
@@ -437,6 +438,33 @@ void answers(App& a) {
     panel_end();
 }
 
+// When the config does not fit its GPU within the target: the smallest changes that do, each with
+// its total from the detailed model, applied with one click.
+void suggestions(App& a) {
+    const Results& r = a.results;
+    if (r.suggestions.empty()) return;
+    panel_begin("suggestions", a.inputs.method == Method::Detailed ? "TO MAKE IT FIT" : "TO MAKE IT FIT (DETAILED MODEL)");
+    const bool gib = a.ui.show_gib;
+    const Suggestion* chosen = nullptr;
+    for (const auto& s : r.suggestions) {
+        ImGui::PushID(s.id.c_str());
+        if (ImGui::SmallButton("Apply")) chosen = &s;
+        reg(a, "suggestion/" + s.id);
+        tooltip(s.detail.c_str());
+        ImGui::PopID();
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s: %s (%s of one GPU)", s.label.c_str(), format_size(s.total_bytes, gib).c_str(),
+                           format_percent(s.utilization).c_str());
+    }
+    panel_end();
+    if (chosen) {
+        const Method method = a.inputs.method;
+        a.inputs = chosen->config;
+        set_method(a.inputs, method);
+        mark_changed(a);
+    }
+}
+
 // Roofline speed (inference) and the other figures the method reports.
 void figures(App& a) {
     const Estimate& e = a.results.estimate;
@@ -644,6 +672,7 @@ void results_panel(App& a, bool narrow, bool wide) {
     breakdown_table(a, narrow);
     // A docs widget (compact) keeps to the total and its breakdown; the rest is the page's.
     if (a.embed.compact) return;
+    suggestions(a);
     peak_figures(a);
     comparison(a);
     answers(a);

@@ -66,3 +66,14 @@ test('validate prints estimate vs measured and the summary', () => {
   assert.match(r.out, /fits right a100-80gb/);
   assert.equal(run(['validate', join(dir, 'missing.csv')]).code, 2);
 });
+
+test('suggest lists the smallest changes that make it fit, each with its total', () => {
+  const cfg = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
+    batch: 4, seq: 2048, training: { finetune: 'qlora' } };
+  const r = run(['suggest', '--config', '-'], JSON.stringify(cfg));
+  assert.equal(r.code, 0, r.err);
+  // Micro-batch 4 needs two changes: full recomputation and micro-batch 2 with 2 accumulation steps.
+  assert.match(r.out, /^Full activation recomputation, and micro-batch 2 with 2 accumulation steps\s+16\.\d\d GB \(\s*6\d\.\d%\)/m);
+  const fits = run(['suggest', '--config', '-'], JSON.stringify({ ...cfg, batch: 1, gpu: 'h100-80gb' }));
+  assert.match(fits.out, /nothing to suggest/);
+});

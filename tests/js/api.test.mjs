@@ -259,3 +259,21 @@ test('loading makes no request: the wasm is inside the file', async () => {
     }
     assert.deepEqual(fetched, []);
 });
+
+test('suggest(): the changes that make QLoRA of an 8B model fit a 24 GB card, as `vramcalc suggest` prints them', () => {
+    const config = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
+        batch: 1, seq: 2048, training: { finetune: 'qlora' } };
+    const r = vc.suggest(config);
+    assert.equal(r.ok, true);
+    assert.ok(r.suggestions.length >= 1);
+    assert.equal(r.suggestions[0].id, 'recompute_full');
+    assert.equal(r.suggestions[0].config.training.recompute, 'full');
+    assert.ok(r.suggestions[0].utilization <= 0.75);
+    // Applying it: the estimate of the suggested config is the total the suggestion names.
+    const e = vc.estimate(r.suggestions[0].config);
+    assert.equal(e.ok, true);
+    assert.equal(e.total_bytes, r.suggestions[0].total_bytes);
+    const fromCli = spawnSync(cliBin, ['suggest', '--config', '-', '--format', 'json'], { input: JSON.stringify(config), encoding: 'utf8' });
+    assert.deepEqual(r, JSON.parse(fromCli.stdout));
+    assert.equal(vc.suggest('{').ok, false);
+});

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include "core/advice.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
 #include "core/train/training.hpp"
@@ -126,4 +128,34 @@ TEST_CASE("max_seq stops at the model's context window; below it the memory answ
     CHECK(s.value.value > 0);
     CHECK(s.value.value < 131072);
     CHECK(s.value.explanation.find("context window") == std::string::npos);
+}
+
+TEST_CASE("fit suggestions: the smallest changes that make a config fit, each checked by the model", "[advice]") {
+    // QLoRA of Llama-3.1-8B on an RTX 4090 (24 GB, target 75%) at micro-batch 1, 2048 tokens: 26.75 GB
+    // does not fit; full recomputation brings it to 11.85 GB (46% of the card).
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"gpu":"rtx-4090-24gb",
+        "batch":1,"seq":2048,"training":{"finetune":"qlora"}})");
+    REQUIRE(cfg.ok);
+    auto list = fit_suggestions(cfg.value);
+    REQUIRE(!list.empty());
+    CHECK(list.front().id == "recompute_full");
+    for (const auto& s : list) {
+        INFO(s.id);
+        auto e = estimate(s.config);
+        REQUIRE(e.ok);
+        CHECK(e.value.total_bytes == Approx(s.total_bytes));
+        CHECK(s.utilization <= 0.75);  // within the target, as the verdict reads it
+    }
+    // Micro-batch 4: no single change is enough; recomputation with micro-batch 2 and 2 accumulation
+    // steps (the same global batch of 4) is.
+    cfg.value.quick.batch = 4;
+    list = fit_suggestions(cfg.value);
+    REQUIRE(!list.empty());
+    CHECK(list.front().id == "recompute_full+batch_accumulate");
+    CHECK(list.front().config.quick.batch == 2);
+    CHECK(list.front().config.training.grad_accum == 2);
+    // A config that fits gets none.
+    cfg.value.quick.batch = 1;
+    cfg.value.gpu_id = "h100-80gb";
+    CHECK(fit_suggestions(cfg.value).empty());
 }

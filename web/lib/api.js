@@ -128,6 +128,9 @@ function createVramCalc() {
                 }
                 return withConfig(config, function (text) { return engine.solve(text, question); });
             },
+            suggest: function (config) {
+                return withConfig(config, function (text) { return engine.suggest(text); });
+            },
             resolveConfig: function (config) {
                 return withConfig(config, function (text) { return engine.resolveConfig(text); });
             },

@@ -5,6 +5,7 @@
 //   solve(configText, question)    -> io::solve_json: what `vramcalc solve Q --format json` prints
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
+//   suggest(configText)            -> io::suggest_json: what `vramcalc suggest --format json` prints
 //   questions()                    -> io::questions_json: [{id, label, tasks}]
 //   version() schemaVersion()      -> "0.1.0", 1
 #include <emscripten/bind.h>
@@ -27,6 +28,7 @@ int schema_version() { return vc::io::kSchemaVersion; }
 EMSCRIPTEN_BINDINGS(vramcalc_lib) {
     emscripten::function("estimate", &vc::io::estimate_json);
     emscripten::function("solve", &vc::io::solve_json);
+    emscripten::function("suggest", &vc::io::suggest_json);
     emscripten::function("resolveConfig", &vc::io::resolve_config_json);
     emscripten::function("presets", &presets_text);
     emscripten::function("gpus", &gpus_text);

@@ -142,6 +142,26 @@ export interface Gpu {
     source: string;
 }
 
+/** One change that makes a config fit its GPU within the target (`vramcalc suggest`). */
+export interface Suggestion {
+    id: string;
+    label: string;
+    /** The fields that change, e.g. "training.recompute: none -> full". */
+    detail: string;
+    /** The device total per GPU with the change, bytes. */
+    total_bytes: number;
+    /** Of the chosen GPU's memory. */
+    utilization: number;
+    /** The whole config with the change (method "detailed"). */
+    config: Config;
+}
+
+export interface Suggestions {
+    ok: true;
+    /** Smallest change first; empty when it fits already, no GPU is chosen, or nothing helps. */
+    suggestions: Suggestion[];
+}
+
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
@@ -152,6 +172,8 @@ export interface VramCalc {
     readonly schemaVersion: number;
     estimate(config?: ConfigInput): Estimate | Failure;
     solve(config: ConfigInput | undefined, question: string): Answer | Failure;
+    /** What to change when the config does not fit its GPU (`vramcalc suggest --format json`). */
+    suggest(config?: ConfigInput): Suggestions | Failure;
     /** The config with every field and its default filled in (`vramcalc --print-config`). */
     resolveConfig(config?: ConfigInput): Config | Failure;
     presets(): Preset[] | Failure;

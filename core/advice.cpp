@@ -1,0 +1,178 @@
+// vramcalc core: what to change when a config does not fit (advice.hpp).
+#include "core/advice.hpp"
+
+#include <functional>
+
+#include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
+#include "core/quant/quant.hpp"
+#include "core/solve.hpp"
+#include "core/text.hpp"
+
+namespace vc {
+
+namespace {
+
+// The chosen GPU's fit of a detailed estimate: the device total and whether it is within target.
+struct Fit {
+    bool ok = false, within = false;
+    double total = 0, utilization = 0;
+};
+
+Fit fit_of(const Config& c) {
+    Fit f;
+    auto e = estimate(c);
+    if (!e.ok) return f;
+    for (const auto& g : e.value.fits)
+        if (g.gpu_id == c.gpu_id) {
+            f.ok = true;
+            // vLLM reserves its share of the GPU whatever the load: it fits when the KV pool holds the
+            // sequences (the estimate's fit), the other engines when the total is within the target.
+            f.within = c.task == Task::Inference && c.method == Method::Detailed && c.inference.engine == Engine::Vllm ? g.fits : g.within_target;
+            f.utilization = g.utilization;
+            const GpuSpec* spec = find_gpu(c.gpu_id);
+            f.total = spec ? g.utilization * spec->memory_bytes : e.value.total_bytes;
+        }
+    return f;
+}
+
+
+struct Candidate {
+    const char* id;
+    std::string label, detail;
+    std::function<bool(Config&)> change;  // false: does not apply to this config
+};
+
+std::vector<Candidate> training_candidates(const Config& cfg) {
+    std::vector<Candidate> out;
+    const TrainingInputs& t = cfg.training;
+    const std::string rc = recompute_name(t.recompute);
+    out.push_back({"recompute_selective", "Selective activation recomputation", "training.recompute: " + rc + " -> selective",
+                   [](Config& c) { return c.training.recompute == Recompute::None ? (c.training.recompute = Recompute::Selective, true) : false; }});
+    out.push_back({"recompute_full", "Full activation recomputation", "training.recompute: " + rc + " -> full",
+                   [](Config& c) { return c.training.recompute != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
+    // Halve the micro-batch (down to 1) and double the accumulation steps: the global batch stays.
+    for (double b = cfg.quick.batch / 2; b >= 1; b /= 2) {
+        const double steps = (t.grad_accum > 0 ? t.grad_accum : 1) * cfg.quick.batch / b;
+        out.push_back({"batch_accumulate", "Micro-batch " + num(b) + " with " + num(steps) + " accumulation steps",
+                       "batch: " + num(cfg.quick.batch) + " -> " + num(b) + ", training.grad_accum -> " + num(steps) + " (same global batch)",
+                       [b, steps](Config& c) {
+                           if (c.training.global_batch > 0) return false;  // the global batch sets the accumulation already
+                           c.quick.batch = b;
+                           c.training.grad_accum = steps;
+                           return true;
+                       }});
+    }
+    if (cfg.task == Task::FineTune && t.finetune == FinetuneMethod::Full)
+        out.push_back({"lora", "LoRA instead of full fine-tuning", "training.finetune: full -> lora",
+                       [](Config& c) { c.training.finetune = FinetuneMethod::Lora; return true; }});
+    if (cfg.task == Task::FineTune && t.finetune != FinetuneMethod::Qlora)
+        out.push_back({"qlora", "QLoRA (4-bit NF4 base weights)", "training.finetune -> qlora",
+                       [](Config& c) { c.training.finetune = FinetuneMethod::Qlora; return true; }});
+    if (cfg.gpus > 1) {
+        out.push_back({"zero2", "ZeRO-2: shard optimizer state and gradients", "training.sharding -> zero2",
+                       [](Config& c) {
+                           if (c.training.sharding == Sharding::Zero2 || c.training.sharding == Sharding::Zero3) return false;
+                           c.training.sharding = Sharding::Zero2;
+                           return true;
+                       }});
+        out.push_back({"zero3", "ZeRO-3 / FSDP: shard the weights too", "training.sharding -> zero3",
+                       [](Config& c) { return c.training.sharding != Sharding::Zero3 ? (c.training.sharding = Sharding::Zero3, true) : false; }});
+    }
+    out.push_back({"offload_optimizer", "Optimizer state in host RAM (ZeRO-Offload)", "training.offload_optimizer: false -> true",
+                   [](Config& c) { return !c.training.offload_optimizer ? (c.training.offload_optimizer = true, true) : false; }});
+    // More GPUs of the same type: the Fewest GPUs answer (data parallelism grown).
+    auto more = solve(cfg, "min_gpus");
+    if (more.ok && more.value.value > cfg.gpus) {
+        const double n = more.value.value;
+        out.push_back({"more_gpus", num(n) + " GPUs (" + more.value.explanation + ")", "gpus: " + num(cfg.gpus) + " -> " + num(n),
+                       [n](Config& c) { c.gpus = n; c.parallel.dp = 0; c.training.global_batch = 0; return true; }});
+    }
+    return out;
+}
+
+std::vector<Candidate> inference_candidates(const Config& cfg) {
+    std::vector<Candidate> out;
+    const InferenceInputs& in = cfg.inference;
+    if (in.kv_dtype == "auto" || in.kv_dtype == "f16" || in.kv_dtype == "bf16") {
+        const char* kv = in.engine == Engine::LlamaCpp ? "q8_0" : "fp8";
+        out.push_back({"kv_dtype", std::string("KV cache in ") + kv, "inference.kv_dtype: " + in.kv_dtype + " -> " + kv,
+                       [kv](Config& c) { c.inference.kv_dtype = kv; return true; }});
+    }
+    for (const char* q : {"max_context", "max_concurrency"}) {
+        auto a = solve(cfg, q);
+        if (!a.ok || a.value.value < 1) continue;
+        const double v = a.value.value;
+        if (std::string(q) == "max_context" && v < in.context)
+            out.push_back({"context", "Context " + count_text(v) + " tokens", "inference.context: " + count_text(in.context) + " -> " + count_text(v),
+                           [v](Config& c) { c.inference.context = static_cast<int>(v); return true; }});
+        if (std::string(q) == "max_concurrency" && v < in.concurrency)
+            out.push_back({"concurrency", num(v) + (v == 1 ? " sequence" : " sequences") + " at once", "inference.concurrency: " + num(in.concurrency) + " -> " + num(v),
+                           [v](Config& c) { c.inference.concurrency = static_cast<int>(v); return true; }});
+    }
+    auto best = solve(cfg, "best_format");
+    if (best.ok && !best.value.items.empty()) {
+        // "q4_k_m: 4.89 bits ..." -> the id before the colon.
+        const std::string first = best.value.items.front();
+        const std::string id = first.substr(0, first.find(':'));
+        if (find_weight_format(id) && id != in.weights.format)
+            out.push_back({"format", "Weights in " + id, "inference.weights: " + in.weights.format + " -> " + id,
+                           [id](Config& c) { c.inference.weights.format = id; return true; }});
+    }
+    auto more = solve(cfg, "min_gpus");
+    if (more.ok && more.value.value > 1) {
+        const double n = more.value.value;
+        out.push_back({"more_gpus", num(n) + " GPUs", "inference.tp -> " + num(n), [n](Config& c) {
+                           c.inference.tp = static_cast<int>(n);
+                           c.gpus = n;
+                           return true;
+                       }});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<Suggestion> fit_suggestions(const Config& in, size_t limit) {
+    std::vector<Suggestion> out;
+    if (in.gpu_id.empty() || !find_gpu(in.gpu_id)) return out;
+    Config cfg = in;
+    cfg.method = Method::Detailed;
+    const Fit now = fit_of(cfg);
+    if (!now.ok || now.within) return out;
+    const auto candidates = cfg.task == Task::Inference ? inference_candidates(cfg) : training_candidates(cfg);
+    bool batch_found = false;
+    for (const auto& cand : candidates) {
+        if (out.size() >= limit) break;
+        const bool is_batch = std::string(cand.id) == "batch_accumulate";
+        if (is_batch && batch_found) continue;  // the largest micro-batch that fits only
+        Config c = cfg;
+        if (!cand.change(c)) continue;
+        const Fit f = fit_of(c);
+        if (!f.ok || !f.within) continue;
+        batch_found = batch_found || is_batch;
+        out.push_back({cand.id, cand.label, cand.detail, c, f.total, f.utilization});
+    }
+    if (!out.empty()) return out;
+    // No single change is enough: two together, the least disruptive pairs first.
+    for (size_t i = 0; i < candidates.size() && out.size() < limit; ++i)
+        for (size_t j = i + 1; j < candidates.size() && out.size() < limit; ++j) {
+            const std::string a = candidates[i].id, b = candidates[j].id;
+            if (a == b || (a.rfind("recompute", 0) == 0 && b.rfind("recompute", 0) == 0)) continue;
+            bool taken = false;  // one pair per first change: its least disruptive partner
+            for (const auto& s : out) taken = taken || s.id.rfind(a + "+", 0) == 0;
+            if (taken) continue;
+            Config c = cfg;
+            if (!candidates[i].change(c) || !candidates[j].change(c)) continue;
+            const Fit f = fit_of(c);
+            if (!f.ok || !f.within) continue;
+            std::string second = candidates[j].label;
+            if (!second.empty() && second[0] >= 'A' && second[0] <= 'Z' && !(second.size() > 1 && second[1] >= 'A' && second[1] <= 'Z'))
+                second[0] = static_cast<char>(second[0] - 'A' + 'a');  // "Micro-batch" -> "micro-batch", "ZeRO-3" stays
+            out.push_back({a + "+" + b, candidates[i].label + ", and " + second, candidates[i].detail + "; " + candidates[j].detail,
+                           c, f.total, f.utilization});
+        }
+    return out;
+}
+
+}  // namespace vc
