@@ -107,12 +107,12 @@ void headline(App& a) {
     const GpuSpec* g = find_gpu(a.inputs.gpu_id);
     const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     if (g && f) {
-        const char* verdict = f->within_target ? "fits within the target" : f->fits ? "fits, above the target" : "does not fit";
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        ImGui::TextWrapped("\xe2\x97\x8f %s on one %s", verdict, g->name.c_str());
+        ImGui::TextWrapped("\xe2\x97\x8f %s on one %s", verdict_text(*f).c_str(), g->name.c_str());
         ImGui::PopStyleColor();
-        dim_text("%s of %s  \xc2\xb7  target %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str(),
-                 format_percent(a.inputs.target_utilization).c_str());
+        dim_text("%s of %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str());
+        dim_text("%s", budget_text(a.inputs, gib).c_str());
+        reg(a, "budget");
     } else {
         dim_text("Choose a GPU for a fit verdict.");
     }
@@ -651,7 +651,7 @@ bool total_bar(App& a) {
         error_text("invalid input: the last valid result");
     } else if (g && f) {
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        ImGui::TextUnformatted(f->within_target ? "\xe2\x97\x8f fits" : f->fits ? "\xe2\x97\x8f above the target" : "\xe2\x97\x8f does not fit");
+        ImGui::TextUnformatted(f->within_target ? "\xe2\x97\x8f fits" : f->fits ? "\xe2\x97\x8f over the budget" : "\xe2\x97\x8f does not fit");
         ImGui::PopStyleColor();
     }
     ImGui::PushFont(font(Font::Small));

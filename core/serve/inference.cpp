@@ -315,6 +315,8 @@ MemoryAt memory_at(const InferencePlan& p, double context, double n) {
     return r;
 }
 
+double budget_share(const InferencePlan& p) { return p.engine == Engine::Vllm ? 1.0 : p.target_utilization; }
+
 bool fits_at(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Vllm) return p.pool > 0 && n * kv_sequence_bytes(p.kv, context, p.block) <= p.pool;
     if (!p.has_gpu) return false;
@@ -545,11 +547,14 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         const MemoryAt mg = memory_at(q, c, n);
         f.utilization = mg.total() / g->memory_bytes;
         f.fits = fits_at(q, c, n, 1.0) && mg.total() <= g->memory_bytes;
-        f.within_target = f.fits && mg.total() <= g->memory_bytes * cfg.target_utilization;
+        // Within the budget (budget_share): vLLM when its pool holds the sequences, the others
+        // when the total is within the target.
+        f.within_target = f.fits && (p.engine == Engine::Vllm || mg.total() <= g->memory_bytes * cfg.target_utilization);
         for (const auto& cand : candidates) {
             InferencePlan t = cand.second;
             set_plan_gpu(t, g);
-            if (fits_at(t, c, n, 1.0) && memory_at(t, c, n).total() <= g->memory_bytes) {
+            const double share = budget_share(t);
+            if (fits_at(t, c, n, share) && memory_at(t, c, n).total() <= g->memory_bytes * share) {
                 f.gpus_needed = cand.first;
                 break;
             }

@@ -156,6 +156,12 @@ MemoryAt memory_at(const InferencePlan& p, double context, double concurrency);
 // others, within the GPU's memory x `share` (the target utilization, or 1 for "runs at all").
 bool fits_at(const InferencePlan& p, double context, double concurrency, double share);
 
+// The share of a GPU the load may use, one budget for the verdict, the GPU table and every answer:
+// vLLM reserves gpu_memory_utilization up front and fills it with KV (its own headroom setting, so
+// the whole reservation: 1.0 of what fits_at checks, the pool); the other engines grow with the
+// load and are held to the config's target_utilization.
+double budget_share(const InferencePlan& p);
+
 // Decode and prefill speed from the roofline (needs plan.has_gpu).
 struct Speed {
     double step_s = 0;              // one decode step for all sequences

@@ -57,7 +57,6 @@ double slack(const InferencePlan& p, double context, double n, double share) {
     return capacity(p, share) - memory_at(p, context, n).total();
 }
 
-double solve_share(const InferencePlan& p) { return p.engine == Engine::Vllm ? 1.0 : p.target_utilization; }
 
 std::string gib(double bytes) {
     char buf[32];
@@ -98,7 +97,7 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
             last_error = r.error.message;
             continue;
         }
-        if (fits_at(r.value, c, n, solve_share(r.value)))
+        if (fits_at(r.value, c, n, budget_share(r.value)))
             return answer("min_gpus", "Fewest GPUs", count, "GPUs",
                           sequences(n) + " of " + num(c) + " tokens fit on " + where(r.value) +
                               (vllm ? " with tensor parallelism " + num(count) : std::string(", layers split ") + num(count) + " ways"));
@@ -122,7 +121,7 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
         const std::string id = f.id;
         if (id == "fp32" || id == "fp16" || id == "gguf-f32" || (base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float)) continue;
         auto r = make_inference_plan(cfg, 0, f.id);
-        if (!r.ok || !fits_at(r.value, c, n, solve_share(r.value))) continue;
+        if (!r.ok || !fits_at(r.value, c, n, budget_share(r.value))) continue;
         a.items.push_back(f.id);
         if (best.empty()) {
             char buf[48];
@@ -210,7 +209,7 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
     if (!rp.ok) return Outcome<Answer>::failure(rp.error);
     const InferencePlan& p = rp.value;
     if (!p.has_gpu) return Outcome<Answer>::failure("gpu", "the inference questions need a GPU: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
-    const double c = cfg.inference.context, n = cfg.inference.concurrency, share = solve_share(p);
+    const double c = cfg.inference.context, n = cfg.inference.concurrency, share = budget_share(p);
 
     if (question == "max_context") {
         const double memory = longest_context(p, n, share);

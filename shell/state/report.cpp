@@ -150,6 +150,21 @@ std::vector<Row> input_rows(const Config& cfg) {
     return rows;
 }
 
+std::string budget_text(const Config& cfg, bool gib) {
+    const GpuSpec* g = find_gpu(cfg.gpu_id);
+    if (!g) return std::string();
+    if (cfg.task == Task::Inference && cfg.method == Method::Detailed && cfg.inference.engine == Engine::Vllm)
+        return "Budget: vLLM reserves " + format_percent(cfg.inference.vllm.gpu_memory_utilization) + " of " +
+               format_size(g->memory_bytes, gib) + " (gpu_memory_utilization) and fills it with KV cache; it fits when that pool holds " +
+               "the sequences, and every answer fills the same pool.";
+    return "Budget: " + format_size(g->memory_bytes * cfg.target_utilization, gib) + ", the " + format_percent(cfg.target_utilization) +
+           " target of " + format_size(g->memory_bytes, gib) + "; the verdict, the bar, the GPU table and every answer use it.";
+}
+
+std::string verdict_text(const GpuFit& f) {
+    return f.within_target ? "fits within the budget" : f.fits ? "over the budget (the card would hold it)" : "does not fit";
+}
+
 std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     std::vector<Row> rows;
     if (!r.valid) return rows;
@@ -157,8 +172,9 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     rows.push_back({"Per-GPU total", format_size(e.total_bytes, gib)});
     if (e.buffered_bytes > e.total_bytes) rows.push_back({"With the method's safety margin", format_size(e.buffered_bytes, gib)});
     if (const GpuFit* f = chosen_fit(cfg, r)) {
-        std::string verdict = f->within_target ? "fits within the target" : f->fits ? "fits, above the target" : "does not fit";
+        std::string verdict = verdict_text(*f);
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
+        rows.push_back({"Budget", budget_text(cfg, gib).substr(8)});  // without its "Budget: "
     }
     for (const auto& m : e.metrics) rows.push_back({m.label, format_value(m.value, m.unit, gib)});
     for (const auto& s : r.answers) {

@@ -21,6 +21,13 @@ double headline_bytes(const Estimate& e);
 // The fit on the chosen GPU (Config::gpu_id), or nullptr.
 const GpuFit* chosen_fit(const Config& cfg, const Results& r);
 
+// One budget for the verdict, the bar, the GPU table and every answer, said in one place: the
+// target share of the chosen GPU, or for vLLM its own reservation (gpu_memory_utilization) that
+// the KV pool fills (core/serve/inference.hpp budget_share).
+std::string budget_text(const Config& cfg, bool gib);
+// The verdict in the budget's words: "fits within the budget", "over the budget (...)", "does not fit".
+std::string verdict_text(const GpuFit& f);
+
 // The inputs that matter for the config's task and method, as label/value rows.
 std::vector<Row> input_rows(const Config& cfg);
 // The headline results (per-GPU total, fit on the chosen GPU, answers) as label/value rows.

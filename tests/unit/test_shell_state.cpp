@@ -366,3 +366,42 @@ TEST_CASE("the GPU table's count for training is the Fewest GPUs answer for each
     }
     CHECK(checked == 1);
 }
+
+TEST_CASE("one budget: the verdict, the GPU table and the answers agree, and the page says which budget") {
+    App a;
+    // vLLM on a 24 GB card: it reserves 90% whatever the load; one 4k sequence fits in its pool.
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"rtx-4090-24gb",
+        "inference":{"engine":"vllm","context":4096,"concurrency":1}})");
+    REQUIRE(cfg.ok);
+    a.inputs = cfg.value;
+    recompute(a);
+    REQUIRE(a.results.complete);
+    const GpuFit* f = chosen_fit(a.inputs, a.results);
+    REQUIRE(f);
+    CHECK(f->within_target);  // the pool holds the sequence: green, not "above the target"
+    CHECK(verdict_text(*f) == "fits within the budget");
+    CHECK(budget_text(a.inputs, false).find("vLLM reserves 90.0% of") != std::string::npos);
+    // HF transformers on the same card (24 GiB = 25.76 GB), 4 sequences of 4k: 79% of it, over the 75% target.
+    a.inputs.inference.engine = Engine::Hf;
+    a.inputs.inference.concurrency = 4;
+    mark_changed(a);
+    recompute(a);
+    f = chosen_fit(a.inputs, a.results);
+    REQUIRE(f);
+    INFO("utilization " << f->utilization);
+    const SolveResult* most = nullptr;
+    const SolveResult* fewest = nullptr;
+    for (const auto& s : a.results.answers) {
+        if (s.question == "max_concurrency") most = &s;
+        if (s.question == "min_gpus") fewest = &s;
+    }
+    REQUIRE(most);
+    REQUIRE(fewest);
+    REQUIRE(most->ok);
+    // Within the budget exactly when the answer says the load fits.
+    CHECK(f->within_target == (most->answer.value >= 4));
+    CHECK(budget_text(a.inputs, false) == "Budget: 19.32 GB, the 75.0% target of 25.76 GB; the verdict, the bar, the GPU table and every answer use it.");
+    // The table's count for the chosen GPU is the Fewest GPUs answer.
+    for (const auto& row : a.results.gpus)
+        if (row.fit.gpu_id == a.inputs.gpu_id && fewest->ok) CHECK(row.fit.gpus_needed == static_cast<int>(fewest->answer.value));
+}
