@@ -35,7 +35,7 @@ struct PlanConstants {
     double gemm_efficiency_max = 0.80;
     // GEMM efficiency falls with its smallest dimension d as d / (d + gemm_half_dim): a GEMM whose
     // smallest side is gemm_half_dim runs at half the maximum. Fitted on throughput.csv (docs/planner.md).
-    double gemm_half_dim = 208;
+    double gemm_half_dim = 176;
     // Attention core (QK^T, softmax, PV) as a share of peak. Source: FlashAttention-2 (Dao 2023)
     // reaches 50-73% of A100 peak forward+backward; eager attention is GEMMs plus softmax traffic.
     double attention_efficiency = 0.55;

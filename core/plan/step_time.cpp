@@ -184,7 +184,7 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
     if (l.pp > 1) {
         st.bubble = (pp - 1) / v * per_mb;
         const Link pp_link = group_link(l.pp, l.tp * l.cp * l.dp, hw.gpus_per_node, hw.intra, hw.inter);
-        st.pp_comm = 2.0 * (m_count * v + pp - 1) * p2p_s(T * pm.h * p / tp, pp_link) / v;
+        st.pp_comm = 2.0 * (m_count * v + pp - 1) * p2p_s(T * pm.h * p / tp, pp_link);
     }
     // Data parallel over dp x cp ranks: gradients reduced (all-reduce, or reduce-scatter + all-gather
     // of parameters under ZeRO-1/2: the same bytes); ZeRO-3 gathers parameters forward and backward
