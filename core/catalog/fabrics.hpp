@@ -27,6 +27,11 @@ struct NodeSpec {
     std::string intra_fabric;    // FabricSpec::id of the link inside the node
     double purchase_usd = 0;     // price of one GPU (share of a node), USD; 0 = unknown
     std::string source;
+    // Speed the datasheet peak does not tell (the planner's compute model): the share of the
+    // dense peak a large BF16 GEMM reaches, and the attention kernel's share (FlashAttention).
+    double gemm_share = 0.80;
+    double attention_share = 0.55;
+    std::string speed_source = "A100 figures (cuBLAS ~255 of 312 TF; FlashAttention-2 50-73% of peak)";
 };
 
 const std::vector<FabricSpec>& fabric_catalog();       // intra-node links first, then fabrics

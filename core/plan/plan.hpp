@@ -30,15 +30,16 @@ namespace vc {
 
 // [SECTION] constants -----------------------------------------------------------------------------
 struct PlanConstants {
-    // Share of the dense tensor peak that a large GEMM reaches. Source: cuBLAS BF16 GEMMs of
-    // 8192^3 reach ~80% of peak on A100 and H100 (NVIDIA and public GEMM sweeps).
-    double gemm_efficiency_max = 0.80;
+    // Share of the dense tensor peak that a large GEMM reaches. 0: the GPU node's gemm_share
+    // (core/catalog/fabrics.cpp: A100 0.80, Hopper 0.70, with sources).
+    double gemm_efficiency_max = 0;
     // GEMM efficiency falls with its smallest dimension d as d / (d + gemm_half_dim): a GEMM whose
     // smallest side is gemm_half_dim runs at half the maximum. Fitted on throughput.csv (docs/planner.md).
     double gemm_half_dim = 176;
-    // Attention core (QK^T, softmax, PV) as a share of peak. Source: FlashAttention-2 (Dao 2023)
-    // reaches 50-73% of A100 peak forward+backward; eager attention is GEMMs plus softmax traffic.
-    double attention_efficiency = 0.55;
+    // Attention core (QK^T, softmax, PV) as a share of peak. 0: the GPU node's attention_share
+    // (FlashAttention-2 reaches 50-73% of A100 peak, ~35-40% of H100's); eager attention adds
+    // its softmax traffic to the elementwise kernels.
+    double attention_efficiency = 0;
     // Achieved share of HBM bandwidth in elementwise kernels (norms, activations, dropout, adds).
     // Source: STREAM-like copies on A100/H100 reach 80-90% of the datasheet bandwidth.
     double hbm_efficiency = 0.85;
@@ -179,6 +180,7 @@ struct PlanHardware {
     FabricSpec intra, inter;
     int gpus_per_node = 8;
     double price_per_hour_usd = 0, purchase_usd = 0;
+    double gemm_share = 0.80, attention_share = 0.55;  // NodeSpec's, unless PlanConstants override
 };
 Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in);
 

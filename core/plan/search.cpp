@@ -47,9 +47,9 @@ struct Rejects {
 };
 
 bool check_constants(const PlanConstants& k, Error& err) {
-    return check_range("plan.constants.gemm_efficiency_max", k.gemm_efficiency_max, 0.01, 1, err) &&
+    return check_range("plan.constants.gemm_efficiency_max", k.gemm_efficiency_max, 0, 1, err) &&
            check_range("plan.constants.gemm_half_dim", k.gemm_half_dim, 0, 1e6, err) &&
-           check_range("plan.constants.attention_efficiency", k.attention_efficiency, 0.01, 1, err) &&
+           check_range("plan.constants.attention_efficiency", k.attention_efficiency, 0, 1, err) &&
            check_range("plan.constants.hbm_efficiency", k.hbm_efficiency, 0.01, 1, err) &&
            check_range("plan.constants.elementwise_passes", k.elementwise_passes, 0, 100, err) &&
            check_range("plan.constants.tp_overlap", k.tp_overlap, 0, 1, err) &&
@@ -120,6 +120,8 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
             return Outcome<PlanHardware>::failure("plan.fabric", "must be one of " + fabric_ids(false) + ", got \"" + in.fabric + "\"");
         hw.inter = *f;
     }
+    hw.gemm_share = node ? node->gemm_share : NodeSpec{}.gemm_share;
+    hw.attention_share = node ? node->attention_share : NodeSpec{}.attention_share;
     hw.price_per_hour_usd = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
     hw.purchase_usd = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
     if (!check_range("plan.price_per_hour_usd", hw.price_per_hour_usd, 0, 1e4, err) ||

@@ -17,7 +17,7 @@ namespace {
 double gemm_s(double M, double K, double N, double peak, const PlanConstants& k) {
     if (M <= 0 || K <= 0 || N <= 0 || peak <= 0) return 0;
     const double d = std::min({M, K, N});
-    const double eff = k.gemm_efficiency_max * d / (d + k.gemm_half_dim);
+    const double eff = k.gemm_efficiency_max * d / (d + k.gemm_half_dim);  // step_time_for fills gemm_efficiency_max
     return 2.0 * M * K * N / (peak * eff);
 }
 
@@ -86,8 +86,11 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
     return pm;
 }
 
-StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanConstants& k, const Layout& l) {
+StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanConstants& k_in, const Layout& l) {
     StepTime st;
+    PlanConstants k = k_in;
+    if (!(k.gemm_efficiency_max > 0)) k.gemm_efficiency_max = hw.gemm_share;
+    if (!(k.attention_efficiency > 0)) k.attention_efficiency = hw.attention_share;
     const double tp = l.tp, cp = l.cp, ep = l.ep, pp = l.pp, v = std::max(1, l.v);
     const double T = static_cast<double>(l.micro) * pm.seq / cp;  // tokens of one micro-batch on one GPU
     const double m_count = std::max(1, l.accum);

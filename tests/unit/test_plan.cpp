@@ -51,6 +51,8 @@ Config small_config() {
 PlanHardware h100() {
     PlanHardware hw;
     hw.gpu = *find_gpu("h100-80gb");
+    hw.gemm_share = find_node("h100-80gb")->gemm_share;
+    hw.attention_share = find_node("h100-80gb")->attention_share;
     hw.intra = *find_fabric("nvlink4");
     hw.inter = *find_fabric("ib-ndr400");
     return hw;

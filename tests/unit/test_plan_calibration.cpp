@@ -115,6 +115,8 @@ std::vector<Row> load_rows() {
 PlanHardware selene() {
     PlanHardware hw;
     hw.gpu = *find_gpu("a100-80gb");
+    hw.gemm_share = find_node("a100-80gb")->gemm_share;
+    hw.attention_share = find_node("a100-80gb")->attention_share;
     hw.intra = *find_fabric("nvlink3");
     hw.inter = *find_fabric("ib-hdr200");
     hw.gpus_per_node = 8;
