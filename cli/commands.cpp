@@ -7,6 +7,7 @@ namespace vc::cli {
 
 int solve_command(int argc, char** argv);     // cli/solve_command.cpp
 int validate_command(int argc, char** argv);  // cli/validate_command.cpp
+int plan_command(int argc, char** argv);      // cli/plan_command.cpp
 
 struct Command {
     const char* name;
@@ -16,6 +17,7 @@ struct Command {
 static const Command kCommands[] = {
     {"solve", solve_command},
     {"validate", validate_command},
+    {"plan", plan_command},
 };
 
 bool run_command(int argc, char** argv, int& rc) {

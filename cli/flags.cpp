@@ -24,6 +24,7 @@ namespace vc::cli {
 const char* const kUsage = R"(usage: vramcalc [options]                 estimate memory per GPU
        vramcalc solve QUESTION [options]  answer a what-fits question (--list-questions lists them)
        vramcalc validate FILE.csv         estimate vs measured per row (calibration CSV)
+       vramcalc plan [options]            rank every parallel layout of a cluster (plan --help)
 
 Inputs (each sets the JSON config field of the same name; see docs/config.md):
   --config FILE|-        read a JSON config (flags below override its fields)

@@ -151,7 +151,7 @@ struct BatchSizing {
     Layout layout;               // with micro and accum of the answer
     double per_gpu_batch = 0;    // micro x accum sequences per DP rank; 0: none reaches the target
     double global_batch = 0;
-    double efficiency = 0;       // compute / step time at that batch
+    double efficiency = 0;       // 1 - (exposed DP traffic + bubble + pipeline sends) / step time
     double memory_bytes = 0;     // per GPU at that batch
     double activation_bytes = 0; // of which activations (core/train)
     bool fits = false;
@@ -198,7 +198,8 @@ Config layout_config(const Config& base, const Layout& l, int gpus);
 Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in);
 
 // For each fabric id (empty: every inter-node fabric), the smallest per-GPU batch of `layout`'s
-// parallel split that reaches `target_efficiency` (compute / step time).
+// parallel split that reaches `target_efficiency`: the share of the step not lost to what a
+// bigger batch hides (exposed data-parallel traffic, the pipeline bubble and sends).
 Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInputs& in, const Layout& layout,
                                                const std::vector<std::string>& fabrics, double target_efficiency);
 

@@ -377,7 +377,8 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
                     l.micro = mb;
                     l.accum = per / mb;
                     StepTime t = step_time_for(s.pm, s.hw, s.in.k, l);
-                    const double eff = t.total > 0 ? t.compute / t.total : 0;
+                    // What the batch can hide: the data-parallel traffic, the bubble and the pipeline sends.
+                    const double eff = t.total > 0 ? 1.0 - (t.dp_comm + t.bubble + t.pp_comm) / t.total : 0;
                     if (eff > best_eff) { best_eff = eff; best = l; best_t = t; }
                 }
                 if (best_eff >= target_efficiency) {
