@@ -9,6 +9,7 @@ int batch_command(int argc, char** argv);     // cli/batch_command.cpp
 int solve_command(int argc, char** argv);     // cli/solve_command.cpp
 int suggest_command(int argc, char** argv);   // cli/suggest_command.cpp
 int validate_command(int argc, char** argv);  // cli/validate_command.cpp
+int plan_command(int argc, char** argv);      // cli/plan_command.cpp
 
 struct Command {
     const char* name;
@@ -20,6 +21,7 @@ static const Command kCommands[] = {
     {"solve", solve_command},
     {"suggest", suggest_command},
     {"validate", validate_command},
+    {"plan", plan_command},
 };
 
 bool run_command(int argc, char** argv, int& rc) {

@@ -1,4 +1,5 @@
-// [FOLDER] core/catalog/: gpus.hpp/.cpp (the GPU catalog with each figure's source).
+// [FOLDER] core/catalog/: gpus.hpp/.cpp (the GPU catalog with each figure's source), fabrics.hpp/.cpp
+//   (intra-node links, inter-node fabrics and GPU nodes, for the planner).
 // vramcalc core: the GPU catalog. Each figure is a named constant with its source in gpus.cpp;
 // a caller can pass a custom GpuSpec anywhere a catalog entry is accepted (that is the override).
 #pragma once

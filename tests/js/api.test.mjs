@@ -277,3 +277,20 @@ test('suggest(): the changes that make QLoRA of an 8B model fit a 24 GB card, as
     assert.deepEqual(r, JSON.parse(fromCli.stdout));
     assert.equal(vc.suggest('{').ok, false);
 });
+
+test('plan() is what `vramcalc plan --format json` prints; fabrics() lists the catalogs', () => {
+    const request = { model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', seq: 4096,
+        plan: { gpus: 16, fabric: 'ib-ndr400', top: 3, train_tokens: 1e11 } };
+    const fromLib = vc.plan(request);
+    assert.equal(fromLib.ok, true);
+    assert.equal(fromLib.plan.ranked.length, 3);
+    const fromCli = spawnSync(cliBin, ['plan', '--config', '-', '--format', 'json'], { input: JSON.stringify(request), encoding: 'utf8' });
+    assert.deepEqual(fromLib, JSON.parse(fromCli.stdout));
+    assert.deepEqual(classic.plan(JSON.stringify(request)), fromLib);
+    const bad = vc.plan({ ...request, plan: { gpus: 100 } });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.field, 'plan.gpus');
+    const f = vc.fabrics();
+    assert.ok(f.fabrics.some((x) => x.id === 'ib-hdr200' && x.line_gbps === 25));
+    assert.ok(f.nodes.some((n) => n.gpu === 'b200-180gb' && n.purchase_usd === 45000));
+});

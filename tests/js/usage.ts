@@ -18,7 +18,13 @@ async function main(): Promise<number> {
     // @ts-expect-error: precision names are checked
     vc.estimate({ precision: 'fp7' });
     const full = vc.resolveConfig('{"batch": 2}');
-    return gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
+    const plan = vc.plan({ model: { preset: 'llama-3.1-70b' }, gpu: 'h100-80gb', plan: { gpus: 64, fabric: 'ib-ndr400' } });
+    const step = plan.ok ? plan.plan.ranked[0].step_s + plan.plan.ranked[0].layout.tp : 0;
+    const fab = vc.fabrics();
+    const links = 'fabrics' in fab ? fab.fabrics.length : 0;
+    // @ts-expect-error: the plan's rank names are checked
+    vc.plan({ plan: { rank: 'fastest' } });
+    return step + links + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
 }
 
 main();

@@ -7,6 +7,8 @@
 //   vc.solve(config, 'max_batch')               -> what `vramcalc solve max_batch --format json` prints
 //   vc.resolveConfig(config)                    -> the config with every field (--print-config)
 //   vc.presets(), vc.gpus(), vc.questions()     -> the catalogs
+//   vc.plan({...config, plan: {gpus, fabric}})  -> what `vramcalc plan --format json` prints
+//   vc.fabrics()                                -> the interconnect and node catalogs
 //   vc.version, vc.schemaVersion
 //
 // Errors are values, never exceptions: {ok: false, error: {field, message}}, `field` naming the
@@ -137,6 +139,10 @@ function createVramCalc() {
             presets: function () { return call(function () { return engine.presets(); }); },
             gpus: function () { return call(function () { return engine.gpus(); }); },
             questions: function () { return call(function () { return engine.questions(); }); },
+            plan: function (request) {
+                return withConfig(request, function (text) { return engine.plan(text); });
+            },
+            fabrics: function () { return call(function () { return engine.fabrics(); }); },
         });
     });
 }

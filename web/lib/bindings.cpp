@@ -7,6 +7,8 @@
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
 //   suggest(configText)            -> io::suggest_json: what `vramcalc suggest --format json` prints
 //   questions()                    -> io::questions_json: [{id, label, tasks}]
+//   plan(requestText)              -> io::plan_json: what `vramcalc plan --format json` prints
+//   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
 //   version() schemaVersion()      -> "0.1.0", 1
 #include <emscripten/bind.h>
 
@@ -14,6 +16,7 @@
 
 #include "io/api_json.hpp"
 #include "io/config_json.hpp"
+#include "io/plan_json.hpp"
 #include "io/solve_json.hpp"
 
 namespace {
@@ -33,6 +36,8 @@ EMSCRIPTEN_BINDINGS(vramcalc_lib) {
     emscripten::function("presets", &presets_text);
     emscripten::function("gpus", &gpus_text);
     emscripten::function("questions", &vc::io::questions_json);
+    emscripten::function("plan", &vc::io::plan_json);
+    emscripten::function("fabrics", &vc::io::fabrics_json);
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
 }

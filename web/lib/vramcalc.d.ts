@@ -162,6 +162,72 @@ export interface Suggestions {
     suggestions: Suggestion[];
 }
 
+/** A parallel layout (docs/planner.md). */
+export interface PlanLayout {
+    tp: number; pp: number; dp: number; cp: number; ep: number; virtual_stages: number; sp: boolean;
+    sharding: 'ddp' | 'zero1' | 'zero2' | 'zero3';
+    micro_batch: number; grad_accum: number;
+    recompute: 'none' | 'selective' | 'full';
+    /** "TP8 SP PP4 DP2 zero1 mb1 x64 selective" */
+    label: string;
+}
+
+export interface PlanLayoutResult {
+    layout: PlanLayout;
+    /** Per GPU as nvidia-smi shows it (the detailed training engine). */
+    memory_bytes: number;
+    memory_share: number;
+    fits: boolean;
+    step_s: number; compute_s: number; bubble_s: number; optimizer_s: number; comm_exposed_s: number;
+    comm_s: { tp: number; cp: number; ep: number; pp: number; dp: number; dp_total: number };
+    tokens_per_s_per_gpu: number;
+    mfu: number;
+    train_days: number;
+    rent_usd: number;
+}
+
+export interface PlanRequestFields {
+    gpus?: number; fabric?: string; global_batch?: number; train_tokens?: number; top?: number;
+    rank?: 'time' | 'cost' | 'tokens_per_gpu'; tp_across_nodes?: boolean; uneven_pp?: boolean;
+    max_micro_batch?: number; max_cp?: number;
+    search?: { recompute?: boolean; sharding?: boolean; interleave?: boolean };
+    gpus_per_node?: number; price_per_hour_usd?: number; purchase_usd?: number; network_share?: number;
+    fabric_spec?: { line_gbps: number; efficiency: number; latency_us: number };
+    intra_spec?: { line_gbps: number; efficiency: number; latency_us: number };
+    constants?: Record<string, number | boolean>;
+    clusters?: { gpu: string; gpus: number; fabric: string }[];
+    deadline_days?: number; max_gpus?: number;
+    batch_sizing?: boolean | { fabrics?: string[]; target_efficiency?: number };
+}
+
+/** What `vramcalc plan --format json` prints. */
+export interface PlanResult {
+    ok: true;
+    plan: {
+        gpu: string; gpus: number; gpus_per_node: number; fabric: string; intra_fabric: string;
+        global_batch: number; seq: number; target_bytes: number; evaluated: number; fitting: number;
+        ranked: PlanLayoutResult[];
+        rejected: { reason: string; count: number; example: string }[];
+        notes: string[];
+    };
+    clusters?: { gpu: string; gpus: number; fabric: string; ok: boolean; why: string; best: PlanLayoutResult | null;
+                 train_days: number; rent_usd: number; purchase_usd: number }[];
+    fewest_gpus?: { ok: boolean; gpus: number; why: string; best: PlanLayoutResult | null; train_days: number;
+                    rent_usd: number; purchase_usd: number };
+    batch_sizing?: { fabric: string; layout: PlanLayout; per_gpu_batch: number; global_batch: number; efficiency: number;
+                     memory_bytes: number; activation_bytes: number; fits: boolean; step_s: number; verdict: string }[];
+}
+
+export interface Fabric {
+    id: string; name: string; intra_node: boolean; line_gbps: number; efficiency: number;
+    achieved_gbps: number; latency_us: number; source: string;
+}
+
+export interface GpuNode {
+    gpu: string; gpus_per_node: number; intra_fabric: string; purchase_usd: number;
+    gemm_share: number; attention_share: number; source: string; speed_source: string;
+}
+
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
@@ -179,6 +245,9 @@ export interface VramCalc {
     presets(): Preset[] | Failure;
     gpus(): Gpu[] | Failure;
     questions(): Question[] | Failure;
+    /** Every parallel layout of a cluster ranked by step time: a config with a "plan" object. */
+    plan(request: (Config & { plan?: PlanRequestFields }) | string): PlanResult | Failure;
+    fabrics(): { fabrics: Fabric[]; nodes: GpuNode[] } | Failure;
 }
 
 /** Instantiates the engine (the WebAssembly module is inside the library file: no request). */

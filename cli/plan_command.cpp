@@ -1,0 +1,158 @@
+// vramcalc CLI: `vramcalc plan [options]` ranks every parallel layout of a cluster by step time
+// (core/plan/plan.hpp): the config flags describe the model and training setup, plan flags the
+// cluster; --set plan.FIELD=VALUE reaches every field of docs/planner.md. --list-fabrics lists
+// the interconnects.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../io/config_json.hpp"
+#include "../io/plan_json.hpp"
+#include "flags.hpp"
+
+using nlohmann::json;
+
+namespace vc::cli {
+
+namespace {
+
+const char* const kPlanUsage = R"(usage: vramcalc plan [options]   rank every parallel layout of a cluster by step time
+Cluster (each sets a field of the config's "plan" object; see docs/planner.md):
+  --gpus N                 GPUs in the cluster (whole nodes)          --gpu ID   the GPU type
+  --fabric ID              inter-node fabric (--list-fabrics)         --top N    layouts listed (20)
+  --global-batch N         sequences per step (default 4M tokens / seq)
+  --tokens N               token budget: days and rental cost to train it
+  --clusters LIST          compare clusters, e.g. h100-80gb:512:ib-ndr400,a100-80gb:1024:ib-hdr200
+  --deadline-days D        fewest GPUs that train --tokens within D days
+  --batch-sizing           smallest per-GPU batch that hides communication, per fabric
+  --list-fabrics           the interconnect and node catalogs
+Model and training setup: the estimate's flags (--preset, --seq, --set training.precision=..., --config FILE).
+)";
+
+bool plan_flag(const char* name) {
+    static const char* const names[] = {"--fabric", "--global-batch", "--tokens", "--top", "--clusters", "--deadline-days"};
+    for (const char* n : names)
+        if (std::strcmp(name, n) == 0) return true;
+    return false;
+}
+
+bool parse_clusters(const std::string& s, json& out, std::string& bad) {
+    out = json::array();
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        size_t a = item.find(':'), b = a == std::string::npos ? a : item.find(':', a + 1);
+        if (a == std::string::npos || b == std::string::npos) { bad = item; return false; }
+        char* end = nullptr;
+        const std::string count = item.substr(a + 1, b - a - 1);
+        long n = std::strtol(count.c_str(), &end, 10);
+        if (count.empty() || *end != '\0' || n < 1) { bad = item; return false; }
+        out.push_back({{"gpu", item.substr(0, a)}, {"gpus", n}, {"fabric", item.substr(b + 1)}});
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return true;
+}
+
+std::string gb(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", bytes / 1e9);
+    return buf;
+}
+
+}  // namespace
+
+int plan_command(int argc, char** argv) {
+    json plan = json::object();
+    bool list_fabrics = false;
+    std::vector<char*> rest = {argv[0]};
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") { std::printf("%s", kPlanUsage); return 0; }
+        if (a == "--list-fabrics") { list_fabrics = true; continue; }
+        if (a == "--batch-sizing") { plan["batch_sizing"] = true; continue; }
+        if (plan_flag(argv[i])) {
+            if (i + 1 >= argc) { std::fprintf(stderr, "vramcalc: %s needs a value\n", argv[i]); return 2; }
+            const std::string v = argv[++i];
+            if (a == "--fabric") plan["fabric"] = v;
+            else if (a == "--clusters") {
+                json c;
+                std::string bad;
+                if (!parse_clusters(v, c, bad)) {
+                    std::fprintf(stderr, "vramcalc: --clusters: \"%s\" is not GPU:COUNT:FABRIC (e.g. h100-80gb:512:ib-ndr400)\n", bad.c_str());
+                    return 2;
+                }
+                plan["clusters"] = c;
+            } else {
+                char* end = nullptr;
+                const double x = std::strtod(v.c_str(), &end);
+                if (v.empty() || *end != '\0') { std::fprintf(stderr, "vramcalc: %s needs a number, got \"%s\"\n", argv[i - 1], v.c_str()); return 2; }
+                const char* key = a == "--global-batch" ? "global_batch" : a == "--tokens" ? "train_tokens" : a == "--top" ? "top" : "deadline_days";
+                plan[key] = x;
+            }
+            continue;
+        }
+        rest.push_back(argv[i]);
+    }
+    Options opt;
+    const int rc = parse_flags(static_cast<int>(rest.size()), rest.data(), 1, opt);
+    if (rc >= 0) return rc;
+    if (list_fabrics) {
+        if (opt.format == "json") { std::printf("%s\n", io::dump(io::fabrics_to_json(), 2).c_str()); return 0; }
+        for (const auto& f : fabric_catalog())
+            std::printf("%-16s %-44s %7.1f GB/s x %.2f, %4.0f us  %s\n", f.id.c_str(), f.name.c_str(), f.line_gbps, f.efficiency,
+                        f.latency_us, f.intra_node ? "(inside a node)" : "");
+        return 0;
+    }
+    json doc = opt.doc;
+    if (doc.contains("plan") && doc["plan"].is_object()) doc["plan"].update(plan);
+    else if (!plan.empty()) doc["plan"] = plan;
+    auto req = io::plan_request_from_json(doc);
+    if (!req.ok) { print_error(opt, req.error); return 1; }
+    const json out = io::run_plan_request(req.value);
+    if (!out.value("ok", false)) { print_error(opt, Error{out["error"].value("field", ""), out["error"].value("message", "")}); return 1; }
+    if (opt.format == "json") { std::printf("%s\n", io::dump(out, 2).c_str()); return 0; }
+    const json& p = out["plan"];
+    std::printf("%d x %s (%d per node on %s), %s between nodes; global batch %.0f x %.0f tokens; target %s GB per GPU\n",
+                p["gpus"].get<int>(), p["gpu"].get<std::string>().c_str(), p["gpus_per_node"].get<int>(), p["intra_fabric"].get<std::string>().c_str(),
+                p["fabric"].get<std::string>().c_str(), p["global_batch"].get<double>(), p["seq"].get<double>(), gb(p["target_bytes"].get<double>()).c_str());
+    std::printf("%lld layouts evaluated, %lld fit\n", p["evaluated"].get<long long>(), p["fitting"].get<long long>());
+    if (!p["ranked"].empty()) {
+        std::printf("%3s  %-46s %9s %8s %6s %10s %8s %8s %9s %12s\n", "#", "layout", "GB/GPU", "step s", "MFU", "tok/s/GPU", "comm s", "bubble s", "days", "rent USD");
+        int i = 0;
+        for (const auto& r : p["ranked"])
+            std::printf("%3d  %-46s %9s %8.2f %5.1f%% %10.0f %8.2f %8.2f %9.1f %12.0f\n", ++i, r["layout"]["label"].get<std::string>().c_str(),
+                        gb(r["memory_bytes"].get<double>()).c_str(), r["step_s"].get<double>(), 100 * r["mfu"].get<double>(),
+                        r["tokens_per_s_per_gpu"].get<double>(), r["comm_exposed_s"].get<double>(), r["bubble_s"].get<double>(),
+                        r["train_days"].get<double>(), r["rent_usd"].get<double>());
+    }
+    if (!p["rejected"].empty()) {
+        std::printf("rejected:\n");
+        for (const auto& c : p["rejected"])
+            std::printf("  %6lld  %s; e.g. %s\n", c["count"].get<long long>(), c["reason"].get<std::string>().c_str(), c["example"].get<std::string>().c_str());
+    }
+    for (const auto& n : p["notes"]) std::printf("note: %s\n", n.get<std::string>().c_str());
+    if (out.contains("clusters")) {
+        std::printf("clusters:\n");
+        for (const auto& c : out["clusters"]) {
+            if (!c["ok"].get<bool>()) { std::printf("  %5d x %-14s %-12s  %s\n", c["gpus"].get<int>(), c["gpu"].get<std::string>().c_str(), c["fabric"].get<std::string>().c_str(), c["why"].get<std::string>().c_str()); continue; }
+            std::printf("  %5d x %-14s %-12s  %8.1f days  rent $%.0f  buy $%.0f  %s\n", c["gpus"].get<int>(), c["gpu"].get<std::string>().c_str(),
+                        c["fabric"].get<std::string>().c_str(), c["train_days"].get<double>(), c["rent_usd"].get<double>(), c["purchase_usd"].get<double>(),
+                        c["best"]["layout"]["label"].get<std::string>().c_str());
+        }
+    }
+    if (out.contains("fewest_gpus")) {
+        const json& f = out["fewest_gpus"];
+        if (f["ok"].get<bool>()) std::printf("fewest GPUs for the deadline: %d (%.1f days, %s)\n", f["gpus"].get<int>(), f["train_days"].get<double>(), f["best"]["layout"]["label"].get<std::string>().c_str());
+        else std::printf("fewest GPUs for the deadline: %s\n", f["why"].get<std::string>().c_str());
+    }
+    if (out.contains("batch_sizing")) {
+        std::printf("network-aware batch sizing (best layout's split):\n");
+        for (const auto& b : out["batch_sizing"]) std::printf("  %-12s %s\n", b["fabric"].get<std::string>().c_str(), b["verdict"].get<std::string>().c_str());
+    }
+    return 0;
+}
+
+}  // namespace vc::cli

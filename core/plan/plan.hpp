@@ -1,0 +1,217 @@
+// [FOLDER] core/plan/: plan.hpp (inputs, layouts, results, API), collectives.hpp/.cpp (alpha-beta
+//   cost of ring/tree all-reduce, all-gather, reduce-scatter, all-to-all, p2p; which link a
+//   group of ranks uses), step_time.cpp (FLOP counting, GEMM-shape efficiency, communication,
+//   overlap, pipeline bubble: the time of one step of one layout), search.cpp (every valid layout
+//   for a GPU count, memory from core/train, ranking, rejection classes, Pareto front,
+//   network-aware batch sizing, cluster comparison and sizing to a deadline).
+// vramcalc core: the cluster planner. For a model, a training setup (the Config the detailed
+// training method reads) and a cluster (GPU type x count x fabric), it enumerates the parallel
+// layouts (TP, PP, DP, CP, EP, ZeRO/FSDP, micro-batch, recomputation, interleaving), predicts
+// each one's step time and takes its memory per GPU from the detailed training engine, and ranks
+// those that fit under the utilization target. docs/planner.md writes out every formula and the
+// source of every constant; its accuracy on published runs is measured by the plan_calibration test.
+//
+// [SECTION] constants     PlanConstants: efficiencies and overlap rules (named, overridable)
+// [SECTION] inputs        PlanInputs: cluster, batch, token budget, search switches
+// [SECTION] layout        Layout and StepTime
+// [SECTION] results       LayoutResult, RejectClass, PlanResult, BatchSizing, ClusterResult
+// [SECTION] api           step_time, plan, batch_sizing, plan_clusters, fewest_gpus
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/catalog/fabrics.hpp"
+#include "core/catalog/gpus.hpp"
+#include "core/config.hpp"
+#include "core/status.hpp"
+
+namespace vc {
+
+// [SECTION] constants -----------------------------------------------------------------------------
+struct PlanConstants {
+    // Share of the dense tensor peak that a large GEMM reaches. 0: the GPU node's gemm_share
+    // (core/catalog/fabrics.cpp: A100 0.80, Hopper 0.70, with sources).
+    double gemm_efficiency_max = 0;
+    // GEMM efficiency falls with its smallest dimension d as d / (d + gemm_half_dim): a GEMM whose
+    // smallest side is gemm_half_dim runs at half the maximum. Fitted on throughput.csv (docs/planner.md).
+    double gemm_half_dim = 176;
+    // Attention core (QK^T, softmax, PV) as a share of peak. 0: the GPU node's attention_share
+    // (FlashAttention-2 reaches 50-73% of A100 peak, ~35-40% of H100's); eager attention adds
+    // its softmax traffic to the elementwise kernels.
+    double attention_efficiency = 0;
+    // Achieved share of HBM bandwidth in elementwise kernels (norms, activations, dropout, adds).
+    // Source: STREAM-like copies on A100/H100 reach 80-90% of the datasheet bandwidth.
+    double hbm_efficiency = 0.85;
+    // Memory passes of the elementwise kernels per element they touch (reads + writes, forward;
+    // backward is counted twice that). Fitted on throughput.csv (docs/planner.md).
+    double elementwise_passes = 1.5;
+    // Share of tensor-parallel communication hidden behind compute. 0: Megatron-LM's default
+    // (blocking all-reduce / reduce-scatter); Transformer Engine's userbuffers overlap reaches ~0.7.
+    double tp_overlap = 0;
+    // Data-parallel gradient reduction overlaps the backward pass of the last micro-batch
+    // (PyTorch DDP buckets, Megatron --overlap-grad-reduce, FSDP). false: after the backward
+    // (Megatron-LM 2021-2022, the throughput.csv runs).
+    bool dp_overlap = true;
+    // Bytes per gradient value on the wire. 0: from the training setup, 4 when gradients
+    // accumulate in FP32 buffers (Megatron main_grad: the reduction runs on that buffer), else 2.
+    double grad_comm_bytes = 0;
+    // Optimizer step: bytes read and written per parameter held (AdamW with FP32 master: p, g,
+    // m, v, master read and written). Source: counting the fused Adam kernel's tensors.
+    double optimizer_bytes_per_param = 36;
+    // Fixed time per step that no layout removes (data loader, logging, launch), seconds.
+    double step_overhead_s = 0;
+};
+
+// [SECTION] inputs --------------------------------------------------------------------------------
+enum class PlanRank { Time, Cost, TokensPerGpu };
+
+struct PlanInputs {
+    int gpus = 8;                       // GPUs in the cluster (a multiple of the node size)
+    std::string fabric = "ib-ndr400";   // inter-node fabric id (fabric_catalog)
+    FabricSpec fabric_override;         // used instead of the catalog entry when line_gbps > 0
+    FabricSpec intra_override;          // the link inside a node, when line_gbps > 0
+    int gpus_per_node = 0;              // 0: the node catalog's value for cfg.gpu_id
+    double price_per_hour_usd = -1;     // per GPU-hour; < 0: the GPU catalog's
+    double purchase_usd = -1;           // per GPU; < 0: the node catalog's
+    double global_batch = 0;            // sequences per optimizer step; 0: kDefaultBatchTokens / seq
+    double train_tokens = 0;            // token budget: time and cost to train it (0: none)
+    bool tp_across_nodes = false;       // allow a TP group larger than a node
+    bool uneven_pp = true;              // pipeline stages with unequal layer counts (Megatron, torchtitan)
+    int max_micro_batch = 16;           // largest micro-batch tried
+    int max_cp = 16;                    // largest context-parallel size tried
+    bool search_recompute = true;       // none / selective / full (false: the config's)
+    bool search_sharding = true;        // ddp / zero1 / zero2 / zero3 (false: the config's)
+    bool search_interleave = true;      // interleaved schedule with v model chunks
+    PlanRank rank = PlanRank::Time;     // cluster comparisons: by time, rental cost or tokens/s per GPU
+    int top = 20;                       // layouts listed
+    // Networking's share of a cluster's purchase price, added to the GPUs' (assumption: switches,
+    // NICs and cables are commonly put at 10-20% of an AI cluster's capital cost).
+    double network_share = 0.15;
+    PlanConstants k{};
+};
+
+// Tokens per optimizer step when the global batch is not given: 4M tokens (Llama 2 and 3 trained
+// at 4M tokens per step before growing it; Touvron et al. 2023, Dubey et al. 2024).
+inline constexpr double kDefaultBatchTokens = 4194304;
+
+// [SECTION] layout --------------------------------------------------------------------------------
+struct Layout {
+    int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, v = 1;  // v: model chunks per stage (interleaving)
+    bool sp = false;                    // sequence parallelism (with tp > 1)
+    Sharding sharding = Sharding::Zero1;
+    int micro = 1, accum = 1;           // micro-batch (sequences) and micro-batches per step per DP rank
+    Recompute recompute = Recompute::None;
+};
+
+// One step on the slowest GPU, seconds. total = compute + the exposed communication + bubble + optimizer.
+struct StepTime {
+    double compute = 0;        // GEMMs, attention, elementwise kernels, recomputation (all micro-batches)
+    double tp_comm = 0, cp_comm = 0, ep_comm = 0, pp_comm = 0, dp_comm = 0;  // exposed
+    double dp_comm_total = 0;  // the data-parallel traffic before overlap
+    double bubble = 0;         // pipeline fill and drain
+    double optimizer = 0;      // the optimizer step
+    double total = 0;
+    double comm_exposed() const { return tp_comm + cp_comm + ep_comm + pp_comm + dp_comm; }
+    double tokens_per_s_per_gpu = 0;
+    double model_flops_per_gpu = 0;     // 6N + attention per token, no recomputation, per step
+    double mfu = 0;                     // model FLOPs / (total x peak)
+};
+
+// [SECTION] results -------------------------------------------------------------------------------
+struct LayoutResult {
+    Layout layout;
+    StepTime time;
+    double memory_bytes = 0;     // per GPU as nvidia-smi shows it (core/train device_total)
+    double memory_share = 0;     // of the GPU's memory
+    bool fits = false;           // memory_share <= target utilization
+    double train_days = 0;       // for PlanInputs::train_tokens (0 when none)
+    double rent_usd = 0;         // GPU-hours x hourly price for train_tokens
+};
+
+struct RejectClass {
+    std::string reason;          // e.g. "out of memory", "TP across nodes"
+    long long count = 0;
+    std::string example;         // the closest one, e.g. "TP8 PP2 ...: 96.1 GB of 60 GB target (+36.1 GB)"
+};
+
+struct PlanResult {
+    std::string gpu_id, fabric_id, intra_id;
+    int gpus = 0, gpus_per_node = 0;
+    double global_batch = 0, seq = 0, target_bytes = 0;
+    long long evaluated = 0, fitting = 0;
+    std::vector<LayoutResult> ranked;          // best first, at most PlanInputs::top
+    std::vector<RejectClass> rejected;         // by class, most frequent first
+    std::vector<std::string> notes;
+};
+
+// Smallest per-GPU batch that keeps the GPUs busy on one fabric, and what it costs in memory.
+struct BatchSizing {
+    std::string fabric_id;
+    Layout layout;               // with micro and accum of the answer
+    double per_gpu_batch = 0;    // micro x accum sequences per DP rank; 0: none reaches the target
+    double global_batch = 0;
+    double efficiency = 0;       // 1 - (exposed DP traffic + bubble + pipeline sends) / step time
+    double memory_bytes = 0;     // per GPU at that batch
+    double activation_bytes = 0; // of which activations (core/train)
+    bool fits = false;
+    double step_s = 0;
+    std::string verdict;         // one line
+};
+
+struct ClusterCandidate {
+    std::string gpu_id;
+    int gpus = 0;
+    std::string fabric;
+};
+
+struct ClusterResult {
+    ClusterCandidate cluster;
+    bool ok = false;             // some layout fits
+    std::string why;             // when not ok: the reason
+    LayoutResult best;
+    double train_days = 0, rent_usd = 0, purchase_usd = 0;
+};
+
+// [SECTION] api -----------------------------------------------------------------------------------
+// The hardware a plan runs on, resolved from the catalogs and overrides.
+struct PlanHardware {
+    GpuSpec gpu;
+    FabricSpec intra, inter;
+    int gpus_per_node = 8;
+    double price_per_hour_usd = 0, purchase_usd = 0;
+    double gemm_share = 0.80, attention_share = 0.55;  // NodeSpec's, unless PlanConstants override
+};
+Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in);
+
+// Step time of one layout (no memory). cfg supplies the model, seq (cfg.quick.seq) and precision.
+StepTime step_time(const Config& cfg, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
+
+// Model FLOPs per token (forward + backward, no recomputation): 6 x matmul parameters touched
+// + 12 x layers x seq x attention width (PaLM's MFU convention, non-causal).
+double model_flops_per_token(const ModelSpec& m, double seq);
+
+// The Config the detailed training engine reads for a layout (memory per GPU).
+Config layout_config(const Config& base, const Layout& l, int gpus);
+
+// Every valid layout for in.gpus GPUs of cfg.gpu_id on in.fabric, ranked. Errors name the field.
+Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in);
+
+// For each fabric id (empty: every inter-node fabric), the smallest per-GPU batch of `layout`'s
+// parallel split that reaches `target_efficiency`: the share of the step not lost to what a
+// bigger batch hides (exposed data-parallel traffic, the pipeline bubble and sends).
+Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInputs& in, const Layout& layout,
+                                               const std::vector<std::string>& fabrics, double target_efficiency);
+
+// Best layout on each candidate cluster, time and cost for in.train_tokens.
+Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in,
+                                                  const std::vector<ClusterCandidate>& clusters);
+
+// Fewest GPUs (whole nodes, doubling then bisecting) that train in.train_tokens within
+// deadline_days; 0 when none up to max_gpus does.
+Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus);
+
+const char* layout_label_sharding(Sharding s);
+std::string layout_label(const Layout& l);  // "TP8 SP PP4 v3 DP16 CP1 zero1 mb1 x32 selective"
+
+}  // namespace vc

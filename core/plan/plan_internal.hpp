@@ -1,0 +1,29 @@
+// vramcalc core (internal to core/plan/): the model quantities a step needs, resolved once per plan.
+#pragma once
+
+#include "core/plan/plan.hpp"
+
+namespace vc {
+
+struct PlanModel {
+    ModelSpec m;
+    double h = 0, qw = 0, kvw = 0, hd = 0, heads = 0, kv_heads = 0, ffn = 0, vocab = 0, seq = 0;
+    double layers = 0, dense_layers = 0, moe_layers = 0;
+    double attn_params = 0;        // one layer's attention projections
+    double mlp_params = 0;         // one dense MLP
+    double expert_params = 0;      // one routed expert
+    double experts = 0, top_k = 0, shared = 0, expert_ffn = 0;
+    bool gated = true;
+    bool flash = true;             // attention kernel keeps no s x s scores
+    double total_params = 0, embedding_params = 0, expert_params_total = 0;
+    double p = 2;                  // activation bytes
+    double grad_bytes = 2;         // gradient bytes on the wire (setup's default)
+    double gemm_peak = 0, attn_peak = 0;  // FLOP/s
+    double hbm = 0;                // bytes/s (datasheet)
+    double model_flops_per_token = 0;
+};
+
+PlanModel plan_model(const Config& cfg, const GpuSpec& gpu);
+StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
+
+}  // namespace vc

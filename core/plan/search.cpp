@@ -1,0 +1,490 @@
+// vramcalc core: the planner's search (docs/planner.md, "Search"). Every layout of the GPU count
+// is enumerated, its step time predicted (step_time.cpp) and its memory per GPU taken from the
+// detailed training engine (core/train) unchanged; those above the utilization target are
+// rejected, by class, with the closest miss.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/plan/plan_internal.hpp"
+#include "core/text.hpp"
+
+namespace vc {
+
+namespace {
+
+constexpr int kMaxPlanGpus = 1000000;
+constexpr double kMaxBatch = 1e7;
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::isfinite(v) ? v : 0.0);
+    return buf;
+}
+std::string gb(double bytes) { return fixed(bytes / 1e9, 1) + " GB"; }
+
+
+struct Rejects {
+    std::map<std::string, RejectClass> by;
+    std::map<std::string, double> best_over;  // smallest overshoot seen per class
+    void add(const std::string& reason, const std::string& example, double over = 0) {
+        auto& c = by[reason];
+        c.reason = reason;
+        ++c.count;
+        auto it = best_over.find(reason);
+        if (it == best_over.end() || over < it->second) {
+            best_over[reason] = over;
+            c.example = example;
+        }
+    }
+    std::vector<RejectClass> list() const {
+        std::vector<RejectClass> v;
+        for (const auto& kv : by) v.push_back(kv.second);
+        std::stable_sort(v.begin(), v.end(), [](const RejectClass& a, const RejectClass& b) { return a.count > b.count; });
+        return v;
+    }
+};
+
+bool check_constants(const PlanConstants& k, Error& err) {
+    return check_range("plan.constants.gemm_efficiency_max", k.gemm_efficiency_max, 0, 1, err) &&
+           check_range("plan.constants.gemm_half_dim", k.gemm_half_dim, 0, 1e6, err) &&
+           check_range("plan.constants.attention_efficiency", k.attention_efficiency, 0, 1, err) &&
+           check_range("plan.constants.hbm_efficiency", k.hbm_efficiency, 0.01, 1, err) &&
+           check_range("plan.constants.elementwise_passes", k.elementwise_passes, 0, 100, err) &&
+           check_range("plan.constants.tp_overlap", k.tp_overlap, 0, 1, err) &&
+           check_range("plan.constants.grad_comm_bytes", k.grad_comm_bytes, 0, 8, err) &&
+           check_range("plan.constants.optimizer_bytes_per_param", k.optimizer_bytes_per_param, 0, 1000, err) &&
+           check_range("plan.constants.step_overhead_s", k.step_overhead_s, 0, 3600, err);
+}
+
+bool check_fabric(const char* field, const FabricSpec& f, Error& err) {
+    std::string fl(field);
+    return check_positive((fl + ".line_gbps").c_str(), f.line_gbps, 1e6, err) &&
+           check_range((fl + ".efficiency").c_str(), f.efficiency, 0.01, 1, err) &&
+           check_range((fl + ".latency_us").c_str(), f.latency_us, 0, 1e6, err);
+}
+
+std::string fabric_ids(bool intra) {
+    std::string s;
+    for (const auto& f : fabric_catalog())
+        if (f.intra_node == intra) s += (s.empty() ? "" : ", ") + f.id;
+    return s;
+}
+
+}  // namespace
+
+const char* layout_label_sharding(Sharding s) {
+    switch (s) {
+        case Sharding::None: return "ddp";
+        case Sharding::Zero1: return "zero1";
+        case Sharding::Zero2: return "zero2";
+        case Sharding::Zero3: return "zero3";
+    }
+    return "ddp";
+}
+
+std::string layout_label(const Layout& l) {
+    std::string s = "TP" + std::to_string(l.tp) + (l.sp ? " SP" : "") + " PP" + std::to_string(l.pp);
+    if (l.v > 1) s += " v" + std::to_string(l.v);
+    s += " DP" + std::to_string(l.dp);
+    if (l.cp > 1) s += " CP" + std::to_string(l.cp);
+    if (l.ep > 1) s += " EP" + std::to_string(l.ep);
+    s += std::string(" ") + layout_label_sharding(l.sharding) + " mb" + std::to_string(l.micro) + " x" + std::to_string(l.accum) + " " +
+         recompute_name(l.recompute);
+    return s;
+}
+
+Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
+    PlanHardware hw;
+    const GpuSpec* g = find_gpu(cfg.gpu_id);
+    if (!g) return Outcome<PlanHardware>::failure("gpu_id", "must name a GPU of the catalog (e.g. h100-80gb), got \"" + cfg.gpu_id + "\"");
+    hw.gpu = *g;
+    const NodeSpec* node = find_node(g->id);
+    hw.gpus_per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
+    Error err;
+    if (!check_int_range("plan.gpus_per_node", hw.gpus_per_node, 1, 1024, err)) return Outcome<PlanHardware>::failure(err);
+    if (in.intra_override.line_gbps > 0) {
+        if (!check_fabric("plan.intra", in.intra_override, err)) return Outcome<PlanHardware>::failure(err);
+        hw.intra = in.intra_override;
+    } else {
+        const FabricSpec* f = find_fabric(node ? node->intra_fabric : "pcie4");
+        hw.intra = f ? *f : FabricSpec{};
+    }
+    if (in.fabric_override.line_gbps > 0) {
+        if (!check_fabric("plan.fabric", in.fabric_override, err)) return Outcome<PlanHardware>::failure(err);
+        hw.inter = in.fabric_override;
+    } else {
+        const FabricSpec* f = find_fabric(in.fabric);
+        if (!f || f->intra_node)
+            return Outcome<PlanHardware>::failure("plan.fabric", "must be one of " + fabric_ids(false) + ", got \"" + in.fabric + "\"");
+        hw.inter = *f;
+    }
+    hw.gemm_share = node ? node->gemm_share : NodeSpec{}.gemm_share;
+    hw.attention_share = node ? node->attention_share : NodeSpec{}.attention_share;
+    hw.price_per_hour_usd = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
+    hw.purchase_usd = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
+    if (!check_range("plan.price_per_hour_usd", hw.price_per_hour_usd, 0, 1e4, err) ||
+        !check_range("plan.purchase_usd", hw.purchase_usd, 0, 1e8, err))
+        return Outcome<PlanHardware>::failure(err);
+    return Outcome<PlanHardware>::success(hw);
+}
+
+Config layout_config(const Config& base, const Layout& l, int gpus) {
+    Config c = base;
+    c.method = Method::Detailed;
+    if (c.task == Task::Inference) c.task = Task::Training;
+    c.gpus = gpus;
+    c.quick.batch = l.micro;
+    c.training.sharding = l.sharding;
+    c.training.shard_group = 0;
+    c.training.recompute = l.recompute;
+    c.training.grad_accum = l.accum;
+    c.training.global_batch = 0;
+    c.parallel.tp = l.tp;
+    c.parallel.sp = l.sp;
+    c.parallel.pp = l.pp;
+    c.parallel.schedule = l.v > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    c.parallel.virtual_stages = l.v;
+    c.parallel.dp = l.dp;
+    c.parallel.cp = l.cp;
+    c.parallel.ep = l.ep;
+    c.parallel.etp = 0;
+    return c;
+}
+
+namespace {
+
+struct Search {
+    const Config& cfg;
+    const PlanInputs& in;
+    PlanHardware hw;
+    PlanModel pm;
+    double global = 0, target = 0;
+};
+
+// Validates the plan inputs that do not depend on a layout.
+Outcome<Search*> prepare(Search& s) {
+    Error err;
+    const PlanInputs& in = s.in;
+    if (!check_int_range("plan.gpus", in.gpus, 1, kMaxPlanGpus, err) ||
+        !check_range("plan.global_batch", in.global_batch, 0, kMaxBatch, err) ||
+        !check_range("plan.train_tokens", in.train_tokens, 0, 1e16, err) ||
+        !check_int_range("plan.max_micro_batch", in.max_micro_batch, 1, 1024, err) ||
+        !check_int_range("plan.max_cp", in.max_cp, 1, 1024, err) ||
+        !check_int_range("plan.top", in.top, 1, 10000, err) ||
+        !check_range("plan.network_share", in.network_share, 0, 10, err) ||
+        !check_range("target_utilization", s.cfg.target_utilization, 0.05, 1.0, err) ||
+        !check_int_range("seq", s.cfg.quick.seq, 1, 10000000, err) || !check_constants(in.k, err))
+        return Outcome<Search*>::failure(err);
+    auto hw = plan_hardware(s.cfg, in);
+    if (!hw.ok) return Outcome<Search*>::failure(hw.error);
+    s.hw = hw.value;
+    const int g = s.hw.gpus_per_node;
+    if (in.gpus > g && in.gpus % g != 0) {
+        const int lo = in.gpus / g * g, hi = lo + g;
+        return Outcome<Search*>::failure("plan.gpus", "must be whole nodes of " + std::to_string(g) + " GPUs when more than one node: " +
+                                                         std::to_string(in.gpus) + " is not; " + std::to_string(lo) + " or " + std::to_string(hi) + " would work");
+    }
+    auto rm = resolve_model(s.cfg.model);
+    if (!rm.ok) return Outcome<Search*>::failure(rm.error);
+    s.pm = plan_model(s.cfg, s.hw.gpu);
+    s.global = in.global_batch > 0 ? std::round(in.global_batch) : std::max(1.0, std::round(kDefaultBatchTokens / s.cfg.quick.seq));
+    if (in.global_batch > 0 && std::floor(in.global_batch) != in.global_batch)
+        return Outcome<Search*>::failure("plan.global_batch", "must be a whole number of sequences, got " + fixed(in.global_batch, 2));
+    s.target = s.hw.gpu.memory_bytes * s.cfg.target_utilization;
+    return Outcome<Search*>::success(&s);
+}
+
+// Calls fn(layout) for every layout of the search space; invalid splits go to `rej`.
+template <typename Fn>
+void enumerate(const Search& s, Rejects& rej, Fn fn) {
+    const PlanModel& pm = s.pm;
+    const ModelSpec& m = pm.m;
+    const int N = s.in.gpus;
+    const int kvh = m.kv_heads > 0 ? m.kv_heads : m.heads;
+    const bool moe = m.experts > 0;
+    std::vector<Recompute> recs = {s.cfg.training.recompute};
+    if (s.in.search_recompute) recs = {Recompute::None, Recompute::Selective, Recompute::Full};
+    for (int tp = 1; tp <= std::min(N, m.heads); ++tp) {
+        if (N % tp) continue;
+        if (m.heads % tp || kvh % tp) {
+            if ((tp & (tp - 1)) == 0) rej.add("TP does not divide the heads", "TP" + std::to_string(tp) + ": model.heads " + std::to_string(m.heads) + ", kv_heads " + std::to_string(kvh));
+            continue;
+        }
+        if (tp > s.hw.gpus_per_node && !s.in.tp_across_nodes) {
+            rej.add("TP beyond one node (plan.tp_across_nodes)", "TP" + std::to_string(tp) + " > " + std::to_string(s.hw.gpus_per_node) + " GPUs per node");
+            continue;
+        }
+        for (int pp = 1; pp <= std::min(N / tp, m.layers); ++pp) {
+            if ((N / tp) % pp) continue;
+            if (m.layers % pp && !s.in.uneven_pp) {
+                rej.add("PP does not divide the layers (plan.uneven_pp off)", "PP" + std::to_string(pp) + ": " + std::to_string(m.layers) + " layers");
+                continue;
+            }
+            std::vector<int> vs = {1};
+            if (pp > 1 && s.in.search_interleave)
+                for (int v = 2; v <= 8; ++v)
+                    if (m.layers % (pp * v) == 0) vs.push_back(v);
+            for (int cp = 1; cp <= std::min(s.in.max_cp, N / (tp * pp)); cp *= 2) {
+                if ((N / (tp * pp)) % cp) continue;
+                if (static_cast<long long>(s.cfg.quick.seq) % cp) continue;
+                const int dp = N / (tp * pp * cp);
+                if (static_cast<long long>(s.global) % dp) {
+                    rej.add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
+                    continue;
+                }
+                const long long local = static_cast<long long>(s.global) / dp;
+                std::vector<int> eps = {1};
+                if (moe)
+                    for (int ep = 2; ep <= std::min(m.experts, dp * cp); ep *= 2)
+                        if (m.experts % ep == 0 && (dp * cp) % ep == 0) eps.push_back(ep);
+                std::vector<Sharding> shs = {s.cfg.training.sharding};
+                if (s.in.search_sharding) shs = {Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3};
+                if (dp * cp == 1) shs = {Sharding::None};
+                for (int ep : eps)
+                    for (int v : vs)
+                        for (Sharding sh : shs)
+                            for (Recompute rc : recs)
+                                for (int mb = 1; mb <= s.in.max_micro_batch && mb <= local; mb *= 2) {
+                                    if (local % mb) continue;
+                                    Layout l;
+                                    l.tp = tp; l.pp = pp; l.dp = dp; l.cp = cp; l.ep = ep; l.v = v;
+                                    l.sp = tp > 1;
+                                    l.sharding = sh;
+                                    l.recompute = rc;
+                                    l.micro = mb;
+                                    l.accum = static_cast<int>(local / mb);
+                                    fn(l);
+                                }
+            }
+        }
+    }
+}
+
+LayoutResult evaluate(const Search& s, const Layout& l, bool& engine_ok, Error& engine_err) {
+    LayoutResult r;
+    r.layout = l;
+    r.time = step_time_for(s.pm, s.hw, s.in.k, l);
+    auto mem = training_result(layout_config(s.cfg, l, s.in.gpus));
+    engine_ok = mem.ok;
+    if (!mem.ok) {
+        engine_err = mem.error;
+        return r;
+    }
+    r.memory_bytes = mem.value.device_total;
+    r.memory_share = s.hw.gpu.memory_bytes > 0 ? r.memory_bytes / s.hw.gpu.memory_bytes : 0;
+    r.fits = r.memory_bytes <= s.target;
+    if (s.in.train_tokens > 0 && r.time.tokens_per_s_per_gpu > 0) {
+        const double seconds = s.in.train_tokens / (r.time.tokens_per_s_per_gpu * s.in.gpus);
+        r.train_days = seconds / 86400;
+        r.rent_usd = seconds / 3600 * s.in.gpus * s.hw.price_per_hour_usd;
+    }
+    return r;
+}
+
+}  // namespace
+
+Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
+    Search s{cfg, in, {}, {}, 0, 0};
+    auto ready = prepare(s);
+    if (!ready.ok) return Outcome<PlanResult>::failure(ready.error);
+    PlanResult out;
+    out.gpu_id = s.hw.gpu.id;
+    out.fabric_id = s.hw.inter.id;
+    out.intra_id = s.hw.intra.id;
+    out.gpus = in.gpus;
+    out.gpus_per_node = s.hw.gpus_per_node;
+    out.global_batch = s.global;
+    out.seq = cfg.quick.seq;
+    out.target_bytes = s.target;
+    Rejects rej;
+    std::vector<LayoutResult> fit;
+    long long comm_bound = 0;
+    enumerate(s, rej, [&](const Layout& l) {
+        ++out.evaluated;
+        bool ok = false;
+        Error e;
+        LayoutResult r = evaluate(s, l, ok, e);
+        if (!ok) {
+            rej.add("invalid for the training engine: " + e.field, layout_label(l) + ": " + e.message);
+            return;
+        }
+        if (!r.fits) {
+            rej.add("out of memory", layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" +
+                                         gb(r.memory_bytes - s.target) + ")", r.memory_bytes - s.target);
+            return;
+        }
+        if (r.time.comm_exposed() > r.time.compute) ++comm_bound;
+        fit.push_back(r);
+    });
+    out.fitting = static_cast<long long>(fit.size());
+    auto key = [&](const LayoutResult& r) { return r.time.total; };  // one cluster: time, cost and tokens/s/GPU rank alike
+    const size_t n = std::min(fit.size(), static_cast<size_t>(in.top));
+    std::partial_sort(fit.begin(), fit.begin() + static_cast<long>(n), fit.end(),
+                      [&](const LayoutResult& a, const LayoutResult& b) { return key(a) < key(b); });
+    fit.resize(n);
+    out.ranked = std::move(fit);
+    out.rejected = rej.list();
+    if (comm_bound > 0)
+        out.notes.push_back(std::to_string(comm_bound) + " fitting layouts spend more time in exposed communication than in compute (communication-bound); they rank low.");
+    if (out.ranked.empty()) {
+        std::string why = "no layout of " + std::to_string(in.gpus) + " x " + s.hw.gpu.id + " fits under " +
+                          fixed(cfg.target_utilization * 100, 0) + "% of memory";
+        for (const auto& c : out.rejected)
+            if (c.reason == "out of memory") why += "; closest: " + c.example;
+        out.notes.push_back(why + ". More GPUs, a GPU with more memory, or a smaller global batch or sequence would help.");
+    }
+    return Outcome<PlanResult>::success(std::move(out));
+}
+
+Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInputs& in, const Layout& layout,
+                                               const std::vector<std::string>& fabrics, double target_efficiency) {
+    using Out = Outcome<std::vector<BatchSizing>>;
+    Error err;
+    if (!check_range("plan.target_efficiency", target_efficiency, 0.05, 0.999, err)) return Out::failure(err);
+    std::vector<std::string> ids = fabrics;
+    if (ids.empty())
+        for (const auto& f : fabric_catalog())
+            if (!f.intra_node) ids.push_back(f.id);
+    std::vector<BatchSizing> out;
+    for (const auto& id : ids) {
+        PlanInputs pi = in;
+        pi.fabric = id;
+        pi.fabric_override = FabricSpec{};
+        Search s{cfg, pi, {}, {}, 0, 0};
+        auto ready = prepare(s);
+        if (!ready.ok) return Out::failure(ready.error);
+        Layout base = layout;
+        const long long model_par = static_cast<long long>(base.tp) * base.pp * base.cp;
+        if (model_par <= 0 || in.gpus % model_par)
+            return Out::failure("plan.layout", "tp x pp x cp (" + std::to_string(model_par) + ") must divide plan.gpus (" + std::to_string(in.gpus) + ")");
+        base.dp = static_cast<int>(in.gpus / model_par);
+        BatchSizing b;
+        b.fabric_id = id;
+        b.layout = base;
+        // Per-GPU batches 1, 2, 3, 4, 6, 8, 12, ... (powers of two and 1.5x them) up to 8192 sequences.
+        for (int e = 0; e <= 13 && b.per_gpu_batch == 0; ++e) {
+            for (int mult : {2, 3}) {
+                const int per = (mult == 2) ? (1 << e) : (e >= 1 ? 3 << (e - 1) : 0);
+                if (per <= 0 || (mult == 3 && e == 0)) continue;
+                double best_eff = 0;
+                Layout best = base;
+                StepTime best_t;
+                for (int mb = 1; mb <= std::min(per, in.max_micro_batch); mb *= 2) {
+                    if (per % mb) continue;
+                    Layout l = base;
+                    l.micro = mb;
+                    l.accum = per / mb;
+                    StepTime t = step_time_for(s.pm, s.hw, s.in.k, l);
+                    // What the batch can hide: the data-parallel traffic, the bubble and the pipeline sends.
+                    const double eff = t.total > 0 ? 1.0 - (t.dp_comm + t.bubble + t.pp_comm) / t.total : 0;
+                    if (eff > best_eff) { best_eff = eff; best = l; best_t = t; }
+                }
+                if (best_eff >= target_efficiency) {
+                    b.layout = best;
+                    b.per_gpu_batch = per;
+                    b.global_batch = static_cast<double>(per) * base.dp;
+                    b.efficiency = best_eff;
+                    b.step_s = best_t.total;
+                    auto mem = training_result(layout_config(cfg, best, in.gpus));
+                    if (mem.ok) {
+                        b.memory_bytes = mem.value.device_total;
+                        b.activation_bytes = mem.value.activations;
+                        b.fits = b.memory_bytes <= s.target;
+                    }
+                    break;
+                }
+            }
+        }
+        if (b.per_gpu_batch == 0)
+            b.verdict = "no per-GPU batch up to 8192 sequences reaches " + fixed(target_efficiency * 100, 0) + "% compute on " + id;
+        else if (b.fits)
+            b.verdict = fixed(b.per_gpu_batch, 0) + " sequences per GPU (micro-batch " + std::to_string(b.layout.micro) + " x " +
+                        std::to_string(b.layout.accum) + ") keep " + fixed(b.efficiency * 100, 0) + "% compute; " + gb(b.memory_bytes) +
+                        " per GPU fits the " + gb(s.target) + " target";
+        else
+            b.verdict = fixed(b.per_gpu_batch, 0) + " sequences per GPU (micro-batch " + std::to_string(b.layout.micro) +
+                        ") are needed to hide communication, and " + gb(b.memory_bytes) + " per GPU is over the " + gb(s.target) +
+                        " target: a faster fabric, recomputation, or more TP/PP would fix it";
+        out.push_back(b);
+    }
+    return Out::success(std::move(out));
+}
+
+Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in, const std::vector<ClusterCandidate>& clusters) {
+    std::vector<ClusterResult> out;
+    for (const auto& c : clusters) {
+        Config cc = cfg;
+        cc.gpu_id = c.gpu_id;
+        PlanInputs pi = in;
+        pi.gpus = c.gpus;
+        pi.fabric = c.fabric;
+        pi.top = 1;
+        ClusterResult r;
+        r.cluster = c;
+        auto p = plan(cc, pi);
+        if (!p.ok) {
+            r.why = p.error.field + ": " + p.error.message;
+        } else if (p.value.ranked.empty()) {
+            r.why = p.value.notes.empty() ? "no layout fits" : p.value.notes.back();
+        } else {
+            r.ok = true;
+            r.best = p.value.ranked.front();
+            r.train_days = r.best.train_days;
+            r.rent_usd = r.best.rent_usd;
+            auto hw = plan_hardware(cc, pi);
+            if (hw.ok) r.purchase_usd = hw.value.purchase_usd * c.gpus * (1 + in.network_share);
+        }
+        out.push_back(r);
+    }
+    auto key = [&](const ClusterResult& r) {
+        if (!r.ok) return 1e300;
+        if (in.rank == PlanRank::Cost) return r.rent_usd > 0 ? r.rent_usd : r.best.time.total * r.cluster.gpus;
+        if (in.rank == PlanRank::TokensPerGpu) return -r.best.time.tokens_per_s_per_gpu;
+        return r.train_days > 0 ? r.train_days : 1.0 / std::max(1e-30, r.best.time.tokens_per_s_per_gpu * r.cluster.gpus);
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const ClusterResult& a, const ClusterResult& b) { return key(a) < key(b); });
+    return Outcome<std::vector<ClusterResult>>::success(std::move(out));
+}
+
+Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus) {
+    using Out = Outcome<ClusterResult>;
+    Error err;
+    if (!check_positive("plan.deadline_days", deadline_days, 36500, err) || !check_int_range("plan.max_gpus", max_gpus, 1, kMaxPlanGpus, err))
+        return Out::failure(err);
+    if (!(in.train_tokens > 0)) return Out::failure("plan.train_tokens", "must be > 0 tokens to size a cluster to a deadline");
+    auto hw = plan_hardware(cfg, in);
+    if (!hw.ok) return Out::failure(hw.error);
+    const int g = hw.value.gpus_per_node;
+    auto meets = [&](int n, ClusterResult& r) {
+        auto rs = plan_clusters(cfg, in, {{cfg.gpu_id, n, in.fabric}});
+        if (!rs.ok || rs.value.empty()) return false;
+        r = rs.value.front();
+        return r.ok && r.train_days <= deadline_days;
+    };
+    ClusterResult best;
+    int lo = 0, hi = 0;  // nodes: lo fails, hi meets
+    for (int nodes = 1; static_cast<long long>(nodes) * g <= max_gpus; nodes *= 2) {
+        ClusterResult r;
+        if (meets(nodes * g, r)) { hi = nodes; best = r; break; }
+        lo = nodes;
+        if (nodes > kMaxPlanGpus / 2) break;
+    }
+    if (hi == 0) {
+        ClusterResult none;
+        none.why = "no cluster of up to " + std::to_string(max_gpus) + " x " + cfg.gpu_id + " trains " + fixed(in.train_tokens / 1e9, 0) +
+                   "B tokens within " + fixed(deadline_days, 1) + " days";
+        return Out::success(none);
+    }
+    // Bisect on whole nodes (the time is close to monotonic in the GPU count; docs/planner.md).
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        ClusterResult r;
+        if (meets(mid * g, r)) { hi = mid; best = r; }
+        else lo = mid;
+    }
+    return Out::success(best);
+}
+
+}  // namespace vc

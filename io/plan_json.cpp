@@ -1,0 +1,240 @@
+// vramcalc io: plan requests and results as JSON (plan_json.hpp, docs/planner.md).
+#include "io/plan_json.hpp"
+
+#include "io/config_json.hpp"
+#include "io/json_read.hpp"
+
+using nlohmann::json;
+
+namespace vc::io {
+
+namespace {
+
+bool read_fabric_spec(ObjectReader& r, const char* key, FabricSpec& f) {
+    if (!r.has(key)) return r.ok();
+    const json& o = r.at(key);
+    if (!o.is_object()) return r.fail(key, "must be an object {\"line_gbps\", \"efficiency\", \"latency_us\"}");
+    ObjectReader fr(o, r.path(key) + ".");
+    fr.only_keys({"id", "name", "line_gbps", "efficiency", "latency_us", "source"});
+    f.id = "custom";
+    f.name = "custom";
+    fr.string("id", f.id);
+    fr.string("name", f.name);
+    fr.number("line_gbps", f.line_gbps);
+    fr.number("efficiency", f.efficiency);
+    fr.number("latency_us", f.latency_us);
+    fr.string("source", f.source);
+    if (!fr.ok()) return r.fail(key, fr.error().message + " (" + fr.error().field + ")");
+    if (!(f.line_gbps > 0)) return r.fail(key, "line_gbps must be > 0 GB/s");
+    return true;
+}
+
+}  // namespace
+
+Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
+    using Out = Outcome<PlanRequest>;
+    if (!doc_in.is_object()) return Out::failure("config", "the plan request must be a JSON object");
+    json doc = doc_in;
+    json p = json::object();
+    if (doc.contains("plan")) {
+        p = doc["plan"];
+        doc.erase("plan");
+    }
+    if (!p.is_object()) return Out::failure("plan", "plan must be an object");
+    PlanRequest req;
+    auto cfg = config_from_json(doc);
+    if (!cfg.ok) return Out::failure(cfg.error);
+    req.cfg = cfg.value;
+    PlanInputs& in = req.in;
+    ObjectReader r(p, "plan.");
+    r.only_keys({"gpus", "fabric", "global_batch", "train_tokens", "top", "rank", "tp_across_nodes", "uneven_pp",
+                 "max_micro_batch", "max_cp", "search", "gpus_per_node", "price_per_hour_usd", "purchase_usd",
+                 "network_share", "fabric_spec", "intra_spec", "constants", "clusters", "deadline_days", "max_gpus",
+                 "batch_sizing"});
+    // GPUs default to the config's "gpus" (whole GPUs), else 8.
+    in.gpus = cfg.value.gpus >= 1 && cfg.value.gpus == static_cast<int>(cfg.value.gpus) && doc.contains("gpus") ? static_cast<int>(cfg.value.gpus) : 8;
+    double gpus = in.gpus;
+    r.number("gpus", gpus);
+    if (r.ok() && (!(gpus >= 1 && gpus <= 1e6) || gpus != static_cast<long long>(gpus)))
+        r.fail("gpus", "must be a whole number of GPUs in [1, 1000000]");
+    if (r.ok()) in.gpus = static_cast<int>(gpus);
+    r.string("fabric", in.fabric);
+    r.number("global_batch", in.global_batch);
+    r.number("train_tokens", in.train_tokens);
+    r.integer("top", in.top);
+    std::string rank = "time";
+    r.string("rank", rank);
+    if (r.ok()) {
+        if (rank == "time") in.rank = PlanRank::Time;
+        else if (rank == "cost") in.rank = PlanRank::Cost;
+        else if (rank == "tokens_per_gpu") in.rank = PlanRank::TokensPerGpu;
+        else r.fail("rank", "must be time, cost or tokens_per_gpu, got \"" + rank + "\"");
+    }
+    r.boolean("tp_across_nodes", in.tp_across_nodes);
+    r.boolean("uneven_pp", in.uneven_pp);
+    r.integer("max_micro_batch", in.max_micro_batch);
+    r.integer("max_cp", in.max_cp);
+    r.integer("gpus_per_node", in.gpus_per_node);
+    r.number("price_per_hour_usd", in.price_per_hour_usd);
+    r.number("purchase_usd", in.purchase_usd);
+    r.number("network_share", in.network_share);
+    r.number("deadline_days", req.deadline_days);
+    r.integer("max_gpus", req.max_gpus);
+    read_fabric_spec(r, "fabric_spec", in.fabric_override);
+    read_fabric_spec(r, "intra_spec", in.intra_override);
+    if (r.ok() && r.has("search")) {
+        const json& s = r.at("search");
+        if (!s.is_object()) return Out::failure("plan.search", "must be an object {\"recompute\", \"sharding\", \"interleave\"}");
+        ObjectReader sr(s, "plan.search.");
+        sr.only_keys({"recompute", "sharding", "interleave"});
+        sr.boolean("recompute", in.search_recompute);
+        sr.boolean("sharding", in.search_sharding);
+        sr.boolean("interleave", in.search_interleave);
+        if (!sr.ok()) return Out::failure(sr.error());
+    }
+    if (r.ok() && r.has("constants")) {
+        const json& c = r.at("constants");
+        if (!c.is_object()) return Out::failure("plan.constants", "must be an object");
+        ObjectReader cr(c, "plan.constants.");
+        PlanConstants& k = in.k;
+        cr.only_keys({"gemm_efficiency_max", "gemm_half_dim", "attention_efficiency", "hbm_efficiency", "elementwise_passes",
+                      "tp_overlap", "dp_overlap", "grad_comm_bytes", "optimizer_bytes_per_param", "step_overhead_s"});
+        cr.number("gemm_efficiency_max", k.gemm_efficiency_max);
+        cr.number("gemm_half_dim", k.gemm_half_dim);
+        cr.number("attention_efficiency", k.attention_efficiency);
+        cr.number("hbm_efficiency", k.hbm_efficiency);
+        cr.number("elementwise_passes", k.elementwise_passes);
+        cr.number("tp_overlap", k.tp_overlap);
+        cr.boolean("dp_overlap", k.dp_overlap);
+        cr.number("grad_comm_bytes", k.grad_comm_bytes);
+        cr.number("optimizer_bytes_per_param", k.optimizer_bytes_per_param);
+        cr.number("step_overhead_s", k.step_overhead_s);
+        if (!cr.ok()) return Out::failure(cr.error());
+    }
+    if (r.ok() && r.has("clusters")) {
+        const json& cl = r.at("clusters");
+        if (!cl.is_array() || cl.size() > 64) return Out::failure("plan.clusters", "must be a list of at most 64 {\"gpu\", \"gpus\", \"fabric\"}");
+        for (size_t i = 0; i < cl.size(); ++i) {
+            const std::string pre = "plan.clusters[" + std::to_string(i) + "].";
+            if (!cl[i].is_object()) return Out::failure(pre.substr(0, pre.size() - 1), "must be an object {\"gpu\", \"gpus\", \"fabric\"}");
+            ObjectReader cr(cl[i], pre);
+            cr.only_keys({"gpu", "gpus", "fabric"});
+            ClusterCandidate c{req.cfg.gpu_id, in.gpus, in.fabric};
+            cr.string("gpu", c.gpu_id);
+            cr.integer("gpus", c.gpus);
+            cr.string("fabric", c.fabric);
+            if (!cr.ok()) return Out::failure(cr.error());
+            req.clusters.push_back(c);
+        }
+    }
+    if (r.ok() && r.has("batch_sizing")) {
+        const json& b = r.at("batch_sizing");
+        if (b.is_boolean()) req.batch_sizing = b.get<bool>();
+        else if (b.is_object()) {
+            req.batch_sizing = true;
+            ObjectReader br(b, "plan.batch_sizing.");
+            br.only_keys({"fabrics", "target_efficiency"});
+            br.number("target_efficiency", req.target_efficiency);
+            if (br.ok() && br.has("fabrics")) {
+                const json& f = br.at("fabrics");
+                if (!f.is_array()) return Out::failure("plan.batch_sizing.fabrics", "must be a list of fabric ids");
+                for (const auto& x : f) {
+                    if (!x.is_string()) return Out::failure("plan.batch_sizing.fabrics", "must be a list of fabric ids");
+                    req.sizing_fabrics.push_back(x.get<std::string>());
+                }
+            }
+            if (!br.ok()) return Out::failure(br.error());
+        } else return Out::failure("plan.batch_sizing", "must be true/false or {\"fabrics\", \"target_efficiency\"}");
+    }
+    if (!r.ok()) return Out::failure(r.error());
+    return Out::success(std::move(req));
+}
+
+Outcome<PlanRequest> parse_plan_request(const std::string& text) {
+    json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return Outcome<PlanRequest>::failure("config", "the plan request is not valid JSON");
+    return plan_request_from_json(doc);
+}
+
+json layout_to_json(const Layout& l) {
+    return json{{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.v},
+                {"sp", l.sp}, {"sharding", layout_label_sharding(l.sharding)}, {"micro_batch", l.micro},
+                {"grad_accum", l.accum}, {"recompute", recompute_name(l.recompute)}, {"label", layout_label(l)}};
+}
+
+json layout_result_to_json(const LayoutResult& r) {
+    const StepTime& t = r.time;
+    return json{{"layout", layout_to_json(r.layout)},
+                {"memory_bytes", r.memory_bytes}, {"memory_share", r.memory_share}, {"fits", r.fits},
+                {"step_s", t.total}, {"compute_s", t.compute}, {"bubble_s", t.bubble}, {"optimizer_s", t.optimizer},
+                {"comm_exposed_s", t.comm_exposed()},
+                {"comm_s", {{"tp", t.tp_comm}, {"cp", t.cp_comm}, {"ep", t.ep_comm}, {"pp", t.pp_comm}, {"dp", t.dp_comm}, {"dp_total", t.dp_comm_total}}},
+                {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu}, {"mfu", t.mfu},
+                {"train_days", r.train_days}, {"rent_usd", r.rent_usd}};
+}
+
+json plan_result_to_json(const PlanResult& r) {
+    json ranked = json::array(), rejected = json::array();
+    for (const auto& x : r.ranked) ranked.push_back(layout_result_to_json(x));
+    for (const auto& c : r.rejected) rejected.push_back({{"reason", c.reason}, {"count", c.count}, {"example", c.example}});
+    return json{{"gpu", r.gpu_id}, {"gpus", r.gpus}, {"gpus_per_node", r.gpus_per_node}, {"fabric", r.fabric_id},
+                {"intra_fabric", r.intra_id}, {"global_batch", r.global_batch}, {"seq", r.seq}, {"target_bytes", r.target_bytes},
+                {"evaluated", r.evaluated}, {"fitting", r.fitting}, {"ranked", ranked}, {"rejected", rejected}, {"notes", r.notes}};
+}
+
+json run_plan_request(const PlanRequest& req) {
+    auto p = plan(req.cfg, req.in);
+    if (!p.ok) return error_to_json(p.error);
+    json out{{"ok", true}, {"plan", plan_result_to_json(p.value)}};
+    if (!req.clusters.empty()) {
+        auto c = plan_clusters(req.cfg, req.in, req.clusters);
+        if (!c.ok) return error_to_json(c.error);
+        json arr = json::array();
+        for (const auto& x : c.value)
+            arr.push_back({{"gpu", x.cluster.gpu_id}, {"gpus", x.cluster.gpus}, {"fabric", x.cluster.fabric}, {"ok", x.ok},
+                           {"why", x.why}, {"best", x.ok ? layout_result_to_json(x.best) : json(nullptr)},
+                           {"train_days", x.train_days}, {"rent_usd", x.rent_usd}, {"purchase_usd", x.purchase_usd}});
+        out["clusters"] = arr;
+    }
+    if (req.deadline_days > 0) {
+        auto f = fewest_gpus(req.cfg, req.in, req.deadline_days, req.max_gpus);
+        if (!f.ok) return error_to_json(f.error);
+        const auto& x = f.value;
+        out["fewest_gpus"] = {{"ok", x.ok}, {"gpus", x.ok ? x.cluster.gpus : 0}, {"why", x.why},
+                              {"best", x.ok ? layout_result_to_json(x.best) : json(nullptr)},
+                              {"train_days", x.train_days}, {"rent_usd", x.rent_usd}, {"purchase_usd", x.purchase_usd}};
+    }
+    if (req.batch_sizing && !p.value.ranked.empty()) {
+        auto b = batch_sizing(req.cfg, req.in, p.value.ranked.front().layout, req.sizing_fabrics, req.target_efficiency);
+        if (!b.ok) return error_to_json(b.error);
+        json arr = json::array();
+        for (const auto& x : b.value)
+            arr.push_back({{"fabric", x.fabric_id}, {"layout", layout_to_json(x.layout)}, {"per_gpu_batch", x.per_gpu_batch},
+                           {"global_batch", x.global_batch}, {"efficiency", x.efficiency}, {"memory_bytes", x.memory_bytes},
+                           {"activation_bytes", x.activation_bytes}, {"fits", x.fits}, {"step_s", x.step_s}, {"verdict", x.verdict}});
+        out["batch_sizing"] = arr;
+    }
+    return out;
+}
+
+std::string plan_json(const std::string& request_text) {
+    auto req = parse_plan_request(request_text);
+    if (!req.ok) return dump(error_to_json(req.error));
+    return dump(run_plan_request(req.value));
+}
+
+json fabrics_to_json() {
+    json f = json::array(), n = json::array();
+    for (const auto& x : fabric_catalog())
+        f.push_back({{"id", x.id}, {"name", x.name}, {"intra_node", x.intra_node}, {"line_gbps", x.line_gbps},
+                     {"efficiency", x.efficiency}, {"achieved_gbps", x.achieved_gbps()}, {"latency_us", x.latency_us}, {"source", x.source}});
+    for (const auto& x : node_catalog())
+        n.push_back({{"gpu", x.gpu_id}, {"gpus_per_node", x.gpus_per_node}, {"intra_fabric", x.intra_fabric},
+                     {"purchase_usd", x.purchase_usd}, {"gemm_share", x.gemm_share}, {"attention_share", x.attention_share},
+                     {"source", x.source}, {"speed_source", x.speed_source}});
+    return json{{"fabrics", f}, {"nodes", n}};
+}
+
+std::string fabrics_json() { return dump(fabrics_to_json()); }
+
+}  // namespace vc::io

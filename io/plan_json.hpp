@@ -1,0 +1,50 @@
+// vramcalc io: the cluster planner's JSON (docs/planner.md). A plan request is a config document
+// (docs/config.md) with one more object, "plan", holding PlanInputs:
+//   {"preset"...model, "seq", "gpu", "training", ..., "plan": {"gpus", "fabric", "global_batch",
+//    "train_tokens", "top", "rank", "tp_across_nodes", "uneven_pp", "max_micro_batch", "max_cp",
+//    "search": {"recompute", "sharding", "interleave"}, "gpus_per_node", "price_per_hour_usd",
+//    "purchase_usd", "network_share", "fabric_spec": {...}, "intra_spec": {...},
+//    "constants": {...PlanConstants}, "clusters": [{"gpu", "gpus", "fabric"}], "deadline_days",
+//    "max_gpus", "batch_sizing": {"fabrics": [...], "target_efficiency"}}}
+// Never throws; every error names the field ("plan.gpus").
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/plan/plan.hpp"
+#include "core/status.hpp"
+
+namespace vc::io {
+
+struct PlanRequest {
+    Config cfg;
+    PlanInputs in;
+    std::vector<ClusterCandidate> clusters;  // compare these clusters too (empty: none)
+    double deadline_days = 0;                // > 0: fewest GPUs of cfg.gpu_id to train in.train_tokens by then
+    int max_gpus = 65536;
+    bool batch_sizing = false;               // network-aware batch sizing of the best layout
+    std::vector<std::string> sizing_fabrics; // empty: every inter-node fabric
+    double target_efficiency = 0.9;
+};
+
+Outcome<PlanRequest> plan_request_from_json(const nlohmann::json& doc);
+Outcome<PlanRequest> parse_plan_request(const std::string& text);
+
+nlohmann::json layout_to_json(const Layout& l);
+nlohmann::json layout_result_to_json(const LayoutResult& r);
+nlohmann::json plan_result_to_json(const PlanResult& r);
+
+// Runs everything the request asks: {"ok": true, "plan": {...}, "clusters": [...],
+// "fewest_gpus": {...}, "batch_sizing": [...]}; {"ok": false, "error": {...}} on bad input.
+nlohmann::json run_plan_request(const PlanRequest& req);
+std::string plan_json(const std::string& request_text);
+
+// The interconnect and node catalogs: {"fabrics": [{"id", "name", "intra_node", "line_gbps",
+// "efficiency", "achieved_gbps", "latency_us", "source"}], "nodes": [{"gpu", "gpus_per_node",
+// "intra_fabric", "purchase_usd", "gemm_share", "attention_share", "source", "speed_source"}]}
+nlohmann::json fabrics_to_json();
+std::string fabrics_json();
+
+}  // namespace vc::io

@@ -1,0 +1,225 @@
+// The planner (core/plan): collective formulas, group links, the pipeline bubble, FLOP counting,
+// a hand-enumerated small search, and bad input. Numbers a user can check with a calculator.
+#include <catch.hpp>
+
+#include <cmath>
+
+#include "core/model/presets.hpp"
+#include "core/plan/collectives.hpp"
+#include "core/plan/plan.hpp"
+
+using namespace vc;
+using Catch::Detail::Approx;
+
+TEST_CASE("collectives: alpha-beta formulas", "[plan]") {
+    const Link l{100e9, 5e-6, false};  // 100 GB/s, 5 us per step
+    // ring all-reduce of 1 GB over 8: 2 x 7/8 x 1e9 / 1e11 = 17.5 ms, + 2 x 7 x 5 us = 70 us
+    CHECK(ring_all_reduce_s(1e9, 8, l) == Approx(0.0175 + 70e-6));
+    // tree keeps the bandwidth term, latency 2 x log2(8) x 5 us = 30 us; all_reduce takes the faster
+    CHECK(tree_all_reduce_s(1e9, 8, l) == Approx(0.0175 + 30e-6));
+    CHECK(all_reduce_s(1e9, 8, l) == Approx(0.0175 + 30e-6));
+    // reduce-scatter / all-gather: 3/4 x 1e9 / 1e11 = 7.5 ms + 3 x 5 us
+    CHECK(reduce_scatter_s(1e9, 4, l) == Approx(0.0075 + 15e-6));
+    CHECK(all_gather_s(1e9, 4, l) == Approx(0.0075 + 15e-6));
+    CHECK(all_to_all_s(1e9, 4, l) == Approx(0.0075 + 15e-6));
+    CHECK(p2p_s(1e9, l) == Approx(0.01 + 5e-6));
+    CHECK(ring_all_reduce_s(1e9, 1, l) == 0);
+}
+
+TEST_CASE("collectives: which link a group uses", "[plan]") {
+    const FabricSpec& nv = *find_fabric("nvlink4");   // 450 GB/s x 0.80 = 360 GB/s
+    const FabricSpec& ib = *find_fabric("ib-ndr400"); // 50 GB/s x 0.90 = 45 GB/s per GPU
+    CHECK(group_link(8, 1, 8, nv, ib).bw == Approx(360e9));          // one node
+    CHECK_FALSE(group_link(8, 1, 8, nv, ib).inter);
+    CHECK(group_link(16, 1, 8, nv, ib).bw == Approx(360e9));         // 8 NICs per node: min(360, 8 x 45)
+    CHECK(group_link(4, 8, 8, nv, ib).bw == Approx(45e9));           // one GPU per node: its own NIC
+    CHECK(group_link(8, 2, 8, nv, ib).bw == Approx(4 * 45e9));       // stride 2: 4 members per node
+    CHECK(group_link(8, 2, 8, nv, ib).alpha == Approx(5e-6));
+}
+
+namespace {
+Config small_config() {
+    Config c;
+    c.method = Method::Detailed;
+    c.task = Task::Training;
+    c.gpu_id = "h100-80gb";
+    c.model = *find_preset("llama-3.1-8b");
+    c.quick.seq = 4096;
+    c.training.profile = "megatron";
+    return c;
+}
+PlanHardware h100() {
+    PlanHardware hw;
+    hw.gpu = *find_gpu("h100-80gb");
+    hw.gemm_share = find_node("h100-80gb")->gemm_share;
+    hw.attention_share = find_node("h100-80gb")->attention_share;
+    hw.intra = *find_fabric("nvlink4");
+    hw.inter = *find_fabric("ib-ndr400");
+    return hw;
+}
+}  // namespace
+
+TEST_CASE("step time: the pipeline bubble is (p-1)/(v m) of the compute", "[plan]") {
+    const Config c = small_config();
+    Layout l;
+    l.pp = 4;
+    l.accum = 8;
+    l.sharding = Sharding::None;
+    const StepTime t = step_time(c, h100(), PlanConstants{}, l);
+    CHECK(t.bubble / t.compute == Approx(3.0 / 8));
+    l.v = 2;
+    const StepTime t2 = step_time(c, h100(), PlanConstants{}, l);
+    CHECK(t2.bubble / t2.compute == Approx(3.0 / 16));
+    CHECK(t.total == Approx(t.compute + t.comm_exposed() + t.bubble + t.optimizer));
+}
+
+TEST_CASE("step time: FLOPs per token are 6N + 12 L s w", "[plan]") {
+    const ModelSpec m = *find_preset("llama-3.1-8b");
+    // Llama-3.1-8B: 6.98e9 matmul parameters in the layers + 4096 x 128256 in the head
+    const double L = 32, h = 4096, ffn = 14336, V = 128256, kv = 1024;
+    const double matmul = L * (h * h * 2 + 2 * h * kv + 3 * h * ffn) + h * V;
+    CHECK(model_flops_per_token(m, 8192) == Approx(6 * matmul + 12 * L * 8192 * h).epsilon(1e-6));
+}
+
+TEST_CASE("step time: more GPUs in TP shrink GEMMs and add communication", "[plan]") {
+    const Config c = small_config();
+    Layout a, b;
+    a.sharding = b.sharding = Sharding::None;
+    b.tp = 8;
+    b.sp = true;
+    const StepTime ta = step_time(c, h100(), PlanConstants{}, a), tb = step_time(c, h100(), PlanConstants{}, b);
+    CHECK(tb.tp_comm > 0);
+    CHECK(ta.tp_comm == 0);
+    CHECK(tb.compute * 8 > ta.compute);  // TP8 is less efficient per GPU than one GPU
+    CHECK(ta.mfu > 0.3);
+    CHECK(ta.mfu < 0.8);
+}
+
+TEST_CASE("search: a hand-enumerated small space", "[plan]") {
+    Config c = small_config();
+    c.model = ModelSpec{};
+    c.model.name = "tiny";
+    c.model.layers = 4;
+    c.model.hidden = 512;
+    c.model.heads = 4;
+    c.model.kv_heads = 4;
+    c.model.ffn = 2048;
+    c.model.vocab = 1000;
+    c.quick.seq = 512;
+    c.training.sharding = Sharding::Zero1;
+    PlanInputs in;
+    in.gpus = 4;
+    in.global_batch = 4;
+    in.max_micro_batch = 1;
+    in.max_cp = 1;
+    in.search_recompute = false;
+    in.search_sharding = false;
+    in.search_interleave = false;
+    auto r = plan(c, in);
+    REQUIRE(r.ok);
+    // (tp, pp): (1,1) (1,2) (1,4) (2,1) (2,2) (4,1): six layouts, each with micro-batch 1
+    CHECK(r.value.evaluated == 6);
+    CHECK(r.value.fitting == 6);
+    REQUIRE(r.value.ranked.size() == 6);
+    for (size_t i = 1; i < r.value.ranked.size(); ++i) CHECK(r.value.ranked[i - 1].time.total <= r.value.ranked[i].time.total);
+    // the global batch of 4 is made by DP x micro x accum on every layout
+    for (const auto& l : r.value.ranked) CHECK(l.layout.dp * l.layout.micro * l.layout.accum == 4);
+}
+
+TEST_CASE("search: Llama-3.1-70B on 64 H100s ranks fitting layouts under 75%", "[plan]") {
+    Config c = small_config();
+    c.model = *find_preset("llama-3.1-70b");
+    PlanInputs in;
+    in.gpus = 64;
+    in.train_tokens = 1e12;
+    auto r = plan(c, in);
+    REQUIRE(r.ok);
+    REQUIRE_FALSE(r.value.ranked.empty());
+    const auto& best = r.value.ranked.front();
+    CHECK(best.memory_bytes <= 0.75 * find_gpu("h100-80gb")->memory_bytes);
+    CHECK(best.time.mfu > 0.2);
+    CHECK(best.time.mfu < 0.75);
+    CHECK(best.train_days > 0);
+    CHECK(best.rent_usd == Approx(best.train_days * 24 * 64 * 3.00));
+    bool oom = false;
+    for (const auto& k : r.value.rejected) oom = oom || k.reason == "out of memory";
+    CHECK(oom);  // e.g. TP1 PP1: 70B with AdamW states does not fit one GPU's share
+}
+
+TEST_CASE("search: bad input names the field", "[plan]") {
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 100;
+    auto r = plan(c, in);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "plan.gpus");
+    CHECK(r.error.message.find("96 or 104") != std::string::npos);
+    in.gpus = 8;
+    in.fabric = "carrier-pigeon";
+    r = plan(c, in);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "plan.fabric");
+    in.fabric = "ib-ndr400";
+    in.global_batch = 2.5;
+    CHECK(plan(c, in).error.field == "plan.global_batch");
+    in.global_batch = 0;
+    c.gpu_id = "";
+    CHECK(plan(c, in).error.field == "gpu_id");
+    c.gpu_id = "h100-80gb";
+    in.k.gemm_efficiency_max = std::nan("");
+    CHECK(plan(c, in).error.field == "plan.constants.gemm_efficiency_max");
+}
+
+TEST_CASE("search: 100,000 GPUs and a model nothing fits end without NaN", "[plan]") {
+    Config c = small_config();
+    c.model = *find_preset("llama-3.1-405b");
+    PlanInputs in;
+    in.gpus = 100000;
+    in.search_recompute = false;
+    in.search_sharding = false;
+    auto r = plan(c, in);
+    REQUIRE(r.ok);
+    for (const auto& l : r.value.ranked) {
+        CHECK(std::isfinite(l.time.total));
+        CHECK(l.time.total > 0);
+    }
+    in.gpus = 8;
+    in.search_recompute = in.search_sharding = true;
+    r = plan(c, in);
+    REQUIRE(r.ok);
+    CHECK(r.value.ranked.empty());  // 405B with AdamW needs ~6.5 TB of states: not on 8 x 80 GB
+    REQUIRE_FALSE(r.value.notes.empty());
+    CHECK(r.value.notes.back().find("no layout") != std::string::npos);
+}
+
+TEST_CASE("batch sizing: a slower fabric needs a bigger per-GPU batch", "[plan]") {
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 64;
+    Layout l;
+    l.tp = 1;
+    l.sharding = Sharding::Zero1;
+    auto r = batch_sizing(c, in, l, {"ib-ndr400", "eth-100-tcp"}, 0.9);
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == 2);
+    CHECK(r.value[0].per_gpu_batch > 0);
+    CHECK(r.value[1].per_gpu_batch > r.value[0].per_gpu_batch);
+    CHECK(r.value[1].efficiency >= 0.9);
+}
+
+TEST_CASE("clusters: comparison and fewest GPUs to a deadline", "[plan]") {
+    Config c = small_config();
+    PlanInputs in;
+    in.train_tokens = 1e11;
+    auto r = plan_clusters(c, in, {{"h100-80gb", 16, "ib-ndr400"}, {"a100-80gb", 16, "ib-hdr200"}});
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == 2);
+    CHECK(r.value[0].cluster.gpu_id == "h100-80gb");  // faster first
+    CHECK(r.value[0].train_days < r.value[1].train_days);
+    CHECK(r.value[0].purchase_usd == Approx(16 * 25000 * 1.15));
+    auto f = fewest_gpus(c, in, r.value[0].train_days * 1.01, 4096);
+    REQUIRE(f.ok);
+    CHECK(f.value.ok);
+    CHECK(f.value.cluster.gpus <= 16);
+    CHECK(f.value.train_days <= r.value[0].train_days * 1.01);
+}
