@@ -142,7 +142,7 @@ Config layout_config(const Config& base, const Layout& l, int gpus) {
     c.training.grad_accum = l.accum;
     c.training.global_batch = 0;
     c.parallel.tp = l.tp;
-    c.parallel.sp = l.sp;
+    c.parallel.sp = l.sp ? Toggle::On : Toggle::Off;
     c.parallel.pp = l.pp;
     c.parallel.schedule = l.v > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
     c.parallel.virtual_stages = l.v;
