@@ -319,11 +319,21 @@ Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
         fit.push_back(r);
     });
     out.fitting = static_cast<long long>(fit.size());
-    auto key = [&](const LayoutResult& r) { return r.time.total; };  // one cluster: time, cost and tokens/s/GPU rank alike
+    // One cluster: time, cost and tokens/s/GPU rank alike. Step times rounded to 9 significant
+    // digits, ties in enumeration order, so native and WebAssembly builds list the same layouts.
+    auto key = [](double t) {
+        if (!(t > 0)) return t;
+        const double scale = std::pow(10.0, std::floor(std::log10(t)) - 8);
+        return std::nearbyint(t / scale) * scale;
+    };
+    std::vector<std::pair<double, size_t>> order(fit.size());
+    for (size_t i = 0; i < fit.size(); ++i) order[i] = {key(fit[i].time.total), i};
     const size_t n = std::min(fit.size(), static_cast<size_t>(in.top));
-    std::partial_sort(fit.begin(), fit.begin() + static_cast<long>(n), fit.end(),
-                      [&](const LayoutResult& a, const LayoutResult& b) { return key(a) < key(b); });
-    fit.resize(n);
+    std::partial_sort(order.begin(), order.begin() + static_cast<long>(n), order.end());
+    std::vector<LayoutResult> top;
+    top.reserve(n);
+    for (size_t i = 0; i < n; ++i) top.push_back(fit[order[i].second]);
+    fit.swap(top);
     out.ranked = std::move(fit);
     out.rejected = rej.list();
     if (comm_bound > 0)
