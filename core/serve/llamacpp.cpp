@@ -354,6 +354,23 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         DeviceBuffers& g = b.gpus[static_cast<size_t>(d)];
         g.compute = device_compute(shape, ub, n_kv, o.flash_attn, copies, layers_on[static_cast<size_t>(d)] > 0, p.output_device == d);
     }
+    // Op offload: for ubatches of 32+ tokens the scheduler runs the matmuls of host-resident
+    // weights on the first GPU, copying each weight into its compute buffer (ggml-cuda offload_op).
+    bool host_experts = false;
+    for (bool e : p.experts_on_host) host_experts = host_experts || e;
+    if (nd > 0 && !unified && ub >= 32 && (cpu_layers > 0 || host_experts || p.output_device < 0)) {
+        const double mats = m.mlp != MlpKind::Gelu ? 3 : 2;
+        double copy = 0, max_layer = 0;
+        for (double w : p.weights.layer_bytes) max_layer = std::max(max_layer, w);
+        if (cpu_layers > 0) copy = std::max(copy, std::min(p.weights.largest_matrix, max_layer / mats));
+        if (host_experts) copy = std::max(copy, exp_layer / mats);
+        const double out_phase = p.output_device < 0 ? (shape.vocab + shape.embd) * ub * kF32 + head : 0;
+        const double in_mask = n_kv * ub * kF32;
+        const double layer_phase = cpu_layers > 0 || host_experts
+                                       ? copies * (in_mask + shape.embd * ub * kF32) + (o.flash_attn ? n_kv * ub * kF16 : 0) + shape.ffn_peak * ub * kF32 + copy
+                                       : 0;
+        b.gpus[0].compute = std::max({b.gpus[0].compute, out_phase, layer_phase});
+    }
     // Host: the mask and token embeddings (rows of token_embd, plus learned positions) for the
     // GPUs, copied n_copies times when pipelining; or the whole graph when the CPU runs layers.
     const double rows = (m.max_position > 0 ? 2 : 1) * shape.embd * ub * kF32;
@@ -363,8 +380,12 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
     } else {
         const double host_copies = unified ? 1 : p.n_copies;
         b.host.compute = host_copies * mask + rows;
-        if (cpu_layers > 0 || p.output_device < 0)
-            b.host.compute = std::max(b.host.compute, mask + device_compute(shape, ub, n_kv, o.flash_attn, 0, cpu_layers > 0, p.output_device < 0));
+        // The CPU keeps the attention of its layers (their KV is in host RAM); the rest is offloaded.
+        if (cpu_layers > 0) {
+            const double attn = o.flash_attn ? (2 * shape.q_width + shape.embd) * ub * kF32 + n_kv * ub * kF16
+                                             : n_kv * ub * shape.heads * kF32 + (shape.q_width + shape.embd) * ub * kF32;
+            b.host.compute = std::max(b.host.compute, mask + rows + attn);
+        }
     }
     // Output buffer: F32 logits for one token of each slot (n_seq_max), in host memory.
     b.host.output = m.vocab * std::max(1.0, n) * kF32;
