@@ -29,6 +29,15 @@ struct Metric {
     std::string unit;     // "bytes", "tokens", "tokens/s", "s", "count", ...
 };
 
+// Memory on one device as the engine would log it at start-up (llama.cpp: per CUDA/Metal device
+// and the host's buffers).
+struct DeviceUse {
+    std::string device;   // "CUDA0", "Metal", "CUDA_Host", "CPU"
+    bool host = false;    // in system RAM
+    double model = 0, kv = 0, compute = 0, other = 0;  // bytes; other: output buffer, projector, draft, LoRA, runtime
+    double total() const { return model + kv + compute + other; }
+};
+
 struct Estimate {
     std::string method;                 // "quick", "guide", "detailed"
     std::string task;                   // "training", "finetune", "inference"
@@ -38,6 +47,8 @@ struct Estimate {
     std::vector<GpuFit> fits;
     std::vector<Metric> metrics;
     std::vector<std::string> notes;     // caveats the user should read
+    std::vector<DeviceUse> devices;     // per-device buffers (llama.cpp); empty for other methods
+    std::string launch_command;         // the command that runs this plan (serving engines); empty if none
 
     const Component* component(const std::string& key) const {
         for (const auto& c : components)

@@ -19,6 +19,9 @@ const std::vector<QuestionInfo>& solve_questions() {
         {"kv_capacity", "KV cache capacity in tokens", "inference"},
         {"min_gpus", "Fewest GPUs for the load", "inference"},
         {"best_format", "Best weight formats that fit, best first", "inference"},
+        {"max_gpu_layers", "Most layers on the GPU (llama.cpp -ngl)", "llamacpp"},
+        {"max_gpu_experts", "MoE layers whose experts stay on the GPU (llama.cpp --n-cpu-moe)", "llamacpp"},
+        {"best_local_format", "Best GGUF type for GPU + system RAM, with its -ngl and speed", "llamacpp"},
     };
     return questions;
 }
@@ -33,6 +36,10 @@ Outcome<Answer> solve(const Config& cfg, const std::string& question) {
     if (cfg.task == Task::Inference && cfg.method == Method::Detailed)
         for (const auto& q : solve_questions())
             if (question == q.id && std::string(q.tasks) == "inference") return solve_inference(cfg, question);
+
+    if (cfg.task == Task::Inference && cfg.method == Method::Detailed)
+        for (const auto& q : solve_questions())
+            if (question == q.id && std::string(q.tasks) == "llamacpp") return solve_inference(cfg, question);
 
     std::string list;
     for (const auto& q : solve_questions()) list += (list.empty() ? "" : ", ") + std::string(q.id);

@@ -350,7 +350,11 @@ std::string row_gpu(const CalibrationRow& row) {
                         if (std::fabs(g->nominal_gb - gb) < std::fabs(best->nominal_gb - gb)) best = g;
                     return best->id;
                 }
-                if (apart(end) && sizes.size() == 1) return sizes.front()->id;
+                // The bare family: its one size ("rtx-4090-24gb"; "rtx-4090-laptop-16gb" is another family).
+                std::vector<const GpuSpec*> own;
+                for (const GpuSpec* g : sizes)
+                    if (std::isdigit(static_cast<unsigned char>(g->id[family.size() + 1]))) own.push_back(g);
+                if (apart(end) && own.size() == 1) return own.front()->id;
             }
         }
         return std::string();

@@ -284,6 +284,14 @@ json estimate_to_json(const Estimate& e) {
     for (const auto& m : e.metrics) metrics[m.key] = {{"label", m.label}, {"value", m.value}, {"unit", m.unit}};
     j["metrics"] = metrics;
     j["notes"] = e.notes;
+    if (!e.devices.empty()) {
+        json devs = json::array();
+        for (const auto& d : e.devices)
+            devs.push_back({{"device", d.device}, {"host", d.host}, {"model_bytes", d.model}, {"kv_bytes", d.kv},
+                            {"compute_bytes", d.compute}, {"other_bytes", d.other}, {"total_bytes", d.total()}});
+        j["devices"] = devs;
+    }
+    if (!e.launch_command.empty()) j["launch_command"] = e.launch_command;
     return j;
 }
 

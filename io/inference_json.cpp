@@ -2,6 +2,8 @@
 // and named *_gib; the engine works in bytes.
 #include "inference_json.hpp"
 
+#include <cstdlib>
+
 #include "core/units.hpp"
 #include "json_read.hpp"
 
@@ -74,7 +76,8 @@ bool read_constants(const json& j, InferenceConstants& k, Error& err) {
     ObjectReader r(j, "inference.constants.");
     r.only_keys({"cuda_context_gib", "driver_reserved_gib", "vllm_non_torch_gib", "vllm_non_torch_tp_gib", "vllm_cuda_graph_gib",
                  "vllm_sampler_bytes_per_logit", "vllm_token_logit_bytes", "llamacpp_ctx_pad", "bandwidth_efficiency",
-                 "compute_efficiency", "host_bandwidth_gbps"});
+                 "compute_efficiency", "host_bandwidth_gbps", "host_bandwidth_efficiency", "pcie_gbps", "cpu_tflops",
+                 "llamacpp_sched_copies", "ollama_num_ctx", "ollama_num_parallel"});
     gib_field(r, "cuda_context_gib", k.cuda_context_bytes);
     gib_field(r, "driver_reserved_gib", k.driver_reserved_bytes);
     gib_field(r, "vllm_non_torch_gib", k.vllm_non_torch_bytes);
@@ -86,8 +89,139 @@ bool read_constants(const json& j, InferenceConstants& k, Error& err) {
     r.number("bandwidth_efficiency", k.bandwidth_efficiency);
     r.number("compute_efficiency", k.compute_efficiency);
     r.number("host_bandwidth_gbps", k.host_bandwidth_gbps);
+    r.number("host_bandwidth_efficiency", k.host_bandwidth_efficiency);
+    r.number("pcie_gbps", k.pcie_gbps);
+    r.number("cpu_tflops", k.cpu_tflops);
+    r.number("llamacpp_sched_copies", k.llamacpp_sched_copies);
+    r.number("ollama_num_ctx", k.ollama_num_ctx);
+    r.number("ollama_num_parallel", k.ollama_num_parallel);
     if (!r.ok()) err = r.error();
     return r.ok();
+}
+
+const char* split_mode_name(SplitMode m) {
+    switch (m) {
+        case SplitMode::Layer: return "layer";
+        case SplitMode::Row: return "row";
+        case SplitMode::None: return "none";
+    }
+    return "layer";
+}
+
+// DDR generation and speed, "ddr5-5600": the transfer rate in MT/s.
+bool parse_ddr(const std::string& s, double& mts) {
+    if (s.size() < 6 || (s.rfind("ddr", 0) != 0 && s.rfind("DDR", 0) != 0 && s.rfind("lpddr", 0) != 0 && s.rfind("LPDDR", 0) != 0)) return false;
+    const auto dash = s.find('-');
+    if (dash == std::string::npos) return false;
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str() + dash + 1, &end);
+    if (!end || *end != 0 || !(v >= 100 && v <= 20000)) return false;
+    mts = v;
+    return true;
+}
+
+bool read_host(const json& j, HostInputs& h, Error& err) {
+    ObjectReader r(j, "inference.host.");
+    r.only_keys({"ram_gib", "channels", "mts", "ddr", "bandwidth_gbps", "cpu_tflops", "wired_limit_mb"});
+    double ram = h.ram_bytes / kBytesPerGiB;
+    r.number("ram_gib", ram);
+    r.integer("channels", h.channels);
+    r.number("mts", h.mts);
+    std::string ddr;
+    r.string("ddr", ddr);
+    if (r.ok() && !ddr.empty() && !parse_ddr(ddr, h.mts))
+        r.fail("ddr", "inference.host.ddr must name a generation and speed such as \"ddr5-5600\" or \"ddr4-3200\", got \"" + ddr + "\"");
+    r.number("bandwidth_gbps", h.bandwidth_gbps);
+    r.number("cpu_tflops", h.cpu_tflops);
+    r.number("wired_limit_mb", h.wired_limit_mb);
+    if (r.ok()) {
+        if (!(ram >= 0 && ram <= 1e6)) r.fail("ram_gib", "inference.host.ram_gib must be between 0 and 1e6 (GiB)");
+        else h.ram_bytes = gib_to_bytes(ram);
+    }
+    if (!r.ok()) err = r.error();
+    return r.ok();
+}
+
+bool read_llamacpp(const json& j, InferenceInputs& in, Error& err) {
+    LlamaCppOptions& o = in.llamacpp;
+    ObjectReader l(j, "inference.llamacpp.");
+    l.only_keys({"n_gpu_layers", "n_ubatch", "flash_attn", "kv_dtype_v", "n_cpu_moe", "split_mode", "tensor_split", "lora_mib", "mmproj",
+                 "draft", "profile"});
+    l.integer("n_gpu_layers", o.n_gpu_layers);
+    l.integer("n_ubatch", o.n_ubatch);
+    l.boolean("flash_attn", o.flash_attn);
+    l.string("kv_dtype_v", o.kv_dtype_v);
+    l.integer("n_cpu_moe", o.n_cpu_moe);
+    std::string mode = split_mode_name(o.split_mode);
+    l.string("split_mode", mode);
+    if (l.ok()) {
+        if (mode == "layer") o.split_mode = SplitMode::Layer;
+        else if (mode == "row") o.split_mode = SplitMode::Row;
+        else if (mode == "none") o.split_mode = SplitMode::None;
+        else l.fail("split_mode", "inference.llamacpp.split_mode must be one of layer, row, none, got \"" + mode + "\"");
+    }
+    if (l.ok() && l.has("tensor_split")) {
+        const json& ts = l.at("tensor_split");
+        if (!ts.is_array() || ts.size() > 4096) {
+            l.fail("tensor_split", "inference.llamacpp.tensor_split must be an array of proportions, one per GPU (e.g. [10, 6])");
+        } else {
+            o.tensor_split.clear();
+            for (const auto& v : ts) {
+                if (!v.is_number()) {
+                    l.fail("tensor_split", "inference.llamacpp.tensor_split entries must be numbers (proportions)");
+                    break;
+                }
+                o.tensor_split.push_back(v.get<double>());
+            }
+        }
+    }
+    double lora_mib = o.lora_bytes / kBytesPerMiB;
+    l.number("lora_mib", lora_mib);
+    if (l.ok()) o.lora_bytes = lora_mib * kBytesPerMiB;
+    std::string profile = o.ollama ? "ollama" : "llama-server";
+    l.string("profile", profile);
+    if (l.ok()) {
+        if (profile == "ollama") o.ollama = true;
+        else if (profile == "llama-server") o.ollama = false;
+        else l.fail("profile", "inference.llamacpp.profile must be \"llama-server\" or \"ollama\", got \"" + profile + "\"");
+    }
+    if (l.ok() && l.has("mmproj")) {
+        if (!l.at("mmproj").is_object()) l.fail("mmproj", "inference.llamacpp.mmproj must be an object");
+        else {
+            ObjectReader v(l.at("mmproj"), "inference.llamacpp.mmproj.");
+            v.only_keys({"preset", "params_m", "type", "image_tokens", "hidden", "heads", "ffn"});
+            double params_m = o.mmproj.params / 1e6;
+            v.string("preset", o.mmproj.preset);
+            v.number("params_m", params_m);
+            v.string("type", o.mmproj.type);
+            v.integer("image_tokens", o.mmproj.image_tokens);
+            v.integer("hidden", o.mmproj.hidden);
+            v.integer("heads", o.mmproj.heads);
+            v.integer("ffn", o.mmproj.ffn);
+            if (v.ok()) o.mmproj.params = params_m * 1e6;
+            if (!v.ok()) {
+                err = v.error();
+                return false;
+            }
+        }
+    }
+    if (l.ok() && l.has("draft")) {
+        if (!l.at("draft").is_object()) l.fail("draft", "inference.llamacpp.draft must be an object");
+        else {
+            ObjectReader d(l.at("draft"), "inference.llamacpp.draft.");
+            d.only_keys({"preset", "weights", "n_gpu_layers", "context"});
+            d.string("preset", o.draft.preset);
+            d.string("weights", o.draft.weights);
+            d.integer("n_gpu_layers", o.draft.n_gpu_layers);
+            d.integer("context", o.draft.context);
+            if (!d.ok()) {
+                err = d.error();
+                return false;
+            }
+        }
+    }
+    if (!l.ok()) err = l.error();
+    return l.ok();
 }
 
 bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
@@ -119,7 +253,7 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
     ObjectReader r(j, "inference.");
     r.only_keys({"engine", "weights", "experts_weights", "group_size", "zero_point", "act_order", "keep_embeddings", "gguf_imatrix",
                  "kv_dtype", "context", "concurrency", "prompt_tokens", "tp", "block_size", "swa_full", "vllm", "llamacpp", "hf",
-                 "gpu_custom", "constants"});
+                 "gpu_custom", "constants", "host"});
     std::string engine;
     r.string("engine", engine);
     if (r.ok() && r.has("engine") && !parse_engine(engine, in.engine))
@@ -144,16 +278,16 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
     }
     if (object_at(r, "vllm", err) && !read_vllm(r.at("vllm"), in.vllm, err)) return false;
     if (object_at(r, "llamacpp", err)) {
-        ObjectReader l(r.at("llamacpp"), "inference.llamacpp.");
-        l.only_keys({"n_gpu_layers", "n_ubatch", "flash_attn"});
-        l.integer("n_gpu_layers", in.llamacpp.n_gpu_layers);
-        l.integer("n_ubatch", in.llamacpp.n_ubatch);
-        l.boolean("flash_attn", in.llamacpp.flash_attn);
-        if (!l.ok()) {
-            err = l.error();
-            return false;
+        if (!read_llamacpp(r.at("llamacpp"), in, err)) return false;
+        // The Ollama profile: its context and parallel defaults where the config gives none, and
+        // flash attention off unless asked (OLLAMA_FLASH_ATTENTION defaults to 0).
+        if (in.llamacpp.ollama) {
+            if (!r.has("context")) in.context = static_cast<int>(in.constants.ollama_num_ctx);
+            if (!r.has("concurrency")) in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
+            if (!r.at("llamacpp").contains("flash_attn")) in.llamacpp.flash_attn = false;
         }
     }
+    if (object_at(r, "host", err) && !read_host(r.at("host"), in.host, err)) return false;
     if (object_at(r, "hf", err)) {
         ObjectReader h(r.at("hf"), "inference.hf.");
         h.only_keys({"attention", "full_logits", "bnb_compute_dtype"});
@@ -213,7 +347,31 @@ json inference_to_json(const InferenceInputs& in) {
                  {"activation_peak_gib", gib_or_null(v.activation_peak_bytes)},
                  {"non_torch_gib", gib_or_null(v.non_torch_bytes)},
                  {"cuda_graph_gib", gib_or_null(v.cuda_graph_bytes)}};
-    j["llamacpp"] = {{"n_gpu_layers", in.llamacpp.n_gpu_layers}, {"n_ubatch", in.llamacpp.n_ubatch}, {"flash_attn", in.llamacpp.flash_attn}};
+    const auto& o = in.llamacpp;
+    j["llamacpp"] = {{"n_gpu_layers", o.n_gpu_layers}, {"n_ubatch", o.n_ubatch}, {"flash_attn", o.flash_attn}};
+    // The local-inference fields only when set, so configs without them echo as before.
+    if (!o.kv_dtype_v.empty()) j["llamacpp"]["kv_dtype_v"] = o.kv_dtype_v;
+    if (o.n_cpu_moe > 0) j["llamacpp"]["n_cpu_moe"] = o.n_cpu_moe;
+    if (o.split_mode != SplitMode::Layer) j["llamacpp"]["split_mode"] = split_mode_name(o.split_mode);
+    if (!o.tensor_split.empty()) j["llamacpp"]["tensor_split"] = o.tensor_split;
+    if (o.lora_bytes > 0) j["llamacpp"]["lora_mib"] = o.lora_bytes / kBytesPerMiB;
+    if (o.ollama) j["llamacpp"]["profile"] = "ollama";
+    if (!o.mmproj.preset.empty() || o.mmproj.params > 0) {
+        json v = {{"type", o.mmproj.type}};
+        if (!o.mmproj.preset.empty()) v["preset"] = o.mmproj.preset;
+        if (o.mmproj.params > 0) v["params_m"] = o.mmproj.params / 1e6;
+        if (o.mmproj.image_tokens > 0) v["image_tokens"] = o.mmproj.image_tokens;
+        if (o.mmproj.hidden > 0) v["hidden"] = o.mmproj.hidden;
+        if (o.mmproj.heads > 0) v["heads"] = o.mmproj.heads;
+        if (o.mmproj.ffn > 0) v["ffn"] = o.mmproj.ffn;
+        j["llamacpp"]["mmproj"] = v;
+    }
+    if (!o.draft.preset.empty())
+        j["llamacpp"]["draft"] = {{"preset", o.draft.preset}, {"weights", o.draft.weights}, {"n_gpu_layers", o.draft.n_gpu_layers}, {"context", o.draft.context}};
+    const auto& h = in.host;
+    if (h.ram_bytes > 0 || h.channels > 0 || h.mts > 0 || h.bandwidth_gbps > 0 || h.cpu_tflops > 0 || h.wired_limit_mb > 0)
+        j["host"] = {{"ram_gib", bytes_to_gib(h.ram_bytes)}, {"channels", h.channels}, {"mts", h.mts}, {"bandwidth_gbps", h.bandwidth_gbps},
+                     {"cpu_tflops", h.cpu_tflops}, {"wired_limit_mb", h.wired_limit_mb}};
     j["hf"] = {{"attention", attention_name(in.hf.attention)},
                {"full_logits", in.hf.full_logits},
                {"bnb_compute_dtype", in.hf.bnb_compute_bytes == 4 ? "fp32" : "bf16"}};
@@ -236,7 +394,13 @@ json inference_to_json(const InferenceInputs& in) {
                       {"llamacpp_ctx_pad", k.llamacpp_ctx_pad},
                       {"bandwidth_efficiency", k.bandwidth_efficiency},
                       {"compute_efficiency", k.compute_efficiency},
-                      {"host_bandwidth_gbps", k.host_bandwidth_gbps}};
+                      {"host_bandwidth_gbps", k.host_bandwidth_gbps},
+                      {"host_bandwidth_efficiency", k.host_bandwidth_efficiency},
+                      {"pcie_gbps", k.pcie_gbps},
+                      {"cpu_tflops", k.cpu_tflops},
+                      {"llamacpp_sched_copies", k.llamacpp_sched_copies},
+                      {"ollama_num_ctx", k.ollama_num_ctx},
+                      {"ollama_num_parallel", k.ollama_num_parallel}};
     return j;
 }
 

@@ -64,6 +64,18 @@ std::string format_table(const Estimate& e) {
             std::snprintf(buf, sizeof buf, "  %-*s %12s %s\n", w, m.label.c_str(), fmt_value(m.value).c_str(), m.unit.c_str());
         out += buf;
     }
+    if (!e.devices.empty()) {
+        out += "Devices (MiB, as llama.cpp logs them):\n";
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "  %-12s %10s %10s %10s %10s %10s\n", "device", "model", "KV", "compute", "other", "total");
+        out += buf;
+        for (const auto& d : e.devices) {
+            std::snprintf(buf, sizeof buf, "  %-12s %10.2f %10.2f %10.2f %10.2f %10.2f\n", d.device.c_str(), d.model / kBytesPerMiB,
+                          d.kv / kBytesPerMiB, d.compute / kBytesPerMiB, d.other / kBytesPerMiB, d.total() / kBytesPerMiB);
+            out += buf;
+        }
+    }
+    if (!e.launch_command.empty()) out += "Launch: " + e.launch_command + "\n";
     if (!e.fits.empty()) {
         out += "GPUs:\n";
         for (const auto& f : e.fits) {

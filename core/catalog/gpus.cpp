@@ -8,8 +8,13 @@
 
 namespace vc {
 
+// The datacenter entries below leave the trailing vendor / unified fields to their defaults (the
+// vendor is read from the name; local_gpus.cpp sets both).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const std::vector<GpuSpec>& gpu_catalog() {
-    static const std::vector<GpuSpec> catalog = {
+    static const std::vector<GpuSpec> catalog = [] {
+    std::vector<GpuSpec> list = {
         {"h100-80gb", "NVIDIA H100 80GB (SXM)", 80, mib_to_bytes(81559), 3350, 989, 1979, 3.00,
          "NVIDIA H100 datasheet (SXM5: 3.35 TB/s, 989 TF BF16 dense); nvidia-smi total 81559 MiB"},
         {"h100-nvl-94gb", "NVIDIA H100 NVL 94GB", 94, mib_to_bytes(95830), 3900, 835, 1671, 0,
@@ -39,8 +44,13 @@ const std::vector<GpuSpec>& gpu_catalog() {
         {"mi300x-192gb", "AMD Instinct MI300X 192GB", 192, gib_to_bytes(192), 5300, 1307, 2615, 2.50,
          "AMD MI300X datasheet (5.3 TB/s, 1,307 TF BF16 dense, 2,615 TF FP8 dense); 192 GiB HBM3"},
     };
+    // Local machines (consumer NVIDIA, Radeon, Arc, Apple Silicon) live in local_gpus.cpp.
+    for (const auto& g : local_gpu_entries()) list.push_back(g);
+    return list;
+    }();
     return catalog;
 }
+#pragma GCC diagnostic pop
 
 const GpuSpec* find_gpu(const std::string& id) {
     for (const auto& g : gpu_catalog())

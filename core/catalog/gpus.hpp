@@ -19,7 +19,24 @@ struct GpuSpec {
     double fp8_tflops = 0;     // dense FP8 tensor throughput, TFLOP/s; 0 = no FP8 tensor cores
     double price_per_hour_usd = 0;  // typical on-demand cloud price per GPU-hour; 0 = unknown
     std::string source;        // one line: where the figures come from
+    // Local machines (core/catalog/local_gpus.cpp). Empty vendor: read from the name's first word.
+    std::string vendor;        // "nvidia", "amd", "intel", "apple"
+    bool unified = false;      // memory shared with the CPU (Apple Silicon): memory_bytes is the RAM,
+                               // the GPU may wire only its working-set limit (unified_gpu_budget)
 };
+
+// "nvidia", "amd", "intel", "apple" (the vendor field, else the name's first word).
+std::string gpu_vendor(const GpuSpec& g);
+
+// The Metal working-set limit macOS reports for a unified-memory Mac with `ram_bytes` of RAM
+// (recommendedMaxWorkingSetSize): 2/3 of RAM up to 32 GiB, 3/4 above (constants in local_gpus.cpp;
+// tests/calibration/llamacpp.csv L22-L24). `wired_limit_mb` > 0 (sysctl iogpu.wired_limit_mb)
+// replaces it.
+double unified_gpu_budget(double ram_bytes, double wired_limit_mb);
+
+// Consumer, laptop and workstation GPUs, Apple Silicon and AMD/Intel cards (local_gpus.cpp),
+// appended to gpu_catalog().
+const std::vector<GpuSpec>& local_gpu_entries();
 
 // The built-in catalog, in display order.
 const std::vector<GpuSpec>& gpu_catalog();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/config.hpp"
+#include "core/serve/llamacpp.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -60,7 +61,21 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
         !check_int_range("inference.constants.llamacpp_ctx_pad", k.llamacpp_ctx_pad, 1, 1 << 20, err) ||
         !check_positive("inference.constants.bandwidth_efficiency", k.bandwidth_efficiency, 1.0, err) ||
         !check_positive("inference.constants.compute_efficiency", k.compute_efficiency, 1.0, err) ||
-        !check_positive("inference.constants.host_bandwidth_gbps", k.host_bandwidth_gbps, 1e7, err))
+        !check_positive("inference.constants.host_bandwidth_gbps", k.host_bandwidth_gbps, 1e7, err) ||
+        !check_positive("inference.constants.host_bandwidth_efficiency", k.host_bandwidth_efficiency, 1.0, err) ||
+        !check_positive("inference.constants.pcie_gbps", k.pcie_gbps, 1e5, err) ||
+        !check_positive("inference.constants.cpu_tflops", k.cpu_tflops, 1e5, err) ||
+        !check_int_range("inference.constants.llamacpp_sched_copies", k.llamacpp_sched_copies, 1, 64, err) ||
+        !check_int_range("inference.constants.ollama_num_ctx", k.ollama_num_ctx, 1, kMaxContext, err) ||
+        !check_int_range("inference.constants.ollama_num_parallel", k.ollama_num_parallel, 1, kMaxConcurrency, err))
+        return false;
+    const HostInputs& h = in.host;
+    if (!check_range("inference.host.ram_gib", bytes_to_gib(h.ram_bytes), 0, 1e6, err) ||
+        !check_int_range("inference.host.channels", h.channels, 0, 64, err) ||
+        !check_range("inference.host.mts", h.mts, 0, 1e5, err) ||
+        !check_range("inference.host.bandwidth_gbps", h.bandwidth_gbps, 0, 1e6, err) ||
+        !check_range("inference.host.cpu_tflops", h.cpu_tflops, 0, 1e5, err) ||
+        !check_range("inference.host.wired_limit_mb", h.wired_limit_mb, 0, 1e9, err))
         return false;
     if (in.has_custom_gpu) {
         const GpuSpec& g = in.custom_gpu;
@@ -109,6 +124,12 @@ double vllm_activation_peak(const InferencePlan& p) {
 void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     p.has_gpu = gpu != nullptr;
     if (gpu) p.gpu = *gpu;
+    p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
+    if (p.engine == Engine::LlamaCpp && gpu) {
+        llamacpp_set_gpu(p);
+        const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
+        if (!b.gpus.empty()) p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
+    }
     if (p.engine != Engine::Vllm || !gpu) return;
     const double total = std::max(0.0, gpu->memory_bytes - p.in.constants.driver_reserved_bytes);
     p.budget = p.in.vllm.gpu_memory_utilization * total;
@@ -148,6 +169,10 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     const GpuSpec* gpu = nullptr;
     if (in.has_custom_gpu) {
         gpu = &in.custom_gpu;
+    } else if (cfg.gpu_id == "cpu") {
+        // CPU only: llama.cpp with every layer in system RAM.
+        if (in.engine != Engine::LlamaCpp) return R::failure("gpu", "gpu \"cpu\" (no GPU) needs inference.engine \"llama.cpp\"");
+        p.cpu_only = true;
     } else if (!cfg.gpu_id.empty()) {
         gpu = find_gpu(cfg.gpu_id);
         if (!gpu) return R::failure("gpu", "gpu \"" + cfg.gpu_id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom");
@@ -184,6 +209,17 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full);
     if (!rk.ok) return R::failure(rk.error);
     p.kv = rk.value;
+    // llama.cpp -ctv: a V cache type apart from K's; each side is half of a one-type layout.
+    if (in.engine == Engine::LlamaCpp && !in.llamacpp.kv_dtype_v.empty() && in.llamacpp.kv_dtype_v != kv_id) {
+        const KvDtype* vt = find_kv_dtype(in.llamacpp.kv_dtype_v == "auto" ? kv_id : in.llamacpp.kv_dtype_v);
+        if (!vt) return R::failure("inference.llamacpp.kv_dtype_v", "inference.llamacpp.kv_dtype_v \"" + in.llamacpp.kv_dtype_v + "\" is not known (f16 as fp16, q8_0, q4_0, ...)");
+        auto rv = kv_layout(m, *vt, 1, !in.swa_full);
+        if (!rv.ok) return R::failure(rv.error);
+        for (int g = 0; g < p.kv.group_count; ++g)
+            p.kv.groups[g].bytes_per_token = (p.kv.groups[g].bytes_per_token + rv.value.groups[g].bytes_per_token) / 2;
+        p.kv.bytes_per_token = (p.kv.bytes_per_token + rv.value.bytes_per_token) / 2;
+        p.kv.formula = "(K " + std::string(p.kv_dtype->id) + " + V " + vt->id + ") halves of " + p.kv.formula;
+    }
 
     const double layer_total = std::max(0.0, p.weights.total - p.weights.embedding - p.weights.output);
     const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
@@ -207,19 +243,19 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
             break;
         }
         case Engine::LlamaCpp: {
-            // -ngl N offloads the last N repeating layers; N > layers also offloads the output
-            // layer (with tied embeddings a duplicate of token_embd). token_embd stays on the CPU.
-            const int ngl = in.llamacpp.n_gpu_layers;
-            p.gpu_layers = ngl < 0 ? m.layers : std::min(ngl, m.layers);
-            p.output_on_gpu = ngl < 0 || ngl > m.layers;
-            double on_gpu = 0;
-            for (int i = m.layers - p.gpu_layers; i < m.layers; ++i) on_gpu += p.weights.layer_bytes[static_cast<size_t>(i)];
-            const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
-            const double split = p.gpu_layers > 0 ? std::ceil(static_cast<double>(p.gpu_layers) / in.tp) / p.gpu_layers : 0;
-            p.weights_gpu = on_gpu * split + (p.output_on_gpu ? head : 0);
-            p.host_bytes = p.weights.total - on_gpu - (p.output_on_gpu && !m.tied_embeddings ? head : 0);
-            p.kv_share = static_cast<double>(p.gpu_layers) / m.layers * split;
-            p.runtime_gpu = in.constants.cuda_context_bytes;
+            // Layer and expert placement, projector, draft: core/serve/llamacpp.cpp.
+            p.has_gpu = gpu != nullptr;
+            if (gpu) p.gpu = *gpu;
+            if (!llamacpp_setup(p, err)) return R::failure(err);
+            const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
+            double kv_gpu = 0, kv_all = b.host.kv;
+            for (const auto& g : b.gpus) kv_all += g.kv;
+            if (!b.gpus.empty()) {
+                p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
+                kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv;
+            }
+            p.kv_share = kv_all > 0 ? kv_gpu / kv_all : 0;
+            p.runtime_gpu = p.cpu_only ? 0 : in.constants.cuda_context_bytes;
             break;
         }
         case Engine::Hf: {
@@ -244,34 +280,6 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
 
 // [SECTION] memory --------------------------------------------------------------------------------
 namespace {
-
-// llama.cpp's KV cells: every sequence's tokens (capped at the window in SWA layers), the total
-// padded to whole multiples of llamacpp_ctx_pad.
-double llamacpp_kv_bytes(const InferencePlan& p, double context, double n) {
-    const double pad = p.in.constants.llamacpp_ctx_pad;
-    double bytes = 0;
-    for (int g = 0; g < p.kv.group_count; ++g) {
-        const KvGroup& grp = p.kv.groups[g];
-        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + p.in.llamacpp.n_ubatch) : context;
-        bytes += grp.bytes_per_token * std::ceil(n * per_seq / pad) * pad;
-    }
-    return bytes * p.kv_share;
-}
-
-// llama.cpp's compute buffer, reserved for the worst graph: n_ubatch tokens against every KV cell.
-// The largest of the output logits (F32), one layer's attention scores (F32, without flash
-// attention) and the MLP intermediates (F32), plus the hidden state feeding it.
-double llamacpp_compute_buffer(const InferencePlan& p, double context, double n) {
-    if (p.gpu_layers == 0 && !p.output_on_gpu) return 0;
-    const ModelSpec& m = p.model;
-    const double ub = p.in.llamacpp.n_ubatch, f32 = 4;
-    const double cells = std::ceil(n * context / p.in.constants.llamacpp_ctx_pad) * p.in.constants.llamacpp_ctx_pad;
-    const double logits = p.output_on_gpu ? ub * m.vocab * f32 : 0;
-    const double scores = p.in.llamacpp.flash_attn ? 0 : ub * cells * m.heads * f32;
-    const double ffn = std::max<double>(m.ffn, m.experts > 0 ? static_cast<double>(m.expert_ffn) * m.top_k : 0);
-    const double mlp = ub * ffn * f32 * (gated(m) ? 3 : 2);
-    return std::max({logits, scores, mlp}) + ub * m.hidden * f32;
-}
 
 // Hugging Face generate: the prefill of `prompt` tokens for all sequences at once. The residual
 // stream (hidden states and a normed copy) plus the largest of: eager attention scores (dtype,
@@ -303,10 +311,19 @@ MemoryAt memory_at(const InferencePlan& p, double context, double n) {
             r.activations = p.activation_peak;
             r.kv = std::max(0.0, p.pool);  // vLLM allocates the whole pool up front
             break;
-        case Engine::LlamaCpp:
-            r.kv = llamacpp_kv_bytes(p, context, n);
-            r.activations = llamacpp_compute_buffer(p, context, n);
+        case Engine::LlamaCpp: {
+            const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
+            if (b.gpus.empty()) {  // CPU only: nothing on a GPU
+                r = MemoryAt{};
+                break;
+            }
+            const DeviceBuffers& g = b.gpus[static_cast<size_t>(b.fullest)];
+            r.weights = g.model;
+            r.kv = g.kv;
+            r.activations = g.compute;
+            r.extras = g.extras;
             break;
+        }
         case Engine::Hf:
             r.kv = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
             r.activations = hf_activations(p, context, n);
@@ -319,8 +336,16 @@ double budget_share(const InferencePlan& p) { return p.engine == Engine::Vllm ? 
 
 bool fits_at(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Vllm) return p.pool > 0 && n * kv_sequence_bytes(p.kv, context, p.block) <= p.pool;
+    if (p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.ram_bytes > 0))) {
+        // System RAM holds the host buffers (and, on a unified Mac, the GPU's too).
+        const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
+        double host = b.host.total();
+        if (p.has_gpu && p.gpu.unified) for (const auto& g : b.gpus) host += g.total();
+        if (p.cpu_only) return p.ram_bytes <= 0 || host <= p.ram_bytes * share;
+        if (host > p.ram_bytes * share) return false;
+    }
     if (!p.has_gpu) return false;
-    return memory_at(p, context, n).total() <= p.gpu.memory_bytes * share;
+    return memory_at(p, context, n).total() <= p.gpu_capacity * share;
 }
 
 // [SECTION] speed ---------------------------------------------------------------------------------
@@ -346,10 +371,34 @@ double attention_flops_per_token(const InferencePlan& p, double context) {
     return flops;
 }
 
+// llama.cpp: the GPUs' shares and the host's share read in turn (core/serve/llamacpp.cpp), compute
+// on the GPU (or the CPU when none); prompt batches also copy CPU-resident weights to the GPU.
+Speed llamacpp_speed(const InferencePlan& p, double context, double n, double prompt) {
+    Speed s;
+    const auto& k = p.in.constants;
+    const LlamaCppTiming t = llamacpp_timing(p, context, n, prompt);
+    const double cpu_peak = (p.in.host.cpu_tflops > 0 ? p.in.host.cpu_tflops : k.cpu_tflops) * 1e12;
+    const double peak = p.cpu_only ? cpu_peak : p.gpu.bf16_tflops * 1e12 * k.compute_efficiency;
+    s.bytes_per_step = t.gpu_bytes + t.host_bytes;
+    s.flops_per_step = n * (2 * p.params.active + attention_flops_per_token(p, context));
+    const double t_compute = peak > 0 ? s.flops_per_step / peak : 0;
+    s.memory_bound = t.decode_memory_s >= t_compute;
+    s.step_s = std::max(t.decode_memory_s, t_compute);
+    if (s.step_s > 0) {
+        s.tokens_per_s = 1 / s.step_s;
+        s.tokens_per_s_total = n / s.step_s;
+    }
+    const double prefill_flops = 2 * p.params.active * prompt + attention_flops_per_token(p, prompt) * prompt / 2;
+    s.prefill_s = (peak > 0 ? prefill_flops / peak : 0) + t.prefill_extra_s;
+    s.prefill_s = std::max(s.prefill_s, t.decode_memory_s);  // at least one read of the weights
+    return s;
+}
+
 }  // namespace
 
 Speed inference_speed(const InferencePlan& p, double context, double n, double prompt) {
     Speed s;
+    if (p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.gpu.bandwidth_gbps > 0))) return llamacpp_speed(p, context, n, prompt);
     if (!p.has_gpu || p.gpu.bandwidth_gbps <= 0) return s;
     const auto& k = p.in.constants;
     const double split = p.engine == Engine::Vllm ? p.tp : 1;  // per-GPU share of the compute
@@ -377,9 +426,6 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     // shares at once).
     if (p.engine != Engine::Vllm && p.tp > 1 && p.weights_gpu > 0)
         t_mem *= std::max(1.0, (p.weights.total - p.host_bytes) / p.weights_gpu);
-    // llama.cpp layers left on the CPU stream from system memory every token.
-    if (p.engine == Engine::LlamaCpp && p.host_bytes > p.weights.embedding)
-        t_mem += (p.host_bytes - p.weights.embedding) / (k.host_bandwidth_gbps * 1e9);
     const double t_compute = peak > 0 ? s.flops_per_step / peak : 0;
     s.memory_bound = t_mem >= t_compute;
     s.step_s = std::max(t_mem, t_compute);
@@ -461,14 +507,26 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs,
                                     in.vllm.enforce_eager ? std::string("enforce_eager: none") : "captured after the KV pool, outside gpu_memory_utilization"});
             break;
-        case Engine::LlamaCpp:
+        case Engine::LlamaCpp: {
             e.components.push_back({"kv_cache", "KV cache", mem.kv,
                                     num(n) + " x " + num(c) + " tokens (padded to " + num(in.constants.llamacpp_ctx_pad) + " cells) x " +
                                         p.kv.formula + (p.kv_share < 1 ? " x " + num(p.kv_share) + " on the GPU" : "")});
             e.components.push_back({"activations", "Compute buffer", mem.activations,
-                                    "n_ubatch " + num(in.llamacpp.n_ubatch) + ": max(logits, attention scores, MLP) in F32"});
-            e.components.push_back({"runtime", "CUDA context", mem.runtime, "CUDA context + cuBLAS"});
+                                    "n_ubatch " + num(in.llamacpp.n_ubatch) + (in.llamacpp.flash_attn ? ", flash attention" : ", F32 attention scores") +
+                                        ": inputs (KQ mask, hidden state" + (p.n_copies > 1 ? " x " + num(p.n_copies) + " pipeline copies" : std::string()) +
+                                        ") + max(attention, FFN, logits) in F32"});
+            if (mem.extras > 0)
+                e.components.push_back({"extras", "Projector, draft model, LoRA", mem.extras,
+                                        (p.vision_weights > 0 ? "mmproj " + num(p.vision_weights) + " B + graph " + num(p.vision_compute) + " B; " : std::string()) +
+                                            (p.has_draft ? "draft " + p.draft_model.id + " weights, KV and compute; " : std::string()) +
+                                            (in.llamacpp.lora_bytes > 0 ? "LoRA on its layers' devices" : std::string())});
+            e.components.push_back({"runtime", p.cpu_only ? "Runtime" : std::string(llamacpp_backend(p)) + " context", mem.runtime,
+                                    p.cpu_only ? "no GPU" : "driver context + BLAS handles"});
+            const LlamaCppBuffers b = llamacpp_buffers(p, c, n);
+            for (const auto& g : b.gpus) e.devices.push_back(DeviceUse{g.device, false, g.model, g.kv, g.compute, g.output + g.extras + p.runtime_gpu});
+            e.devices.push_back(DeviceUse{b.host.device, true, b.host.model, b.host.kv, b.host.compute, b.host.output + b.host.extras});
             break;
+        }
         case Engine::Hf:
             e.components.push_back({"kv_cache", "KV cache", mem.kv, num(n) + " x " + num(c) + " tokens x " + p.kv.formula});
             e.components.push_back({"activations", "Activations (current step)", mem.activations,
@@ -495,19 +553,35 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         add_metric(e, "kv_needed_bytes", "KV the sequences need", n * seq_kv, "bytes");
     } else {
         if (p.has_gpu) {
-            const double usable = p.gpu.memory_bytes - (mem.total() - mem.kv);
+            const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu.memory_bytes) - (mem.total() - mem.kv);
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
         }
-        if (p.engine == Engine::LlamaCpp) add_metric(e, "host_bytes", "Weights in system memory", p.host_bytes, "bytes");
+        if (p.engine == Engine::LlamaCpp) {
+            add_metric(e, "host_bytes", "Weights in system memory", p.host_bytes, "bytes");
+            const LlamaCppBuffers b = llamacpp_buffers(p, c, n);
+            double host = b.host.total();
+            if (p.has_gpu && p.gpu.unified) {
+                for (const auto& g : b.gpus) host += g.total();
+                add_metric(e, "gpu_working_set_bytes", "GPU working-set limit (unified memory)", p.gpu_capacity, "bytes");
+            }
+            add_metric(e, "host_total_bytes", p.has_gpu && p.gpu.unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
+            add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
+            if (p.ram_bytes > 0 && host > p.ram_bytes)
+                e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");
+            if (m.experts > 0) {
+                const LlamaCppTiming t = llamacpp_timing(p, c, n, prompt);
+                add_metric(e, "host_bytes_per_token", "Read from system RAM per decode step", t.host_bytes, "bytes");
+            }
+        }
     }
-    if (p.has_gpu) {
+    if (p.has_gpu || p.cpu_only) {
         const Speed s = inference_speed(p, c, n, prompt);
         add_metric(e, "decode_tokens_per_s", "Decode speed per sequence", s.tokens_per_s, "tokens/s");
         add_metric(e, "decode_tokens_per_s_total", "Decode speed, all sequences", s.tokens_per_s_total, "tokens/s");
         add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
         add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
-        e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + p.gpu.name +
+        e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu.name) +
                           ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
                           num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
     } else {
@@ -538,6 +612,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     std::vector<const GpuSpec*> gpus;
     for (const auto& g : gpu_catalog()) gpus.push_back(&g);
     if (in.has_custom_gpu) gpus.push_back(&in.custom_gpu);
+    e.launch_command = launch_command(p);
+    if (p.cpu_only) return Outcome<Estimate>::success(e);
     const auto candidates = candidate_plans(cfg);
     for (const GpuSpec* g : gpus) {
         InferencePlan q = p;
@@ -545,16 +621,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         GpuFit f;
         f.gpu_id = g->id.empty() ? "custom" : g->id;
         const MemoryAt mg = memory_at(q, c, n);
-        f.utilization = mg.total() / g->memory_bytes;
-        f.fits = fits_at(q, c, n, 1.0) && mg.total() <= g->memory_bytes;
+        f.utilization = mg.total() / q.gpu_capacity;
+        f.fits = fits_at(q, c, n, 1.0) && mg.total() <= q.gpu_capacity;
         // Within the budget (budget_share): vLLM when its pool holds the sequences, the others
         // when the total is within the target.
-        f.within_target = f.fits && (p.engine == Engine::Vllm || mg.total() <= g->memory_bytes * cfg.target_utilization);
+        f.within_target = f.fits && (p.engine == Engine::Vllm || mg.total() <= q.gpu_capacity * cfg.target_utilization);
         for (const auto& cand : candidates) {
             InferencePlan t = cand.second;
             set_plan_gpu(t, g);
             const double share = budget_share(t);
-            if (fits_at(t, c, n, share) && memory_at(t, c, n).total() <= g->memory_bytes * share) {
+            if (fits_at(t, c, n, share) && memory_at(t, c, n).total() <= t.gpu_capacity * share) {
                 f.gpus_needed = cand.first;
                 break;
             }

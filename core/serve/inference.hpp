@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/catalog/cuda_context.hpp"
 #include "core/catalog/gpus.hpp"
@@ -60,6 +61,34 @@ struct InferenceConstants {
     // Host memory bandwidth for layers llama.cpp keeps on the CPU (dual-channel DDR5-5600: ~90 GB/s
     // peak, ~60 GB/s achieved).
     double host_bandwidth_gbps = 60;
+    // Achieved share of the host's peak DRAM bandwidth (channels x 8 B x MT/s) when inference.host
+    // gives channels and MT/s: STREAM-like reads on desktop DDR4/DDR5 reach ~65-75% of peak.
+    double host_bandwidth_efficiency = 0.7;
+    // Host-to-GPU copies: llama.cpp runs the matmuls of CPU-resident layers on the GPU for prompt
+    // batches of 32+ tokens, copying those weights over PCIe each ubatch (ggml-cuda offload_op).
+    // PCIe 4.0 x16 moves ~25 GB/s of its 31.5 GB/s peak.
+    double pcie_gbps = 25;
+    // Dense FP32 throughput of the host CPU for prompt processing on the CPU (a 16-core desktop
+    // with AVX2/AVX-512 reaches ~1-2 TFLOP/s in llama.cpp's GEMMs).
+    double cpu_tflops = 1;
+    // ggml_backend_sched keeps this many copies of each device's inputs when llama.cpp pipelines
+    // micro-batches over several GPUs (GGML_SCHED_MAX_COPIES, logged as "n_copies=4").
+    double llamacpp_sched_copies = 4;
+    // Ollama's defaults (docs/faq.md): a 4,096-token context (num_ctx; OLLAMA_CONTEXT_LENGTH) and
+    // one request at a time per model (OLLAMA_NUM_PARALLEL); each slot gets the whole num_ctx.
+    double ollama_num_ctx = 4096;
+    double ollama_num_parallel = 1;
+};
+
+// The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
+// there), the CPU's throughput, and the Apple unified-memory override.
+struct HostInputs {
+    double ram_bytes = 0;       // system RAM; 0 = not checked (unified GPUs: the machine's RAM)
+    int channels = 0;           // memory channels, 64 bits each (desktop: 2, workstation: 4-8)
+    double mts = 0;             // DDR transfer rate, MT/s (DDR5-5600: 5600)
+    double bandwidth_gbps = 0;  // > 0: measured host bandwidth, replaces channels x 8 B x MT/s
+    double cpu_tflops = 0;      // > 0: replaces constants.cpu_tflops
+    double wired_limit_mb = 0;  // Apple: sysctl iogpu.wired_limit_mb (0: macOS's default limit)
 };
 
 struct VllmOptions {
@@ -73,10 +102,37 @@ struct VllmOptions {
     double cuda_graph_bytes = -1;          // >= 0: replaces the constant
 };
 
+enum class SplitMode { Layer, Row, None };  // --split-mode
+
+// A vision projector (--mmproj): a CLIP/SigLIP encoder whose weights and graph live on the GPU.
+struct VisionProjector {
+    std::string preset;          // "clip-vit-l-14-336", "siglip-so400m-896" (fills the rest), or empty
+    double params = 0;           // parameters of the encoder and projector
+    std::string type = "f16";    // f16, bf16, f32, q8_0
+    int image_tokens = 0;        // patches (+ class token) one image becomes
+    int hidden = 0, heads = 0, ffn = 0;
+};
+
+// A draft model for speculative decoding (-md): its weights, its KV cache and its compute buffer.
+struct DraftModel {
+    std::string preset;          // a model preset; empty: no draft
+    std::string weights = "q8_0";
+    int n_gpu_layers = -1;       // -ngld (-1: all)
+    int context = 0;             // -cd per slot; 0: the main context
+};
+
 struct LlamaCppOptions {
     int n_gpu_layers = -1;   // -1: every layer and the output layer on the GPU (-ngl 999)
     int n_ubatch = 512;      // physical batch (llama.cpp default)
     bool flash_attn = true;  // -fa (on by default where supported since 2025)
+    std::string kv_dtype_v;  // -ctv; empty: inference.kv_dtype (-ctk) for both
+    int n_cpu_moe = 0;       // --n-cpu-moe N: routed experts of the first N layers stay in host RAM
+    SplitMode split_mode = SplitMode::Layer;
+    std::vector<double> tensor_split;  // --tensor-split; empty: by each GPU's memory
+    double lora_bytes = 0;   // --lora: adapter tensors, on their layers' devices
+    VisionProjector mmproj{};
+    DraftModel draft{};
+    bool ollama = false;     // profile "ollama": Ollama's defaults and its parameters in the launch command
 };
 
 enum class HfAttention { Eager, Sdpa, Flash };
@@ -102,6 +158,7 @@ struct InferenceInputs {
     VllmOptions vllm{};
     LlamaCppOptions llamacpp{};
     HfOptions hf{};
+    HostInputs host{};
     bool has_custom_gpu = false;   // custom_gpu replaces the catalog GPU (config "inference.gpu_custom")
     GpuSpec custom_gpu{};
     InferenceConstants constants{};
@@ -136,6 +193,20 @@ struct InferencePlan {
     int gpu_layers = 0;          // layers on the GPU
     bool output_on_gpu = true;
     double host_bytes = 0;       // weights kept in system memory
+    std::vector<int> layer_device;  // per repeating layer: GPU index, -1 = CPU
+    std::vector<bool> experts_on_host;  // per layer: routed experts in host RAM (--n-cpu-moe)
+    int output_device = -1;      // GPU of the output layer, -1 = CPU
+    int n_devices = 1;           // GPUs llama.cpp uses
+    std::vector<double> row_share;  // --split-mode row: each GPU's share of every matrix
+    double n_copies = 1;         // scheduler input copies (pipeline parallelism)
+    bool cpu_only = false;       // gpu "cpu": no GPU, everything in system RAM
+    double vision_weights = 0, vision_compute = 0;  // mmproj on the main GPU
+    bool has_draft = false;
+    ModelSpec draft_model{};
+    WeightBreakdown draft_weights{};
+    KvLayout draft_kv{};
+    double gpu_capacity = 0;     // what one GPU may hold: its memory, or a Mac's working-set limit
+    double ram_bytes = 0;        // system RAM to check host buffers against (0: unknown)
     InferenceInputs in{};
 };
 
@@ -145,7 +216,8 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp = 0, const 
 
 struct MemoryAt {
     double weights = 0, kv = 0, activations = 0, runtime = 0, graphs = 0;
-    double total() const { return weights + kv + activations + runtime + graphs; }
+    double extras = 0;  // llama.cpp: vision projector, draft model and LoRA adapters on this GPU
+    double total() const { return weights + kv + activations + runtime + graphs + extras; }
 };
 
 // Per-GPU memory with `concurrency` sequences of `context` tokens. For vLLM the KV entry is what

@@ -136,6 +136,75 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     return Outcome<Answer>::success(a);
 }
 
+// llama.cpp: the most layers (-ngl, 0..layers + 1 with the output layer) that fit the GPU and,
+// when given, system RAM; -1 when not even -ngl 0 fits.
+int max_gpu_layers(const Config& cfg, const std::string& format, double c, double n) {
+    Config t = cfg;
+    int best = -1;
+    const int layers = make_inference_plan(cfg, 0, format).ok ? make_inference_plan(cfg, 0, format).value.model.layers : 0;
+    for (int ngl = 0; ngl <= layers + 1; ++ngl) {  // memory on the fullest GPU is not monotone under a split: scan
+        t.inference.llamacpp.n_gpu_layers = ngl;
+        auto r = make_inference_plan(t, 0, format);
+        if (r.ok && fits_at(r.value, c, n, budget_share(r.value))) best = ngl;
+    }
+    return best;
+}
+
+Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, const std::string& question) {
+    if (base.engine != Engine::LlamaCpp)
+        return Outcome<Answer>::failure("question", "question \"" + question + "\" is about llama.cpp: set inference.engine to \"llama.cpp\"");
+    const double c = cfg.inference.context, n = cfg.inference.concurrency;
+    const int layers = base.model.layers;
+    if (question == "max_gpu_layers") {
+        const int ngl = max_gpu_layers(cfg, "", c, n);
+        return answer("max_gpu_layers", "Most layers on the GPU", std::max(ngl, 0), "layers",
+                      ngl < 0 ? "not even -ngl 0 fits (" + sequences(n) + " of " + num(c) + " tokens) on " + where(base)
+                              : "-ngl " + num(ngl) + " of " + num(layers + 1) + (ngl > layers ? " (every layer and the output layer)" : "") +
+                                    " for " + sequences(n) + " of " + num(c) + " tokens on " + where(base));
+    }
+    if (question == "max_gpu_experts") {
+        if (base.model.experts == 0) return answer("max_gpu_experts", "MoE layers with experts on the GPU", 0, "layers", "the model has no experts");
+        Config t = cfg;
+        t.inference.llamacpp.n_gpu_layers = -1;  // the usual pairing: -ngl 99 --n-cpu-moe N
+        for (int k = 0; k <= layers; ++k) {
+            t.inference.llamacpp.n_cpu_moe = k;
+            auto r = make_inference_plan(t);
+            if (r.ok && fits_at(r.value, c, n, budget_share(r.value))) {
+                const Speed s = inference_speed(r.value, c, n, c);
+                return answer("max_gpu_experts", "MoE layers with experts on the GPU", layers - k, "layers",
+                              "-ngl " + num(layers + 1) + " --n-cpu-moe " + num(k) + ": the routed experts of " + num(layers - k) + " of " + num(layers) +
+                                  " layers on the GPU, the rest in system RAM; " + num(std::round(s.tokens_per_s * 10) / 10) + " tokens/s on " + where(r.value));
+            }
+        }
+        return answer("max_gpu_experts", "MoE layers with experts on the GPU", 0, "layers",
+                      "even with every expert in system RAM (--n-cpu-moe " + num(layers) + ") the rest does not fit " + where(base));
+    }
+    // best_local_format: each GGUF type at its largest -ngl; the best quality that runs.
+    Answer a;
+    a.question = "best_local_format";
+    a.label = "Best GGUF type for GPU + system RAM";
+    a.unit = "formats";
+    std::string best;
+    for (const auto& f : weight_formats()) {
+        if (f.family != FormatFamily::Gguf || std::string(f.id) == "gguf-f32") continue;
+        const int ngl = max_gpu_layers(cfg, f.id, c, n);
+        if (ngl < 0) continue;
+        Config t = cfg;
+        t.inference.llamacpp.n_gpu_layers = ngl;
+        auto r = make_inference_plan(t, 0, f.id);
+        if (!r.ok) continue;
+        const Speed s = inference_speed(r.value, c, n, c);
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s (-ngl %d, %.1f tokens/s)", f.id, ngl, s.tokens_per_s);
+        a.items.push_back(buf);
+        if (best.empty()) best = buf;
+    }
+    a.value = static_cast<double>(a.items.size());
+    a.explanation = a.items.empty() ? "no GGUF type runs " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
+                                    : "best quality that runs: " + best + (base.ram_bytes > 0 ? ", within " + gib(base.ram_bytes) + " of system RAM" : ", system RAM not checked (give inference.host.ram_gib)");
+    return Outcome<Answer>::success(a);
+}
+
 }  // namespace
 
 namespace {
@@ -249,6 +318,7 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
     }
     if (question == "min_gpus") return min_gpus(cfg, p);
     if (question == "best_format") return best_format(cfg, p);
+    if (question == "max_gpu_layers" || question == "max_gpu_experts" || question == "best_local_format") return llamacpp_answers(cfg, p, question);
     return Outcome<Answer>::failure("question", "question \"" + question + "\" is not an inference question");
 }
 

@@ -1,0 +1,119 @@
+// vramcalc core: machines people run models on locally. Consumer and laptop NVIDIA cards, AMD
+// Radeon and Instinct, Intel Arc, and Apple Silicon with unified memory. Memory is the marketed
+// capacity in GiB (drivers report 0.1-0.5% less; nvidia-smi totals where the entry says so).
+// Bandwidth is the vendor's peak; FLOP/s are dense FP16 tensor/matrix rates with FP32 accumulate
+// (GeForce: twice the FP32 shader rate; Apple and Radeon: the GPU's FP16 rate), no sparsity.
+// Apple entries: memory_bytes is the machine's RAM; the GPU may wire its working-set limit.
+#include <cmath>
+
+#include "core/catalog/gpus.hpp"
+#include "core/units.hpp"
+
+namespace vc {
+namespace {
+
+// macOS's default GPU working-set limit (MTLDevice.recommendedMaxWorkingSetSize) as a share of
+// RAM: 21,845.34 MiB on a 32 GiB M1 Max (llama.cpp PR 2011) and 10,922.67 MiB on a 16 GiB M1
+// (llama-cpp-python issue 687) are 2/3; 73,728 MiB on a 96 GiB M2 Max (llama.cpp issue 3213) is 3/4.
+constexpr double kAppleWorkingSetSmall = 2.0 / 3.0;
+constexpr double kAppleWorkingSetLarge = 3.0 / 4.0;
+// RAM above which macOS grants the larger share (between the 32 GiB and the 96 GiB rows).
+constexpr double kAppleWorkingSetThresholdGiB = 32;
+
+GpuSpec local(const char* id, const char* name, double gib, double bw, double tflops, const char* vendor, const char* source,
+              bool unified = false, double memory_bytes = 0) {
+    GpuSpec g;
+    g.id = id;
+    g.name = name;
+    g.nominal_gb = gib;
+    g.memory_bytes = memory_bytes > 0 ? memory_bytes : gib_to_bytes(gib);
+    g.bandwidth_gbps = bw;
+    g.bf16_tflops = tflops;
+    g.source = source;
+    g.vendor = vendor;
+    g.unified = unified;
+    return g;
+}
+
+}  // namespace
+
+double unified_gpu_budget(double ram_bytes, double wired_limit_mb) {
+    if (wired_limit_mb > 0) return mib_to_bytes(wired_limit_mb);
+    const double share = bytes_to_gib(ram_bytes) > kAppleWorkingSetThresholdGiB ? kAppleWorkingSetLarge : kAppleWorkingSetSmall;
+    return ram_bytes * share;
+}
+
+std::string gpu_vendor(const GpuSpec& g) {
+    if (!g.vendor.empty()) return g.vendor;
+    if (g.name.rfind("AMD", 0) == 0) return "amd";
+    if (g.name.rfind("Intel", 0) == 0) return "intel";
+    if (g.name.rfind("Apple", 0) == 0) return "apple";
+    return "nvidia";
+}
+
+const std::vector<GpuSpec>& local_gpu_entries() {
+    static const std::vector<GpuSpec> list = {
+        // NVIDIA GeForce desktop (Ampere, Ada, Blackwell) and laptop parts.
+        local("rtx-3060-12gb", "NVIDIA GeForce RTX 3060 12GB", 12, 360, 25.6, "nvidia",
+              "NVIDIA Ampere GA10x whitepaper (360 GB/s; 12.7 TF FP32 shader, FP16 tensor FP32-acc dense 25.6 TF); nvidia-smi 12288 MiB"),
+        local("rtx-3090-24gb", "NVIDIA GeForce RTX 3090 24GB", 24, 936, 71, "nvidia",
+              "NVIDIA Ampere GA102 whitepaper (936 GB/s, 71 TF FP16 tensor FP32-acc dense); nvidia-smi 24576 MiB"),
+        local("rtx-3090-ti-24gb", "NVIDIA GeForce RTX 3090 Ti 24GB", 24, 1008, 80, "nvidia",
+              "NVIDIA RTX 3090 Ti specifications (1,008 GB/s; 40 TF FP32 shader, x2 FP16 tensor FP32-acc dense)", false, mib_to_bytes(24564)),
+        local("rtx-4060-8gb", "NVIDIA GeForce RTX 4060 8GB", 8, 272, 30.2, "nvidia",
+              "NVIDIA RTX 4060 specifications (272 GB/s; 15.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-4060-ti-16gb", "NVIDIA GeForce RTX 4060 Ti 16GB", 16, 288, 44.1, "nvidia",
+              "NVIDIA RTX 4060 Ti specifications (288 GB/s; 22.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-4070-12gb", "NVIDIA GeForce RTX 4070 12GB", 12, 504, 58.3, "nvidia",
+              "NVIDIA RTX 4070 specifications (504 GB/s; 29.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-4070-ti-super-16gb", "NVIDIA GeForce RTX 4070 Ti SUPER 16GB", 16, 672, 88.2, "nvidia",
+              "NVIDIA RTX 4070 Ti SUPER specifications (672 GB/s; 44.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-4080-16gb", "NVIDIA GeForce RTX 4080 16GB", 16, 717, 97.5, "nvidia",
+              "NVIDIA Ada whitepaper (RTX 4080: 716.8 GB/s, 97.5 TF FP16 tensor FP32-acc dense)"),
+        local("rtx-5060-ti-16gb", "NVIDIA GeForce RTX 5060 Ti 16GB", 16, 448, 47.4, "nvidia",
+              "NVIDIA RTX 5060 Ti specifications (448 GB/s; 23.7 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-5070-12gb", "NVIDIA GeForce RTX 5070 12GB", 12, 672, 61.8, "nvidia",
+              "NVIDIA RTX 5070 specifications (672 GB/s; 30.9 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-5080-16gb", "NVIDIA GeForce RTX 5080 16GB", 16, 960, 112.6, "nvidia",
+              "NVIDIA RTX 5080 specifications (960 GB/s; 56.3 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
+        local("rtx-4060-laptop-8gb", "NVIDIA GeForce RTX 4060 Laptop 8GB", 8, 256, 23, "nvidia",
+              "NVIDIA RTX 4060 Laptop specifications (256 GB/s; ~11.6 TF FP32 shader at 115 W, x2 FP16 tensor)"),
+        local("rtx-4090-laptop-16gb", "NVIDIA GeForce RTX 4090 Laptop 16GB", 16, 576, 66, "nvidia",
+              "NVIDIA RTX 4090 Laptop specifications (576 GB/s; ~33 TF FP32 shader at 150 W, x2 FP16 tensor)"),
+        local("rtx-5090-laptop-24gb", "NVIDIA GeForce RTX 5090 Laptop 24GB", 24, 896, 64, "nvidia",
+              "NVIDIA RTX 5090 Laptop specifications (896 GB/s; ~32 TF FP32 shader at 150 W, x2 FP16 tensor)"),
+        local("rtx-a6000-48gb", "NVIDIA RTX A6000 48GB", 48, 768, 155, "nvidia",
+              "NVIDIA RTX A6000 datasheet (768 GB/s, 154.8 TF FP16 tensor dense)"),
+        // AMD Radeon and Instinct.
+        local("rx-7900-xtx-24gb", "AMD Radeon RX 7900 XTX 24GB", 24, 960, 122.8, "amd",
+              "AMD RX 7900 XTX specifications (960 GB/s, 122.8 TF peak FP16 matrix)"),
+        local("rx-7900-xt-20gb", "AMD Radeon RX 7900 XT 20GB", 20, 800, 103, "amd",
+              "AMD RX 7900 XT specifications (800 GB/s, 103 TF peak FP16 matrix)"),
+        local("rx-9070-xt-16gb", "AMD Radeon RX 9070 XT 16GB", 16, 645, 97.3, "amd",
+              "AMD RX 9070 XT specifications (644.6 GB/s, 97.3 TF peak FP16)"),
+        local("mi210-64gb", "AMD Instinct MI210 64GB", 64, 1638, 181, "amd",
+              "AMD Instinct MI210 datasheet (1.6 TB/s, 181 TF BF16 dense)"),
+        local("mi250x-128gb", "AMD Instinct MI250X 128GB", 128, 3277, 383, "amd",
+              "AMD Instinct MI250X datasheet (3.2 TB/s, 383 TF BF16 dense, two dies)"),
+        local("mi325x-256gb", "AMD Instinct MI325X 256GB", 256, 6000, 1307, "amd",
+              "AMD Instinct MI325X datasheet (6 TB/s, 1,307 TF BF16 dense)"),
+        // Intel Arc.
+        local("arc-a770-16gb", "Intel Arc A770 16GB", 16, 560, 138, "intel",
+              "Intel Arc A770 specifications (560 GB/s, 138 TF FP16 XMX)"),
+        local("arc-b580-12gb", "Intel Arc B580 12GB", 12, 456, 117, "intel",
+              "Intel Arc B580 specifications (456 GB/s, 117 TF FP16 XMX)"),
+        // Apple Silicon: unified memory (the GPU's share is unified_gpu_budget of the RAM).
+        local("apple-m1-16gb", "Apple M1 16GB", 16, 68.25, 2.6, "apple", "Apple M1 tech specs (68.25 GB/s; 2.6 TF FP32 GPU)", true),
+        local("apple-m1-max-32gb", "Apple M1 Max 32GB", 32, 400, 10.4, "apple", "Apple M1 Max tech specs (400 GB/s; 10.4 TF FP32 GPU)", true),
+        local("apple-m2-max-96gb", "Apple M2 Max 96GB", 96, 400, 13.6, "apple", "Apple M2 Max tech specs (400 GB/s; 13.6 TF FP32 GPU)", true),
+        local("apple-m2-ultra-192gb", "Apple M2 Ultra 192GB", 192, 800, 27.2, "apple", "Apple M2 Ultra tech specs (800 GB/s; 27.2 TF FP32 GPU)", true),
+        local("apple-m3-max-36gb", "Apple M3 Max 36GB (30-core GPU)", 36, 300, 12.3, "apple", "Apple M3 Max tech specs (300 GB/s with the 30-core GPU; ~12 TF FP32)", true),
+        local("apple-m3-max-128gb", "Apple M3 Max 128GB", 128, 400, 16.4, "apple", "Apple M3 Max tech specs (400 GB/s with the 40-core GPU; ~16 TF FP32)", true),
+        local("apple-m3-ultra-512gb", "Apple M3 Ultra 512GB", 512, 819, 32.8, "apple", "Apple M3 Ultra tech specs (819 GB/s; ~33 TF FP32, 80-core GPU)", true),
+        local("apple-m4-pro-48gb", "Apple M4 Pro 48GB", 48, 273, 9.2, "apple", "Apple M4 Pro tech specs (273 GB/s; ~9 TF FP32, 20-core GPU)", true),
+        local("apple-m4-max-128gb", "Apple M4 Max 128GB", 128, 546, 18.4, "apple", "Apple M4 Max tech specs (546 GB/s; ~18 TF FP32, 40-core GPU)", true),
+    };
+    return list;
+}
+
+}  // namespace vc

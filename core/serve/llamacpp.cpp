@@ -1,0 +1,548 @@
+// vramcalc core: llama.cpp's allocation rules (core/serve/llamacpp.hpp has the index).
+//
+// [SECTIONS]
+//   setup      layer and expert placement, projector and draft model, checks
+//   buffers    model, KV, compute and output buffers per device
+//   speed      decode and prompt time for the split
+//   launch     the command line matching the plan
+#include "core/serve/llamacpp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/model/presets.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
+
+namespace vc {
+namespace {
+
+constexpr double kF32 = 4;  // bytes of an F32 activation (llama.cpp computes activations in F32)
+constexpr double kF16 = 2;
+
+// Vision encoders as their GGUF mmproj files hold them (weights counted in parameters).
+struct ProjectorPreset {
+    const char* id;
+    double params;
+    int image_tokens, hidden, heads, ffn;
+    const char* source;
+};
+const ProjectorPreset kProjectors[] = {
+    // CLIP ViT-L/14 at 336 px without its last layer (LLaVA uses the penultimate) plus LLaVA's
+    // 2-layer MLP projector: 290.9M + 21.0M parameters, 577 positions (24 x 24 patches + class).
+    {"clip-vit-l-14-336", 311.9e6, 577, 1024, 16, 4096, "openai/clip-vit-large-patch14-336 config + LLaVA-1.5/1.6 mm_projector (mlp2x_gelu)"},
+    // SigLIP so400m/14 at 896 px (Gemma 3): ~417M parameters with the projector, 64 x 64 patches.
+    {"siglip-so400m-896", 417e6, 4096, 1152, 16, 4304, "google/gemma-3 vision_config (siglip so400m, image_size 896, patch 14)"},
+};
+
+bool float_type_bytes(const std::string& t, double& bytes) {
+    if (t == "f16" || t == "bf16") bytes = 2;
+    else if (t == "f32") bytes = 4;
+    else if (t == "q8_0") bytes = 34.0 / 32;
+    else return false;
+    return true;
+}
+
+double layer_expert_bytes(const InferencePlan& p) {
+    const ModelSpec& m = p.model;
+    const int moe_layers = m.layers - m.dense_layers;
+    return m.experts > 0 && moe_layers > 0 ? p.weights.experts_routed / moe_layers : 0;
+}
+
+bool moe_layer(const ModelSpec& m, int il) { return m.experts > 0 && il >= m.dense_layers; }
+
+// A number as a command line takes it: integers whole ("131072"), others with up to 4 digits.
+std::string num_plain(double v) {
+    char buf[48];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+bool kv_type_quantized(const std::string& id) {
+    return id != "fp16" && id != "bf16" && id != "fp32" && id != "auto" && !id.empty();
+}
+
+const char* llamacpp_backend(const InferencePlan& p) {
+    if (p.cpu_only || !p.has_gpu) return "CPU";
+    const std::string v = gpu_vendor(p.gpu);
+    if (v == "apple") return "Metal";
+    if (v == "amd") return "ROCm";
+    if (v == "intel") return "SYCL";
+    return "CUDA";
+}
+
+// [SECTION] setup ---------------------------------------------------------------------------------
+bool llamacpp_setup(InferencePlan& p, Error& err) {
+    const ModelSpec& m = p.model;
+    const LlamaCppOptions& o = p.in.llamacpp;
+    if (!check_int_range("inference.llamacpp.n_cpu_moe", o.n_cpu_moe, 0, 1 << 20, err)) return false;
+    if (o.lora_bytes < 0 || !std::isfinite(o.lora_bytes) || o.lora_bytes > 1e15) {
+        err = Error{"inference.llamacpp.lora_mib", "inference.llamacpp.lora_mib must be between 0 and 1e9 (MiB)"};
+        return false;
+    }
+    p.ram_bytes = p.in.host.ram_bytes;
+    p.n_devices = o.split_mode == SplitMode::None || p.cpu_only ? 1 : p.tp;
+    if (!o.tensor_split.empty()) {
+        if (static_cast<int>(o.tensor_split.size()) != p.n_devices) {
+            err = Error{"inference.llamacpp.tensor_split", "inference.llamacpp.tensor_split has " + std::to_string(o.tensor_split.size()) +
+                                                               " entries; it needs one per GPU (" + std::to_string(p.n_devices) + ")"};
+            return false;
+        }
+        double sum = 0;
+        for (double v : o.tensor_split) {
+            if (!std::isfinite(v) || v < 0 || v > 1e6) {
+                err = Error{"inference.llamacpp.tensor_split", "inference.llamacpp.tensor_split entries must be between 0 and 1e6 (proportions)"};
+                return false;
+            }
+            sum += v;
+        }
+        if (sum <= 0) {
+            err = Error{"inference.llamacpp.tensor_split", "inference.llamacpp.tensor_split needs at least one entry above 0"};
+            return false;
+        }
+    }
+    // V cache quantization needs flash attention (llama-context.cpp: "V cache quantization requires flash_attn").
+    const std::string v_type = o.kv_dtype_v.empty() ? p.kv_dtype->id : o.kv_dtype_v;
+    if (kv_type_quantized(v_type) && !o.flash_attn) {
+        const char* field = o.kv_dtype_v.empty() ? "inference.kv_dtype" : "inference.llamacpp.kv_dtype_v";
+        err = Error{field, std::string(field) + " \"" + v_type + "\" quantizes the V cache, which llama.cpp allows only with flash attention (-fa): set inference.llamacpp.flash_attn or an f16 V cache"};
+        return false;
+    }
+
+    // Layers: -ngl N puts the last N repeating layers on the GPUs, and N > layers the output
+    // layer too (llama-model.cpp: i_gpu_start = n_layer - ngl, act_gpu_layers = min(ngl, n_layer + 1)).
+    const int ngl = p.cpu_only ? 0 : (o.n_gpu_layers < 0 ? m.layers + 1 : std::min(o.n_gpu_layers, m.layers + 1));
+    const int start = std::max(m.layers - ngl, 0);
+    const int act = std::min(ngl, m.layers + 1);
+    p.gpu_layers = std::min(ngl, m.layers);
+    p.output_on_gpu = ngl > m.layers;
+    llamacpp_set_gpu(p);  // the split by memory needs the GPU; placement follows
+    // Split points: cumulative shares of --tensor-split (or of each GPU's memory).
+    std::vector<double> splits(static_cast<size_t>(p.n_devices), 1.0);
+    if (!o.tensor_split.empty()) splits = o.tensor_split;
+    double sum = 0;
+    for (auto& s : splits) s = (sum += s);
+    for (auto& s : splits) s /= sum;
+    p.row_share.assign(static_cast<size_t>(p.n_devices), 0.0);
+    for (int d = 0; d < p.n_devices; ++d) p.row_share[static_cast<size_t>(d)] = splits[static_cast<size_t>(d)] - (d > 0 ? splits[static_cast<size_t>(d - 1)] : 0);
+    auto device_of = [&](int il) {
+        if (il < start || il - start >= act) return -1;
+        if (o.split_mode != SplitMode::Layer) return 0;  // row / none: layers on the main GPU
+        const double x = static_cast<double>(il - start) / act;
+        return static_cast<int>(std::upper_bound(splits.begin(), splits.end(), x) - splits.begin());
+    };
+    p.layer_device.assign(static_cast<size_t>(m.layers), -1);
+    p.experts_on_host.assign(static_cast<size_t>(m.layers), false);
+    for (int il = 0; il < m.layers; ++il) {
+        p.layer_device[static_cast<size_t>(il)] = std::min(device_of(il), p.n_devices - 1);
+        p.experts_on_host[static_cast<size_t>(il)] = moe_layer(m, il) && (il < o.n_cpu_moe || p.layer_device[static_cast<size_t>(il)] < 0);
+    }
+    p.output_device = p.output_on_gpu ? std::min(device_of(m.layers), p.n_devices - 1) : -1;
+    // Pipeline parallelism: several GPUs, every layer and the output offloaded, layer split
+    // (llama-context.cpp), and no tensor overrides such as --n-cpu-moe.
+    p.n_copies = p.n_devices > 1 && ngl > m.layers && o.split_mode == SplitMode::Layer && o.n_cpu_moe == 0 ? p.in.constants.llamacpp_sched_copies : 1;
+
+    // Weights: on the GPUs, the layers they hold (less routed experts kept on the host) and the
+    // output layer (with tied embeddings a duplicate of token_embd); the rest in host RAM.
+    const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
+    const double exp_layer = layer_expert_bytes(p);
+    double on_gpu = 0;
+    for (int il = 0; il < m.layers; ++il) {
+        if (p.layer_device[static_cast<size_t>(il)] < 0) continue;
+        on_gpu += p.weights.layer_bytes[static_cast<size_t>(il)] - (p.experts_on_host[static_cast<size_t>(il)] ? exp_layer : 0);
+    }
+    p.host_bytes = p.weights.total - on_gpu - (p.output_on_gpu && !m.tied_embeddings ? head : 0);
+
+    // Vision projector.
+    const VisionProjector& v = o.mmproj;
+    p.vision_weights = p.vision_compute = 0;
+    if (!v.preset.empty() || v.params > 0) {
+        VisionProjector e = v;
+        if (!v.preset.empty()) {
+            const ProjectorPreset* found = nullptr;
+            for (const auto& pr : kProjectors)
+                if (v.preset == pr.id) found = &pr;
+            if (!found) {
+                std::string list;
+                for (const auto& pr : kProjectors) list += (list.empty() ? "" : ", ") + std::string(pr.id);
+                err = Error{"inference.llamacpp.mmproj.preset", "inference.llamacpp.mmproj.preset \"" + v.preset + "\" is not known (one of " + list + ")"};
+                return false;
+            }
+            if (e.params <= 0) e.params = found->params;
+            if (e.image_tokens <= 0) e.image_tokens = found->image_tokens;
+            if (e.hidden <= 0) e.hidden = found->hidden;
+            if (e.heads <= 0) e.heads = found->heads;
+            if (e.ffn <= 0) e.ffn = found->ffn;
+        }
+        double bytes = 0;
+        if (!float_type_bytes(e.type, bytes)) {
+            err = Error{"inference.llamacpp.mmproj.type", "inference.llamacpp.mmproj.type must be one of f16, bf16, f32, q8_0, got \"" + e.type + "\""};
+            return false;
+        }
+        if (!check_range("inference.llamacpp.mmproj.params_m", e.params / 1e6, 0, 1e6, err) ||
+            !check_int_range("inference.llamacpp.mmproj.image_tokens", e.image_tokens, 0, 1 << 20, err) ||
+            !check_int_range("inference.llamacpp.mmproj.hidden", e.hidden, 0, 1 << 20, err) ||
+            !check_int_range("inference.llamacpp.mmproj.heads", e.heads, 0, 1 << 14, err) ||
+            !check_int_range("inference.llamacpp.mmproj.ffn", e.ffn, 0, 1 << 22, err))
+            return false;
+        p.vision_weights = e.params * bytes;
+        // clip.cpp's graph peak for one image of T positions: one layer's F32 attention scores
+        // (T x T x heads), the MLP intermediate (T x ffn) and the residual with its normed copy.
+        const double T = e.image_tokens;
+        p.vision_compute = T * T * e.heads * kF32 + T * e.ffn * kF32 + 2 * T * e.hidden * kF32;
+    }
+
+    // Draft model.
+    p.has_draft = !o.draft.preset.empty();
+    if (p.has_draft) {
+        const ModelSpec* preset = find_preset(o.draft.preset);
+        if (!preset) {
+            err = Error{"inference.llamacpp.draft.preset", "inference.llamacpp.draft.preset \"" + o.draft.preset + "\" is not a model preset (vramcalc --list-presets)"};
+            return false;
+        }
+        auto rm = resolve_model(*preset);
+        if (!rm.ok) {
+            err = rm.error;
+            return false;
+        }
+        p.draft_model = rm.value;
+        QuantOptions q;
+        q.format = o.draft.weights;
+        auto rw = weight_bytes(p.draft_model, q, 1);
+        if (!rw.ok) {
+            err = Error{"inference.llamacpp.draft.weights", "inference.llamacpp.draft.weights: " + rw.error.message};
+            return false;
+        }
+        p.draft_weights = rw.value;
+        if (!check_int_range("inference.llamacpp.draft.n_gpu_layers", o.draft.n_gpu_layers, -1, 1 << 20, err) ||
+            !check_int_range("inference.llamacpp.draft.context", o.draft.context, 0, 1 << 24, err))
+            return false;
+        auto rk = kv_layout(p.draft_model, *p.kv_dtype, 1, !p.in.swa_full);
+        if (!rk.ok) {
+            err = Error{"inference.llamacpp.draft.preset", rk.error.message};
+            return false;
+        }
+        p.draft_kv = rk.value;
+    }
+    return true;
+}
+
+void llamacpp_set_gpu(InferencePlan& p) {
+    if (!p.has_gpu) return;
+    p.gpu_capacity = p.gpu.unified ? unified_gpu_budget(p.gpu.memory_bytes, p.in.host.wired_limit_mb) : p.gpu.memory_bytes;
+    p.ram_bytes = p.gpu.unified ? p.gpu.memory_bytes : p.in.host.ram_bytes;
+}
+
+// [SECTION] buffers -------------------------------------------------------------------------------
+namespace {
+
+struct GraphShape {
+    double embd = 0, q_width = 0, heads = 0, vocab = 0, ffn_peak = 0;
+};
+
+// Widths of one ubatch's tensors (per token, in values) for `m`.
+GraphShape graph_shape(const ModelSpec& m) {
+    GraphShape g;
+    g.embd = m.hidden;
+    g.heads = m.heads;
+    g.q_width = static_cast<double>(m.heads) * (m.kv_lora_rank > 0 ? m.qk_nope_head_dim + m.qk_rope_head_dim : m.head_dim);
+    g.vocab = m.vocab;
+    const bool gated = m.mlp != MlpKind::Gelu;
+    // FFN phase: the attention output added to the residual (kept for the next add), its normed
+    // copy, and the up and gate projections (SiLU and the product run in place; ggml-alloc).
+    const double dense = m.experts == 0 || m.dense_layers > 0 ? (gated ? 2.0 : 1.0) * m.ffn : 0;
+    // MoE: mul_mat_id writes [expert_ffn, top_k, tokens] for up and gate, plus the router's logits
+    // and probabilities over every expert.
+    const double moe = m.experts > 0 ? (gated ? 2.0 : 1.0) * m.expert_ffn * m.top_k + 2.0 * m.experts : 0;
+    g.ffn_peak = 2 * g.embd + std::max(dense, moe);
+    return g;
+}
+
+// The graph allocator's peak on one device: its inputs (the KQ mask and the hidden state, copied
+// n_copies times for pipelining; Metal reads host memory in place) live through every layer; a
+// layer's peak is its attention (F32 scores n_kv x ub x heads without flash attention, softmax in
+// place) or its FFN; the output phase holds the F32 logits of every token of the ubatch.
+double device_compute(const GraphShape& g, double ub, double n_kv, bool fa, double copies, bool layers, bool output) {
+    const double mask = n_kv * ub * kF32;
+    const double inputs = copies * (mask + g.embd * ub * kF32) + (fa ? n_kv * ub * kF16 : 0);
+    const double attn = fa ? (2 * g.q_width + g.embd) * ub * kF32 : n_kv * ub * g.heads * kF32 + (g.q_width + g.embd) * ub * kF32;
+    const double layer_peak = std::max(attn, g.ffn_peak * ub * kF32);
+    const double out = (g.vocab + g.embd) * ub * kF32 + (layers ? 0 : copies * g.embd * ub * kF32);
+    return std::max(layers ? inputs + layer_peak : 0.0, output ? out : 0.0);
+}
+
+double kv_cells(const InferencePlan& p, double context, double n) {
+    const double pad = p.in.constants.llamacpp_ctx_pad;
+    return std::ceil(n * context / pad) * pad;
+}
+
+// KV bytes of one layer for `n` x `context` cells (SWA layers keep their window plus a ubatch).
+double layer_kv(const InferencePlan& p, const KvLayout& kv, const ModelSpec& m, double context, double n) {
+    const double pad = p.in.constants.llamacpp_ctx_pad;
+    double bytes = 0;
+    for (int gi = 0; gi < kv.group_count; ++gi) {
+        const KvGroup& grp = kv.groups[gi];
+        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + p.in.llamacpp.n_ubatch) : context;
+        bytes += grp.bytes_per_token * std::ceil(n * per_seq / pad) * pad;
+    }
+    return m.layers > 0 ? bytes / m.layers : 0;
+}
+
+}  // namespace
+
+LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double n) {
+    const ModelSpec& m = p.model;
+    const LlamaCppOptions& o = p.in.llamacpp;
+    LlamaCppBuffers b;
+    const std::string backend = llamacpp_backend(p);
+    const bool unified = p.has_gpu && p.gpu.unified;
+    const int nd = p.cpu_only ? 0 : p.n_devices;
+    b.gpus.resize(static_cast<size_t>(nd));
+    for (int d = 0; d < nd; ++d)
+        b.gpus[static_cast<size_t>(d)].device = backend == std::string("Metal") && nd == 1 ? backend : backend + std::to_string(d);
+    b.host.device = p.cpu_only || unified || !p.has_gpu ? "CPU" : backend + "_Host";
+
+    const double exp_layer = layer_expert_bytes(p);
+    const double kv_layer = layer_kv(p, p.kv, m, context, n);
+    const double lora_layer = m.layers > 0 ? o.lora_bytes / m.layers : 0;
+    std::vector<int> layers_on(static_cast<size_t>(nd), 0);
+    int cpu_layers = 0;
+    double gpu_layer_bytes = 0;
+    for (int il = 0; il < m.layers; ++il) {
+        const int d = p.layer_device[static_cast<size_t>(il)];
+        const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
+        const double experts_host = p.experts_on_host[static_cast<size_t>(il)] ? exp_layer : 0;
+        if (d < 0) {
+            b.host.model += w;
+            b.host.kv += kv_layer;
+            b.host.extras += lora_layer;
+            ++cpu_layers;
+            continue;
+        }
+        DeviceBuffers& g = b.gpus[static_cast<size_t>(d)];
+        b.host.model += experts_host;
+        gpu_layer_bytes += w - experts_host;
+        if (o.split_mode == SplitMode::Layer) g.model += w - experts_host;
+        g.kv += kv_layer;
+        g.extras += lora_layer;
+        ++layers_on[static_cast<size_t>(d)];
+    }
+    if (o.split_mode != SplitMode::Layer)  // row: each GPU a share of every matrix; none: all on GPU 0
+        for (int d = 0; d < nd; ++d)
+            b.gpus[static_cast<size_t>(d)].model += gpu_layer_bytes * (o.split_mode == SplitMode::Row ? p.row_share[static_cast<size_t>(d)] : 1);
+    // token_embd (and learned positions) stay in host RAM; the output layer where -ngl puts it.
+    const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
+    b.host.model += p.weights.embedding;
+    if (p.output_device >= 0 && nd > 0) b.gpus[static_cast<size_t>(p.output_device)].model += head;
+    else if (!m.tied_embeddings) b.host.model += head;
+    b.host.model += p.weights.total - p.weights.embedding - p.weights.output - [&] {
+        double s = 0;
+        for (double w : p.weights.layer_bytes) s += w;
+        return s;
+    }();  // the final norm and anything outside the layers
+
+    // Compute buffers for the worst ubatch against every cell.
+    const GraphShape shape = graph_shape(m);
+    const double ub = std::min<double>(o.n_ubatch, n * context);
+    const double n_kv = kv_cells(p, context, n);
+    const double copies = unified ? 0 : p.n_copies;
+    for (int d = 0; d < nd; ++d) {
+        DeviceBuffers& g = b.gpus[static_cast<size_t>(d)];
+        g.compute = device_compute(shape, ub, n_kv, o.flash_attn, copies, layers_on[static_cast<size_t>(d)] > 0, p.output_device == d);
+    }
+    // Op offload: for ubatches of 32+ tokens the scheduler runs the matmuls of host-resident
+    // weights on the first GPU, copying each weight into its compute buffer (ggml-cuda offload_op).
+    bool host_experts = false;
+    for (bool e : p.experts_on_host) host_experts = host_experts || e;
+    if (nd > 0 && !unified && ub >= 32 && (cpu_layers > 0 || host_experts || p.output_device < 0)) {
+        const double mats = m.mlp != MlpKind::Gelu ? 3 : 2;
+        double copy = 0, max_layer = 0;
+        for (double w : p.weights.layer_bytes) max_layer = std::max(max_layer, w);
+        if (cpu_layers > 0) copy = std::max(copy, std::min(p.weights.largest_matrix, max_layer / mats));
+        if (host_experts) copy = std::max(copy, exp_layer / mats);
+        const double out_phase = p.output_device < 0 ? (shape.vocab + shape.embd) * ub * kF32 + head : 0;
+        const double in_mask = n_kv * ub * kF32;
+        const double layer_phase = cpu_layers > 0 || host_experts
+                                       ? copies * (in_mask + shape.embd * ub * kF32) + (o.flash_attn ? n_kv * ub * kF16 : 0) + shape.ffn_peak * ub * kF32 + copy
+                                       : 0;
+        b.gpus[0].compute = std::max({b.gpus[0].compute, out_phase, layer_phase});
+    }
+    // Host: the mask and token embeddings (rows of token_embd, plus learned positions) for the
+    // GPUs, copied n_copies times when pipelining; or the whole graph when the CPU runs layers.
+    const double rows = (m.max_position > 0 ? 2 : 1) * shape.embd * ub * kF32;
+    const double mask = n_kv * ub * kF32;
+    if (nd == 0) {
+        b.host.compute = mask + device_compute(shape, ub, n_kv, o.flash_attn, 0, true, true) ;
+    } else {
+        const double host_copies = unified ? 1 : p.n_copies;
+        b.host.compute = host_copies * mask + rows;
+        // The CPU keeps the attention of its layers (their KV is in host RAM); the rest is offloaded.
+        if (cpu_layers > 0) {
+            const double attn = o.flash_attn ? (2 * shape.q_width + shape.embd) * ub * kF32 + n_kv * ub * kF16
+                                             : n_kv * ub * shape.heads * kF32 + (shape.q_width + shape.embd) * ub * kF32;
+            b.host.compute = std::max(b.host.compute, mask + rows + attn);
+        }
+    }
+    // Output buffer: F32 logits for one token of each slot (n_seq_max), in host memory.
+    b.host.output = m.vocab * std::max(1.0, n) * kF32;
+
+    // Projector, draft model: on the main GPU (or the host without one).
+    DeviceBuffers& main = nd > 0 ? b.gpus[0] : b.host;
+    main.extras += p.vision_weights + p.vision_compute;
+    if (p.has_draft) {
+        const ModelSpec& dm = p.draft_model;
+        const double dctx = o.draft.context > 0 ? o.draft.context : context;
+        const int dngl = o.draft.n_gpu_layers < 0 ? dm.layers + 1 : std::min(o.draft.n_gpu_layers, dm.layers + 1);
+        const double share = dm.layers > 0 ? std::min(1.0, static_cast<double>(dngl) / dm.layers) : 0;
+        const double dkv = layer_kv(p, p.draft_kv, dm, dctx, n) * dm.layers;
+        const double dhead = dm.tied_embeddings ? p.draft_weights.embedding : p.draft_weights.output;
+        const double dlayers = p.draft_weights.total - p.draft_weights.embedding - p.draft_weights.output;
+        const double on = nd > 0 ? dlayers * share + (dngl > dm.layers ? dhead : 0) : 0;
+        const double dcomp = device_compute(graph_shape(dm), ub, kv_cells(p, dctx, n), o.flash_attn, nd > 0 ? 1 : 0, dngl > 0, dngl > dm.layers);
+        main.extras += on + dkv * (nd > 0 ? share : 1) + (nd > 0 ? dcomp : 0);
+        b.host.extras += p.draft_weights.total - on + dkv * (nd > 0 ? 1 - share : 0);
+    }
+    double best = -1;
+    for (int d = 0; d < nd; ++d)
+        if (b.gpus[static_cast<size_t>(d)].total() > best) {
+            best = b.gpus[static_cast<size_t>(d)].total();
+            b.fullest = d;
+        }
+    return b;
+}
+
+// [SECTION] speed ---------------------------------------------------------------------------------
+double host_bandwidth(const InferencePlan& p) {
+    const HostInputs& h = p.in.host;
+    if (h.bandwidth_gbps > 0) return h.bandwidth_gbps * 1e9;
+    if (h.channels > 0 && h.mts > 0) return h.channels * 8.0 * h.mts * 1e6 * p.in.constants.host_bandwidth_efficiency;
+    return p.in.constants.host_bandwidth_gbps * 1e9;
+}
+
+LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n, double prompt) {
+    LlamaCppTiming t;
+    const ModelSpec& m = p.model;
+    const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
+    // A decode step of n sequences touches 1 - (1 - k/E)^n of each layer's routed experts.
+    const double touched = m.experts > 0 ? 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, n) : 1;
+    const double exp_layer = layer_expert_bytes(p);
+    const double kv_seq_layer = m.layers > 0 ? kv_sequence_bytes(p.kv, context, 0) / m.layers : 0;
+    const int nd = static_cast<int>(b.gpus.size());
+    std::vector<double> gpu_read(static_cast<size_t>(nd), 0.0);
+    double host_read = 0, host_layer_weights = 0;
+    for (int il = 0; il < m.layers; ++il) {
+        const int d = p.layer_device[static_cast<size_t>(il)];
+        const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
+        const double e = moe_layer(m, il) ? exp_layer : 0;
+        const bool exp_host = p.experts_on_host[static_cast<size_t>(il)];
+        const double dense = w - e, experts = e * touched, kv = n * kv_seq_layer;
+        if (d < 0) {
+            host_read += dense + experts + kv;
+            host_layer_weights += w;
+            continue;
+        }
+        host_read += exp_host ? experts : 0;
+        host_layer_weights += exp_host ? e : 0;
+        const double on_gpu = dense + (exp_host ? 0 : experts) + kv;
+        if (p.in.llamacpp.split_mode == SplitMode::Row)
+            for (int g = 0; g < nd; ++g) gpu_read[static_cast<size_t>(g)] += on_gpu * p.row_share[static_cast<size_t>(g)];
+        else
+            gpu_read[static_cast<size_t>(d)] += on_gpu;
+    }
+    const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
+    if (p.output_device >= 0 && nd > 0) gpu_read[static_cast<size_t>(p.output_device)] += head;
+    else host_read += head;
+    const double bw = p.has_gpu ? p.gpu.bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
+    double gpu_s = 0;
+    for (double r : gpu_read) {
+        t.gpu_bytes += r;
+        if (bw > 0) gpu_s = p.in.llamacpp.split_mode == SplitMode::Row ? std::max(gpu_s, r / bw) : gpu_s + r / bw;
+    }
+    t.host_bytes = host_read;
+    t.decode_memory_s = gpu_s + host_read / host_bandwidth(p);
+    // Prompt batches of 32+ tokens run CPU-resident weights on the GPU: each ubatch copies them.
+    if (nd > 0 && !(p.has_gpu && p.gpu.unified) && host_layer_weights > 0 && prompt >= 32)
+        t.prefill_extra_s = std::ceil(prompt / p.in.llamacpp.n_ubatch) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
+    return t;
+}
+
+// [SECTION] launch --------------------------------------------------------------------------------
+namespace {
+
+std::string llama_type(const std::string& kv_id) {
+    if (kv_id == "fp16") return "f16";
+    if (kv_id == "bf16") return "bf16";
+    if (kv_id == "fp32") return "f32";
+    return kv_id;
+}
+
+std::string gguf_name(const InferencePlan& p) {
+    std::string t = p.format->id;
+    if (t.rfind("gguf-", 0) == 0) t = t.substr(5);
+    for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return (p.model.id.empty() ? std::string("model") : p.model.id) + "-" + t + ".gguf";
+}
+
+std::string ctx_total(const InferencePlan& p) { return num_plain(static_cast<double>(p.in.context) * p.in.concurrency); }
+
+}  // namespace
+
+std::string launch_command(const InferencePlan& p) {
+    const InferenceInputs& in = p.in;
+    const ModelSpec& m = p.model;
+    const std::string model = m.id.empty() ? "MODEL" : m.id;
+    if (p.engine == Engine::Vllm) {
+        std::string s = "vllm serve " + model + " --max-model-len " + num_plain(in.context) + " --gpu-memory-utilization " +
+                        num_plain(in.vllm.gpu_memory_utilization) + " --tensor-parallel-size " + num_plain(p.tp) + " --max-num-seqs " +
+                        num_plain(std::min(in.concurrency, in.vllm.max_num_seqs));
+        if (in.vllm.max_num_batched_tokens != 8192) s += " --max-num-batched-tokens " + num_plain(in.vllm.max_num_batched_tokens);
+        if (p.kv_dtype && std::string(p.kv_dtype->id) == "fp8") s += " --kv-cache-dtype fp8";
+        if (in.vllm.enforce_eager) s += " --enforce-eager";
+        return s;
+    }
+    if (p.engine == Engine::Hf) return "";
+    const LlamaCppOptions& o = in.llamacpp;
+    const std::string ctk = llama_type(p.kv_dtype->id);
+    const std::string ctv = o.kv_dtype_v.empty() ? ctk : llama_type(o.kv_dtype_v);
+    const int ngl = p.cpu_only ? 0 : (o.n_gpu_layers < 0 ? m.layers + 1 : o.n_gpu_layers);
+    if (o.ollama) {
+        // Ollama: the server's environment, then the model's parameters (Modelfile PARAMETER or
+        // the API's "options").
+        std::string s = "OLLAMA_NUM_PARALLEL=" + num_plain(in.concurrency) + " OLLAMA_FLASH_ATTENTION=" + (o.flash_attn ? "1" : "0");
+        if (ctk != "f16") s += " OLLAMA_KV_CACHE_TYPE=" + ctk;
+        s += " ollama serve; PARAMETER num_ctx " + num_plain(in.context) + "; PARAMETER num_gpu " + num_plain(ngl);
+        if (o.n_ubatch != 512) s += "; PARAMETER num_batch " + num_plain(o.n_ubatch);
+        return s;
+    }
+    std::string s = "llama-server -m " + gguf_name(p) + " -c " + ctx_total(p);
+    if (in.concurrency > 1) s += " -np " + num_plain(in.concurrency);
+    s += " -ngl " + num_plain(ngl);
+    s += std::string(" -fa ") + (o.flash_attn ? "on" : "off");
+    if (ctk != "f16") s += " -ctk " + ctk;
+    if (ctv != "f16") s += " -ctv " + ctv;
+    if (o.n_ubatch != 512) s += " -ub " + num_plain(o.n_ubatch) + " -b " + num_plain(std::max(o.n_ubatch, 2048));
+    if (o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
+    if (p.n_devices > 1 || o.split_mode == SplitMode::None) {
+        if (o.split_mode == SplitMode::Row) s += " -sm row";
+        if (o.split_mode == SplitMode::None) s += " -sm none";
+        if (!o.tensor_split.empty()) {
+            s += " -ts ";
+            for (size_t i = 0; i < o.tensor_split.size(); ++i) s += (i ? "," : "") + num_plain(o.tensor_split[i]);
+        }
+    }
+    if (p.vision_weights > 0) s += " --mmproj mmproj-" + (o.mmproj.preset.empty() ? std::string("model") : o.mmproj.preset) + ".gguf";
+    if (p.has_draft) {
+        std::string t = o.draft.weights;
+        for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        s += " -md " + o.draft.preset + "-" + t + ".gguf -ngld " + num_plain(o.draft.n_gpu_layers < 0 ? 99 : o.draft.n_gpu_layers);
+        if (o.draft.context > 0) s += " -cd " + num_plain(o.draft.context);
+    }
+    if (o.lora_bytes > 0) s += " --lora adapter.gguf";
+    return s;
+}
+
+}  // namespace vc

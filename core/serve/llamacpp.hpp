@@ -1,0 +1,67 @@
+// vramcalc core: llama.cpp's allocation rules, device by device. Which layers (and their KV cells)
+// each device holds for -ngl, --tensor-split and --split-mode; routed experts kept in host RAM by
+// --n-cpu-moe; each device's compute buffer for -ub (the graph allocator's peak with the
+// scheduler's input copies); the host's buffers; a vision projector, a draft model and LoRA
+// adapters; and decode / prompt speed for the split. Sources: llama-model.cpp (load_tensors: layer
+// placement), llama-context.cpp (graph reserve, pipeline parallelism), ggml-alloc.c (in-place reuse,
+// tensor lifetimes), ggml-backend.cpp (scheduler input copies). docs/local.md has the derivations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/serve/inference.hpp"
+
+namespace vc {
+
+// One device's buffers as llama.cpp logs them at start-up ("CUDA0 model buffer size = ...").
+struct DeviceBuffers {
+    std::string device;       // "CUDA0", "Metal", "ROCm1", "CPU"
+    double model = 0;         // model buffer (weights of the layers it holds)
+    double kv = 0;            // KV buffer (the cells of those layers)
+    double compute = 0;       // compute buffer (graph peak for one ubatch)
+    double output = 0;        // host: the logits output buffer
+    double extras = 0;        // vision projector (weights + graph), draft model (all three), LoRA
+    double total() const { return model + kv + compute + output + extras; }
+};
+
+struct LlamaCppBuffers {
+    std::vector<DeviceBuffers> gpus;  // one per device llama.cpp uses (empty: CPU only)
+    DeviceBuffers host;               // "CPU" / "CUDA_Host" buffers, in system RAM
+    int fullest = 0;                  // index of the GPU with the largest total
+};
+
+// Fills the llama.cpp part of the plan (layer placement, experts, projector, draft). `gpu` is the
+// chosen device or nullptr; errors name the config field.
+bool llamacpp_setup(InferencePlan& p, Error& err);
+
+// Every device's buffers with `n` slots (-np) of `context` tokens each (-c = n x context).
+LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double n);
+
+// Sets what depends on the chosen GPU (capacity, default split by memory).
+void llamacpp_set_gpu(InferencePlan& p);
+
+// Decode and prompt-processing time: the GPUs' shares in turn (or at once with row split), the
+// host's share from system RAM; a MoE token reads only its active experts on either side.
+struct LlamaCppTiming {
+    double decode_memory_s = 0;   // one step, bandwidth-bound part
+    double gpu_bytes = 0;         // read from GPU memory per step (all GPUs)
+    double host_bytes = 0;        // read from system RAM per step
+    double prefill_extra_s = 0;   // weight copies to the GPU for CPU layers (per prompt)
+};
+LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n, double prompt);
+
+// The host's achieved bandwidth, bytes/s.
+double host_bandwidth(const InferencePlan& p);
+
+// Name of llama.cpp's backend for the GPU's vendor: "CUDA", "ROCm", "SYCL", "Metal".
+const char* llamacpp_backend(const InferencePlan& p);
+
+// The command line that runs the plan: llama-server for llama.cpp (Ollama's environment and
+// parameters with the Ollama profile), vllm serve for vLLM, a transformers call for HF.
+std::string launch_command(const InferencePlan& p);
+
+// Whether a KV cache type is quantized (V quantization needs flash attention in llama.cpp).
+bool kv_type_quantized(const std::string& id);
+
+}  // namespace vc
