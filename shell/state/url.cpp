@@ -275,8 +275,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     err = Error{};
     // The limit comes before any copy: a link can be megabytes long.
     if (fragment.size() > io::kMaxLinkChars) {
-        err = Error{"link", "the link's state is " + std::to_string(fragment.size()) + " characters long; at most " +
-                                std::to_string(io::kMaxLinkChars) + " are read"};
+        err = Error{"link", "the link's state is longer than " + std::to_string(io::kMaxLinkChars) + " characters; it is not read"};
         return false;
     }
     std::string text = fragment;
