@@ -114,6 +114,15 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
 
 json model_to_json(const ModelSpec& m) {
     json j;
+    // A count alone (typed, or its architecture filled from typical ratios, flagged approximate):
+    // written as the count, which reads back to the same filled architecture (resolve_model). The
+    // filled dimensions written out would read back as an exact custom architecture, unscaled.
+    if (m.id.empty() && m.params_override_b > 0 && (m.approximate || m.layers == 0)) {
+        j["params_b"] = m.params_override_b;
+        if (!m.name.empty() && m.name != model_from_params(m.params_override_b).name) j["name"] = m.name;
+        if (m.context_limit != 0) j["context_limit"] = m.context_limit;
+        return j;
+    }
     if (!m.id.empty()) j["preset"] = m.id;
     if (!m.name.empty()) j["name"] = m.name;
     j["layers"] = m.layers;

@@ -30,25 +30,16 @@ double message_limit() { return static_cast<double>(vc::io::kMaxMessageBytes); }
 // 30 MB message grew the heap to gigabytes), and again in bytes once copied.
 std::string set_inputs(const emscripten::val& patch_value) {
     vc::shell::App& a = vc::shell::app();
-    auto too_long = [](double n) {
-        return vc::io::dump(vc::io::error_to_json({"inputs", "the inputs are " + std::to_string(static_cast<long long>(n)) +
-                                                                 " characters of JSON; at most " + std::to_string(vc::io::kMaxMessageBytes) +
-                                                                 " bytes are read"}));
-    };
     if (!patch_value.isString())
         return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
     const double length = patch_value["length"].as<double>();  // UTF-16 units: never more than the UTF-8 bytes
-    if (length > static_cast<double>(vc::io::kMaxMessageBytes)) return too_long(length);
-    const std::string patch_text = patch_value.as<std::string>();
-    if (patch_text.size() > vc::io::kMaxMessageBytes) return too_long(static_cast<double>(patch_text.size()));
-    if (!vc::io::valid_utf8(patch_text))
-        return vc::io::dump(vc::io::error_to_json({"inputs", "the inputs must be valid UTF-8 text"}));
-    json patch = json::parse(patch_text, nullptr, /*allow_exceptions=*/false);
-    if (patch.is_discarded() || !patch.is_object())
-        return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
+    if (length > static_cast<double>(vc::io::kMaxMessageBytes))
+        return vc::io::dump(vc::io::error_to_json({"inputs", "the inputs are " + std::to_string(static_cast<long long>(length)) +
+                                                                 " characters of JSON; at most " + std::to_string(vc::io::kMaxMessageBytes) +
+                                                                 " bytes are read"}));
     vc::Config cfg;
     vc::Error err;
-    if (!vc::shell::patch_config(a.inputs, patch, cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
+    if (!vc::shell::patch_config_text(a.inputs, patch_value.as<std::string>(), cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
     a.inputs = cfg;
     vc::shell::mark_changed(a);
     vc::shell::recompute(a);

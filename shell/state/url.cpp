@@ -415,4 +415,22 @@ bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, 
     return true;
 }
 
+bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err) {
+    if (text.size() > io::kMaxMessageBytes) {
+        err = Error{"inputs", "the inputs are " + std::to_string(text.size()) + " bytes of JSON; at most " +
+                                  std::to_string(io::kMaxMessageBytes) + " are read"};
+        return false;
+    }
+    if (!io::valid_utf8(text)) {
+        err = Error{"inputs", "the inputs must be valid UTF-8 text"};
+        return false;
+    }
+    const json patch = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (patch.is_discarded() || !patch.is_object()) {
+        err = Error{"config", "the inputs must be a JSON object (a config patch)"};
+        return false;
+    }
+    return patch_config(base, patch, out, err);
+}
+
 }  // namespace vc::shell

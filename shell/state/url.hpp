@@ -36,4 +36,8 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
 // as a link's model.* keys do. On failure `out` is untouched and `err` names the field.
 bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, Error& err);
 
+// The same from the patch's JSON text, as a widget message brings it (web/embed_bindings.cpp):
+// at most io::kMaxMessageBytes of UTF-8 (checked before parsing), a JSON object, then patch_config.
+bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err);
+
 }  // namespace vc::shell

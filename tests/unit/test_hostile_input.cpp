@@ -181,3 +181,21 @@ TEST_CASE("exports: CSV cells are quoted and neutralised") {
     CHECK(csv.find(",+") == std::string::npos);
     CHECK(csv.find(",@") == std::string::npos);
 }
+
+TEST_CASE("widget messages: a 30 MB name is refused by size before it is parsed, and the next message applies") {
+    const Config base = default_inputs();
+    Config out;
+    Error err;
+    const std::string huge = R"({"model":{"preset":"llama-3.1-8b","name":")" + std::string(30000000, 'x') + R"("}})";
+    CHECK_FALSE(patch_config_text(base, huge, out, err));
+    CHECK(err.field == "inputs");
+    CHECK(err.message.find("at most 65536") != std::string::npos);
+    // Under the message limit, over the name's: the field is named.
+    CHECK_FALSE(patch_config_text(base, R"({"model":{"preset":"llama-3.1-8b","name":")" + std::string(300, 'x') + R"("}})", out, err));
+    CHECK(err.field == "model.name");
+    // Invalid UTF-8 in the text: refused before the JSON reader.
+    CHECK_FALSE(patch_config_text(base, "{\"gpu\":\"\\\"\xFF\"}", out, err));
+    CHECK(err.field == "inputs");
+    REQUIRE(patch_config_text(base, R"({"batch":8})", out, err));
+    CHECK(out.quick.batch == 8);
+}
