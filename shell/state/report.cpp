@@ -250,7 +250,8 @@ std::string export_csv(const Config& cfg, const Results& r) {
     auto row = [&](const char* section, const std::string& key, const std::string& label, double bytes, double share,
                    const std::string& formula) {
         char nums[160];
-        std::snprintf(nums, sizeof nums, "%.0f,%.6f,%.6f,%s", bytes, bytes / 1e9, bytes / 1073741824.0,
+        // Bytes with every digit (a detailed total can have a fraction); GB and GiB for reading.
+        std::snprintf(nums, sizeof nums, "%s,%.6f,%.6f,%s", number_text(bytes).c_str(), bytes / 1e9, bytes / 1073741824.0,
                       share >= 0 ? number_text(share).c_str() : "");
         out += std::string(section) + "," + csv_field(key) + "," + csv_field(label) + "," + nums + "," + csv_field(formula) + "\n";
     };

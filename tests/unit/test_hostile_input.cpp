@@ -3,6 +3,7 @@
 // spreadsheet formula. Each case is a repro from the issue or the fuzzers.
 #include <catch.hpp>
 
+#include <cstdlib>
 #include <string>
 
 #include "core/estimate.hpp"
@@ -198,4 +199,19 @@ TEST_CASE("widget messages: a 30 MB name is refused by size before it is parsed,
     CHECK(err.field == "inputs");
     REQUIRE(patch_config_text(base, R"({"batch":8})", out, err));
     CHECK(out.quick.batch == 8);
+}
+
+TEST_CASE("exports: the CSV's bytes column reads back to the exact total") {
+    App a;
+    a.inputs = default_inputs();
+    use_preset(a.inputs, *find_preset("llama-3.1-8b"));
+    set_task(a.inputs, Task::Inference);
+    set_method(a.inputs, Method::Detailed);
+    recompute(a);
+    REQUIRE(a.results.valid);
+    const std::string csv = export_csv(a.inputs, a.results);
+    const std::string key = "total,total_bytes,Per-GPU total,";
+    const size_t at = csv.find(key);
+    REQUIRE(at != std::string::npos);
+    CHECK(std::strtod(csv.c_str() + at + key.size(), nullptr) == a.results.estimate.total_bytes);
 }
