@@ -305,19 +305,20 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
             note(Error{io::quoted_excerpt(key), bad.message});
             continue;
         }
-        if (!io::check_text(key, raw, io::kMaxLinkChars, bad)) {
-            note(bad);
-            continue;
-        }
-        if (key == "config" || key == "lock" || key == "origins" || key == "id") {
-            continue;  // the embedding keys: web/embed.js reads them (docs/embed.md)
-        } else if (key == "v") {
+        if (key == "v") {  // any other version: nothing of the link is read
             if (raw != std::to_string(kFragmentVersion)) {
                 err = Error{"v", "the link's version v=" + io::quoted_excerpt(raw) + " is not known (this page reads v=" +
                                      std::to_string(kFragmentVersion) + ")"};
                 return false;
             }
-        } else if (key == "units") {
+            continue;
+        }
+        if (key == "config" || key == "lock" || key == "origins" || key == "id") continue;  // web/embed.js reads them (docs/embed.md)
+        if (!io::check_text(key, raw, io::kMaxLinkChars, bad)) {
+            note(bad);
+            continue;
+        }
+        if (key == "units") {
             if (raw == "gb" || raw == "gib") view.show_gib = raw == "gib";
             else note(Error{"units", "units must be gb or gib, got \"" + io::quoted_excerpt(raw) + "\""});
         } else if (key == "theme") {
