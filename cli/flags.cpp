@@ -16,6 +16,7 @@
 #include "../io/config_json.hpp"
 #include "../io/report.hpp"
 #include "../io/solve_json.hpp"
+#include "../io/text_input.hpp"
 
 using nlohmann::json;
 
@@ -185,13 +186,20 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         } else if (a == "--set") {
             if (!need(v)) return usage_error("--set needs PATH=VALUE");
             auto eq = v.find('=');
+            Error bad;
+            // Text is checked where it enters (io/text_input.hpp): one line of UTF-8.
+            if (eq != std::string::npos && (!io::check_text("--set path", v.data(), eq, io::kMaxTextFieldBytes, bad) ||
+                                            !io::check_text(v.substr(0, eq), v.data() + eq + 1, v.size() - eq - 1, io::kMaxMessageBytes, bad)))
+                return usage_error(bad.message);
             if (eq == std::string::npos || !set_path(overrides, v.substr(0, eq), flag_value(v.substr(eq + 1))))
-                return usage_error("--set needs PATH=VALUE, got " + v);
+                return usage_error("--set needs PATH=VALUE, got " + io::quoted_excerpt(v));
         } else {
             bool matched = false;
             for (const auto& al : kAliases) {
                 if (a == al.flag) {
                     if (!need(v)) return usage_error(a + " needs a value");
+                    Error bad;
+                    if (!io::check_text(al.path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);
                     set_path(overrides, al.path, flag_value(v));
                     matched = true;
                 }

@@ -103,7 +103,10 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
         err = r.error();
         return false;
     }
-    if (r.has("layers") || r.has("hidden")) m.id.clear();  // edited: no longer the preset as published
+    // Edited: no longer the preset as published. The preset's own values beside its id (what
+    // config_to_json writes) keep it.
+    const ModelSpec* p = preset.empty() ? nullptr : find_preset(preset);
+    if ((r.has("layers") || r.has("hidden")) && (!p || m.layers != p->layers || m.hidden != p->hidden)) m.id.clear();
     return true;
 }
 
@@ -111,6 +114,15 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
 
 json model_to_json(const ModelSpec& m) {
     json j;
+    // A count alone (typed, or its architecture filled from typical ratios, flagged approximate):
+    // written as the count, which reads back to the same filled architecture (resolve_model). The
+    // filled dimensions written out would read back as an exact custom architecture, unscaled.
+    if (m.id.empty() && m.params_override_b > 0 && (m.approximate || m.layers == 0)) {
+        j["params_b"] = m.params_override_b;
+        if (!m.name.empty() && m.name != model_from_params(m.params_override_b).name) j["name"] = m.name;
+        if (m.context_limit != 0) j["context_limit"] = m.context_limit;
+        return j;
+    }
     if (!m.id.empty()) j["preset"] = m.id;
     if (!m.name.empty()) j["name"] = m.name;
     j["layers"] = m.layers;
@@ -181,6 +193,11 @@ Outcome<Config> config_from_json(const json& doc) {
     r.number("target_utilization", cfg.target_utilization);
     if (!r.ok()) return Outcome<Config>::failure(r.error());
     if (r.has("params_b")) cfg.model.params_override_b = cfg.quick.params_b;
+    // A model with none of the three is nothing the methods can read (and config_to_json could not
+    // write it back): {"name": "x"} alone, {"vocab": 32000} alone.
+    if (r.has("model") && cfg.model.id.empty() && cfg.model.layers == 0 && !(cfg.model.params_override_b > 0))
+        return Outcome<Config>::failure("model", "model needs a preset (model.preset), an architecture (model.layers, ...) or a "
+                                                 "parameter count (model.params_b > 0)");
 
     if (r.has("guide")) {
         const json& g = r.at("guide");
@@ -232,8 +249,9 @@ json config_to_json(const Config& cfg) {
     j["method"] = name_of(kMethods, cfg.method);
     j["task"] = name_of(kTasks, cfg.task);
     // With a model, the rules of thumb read its count (model.params_b when typed): a top-level
-    // params_b would read back as a typed count and override the model's.
-    if (cfg.model.layers > 0 || !cfg.model.id.empty()) j["model"] = model_to_json(cfg.model);
+    // params_b would read back as a typed count and override the model's. A count alone is a model
+    // too: its name and context_limit are kept (resolve_model).
+    if (cfg.model.layers > 0 || !cfg.model.id.empty() || cfg.model.params_override_b > 0) j["model"] = model_to_json(cfg.model);
     else j["params_b"] = cfg.quick.params_b;
     j["precision"] = quick_precision_name(cfg.quick.precision);
     j["optimizer"] = quick_optimizer_name(cfg.quick.optimizer);

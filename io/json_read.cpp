@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "text_input.hpp"
+
 namespace vc::io {
 
 bool ObjectReader::fail(const char* key, const std::string& message) {
@@ -49,7 +51,11 @@ bool ObjectReader::string(const char* key, std::string& out) {
     if (!has(key)) return true;
     const auto& v = obj_.at(key);
     if (!v.is_string()) return fail(key, path(key) + " must be a string");
-    out = v.get<std::string>();
+    // Checked in place, before the copy: a link or message can carry any bytes.
+    const std::string& text = v.get_ref<const std::string&>();
+    Error e;
+    if (!check_text(path(key), text, kMaxTextFieldBytes, e)) return fail(key, e.message);
+    out = text;
     return true;
 }
 
@@ -60,9 +66,10 @@ bool ObjectReader::only_keys(std::initializer_list<const char*> allowed) {
         for (const char* a : allowed)
             if (it.key() == a) known = true;
         if (!known) {
+            const std::string name = quoted_excerpt(it.key());  // any bytes: a link's key
             std::string list;
             for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-            return fail(it.key().c_str(), "unknown field " + path(it.key().c_str()) + " (accepted: " + list + ")");
+            return fail(name.c_str(), "unknown field " + path(name.c_str()) + " (accepted: " + list + ")");
         }
     }
     return true;

@@ -27,6 +27,7 @@ public:
     bool number(const char* key, double& out);
     bool integer(const char* key, int& out);   // a whole number that fits an int
     bool boolean(const char* key, bool& out);
+    // A text field: valid UTF-8 of at most kMaxTextFieldBytes (io/text_input.hpp), checked before the copy.
     bool string(const char* key, std::string& out);
     // Every key of the object must be in `allowed`.
     bool only_keys(std::initializer_list<const char*> allowed);

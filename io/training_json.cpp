@@ -10,6 +10,7 @@
 
 #include "enum_names.hpp"
 #include "json_read.hpp"
+#include "text_input.hpp"
 
 namespace vc::io {
 
@@ -143,14 +144,18 @@ bool read_lora(const json& j, LoraInputs& l, Error& err) {
     if (r.ok() && r.has("targets")) {
         const json& t = r.at("targets");
         std::string text;
-        if (t.is_string()) text = t.get<std::string>();
-        else if (t.is_array()) {
+        if (t.is_string()) {
+            r.string("targets", text);
+        } else if (t.is_array()) {
             for (const auto& e : t) {
                 if (!e.is_string()) {
                     err = Error{"training.lora.targets", "training.lora.targets must be a string or an array of strings"};
                     return false;
                 }
-                text += (text.empty() ? "" : ",") + e.get<std::string>();
+                const std::string& name = e.get_ref<const std::string&>();
+                if (!check_text("training.lora.targets", name, kMaxTextFieldBytes, err)) return false;
+                text += (text.empty() ? "" : ",") + name;
+                if (!check_text("training.lora.targets", text, kMaxTextFieldBytes, err)) return false;
             }
         } else {
             r.fail("targets", "training.lora.targets must be a string or an array of strings");

@@ -56,12 +56,18 @@ bool apply_fragment(App& a, const std::string& fragment) {
     Error err;
     if (!decode_fragment(fragment, default_inputs(), cfg, ui, err)) {
         a.link_error = err.field + ": " + err.message;
+        a.link_field = err.field;
         return false;
     }
     a.inputs = cfg;
     a.ui = ui;
     mark_changed(a);
     a.publish_replace = true;
+    // Part of the link could not be read: the rest applied, the bad field is marked (ui_widgets.cpp).
+    if (!err.field.empty()) {
+        a.link_error = err.field + ": " + err.message;
+        a.link_field = err.field;
+    }
     return true;
 }
 

@@ -101,7 +101,8 @@ struct App {
     bool publish = true;        // the URL fragment and the accessible summary need an update
     bool publish_replace = true;  // ... replacing the history entry (state came from the URL itself)
     std::string notice;         // a one-line message for the user (e.g. "Link copied")
-    std::string link_error;     // why a shared link could not be read (shown until the next edit)
+    std::string link_error;     // why a shared link (or part of it) could not be read (shown until the next edit)
+    std::string link_field;     // ... the config field it names, marked beside that field
     unsigned long frames_drawn = 0;   // frames rendered since start (the page is idle when this stays flat)
     unsigned long complete_frames = 0;  // ... of which drawn with every result (see defer_extras)
     bool idle = false;          // the main loop is paused: every frame an event asked for is drawn
@@ -131,11 +132,14 @@ inline void mark_changed(App& a) {
     a.version++;
     a.publish = true;
     a.link_error.clear();
+    a.link_field.clear();
     a.notice.clear();
 }
 
-// Applies a URL fragment (a shared link, back/forward): on success the state becomes the link's,
-// otherwise the state is left as it is and `a.link_error` says why. Returns whether it applied.
+// Applies a URL fragment (a shared link, back/forward): the state becomes the link's, except for the
+// keys that could not be read (`a.link_error` and `a.link_field` name the first); when nothing of
+// it can be applied (an unknown version, too long) the state is left as it is. Returns whether it
+// applied (decode_fragment).
 bool apply_fragment(App& a, const std::string& fragment);
 
 // Every catalog GPU against an estimate (see CatalogFit).

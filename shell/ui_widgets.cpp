@@ -92,8 +92,7 @@ namespace {
 ImVec2 g_control_min, g_control_max;
 bool g_control_set = false;
 
-bool error_names(const App& a, const Field& field) {
-    const std::string& e = a.error.field;
+bool names(const std::string& e, const Field& field) {
     if (e.empty()) return false;
     if (e == field.id) return true;
     for (const char* alias : field.aliases)
@@ -145,10 +144,12 @@ void row_end(Form& f, const Field& field) {
     ImGui::EndDisabled();
     if (!g_control_set) mark_control();
     if (is_locked(f.a, field.id) && ImGui::IsMouseHoveringRect(g_control_min, g_control_max)) ImGui::SetTooltip("Set by this page");
-    if (error_names(f.a, field)) {
+    // The engine's error on the current inputs, else the part of a link that could not be read.
+    const bool engine = names(f.a.error.field, field);
+    if (engine || names(f.a.link_field, field)) {
         ImGui::GetWindowDrawList()->AddRect(g_control_min, g_control_max, ImGui::GetColorU32(palette().error), ImGui::GetStyle().FrameRounding, 0, 1.5f);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        error_text(f.a.error.message);
+        error_text(engine ? f.a.error.message : "From the link, not applied: " + f.a.link_error);
         reg_rect(f.a, std::string(field.id) + "/error", at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, ImGui::GetItemRectMax().y));
         f.error_shown = true;
     }

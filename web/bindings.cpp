@@ -12,11 +12,13 @@
 // Strings in, strings out: web/vramcalc.js parses them, so no C++ object crosses the boundary and
 // nothing can throw across it (exceptions are off in the WebAssembly build).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 
 #include "io/config_json.hpp"
 #include "io/solve_json.hpp"
+#include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
 #include "shell/state/report.hpp"
@@ -69,9 +71,15 @@ unsigned long frames_drawn() { return vc::shell::app().frames_drawn; }
 bool is_idle() { return vc::shell::app().idle; }
 unsigned long complete_frames() { return vc::shell::app().complete_frames; }
 
-std::string apply_fragment(const std::string& fragment) {
+// The length is checked on the JS string before Embind copies it (a link can be megabytes): a longer
+// one is cut just past the limit, which decode_fragment refuses whole.
+std::string apply_fragment(const emscripten::val& fragment_value) {
     vc::shell::App& a = vc::shell::app();
-    const bool ok = vc::shell::apply_fragment(a, fragment);
+    if (!fragment_value.isString()) return vc::io::dump(json{{"ok", false}, {"error", "the link must be a string"}});
+    const emscripten::val limited = fragment_value["length"].as<double>() > static_cast<double>(vc::io::kMaxLinkChars)
+                                        ? fragment_value.call<emscripten::val>("slice", 0, static_cast<double>(vc::io::kMaxLinkChars + 1))
+                                        : fragment_value;
+    const bool ok = vc::shell::apply_fragment(a, limited.as<std::string>());
     vc::shell::platform::request_frames();
     return vc::io::dump(ok ? json{{"ok", true}} : json{{"ok", false}, {"error", a.link_error}});
 }

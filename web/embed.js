@@ -13,7 +13,6 @@
 
 (function () {
     const kProtocol = 1;            // postMessage protocol version
-    const kFragmentVersion = '1';   // URL fragment version (v=1)
     const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
     const widget = document.documentElement.dataset.vramcalc === 'widget';
     const status = document.getElementById('status');
@@ -27,35 +26,11 @@
 
     // [SECTION] fragment -------------------------------------------------------------------------
 
-    // A fragment value: JSON when it parses as JSON, else the bare string.
-    function valueFromText(raw) {
-        try {
-            return JSON.parse(raw);
-        } catch (e) {
-            return raw;
-        }
-    }
-
-    // Sets `value` at the dotted `path` of `doc`; false when the path runs through a non-object.
-    function setPath(doc, path, value) {
-        const keys = path.split('.');
-        let at = doc;
-        for (const k of keys.slice(0, -1)) {
-            if (at[k] === undefined) at[k] = {};
-            if (at[k] === null || typeof at[k] !== 'object' || Array.isArray(at[k]) || !k) return false;
-            at = at[k];
-        }
-        const last = keys[keys.length - 1];
-        if (!last) return false;
-        at[last] = value;
-        return true;
-    }
-
+    // The keys this file owns (embedding and view); the config keys, v, units and theme are the
+    // shell's (shell/state/url.cpp reads the same fragment, with its own rules, and reports what it
+    // could not read through Module.linkError): they are not parsed twice.
     function readFragment(hash) {
-        const out = {
-            patch: {}, error: null, locked: [], units: null,
-            theme: 'auto', origins: [], id: '',
-        };
+        const out = { error: null, locked: [], units: null, theme: 'auto', origins: [], id: '' };
         const fail = (field, message) => { if (!out.error) out.error = { field, message }; };
         for (const part of hash.replace(/^#/, '').split('&')) {
             if (!part) continue;
@@ -65,17 +40,12 @@
                 key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
                 raw = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
             } catch (e) {
-                fail('link', `"${part}" is not a percent-encoded key=value`);
-                continue;
+                continue;  // not one of these keys as written here; the shell reports it if it is its own
             }
-            if (key === 'v') {
-                if (raw !== kFragmentVersion) fail('v', `the link's version v=${raw} is not known (this page reads v=${kFragmentVersion})`);
-            } else if (key === 'units') {
+            if (key === 'units') {
                 if (raw === 'gb' || raw === 'gib') out.units = raw;
-                else fail('units', `units must be gb or gib, got "${raw}"`);
             } else if (key === 'theme') {
                 if (raw === 'light' || raw === 'dark' || raw === 'auto') out.theme = raw;
-                else fail('theme', `theme must be auto, light or dark, got "${raw}"`);
             } else if (key === 'lock') {
                 out.locked = list(raw);
             } else if (key === 'origins') {
@@ -83,12 +53,13 @@
                 for (const o of list(raw)) {
                     try {
                         if (new URL(o).origin === o) out.origins.push(o);
-                    } catch (e) { /* not an origin: ignored */ }
+                        else fail('origins', `"${o}" is not an origin (scheme://host[:port])`);
+                    } catch (e) {
+                        fail('origins', `"${o}" is not an origin (scheme://host[:port])`);
+                    }
                 }
             } else if (key === 'id') {
                 out.id = raw;
-            } else if (!setPath(out.patch, key, valueFromText(raw))) {
-                fail(key, `${key} is not a config field`);
             }
         }
         return out;
@@ -127,12 +98,9 @@
         applyOptions();
         // NOTE: the shell read the link's state itself at start (shell/state/url.hpp, the same
         // format); this reads it again only to report a link the shell could not apply.
-        if (state.error) {
-            showProblem(state.error);
-        } else {
-            const linkError = Module.linkError();
-            if (linkError) showProblem({ field: 'link', message: linkError });
-        }
+        const linkError = Module.linkError();
+        if (linkError) showProblem({ field: 'link', message: linkError });
+        else if (state.error) showProblem(state.error);
         if (darkScheme && darkScheme.addEventListener) darkScheme.addEventListener('change', () => { if (state.theme === 'auto') applyOptions(); });
         ready = true;
         if (widget) {
@@ -140,7 +108,7 @@
             lastRevision = Module.stateRevision();
             post({ type: 'ready', version: kProtocol });
             post(resultMessage({}));
-            for (const m of early.splice(0)) handle(m);
+            for (const m of early.splice(0)) handleSafely(m);
         }
     }
 
@@ -157,6 +125,10 @@
         } catch (e) {
             return { ok: false, error: { field: 'inputs', message: `inputs cannot be written as JSON: ${e.message}` } };
         }
+        // The size is checked before the text goes into the engine's memory (and again there).
+        const limit = Module.messageLimit();
+        if (text.length > limit || (text.length * 3 > limit && new TextEncoder().encode(text).length > limit))
+            return { ok: false, error: { field: 'inputs', message: `the inputs are ${text.length} characters of JSON; at most ${limit} bytes are read` } };
         return JSON.parse(Module.setInputs(text));
     }
 
@@ -189,6 +161,15 @@
         }
     }
 
+    // Whatever a message holds, the host gets a reply and the next message is read as usual.
+    function handleSafely(m) {
+        try {
+            handle(m);
+        } catch (e) {
+            post({ type: 'error', requestId: m.requestId, error: { field: 'message', message: `the message could not be handled: ${e && e.message}` } });
+        }
+    }
+
     window.addEventListener('message', (event) => {
         if (!widget || event.source !== window.parent || !state.origins.includes(event.origin)) return;
         const m = event.data;
@@ -197,7 +178,7 @@
             post({ type: 'error', requestId: m.requestId, error: { field: 'vramcalc', message: `this widget speaks protocol version ${kProtocol}` } });
             return;
         }
-        if (ready) handle(m);
+        if (ready) handleSafely(m);
         else early.push(m);
     });
 

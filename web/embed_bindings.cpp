@@ -1,4 +1,5 @@
 // vramcalc web: the Embind functions the embedding glue (web/embed.js) calls on the ImGui app.
+//   messageLimit()           the longest patch setInputs reads, in bytes (io::kMaxMessageBytes)
 //   setInputs(patchJson)     applies a config patch to the app's inputs and recomputes: a JSON
 //                            merge patch on the config document (docs/config.md), except that a
 //                            "model" in the patch replaces the model whole, as a link's model.* keys
@@ -10,10 +11,12 @@
 //   takeEmbedRequest()       true once after the Embed button was pressed
 // Strings in, strings out, no exceptions (the page parses the JSON).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 
 #include "io/config_json.hpp"
+#include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/state/url.hpp"
 
@@ -21,14 +24,22 @@ namespace {
 
 using nlohmann::json;
 
-std::string set_inputs(const std::string& patch_text) {
+double message_limit() { return static_cast<double>(vc::io::kMaxMessageBytes); }
+
+// The length is checked on the JS string, before Embind copies it into the module's memory (a
+// 30 MB message grew the heap to gigabytes), and again in bytes once copied.
+std::string set_inputs(const emscripten::val& patch_value) {
     vc::shell::App& a = vc::shell::app();
-    json patch = json::parse(patch_text, nullptr, /*allow_exceptions=*/false);
-    if (patch.is_discarded() || !patch.is_object())
+    if (!patch_value.isString())
         return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
+    const double length = patch_value["length"].as<double>();  // UTF-16 units: never more than the UTF-8 bytes
+    if (length > static_cast<double>(vc::io::kMaxMessageBytes))
+        return vc::io::dump(vc::io::error_to_json({"inputs", "the inputs are " + std::to_string(static_cast<long long>(length)) +
+                                                                 " characters of JSON; at most " + std::to_string(vc::io::kMaxMessageBytes) +
+                                                                 " bytes are read"}));
     vc::Config cfg;
     vc::Error err;
-    if (!vc::shell::patch_config(a.inputs, patch, cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
+    if (!vc::shell::patch_config_text(a.inputs, patch_value.as<std::string>(), cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
     a.inputs = cfg;
     vc::shell::mark_changed(a);
     vc::shell::recompute(a);
@@ -68,6 +79,7 @@ bool take_embed_request() {
 
 EMSCRIPTEN_BINDINGS(vramcalc_embed) {
     emscripten::function("setInputs", &set_inputs);
+    emscripten::function("messageLimit", &message_limit);
     emscripten::function("setEmbedOptions", &set_embed_options);
     emscripten::function("stateRevision", &state_revision);
     emscripten::function("contentHeight", &content_height);

@@ -3,8 +3,10 @@
 // the clipboard, downloads, history and the accessible summary.
 #include <emscripten.h>
 
+#include <cstring>
 #include <string>
 
+#include "io/text_input.hpp"
 #include "shell/platform.hpp"
 
 // clang-format off
@@ -31,16 +33,18 @@ EM_JS(int, vc_prefers_dark, (), { return window.vramcalcHost.prefersDark() ? 1 :
 
 namespace {
 
-// Reads a string from one of the EM_JS functions above, growing the buffer once if needed.
+// Reads a string from one of the EM_JS functions above, growing the buffer once if needed, to at
+// most `max` bytes (a longer one is cut: its length is known before anything is copied).
 template <typename F>
-std::string read_string(F f) {
+std::string read_string(F f, std::size_t max = 1u << 20) {
     std::string s(256, '\0');
     int n = f(s.data(), static_cast<int>(s.size()));
     if (n >= static_cast<int>(s.size())) {
+        if (static_cast<std::size_t>(n) > max) n = static_cast<int>(max);
         s.assign(n + 1, '\0');
         n = f(s.data(), static_cast<int>(s.size()));
     }
-    s.resize(n < 0 ? 0 : n);
+    s.resize(std::strlen(s.c_str()));  // what was written (a cut string ends at its NUL)
     return s;
 }
 
@@ -56,7 +60,8 @@ void publish(const std::string& fragment, const std::string& summary_json, bool 
     vc_publish(fragment.c_str(), summary_json.c_str(), replace ? 1 : 0);
 }
 std::string page_url() { return read_string(vc_page_url); }
-std::string initial_fragment() { return read_string(vc_initial_fragment); }
+// Cut just past the limit: decode_fragment refuses a link that long whole (io/text_input.hpp).
+std::string initial_fragment() { return read_string(vc_initial_fragment, vc::io::kMaxLinkChars + 1); }
 bool prefers_dark() { return vc_prefers_dark() != 0; }
 
 }  // namespace vc::shell::platform

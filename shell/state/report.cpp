@@ -43,16 +43,44 @@ std::string gpu_label(const Config& cfg) {
 
 const char* yes_no(bool b) { return b ? "yes" : "no"; }
 
+// A CSV cell (RFC 4180): quoted when it holds a separator, a quote or a line break. A cell that a
+// spreadsheet would read as a formula (= + - @, or a tab or CR first) gets a leading apostrophe
+// (OWASP's CSV injection advice), so opening the export runs nothing.
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    const bool formula = !s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos;
+    const std::string text = formula ? "'" + s : s;
+    if (!formula && text.find_first_of(",\"\n\r") == std::string::npos) return text;
     std::string out = "\"";
-    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
 
+// Text for a Markdown table cell, heading or list item: HTML-special characters as entities (no
+// raw tag or autolink), Markdown punctuation backslash-escaped (no link, emphasis, code span or
+// column break), line breaks and other control characters as spaces (no new row or heading).
 std::string md_cell(const std::string& s) {
     std::string out;
-    for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    for (char c : s) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\\': case '`': case '*': case '_': case '[': case ']': case '(': case ')': case '|': case '~': case '#': case '!':
+                out += '\\';
+                out += c;
+                break;
+            default: out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) ? ' ' : c;
+        }
+    }
+    return out;
+}
+
+// One line of the plain-text summary: control characters (a line break in a name) as spaces.
+std::string plain_line(const std::string& s) {
+    std::string out = s;
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
     return out;
 }
 
@@ -196,16 +224,16 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
 
 // [SECTION] text ----------------------------------------------------------------------------------
 std::string summary_text(const Config& cfg, const Results& r, bool gib, const std::string& link) {
-    std::string out = "vramcalc: " + model_label(cfg) + ", " + task_label(cfg.task) + ", " + method_label(cfg.method) + " method\n";
+    std::string out = "vramcalc: " + plain_line(model_label(cfg)) + ", " + task_label(cfg.task) + ", " + method_label(cfg.method) + " method\n";
     for (const auto& [label, value] : input_rows(cfg))
-        if (label != "Model" && label != "Task" && label != "Method") out += "  " + label + ": " + value + "\n";
+        if (label != "Model" && label != "Task" && label != "Method") out += "  " + plain_line(label) + ": " + plain_line(value) + "\n";
     if (!r.valid) return out + "No result (the inputs are invalid).\n";
     const Estimate& e = r.estimate;
     out += "Memory per GPU: " + format_size(headline_bytes(e), gib) + "\n";
     for (const auto& c : e.components)
         out += "  " + c.label + ": " + format_size(c.bytes, gib) + " (" + format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0) + ")\n";
     for (const auto& [label, value] : result_rows(cfg, r, gib))
-        if (label != "Per-GPU total") out += label + ": " + value + "\n";
+        if (label != "Per-GPU total") out += plain_line(label) + ": " + plain_line(value) + "\n";
     if (!link.empty()) out += link + "\n";
     return out;
 }
@@ -238,7 +266,8 @@ std::string export_csv(const Config& cfg, const Results& r) {
     auto row = [&](const char* section, const std::string& key, const std::string& label, double bytes, double share,
                    const std::string& formula) {
         char nums[160];
-        std::snprintf(nums, sizeof nums, "%.0f,%.6f,%.6f,%s", bytes, bytes / 1e9, bytes / 1073741824.0,
+        // Bytes with every digit (a detailed total can have a fraction); GB and GiB for reading.
+        std::snprintf(nums, sizeof nums, "%s,%.6f,%.6f,%s", number_text(bytes).c_str(), bytes / 1e9, bytes / 1073741824.0,
                       share >= 0 ? number_text(share).c_str() : "");
         out += std::string(section) + "," + csv_field(key) + "," + csv_field(label) + "," + nums + "," + csv_field(formula) + "\n";
     };
@@ -285,7 +314,7 @@ std::string export_markdown(const Config& cfg, const Results& r, bool gib, const
     }
     if (!e.notes.empty()) {
         out += "\n";
-        for (const auto& n : e.notes) out += "- " + n + "\n";
+        for (const auto& n : e.notes) out += "- " + md_cell(n) + "\n";
     }
     if (!link.empty()) out += "\n[Open this scenario](" + link + ")\n";
     return out;

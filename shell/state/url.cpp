@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/presets.hpp"
 #include "io/config_json.hpp"
+#include "io/text_input.hpp"
 #include "scenario.hpp"
 
 namespace vc::shell {
@@ -133,7 +135,7 @@ std::string value_text(const json& v) {
         const std::string& s = v.get_ref<const std::string&>();
         const json reread = json::parse(s, nullptr, false);
         if (!s.empty() && reread.is_discarded() && s.front() != '"') return s;
-        return v.dump();
+        return io::dump(v);  // never throws (invalid UTF-8 is replaced, though the reader lets none in)
     }
     // Whole numbers as integers ("8", not "8.0"); others in the shortest form that reads back.
     if (v.is_number_float()) {
@@ -154,11 +156,19 @@ json value_from_text(const std::string& s) {
     return j;
 }
 
-// The model as a link writes it: a preset by its id alone, a parameter count alone, or the whole
-// architecture.
+// The model as a link writes it: a preset by its id (with the fields that differ from it), a
+// parameter count alone, or the whole architecture.
 json model_json(const Config& cfg) {
     switch (model_mode(cfg)) {
-        case ModelMode::Preset: return json{{"preset", cfg.model.id}};
+        case ModelMode::Preset: {
+            // The id, and whatever the link changed of the preset (a name, a vocabulary size).
+            json j{{"preset", cfg.model.id}};
+            const ModelSpec* p = find_preset(cfg.model.id);
+            const json now = io::model_to_json(cfg.model), was = p ? io::model_to_json(*p) : json::object();
+            for (auto it = now.begin(); it != now.end(); ++it)
+                if (!was.contains(it.key()) || was[it.key()] != it.value()) j[it.key()] = it.value();
+            return j;
+        }
         case ModelMode::ParamsOnly: return json{{"params_b", cfg.model.params_override_b}};
         case ModelMode::Custom: break;
     }
@@ -206,6 +216,15 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
     }
     for (const auto& [key, value] : was)
         if (!now.count(key)) pairs.emplace_back(key, "null");
+    // A link that sets the task and names no optimizer reads as the task's default optimizer (see
+    // decode): name it when this state's differs (a serving state with adamw-mixed).
+    const bool task_written = std::any_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == "task"; });
+    const bool optimizer_written = std::any_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == "optimizer"; });
+    if (task_written && !optimizer_written) {
+        const auto task_default = io::config_from_json(json{{"task", task_name(cfg.task)}});
+        if (!task_default.ok || task_default.value.quick.optimizer != cfg.quick.optimizer)
+            pairs.emplace_back("optimizer", io::quick_optimizer_name(cfg.quick.optimizer));
+    }
     const json model_now = model_json(cfg);
     if (model_now != model_json(base)) {
         Flat m;
@@ -231,67 +250,133 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
 }
 
 // [SECTION] decode --------------------------------------------------------------------------------
+namespace {
+
+// The value at the dotted `path` of `doc`, or nullptr.
+const json* get_path(const json& doc, const std::string& path) {
+    const json* at = &doc;
+    for (const std::string& key : split(path, '.')) {
+        if (!at->is_object() || !at->contains(key)) return nullptr;
+        at = &(*at)[key];
+    }
+    return at;
+}
+
+// Whether the reader's error on `field` is about the link's key `key` (the same path, or one
+// inside the other: "inference" and "inference.context").
+bool about(const std::string& field, const std::string& key) {
+    auto inside = [](const std::string& a, const std::string& b) { return a.size() > b.size() && a.compare(0, b.size(), b) == 0 && a[b.size()] == '.'; };
+    return field == key || inside(field, key) || inside(key, field);
+}
+
+}  // namespace
+
 bool decode_fragment(const std::string& fragment, const Config& base, Config& cfg, UiState& ui, Error& err) {
+    err = Error{};
+    // The limit comes before any copy: a link can be megabytes long.
+    if (fragment.size() > io::kMaxLinkChars) {
+        err = Error{"link", "the link's state is longer than " + std::to_string(io::kMaxLinkChars) + " characters; it is not read"};
+        return false;
+    }
     std::string text = fragment;
     if (!text.empty() && text[0] == '#') text.erase(0, 1);
-    json doc = config_json(base);
+    const json base_doc = config_json(base);
+    json doc = base_doc;
     json model = model_json(base);
     bool model_given = false;
     bool optimizer_given = false, task_given = false;
+    std::vector<std::string> given;  // the config keys the link set, in order
     UiState view = ui;
     view.show_gib = false;
     view.theme = ThemeChoice::Auto;
+    // A bad key is left out and the rest applied; `err` keeps the first one.
+    auto note = [&err](const Error& e) {
+        if (err.field.empty()) err = e;
+    };
 
     for (const std::string& part : split(text, '&')) {
         if (part.empty()) continue;
         const size_t eq = part.find('=');
         const std::string key = percent_decode(part.substr(0, eq));
         const std::string raw = eq == std::string::npos ? "" : percent_decode(part.substr(eq + 1));
-        if (key == "config" || key == "lock" || key == "origins" || key == "id") {
-            continue;  // the embedding keys: web/embed.js reads them (docs/embed.md)
-        } else if (key == "v") {
+        Error bad;
+        // Every text of a link is checked before it goes further (nlohmann-json writes UTF-8 only).
+        if (!io::check_text("link key \"" + io::quoted_excerpt(key) + "\"", key, io::kMaxTextFieldBytes, bad)) {
+            note(Error{io::quoted_excerpt(key), bad.message});
+            continue;
+        }
+        if (key == "v") {  // any other version: nothing of the link is read
             if (raw != std::to_string(kFragmentVersion)) {
-                err = Error{"v", "the link's version v=" + raw + " is not known (this page reads v=" + std::to_string(kFragmentVersion) + ")"};
+                err = Error{"v", "the link's version v=" + io::quoted_excerpt(raw) + " is not known (this page reads v=" +
+                                     std::to_string(kFragmentVersion) + ")"};
                 return false;
             }
-        } else if (key == "units") {
-            if (raw != "gb" && raw != "gib") {
-                err = Error{"units", "units must be gb or gib, got \"" + raw + "\""};
-                return false;
-            }
-            view.show_gib = raw == "gib";
+            continue;
+        }
+        if (key == "config" || key == "lock" || key == "origins" || key == "id") continue;  // web/embed.js reads them (docs/embed.md)
+        if (!io::check_text(key, raw, io::kMaxLinkChars, bad)) {
+            note(bad);
+            continue;
+        }
+        if (key == "units") {
+            if (raw == "gb" || raw == "gib") view.show_gib = raw == "gib";
+            else note(Error{"units", "units must be gb or gib, got \"" + io::quoted_excerpt(raw) + "\""});
         } else if (key == "theme") {
-            if (!parse_theme(raw, view.theme)) {
-                err = Error{"theme", "theme must be auto, light or dark, got \"" + raw + "\""};
-                return false;
-            }
+            if (!parse_theme(raw, view.theme)) note(Error{"theme", "theme must be auto, light or dark, got \"" + io::quoted_excerpt(raw) + "\""});
         } else if (key.rfind("model.", 0) == 0) {
-            if (!model_given) model = json::object();
-            model_given = true;
-            if (!set_path(model, key.substr(6), value_from_text(raw))) {
-                err = Error{key, key + " is not a field of the model"};
-                return false;
+            json next = model_given ? model : json::object();
+            if (!set_path(next, key.substr(6), value_from_text(raw))) {
+                note(Error{key, key + " is not a field of the model"});
+                continue;
             }
+            model = next;
+            model_given = true;
+            given.push_back(key);
         } else {
             const json value = value_from_text(raw);
-            optimizer_given |= key == "optimizer";
-            task_given |= key == "task";
             // null: a key the defaults have and this state does not.
             if (!(value.is_null() ? erase_path(doc, key) : set_path(doc, key, value))) {
-                err = Error{key, key + " is not a config field"};
-                return false;
+                note(Error{key, key + " is not a config field"});
+                continue;
             }
+            optimizer_given |= key == "optimizer";
+            task_given |= key == "task";
+            given.push_back(key);
         }
     }
 
-    doc["model"] = model;
-    // A link that sets the task and names no optimizer gets the task's own (as the task buttons
-    // do): the config reader's default, not the starting state's training optimizer.
-    if (task_given && !optimizer_given) doc.erase("optimizer");
-    auto parsed = io::config_from_json(doc);
-    if (!parsed.ok) {
-        err = parsed.error;
-        return false;
+    // Read the document; a field the reader rejects goes back to the starting state's value (the
+    // model's keys are dropped from the link's model) and the rest is read again.
+    Outcome<Config> parsed;
+    while (true) {
+        json full = doc;
+        full["model"] = model;
+        // A link that sets the task and names no optimizer gets the task's own (as the task buttons
+        // do): the config reader's default, not the starting state's training optimizer.
+        if (task_given && !optimizer_given) full.erase("optimizer");
+        parsed = io::config_from_json(full);
+        if (parsed.ok) break;
+        note(parsed.error);
+        bool dropped = false;
+        for (auto it = given.begin(); it != given.end();) {
+            if (!about(parsed.error.field, *it)) {
+                ++it;
+                continue;
+            }
+            if (it->rfind("model.", 0) == 0) {
+                erase_path(model, it->substr(6));
+                if (model.empty()) model = model_json(base), model_given = false;
+            } else {
+                erase_path(doc, *it);
+                if (const json* was = get_path(base_doc, *it)) set_path(doc, *it, *was);
+                optimizer_given &= *it != "optimizer";
+                task_given &= *it != "task";
+            }
+            it = given.erase(it);
+            dropped = true;
+        }
+        // The reader named nothing the link set: nothing of it applies.
+        if (!dropped) return false;
     }
     Config out = parsed.value;
     // A parameter count alone: rebuild the filled architecture the other methods read.
@@ -329,6 +414,24 @@ bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, 
     if (out.model.params_override_b > 0 && out.model.id.empty() && out.model.layers == 0) use_params_only(out, out.model.params_override_b);
     else sync_model(out);
     return true;
+}
+
+bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err) {
+    if (text.size() > io::kMaxMessageBytes) {
+        err = Error{"inputs", "the inputs are " + std::to_string(text.size()) + " bytes of JSON; at most " +
+                                  std::to_string(io::kMaxMessageBytes) + " are read"};
+        return false;
+    }
+    if (!io::valid_utf8(text)) {
+        err = Error{"inputs", "the inputs must be valid UTF-8 text"};
+        return false;
+    }
+    const json patch = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (patch.is_discarded() || !patch.is_object()) {
+        err = Error{"config", "the inputs must be a JSON object (a config patch)"};
+        return false;
+    }
+    return patch_config(base, patch, out, err);
 }
 
 }  // namespace vc::shell

@@ -3,7 +3,7 @@
 //   v=1&method=detailed&task=inference&model.preset=llama-3.1-8b&inference.context=8192&units=gib
 // Keys are the dotted paths of the config JSON (docs/config.md) whose values differ from the
 // defaults, values are JSON scalars (strings bare where unambiguous), percent-encoded; "units" and
-// "theme" are the view state. A model is written whole (a preset as its id alone). The embedding
+// "theme" are the view state. A model is written whole (a preset as its id and what differs from it). The embedding
 // keys (config, lock, origins, id; web/embed.js) are left to the page.
 #pragma once
 
@@ -22,9 +22,12 @@ inline constexpr int kFragmentVersion = 1;
 // The fragment (without '#') for `cfg` and `ui`, as differences from `base`.
 std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& base);
 
-// Reads a fragment ('#' optional) over `base`. On success fills `cfg` and the shared parts of `ui`
-// and returns true; an empty fragment gives `base`. On failure leaves both untouched and returns
-// false with `err` naming the key.
+// Reads a fragment ('#' optional) over `base`. Every text in it is checked first (at most
+// io::kMaxLinkChars characters, valid UTF-8, io/text_input.hpp). A key that cannot be read (not a
+// field, a wrong value, invalid text) is left out and the others apply: then it returns true with
+// `err` naming the first such key. It returns false, leaving `cfg` and `ui` untouched, only when
+// nothing can be applied (an unknown version v, a link over the limit); `err` says why. An empty
+// fragment gives `base`, with `err` empty.
 bool decode_fragment(const std::string& fragment, const Config& base, Config& cfg, UiState& ui, Error& err);
 
 // Applies a JSON merge patch to `base`'s config document (docs/config.md), as an embedding page's
@@ -32,5 +35,9 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
 // patch replaces the model whole (a preset by its id, a parameter count alone, or an architecture),
 // as a link's model.* keys do. On failure `out` is untouched and `err` names the field.
 bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, Error& err);
+
+// The same from the patch's JSON text, as a widget message brings it (web/embed_bindings.cpp):
+// at most io::kMaxMessageBytes of UTF-8 (checked before parsing), a JSON object, then patch_config.
+bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err);
 
 }  // namespace vc::shell

@@ -252,6 +252,17 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
     const rejected = await page.evaluate(() => window.demo.set('guide-70b', { seq: 'long' }));
     assert.deepEqual([rejected.applied, rejected.rejected.field], [false, 'seq']);
     assert.equal(rejected.config.seq, 8192);
+    // A 30 MB model name (issue 16): an error reply naming the inputs, nothing copied into the
+    // engine, and later messages keep working.
+    const huge = await page.evaluate(() => window.demo.set('guide-70b', { model: { preset: 'llama-3.1-8b', name: 'x'.repeat(30e6) } }));
+    assert.deepEqual([huge.applied, huge.rejected.field], [false, 'inputs']);
+    assert.match(huge.rejected.message, /at most 65536 bytes/);
+    // Under the message limit but over the name's: the engine names the field.
+    const long = await page.evaluate(() => window.demo.set('guide-70b', { model: { preset: 'llama-3.1-8b', name: 'x'.repeat(300) } }));
+    assert.deepEqual([long.applied, long.rejected.field], [false, 'model.name']);
+    const after = await page.evaluate(() => window.demo.set('guide-70b', { seq: 4096 }));
+    assert.deepEqual([after.applied, after.config.seq], [true, 4096]);
+    await page.evaluate(() => window.demo.set('guide-70b', { seq: 8192 }));
     const got = await page.evaluate(() => window.demo.get('guide-70b'));
     assert.deepEqual(got.result, reply.result);
     const unknown = await page.evaluate(() => window.demo.send('guide-70b', { type: 'reset' }));

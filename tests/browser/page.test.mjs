@@ -357,6 +357,34 @@ test('a shared link restores the same state in a fresh page, and back/forward wa
     await v.click('method/detailed');
 });
 
+test('a hostile link (issue 16): invalid UTF-8, a bad key and an oversized link never break the page', async () => {
+    const errors = [];
+    const other = await context.newPage();
+    other.on('pageerror', (e) => errors.push(e.message));
+    other.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    // #gpu=%22%FF used to abort the module: the field is named, the rest of the link applies.
+    await other.goto(`${url}#v=1&gpu=%22%FF&batch=8&seq=oops&units=gib`);
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    let t = await w.state();
+    assert.match(t.link_error, /^gpu: gpu must be valid UTF-8/);
+    assert.equal(t.inputs.batch, 8, 'the keys that read are applied');
+    assert.equal(t.inputs.seq, 2048, 'the bad one keeps its starting value');
+    assert.equal(t.units, 'GiB');
+    assert.ok(t.result, 'a result is shown');
+    // A 1 MB link: refused whole, quickly, the page keeps working.
+    const started = Date.now();
+    await other.evaluate(() => { location.hash = `v=1&model.name=${'x'.repeat(1e6)}`; });
+    await other.waitForFunction(() => window.vramcalcTest.state().link_error !== '');
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+    t = await w.state();
+    assert.match(t.link_error, /^link: the link's state is longer than 16384 characters/);
+    assert.equal(t.inputs.batch, 8, 'the state stays');
+    assert.deepEqual(errors, []);
+    await other.close();
+});
+
 test('Reset returns to the starting example; Back undoes it', async () => {
     const before = await v.state();
     assert.notEqual(before.fragment, '');

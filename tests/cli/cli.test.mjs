@@ -133,6 +133,35 @@ test('--print-config round-trips through --config', () => {
   assert.deepEqual(again, direct);
 });
 
+test('--print-config keeps a model given as a count with a context window (issue 16: it was dropped)', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--gpu', 'h100-80gb', '--set', 'model.params_b=7',
+    '--set', 'model.context_limit=8192', '--set', 'inference.context=131072'];
+  const printed = run([...args, '--print-config']);
+  assert.equal(printed.code, 0, printed.err);
+  const cfg = JSON.parse(printed.out);
+  assert.equal(cfg.model.context_limit, 8192);
+  assert.equal(cfg.model.params_b, 7);
+  const again = JSON.parse(run(['--config', '-', '--format', 'json'], printed.out).out);
+  const direct = JSON.parse(run([...args, '--format', 'json']).out);
+  assert.equal(again.total_bytes, direct.total_bytes);
+  assert.deepEqual(again.notes, direct.notes);  // the context-window note included
+});
+
+test('text input: a name over 256 bytes or with a line break is refused, naming the field', () => {
+  const long = run(['--preset', 'llama-3.1-8b', '--set', `model.name=${'x'.repeat(300)}`]);
+  assert.equal(long.code, 1);
+  assert.match(long.err, /model\.name: model\.name must be at most 256 bytes of text, got 300/);
+  const ok = run(['--preset', 'llama-3.1-8b', '--set', `model.name=${'x'.repeat(256)}`]);
+  assert.equal(ok.code, 0, ok.err);
+  const line = run(['--preset', 'llama-3.1-8b', '--set', 'model.name=x\n# Injected heading']);
+  assert.equal(line.code, 2);
+  assert.match(line.err, /model\.name must be one line of text/);
+  // Invalid UTF-8 in a config file: not JSON (nlohmann-json's reader refuses it), no crash.
+  const bytes = run(['--config', '-'], Buffer.from([0x7b, 0x22, 0x67, 0x70, 0x75, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
+  assert.equal(bytes.code, 1);
+  assert.match(bytes.err, /not a JSON object/);
+});
+
 test('--list-gpus and --version', () => {
   const g = run(['--list-gpus']);
   assert.equal(g.code, 0);

@@ -27,6 +27,7 @@ static Config round_trip(const Config& c, const UiState& ui, UiState* ui_out = n
     Error err;
     INFO("fragment: " << f);
     REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    CHECK(err.field == "");  // every key of its own link reads
     if (ui_out) *ui_out = view;
     return back;
 }
@@ -130,14 +131,24 @@ TEST_CASE("shell link: text needing escapes and a bad link") {
     Config out = default_inputs();
     UiState ui;
     Error err;
-    CHECK_FALSE(decode_fragment("v=1&batch=abc", default_inputs(), out, ui, err));
+    // A key that cannot be read is left out (named in err), the rest of the link applies.
+    CHECK(decode_fragment("v=1&batch=abc&seq=4096", default_inputs(), out, ui, err));
     CHECK(err.field == "batch");
-    CHECK_FALSE(decode_fragment("v=1&nonsense=3", default_inputs(), out, ui, err));
+    CHECK(out.quick.batch == 4);     // the starting value
+    CHECK(out.quick.seq == 4096);    // the link's
+    CHECK(decode_fragment("v=1&nonsense=3&batch=8", default_inputs(), out, ui, err));
     CHECK(err.field == "nonsense");
-    CHECK_FALSE(decode_fragment("v=9", default_inputs(), out, ui, err));
+    CHECK(out.quick.batch == 8);
+    CHECK(decode_fragment("v=1&units=furlongs&theme=dark", default_inputs(), out, ui, err));
+    CHECK(err.field == "units");
+    CHECK_FALSE(ui.show_gib);
+    CHECK(ui.theme == ThemeChoice::Dark);
+    // An unknown version: nothing applies.
+    out = default_inputs();
+    out.quick.batch = 2;
+    CHECK_FALSE(decode_fragment("v=9&batch=8", default_inputs(), out, ui, err));
     CHECK(err.field == "v");
-    CHECK_FALSE(decode_fragment("v=1&units=furlongs", default_inputs(), out, ui, err));
-    CHECK(doc(out) == doc(default_inputs()));  // untouched on failure
+    CHECK(out.quick.batch == 2);  // untouched
 }
 
 TEST_CASE("shell scenario: switching method keeps the shared inputs") {
