@@ -90,6 +90,43 @@ bool read_constants(const json& j, InferenceConstants& k, Error& err) {
     return r.ok();
 }
 
+bool read_weights_file(const json& j, WeightsFile& f, Error& err) {
+    ObjectReader r(j, "inference.weights_file.");
+    r.only_keys({"source", "total_bytes", "params", "parts", "layer_bytes", "mix"});
+    r.string("source", f.source);
+    r.number("total_bytes", f.total_bytes);
+    r.number("params", f.params);
+    r.string("mix", f.mix);
+    if (r.ok() && !r.has("total_bytes")) r.fail("total_bytes", "inference.weights_file.total_bytes is required (the file's tensor bytes)");
+    if (r.ok() && r.has("layer_bytes")) {
+        const json& a = r.at("layer_bytes");
+        if (!a.is_array()) return err = Error{"inference.weights_file.layer_bytes", "inference.weights_file.layer_bytes must be an array of bytes per layer"}, false;
+        f.layer_bytes.clear();
+        for (const auto& v : a) {
+            if (!v.is_number()) return err = Error{"inference.weights_file.layer_bytes", "inference.weights_file.layer_bytes must hold numbers (bytes)"}, false;
+            f.layer_bytes.push_back(v.get<double>());
+        }
+    }
+    if (r.ok() && r.has("parts")) {
+        const json& p = r.at("parts");
+        if (!p.is_object()) return err = Error{"inference.weights_file.parts", "inference.weights_file.parts must be an object of bytes"}, false;
+        ObjectReader pr(p, "inference.weights_file.parts.");
+        pr.only_keys({"embedding", "output", "attention", "mlp", "experts", "experts_routed", "router", "other"});
+        pr.number("embedding", f.embedding);
+        pr.number("output", f.output);
+        pr.number("attention", f.attention);
+        pr.number("mlp", f.mlp);
+        pr.number("experts", f.experts);
+        pr.number("experts_routed", f.experts_routed);
+        pr.number("router", f.router);
+        pr.number("other", f.other);
+        if (!pr.ok()) return err = pr.error(), false;
+        f.has_parts = true;
+    }
+    if (!r.ok()) err = r.error();
+    return r.ok();
+}
+
 bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
     ObjectReader r(j, "inference.gpu_custom.");
     r.only_keys({"name", "memory_gib", "bandwidth_gbps", "bf16_tflops", "fp8_tflops"});
@@ -119,7 +156,7 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
     ObjectReader r(j, "inference.");
     r.only_keys({"engine", "weights", "experts_weights", "group_size", "zero_point", "act_order", "keep_embeddings", "gguf_imatrix",
                  "kv_dtype", "context", "concurrency", "prompt_tokens", "tp", "block_size", "swa_full", "vllm", "llamacpp", "hf",
-                 "gpu_custom", "constants"});
+                 "gpu_custom", "constants", "weights_file"});
     std::string engine;
     r.string("engine", engine);
     if (r.ok() && r.has("engine") && !parse_engine(engine, in.engine))
@@ -182,8 +219,22 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
         if (!read_custom_gpu(r.at("gpu_custom"), in.custom_gpu, err)) return false;
         in.has_custom_gpu = true;
     }
+    if (object_at(r, "weights_file", err) && !read_weights_file(r.at("weights_file"), in.weights_file, err)) return false;
     if (object_at(r, "constants", err) && !read_constants(r.at("constants"), in.constants, err)) return false;
     return err.field.empty();
+}
+
+json weights_file_to_json(const WeightsFile& f) {
+    json j;
+    if (!f.source.empty()) j["source"] = f.source;
+    j["total_bytes"] = f.total_bytes;
+    if (f.params > 0) j["params"] = f.params;
+    if (f.has_parts)
+        j["parts"] = {{"embedding", f.embedding}, {"output", f.output},   {"attention", f.attention},           {"mlp", f.mlp},
+                      {"experts", f.experts},     {"experts_routed", f.experts_routed}, {"router", f.router}, {"other", f.other}};
+    if (!f.layer_bytes.empty()) j["layer_bytes"] = f.layer_bytes;
+    if (!f.mix.empty()) j["mix"] = f.mix;
+    return j;
 }
 
 json inference_to_json(const InferenceInputs& in) {
@@ -225,6 +276,7 @@ json inference_to_json(const InferenceInputs& in) {
                            {"bf16_tflops", g.bf16_tflops},
                            {"fp8_tflops", g.fp8_tflops}};
     }
+    if (in.weights_file.total_bytes != 0) j["weights_file"] = weights_file_to_json(in.weights_file);
     const auto& k = in.constants;
     j["constants"] = {{"cuda_context_gib", bytes_to_gib(k.cuda_context_bytes)},
                       {"driver_reserved_gib", bytes_to_gib(k.driver_reserved_bytes)},
