@@ -6,6 +6,7 @@
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
 //   questions()                    -> io::questions_json: [{id, label, tasks}]
+//   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md)
 //   version() schemaVersion()      -> "0.1.0", 1
 #include <emscripten/bind.h>
 
@@ -13,6 +14,7 @@
 
 #include "io/api_json.hpp"
 #include "io/config_json.hpp"
+#include "io/model_import.hpp"
 #include "io/solve_json.hpp"
 
 namespace {
@@ -31,6 +33,8 @@ EMSCRIPTEN_BINDINGS(vramcalc_lib) {
     emscripten::function("presets", &presets_text);
     emscripten::function("gpus", &gpus_text);
     emscripten::function("questions", &vc::io::questions_json);
+    // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
+    emscripten::function("importModel", &vc::io::import_json);
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
 }
