@@ -7,6 +7,7 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "core/catalog/gpus.hpp"
 #include "core/model/model.hpp"
@@ -17,6 +18,7 @@
 #include "../io/report.hpp"
 #include "../io/solve_json.hpp"
 #include "../io/text_input.hpp"
+#include "model_file.hpp"
 
 using nlohmann::json;
 
@@ -43,9 +45,13 @@ Inputs (each sets the JSON config field of the same name; see docs/config.md):
   --gpus N               GPUs in the job
   --gpu ID               the GPU to size for; --list-gpus lists them
   --set PATH=VALUE       any config field by dotted path, VALUE as JSON (e.g. --set guide.bytes=1)
+  --model-file PATH      the model from a local file: config.json, .gguf, .safetensors or
+                         model.safetensors.index.json (only the header is read; repeat it to give
+                         config.json with a weights file); flags override what it sets (docs/import.md)
 Output:
   --format table|json    human table (default) or JSON with the breakdown in bytes
   --print-config         print the effective config as JSON and exit
+  --print-import         print what --model-file read (architecture, missing keys, exact weights) and exit
   --list-presets --list-gpus --list-questions   (as JSON with --format json)
   --help --version
 Exit status: 0 ok, 1 invalid input (the message names the field), 2 usage error.
@@ -148,6 +154,8 @@ void list_questions(bool as_json) {
 int parse_flags(int argc, char** argv, int first, Options& opt) {
     json overrides = json::object();
     std::string listing;
+    std::vector<std::string> model_files;
+    bool print_import = false;
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
         std::string v;
@@ -181,6 +189,11 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 return usage_error("--format must be table or json");
         } else if (a == "--checkpointing") {
             overrides["checkpointing"] = true;
+        } else if (a == "--model-file") {
+            if (!need(v)) return usage_error("--model-file needs a PATH");
+            model_files.push_back(v);
+        } else if (a == "--print-import") {
+            print_import = true;
         } else if (a == "--print-config") {
             opt.print_config = true;
         } else if (a == "--set") {
@@ -213,6 +226,34 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         else if (listing == "--list-gpus") list_gpus(as_json);
         else list_questions(as_json);
         return 0;
+    }
+    if (print_import && model_files.empty()) return usage_error("--print-import needs --model-file PATH");
+    if (!model_files.empty()) {
+        std::vector<io::ModelImport> parts;
+        for (const auto& f : model_files) parts.push_back(import_file(f));
+        const io::ModelImport r = io::merge_imports(parts);
+        const json doc = io::import_to_json(r);
+        if (print_import) {
+            std::printf("%s\n", io::dump(doc, 2).c_str());
+            return r.ok && r.complete ? 0 : 1;
+        }
+        if (!r.ok) {
+            print_error(opt, r.error);
+            return 1;
+        }
+        if (!r.complete) {
+            print_error(opt, Error{"model", doc["message"].get<std::string>()});
+            return 1;
+        }
+        // The file's model replaces the config's; its serving fields go under what the config has.
+        const json& fragment = doc["config"];
+        opt.doc["model"] = fragment["model"];
+        if (fragment.contains("inference")) {
+            if (!opt.doc.contains("inference") || !opt.doc["inference"].is_object()) opt.doc["inference"] = json::object();
+            json merged = fragment["inference"];
+            merged.merge_patch(opt.doc["inference"]);
+            opt.doc["inference"] = merged;
+        }
     }
     opt.doc.merge_patch(overrides);
     return -1;

@@ -253,7 +253,7 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
     ObjectReader r(j, "inference.");
     r.only_keys({"engine", "weights", "experts_weights", "group_size", "zero_point", "act_order", "keep_embeddings", "gguf_imatrix",
                  "kv_dtype", "context", "concurrency", "prompt_tokens", "tp", "block_size", "swa_full", "vllm", "llamacpp", "hf",
-                 "gpu_custom", "constants", "host"});
+                 "gpu_custom", "constants", "host", "weights_file"});
     std::string engine;
     r.string("engine", engine);
     if (r.ok() && r.has("engine") && !parse_engine(engine, in.engine))
@@ -316,8 +316,22 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
         if (!read_custom_gpu(r.at("gpu_custom"), in.custom_gpu, err)) return false;
         in.has_custom_gpu = true;
     }
+    if (object_at(r, "weights_file", err) && !read_weights_file(r.at("weights_file"), in.weights_file, err)) return false;
     if (object_at(r, "constants", err) && !read_constants(r.at("constants"), in.constants, err)) return false;
     return err.field.empty();
+}
+
+json weights_file_to_json(const WeightsFile& f) {
+    json j;
+    if (!f.source.empty()) j["source"] = f.source;
+    j["total_bytes"] = f.total_bytes;
+    if (f.params > 0) j["params"] = f.params;
+    if (f.has_parts)
+        j["parts"] = {{"embedding", f.embedding}, {"output", f.output},   {"attention", f.attention},           {"mlp", f.mlp},
+                      {"experts", f.experts},     {"experts_routed", f.experts_routed}, {"router", f.router}, {"other", f.other}};
+    if (!f.layer_bytes.empty()) j["layer_bytes"] = f.layer_bytes;
+    if (!f.mix.empty()) j["mix"] = f.mix;
+    return j;
 }
 
 json inference_to_json(const InferenceInputs& in) {
@@ -383,6 +397,7 @@ json inference_to_json(const InferenceInputs& in) {
                            {"bf16_tflops", g.bf16_tflops},
                            {"fp8_tflops", g.fp8_tflops}};
     }
+    if (in.weights_file.total_bytes != 0) j["weights_file"] = weights_file_to_json(in.weights_file);
     const auto& k = in.constants;
     j["constants"] = {{"cuda_context_gib", bytes_to_gib(k.cuda_context_bytes)},
                       {"driver_reserved_gib", bytes_to_gib(k.driver_reserved_bytes)},

@@ -14,6 +14,9 @@ bool read_inference(const nlohmann::json& j, InferenceInputs& in, Error& err);
 // Every field with its current value (byte constants in GiB, as the config takes them).
 nlohmann::json inference_to_json(const InferenceInputs& in);
 
+// The "weights_file" object (exact bytes read from a model file; io/model_import.hpp writes it).
+nlohmann::json weights_file_to_json(const WeightsFile& f);
+
 bool parse_engine(const std::string& s, Engine& out);  // "vllm", "llama.cpp" (or "llamacpp"), "hf"
 
 }  // namespace vc::io

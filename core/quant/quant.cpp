@@ -585,4 +585,56 @@ Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q,
     return Outcome<WeightBreakdown>::success(w);
 }
 
+bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err) {
+    constexpr double kMaxFileBytes = 1e16;  // 10 PB: more is a typo
+    if (!check_positive("inference.weights_file.total_bytes", f.total_bytes, kMaxFileBytes, err) ||
+        !check_range("inference.weights_file.params", f.params, 0, kMaxFileBytes, err))
+        return false;
+    if (!f.layer_bytes.empty() && static_cast<int>(f.layer_bytes.size()) != layers) {
+        err = Error{"inference.weights_file.layer_bytes", "inference.weights_file.layer_bytes has " + std::to_string(f.layer_bytes.size()) +
+                                                              " entries, the model has " + std::to_string(layers) + " layers"};
+        return false;
+    }
+    double layer_sum = 0;
+    for (double b : f.layer_bytes) {
+        if (!check_range("inference.weights_file.layer_bytes", b, 0, kMaxFileBytes, err)) return false;
+        layer_sum += b;
+    }
+    const double parts = f.embedding + f.output + f.attention + f.mlp + f.experts + f.router + f.other;
+    if (f.has_parts) {
+        for (double b : {f.embedding, f.output, f.attention, f.mlp, f.experts, f.experts_routed, f.router, f.other})
+            if (!check_range("inference.weights_file.parts", b, 0, kMaxFileBytes, err)) return false;
+        // The parts are whole bytes: they add up to the total to within rounding.
+        if (std::fabs(parts - f.total_bytes) > 1e-9 * f.total_bytes + 1) {
+            err = Error{"inference.weights_file.parts", "inference.weights_file.parts add up to " + num(parts) + " B, total_bytes is " +
+                                                            num(f.total_bytes) + " B"};
+            return false;
+        }
+    }
+    if (layer_sum > f.total_bytes * (1 + 1e-9) + 1) {
+        err = Error{"inference.weights_file.layer_bytes",
+                    "inference.weights_file.layer_bytes add up to " + num(layer_sum) + " B, more than total_bytes " + num(f.total_bytes) + " B"};
+        return false;
+    }
+    const double scale = w.total > 0 ? f.total_bytes / w.total : 1;
+    if (f.has_parts) {
+        w.embedding = f.embedding, w.output = f.output, w.attention = f.attention, w.mlp = f.mlp, w.experts = f.experts;
+        w.experts_routed = f.experts_routed, w.router = f.router, w.other = f.other;
+    } else {
+        for (double* part : {&w.embedding, &w.output, &w.attention, &w.mlp, &w.experts, &w.experts_routed, &w.router, &w.other}) *part *= scale;
+    }
+    if (!f.layer_bytes.empty()) w.layer_bytes = f.layer_bytes;
+    else
+        for (auto& b : w.layer_bytes) b *= scale;
+    w.per_gpu *= scale;
+    w.largest_matrix *= scale;
+    w.total = f.total_bytes;
+    if (f.params > 0) w.params = f.params;
+    w.bits_per_weight = w.params > 0 ? 8 * w.total / w.params : 0;
+    if (!f.mix.empty()) w.mix = f.mix;
+    w.formula = num(w.total) + " B read from " + (f.source.empty() ? std::string("the model file") : f.source) + " (" + num(w.params) +
+                " weights, " + bits_text(w.bits_per_weight) + " bits each" + (f.mix.empty() ? std::string() : ": " + f.mix) + ")";
+    return true;
+}
+
 }  // namespace vc

@@ -100,6 +100,23 @@ struct WeightBreakdown {
     std::string formula;       // how the total follows
 };
 
+// Exact weight bytes read from a model file's tensor table (a GGUF file's per-tensor ggml types, a
+// safetensors header's dtypes and shapes, an index's total_size): config "inference.weights_file".
+// total_bytes > 0 turns it on; it replaces the bytes the format's rules derive (docs/import.md).
+struct WeightsFile {
+    std::string source;               // the file it was read from, for the formula
+    double total_bytes = 0;           // every tensor's bytes; 0 = not set
+    double params = 0;                // parameters counted in the file; 0 = keep the derived count
+    bool has_parts = false;           // the components below were read (else the derived ones are scaled)
+    double embedding = 0, output = 0, attention = 0, mlp = 0, experts = 0, experts_routed = 0, router = 0, other = 0;
+    std::vector<double> layer_bytes;  // bytes of each layer; empty = the derived ones scaled
+    std::string mix;                  // tensor types and their share, e.g. "Q4_K 81%, Q6_K 19%"
+};
+
+// Replaces `w`'s bytes with the file's, for a model of `layers` layers. Per-GPU bytes and the
+// largest matrix scale with the total. Errors name "inference.weights_file.*".
+bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err);
+
 // Resolves the format and computes the weights. Errors name "inference.weights",
 // "inference.experts_weights" or "inference.group_size". `m` must be resolved (resolve_model).
 Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1);

@@ -150,6 +150,8 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
         in.tp = static_cast<int>(cfg.gpus);
     }
     if (tp_override > 0) in.tp = tp_override;
+    // A solver trying another format drops the bytes read from a file (they are the file's format).
+    if (!format_override.empty() && ascii_lower(format_override) != ascii_lower(in.weights.format)) in.weights_file = WeightsFile{};
     if (!format_override.empty()) in.weights.format = format_override;
     if (!check_inputs(in, err)) return R::failure(err);
     p.engine = in.engine;
@@ -188,6 +190,7 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp);
     if (!rw.ok) return R::failure(rw.error);
     p.weights = rw.value;
+    if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err)) return R::failure(err);
     p.format = find_weight_format(in.weights.format);
     if (in.engine == Engine::LlamaCpp && p.format->family != FormatFamily::Gguf && p.format->family != FormatFamily::Float &&
         std::string(p.format->id) != "mxfp4")

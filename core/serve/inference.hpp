@@ -148,6 +148,7 @@ struct HfOptions {
 struct InferenceInputs {
     Engine engine = Engine::Vllm;
     QuantOptions weights{};        // weights.format: a name from weight_formats()
+    WeightsFile weights_file{};    // exact bytes read from a model file (total_bytes 0: none)
     std::string kv_dtype = "auto"; // "auto": the model's 16-bit dtype (f16 in llama.cpp)
     int context = 4096;            // tokens per sequence, prompt + output (vLLM: max_model_len)
     int concurrency = 1;           // sequences in flight

@@ -24,7 +24,14 @@ async function main(): Promise<number> {
     const links = 'fabrics' in fab ? fab.fabrics.length : 0;
     // @ts-expect-error: the plan's rank names are checked
     vc.plan({ plan: { rank: 'fastest' } });
-    return step + links + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
+    // A model file's header: the fragment goes into a config; a failure may ask for more bytes.
+    const imported = vc.importModel(new Uint8Array([71, 71, 85, 70]), 'model.gguf', 4e10);
+    const fromFile = await vc.importFile(new Blob(['{}']));
+    const layers = imported.ok ? (imported.model.layers ?? 0) + imported.weights_bytes : imported.need_bytes ?? 0;
+    if (fromFile.ok) vc.estimate({ ...fromFile.config, task: 'inference' });
+    // @ts-expect-error: importModel takes bytes or text, not a number
+    vc.importModel(42);
+    return step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
 }
 
 main();

@@ -6,6 +6,8 @@
 //   vc.estimate({ params_b: 7, batch: 4 })      -> the result `vramcalc --format json` prints
 //   vc.solve(config, 'max_batch')               -> what `vramcalc solve max_batch --format json` prints
 //   vc.resolveConfig(config)                    -> the config with every field (--print-config)
+//   vc.importModel(bytes | text, name, size)    -> what `vramcalc --model-file F --print-import` prints
+//   await vc.importFile(file)                   -> the same for a File/Blob, reading only its header (File.slice)
 //   vc.presets(), vc.gpus(), vc.questions()     -> the catalogs
 //   vc.plan({...config, plan: {gpus, fabric}})  -> what `vramcalc plan --format json` prints
 //   vc.fabrics()                                -> the interconnect and node catalogs
@@ -86,6 +88,18 @@ function vramcalcConfigText(config) {
     }
 }
 
+// The first bytes read of a model file; the reader asks for more (need_bytes) when its header is longer.
+const VRAMCALC_FIRST_SLICE = 1 << 20;
+const VRAMCALC_MAX_SLICES = 16;
+
+// Bytes for importModel: a Uint8Array (or other typed array / ArrayBuffer) as it is, a string as UTF-8.
+function vramcalcImportBytes(data) {
+    if (typeof data === 'string') return new TextEncoder().encode(data);
+    if (data instanceof ArrayBuffer) return new Uint8Array(data);
+    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    return null;
+}
+
 function vramcalcWasmBytes() {
     const bytes = new Uint8Array(vramcalcWasm.length);
     for (let i = 0; i < vramcalcWasm.length; i++) bytes[i] = vramcalcWasm.charCodeAt(i);
@@ -135,6 +149,33 @@ function createVramCalc() {
             },
             resolveConfig: function (config) {
                 return withConfig(config, function (text) { return engine.resolveConfig(text); });
+            },
+            importModel: function (data, name, size) {
+                const bytes = vramcalcImportBytes(data);
+                if (!bytes) {
+                    return vramcalcFailure('import', 'importModel takes a Uint8Array, an ArrayBuffer or JSON text, got ' +
+                        (data === null ? 'null' : typeof data));
+                }
+                const fileSize = typeof size === 'number' && Number.isFinite(size) && size >= bytes.length ? size : bytes.length;
+                return call(function () { return engine.importModel(bytes, typeof name === 'string' ? name : '', fileSize); });
+            },
+            importFile: function (file) {
+                const api = this;
+                if (!file || typeof file.slice !== 'function' || typeof file.size !== 'number') {
+                    return Promise.resolve(vramcalcFailure('import', 'importFile takes a File or Blob'));
+                }
+                const name = typeof file.name === 'string' ? file.name : '';
+                // Read a slice, import it; when the header runs past it, read the longer slice asked for.
+                function attempt(length, round) {
+                    return file.slice(0, length).arrayBuffer().then(function (buffer) {
+                        const result = api.importModel(new Uint8Array(buffer), name, file.size);
+                        const more = !result.ok && result.need_bytes > length && length < file.size && round < VRAMCALC_MAX_SLICES;
+                        return more ? attempt(Math.min(result.need_bytes, file.size), round + 1) : result;
+                    }, function (e) {
+                        return vramcalcFailure('import', name + ': the file could not be read: ' + (e && e.message ? e.message : String(e)));
+                    });
+                }
+                return attempt(Math.min(file.size, VRAMCALC_FIRST_SLICE), 1);
             },
             presets: function () { return call(function () { return engine.presets(); }); },
             gpus: function () { return call(function () { return engine.gpus(); }); },

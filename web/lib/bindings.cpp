@@ -9,6 +9,7 @@
 //   questions()                    -> io::questions_json: [{id, label, tasks}]
 //   plan(requestText)              -> io::plan_json: what `vramcalc plan --format json` prints
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
+//   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md)
 //   version() schemaVersion()      -> "0.1.0", 1
 #include <emscripten/bind.h>
 
@@ -17,6 +18,7 @@
 #include "io/api_json.hpp"
 #include "io/config_json.hpp"
 #include "io/plan_json.hpp"
+#include "io/model_import.hpp"
 #include "io/solve_json.hpp"
 
 namespace {
@@ -38,6 +40,8 @@ EMSCRIPTEN_BINDINGS(vramcalc_lib) {
     emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("plan", &vc::io::plan_json);
     emscripten::function("fabrics", &vc::io::fabrics_json);
+    // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
+    emscripten::function("importModel", &vc::io::import_json);
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
 }

@@ -228,6 +228,48 @@ export interface GpuNode {
     gemm_share: number; attention_share: number; source: string; speed_source: string;
 }
 
+/** Exact weight bytes read from a model file's tensor table (config "inference.weights_file"). */
+export interface WeightsFile {
+    source?: string;
+    total_bytes: number;
+    params?: number;
+    parts?: { embedding: number; output: number; attention: number; mlp: number; experts: number; experts_routed: number; router: number; other: number };
+    layer_bytes?: number[];
+    mix?: string;
+}
+
+/** What `vramcalc --model-file F --print-import` prints (docs/import.md). */
+export interface ModelImport {
+    ok: true;
+    kind: 'hf-config' | 'gguf' | 'safetensors' | 'safetensors-index';
+    name: string;
+    /** config.json architectures[0] or model_type; GGUF general.architecture. */
+    architecture: string;
+    /** Every architecture field was read; otherwise `missing` names the rest and `model` holds what was read. */
+    complete: boolean;
+    missing: { field: string; keys: string }[];
+    /** Empty when complete; else names the missing keys. */
+    message: string;
+    notes: string[];
+    model: ModelConfig;
+    /** Parameters counted in the file's tensor table, or derived from the architecture. */
+    params: number;
+    /** Exact bytes of the tensors (0: the file has no tensor table). */
+    weights_bytes: number;
+    /** The checkpoint's format as inference.weights names it ("q4_k_m", "gptq-int4", "bf16"); "" = unknown. */
+    weights_format: string;
+    header_bytes: number;
+    tensor_count: number;
+    /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?}}. */
+    config: { model: ModelConfig; inference?: { engine?: string; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
+}
+
+/** A failed import: field "import"; need_bytes > 0 when the header runs past the bytes given (read that many from the start). */
+export interface ImportFailure extends Failure {
+    need_bytes?: number;
+    kind?: string;
+}
+
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
@@ -242,6 +284,11 @@ export interface VramCalc {
     suggest(config?: ConfigInput): Suggestions | Failure;
     /** The config with every field and its default filled in (`vramcalc --print-config`). */
     resolveConfig(config?: ConfigInput): Config | Failure;
+    /** Reads a model file's first bytes: config.json (bytes or text), a .gguf or .safetensors header, an index.
+     *  `size` is the whole file's length when `data` is its start. Nothing leaves the page. */
+    importModel(data: Uint8Array | ArrayBuffer | string, name?: string, size?: number): ModelImport | ImportFailure;
+    /** importModel over a File or Blob, reading only its header with File.slice (growing the slice when the header is longer). */
+    importFile(file: Blob & { name?: string }): Promise<ModelImport | ImportFailure>;
     presets(): Preset[] | Failure;
     gpus(): Gpu[] | Failure;
     questions(): Question[] | Failure;

@@ -1,0 +1,481 @@
+// vramcalc io: GGUF header and tensor table reader (GGUF v2/v3, ggml docs/gguf.md): magic, version,
+// tensor count, metadata count, typed key/values (arrays included), tensor infos (name, dims, ggml
+// type, offset). The architecture comes from `<arch>.*` keys and the tensor names; the exact
+// weight bytes from each tensor's ggml type. Only the header is read: a prefix suffices.
+//
+// [SECTIONS]
+//   types      ggml type ids of the file format and their block layouts
+//   header     metadata and tensor infos, every count checked against the file before use
+//   model      ModelSpec from `<arch>.*` keys and tensor names
+//   weights    exact bytes by component and layer
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/text.hpp"
+#include "import_bytes.hpp"
+#include "import_internal.hpp"
+
+namespace vc::io {
+
+using detail::Part;
+
+// [SECTION] types ---------------------------------------------------------------------------------
+namespace {
+
+// ggml_type ids as GGUF files store them (ggml.h enum ggml_type; ids 4, 5, 31-33 and 36-38 were
+// removed or repacked variants). Block layouts of the types core/quant models come from
+// ggml_types() by name; the others are listed here from ggml-common.h.
+struct FileType {
+    int id;
+    const char* name;
+    int block;        // 0: take the layout from core's ggml_types()
+    int block_bytes;
+};
+constexpr FileType kFileTypes[] = {
+    {0, "F32", 0, 0},       {1, "F16", 0, 0},       {2, "Q4_0", 0, 0},      {3, "Q4_1", 0, 0},      {6, "Q5_0", 0, 0},
+    {7, "Q5_1", 0, 0},      {8, "Q8_0", 0, 0},      {9, "Q8_1", 32, 36},    {10, "Q2_K", 0, 0},     {11, "Q3_K", 0, 0},
+    {12, "Q4_K", 0, 0},     {13, "Q5_K", 0, 0},     {14, "Q6_K", 0, 0},     {15, "Q8_K", 256, 292}, {16, "IQ2_XXS", 0, 0},
+    {17, "IQ2_XS", 0, 0},   {18, "IQ3_XXS", 0, 0},  {19, "IQ1_S", 0, 0},    {20, "IQ4_NL", 0, 0},   {21, "IQ3_S", 0, 0},
+    {22, "IQ2_S", 0, 0},    {23, "IQ4_XS", 0, 0},   {24, "I8", 1, 1},       {25, "I16", 1, 2},      {26, "I32", 1, 4},
+    {27, "I64", 1, 8},      {28, "F64", 1, 8},      {29, "IQ1_M", 0, 0},    {30, "BF16", 0, 0},     {31, "Q4_0_4_4", 32, 18},
+    {32, "Q4_0_4_8", 32, 18}, {33, "Q4_0_8_8", 32, 18}, {34, "TQ1_0", 0, 0}, {35, "TQ2_0", 0, 0}, {36, "IQ4_NL_4_4", 32, 18},
+    {37, "IQ4_NL_4_8", 32, 18}, {38, "IQ4_NL_8_8", 32, 18}, {39, "MXFP4", 32, 17},  // block_mxfp4: e8m0 + 16 bytes of 32 E2M1
+};
+
+bool file_type(int id, const char*& name, int& block, int& block_bytes) {
+    for (const auto& t : kFileTypes) {
+        if (t.id != id) continue;
+        name = t.name;
+        block = t.block;
+        block_bytes = t.block_bytes;
+        if (block == 0)
+            for (const auto& g : ggml_types())
+                if (std::string(g.name) == t.name) block = g.block, block_bytes = g.block_bytes;
+        return block > 0;
+    }
+    return false;
+}
+
+// llama.h LLAMA_FTYPE_* (general.file_type) -> the inference.weights id.
+struct FtypeId {
+    int id;
+    const char* weights;
+};
+constexpr FtypeId kFtypes[] = {
+    {0, "gguf-f32"}, {1, "gguf-f16"}, {2, "q4_0"},    {3, "q4_1"},     {7, "q8_0"},    {8, "q5_0"},    {9, "q5_1"},
+    {10, "q2_k"},    {11, "q3_k_s"},  {12, "q3_k_m"}, {13, "q3_k_l"},  {14, "q4_k_s"}, {15, "q4_k_m"}, {16, "q5_k_s"},
+    {17, "q5_k_m"},  {18, "q6_k"},    {19, "iq2_xxs"}, {20, "iq2_xs"}, {21, "q2_k_s"}, {22, "iq3_xs"}, {23, "iq3_xxs"},
+    {24, "iq1_s"},   {25, "iq4_nl"},  {26, "iq3_s"},  {27, "iq3_m"},   {28, "iq2_s"},  {29, "iq2_m"},  {30, "iq4_xs"},
+    {31, "iq1_m"},   {32, "gguf-bf16"}, {36, "tq1_0"}, {37, "tq2_0"},  {38, "mxfp4"},
+};
+
+// GGUF metadata value types (gguf.h enum gguf_type).
+enum ValueType : std::uint32_t { U8, I8, U16, I16, U32, I32, F32, BOOL, STRING, ARRAY, U64, I64, F64, kValueTypes };
+constexpr int kValueBytes[] = {1, 1, 2, 2, 4, 4, 4, 1, 8 /* length prefix */, 12 /* type + count */, 8, 8, 8};
+
+constexpr std::uint64_t kMaxKeyBytes = 65535;       // gguf.cpp rejects longer keys; a name longer is corrupt
+constexpr std::uint32_t kMaxDims = 4;               // GGML_MAX_DIMS
+constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;  // empty name, n_dims, type, offset
+constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;    // empty key, type, a one-byte value
+constexpr std::size_t kKeptArrayValues = 4096;      // numeric arrays kept (per-layer head counts); longer ones are skipped
+
+}  // namespace
+
+// [SECTION] header --------------------------------------------------------------------------------
+namespace {
+
+struct Value {
+    std::uint32_t type = 0;
+    double number = 0;            // numeric and bool values
+    std::string text;             // STRING
+    std::uint32_t array_type = 0;
+    std::uint64_t array_count = 0;
+    std::vector<double> array;    // numeric arrays up to kKeptArrayValues
+};
+
+struct TensorInfo {
+    std::string name;
+    std::uint64_t ne[kMaxDims] = {1, 1, 1, 1};
+    std::uint32_t n_dims = 0;
+    int type = 0;
+    std::uint64_t offset = 0;
+    double elements = 0;
+    double bytes = 0;
+    const char* type_name = "";
+};
+
+struct Header {
+    std::uint32_t version = 0;
+    std::uint64_t tensor_count = 0;
+    std::map<std::string, Value> kv;
+    std::vector<TensorInfo> tensors;
+    std::uint64_t end = 0;  // first byte after the tensor infos
+};
+
+bool read_string(ByteReader& in, std::string& out, std::uint64_t limit, const char* what) {
+    std::uint64_t n = 0;
+    if (!in.read(n, what)) return false;
+    if (n > in.file_left()) {
+        in.fail(std::string(what) + " at byte " + std::to_string(in.pos() - 8) + " has length " + std::to_string(n) +
+                ", past the end of the file (" + std::to_string(in.file_left()) + " bytes left)");
+        return false;
+    }
+    if (n > limit) {
+        in.fail(std::string(what) + " at byte " + std::to_string(in.pos() - 8) + " has length " + std::to_string(n) + ", more than " +
+                std::to_string(limit));
+        return false;
+    }
+    return in.bytes(n, out, what);
+}
+
+bool read_scalar(ByteReader& in, std::uint32_t type, double& out) {
+    switch (type) {
+        case U8: { std::uint8_t v; if (!in.read(v, "a u8 value")) return false; out = v; return true; }
+        case I8: { std::int8_t v; if (!in.read(v, "an i8 value")) return false; out = v; return true; }
+        case U16: { std::uint16_t v; if (!in.read(v, "a u16 value")) return false; out = v; return true; }
+        case I16: { std::int16_t v; if (!in.read(v, "an i16 value")) return false; out = v; return true; }
+        case U32: { std::uint32_t v; if (!in.read(v, "a u32 value")) return false; out = v; return true; }
+        case I32: { std::int32_t v; if (!in.read(v, "an i32 value")) return false; out = v; return true; }
+        case F32: { float v; if (!in.read(v, "an f32 value")) return false; out = v; return true; }
+        case BOOL: { std::uint8_t v; if (!in.read(v, "a bool value")) return false; out = v != 0; return true; }
+        case U64: { std::uint64_t v; if (!in.read(v, "a u64 value")) return false; out = static_cast<double>(v); return true; }
+        case I64: { std::int64_t v; if (!in.read(v, "an i64 value")) return false; out = static_cast<double>(v); return true; }
+        case F64: { double v; if (!in.read(v, "an f64 value")) return false; out = v; return true; }
+    }
+    return false;
+}
+
+bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string& key) {
+    v.type = type;
+    if (type >= kValueTypes) {
+        in.fail("metadata \"" + key + "\" has value type " + std::to_string(type) + ", not a GGUF type (0-12)");
+        return false;
+    }
+    if (type == STRING) return read_string(in, v.text, kMaxImportHeaderBytes, ("the string value of \"" + key + "\"").c_str());
+    if (type != ARRAY) return read_scalar(in, type, v.number);
+    if (!in.read(v.array_type, "an array type") || !in.read(v.array_count, "an array length")) return false;
+    if (v.array_type >= kValueTypes) {
+        in.fail("metadata \"" + key + "\" is an array of type " + std::to_string(v.array_type) + ", not a GGUF type (0-12)");
+        return false;
+    }
+    // Each element takes at least kValueBytes of its type: a count the file cannot hold is corrupt.
+    const std::uint64_t least = static_cast<std::uint64_t>(kValueBytes[v.array_type]);
+    if (v.array_count > in.file_left() / least) {
+        in.fail("metadata \"" + key + "\" claims " + std::to_string(v.array_count) + " array elements, more than the " +
+                std::to_string(in.file_left()) + " bytes left in the file can hold");
+        return false;
+    }
+    if (v.array_type == STRING || v.array_type == ARRAY) {
+        for (std::uint64_t i = 0; i < v.array_count && in.ok(); ++i) {
+            if (v.array_type == STRING) {
+                std::uint64_t n = 0;
+                if (!in.read(n, "an array string length")) return false;
+                if (n > in.file_left()) {
+                    in.fail("metadata \"" + key + "\" element " + std::to_string(i) + " has length " + std::to_string(n) +
+                            ", past the end of the file");
+                    return false;
+                }
+                in.skip(n, "an array string");
+            } else {
+                // An array of arrays: each element is {type, count, values} (numeric only in practice).
+                std::uint32_t t = 0;
+                std::uint64_t count = 0;
+                if (!in.read(t, "a nested array type") || !in.read(count, "a nested array length")) return false;
+                if (t >= kValueTypes || t == STRING || t == ARRAY) {
+                    in.fail("metadata \"" + key + "\" element " + std::to_string(i) + " is a nested array of type " + std::to_string(t) +
+                            " (numbers only are read)");
+                    return false;
+                }
+                if (count > in.file_left() / static_cast<std::uint64_t>(kValueBytes[t])) {
+                    in.fail("metadata \"" + key + "\" element " + std::to_string(i) + " claims " + std::to_string(count) +
+                            " values, past the end of the file");
+                    return false;
+                }
+                in.skip(count * static_cast<std::uint64_t>(kValueBytes[t]), "a nested array");
+            }
+        }
+        return in.ok();
+    }
+    const std::uint64_t bytes = v.array_count * least;
+    if (v.array_count > kKeptArrayValues) return in.skip(bytes, ("the array \"" + key + "\"").c_str());
+    if (!in.need(bytes, "an array")) return false;
+    v.array.reserve(static_cast<std::size_t>(v.array_count));  // <= kKeptArrayValues
+    for (std::uint64_t i = 0; i < v.array_count; ++i) {
+        double x = 0;
+        if (!read_scalar(in, v.array_type, x)) return false;
+        v.array.push_back(x);
+    }
+    return true;
+}
+
+bool read_header(ByteReader& in, Header& h) {
+    std::uint32_t magic = 0;
+    if (!in.read(magic, "the magic") || !in.read(h.version, "the version")) return false;
+    if (h.version == 1) return in.fail("GGUF version 1 (2023, 32-bit counts) is not supported: convert it again with a current llama.cpp"), false;
+    if (h.version == 0x02000000u || h.version == 0x03000000u)
+        return in.fail("a big-endian GGUF file (version bytes reversed): only little-endian files are read"), false;
+    if (h.version != 2 && h.version != 3)
+        return in.fail("GGUF version " + std::to_string(h.version) + " is not one this reader knows (2 or 3)"), false;
+    std::uint64_t kv_count = 0;
+    if (!in.read(h.tensor_count, "the tensor count") || !in.read(kv_count, "the metadata count")) return false;
+    if (h.tensor_count > in.file_left() / kMinTensorInfoBytes)
+        return in.fail("the tensor count " + std::to_string(h.tensor_count) + " cannot fit in a file of " + std::to_string(in.file_size()) +
+                       " bytes (each tensor info takes at least " + std::to_string(kMinTensorInfoBytes) + ")"), false;
+    if (kv_count > in.file_left() / kMinKvBytes)
+        return in.fail("the metadata count " + std::to_string(kv_count) + " cannot fit in a file of " + std::to_string(in.file_size()) +
+                       " bytes"), false;
+    for (std::uint64_t i = 0; i < kv_count; ++i) {
+        std::string key;
+        std::uint32_t type = 0;
+        if (!read_string(in, key, kMaxKeyBytes, "a metadata key") || !in.read(type, "a value type")) return false;
+        Value v;
+        if (!read_value(in, type, v, key)) return false;
+        h.kv[key] = std::move(v);
+    }
+    for (std::uint64_t i = 0; i < h.tensor_count; ++i) {
+        TensorInfo t;
+        if (!read_string(in, t.name, kMaxKeyBytes, "a tensor name") || !in.read(t.n_dims, "a tensor's dimension count")) return false;
+        if (t.n_dims == 0 || t.n_dims > kMaxDims)
+            return in.fail("tensor \"" + t.name + "\" has " + std::to_string(t.n_dims) + " dimensions (1 to 4)"), false;
+        t.elements = 1;
+        for (std::uint32_t d = 0; d < t.n_dims; ++d) {
+            if (!in.read(t.ne[d], "a tensor dimension")) return false;
+            t.elements *= static_cast<double>(t.ne[d]);
+        }
+        std::uint32_t type = 0;
+        if (!in.read(type, "a tensor type") || !in.read(t.offset, "a tensor offset")) return false;
+        int block = 0, block_bytes = 0;
+        if (!file_type(static_cast<int>(type), t.type_name, block, block_bytes))
+            return in.fail("tensor \"" + t.name + "\" has ggml type " + std::to_string(type) + ", which this reader does not know"), false;
+        t.type = static_cast<int>(type);
+        if (t.ne[0] % static_cast<std::uint64_t>(block) != 0)
+            return in.fail("tensor \"" + t.name + "\" has rows of " + std::to_string(t.ne[0]) + " elements, not a multiple of " +
+                           t.type_name + "'s block of " + std::to_string(block)), false;
+        t.bytes = t.elements / block * block_bytes;
+        // A tensor larger than 2^60 bytes is a corrupt header (and would overflow offsets).
+        if (!(t.bytes < std::ldexp(1.0, 60)))
+            return in.fail("tensor \"" + t.name + "\" claims " + num(t.elements) + " elements, more than any file holds"), false;
+        h.tensors.push_back(std::move(t));
+    }
+    h.end = in.pos();
+    return in.ok();
+}
+
+double kv_number(const Header& h, const std::string& key, double fallback = -1) {
+    auto it = h.kv.find(key);
+    if (it == h.kv.end()) return fallback;
+    const Value& v = it->second;
+    if (v.type == ARRAY) {  // per-layer values (head counts, FFN sizes): the largest
+        if (v.array.empty()) return fallback;
+        return *std::max_element(v.array.begin(), v.array.end());
+    }
+    if (v.type == STRING) return fallback;
+    return v.number;
+}
+
+std::string kv_text(const Header& h, const std::string& key) {
+    auto it = h.kv.find(key);
+    return it != h.kv.end() && it->second.type == STRING ? it->second.text : std::string();
+}
+
+}  // namespace
+
+// [SECTION] model ---------------------------------------------------------------------------------
+namespace {
+
+const TensorInfo* find_tensor(const Header& h, const std::string& name) {
+    for (const auto& t : h.tensors)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+// general.architecture -> the family core/model names (Phi matters: core/quant fuses its q, k, v).
+const char* family_of(const std::string& arch) {
+    if (arch.rfind("qwen", 0) == 0) return "Qwen";
+    if (arch.rfind("gemma", 0) == 0) return "Gemma";
+    if (arch.rfind("phi", 0) == 0) return "Phi";
+    if (arch.rfind("deepseek", 0) == 0) return "DeepSeek";
+    if (arch == "llama") return "Llama";
+    if (arch == "falcon") return "Falcon";
+    if (arch == "gpt-oss") return "gpt-oss";
+    if (arch == "gpt2") return "GPT-2";
+    if (arch == "bert") return "BERT";
+    if (arch == "starcoder") return "StarCoder";
+    return "Imported";
+}
+
+// Fills an int field from `<arch>.<key>`; records the key as missing when required and absent.
+void take(ModelImport& r, const Header& h, const std::string& arch, const char* key, const char* field, int& out, bool required) {
+    const double v = kv_number(h, arch + "." + key);
+    if (v >= 0 && v <= 1e9 && std::floor(v) == v) {
+        out = static_cast<int>(v);
+    } else if (v >= 0) {
+        r.notes.push_back(arch + "." + key + " = " + num(v) + " is not a count; ignored");
+        if (required) r.missing.push_back({field, arch + "." + key});
+    } else if (required) {
+        r.missing.push_back({field, arch + "." + key});
+    }
+}
+
+void read_model(ModelImport& r, const Header& h) {
+    const std::string arch = kv_text(h, "general.architecture");
+    r.architecture = arch;
+    ModelSpec& m = r.model;
+    m.family = family_of(arch);
+    m.name = kv_text(h, "general.name");
+    if (arch.empty()) {
+        r.missing.push_back({"model.layers", "general.architecture"});
+        return;
+    }
+    take(r, h, arch, "block_count", "model.layers", m.layers, true);
+    take(r, h, arch, "embedding_length", "model.hidden", m.hidden, true);
+    take(r, h, arch, "attention.head_count", "model.heads", m.heads, true);
+    m.kv_heads = m.heads;
+    take(r, h, arch, "attention.head_count_kv", "model.kv_heads", m.kv_heads, false);
+    take(r, h, arch, "context_length", "model.context_limit", m.context_limit, false);
+    take(r, h, arch, "expert_count", "model.experts", m.experts, false);
+    const bool moe = m.experts > 0;
+    take(r, h, arch, "feed_forward_length", "model.ffn", m.ffn, !moe);
+    if (moe) {
+        take(r, h, arch, "expert_used_count", "model.top_k", m.top_k, true);
+        take(r, h, arch, "expert_shared_count", "model.shared_experts", m.shared_experts, false);
+        take(r, h, arch, "leading_dense_block_count", "model.dense_layers", m.dense_layers, false);
+        m.expert_ffn = m.ffn;  // Mixtral-style: the experts are the FFN
+        take(r, h, arch, "expert_feed_forward_length", "model.expert_ffn", m.expert_ffn, m.ffn == 0);
+    }
+    take(r, h, arch, "attention.kv_lora_rank", "model.kv_lora_rank", m.kv_lora_rank, false);
+    if (m.kv_lora_rank > 0) {  // DeepSeek MLA: key_length = nope + rope, value_length = v
+        take(r, h, arch, "attention.q_lora_rank", "model.q_lora_rank", m.q_lora_rank, false);
+        take(r, h, arch, "rope.dimension_count", "model.qk_rope_head_dim", m.qk_rope_head_dim, true);
+        int key_length = 0;
+        take(r, h, arch, "attention.key_length", "model.qk_nope_head_dim", key_length, true);
+        m.qk_nope_head_dim = std::max(0, key_length - m.qk_rope_head_dim);
+        take(r, h, arch, "attention.value_length", "model.v_head_dim", m.v_head_dim, true);
+        // Files converted for llama.cpp's MLA kernels (2025) store the absorbed per-head sizes.
+        int mla_key = 0;
+        take(r, h, arch, "attention.key_length_mla", "model.qk_nope_head_dim", mla_key, false);
+        if (mla_key > 0) {
+            m.qk_nope_head_dim = std::max(0, mla_key - m.qk_rope_head_dim);
+            take(r, h, arch, "attention.value_length_mla", "model.v_head_dim", m.v_head_dim, false);
+        }
+    } else {
+        take(r, h, arch, "attention.key_length", "model.head_dim", m.head_dim, false);
+    }
+    take(r, h, arch, "attention.sliding_window", "model.sliding_window", m.sliding_window, false);
+    if (m.sliding_window > 0) {
+        // llama.cpp's own per-architecture patterns (src/llama-model.cpp): gemma2 and gpt-oss
+        // alternate local and global layers, gemma3 has one global layer in six.
+        if (arch == "gemma2" || arch == "gpt-oss") m.global_every = 2;
+        else if (arch == "gemma3") m.global_every = 6;
+    }
+    m.attn_softcap = std::max(0.0, kv_number(h, arch + ".attn_logit_softcapping", 0));
+    m.final_softcap = std::max(0.0, kv_number(h, arch + ".final_logit_softcapping", 0));
+
+    // From the tensor table: the vocabulary, the head, biases, norms, the MLP kind, positions.
+    if (const TensorInfo* t = find_tensor(h, "token_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30)
+        m.vocab = static_cast<int>(t->ne[1]);
+    else if (kv_number(h, arch + ".vocab_size") > 0)
+        take(r, h, arch, "vocab_size", "model.vocab", m.vocab, true);
+    else
+        r.missing.push_back({"model.vocab", "token_embd.weight, " + arch + ".vocab_size"});
+    m.tied_embeddings = find_tensor(h, "output.weight") == nullptr;
+    m.attn_bias = find_tensor(h, "blk.0.attn_q.bias") || find_tensor(h, "blk.0.attn_qkv.bias");
+    m.mlp_bias = find_tensor(h, "blk.0.ffn_up.bias") || find_tensor(h, "blk.0.ffn_up_exps.bias") || find_tensor(h, "blk.0.attn_output.bias");
+    m.norm = find_tensor(h, "blk.0.attn_norm.bias") ? NormKind::LayerNorm : NormKind::RmsNorm;
+    // ffn_gate, ffn_gate_exps, ffn_gate_shexp are gate matrices; ffn_gate_inp is the router.
+    bool gate_matrix = false;
+    for (const auto& t : h.tensors)
+        if (detail::contains(t.name, ".ffn_gate") && !detail::contains(t.name, ".ffn_gate_inp")) gate_matrix = true;
+    m.mlp = !gate_matrix ? MlpKind::Gelu : (arch.rfind("gemma", 0) == 0 ? MlpKind::GeGlu : MlpKind::SwiGlu);
+    if (arch == "gpt-oss") m.mlp = MlpKind::SwiGlu;  // ffn_gate_up_exps fused in some conversions
+    int norms = 0;
+    for (const char* n : {"blk.0.attn_norm.weight", "blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight",
+                          "blk.0.attn_norm_2.weight"})
+        if (find_tensor(h, n)) ++norms;
+    if (norms > 0) m.norms_per_layer = norms;
+    if (const TensorInfo* t = find_tensor(h, "position_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) {
+        m.max_position = static_cast<int>(t->ne[1]);
+        if (m.context_limit == 0) m.context_limit = m.max_position;
+    }
+    if (const TensorInfo* t = find_tensor(h, "token_types.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30)
+        m.type_vocab = static_cast<int>(t->ne[1]);
+}
+
+}  // namespace
+
+// [SECTION] weights -------------------------------------------------------------------------------
+namespace {
+
+Part part_of(const std::string& n, int n_dims) {
+    if (n.rfind("token_embd.", 0) == 0 || n.rfind("position_embd.", 0) == 0 || n.rfind("token_types.", 0) == 0) return Part::Embedding;
+    if (n == "output.weight") return Part::Output;
+    if (n.rfind("blk.", 0) != 0 || n_dims < 2) return Part::Other;  // norms, biases, rope factors
+    if (detail::contains(n, ".ffn_gate_inp")) return Part::Router;
+    if (detail::contains(n, "_exps")) return Part::ExpertsRouted;
+    if (detail::contains(n, "_shexp")) return Part::ExpertsShared;
+    if (detail::contains(n, ".ffn_")) return Part::Mlp;
+    if (detail::contains(n, ".attn_")) return Part::Attention;
+    return Part::Other;
+}
+
+}  // namespace
+
+ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::string& name, std::uint64_t file_size) {
+    ByteReader in(data, size, file_size);
+    Header h;
+    read_header(in, h);
+    if (in.more()) {
+        // Grow geometrically: the reader cannot tell how long the remaining string arrays are.
+        const std::uint64_t want = std::min<std::uint64_t>(in.file_size(), std::max<std::uint64_t>(4 * std::uint64_t(size), 1u << 20));
+        if (want > kMaxImportHeaderBytes && size >= kMaxImportHeaderBytes)
+            return detail::failure("gguf", name, "the GGUF header is larger than " + num(kMaxImportHeaderBytes) + " bytes, more than a model's header takes");
+        return detail::failure("gguf", name, "the GGUF header continues past the first " + num(double(size)) + " bytes",
+                               std::min<std::uint64_t>(want, std::max<std::uint64_t>(kMaxImportHeaderBytes, size + 1)));
+    }
+    if (!in.ok()) return detail::failure("gguf", name, in.error());
+
+    ModelImport r;
+    r.ok = true;
+    r.kind = "gguf";
+    r.name = name;
+    r.engine = "llama.cpp";
+    r.header_bytes = h.end;
+    r.tensor_count = h.tensor_count;
+    read_model(r, h);
+
+    const double ft = kv_number(h, "general.file_type");
+    for (const auto& f : kFtypes)
+        if (ft == f.id) r.weights_format = f.weights;
+    if (r.weights_format.empty() && ft >= 0) r.notes.push_back("general.file_type " + num(ft) + " is not a llama.cpp file type this tool knows");
+
+    // Tensor data starts at the next multiple of general.alignment after the infos.
+    double align = kv_number(h, "general.alignment", 32);
+    if (!(align >= 1 && align <= 1 << 20)) align = 32;
+    const double data_start = std::ceil(static_cast<double>(h.end) / align) * align;
+    detail::WeightsSum sum;
+    std::map<std::string, double> by_type;
+    double data_end = 0;
+    for (const auto& t : h.tensors) {
+        const Part part = part_of(t.name, static_cast<int>(t.n_dims));
+        sum.add(part, detail::layer_of(t.name, "blk."), t.bytes, t.elements);
+        by_type[t.type_name] += t.elements;
+        data_end = std::max(data_end, static_cast<double>(t.offset) + t.bytes);
+    }
+    if (file_size > 0 && data_start + data_end > static_cast<double>(file_size))
+        r.notes.push_back("the tensor table reaches byte " + num(data_start + data_end) + " but the file has " + num(double(file_size)) +
+                          " bytes: a truncated download?");
+    const double split = kv_number(h, "split.count", 1);
+    if (split > 1) {
+        r.notes.push_back("part " + num(kv_number(h, "split.no", 0) + 1) + " of a " + num(split) +
+                          "-part split GGUF: its tensor table lists this part's tensors only, so the exact bytes are not used");
+    } else if (!h.tensors.empty()) {
+        std::vector<std::pair<std::string, double>> shares(by_type.begin(), by_type.end());
+        sum.file.mix = detail::mix_text(shares);
+        sum.finish(r, name);
+    }
+    detail::finish_model(r);
+    return r;
+}
+
+}  // namespace vc::io

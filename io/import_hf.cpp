@@ -1,0 +1,312 @@
+// vramcalc io: Hugging Face config.json -> ModelSpec, for every architecture core/model knows:
+// Llama, Mistral/Mixtral, Qwen2/Qwen3 and their MoE, Gemma 1/2/3, Phi-2/Phi-3, Falcon, DeepSeek
+// V2/V3 (MLA + MoE), gpt-oss, GPT-2, StarCoder (gpt_bigcode), BERT. Key names and defaults follow
+// each transformers configuration_*.py (a key left out of config.json takes the class default).
+// A model_type not listed is read as a Llama-style decoder, with a note. Multimodal configs
+// (Gemma 3, Llama 4, Mistral 3) keep the language model in text_config: that is what is read.
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+
+#include "core/text.hpp"
+#include "import_internal.hpp"
+
+namespace vc::io {
+
+using nlohmann::json;
+
+namespace {
+
+struct Reader {
+    const json& doc;
+    ModelImport& r;
+
+    const json* find(std::initializer_list<const char*> keys, std::string* which = nullptr) const {
+        for (const char* k : keys) {
+            auto it = doc.find(k);
+            if (it != doc.end() && !it->is_null()) {
+                if (which) *which = k;
+                return &*it;
+            }
+        }
+        return nullptr;
+    }
+    static std::string names(std::initializer_list<const char*> keys) {
+        std::string s;
+        for (const char* k : keys) s += (s.empty() ? "" : ", ") + std::string(k);
+        return s;
+    }
+    // An integer field: the first key present; `required` records it missing otherwise.
+    bool integer(std::initializer_list<const char*> keys, const char* field, int& out, bool required) {
+        std::string key;
+        const json* v = find(keys, &key);
+        if (!v) {
+            if (required) r.missing.push_back({field, names(keys)});
+            return false;
+        }
+        if (!v->is_number() || !(v->get<double>() >= 0) || v->get<double>() > 1e9 || std::floor(v->get<double>()) != v->get<double>()) {
+            r.missing.push_back({field, key + " (is " + v->dump() + ", not a count)"});
+            return false;
+        }
+        out = static_cast<int>(v->get<double>());
+        return true;
+    }
+    bool boolean(std::initializer_list<const char*> keys, bool& out) {
+        const json* v = find(keys);
+        if (!v || !v->is_boolean()) return false;
+        out = v->get<bool>();
+        return true;
+    }
+    double number(std::initializer_list<const char*> keys, double fallback) {
+        const json* v = find(keys);
+        return v && v->is_number() && std::isfinite(v->get<double>()) ? v->get<double>() : fallback;
+    }
+    std::string text(std::initializer_list<const char*> keys) {
+        const json* v = find(keys);
+        return v && v->is_string() ? v->get<std::string>() : std::string();
+    }
+};
+
+// Typed reads that never throw (json::value() aborts on a wrong type with exceptions off).
+std::string text_at(const json& j, const char* key, const std::string& fallback = "") {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+bool flag_at(const json& j, const char* key, bool fallback = false) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+bool one_of(const std::string& s, std::initializer_list<const char*> list) {
+    for (const char* x : list)
+        if (s == x) return true;
+    return false;
+}
+
+// The period of global layers in a layer_types list ("sliding_attention" / "full_attention"),
+// 0 when every layer slides, -1 when the pattern is not "every N-th layer global".
+int global_period(const json& types) {
+    int n = static_cast<int>(types.size()), first = -1;
+    for (int i = 0; i < n; ++i)
+        if (types[static_cast<size_t>(i)].is_string() && types[static_cast<size_t>(i)].get<std::string>() == "full_attention") {
+            first = i;
+            break;
+        }
+    if (first < 0) return 0;
+    const int period = first + 1;
+    for (int i = 0; i < n; ++i) {
+        const bool full = types[static_cast<size_t>(i)].is_string() && types[static_cast<size_t>(i)].get<std::string>() == "full_attention";
+        if (full != ((i + 1) % period == 0)) return -1;
+    }
+    return period;
+}
+
+void read_quantization(const json& q, ModelImport& r) {
+    if (!q.is_object()) return;
+    const std::string method = text_at(q, "quant_method");
+    const int bits = q.contains("bits") && q["bits"].is_number_integer() ? q["bits"].get<int>()
+                     : q.contains("w_bit") && q["w_bit"].is_number_integer() ? q["w_bit"].get<int>() : 4;
+    auto group = [&](const char* key) {
+        if (q.contains(key) && q[key].is_number_integer()) r.group_size = q[key].get<int>();
+    };
+    if (method == "gptq") {
+        r.weights_format = "gptq-int" + std::to_string(bits);
+        group("group_size");
+        if (q.contains("desc_act") && q["desc_act"].is_boolean()) r.act_order = q["desc_act"].get<bool>();
+        if (q.contains("sym") && q["sym"].is_boolean()) r.has_zero_point = !q["sym"].get<bool>();
+    } else if (method == "awq") {
+        r.weights_format = "awq-int" + std::to_string(bits);
+        group("group_size");
+        group("q_group_size");
+        if (q.contains("zero_point") && q["zero_point"].is_boolean()) r.has_zero_point = q["zero_point"].get<bool>();
+    } else if (method == "fp8") {
+        r.weights_format = q.contains("weight_block_size") ? "fp8-block" : "fp8";
+    } else if (method == "mxfp4") {
+        r.weights_format = "mxfp4";
+    } else if (method == "bitsandbytes") {
+        if (flag_at(q, "load_in_8bit")) r.weights_format = "bnb-int8";
+        else {
+            r.weights_format = text_at(q, "bnb_4bit_quant_type", "fp4") == "nf4" ? "bnb-nf4" : "bnb-fp4";
+            if (flag_at(q, "bnb_4bit_use_double_quant")) r.weights_format += "-dq";
+        }
+    } else if (!method.empty()) {
+        r.notes.push_back("quantization_config.quant_method \"" + method + "\" is not read; the weights format is left to you");
+    }
+    if (!r.weights_format.empty() && find_weight_format(r.weights_format) == nullptr) {
+        r.notes.push_back("the checkpoint's " + r.weights_format + " is not a format this tool models; pick the nearest");
+        r.weights_format.clear();
+    }
+}
+
+}  // namespace
+
+ModelImport import_hf_config(const std::string& text, const std::string& name) {
+    json top = json::parse(text, nullptr, false);
+    if (top.is_discarded()) return detail::failure("hf-config", name, "not valid JSON");
+    if (!top.is_object()) return detail::failure("hf-config", name, "a config.json is a JSON object; this is a " + std::string(top.type_name()));
+    ModelImport r;
+    r.ok = true;
+    r.kind = "hf-config";
+    r.name = name;
+    // The language model of a multimodal config; its quantization and dtype stay at the top.
+    json doc = top;
+    for (const char* sub : {"text_config", "llm_config", "language_config"})
+        if (top.contains(sub) && top[sub].is_object()) {
+            for (auto it = top[sub].begin(); it != top[sub].end(); ++it) doc[it.key()] = it.value();
+            r.notes.push_back("the language model's \"" + std::string(sub) + "\" is read; vision towers are not counted");
+            break;
+        }
+    Reader rd{doc, r};
+    std::string type = rd.text({"model_type"});
+    if (top.contains("text_config") && top["text_config"].is_object() && top["text_config"].contains("model_type") &&
+        top["text_config"]["model_type"].is_string())
+        type = top["text_config"]["model_type"].get<std::string>();
+    if (top.contains("architectures") && top["architectures"].is_array() && !top["architectures"].empty() && top["architectures"][0].is_string())
+        r.architecture = top["architectures"][0].get<std::string>();
+    else
+        r.architecture = type;
+    if (type.empty() && r.architecture.empty() && !doc.contains("num_hidden_layers") && !doc.contains("n_layer"))
+        return detail::failure("hf-config", name, "this JSON has no model_type, architectures or num_hidden_layers: not a Hugging Face config.json");
+
+    const bool gpt2 = type == "gpt2", bert = one_of(type, {"bert", "roberta"}), bigcode = type == "gpt_bigcode";
+    const bool falcon = one_of(type, {"falcon", "RefinedWeb", "RefinedWebModel"}), phi2 = type == "phi";
+    const bool gemma = type.rfind("gemma", 0) == 0, gemma23 = one_of(type, {"gemma2", "gemma3", "gemma3_text"});
+    const bool deepseek = one_of(type, {"deepseek_v2", "deepseek_v3"}), oss = type == "gpt_oss";
+    const bool qwen = type.rfind("qwen", 0) == 0, mixtral = type == "mixtral", qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe"});
+    const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral ||
+                       one_of(type, {"llama", "mistral", "phi3", "starcoder2"});
+    if (!known)
+        r.notes.push_back("model_type \"" + type + "\" is not one this tool knows: read as a Llama-style decoder (RMSNorm, SwiGLU); check the fields");
+
+    ModelSpec& m = r.model;
+    m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
+             : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
+             : type == "llama" ? "Llama" : "Imported";
+    m.name = rd.text({"_name_or_path"});
+    if (m.name.empty()) m.name = name;
+
+    rd.integer({"num_hidden_layers", "n_layer", "num_layers"}, "model.layers", m.layers, true);
+    rd.integer({"hidden_size", "n_embd", "d_model"}, "model.hidden", m.hidden, true);
+    rd.integer({"num_attention_heads", "n_head"}, "model.heads", m.heads, true);
+    m.kv_heads = m.heads;  // transformers: num_key_value_heads defaults to num_attention_heads
+    if (!rd.integer({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, "model.kv_heads", m.kv_heads, false)) {
+        bool mq = false;
+        if ((falcon || bigcode) && rd.boolean({"multi_query"}, mq) && mq && !flag_at(doc, "new_decoder_architecture")) m.kv_heads = 1;
+        if (bigcode && !doc.contains("multi_query")) m.kv_heads = 1;  // GPTBigCodeConfig multi_query defaults to True
+        if (falcon && !doc.contains("multi_query")) m.kv_heads = 1;   // FalconConfig multi_query defaults to True
+    }
+    rd.integer({"head_dim"}, "model.head_dim", m.head_dim, false);
+    rd.integer({"vocab_size", "padded_vocab_size"}, "model.vocab", m.vocab, true);
+    rd.integer({"max_position_embeddings", "n_positions", "seq_length", "n_ctx"}, "model.context_limit", m.context_limit, false);
+
+    // MLP: gated (SwiGLU / GeGLU) unless a GPT-2-style block.
+    const bool plain_mlp = gpt2 || bert || bigcode || falcon || phi2;
+    const std::string act = ascii_lower(rd.text({"hidden_activation", "hidden_act", "activation_function"}));
+    m.mlp = plain_mlp ? MlpKind::Gelu : (act.rfind("gelu", 0) == 0 || gemma) ? MlpKind::GeGlu : MlpKind::SwiGlu;
+    if (plain_mlp) {
+        m.norm = NormKind::LayerNorm;
+        m.ffn = 4 * m.hidden;  // GPT-2 n_inner, Falcon ffn_hidden_size default: 4 x hidden
+        rd.integer({"n_inner", "intermediate_size", "ffn_hidden_size"}, "model.ffn", m.ffn, false);
+    }
+
+    // Mixture of experts.
+    rd.integer({"num_local_experts", "num_experts", "n_routed_experts"}, "model.experts", m.experts, false);
+    const bool moe = m.experts > 0;
+    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, !moe || deepseek);
+    if (moe) {
+        rd.integer({"num_experts_per_tok", "experts_per_token", "num_experts_per_token"}, "model.top_k", m.top_k, true);
+        m.expert_ffn = m.ffn;  // Mixtral, gpt-oss: each expert is an intermediate_size MLP
+        rd.integer({"moe_intermediate_size"}, "model.expert_ffn", m.expert_ffn, m.ffn == 0);
+        rd.integer({"n_shared_experts"}, "model.shared_experts", m.shared_experts, false);
+        int shared_ffn = 0;
+        if (qwen_moe && rd.integer({"shared_expert_intermediate_size"}, "model.shared_experts", shared_ffn, false) && shared_ffn > 0 &&
+            m.expert_ffn > 0) {
+            // Qwen-MoE's one shared expert of shared_expert_intermediate_size counts as that many
+            // expert-sized ones (the same parameters).
+            m.shared_experts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared_ffn) / m.expert_ffn)));
+            if (shared_ffn % m.expert_ffn != 0)
+                r.notes.push_back("the shared expert (" + std::to_string(shared_ffn) + ") is not a whole number of experts (" +
+                                  std::to_string(m.expert_ffn) + "): counted as " + std::to_string(m.shared_experts));
+        }
+        rd.integer({"first_k_dense_replace"}, "model.dense_layers", m.dense_layers, false);
+        if (m.top_k > m.experts) r.missing.push_back({"model.top_k", "num_experts_per_tok (larger than the expert count)"});
+    }
+
+    // DeepSeek multi-head latent attention.
+    if (doc.contains("kv_lora_rank") && !doc["kv_lora_rank"].is_null()) {
+        rd.integer({"kv_lora_rank"}, "model.kv_lora_rank", m.kv_lora_rank, true);
+        rd.integer({"q_lora_rank"}, "model.q_lora_rank", m.q_lora_rank, false);  // null in V2-Lite: a plain q projection
+        rd.integer({"qk_rope_head_dim"}, "model.qk_rope_head_dim", m.qk_rope_head_dim, true);
+        rd.integer({"qk_nope_head_dim"}, "model.qk_nope_head_dim", m.qk_nope_head_dim, true);
+        rd.integer({"v_head_dim"}, "model.v_head_dim", m.v_head_dim, true);
+        m.head_dim = 0;
+    }
+
+    // Embeddings, biases, norms.
+    m.tied_embeddings = gpt2 || bert || bigcode || falcon || gemma || !known;  // each class's tie_word_embeddings default
+    if (!known) r.notes.push_back("tie_word_embeddings defaults to true (PretrainedConfig) when the config leaves it out");
+    rd.boolean({"tie_word_embeddings"}, m.tied_embeddings);
+    if (gpt2 || bigcode || bert) {
+        m.attn_bias = m.mlp_bias = true;
+        m.max_position = m.context_limit;
+        if (m.max_position == 0) r.missing.push_back({"model.max_position", "n_positions, max_position_embeddings"});
+        if (bert) {
+            m.type_vocab = 2;
+            rd.integer({"type_vocab_size"}, "model.type_vocab", m.type_vocab, false);
+        }
+    } else if (phi2) {
+        m.attn_bias = m.mlp_bias = true;
+        m.norms_per_layer = 1;
+    } else if (falcon) {
+        bool bias = false;
+        rd.boolean({"bias"}, bias);
+        m.attn_bias = m.mlp_bias = bias;
+        bool parallel = true, new_arch = false;
+        rd.boolean({"parallel_attn"}, parallel);
+        rd.boolean({"new_decoder_architecture"}, new_arch);
+        m.norms_per_layer = new_arch ? 2 : parallel ? 1 : 2;
+        if (m.context_limit == 0) m.context_limit = 2048;  // FalconConfig max_position_embeddings default
+    } else {
+        m.attn_bias = one_of(type, {"qwen2", "qwen2_moe"}) || oss;  // Qwen2 q/k/v biases are in the code, not the config
+        rd.boolean({"attention_bias"}, m.attn_bias);
+        m.mlp_bias = oss;
+        rd.boolean({"mlp_bias"}, m.mlp_bias);
+        if (gemma23) m.norms_per_layer = 4;
+    }
+
+    // Sliding windows.
+    int window = 0;
+    bool use_window = true;
+    rd.boolean({"use_sliding_window"}, use_window);
+    if (rd.integer({"sliding_window", "sliding_window_size"}, "model.sliding_window", window, false) && use_window && window > 0 &&
+        (m.context_limit == 0 || window < m.context_limit)) {
+        m.sliding_window = window;
+        if (doc.contains("layer_types") && doc["layer_types"].is_array()) {
+            const int p = global_period(doc["layer_types"]);
+            if (p >= 0) m.global_every = p;
+            else r.notes.push_back("layer_types is not \"every N-th layer global\": every layer counted with the window");
+        } else if (type == "gemma2") {
+            m.global_every = 2;
+        } else if (one_of(type, {"gemma3", "gemma3_text"})) {
+            m.global_every = 6;
+            rd.integer({"sliding_window_pattern"}, "model.global_every", m.global_every, false);
+        } else if (oss) {
+            m.global_every = 2;
+        }
+    }
+    m.attn_softcap = std::max(0.0, rd.number({"attn_logit_softcapping"}, 0));
+    m.final_softcap = std::max(0.0, rd.number({"final_logit_softcapping"}, 0));
+
+    // The checkpoint's weights.
+    if (top.contains("quantization_config")) read_quantization(top["quantization_config"], r);
+    if (r.weights_format.empty()) {
+        const std::string dtype = ascii_lower(text_at(top, "torch_dtype", text_at(top, "dtype")));
+        if (dtype == "bfloat16") r.weights_format = "bf16";
+        else if (dtype == "float16") r.weights_format = "fp16";
+        else if (dtype == "float32") r.weights_format = "fp32";
+    }
+    detail::finish_model(r);
+    return r;
+}
+
+}  // namespace vc::io

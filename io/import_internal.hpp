@@ -1,0 +1,39 @@
+// vramcalc io: what the model importers share (io/model_import.hpp is the interface).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model_import.hpp"
+
+namespace vc::io::detail {
+
+// Where a tensor's bytes go in WeightsFile (the components of core's WeightBreakdown).
+enum class Part { Embedding, Output, Attention, Mlp, ExpertsRouted, ExpertsShared, Router, Other };
+
+// Collects tensors into a WeightsFile: parts, per-layer bytes (layer -1: outside the layers).
+struct WeightsSum {
+    WeightsFile file{};
+    std::vector<double> layers;      // grown as layers appear
+    double params = 0;
+    void add(Part part, int layer, double bytes, double params);
+    // Moves the sums into `r.weights` once the model's layer count is known.
+    void finish(ModelImport& r, const std::string& source);
+};
+
+// A failed import: field "import", the message prefixed with the file's name.
+ModelImport failure(const std::string& kind, const std::string& name, const std::string& message, std::uint64_t need = 0);
+
+// Sets r.complete (no missing key and resolve_model accepts the spec) and the notes.
+void finish_model(ModelImport& r);
+
+// The layer index in a tensor name after `marker` ("blk.", "layers.", "h."), or -1.
+int layer_of(const std::string& name, const char* marker);
+
+bool ends_with(const std::string& s, const char* suffix);
+bool contains(const std::string& s, const char* part);
+
+// "Q4_K 81%, Q6_K 19%" from (type name, bytes or parameters) pairs, largest first.
+std::string mix_text(std::vector<std::pair<std::string, double>> shares);
+
+}  // namespace vc::io::detail

@@ -1,0 +1,126 @@
+// CLI tests of --model-file / --print-import (docs/import.md): files written by tests/import_files.mjs
+// and the published config.json fixtures; a 45 GB GGUF (a sparse file: only its header is written)
+// imports in under a second with under 50 MB of memory.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { llama70bGguf, llamaGguf, safetensors } from '../import_files.mjs';
+
+const BIN = process.env.VRAMCALC_BIN || 'build/native/vramcalc';
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const dir = mkdtempSync(join(tmpdir(), 'vramcalc-import-'));
+
+function run(args) {
+  const r = spawnSync(BIN, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('a GGUF file: architecture, Q4_K_M, exact bytes (Q8_0 embedding, Q6_K output) into the llama.cpp estimate', () => {
+  const { bytes, weightBytes } = llamaGguf();
+  const path = join(dir, 'tiny.gguf');
+  writeFileSync(path, bytes);
+  const r = run(['--model-file', path, '--print-import']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.kind, 'gguf');
+  assert.equal(j.complete, true);
+  assert.equal(j.weights_bytes, 1235152);
+  assert.equal(j.weights_bytes, weightBytes);
+  assert.equal(j.weights_format, 'q4_k_m');
+  assert.deepEqual([j.model.layers, j.model.hidden, j.model.heads, j.model.kv_heads, j.model.ffn, j.model.vocab], [2, 256, 4, 2, 512, 1000]);
+  assert.equal(j.config.inference.engine, 'llama.cpp');
+
+  const est = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--gpu', 'rtx-4090-24gb', '--format', 'json']);
+  assert.equal(est.code, 0, est.err);
+  const e = JSON.parse(est.out);
+  assert.equal(e.metrics.weights_total_bytes.value, 1235152);
+  // On the GPU: both layers (376,064 B each) and the Q6_K output (210,000 B); token_embd stays in RAM.
+  assert.equal(e.breakdown.weights, 2 * 376064 + 210000);
+});
+
+test('a 45 GB GGUF imports from its 8 MB header in under a second and 50 MB of memory', () => {
+  const { bytes, weightBytes } = llama70bGguf();
+  const path = join(dir, 'big.gguf');
+  writeFileSync(path, bytes);
+  truncateSync(path, bytes.length + weightBytes + 4096);  // sparse: the tensor data takes no disk
+  assert.ok(existsSync('/usr/bin/time'), 'GNU time is needed to measure memory (apt-get install time)');
+  const t = spawnSync('/usr/bin/time', ['-f', '%e %M', BIN, '--model-file', path, '--print-import'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(t.status, 0, t.stderr);
+  const j = JSON.parse(t.stdout);
+  assert.equal(j.weights_bytes, weightBytes);
+  assert.equal(j.model.layers, 80);
+  assert.equal(j.model.vocab, 128256);
+  assert.equal(j.tensor_count, 3 + 80 * 9);
+  const [seconds, kib] = t.stderr.trim().split('\n').pop().split(' ').map(Number);
+  console.log(`big.gguf (${(bytes.length / 1e6).toFixed(1)} MB header, ${(weightBytes / 1e9).toFixed(1)} GB of tensors): ${seconds} s, ${(kib / 1024).toFixed(1)} MiB max RSS`);
+  assert.ok(seconds < 1, `${seconds} s`);
+  assert.ok(kib < 50 * 1024, `${kib} KiB`);
+});
+
+test('config.json + model.safetensors.index.json: the architecture of one, the exact bytes of the other', () => {
+  const config = join(dir, 'config.json');
+  writeFileSync(config, readFileSync(join(root, 'tests/fixtures/hf/llama-3.1-8b.json')));
+  const index = join(dir, 'model.safetensors.index.json');
+  writeFileSync(index, JSON.stringify({ metadata: { total_size: 16060522496 }, weight_map: { 'model.layers.31.mlp.up_proj.weight': 'a.safetensors' } }));
+  const r = run(['--model-file', config, '--model-file', index, '--print-import']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.complete, true);
+  assert.equal(j.weights_bytes, 16060522496);
+  assert.equal(j.params, 8030261248);  // Llama-3.1-8B from its config
+  const est = run(['--model-file', config, '--model-file', index, '--method', 'detailed', '--task', 'inference', '--gpu', 'h100-80gb', '--format', 'json']);
+  assert.equal(est.code, 0, est.err);
+  assert.equal(JSON.parse(est.out).metrics.weights_total_bytes.value, 16060522496);
+});
+
+test('a safetensors file: parameters and GPTQ from the header alone', () => {
+  const { bytes } = safetensors([
+    ['model.layers.0.mlp.down_proj.qweight', 'I32', [128, 512]],
+    ['model.layers.0.mlp.down_proj.qzeros', 'I32', [8, 64]],
+    ['model.layers.0.mlp.down_proj.scales', 'F16', [8, 512]],
+  ], true);
+  const path = join(dir, 'model.safetensors');
+  writeFileSync(path, bytes);
+  const r = run(['--model-file', path, '--print-import']);
+  assert.equal(r.code, 1);  // incomplete: a header has no head counts
+  const j = JSON.parse(r.out);
+  assert.equal(j.weights_format, 'gptq-int4');
+  assert.equal(j.config.inference.group_size, 128);
+  assert.equal(j.weights_bytes, 128 * 512 * 4 + 8 * 64 * 4 + 8 * 512 * 2);
+  assert.match(j.message, /num_attention_heads/);
+});
+
+test('missing keys, a mislabelled file and a missing file: exit 1 with the message', () => {
+  const partial = join(dir, 'partial.json');
+  writeFileSync(partial, JSON.stringify({ model_type: 'llama', num_hidden_layers: 32, hidden_size: 4096, vocab_size: 32000 }));
+  let r = run(['--model-file', partial, '--task', 'inference']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /partial\.json lacks num_attention_heads, n_head, intermediate_size/);
+  const fake = join(dir, 'fake.gguf');
+  writeFileSync(fake, 'PK\x03\x04 a zip file');
+  r = run(['--model-file', fake, '--print-import']);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /fake\.gguf: this is not a GGUF file \(it would start with the magic \\"GGUF\\"\); it starts with 50 4b 03 04/);
+  r = run(['--model-file', join(dir, 'nope.gguf')]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /nope\.gguf: cannot open the file/);
+  r = run(['--print-import']);
+  assert.equal(r.code, 2);
+});
+
+test('flags override what the file sets', () => {
+  const { bytes } = llamaGguf();
+  const path = join(dir, 'tiny2.gguf');
+  writeFileSync(path, bytes);
+  const r = run(['--model-file', path, '--task', 'inference', '--set', 'inference.llamacpp.n_gpu_layers=1', '--set', 'model.name="renamed"', '--print-config']);
+  assert.equal(r.code, 0, r.err);
+  const c = JSON.parse(r.out);
+  assert.equal(c.model.name, 'renamed');
+  assert.equal(c.inference.llamacpp.n_gpu_layers, 1);
+  assert.equal(c.inference.weights, 'q4_k_m');
+  assert.equal(c.inference.weights_file.total_bytes, 1235152);
+});

@@ -1,0 +1,99 @@
+// The JS library's importModel / importFile (web/lib/api.js, docs/import.md) against the native
+// CLI's --print-import: the same document for the same bytes; importFile reads only a File's
+// header through File.slice, growing the slice when the header is longer than the first one.
+//   VRAMCALC_LIB   the packed library folder (default build/wasm/lib)
+//   VRAMCALC_BIN   the native CLI (default build/native/vramcalc)
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { llama70bGguf, llamaGguf, safetensors } from '../import_files.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const libDir = process.env.VRAMCALC_LIB || join(root, 'build/wasm/lib');
+const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
+const dir = mkdtempSync(join(tmpdir(), 'vramcalc-js-import-'));
+let vc;
+
+before(async () => {
+  assert.ok(existsSync(join(libDir, 'vramcalc.mjs')), `no library in ${libDir}: run scripts/build.sh`);
+  const { createVramCalc } = await import(pathToFileURL(join(libDir, 'vramcalc.mjs')).href);
+  vc = await createVramCalc();
+});
+
+function cliImport(path) {
+  const r = spawnSync(cliBin, ['--model-file', path, '--print-import'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return JSON.parse(r.stdout);
+}
+
+// A Blob that counts the bytes sliced out of it (a 45 GB "file" whose tensor data is never read).
+class SparseFile {
+  constructor(header, size, name) { this.header = header; this.size = size; this.name = name; this.read = 0; this.slices = 0; }
+  slice(start, end) {
+    const self = this;
+    const len = Math.min(end, this.size) - start;
+    return { arrayBuffer() {
+      self.read += len;
+      self.slices++;
+      const out = new Uint8Array(len);
+      out.set(self.header.subarray(start, Math.min(start + len, self.header.length)));
+      return Promise.resolve(out.buffer);
+    } };
+  }
+}
+
+test('importModel: the same document as the CLI for a GGUF, a safetensors file and a config.json', () => {
+  const files = {
+    'tiny.gguf': llamaGguf().bytes,
+    'model.safetensors': safetensors([['model.embed_tokens.weight', 'BF16', [100, 16]], ['model.layers.0.mlp.up_proj.weight', 'BF16', [32, 16]]], true).bytes,
+    'config.json': readFileSync(join(root, 'tests/fixtures/hf/gpt-oss-20b.json')),
+  };
+  for (const [name, bytes] of Object.entries(files)) {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    assert.deepEqual(vc.importModel(new Uint8Array(bytes), name, bytes.length), cliImport(path), name);
+  }
+  // JSON text (pasted) reads as its bytes do.
+  const text = readFileSync(join(root, 'tests/fixtures/hf/qwen3-30b-a3b.json'), 'utf8');
+  const r = vc.importModel(text, 'pasted');
+  assert.equal(r.ok, true);
+  assert.equal(r.complete, true);
+  assert.equal(r.model.experts, 128);
+  assert.equal(r.params, 30532122624);
+  // The fragment goes straight into estimate().
+  const est = vc.estimate({ ...r.config, method: 'detailed', task: 'inference', gpu: 'h100-80gb' });
+  assert.equal(est.ok, true, JSON.stringify(est.error));
+});
+
+test('importFile reads a 45 GB GGUF through File.slice: its 8.3 MB header only', async () => {
+  const { bytes, weightBytes } = llama70bGguf();
+  const file = new SparseFile(new Uint8Array(bytes), bytes.length + weightBytes + 4096, 'big.gguf');
+  const t0 = performance.now();
+  const r = await vc.importFile(file);
+  const ms = performance.now() - t0;
+  assert.equal(r.ok, true, JSON.stringify(r.error));
+  assert.equal(r.weights_bytes, weightBytes);
+  assert.equal(r.model.layers, 80);
+  console.log(`importFile big.gguf: ${ms.toFixed(0)} ms, ${file.slices} slices, ${(file.read / 1e6).toFixed(1)} MB read of ${(file.size / 1e9).toFixed(1)} GB`);
+  assert.ok(file.read < 3 * bytes.length, `${file.read} bytes read`);
+  assert.ok(file.slices >= 2);  // 1 MiB first, then the longer slice the reader asked for
+  assert.ok(ms < 1000, `${ms} ms`);
+});
+
+test('errors are values: a wrong argument, a mislabelled file, a truncated header', async () => {
+  assert.equal(vc.importModel(42).error.field, 'import');
+  const png = vc.importModel(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), 'model.gguf');
+  assert.equal(png.ok, false);
+  assert.match(png.error.message, /model\.gguf: this is not a GGUF file/);
+  const { bytes } = llamaGguf();
+  const cut = vc.importModel(new Uint8Array(bytes.subarray(0, 100)), 'cut.gguf');
+  assert.equal(cut.ok, false);
+  assert.match(cut.error.message, /the file ends after/);
+  const prefix = vc.importModel(new Uint8Array(bytes.subarray(0, 100)), 'long.gguf', bytes.length);
+  assert.equal(prefix.ok, false);
+  assert.ok(prefix.need_bytes > 100);
+  assert.equal((await vc.importFile({})).error.field, 'import');
+});

@@ -1,0 +1,127 @@
+// Test helpers: small GGUF and safetensors files written byte by byte (no downloads), for the
+// import tests and the fuzz corpus generator.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace vc::test {
+
+// A GGUF v3 writer: metadata key/values, then tensor infos; the data section is left out unless
+// asked for (the readers never need it).
+class GgufWriter {
+public:
+    enum Type : std::uint32_t { U8 = 0, I8, U16, I16, U32, I32, F32, BOOL, STRING, ARRAY, U64, I64, F64 };
+
+    void u32(const std::string& key, std::uint32_t v) { kv(key, U32), put(v), ++kv_count_; }
+    void f32(const std::string& key, float v) { kv(key, F32), put(v), ++kv_count_; }
+    void str(const std::string& key, const std::string& v) { kv(key, STRING), text(v), ++kv_count_; }
+    void str_array(const std::string& key, const std::vector<std::string>& v) {
+        kv(key, ARRAY), put(std::uint32_t(STRING)), put(std::uint64_t(v.size()));
+        for (const auto& s : v) text(s);
+        ++kv_count_;
+    }
+    void i32_array(const std::string& key, const std::vector<std::int32_t>& v) {
+        kv(key, ARRAY), put(std::uint32_t(I32)), put(std::uint64_t(v.size()));
+        for (auto x : v) put(x);
+        ++kv_count_;
+    }
+    // dims in ggml order (ne[0] = row length first); type a ggml type id (0 F32, 1 F16, 8 Q8_0, 12 Q4_K, 14 Q6_K).
+    void tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type) {
+        std::string& t = tensors_;
+        append(t, std::uint64_t(name.size())), t += name, append(t, std::uint32_t(dims.size()));
+        for (auto d : dims) append(t, d);
+        append(t, type), append(t, offset_);
+        offset_ += 4096;  // any increasing offsets: the readers do not read the data
+        ++tensor_count_;
+    }
+    std::string bytes(std::uint32_t version = 3) const {
+        std::string out = "GGUF";
+        append(out, version), append(out, tensor_count_), append(out, kv_count_);
+        return out + kv_ + tensors_;
+    }
+
+private:
+    template <typename T>
+    static void append(std::string& s, T v) {
+        char b[sizeof(T)];
+        std::memcpy(b, &v, sizeof(T));
+        s.append(b, sizeof(T));
+    }
+    template <typename T>
+    void put(T v) { append(kv_, v); }
+    void text(const std::string& s) { put(std::uint64_t(s.size())), kv_ += s; }
+    void kv(const std::string& key, Type t) { text(key), put(std::uint32_t(t)); }
+
+    std::string kv_, tensors_;
+    std::uint64_t kv_count_ = 0, tensor_count_ = 0, offset_ = 0;
+};
+
+// A safetensors file: the header JSON for (name, dtype, shape) entries, data_offsets laid out in
+// order, and `data` zero bytes (or none: then the file is the header alone and offsets are unchecked).
+struct StEntry {
+    std::string name, dtype;
+    std::vector<std::uint64_t> shape;
+};
+inline std::uint64_t st_dtype_bytes(const std::string& d) {
+    if (d == "F32" || d == "I32" || d == "U32") return 4;
+    if (d == "F16" || d == "BF16" || d == "I16") return 2;
+    if (d == "F64" || d == "I64") return 8;
+    return 1;
+}
+inline std::string safetensors_bytes(const std::vector<StEntry>& entries, bool with_data) {
+    std::string h = "{\"__metadata__\":{\"format\":\"pt\"}";
+    std::uint64_t off = 0;
+    for (const auto& e : entries) {
+        std::uint64_t n = st_dtype_bytes(e.dtype);
+        std::string shape;
+        for (auto d : e.shape) shape += (shape.empty() ? "" : ",") + std::to_string(d), n *= d;
+        h += ",\"" + e.name + "\":{\"dtype\":\"" + e.dtype + "\",\"shape\":[" + shape + "],\"data_offsets\":[" + std::to_string(off) + "," +
+             std::to_string(off + n) + "]}";
+        off += n;
+    }
+    h += "}";
+    std::string out(8, '\0');
+    std::uint64_t len = h.size();
+    std::memcpy(&out[0], &len, 8);
+    out += h;
+    if (with_data) out += std::string(static_cast<size_t>(off), '\0');
+    return out;
+}
+
+// A small Llama-style GGUF: 2 layers, hidden 256, 4 heads (2 KV), FFN 512, vocab 1000, Q4_K_M
+// (Q4_K matrices, Q6_K attn_v and ffn_down, Q8_0 embedding, F32 norms), untied output (Q6_K).
+inline std::string tiny_llama_gguf() {
+    GgufWriter w;
+    w.str("general.architecture", "llama");
+    w.str("general.name", "Tiny Llama");
+    w.u32("general.file_type", 15);  // LLAMA_FTYPE_MOSTLY_Q4_K_M
+    w.u32("llama.block_count", 2);
+    w.u32("llama.context_length", 4096);
+    w.u32("llama.embedding_length", 256);
+    w.u32("llama.feed_forward_length", 512);
+    w.u32("llama.attention.head_count", 4);
+    w.u32("llama.attention.head_count_kv", 2);
+    w.f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
+    w.str_array("tokenizer.ggml.tokens", std::vector<std::string>(1000, "tok"));
+    w.tensor("token_embd.weight", {256, 1000}, 8);   // Q8_0: 256,000 / 32 x 34 = 272,000 B
+    w.tensor("output_norm.weight", {256}, 0);        // 1,024 B
+    w.tensor("output.weight", {256, 1000}, 14);      // Q6_K: 256,000 / 256 x 210 = 210,000 B
+    for (int i = 0; i < 2; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        w.tensor(b + "attn_norm.weight", {256}, 0);          // 1,024
+        w.tensor(b + "attn_q.weight", {256, 256}, 12);       // Q4_K: 65,536 / 256 x 144 = 36,864
+        w.tensor(b + "attn_k.weight", {256, 128}, 12);       // 18,432
+        w.tensor(b + "attn_v.weight", {256, 128}, 14);       // Q6_K: 32,768 / 256 x 210 = 26,880
+        w.tensor(b + "attn_output.weight", {256, 256}, 12);  // 36,864
+        w.tensor(b + "ffn_norm.weight", {256}, 0);           // 1,024
+        w.tensor(b + "ffn_gate.weight", {256, 512}, 12);     // 73,728
+        w.tensor(b + "ffn_up.weight", {256, 512}, 12);       // 73,728
+        w.tensor(b + "ffn_down.weight", {512, 256}, 14);     // Q6_K: 131,072 / 256 x 210 = 107,520
+    }
+    return w.bytes();
+}
+
+}  // namespace vc::test
