@@ -62,7 +62,7 @@ test('importModel: the same document as the CLI for a GGUF, a safetensors file a
   assert.equal(r.ok, true);
   assert.equal(r.complete, true);
   assert.equal(r.model.experts, 128);
-  assert.equal(r.params, 30532122624);
+  assert.equal(r.params, 30532110336);  // as the qwen3-30b-a3b preset derives it
   // The fragment goes straight into estimate().
   const est = vc.estimate({ ...r.config, method: 'detailed', task: 'inference', gpu: 'h100-80gb' });
   assert.equal(est.ok, true, JSON.stringify(est.error));
@@ -79,7 +79,7 @@ test('importFile reads a 45 GB GGUF through File.slice: its 8.3 MB header only',
   assert.equal(r.model.layers, 80);
   console.log(`importFile big.gguf: ${ms.toFixed(0)} ms, ${file.slices} slices, ${(file.read / 1e6).toFixed(1)} MB read of ${(file.size / 1e9).toFixed(1)} GB`);
   assert.ok(file.read < 3 * bytes.length, `${file.read} bytes read`);
-  assert.ok(file.slices >= 2);  // 1 MiB first, then the longer slice the reader asked for
+  assert.ok(file.slices >= 2);  // 4 MiB first, then the longer slice the reader asked for
   assert.ok(ms < 1000, `${ms} ms`);
 });
 
@@ -91,7 +91,7 @@ test('errors are values: a wrong argument, a mislabelled file, a truncated heade
   const { bytes } = llamaGguf();
   const cut = vc.importModel(new Uint8Array(bytes.subarray(0, 100)), 'cut.gguf');
   assert.equal(cut.ok, false);
-  assert.match(cut.error.message, /the file ends after/);
+  assert.match(cut.error.message, /cut\.gguf: the tensor count 21 cannot fit in a file of 100 bytes/);
   const prefix = vc.importModel(new Uint8Array(bytes.subarray(0, 100)), 'long.gguf', bytes.length);
   assert.equal(prefix.ok, false);
   assert.ok(prefix.need_bytes > 100);

@@ -89,7 +89,7 @@ function vramcalcConfigText(config) {
 }
 
 // The first bytes read of a model file; the reader asks for more (need_bytes) when its header is longer.
-const VRAMCALC_FIRST_SLICE = 1 << 20;
+const VRAMCALC_FIRST_SLICE = 4 << 20;  // 4 MiB: a config.json, a safetensors header, most of a GGUF tokenizer
 const VRAMCALC_MAX_SLICES = 16;
 
 // Bytes for importModel: a Uint8Array (or other typed array / ArrayBuffer) as it is, a string as UTF-8.
