@@ -224,6 +224,43 @@ bool read_llamacpp(const json& j, InferenceInputs& in, Error& err) {
     return l.ok();
 }
 
+bool read_weights_file(const json& j, WeightsFile& f, Error& err) {
+    ObjectReader r(j, "inference.weights_file.");
+    r.only_keys({"source", "total_bytes", "params", "parts", "layer_bytes", "mix"});
+    r.string("source", f.source);
+    r.number("total_bytes", f.total_bytes);
+    r.number("params", f.params);
+    r.string("mix", f.mix);
+    if (r.ok() && !r.has("total_bytes")) r.fail("total_bytes", "inference.weights_file.total_bytes is required (the file's tensor bytes)");
+    if (r.ok() && r.has("layer_bytes")) {
+        const json& a = r.at("layer_bytes");
+        if (!a.is_array()) return err = Error{"inference.weights_file.layer_bytes", "inference.weights_file.layer_bytes must be an array of bytes per layer"}, false;
+        f.layer_bytes.clear();
+        for (const auto& v : a) {
+            if (!v.is_number()) return err = Error{"inference.weights_file.layer_bytes", "inference.weights_file.layer_bytes must hold numbers (bytes)"}, false;
+            f.layer_bytes.push_back(v.get<double>());
+        }
+    }
+    if (r.ok() && r.has("parts")) {
+        const json& p = r.at("parts");
+        if (!p.is_object()) return err = Error{"inference.weights_file.parts", "inference.weights_file.parts must be an object of bytes"}, false;
+        ObjectReader pr(p, "inference.weights_file.parts.");
+        pr.only_keys({"embedding", "output", "attention", "mlp", "experts", "experts_routed", "router", "other"});
+        pr.number("embedding", f.embedding);
+        pr.number("output", f.output);
+        pr.number("attention", f.attention);
+        pr.number("mlp", f.mlp);
+        pr.number("experts", f.experts);
+        pr.number("experts_routed", f.experts_routed);
+        pr.number("router", f.router);
+        pr.number("other", f.other);
+        if (!pr.ok()) return err = pr.error(), false;
+        f.has_parts = true;
+    }
+    if (!r.ok()) err = r.error();
+    return r.ok();
+}
+
 bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
     ObjectReader r(j, "inference.gpu_custom.");
     r.only_keys({"name", "memory_gib", "bandwidth_gbps", "bf16_tflops", "fp8_tflops"});

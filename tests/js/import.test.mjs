@@ -80,7 +80,7 @@ test('importFile reads a 45 GB GGUF through File.slice: its 8.3 MB header only',
   console.log(`importFile big.gguf: ${ms.toFixed(0)} ms, ${file.slices} slices, ${(file.read / 1e6).toFixed(1)} MB read of ${(file.size / 1e9).toFixed(1)} GB`);
   assert.ok(file.read < 3 * bytes.length, `${file.read} bytes read`);
   assert.ok(file.slices >= 2);  // 4 MiB first, then the longer slice the reader asked for
-  assert.ok(ms < 1000, `${ms} ms`);
+  assert.ok(file.read < 50e6, 'under 50 MB read of a 45 GB file');  // (the time is printed above, not asserted: docs/import.md)
 });
 
 test('errors are values: a wrong argument, a mislabelled file, a truncated header', async () => {
