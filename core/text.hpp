@@ -13,6 +13,10 @@ std::string num(double v);
 // Thousands separators in the integer part of a formatted number ("231424.5" -> "231,424.5").
 std::string group_thousands(const std::string& s);
 
+// A whole number as digits, no separators ("2048"; 2.5 -> "2", truncated). Outside the range of
+// long long (or NaN, infinity) it falls back to num(), never converting out of range.
+std::string int_text(double v);
+
 // A whole count for prose, with separators: 131072 -> "131,072".
 std::string count_text(double v);
 
