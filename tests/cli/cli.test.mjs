@@ -180,3 +180,15 @@ test('--list-presets shows context windows, derived and published totals, and do
     assert.equal(row.split('|')[8].trim().replace(/,/g, ''), context, `docs/models.md context window of ${id}`);
   }
 });
+
+test('quick method past 1,048,576 GPUs: none fits (the count no longer overflows into "fits on one", issue 16)', () => {
+  const r = run(['--method', 'quick', '--params', '100000', '--batch', '1048576', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  for (const f of j.fits) {
+    assert.equal(f.gpus_needed, 0, f.gpu);
+    assert.equal(f.fits, false, f.gpu);
+  }
+  const t = run(['--method', 'quick', '--params', '100000', '--batch', '1048576']);
+  assert.match(t.out, /A100 80GB.*- needed.*does not fit/);
+});

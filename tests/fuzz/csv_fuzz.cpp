@@ -3,7 +3,7 @@
 //   - nothing crashes or trips a sanitizer (the reader converts cells to numbers and counts)
 //   - every compared row has a finite, positive measurement, a finite non-negative estimate and a
 //     finite error; a skipped row says why
-//   - the printed report carries no NaN, Inf or wrapped integer
+//   - the summary (median and worst error) is finite, and the report prints
 #include <cstdint>
 #include <string>
 
@@ -28,8 +28,11 @@ void check(const vc::io::CsvTable& table, bool as_labelled) {
         FUZZ_CHECK(c.measured_oom ? c.measured_bytes == 0 : (vc::fuzz::is_size(c.measured_bytes) && c.measured_bytes > 0),
                    "row " + c.id + " measured " + std::to_string(c.measured_bytes));
     }
-    const std::string report = vc::io::format_checks(checks, true);
-    FUZZ_CHECK(vc::fuzz::clean_text(report), "the validate report shows NaN/Inf:\n" + report);
+    // The report prints these figures and the summary's; it also echoes the rows' own text (a task
+    // "inf ence"), so the figures are checked as numbers rather than in the text.
+    const auto summary = vc::io::summarize(checks);
+    FUZZ_CHECK(std::isfinite(summary.median_abs_error) && std::isfinite(summary.worst_abs_error), "summary error not finite");
+    vc::io::format_checks(checks, true);
 }
 
 }  // namespace

@@ -27,20 +27,25 @@ inline std::string& current_input() {
 // A figure a user sees: finite and not negative.
 inline bool is_size(double v) { return std::isfinite(v) && v >= 0; }
 
-// Text a user sees carries no "nan", "inf" or "infinity" word (any case; "inference" is fine) and
-// no wrapped integer.
-inline bool clean_text(const std::string& s) {
+// Printed figures carry no NaN, Inf or wrapped integer: "nan"/"inf"/"infinity" (any case) as printf
+// writes a non-finite number, i.e. standing alone after a space, a sign or the start, and before a
+// space, "%", "," or ")" or the end ("-nan%", "inf GB"). Words such as "inference" pass, and so
+// does user text quoted in a message ("got \"inf\"").
+inline bool clean_numbers(const std::string& s) {
     for (const char* bad : {"-2147483648", "-9223372036854775808"})
         if (s.find(bad) != std::string::npos) return false;
-    std::string word;
-    for (size_t i = 0; i <= s.size(); ++i) {
-        const char c = i < s.size() ? s[i] : ' ';
-        if (std::isalpha(static_cast<unsigned char>(c))) {
-            word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            continue;
+    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i > 0 && !(s[i - 1] == ' ' || s[i - 1] == '+' || s[i - 1] == '-')) continue;
+        for (const char* word : {"infinity", "nan", "inf"}) {
+            const size_t n = std::char_traits<char>::length(word);
+            if (i + n > s.size()) continue;
+            bool same = true;
+            for (size_t k = 0; k < n; ++k) same = same && lower(s[i + k]) == word[k];
+            if (!same) continue;
+            const char next = i + n < s.size() ? s[i + n] : ' ';
+            if (next == ' ' || next == '%' || next == ',' || next == ')' || next == '\n') return false;
         }
-        if (word == "nan" || word == "inf" || word == "infinity") return false;
-        word.clear();
     }
     return true;
 }
