@@ -1,6 +1,8 @@
 // vramcalc core: dispatch from a Config to its method.
 #include "core/estimate.hpp"
 
+#include <cmath>
+
 #include "core/catalog/gpus.hpp"
 #include "core/serve/inference.hpp"
 #include "core/text.hpp"
@@ -24,6 +26,37 @@ const char* task_name(Task t) {
         case Task::Inference: return "inference";
     }
     return "training";
+}
+
+bool check_target_utilization(const Config& cfg, Error& err) {
+    if (check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) return true;
+    err.message += " (a share of the GPU's memory: 0.75 = 75%)";
+    return false;
+}
+
+bool check_result(const Estimate& e, const Config& cfg, Error& err) {
+    // The figure, its value and unit; the first one that is not a size is reported.
+    auto bad = [&](const std::string& figure, double v, const char* unit) {
+        if (std::isfinite(v) && v >= 0) return false;
+        const std::string value = std::isnan(v) ? "NaN" : std::isinf(v) ? (v > 0 ? "infinity" : "-infinity") : num(v);
+        const bool rules = cfg.method != Method::Detailed;
+        err = Error{rules ? "params_b" : "model",
+                    std::string("this config is outside what the ") + method_name(cfg.method) +
+                        " method models: its " + figure + " came out as " + value + " " + unit +
+                        " (a size must be a finite number of at least 0); " +
+                        (rules ? "use a smaller params_b, batch or seq"
+                               : "check model (a preset, an architecture or params_b) and the sizes")};
+        return true;
+    };
+    for (const auto& c : e.components)
+        if (bad(c.label + " (" + c.key + ")", c.bytes, "bytes")) return false;
+    if (bad("total", e.total_bytes, "bytes") || bad("total with safety margin", e.buffered_bytes, "bytes")) return false;
+    for (const auto& f : e.fits)
+        if (bad("GPU utilization on " + f.gpu_id, f.utilization, "x one GPU") || bad("GPU count on " + f.gpu_id, f.gpus_needed, "GPUs"))
+            return false;
+    for (const auto& m : e.metrics)
+        if (bad(m.label + " (" + m.key + ")", m.value, m.unit.c_str())) return false;
+    return true;
 }
 
 void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization) {
@@ -73,12 +106,7 @@ static Outcome<Estimate> with_window_note(Outcome<Estimate> r, const Config& cfg
     return r;
 }
 
-Outcome<Estimate> estimate(const Config& cfg) {
-    Error err;
-    if (!check_range("target_utilization", cfg.target_utilization, 0.05, 1.0, err)) {
-        err.message += " (a share of the GPU's memory: 0.75 = 75%)";
-        return Outcome<Estimate>::failure(err);
-    }
+static Outcome<Estimate> run_method(const Config& cfg) {
     switch (cfg.method) {
         case Method::Quick: {
             auto params = rule_params(cfg);
@@ -104,6 +132,14 @@ Outcome<Estimate> estimate(const Config& cfg) {
             return training_estimate(cfg);
     }
     return Outcome<Estimate>::failure("method", "method must be one of quick, guide, detailed");
+}
+
+Outcome<Estimate> estimate(const Config& cfg) {
+    Error err;
+    if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);
+    auto r = run_method(cfg);
+    if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);
+    return r;
 }
 
 }  // namespace vc

@@ -21,6 +21,14 @@ namespace vc {
 // Validates `cfg` and runs its method. Never throws; errors name the config field.
 Outcome<Estimate> estimate(const Config& cfg);
 
+// The checks every result of estimate() and solve() passes before a front end sees it (issue 16).
+// target_utilization in [0.05, 1], checked before any method runs (the solvers size against it).
+bool check_target_utilization(const Config& cfg, Error& err);
+// Every figure of the estimate (components, totals, GPU fits, metrics) finite and not negative: a
+// size that is not is a config outside what the formulas model, reported as an error naming the
+// figure and the config's inputs that drive it instead of printing NaN, Inf or a negative size.
+bool check_result(const Estimate& e, const Config& cfg, Error& err);
+
 // For each catalog GPU: how many of it a job needs when each GPU must hold `per_gpu_bytes`
 // (1 when it fits on one, 0 when it never fits) and whether it fits with `gpus` of them.
 void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization);

@@ -1,6 +1,7 @@
 // vramcalc core: dispatch of "what fits" questions to the method that answers them.
 #include "core/solve.hpp"
 
+#include "core/estimate.hpp"
 #include "core/serve/inference_solve.hpp"
 #include "core/train/training_solve.hpp"
 
@@ -27,6 +28,10 @@ const std::vector<QuestionInfo>& solve_questions() {
 }
 
 Outcome<Answer> solve(const Config& cfg, const std::string& question) {
+    // The solvers size against target_utilization: the same range as estimate().
+    Error err;
+    if (!check_target_utilization(cfg, err)) return Outcome<Answer>::failure(err);
+
     // Training and fine-tuning questions are dispatched here.
     if (cfg.task != Task::Inference)
         for (const auto& q : solve_questions())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -34,5 +35,29 @@ bool check_positive(const char* field, double v, double hi, Error& err);        
 bool check_int_range(const char* field, double v, long long lo, long long hi, Error& err);  // integral, lo..hi
 
 inline bool all_finite(double v) { return std::isfinite(v); }
+
+// The one double -> integer conversion. Converting a double outside the integer's range (or NaN)
+// is undefined behaviour in C++, and native and WebAssembly builds then disagree, so every
+// conversion in core/, io/, shell/ and cli/ goes through these: the range is checked first.
+// True when `v` is finite and its integer part fits Int: `out` gets it (truncated toward zero).
+template <typename Int>
+bool to_int_checked(double v, Int& out) {
+    static_assert(std::numeric_limits<Int>::is_integer, "to_int_checked converts to an integer type");
+    // Both bounds are powers of two (or 0), exact as doubles: [min, max + 1).
+    constexpr double lo = static_cast<double>(std::numeric_limits<Int>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<Int>::max() / 2 + 1) * 2.0;
+    if (!(v >= lo && v < hi)) return false;  // also false for NaN
+    out = static_cast<Int>(v);
+    return true;
+}
+// `v` truncated toward zero and clamped to [lo, hi] (NaN gives lo): for counts whose huge values
+// all mean the same thing (a GPU count past any cluster, a pixel size).
+template <typename Int>
+Int to_int_saturated(double v, Int lo = std::numeric_limits<Int>::min(), Int hi = std::numeric_limits<Int>::max()) {
+    if (std::isnan(v) || v <= static_cast<double>(lo)) return lo;
+    if (v >= static_cast<double>(hi)) return hi;
+    Int out = lo;
+    return to_int_checked(v, out) ? (out < lo ? lo : out > hi ? hi : out) : lo;
+}
 
 }  // namespace vc

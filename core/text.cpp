@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/status.hpp"
+
 namespace vc {
 
 std::string num(double v) {
@@ -27,10 +29,11 @@ std::string num(double v) {
         }
         return s;
     }
-    if (std::floor(v) == v) {
+    long long whole = 0;
+    if (std::floor(v) == v && to_int_checked(v, whole)) {
         // NOTE: integers below 1e7 are the common case (batch, seq, bytes); to_chars is exact and
         // several times faster than printf's "%.0f" (an estimate formats a dozen numbers).
-        auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+        auto r = std::to_chars(buf, buf + sizeof buf, whole);
         return std::string(buf, r.ptr);
     }
     std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -48,6 +51,11 @@ std::string group_thousands(const std::string& s) {
         out += s[i];
     }
     return out + s.substr(end);
+}
+
+std::string int_text(double v) {
+    long long n = 0;
+    return to_int_checked(v, n) ? std::to_string(n) : num(v);
 }
 
 std::string count_text(double v) {

@@ -16,6 +16,10 @@ std::string group_thousands(const std::string& s);
 // ASCII letters lowered, other bytes kept (ids, file-type names, CSV words; not locale-aware).
 std::string ascii_lower(std::string s);
 
+// A whole number as digits, no separators ("2048"; 2.5 -> "2", truncated). Outside the range of
+// long long (or NaN, infinity) it falls back to num(), never converting out of range.
+std::string int_text(double v);
+
 // A whole count for prose, with separators: 131072 -> "131,072".
 std::string count_text(double v);
 

@@ -92,9 +92,22 @@ bool to_number(const std::string& s, double& out) {
     return end && *end == '\0' && std::isfinite(out);
 }
 
-int int_or(const CalibrationRow& row, const char* column, int fallback) {
+// A column as an int: empty or not a number gives `fallback`, a number out of an int's range an
+// error naming the column.
+int int_or(const CalibrationRow& row, const char* column, int fallback, Error& err) {
     double v;
-    return to_number(row.get(column), v) ? static_cast<int>(v) : fallback;
+    int out = fallback;
+    if (to_number(row.get(column), v)) row_int(v, std::string("column ") + column, out, err);
+    return out;
+}
+
+// The digits at the start of `text` ("8" of "8 x cp4") as an int, as atoi reads them but checked.
+int leading_int(const char* text, const std::string& field, Error& err) {
+    size_t n = 0;
+    while (std::isdigit(static_cast<unsigned char>(text[n]))) ++n;
+    int out = 0;
+    if (n > 0) row_int(std::strtod(std::string(text, n).c_str(), nullptr), field, out, err);
+    return out;
 }
 
 // Sequence length of a dataset named instead of a number: the longest Alpaca sample under the
@@ -104,16 +117,16 @@ constexpr double kAlpacaLongestTokens = 1024;
 
 // The row's model: the preset of the same name when its dimensions agree with the row's columns,
 // else an architecture from the columns (GELU rows get LayerNorm and biases, as BERT/GPT/phi).
-ModelSpec row_model(const CalibrationRow& row) {
+ModelSpec row_model(const CalibrationRow& row, Error& err) {
     ModelSpec m;
     m.name = row.get("model");
-    m.layers = int_or(row, "L", 0);
-    m.hidden = int_or(row, "h", 0);
-    m.heads = int_or(row, "a", 0);
-    m.kv_heads = int_or(row, "kv", 0);
-    m.head_dim = int_or(row, "hd", 0);
-    m.vocab = int_or(row, "V", 0);
-    m.ffn = int_or(row, "ffn", 0);
+    m.layers = int_or(row, "L", 0, err);
+    m.hidden = int_or(row, "h", 0, err);
+    m.heads = int_or(row, "a", 0, err);
+    m.kv_heads = int_or(row, "kv", 0, err);
+    m.head_dim = int_or(row, "hd", 0, err);
+    m.vocab = int_or(row, "V", 0, err);
+    m.ffn = int_or(row, "ffn", 0, err);
     const std::string mlp = ascii_lower(row.get("mlp"));
     m.mlp = mlp == "gelu" ? MlpKind::Gelu : (mlp == "geglu" ? MlpKind::GeGlu : MlpKind::SwiGlu);
     m.tied_embeddings = ascii_lower(row.get("tied")) == "yes";
@@ -132,7 +145,7 @@ ModelSpec row_model(const CalibrationRow& row) {
 }
 
 // "fsdp-full-shard dp8", "fsdp dp2 x cp4", "zero2 dp4", "none".
-void apply_sharding(const std::string& text, Config& cfg) {
+void apply_sharding(const std::string& text, Config& cfg, Error& err) {
     std::string word;
     auto take = [&]() {
         if (word.empty()) return;
@@ -142,7 +155,7 @@ void apply_sharding(const std::string& text, Config& cfg) {
             cfg.training.sharding = s;
             if (group) cfg.training.shard_group = group;
         } else if (word.size() > 2 && std::isdigit(static_cast<unsigned char>(word[2]))) {
-            const int n = std::atoi(word.c_str() + 2);
+            const int n = leading_int(word.c_str() + 2, "column sharding (" + word + ")", err);
             const std::string k = word.substr(0, 2);
             if (k == "dp") cfg.parallel.dp = n;
             else if (k == "cp") cfg.parallel.cp = n;
@@ -160,7 +173,7 @@ void apply_sharding(const std::string& text, Config& cfg) {
 }
 
 // "lora r32 q+v", "qlora r8", "lora r64 all linear+output", "full".
-void apply_method(const std::string& text, Config& cfg) {
+void apply_method(const std::string& text, Config& cfg, Error& err) {
     const std::string t = ascii_lower(text);
     if (t.rfind("qlora", 0) == 0) cfg.training.finetune = FinetuneMethod::Qlora;
     else if (t.rfind("lora", 0) == 0) cfg.training.finetune = FinetuneMethod::Lora;
@@ -171,7 +184,7 @@ void apply_method(const std::string& text, Config& cfg) {
         const size_t next = t.find(' ', pos + 1);
         const std::string word = t.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1);
         if (word.size() > 1 && word[0] == 'r' && std::isdigit(static_cast<unsigned char>(word[1])))
-            cfg.training.lora.rank = std::atoi(word.c_str() + 1);
+            cfg.training.lora.rank = leading_int(word.c_str() + 1, "column method (" + word + ")", err);
         else if (!word.empty())
             rest += (rest.empty() ? "" : " ") + word;
         pos = next;
@@ -225,7 +238,8 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     cfg.method = Method::Detailed;
     const std::string task = ascii_lower(row.get("task"));
     cfg.task = task == "pretrain" ? Task::Training : Task::FineTune;
-    cfg.model = row_model(row);
+    Error err;
+    cfg.model = row_model(row, err);
     cfg.training.profile = row_profile(row);
 
     const std::string weights = ascii_lower(row.get("weights"));
@@ -240,7 +254,7 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     cfg.training.precision = prec;
     if (note.find("compile") != std::string::npos) cfg.training.compile = Toggle::On;
 
-    apply_method(row.get("method"), cfg);
+    apply_method(row.get("method"), cfg, err);
     if (weights.rfind("nf4", 0) == 0) {
         cfg.training.finetune = FinetuneMethod::Qlora;
         cfg.training.lora.quant = BaseQuant::Nf4;
@@ -261,7 +275,7 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))
         return Outcome<Config>::failure("ckpt", "unknown checkpointing \"" + ckpt + "\"");
     if (to_number(row.get("gpus"), v)) cfg.gpus = v;
-    apply_sharding(row.get("sharding"), cfg);
+    apply_sharding(row.get("sharding"), cfg, err);
     // "grad accum 4" in the note.
     const size_t ga = note.find("grad accum");
     if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
@@ -282,6 +296,8 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
         }
     }
 
+    if (!err.field.empty()) return Outcome<Config>::failure(err);
+
     // Encoder models (BERT) are fine-tuned as sequence classifiers in these sources, with dropout 0.1.
     if (contains(cfg.model.name, "bert")) {
         cfg.training.head = OutputHead::Classifier;
@@ -291,20 +307,46 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     return Outcome<Config>::success(cfg);
 }
 
-bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom) {
+void row_int(double v, const std::string& field, int& out, Error& err) {
+    int n = 0;
+    if (std::floor(v) == v && v >= 0 && to_int_checked(v, n)) {
+        out = n;
+        return;
+    }
+    char got[32];
+    std::snprintf(got, sizeof got, "%.10g", v);
+    if (err.field.empty()) err = Error{field, field + " must be a whole number in [0, 2147483647], got " + got};
+}
+
+bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom, std::string* why) {
     const std::string value = row.get("value");
     oom = ascii_lower(value) == "oom";
     if (oom) {
         bytes = 0;
         return true;
     }
-    double v;
-    if (!to_number(value, v)) return false;
+    auto fail = [&](const std::string& reason) {
+        if (why) *why = reason;
+        return false;
+    };
     const std::string unit = row.get("unit");
-    if (unit == "GB") bytes = gb_to_bytes(v);
-    else if (unit == "GiB") bytes = gib_to_bytes(v);
-    else if (unit == "MiB") bytes = mib_to_bytes(v);
-    else return false;
+    double v;
+    if (!to_number(value, v)) return fail("unreadable value \"" + value + "\" (a number or OOM)");
+    double per_unit = 0;
+    if (unit == "GB") per_unit = gb_to_bytes(1);
+    else if (unit == "GiB") per_unit = gib_to_bytes(1);
+    else if (unit == "MiB") per_unit = mib_to_bytes(1);
+    else return fail("unreadable unit \"" + unit + "\" (GB, GiB or MiB)");
+    bytes = v * per_unit;
+    // The range in GB, whatever the row's unit: (0, kMaxMeasuredGB].
+    if (!(bytes > 0 && bytes <= gb_to_bytes(kMaxMeasuredGB))) {
+        char buf[200], in_unit[64] = "";
+        if (unit != "GB") std::snprintf(in_unit, sizeof in_unit, " (%.10g %s)", gb_to_bytes(kMaxMeasuredGB) / per_unit, unit.c_str());
+        std::snprintf(buf, sizeof buf, "value must be greater than 0 and at most %.10g GB%s, got %.10g %s", kMaxMeasuredGB, in_unit, v,
+                      unit.c_str());
+        bytes = 0;
+        return fail(buf);
+    }
     return true;
 }
 
@@ -426,7 +468,7 @@ const TaskHandler kTaskHandlers[] = {
 
 }  // namespace
 
-ModelSpec calibration_row_model(const CalibrationRow& row) { return row_model(row); }
+ModelSpec calibration_row_model(const CalibrationRow& row, Error& err) { return row_model(row, err); }
 std::string calibration_row_gpu(const CalibrationRow& row) { return row_gpu(row); }
 
 RowEstimator row_estimator(const std::string& task) {
@@ -450,7 +492,8 @@ std::vector<RowCheck> check_rows(const CsvTable& table, bool as_labelled) {
         bool known_task = false;
         for (const auto& h : kTaskHandlers) known_task = known_task || c.task == h.task;
         const RowEstimator run = row_estimator(c.task);
-        if (!measured_bytes(row, c.measured_bytes, c.measured_oom)) c.skipped = "unreadable value/unit";
+        std::string why;
+        if (!measured_bytes(row, c.measured_bytes, c.measured_oom, &why)) c.skipped = why;
         else if (!known_task) c.skipped = "unknown task \"" + c.task + "\"";
         else if (!run) c.skipped = "skipped (inference model pending)";
         else run(row, c);

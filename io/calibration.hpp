@@ -51,7 +51,8 @@ RowEstimator row_estimator(const std::string& task);
 
 // The row's model (the preset of the same name when its dimensions agree, else the columns) and
 // the GPU it ran on ("" when the row names none); shared with the inference rows.
-ModelSpec calibration_row_model(const CalibrationRow& row);
+// A column that does not fit its integer sets `err` (see row_int) and reads as 0.
+ModelSpec calibration_row_model(const CalibrationRow& row, Error& err);
 std::string calibration_row_gpu(const CalibrationRow& row);
 
 // The weights column read as a format id and group size (0 = not named), in the spellings people
@@ -61,6 +62,11 @@ struct RowFormat {
     int group_size = 0;
 };
 RowFormat row_format(const std::string& column);
+
+// A number read from a row (a cell, or one inside a cell's text) as an int of [0, 2147483647]:
+// `out` gets it; a value outside that range, or not whole, leaves `out` and sets `err` (the row's
+// first error, naming `field`, the accepted range and the value) instead of converting out of range.
+void row_int(double v, const std::string& field, int& out, Error& err);
 
 // The inference model's rows (io/calibration_inference.cpp; docs/accuracy.md, "Inference rows"):
 // Hugging Face generate ("inference"), a vLLM profile line ("serve"), a GGUF file ("file").
@@ -72,8 +78,11 @@ void file_row(const CalibrationRow& row, RowCheck& out);
 // `as_labelled`: the CSV's words only, without the source recipes' settings.
 Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled = false);
 
-// Measured bytes from a row's value and unit (GB 1e9, GiB 2^30, MiB 2^20); false if unreadable.
-bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom);
+// Measured bytes from a row's value and unit (GB 1e9, GiB 2^30, MiB 2^20), or "OOM". False, with
+// the reason in `why` when given, for an unreadable value or unit, or a value outside
+// (0, kMaxMeasuredGB] GB: a measurement of 0, infinity or 1e308 cannot be scored.
+inline constexpr double kMaxMeasuredGB = 1e6;  // a million GB: far past any GPU or node
+bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom, std::string* why = nullptr);
 
 // Every row checked, in file order (`as_labelled`: see training_row_config).
 std::vector<RowCheck> check_rows(const CsvTable& table, bool as_labelled = false);

@@ -5,6 +5,7 @@
 // Each row becomes a detailed-inference Config from its columns; nothing is taken from the
 // measured figures in the note.
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -41,26 +42,31 @@ double number_after(const std::string& text, const char* key, double fallback) {
     return at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])) ? std::atof(t.c_str() + at) : fallback;
 }
 
-Config row_config(const CalibrationRow& row, Engine engine) {
+// The row's config; a number that does not fit its field's int sets `err` (the row is skipped).
+Config row_config(const CalibrationRow& row, Engine engine, Error& err) {
     Config cfg;
     cfg.method = Method::Detailed;
     cfg.task = Task::Inference;
-    cfg.model = calibration_row_model(row);
+    cfg.model = calibration_row_model(row, err);
     cfg.gpu_id = calibration_row_gpu(row);
     cfg.inference.engine = engine;
     const RowFormat format = row_format(row.get("weights"));
     cfg.inference.weights.format = format.format;
     if (format.group_size > 0) cfg.inference.weights.group_size = format.group_size;
     const double batch = std::atof(row.get("batch").c_str());
-    if (batch >= 1) cfg.inference.concurrency = static_cast<int>(batch);
+    if (batch >= 1) row_int(std::floor(batch), "column batch", cfg.inference.concurrency, err);
     const double seq = std::atof(row.get("seq").c_str());
-    if (seq >= 1) cfg.inference.context = static_cast<int>(seq);
+    if (seq >= 1) row_int(std::floor(seq), "column seq", cfg.inference.context, err);
     return cfg;
 }
 
 // Runs the config and hands the estimate to `pick`, which returns the bytes to compare.
 template <typename Pick>
-void compare(const Config& cfg, RowCheck& out, Pick pick) {
+void compare(const Config& cfg, const Error& read, RowCheck& out, Pick pick) {
+    if (!read.field.empty()) {
+        out.skipped = "config: " + read.message;
+        return;
+    }
     auto e = estimate(cfg);
     if (!e.ok) {
         out.skipped = "estimate: " + e.error.field + ": " + e.error.message;
@@ -124,12 +130,13 @@ RowFormat row_format(const std::string& column) {
 // attention when the note says so. alloc / reserved: what PyTorch's allocator holds (weights, KV,
 // activations); smi adds the CUDA context.
 void inference_row(const CalibrationRow& row, RowCheck& out) {
-    Config cfg = row_config(row, Engine::Hf);
+    Error err;
+    Config cfg = row_config(row, Engine::Hf, err);
     const std::string note = row.get("note");
-    cfg.inference.prompt_tokens = static_cast<int>(number_before(note, "-token prompt"));
+    row_int(std::floor(number_before(note, "-token prompt")), "column note (N-token prompt)", cfg.inference.prompt_tokens, err);
     if (has(note, "eager")) cfg.inference.hf.attention = HfAttention::Eager;
     const bool smi = ascii_lower(row.get("what")) == "smi";
-    compare(cfg, out, [&](const Estimate& e) {
+    compare(cfg, err, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
         return smi ? allocated + component(e, "runtime") : allocated;
     });
@@ -138,27 +145,30 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
 // vLLM: "vllm util 0.90 max_model_len 8192" in the method column; the value is the quantity the
 // note names first: weights, KV cache, activation peak or non-torch memory.
 void serve_row(const CalibrationRow& row, RowCheck& out) {
-    Config cfg = row_config(row, Engine::Vllm);
+    Error err;
+    Config cfg = row_config(row, Engine::Vllm, err);
     if (cfg.gpu_id.empty()) {
         out.skipped = "no GPU named in the row (vLLM sizes its pool from the card)";
         return;
     }
     const std::string method = row.get("method");
     cfg.inference.vllm.gpu_memory_utilization = number_after(method, "util", 0.9);
-    cfg.inference.context = static_cast<int>(number_after(method, "max_model_len", cfg.inference.context));
+    row_int(std::floor(number_after(method, "max_model_len", cfg.inference.context)), "column method (max_model_len)",
+            cfg.inference.context, err);
     const std::string note = ascii_lower(row.get("note"));
     const char* key = "weights";
     if (note.rfind("kv", 0) == 0) key = "kv_cache";
     else if (note.rfind("activation", 0) == 0) key = "activations";
     else if (note.rfind("non-torch", 0) == 0 || note.rfind("non_torch", 0) == 0) key = "runtime";
-    compare(cfg, out, [&](const Estimate& e) { return component(e, key); });
+    compare(cfg, err, out, [&](const Estimate& e) { return component(e, key); });
 }
 
 // A GGUF file: the tensor data llama.cpp's quantizer writes for the file type.
 void file_row(const CalibrationRow& row, RowCheck& out) {
-    Config cfg = row_config(row, Engine::LlamaCpp);
+    Error err;
+    Config cfg = row_config(row, Engine::LlamaCpp, err);
     cfg.gpu_id.clear();
-    compare(cfg, out, [](const Estimate& e) { return e.metric("weights_total_bytes")->value; });
+    compare(cfg, err, out, [](const Estimate& e) { return e.metric("weights_total_bytes")->value; });
 }
 
 }  // namespace vc::io

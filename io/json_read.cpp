@@ -31,9 +31,10 @@ bool ObjectReader::integer(const char* key, int& out) {
     const auto& v = obj_.at(key);
     if (!v.is_number()) return fail(key, path(key) + " must be a whole number");
     double d = v.get<double>();
-    if (!std::isfinite(d) || std::floor(d) != d || d < -2147483647.0 || d > 2147483647.0)
+    int n = 0;
+    if (std::floor(d) != d || d < -2147483647.0 || !to_int_checked(d, n))
         return fail(key, path(key) + " must be a whole number in [-2147483647, 2147483647]");
-    out = static_cast<int>(d);
+    out = n;
     return true;
 }
 

@@ -21,7 +21,8 @@ public:
     const Error& error() const { return err_; }
     bool has(const char* key) const { return obj_.contains(key) && !obj_.at(key).is_null(); }
     const nlohmann::json& at(const char* key) const { return obj_.at(key); }
-    std::string path(const char* key) const { return prefix_ + key; }
+    // An empty key (`{"": 1}`) is named `""`, so an error about it still names a field.
+    std::string path(const char* key) const { return prefix_ + (*key ? key : "\"\""); }
 
     // Each returns *this-state: false once any read failed (later reads are skipped).
     bool number(const char* key, double& out);

@@ -158,6 +158,7 @@ void scale(ParamBreakdown& b, double f) {
     for (double* v : {&b.embedding, &b.output, &b.attention, &b.mlp_dense, &b.experts_routed, &b.experts_shared, &b.router,
                       &b.norms, &b.total, &b.active, &b.per_layer_attention, &b.per_layer_mlp, &b.per_expert})
         *v *= f;
+    b.count_scale *= f;
 }
 
 }  // namespace
@@ -212,7 +213,7 @@ static ModelSpec filled_architecture(int hidden) {
     m.heads = hidden / m.head_dim;
     m.kv_heads = std::gcd(m.heads, kFillKvHeads);  // 8 when the heads allow, a divisor of them otherwise
     m.layers = hidden / kFillWidthPerLayer < 2 ? 2 : hidden / kFillWidthPerLayer;
-    m.ffn = static_cast<int>(std::ceil(kFillFfnRatio * hidden / 256.0)) * 256;
+    m.ffn = static_cast<int>(std::ceil(kFillFfnRatio * hidden / 256.0)) * 256;  // hidden <= kFillMaxWidth: fits
     m.mlp = MlpKind::SwiGlu;
     m.norm = NormKind::RmsNorm;
     m.vocab = kFillVocab;

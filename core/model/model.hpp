@@ -78,6 +78,10 @@ struct ParamBreakdown {
     double per_layer_attention = 0;   // one layer's attention
     double per_layer_mlp = 0;         // one dense layer's MLP
     double per_expert = 0;            // one routed expert
+    // A "parameters only" entry: the typed count over the filled architecture's own count (1
+    // otherwise). Counts read from dimensions (vocab x hidden) take it too, so they stay parts of
+    // the scaled total (a tiny count would otherwise quantize more head than the model holds).
+    double count_scale = 1;
 };
 
 // Fills derived defaults (head_dim = hidden / heads, kv_heads = heads when 0) and checks the

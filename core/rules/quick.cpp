@@ -79,10 +79,13 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     auto fit = [&](const char* id, double nominal_gb) {
         GpuFit f;
         f.gpu_id = id;
-        f.gpus_needed = static_cast<int>(std::ceil(buffered_gb / nominal_gb - 1e-12));
-        if (f.gpus_needed < 1) f.gpus_needed = 1;
+        // More GPUs than a job may have (gpus <= kMaxGpus): no count fits, 0 as in the catalog fits.
+        int needed = 0;
+        f.gpus_needed = to_int_checked(std::ceil(buffered_gb / nominal_gb - 1e-12), needed) && needed <= kMaxGpus
+                            ? (needed < 1 ? 1 : needed)
+                            : 0;
         f.utilization = buffered_gb / nominal_gb;
-        f.fits = f.gpus_needed <= 1;
+        f.fits = f.gpus_needed == 1;
         f.within_target = f.fits;
         return f;
     };

@@ -392,7 +392,7 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     sp.total = dense_on * dense_layer + moe_on * moe_layer;
     sp.linear = dense_on * (attn + pb.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
     sp.layer = std::max(dense_on > 0 ? dense_layer : 0, moe_on > 0 ? moe_layer : 0);
-    const double vocab_rows = static_cast<double>(m.vocab) * h / tp;
+    const double vocab_rows = static_cast<double>(m.vocab) * h / tp * pb.count_scale;
     if (first) sp.total += pb.embedding / tp;
     if (last) {
         // The output layer: its own matrix, or (tied, pipelined) a copy of the embedding.

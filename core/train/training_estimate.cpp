@@ -14,7 +14,8 @@ namespace {
 // "12.34 GB" (bytes / 1e9, two decimals) by integer arithmetic: printf's float conversion is the
 // slowest part of building an Estimate (bench/bench_training.cpp).
 std::string bytes_gb(double b) {
-    const long long hundredths = std::llround(std::fabs(b) / 1e7);
+    long long hundredths = 0;
+    if (!to_int_checked(std::round(std::fabs(b) / 1e7), hundredths)) return num(b / 1e9) + " GB";  // NaN, or past 9e16 GB
     std::string s = b < 0 ? "-" : "";
     s += std::to_string(hundredths / 100);
     s += '.';

@@ -73,7 +73,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         const double t = total(c);
         return t >= 0 && t <= budget;
     };
-    const std::string target = gb(budget) + " (" + std::to_string(static_cast<int>(cfg.target_utilization * 100 + 0.5)) +
+    const std::string target = gb(budget) + " (" + int_text(std::round(cfg.target_utilization * 100)) +
                                "% of " + g->name + ")";
 
     Answer a;
@@ -86,7 +86,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         a.value = last_fitting([&](double b) { c.quick.batch = b; return within(c); }, kMaxSolveBatch);
         if (a.value > 0) {
             c.quick.batch = a.value;
-            a.explanation = "micro-batch " + std::to_string(static_cast<long long>(a.value)) + " needs " + gb(total(c)) +
+            a.explanation = "micro-batch " + int_text(a.value) + " needs " + gb(total(c)) +
                             " per GPU, within " + target;
         } else {
             c.quick.batch = 1;
@@ -102,8 +102,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         const double k = last_fitting([&](double x) { c.quick.seq = x * cp; return within(c); }, std::floor(kMaxSolveSeq / cp));
         a.value = k * cp;
         c.quick.seq = a.value > 0 ? a.value : cp;
-        a.explanation = (a.value > 0 ? std::to_string(static_cast<long long>(a.value)) + " tokens need " : std::string("even ") +
-                                                                                                              std::to_string(static_cast<long long>(cp)) + " tokens need ") +
+        a.explanation = (a.value > 0 ? int_text(a.value) + " tokens need " : "even " + int_text(cp) + " tokens need ") +
                         gb(total(c)) + " per GPU" + (a.value > 0 ? ", within " : ", over ") + target;
         // The model's context window bounds the answer (whole multiples of cp); memory may allow more.
         const double limit = cfg.model.context_limit;
@@ -139,8 +138,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         a.value = k * step * mp;
         if (a.value > 0) {
             c.gpus = a.value;
-            a.explanation = std::to_string(static_cast<long long>(a.value)) + " GPUs (dp " +
-                            std::to_string(static_cast<long long>(k * step)) + ") need " + gb(total(c)) + " per GPU, within " + target;
+            a.explanation = int_text(a.value) + " GPUs (dp " + int_text(k * step) + ") need " + gb(total(c)) + " per GPU, within " + target;
         } else {
             // What stays on each GPU however many there are: the floor at the largest count, and
             // what would lower it (only what this config does not already do).

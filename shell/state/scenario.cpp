@@ -1,7 +1,10 @@
 // vramcalc shell state: shared inputs across methods (see scenario.hpp).
 #include "scenario.hpp"
 
+#include <cmath>
+
 #include "core/quant/quant.hpp"
+#include "core/status.hpp"
 
 namespace vc::shell {
 
@@ -73,12 +76,7 @@ void set_method(Config& cfg, Method method) {
 namespace {
 
 // A value a user typed into a double field, as an int field takes it (clamped, NaN as 0).
-int to_int(double v) {
-    if (!(v == v)) return 0;
-    if (v > 2147483647.0) return 2147483647;
-    if (v < -2147483648.0) return -2147483647 - 1;
-    return static_cast<int>(v);
-}
+int to_int(double v) { return std::isnan(v) ? 0 : to_int_saturated<int>(v); }
 
 bool mixed(TrainPrecision p) {
     return p == TrainPrecision::Bf16Mixed || p == TrainPrecision::Fp16Mixed || p == TrainPrecision::Fp8Mixed;

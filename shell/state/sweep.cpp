@@ -76,7 +76,7 @@ double sweep_value(const Config& cfg, SweepAxis axis) {
 
 void set_sweep_value(Config& cfg, SweepAxis axis, double v) {
     if (serving_detailed(cfg)) {
-        (axis == SweepAxis::Batch ? cfg.inference.concurrency : cfg.inference.context) = static_cast<int>(v);
+        (axis == SweepAxis::Batch ? cfg.inference.concurrency : cfg.inference.context) = to_int_saturated<int>(v, 1);  // the sweep's points are capped
         return;
     }
     (axis == SweepAxis::Batch ? cfg.quick.batch : cfg.quick.seq) = v;

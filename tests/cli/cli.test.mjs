@@ -243,3 +243,15 @@ test('validate: p90, within 10%, verdicts; several files as one; --cv table', ()
   assert.match(both.out, /LitGPT loss 14 B per logit .*not evidence: judged only on its own source/);
   assert.equal(run(['validate', files[0], new URL(import.meta.url).pathname]).code, 2);
 });
+
+test('quick method past 1,048,576 GPUs: none fits (the count no longer overflows into "fits on one", issue 16)', () => {
+  const r = run(['--method', 'quick', '--params', '100000', '--batch', '1048576', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  for (const f of j.fits) {
+    assert.equal(f.gpus_needed, 0, f.gpu);
+    assert.equal(f.fits, false, f.gpu);
+  }
+  const t = run(['--method', 'quick', '--params', '100000', '--batch', '1048576']);
+  assert.match(t.out, /A100 80GB.*- needed.*does not fit/);
+});

@@ -77,3 +77,31 @@ test('suggest lists the smallest changes that make it fit, each with its total',
   const fits = run(['suggest', '--config', '-'], JSON.stringify({ ...cfg, batch: 1, gpu: 'h100-80gb' }));
   assert.match(fits.out, /nothing to suggest/);
 });
+
+test('validate skips a measured value of 0 or 1e308 with its range, never NaN, Inf or "+0.0%" (issue 16)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vc-'));
+  const csv = join(dir, 'rows.csv');
+  const bert = 'HF transformers docs (V100-16GB),full_ft,bert-large-uncased,24,1024,16,16,64,30522,4096,gelu,yes,0.335,fp32,full,adamw,';
+  writeFileSync(csv, 'id,source,task,model,L,h,a,kv,hd,V,ffn,mlp,tied,params_b,weights,method,optimizer,batch,seq,ckpt,gpus,' +
+    'sharding,what,value,unit,note\n' +
+    `Z1,${bert}4,512,no,1,none,smi,0,MiB,\n` +
+    `Z2,${bert}4,512,no,1,none,smi,1e308,GB,\n` +
+    `Z3,${bert}1e10,512,no,1,none,smi,14949,MiB,\n`);
+  const r = run(['validate', csv]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Z1 .*value must be greater than 0 and at most 1000000 GB \(953674316\.4 MiB\), got 0 MiB$/m);
+  assert.match(r.out, /^Z2 .*value must be greater than 0 and at most 1000000 GB, got 1e\+308 GB$/m);
+  assert.match(r.out, /^Z3 .*batch: batch must be a whole number in \[1, 1048576\], got 1e\+10$/m);
+  assert.match(r.out, /compared 0 rows \(3 skipped\)/);
+  assert.doesNotMatch(r.out, /nan|inf |\+0\.0%/i);
+});
+
+test('solve with target_utilization 1e16: an error with the range, not "-2147483648%" (issue 16)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vc-'));
+  const cfg = join(dir, 'c.json');
+  writeFileSync(cfg, JSON.stringify({ ...LORA, target_utilization: 1e16 }));
+  const r = run(['solve', 'max_batch', '--config', cfg]);
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /target_utilization must be a number in \[0\.05, 1\], got 1e\+16/);
+});
