@@ -67,7 +67,8 @@ bool ObjectReader::only_keys(std::initializer_list<const char*> allowed) {
         for (const char* a : allowed)
             if (it.key() == a) known = true;
         if (!known) {
-            const std::string name = quoted_excerpt(it.key());  // any bytes: a link's key
+            // Any bytes (a link's key), or none: an error always names a field.
+            const std::string name = it.key().empty() ? "\"\"" : quoted_excerpt(it.key());
             std::string list;
             for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
             return fail(name.c_str(), "unknown field " + path(name.c_str()) + " (accepted: " + list + ")");

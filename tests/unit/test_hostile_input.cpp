@@ -197,6 +197,9 @@ TEST_CASE("widget messages: a 30 MB name is refused by size before it is parsed,
     // Invalid UTF-8 in the text: refused before the JSON reader.
     CHECK_FALSE(patch_config_text(base, "{\"gpu\":\"\\\"\xFF\"}", out, err));
     CHECK(err.field == "inputs");
+    // An empty key (message fuzzer): the error still names a field (an empty one means "no error").
+    CHECK_FALSE(patch_config_text(base, R"({"":1})", out, err));
+    CHECK(err.field == "\"\"");
     REQUIRE(patch_config_text(base, R"({"batch":8})", out, err));
     CHECK(out.quick.batch == 8);
 }
