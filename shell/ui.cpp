@@ -223,6 +223,7 @@ void ui_draw(App& a) {
     if (compact) compact_header(a);
     else header(a, narrow);
     ImGui::Spacing();
+    if (!compact) planner_tab(a, narrow);
     task_method_bar(a, narrow);
     ImGui::Spacing();
     if (!narrow) {
@@ -234,7 +235,8 @@ void ui_draw(App& a) {
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("results", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding);
-        results_panel(a, narrow, wide);
+        if (a.ui.planner.open && !compact) planner_panel(a, narrow);
+        else results_panel(a, narrow, wide);
         ImGui::EndChild();
         ImGui::PopStyleVar();
         ImGui::PopStyleColor();
@@ -246,7 +248,8 @@ void ui_draw(App& a) {
         if (g_scroll_to_results) ImGui::SetScrollY(ImGui::GetCursorPosY() - pad);
         g_scroll_to_results = false;
         results_y = ImGui::GetCursorPosY();
-        results_panel(a, narrow, false);
+        if (a.ui.planner.open && !compact) planner_panel(a, narrow);
+        else results_panel(a, narrow, false);
     }
     // What a single column needs, so an embedding page can size its iframe to fit.
     a.content_height_px = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + pad;

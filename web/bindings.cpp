@@ -19,6 +19,7 @@
 #include "io/solve_json.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
+#include "shell/state/planner.hpp"
 #include "shell/state/report.hpp"
 #include "shell/state/scenario.hpp"
 #include "shell/state/url.hpp"
@@ -62,6 +63,7 @@ std::string shell_state() {
     json widgets = json::object();
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
+    j["planner"] = vc::shell::planner_state_json(a);
     return vc::io::dump(j);
 }
 

@@ -214,6 +214,7 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
     }
     if (ui.show_gib) pairs.emplace_back("units", "gib");
     if (ui.theme != ThemeChoice::Auto) pairs.emplace_back("theme", theme_name(ui.theme));
+    planner_fragment_pairs(ui.planner, pairs);
     if (pairs.empty()) return "";
 
     // Readable order: method, task, model first.
@@ -222,6 +223,7 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
         if (k == "task") return 1;
         if (k.rfind("model.", 0) == 0) return 2;
         if (k == "units" || k == "theme") return 4;
+        if (k == "view" || k.rfind("plan.", 0) == 0) return 5;
         return 3;
     };
     std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
@@ -241,6 +243,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     UiState view = ui;
     view.show_gib = false;
     view.theme = ThemeChoice::Auto;
+    view.planner = PlannerView{};
 
     for (const std::string& part : split(text, '&')) {
         if (part.empty()) continue;
@@ -265,6 +268,8 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
                 err = Error{"theme", "theme must be auto, light or dark, got \"" + raw + "\""};
                 return false;
             }
+        } else if (key == "view" || key.rfind("plan.", 0) == 0) {
+            if (!planner_fragment_key(key, raw, view.planner, err)) return false;
         } else if (key.rfind("model.", 0) == 0) {
             if (!model_given) model = json::object();
             model_given = true;
@@ -300,6 +305,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     cfg = out;
     ui.show_gib = view.show_gib;
     ui.theme = view.theme;
+    ui.planner = view.planner;
     return true;
 }
 
