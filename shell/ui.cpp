@@ -240,6 +240,12 @@ void ui_draw(App& a) {
         ImGui::EndChild();
         ImGui::PopStyleVar();
         ImGui::PopStyleColor();
+    } else if (a.ui.planner.open && !compact) {
+        // The planner first, then the inputs it reads (model, sequence, precision).
+        planner_panel(a, narrow);
+        ImGui::Spacing();
+        ImGui::Separator();
+        inputs_panel(a, narrow);
     } else {
         inputs_panel(a, narrow);
         ImGui::Spacing();
@@ -248,8 +254,7 @@ void ui_draw(App& a) {
         if (g_scroll_to_results) ImGui::SetScrollY(ImGui::GetCursorPosY() - pad);
         g_scroll_to_results = false;
         results_y = ImGui::GetCursorPosY();
-        if (a.ui.planner.open && !compact) planner_panel(a, narrow);
-        else results_panel(a, narrow, false);
+        results_panel(a, narrow, false);
     }
     // What a single column needs, so an embedding page can size its iframe to fit.
     a.content_height_px = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + pad;
@@ -259,7 +264,7 @@ void ui_draw(App& a) {
     // One column on a phone puts the results under every input: while they are out of view, a bar
     // at the bottom keeps the total and the verdict in sight as inputs change; a tap scrolls there.
     const float bar_h = ImGui::GetFontSize() * 2.6f + 2 * pad;
-    if (narrow && !compact && a.results.valid && results_y - scroll_y > vp->WorkSize.y - bar_h) {
+    if (narrow && !compact && !a.ui.planner.open && a.results.valid && results_y - scroll_y > vp->WorkSize.y - bar_h) {
         ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - bar_h));
         ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, bar_h));
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));

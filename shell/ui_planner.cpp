@@ -246,7 +246,8 @@ bool planner_tab(App& a, bool narrow) {
 // [SECTION] panel ---------------------------------------------------------------------------------
 void planner_panel(App& a, bool narrow) {
     planner_inputs(a);
-    const PlannerResults& r = planner_results(a);
+    // A search takes a few hundred ms in the page: none while a field is dragged, one on release.
+    const PlannerResults& r = planner_results(a, ImGui::IsAnyItemActive());
     if (!r.error.field.empty()) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         error_text(r.error.field + ": " + r.error.message + (r.valid ? " (the last valid plan stays below)" : ""));

@@ -126,9 +126,9 @@ json planner_request_json(const Config& inputs, const PlannerView& p) {
 }
 
 // [SECTION] results -------------------------------------------------------------------------------
-const PlannerResults& planner_results(App& a) {
+const PlannerResults& planner_results(App& a, bool hold) {
     Cache& c = cache();
-    if (c.computed && c.version == a.version && c.view == a.ui.planner) return c.results;
+    if (c.computed && ((hold && c.results.valid) || (c.version == a.version && c.view == a.ui.planner))) return c.results;
     c.computed = true;
     c.version = a.version;
     c.view = a.ui.planner;

@@ -59,8 +59,9 @@ struct PlannerResults {
     unsigned long generation = 0;
 };
 
-// The plan for the App's inputs and planner view, recomputed when either changed.
-const PlannerResults& planner_results(App& a);
+// The plan for the App's inputs and planner view, recomputed when either changed. `hold`: keep a
+// plan already computed (the UI holds it while a field is being dragged, recomputing on release).
+const PlannerResults& planner_results(App& a, bool hold = false);
 
 // Loads a ranked layout into the detailed training inputs (parallel.*, training.sharding,
 // recompute, grad_accum, batch, gpus) and shows the calculator.
