@@ -223,6 +223,7 @@ void ui_draw(App& a) {
     if (compact) compact_header(a);
     else header(a, narrow);
     ImGui::Spacing();
+    if (!compact) planner_tab(a, narrow);
     task_method_bar(a, narrow);
     ImGui::Spacing();
     if (!narrow) {
@@ -234,10 +235,17 @@ void ui_draw(App& a) {
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("results", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding);
-        results_panel(a, narrow, wide);
+        if (a.ui.planner.open && !compact) planner_panel(a, narrow);
+        else results_panel(a, narrow, wide);
         ImGui::EndChild();
         ImGui::PopStyleVar();
         ImGui::PopStyleColor();
+    } else if (a.ui.planner.open && !compact) {
+        // The planner first, then the inputs it reads (model, sequence, precision).
+        planner_panel(a, narrow);
+        ImGui::Spacing();
+        ImGui::Separator();
+        inputs_panel(a, narrow);
     } else {
         inputs_panel(a, narrow);
         ImGui::Spacing();
@@ -256,7 +264,7 @@ void ui_draw(App& a) {
     // One column on a phone puts the results under every input: while they are out of view, a bar
     // at the bottom keeps the total and the verdict in sight as inputs change; a tap scrolls there.
     const float bar_h = ImGui::GetFontSize() * 2.6f + 2 * pad;
-    if (narrow && !compact && a.results.valid && results_y - scroll_y > vp->WorkSize.y - bar_h) {
+    if (narrow && !compact && !a.ui.planner.open && a.results.valid && results_y - scroll_y > vp->WorkSize.y - bar_h) {
         ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - bar_h));
         ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, bar_h));
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));

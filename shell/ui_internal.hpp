@@ -4,6 +4,7 @@
 //   ui_inputs.cpp    the inputs panel (task, method, model, every input of the task)
 //   ui_results.cpp   headline, breakdown, comparison, answers, GPU table
 //   ui_charts.cpp    memory against batch and against sequence length
+//   ui_planner.cpp   the Cluster planner view (tab, inputs, ranked layouts)
 //   ui.cpp           the frame: header, layout, actions
 #pragma once
 
@@ -136,5 +137,8 @@ void results_panel(App& a, bool narrow, bool wide);
 // The phone's bar at the bottom of the screen: the total and the verdict; true when tapped.
 bool total_bar(App& a);
 void charts_panel(App& a, bool wide);
+// The Calculator | Cluster planner tab (true on a change), and the planner in the results column.
+bool planner_tab(App& a, bool narrow);
+void planner_panel(App& a, bool narrow);
 
 }  // namespace vc::shell::ui

@@ -21,6 +21,7 @@
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
+#include "shell/state/planner.hpp"
 #include "shell/state/report.hpp"
 #include "shell/state/scenario.hpp"
 #include "shell/state/url.hpp"
@@ -64,6 +65,7 @@ std::string shell_state() {
     json widgets = json::object();
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
+    j["planner"] = vc::shell::planner_state_json(a);
     return vc::io::dump(j);
 }
 

@@ -233,6 +233,7 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
     }
     if (ui.show_gib) pairs.emplace_back("units", "gib");
     if (ui.theme != ThemeChoice::Auto) pairs.emplace_back("theme", theme_name(ui.theme));
+    planner_fragment_pairs(ui.planner, pairs);
     if (pairs.empty()) return "";
 
     // Readable order: method, task, model first.
@@ -241,6 +242,7 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
         if (k == "task") return 1;
         if (k.rfind("model.", 0) == 0) return 2;
         if (k == "units" || k == "theme") return 4;
+        if (k == "view" || k.rfind("plan.", 0) == 0) return 5;
         return 3;
     };
     std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
@@ -293,6 +295,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     auto note = [&err](const Error& e) {
         if (err.field.empty()) err = e;
     };
+    view.planner = PlannerView{};
 
     for (const std::string& part : split(text, '&')) {
         if (part.empty()) continue;
@@ -323,6 +326,9 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
             else note(Error{"units", "units must be gb or gib, got \"" + io::quoted_excerpt(raw) + "\""});
         } else if (key == "theme") {
             if (!parse_theme(raw, view.theme)) note(Error{"theme", "theme must be auto, light or dark, got \"" + io::quoted_excerpt(raw) + "\""});
+        } else if (key == "view" || key.rfind("plan.", 0) == 0) {
+            Error e;
+            if (!planner_fragment_key(key, raw, view.planner, e)) note(e);
         } else if (key.rfind("model.", 0) == 0) {
             json next = model_given ? model : json::object();
             if (!set_path(next, key.substr(6), value_from_text(raw))) {
@@ -385,6 +391,7 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     cfg = out;
     ui.show_gib = view.show_gib;
     ui.theme = view.theme;
+    ui.planner = view.planner;
     return true;
 }
 

@@ -2,8 +2,8 @@
 // never reaches a server (browsers do not send it). Readable on purpose:
 //   v=1&method=detailed&task=inference&model.preset=llama-3.1-8b&inference.context=8192&units=gib
 // Keys are the dotted paths of the config JSON (docs/config.md) whose values differ from the
-// defaults, values are JSON scalars (strings bare where unambiguous), percent-encoded; "units" and
-// "theme" are the view state. A model is written whole (a preset as its id and what differs from it). The embedding
+// defaults, values are JSON scalars (strings bare where unambiguous), percent-encoded; "units",
+// "theme", "view" and "plan.*" (the Cluster planner, state/planner.hpp) are the view state. A model is written whole (a preset as its id and what differs from it). The embedding
 // keys (config, lock, origins, id; web/embed.js) are left to the page.
 #pragma once
 

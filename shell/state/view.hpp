@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "planner.hpp"
+
 namespace vc::shell {
 
 enum class ThemeChoice { Auto, Light, Dark };  // Auto follows the browser's prefers-color-scheme
@@ -13,6 +15,7 @@ struct UiState {
     ThemeChoice theme = ThemeChoice::Auto;
     std::string preset_filter;               // the preset list's search text (not shared)
     bool system_dark = true;                 // the browser's preference, for ThemeChoice::Auto (not shared)
+    PlannerView planner;                     // the Cluster planner view and its inputs (shared: view=planner, plan.*)
 };
 
 inline bool dark_theme(const UiState& ui) {

@@ -10,6 +10,7 @@
 #include "io/config_json.hpp"
 #include "shell/app.hpp"
 #include "shell/state/format.hpp"
+#include "shell/state/planner.hpp"
 #include "shell/state/report.hpp"
 #include "shell/state/scenario.hpp"
 #include "shell/state/sweep.hpp"
@@ -415,4 +416,73 @@ TEST_CASE("one budget: the verdict, the GPU table and the answers agree, and the
     // The table's count for the chosen GPU is the Fewest GPUs answer.
     for (const auto& row : a.results.gpus)
         if (row.fit.gpu_id == a.inputs.gpu_id && fewest->ok) CHECK(row.fit.gpus_needed == static_cast<int>(fewest->answer.value));
+}
+
+TEST_CASE("shell link: the Cluster planner's state round-trips and bad planner keys name themselves") {
+    Config c = default_inputs();
+    UiState ui;
+    ui.planner.open = true;
+    ui.planner.gpus = 32;
+    ui.planner.fabric = "roce-200";
+    ui.planner.global_batch = 512;
+    ui.planner.train_tokens = 2.5e11;
+    ui.planner.rank = PlanRank::Cost;
+    const std::string f = encode_fragment(c, ui, default_inputs());
+    CHECK(f == "v=1&view=planner&plan.gpus=32&plan.fabric=roce-200&plan.global_batch=512&plan.train_tokens=250000000000&plan.rank=cost");
+    UiState back;
+    round_trip(c, ui, &back);
+    CHECK(back.planner == ui.planner);
+    // The defaults write nothing; a closed planner keeps its fields in the link.
+    CHECK(encode_fragment(c, UiState{}, default_inputs()).empty());
+    ui.planner.open = false;
+    CHECK(encode_fragment(c, ui, default_inputs()).find("view=") == std::string::npos);
+
+    Config out;
+    UiState view;
+    Error err;
+    err = Error{};
+    CHECK(decode_fragment("v=1&plan.rank=speed", default_inputs(), out, view, err));  // the rest applies; the bad key is named
+    CHECK(err.field == "plan.rank");
+    err = Error{};
+    CHECK(decode_fragment("v=1&plan.gpus=1.5", default_inputs(), out, view, err));  // the rest applies; the bad key is named
+    CHECK(err.field == "plan.gpus");
+    err = Error{};
+    CHECK(decode_fragment("v=1&plan.top=3", default_inputs(), out, view, err));  // the rest applies; the bad key is named
+    CHECK(err.field == "plan.top");
+    err = Error{};
+    CHECK(decode_fragment("v=1&view=chart", default_inputs(), out, view, err));  // the rest applies; the bad key is named
+    CHECK(err.field == "view");
+}
+
+TEST_CASE("shell planner: the page's request is the calculator's config plus the plan fields, and Use loads a layout") {
+    App a;
+    a.inputs = default_inputs();
+    use_preset(a.inputs, *find_preset("llama-3.1-8b"));
+    a.ui.planner.gpus = 16;
+    a.ui.planner.global_batch = 256;
+    const auto req = planner_request_json(a.inputs, a.ui.planner);
+    CHECK(req["method"] == "detailed");
+    CHECK(req["plan"]["gpus"] == 16);
+    CHECK(req["plan"]["top"] == kPlannerTop);
+    const PlannerResults& r = planner_results(a);
+    REQUIRE(r.valid);
+    REQUIRE(!r.plan.ranked.empty());
+    CHECK(r.plan.gpus == 16);
+    CHECK(r.plan.global_batch == 256);
+    const Layout l = r.plan.ranked.front().layout;
+    CHECK(l.tp * l.pp * l.dp * l.cp == 16);
+    CHECK(l.dp * l.micro * l.accum == 256);  // the global batch, in sequences
+    use_layout(a, r.plan.ranked.front());
+    CHECK(a.inputs.method == Method::Detailed);
+    CHECK(a.inputs.gpus == 16);
+    CHECK(a.inputs.parallel.tp == l.tp);
+    CHECK(a.inputs.parallel.pp == l.pp);
+    CHECK(a.inputs.training.grad_accum == l.accum);
+    CHECK(a.inputs.quick.batch == l.micro);
+    CHECK_FALSE(a.ui.planner.open);
+    // A GPU count no node size divides: the engine's message names plan.gpus; the last plan stays.
+    a.ui.planner.gpus = 12;
+    const PlannerResults& bad = planner_results(a);
+    CHECK(bad.error.field == "plan.gpus");
+    CHECK(bad.valid);
 }

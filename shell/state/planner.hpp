@@ -1,0 +1,74 @@
+// vramcalc shell state: the Cluster planner view (core/plan/plan.hpp on the page). Its inputs are
+// view state that a link carries (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens,
+// plan.rank: the same keys as the "plan" object of a plan request, docs/planner.md; view=planner
+// opens it); the model, sequence, precision and GPU type are the calculator's own inputs. The plan
+// is recomputed only when either changes; the last valid plan stays beside an error.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config.hpp"
+#include "core/plan/plan.hpp"
+#include "core/status.hpp"
+
+namespace vc::shell {
+
+struct App;
+
+// The planner's own inputs (the rest of the request is the calculator's config).
+struct PlannerView {
+    bool open = false;                 // the page shows the planner instead of the calculator's results
+    int gpus = 64;                     // GPUs in the cluster (whole nodes)
+    std::string fabric = "ib-ndr400";  // inter-node fabric (fabric_catalog)
+    double global_batch = 0;           // sequences per optimizer step; 0: 4M tokens / seq (kDefaultBatchTokens)
+    double train_tokens = 1e12;        // token budget for days and cost (1T tokens)
+    PlanRank rank = PlanRank::Time;    // time, cost or tokens/s per GPU
+    bool operator==(const PlannerView& o) const {
+        return open == o.open && gpus == o.gpus && fabric == o.fabric && global_batch == o.global_batch && train_tokens == o.train_tokens &&
+               rank == o.rank;
+    }
+    bool operator!=(const PlannerView& o) const { return !(*this == o); }
+};
+
+// Layouts the page lists.
+inline constexpr int kPlannerTop = 10;
+
+const char* plan_rank_name(PlanRank r);  // "time", "cost", "tokens_per_gpu"
+
+// The fragment's pairs for the planner (keys as above), as differences from the defaults.
+void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::string, std::string>>& pairs);
+// Reads one fragment key ("view" or "plan.*") into `p`; false with `err` naming the key when the
+// key or its value is not one the planner knows.
+bool planner_fragment_key(const std::string& key, const std::string& value, PlannerView& p, Error& err);
+
+// The plan request the page runs, as a config document with its "plan" object: exactly what
+// `vramcalc plan --config FILE` reads (docs/planner.md). The calculator's config is read by the
+// detailed training method (an inference scenario plans its model's training).
+Config planner_config(const Config& inputs);
+nlohmann::json planner_request_json(const Config& inputs, const PlannerView& p);
+
+struct PlannerResults {
+    bool valid = false;        // a plan exists (the last valid one while `error` is set)
+    PlanResult plan;
+    Error error;               // why the present inputs have no plan (field empty: none)
+    double compute_ms = 0;
+    unsigned long generation = 0;
+};
+
+// The plan for the App's inputs and planner view, recomputed when either changed. `hold`: keep a
+// plan already computed (the UI holds it while a field is being dragged, recomputing on release).
+const PlannerResults& planner_results(App& a, bool hold = false);
+
+// Loads a ranked layout into the detailed training inputs (parallel.*, training.sharding,
+// recompute, grad_accum, batch, gpus) and shows the calculator.
+void use_layout(App& a, const LayoutResult& r);
+
+// The planner's state for the page's test hook: inputs, the request, the ranked layouts (as
+// `vramcalc plan --format json` writes them), the rejected classes and the error.
+nlohmann::json planner_state_json(App& a);
+
+}  // namespace vc::shell

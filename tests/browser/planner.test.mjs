@@ -1,0 +1,128 @@
+// The Cluster planner view (issue 11, item 8): a link opens the planner on 32 H100s over RoCE
+// 200 GbE; its first ranked layouts are those `vramcalc plan --format json` prints for the same
+// request; "Use" loads a layout into the detailed training inputs; the link round-trips; bad input
+// names its field and keeps the last plan.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { serveSite } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
+import { Visitor } from './visitor.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
+const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
+const kPlan = { gpus: 32, fabric: 'roce-200', global_batch: 512, train_tokens: 1e11 };
+const kFragment = '#v=1&method=detailed&model.preset=llama-3.1-8b&seq=4096&gpu=h100-80gb' +
+    '&view=planner&plan.gpus=32&plan.fabric=roce-200&plan.global_batch=512&plan.train_tokens=100000000000';
+
+let server, browser, context, url, page, v;
+const errors = [];
+
+async function open(fragment) {
+    const p = await context.newPage();
+    p.on('pageerror', (e) => errors.push(e.message));
+    await p.goto(url + fragment);
+    await p.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
+    const visitor = new Visitor(p);
+    await visitor.settled();
+    return [p, visitor];
+}
+
+before(async () => {
+    assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
+    ({ server, url } = await serveSite(site, { port: 0 }));
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    [page, v] = await open(kFragment);
+});
+
+after(async () => {
+    await browser?.close();
+    server?.close();
+});
+
+test('the planner ranks the layouts vramcalc plan ranks, for the same request', async () => {
+    const s = await v.state();
+    assert.equal(s.planner.open, true);
+    assert.equal(s.planner.error, null);
+    const ranked = s.planner.plan.ranked;
+    assert.equal(ranked.length, 10, 'the top 10 layouts');
+    // The same request on the command line: the page's inputs (a config document) and the planner's fields.
+    const request = { ...s.inputs, plan: { ...kPlan, top: 10 } };
+    const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'], { input: JSON.stringify(request) }));
+    assert.equal(cli.ok, true);
+    assert.equal(cli.plan.gpus, 32);
+    assert.equal(cli.plan.fabric, 'roce-200');
+    assert.equal(cli.plan.global_batch, 512);
+    assert.equal(s.planner.plan.evaluated, cli.plan.evaluated);
+    assert.equal(s.planner.plan.fitting, cli.plan.fitting);
+    for (let i = 0; i < 3; ++i) {
+        assert.equal(ranked[i].layout.label, cli.plan.ranked[i].layout.label, `layout #${i + 1}`);
+        const step = cli.plan.ranked[i].step_s;
+        assert.ok(Math.abs(ranked[i].step_s - step) <= 1e-9 * step, `step #${i + 1}: ${ranked[i].step_s} vs ${step}`);
+        assert.ok(Math.abs(ranked[i].memory_bytes - cli.plan.ranked[i].memory_bytes) <= 1, `memory #${i + 1}`);
+    }
+    // Days for the budget follow from tokens/s: 1e11 / (tokens/s/GPU x 32 GPUs) / 86400.
+    const days = 1e11 / (ranked[0].tokens_per_s_per_gpu * 32) / 86400;
+    assert.ok(Math.abs(ranked[0].train_days - days) < 1e-9 * days);
+    assert.ok(ranked[0].memory_bytes <= s.planner.plan.target_bytes, 'a ranked layout fits under the target');
+    assert.equal(s.planner.plan.target_bytes, cli.plan.target_bytes, 'the 75% target');
+    // Every row is drawn with its button, and the rejections are explained.
+    for (let i = 0; i < 10; ++i) assert.ok(await v.hook('widget', `plan/use/${i}`), `row ${i + 1} has its Use button`);
+    if (cli.plan.rejected.length > 0) assert.ok(await v.hook('widget', 'plan/rejected/0'), 'the first rejected class is explained');
+});
+
+test('the link round-trips the planner state', async () => {
+    const s = await v.state();
+    for (const part of ['view=planner', 'plan.gpus=32', 'plan.fabric=roce-200', 'plan.global_batch=512', 'plan.train_tokens=100000000000'])
+        assert.ok(s.fragment.includes(part), `${part} in ${s.fragment}`);
+    const [p2, v2] = await open('#' + s.fragment);
+    const s2 = await v2.state();
+    assert.equal(s2.fragment, s.fragment);
+    assert.deepEqual(s2.planner.request, s.planner.request);
+    assert.equal(s2.planner.plan.ranked[0].layout.label, s.planner.plan.ranked[0].layout.label);
+    await p2.close();
+});
+
+test('bad input names its field and the last valid plan stays', async () => {
+    const before = (await v.state()).planner.plan.ranked[0].layout.label;
+    await v.typeInto('plan.gpus', '12');
+    let s = await v.state();
+    assert.equal(s.planner.gpus, 12);
+    assert.equal(s.planner.error.field, 'plan.gpus', JSON.stringify(s.planner.error));
+    assert.equal(s.planner.plan.ranked[0].layout.label, before, 'the last valid plan stays');
+    assert.ok(await v.hook('widget', 'plan/error'));
+    await v.typeInto('plan.gpus', '32');
+    s = await v.state();
+    assert.equal(s.planner.error, null);
+});
+
+test('Use this layout loads it into the detailed training inputs', async () => {
+    const s = await v.state();
+    const pick = s.planner.plan.ranked[1].layout;  // the second: not what the defaults happen to be
+    await v.click('plan/use/1');
+    const t = await v.state();
+    assert.equal(t.planner.open, false, 'back to the calculator');
+    assert.equal(t.inputs.method, 'detailed');
+    assert.equal(t.inputs.gpus, 32);
+    assert.equal(t.inputs.parallel.tp, pick.tp);
+    assert.equal(t.inputs.parallel.pp, pick.pp);
+    assert.equal(t.inputs.parallel.dp, pick.dp);
+    assert.equal(t.inputs.parallel.cp, pick.cp);
+    assert.equal(t.inputs.batch, pick.micro_batch);
+    assert.equal(t.inputs.training.grad_accum, pick.grad_accum);
+    assert.equal(t.inputs.training.recompute, pick.recompute);
+    assert.equal(t.inputs.training.sharding, pick.sharding === 'ddp' ? 'none' : pick.sharding);
+    // The detailed calculator now shows that layout's memory: the planner's figure for it.
+    const planned = s.planner.plan.ranked[1].memory_bytes;
+    assert.ok(Math.abs(t.result.total_bytes - planned) / planned < 0.02, `${t.result.total_bytes} vs ${planned}`);
+    // The tab goes back to the planner.
+    await v.click('view/planner');
+    assert.equal((await v.state()).planner.open, true);
+    assert.deepEqual(errors, []);
+});
