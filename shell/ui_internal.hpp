@@ -4,6 +4,7 @@
 //   ui_inputs.cpp    the inputs panel (task, method, model, every input of the task)
 //   ui_results.cpp   headline, breakdown, comparison, answers, GPU table
 //   ui_charts.cpp    memory against batch and against sequence length
+//   ui_local.cpp     llama.cpp's inputs, system RAM, per-device buffers, the launch command
 //   ui.cpp           the frame: header, layout, actions
 #pragma once
 
@@ -136,5 +137,10 @@ void results_panel(App& a, bool narrow, bool wide);
 // The phone's bar at the bottom of the screen: the total and the verdict; true when tapped.
 bool total_bar(App& a);
 void charts_panel(App& a, bool wide);
+// Local inference (ui_local.cpp): llama.cpp's rows of the engine settings, the system RAM panel,
+// and the results' per-device buffers with the launch command (any serving engine's).
+bool llamacpp_rows(App& a, Form& k);
+bool host_panel(App& a);
+void devices_panel(App& a);
 
 }  // namespace vc::shell::ui
