@@ -103,7 +103,12 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
         err = r.error();
         return false;
     }
-    if (r.has("layers") || r.has("hidden")) m.id.clear();  // edited: no longer the preset as published
+    // Edited: no longer the preset as published, unless every field is the preset's (config_to_json
+    // writes a preset's architecture whole, and reading it back keeps the preset).
+    if (r.has("layers") || r.has("hidden")) {
+        const ModelSpec* p = preset.empty() ? nullptr : find_preset(preset);
+        if (!p || model_to_json(m) != model_to_json(*p)) m.id.clear();
+    }
     return true;
 }
 
