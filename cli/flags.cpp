@@ -48,6 +48,25 @@ Inputs (each sets the JSON config field of the same name; see docs/config.md):
   --model-file PATH      the model from a local file: config.json, .gguf, .safetensors or
                          model.safetensors.index.json (only the header is read; repeat it to give
                          config.json with a weights file); flags override what it sets (docs/import.md)
+Serving (inference.*; llama-server's own spellings work too, so a launch command's flags read back):
+  --engine NAME          vllm | llama.cpp | hf                (inference.engine)
+  --weights FORMAT       weight format, e.g. bf16, q4_k_m      (inference.weights)
+  -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np)
+  -np, --parallel N      slots / sequences in flight           (inference.concurrency)
+  -ngl, --ngl N          layers on the GPU (-1 all)            (inference.llamacpp.n_gpu_layers)
+  -ctk, --ctk TYPE       K cache type: f16, q8_0, q4_0, ...    (inference.kv_dtype; V stays f16 without -ctv)
+  -ctv, --ctv TYPE       V cache type (quantized: needs -fa on) (inference.llamacpp.kv_dtype_v)
+  -fa, --flash-attn on|off                                     (inference.llamacpp.flash_attn)
+  -ub, --ubatch N        physical batch                        (inference.llamacpp.n_ubatch)
+  --n-cpu-moe N          routed experts of the first N layers in system RAM
+  -sm, --split-mode layer|row|none    -ts, --tensor-split A,B,...   (one share per GPU)
+  --mmproj PRESET        vision projector (inference.llamacpp.mmproj.preset)
+  --draft PRESET         draft model preset for speculative decoding (inference.llamacpp.draft.preset)
+  --lora-mib N           LoRA adapter size in MiB              --profile llama-server|ollama
+  --ram-gib N            system RAM in GiB (inference.host.ram_gib)
+  --ddr ddr5-5600 --channels N   host memory (bandwidth = channels x 8 B x MT/s x 0.7)
+  --host-bandwidth-gbps N        measured host bandwidth in GB/s (replaces --ddr/--channels)
+  --wired-limit-mb N     Apple: sysctl iogpu.wired_limit_mb
 Output:
   --format table|json    human table (default) or JSON with the breakdown in bytes
   --print-config         print the effective config as JSON and exit
@@ -111,7 +130,40 @@ const Alias kAliases[] = {
     {"--layers", "model.layers"}, {"--hidden", "model.hidden"},   {"--heads", "model.heads"},    {"--kv-heads", "model.kv_heads"},
     {"--ffn", "model.ffn"},       {"--vocab", "model.vocab"},     {"--precision", "precision"}, {"--optimizer", "optimizer"},
     {"--batch", "batch"},         {"--seq", "seq"},               {"--gpus", "gpus"},            {"--gpu", "gpu"},
+    // Serving; llama-server's spellings (-ngl, -ctk, ...) beside the long ones.
+    {"--engine", "inference.engine"},                    {"--weights", "inference.weights"},
+    {"-np", "inference.concurrency"},                    {"--parallel", "inference.concurrency"},
+    {"-ngl", "inference.llamacpp.n_gpu_layers"},         {"--ngl", "inference.llamacpp.n_gpu_layers"},
+    {"--n-gpu-layers", "inference.llamacpp.n_gpu_layers"},
+    {"-ctk", "inference.kv_dtype"},                      {"--ctk", "inference.kv_dtype"},
+    {"--cache-type-k", "inference.kv_dtype"},
+    {"-ctv", "inference.llamacpp.kv_dtype_v"},           {"--ctv", "inference.llamacpp.kv_dtype_v"},
+    {"--cache-type-v", "inference.llamacpp.kv_dtype_v"},
+    {"-ub", "inference.llamacpp.n_ubatch"},              {"--ubatch", "inference.llamacpp.n_ubatch"},
+    {"--ubatch-size", "inference.llamacpp.n_ubatch"},
+    {"--n-cpu-moe", "inference.llamacpp.n_cpu_moe"},
+    {"-sm", "inference.llamacpp.split_mode"},            {"--split-mode", "inference.llamacpp.split_mode"},
+    {"--mmproj", "inference.llamacpp.mmproj.preset"},    {"--draft", "inference.llamacpp.draft.preset"},
+    {"--lora-mib", "inference.llamacpp.lora_mib"},       {"--profile", "inference.llamacpp.profile"},
+    {"--ram-gib", "inference.host.ram_gib"},             {"--ddr", "inference.host.ddr"},
+    {"--channels", "inference.host.channels"},           {"--host-bandwidth-gbps", "inference.host.bandwidth_gbps"},
+    {"--wired-limit-mb", "inference.host.wired_limit_mb"},
 };
+
+// "3,1" or "10,6.5" as a JSON array of numbers (--tensor-split); false when a part is not a number.
+bool number_list(const std::string& s, json& out) {
+    out = json::array();
+    size_t start = 0;
+    while (true) {
+        const size_t comma = s.find(',', start);
+        const std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const json v = json::parse(part, nullptr, false);
+        if (v.is_discarded() || !v.is_number()) return false;
+        out.push_back(v);
+        if (comma == std::string::npos) return true;
+        start = comma + 1;
+    }
+}
 
 // One line per preset: the count derived from its architecture beside the one its card states
 // (as JSON: io/api_json.hpp, the documents the JS library gives).
@@ -156,6 +208,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
     std::string listing;
     std::vector<std::string> model_files;
     bool print_import = false;
+    long long ctx_total = 0;  // -c: the context over all slots (0: not given)
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
         std::string v;
@@ -187,6 +240,21 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         } else if (a == "--format") {
             if (!need(opt.format) || (opt.format != "table" && opt.format != "json"))
                 return usage_error("--format must be table or json");
+        } else if (a == "-c" || a == "--ctx" || a == "--ctx-size") {
+            // llama-server's -c is the context of all slots together; each of the -np slots gets
+            // -c / -np (llama_context: n_ctx_seq = n_ctx / n_seq_max), set once every flag is read.
+            json n;
+            if (!need(v) || !(n = flag_value(v)).is_number_integer() || n.get<long long>() < 1)
+                return usage_error(a + " needs a whole number of tokens (the context of all slots, as llama-server's -c)");
+            ctx_total = n.get<long long>();
+        } else if (a == "-fa" || a == "--flash-attn") {
+            if (!need(v) || (v != "on" && v != "off" && v != "auto"))
+                return usage_error(a + " needs on, off or auto (auto: on, as llama.cpp turns it on where supported)");
+            set_path(overrides, "inference.llamacpp.flash_attn", v != "off");
+        } else if (a == "-ts" || a == "--tensor-split") {
+            json list;
+            if (!need(v) || !number_list(v, list)) return usage_error(a + " needs numbers separated by commas, one per GPU (e.g. 3,1)");
+            set_path(overrides, "inference.llamacpp.tensor_split", list);
         } else if (a == "--checkpointing") {
             overrides["checkpointing"] = true;
         } else if (a == "--model-file") {
@@ -255,7 +323,24 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             opt.doc["inference"] = merged;
         }
     }
+    // llama-server's -ctk sets the K cache alone (V stays f16 without -ctv); the config's kv_dtype
+    // is both unless kv_dtype_v says otherwise.
+    const bool ctk = overrides.contains("inference") && overrides["inference"].contains("kv_dtype");
+    const json& in_doc = opt.doc.contains("inference") ? opt.doc["inference"] : json();
+    const bool ctv = (overrides.contains("inference") && overrides["inference"].contains("llamacpp") &&
+                      overrides["inference"]["llamacpp"].contains("kv_dtype_v")) ||
+                     (in_doc.is_object() && in_doc.contains("llamacpp") && in_doc["llamacpp"].is_object() && in_doc["llamacpp"].contains("kv_dtype_v"));
+    if (ctk && !ctv) set_path(overrides, "inference.llamacpp.kv_dtype_v", json("f16"));
     opt.doc.merge_patch(overrides);
+    if (ctx_total > 0) {
+        // -c over -np slots (the config's concurrency, 1 when absent).
+        const json* np = nullptr;
+        if (opt.doc.contains("inference") && opt.doc["inference"].is_object() && opt.doc["inference"].contains("concurrency"))
+            np = &opt.doc["inference"]["concurrency"];
+        const long long slots = np && np->is_number_integer() && np->get<long long>() > 0 ? np->get<long long>() : 1;
+        if (ctx_total < slots) return usage_error("-c " + std::to_string(ctx_total) + " gives each of the " + std::to_string(slots) + " slots (-np) no token");
+        set_path(opt.doc, "inference.context", json(ctx_total / slots));
+    }
     return -1;
 }
 

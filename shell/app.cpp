@@ -35,9 +35,11 @@ Config default_inputs() {
     return c;
 }
 
-// Whether `question` applies to `task` (QuestionInfo::tasks is a comma-separated list).
-static bool question_applies(const QuestionInfo& q, Task task) {
-    const char* name = task_name(task);
+// Whether `question` applies to the config's task (QuestionInfo::tasks is a comma-separated list;
+// "llamacpp": serving with the llama.cpp engine).
+static bool question_applies(const QuestionInfo& q, const Config& c) {
+    if (std::strcmp(q.tasks, "llamacpp") == 0) return c.task == Task::Inference && c.inference.engine == Engine::LlamaCpp;
+    const char* name = task_name(c.task);
     const size_t n = std::strlen(name);
     for (const char* p = q.tasks; (p = std::strstr(p, name)) != nullptr; p += n)
         if ((p == q.tasks || p[-1] == ',') && (p[n] == '\0' || p[n] == ',')) return true;
@@ -133,7 +135,7 @@ void complete_results(App& a) {
     Config detailed = a.inputs;
     set_method(detailed, Method::Detailed);
     for (const auto& q : solve_questions()) {
-        if (!question_applies(q, a.inputs.task)) continue;
+        if (!question_applies(q, a.inputs)) continue;
         auto s = solve(detailed, q.id);
         res.answers.push_back(SolveResult{q.id, q.label, s.ok, std::move(s.value), s.error});
     }

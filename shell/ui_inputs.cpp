@@ -792,11 +792,7 @@ bool serving_inputs(App& a) {
                 changed |= check(k, {"inference.vllm.enforce_eager", "Enforce eager", "No CUDA graphs: saves their memory."}, in.vllm.enforce_eager, "no CUDA graphs");
                 break;
             case Engine::LlamaCpp:
-                changed |= integer(k, {"inference.llamacpp.n_gpu_layers", "GPU layers (-1: all)", "Layers offloaded to the GPU; the rest stay in system RAM."},
-                                   in.llamacpp.n_gpu_layers, NumberSpec{-1, 1024, 1, Step::Add, "%.0f"});
-                changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch", "n_ubatch: the compute buffer grows with it."}, in.llamacpp.n_ubatch,
-                                   NumberSpec{1, 1 << 16, 1, Step::Double, "%.0f", {128, 256, 512, 1024, 2048}});
-                changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer."}, in.llamacpp.flash_attn, "-fa");
+                changed |= llamacpp_rows(a, k);  // ui_local.cpp
                 break;
             case Engine::Hf:
                 changed |= choice(k, {"inference.hf.attention", "Attention", "Eager keeps the prefill's s x s scores."}, kHfAttention, in.hf.attention, true);
@@ -809,6 +805,8 @@ bool serving_inputs(App& a) {
                              "no window cap");
         return changed;
     });
+
+    if (in.engine == Engine::LlamaCpp) changed |= host_panel(a);  // ui_local.cpp
 
     changed |= advanced_panel(a, "serving_more", [&](Form& m) {
         bool changed = false;

@@ -5,6 +5,7 @@
 //   ui_results.cpp   headline, breakdown, comparison, answers, GPU table
 //   ui_charts.cpp    memory against batch and against sequence length
 //   ui_planner.cpp   the Cluster planner view (tab, inputs, ranked layouts)
+//   ui_local.cpp     llama.cpp's inputs, system RAM, per-device buffers, the launch command
 //   ui.cpp           the frame: header, layout, actions
 #pragma once
 
@@ -140,5 +141,10 @@ void charts_panel(App& a, bool wide);
 // The Calculator | Cluster planner tab (true on a change), and the planner in the results column.
 bool planner_tab(App& a, bool narrow);
 void planner_panel(App& a, bool narrow);
+// Local inference (ui_local.cpp): llama.cpp's rows of the engine settings, the system RAM panel,
+// and the results' per-device buffers with the launch command (any serving engine's).
+bool llamacpp_rows(App& a, Form& k);
+bool host_panel(App& a);
+void devices_panel(App& a);
 
 }  // namespace vc::shell::ui

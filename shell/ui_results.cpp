@@ -672,6 +672,7 @@ void results_panel(App& a, bool narrow, bool wide) {
     breakdown_table(a, narrow);
     // A docs widget (compact) keeps to the total and its breakdown; the rest is the page's.
     if (a.embed.compact) return;
+    devices_panel(a);  // ui_local.cpp
     suggestions(a);
     peak_figures(a);
     comparison(a);

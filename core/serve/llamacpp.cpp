@@ -491,6 +491,12 @@ std::string ctx_total(const InferencePlan& p) { return num_plain(static_cast<dou
 
 }  // namespace
 
+std::vector<ProjectorInfo> projector_presets() {
+    std::vector<ProjectorInfo> out;
+    for (const auto& v : kProjectors) out.push_back(ProjectorInfo{v.id, v.source});
+    return out;
+}
+
 std::string launch_command(const InferencePlan& p) {
     const InferenceInputs& in = p.in;
     const ModelSpec& m = p.model;

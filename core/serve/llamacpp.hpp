@@ -61,6 +61,13 @@ const char* llamacpp_backend(const InferencePlan& p);
 // parameters with the Ollama profile), vllm serve for vLLM, a transformers call for HF.
 std::string launch_command(const InferencePlan& p);
 
+// The vision projector presets inference.llamacpp.mmproj.preset accepts, with their sources.
+struct ProjectorInfo {
+    const char* id;
+    const char* source;
+};
+std::vector<ProjectorInfo> projector_presets();
+
 // Whether a KV cache type is quantized (V quantization needs flash attention in llama.cpp).
 bool kv_type_quantized(const std::string& id);
 

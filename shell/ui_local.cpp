@@ -1,0 +1,285 @@
+// vramcalc shell: local inference with llama.cpp (docs/local.md). The engine's flags as llama-server
+// names them (-ngl, --n-cpu-moe, -ctk/-ctv, -sm/-ts, --mmproj, -md, --lora, the Ollama profile), the
+// machine around the GPU (system RAM and its bandwidth), and what the engine adds to the results:
+// each device's buffers as llama.cpp logs them and the command that runs the plan, copyable.
+//
+// [SECTIONS]
+//   engine     llama.cpp rows of the engine settings
+//   machine    system RAM, its bandwidth, Apple's wired limit
+//   devices    per-device buffers and the launch command
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/catalog/gpus.hpp"
+#include "core/model/presets.hpp"
+#include "core/serve/kv_cache.hpp"
+#include "core/serve/llamacpp.hpp"
+#include "platform.hpp"
+#include "state/format.hpp"
+#include "ui_internal.hpp"
+
+namespace vc::shell::ui {
+namespace {
+
+constexpr double kBytesPerGiB = 1073741824.0;
+constexpr double kBytesPerMiB = 1048576.0;
+
+const Choice<SplitMode> kSplitModes[] = {
+    {SplitMode::Layer, "layer", "Layer", "Whole layers per GPU (-sm layer): each GPU holds its layers' weights, KV and compute buffer."},
+    {SplitMode::Row, "row", "Row", "Every matrix split over the GPUs (-sm row): KV and compute stay on the main GPU."},
+    {SplitMode::None, "none", "None", "One GPU only (-sm none)."},
+};
+
+// GPUs llama.cpp spreads the model over (inference.tp, or the job's GPU count when it is 0).
+int llamacpp_gpus(const Config& c) { return c.inference.tp > 0 ? c.inference.tp : static_cast<int>(c.gpus); }
+
+std::string join_numbers(const std::vector<double>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v[i]);
+        s += (i ? "," : "") + std::string(buf);
+    }
+    return s;
+}
+
+// "3,1" -> {3, 1}; empty text -> {} (split by memory). False when a part is not a plain number.
+bool parse_numbers(const std::string& s, std::vector<double>& out) {
+    out.clear();
+    if (s.find_first_not_of(" ") == std::string::npos) return true;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = s.find(',', start);
+        const std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        char* end = nullptr;
+        const double v = std::strtod(part.c_str(), &end);
+        if (part.empty() || end == part.c_str() || *end != 0) return false;
+        out.push_back(v);
+        if (comma == std::string::npos) return true;
+        start = comma + 1;
+    }
+}
+
+// --tensor-split as typed text: applies on Enter or when the field is left; text that is not a
+// list of numbers is named under the field and the last valid split stays.
+bool tensor_split_row(App& a, Form& f) {
+    static char buf[128];
+    static bool editing = false;
+    static std::string bad;  // the text that did not read, shown until the next valid one
+    std::vector<double>& ts = a.inputs.inference.llamacpp.tensor_split;
+    const Field field{"inference.llamacpp.tensor_split", "Tensor split (-ts)", "Each GPU's share of the layers, e.g. 3,1; empty: by each GPU's memory."};
+    row_begin(f, field);
+    if (!editing) std::snprintf(buf, sizeof buf, "%s", join_numbers(ts).c_str());
+    ImGui::PushID(field.id);
+    ImGui::InputTextWithHint("##v", "by memory (e.g. 3,1)", buf, sizeof buf, ImGuiInputTextFlags_CharsDecimal);
+    editing = ImGui::IsItemActive();
+    const bool done = ImGui::IsItemDeactivatedAfterEdit();
+    reg(a, field.id);
+    tooltip(field.tip);
+    ImGui::PopID();
+    bool changed = false;
+    if (done) {
+        std::vector<double> parsed;
+        if (parse_numbers(buf, parsed)) {
+            bad.clear();
+            changed = parsed != ts;
+            ts = parsed;
+        } else {
+            bad = buf;
+        }
+    }
+    row_end(f, field);
+    if (!bad.empty()) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(1);
+        error_text("\"" + bad + "\" is not a list of shares: numbers separated by commas, one per GPU (e.g. 3,1)");
+        reg(a, std::string(field.id) + "/error");
+    }
+    return changed;
+}
+
+// A combo of "None" and ids (a projector or a draft model); `value` empty is None.
+bool optional_combo(Form& f, const Field& field, const char* none_tip, const std::vector<std::pair<std::string, std::string>>& items,
+                    std::string& value) {
+    std::vector<const char*> ids{"none"}, labels{"None"}, tips{none_tip};
+    int index = 0;
+    for (const auto& [id, tip] : items) {
+        ids.push_back(id.c_str());
+        labels.push_back(id.c_str());
+        tips.push_back(tip.c_str());
+        if (id == value) index = static_cast<int>(ids.size()) - 1;
+    }
+    if (!combo_row(f, field, static_cast<int>(ids.size()), index, ids.data(), labels.data(), tips.data())) return false;
+    value = index == 0 ? std::string() : items[index - 1].first;
+    return true;
+}
+
+}  // namespace
+
+// [SECTION] engine --------------------------------------------------------------------------------
+bool llamacpp_rows(App& a, Form& k) {
+    Config& c = a.inputs;
+    InferenceInputs& in = c.inference;
+    LlamaCppOptions& o = in.llamacpp;
+    bool changed = false;
+    changed |= integer(k, {"inference.llamacpp.n_gpu_layers", "GPU layers (-ngl, -1: all)", "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},
+                       o.n_gpu_layers, NumberSpec{-1, 1024, 1, Step::Add, "%.0f"});
+    if (c.model.experts > 0)
+        changed |= integer(k, {"inference.llamacpp.n_cpu_moe", "CPU MoE layers (--n-cpu-moe)", "Routed experts of the first N layers stay in system RAM; attention stays on the GPU."},
+                           o.n_cpu_moe, NumberSpec{0, 1024, 1, Step::Add, "%.0f"});
+    changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch (-ub)", "n_ubatch: the compute buffer grows with it."}, o.n_ubatch,
+                       NumberSpec{1, 1 << 16, 1, Step::Double, "%.0f", {128, 256, 512, 1024, 2048}});
+    changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer; a quantized V cache needs it."}, o.flash_attn, "-fa on");
+
+    // -ctv: "same as K" or a type of its own (K is the KV cache dtype above).
+    {
+        std::vector<const char*> ids{"same"}, labels{"Same as K (-ctk)"}, tips{"The V cache takes the K cache's type."};
+        int index = 0;
+        for (const auto& d : kv_dtypes()) {
+            ids.push_back(d.id);
+            labels.push_back(d.id);
+            tips.push_back(d.source);
+            if (o.kv_dtype_v == d.id) index = static_cast<int>(ids.size()) - 1;
+        }
+        if (combo_row(k, {"inference.llamacpp.kv_dtype_v", "V cache type (-ctv)", "Bytes per cached V value; a quantized V cache needs flash attention."},
+                      static_cast<int>(ids.size()), index, ids.data(), labels.data(), tips.data())) {
+            o.kv_dtype_v = index == 0 ? std::string() : std::string(ids[index]);
+            changed = true;
+        }
+    }
+
+    if (llamacpp_gpus(c) > 1) {
+        changed |= choice(k, {"inference.llamacpp.split_mode", "Split mode (-sm)", "How the model spreads over the GPUs."}, kSplitModes, o.split_mode, true);
+        changed |= tensor_split_row(a, k);
+    }
+
+    std::vector<std::pair<std::string, std::string>> projectors;
+    for (const auto& p : projector_presets()) projectors.emplace_back(p.id, p.source);
+    changed |= optional_combo(k, {"inference.llamacpp.mmproj.preset", "Vision projector (--mmproj)", "A vision encoder's weights and its image graph on the GPU."},
+                              "No images.", projectors, o.mmproj.preset);
+    std::vector<std::pair<std::string, std::string>> drafts;
+    for (const auto& m : model_presets()) drafts.emplace_back(m.id, m.name);
+    changed |= optional_combo(k, {"inference.llamacpp.draft.preset", "Draft model (-md)", "Speculative decoding: the draft's weights, KV and compute on the main GPU."},
+                              "No speculative decoding.", drafts, o.draft.preset);
+    double lora_mib = o.lora_bytes / kBytesPerMiB;
+    if (number(k, {"inference.llamacpp.lora_mib", "LoRA adapters (MiB)", "--lora: adapter tensors on their layers' devices."}, lora_mib,
+               NumberSpec{0, 1 << 16, 16, Step::Add, "%.0f", {}, "MiB"})) {
+        o.lora_bytes = lora_mib * kBytesPerMiB;
+        changed = true;
+    }
+    bool ollama = o.ollama;
+    if (check(k, {"inference.llamacpp.profile", "Ollama profile", "Ollama's defaults (num_ctx, one request, flash attention off) and its parameters in the launch command."},
+              ollama, "Ollama")) {
+        o.ollama = ollama;
+        if (ollama) {
+            // What the config reader does for a profile without its own context and parallel.
+            in.context = static_cast<int>(in.constants.ollama_num_ctx);
+            in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
+            o.flash_attn = false;
+        }
+        changed = true;
+    }
+    return changed;
+}
+
+// [SECTION] machine -------------------------------------------------------------------------------
+bool host_panel(App& a) {
+    InferenceInputs& in = a.inputs.inference;
+    HostInputs& h = in.host;
+    panel_begin("host", "SYSTEM RAM");
+    Form f{a};
+    bool changed = false;
+    if (begin_form("host")) {
+        double ram_gib = h.ram_bytes / kBytesPerGiB;
+        if (number(f, {"inference.host.ram_gib", "System RAM (GiB, 0: unchecked)", "The host's buffers (layers and experts off the GPU) are checked against it."},
+                   ram_gib, NumberSpec{0, 4096, 8, Step::Double, "%.0f", {16, 32, 64, 128, 256}, "GiB"})) {
+            h.ram_bytes = ram_gib * kBytesPerGiB;
+            changed = true;
+        }
+        changed |= number(f, {"inference.host.bandwidth_gbps", "RAM bandwidth (GB/s, 0: from DDR)", "Measured read bandwidth: decode reads the host's layers at this rate."},
+                          h.bandwidth_gbps, NumberSpec{0, 2000, 10, Step::Add, "%.0f", {50, 60, 90, 200, 400}, "GB/s"});
+        if (h.bandwidth_gbps <= 0) {
+            changed |= integer(f, {"inference.host.channels", "Memory channels (0: default)", "64-bit DDR channels: desktop 2, workstation 4-8."},
+                               h.channels, NumberSpec{0, 24, 1, Step::Add, "%.0f", {2, 4, 8, 12}});
+            changed |= number(f, {"inference.host.mts", "DDR speed (MT/s)", "Transfers per second: bandwidth = channels x 8 B x MT/s x 0.7."},
+                              h.mts, NumberSpec{0, 20000, 400, Step::Add, "%.0f", {3200, 4800, 5600, 6400}, "MT/s"});
+        }
+        const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+        if (g && g->unified)
+            changed |= number(f, {"inference.host.wired_limit_mb", "GPU wired limit (MB, 0: macOS)", "sysctl iogpu.wired_limit_mb: the share of RAM the GPU may wire."},
+                              h.wired_limit_mb, NumberSpec{0, 1 << 20, 1024, Step::Add, "%.0f", {}, "MB"});
+        end_form(f);
+    }
+    panel_end();
+    return changed;
+}
+
+// [SECTION] devices -------------------------------------------------------------------------------
+void devices_panel(App& a) {
+    const Estimate& e = a.results.estimate;
+    if (e.devices.empty() && e.launch_command.empty()) return;
+    const bool gib = a.ui.show_gib;
+    if (!e.devices.empty()) {
+        panel_begin("devices", "DEVICES (AS LLAMA.CPP LOGS THEM)");
+        const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_NoSavedSettings | ImGuiTableFlags_RowBg;
+        if (ImGui::BeginTable("devices", 6, flags)) {
+            static const char* const kHeads[] = {"Device", "Model", "KV", "Compute", "Other", "Total"};
+            static const char* const kTips[] = {"The buffer's device as llama.cpp names it (CUDA_Host / CPU: system RAM).",
+                                                "Weights of the layers it holds.", "KV cells of those layers.",
+                                                "Graph peak for one ubatch.",
+                                                "Output buffer, projector, draft model, LoRA; the CUDA context on a GPU.",
+                                                "What the device needs."};
+            for (const char* h : kHeads) ImGui::TableSetupColumn(h);
+            ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+            for (int i = 0; i < 6; ++i) {
+                ImGui::TableSetColumnIndex(i);
+                ImGui::TableHeader(kHeads[i]);
+                tooltip(kTips[i]);
+            }
+            for (const auto& d : e.devices) {
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                const ImVec2 row_min = ImGui::GetCursorScreenPos();
+                ImGui::TextUnformatted(d.device.c_str());
+                if (d.host) {
+                    ImGui::SameLine();
+                    dim_text("RAM");
+                }
+                const double v[] = {d.model, d.kv, d.compute, d.other, d.total()};
+                for (int i = 0; i < 5; ++i) {
+                    ImGui::TableSetColumnIndex(i + 1);
+                    if (i == 4) ImGui::PushFont(font(Font::Bold));
+                    ImGui::TextUnformatted(format_size(v[i], gib).c_str());
+                    if (i == 4) ImGui::PopFont();
+                    if (ImGui::IsItemHovered()) {
+                        ImGui::BeginTooltip();
+                        bytes_tooltip(v[i]);
+                        ImGui::EndTooltip();
+                    }
+                }
+                // The row's rectangle: the device's id, for tests and the accessible order.
+                reg_rect(a, "device/" + d.device, row_min, ImGui::GetItemRectMax());
+            }
+            ImGui::EndTable();
+        }
+        dim_text("Per device: the buffers llama.cpp logs at start-up; RAM rows are in system memory.");
+        panel_end();
+    }
+    if (!e.launch_command.empty()) {
+        panel_begin("launch", "LAUNCH COMMAND");
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(e.launch_command.c_str());
+        ImGui::PopTextWrapPos();
+        reg(a, "launch_command");
+        tooltip("The command that runs this plan with these settings.");
+        if (button(a, "copy_launch", "Copy command", "Copy the launch command to the clipboard.")) {
+            platform::copy_text(e.launch_command);
+            a.notice = "Command copied";
+        }
+        panel_end();
+    }
+}
+
+}  // namespace vc::shell::ui

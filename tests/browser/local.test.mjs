@@ -1,0 +1,150 @@
+// Browser test of the page's local-inference view (shell/ui_local.cpp, docs/local.md): opened with
+// a llama.cpp link (Qwen3-30B-A3B Q4_K_M on an RTX 4090 at -ngl 30), the per-device buffers and the
+// launch command are the CLI's for the same flags; Copy puts the command on the clipboard; -ngl
+// changed on the page changes the buffers as the CLI does; the llama.cpp fields are on the page and
+// in the link, which reads back to the same state.
+//   VRAMCALC_SITE   the built site folder (default build/wasm/site)
+//   VRAMCALC_BIN    the native CLI (default build/native/vramcalc)
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { serveSite } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
+import { Visitor } from './visitor.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
+const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
+const MiB = 2 ** 20;
+const kViewport = { width: 1280, height: 1800 };
+
+const kFragment = 'v=1&method=detailed&task=inference&model.preset=qwen3-30b-a3b&gpu=rtx-4090-24gb&inference.engine=llama.cpp'
+    + '&inference.weights=q4_k_m&inference.context=8192&inference.concurrency=1&inference.llamacpp.n_gpu_layers=30';
+const kFlags = ['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-30b-a3b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '-c', '8192', '-np', '1'];
+const cli = (args) => JSON.parse(execFileSync(cliBin, [...kFlags, ...args, '--format', 'json'], { encoding: 'utf8' }));
+
+let server, url, browser, context, page, v;
+const consoleErrors = [];
+
+async function open(fragment) {
+    const p = await context.newPage();
+    p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    await p.goto(`${url}#${fragment}`);
+    await p.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
+    const w = new Visitor(p);
+    await w.settled();
+    return [p, w];
+}
+
+// Wheels the column under the widget until the widget is in view (the canvas scrolls its columns).
+async function inView(w, p, id) {
+    for (let i = 0; i < 40; ++i) {
+        const r = await w.widget(id);
+        if (r.y >= 0 && r.y + r.h <= kViewport.height) return;
+        await p.mouse.move(r.x + r.w / 2, kViewport.height / 2);
+        await p.mouse.wheel(0, r.y < 0 ? -100 : 100);
+        await w.settled();
+    }
+    assert.fail(`widget ${id} never scrolled into view`);
+}
+
+before(async () => {
+    assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
+    ({ server, url } = await serveSite(site, { port: 0 }));
+    url = url.replace(/\/$/, '') + '/';
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: kViewport, colorScheme: 'dark' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url.replace(/\/$/, '') });
+    [page, v] = await open(kFragment);
+});
+
+after(async () => {
+    await browser?.close();
+    server?.close();
+});
+
+test('a llama.cpp link: the devices and the launch command are the CLI\'s for -ngl 30, the local answers shown', async () => {
+    const s = await v.state();
+    assert.equal(s.link_error, '');
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.inference.llamacpp.n_gpu_layers, 30);
+    const fromCli = cli(['-ngl', '30']);
+    assert.deepEqual(s.result.devices, fromCli.devices);
+    assert.equal(s.result.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
+    assert.equal(s.result.launch_command, fromCli.launch_command);
+    const [gpu, host] = s.result.devices;
+    assert.ok(Math.abs(gpu.total_bytes / MiB - 12287.01) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);
+    assert.ok(Math.abs(host.total_bytes / MiB - 7277.04) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
+    // Drawn: a row per device, the command, its Copy button, the local answers.
+    const w = await v.hook('widgets');
+    for (const id of ['device/CUDA0', 'device/CUDA_Host', 'launch_command', 'copy_launch', 'answer/max_gpu_layers', 'answer/max_gpu_experts',
+        'answer/best_local_format']) assert.ok(w[id], `no widget ${id}`);
+    // The answers are `vramcalc solve`'s.
+    for (const q of ['max_gpu_layers', 'max_gpu_experts']) {
+        const a = JSON.parse(execFileSync(cliBin, ['solve', q, ...kFlags, '-ngl', '30', '--format', 'json'], { encoding: 'utf8' }));
+        assert.equal(s.answers[q].value, a.value, q);
+    }
+    assert.ok(s.answers.max_gpu_layers.value > 30, 'a 24 GB card holds more than 30 layers at 8K');
+    // Every llama.cpp input has its widget.
+    for (const id of ['inference.llamacpp.n_gpu_layers', 'inference.llamacpp.n_cpu_moe', 'inference.llamacpp.n_ubatch', 'inference.llamacpp.flash_attn',
+        'inference.llamacpp.kv_dtype_v', 'inference.llamacpp.mmproj.preset', 'inference.llamacpp.draft.preset', 'inference.llamacpp.lora_mib',
+        'inference.llamacpp.profile', 'inference.host.ram_gib', 'inference.host.bandwidth_gbps', 'inference.host.channels', 'inference.host.mts'])
+        assert.ok(w[id], `no widget ${id}`);
+    assert.deepEqual(consoleErrors, []);
+});
+
+test('Copy command puts the launch command on the clipboard', async () => {
+    await inView(v, page, 'copy_launch');
+    await v.click('copy_launch');
+    assert.equal(await v.hook('lastCopied'), 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
+    assert.equal((await v.state()).notice, 'Command copied');
+});
+
+test('-ngl changed on the page: one more layer on the GPU, the CLI\'s buffers for -ngl 31, the link carries it', async () => {
+    const before = (await v.state()).result.devices;
+    await inView(v, page, 'inference.llamacpp.n_gpu_layers/inc');
+    await v.click('inference.llamacpp.n_gpu_layers/inc');
+    const s = await v.state();
+    assert.equal(s.inputs.inference.llamacpp.n_gpu_layers, 31);
+    assert.deepEqual(s.result.devices, cli(['-ngl', '31']).devices);
+    assert.match(s.result.launch_command, / -ngl 31 /);
+    // One Qwen3 layer's KV at 8,192 cells: 8192 x 2 x 4 heads x 128 x 2 B = 16 MiB moves to the GPU.
+    assert.equal((s.result.devices[0].kv_bytes - before[0].kv_bytes) / MiB, 16);
+    assert.equal((before[1].kv_bytes - s.result.devices[1].kv_bytes) / MiB, 16);
+    assert.match(s.fragment, /inference\.llamacpp\.n_gpu_layers=31/);
+});
+
+test('projector and Ollama profile picked on the page; the link reads back to the same state and buffers', async () => {
+    await inView(v, page, 'inference.llamacpp.mmproj.preset');
+    await v.pick('inference.llamacpp.mmproj.preset', 'inference.llamacpp.mmproj.preset/clip-vit-l-14-336');
+    let s = await v.state();
+    assert.equal(s.inputs.inference.llamacpp.mmproj.preset, 'clip-vit-l-14-336');
+    assert.match(s.result.launch_command, / --mmproj mmproj-clip-vit-l-14-336\.gguf$/);
+    assert.deepEqual(s.result.devices, cli(['-ngl', '31', '--mmproj', 'clip-vit-l-14-336']).devices);
+    await inView(v, page, 'inference.llamacpp.profile');
+    await v.click('inference.llamacpp.profile');
+    s = await v.state();
+    assert.equal(s.inputs.inference.llamacpp.profile, 'ollama');
+    assert.equal(s.inputs.inference.context, 4096, 'Ollama\'s num_ctx');
+    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 31');
+    await inView(v, page, 'inference.host.ram_gib/inc');
+    await v.click('inference.host.ram_gib/inc');
+    s = await v.state();
+    assert.ok(s.inputs.inference.host.ram_gib > 0);
+
+    const [other, w] = await open(s.fragment);
+    const back = await w.state();
+    assert.equal(back.link_error, '');
+    assert.deepEqual(back.inputs, s.inputs);
+    assert.deepEqual(back.result.devices, s.result.devices);
+    assert.equal(back.result.launch_command, s.result.launch_command);
+    assert.equal(back.fragment, s.fragment);
+    await other.close();
+    assert.deepEqual(consoleErrors, []);
+});

@@ -1,0 +1,131 @@
+// CLI tests for local inference with llama.cpp: llama-server's flags (-ngl, -c, -np, -ctk/-ctv,
+// -fa, --n-cpu-moe, -ts, --mmproj, --draft, --ram-gib, --profile) set the same config fields a JSON
+// config does, the launch command reads back through them, and the per-device buffers are the ones
+// a user checks against llama.cpp's start-up log. Run by ctest (`cli`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+const BIN = process.env.VRAMCALC_BIN || 'build/native/vramcalc';
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+
+function run(args, input) {
+  const r = spawnSync(BIN, args, { input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+function json(args, input) {
+  const r = run([...args, '--format', 'json'], input);
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out);
+}
+
+// Qwen3-30B-A3B Q4_K_M on one RTX 4090 (the issue's example), as flags and as a config.
+const BASE = ['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-30b-a3b', '--gpu', 'rtx-4090-24gb',
+  '--engine', 'llama.cpp', '--weights', 'q4_k_m'];
+const CONFIG = {
+  method: 'detailed', task: 'inference', model: { preset: 'qwen3-30b-a3b' }, gpu: 'rtx-4090-24gb',
+  inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192, llamacpp: { n_gpu_layers: 30 } },
+};
+const mib = (d, k) => d[`${k}_bytes`] / MiB;
+
+test('-ngl 30 -c 8192: CUDA0 12,287 MiB and CUDA_Host 7,277 MiB, the same as the JSON config; the launch command', () => {
+  const flags = json([...BASE, '-ngl', '30', '-c', '8192']);
+  const config = json(['--config', '-'], JSON.stringify(CONFIG));
+  assert.deepEqual(flags.devices, config.devices);
+  assert.equal(flags.launch_command, config.launch_command);
+  assert.equal(flags.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
+  const [gpu, host] = flags.devices;
+  assert.equal(gpu.device, 'CUDA0');
+  assert.equal(gpu.host, false);
+  assert.ok(Math.abs(mib(gpu, 'model') - 10750.83) < 0.01, `CUDA0 model ${mib(gpu, 'model')}`);
+  assert.equal(mib(gpu, 'kv'), 480);   // 30 of 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B
+  assert.ok(Math.abs(mib(gpu, 'total') - 12287.01) < 0.01);
+  assert.equal(host.device, 'CUDA_Host');
+  assert.equal(host.host, true);
+  assert.equal(mib(host, 'kv'), 288);  // the other 18 layers
+  assert.ok(Math.abs(mib(host, 'total') - 7277.04) < 0.01);
+  // Table output: the same figures as llama.cpp logs them, and the command.
+  const t = run([...BASE, '--ngl', '30', '--ctx', '8192']);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /CUDA0\s+10750\.83\s+480\.00\s+544\.18\s+512\.00\s+12287\.01/);
+  assert.match(t.out, /Launch: llama-server -m qwen3-30b-a3b-Q4_K_M\.gguf -c 8192 -ngl 30 -fa on\n/);
+});
+
+test('-c is the context of all slots: -c 32768 -np 4 gives 8,192 tokens each, as llama-server does', () => {
+  const r = run([...BASE, '-c', '32768', '-np', '4', '--print-config']);
+  assert.equal(r.code, 0, r.err);
+  const cfg = JSON.parse(r.out);
+  assert.equal(cfg.inference.context, 8192);
+  assert.equal(cfg.inference.concurrency, 4);
+  assert.match(json([...BASE, '-c', '32768', '-np', '4']).launch_command, / -c 32768 -np 4 /);
+  const bad = run([...BASE, '-c', '3', '-np', '4']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /-c 3 gives each of the 4 slots/);
+});
+
+test('the launch command\'s flags read back: the same command and the same buffers', () => {
+  const first = json([...BASE, '-c', '32768', '-np', '4', '-ctk', 'q8_0', '-ctv', 'q8_0', '--n-cpu-moe', '20', '--mmproj', 'clip-vit-l-14-336',
+    '--draft', 'qwen3-8b']);
+  assert.equal(first.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 32768 -np 4 -ngl 49 -fa on -ctk q8_0 -ctv q8_0 --n-cpu-moe 20 '
+    + '--mmproj mmproj-clip-vit-l-14-336.gguf -md qwen3-8b-Q8_0.gguf -ngld 99');
+  // Everything after "-m FILE" up to the projector's and draft's files is vramcalc's own flags.
+  const words = first.launch_command.split(' ');
+  const own = words.slice(3, words.indexOf('--mmproj'));
+  const again = json([...BASE, ...own, '--mmproj', 'clip-vit-l-14-336', '--draft', 'qwen3-8b']);
+  assert.equal(again.launch_command, first.launch_command);
+  assert.deepEqual(again.devices, first.devices);
+  // q8_0 KV: 34 bytes per 32 values; 4 slots x 8192 cells over the 48 layers, all on the GPU.
+  const [gpu, host] = first.devices;
+  assert.equal(mib(gpu, 'kv'), 1632);  // 32768 x 48 x 2 x 512 values x 34/32 B = 1632 MiB
+  assert.equal(host.kv_bytes, 0);
+  // The projector and the draft model are the GPU's "other" (11,563 MiB with the CUDA context).
+  assert.ok(Math.abs(mib(gpu, 'other') - 11563.23) < 0.01, `other ${mib(gpu, 'other')}`);
+});
+
+test('-ts 3,1 over two RTX 4090s: layers split 3:1, the three model buffers add up to the file', () => {
+  const j = json([...BASE, '--gpus', '2', '-ts', '3,1', '-c', '8192']);
+  assert.deepEqual(j.devices.map((d) => d.device), ['CUDA0', 'CUDA1', 'CUDA_Host']);
+  const [a, b, host] = j.devices;
+  assert.ok(Math.abs(mib(a, 'model') - 13196.33) < 0.01);
+  assert.ok(Math.abs(mib(b, 'model') - 4328.04) < 0.01);
+  assert.ok(Math.abs((a.model_bytes + b.model_bytes + host.model_bytes) / j.metrics.weights_total_bytes.value - 1) < 1e-9);
+  assert.equal(mib(a, 'kv') + mib(b, 'kv'), 768);  // 48 layers x 16 KiB per token... x 8192 cells
+  assert.match(j.launch_command, / -ngl 49 -fa on -ts 3,1$/);
+  const cfg = JSON.parse(run([...BASE, '--tensor-split', '3,1', '--print-config']).out);
+  assert.deepEqual(cfg.inference.llamacpp.tensor_split, [3, 1]);
+});
+
+test('--profile ollama: Ollama\'s num_ctx 4096, one request, flash attention off, its parameters', () => {
+  const j = json([...BASE, '-ngl', '30', '--profile', 'ollama']);
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 30');
+  assert.equal(mib(j.devices[0], 'kv'), 240);  // 30 layers x 4096 cells
+});
+
+test('host flags: --ram-gib, --ddr and --channels, --host-bandwidth-gbps set inference.host', () => {
+  const cfg = JSON.parse(run([...BASE, '--ram-gib', '32', '--ddr', 'ddr5-5600', '--channels', '2', '--print-config']).out);
+  assert.equal(cfg.inference.host.ram_gib, 32);
+  assert.equal(cfg.inference.host.mts, 5600);
+  assert.equal(cfg.inference.host.channels, 2);
+  // Decode with 18 layers in RAM: measured 40 GB/s is slower than 2 x 8 B x 5600 MT/s x 0.7 = 62.7 GB/s.
+  const slow = json([...BASE, '-ngl', '30', '--host-bandwidth-gbps', '40']).metrics.decode_tokens_per_s.value;
+  const ddr = json([...BASE, '-ngl', '30', '--ddr', 'ddr5-5600', '--channels', '2']).metrics.decode_tokens_per_s.value;
+  assert.ok(slow < ddr, `${slow} < ${ddr}`);
+});
+
+test('bad flag values: a usage error or the field named', () => {
+  let r = run([...BASE, '-ts', '3,x']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /-ts needs numbers separated by commas/);
+  r = run([...BASE, '-fa', 'maybe']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /-fa needs on, off or auto/);
+  r = run([...BASE, '-ngl']);
+  assert.equal(r.code, 2);
+  r = run([...BASE, '-ctv', 'q4_0', '-fa', 'off']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /inference\.llamacpp\.kv_dtype_v/);
+  r = run([...BASE, '--mmproj', 'no-such-projector']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /inference\.llamacpp\.mmproj\.preset/);
+});

@@ -1,0 +1,61 @@
+// The JS library on a llama.cpp config (local inference, docs/local.md): the same per-device
+// buffers, launch command and local answers as the native CLI given llama-server's flags.
+//   VRAMCALC_LIB   the packed library folder (default build/wasm/lib)
+//   VRAMCALC_BIN   the native CLI (default build/native/vramcalc)
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const libDir = process.env.VRAMCALC_LIB || join(root, 'build/wasm/lib');
+const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
+const MiB = 2 ** 20;
+
+let vc;
+before(async () => {
+    assert.ok(existsSync(join(libDir, 'vramcalc.mjs')), `no library in ${libDir}: run scripts/build.sh`);
+    const { createVramCalc } = await import(pathToFileURL(join(libDir, 'vramcalc.mjs')).href);
+    vc = await createVramCalc();
+});
+
+function cli(args) {
+    const r = spawnSync(cliBin, [...args, '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+}
+
+// Qwen3-30B-A3B Q4_K_M at -ngl 30 on an RTX 4090, 4 slots of 4096 tokens, q8_0 K cache (-ctk alone
+// leaves V in f16, as in llama-server).
+const CONFIG = {
+    method: 'detailed', task: 'inference', model: { preset: 'qwen3-30b-a3b' }, gpu: 'rtx-4090-24gb',
+    inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 4096, concurrency: 4, kv_dtype: 'q8_0', llamacpp: { n_gpu_layers: 30, kv_dtype_v: 'f16' } },
+};
+const FLAGS = ['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-30b-a3b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '-c', '16384', '-np', '4', '-ctk', 'q8_0', '-ngl', '30'];
+
+test('estimate(): the CLI\'s flags and the library give the same devices and launch command', () => {
+    const lib = vc.estimate(CONFIG);
+    assert.equal(lib.ok, true, JSON.stringify(lib.error));
+    const fromCli = cli(FLAGS);
+    assert.deepEqual(lib, fromCli);
+    assert.equal(lib.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 16384 -np 4 -ngl 30 -fa on -ctk q8_0');
+    assert.deepEqual(lib.devices.map((d) => d.device), ['CUDA0', 'CUDA_Host']);
+    // K in q8_0 (34 B per 32 values), V in f16: 16,384 cells x 512 values x (1.0625 + 2) B per layer.
+    const perLayer = 16384 * 512 * (34 / 32 + 2);
+    assert.equal(lib.devices[0].kv_bytes, 30 * perLayer);
+    assert.equal(lib.devices[1].kv_bytes, 18 * perLayer);
+    assert.ok(lib.devices.every((d) => d.total_bytes > 0 && d.total_bytes === d.model_bytes + d.kv_bytes + d.compute_bytes + d.other_bytes));
+    assert.equal(lib.devices[1].kv_bytes / MiB, 18 * 24.5);  // 24.5 MiB per layer
+});
+
+test('solve(): the local questions answer as `vramcalc solve` does', () => {
+    for (const q of ['max_gpu_layers', 'max_gpu_experts', 'best_local_format']) {
+        const lib = vc.solve(CONFIG, q);
+        assert.equal(lib.ok, true, `${q}: ${JSON.stringify(lib.error)}`);
+        assert.deepEqual(lib, cli(['solve', q, ...FLAGS]), q);
+    }
+    assert.ok(vc.questions().some((q) => q.id === 'max_gpu_layers' && q.tasks === 'llamacpp'));
+});
