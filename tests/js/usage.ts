@@ -26,7 +26,8 @@ async function main(): Promise<number> {
     vc.plan({ plan: { rank: 'fastest' } });
     // A model file's header: the fragment goes into a config; a failure may ask for more bytes.
     const imported = vc.importModel(new Uint8Array([71, 71, 85, 70]), 'model.gguf', 4e10);
-    const fromFile = await vc.importFile(new Blob(['{}']));
+    const bytes = new Uint8Array([123, 125]);  // "{}"
+    const fromFile = await vc.importFile({ size: bytes.length, name: 'config.json', slice: (a = 0, b = bytes.length) => ({ arrayBuffer: async () => bytes.slice(a, b).buffer }) });
     const layers = imported.ok ? (imported.model.layers ?? 0) + imported.weights_bytes : imported.need_bytes ?? 0;
     if (fromFile.ok) vc.estimate({ ...fromFile.config, task: 'inference' });
     // @ts-expect-error: importModel takes bytes or text, not a number

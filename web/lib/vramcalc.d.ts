@@ -270,6 +270,14 @@ export interface ImportFailure extends Failure {
     kind?: string;
 }
 
+/** What importFile reads: a browser File or Blob, or anything with their size and slice() (no DOM
+ *  types needed, so the declarations compile under Node's libs too). */
+export interface FileLike {
+    readonly size: number;
+    readonly name?: string;
+    slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
@@ -288,7 +296,7 @@ export interface VramCalc {
      *  `size` is the whole file's length when `data` is its start. Nothing leaves the page. */
     importModel(data: Uint8Array | ArrayBuffer | string, name?: string, size?: number): ModelImport | ImportFailure;
     /** importModel over a File or Blob, reading only its header with File.slice (growing the slice when the header is longer). */
-    importFile(file: Blob & { name?: string }): Promise<ModelImport | ImportFailure>;
+    importFile(file: FileLike): Promise<ModelImport | ImportFailure>;
     presets(): Preset[] | Failure;
     gpus(): Gpu[] | Failure;
     questions(): Question[] | Failure;
