@@ -67,7 +67,10 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
         }
         m = *p;  // fields below override the preset
     }
-    r.string("name", m.name);
+    // An empty name is no name: the preset's (or the default) stays, as the writer leaves it out.
+    std::string name;
+    r.string("name", name);
+    if (!name.empty()) m.name = name;
     r.integer("layers", m.layers);
     r.integer("hidden", m.hidden);
     r.integer("heads", m.heads);

@@ -218,3 +218,15 @@ TEST_CASE("exports: the CSV's bytes column reads back to the exact total") {
     REQUIRE(at != std::string::npos);
     CHECK(std::strtod(csv.c_str() + at + key.size(), nullptr) == a.results.estimate.total_bytes);
 }
+
+TEST_CASE("config JSON: an empty model name is no name (the preset's stays through a round trip)") {
+    // Found by the message harness: {"model":{"preset":"llama-3.1-8b","name":""}} was written without
+    // its name and read back with the preset's, a different document.
+    auto a = io::parse_config(R"({"model":{"preset":"llama-3.1-8b","name":""}})");
+    REQUIRE(a.ok);
+    CHECK(a.value.model.name == "Llama-3.1 8B");
+    const std::string once = io::dump(io::config_to_json(a.value));
+    auto b = io::parse_config(once);
+    REQUIRE(b.ok);
+    CHECK(io::dump(io::config_to_json(b.value)) == once);
+}
