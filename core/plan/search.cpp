@@ -74,15 +74,7 @@ std::string fabric_ids(bool intra) {
 
 }  // namespace
 
-const char* layout_label_sharding(Sharding s) {
-    switch (s) {
-        case Sharding::None: return "ddp";
-        case Sharding::Zero1: return "zero1";
-        case Sharding::Zero2: return "zero2";
-        case Sharding::Zero3: return "zero3";
-    }
-    return "ddp";
-}
+const char* layout_label_sharding(Sharding s) { return sharding_name(s); }  // the training engine's names
 
 std::string layout_label(const Layout& l) {
     std::string s = "TP" + std::to_string(l.tp) + (l.sp ? " SP" : "") + " PP" + std::to_string(l.pp);
