@@ -283,51 +283,61 @@ json toggle_json(Toggle t) { return t == Toggle::Auto ? json(nullptr) : json(t =
 
 }  // namespace
 
+// Written key by key into the document: an initializer list copies every value (and a nested
+// list its whole object), the costliest part of config_to_json. The keys come out sorted either way.
 void write_training_sections(const Config& cfg, json& j) {
     const TrainingInputs& t = cfg.training;
-    j["training"] = {
-        {"precision", name_of(kPrecisions, t.precision)},
-        {"optimizer", name_of(kOptimizers, t.optimizer)},
-        {"optimizer_bytes_per_param", t.optimizer_bytes_per_param},
-        {"grad_fp32", toggle_json(t.grad_fp32)},
-        {"grad_accum", t.grad_accum},
-        {"global_batch", t.global_batch},
-        {"recompute", name_of(kRecompute, t.recompute)},
-        {"attention", name_of(kAttention, t.attention)},
-        {"dropout", t.dropout},
-        {"attention_dropout", t.attention_dropout},
-        {"finetune", name_of(kFinetune, t.finetune)},
-        {"lora",
-         {{"rank", t.lora.rank},
-          {"targets", lora_targets_name(t.lora.targets)},
-          {"dropout", t.lora.dropout},
-          {"quant", name_of(kQuant, t.lora.quant)},
-          {"double_quant", t.lora.double_quant},
-          {"quant_block", t.lora.quant_block},
-          {"quantize_head", toggle_json(t.lora.quantize_head)}}},
-        {"head", name_of(kHeads, t.head)},
-        {"classifier_labels", t.classifier_labels},
-        {"sharding", sharding_name(t.sharding)},
-        {"shard_group", t.shard_group},
-        {"offload_optimizer", t.offload_optimizer},
-        {"offload_params", t.offload_params},
-        {"profile", t.profile},
-        {"compile", toggle_json(t.compile)},
-        {"logits_fp32", toggle_json(t.logits_fp32)},
-        {"loss_chunk_tokens", t.loss_chunk_tokens},
-    };
+    json& tr = j["training"];
+    tr["precision"] = name_of(kPrecisions, t.precision);
+    tr["optimizer"] = name_of(kOptimizers, t.optimizer);
+    tr["optimizer_bytes_per_param"] = t.optimizer_bytes_per_param;
+    tr["grad_fp32"] = toggle_json(t.grad_fp32);
+    tr["grad_accum"] = t.grad_accum;
+    tr["global_batch"] = t.global_batch;
+    tr["recompute"] = name_of(kRecompute, t.recompute);
+    tr["attention"] = name_of(kAttention, t.attention);
+    tr["dropout"] = t.dropout;
+    tr["attention_dropout"] = t.attention_dropout;
+    tr["finetune"] = name_of(kFinetune, t.finetune);
+    json& lora = tr["lora"];
+    lora["rank"] = t.lora.rank;
+    lora["targets"] = lora_targets_name(t.lora.targets);
+    lora["dropout"] = t.lora.dropout;
+    lora["quant"] = name_of(kQuant, t.lora.quant);
+    lora["double_quant"] = t.lora.double_quant;
+    lora["quant_block"] = t.lora.quant_block;
+    lora["quantize_head"] = toggle_json(t.lora.quantize_head);
+    tr["head"] = name_of(kHeads, t.head);
+    tr["classifier_labels"] = t.classifier_labels;
+    tr["sharding"] = sharding_name(t.sharding);
+    tr["shard_group"] = t.shard_group;
+    tr["offload_optimizer"] = t.offload_optimizer;
+    tr["offload_params"] = t.offload_params;
+    tr["profile"] = t.profile;
+    tr["compile"] = toggle_json(t.compile);
+    tr["logits_fp32"] = toggle_json(t.logits_fp32);
+    tr["loss_chunk_tokens"] = t.loss_chunk_tokens;
     const ParallelInputs& p = cfg.parallel;
-    j["parallel"] = {{"tp", p.tp}, {"sp", toggle_json(p.sp)}, {"pp", p.pp}, {"schedule", name_of(kSchedules, p.schedule)},
-                     {"virtual_stages", p.virtual_stages}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep}, {"etp", p.etp}};
+    json& par = j["parallel"];
+    par["tp"] = p.tp;
+    par["sp"] = toggle_json(p.sp);
+    par["pp"] = p.pp;
+    par["schedule"] = name_of(kSchedules, p.schedule);
+    par["virtual_stages"] = p.virtual_stages;
+    par["dp"] = p.dp;
+    par["cp"] = p.cp;
+    par["ep"] = p.ep;
+    par["etp"] = p.etp;
     const RuntimeConstants& k = cfg.runtime;
-    j["runtime"] = {{"cuda_context_bytes", k.cuda_context_bytes},
-                    {"lazy_loading", toggle_json(k.lazy_loading)},
-                    {"library_workspace_bytes", k.library_workspace_bytes},
-                    {"nccl_bytes", k.nccl_bytes},
-                    {"allocator_fragmentation", k.allocator_fragmentation},
-                    {"deepspeed_bucket_elements", k.deepspeed_bucket_elements},
-                    {"deepspeed_prefetch_elements", k.deepspeed_prefetch_elements},
-                    {"ddp_bucket_bytes", k.ddp_bucket_bytes}};
+    json& rt = j["runtime"];
+    rt["cuda_context_bytes"] = k.cuda_context_bytes;
+    rt["lazy_loading"] = toggle_json(k.lazy_loading);
+    rt["library_workspace_bytes"] = k.library_workspace_bytes;
+    rt["nccl_bytes"] = k.nccl_bytes;
+    rt["allocator_fragmentation"] = k.allocator_fragmentation;
+    rt["deepspeed_bucket_elements"] = k.deepspeed_bucket_elements;
+    rt["deepspeed_prefetch_elements"] = k.deepspeed_prefetch_elements;
+    rt["ddp_bucket_bytes"] = k.ddp_bucket_bytes;
 }
 
 }  // namespace vc::io
