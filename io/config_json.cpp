@@ -212,7 +212,7 @@ Outcome<Config> config_from_json(const json& doc) {
         const json& g = r.at("guide");
         if (!g.is_object()) return Outcome<Config>::failure("guide", "guide must be an object {\"bytes\", \"weight_bytes\"}");
         ObjectReader gr(g, "guide.");
-        gr.only_keys({"bytes", "weight_bytes", "overhead_factor"});
+        gr.only_keys({"bytes", "weight_bytes"});
         gr.number("bytes", cfg.guide_bytes);
         gr.number("weight_bytes", cfg.guide_weight_bytes);
         if (!gr.ok()) return Outcome<Config>::failure(gr.error());

@@ -29,7 +29,7 @@ export interface Config {
     gpus?: number;
     gpu?: string;
     target_utilization?: number;
-    guide?: { bytes?: number; weight_bytes?: number; overhead_factor?: number };
+    guide?: { bytes?: number; weight_bytes?: number };
     constants?: {
         activation_bytes_per_token_param?: number;
         checkpoint_factor?: number;
