@@ -182,7 +182,6 @@ std::vector<FieldDef> make_table() {
         Num("guide.bytes", AT(guide_bytes), "bytes per value p: weights and gradients at p bytes, plus 12 bytes of optimizer state")
             .above(0, 8, "bytes"),
         Num("guide.weight_bytes", AT(guide_weight_bytes), "inference: bytes per weight").above(0, 8, "bytes"),
-        B("guide.overhead_factor", FieldKind::Number, "accepted and ignored: the guide's x1.15 is fixed").def("1.15").hand(),
 
         // --- constants (quick method) --------------------------------------------------------------
         Num("constants.activation_bytes_per_token_param", AT(quick.constants.activation_bytes_per_token_param),

@@ -116,7 +116,7 @@ Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
         !check_int_range("model.layers", in.layers, 1, kMaxDim, err) ||
         !check_int_range("model.hidden", in.hidden, 1, kMaxDim, err) ||
         !check_int_range("model.heads", in.heads, 1, kMaxDim, err) ||
-        !check_positive("bytes", in.bytes, 8, err) ||
+        !check_positive(training ? "guide.bytes" : "guide.weight_bytes", in.bytes, 8, err) ||
         !check_int_range("batch", in.batch, 1, kMaxBatch, err) ||
         !check_int_range("seq", in.seq, 1, kMaxSeq, err) ||
         !check_int_range("gpus", in.gpus, 1, kMaxGpus, err) ||

@@ -137,8 +137,6 @@ export interface GuideConfig {
     bytes?: number;
     /** inference: bytes per weight (default 2; (0, 8] bytes) */
     weight_bytes?: number;
-    /** accepted and ignored: the guide's x1.15 is fixed (default 1.15) */
-    overhead_factor?: number;
 }
 
 /** "constants": quick method constants (below) */
