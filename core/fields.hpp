@@ -64,6 +64,7 @@ struct FieldDef {
     const char* accepts = nullptr;   // the accepted values in words, when not a plain range
     const char* def = nullptr;   // the default in words, when not the default Config's value
     const char* ts_type = nullptr;   // TypeScript type of a List (or a by_hand field)
+    const char* flags = nullptr; // the CLI's spellings that set it, space-separated ("-ngl --ngl")
     EnumNames names{};           // Enum: the accepted spellings
     double scale = 1;            // member = document value x scale (GiB fields hold bytes)
     bool null_when_negative = false;  // a negative member (unset override) is written as null
