@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
+#include <unordered_map>
 
 #include "core/units.hpp"
 
@@ -507,9 +508,14 @@ double FieldDef::number_of(const Config& c) const {
 }
 
 const FieldDef* find_field(const std::string& path) {
-    for (const auto& f : config_fields())
-        if (path == f.path) return &f;
-    return nullptr;
+    // Checks look fields up on every estimate: an index, built once.
+    static const std::unordered_map<std::string, const FieldDef*> index = [] {
+        std::unordered_map<std::string, const FieldDef*> m;
+        for (const auto& f : config_fields()) m.emplace(f.path, &f);
+        return m;
+    }();
+    const auto it = index.find(path);
+    return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<const FieldDef*> section_fields(const std::string& section) {
@@ -559,12 +565,23 @@ std::string field_range_text(const FieldDef& f) {
     return s;
 }
 
-bool check_field(const Config& c, const FieldDef& f, Error& err) {
+bool check_number(const FieldDef& f, double v, Error& err) {
     if (!f.ranged || f.accepts) return true;
-    const double v = f.number_of(c);
     if (f.kind == FieldKind::Int || f.whole) return check_int_range(f.path, v, static_cast<long long>(f.min), static_cast<long long>(f.max), err);
     if (f.open_min && f.min == 0) return check_positive(f.path, v, f.max, err);
     return check_range(f.path, v, f.min, f.max, err);
 }
+
+bool check_field(const Config& c, const FieldDef& f, Error& err) { return check_number(f, f.number_of(c), err); }
+
+bool check_value(const char* path, double v, Error& err) {
+    const FieldDef* f = find_field(path);
+    if (!f || !f->ranged || f->accepts) {
+        err = Error{path, std::string(path) + " has no range in the field table (core/fields.cpp)"};
+        return false;
+    }
+    return check_number(*f, v, err);
+}
+
 
 }  // namespace vc

@@ -112,5 +112,10 @@ std::string field_range_text(const FieldDef& f);
 // Checks the member against the field's range; the message names the path and the range in the
 // field's unit (as check_range / check_int_range word it). True when not ranged.
 bool check_field(const Config& c, const FieldDef& f, Error& err);
+// The same check of a value `v` held apart from a Config.
+bool check_number(const FieldDef& f, double v, Error& err);
+// The same check of a value the engine holds apart from a Config (a resolved model, the quick
+// method's inputs): `path` must name a ranged field (else the Error says so).
+bool check_value(const char* path, double v, Error& err);
 
 }  // namespace vc
