@@ -75,15 +75,15 @@ export interface ModelConfig {
     heads?: number;
     /** KV heads (= heads for MHA, 1 for MQA): the KV cache is proportional to these (default 0; [0, model.heads]) */
     kv_heads?: number;
-    /** width of one head (0: hidden / heads) (default 0; [0, 1048576]) */
+    /** width of one head (0: hidden / heads); the KV cache is KV heads x head dim (default 0; [0, 1048576]) */
     head_dim?: number;
-    /** dense MLP intermediate width (default 0; [0, 1048576]) */
+    /** dense MLP intermediate width: weights and MLP activations grow with it (default 0; [0, 1048576]) */
     ffn?: number;
     /** gelu: 2 matrices; swiglu / geglu: 3 matrices (default 'swiglu') */
     mlp?: 'gelu' | 'swiglu' | 'geglu';
     /** vocabulary: embedding and LM head rows; the logits are batch x seq x vocab (default 0; [1, 16777216]) */
     vocab?: number;
-    /** the LM head shares the embedding matrix (default false) */
+    /** the LM head shares the embedding matrix: one fewer vocab x h (default false) */
     tied_embeddings?: boolean;
     /** LayerNorm adds a bias per channel (default 'rmsnorm') */
     norm?: 'layernorm' | 'rmsnorm';
@@ -99,7 +99,7 @@ export interface ModelConfig {
     type_vocab?: number;
     /** routed experts per MoE layer (0: dense); all are stored (default 0; [0, 65536]) */
     experts?: number;
-    /** routed experts each token uses (default 0; [1, model.experts] with experts) */
+    /** routed experts each token uses: compute and routed activations (default 0; [1, model.experts] with experts) */
     top_k?: number;
     /** experts every token uses (default 0; [0, 65536]) */
     shared_experts?: number;
