@@ -1,4 +1,5 @@
-// vramcalc JS library: TypeScript declarations for vramcalc.mjs / vramcalc.js (docs/embed.md).
+// vramcalc JS API: TypeScript declarations for the library (vramcalc.mjs / vramcalc.js) and the
+// page's `window.vramcalc`, one API shape (web/api.js; docs/embed.md).
 // Configs and results are the JSON documents of the CLI (docs/config.md): the types below name the
 // fields every build has; sections added by later schema versions pass through as unknown fields.
 
@@ -13,6 +14,11 @@ export interface Failure {
     ok: false;
     error: VramCalcError;
 }
+
+// [SECTION] config types ----------------------------------------------------------------------------
+// NOTE: Config and ModelConfig are the config document's types; issue 10's field table generates
+// them (with every section's fields). Until then they are written here; the generated declarations
+// replace this section (or are imported here) and the API below keeps naming `Config`.
 
 /** The config document (docs/config.md). Every field is optional; unknown fields are errors. */
 export interface Config {
@@ -60,6 +66,8 @@ export interface ModelConfig {
     context_limit?: number;
     [field: string]: unknown;
 }
+
+// [SECTION] results -------------------------------------------------------------------------------
 
 export interface Component {
     key: string;
@@ -281,6 +289,10 @@ export interface FileLike {
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
+// [SECTION] the API -------------------------------------------------------------------------------
+
+/** The engine's API: the library's createVramCalc() resolves to it; the page's and the widget's
+ *  `window.vramcalc` has the same members once `ready` resolves (VramCalcPage). */
 export interface VramCalc {
     /** The engine's version, e.g. "0.1.0". */
     readonly version: string;
@@ -304,6 +316,11 @@ export interface VramCalc {
     plan(request: (Config & { plan?: PlanRequestFields }) | string): PlanResult | Failure;
     fabrics(): { fabrics: Fabric[]; nodes: GpuNode[] } | Failure;
 }
+
+/** The page's `window.vramcalc` (index.html, widget.html): `ready` at once, the members of VramCalc
+ *  when it resolves. The page carries estimate, solve, questions, version and schemaVersion; the
+ *  other members are there but return a Failure naming the library (its download has a budget). */
+export type VramCalcPage = { readonly ready: Promise<void> } & Partial<VramCalc>;
 
 /** Instantiates the engine (the WebAssembly module is inside the library file: no request). */
 export function createVramCalc(): Promise<VramCalc>;
