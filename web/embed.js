@@ -98,9 +98,16 @@
         for (const origin of state.origins) window.parent.postMessage(full, origin);
     }
 
+    // The result message's body, read from the engine once per recompute (stateRevision) and reused
+    // by every `get` until the inputs change (postMessage clones it: the host cannot alter it).
+    let cached = null, cachedRevision = -1;
     function resultMessage(extra) {
-        const s = JSON.parse(Module.shellState());
-        return Object.assign({ type: 'result', config: s.inputs, result: s.result, error: s.error }, extra);
+        const revision = Module.stateRevision();
+        if (cached === null || revision !== cachedRevision) {
+            cached = JSON.parse(Module.widgetResult());
+            cachedRevision = revision;
+        }
+        return Object.assign({ type: 'result', config: cached.config, result: cached.result, error: cached.error }, extra);
     }
 
     function handle(m) {

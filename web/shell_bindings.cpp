@@ -20,6 +20,9 @@
 //   stateRevision()          moves on every recompute: the page posts a result when it changes
 //   contentHeight()          CSS pixels the UI's content needs at the current width
 //   takeEmbedRequest()       true once after the Embed button was pressed
+//   widgetResult()           what a widget's result message carries: {"config", "result", "error"}
+//                            (the config document, the last valid estimate or null, {field,message}
+//                            or null), without the rest of shellState()
 //   embedLink()              the page's link as the shell read it, for embed.js (which reads no
 //                            fragment itself): {"theme":"auto|light|dark", "lock":[...],
 //                            "origins":[...], "id":"...", "error":{field,message}|null}
@@ -122,6 +125,9 @@ std::string set_inputs(const emscripten::val& patch_value) {
     if (!vc::shell::patch_config_text(a.inputs, patch_value.as<std::string>(), cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
     a.inputs = cfg;
     vc::shell::mark_changed(a);
+    // The reply needs the estimate alone: the comparison, the answers and the charts (several times
+    // its work) follow after the next frame (App::defer_extras), not before the reply.
+    a.defer_extras = true;
     vc::shell::recompute(a);
     vc::shell::wake();
     return vc::io::dump(json{{"ok", true}});
@@ -145,7 +151,12 @@ std::string set_embed_options(const std::string& text) {
     return vc::io::dump(json{{"ok", true}});
 }
 
-double state_revision() { return static_cast<double>(vc::shell::app().revision); }
+// Recomputes first when the inputs changed, so a revision always names the present inputs' result.
+double state_revision() {
+    vc::shell::App& a = vc::shell::app();
+    vc::shell::results(a);
+    return static_cast<double>(a.revision);
+}
 double content_height() { return vc::shell::app().content_height_px; }
 
 bool take_embed_request() {
@@ -165,6 +176,14 @@ std::string embed_link() {
                              {"origins", keys.origins},
                              {"id", keys.id},
                              {"error", error_json(err)}});
+}
+
+std::string widget_result() {
+    vc::shell::App& a = vc::shell::app();
+    const vc::shell::Results& r = vc::shell::results(a);
+    return vc::io::dump(json{{"config", vc::io::config_to_json(a.inputs)},
+                             {"result", r.valid ? vc::io::estimate_to_json(r.estimate) : json(nullptr)},
+                             {"error", error_json(a.error)}});
 }
 
 std::string link_error() { return vc::shell::app().link_error; }
@@ -192,4 +211,5 @@ EMSCRIPTEN_BINDINGS(vramcalc_shell) {
     emscripten::function("contentHeight", &content_height);
     emscripten::function("takeEmbedRequest", &take_embed_request);
     emscripten::function("embedLink", &embed_link);
+    emscripten::function("widgetResult", &widget_result);
 }

@@ -64,11 +64,26 @@ add_custom_target(site_packed DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_DIR}/vramc
 add_dependencies(site site_packed)
 
 # The JS library: core + io + Embind, no UI, as an ES module and a classic script (web/lib).
+# It is compiled for speed, not size (issue 15: a detailed estimate from JS <= 100 us; -Os left the
+# engine and nlohmann-json about 2.5x slower, with libc++'s one-line accessors not inlined): its own
+# copies of core/ and io/ at -O2, linked with -O2. The benchmarks' wasm builds use them too (bench/).
+add_library(vc_core_speed STATIC EXCLUDE_FROM_ALL ${VC_CORE_SOURCES})
+target_include_directories(vc_core_speed PUBLIC ${CMAKE_SOURCE_DIR})
+target_compile_definitions(vc_core_speed PUBLIC VRAMCALC_VERSION="${PROJECT_VERSION}")
+add_library(vc_io_speed STATIC EXCLUDE_FROM_ALL ${VC_IO_SOURCES})
+target_include_directories(vc_io_speed SYSTEM PUBLIC ${SHIM_DIR})
+target_link_libraries(vc_io_speed PUBLIC vc_core_speed)
+target_compile_definitions(vc_io_speed PUBLIC JSON_NOEXCEPTION=1)
+foreach(t vc_core_speed vc_io_speed)
+  target_compile_options(${t} PRIVATE -O2)
+endforeach()
+
 set(VC_LIB_LINK_DIR "${CMAKE_BINARY_DIR}/lib-link")
 set(VC_LIB_DIR "${CMAKE_BINARY_DIR}/lib")
 add_executable(vramcalc_lib ${CMAKE_SOURCE_DIR}/web/engine_bindings.cpp)
-target_link_libraries(vramcalc_lib PRIVATE vc_io)
-target_link_options(vramcalc_lib PRIVATE -Os --bind -sMODULARIZE=1 -sEXPORT_NAME=VramCalcModule
+target_link_libraries(vramcalc_lib PRIVATE vc_io_speed)
+target_compile_options(vramcalc_lib PRIVATE -O2)
+target_link_options(vramcalc_lib PRIVATE -O2 --bind -sMODULARIZE=1 -sEXPORT_NAME=VramCalcModule
   -sENVIRONMENT=web,worker  # Node runs it too: the wasm is handed in, so no environment I/O is used
   -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1 -sDYNAMIC_EXECUTION=0)
 set_target_properties(vramcalc_lib PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_LIB_LINK_DIR})
