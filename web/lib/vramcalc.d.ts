@@ -1,4 +1,5 @@
-// vramcalc JS library: TypeScript declarations for vramcalc.mjs / vramcalc.js (docs/embed.md).
+// vramcalc JS API: TypeScript declarations for the library (vramcalc.mjs / vramcalc.js) and the
+// page's `window.vramcalc`, one API shape (web/api.js; docs/embed.md).
 // Configs and results are the JSON documents of the CLI (docs/config.md): the types below name the
 // fields every build has; sections added by later schema versions pass through as unknown fields.
 
@@ -14,6 +15,7 @@ export interface Failure {
     error: VramCalcError;
 }
 
+// [SECTION] config types ----------------------------------------------------------------------------
 // The config types are generated from the field table (core/fields.cpp): `vramcalc fields --update
 // web/lib/vramcalc.d.ts`; ctest fields_generated fails when this block differs from it.
 // generated: vramcalc fields ts
@@ -482,6 +484,8 @@ export interface InferenceLlamacppDraftConfig {
 }
 // end generated
 
+// [SECTION] results -------------------------------------------------------------------------------
+
 export interface Component {
     key: string;
     label: string;
@@ -682,7 +686,7 @@ export interface ModelImport {
     header_bytes: number;
     tensor_count: number;
     /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?}}. */
-    config: { model: ModelConfig; inference?: InferenceConfig };
+    config: { model: ModelConfig; inference?: { engine?: string; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
 }
 
 /** A failed import: field "import"; need_bytes > 0 when the header runs past the bytes given (read that many from the start). */
@@ -702,6 +706,10 @@ export interface FileLike {
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
+// [SECTION] the API -------------------------------------------------------------------------------
+
+/** The engine's API: the library's createVramCalc() resolves to it; the page's and the widget's
+ *  `window.vramcalc` has the same members once `ready` resolves (VramCalcPage). */
 export interface VramCalc {
     /** The engine's version, e.g. "0.1.0". */
     readonly version: string;
@@ -725,6 +733,11 @@ export interface VramCalc {
     plan(request: (Config & { plan?: PlanRequestFields }) | string): PlanResult | Failure;
     fabrics(): { fabrics: Fabric[]; nodes: GpuNode[] } | Failure;
 }
+
+/** The page's `window.vramcalc` (index.html, widget.html): `ready` at once, the members of VramCalc
+ *  when it resolves. The page carries estimate, solve, questions, version and schemaVersion; the
+ *  other members are there but return a Failure naming the library (its download has a budget). */
+export type VramCalcPage = { readonly ready: Promise<void> } & Partial<VramCalc>;
 
 /** Instantiates the engine (the WebAssembly module is inside the library file: no request). */
 export function createVramCalc(): Promise<VramCalc>;
