@@ -77,7 +77,8 @@ bool read_constants(const json& j, InferenceConstants& k, Error& err) {
     r.only_keys({"cuda_context_gib", "driver_reserved_gib", "vllm_non_torch_gib", "vllm_non_torch_tp_gib", "vllm_cuda_graph_gib",
                  "vllm_sampler_bytes_per_logit", "vllm_token_logit_bytes", "llamacpp_ctx_pad", "bandwidth_efficiency",
                  "compute_efficiency", "host_bandwidth_gbps", "host_bandwidth_efficiency", "pcie_gbps", "cpu_tflops",
-                 "llamacpp_sched_copies", "ollama_num_ctx", "ollama_num_parallel"});
+                 "llamacpp_sched_copies", "ollama_num_ctx", "ollama_num_parallel", "exllamav2_max_input_len",
+                 "exllamav2_max_batch_size"});
     gib_field(r, "cuda_context_gib", k.cuda_context_bytes);
     gib_field(r, "driver_reserved_gib", k.driver_reserved_bytes);
     gib_field(r, "vllm_non_torch_gib", k.vllm_non_torch_bytes);
@@ -95,6 +96,8 @@ bool read_constants(const json& j, InferenceConstants& k, Error& err) {
     r.number("llamacpp_sched_copies", k.llamacpp_sched_copies);
     r.number("ollama_num_ctx", k.ollama_num_ctx);
     r.number("ollama_num_parallel", k.ollama_num_parallel);
+    r.number("exllamav2_max_input_len", k.exllamav2_max_input_len);
+    r.number("exllamav2_max_batch_size", k.exllamav2_max_batch_size);
     if (!r.ok()) err = r.error();
     return r.ok();
 }
@@ -106,6 +109,25 @@ const char* split_mode_name(SplitMode m) {
         case SplitMode::None: return "none";
     }
     return "layer";
+}
+
+const char* gptq_kernel_name(GptqKernel k) {
+    switch (k) {
+        case GptqKernel::Exllamav2: return "exllamav2";
+        case GptqKernel::Exllama: return "exllama";
+        case GptqKernel::Marlin: return "marlin";
+        case GptqKernel::Torch: return "torch";
+    }
+    return "exllamav2";
+}
+
+bool parse_gptq_kernel(const std::string& s, GptqKernel& k) {
+    for (GptqKernel c : {GptqKernel::Exllamav2, GptqKernel::Exllama, GptqKernel::Marlin, GptqKernel::Torch})
+        if (s == gptq_kernel_name(c)) {
+            k = c;
+            return true;
+        }
+    return false;
 }
 
 // DDR generation and speed, "ddr5-5600": the transfer rate in MT/s.
@@ -327,10 +349,15 @@ bool read_inference(const json& j, InferenceInputs& in, Error& err) {
     if (object_at(r, "host", err) && !read_host(r.at("host"), in.host, err)) return false;
     if (object_at(r, "hf", err)) {
         ObjectReader h(r.at("hf"), "inference.hf.");
-        h.only_keys({"attention", "full_logits", "bnb_compute_dtype"});
+        h.only_keys({"attention", "full_logits", "bnb_compute_dtype", "legacy_cache", "gptq_kernel"});
         std::string att = attention_name(in.hf.attention);
         h.string("attention", att);
         h.boolean("full_logits", in.hf.full_logits);
+        h.boolean("legacy_cache", in.hf.legacy_cache);
+        std::string kernel = gptq_kernel_name(in.hf.gptq_kernel);
+        h.string("gptq_kernel", kernel);
+        if (h.ok() && !parse_gptq_kernel(kernel, in.hf.gptq_kernel))
+            h.fail("gptq_kernel", "inference.hf.gptq_kernel must be one of exllamav2, exllama, marlin, torch, got \"" + kernel + "\"");
         std::string compute = in.hf.bnb_compute_bytes == 4 ? "fp32" : "bf16";
         h.string("bnb_compute_dtype", compute);
         if (h.ok()) {
@@ -425,6 +452,8 @@ json inference_to_json(const InferenceInputs& in) {
                      {"cpu_tflops", h.cpu_tflops}, {"wired_limit_mb", h.wired_limit_mb}};
     j["hf"] = {{"attention", attention_name(in.hf.attention)},
                {"full_logits", in.hf.full_logits},
+               {"legacy_cache", in.hf.legacy_cache},
+               {"gptq_kernel", gptq_kernel_name(in.hf.gptq_kernel)},
                {"bnb_compute_dtype", in.hf.bnb_compute_bytes == 4 ? "fp32" : "bf16"}};
     if (in.has_custom_gpu) {
         const GpuSpec& g = in.custom_gpu;
@@ -452,7 +481,9 @@ json inference_to_json(const InferenceInputs& in) {
                       {"cpu_tflops", k.cpu_tflops},
                       {"llamacpp_sched_copies", k.llamacpp_sched_copies},
                       {"ollama_num_ctx", k.ollama_num_ctx},
-                      {"ollama_num_parallel", k.ollama_num_parallel}};
+                      {"ollama_num_parallel", k.ollama_num_parallel},
+                      {"exllamav2_max_input_len", k.exllamav2_max_input_len},
+                      {"exllamav2_max_batch_size", k.exllamav2_max_batch_size}};
     return j;
 }
 

@@ -139,7 +139,7 @@ bool read_lora(const json& j, LoraInputs& l, Error& err) {
         return false;
     }
     ObjectReader r(j, "training.lora.");
-    r.only_keys({"rank", "targets", "dropout", "quant", "double_quant", "quant_block", "quantize_head"});
+    r.only_keys({"rank", "targets", "dropout", "quant", "double_quant", "quant_block", "quantize_head", "saves_inputs"});
     r.integer("rank", l.rank);
     if (r.ok() && r.has("targets")) {
         const json& t = r.at("targets");
@@ -169,6 +169,7 @@ bool read_lora(const json& j, LoraInputs& l, Error& err) {
     r.boolean("double_quant", l.double_quant);
     r.integer("quant_block", l.quant_block);
     read_toggle(r, "quantize_head", l.quantize_head);
+    read_toggle(r, "saves_inputs", l.saves_inputs);
     if (!r.ok()) {
         err = r.error();
         return false;
@@ -304,7 +305,8 @@ void write_training_sections(const Config& cfg, json& j) {
           {"quant", name_of(kQuant, t.lora.quant)},
           {"double_quant", t.lora.double_quant},
           {"quant_block", t.lora.quant_block},
-          {"quantize_head", toggle_json(t.lora.quantize_head)}}},
+          {"quantize_head", toggle_json(t.lora.quantize_head)},
+          {"saves_inputs", toggle_json(t.lora.saves_inputs)}}},
         {"head", name_of(kHeads, t.head)},
         {"classifier_labels", t.classifier_labels},
         {"sharding", sharding_name(t.sharding)},
