@@ -10,6 +10,7 @@ int solve_command(int argc, char** argv);     // cli/solve_command.cpp
 int suggest_command(int argc, char** argv);   // cli/suggest_command.cpp
 int validate_command(int argc, char** argv);  // cli/validate_command.cpp
 int plan_command(int argc, char** argv);      // cli/plan_command.cpp
+int fields_command(int argc, char** argv);    // cli/fields_command.cpp
 
 struct Command {
     const char* name;
@@ -22,6 +23,7 @@ static const Command kCommands[] = {
     {"suggest", suggest_command},
     {"validate", validate_command},
     {"plan", plan_command},
+    {"fields", fields_command},
 };
 
 bool run_command(int argc, char** argv, int& rc) {

@@ -26,6 +26,9 @@ Cluster (each sets a field of the config's "plan" object; see docs/planner.md):
   --clusters LIST          compare clusters, e.g. h100-80gb:512:ib-ndr400,a100-80gb:1024:ib-hdr200
   --deadline-days D        fewest GPUs that train --tokens within D days
   --batch-sizing           smallest per-GPU batch that hides communication, per fabric
+  --pareto                 time against cost over cluster sizes (1/4x to 4x the GPUs), the front marked
+  --fabric-chart           the same job on every fabric: best layout, step time, memory, batch sizing
+  --serve C[xCONTEXT]      compare --clusters for serving C concurrent sequences (of CONTEXT tokens)
   --list-fabrics           the interconnect and node catalogs
 Model and training setup: the estimate's flags (--preset, --seq, --set training.precision=..., --config FILE).
 )";
@@ -73,6 +76,26 @@ int plan_command(int argc, char** argv) {
         if (a == "--help" || a == "-h") { std::printf("%s", kPlanUsage); return 0; }
         if (a == "--list-fabrics") { list_fabrics = true; continue; }
         if (a == "--batch-sizing") { plan["batch_sizing"] = true; continue; }
+        if (a == "--pareto") { plan["pareto"] = true; continue; }
+        if (a == "--fabric-chart") { plan["fabric_comparison"] = true; continue; }
+        if (a == "--serve") {
+            if (i + 1 >= argc) { std::fprintf(stderr, "vramcalc: --serve needs a value\n"); return 2; }
+            const std::string v = argv[++i];
+            const size_t x = v.find('x');
+            char* end = nullptr;
+            const double c = std::strtod(v.substr(0, x).c_str(), &end);
+            double ctx = 0;
+            bool good = !v.empty() && end && *end == '\0';
+            if (good && x != std::string::npos) {
+                const std::string t = v.substr(x + 1);
+                ctx = std::strtod(t.c_str(), &end);
+                good = !t.empty() && *end == '\0';
+            }
+            if (!good) { std::fprintf(stderr, "vramcalc: --serve: \"%s\" is not CONCURRENCY[xCONTEXT] (e.g. 256x8192)\n", v.c_str()); return 2; }
+            plan["serve"] = {{"concurrency", c}};
+            if (ctx > 0) plan["serve"]["context"] = ctx;
+            continue;
+        }
         if (plan_flag(argv[i])) {
             if (i + 1 >= argc) { std::fprintf(stderr, "vramcalc: %s needs a value\n", argv[i]); return 2; }
             const std::string v = argv[++i];
@@ -138,9 +161,36 @@ int plan_command(int argc, char** argv) {
         std::printf("clusters:\n");
         for (const auto& c : out["clusters"]) {
             if (!c["ok"].get<bool>()) { std::printf("  %5d x %-14s %-12s  %s\n", c["gpus"].get<int>(), c["gpu"].get<std::string>().c_str(), c["fabric"].get<std::string>().c_str(), c["why"].get<std::string>().c_str()); continue; }
-            std::printf("  %5d x %-14s %-12s  %8.1f days  rent $%.0f  buy $%.0f  %s\n", c["gpus"].get<int>(), c["gpu"].get<std::string>().c_str(),
+            std::printf("  %5d x %-14s %-12s  %8.1f days  rent $%.0f  buy $%.0f  %s%s\n", c["gpus"].get<int>(), c["gpu"].get<std::string>().c_str(),
                         c["fabric"].get<std::string>().c_str(), c["train_days"].get<double>(), c["rent_usd"].get<double>(), c["purchase_usd"].get<double>(),
-                        c["best"]["layout"]["label"].get<std::string>().c_str());
+                        c["best"]["layout"]["label"].get<std::string>().c_str(),
+                        !c.contains("meets_deadline") ? "" : c["meets_deadline"].get<bool>() ? "  (meets the deadline)" : "  (misses the deadline)");
+        }
+    }
+    if (out.contains("serve_clusters")) {
+        std::printf("clusters for serving (replicas x TP, decode throughput from the roofline, rental cost per million output tokens):\n");
+        for (const auto& c : out["serve_clusters"]) {
+            if (!c["ok"].get<bool>()) { std::printf("  %5d x %-14s  %s\n", c["gpus"].get<int>(), c["gpu"].get<std::string>().c_str(), c["why"].get<std::string>().c_str()); continue; }
+            std::printf("  %5d x %-14s %4d x TP%-2d %6.0f seq/replica (max %.0f), %s GB/GPU, %10.0f tok/s, $%.3f/Mtok, buy $%.0f%s%s\n", c["gpus"].get<int>(),
+                        c["gpu"].get<std::string>().c_str(), c["replicas"].get<int>(), c["tp"].get<int>(), c["seqs_per_replica"].get<double>(),
+                        c["max_seqs_per_replica"].get<double>(), gb(c["memory_bytes"].get<double>()).c_str(), c["tokens_per_s"].get<double>(),
+                        c["usd_per_mtok"].get<double>(), c["purchase_usd"].get<double>(), c["meets"].get<bool>() ? "" : "  short: ",
+                        c["meets"].get<bool>() ? "" : c["why"].get<std::string>().c_str());
+        }
+    }
+    if (out.contains("pareto")) {
+        std::printf("time against cost for %.3g tokens (* on the Pareto front):\n", out["pareto_tokens"].get<double>());
+        for (const auto& x : out["pareto"])
+            std::printf("  %s %6d GPUs %9.1f days  rent $%-12.0f %s\n", x["front"].get<bool>() ? "*" : " ", x["gpus"].get<int>(),
+                        x["train_days"].get<double>(), x["rent_usd"].get<double>(), x["best"]["layout"]["label"].get<std::string>().c_str());
+    }
+    if (out.contains("fabric_comparison")) {
+        std::printf("the same job on each fabric (best layout; batch sizing of the best layout's split):\n");
+        for (const auto& f : out["fabric_comparison"]) {
+            if (!f["ok"].get<bool>()) std::printf("  %-12s %s\n", f["fabric"].get<std::string>().c_str(), f["why"].get<std::string>().c_str());
+            else std::printf("  %-12s step %7.2f s, %s GB/GPU, %s\n", f["fabric"].get<std::string>().c_str(), f["best"]["step_s"].get<double>(),
+                             gb(f["best"]["memory_bytes"].get<double>()).c_str(), f["best"]["layout"]["label"].get<std::string>().c_str());
+            std::printf("  %-12s   %s\n", "", f["sizing"]["verdict"].get<std::string>().c_str());
         }
     }
     if (out.contains("fewest_gpus")) {

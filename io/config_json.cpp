@@ -12,6 +12,7 @@
 #include "core/estimate.hpp"
 #include "core/model/presets.hpp"
 #include "enum_names.hpp"
+#include "field_json.hpp"
 #include "inference_json.hpp"
 #include "json_read.hpp"
 #include "training_json.hpp"
@@ -23,16 +24,10 @@ using nlohmann::json;
 // [SECTION] names ---------------------------------------------------------------------------------
 namespace {
 
-const Name<Method> kMethods[] = {{"quick", Method::Quick}, {"guide", Method::Guide}, {"detailed", Method::Detailed}};
-const Name<Task> kTasks[] = {{"training", Task::Training}, {"finetune", Task::FineTune}, {"inference", Task::Inference}};
-const Name<QuickPrecision> kQuickPrecisions[] = {{"fp32", QuickPrecision::Fp32}, {"fp16", QuickPrecision::Fp16},
-                                                  {"bf16", QuickPrecision::Bf16}, {"int8", QuickPrecision::Int8},
-                                                  {"int4", QuickPrecision::Int4}};
-const Name<QuickOptimizer> kQuickOptimizers[] = {{"adamw-mixed", QuickOptimizer::AdamWMixed}, {"adamw", QuickOptimizer::AdamW},
-                                                  {"adamw-8bit", QuickOptimizer::AdamW8bit}, {"sgd", QuickOptimizer::Sgd},
-                                                  {"inference", QuickOptimizer::Inference}};
-const Name<MlpKind> kMlpKinds[] = {{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}, {"geglu", MlpKind::GeGlu}};
-const Name<NormKind> kNormKinds[] = {{"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}};
+const EnumNames& kMethods = kMethodNames;
+const EnumNames& kTasks = kTaskNames;
+const EnumNames& kQuickPrecisions = kQuickPrecisionNames;
+const EnumNames& kQuickOptimizers = kQuickOptimizerNames;
 
 }  // namespace
 
@@ -52,11 +47,7 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
         return false;
     }
     ObjectReader r(j, "model.");
-    r.only_keys({"preset", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "mlp", "vocab",
-                 "tied_embeddings", "norm", "attn_bias", "mlp_bias", "max_position", "context_limit", "type_vocab", "experts", "top_k",
-                 "shared_experts", "expert_ffn", "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
-                 "qk_nope_head_dim", "v_head_dim", "sliding_window", "global_every", "params_b", "norms_per_layer",
-                 "attn_softcap", "final_softcap"});
+    only_section_keys(r, "model");
     std::string preset;
     r.string("preset", preset);
     if (r.ok() && !preset.empty()) {
@@ -71,36 +62,11 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     std::string name;
     r.string("name", name);
     if (!name.empty()) m.name = name;
-    r.integer("layers", m.layers);
-    r.integer("hidden", m.hidden);
-    r.integer("heads", m.heads);
-    r.integer("kv_heads", m.kv_heads);
-    r.integer("head_dim", m.head_dim);
-    r.integer("ffn", m.ffn);
-    read_enum(r, "mlp", kMlpKinds, m.mlp);
-    r.integer("vocab", m.vocab);
-    r.boolean("tied_embeddings", m.tied_embeddings);
-    read_enum(r, "norm", kNormKinds, m.norm);
-    r.boolean("attn_bias", m.attn_bias);
-    r.boolean("mlp_bias", m.mlp_bias);
-    r.integer("max_position", m.max_position);
-    r.integer("context_limit", m.context_limit);
-    r.integer("type_vocab", m.type_vocab);
-    r.integer("experts", m.experts);
-    r.integer("top_k", m.top_k);
-    r.integer("shared_experts", m.shared_experts);
-    r.integer("expert_ffn", m.expert_ffn);
-    r.integer("dense_layers", m.dense_layers);
-    r.integer("q_lora_rank", m.q_lora_rank);
-    r.integer("kv_lora_rank", m.kv_lora_rank);
-    r.integer("qk_rope_head_dim", m.qk_rope_head_dim);
-    r.integer("qk_nope_head_dim", m.qk_nope_head_dim);
-    r.integer("v_head_dim", m.v_head_dim);
-    r.integer("sliding_window", m.sliding_window);
-    r.integer("global_every", m.global_every);
-    r.integer("norms_per_layer", m.norms_per_layer);
-    r.number("attn_softcap", m.attn_softcap);
-    r.number("final_softcap", m.final_softcap);
+    // The architecture: every model field of the table (a Config holds the model being read).
+    Config holder;
+    holder.model = std::move(m);
+    read_section(r, "model", holder);
+    m = std::move(holder.model);
     r.number("params_b", m.params_override_b);
     if (!r.ok()) {
         err = r.error();
@@ -128,36 +94,9 @@ json model_to_json(const ModelSpec& m) {
     }
     if (!m.id.empty()) j["preset"] = m.id;
     if (!m.name.empty()) j["name"] = m.name;
-    j["layers"] = m.layers;
-    j["hidden"] = m.hidden;
-    j["heads"] = m.heads;
-    j["kv_heads"] = m.kv_heads;
-    j["head_dim"] = m.head_dim;
-    j["ffn"] = m.ffn;
-    j["mlp"] = name_of(kMlpKinds, m.mlp);
-    j["vocab"] = m.vocab;
-    j["tied_embeddings"] = m.tied_embeddings;
-    j["norm"] = name_of(kNormKinds, m.norm);
-    j["attn_bias"] = m.attn_bias;
-    j["mlp_bias"] = m.mlp_bias;
-    j["max_position"] = m.max_position;
-    j["context_limit"] = m.context_limit;
-    j["type_vocab"] = m.type_vocab;
-    j["experts"] = m.experts;
-    j["top_k"] = m.top_k;
-    j["shared_experts"] = m.shared_experts;
-    j["expert_ffn"] = m.expert_ffn;
-    j["dense_layers"] = m.dense_layers;
-    j["q_lora_rank"] = m.q_lora_rank;
-    j["kv_lora_rank"] = m.kv_lora_rank;
-    j["qk_rope_head_dim"] = m.qk_rope_head_dim;
-    j["qk_nope_head_dim"] = m.qk_nope_head_dim;
-    j["v_head_dim"] = m.v_head_dim;
-    j["sliding_window"] = m.sliding_window;
-    j["global_every"] = m.global_every;
-    j["norms_per_layer"] = m.norms_per_layer;
-    j["attn_softcap"] = m.attn_softcap;
-    j["final_softcap"] = m.final_softcap;
+    Config holder;
+    holder.model = m;
+    write_section(holder, "model", j);
     if (m.params_override_b > 0) j["params_b"] = m.params_override_b;
     return j;
 }
@@ -167,9 +106,7 @@ Outcome<Config> config_from_json(const json& doc) {
     if (!doc.is_object()) return Outcome<Config>::failure("config", "the config must be a JSON object");
     Config cfg;
     ObjectReader r(doc, "");
-    r.only_keys({"schema_version", "method", "task", "model", "params_b", "precision", "optimizer", "batch", "seq",
-                 "checkpointing", "gpus", "gpu", "guide", "constants", "target_utilization",
-                 "training", "parallel", "runtime", "inference"});
+    only_section_keys(r, "");
     int version = kSchemaVersion;
     r.integer("schema_version", version);
     if (r.ok() && version != kSchemaVersion)
@@ -212,22 +149,16 @@ Outcome<Config> config_from_json(const json& doc) {
         const json& g = r.at("guide");
         if (!g.is_object()) return Outcome<Config>::failure("guide", "guide must be an object {\"bytes\", \"weight_bytes\"}");
         ObjectReader gr(g, "guide.");
-        gr.only_keys({"bytes", "weight_bytes", "overhead_factor"});
-        gr.number("bytes", cfg.guide_bytes);
-        gr.number("weight_bytes", cfg.guide_weight_bytes);
+        only_section_keys(gr, "guide");
+        read_section(gr, "guide", cfg);
         if (!gr.ok()) return Outcome<Config>::failure(gr.error());
     }
     if (r.has("constants")) {
         const json& c = r.at("constants");
         if (!c.is_object()) return Outcome<Config>::failure("constants", "constants must be an object");
         ObjectReader cr(c, "constants.");
-        auto& k = cfg.quick.constants;
-        cr.only_keys({"activation_bytes_per_token_param", "checkpoint_factor", "buffer_fraction", "a100_gb", "rtx4090_gb"});
-        cr.number("activation_bytes_per_token_param", k.activation_bytes_per_token_param);
-        cr.number("checkpoint_factor", k.checkpoint_factor);
-        cr.number("buffer_fraction", k.buffer_fraction);
-        cr.number("a100_gb", k.a100_gb);
-        cr.number("rtx4090_gb", k.rtx4090_gb);
+        only_section_keys(cr, "constants");
+        read_section(cr, "constants", cfg);
         if (!cr.ok()) return Outcome<Config>::failure(cr.error());
     }
 
@@ -270,13 +201,11 @@ json config_to_json(const Config& cfg) {
     j["gpus"] = cfg.gpus;
     if (!cfg.gpu_id.empty()) j["gpu"] = cfg.gpu_id;
     j["target_utilization"] = cfg.target_utilization;
-    j["guide"] = {{"bytes", cfg.guide_bytes}, {"weight_bytes", cfg.guide_weight_bytes}};
-    const auto& k = cfg.quick.constants;
-    j["constants"] = {{"activation_bytes_per_token_param", k.activation_bytes_per_token_param},
-                      {"checkpoint_factor", k.checkpoint_factor},
-                      {"buffer_fraction", k.buffer_fraction},
-                      {"a100_gb", k.a100_gb},
-                      {"rtx4090_gb", k.rtx4090_gb}};
+    json guide = json::object(), constants = json::object();
+    write_section(cfg, "guide", guide);
+    write_section(cfg, "constants", constants);
+    j["guide"] = guide;
+    j["constants"] = constants;
     write_training_sections(cfg, j);
     if (cfg.task == Task::Inference) j["inference"] = inference_to_json(cfg.inference);
     return j;

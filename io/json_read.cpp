@@ -60,7 +60,8 @@ bool ObjectReader::string(const char* key, std::string& out) {
     return true;
 }
 
-bool ObjectReader::only_keys(std::initializer_list<const char*> allowed) {
+template <typename List>
+bool ObjectReader::only(const List& allowed) {
     if (!ok_) return false;
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
         bool known = false;
@@ -76,5 +77,8 @@ bool ObjectReader::only_keys(std::initializer_list<const char*> allowed) {
     }
     return true;
 }
+
+bool ObjectReader::only_keys(std::initializer_list<const char*> allowed) { return only(allowed); }
+bool ObjectReader::only_keys(const std::vector<const char*>& allowed) { return only(allowed); }
 
 }  // namespace vc::io

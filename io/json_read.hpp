@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,10 +33,13 @@ public:
     bool string(const char* key, std::string& out);
     // Every key of the object must be in `allowed`.
     bool only_keys(std::initializer_list<const char*> allowed);
+    bool only_keys(const std::vector<const char*>& allowed);
     // Records a failure for `key` with `message` (for enum names and cross-field rules).
     bool fail(const char* key, const std::string& message);
 
 private:
+    template <typename List>
+    bool only(const List& allowed);
     const nlohmann::json& obj_;
     std::string prefix_;
     bool ok_ = true;

@@ -1,6 +1,8 @@
 // vramcalc io: plan requests and results as JSON (plan_json.hpp, docs/planner.md).
 #include "io/plan_json.hpp"
 
+#include <cmath>
+
 #include "io/config_json.hpp"
 #include "io/json_read.hpp"
 
@@ -29,6 +31,16 @@ bool read_fabric_spec(ObjectReader& r, const char* key, FabricSpec& f) {
     return true;
 }
 
+// A list of ids (strings); false when `f` is not one.
+bool read_ids(const json& f, std::vector<std::string>& out) {
+    if (!f.is_array()) return false;
+    for (const auto& x : f) {
+        if (!x.is_string()) return false;
+        out.push_back(x.get<std::string>());
+    }
+    return true;
+}
+
 }  // namespace
 
 Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
@@ -50,7 +62,7 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
     r.only_keys({"gpus", "fabric", "global_batch", "train_tokens", "top", "rank", "tp_across_nodes", "uneven_pp",
                  "max_micro_batch", "max_cp", "search", "gpus_per_node", "price_per_hour_usd", "purchase_usd",
                  "network_share", "fabric_spec", "intra_spec", "constants", "clusters", "deadline_days", "max_gpus",
-                 "batch_sizing"});
+                 "batch_sizing", "pareto", "fabric_comparison", "serve"});
     // GPUs default to the config's "gpus" (whole GPUs), else 8.
     in.gpus = cfg.value.gpus >= 1 && cfg.value.gpus == static_cast<int>(cfg.value.gpus) && doc.contains("gpus") ? static_cast<int>(cfg.value.gpus) : 8;
     double gpus = in.gpus;
@@ -135,16 +147,53 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
             ObjectReader br(b, "plan.batch_sizing.");
             br.only_keys({"fabrics", "target_efficiency"});
             br.number("target_efficiency", req.target_efficiency);
-            if (br.ok() && br.has("fabrics")) {
-                const json& f = br.at("fabrics");
-                if (!f.is_array()) return Out::failure("plan.batch_sizing.fabrics", "must be a list of fabric ids");
+            if (br.ok() && br.has("fabrics") && !read_ids(br.at("fabrics"), req.sizing_fabrics))
+                return Out::failure("plan.batch_sizing.fabrics", "must be a list of fabric ids");
+            if (!br.ok()) return Out::failure(br.error());
+        } else return Out::failure("plan.batch_sizing", "must be true/false or {\"fabrics\", \"target_efficiency\"}");
+    }
+    if (r.ok() && r.has("pareto")) {
+        const json& b = r.at("pareto");
+        if (b.is_boolean()) req.pareto = b.get<bool>();
+        else if (b.is_object()) {
+            req.pareto = true;
+            ObjectReader br(b, "plan.pareto.");
+            br.only_keys({"counts", "per_count"});
+            br.integer("per_count", req.pareto_per_count);
+            if (br.ok() && br.has("counts")) {
+                const json& f = br.at("counts");
+                if (!f.is_array() || f.size() > 16) return Out::failure("plan.pareto.counts", "must be a list of at most 16 GPU counts");
                 for (const auto& x : f) {
-                    if (!x.is_string()) return Out::failure("plan.batch_sizing.fabrics", "must be a list of fabric ids");
-                    req.sizing_fabrics.push_back(x.get<std::string>());
+                    if (!x.is_number() || !(x.get<double>() >= 1 && x.get<double>() <= 1e6) || x.get<double>() != std::floor(x.get<double>()))
+                        return Out::failure("plan.pareto.counts", "must be whole GPU counts in [1, 1000000]");
+                    req.pareto_counts.push_back(static_cast<int>(x.get<double>()));
                 }
             }
             if (!br.ok()) return Out::failure(br.error());
-        } else return Out::failure("plan.batch_sizing", "must be true/false or {\"fabrics\", \"target_efficiency\"}");
+        } else return Out::failure("plan.pareto", "must be true/false or {\"counts\", \"per_count\"}");
+    }
+    if (r.ok() && r.has("fabric_comparison")) {
+        const json& b = r.at("fabric_comparison");
+        if (b.is_boolean()) req.fabric_comparison = b.get<bool>();
+        else if (b.is_object()) {
+            req.fabric_comparison = true;
+            ObjectReader br(b, "plan.fabric_comparison.");
+            br.only_keys({"fabrics"});
+            if (br.ok() && br.has("fabrics") && !read_ids(br.at("fabrics"), req.compare_fabrics))
+                return Out::failure("plan.fabric_comparison.fabrics", "must be a list of fabric ids");
+            if (!br.ok()) return Out::failure(br.error());
+        } else return Out::failure("plan.fabric_comparison", "must be true/false or {\"fabrics\"}");
+    }
+    if (r.ok() && r.has("serve")) {
+        const json& b = r.at("serve");
+        if (!b.is_object()) return Out::failure("plan.serve", "must be an object {\"concurrency\", \"context\"}");
+        req.serve = true;
+        ObjectReader br(b, "plan.serve.");
+        br.only_keys({"concurrency", "context"});
+        br.number("concurrency", req.serve_goal.concurrency);
+        br.number("context", req.serve_goal.context);
+        if (!br.ok()) return Out::failure(br.error());
+        if (req.clusters.empty()) req.clusters.push_back({req.cfg.gpu_id, in.gpus, in.fabric});
     }
     if (!r.ok()) return Out::failure(r.error());
     return Out::success(std::move(req));
@@ -182,18 +231,53 @@ json plan_result_to_json(const PlanResult& r) {
                 {"evaluated", r.evaluated}, {"fitting", r.fitting}, {"ranked", ranked}, {"rejected", rejected}, {"notes", r.notes}};
 }
 
+json batch_sizing_to_json(const BatchSizing& x) {
+    return json{{"fabric", x.fabric_id}, {"layout", layout_to_json(x.layout)}, {"per_gpu_batch", x.per_gpu_batch},
+                {"global_batch", x.global_batch}, {"efficiency", x.efficiency}, {"memory_bytes", x.memory_bytes},
+                {"activation_bytes", x.activation_bytes}, {"fits", x.fits}, {"step_s", x.step_s}, {"verdict", x.verdict}, {"fix", x.fix}};
+}
+
+json pareto_point_to_json(const ParetoPoint& p) {
+    return json{{"gpus", p.gpus}, {"front", p.front}, {"train_days", p.layout.train_days}, {"rent_usd", p.layout.rent_usd},
+                {"best", layout_result_to_json(p.layout)}};
+}
+
+json fabric_point_to_json(const FabricPoint& f) {
+    return json{{"fabric", f.fabric_id}, {"ok", f.ok}, {"why", f.why}, {"best", f.ok ? layout_result_to_json(f.best) : json(nullptr)},
+                {"sizing", batch_sizing_to_json(f.sizing)}};
+}
+
+json serve_cluster_to_json(const ServeClusterResult& x) {
+    return json{{"gpu", x.cluster.gpu_id}, {"gpus", x.cluster.gpus}, {"fabric", x.cluster.fabric}, {"ok", x.ok}, {"meets", x.meets},
+                {"why", x.why}, {"tp", x.tp}, {"replicas", x.replicas}, {"max_seqs_per_replica", x.max_seqs_per_replica},
+                {"seqs_per_replica", x.seqs_per_replica}, {"memory_bytes", x.memory_bytes}, {"tokens_per_s_replica", x.tokens_per_s_replica},
+                {"tokens_per_s", x.tokens_per_s}, {"rent_usd_per_hour", x.rent_usd_per_hour}, {"usd_per_mtok", x.usd_per_mtok},
+                {"purchase_usd", x.purchase_usd}};
+}
+
+json cluster_to_json(const ClusterResult& x, double deadline_days) {
+    json j{{"gpu", x.cluster.gpu_id}, {"gpus", x.cluster.gpus}, {"fabric", x.cluster.fabric}, {"ok", x.ok},
+           {"why", x.why}, {"best", x.ok ? layout_result_to_json(x.best) : json(nullptr)},
+           {"train_days", x.train_days}, {"rent_usd", x.rent_usd}, {"purchase_usd", x.purchase_usd}};
+    if (deadline_days > 0) j["meets_deadline"] = x.ok && x.train_days > 0 && x.train_days <= deadline_days;
+    return j;
+}
+
 json run_plan_request(const PlanRequest& req) {
     auto p = plan(req.cfg, req.in);
     if (!p.ok) return error_to_json(p.error);
     json out{{"ok", true}, {"plan", plan_result_to_json(p.value)}};
-    if (!req.clusters.empty()) {
+    if (req.serve) {
+        auto c = serve_clusters(req.cfg, req.in, req.serve_goal, req.clusters);
+        if (!c.ok) return error_to_json(c.error);
+        json arr = json::array();
+        for (const auto& x : c.value) arr.push_back(serve_cluster_to_json(x));
+        out["serve_clusters"] = arr;
+    } else if (!req.clusters.empty()) {
         auto c = plan_clusters(req.cfg, req.in, req.clusters);
         if (!c.ok) return error_to_json(c.error);
         json arr = json::array();
-        for (const auto& x : c.value)
-            arr.push_back({{"gpu", x.cluster.gpu_id}, {"gpus", x.cluster.gpus}, {"fabric", x.cluster.fabric}, {"ok", x.ok},
-                           {"why", x.why}, {"best", x.ok ? layout_result_to_json(x.best) : json(nullptr)},
-                           {"train_days", x.train_days}, {"rent_usd", x.rent_usd}, {"purchase_usd", x.purchase_usd}});
+        for (const auto& x : c.value) arr.push_back(cluster_to_json(x, req.deadline_days));
         out["clusters"] = arr;
     }
     if (req.deadline_days > 0) {
@@ -208,11 +292,24 @@ json run_plan_request(const PlanRequest& req) {
         auto b = batch_sizing(req.cfg, req.in, p.value.ranked.front().layout, req.sizing_fabrics, req.target_efficiency);
         if (!b.ok) return error_to_json(b.error);
         json arr = json::array();
-        for (const auto& x : b.value)
-            arr.push_back({{"fabric", x.fabric_id}, {"layout", layout_to_json(x.layout)}, {"per_gpu_batch", x.per_gpu_batch},
-                           {"global_batch", x.global_batch}, {"efficiency", x.efficiency}, {"memory_bytes", x.memory_bytes},
-                           {"activation_bytes", x.activation_bytes}, {"fits", x.fits}, {"step_s", x.step_s}, {"verdict", x.verdict}});
+        for (const auto& x : b.value) arr.push_back(batch_sizing_to_json(x));
         out["batch_sizing"] = arr;
+    }
+    if (req.pareto) {
+        const auto counts = req.pareto_counts.empty() ? pareto_gpu_counts(req.in.gpus, p.value.gpus_per_node) : req.pareto_counts;
+        auto s = pareto_sweep(req.cfg, req.in, counts, req.pareto_per_count);
+        if (!s.ok) return error_to_json(s.error);
+        json arr = json::array();
+        for (const auto& x : s.value) arr.push_back(pareto_point_to_json(x));
+        out["pareto"] = arr;
+        out["pareto_tokens"] = req.in.train_tokens > 0 ? req.in.train_tokens : kParetoDefaultTokens;
+    }
+    if (req.fabric_comparison && !p.value.ranked.empty()) {
+        auto f = fabric_comparison(req.cfg, req.in, req.compare_fabrics, p.value.ranked.front().layout, req.target_efficiency);
+        if (!f.ok) return error_to_json(f.error);
+        json arr = json::array();
+        for (const auto& x : f.value) arr.push_back(fabric_point_to_json(x));
+        out["fabric_comparison"] = arr;
     }
     return out;
 }

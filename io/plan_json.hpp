@@ -5,7 +5,9 @@
 //    "search": {"recompute", "sharding", "interleave"}, "gpus_per_node", "price_per_hour_usd",
 //    "purchase_usd", "network_share", "fabric_spec": {...}, "intra_spec": {...},
 //    "constants": {...PlanConstants}, "clusters": [{"gpu", "gpus", "fabric"}], "deadline_days",
-//    "max_gpus", "batch_sizing": {"fabrics": [...], "target_efficiency"}}}
+//    "max_gpus", "batch_sizing": {"fabrics": [...], "target_efficiency"}, "pareto": true or
+//    {"counts": [...], "per_count"}, "fabric_comparison": true or {"fabrics": [...]},
+//    "serve": {"concurrency", "context"}}}
 // Never throws; every error names the field ("plan.gpus").
 #pragma once
 
@@ -27,6 +29,13 @@ struct PlanRequest {
     bool batch_sizing = false;               // network-aware batch sizing of the best layout
     std::vector<std::string> sizing_fabrics; // empty: every inter-node fabric
     double target_efficiency = 0.9;
+    bool pareto = false;                     // the Pareto front of time against cost over cluster sizes
+    std::vector<int> pareto_counts;          // empty: pareto_gpu_counts(gpus, node size)
+    int pareto_per_count = 5;                // layouts per cluster size
+    bool fabric_comparison = false;          // the same job on every fabric (or `compare_fabrics`)
+    std::vector<std::string> compare_fabrics;
+    bool serve = false;                      // clusters compared for serving the goal below, not training
+    ServeGoal serve_goal;
 };
 
 Outcome<PlanRequest> plan_request_from_json(const nlohmann::json& doc);
@@ -35,9 +44,15 @@ Outcome<PlanRequest> parse_plan_request(const std::string& text);
 nlohmann::json layout_to_json(const Layout& l);
 nlohmann::json layout_result_to_json(const LayoutResult& r);
 nlohmann::json plan_result_to_json(const PlanResult& r);
+nlohmann::json batch_sizing_to_json(const BatchSizing& b);
+nlohmann::json pareto_point_to_json(const ParetoPoint& p);
+nlohmann::json fabric_point_to_json(const FabricPoint& f);
+nlohmann::json serve_cluster_to_json(const ServeClusterResult& r);
+nlohmann::json cluster_to_json(const ClusterResult& r, double deadline_days);
 
-// Runs everything the request asks: {"ok": true, "plan": {...}, "clusters": [...],
-// "fewest_gpus": {...}, "batch_sizing": [...]}; {"ok": false, "error": {...}} on bad input.
+// Runs everything the request asks: {"ok": true, "plan": {...}, "clusters": [...] (training, or
+// serving with "serve"), "fewest_gpus": {...}, "batch_sizing": [...], "pareto": [...],
+// "fabric_comparison": [...]}; {"ok": false, "error": {...}} on bad input.
 nlohmann::json run_plan_request(const PlanRequest& req);
 std::string plan_json(const std::string& request_text);
 

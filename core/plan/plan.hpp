@@ -157,6 +157,9 @@ struct BatchSizing {
     bool fits = false;
     double step_s = 0;
     std::string verdict;         // one line
+    // When it does not fit, what would (empty when it fits or nothing was found): the first of
+    // full recomputation at that batch, a faster fabric whose batch fits, TP or PP doubled.
+    std::string fix;
 };
 
 struct ClusterCandidate {
@@ -171,6 +174,47 @@ struct ClusterResult {
     std::string why;             // when not ok: the reason
     LayoutResult best;
     double train_days = 0, rent_usd = 0, purchase_usd = 0;
+};
+
+// [SECTION] explore -------------------------------------------------------------------------------
+// Token budget the Pareto chart prices when the plan has none (1T tokens).
+inline constexpr double kParetoDefaultTokens = 1e12;
+
+// One layout of one cluster size, priced for the token budget.
+struct ParetoPoint {
+    int gpus = 0;
+    LayoutResult layout;         // train_days and rent_usd for the budget
+    bool front = false;          // no other point is at least as fast and as cheap, and better in one
+};
+
+// Where the same job lands on each fabric: its best layout at the plan's global batch, and the
+// reference split's network-aware batch sizing there (same hardware, different network).
+struct FabricPoint {
+    std::string fabric_id;
+    bool ok = false;             // a layout fits on this fabric
+    std::string why;             // when not ok
+    LayoutResult best;
+    BatchSizing sizing;
+};
+
+// Serving goal for a cluster comparison: `concurrency` sequences of `context` tokens in flight.
+struct ServeGoal {
+    double concurrency = 0;
+    double context = 0;          // 0: the config's inference.context
+};
+
+struct ServeClusterResult {
+    ClusterCandidate cluster;
+    bool ok = false;             // some TP holds at least one sequence
+    bool meets = false;          // replicas x sequences per replica >= the goal's concurrency
+    std::string why;             // when not ok
+    int tp = 0, replicas = 0;
+    double max_seqs_per_replica = 0;  // most sequences of the context that fit one replica
+    double seqs_per_replica = 0;      // the goal's share of them (ceil(C / replicas), at most the max)
+    double memory_bytes = 0;          // per GPU at seqs_per_replica
+    double tokens_per_s_replica = 0;  // decode, the roofline (core/serve inference_speed)
+    double tokens_per_s = 0;          // all replicas
+    double rent_usd_per_hour = 0, usd_per_mtok = 0, purchase_usd = 0;
 };
 
 // [SECTION] api -----------------------------------------------------------------------------------
@@ -210,6 +254,34 @@ Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanI
 // Fewest GPUs (whole nodes, doubling then bisecting) that train in.train_tokens within
 // deadline_days; 0 when none up to max_gpus does.
 Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus);
+
+// GPU counts the Pareto chart tries around `gpus`: a quarter, a half, the same, twice and four
+// times (whole nodes, 1 to 1,000,000 GPUs, each once).
+std::vector<int> pareto_gpu_counts(int gpus, int gpus_per_node);
+// The `per_count` fastest layouts of `gpus` GPUs, priced for in.train_tokens (kParetoDefaultTokens
+// when 0). Empty when none fits.
+Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count);
+// Sorts by days (then cost) and marks the front: the points no other is both faster and cheaper than.
+void mark_pareto_front(std::vector<ParetoPoint>& points);
+// pareto_points for every count, merged and marked.
+Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInputs& in, const std::vector<int>& counts, int per_count);
+
+// The same job on one fabric (FabricPoint); `reference` is the split batch sizing keeps.
+Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const std::string& fabric, const Layout& reference,
+                                  double target_efficiency);
+// fabric_point for each id (empty: every inter-node fabric).
+Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
+                                                    const Layout& reference, double target_efficiency);
+
+// Serving comparison: for each cluster, the tensor-parallel size (powers of two within a node)
+// whose replicas hold the goal at the lowest cost per million output tokens (cfg's inference
+// inputs: engine, weight format, KV dtype). Rental: GPUs x in.price or the catalog's per hour;
+// purchase: GPUs x price x (1 + in.network_share). Ranked: those that meet the goal, cheapest first.
+Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const PlanInputs& in, const ServeGoal& goal,
+                                                        const std::vector<ClusterCandidate>& clusters);
+
+// The inter-node fabrics of the catalog, in its order (the fabrics a plan may name).
+std::vector<std::string> inter_node_fabrics();
 
 const char* layout_label_sharding(Sharding s);
 std::string layout_label(const Layout& l);  // "TP8 SP PP4 v3 DP16 CP1 zero1 mb1 x32 selective"

@@ -74,6 +74,13 @@ std::string fabric_ids(bool intra) {
 
 }  // namespace
 
+std::vector<std::string> inter_node_fabrics() {
+    std::vector<std::string> ids;
+    for (const auto& f : fabric_catalog())
+        if (!f.intra_node) ids.push_back(f.id);
+    return ids;
+}
+
 const char* layout_label_sharding(Sharding s) { return sharding_name(s); }  // the training engine's names
 
 std::string layout_label(const Layout& l) {
@@ -340,76 +347,130 @@ Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
     return Outcome<PlanResult>::success(std::move(out));
 }
 
+namespace {
+
+// The smallest per-GPU batch of `layout`'s split on fabric `id` (batch_sizing, one fabric).
+Outcome<BatchSizing> size_on(const Config& cfg, const PlanInputs& in, const Layout& layout, const std::string& id, double target_efficiency) {
+    using Out = Outcome<BatchSizing>;
+    PlanInputs pi = in;
+    pi.fabric = id;
+    pi.fabric_override = FabricSpec{};
+    Search s{cfg, pi, {}, {}, 0, 0};
+    auto ready = prepare(s);
+    if (!ready.ok) return Out::failure(ready.error);
+    Layout base = layout;
+    const long long model_par = static_cast<long long>(base.tp) * base.pp * base.cp;
+    if (model_par <= 0 || in.gpus % model_par)
+        return Out::failure("plan.layout", "tp x pp x cp (" + std::to_string(model_par) + ") must divide plan.gpus (" + std::to_string(in.gpus) + ")");
+    base.dp = static_cast<int>(in.gpus / model_par);
+    BatchSizing b;
+    b.fabric_id = id;
+    b.layout = base;
+    // Per-GPU batches 1, 2, 3, 4, 6, 8, 12, ... (powers of two and 1.5x them) up to 8192 sequences.
+    for (int e = 0; e <= 13 && b.per_gpu_batch == 0; ++e) {
+        for (int mult : {2, 3}) {
+            const int per = (mult == 2) ? (1 << e) : (e >= 1 ? 3 << (e - 1) : 0);
+            if (per <= 0 || (mult == 3 && e == 0)) continue;
+            double best_eff = 0;
+            Layout best = base;
+            StepTime best_t;
+            for (int mb = 1; mb <= std::min(per, in.max_micro_batch); mb *= 2) {
+                if (per % mb) continue;
+                Layout l = base;
+                l.micro = mb;
+                l.accum = per / mb;
+                StepTime t = step_time_for(s.pm, s.hw, s.in.k, l);
+                // What the batch can hide: the data-parallel traffic, the bubble and the pipeline sends.
+                const double eff = t.total > 0 ? 1.0 - (t.dp_comm + t.bubble + t.pp_comm) / t.total : 0;
+                if (eff > best_eff) { best_eff = eff; best = l; best_t = t; }
+            }
+            if (best_eff >= target_efficiency) {
+                b.layout = best;
+                b.per_gpu_batch = per;
+                b.global_batch = static_cast<double>(per) * base.dp;
+                b.efficiency = best_eff;
+                b.step_s = best_t.total;
+                auto mem = training_result(layout_config(cfg, best, in.gpus));
+                if (mem.ok) {
+                    b.memory_bytes = mem.value.device_total;
+                    b.activation_bytes = mem.value.activations;
+                    b.fits = b.memory_bytes <= s.target;
+                }
+                break;
+            }
+        }
+    }
+    if (b.per_gpu_batch == 0)
+        b.verdict = "no per-GPU batch up to 8192 sequences reaches " + fixed(target_efficiency * 100, 0) + "% compute on " + id;
+    else if (b.fits)
+        b.verdict = fixed(b.per_gpu_batch, 0) + (b.per_gpu_batch == 1 ? " sequence" : " sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) + " x " +
+                    std::to_string(b.layout.accum) + ") keep " + fixed(b.efficiency * 100, 0) + "% compute; " + gb(b.memory_bytes) +
+                    " per GPU fits the " + gb(s.target) + " target";
+    else
+        b.verdict = fixed(b.per_gpu_batch, 0) + (b.per_gpu_batch == 1 ? " sequence" : " sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) +
+                    ") are needed to hide communication, and " + gb(b.memory_bytes) + " per GPU is over the " + gb(s.target) + " target";
+    return Out::success(std::move(b));
+}
+
+// What would make a batch sizing that does not fit fit: full recomputation at the same batch, the
+// slowest faster fabric whose batch fits, or TP / PP doubled on this fabric (first found).
+std::string sizing_fix(const Config& cfg, const PlanInputs& in, const BatchSizing& b, double target_efficiency) {
+    if (b.fits || b.per_gpu_batch == 0) return "";
+    const double target = find_gpu(cfg.gpu_id) ? find_gpu(cfg.gpu_id)->memory_bytes * cfg.target_utilization : 0;
+    if (b.layout.recompute != Recompute::Full) {
+        Layout l = b.layout;
+        l.recompute = Recompute::Full;
+        auto mem = training_result(layout_config(cfg, l, in.gpus));
+        if (mem.ok && mem.value.device_total <= target)
+            return "full recomputation: " + gb(mem.value.device_total) + " per GPU at the same batch";
+    }
+    const FabricSpec* here = find_fabric(b.fabric_id);
+    std::vector<const FabricSpec*> faster;
+    for (const auto& f : fabric_catalog())
+        if (!f.intra_node && here && f.achieved_gbps() > here->achieved_gbps()) faster.push_back(&f);
+    std::stable_sort(faster.begin(), faster.end(), [](const FabricSpec* a, const FabricSpec* c) { return a->achieved_gbps() < c->achieved_gbps(); });
+    for (const FabricSpec* f : faster) {
+        auto o = size_on(cfg, in, b.layout, f->id, target_efficiency);
+        if (o.ok && o.value.fits)
+            return "a faster fabric: on " + f->id + " " + fixed(o.value.per_gpu_batch, 0) + (o.value.per_gpu_batch == 1 ? " sequence" : " sequences") +
+                   " per GPU (" + gb(o.value.memory_bytes) + ") fit" + (o.value.per_gpu_batch == 1 ? "s" : "");
+    }
+    const int heads = resolve_model(cfg.model).ok ? resolve_model(cfg.model).value.heads : 0;
+    for (int which = 0; which < 2; ++which) {
+        Layout l = b.layout;
+        if (which == 0) {
+            l.tp *= 2;
+            l.sp = true;
+            const NodeSpec* node = find_node(cfg.gpu_id);
+            const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
+            if (heads <= 0 || heads % l.tp || l.tp > per_node) continue;
+        } else {
+            l.pp *= 2;
+            l.v = 1;
+        }
+        if (static_cast<long long>(l.tp) * l.pp * l.cp > in.gpus) continue;
+        auto o = size_on(cfg, in, l, b.fabric_id, target_efficiency);
+        if (o.ok && o.value.fits)
+            return std::string(which == 0 ? "TP" : "PP") + " doubled: " + layout_label(o.value.layout) + ", " + gb(o.value.memory_bytes) + " per GPU";
+    }
+    return "none of full recomputation, a faster fabric, or TP / PP doubled fits: more GPUs or a GPU with more memory";
+}
+
+}  // namespace
+
 Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInputs& in, const Layout& layout,
                                                const std::vector<std::string>& fabrics, double target_efficiency) {
     using Out = Outcome<std::vector<BatchSizing>>;
     Error err;
     if (!check_range("plan.target_efficiency", target_efficiency, 0.05, 0.999, err)) return Out::failure(err);
-    std::vector<std::string> ids = fabrics;
-    if (ids.empty())
-        for (const auto& f : fabric_catalog())
-            if (!f.intra_node) ids.push_back(f.id);
+    const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<BatchSizing> out;
     for (const auto& id : ids) {
-        PlanInputs pi = in;
-        pi.fabric = id;
-        pi.fabric_override = FabricSpec{};
-        Search s{cfg, pi, {}, {}, 0, 0};
-        auto ready = prepare(s);
-        if (!ready.ok) return Out::failure(ready.error);
-        Layout base = layout;
-        const long long model_par = static_cast<long long>(base.tp) * base.pp * base.cp;
-        if (model_par <= 0 || in.gpus % model_par)
-            return Out::failure("plan.layout", "tp x pp x cp (" + std::to_string(model_par) + ") must divide plan.gpus (" + std::to_string(in.gpus) + ")");
-        base.dp = static_cast<int>(in.gpus / model_par);
-        BatchSizing b;
-        b.fabric_id = id;
-        b.layout = base;
-        // Per-GPU batches 1, 2, 3, 4, 6, 8, 12, ... (powers of two and 1.5x them) up to 8192 sequences.
-        for (int e = 0; e <= 13 && b.per_gpu_batch == 0; ++e) {
-            for (int mult : {2, 3}) {
-                const int per = (mult == 2) ? (1 << e) : (e >= 1 ? 3 << (e - 1) : 0);
-                if (per <= 0 || (mult == 3 && e == 0)) continue;
-                double best_eff = 0;
-                Layout best = base;
-                StepTime best_t;
-                for (int mb = 1; mb <= std::min(per, in.max_micro_batch); mb *= 2) {
-                    if (per % mb) continue;
-                    Layout l = base;
-                    l.micro = mb;
-                    l.accum = per / mb;
-                    StepTime t = step_time_for(s.pm, s.hw, s.in.k, l);
-                    // What the batch can hide: the data-parallel traffic, the bubble and the pipeline sends.
-                    const double eff = t.total > 0 ? 1.0 - (t.dp_comm + t.bubble + t.pp_comm) / t.total : 0;
-                    if (eff > best_eff) { best_eff = eff; best = l; best_t = t; }
-                }
-                if (best_eff >= target_efficiency) {
-                    b.layout = best;
-                    b.per_gpu_batch = per;
-                    b.global_batch = static_cast<double>(per) * base.dp;
-                    b.efficiency = best_eff;
-                    b.step_s = best_t.total;
-                    auto mem = training_result(layout_config(cfg, best, in.gpus));
-                    if (mem.ok) {
-                        b.memory_bytes = mem.value.device_total;
-                        b.activation_bytes = mem.value.activations;
-                        b.fits = b.memory_bytes <= s.target;
-                    }
-                    break;
-                }
-            }
-        }
-        if (b.per_gpu_batch == 0)
-            b.verdict = "no per-GPU batch up to 8192 sequences reaches " + fixed(target_efficiency * 100, 0) + "% compute on " + id;
-        else if (b.fits)
-            b.verdict = fixed(b.per_gpu_batch, 0) + " sequences per GPU (micro-batch " + std::to_string(b.layout.micro) + " x " +
-                        std::to_string(b.layout.accum) + ") keep " + fixed(b.efficiency * 100, 0) + "% compute; " + gb(b.memory_bytes) +
-                        " per GPU fits the " + gb(s.target) + " target";
-        else
-            b.verdict = fixed(b.per_gpu_batch, 0) + " sequences per GPU (micro-batch " + std::to_string(b.layout.micro) +
-                        ") are needed to hide communication, and " + gb(b.memory_bytes) + " per GPU is over the " + gb(s.target) +
-                        " target: a faster fabric, recomputation, or more TP/PP would fix it";
-        out.push_back(b);
+        auto b = size_on(cfg, in, layout, id, target_efficiency);
+        if (!b.ok) return Out::failure(b.error);
+        b.value.fix = sizing_fix(cfg, in, b.value, target_efficiency);
+        if (!b.value.fix.empty()) b.value.verdict += "; fix: " + b.value.fix;
+        out.push_back(std::move(b.value));
     }
     return Out::success(std::move(out));
 }

@@ -1,11 +1,13 @@
 // vramcalc shell state: the Cluster planner view (planner.hpp).
 #include "planner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 
 #include "io/config_json.hpp"
+#include "core/catalog/fabrics.hpp"
 #include "io/plan_json.hpp"
 #include "shell/app.hpp"
 #include "scenario.hpp"
@@ -46,6 +48,9 @@ struct Cache {
     unsigned long version = 0;
     PlannerView view;
     PlannerResults results;
+    bool have_request = false;
+    io::PlanRequest request;   // of the valid plan (the extras run on it)
+    PlannerExtras extras;
 };
 
 Cache& cache() {
@@ -146,7 +151,78 @@ const PlannerResults& planner_results(App& a, bool hold) {
     r.plan = std::move(p.value);
     r.valid = true;
     r.generation++;
+    c.request = req.value;
+    c.have_request = true;
     return r;
+}
+
+// [SECTION] extras --------------------------------------------------------------------------------
+namespace {
+
+void reset_extras(Cache& c) {
+    PlannerExtras& x = c.extras;
+    x = PlannerExtras{};
+    x.generation = c.results.generation;
+    for (const auto& f : fabric_catalog()) {
+        if (f.intra_node) continue;
+        if (f.id == c.results.plan.fabric_id) x.chosen_fabric = static_cast<int>(x.fabrics.size());
+        FabricPoint fp;
+        fp.fabric_id = f.id;
+        x.fabrics.push_back(fp);
+    }
+    x.fabric_done.assign(x.fabrics.size(), false);
+    x.counts = pareto_gpu_counts(c.results.plan.gpus, c.results.plan.gpus_per_node);
+    // Nothing fits: no reference layout to size, no point comparing (the table says why).
+    x.units = c.results.plan.ranked.empty() ? 0 : x.fabrics.size() + x.counts.size();
+    x.complete = x.units == 0;
+}
+
+// Unit i: fabrics first (the chosen one before the others), then the Pareto cluster sizes.
+void run_unit(Cache& c, size_t i) {
+    PlannerExtras& x = c.extras;
+    const io::PlanRequest& req = c.request;
+    const size_t nf = x.fabrics.size();
+    if (i < nf) {
+        size_t f = i;
+        if (x.chosen_fabric >= 0) f = i == 0 ? static_cast<size_t>(x.chosen_fabric) : (i <= static_cast<size_t>(x.chosen_fabric) ? i - 1 : i);
+        auto fp = fabric_point(req.cfg, req.in, x.fabrics[f].fabric_id, c.results.plan.ranked.front().layout, kPlannerSizingEfficiency);
+        if (fp.ok) x.fabrics[f] = std::move(fp.value);
+        else x.fabrics[f].why = fp.error.field + ": " + fp.error.message;
+        x.fabric_done[f] = true;
+        return;
+    }
+    const int n = x.counts[i - nf];
+    auto pts = pareto_points(req.cfg, req.in, n, kPlannerParetoPerCount);
+    if (!pts.ok) x.notes.push_back(std::to_string(n) + " GPUs: " + pts.error.field + ": " + pts.error.message);
+    else if (pts.value.empty()) x.notes.push_back(std::to_string(n) + " GPUs: no layout fits");
+    else x.pareto.insert(x.pareto.end(), pts.value.begin(), pts.value.end());
+}
+
+}  // namespace
+
+const PlannerExtras& planner_extras() { return cache().extras; }
+
+bool planner_extras_step(App& a, double budget_ms) {
+    Cache& c = cache();
+    const PlannerResults& r = planner_results(a, true);
+    if (!r.valid || !c.have_request) return false;
+    PlannerExtras& x = c.extras;
+    if (x.generation != r.generation) reset_extras(c);
+    const auto started = std::chrono::steady_clock::now();
+    while (x.next < x.units) {
+        const auto t0 = std::chrono::steady_clock::now();
+        run_unit(c, x.next++);
+        const auto t1 = std::chrono::steady_clock::now();
+        const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        x.compute_ms += ms;
+        x.longest_unit_ms = std::max(x.longest_unit_ms, ms);
+        if (std::chrono::duration<double, std::milli>(t1 - started).count() >= budget_ms) break;
+    }
+    if (x.next >= x.units && !x.complete) {
+        mark_pareto_front(x.pareto);
+        x.complete = true;
+    }
+    return !x.complete;
 }
 
 void use_layout(App& a, const LayoutResult& r) {
@@ -170,6 +246,17 @@ json planner_state_json(App& a) {
     j["plan"] = r.valid ? io::plan_result_to_json(r.plan) : json(nullptr);
     j["error"] = r.error.field.empty() ? json(nullptr) : json{{"field", r.error.field}, {"message", r.error.message}};
     j["compute_ms"] = r.compute_ms;
+    const PlannerExtras& x = planner_extras();
+    if (r.valid && x.generation == r.generation) {
+        json fabrics = json::array(), pareto = json::array();
+        for (size_t i = 0; i < x.fabrics.size(); ++i)
+            if (x.fabric_done[i]) fabrics.push_back(io::fabric_point_to_json(x.fabrics[i]));
+        for (const auto& p : x.pareto) pareto.push_back(io::pareto_point_to_json(p));
+        j["extras"] = json{{"complete", x.complete}, {"fabrics", fabrics}, {"pareto", pareto}, {"counts", x.counts}, {"notes", x.notes},
+                           {"compute_ms", x.compute_ms}, {"longest_unit_ms", x.longest_unit_ms}};
+    } else {
+        j["extras"] = nullptr;
+    }
     return j;
 }
 

@@ -63,6 +63,33 @@ struct PlannerResults {
 // plan already computed (the UI holds it while a field is being dragged, recomputing on release).
 const PlannerResults& planner_results(App& a, bool hold = false);
 
+// What the page shows beside the ranked layouts, computed after the plan a unit at a time (one
+// search each) so a large search never holds a frame for long: the same job on every fabric with
+// its network-aware batch sizing (the chosen fabric first), then the Pareto front of time against
+// cost over cluster sizes (pareto_gpu_counts). Restarts when the plan changes.
+struct PlannerExtras {
+    unsigned long generation = 0;          // the plan (PlannerResults::generation) they belong to
+    std::vector<FabricPoint> fabrics;      // inter-node fabrics, catalog order (filled as computed)
+    std::vector<bool> fabric_done;
+    int chosen_fabric = -1;                // index of the plan's fabric in `fabrics`
+    std::vector<int> counts;               // Pareto cluster sizes
+    std::vector<ParetoPoint> pareto;       // every point so far; the front is marked when complete
+    std::vector<std::string> notes;        // units that failed (a size with no fitting layout, ...)
+    size_t next = 0, units = 0;            // next unit of work, of `units`
+    bool complete = false;
+    double compute_ms = 0;                 // all units together
+    double longest_unit_ms = 0;            // the longest single unit (a frame holds at most one more than the budget)
+};
+// Target share of compute for the batch sizing (1 - what a bigger batch hides), the request's default.
+inline constexpr double kPlannerSizingEfficiency = 0.9;
+// Layouts per cluster size on the Pareto chart.
+inline constexpr int kPlannerParetoPerCount = 3;
+
+// Runs units of the extras for the present plan until `budget_ms` is spent (at least one unit);
+// returns true while units remain (the page asks for another frame).
+bool planner_extras_step(App& a, double budget_ms);
+const PlannerExtras& planner_extras();
+
 // Loads a ranked layout into the detailed training inputs (parallel.*, training.sharding,
 // recompute, grad_accum, batch, gpus) and shows the calculator.
 void use_layout(App& a, const LayoutResult& r);

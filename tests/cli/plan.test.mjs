@@ -55,3 +55,63 @@ test('plan --list-fabrics: the catalog with sources', () => {
   assert.ok(Math.abs(ndr.achieved_gbps - 45) < 1e-9);
   assert.ok(j.nodes.find((n) => n.gpu === 'h100-80gb').purchase_usd === 25000);
 });
+
+test('plan --pareto --fabric-chart: time against cost over cluster sizes, the same job on each fabric', () => {
+  const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--seq', '4096', '--top', '1',
+    '--tokens', '1e11', '--pareto', '--fabric-chart', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  // 4, 8, 16, 32, 64 GPUs (a quarter to four times), 5 layouts each at most.
+  assert.deepEqual([...new Set(j.pareto.map((p) => p.gpus))].sort((a, b) => a - b), [4, 8, 16, 32, 64]);
+  assert.equal(j.pareto_tokens, 1e11);
+  for (const p of j.pareto) {
+    // rent = days x 24 h x GPUs x $3.00 per H100-hour
+    assert.ok(Math.abs(p.rent_usd - p.train_days * 24 * p.gpus * 3) < 1e-6 * p.rent_usd);
+  }
+  // The front: sorted by days, each front point cheaper than every faster point.
+  let cheapest = Infinity;
+  for (const p of j.pareto) {
+    assert.equal(p.front, p.rent_usd < cheapest);
+    cheapest = Math.min(cheapest, p.rent_usd);
+  }
+  const ids = j.fabric_comparison.map((f) => f.fabric);
+  assert.deepEqual(ids, ['ib-ndr400', 'ib-hdr200', 'roce-400', 'roce-200', 'roce-100', 'eth-100-tcp']);
+  const ndr = j.fabric_comparison[0], roce100 = j.fabric_comparison[4], tcp = j.fabric_comparison[5];
+  assert.ok(tcp.best.step_s >= ndr.best.step_s);
+  // A slower fabric needs a bigger batch per GPU to hide the same traffic, or none does.
+  assert.ok(roce100.sizing.per_gpu_batch > ndr.sizing.per_gpu_batch);
+  assert.ok(tcp.sizing.per_gpu_batch === 0 ? /^no per-GPU batch/.test(tcp.sizing.verdict) : tcp.sizing.per_gpu_batch >= roce100.sizing.per_gpu_batch);
+  const t = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--seq', '4096', '--top', '1', '--pareto', '--fabric-chart']);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /time against cost for 1e\+12 tokens \(\* on the Pareto front\):\n\s+\*/);
+  assert.match(t.out, /the same job on each fabric/);
+  assert.match(t.out, /eth-100-tcp\s+step/);
+});
+
+test('plan --clusters --serve: replicas x TP, throughput and cost per million tokens', () => {
+  const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--seq', '4096',
+    '--clusters', 'h100-80gb:8:ib-ndr400,a100-80gb:8:ib-hdr200,l4-24gb:8:roce-100', '--serve', '64x8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.serve_clusters.length, 3);
+  for (const c of j.serve_clusters) {
+    if (!c.ok) continue;
+    assert.equal(c.replicas * c.tp, c.gpus);
+    assert.ok(Math.abs(c.tokens_per_s - c.tokens_per_s_replica * c.replicas) < 1e-6 * c.tokens_per_s);
+    // $/Mtok = rent per hour / (tokens/s x 3600) x 1e6
+    assert.ok(Math.abs(c.usd_per_mtok - c.rent_usd_per_hour / (c.tokens_per_s * 3600) * 1e6) < 1e-9 * c.usd_per_mtok);
+  }
+  // Ranked: those that serve 64 sequences first, cheapest per token first among them.
+  const meets = j.serve_clusters.filter((c) => c.meets);
+  assert.ok(meets.length >= 2);
+  for (let i = 1; i < meets.length; ++i) assert.ok(meets[i - 1].usd_per_mtok <= meets[i].usd_per_mtok);
+  const t = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--clusters', 'h100-80gb:8:ib-ndr400', '--serve', '64x8192']);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /clusters for serving/);
+  assert.match(t.out, /8 x h100-80gb\s+\d+ x TP\d/);
+  const bad = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--serve', 'lots']);
+  assert.equal(bad.code, 2);
+  const zero = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--serve', '0', '--format', 'json']);
+  assert.equal(zero.code, 1);
+  assert.equal(JSON.parse(zero.out).error.field, 'plan.serve.concurrency');
+});

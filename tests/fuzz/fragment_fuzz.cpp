@@ -14,6 +14,10 @@
 
 namespace {
 
+// A link as people share it is a few hundred characters; the decoder's own length limit
+// (io::kMaxLinkChars, 16384) is a unit test (tests/unit/test_hostile_input.cpp).
+constexpr size_t kMaxInputBytes = 4096;
+
 [[noreturn]] void fail(const char* what, const std::string& a, const std::string& b) {
     std::fprintf(stderr, "fragment_fuzz: %s\n  first:  %s\n  second: %s\n", what, a.c_str(), b.c_str());
     std::abort();
@@ -32,6 +36,7 @@ std::string total_text(const vc::Config& c) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace vc;
     using namespace vc::shell;
+    if (size > kMaxInputBytes) return 0;
     static const Config base = default_inputs();
     const std::string fragment(reinterpret_cast<const char*>(data), size);
     Config cfg;

@@ -223,3 +223,136 @@ TEST_CASE("clusters: comparison and fewest GPUs to a deadline", "[plan]") {
     CHECK(f.value.cluster.gpus <= 16);
     CHECK(f.value.train_days <= r.value[0].train_days * 1.01);
 }
+
+TEST_CASE("pareto: the front keeps the points no other is both faster and cheaper than", "[plan]") {
+    std::vector<ParetoPoint> pts(5);
+    const double dc[5][2] = {{12, 90}, {10, 100}, {11, 120}, {15, 90}, {20, 50}};  // (days, rental USD)
+    for (int i = 0; i < 5; ++i) {
+        pts[i].gpus = 8 * (i + 1);
+        pts[i].layout.train_days = dc[i][0];
+        pts[i].layout.rent_usd = dc[i][1];
+    }
+    mark_pareto_front(pts);
+    // Sorted by days: 10/$100 (front), 11/$120 (10 days is faster and cheaper), 12/$90 (front),
+    // 15/$90 (12 days costs the same), 20/$50 (front).
+    const double days[5] = {10, 11, 12, 15, 20};
+    const bool front[5] = {true, false, true, false, true};
+    for (int i = 0; i < 5; ++i) {
+        CHECK(pts[i].layout.train_days == days[i]);
+        CHECK(pts[i].front == front[i]);
+    }
+    // Cluster sizes tried: a quarter to four times, whole 8-GPU nodes beyond one node.
+    CHECK(pareto_gpu_counts(64, 8) == std::vector<int>{16, 32, 64, 128, 256});
+    CHECK(pareto_gpu_counts(8, 8) == std::vector<int>{2, 4, 8, 16, 32});
+    CHECK(pareto_gpu_counts(12, 8) == std::vector<int>{3, 6, 16, 24, 48});
+    CHECK(pareto_gpu_counts(1000000, 8) == std::vector<int>{250000, 500000, 1000000});
+}
+
+TEST_CASE("pareto: each point's days and rent follow from its throughput", "[plan]") {
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 16;  // train_tokens 0: priced for kParetoDefaultTokens (1T)
+    auto r = pareto_sweep(c, in, {8, 16, 32}, 2);
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == 6);
+    bool any_front = false;
+    for (const auto& p : r.value) {
+        const LayoutResult& l = p.layout;
+        // days = 1e12 tokens / (tokens/s/GPU x GPUs) / 86400; rent = days x 24 h x GPUs x $3.00 (H100 per hour)
+        CHECK(l.train_days == Approx(1e12 / (l.time.tokens_per_s_per_gpu * p.gpus) / 86400));
+        CHECK(l.rent_usd == Approx(l.train_days * 24 * p.gpus * 3.00));
+        CHECK(l.layout.tp * l.layout.pp * l.layout.dp * l.layout.cp == p.gpus);
+        any_front = any_front || p.front;
+    }
+    CHECK(any_front);
+    // The fastest point is always on the front.
+    CHECK(r.value.front().front);
+}
+
+TEST_CASE("fabrics: the same job on a slower network is slower and needs a bigger batch", "[plan]") {
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 64;
+    Layout ref;
+    ref.sharding = Sharding::Zero1;
+    auto r = fabric_comparison(c, in, {"ib-ndr400", "eth-100-tcp"}, ref, 0.9);
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == 2);
+    REQUIRE(r.value[0].ok);
+    REQUIRE(r.value[1].ok);
+    CHECK(r.value[0].fabric_id == "ib-ndr400");
+    CHECK(r.value[1].best.time.total > r.value[0].best.time.total);
+    CHECK(r.value[1].sizing.per_gpu_batch > r.value[0].sizing.per_gpu_batch);
+    CHECK(r.value[1].sizing.activation_bytes >= r.value[0].sizing.activation_bytes);
+    // The sizing keeps the reference split: DP = 64 GPUs / (TP1 x PP1 x CP1).
+    CHECK(r.value[1].sizing.layout.dp == 64);
+    CHECK(r.value[1].sizing.global_batch == r.value[1].sizing.per_gpu_batch * 64);
+    auto bad = fabric_comparison(c, in, {"carrier-pigeon"}, ref, 0.9);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "plan.fabric");
+}
+
+TEST_CASE("batch sizing: a batch that does not fit says what would", "[plan]") {
+    Config c = small_config();
+    c.model = *find_preset("llama-3.1-70b");
+    c.quick.seq = 8192;
+    PlanInputs in;
+    in.gpus = 512;
+    // ZeRO-3 gathers the parameters every micro-batch: only a bigger micro-batch hides them.
+    Layout l;
+    l.sharding = Sharding::Zero3;
+    l.recompute = Recompute::Full;
+    auto r = batch_sizing(c, in, l, {"ib-ndr400", "eth-100-tcp"}, 0.9);
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == 2);
+    const BatchSizing& ib = r.value[0];
+    CHECK(ib.per_gpu_batch == 1);
+    CHECK(ib.fits);
+    CHECK(ib.fix.empty());
+    // 100 GbE TCP (one NIC per node: 12.5/8 GB/s x 0.6 per GPU) needs 16 sequences per GPU in one
+    // micro-batch, whose activations do not fit 75% of 80 GB; the slowest faster fabric that fits
+    // at its own batch is RoCE 100 GbE (one sequence per GPU).
+    const BatchSizing& tcp = r.value[1];
+    CHECK(tcp.per_gpu_batch == 16);
+    CHECK(tcp.layout.micro == 16);
+    CHECK_FALSE(tcp.fits);
+    CHECK(tcp.activation_bytes > ib.activation_bytes * 8);
+    CHECK(tcp.fix.find("a faster fabric: on roce-100") == 0);
+    CHECK(tcp.verdict.find("; fix: a faster fabric") != std::string::npos);
+}
+
+TEST_CASE("serving clusters: replicas x TP, throughput from the roofline, cost per million tokens", "[plan]") {
+    Config c = small_config();  // Llama-3.1-8B, BF16 weights (vLLM)
+    PlanInputs in;
+    ServeGoal g;
+    g.concurrency = 64;
+    g.context = 8192;
+    auto r = serve_clusters(c, in, g, {{"h100-80gb", 8, "ib-ndr400"}, {"h100-80gb", 1, "ib-ndr400"}});
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == 2);
+    const ServeClusterResult& a = r.value[0];
+    REQUIRE(a.ok);
+    CHECK(a.meets);
+    CHECK(a.cluster.gpus == 8);
+    CHECK(a.replicas * a.tp == 8);
+    CHECK(a.seqs_per_replica == std::ceil(64.0 / a.replicas));
+    CHECK(a.tokens_per_s == Approx(a.tokens_per_s_replica * a.replicas));
+    // $/Mtok = GPUs x $3.00 per hour / (tokens/s x 3600) x 1e6
+    CHECK(a.usd_per_mtok == Approx(8 * 3.00 / (a.tokens_per_s * 3600) * 1e6));
+    CHECK(a.purchase_usd == Approx(8 * 25000 * 1.15));
+    // Decode is memory-bound: one step reads ~15 GB of weights + 8 sequences x 8192 tokens x
+    // 128 KiB of KV (32 layers x 8 KV heads x 128 x 2 x 2 bytes) ~ 8.6 GB, at 0.8 x 3.35 TB/s:
+    // ~9 ms, so 8 sequences decode ~900 tokens/s per replica (TP1).
+    if (a.tp == 1) CHECK(a.tokens_per_s_replica == Approx(8 / ((15.0e9 + 8 * 8192 * 131072.0) / (0.8 * 3350e9))).epsilon(0.1));
+    // One GPU cannot hold 64 sequences of 8192 tokens next to 16 GB of weights at vLLM's 0.9.
+    const ServeClusterResult& b = r.value[1];
+    CHECK(b.ok);
+    CHECK_FALSE(b.meets);
+    CHECK(b.max_seqs_per_replica < 64);
+    CHECK(b.why.find("of the 64 sequences") != std::string::npos);
+    // Bad goal names its field.
+    g.concurrency = 0;
+    CHECK(serve_clusters(c, in, g, {{"h100-80gb", 8, "ib-ndr400"}}).error.field == "plan.serve.concurrency");
+    g.concurrency = std::nan("");
+    CHECK(serve_clusters(c, in, g, {{"h100-80gb", 8, "ib-ndr400"}}).error.field == "plan.serve.concurrency");
+}

@@ -14,52 +14,485 @@ export interface Failure {
     error: VramCalcError;
 }
 
+// The config types are generated from the field table (core/fields.cpp): `vramcalc fields --update
+// web/lib/vramcalc.d.ts`; ctest fields_generated fails when this block differs from it.
+// generated: vramcalc fields ts
 /** The config document (docs/config.md). Every field is optional; unknown fields are errors. */
 export interface Config {
+    /** the version of this document's layout (default 1; 1) */
     schema_version?: number;
+    /** which estimator runs (docs/methods.md) (default 'quick') */
     method?: 'quick' | 'guide' | 'detailed';
+    /** what the GPUs do (default 'training') */
     task?: 'training' | 'finetune' | 'inference';
+    /** a preset, a custom architecture, or a parameter count (below) */
     model?: ModelConfig;
+    /** parameters in billions, a typed count (same as model.params_b); without it the quick and guide methods read the count of model (default 7; (0, 100000] billion) */
     params_b?: number;
+    /** quick method: bytes per weight 4, 2, 2, 1, 0.5 (default 'fp16') */
     precision?: 'fp32' | 'fp16' | 'bf16' | 'int8' | 'int4';
+    /** quick method: optimizer bytes per parameter 12, 8, 2, 4, 0 (inference: no gradients either) (default adamw-mixed (inference when task is inference)) */
     optimizer?: 'adamw-mixed' | 'adamw' | 'adamw-8bit' | 'sgd' | 'inference';
+    /** micro-batch size (sequences per step per GPU) (default 1; [1, 1048576] sequences) */
     batch?: number;
+    /** sequence length in tokens (default 2048; [1, 16777216] tokens) */
     seq?: number;
+    /** quick method: activations x 0.25; detailed: training.recompute full unless given (default false) */
     checkpointing?: boolean;
+    /** GPUs in the job (the guide's training formula divides by it) (default 1; [1, 1048576] GPUs) */
     gpus?: number;
+    /** the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus (default none) */
     gpu?: string;
+    /** guide method inputs (below) */
+    guide?: GuideConfig;
+    /** quick method constants (below) */
+    constants?: ConstantsConfig;
+    /** plan to use at most this share of a GPU's memory (default 0.75; [0.05, 1]) */
     target_utilization?: number;
-    guide?: { bytes?: number; weight_bytes?: number; overhead_factor?: number };
-    constants?: {
-        activation_bytes_per_token_param?: number;
-        checkpoint_factor?: number;
-        buffer_fraction?: number;
-        a100_gb?: number;
-        rtx4090_gb?: number;
-    };
-    /** Sections of the detailed methods (training, parallel, runtime, inference...). */
+    /** detailed training and fine-tuning (below) */
+    training?: TrainingConfig;
+    /** parallel layout of detailed training (below) */
+    parallel?: ParallelConfig;
+    /** constants of the machine and the allocator (detailed training) */
+    runtime?: RuntimeConfig;
+    /** detailed inference and serving (below) */
+    inference?: InferenceConfig;
+    /** Requests of other entry points (plan()) add their own sections. */
     [section: string]: unknown;
 }
 
-/** A preset by id, a custom architecture, or `{params_b}` alone (docs/config.md, docs/models.md). */
+/** "model": a preset, a custom architecture, or a parameter count (below) */
 export interface ModelConfig {
+    /** a preset id (vramcalc --list-presets); fields beside it override it (default none) */
     preset?: string;
+    /** display name (empty: the preset's) (default none) */
     name?: string;
-    params_b?: number;
+    /** transformer blocks: weights, KV cache and activations grow with them (default 0; [1, 1024]) */
     layers?: number;
+    /** model width h: weights grow with h^2, activations with h (default 0; [1, 1048576]) */
     hidden?: number;
+    /** query heads; eager attention keeps heads x s x s scores (default 0; [1, 65536]) */
     heads?: number;
+    /** KV heads (= heads for MHA, 1 for MQA): the KV cache is proportional to these (default 0; [0, model.heads]) */
     kv_heads?: number;
+    /** width of one head (0: hidden / heads) (default 0; [0, 1048576]) */
     head_dim?: number;
+    /** dense MLP intermediate width (default 0; [0, 1048576]) */
     ffn?: number;
+    /** gelu: 2 matrices; swiglu / geglu: 3 matrices (default 'swiglu') */
     mlp?: 'gelu' | 'swiglu' | 'geglu';
+    /** vocabulary: embedding and LM head rows; the logits are batch x seq x vocab (default 0; [1, 16777216]) */
     vocab?: number;
+    /** the LM head shares the embedding matrix (default false) */
     tied_embeddings?: boolean;
+    /** LayerNorm adds a bias per channel (default 'rmsnorm') */
     norm?: 'layernorm' | 'rmsnorm';
-    /** Tokens the model is configured for (its config.json max_position_embeddings); 0 = unknown. The what-fits answers stop there. */
+    /** biases on the q, k, v (and o with mlp_bias) projections (default false) */
+    attn_bias?: boolean;
+    /** biases on the MLP and output projections (default false) */
+    mlp_bias?: boolean;
+    /** learned absolute position embeddings: rows (0: rotary) (default 0; [0, 16777216]) */
+    max_position?: number;
+    /** tokens the model is configured for (max_position_embeddings; 0: unknown): the max_context and max_seq answers stop there (default 0; [0, 16777216] tokens) */
     context_limit?: number;
-    [field: string]: unknown;
+    /** BERT token-type embedding rows (default 0; [0, 16777216]) */
+    type_vocab?: number;
+    /** routed experts per MoE layer (0: dense); all are stored (default 0; [0, 65536]) */
+    experts?: number;
+    /** routed experts each token uses (default 0; [1, model.experts] with experts) */
+    top_k?: number;
+    /** experts every token uses (default 0; [0, 65536]) */
+    shared_experts?: number;
+    /** intermediate width of one expert (default 0; [0, 1048576]) */
+    expert_ffn?: number;
+    /** leading layers with a dense MLP instead of experts (default 0; [0, model.layers]) */
+    dense_layers?: number;
+    /** multi-head latent attention: query rank (0: a plain q projection) (default 0; [0, 1048576]) */
+    q_lora_rank?: number;
+    /** multi-head latent attention: the KV latent per token (0: off) (default 0; [0, 1048576]) */
+    kv_lora_rank?: number;
+    /** MLA: rotary part of a query/key head (default 0; [0, 1048576]) */
+    qk_rope_head_dim?: number;
+    /** MLA: non-rotary part of a query/key head (default 0; [0, 1048576]) */
+    qk_nope_head_dim?: number;
+    /** MLA: value head width (default 0; [0, 1048576]) */
+    v_head_dim?: number;
+    /** local layers cache at most this many tokens (0: none) (default 0; [0, 1073741824] tokens) */
+    sliding_window?: number;
+    /** every n-th layer attends globally (0: every layer uses the window) (default 0; [0, model.layers]) */
+    global_every?: number;
+    /** a parameter count in billions; alone, the architecture is filled from typical ratios (default 0; [0, 100000] billion) */
+    params_b?: number;
+    /** 2; 1 for a parallel attention/MLP block, 4 for Gemma-2 (default 2; [0, 8]) */
+    norms_per_layer?: number;
+    /** attention logit soft-capping (Gemma-2: 50; 0: none) (default 0; [0, 1000000]) */
+    attn_softcap?: number;
+    /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
+    final_softcap?: number;
 }
+
+/** "guide": guide method inputs (below) */
+export interface GuideConfig {
+    /** bytes per value p: weights and gradients at p bytes, plus 12 bytes of optimizer state (default 2; (0, 8] bytes) */
+    bytes?: number;
+    /** inference: bytes per weight (default 2; (0, 8] bytes) */
+    weight_bytes?: number;
+    /** accepted and ignored: the guide's x1.15 is fixed (default 1.15) */
+    overhead_factor?: number;
+}
+
+/** "constants": quick method constants (below) */
+export interface ConstantsConfig {
+    /** activations = this x batch x seq x parameters (bytes) (default 0.0025; [0, 1000] bytes) */
+    activation_bytes_per_token_param?: number;
+    /** activations multiplier with checkpointing (default 0.25; [0, 1]) */
+    checkpoint_factor?: number;
+    /** safety margin added to the total (default 0.2; [0, 10]) */
+    buffer_fraction?: number;
+    /** the divisor for the A100-80GB count (default 80; (0, 1000000] GB) */
+    a100_gb?: number;
+    /** the divisor for the RTX 4090 count (default 24; (0, 1000000] GB) */
+    rtx4090_gb?: number;
+}
+
+/** "training": detailed training and fine-tuning (below) */
+export interface TrainingConfig {
+    /** dtypes of weights, gradients, optimizer state and activations (docs/training.md) (default 'bf16-mixed') */
+    precision?: 'bf16-mixed' | 'fp32' | 'fp16-mixed' | 'bf16-true' | 'fp16-true' | 'fp8' | 'bf16' | 'fp16' | '32-true' | 'amp-bf16' | 'amp-fp16' | 'fp8-mixed';
+    /** optimizer state per trainable parameter (default 'adamw') */
+    optimizer?: 'adamw' | 'adamw-8bit' | 'paged-adamw' | 'paged-adamw-8bit' | 'adafactor' | 'sgd' | 'sgd-momentum' | 'lion' | 'custom' | 'adam';
+    /** custom optimizer: state bytes per trainable parameter (default 8; [0, 64] bytes) */
+    optimizer_bytes_per_param?: number;
+    /** FP32 gradient accumulation buffers (Megatron main_grad); null: the profile (default null) */
+    grad_fp32?: boolean | null;
+    /** micro-batches per optimizer step (0: from global_batch, else 1) (default 0; [0, 1048576]) */
+    grad_accum?: number;
+    /** sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp (default 0; [0, 1000000000] sequences) */
+    global_batch?: number;
+    /** activation recomputation (checkpointing) (default 'none') */
+    recompute?: 'none' | 'selective' | 'full';
+    /** attention kernel (auto: the profile's); eager keeps the s x s scores (default 'auto') */
+    attention?: 'auto' | 'flash' | 'sdpa' | 'eager';
+    /** hidden dropout: > 0 keeps 1-byte masks (default 0; [0, 0.99]) */
+    dropout?: number;
+    /** attention dropout: > 0 keeps masks and dropped probabilities (default 0; [0, 0.99]) */
+    attention_dropout?: number;
+    /** full; LoRA: frozen base + adapters; QLoRA: NF4 base (default 'full') */
+    finetune?: 'full' | 'lora' | 'qlora';
+    /** LoRA and QLoRA adapters (below) */
+    lora?: TrainingLoraConfig;
+    /** an LM head over the vocabulary, or a sequence classifier (default 'lm') */
+    head?: 'lm' | 'classifier';
+    /** classifier head: labels (default 2; [1, 16777216]) */
+    classifier_labels?: number;
+    /** ZeRO / FSDP sharding over dp x cp (hybrid-shard: zero3 in shard groups, 8 GPUs unless shard_group says) (default 'ddp') */
+    sharding?: 'ddp' | 'none' | 'zero1' | 'zero2' | 'zero3' | 'fsdp-shard-grad-op' | 'fsdp-full-shard' | 'fsdp' | 'hybrid-shard';
+    /** hybrid sharding: GPUs per shard group (0: all); divides dp x cp (default 0; [0, 1048576] GPUs) */
+    shard_group?: number;
+    /** optimizer state and FP32 master in host RAM (ZeRO-Offload, FSDP CPU offload) (default false) */
+    offload_optimizer?: boolean;
+    /** parameters in host RAM, gathered per layer (needs zero3) (default false) */
+    offload_params?: boolean;
+    /** framework behaviours (docs/training.md, "Framework profiles") (default 'hf-trainer'; hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune) */
+    profile?: string;
+    /** torch.compile fusions on or off; null: the profile (default null) */
+    compile?: boolean | null;
+    /** the loss upcasts logits to FP32; null: the profile (default null) */
+    logits_fp32?: boolean | null;
+    /** chunked cross-entropy: tokens per chunk (0: off, -1: the profile) (default -1; [-1, 1.759218604e+13] tokens) */
+    loss_chunk_tokens?: number;
+}
+
+/** "parallel": parallel layout of detailed training (below) */
+export interface ParallelConfig {
+    /** tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads (default 1; [1, 65536] GPUs) */
+    tp?: number;
+    /** sequence parallel (with tp > 1): norm and dropout activations split too; null: the profile's TP plan (default null) */
+    sp?: boolean | null;
+    /** pipeline stages, at most model.layers (default 1; [1, 65536] stages) */
+    pp?: number;
+    /** pipeline schedule (interleaved needs pp >= 2) (default '1f1b') */
+    schedule?: '1f1b' | 'interleaved';
+    /** interleaved: model chunks per GPU; pp x v divides model.layers (default 1; [1, 65536]) */
+    virtual_stages?: number;
+    /** data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp (default 0; [0, 1048576] GPUs) */
+    dp?: number;
+    /** context parallel; divides seq (default 1; [1, 65536] GPUs) */
+    cp?: number;
+    /** expert parallel; divides model.experts, ep x etp divides tp x dp x cp (default 1; [1, 65536] GPUs) */
+    ep?: number;
+    /** expert tensor parallel (0: = tp) (default 0; [0, 65536] GPUs) */
+    etp?: number;
+}
+
+/** "runtime": constants of the machine and the allocator (detailed training) */
+export interface RuntimeConfig {
+    /** CUDA context with PyTorch kernels (-1: by lazy_loading, 0.5 GiB lazy, 1343 MiB eager) (default -1; [-1, 1e+12] bytes) */
+    cuda_context_bytes?: number;
+    /** CUDA lazy module loading; null: the profile (on, except hf-legacy) (default null) */
+    lazy_loading?: boolean | null;
+    /** cuBLAS workspaces inside the caching allocator (default 8519680; [0, 1e+12] bytes) */
+    library_workspace_bytes?: number;
+    /** NCCL buffers per GPU when gpus > 1 (outside the allocator) (default 314572800; [0, 1e+12] bytes) */
+    nccl_bytes?: number;
+    /** reserved - allocated, as a share of activations + logits + temporaries (-1: the profile) (default -1; [-1, 10]) */
+    allocator_fragmentation?: number;
+    /** DeepSpeed reduce / all-gather bucket (default 500000000; [0, 1e+12] elements) */
+    deepspeed_bucket_elements?: number;
+    /** DeepSpeed ZeRO-3 prefetch bucket (default 50000000; [0, 1e+12] elements) */
+    deepspeed_prefetch_elements?: number;
+    /** DDP bucket cap (default 26214400; [0, 1e+12] bytes) */
+    ddp_bucket_bytes?: number;
+}
+
+/** "inference": detailed inference and serving (below) */
+export interface InferenceConfig {
+    /** how the engine takes memory (docs/inference.md, "Engines") (default 'vllm') */
+    engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf';
+    /** weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md (default 'bf16') */
+    weights?: string;
+    /** MoE experts in their own (non-GGUF) format (default same as weights) */
+    experts_weights?: string;
+    /** GPTQ/AWQ inputs per group (-1: per row) (default 128; [1, 1048576] or -1) */
+    group_size?: number;
+    /** GPTQ/AWQ asymmetric: a b-bit zero point per group (default true) */
+    zero_point?: boolean;
+    /** GPTQ desc_act: an int32 g_idx per input column (default false) */
+    act_order?: boolean;
+    /** embedding and LM head stay 16-bit in quantized formats (default true) */
+    keep_embeddings?: boolean;
+    /** the GGUF file was made with an importance matrix (default false) */
+    gguf_imatrix?: boolean;
+    /** KV cache element type (auto: the model dtype; llama.cpp f16) (default 'auto'; auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl) */
+    kv_dtype?: string;
+    /** tokens per sequence, prompt + output (vLLM max_model_len) (default 4096; [1, 16777216] tokens) */
+    context?: number;
+    /** sequences in flight (batch) (default 1; [1, 1048576] sequences) */
+    concurrency?: number;
+    /** prefill length for TTFT and HF activations (0: the context) (default 0; [0, 16777216] tokens) */
+    prompt_tokens?: number;
+    /** GPUs the model is split over (vLLM: tensor parallel; llama.cpp / HF: layers); 0: gpus (default 0; [0, 4096] GPUs) */
+    tp?: number;
+    /** vLLM KV block (default 16; [1, 4096] tokens) */
+    block_size?: number;
+    /** keep the full context in sliding-window layers too (default false) */
+    swa_full?: boolean;
+    /** vLLM options (below) */
+    vllm?: InferenceVllmConfig;
+    /** llama.cpp options (below; docs/local.md) */
+    llamacpp?: InferenceLlamacppConfig;
+    /** HF generate options (below) */
+    hf?: InferenceHfConfig;
+    /** a GPU not in the catalog, used instead of gpu (below) */
+    gpu_custom?: InferenceGpuCustomConfig;
+    /** serving constants (below; docs/inference.md) */
+    constants?: InferenceConstantsConfig;
+    /** the machine around the GPU (below); written only when set */
+    host?: InferenceHostConfig;
+    /** exact weight bytes read from a model file (below; docs/import.md) */
+    weights_file?: InferenceWeightsFileConfig;
+}
+
+/** "training.lora": LoRA and QLoRA adapters (below) */
+export interface TrainingLoraConfig {
+    /** adapter rank (default 16; [1, 65536]) */
+    rank?: number;
+    /** adapted modules: q k v o gate up down head, or attention, mlp, all-linear, or HF names like q_proj (default q,v) */
+    targets?: string | string[];
+    /** LoRA dropout: > 0 keeps a mask and a dropped copy of each adapted input (default 0.05; [0, 0.99]) */
+    dropout?: number;
+    /** frozen base weights' format (default none (nf4 for qlora)) */
+    quant?: 'none' | 'nf4' | 'fp4' | 'int8';
+    /** QLoRA: the absmax constants quantized too (default true) */
+    double_quant?: boolean;
+    /** values per absmax block (default 64; [16, 65536]) */
+    quant_block?: number;
+    /** the LM head quantized too; null: the profile (default null) */
+    quantize_head?: boolean | null;
+    /** the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no) (default null) */
+    saves_inputs?: boolean | null;
+}
+
+/** "inference.vllm": vLLM options (below) */
+export interface InferenceVllmConfig {
+    /** share of the card vLLM reserves (default 0.9; (0, 1]) */
+    gpu_memory_utilization?: number;
+    /** tokens in the profiling forward (default 8192; [1, 16777216] tokens) */
+    max_num_batched_tokens?: number;
+    /** sequences vLLM schedules at once (default 256; [1, 1048576] sequences) */
+    max_num_seqs?: number;
+    /** no CUDA graphs (default false) */
+    enforce_eager?: boolean;
+    /** the profiling run's logits: one per sequence, or one per batched token (default 'sequences') */
+    profile_logits?: 'sequences' | 'tokens';
+    /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null) */
+    activation_peak_gib?: number | null;
+    /** measured non-torch memory replaces the constant (null: constant) (default null) */
+    non_torch_gib?: number | null;
+    /** measured CUDA graph memory replaces the constant (null: constant) (default null) */
+    cuda_graph_gib?: number | null;
+}
+
+/** "inference.llamacpp": llama.cpp options (below; docs/local.md) */
+export interface InferenceLlamacppConfig {
+    /** -ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer (default -1; [-1, 1048576] layers) */
+    n_gpu_layers?: number;
+    /** -ub: physical batch (default 512; [1, 1048576] tokens) */
+    n_ubatch?: number;
+    /** -fa: flash attention (default true) */
+    flash_attn?: boolean;
+    /** -ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn (default empty) */
+    kv_dtype_v?: string;
+    /** routed experts of the first N layers in system RAM (default 0; [0, 1048576] layers) */
+    n_cpu_moe?: number;
+    /** -sm: how layers split over GPUs (default 'layer') */
+    split_mode?: 'layer' | 'row' | 'none';
+    /** -ts: one proportion per GPU (empty: by memory) (default empty) */
+    tensor_split?: number[];
+    /** LoRA adapter size (default 0; [0, 1000000000] MiB) */
+    lora_mib?: number;
+    /** vision projector (below); written when a preset or params_m is set */
+    mmproj?: InferenceLlamacppMmprojConfig;
+    /** draft model for speculative decoding (below); written when a preset is set */
+    draft?: InferenceLlamacppDraftConfig;
+    /** ollama: context and concurrency default to Ollama's num_ctx and OLLAMA_NUM_PARALLEL, flash attention off (default 'llama-server') */
+    profile?: 'llama-server' | 'ollama';
+}
+
+/** "inference.hf": HF generate options (below) */
+export interface InferenceHfConfig {
+    /** attention implementation (eager keeps s x s scores) (default 'sdpa') */
+    attention?: 'eager' | 'sdpa' | 'flash';
+    /** logits for the whole prompt (false: the last token only) (default false) */
+    full_logits?: boolean;
+    /** bitsandbytes compute dtype (default 'fp32') */
+    bnb_compute_dtype?: 'fp32' | 'bf16' | 'fp16';
+    /** transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two (default false) */
+    legacy_cache?: boolean;
+    /** the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch) (default 'exllamav2') */
+    gptq_kernel?: 'exllamav2' | 'exllama' | 'marlin' | 'torch';
+}
+
+/** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu (below) */
+export interface InferenceGpuCustomConfig {
+    /** display name (default Custom GPU) */
+    name?: string;
+    /** the card's memory (required) (default required; (0, 1000000] GiB) */
+    memory_gib?: number;
+    /** memory bandwidth (default 0; [0, 10000000] GB/s) */
+    bandwidth_gbps?: number;
+    /** dense BF16 throughput (default 0; [0, 10000000] TFLOP/s) */
+    bf16_tflops?: number;
+    /** dense FP8 throughput (0: none) (default 0; [0, 10000000] TFLOP/s) */
+    fp8_tflops?: number;
+}
+
+/** "inference.constants": serving constants (below; docs/inference.md) */
+export interface InferenceConstantsConfig {
+    /** CUDA context (default 0.5) */
+    cuda_context_gib?: number;
+    /** memory the driver keeps from a card (default 0.47) */
+    driver_reserved_gib?: number;
+    /** vLLM non-torch memory, one GPU (default 0.13) */
+    vllm_non_torch_gib?: number;
+    /** vLLM non-torch memory with tp > 1 (default 0.6) */
+    vllm_non_torch_tp_gib?: number;
+    /** vLLM CUDA graphs (default 0.5) */
+    vllm_cuda_graph_gib?: number;
+    /** vLLM sampler bytes per logit in the profiling run (default 40; [0, 1000000] bytes) */
+    vllm_sampler_bytes_per_logit?: number;
+    /** vLLM bytes per token logit (default 10; [0, 1000000] bytes) */
+    vllm_token_logit_bytes?: number;
+    /** llama.cpp pads the context to a multiple of this (default 256; [1, 1048576] tokens) */
+    llamacpp_ctx_pad?: number;
+    /** share of peak memory bandwidth reached (default 0.8; (0, 1]) */
+    bandwidth_efficiency?: number;
+    /** share of peak tensor throughput reached (default 0.6; (0, 1]) */
+    compute_efficiency?: number;
+    /** host memory bandwidth when none is given (default 60; (0, 10000000] GB/s) */
+    host_bandwidth_gbps?: number;
+    /** share of channels x 8 B x MT/s reached (default 0.7; (0, 1]) */
+    host_bandwidth_efficiency?: number;
+    /** host-to-GPU copies (default 25; (0, 100000] GB/s) */
+    pcie_gbps?: number;
+    /** CPU throughput for layers in system RAM (default 1; (0, 100000] TFLOP/s) */
+    cpu_tflops?: number;
+    /** llama.cpp scheduler input copies with pipeline parallelism (default 4; [1, 64]) */
+    llamacpp_sched_copies?: number;
+    /** Ollama's default context (default 4096; [1, 16777216] tokens) */
+    ollama_num_ctx?: number;
+    /** Ollama's default parallel sequences (default 1; [1, 1048576] sequences) */
+    ollama_num_parallel?: number;
+    /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
+    exllamav2_max_input_len?: number;
+    /** ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size) (default 8; [1, 1048576] sequences) */
+    exllamav2_max_batch_size?: number;
+}
+
+/** "inference.host": the machine around the GPU (below); written only when set */
+export interface InferenceHostConfig {
+    /** system RAM (0: not checked; Apple: the machine's RAM) (default 0; [0, 1000000] GiB) */
+    ram_gib?: number;
+    /** memory channels, 64 bits each (default 0; [0, 64]) */
+    channels?: number;
+    /** DDR transfer rate (default 0; [0, 100000] MT/s) */
+    mts?: number;
+    /** generation and speed, "ddr5-5600": sets mts (default none) */
+    ddr?: string;
+    /** measured host bandwidth, replaces channels x 8 B x MT/s (default 0; [0, 1000000] GB/s) */
+    bandwidth_gbps?: number;
+    /** replaces constants.cpu_tflops (0: the constant) (default 0; [0, 100000] TFLOP/s) */
+    cpu_tflops?: number;
+    /** Apple: sysctl iogpu.wired_limit_mb (0: macOS's default) (default 0; [0, 1000000000] MB) */
+    wired_limit_mb?: number;
+}
+
+/** "inference.weights_file": exact weight bytes read from a model file (below; docs/import.md) */
+export interface InferenceWeightsFileConfig {
+    /** the file it was read from (default none) */
+    source?: string;
+    /** every tensor's bytes (required; 0: no file) (default required; [0, 1e+16] bytes) */
+    total_bytes?: number;
+    /** parameters counted in the file (0: derived) (default 0) */
+    params?: number;
+    /** bytes by component, adding up to total_bytes: embedding, output, attention, mlp, experts, experts_routed, router, other */
+    parts?: { embedding: number; output: number; attention: number; mlp: number; experts: number; experts_routed: number; router: number; other: number };
+    /** bytes of each layer, one entry per model.layers */
+    layer_bytes?: number[];
+    /** tensor types and their share (default none) */
+    mix?: string;
+}
+
+/** "inference.llamacpp.mmproj": vision projector (below); written when a preset or params_m is set */
+export interface InferenceLlamacppMmprojConfig {
+    /** clip-vit-l-14-336 or siglip-so400m-896 (fills the rest) (default none) */
+    preset?: string;
+    /** encoder and projector parameters (default 0; [0, 1000000] million) */
+    params_m?: number;
+    /** projector weights' type (default 'f16'; f16, bf16, f32, q8_0) */
+    type?: string;
+    /** tokens one image becomes (default 0; [0, 1048576] tokens) */
+    image_tokens?: number;
+    /** encoder width (default 0; [0, 1048576]) */
+    hidden?: number;
+    /** encoder heads (default 0; [0, 16384]) */
+    heads?: number;
+    /** encoder MLP width (default 0; [0, 4194304]) */
+    ffn?: number;
+}
+
+/** "inference.llamacpp.draft": draft model for speculative decoding (below); written when a preset is set */
+export interface InferenceLlamacppDraftConfig {
+    /** a model preset (empty: no draft) (default none) */
+    preset?: string;
+    /** the draft's weight format (default 'q8_0') */
+    weights?: string;
+    /** -ngld (-1: all) (default -1; [-1, 1048576] layers) */
+    n_gpu_layers?: number;
+    /** -cd per slot (0: the main context) (default 0; [0, 16777216] tokens) */
+    context?: number;
+}
+// end generated
 
 export interface Component {
     key: string;
@@ -261,7 +694,7 @@ export interface ModelImport {
     header_bytes: number;
     tensor_count: number;
     /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?}}. */
-    config: { model: ModelConfig; inference?: { engine?: string; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
+    config: { model: ModelConfig; inference?: InferenceConfig };
 }
 
 /** A failed import: field "import"; need_bytes > 0 when the header runs past the bytes given (read that many from the start). */

@@ -1,0 +1,582 @@
+// vramcalc core: the config field table (see fields.hpp).
+//
+// [SECTIONS]
+//   names      enum spellings (the first of a value is the one written back)
+//   builder    the chainable field constructor the table is written with
+//   table      every field, section by section, in document order
+//   queries    lookup, ranges, checks
+#include "core/fields.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <type_traits>
+
+#include "core/units.hpp"
+
+namespace vc {
+
+// [SECTION] names ---------------------------------------------------------------------------------
+namespace {
+
+template <typename E>
+constexpr EnumName N(const char* name, E v, bool listed = true) {
+    return EnumName{name, static_cast<int>(v), listed};
+}
+
+const EnumName kMethods[] = {N("quick", Method::Quick), N("guide", Method::Guide), N("detailed", Method::Detailed)};
+const EnumName kTasks[] = {N("training", Task::Training), N("finetune", Task::FineTune), N("inference", Task::Inference)};
+const EnumName kQuickPrecisions[] = {N("fp32", QuickPrecision::Fp32), N("fp16", QuickPrecision::Fp16), N("bf16", QuickPrecision::Bf16),
+                                     N("int8", QuickPrecision::Int8), N("int4", QuickPrecision::Int4)};
+const EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWMixed), N("adamw", QuickOptimizer::AdamW),
+                                     N("adamw-8bit", QuickOptimizer::AdamW8bit), N("sgd", QuickOptimizer::Sgd),
+                                     N("inference", QuickOptimizer::Inference)};
+const EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
+const EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
+const EnumName kTrainPrecisions[] = {
+    N("bf16-mixed", TrainPrecision::Bf16Mixed), N("fp32", TrainPrecision::Fp32),         N("fp16-mixed", TrainPrecision::Fp16Mixed),
+    N("bf16-true", TrainPrecision::Bf16True),   N("fp16-true", TrainPrecision::Fp16True), N("fp8", TrainPrecision::Fp8Mixed),
+    N("bf16", TrainPrecision::Bf16True),        N("fp16", TrainPrecision::Fp16True),      N("32-true", TrainPrecision::Fp32),
+    N("amp-bf16", TrainPrecision::Bf16Mixed),   N("amp-fp16", TrainPrecision::Fp16Mixed), N("fp8-mixed", TrainPrecision::Fp8Mixed),
+};
+const EnumName kTrainOptimizers[] = {
+    N("adamw", OptimizerKind::AdamW),        N("adamw-8bit", OptimizerKind::AdamW8bit),  N("paged-adamw", OptimizerKind::PagedAdamW),
+    N("paged-adamw-8bit", OptimizerKind::PagedAdamW8bit), N("adafactor", OptimizerKind::Adafactor), N("sgd", OptimizerKind::Sgd),
+    N("sgd-momentum", OptimizerKind::SgdMomentum), N("lion", OptimizerKind::Lion), N("custom", OptimizerKind::Custom),
+    N("adam", OptimizerKind::AdamW),
+};
+const EnumName kRecompute[] = {N("none", Recompute::None), N("selective", Recompute::Selective), N("full", Recompute::Full)};
+const EnumName kAttention[] = {N("auto", AttentionKernel::Auto), N("flash", AttentionKernel::Flash), N("sdpa", AttentionKernel::Flash),
+                               N("eager", AttentionKernel::Eager)};
+const EnumName kFinetune[] = {N("full", FinetuneMethod::Full), N("lora", FinetuneMethod::Lora), N("qlora", FinetuneMethod::Qlora)};
+const EnumName kBaseQuant[] = {N("none", BaseQuant::None), N("nf4", BaseQuant::Nf4), N("fp4", BaseQuant::Fp4), N("int8", BaseQuant::Int8)};
+const EnumName kHeads[] = {N("lm", OutputHead::LanguageModel), N("classifier", OutputHead::Classifier)};
+// "hybrid-shard" is ZeRO-3 within shard groups (io/ sets a default group of 8 when none is given).
+const EnumName kSharding[] = {
+    N("ddp", Sharding::None),   N("none", Sharding::None, false), N("zero1", Sharding::Zero1), N("zero2", Sharding::Zero2),
+    N("zero3", Sharding::Zero3), N("fsdp-shard-grad-op", Sharding::Zero2), N("fsdp-full-shard", Sharding::Zero3),
+    N("fsdp", Sharding::Zero3, false), N("hybrid-shard", Sharding::Zero3),
+};
+const EnumName kSchedules[] = {N("1f1b", PipelineSchedule::OneFOneB), N("interleaved", PipelineSchedule::Interleaved)};
+const EnumName kEngines[] = {N("vllm", Engine::Vllm), N("llama.cpp", Engine::LlamaCpp), N("llamacpp", Engine::LlamaCpp, false),
+                             N("hf", Engine::Hf)};
+const EnumName kSplitModes[] = {N("layer", SplitMode::Layer), N("row", SplitMode::Row), N("none", SplitMode::None)};
+const EnumName kHfAttention[] = {N("eager", HfAttention::Eager), N("sdpa", HfAttention::Sdpa), N("flash", HfAttention::Flash)};
+const EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("exllama", GptqKernel::Exllama), N("marlin", GptqKernel::Marlin),
+                                N("torch", GptqKernel::Torch)};
+// bitsandbytes compute dtype, as the bytes of one value (the member holds bytes).
+const EnumName kBnbCompute[] = {{"fp32", 4, true}, {"bf16", 2, true}, {"fp16", 2, true}};
+const EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, true}};
+const EnumName kLlamaProfiles[] = {{"llama-server", 0, true}, {"ollama", 1, true}};
+
+}  // namespace
+
+const EnumNames kMethodNames = enum_names(kMethods), kTaskNames = enum_names(kTasks),
+                kQuickPrecisionNames = enum_names(kQuickPrecisions), kQuickOptimizerNames = enum_names(kQuickOptimizers),
+                kMlpNames = enum_names(kMlp), kNormNames = enum_names(kNorm), kTrainPrecisionNames = enum_names(kTrainPrecisions),
+                kTrainOptimizerNames = enum_names(kTrainOptimizers), kRecomputeNames = enum_names(kRecompute),
+                kAttentionNames = enum_names(kAttention), kFinetuneNames = enum_names(kFinetune),
+                kBaseQuantNames = enum_names(kBaseQuant), kHeadNames = enum_names(kHeads), kShardingNames = enum_names(kSharding),
+                kScheduleNames = enum_names(kSchedules), kEngineNames = enum_names(kEngines),
+                kSplitModeNames = enum_names(kSplitModes), kHfAttentionNames = enum_names(kHfAttention),
+                kGptqKernelNames = enum_names(kGptqKernel),
+                kBnbComputeNames = enum_names(kBnbCompute), kProfileLogitsNames = enum_names(kProfileLogits),
+                kLlamaProfileNames = enum_names(kLlamaProfiles);
+
+// [SECTION] builder -------------------------------------------------------------------------------
+namespace {
+
+struct B {
+    FieldDef f;
+    B(const char* path, FieldKind kind, const char* meaning) {
+        f.path = path;
+        f.kind = kind;
+        f.meaning = meaning;
+    }
+    B& range(double lo, double hi, const char* unit = "") {
+        f.ranged = true;
+        f.min = lo;
+        f.max = hi;
+        f.unit = unit;
+        return *this;
+    }
+    B& above(double lo, double hi, const char* unit = "") {  // (lo, hi]
+        range(lo, hi, unit);
+        f.open_min = true;
+        return *this;
+    }
+    B& unit(const char* u) { return f.unit = u, *this; }
+    B& accepts(const char* text) { return f.accepts = text, *this; }
+    B& def(const char* text) { return f.def = text, *this; }
+    B& ts(const char* type) { return f.ts_type = type, *this; }
+    B& scaled(double s) { return f.scale = s, *this; }
+    B& null_when_negative() { return f.null_when_negative = true, *this; }
+    B& nonnegative() { return f.read_nonnegative = true, *this; }
+    B& omit_default() { return f.omit_default = true, *this; }
+    B& whole() { return f.whole = true, *this; }
+    B& hand() { return f.by_hand = true, *this; }
+    operator FieldDef() const { return f; }
+};
+
+// A field held by a member of type T (the accessor's type picks the kind).
+template <typename T>
+B held(const char* path, T* (*at)(Config&), const char* meaning) {
+    B b(path, FieldKind::Number, meaning);
+    FieldDef& f = b.f;
+    if constexpr (std::is_same_v<T, int>) f.kind = FieldKind::Int, f.int_at = at;
+    else if constexpr (std::is_same_v<T, double>) f.kind = FieldKind::Number, f.number_at = at;
+    else if constexpr (std::is_same_v<T, bool>) f.kind = FieldKind::Bool, f.bool_at = at;
+    else if constexpr (std::is_same_v<T, Toggle>) f.kind = FieldKind::Toggle, f.toggle_at = at;
+    else f.kind = FieldKind::Text, f.text_at = at;
+    return b;
+}
+B Int(const char* path, int* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+B Num(const char* path, double* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+B Bool(const char* path, bool* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+B Tog(const char* path, Toggle* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+B Text(const char* path, std::string* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+B Enum(const char* path, EnumNames names, int (*get)(const Config&), void (*set)(Config&, int), const char* meaning) {
+    B b(path, FieldKind::Enum, meaning);
+    b.f.names = names;
+    b.f.enum_get = get;
+    b.f.enum_set = set;
+    return b;
+}
+B Obj(const char* path, const char* meaning) { return B(path, FieldKind::Object, meaning); }
+B List(const char* path, const char* ts_type, const char* meaning) { return B(path, FieldKind::List, meaning).ts(ts_type); }
+
+// The member a field lives in, and an enum member as its int value.
+#define AT(member) [](Config& c) { return &c.member; }
+#define ENUM(Type, member) \
+    [](const Config& c) { return static_cast<int>(c.member); }, [](Config& c, int v) { c.member = static_cast<Type>(v); }
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double k2p20 = 1 << 20, k2p24 = 1 << 24, k2p16 = 1 << 16;
+
+// [SECTION] table ---------------------------------------------------------------------------------
+std::vector<FieldDef> make_table() {
+    return {
+        // --- top level (io/config_json.cpp reads these by hand: params_b, the model and the task's
+        // optimizer depend on each other) -------------------------------------------------------
+        B("schema_version", FieldKind::Int, "the version of this document's layout").accepts("1").def("1").hand(),
+        Enum("method", kMethodNames, ENUM(Method, method), "which estimator runs (docs/methods.md)").hand(),
+        Enum("task", kTaskNames, ENUM(Task, task), "what the GPUs do").hand(),
+        Obj("model", "a preset, a custom architecture, or a parameter count (below)").hand(),
+        Num("params_b", AT(quick.params_b), "parameters in billions, a typed count (same as model.params_b); without it the quick and "
+                                            "guide methods read the count of model").above(0, 1e5, "billion").hand(),
+        Enum("precision", kQuickPrecisionNames, ENUM(QuickPrecision, quick.precision),
+             "quick method: bytes per weight 4, 2, 2, 1, 0.5").hand(),
+        Enum("optimizer", kQuickOptimizerNames, ENUM(QuickOptimizer, quick.optimizer),
+             "quick method: optimizer bytes per parameter 12, 8, 2, 4, 0 (inference: no gradients either)")
+            .def("adamw-mixed (inference when task is inference)").hand(),
+        Num("batch", AT(quick.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand(),
+        Num("seq", AT(quick.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand(),
+        Bool("checkpointing", AT(quick.checkpointing), "quick method: activations x 0.25; detailed: training.recompute full unless given").hand(),
+        Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand(),
+        Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand(),
+        Obj("guide", "guide method inputs (below)"),
+        Obj("constants", "quick method constants (below)"),
+        Num("target_utilization", AT(target_utilization), "plan to use at most this share of a GPU's memory").range(0.05, 1).hand(),
+        Obj("training", "detailed training and fine-tuning (below)"),
+        Obj("parallel", "parallel layout of detailed training (below)"),
+        Obj("runtime", "constants of the machine and the allocator (detailed training)"),
+        Obj("inference", "detailed inference and serving (below)"),
+
+        // --- guide ---------------------------------------------------------------------------------
+        Num("guide.bytes", AT(guide_bytes), "bytes per value p: weights and gradients at p bytes, plus 12 bytes of optimizer state")
+            .above(0, 8, "bytes"),
+        Num("guide.weight_bytes", AT(guide_weight_bytes), "inference: bytes per weight").above(0, 8, "bytes"),
+        B("guide.overhead_factor", FieldKind::Number, "accepted and ignored: the guide's x1.15 is fixed").def("1.15").hand(),
+
+        // --- constants (quick method) --------------------------------------------------------------
+        Num("constants.activation_bytes_per_token_param", AT(quick.constants.activation_bytes_per_token_param),
+            "activations = this x batch x seq x parameters (bytes)").range(0, 1e3, "bytes"),
+        Num("constants.checkpoint_factor", AT(quick.constants.checkpoint_factor), "activations multiplier with checkpointing").range(0, 1),
+        Num("constants.buffer_fraction", AT(quick.constants.buffer_fraction), "safety margin added to the total").range(0, 10),
+        Num("constants.a100_gb", AT(quick.constants.a100_gb), "the divisor for the A100-80GB count").above(0, 1e6, "GB"),
+        Num("constants.rtx4090_gb", AT(quick.constants.rtx4090_gb), "the divisor for the RTX 4090 count").above(0, 1e6, "GB"),
+
+        // --- model ---------------------------------------------------------------------------------
+        Text("model.preset", AT(model.id), "a preset id (vramcalc --list-presets); fields beside it override it").def("none").hand(),
+        Text("model.name", AT(model.name), "display name (empty: the preset's)").def("none").hand(),
+        Int("model.layers", AT(model.layers), "transformer blocks: weights, KV cache and activations grow with them").range(1, 1024),
+        Int("model.hidden", AT(model.hidden), "model width h: weights grow with h^2, activations with h").range(1, k2p20),
+        Int("model.heads", AT(model.heads), "query heads; eager attention keeps heads x s x s scores").range(1, k2p16),
+        Int("model.kv_heads", AT(model.kv_heads), "KV heads (= heads for MHA, 1 for MQA): the KV cache is proportional to these")
+            .accepts("[0, model.heads]"),
+        Int("model.head_dim", AT(model.head_dim), "width of one head (0: hidden / heads)").range(0, k2p20),
+        Int("model.ffn", AT(model.ffn), "dense MLP intermediate width").range(0, k2p20),
+        Enum("model.mlp", kMlpNames, ENUM(MlpKind, model.mlp), "gelu: 2 matrices; swiglu / geglu: 3 matrices"),
+        Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24),
+        Bool("model.tied_embeddings", AT(model.tied_embeddings), "the LM head shares the embedding matrix"),
+        Enum("model.norm", kNormNames, ENUM(NormKind, model.norm), "LayerNorm adds a bias per channel"),
+        Bool("model.attn_bias", AT(model.attn_bias), "biases on the q, k, v (and o with mlp_bias) projections"),
+        Bool("model.mlp_bias", AT(model.mlp_bias), "biases on the MLP and output projections"),
+        Int("model.max_position", AT(model.max_position), "learned absolute position embeddings: rows (0: rotary)").range(0, k2p24),
+        Int("model.context_limit", AT(model.context_limit),
+            "tokens the model is configured for (max_position_embeddings; 0: unknown): the max_context and max_seq answers stop there")
+            .range(0, k2p24, "tokens"),
+        Int("model.type_vocab", AT(model.type_vocab), "BERT token-type embedding rows").range(0, k2p24),
+        Int("model.experts", AT(model.experts), "routed experts per MoE layer (0: dense); all are stored").range(0, k2p16),
+        Int("model.top_k", AT(model.top_k), "routed experts each token uses").accepts("[1, model.experts] with experts"),
+        Int("model.shared_experts", AT(model.shared_experts), "experts every token uses").range(0, k2p16),
+        Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20),
+        Int("model.dense_layers", AT(model.dense_layers), "leading layers with a dense MLP instead of experts").accepts("[0, model.layers]"),
+        Int("model.q_lora_rank", AT(model.q_lora_rank), "multi-head latent attention: query rank (0: a plain q projection)").range(0, k2p20),
+        Int("model.kv_lora_rank", AT(model.kv_lora_rank), "multi-head latent attention: the KV latent per token (0: off)").range(0, k2p20),
+        Int("model.qk_rope_head_dim", AT(model.qk_rope_head_dim), "MLA: rotary part of a query/key head").range(0, k2p20),
+        Int("model.qk_nope_head_dim", AT(model.qk_nope_head_dim), "MLA: non-rotary part of a query/key head").range(0, k2p20),
+        Int("model.v_head_dim", AT(model.v_head_dim), "MLA: value head width").range(0, k2p20),
+        Int("model.sliding_window", AT(model.sliding_window), "local layers cache at most this many tokens (0: none)")
+            .range(0, 1073741824.0, "tokens"),
+        Int("model.global_every", AT(model.global_every), "every n-th layer attends globally (0: every layer uses the window)")
+            .accepts("[0, model.layers]"),
+        Num("model.params_b", AT(model.params_override_b), "a parameter count in billions; alone, the architecture is filled from "
+                                                            "typical ratios").range(0, 1e5, "billion").hand(),
+        Int("model.norms_per_layer", AT(model.norms_per_layer), "2; 1 for a parallel attention/MLP block, 4 for Gemma-2").range(0, 8),
+        Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").range(0, 1e6),
+        Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").range(0, 1e6),
+
+        // --- training ------------------------------------------------------------------------------
+        Enum("training.precision", kTrainPrecisionNames, ENUM(TrainPrecision, training.precision),
+             "dtypes of weights, gradients, optimizer state and activations (docs/training.md)"),
+        Enum("training.optimizer", kTrainOptimizerNames, ENUM(OptimizerKind, training.optimizer), "optimizer state per trainable parameter"),
+        Num("training.optimizer_bytes_per_param", AT(training.optimizer_bytes_per_param),
+            "custom optimizer: state bytes per trainable parameter").range(0, 64, "bytes"),
+        Tog("training.grad_fp32", AT(training.grad_fp32), "FP32 gradient accumulation buffers (Megatron main_grad); null: the profile"),
+        Num("training.grad_accum", AT(training.grad_accum), "micro-batches per optimizer step (0: from global_batch, else 1)")
+            .range(0, k2p20).whole(),
+        Num("training.global_batch", AT(training.global_batch),
+            "sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp")
+            .range(0, 1e9, "sequences"),
+        Enum("training.recompute", kRecomputeNames, ENUM(Recompute, training.recompute), "activation recomputation (checkpointing)"),
+        Enum("training.attention", kAttentionNames, ENUM(AttentionKernel, training.attention),
+             "attention kernel (auto: the profile's); eager keeps the s x s scores"),
+        Num("training.dropout", AT(training.dropout), "hidden dropout: > 0 keeps 1-byte masks").range(0, 0.99),
+        Num("training.attention_dropout", AT(training.attention_dropout), "attention dropout: > 0 keeps masks and dropped probabilities")
+            .range(0, 0.99),
+        Enum("training.finetune", kFinetuneNames, ENUM(FinetuneMethod, training.finetune),
+             "full; LoRA: frozen base + adapters; QLoRA: NF4 base"),
+        Obj("training.lora", "LoRA and QLoRA adapters (below)"),
+        Enum("training.head", kHeadNames, ENUM(OutputHead, training.head), "an LM head over the vocabulary, or a sequence classifier"),
+        Int("training.classifier_labels", AT(training.classifier_labels), "classifier head: labels").range(1, k2p24),
+        Enum("training.sharding", kShardingNames, ENUM(Sharding, training.sharding),
+             "ZeRO / FSDP sharding over dp x cp (hybrid-shard: zero3 in shard groups, 8 GPUs unless shard_group says)")
+            .hand(),
+        Int("training.shard_group", AT(training.shard_group), "hybrid sharding: GPUs per shard group (0: all); divides dp x cp")
+            .range(0, k2p20, "GPUs"),
+        Bool("training.offload_optimizer", AT(training.offload_optimizer),
+             "optimizer state and FP32 master in host RAM (ZeRO-Offload, FSDP CPU offload)"),
+        Bool("training.offload_params", AT(training.offload_params), "parameters in host RAM, gathered per layer (needs zero3)"),
+        Text("training.profile", AT(training.profile), "framework behaviours (docs/training.md, \"Framework profiles\")")
+            .accepts("hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune"),
+        Tog("training.compile", AT(training.compile), "torch.compile fusions on or off; null: the profile"),
+        Tog("training.logits_fp32", AT(training.logits_fp32), "the loss upcasts logits to FP32; null: the profile"),
+        Num("training.loss_chunk_tokens", AT(training.loss_chunk_tokens), "chunked cross-entropy: tokens per chunk (0: off, -1: the profile)")
+            .range(-1, 17592186044416.0, "tokens"),
+
+        // --- training.lora -------------------------------------------------------------------------
+        Int("training.lora.rank", AT(training.lora.rank), "adapter rank").range(1, k2p16),
+        List("training.lora.targets", "string | string[]",
+             "adapted modules: q k v o gate up down head, or attention, mlp, all-linear, or HF names like q_proj")
+            .def("q,v").hand(),
+        Num("training.lora.dropout", AT(training.lora.dropout), "LoRA dropout: > 0 keeps a mask and a dropped copy of each adapted input")
+            .range(0, 0.99),
+        Enum("training.lora.quant", kBaseQuantNames, ENUM(BaseQuant, training.lora.quant), "frozen base weights' format")
+            .def("none (nf4 for qlora)"),
+        Bool("training.lora.double_quant", AT(training.lora.double_quant), "QLoRA: the absmax constants quantized too"),
+        Int("training.lora.quant_block", AT(training.lora.quant_block), "values per absmax block").range(16, k2p16),
+        Tog("training.lora.quantize_head", AT(training.lora.quantize_head), "the LM head quantized too; null: the profile"),
+        Tog("training.lora.saves_inputs", AT(training.lora.saves_inputs),
+            "the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no)"),
+
+        // --- parallel ------------------------------------------------------------------------------
+        Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")
+            .range(1, k2p16, "GPUs"),
+        Tog("parallel.sp", AT(parallel.sp), "sequence parallel (with tp > 1): norm and dropout activations split too; null: the "
+                                            "profile's TP plan"),
+        Int("parallel.pp", AT(parallel.pp), "pipeline stages, at most model.layers").range(1, k2p16, "stages"),
+        Enum("parallel.schedule", kScheduleNames, ENUM(PipelineSchedule, parallel.schedule), "pipeline schedule (interleaved needs pp >= 2)"),
+        Int("parallel.virtual_stages", AT(parallel.virtual_stages), "interleaved: model chunks per GPU; pp x v divides model.layers")
+            .range(1, k2p16),
+        Int("parallel.dp", AT(parallel.dp), "data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp").range(0, k2p20, "GPUs"),
+        Int("parallel.cp", AT(parallel.cp), "context parallel; divides seq").range(1, k2p16, "GPUs"),
+        Int("parallel.ep", AT(parallel.ep), "expert parallel; divides model.experts, ep x etp divides tp x dp x cp").range(1, k2p16, "GPUs"),
+        Int("parallel.etp", AT(parallel.etp), "expert tensor parallel (0: = tp)").range(0, k2p16, "GPUs"),
+
+        // --- runtime -------------------------------------------------------------------------------
+        Num("runtime.cuda_context_bytes", AT(runtime.cuda_context_bytes),
+            "CUDA context with PyTorch kernels (-1: by lazy_loading, 0.5 GiB lazy, 1343 MiB eager)").range(-1, 1e12, "bytes"),
+        Tog("runtime.lazy_loading", AT(runtime.lazy_loading), "CUDA lazy module loading; null: the profile (on, except hf-legacy)"),
+        Num("runtime.library_workspace_bytes", AT(runtime.library_workspace_bytes), "cuBLAS workspaces inside the caching allocator")
+            .range(0, 1e12, "bytes"),
+        Num("runtime.nccl_bytes", AT(runtime.nccl_bytes), "NCCL buffers per GPU when gpus > 1 (outside the allocator)").range(0, 1e12, "bytes"),
+        Num("runtime.allocator_fragmentation", AT(runtime.allocator_fragmentation),
+            "reserved - allocated, as a share of activations + logits + temporaries (-1: the profile)").range(-1, 10),
+        Num("runtime.deepspeed_bucket_elements", AT(runtime.deepspeed_bucket_elements), "DeepSpeed reduce / all-gather bucket")
+            .range(0, 1e12, "elements"),
+        Num("runtime.deepspeed_prefetch_elements", AT(runtime.deepspeed_prefetch_elements), "DeepSpeed ZeRO-3 prefetch bucket")
+            .range(0, 1e12, "elements"),
+        Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").range(0, 1e12, "bytes"),
+
+        // --- inference -----------------------------------------------------------------------------
+        Enum("inference.engine", kEngineNames, ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")"),
+        Text("inference.weights", AT(inference.weights.format),
+             "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md"),
+        Text("inference.experts_weights", AT(inference.weights.experts_format), "MoE experts in their own (non-GGUF) format")
+            .def("same as weights").omit_default(),
+        Int("inference.group_size", AT(inference.weights.group_size), "GPTQ/AWQ inputs per group (-1: per row)")
+            .accepts("[1, 1048576] or -1"),
+        Bool("inference.zero_point", AT(inference.weights.zero_point), "GPTQ/AWQ asymmetric: a b-bit zero point per group"),
+        Bool("inference.act_order", AT(inference.weights.act_order), "GPTQ desc_act: an int32 g_idx per input column"),
+        Bool("inference.keep_embeddings", AT(inference.weights.keep_embeddings), "embedding and LM head stay 16-bit in quantized formats"),
+        Bool("inference.gguf_imatrix", AT(inference.weights.gguf_imatrix), "the GGUF file was made with an importance matrix"),
+        Text("inference.kv_dtype", AT(inference.kv_dtype), "KV cache element type (auto: the model dtype; llama.cpp f16)")
+            .accepts("auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl"),
+        Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens"),
+        Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences"),
+        Int("inference.prompt_tokens", AT(inference.prompt_tokens), "prefill length for TTFT and HF activations (0: the context)")
+            .range(0, k2p24, "tokens"),
+        Int("inference.tp", AT(inference.tp), "GPUs the model is split over (vLLM: tensor parallel; llama.cpp / HF: layers); 0: gpus")
+            .range(0, 4096, "GPUs"),
+        Int("inference.block_size", AT(inference.block_size), "vLLM KV block").range(1, 4096, "tokens"),
+        Bool("inference.swa_full", AT(inference.swa_full), "keep the full context in sliding-window layers too"),
+        Obj("inference.vllm", "vLLM options (below)"),
+        Obj("inference.llamacpp", "llama.cpp options (below; docs/local.md)"),
+        Obj("inference.hf", "HF generate options (below)"),
+        Obj("inference.gpu_custom", "a GPU not in the catalog, used instead of gpu (below)").hand(),
+        Obj("inference.constants", "serving constants (below; docs/inference.md)"),
+        Obj("inference.host", "the machine around the GPU (below); written only when set").hand(),
+        Obj("inference.weights_file", "exact weight bytes read from a model file (below; docs/import.md)").hand(),
+
+        // --- inference.vllm ------------------------------------------------------------------------
+        Num("inference.vllm.gpu_memory_utilization", AT(inference.vllm.gpu_memory_utilization), "share of the card vLLM reserves")
+            .above(0, 1),
+        Int("inference.vllm.max_num_batched_tokens", AT(inference.vllm.max_num_batched_tokens), "tokens in the profiling forward")
+            .range(1, k2p24, "tokens"),
+        Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences"),
+        Bool("inference.vllm.enforce_eager", AT(inference.vllm.enforce_eager), "no CUDA graphs"),
+        Enum("inference.vllm.profile_logits", kProfileLogitsNames, ENUM(bool, inference.vllm.profile_all_tokens),
+             "the profiling run's logits: one per sequence, or one per batched token"),
+        Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
+            "a measured activation peak from vLLM's log replaces the model (null: modelled)")
+            .unit("GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
+        Num("inference.vllm.non_torch_gib", AT(inference.vllm.non_torch_bytes), "measured non-torch memory replaces the constant (null: constant)")
+            .unit("GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
+        Num("inference.vllm.cuda_graph_gib", AT(inference.vllm.cuda_graph_bytes), "measured CUDA graph memory replaces the constant (null: constant)")
+            .unit("GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
+
+        // --- inference.llamacpp --------------------------------------------------------------------
+        Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
+            "-ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers"),
+        Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch), "-ub: physical batch").range(1, k2p20, "tokens"),
+        Bool("inference.llamacpp.flash_attn", AT(inference.llamacpp.flash_attn), "-fa: flash attention"),
+        Text("inference.llamacpp.kv_dtype_v", AT(inference.llamacpp.kv_dtype_v),
+             "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default(),
+        Int("inference.llamacpp.n_cpu_moe", AT(inference.llamacpp.n_cpu_moe), "routed experts of the first N layers in system RAM")
+            .range(0, k2p20, "layers").omit_default(),
+        Enum("inference.llamacpp.split_mode", kSplitModeNames, ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
+            .omit_default(),
+        List("inference.llamacpp.tensor_split", "number[]", "-ts: one proportion per GPU (empty: by memory)").def("empty").hand(),
+        Num("inference.llamacpp.lora_mib", AT(inference.llamacpp.lora_bytes), "LoRA adapter size").range(0, 1e9, "MiB").scaled(kMiB)
+            .omit_default(),
+        Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
+        Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
+        Enum("inference.llamacpp.profile", kLlamaProfileNames, ENUM(bool, inference.llamacpp.ollama),
+             "ollama: context and concurrency default to Ollama's num_ctx and OLLAMA_NUM_PARALLEL, flash attention off")
+            .omit_default(),
+
+        // --- inference.llamacpp.mmproj -------------------------------------------------------------
+        Text("inference.llamacpp.mmproj.preset", AT(inference.llamacpp.mmproj.preset), "clip-vit-l-14-336 or siglip-so400m-896 (fills the rest)")
+            .def("none").omit_default(),
+        Num("inference.llamacpp.mmproj.params_m", AT(inference.llamacpp.mmproj.params), "encoder and projector parameters")
+            .range(0, 1e6, "million").scaled(1e6).omit_default(),
+        Text("inference.llamacpp.mmproj.type", AT(inference.llamacpp.mmproj.type), "projector weights' type").accepts("f16, bf16, f32, q8_0"),
+        Int("inference.llamacpp.mmproj.image_tokens", AT(inference.llamacpp.mmproj.image_tokens), "tokens one image becomes")
+            .range(0, k2p20, "tokens").omit_default(),
+        Int("inference.llamacpp.mmproj.hidden", AT(inference.llamacpp.mmproj.hidden), "encoder width").range(0, k2p20).omit_default(),
+        Int("inference.llamacpp.mmproj.heads", AT(inference.llamacpp.mmproj.heads), "encoder heads").range(0, 1 << 14).omit_default(),
+        Int("inference.llamacpp.mmproj.ffn", AT(inference.llamacpp.mmproj.ffn), "encoder MLP width").range(0, 1 << 22).omit_default(),
+
+        // --- inference.llamacpp.draft --------------------------------------------------------------
+        Text("inference.llamacpp.draft.preset", AT(inference.llamacpp.draft.preset), "a model preset (empty: no draft)").def("none"),
+        Text("inference.llamacpp.draft.weights", AT(inference.llamacpp.draft.weights), "the draft's weight format"),
+        Int("inference.llamacpp.draft.n_gpu_layers", AT(inference.llamacpp.draft.n_gpu_layers), "-ngld (-1: all)").range(-1, k2p20, "layers"),
+        Int("inference.llamacpp.draft.context", AT(inference.llamacpp.draft.context), "-cd per slot (0: the main context)")
+            .range(0, k2p24, "tokens"),
+
+        // --- inference.hf --------------------------------------------------------------------------
+        Enum("inference.hf.attention", kHfAttentionNames, ENUM(HfAttention, inference.hf.attention), "attention implementation (eager keeps s x s scores)"),
+        Bool("inference.hf.full_logits", AT(inference.hf.full_logits), "logits for the whole prompt (false: the last token only)"),
+        Enum("inference.hf.bnb_compute_dtype", kBnbComputeNames, [](const Config& c) { return static_cast<int>(c.inference.hf.bnb_compute_bytes); },
+             [](Config& c, int v) { c.inference.hf.bnb_compute_bytes = v; }, "bitsandbytes compute dtype"),
+        Bool("inference.hf.legacy_cache", AT(inference.hf.legacy_cache),
+             "transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two"),
+        Enum("inference.hf.gptq_kernel", kGptqKernelNames, ENUM(GptqKernel, inference.hf.gptq_kernel),
+             "the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch)"),
+
+        // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
+        Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
+        Num("inference.gpu_custom.memory_gib", AT(inference.custom_gpu.memory_bytes), "the card's memory (required)")
+            .above(0, 1e6, "GiB").scaled(kBytesPerGiB).def("required").hand(),
+        Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth").range(0, 1e7, "GB/s").hand(),
+        Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput").range(0, 1e7, "TFLOP/s").hand(),
+        Num("inference.gpu_custom.fp8_tflops", AT(inference.custom_gpu.fp8_tflops), "dense FP8 throughput (0: none)").range(0, 1e7, "TFLOP/s").hand(),
+
+        // --- inference.constants -------------------------------------------------------------------
+        Num("inference.constants.cuda_context_gib", AT(inference.constants.cuda_context_bytes), "CUDA context")
+            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card")
+            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU")
+            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.vllm_non_torch_tp_gib", AT(inference.constants.vllm_non_torch_tp_bytes), "vLLM non-torch memory with tp > 1")
+            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.vllm_cuda_graph_gib", AT(inference.constants.vllm_cuda_graph_bytes), "vLLM CUDA graphs")
+            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.vllm_sampler_bytes_per_logit", AT(inference.constants.vllm_sampler_bytes_per_logit),
+            "vLLM sampler bytes per logit in the profiling run").range(0, 1e6, "bytes"),
+        Num("inference.constants.vllm_token_logit_bytes", AT(inference.constants.vllm_token_logit_bytes), "vLLM bytes per token logit")
+            .range(0, 1e6, "bytes"),
+        Num("inference.constants.llamacpp_ctx_pad", AT(inference.constants.llamacpp_ctx_pad), "llama.cpp pads the context to a multiple of this")
+            .range(1, k2p20, "tokens").whole(),
+        Num("inference.constants.bandwidth_efficiency", AT(inference.constants.bandwidth_efficiency), "share of peak memory bandwidth reached")
+            .above(0, 1),
+        Num("inference.constants.compute_efficiency", AT(inference.constants.compute_efficiency), "share of peak tensor throughput reached")
+            .above(0, 1),
+        Num("inference.constants.host_bandwidth_gbps", AT(inference.constants.host_bandwidth_gbps), "host memory bandwidth when none is given")
+            .above(0, 1e7, "GB/s"),
+        Num("inference.constants.host_bandwidth_efficiency", AT(inference.constants.host_bandwidth_efficiency),
+            "share of channels x 8 B x MT/s reached").above(0, 1),
+        Num("inference.constants.pcie_gbps", AT(inference.constants.pcie_gbps), "host-to-GPU copies").above(0, 1e5, "GB/s"),
+        Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").above(0, 1e5, "TFLOP/s"),
+        Num("inference.constants.llamacpp_sched_copies", AT(inference.constants.llamacpp_sched_copies),
+            "llama.cpp scheduler input copies with pipeline parallelism").range(1, 64).whole(),
+        Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context").range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences")
+            .range(1, k2p20, "sequences").whole(),
+        Num("inference.constants.exllamav2_max_input_len", AT(inference.constants.exllamav2_max_input_len),
+            "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.exllamav2_max_batch_size", AT(inference.constants.exllamav2_max_batch_size),
+            "ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size)").range(1, k2p20, "sequences").whole(),
+
+        // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
+        Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).hand(),
+        Int("inference.host.channels", AT(inference.host.channels), "memory channels, 64 bits each").range(0, 64).hand(),
+        Num("inference.host.mts", AT(inference.host.mts), "DDR transfer rate").range(0, 1e5, "MT/s").hand(),
+        B("inference.host.ddr", FieldKind::Text, "generation and speed, \"ddr5-5600\": sets mts").def("none").hand(),
+        Num("inference.host.bandwidth_gbps", AT(inference.host.bandwidth_gbps), "measured host bandwidth, replaces channels x 8 B x MT/s")
+            .range(0, 1e6, "GB/s").hand(),
+        Num("inference.host.cpu_tflops", AT(inference.host.cpu_tflops), "replaces constants.cpu_tflops (0: the constant)")
+            .range(0, 1e5, "TFLOP/s").hand(),
+        Num("inference.host.wired_limit_mb", AT(inference.host.wired_limit_mb), "Apple: sysctl iogpu.wired_limit_mb (0: macOS's default)")
+            .range(0, 1e9, "MB").hand(),
+
+        // --- inference.weights_file (io/inference_json.cpp reads it) ---------------------------------
+        Text("inference.weights_file.source", AT(inference.weights_file.source), "the file it was read from").hand(),
+        Num("inference.weights_file.total_bytes", AT(inference.weights_file.total_bytes), "every tensor's bytes (required; 0: no file)")
+            .range(0, 1e16, "bytes").def("required").hand(),
+        Num("inference.weights_file.params", AT(inference.weights_file.params), "parameters counted in the file (0: derived)").hand(),
+        Obj("inference.weights_file.parts", "bytes by component, adding up to total_bytes: embedding, output, attention, mlp, experts, "
+                                            "experts_routed, router, other").ts("{ embedding: number; output: number; attention: number; "
+                                                                               "mlp: number; experts: number; experts_routed: number; "
+                                                                               "router: number; other: number }").hand(),
+        List("inference.weights_file.layer_bytes", "number[]", "bytes of each layer, one entry per model.layers").hand(),
+        Text("inference.weights_file.mix", AT(inference.weights_file.mix), "tensor types and their share").hand(),
+    };
+}
+
+#undef AT
+#undef ENUM
+
+}  // namespace
+
+// [SECTION] queries -------------------------------------------------------------------------------
+const std::vector<FieldDef>& config_fields() {
+    static const std::vector<FieldDef> table = make_table();
+    return table;
+}
+
+std::string FieldDef::key() const {
+    const std::string p = path;
+    const size_t dot = p.rfind('.');
+    return dot == std::string::npos ? p : p.substr(dot + 1);
+}
+
+std::string FieldDef::section() const {
+    const std::string p = path;
+    const size_t dot = p.rfind('.');
+    return dot == std::string::npos ? "" : p.substr(0, dot);
+}
+
+double FieldDef::number_of(const Config& c) const {
+    Config& m = const_cast<Config&>(c);  // the accessors take Config&; nothing is written here
+    if (int_at) return *int_at(m);
+    if (number_at) return *number_at(m) / scale;
+    if (bool_at) return *bool_at(m) ? 1 : 0;
+    if (enum_get) return enum_get(c);
+    return 0;
+}
+
+const FieldDef* find_field(const std::string& path) {
+    for (const auto& f : config_fields())
+        if (path == f.path) return &f;
+    return nullptr;
+}
+
+std::vector<const FieldDef*> section_fields(const std::string& section) {
+    std::vector<const FieldDef*> out;
+    for (const auto& f : config_fields())
+        if (f.section() == section) out.push_back(&f);
+    return out;
+}
+
+bool enum_value(const EnumNames& names, const std::string& s, int& out) {
+    for (const auto& n : names)
+        if (s == n.name) {
+            out = n.value;
+            return true;
+        }
+    return false;
+}
+
+const char* enum_name(const EnumNames& names, int value) {
+    for (const auto& n : names)
+        if (n.value == value) return n.name;
+    return names.count ? names.items[0].name : "";
+}
+
+std::string enum_choices(const EnumNames& names) {
+    std::string s;
+    for (const auto& n : names)
+        if (n.listed) s += (s.empty() ? "" : ", ") + std::string(n.name);
+    return s;
+}
+
+namespace {
+
+std::string fmt(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string field_range_text(const FieldDef& f) {
+    if (f.accepts) return f.accepts;
+    if (!f.ranged) return "";
+    std::string s = (f.open_min ? "(" : "[") + fmt(f.min) + ", " + fmt(f.max) + "]";
+    if (*f.unit) s += " " + std::string(f.unit);
+    return s;
+}
+
+bool check_field(const Config& c, const FieldDef& f, Error& err) {
+    if (!f.ranged || f.accepts) return true;
+    const double v = f.number_of(c);
+    if (f.kind == FieldKind::Int || f.whole) return check_int_range(f.path, v, static_cast<long long>(f.min), static_cast<long long>(f.max), err);
+    if (f.open_min && f.min == 0) return check_positive(f.path, v, f.max, err);
+    return check_range(f.path, v, f.min, f.max, err);
+}
+
+}  // namespace vc

@@ -1,0 +1,215 @@
+// vramcalc core: the planner's comparisons (docs/planner.md, "Pareto front", "Fabrics", "Cluster
+// comparison"). The Pareto front of training time against cost over cluster sizes, the same job on
+// every fabric, and serving clusters compared by cost per million tokens. Each is built from
+// plan(), batch_sizing() and the serving engine (core/serve), unchanged.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/plan/plan_internal.hpp"
+#include "core/serve/inference.hpp"
+#include "core/serve/inference_solve.hpp"
+
+namespace vc {
+
+namespace {
+
+constexpr int kMaxCompareGpus = 1000000;  // plan.gpus's own limit
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::isfinite(v) ? v : 0.0);
+    return buf;
+}
+
+}  // namespace
+
+// [SECTION] pareto --------------------------------------------------------------------------------
+std::vector<int> pareto_gpu_counts(int gpus, int gpus_per_node) {
+    std::vector<int> out;
+    const long long g = std::max(1, gpus_per_node);
+    for (double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+        long long n = static_cast<long long>(std::llround(gpus * f));
+        if (n > g) n = (n + g - 1) / g * g;  // whole nodes when more than one node
+        if (n < 1 || n > kMaxCompareGpus) continue;
+        if (std::find(out.begin(), out.end(), static_cast<int>(n)) == out.end()) out.push_back(static_cast<int>(n));
+    }
+    return out;
+}
+
+Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count) {
+    using Out = Outcome<std::vector<ParetoPoint>>;
+    Error err;
+    if (!check_int_range("plan.pareto_per_count", per_count, 1, 1000, err)) return Out::failure(err);
+    PlanInputs pi = in;
+    pi.gpus = gpus;
+    pi.top = per_count;
+    if (!(pi.train_tokens > 0)) pi.train_tokens = kParetoDefaultTokens;
+    auto p = plan(cfg, pi);
+    if (!p.ok) return Out::failure(p.error);
+    std::vector<ParetoPoint> out;
+    for (const auto& r : p.value.ranked) {
+        ParetoPoint pt;
+        pt.gpus = gpus;
+        pt.layout = r;
+        out.push_back(pt);
+    }
+    return Out::success(std::move(out));
+}
+
+void mark_pareto_front(std::vector<ParetoPoint>& pts) {
+    std::stable_sort(pts.begin(), pts.end(), [](const ParetoPoint& a, const ParetoPoint& b) {
+        if (a.layout.train_days != b.layout.train_days) return a.layout.train_days < b.layout.train_days;
+        return a.layout.rent_usd < b.layout.rent_usd;
+    });
+    // Sorted by days: a point is on the front when it is cheaper than every faster one.
+    double cheapest = 1e300;
+    for (auto& p : pts) {
+        p.front = p.layout.rent_usd < cheapest;
+        if (p.front) cheapest = p.layout.rent_usd;
+    }
+}
+
+Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInputs& in, const std::vector<int>& counts, int per_count) {
+    using Out = Outcome<std::vector<ParetoPoint>>;
+    std::vector<ParetoPoint> all;
+    for (int n : counts) {
+        auto pts = pareto_points(cfg, in, n, per_count);
+        if (!pts.ok) return Out::failure(pts.error);
+        all.insert(all.end(), pts.value.begin(), pts.value.end());
+    }
+    mark_pareto_front(all);
+    return Out::success(std::move(all));
+}
+
+// [SECTION] fabrics -------------------------------------------------------------------------------
+Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const std::string& fabric, const Layout& reference,
+                                  double target_efficiency) {
+    using Out = Outcome<FabricPoint>;
+    PlanInputs pi = in;
+    pi.fabric = fabric;
+    pi.fabric_override = FabricSpec{};
+    pi.top = 1;
+    FabricPoint fp;
+    fp.fabric_id = fabric;
+    auto p = plan(cfg, pi);
+    if (!p.ok) return Out::failure(p.error);
+    if (p.value.ranked.empty()) {
+        fp.why = p.value.notes.empty() ? "no layout fits" : p.value.notes.back();
+    } else {
+        fp.ok = true;
+        fp.best = p.value.ranked.front();
+    }
+    auto b = batch_sizing(cfg, pi, reference, {fabric}, target_efficiency);
+    if (!b.ok) return Out::failure(b.error);
+    fp.sizing = b.value.front();
+    return Out::success(std::move(fp));
+}
+
+Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
+                                                    const Layout& reference, double target_efficiency) {
+    using Out = Outcome<std::vector<FabricPoint>>;
+    const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
+    std::vector<FabricPoint> out;
+    for (const auto& id : ids) {
+        auto fp = fabric_point(cfg, in, id, reference, target_efficiency);
+        if (!fp.ok) return Out::failure(fp.error);
+        out.push_back(std::move(fp.value));
+    }
+    return Out::success(std::move(out));
+}
+
+// [SECTION] serving -------------------------------------------------------------------------------
+namespace {
+
+ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c) {
+    ServeClusterResult best;
+    best.cluster = c;
+    const GpuSpec* g = find_gpu(c.gpu_id);
+    if (!g) {
+        best.why = "gpu: must name a GPU of the catalog, got \"" + c.gpu_id + "\"";
+        return best;
+    }
+    if (c.gpus < 1 || c.gpus > kMaxCompareGpus) {
+        best.why = "gpus: must be 1 to 1000000, got " + std::to_string(c.gpus);
+        return best;
+    }
+    const NodeSpec* node = find_node(c.gpu_id);
+    const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
+    const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
+    const double buy = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
+    Config cfg = base;
+    cfg.task = Task::Inference;
+    cfg.method = Method::Detailed;
+    cfg.gpu_id = c.gpu_id;
+    const double context = goal.context > 0 ? goal.context : cfg.inference.context;
+    std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " tokens";
+    bool have = false;
+    // Candidates: TP 1, 2, 4, ... within a node (vLLM's tensor parallelism), replicas = GPUs / TP.
+    for (int tp = 1; tp <= std::min(per_node, c.gpus); tp *= 2) {
+        if (c.gpus % tp) continue;
+        cfg.gpus = tp;
+        cfg.inference.tp = tp;
+        auto plan = make_inference_plan(cfg, tp);
+        if (!plan.ok) {
+            last_error = plan.error.field + ": " + plan.error.message;
+            continue;
+        }
+        const InferencePlan& ip = plan.value;
+        const double most = std::floor(most_sequences(ip, context, budget_share(ip)));
+        if (!(most >= 1)) continue;
+        ServeClusterResult r;
+        r.cluster = c;
+        r.ok = true;
+        r.tp = tp;
+        r.replicas = c.gpus / tp;
+        r.max_seqs_per_replica = most;
+        const double need = goal.concurrency > 0 ? std::ceil(goal.concurrency / r.replicas) : most;
+        r.seqs_per_replica = std::max(1.0, std::min(most, need));
+        r.meets = r.max_seqs_per_replica * r.replicas >= goal.concurrency;
+        r.memory_bytes = memory_at(ip, context, r.seqs_per_replica).total();
+        const Speed sp = inference_speed(ip, context, r.seqs_per_replica, context);
+        r.tokens_per_s_replica = sp.tokens_per_s_total;
+        r.tokens_per_s = sp.tokens_per_s_total * r.replicas;
+        r.rent_usd_per_hour = price * c.gpus;
+        r.usd_per_mtok = r.tokens_per_s > 0 && price > 0 ? r.rent_usd_per_hour / (r.tokens_per_s * 3600) * 1e6 : 0;
+        r.purchase_usd = buy * c.gpus * (1 + in.network_share);
+        // Better: meets the goal over not; then cheaper per token; then more capacity.
+        auto better = [](const ServeClusterResult& a, const ServeClusterResult& b) {
+            if (a.meets != b.meets) return a.meets;
+            if (a.usd_per_mtok != b.usd_per_mtok && a.usd_per_mtok > 0 && b.usd_per_mtok > 0) return a.usd_per_mtok < b.usd_per_mtok;
+            return a.tokens_per_s > b.tokens_per_s;
+        };
+        if (!have || better(r, best)) best = r;
+        have = true;
+    }
+    if (!have) best.why = last_error;
+    else if (!best.meets)
+        best.why = "holds " + fixed(best.max_seqs_per_replica * best.replicas, 0) + " of the " + fixed(goal.concurrency, 0) +
+                   " sequences of " + fixed(context, 0) + " tokens";
+    return best;
+}
+
+}  // namespace
+
+Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const PlanInputs& in, const ServeGoal& goal,
+                                                        const std::vector<ClusterCandidate>& clusters) {
+    using Out = Outcome<std::vector<ServeClusterResult>>;
+    Error err;
+    if (!check_range("plan.serve.concurrency", goal.concurrency, 1, 1e7, err) || !check_range("plan.serve.context", goal.context, 0, 1e8, err) ||
+        !check_range("plan.network_share", in.network_share, 0, 10, err))
+        return Out::failure(err);
+    auto rm = resolve_model(cfg.model);
+    if (!rm.ok) return Out::failure(rm.error);
+    std::vector<ServeClusterResult> out;
+    for (const auto& c : clusters) out.push_back(serve_one(cfg, in, goal, c));
+    std::stable_sort(out.begin(), out.end(), [](const ServeClusterResult& a, const ServeClusterResult& b) {
+        if (a.meets != b.meets) return a.meets;
+        if (a.ok != b.ok) return a.ok;
+        const double ka = a.usd_per_mtok > 0 ? a.usd_per_mtok : 1e300, kb = b.usd_per_mtok > 0 ? b.usd_per_mtok : 1e300;
+        return ka < kb;
+    });
+    return Out::success(std::move(out));
+}
+
+}  // namespace vc

@@ -1,0 +1,26 @@
+// vramcalc io: text generated from the config field table (core/fields.hpp): docs/config.md's
+// field tables and the TypeScript config types of web/lib/vramcalc.d.ts. A generated block sits
+// between a begin line holding "generated: vramcalc fields FORMAT ARG" and an end line holding
+// "end generated"; `vramcalc fields --update FILE...` rewrites the blocks and `--check` fails
+// when one differs (ctest fields_generated).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace vc::io {
+
+// The Markdown table of the fields directly inside `section` ("" for the top level).
+std::string fields_markdown(const std::string& section);
+// TypeScript interfaces of the config document: `Config` and one interface per section.
+std::string fields_typescript();
+// The whole table as JSON (`vramcalc fields --format json`).
+nlohmann::json fields_json();
+// The generated text for a block's FORMAT ("md", "ts") and ARG (a section for md); false when unknown.
+bool generated_block(const std::string& format, const std::string& arg, std::string& out);
+// Rewrites every generated block of `text`; `changed` names the first block that differed.
+// False (with `error`) when a marker is malformed.
+bool regenerate(std::string& text, std::string& changed, std::string& error);
+
+}  // namespace vc::io
