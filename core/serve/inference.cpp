@@ -324,8 +324,16 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double B = p.dtype_bytes;
     const double P = p.in.prompt_tokens > 0 ? std::min<double>(p.in.prompt_tokens, context) : context;
     const double stream = 2 * n * P * m.hidden * B;
+    // Multi-query models (one K/V head) under SDPA: transformers' GPTBigCode and Falcon classes
+    // pass the single head to scaled_dot_product_attention broadcast over the query heads, which
+    // the flash and memory-efficient kernels refuse (equal num_heads unless enable_gqa), so PyTorch
+    // runs the math fallback: QK^T and its softmax, two n x heads x P^2 tensors in the dtype
+    // (aten _scaled_dot_product_attention_math). Llama-style classes (Gemma's one-head presets)
+    // repeat the head (repeat_kv) instead and keep the fused kernels.
+    const bool mqa_math = p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
     const double scores = p.in.hf.attention == HfAttention::Eager ? n * m.heads * P * P * (B + 4 + B)
-                                                                  : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B;
+                          : mqa_math ? n * m.heads * P * P * 2 * B
+                                     : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B;
     const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
     const double mlp = n * P * ffn * B * (gated(m) ? 3 : 2);
     const double logits = (p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n) * m.vocab * (B + 4);

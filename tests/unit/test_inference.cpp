@@ -435,3 +435,18 @@ TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decod
     CHECK(memory_at(plan(cfg), 1024, 1).activations == Approx(std::max(2 * 1000.0 * 819200 + 1000.0 * 32000 * 4 - 1024.0 * 819200,
                                                                         1024.0 * 819200 + 32000.0 * 6)));
 }
+
+TEST_CASE("HF generate, multi-query models under SDPA: the math fallback materializes the scores") {
+    auto activations = [](const char* preset, HfAttention a) {
+        Config cfg = serving(preset, Engine::Hf, "bnb-nf4", "a100-80gb", 1024);
+        cfg.inference.prompt_tokens = 512;
+        cfg.inference.hf.attention = a;
+        return memory_at(plan(cfg), 1024, 4).activations;
+    };
+    // Falcon-7B (71 query heads, one K/V head), 4 x 512-token prompts: QK^T and its softmax in FP16,
+    // 2 x 4 x 71 x 512^2 x 2 B = 297,795,584 B, replace the MLP's 4 x 512 x 18,176 x 2 x 2 B =
+    // 148,897,792 B as the largest prefill term; FlashAttention-2 takes the one head natively.
+    CHECK(activations("falcon-7b", HfAttention::Sdpa) - activations("falcon-7b", HfAttention::Flash) == 297795584.0 - 148897792.0);
+    // Gemma's one-head presets repeat K/V to every head (repeat_kv) and keep the fused kernels.
+    CHECK(activations("gemma-2b", HfAttention::Sdpa) == activations("gemma-2b", HfAttention::Flash));
+}
