@@ -62,6 +62,8 @@ const EnumName kEngines[] = {N("vllm", Engine::Vllm), N("llama.cpp", Engine::Lla
                              N("hf", Engine::Hf)};
 const EnumName kSplitModes[] = {N("layer", SplitMode::Layer), N("row", SplitMode::Row), N("none", SplitMode::None)};
 const EnumName kHfAttention[] = {N("eager", HfAttention::Eager), N("sdpa", HfAttention::Sdpa), N("flash", HfAttention::Flash)};
+const EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("exllama", GptqKernel::Exllama), N("marlin", GptqKernel::Marlin),
+                                N("torch", GptqKernel::Torch)};
 // bitsandbytes compute dtype, as the bytes of one value (the member holds bytes).
 const EnumName kBnbCompute[] = {{"fp32", 4, true}, {"bf16", 2, true}, {"fp16", 2, true}};
 const EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, true}};
@@ -77,6 +79,7 @@ const EnumNames kMethodNames = enum_names(kMethods), kTaskNames = enum_names(kTa
                 kBaseQuantNames = enum_names(kBaseQuant), kHeadNames = enum_names(kHeads), kShardingNames = enum_names(kSharding),
                 kScheduleNames = enum_names(kSchedules), kEngineNames = enum_names(kEngines),
                 kSplitModeNames = enum_names(kSplitModes), kHfAttentionNames = enum_names(kHfAttention),
+                kGptqKernelNames = enum_names(kGptqKernel),
                 kBnbComputeNames = enum_names(kBnbCompute), kProfileLogitsNames = enum_names(kProfileLogits),
                 kLlamaProfileNames = enum_names(kLlamaProfiles);
 
@@ -284,6 +287,8 @@ std::vector<FieldDef> make_table() {
         Bool("training.lora.double_quant", AT(training.lora.double_quant), "QLoRA: the absmax constants quantized too"),
         Int("training.lora.quant_block", AT(training.lora.quant_block), "values per absmax block").range(16, k2p16),
         Tog("training.lora.quantize_head", AT(training.lora.quantize_head), "the LM head quantized too; null: the profile"),
+        Tog("training.lora.saves_inputs", AT(training.lora.saves_inputs),
+            "the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")
@@ -405,6 +410,10 @@ std::vector<FieldDef> make_table() {
         Bool("inference.hf.full_logits", AT(inference.hf.full_logits), "logits for the whole prompt (false: the last token only)"),
         Enum("inference.hf.bnb_compute_dtype", kBnbComputeNames, [](const Config& c) { return static_cast<int>(c.inference.hf.bnb_compute_bytes); },
              [](Config& c, int v) { c.inference.hf.bnb_compute_bytes = v; }, "bitsandbytes compute dtype"),
+        Bool("inference.hf.legacy_cache", AT(inference.hf.legacy_cache),
+             "transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two"),
+        Enum("inference.hf.gptq_kernel", kGptqKernelNames, ENUM(GptqKernel, inference.hf.gptq_kernel),
+             "the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch)"),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
@@ -446,6 +455,10 @@ std::vector<FieldDef> make_table() {
         Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context").range(1, k2p24, "tokens").whole(),
         Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences")
             .range(1, k2p20, "sequences").whole(),
+        Num("inference.constants.exllamav2_max_input_len", AT(inference.constants.exllamav2_max_input_len),
+            "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.exllamav2_max_batch_size", AT(inference.constants.exllamav2_max_batch_size),
+            "ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size)").range(1, k2p20, "sequences").whole(),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")

@@ -104,7 +104,7 @@ std::string enum_choices(const EnumNames& names);  // "a, b, c" (listed spelling
 // The enum tables (one place: io/ and the docs read these).
 extern const EnumNames kMethodNames, kTaskNames, kQuickPrecisionNames, kQuickOptimizerNames, kMlpNames, kNormNames,
     kTrainPrecisionNames, kTrainOptimizerNames, kRecomputeNames, kAttentionNames, kFinetuneNames, kBaseQuantNames, kHeadNames,
-    kShardingNames, kScheduleNames, kEngineNames, kSplitModeNames, kHfAttentionNames, kBnbComputeNames, kProfileLogitsNames,
+    kShardingNames, kScheduleNames, kEngineNames, kSplitModeNames, kHfAttentionNames, kGptqKernelNames, kBnbComputeNames, kProfileLogitsNames,
     kLlamaProfileNames;
 
 // The field's accepted range in words, in its unit: "[1, 1048576] tokens", "(0, 1]".

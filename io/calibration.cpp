@@ -280,6 +280,12 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     const size_t ga = note.find("grad accum");
     if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
 
+    // The bitsandbytes of the source's time: LitGPT's config_hub table was measured with the
+    // bitsandbytes LitGPT pinned then (>=0.42,<0.43, still its macOS pin in pyproject.toml), whose
+    // 4-bit matmul kept its input (ctx.tensors = (A, B)); 0.43.2 stopped that (PR #1270).
+    if (cfg.training.finetune == FinetuneMethod::Qlora && contains(row.get("source"), "litgpt config_hub"))
+        cfg.training.lora.saves_inputs = Toggle::On;
+
     // The source's recipe, where the CSV abbreviates it.
     if (!as_labelled && contains(row.get("source"), "litgpt config_hub")) {
         const char* method = cfg.training.finetune == FinetuneMethod::Full    ? "full"

@@ -42,6 +42,27 @@ double number_after(const std::string& text, const char* key, double fallback) {
     return at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])) ? std::atof(t.c_str() + at) : fallback;
 }
 
+// The minor version after "transformers 4." / "transformers==4." / "transformers v4." (0: none).
+double transformers_minor(const std::string& text) {
+    const std::string t = ascii_lower(text);
+    for (const char* key : {"transformers 4.", "transformers==4.", "transformers v4.", "transformers-4."}) {
+        const size_t at = t.find(key);
+        if (at != std::string::npos) return std::atof(t.c_str() + at + std::string(key).size());
+    }
+    return 0;
+}
+
+// Whether `text` names a year (a 4-digit number from 2015 on, not part of a longer number) before `year`.
+bool year_before(const std::string& text, int year) {
+    auto digit = [&](size_t i) { return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); };
+    for (size_t i = 0; i + 4 <= text.size(); ++i) {
+        if ((i > 0 && digit(i - 1)) || digit(i + 4) || !(digit(i) && digit(i + 1) && digit(i + 2) && digit(i + 3))) continue;
+        const int y = std::atoi(text.substr(i, 4).c_str());
+        if (y >= 2015 && y < year) return true;
+    }
+    return false;
+}
+
 // The row's config; a number that does not fit its field's int sets `err` (the row is skipped).
 Config row_config(const CalibrationRow& row, Engine engine, Error& err) {
     Config cfg;
@@ -135,6 +156,20 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     const std::string note = row.get("note");
     row_int(std::floor(number_before(note, "-token prompt")), "column note (N-token prompt)", cfg.inference.prompt_tokens, err);
     if (has(note, "eager")) cfg.inference.hf.attention = HfAttention::Eager;
+    // The transformers version when the row names one ("transformers 4.36"), else the year it was
+    // measured in, else the HF docs' own 2023 measurements: before 4.42 generate held two copies of
+    // the cache (PR #30536), before 4.45 it computed the prompt's logits in full (PR #31292).
+    // A row that names no version but a year before 2024 was measured before 4.42 existed (June 2024).
+    const std::string where = row.get("source") + " " + note + " " + row.get("method");
+    const double minor = transformers_minor(where);
+    const bool dated_before_2024 = year_before(where, 2024);
+    if ((minor > 0 && minor < 42) || (minor == 0 && (dated_before_2024 || has(row.get("source"), "hf transformers docs"))))
+        cfg.inference.hf.legacy_cache = true;
+    if (minor > 0 && minor < 45) cfg.inference.hf.full_logits = true;
+    // The GPTQ kernel when the row names one (default ExLlamaV2, AutoGPTQ's and optimum's).
+    if (has(where, "exllamav2") || has(where, "exllama v2")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
+    else if (has(where, "exllama")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllama;
+    else if (has(where, "marlin")) cfg.inference.hf.gptq_kernel = GptqKernel::Marlin;
     const bool smi = ascii_lower(row.get("what")) == "smi";
     compare(cfg, err, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");

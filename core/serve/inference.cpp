@@ -67,7 +67,9 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
         !check_positive("inference.constants.cpu_tflops", k.cpu_tflops, 1e5, err) ||
         !check_int_range("inference.constants.llamacpp_sched_copies", k.llamacpp_sched_copies, 1, 64, err) ||
         !check_int_range("inference.constants.ollama_num_ctx", k.ollama_num_ctx, 1, kMaxContext, err) ||
-        !check_int_range("inference.constants.ollama_num_parallel", k.ollama_num_parallel, 1, kMaxConcurrency, err))
+        !check_int_range("inference.constants.ollama_num_parallel", k.ollama_num_parallel, 1, kMaxConcurrency, err) ||
+        !check_int_range("inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len, 1, kMaxContext, err) ||
+        !check_int_range("inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size, 1, kMaxConcurrency, err))
         return false;
     const HostInputs& h = in.host;
     if (!check_range("inference.host.ram_gib", bytes_to_gib(h.ram_bytes), 0, 1e6, err) ||
@@ -134,6 +136,32 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     const double total = std::max(0.0, gpu->memory_bytes - p.in.constants.driver_reserved_bytes);
     p.budget = p.in.vllm.gpu_memory_utilization * total;
     p.pool = p.budget - p.weights_gpu - p.activation_peak - p.runtime_gpu;
+}
+
+}  // namespace
+
+namespace {
+
+// Persistent buffers of the GPTQ kernels, sized by the largest quantized projection (in x out) of
+// a layer: q, k/v, o, gate/up (fc1), down (fc2); MoE experts by their own width.
+double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConstants& k) {
+    const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim, kv = static_cast<double>(m.kv_heads) * m.head_dim;
+    const double f = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
+    const double shapes[][2] = {{h, q}, {h, kv}, {q, h}, {h, f}, {f, h}};
+    const double rows = k.exllamav2_max_input_len * k.exllamav2_max_batch_size;
+    double out = 0;
+    for (const auto& s : shapes) {
+        const double in_f = s[0], out_f = s[1];
+        switch (kernel) {
+            // temp_dq (in x out halves) + temp_fwd (out x rows FP32), 128 B of alignment each.
+            case GptqKernel::Exllamav2: out = std::max(out, in_f * out_f * 2 + 128 + out_f * rows * 4 + 128); break;
+            // temp_dq: the largest qweight.numel() x 8 halves = in x out x 2 B.
+            case GptqKernel::Exllama: out = std::max(out, in_f * out_f * 2); break;
+            case GptqKernel::Marlin:
+            case GptqKernel::Torch: break;
+        }
+    }
+    return out;
 }
 
 }  // namespace
@@ -265,12 +293,16 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
             // Quantized layers dequantize one matrix at a time for a prefill matmul: bitsandbytes
             // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
             // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
+            // GPTQ's ExLlama kernels dequantize into a persistent buffer instead (gptq_scratch).
             const std::string id = p.format->id;
             const double compute = in.hf.bnb_compute_bytes;
             if (id.rfind("bnb-int8", 0) == 0) p.dequant_bytes = p.weights.largest_matrix;
             else if (id.rfind("bnb-", 0) == 0)
                 p.dequant_bytes = p.weights.largest_matrix * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
-            else if (id.rfind("gptq", 0) == 0 || id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
+            else if (id.rfind("gptq", 0) == 0) {
+                p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.constants);
+                if (in.hf.gptq_kernel == GptqKernel::Torch) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
+            } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;
             p.kv_share = in.tp > 1 ? layers_share : 1;
             p.runtime_gpu = in.constants.cuda_context_bytes;
@@ -292,14 +324,31 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double B = p.dtype_bytes;
     const double P = p.in.prompt_tokens > 0 ? std::min<double>(p.in.prompt_tokens, context) : context;
     const double stream = 2 * n * P * m.hidden * B;
+    // Multi-query models (one K/V head) under SDPA: transformers' GPTBigCode and Falcon classes
+    // pass the single head to scaled_dot_product_attention broadcast over the query heads, which
+    // the flash and memory-efficient kernels refuse (equal num_heads unless enable_gqa), so PyTorch
+    // runs the math fallback: QK^T and its softmax, two n x heads x P^2 tensors in the dtype
+    // (aten _scaled_dot_product_attention_math). Llama-style classes (Gemma's one-head presets)
+    // repeat the head (repeat_kv) instead and keep the fused kernels.
+    const bool mqa_math = p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
     const double scores = p.in.hf.attention == HfAttention::Eager ? n * m.heads * P * P * (B + 4 + B)
-                                                                  : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B;
+                          : mqa_math ? n * m.heads * P * P * 2 * B
+                                     : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B;
     const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
     const double mlp = n * P * ffn * B * (gated(m) ? 3 : 2);
-    const double logits = (p.in.hf.full_logits ? n * P : n) * m.vocab * (B + 4);
+    const double logits = (p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n) * m.vocab * (B + 4);
     // DynamicCache grows by torch.cat: one layer's keys are held twice while copying.
     const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
-    return stream + std::max({scores, mlp, logits}) + p.dequant_bytes + cat;
+    const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + cat;
+    if (!p.in.hf.legacy_cache) return prefill + p.kernel_scratch;
+    // transformers < 4.42: every decode step holds the previous cache while the next is built
+    // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
+    // KV component carries one copy at the full context; the second copy is counted here.
+    const double kv_full = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
+    const double kv_prompt = n * kv_sequence_bytes(p.kv, P, 0) * p.kv_share;
+    const double second_step = 2 * kv_prompt + n * P * m.vocab * 4 - kv_full;
+    const double last_step = kv_full + n * m.vocab * (B + 4);
+    return std::max({prefill, second_step, last_step}) + p.kernel_scratch;
 }
 
 }  // namespace
@@ -534,7 +583,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.components.push_back({"kv_cache", "KV cache", mem.kv, num(n) + " x " + num(c) + " tokens x " + p.kv.formula});
             e.components.push_back({"activations", "Activations (current step)", mem.activations,
                                     "prefill of " + num(prompt) + " tokens x " + num(n) + " sequences" +
-                                        (in.hf.attention == HfAttention::Eager ? ", eager attention scores" : "")});
+                                        (in.hf.attention == HfAttention::Eager ? ", eager attention scores" : "") +
+                                        (in.hf.legacy_cache ? "; transformers < 4.42: a second copy of the cache while decoding" : "") +
+                                        (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
             e.components.push_back({"runtime", "CUDA context", mem.runtime, "outside PyTorch's allocator"});
             break;
     }

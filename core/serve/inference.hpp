@@ -78,6 +78,12 @@ struct InferenceConstants {
     // one request at a time per model (OLLAMA_NUM_PARALLEL); each slot gets the whole num_ctx.
     double ollama_num_ctx = 4096;
     double ollama_num_parallel = 1;
+    // ExLlamaV2 GPTQ kernels (AutoGPTQ / optimum / GPTQModel) allocate one scratch buffer per GPU
+    // at post_init, sized by the largest quantized layer for max_input_len x max_batch_size rows:
+    // in x out x 2 B (temp_dq) + out x rows x 4 B (temp_fwd); qlinear_exllamav2.py
+    // scratch_space_fixed(max_input_len=2048, max_batch_size=8).
+    double exllamav2_max_input_len = 2048;
+    double exllamav2_max_batch_size = 8;
 };
 
 // The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
@@ -137,9 +143,23 @@ struct LlamaCppOptions {
 
 enum class HfAttention { Eager, Sdpa, Flash };
 
+// The kernel a GPTQ checkpoint runs on (Hugging Face engine): ExLlamaV2 (AutoGPTQ's and optimum's
+// default: a persistent scratch buffer, see InferenceConstants), ExLlama v1 (transformers'
+// GPTQConfig default exllama_config {"version": 1}: a persistent FP16 buffer of the largest matrix,
+// temp_dq = qweight.numel() x 8 halves), Marlin (fused, a few KiB of workspace), or a plain
+// dequantize-then-matmul path (triton/cuda-old/torch: the largest matrix in FP16 while it runs).
+enum class GptqKernel { Exllamav2, Exllama, Marlin, Torch };
+
 struct HfOptions {
     HfAttention attention = HfAttention::Sdpa;
     bool full_logits = false;  // logits for the whole prompt (transformers < 4.45 and model.forward)
+    // transformers < 4.42 (before PR #30536): generate keeps the previous step's cache while the
+    // model builds the next one (two copies of the KV cache at every decode step) and the prompt's
+    // FP32 logits leak into the second step; the prompt's logits are computed in full (implies
+    // full_logits). The PR's own analysis: "the memory peak consisted of 2*past_KV +
+    // first_iteration_logits".
+    bool legacy_cache = false;
+    GptqKernel gptq_kernel = GptqKernel::Exllamav2;
     // bitsandbytes 4-bit compute dtype: BitsAndBytesConfig's bnb_4bit_compute_dtype defaults to
     // float32, so a prefill matmul dequantizes a weight to its 16-bit dtype and casts it to FP32.
     double bnb_compute_bytes = 4;
@@ -183,6 +203,7 @@ struct InferencePlan {
     double kv_share = 1;         // share of the KV cache on one GPU (layer split, partial offload)
     double dtype_bytes = 2;      // activation dtype
     double dequant_bytes = 0;    // HF: one matrix dequantized (or re-laid out) during a prefill
+    double kernel_scratch = 0;   // HF: persistent kernel buffers (GPTQ ExLlama/ExLlamaV2 scratch)
     bool has_gpu = false;
     GpuSpec gpu{};
     double target_utilization = 0.75;

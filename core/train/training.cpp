@@ -134,6 +134,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         if (s.pr.compiled) s.pr.eager_rmsnorm = false;
     }
     s.pr.logits_fp32 = toggle(in.logits_fp32, s.pr.logits_fp32);
+    s.pr.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.pr.qlora_saves_inputs);
     if (s.rt.cuda_context_bytes < 0)
         s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.pr.lazy_module_loading));
 
@@ -501,7 +502,9 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     // Outside the layers: the embedding's dropout mask (first stage); the final norm's saved input
     // and the head's input (last stage).
     const double edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
-    const double edge_last = tokens * h * (s.lora ? s.residual : s.residual + s.p) / (s.sp ? s.tp : 1);
+    double edge_last = tokens * h * (s.lora ? s.residual : s.residual + s.p) / (s.sp ? s.tp : 1);
+    // DTensor TP: the output projection all-gathers the final norm's output and keeps it whole.
+    if (s.sp && pr.tp_saves_gathered && !s.lora) edge_last += tokens * h * s.p * (1 - 1.0 / s.tp);
 
     // Micro-batches whose activations the first stage holds: 1F1B keeps pp in flight, the
     // interleaved schedule (1 + (pp - 1) / (pp v)) times that (Korthikanti et al. 2022, 4.2.3).

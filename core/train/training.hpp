@@ -83,6 +83,10 @@ struct LoraInputs {
     bool double_quant = true;       // QLoRA: quantize the absmax constants too (8-bit, FP32 per 256 blocks)
     int quant_block = 64;           // values per absmax block (NF4: 64)
     Toggle quantize_head = Toggle::Auto;  // the LM head quantized too (profile: LitGPT yes, HF/PEFT no)
+    // bitsandbytes' 4-bit matmul keeps each layer's input on its autograd node (ctx.tensors = (A, B))
+    // before bitsandbytes 0.43.2; from 0.43.2 (PR #1270, July 2024) it keeps only the packed weight.
+    // Auto: the profile (current bitsandbytes: off).
+    Toggle saves_inputs = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -179,6 +183,11 @@ struct ProfileBehaviour {
     bool lazy_module_loading = true;    // CUDA kernels load on first use (PyTorch >= 1.13, CUDA >= 11.7)
     // Tensor parallelism
     bool tp_sequence_parallel = false;  // its TP plan shards norm/dropout regions on the sequence by default
+    bool tp_saves_gathered = false;     // DTensor TP (torch.distributed.tensor.parallel): a colwise
+                                        // linear saves the all-gathered (whole-sequence) input it was
+                                        // given, and a rowwise linear's matmul output is the whole
+                                        // (Partial) tensor before its reduce-scatter; Megatron's SP saves
+                                        // the sequence shard and all-gathers again in backward
     // Logits and loss
     bool logits_fp32 = true;            // the loss upcasts logits to FP32
     double loss_chunk_tokens = 0;       // chunked cross-entropy: tokens per chunk (0: off)
@@ -195,8 +204,10 @@ struct ProfileBehaviour {
     bool fsdp_head_gathered = true;     // ZeRO-3/FSDP: the output layer stays gathered through the loss
     // Quantized (QLoRA) base
     bool qlora_quantizes_head = false;  // every nn.Linear quantized, the LM head too (LitGPT); HF keeps it 16-bit
-    bool qlora_saves_inputs = true;     // the 4-bit matmul keeps its input for backward (bitsandbytes
-                                        // MatMul4Bit ctx.tensors); torchao's NF4 linear keeps nothing
+    bool qlora_saves_inputs = false;    // the 4-bit matmul keeps its input for backward: bitsandbytes'
+                                        // MatMul4Bit did (ctx.tensors = (A, B)) until 0.43.2, which keeps
+                                        // (None, B) (bitsandbytes PR #1270, merged 2024-07-16); torchao's
+                                        // NF4 linear keeps nothing. TrainingInputs lora.saves_inputs overrides.
     bool keeps_last_graph = false;      // the last step's autograd graph stays referenced through the next
                                         // forward (LitGPT's `logits` list): tensors held outside
                                         // save_for_backward (bitsandbytes' ctx.tensors) live twice
@@ -243,7 +254,10 @@ struct LayerActivation {
     double sharded = 0;
     double scores = 0;
     double expert = 0;
-    double per_token(double tp, bool sp) const { return (sp ? replicated / tp : replicated) + (sharded + scores) / tp + expert; }
+    double gathered = 0;  // whole on every TP rank, with or without sequence parallelism (DTensor TP)
+    double per_token(double tp, bool sp) const {
+        return (sp ? replicated / tp : replicated) + gathered + (sharded + scores) / tp + expert;
+    }
 };
 
 // Everything the layer formula needs, resolved from the config (tests build it by hand).

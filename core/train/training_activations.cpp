@@ -87,10 +87,15 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         const double plain_mm[] = {q, kv, v, h, f, h};
         const double* mm = in.gated ? gated_mm : plain_mm;
         const int n = in.gated ? 7 : 6;
-        double kept = 0;
-        for (int i = 0; i < n; i += 2) kept += mm[i];
+        double kept = 0, kept_whole = 0;
+        for (int i = 0; i < n; i += 2) {
+            // The rowwise down projection's matmul output (width h) is whole on every TP rank.
+            if (pr.tp_saves_gathered && in.gated && i == n - 1) kept_whole += mm[i];
+            else kept += mm[i];
+        }
         r.replicated = in.residual_bytes * h;
         r.sharded = p * kept + p * q + 4 * in.heads;
+        r.gathered = p * kept_whole;
         return r;
     }
 
@@ -106,8 +111,10 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
 
     // Attention: the inputs of q, k, v.
     const int qkv_projections = pr.fused_qkv ? 1 : 3;
-    r.replicated += projection_inputs(in, h, qkv_projections, count_targets(in.lora_targets, kLoraQ | kLoraK | kLoraV),
-                                      pr.fused_qkv);
+    // DTensor TP: the projections keep the all-gathered input, whole on every rank.
+    double& projection_bucket = pr.tp_saves_gathered ? r.gathered : r.replicated;
+    projection_bucket += projection_inputs(in, h, qkv_projections, count_targets(in.lora_targets, kLoraQ | kLoraK | kLoraV),
+                                           pr.fused_qkv);
     // The attention core. FlashAttention/SDPA keeps q, k, v, its output and the FP32 log-sum-exp;
     // eager attention keeps q and k (for QK^T), the softmax output (its input too on PyTorch <=
     // 1.10), the dropout mask and dropped probabilities (or the probabilities cast back for P.V), and V.
@@ -143,7 +150,7 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     // A plain MLP's first matrix counts as "up" (or "gate") for LoRA targets.
     const int adapted = count_targets(in.lora_targets, kLoraGate | kLoraUp);
     const int adapted_in = in.gated ? adapted : (adapted > 0 ? 1 : 0);
-    r.replicated += projection_inputs(in, h, mlp_inputs, adapted_in, false);
+    projection_bucket += projection_inputs(in, h, mlp_inputs, adapted_in, false);
     if (!moe) {
         r.sharded += mlp_hidden(in, in.ffn);
     } else {

@@ -70,6 +70,10 @@ ProfileBehaviour torchtitan() {
     // torchtitan's parallelize_llama TP plan wraps attention_norm / ffn_norm in SequenceParallel()
     // and shards the block outputs on the sequence (torchtitan/models/llama3/parallelize.py).
     p.tp_sequence_parallel = true;
+    // That plan is DTensor's: PrepareModuleInput all-gathers the sequence-sharded norm output into
+    // the ColwiseParallel q/k/v and w1/w3, which save it whole; RowwiseParallel wo/w2 produce a
+    // whole Partial output that op-level SAC keeps (torch/distributed/tensor/parallel/style.py).
+    p.tp_saves_gathered = true;
     // FSDP2 with 8k-32k-token steps: the FP32 loss buffers (tens of GB) and per-block gathers
     // leave cached blocks the next allocations cannot reuse. Fitted to C25-C29 (docs/accuracy.md).
     p.allocator_fragmentation = 0.13;
@@ -162,7 +166,6 @@ ProfileBehaviour torchtune() {
     p.autocast_input_copies = false;
     p.logits_held = 1;
     p.loss_buffers = 2;
-    p.qlora_saves_inputs = false;
     // QLoRA builds each NF4 layer from a BF16 weight on the GPU at init; the freed BF16 blocks stay
     // reserved. Source: torchtune's QLoRA tutorial reads 9.13 GB reserved right after init of
     // Llama-2-7B (NF4 weights ~3.9 GB, BF16 linears 13.0 GB): (9.13 - 3.9) / 13.0 = 0.40.

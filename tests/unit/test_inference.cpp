@@ -390,3 +390,63 @@ TEST_CASE("every preset x engine x format x KV dtype: a plan or a named error, f
     CHECK(first_bad == "");
     CHECK(plans > 1000);
 }
+
+TEST_CASE("HF generate, GPTQ kernels: ExLlamaV2's scratch, ExLlama's FP16 matrix buffer, Marlin's none") {
+    auto activations = [](GptqKernel k) {
+        Config cfg = serving("llama-2-7b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
+        cfg.inference.prompt_tokens = 512;
+        cfg.inference.hf.gptq_kernel = k;
+        return memory_at(plan(cfg), 1024, 1).activations;
+    };
+    const double marlin = activations(GptqKernel::Marlin);
+    // The largest layer is gate/up (4096 -> 11008): temp_dq 4096 x 11008 x 2 B = 90,177,536 and
+    // temp_fwd 11008 outputs x 2048 x 8 rows x 4 B = 721,420,288, 128 B of alignment each.
+    CHECK(activations(GptqKernel::Exllamav2) - marlin == 90177536.0 + 721420288.0 + 256);
+    // ExLlama v1: temp_dq only (qweight.numel() x 8 halves of the largest matrix).
+    CHECK(activations(GptqKernel::Exllama) - marlin == 90177536.0);
+    // Dequantize-then-matmul kernels hold that matrix in FP16 while it runs.
+    CHECK(activations(GptqKernel::Torch) - marlin == 90177536.0);
+    // The scratch is sized by max_input_len x max_batch_size (overridable).
+    Config cfg = serving("llama-2-7b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
+    cfg.inference.prompt_tokens = 512;
+    cfg.inference.constants.exllamav2_max_batch_size = 1;
+    CHECK(memory_at(plan(cfg), 1024, 1).activations - marlin == 90177536.0 + 11008.0 * 2048 * 4 + 256);
+}
+
+TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decoding, the prompt's FP32 logits in step two") {
+    // Llama-2-13B BF16, 16 sequences, 1,000-token prompts, 1,024 tokens in all, SDPA.
+    Config cfg = serving("llama-2-13b", Engine::Hf, "bf16", "a100-80gb", 1024);
+    cfg.inference.prompt_tokens = 1000;
+    const MemoryAt now = memory_at(plan(cfg), 1024, 16);
+    cfg.inference.hf.legacy_cache = true;
+    const MemoryAt old = memory_at(plan(cfg), 1024, 16);
+    // KV per token 2 x 40 layers x 40 heads x 128 x 2 B = 819,200 B: 16 x 1024 tokens = 13.42 GB.
+    const double kv = 16.0 * 1024 * 819200;
+    CHECK(now.kv == kv);
+    CHECK(old.kv == kv);
+    // Step two: the prefill's cache twice (2 x 16 x 1000 x 819,200 B) and the prompt's FP32 logits
+    // (16 x 1000 x 32,000 x 4 B), with the KV component carrying one full-length copy.
+    const double second_step = 2 * 16.0 * 1000 * 819200 + 16.0 * 1000 * 32000 * 4 - kv;
+    // The last step: the whole cache twice, plus the last token's logits (BF16 + FP32).
+    const double last_step = kv + 16.0 * 32000 * 6;
+    CHECK(old.activations == Approx(std::max(second_step, last_step)));
+    CHECK(old.activations > now.activations);
+    // Batch 1 costs far less: one 1,024-token cache.
+    CHECK(memory_at(plan(cfg), 1024, 1).activations == Approx(std::max(2 * 1000.0 * 819200 + 1000.0 * 32000 * 4 - 1024.0 * 819200,
+                                                                        1024.0 * 819200 + 32000.0 * 6)));
+}
+
+TEST_CASE("HF generate, multi-query models under SDPA: the math fallback materializes the scores") {
+    auto activations = [](const char* preset, HfAttention a) {
+        Config cfg = serving(preset, Engine::Hf, "bnb-nf4", "a100-80gb", 1024);
+        cfg.inference.prompt_tokens = 512;
+        cfg.inference.hf.attention = a;
+        return memory_at(plan(cfg), 1024, 4).activations;
+    };
+    // Falcon-7B (71 query heads, one K/V head), 4 x 512-token prompts: QK^T and its softmax in FP16,
+    // 2 x 4 x 71 x 512^2 x 2 B = 297,795,584 B, replace the MLP's 4 x 512 x 18,176 x 2 x 2 B =
+    // 148,897,792 B as the largest prefill term; FlashAttention-2 takes the one head natively.
+    CHECK(activations("falcon-7b", HfAttention::Sdpa) - activations("falcon-7b", HfAttention::Flash) == 297795584.0 - 148897792.0);
+    // Gemma's one-head presets repeat K/V to every head (repeat_kv) and keep the fused kernels.
+    CHECK(activations("gemma-2b", HfAttention::Sdpa) == activations("gemma-2b", HfAttention::Flash));
+}

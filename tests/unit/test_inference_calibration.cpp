@@ -54,6 +54,34 @@ TEST_CASE("inference rows: row -> config, the quantity the row measures", "[cali
     CHECK(checks[2].skipped.find("GPU") != std::string::npos);
 }
 
+TEST_CASE("inference rows: the transformers version or the year picks generate's cache behaviour", "[calibration]") {
+    // Llama-2-13B FP16, 16 sequences of 1,024 tokens after 1,000-token prompts, allocated memory.
+    auto row = [](const char* id, const char* source, const char* note) {
+        return std::string(id) + "," + source + ",inference,Llama-2-13B,40,5120,40,40,128,32000,13824,swiglu,no,13.0,fp16,generate,,16,1024,no,1,"
+                                                 "none,alloc,40,GB," + note + "\n";
+    };
+    const std::string text = std::string(kHeader) + row("A", "a blog", "1000-token prompt; transformers 4.36") +
+                             row("B", "a blog", "1000-token prompt; transformers 4.50") + row("C", "a blog (2023)", "1000-token prompt") +
+                             row("D", "a blog", "1000-token prompt; transformers 4.44") + row("E", "a blog", "1000-token prompt; 2048 tokens");
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto c = io::check_rows(t.value);
+    REQUIRE(c.size() == 5);
+    for (const auto& x : c) REQUIRE(x.compared);
+    // Current transformers: the prefill's residual stream (2 x 16 x 1000 x 5120 x 2 B), its MLP
+    // (16 x 1000 x 13824 x 2 B x 3) and one layer's cache twice while concatenating (16 x 1024 x
+    // 819,200 / 80); KV 16 x 1024 x 819,200 B.
+    const double kv = 16.0 * 1024 * 819200;
+    const double current = 327680000.0 + 1327104000.0 + kv / 80;
+    // Before 4.42: step two holds the prefill's cache twice and the prompt's FP32 logits.
+    const double legacy = 2 * 16.0 * 1000 * 819200 + 16.0 * 1000 * 32000 * 4 - kv;
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(legacy - current));
+    CHECK(c[2].estimated_bytes == Catch::Detail::Approx(c[0].estimated_bytes));  // measured in 2023: before 4.42
+    // 4.44: the prompt's logits in full (16 x 1000 x 32,000 x (2 + 4) B) replace the MLP as the largest term.
+    CHECK(c[3].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(16.0 * 1000 * 32000 * 6 - 1327104000.0));
+    CHECK(c[4].estimated_bytes == c[1].estimated_bytes);  // "2048" is a length, not a year
+}
+
 TEST_CASE("every inference calibration row: median <= 7%, none worse than 20%", "[calibration]") {
     std::string text;
     if (!read_csv(text)) {

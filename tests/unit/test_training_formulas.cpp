@@ -81,6 +81,22 @@ TEST_CASE("Korthikanti Table 2: a GPT layer's activations per token") {
     }
 }
 
+TEST_CASE("DTensor TP (torchtitan): the all-gathered q/k/v and MLP inputs are saved whole under sequence parallelism") {
+    const double h = 12288, a = 96, s = 2048, t = 8;
+    LayerActivationInputs in = gpt_layer(h, a, s);
+    in.attention = AttentionKernel::Flash;
+    in.attention_dropout = false;
+    ProfileBehaviour dtensor = *find_training_profile("megatron");
+    dtensor.tp_saves_gathered = true;
+    const double megatron = layer_activation(in).per_token(t, true);
+    in.profile = &dtensor;
+    // Megatron's SP keeps the QKV and fc1 inputs sequence-sharded (2 x 2h / t); DTensor's colwise
+    // linears keep the all-gathered tensors: 2 x 2h whole.
+    CHECK(layer_activation(in).per_token(t, true) - megatron == Approx(4 * h - 4 * h / t));
+    // Without TP nothing changes.
+    CHECK(layer_activation(in).per_token(1, false) == Approx(34 * h + 4 * a));
+}
+
 TEST_CASE("gated MLP and GQA terms") {
     // Llama-3.1-8B layer under Megatron: h 4096, 32 heads, 8 KV heads of 128, SwiGLU 14336, RMSNorm.
     LayerActivationInputs in;
@@ -181,6 +197,25 @@ TEST_CASE("QLoRA base: NF4 in blocks of 64 with FP32 absmax, or double-quantized
     const double linear = 6476005376.0;
     // 0.5 B per weight + 4 B absmax per 64 = 0.5625 B; double quantization: 0.5 + 1/64 + 4/(64 x 256).
     CHECK(plain.value.weights - dq.value.weights == Approx(linear * (4.0 / 64 - (1.0 / 64 + 4.0 / (64 * 256)))));
+}
+
+TEST_CASE("QLoRA saved inputs: bitsandbytes before 0.43.2 keeps every 4-bit layer's input, current bitsandbytes none") {
+    Config cfg = llama2_7b_lora();
+    cfg.training.finetune = FinetuneMethod::Qlora;
+    cfg.training.lora.quant = BaseQuant::Nf4;
+    auto current = training_result(cfg);  // profile default: bitsandbytes >= 0.43.2 (ctx.tensors = (None, B))
+    cfg.training.lora.saves_inputs = Toggle::On;
+    auto legacy = training_result(cfg);
+    cfg.training.lora.saves_inputs = Toggle::Off;
+    auto off = training_result(cfg);
+    REQUIRE(current.ok);
+    REQUIRE(legacy.ok);
+    REQUIRE(off.ok);
+    CHECK(current.value.activation_bytes_per_layer == off.value.activation_bytes_per_layer);
+    // q and v carry adapters (which keep the attention norm's output either way); the legacy matmul
+    // adds the inputs of o (the transposed attention output, 4096), gate/up (the MLP norm's output,
+    // 4096) and down (11008): 512 tokens x 2 B x 19,200 = 19,660,800 B per layer.
+    CHECK(legacy.value.activation_bytes_per_layer - off.value.activation_bytes_per_layer == Approx(512.0 * 2 * (4096 + 4096 + 11008)));
 }
 
 TEST_CASE("optimizer state per trainable parameter") {

@@ -309,6 +309,8 @@ export interface TrainingLoraConfig {
     quant_block?: number;
     /** the LM head quantized too; null: the profile (default null) */
     quantize_head?: boolean | null;
+    /** the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no) (default null) */
+    saves_inputs?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
@@ -365,6 +367,10 @@ export interface InferenceHfConfig {
     full_logits?: boolean;
     /** bitsandbytes compute dtype (default 'fp32') */
     bnb_compute_dtype?: 'fp32' | 'bf16' | 'fp16';
+    /** transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two (default false) */
+    legacy_cache?: boolean;
+    /** the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch) (default 'exllamav2') */
+    gptq_kernel?: 'exllamav2' | 'exllama' | 'marlin' | 'torch';
 }
 
 /** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu (below) */
@@ -417,6 +423,10 @@ export interface InferenceConstantsConfig {
     ollama_num_ctx?: number;
     /** Ollama's default parallel sequences (default 1; [1, 1048576] sequences) */
     ollama_num_parallel?: number;
+    /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
+    exllamav2_max_input_len?: number;
+    /** ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size) (default 8; [1, 1048576] sequences) */
+    exllamav2_max_batch_size?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
