@@ -29,7 +29,7 @@ set_property(TARGET app APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/lib
 set_target_properties(app PROPERTIES OUTPUT_NAME app SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_SITE_DIR})
 
 # The page and its glue are our own files, copied next to app.js.
-set(VC_WEB_STATIC index.html vramcalc.js embed.js widget.html embed-demo.html embed-demo.js)
+set(VC_WEB_STATIC index.html vramcalc.js embed.js import.js widget.html embed-demo.html embed-demo.js)
 set(VC_SITE_FILES "")
 foreach(f ${VC_WEB_STATIC})
   add_custom_command(OUTPUT ${VC_SITE_DIR}/${f}
@@ -46,7 +46,7 @@ add_custom_target(site ALL DEPENDS ${VC_SITE_FILES} app)
 # files inlined into one page give the offline site/vramcalc.html.
 set(VC_PACK ${CMAKE_SOURCE_DIR}/web/pack.mjs)
 set(VC_APP_LINK_DIR "${CMAKE_BINARY_DIR}/app-link")
-target_sources(app PRIVATE ${CMAKE_SOURCE_DIR}/web/embed_bindings.cpp)
+target_sources(app PRIVATE ${CMAKE_SOURCE_DIR}/web/embed_bindings.cpp ${CMAKE_SOURCE_DIR}/web/import_bindings.cpp)
 set_target_properties(app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${VC_APP_LINK_DIR})
 # NOTE: on a fresh build nothing else may have made site/ yet when the packing runs.
 add_custom_command(OUTPUT ${VC_SITE_DIR}/app.js
