@@ -5,6 +5,7 @@
 
 #include "core/catalog/gpus.hpp"
 #include "core/estimate.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/quant/quant.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
@@ -24,13 +25,13 @@ Fit fit_of(const Config& c) {
     auto e = estimate(c);
     if (!e.ok) return f;
     for (const auto& g : e.value.fits)
-        if (g.gpu_id == c.gpu_id) {
+        if (g.gpu_id == config_gpu_id(c)) {
             f.ok = true;
             // vLLM reserves its share of the GPU whatever the load: it fits when the KV pool holds the
             // sequences (the estimate's fit), the other engines when the total is within the target.
             f.within = c.task == Task::Inference && c.method == Method::Detailed && c.inference.engine == Engine::Vllm ? g.fits : g.within_target;
             f.utilization = g.utilization;
-            const GpuSpec* spec = find_gpu(c.gpu_id);
+            const GpuSpec* spec = config_gpu(c);
             f.total = spec ? g.utilization * spec->memory_bytes : e.value.total_bytes;
         }
     return f;
@@ -135,7 +136,7 @@ std::vector<Candidate> inference_candidates(const Config& cfg) {
 
 std::vector<Suggestion> fit_suggestions(const Config& in, size_t limit) {
     std::vector<Suggestion> out;
-    if (in.gpu_id.empty() || !find_gpu(in.gpu_id)) return out;
+    if (!config_gpu(in)) return out;
     Config cfg = in;
     cfg.method = Method::Detailed;
     const Fit now = fit_of(cfg);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/serve/inference.hpp"
 #include "core/text.hpp"
 #include "core/train/training.hpp"
@@ -119,7 +120,10 @@ static Outcome<Estimate> run_method(const Config& cfg) {
             auto params = rule_params(cfg);
             if (!params.ok) return Outcome<Estimate>::failure(params.error);
             auto r = guide_estimate(guide_inputs(cfg, params.value), cfg.task != Task::Inference);
-            if (r.ok) fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
+            if (r.ok) {
+                fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
+                add_custom_gpu_fit(r.value, cfg, r.value.buffered_bytes);
+            }
             return with_window_note(std::move(r), cfg);
         }
         case Method::Detailed:
@@ -137,6 +141,7 @@ static Outcome<Estimate> run_method(const Config& cfg) {
 Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
     if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);
+    if (cfg.inference.has_custom_gpu && !check_custom_gpu(cfg.inference.custom_gpu, err)) return Outcome<Estimate>::failure(err);
     auto r = run_method(cfg);
     if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);
     return r;

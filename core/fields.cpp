@@ -344,7 +344,7 @@ std::vector<FieldDef> make_table() {
         Obj("inference.vllm", "vLLM options (below)"),
         Obj("inference.llamacpp", "llama.cpp options (below; docs/local.md)"),
         Obj("inference.hf", "HF generate options (below)"),
-        Obj("inference.gpu_custom", "a GPU not in the catalog, used instead of gpu (below)").hand(),
+        Obj("inference.gpu_custom", "a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below)").hand(),
         Obj("inference.constants", "serving constants (below; docs/inference.md)"),
         Obj("inference.host", "the machine around the GPU (below); written only when set").hand(),
         Obj("inference.weights_file", "exact weight bytes read from a model file (below; docs/import.md)").hand(),
@@ -419,8 +419,8 @@ std::vector<FieldDef> make_table() {
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
         Num("inference.gpu_custom.memory_gib", AT(inference.custom_gpu.memory_bytes), "the card's memory (required)")
             .above(0, 1e6, "GiB").scaled(kBytesPerGiB).def("required").hand(),
-        Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth").range(0, 1e7, "GB/s").hand(),
-        Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput").range(0, 1e7, "TFLOP/s").hand(),
+        Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth (0: unknown, the speed metrics it feeds are 0)").range(0, 1e7, "GB/s").hand(),
+        Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput (0: unknown)").range(0, 1e7, "TFLOP/s").hand(),
         Num("inference.gpu_custom.fp8_tflops", AT(inference.custom_gpu.fp8_tflops), "dense FP8 throughput (0: none)").range(0, 1e7, "TFLOP/s").hand(),
 
         // --- inference.constants -------------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 #include "core/estimate.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/model/presets.hpp"
 #include "state/format.hpp"
 #include "state/scenario.hpp"
@@ -24,13 +25,15 @@ Config default_inputs() {
     Config c;
     c.method = Method::Quick;
     c.task = Task::Training;
-    // The quick method's worked example: a 7B model, FP16, AdamW mixed precision, batch 4, seq 2048.
+    // The quick method's worked example: a 7B model, FP16, AdamW mixed precision, batch 4, seq 2048,
+    // opened on the detailed model (the rules of thumb are its comparison, never the answer).
     use_params_only(c, 7);
     c.quick.precision = QuickPrecision::Fp16;
     c.quick.optimizer = QuickOptimizer::AdamWMixed;
     c.quick.batch = 4;
     c.quick.seq = 2048;
     sync_shared(c);
+    c.method = Method::Detailed;  // the shared inputs are in step: only the method changes (a v=1 link's base differs in it alone)
     c.gpu_id = "h100-80gb";
     return c;
 }
@@ -110,6 +113,20 @@ void recompute(App& a) {
     res.valid = true;
     res.estimate = std::move(r.value);
     res.gpus = catalog_fits(res.estimate, a.inputs.target_utilization);
+    // The custom GPU (core/gpu_choice.hpp): the method's own fit where it gives one, else the
+    // per-GPU total over its memory.
+    if (const GpuSpec* g = a.inputs.inference.has_custom_gpu ? config_gpu(a.inputs) : nullptr) {
+        CatalogFit c;
+        const Estimate& e = res.estimate;
+        const double per_gpu = e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes;
+        c.fit.gpu_id = kCustomGpuId;
+        c.fit.utilization = per_gpu / g->memory_bytes;
+        c.fit.fits = per_gpu <= g->memory_bytes;
+        c.fit.within_target = per_gpu <= g->memory_bytes * a.inputs.target_utilization;
+        for (const auto& f : e.fits)
+            if (f.gpu_id == kCustomGpuId) c.fit = f, c.from_method = true;
+        res.gpus.push_back(c);
+    }
     res.generation++;
     res.complete = false;
     res.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -145,7 +162,9 @@ void complete_results(App& a) {
     if (a.inputs.task != Task::Inference) {
         for (auto& row : res.gpus) {
             Config c = detailed;
-            c.gpu_id = row.fit.gpu_id;
+            // A catalog row asks for that GPU, the custom row for the custom one.
+            c.inference.has_custom_gpu = row.fit.gpu_id == kCustomGpuId;
+            if (!c.inference.has_custom_gpu) c.gpu_id = row.fit.gpu_id;
             auto s = solve(c, "min_gpus");
             row.from_solver = true;
             row.fit.gpus_needed = s.ok && s.value.value > 0 ? static_cast<int>(s.value.value) : 0;

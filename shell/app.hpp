@@ -103,6 +103,11 @@ struct App {
     std::string notice;         // a one-line message for the user (e.g. "Link copied")
     std::string link_error;     // why a shared link (or part of it) could not be read (shown until the next edit)
     std::string link_field;     // ... the config field it names, marked beside that field
+    // The last model file imported on the page (state/model_file.hpp): what was read, or why not,
+    // shown in the model panel until the next import or a choice of model; `import_problem` shows
+    // it as an error (a file that could not be read, or keys the architecture lacks).
+    std::string import_message;
+    bool import_problem = false;
     unsigned long frames_drawn = 0;   // frames rendered since start (the page is idle when this stays flat)
     unsigned long complete_frames = 0;  // ... of which drawn with every result (see defer_extras)
     bool idle = false;          // the main loop is paused: every frame an event asked for is drawn

@@ -21,6 +21,9 @@ std::string page_url();
 std::string initial_fragment();
 // The browser's colour-scheme preference (prefers-color-scheme: dark).
 bool prefers_dark();
+// Opens the browser's file picker for a model file (web/import.js reads only its header and
+// imports it); false where there is none (the desktop build, a page without web/import.js).
+bool pick_model_file();
 
 // Wakes the main loop to draw (the loop is idle while nothing changes). Implemented by main.cpp.
 void request_frames();

@@ -38,4 +38,6 @@ std::string initial_fragment() {
 
 bool prefers_dark() { return true; }
 
+bool pick_model_file() { return false; }
+
 }  // namespace vc::shell::platform

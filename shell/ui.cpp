@@ -10,10 +10,13 @@
 //   frame      setup and the full-window layout
 #include "ui.hpp"
 
+#include <optional>
+
 #include <imgui.h>
 #include <imgui_internal.h>
 
 #include "platform.hpp"
+#include "state/model_file.hpp"
 #include "state/report.hpp"
 #include "state/url.hpp"
 #include "ui_internal.hpp"
@@ -204,6 +207,10 @@ bool ui_clear_color(float rgba[4]) {
 
 void ui_draw(App& a) {
     a.widgets.clear();
+    // An edit of the model or the format drops an imported file's exact bytes (state/model_file.hpp).
+    const unsigned long version = a.version;
+    std::optional<Config> before;
+    if (a.inputs.inference.weights_file.total_bytes != 0) before = a.inputs;
     const bool compact = a.embed.compact;
     const bool dark = compact ? !a.embed.light : dark_theme(a.ui);
     if (dark != theme_is_dark()) apply_theme(dark);
@@ -281,6 +288,12 @@ void ui_draw(App& a) {
         ImGui::End();
         ImGui::PopStyleColor();
         ImGui::PopStyleVar(2);
+    }
+    if (before && a.version != version && drop_stale_weights_file(*before, a.inputs)) {
+        mark_changed(a);  // the results of this frame used the bytes
+        a.import_message = "The imported file's exact weights no longer apply (the model or the weight format changed): the weights "
+                           "are derived from the format";
+        a.import_problem = false;
     }
     // The first frame shows the estimate as soon as it can; the link and the summary follow with
     // the rest of the results on the next one (App::defer_extras).

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/units.hpp"
 #include "state/format.hpp"
 #include "ui_internal.hpp"
@@ -85,7 +86,7 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
     // What the sequences need (vLLM's pool is flat): shown up to 1.5x the pool, beyond is off the chart.
     const double total_max = ymax;
     for (double d : s.demand) ymax = std::max(ymax, std::min(d, total_max * 1.5));
-    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const GpuSpec* g = config_gpu(a.inputs);
     const bool show_capacity = g && g->memory_bytes <= ymax * kCapacityOffChart;
     if (show_capacity) ymax = std::max(ymax, g->memory_bytes * 1.04);
     if (ymax <= 0) ymax = unit;

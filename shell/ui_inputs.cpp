@@ -21,9 +21,12 @@
 
 #include "core/text.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
+#include "core/units.hpp"
 #include "core/model/presets.hpp"
 #include "core/quant/quant.hpp"
 #include "core/serve/kv_cache.hpp"
+#include "platform.hpp"
 #include "state/format.hpp"
 #include "state/scenario.hpp"
 #include "ui_internal.hpp"
@@ -378,7 +381,28 @@ bool model_section(App& a) {
     ImGui::BeginDisabled(is_locked(a, "model"));
     const bool mode_changed = segmented(a, "model_mode", 3, mode, kIds, kLabels, kTips, -1);
     ImGui::EndDisabled();
+    // Local import (web/import.js): a file picker, a file dropped on the page, or config.json text
+    // pasted; only the file's header is read, in the browser.
+    if (!a.embed.compact && !is_locked(a, "model")) {
+        if (button(a, "import", "Import model file\u2026",
+                   "Read a config.json, .gguf or .safetensors (or model.safetensors.index.json) from this machine: only its header, in "
+                   "this page. Nothing is uploaded.") &&
+            !platform::pick_model_file()) {
+            a.import_message = "This build has no file picker: give the file to the command line's --model-file";
+            a.import_problem = true;
+        }
+        ImGui::SameLine();
+        dim_text("or drop a file on the page, or paste config.json text");
+        reg(a, "import/hint");
+    }
+    if (!a.import_message.empty()) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (a.import_problem) error_text(a.import_message);
+        else dim_text("%s", a.import_message.c_str());
+        reg_rect(a, "import/message", at, ImGui::GetItemRectMax());
+    }
     if (mode_changed) {
+        a.import_message.clear();
         switch (static_cast<ModelMode>(mode)) {
             case ModelMode::Preset: use_preset(c, *find_preset("llama-3.1-8b")); break;
             case ModelMode::Custom: use_custom(c); break;
@@ -390,11 +414,18 @@ bool model_section(App& a) {
     const bool guide = c.method == Method::Guide;  // the guide's own P, L, h and heads are in its panel
     if (begin_form("model_form")) {
         switch (model_mode(c)) {
-            case ModelMode::Preset: changed |= preset_combo(a, f); break;
+            case ModelMode::Preset:
+                if (preset_combo(a, f)) {
+                    a.import_message.clear();
+                    changed = true;
+                }
+                break;
             case ModelMode::Custom:
                 if (guide) break;
                 if (architecture_fields(a, f)) {
                     model_edited(c);
+                    // An import's missing keys are named until the architecture they leave is whole.
+                    if (a.import_problem && resolve_model(c.model).ok) a.import_message.clear();
                     changed = true;
                 }
                 break;
@@ -851,20 +882,70 @@ bool gpu_section(App& a) {
     return form_panel(a, "gpu", "GPU", [&](Form& f) {
         bool changed = false;
         const auto& catalog = gpu_catalog();
+        GpuSpec& custom = c.inference.custom_gpu;
         std::vector<std::string> labels_s{"None"};
         std::vector<const char*> ids{"none"}, labels, tips{"Size without a particular GPU."};
         int index = 0;
+        // Your own GPU (second, in reach at the top): its memory, bandwidth and TFLOP/s replace the
+        // catalog's for every answer.
+        constexpr int custom_index = 1;
+        ids.push_back(kCustomGpuId);
+        labels_s.push_back(c.inference.has_custom_gpu ? custom.name + "  " + format_size(custom.memory_bytes, a.ui.show_gib) + " (custom)"
+                                                      : std::string("Custom GPU\u2026"));
+        tips.push_back("Your own GPU: its memory, bandwidth and TFLOP/s (a speed figure left at 0 is unknown).");
         for (const auto& g : catalog) {
             ids.push_back(g.id.c_str());
             labels_s.push_back(g.name + "  " + format_size(g.memory_bytes, a.ui.show_gib));
             tips.push_back(g.source.c_str());
             if (g.id == c.gpu_id) index = static_cast<int>(ids.size()) - 1;
         }
+        if (c.inference.has_custom_gpu) index = custom_index;
         for (const auto& s : labels_s) labels.push_back(s.c_str());
         if (combo_row(f, {"gpu", "GPU", "The card you size for: fit verdicts, solvers, speed and the chart's capacity line."}, static_cast<int>(ids.size()),
                       index, ids.data(), labels.data(), tips.data())) {
-            c.gpu_id = index == 0 ? std::string() : catalog[index - 1].id;
+            if (index == custom_index) {
+                // Starts from the card chosen before (its figures), renamed, for the user to edit.
+                if (!c.inference.has_custom_gpu) {
+                    const GpuSpec* from = find_gpu(c.gpu_id);
+                    custom = from ? *from : GpuSpec{};
+                    if (!from) custom.memory_bytes = 24 * kBytesPerGiB;
+                    custom.id = kCustomGpuId;
+                    custom.name = "My GPU";
+                    custom.price_per_hour_usd = 0;
+                    custom.source = "your figures (custom GPU)";
+                }
+                c.inference.has_custom_gpu = true;
+            } else {
+                c.inference.has_custom_gpu = false;
+                c.gpu_id = index == 0 ? std::string() : catalog[static_cast<size_t>(index - 2)].id;
+            }
             changed = true;
+        }
+        if (c.inference.has_custom_gpu) {
+            const Field name{"inference.gpu_custom.name", "GPU name", "Shown in the headline, the verdict and the GPU table."};
+            row_begin(f, name);
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%s", custom.name.c_str());
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            if (ImGui::InputText("##gpu_name", buf, sizeof buf)) {
+                custom.name = buf;
+                changed = true;
+            }
+            reg(a, name.id);
+            row_end(f, name);
+            double mem = bytes_to_gib(custom.memory_bytes);
+            if (number(f, {"inference.gpu_custom.memory_gib", "Memory (GiB)", "The card's memory as the driver reports it, in GiB (2^30 bytes)."}, mem,
+                       NumberSpec{1, 1024, 1, Step::Add, "%.4g", {8, 12, 16, 24, 32, 48, 80, 96, 141, 192}, "GiB"})) {
+                custom.memory_bytes = mem * kBytesPerGiB;
+                custom.nominal_gb = custom.memory_bytes / 1e9;
+                changed = true;
+            }
+            changed |= number(f, {"inference.gpu_custom.bandwidth_gbps", "Bandwidth (GB/s, 0: unknown)", "Peak memory bandwidth: decode speed reads the weights and KV at this rate."},
+                              custom.bandwidth_gbps, NumberSpec{0, 20000, 50, Step::Add, "%.0f", {0, 288, 448, 936, 1008, 2039, 3350, 4800}, "GB/s"});
+            changed |= number(f, {"inference.gpu_custom.bf16_tflops", "BF16 TFLOP/s (0: unknown)", "Dense BF16/FP16 tensor throughput: prefill speed and compute-bound steps."},
+                              custom.bf16_tflops, NumberSpec{0, 10000, 10, Step::Add, "%.4g", {0, 82.6, 165, 312, 989}, "TFLOP/s"});
+            changed |= number(f, {"inference.gpu_custom.fp8_tflops", "FP8 TFLOP/s (0: none)", "Dense FP8 tensor throughput; 0 when the card has no FP8 tensor cores."},
+                              custom.fp8_tflops, NumberSpec{0, 20000, 10, Step::Add, "%.4g", {0, 330, 660, 1979}, "TFLOP/s"});
         }
         double pct = c.target_utilization * 100;
         if (number(f, {"target_utilization", "Headroom target (%)", "Plan to use at most this share of the GPU (fragmentation, spikes, versions)."},

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/model/presets.hpp"
 #include "core/serve/kv_cache.hpp"
 #include "core/serve/llamacpp.hpp"
@@ -206,7 +207,7 @@ bool host_panel(App& a) {
             changed |= number(f, {"inference.host.mts", "DDR speed (MT/s)", "Transfers per second: bandwidth = channels x 8 B x MT/s x 0.7."},
                               h.mts, NumberSpec{0, 20000, 400, Step::Add, "%.0f", {3200, 4800, 5600, 6400}, "MT/s"});
         }
-        const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+        const GpuSpec* g = config_gpu(a.inputs);
         if (g && g->unified)
             changed |= number(f, {"inference.host.wired_limit_mb", "GPU wired limit (MB, 0: macOS)", "sysctl iogpu.wired_limit_mb: the share of RAM the GPU may wire."},
                               h.wired_limit_mb, NumberSpec{0, 1 << 20, 1024, Step::Add, "%.0f", {}, "MB"});

@@ -16,8 +16,10 @@
 #include <string>
 
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "state/format.hpp"
 #include "state/report.hpp"
+#include "state/rules.hpp"
 #include "state/scenario.hpp"
 #include "ui_internal.hpp"
 
@@ -79,16 +81,52 @@ float tick_label(float x, float y, float lo, float hi, ImU32 color, const char* 
 }
 
 // [SECTION] headline ------------------------------------------------------------------------------
+// Above a rule of thumb's figure: the detailed model's (the answer), a button back to it, and each
+// input the user set that the rule ignores (state/rules.hpp), in the warning colour.
+void rule_banner(App& a) {
+    const Results& r = a.results;
+    const bool gib = a.ui.show_gib;
+    const MethodResult* detailed = nullptr;
+    for (const auto& m : r.methods)
+        if (m.method == Method::Detailed) detailed = &m;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::PushFont(font(Font::Bold));
+    if (detailed && detailed->ok) ImGui::TextWrapped("The answer, from the detailed model: %s per GPU", format_size(headline_bytes(detailed->estimate), gib).c_str());
+    else if (detailed) ImGui::TextWrapped("The detailed model has no answer for these inputs: %s", detailed->error.message.c_str());
+    else ImGui::TextWrapped("The detailed model's answer follows\xe2\x80\xa6");
+    ImGui::PopFont();
+    reg_rect(a, "rule/answer", at, ImGui::GetItemRectMax());
+    if (button(a, "rule/use_detailed", "Show the detailed model", "Switch the method to Detailed: the architecture-aware model every answer on this page uses.")) {
+        set_method(a.inputs, Method::Detailed);
+        mark_changed(a);
+    }
+    const std::vector<std::string> ignored = rule_ignores(a.inputs, a.inputs.method);
+    for (size_t i = 0; i < ignored.size(); ++i) {
+        const ImVec2 from = ImGui::GetCursorScreenPos();
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().warn);
+        ImGui::PushFont(font(Font::Bold));
+        ImGui::TextWrapped("IGNORED: %s", ignored[i].c_str());
+        ImGui::PopFont();
+        ImGui::PopStyleColor();
+        reg_rect(a, "rule/ignores/" + std::to_string(i), from, ImGui::GetItemRectMax());
+    }
+    dim_text("The rule's own figure:");
+}
+
 void headline(App& a) {
     const Results& r = a.results;
     const Estimate& e = r.estimate;
     const bool gib = a.ui.show_gib;
-    ImGui::PushFont(font(Font::Small));
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-    ImGui::Text("MEMORY PER GPU  \xc2\xb7  %s method, %s", method_label(a.inputs.method),
-                e.task == "inference" ? "inference" : e.task == "finetune" ? "fine-tuning" : a.inputs.task == Task::FineTune ? "fine-tuning" : "training");
+    const bool rule = a.inputs.method != Method::Detailed;
+    const char* task = e.task == "inference" ? "inference" : e.task == "finetune" ? "fine-tuning" : a.inputs.task == Task::FineTune ? "fine-tuning" : "training";
+    ImGui::PushFont(font(rule ? Font::Bold : Font::Small));
+    ImGui::PushStyleColor(ImGuiCol_Text, rule ? palette().warn : palette().dim);
+    // A rule of thumb is a comparison, never the answer: the detailed model's figure comes first.
+    if (rule) ImGui::TextWrapped("RULE OF THUMB (%s METHOD), SHOWN AS A COMPARISON: NOT THE ANSWER", a.inputs.method == Method::Quick ? "QUICK" : "GUIDE");
+    else ImGui::Text("MEMORY PER GPU  \xc2\xb7  %s method, %s", method_label(a.inputs.method), task);
     ImGui::PopStyleColor();
     ImGui::PopFont();
+    if (rule) rule_banner(a);
 
     ImGui::PushFont(font(Font::Headline));
     const std::string big = format_size(headline_bytes(e), gib);
@@ -104,11 +142,11 @@ void headline(App& a) {
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
     ImGui::Dummy(ImVec2(0, 2));
-    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const GpuSpec* g = config_gpu(a.inputs);
     const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     if (g && f) {
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        ImGui::TextWrapped("\xe2\x97\x8f %s on one %s", verdict_text(*f).c_str(), g->name.c_str());
+        ImGui::TextWrapped("\xe2\x97\x8f %s%s on one %s", rule ? "By this rule: " : "", verdict_text(*f).c_str(), g->name.c_str());
         ImGui::PopStyleColor();
         dim_text("%s of %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str());
         dim_text("%s", budget_text(a.inputs, gib).c_str());
@@ -130,7 +168,7 @@ void headline(App& a) {
 void breakdown_bar(App& a) {
     const Estimate& e = a.results.estimate;
     const bool gib = a.ui.show_gib;
-    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const GpuSpec* g = config_gpu(a.inputs);
     const double whole = headline_bytes(e);
     // Scale: the GPU's memory when one is chosen (the bar shows how full it is), else the total.
     const double scale = g ? std::max(whole, g->memory_bytes) : whole;
@@ -488,9 +526,11 @@ void figures(App& a) {
                 ImGui::PopStyleColor();
                 ImGui::PopFont();
                 ImGui::PushFont(font(Font::Bold));
-                ImGui::TextUnformatted(format_value(m->value, m->unit, gib).c_str());
+                const std::string text = metric_text(*m, gib);
+                ImGui::TextUnformatted(text.c_str());
                 ImGui::PopFont();
                 reg(a, std::string("metric/") + k);
+                if (text == "unknown") tooltip("The GPU's memory bandwidth or TFLOP/s are not known: give them (GPU panel) for this figure.");
             }
             ImGui::EndTable();
         }
@@ -505,8 +545,7 @@ void figures(App& a) {
             ImGui::TextUnformatted(m.label.c_str());
             ImGui::PopStyleColor();
             ImGui::SameLine(std::min(ImGui::GetContentRegionAvail().x * 0.6f, 360.0f));
-            const std::string unit = m.unit == "bytes/token" ? "bytes" : m.unit;
-            std::string v = format_value(m.value, unit, gib);
+            std::string v = m.unit == "bytes/token" ? std::string() : metric_text(m, gib);
             if (m.unit == "bytes/token") v = format_exact_bytes(m.value) + " per token";
             ImGui::TextUnformatted(v.c_str());
             reg(a, "metric/" + m.key);
@@ -542,9 +581,9 @@ void gpu_table(App& a, bool narrow) {
     const double target = a.inputs.target_utilization;
     for (const auto& row : r.gpus) {
         const GpuFit& f = row.fit;
-        const GpuSpec* g = find_gpu(f.gpu_id);
+        const GpuSpec* g = fit_gpu(a.inputs, f.gpu_id);
         const std::string name = g ? g->name : f.gpu_id;
-        const bool chosen = f.gpu_id == a.inputs.gpu_id;
+        const bool chosen = f.gpu_id == config_gpu_id(a.inputs);
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::PushID(f.gpu_id.c_str());
@@ -552,7 +591,8 @@ void gpu_table(App& a, bool narrow) {
         for (const char* prefix : {"NVIDIA GeForce ", "NVIDIA ", "AMD Instinct "})
             if (short_name.rfind(prefix, 0) == 0) short_name = short_name.substr(std::string(prefix).size());
         if (ImGui::Selectable(short_name.c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns) && !chosen && g) {
-            a.inputs.gpu_id = f.gpu_id;
+            a.inputs.inference.has_custom_gpu = f.gpu_id == kCustomGpuId;
+            if (!a.inputs.inference.has_custom_gpu) a.inputs.gpu_id = f.gpu_id;
             mark_changed(a);
         }
         ImGui::PopID();
@@ -644,7 +684,7 @@ bool total_bar(App& a) {
     ImGui::PushFont(font(Font::Bold));
     ImGui::Text("%s per GPU", format_size(headline_bytes(r.estimate), gib).c_str());
     ImGui::PopFont();
-    const GpuSpec* g = find_gpu(a.inputs.gpu_id);
+    const GpuSpec* g = config_gpu(a.inputs);
     const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     ImGui::SameLine();
     if (!a.error.field.empty()) {

@@ -29,6 +29,10 @@ EM_JS(int, vc_initial_fragment, (char* buf, int cap), {
     return lengthBytesUTF8(s);
 });
 EM_JS(int, vc_prefers_dark, (), { return window.vramcalcHost.prefersDark() ? 1 : 0; });
+EM_JS(int, vc_pick_model_file, (), {
+    const picker = window.vramcalcImport && window.vramcalcImport.pick;
+    return picker ? (picker(), 1) : 0;
+});
 // clang-format on
 
 namespace {
@@ -63,5 +67,6 @@ std::string page_url() { return read_string(vc_page_url); }
 // Cut just past the limit: decode_fragment refuses a link that long whole (io/text_input.hpp).
 std::string initial_fragment() { return read_string(vc_initial_fragment, vc::io::kMaxLinkChars + 1); }
 bool prefers_dark() { return vc_prefers_dark() != 0; }
+bool pick_model_file() { return vc_pick_model_file() != 0; }
 
 }  // namespace vc::shell::platform

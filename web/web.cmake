@@ -21,7 +21,8 @@ target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)  # WebGL2 = GL ES
 # The engine's Embind functions (web/engine_bindings.cpp) are the JS library's too; the shell's own
 # (state, links, embedding) are web/shell_bindings.cpp.
 add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/engine_bindings.cpp
-  ${CMAKE_SOURCE_DIR}/web/shell_bindings.cpp ${CMAKE_SOURCE_DIR}/web/platform_web.cpp)
+  ${CMAKE_SOURCE_DIR}/web/shell_bindings.cpp ${CMAKE_SOURCE_DIR}/web/import_bindings.cpp
+  ${CMAKE_SOURCE_DIR}/web/platform_web.cpp)
 target_link_libraries(app PRIVATE vc_shell vc_io)
 target_compile_definitions(app PRIVATE VRAMCALC_PAGE_BUILD)  # web/engine_bindings.cpp: the page's subset
 target_compile_options(app PRIVATE -Os)
@@ -33,7 +34,7 @@ set_property(TARGET app APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/lib
 set_target_properties(app PROPERTIES OUTPUT_NAME app SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_SITE_DIR})
 
 # The page and its glue are our own files, copied next to app.js.
-set(VC_WEB_STATIC index.html vramcalc.js embed.js widget.html embed-demo.html embed-demo.js)
+set(VC_WEB_STATIC index.html vramcalc.js embed.js import.js widget.html embed-demo.html embed-demo.js)
 set(VC_SITE_FILES "")
 foreach(f ${VC_WEB_STATIC})
   add_custom_command(OUTPUT ${VC_SITE_DIR}/${f}

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/config.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/serve/llamacpp.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -79,15 +80,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
         !check_range("inference.host.cpu_tflops", h.cpu_tflops, 0, 1e5, err) ||
         !check_range("inference.host.wired_limit_mb", h.wired_limit_mb, 0, 1e9, err))
         return false;
-    if (in.has_custom_gpu) {
-        const GpuSpec& g = in.custom_gpu;
-        if (!check_positive("inference.gpu_custom.memory_gib", bytes_to_gib(g.memory_bytes), 1e6, err) ||
-            !check_range("inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps, 0, 1e7, err) ||
-            !check_range("inference.gpu_custom.bf16_tflops", g.bf16_tflops, 0, 1e7, err) ||
-            !check_range("inference.gpu_custom.fp8_tflops", g.fp8_tflops, 0, 1e7, err))
-            return false;
-    }
-    return true;
+    return !in.has_custom_gpu || check_custom_gpu(in.custom_gpu, err);
 }
 
 bool gated(const ModelSpec& m) { return m.mlp != MlpKind::Gelu; }
@@ -441,8 +434,8 @@ Speed llamacpp_speed(const InferencePlan& p, double context, double n, double pr
         s.tokens_per_s_total = n / s.step_s;
     }
     const double prefill_flops = 2 * p.params.active * prompt + attention_flops_per_token(p, prompt) * prompt / 2;
-    s.prefill_s = (peak > 0 ? prefill_flops / peak : 0) + t.prefill_extra_s;
-    s.prefill_s = std::max(s.prefill_s, t.decode_memory_s);  // at least one read of the weights
+    // Unknown TFLOP/s (a custom GPU without them): the prefill time is unknown (0).
+    s.prefill_s = peak > 0 ? std::max(prefill_flops / peak + t.prefill_extra_s, t.decode_memory_s) : 0;  // at least one read of the weights
     return s;
 }
 
@@ -489,7 +482,9 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     // P x P scores), bounded below by one read of the weights.
     const double P = prompt;
     const double prefill_flops = 2 * p.params.active / split * P + attention_flops_per_token(p, P) * P / 2;
-    s.prefill_s = std::max(peak > 0 ? prefill_flops / peak : 0, (p.weights_gpu - p.rope_cache) / bw);
+    // Without the GPU's TFLOP/s (a custom GPU that leaves them out) the prefill time is unknown (0),
+    // not the weights' read time alone.
+    s.prefill_s = peak > 0 ? std::max(prefill_flops / peak, (p.weights_gpu - p.rope_cache) / bw) : 0;
     return s;
 }
 

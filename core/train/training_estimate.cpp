@@ -5,6 +5,7 @@
 
 #include "core/estimate.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/text.hpp"
 #include "core/train/training_internal.hpp"
 
@@ -194,10 +195,11 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     if (s.m.approximate) e.notes.push_back("Architecture filled from typical ratios (parameters-only entry): activations are approximate.");
     if (auto note = context_window_note("sequence", s.seq, s.m); !note.empty()) e.notes.push_back(note);
     if (s.fp8) {
-        const GpuSpec* g = find_gpu(cfg.gpu_id);
+        const GpuSpec* g = config_gpu(cfg);
         if (g && g->fp8_tflops <= 0) e.notes.push_back("FP8 linear layers need FP8 tensor cores; " + g->name + " has none.");
     }
     fill_catalog_fits(e, r.device_total, cfg.target_utilization);
+    add_custom_gpu_fit(e, cfg, r.device_total);
     return Outcome<Estimate>::success(std::move(e));
 }
 

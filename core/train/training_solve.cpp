@@ -8,6 +8,7 @@
 
 #include "core/config.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/text.hpp"
 #include "core/train/training.hpp"
 
@@ -55,8 +56,11 @@ double first_fitting(Fits fits, double hi) {
 }  // namespace
 
 Outcome<Answer> solve_training(const Config& in, const std::string& question) {
-    if (in.gpu_id.empty()) return Outcome<Answer>::failure("gpu", "gpu must name the GPU to size for (vramcalc --list-gpus)");
-    const GpuSpec* g = find_gpu(in.gpu_id);
+    if (in.gpu_id.empty() && !in.inference.has_custom_gpu)
+        return Outcome<Answer>::failure("gpu", "gpu must name the GPU to size for (vramcalc --list-gpus), or give inference.gpu_custom");
+    Error gpu_err;
+    if (in.inference.has_custom_gpu && !check_custom_gpu(in.inference.custom_gpu, gpu_err)) return Outcome<Answer>::failure(gpu_err);
+    const GpuSpec* g = config_gpu(in);
     if (!g) return Outcome<Answer>::failure("gpu", "gpu \"" + in.gpu_id + "\" is not in the catalog (vramcalc --list-gpus)");
     Config cfg = in;
     cfg.method = Method::Detailed;

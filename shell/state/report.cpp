@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "format.hpp"
+#include "rules.hpp"
 #include "io/config_json.hpp"
 #include "io/training_json.hpp"
 #include "scenario.hpp"
@@ -37,7 +39,7 @@ std::string model_label(const Config& cfg) {
 }
 
 std::string gpu_label(const Config& cfg) {
-    const GpuSpec* g = find_gpu(cfg.gpu_id);
+    const GpuSpec* g = config_gpu(cfg);
     return g ? g->name : "none chosen";
 }
 
@@ -112,9 +114,15 @@ const char* task_label(Task t) {
 }
 
 const GpuFit* chosen_fit(const Config& cfg, const Results& r) {
+    const std::string id = config_gpu_id(cfg);
     for (const auto& c : r.gpus)
-        if (c.fit.gpu_id == cfg.gpu_id) return &c.fit;
+        if (c.fit.gpu_id == id) return &c.fit;
     return nullptr;
+}
+
+const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id) {
+    if (gpu_id == kCustomGpuId) return cfg.inference.has_custom_gpu ? &cfg.inference.custom_gpu : nullptr;
+    return find_gpu(gpu_id);
 }
 
 double headline_bytes(const Estimate& e) { return e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes; }
@@ -178,8 +186,14 @@ std::vector<Row> input_rows(const Config& cfg) {
     return rows;
 }
 
+std::string metric_text(const Metric& m, bool gib) {
+    const bool speed = m.key == "decode_tokens_per_s" || m.key == "decode_tokens_per_s_total" || m.key == "ttft_s" || m.key == "prefill_tokens_per_s";
+    if (speed && !(m.value > 0)) return "unknown";
+    return format_value(m.value, m.unit, gib);
+}
+
 std::string budget_text(const Config& cfg, bool gib) {
-    const GpuSpec* g = find_gpu(cfg.gpu_id);
+    const GpuSpec* g = config_gpu(cfg);
     if (!g) return std::string();
     if (cfg.task == Task::Inference && cfg.method == Method::Detailed && cfg.inference.engine == Engine::Vllm)
         return "Budget: vLLM reserves " + format_percent(cfg.inference.vllm.gpu_memory_utilization) + " of " +
@@ -197,6 +211,14 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     std::vector<Row> rows;
     if (!r.valid) return rows;
     const Estimate& e = r.estimate;
+    // A rule of thumb is a comparison: the detailed model's answer first, then what the rule ignores.
+    if (cfg.method != Method::Detailed) {
+        std::string answer = "a comparison, not the answer";
+        for (const auto& m : r.methods)
+            if (m.method == Method::Detailed && m.ok) answer += "; the detailed model gives " + format_size(headline_bytes(m.estimate), gib) + " per GPU";
+        rows.push_back({std::string("Rule of thumb (") + method_label(cfg.method) + " method)", answer});
+        for (const auto& text : rule_ignores(cfg, cfg.method)) rows.push_back({"Ignored by this rule", text});
+    }
     rows.push_back({"Per-GPU total", format_size(e.total_bytes, gib)});
     if (e.buffered_bytes > e.total_bytes) rows.push_back({"With the method's safety margin", format_size(e.buffered_bytes, gib)});
     if (const GpuFit* f = chosen_fit(cfg, r)) {
@@ -204,7 +226,7 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
         rows.push_back({"Budget", budget_text(cfg, gib).substr(8)});  // without its "Budget: "
     }
-    for (const auto& m : e.metrics) rows.push_back({m.label, format_value(m.value, m.unit, gib)});
+    for (const auto& m : e.metrics) rows.push_back({m.label, metric_text(m, gib)});
     for (const auto& s : r.answers) {
         if (!s.ok) {
             rows.push_back({s.label, "n/a: " + s.error.message});
@@ -279,12 +301,11 @@ std::string export_csv(const Config& cfg, const Results& r) {
         if (m.ok) row("method", method_name(m.method), std::string(method_label(m.method)) + " method", headline_bytes(m.estimate), -1, "");
     for (const auto& c : r.gpus) {
         const GpuFit& f = c.fit;
-        const GpuSpec* g = find_gpu(f.gpu_id);
+        const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         row("gpu", f.gpu_id, g ? g->name : f.gpu_id, g ? g->memory_bytes : 0, f.utilization,
             std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit") +
                 (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()));
     }
-    (void)cfg;
     return out;
 }
 

@@ -18,8 +18,10 @@ const char* method_label(Method m);
 const char* task_label(Task t);
 // What a method says one GPU needs: its total, or the total with its safety margin.
 double headline_bytes(const Estimate& e);
-// The fit on the chosen GPU (Config::gpu_id), or nullptr.
+// The fit on the chosen GPU (Config::gpu_id, or the custom GPU: core/gpu_choice.hpp), or nullptr.
 const GpuFit* chosen_fit(const Config& cfg, const Results& r);
+// The GPU of a fit's row: the config's custom GPU for id "custom", else the catalog's; or nullptr.
+const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id);
 
 // One budget for the verdict, the bar, the GPU table and every answer, said in one place: the
 // target share of the chosen GPU, or for vLLM its own reservation (gpu_memory_utilization) that
@@ -27,6 +29,10 @@ const GpuFit* chosen_fit(const Config& cfg, const Results& r);
 std::string budget_text(const Config& cfg, bool gib);
 // The verdict in the budget's words: "fits within the budget", "over the budget (...)", "does not fit".
 std::string verdict_text(const GpuFit& f);
+
+// A metric as the page shows it: its value in its unit, or "unknown" for a speed figure the GPU's
+// missing bandwidth or TFLOP/s leave out (the engine reports 0: a custom GPU without them).
+std::string metric_text(const Metric& m, bool gib);
 
 // The inputs that matter for the config's task and method, as label/value rows.
 std::vector<Row> input_rows(const Config& cfg);

@@ -204,18 +204,65 @@ const char* theme_name(ThemeChoice t) {
 }  // namespace
 
 // [SECTION] encode --------------------------------------------------------------------------------
-std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& base) {
-    std::vector<std::pair<std::string, std::string>> pairs;
-    Flat now, was;
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+// The config keys of `cfg` that differ from `base`. `minimal`: a key the base document lacks (a
+// section its task or method leaves out) is compared with that section's defaults, and a key only
+// the base has is written as null only when a starting state of `cfg`'s task and method has it
+// too. Otherwise every key either document lacks is written (the form that always reads back).
+Pairs config_pairs(const Config& cfg, const Config& base, bool minimal) {
+    Pairs pairs;
+    Flat now, was, ref;
     flatten(config_json(cfg), "", now);
     flatten(config_json(base), "", was);
+    if (minimal) {
+        // What a link's reader takes for a key the base document lacks: the config reader's default
+        // once the task and method are the link's (decode_fragment reads over the base document).
+        json d = config_json(base);
+        d["task"] = task_name(cfg.task);
+        d["method"] = method_name(cfg.method);
+        d["model"] = model_json(base);
+        const auto r = io::config_from_json(d);
+        if (r.ok) flatten(config_json(r.value), "", ref);
+    }
     // Keys in the order the config document has them (method and task first, then the rest).
     for (const auto& [key, value] : now) {
         auto it = was.find(key);
-        if (it == was.end() || it->second != value) pairs.emplace_back(key, value_text(value));
+        if (it != was.end() && it->second == value) continue;
+        if (it == was.end() && minimal) {
+            auto r = ref.find(key);
+            if (r != ref.end() && r->second == value) continue;
+        }
+        pairs.emplace_back(key, value_text(value));
     }
     for (const auto& [key, value] : was)
-        if (!now.count(key)) pairs.emplace_back(key, "null");
+        if (!now.count(key) && (!minimal || ref.count(key))) pairs.emplace_back(key, "null");
+    return pairs;
+}
+
+std::string encode_pairs(const Config& cfg, const UiState& ui, const Config& base, Pairs pairs);
+
+}  // namespace
+
+std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& base) {
+    // Only what differs from the starting state (issue 14: a task switch once wrote every default of
+    // the serving section, nulls included: 1,611 characters); the long form only when the short
+    // one would not read back to the same config.
+    const std::string short_form = encode_pairs(cfg, ui, base, config_pairs(cfg, base, true));
+    Config back;
+    UiState view = ui;
+    Error err;
+    if (decode_fragment(short_form, base, back, view, err) && err.field.empty() && config_json(back) == config_json(cfg) &&
+        model_json(back) == model_json(cfg))
+        return short_form;
+    return encode_pairs(cfg, ui, base, config_pairs(cfg, base, false));
+}
+
+namespace {
+
+std::string encode_pairs(const Config& cfg, const UiState& ui, const Config& base, Pairs pairs) {
     // A link that sets the task and names no optimizer reads as the task's default optimizer (see
     // decode): name it when this state's differs (a serving state with adamw-mixed).
     const bool task_written = std::any_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == "task"; });
@@ -251,6 +298,8 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
     return out;
 }
 
+}  // namespace
+
 // [SECTION] decode --------------------------------------------------------------------------------
 namespace {
 
@@ -273,7 +322,7 @@ bool about(const std::string& field, const std::string& key) {
 
 }  // namespace
 
-bool decode_fragment(const std::string& fragment, const Config& base, Config& cfg, UiState& ui, Error& err) {
+bool decode_fragment(const std::string& fragment, const Config& start, Config& cfg, UiState& ui, Error& err) {
     err = Error{};
     // The limit comes before any copy: a link can be megabytes long.
     if (fragment.size() > io::kMaxLinkChars) {
@@ -282,6 +331,10 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
     }
     std::string text = fragment;
     if (!text.empty() && text[0] == '#') text.erase(0, 1);
+    // A v=1 link was written when the page opened on the quick method: without a method it is the quick one.
+    Config base = start;
+    for (const std::string& part : split(text, '&'))
+        if (part == "v=1") base.method = Method::Quick;
     const json base_doc = config_json(base);
     json doc = base_doc;
     json model = model_json(base);
@@ -309,8 +362,8 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
             continue;
         }
         if (key == "v") {  // any other version: nothing of the link is read
-            if (raw != std::to_string(kFragmentVersion)) {
-                err = Error{"v", "the link's version v=" + io::quoted_excerpt(raw) + " is not known (this page reads v=" +
+            if (raw != std::to_string(kFragmentVersion) && raw != "1") {
+                err = Error{"v", "the link's version v=" + io::quoted_excerpt(raw) + " is not known (this page reads v=1 to v=" +
                                      std::to_string(kFragmentVersion) + ")"};
                 return false;
             }

@@ -18,7 +18,9 @@
 
 namespace vc::shell {
 
-inline constexpr int kFragmentVersion = 1;
+// 2: written against a starting state on the detailed method (issue 14); v=1 links, written when
+// the page opened on the quick method, still read as they were (no method key: quick).
+inline constexpr int kFragmentVersion = 2;
 
 // The fragment (without '#') for `cfg` and `ui`, as differences from `base`.
 std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& base);

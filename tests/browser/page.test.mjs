@@ -58,10 +58,17 @@ test('the page loads the worked example with no console errors and no request le
     await v.settled();
     assert.deepEqual(consoleErrors, []);
     assert.deepEqual(foreignRequests, []);
+    const s0 = await v.state();
+    assert.equal(s0.inputs.method, 'detailed', 'the page opens on the detailed model');
+    assert.equal(s0.result.method, 'detailed');
+    assert.equal(s0.error, null);
+    assert.equal(s0.fragment, '', 'the default state needs no fragment');
+    // The worked example under the quick rule of thumb (a comparison with the detailed model).
+    await v.click('method/quick');
     const s = await v.state();
     assert.equal(s.inputs.method, 'quick');
     assert.equal(s.error, null);
-    assert.equal(s.fragment, '', 'the default state needs no fragment');
+    assert.equal(s.fragment, 'v=2&method=quick');
     assert.equal(s.dark, true, 'Auto follows prefers-color-scheme: dark');
     const r = s.result;
     assert.equal(r.breakdown.weights, 14 * GB);
@@ -390,8 +397,8 @@ test('Reset returns to the starting example; Back undoes it', async () => {
     await v.click('reset');
     let s = await v.state();
     assert.equal(s.fragment, '', 'the defaults need no fragment');
-    assert.equal(s.inputs.method, 'quick');
-    assert.equal(s.result.buffered_bytes, 306.432 * GB);
+    assert.equal(s.inputs.method, 'detailed');
+    assert.equal(s.comparison.quick, 306.432 * GB);
     assert.equal(s.notice, 'Reset to the starting example');
     await page.goBack();
     await v.settled();

@@ -36,6 +36,21 @@ export class Visitor {
         return [r.x + r.w / 2, r.y + r.h / 2];
     }
 
+    // Wheels the column under the widget until it is in a `height`-pixel viewport, clear of the
+    // column's clipped bottom edge, or as far as the column scrolls.
+    async inView(id, height) {
+        let last = null;
+        for (let i = 0; i < 60; ++i) {
+            const r = await this.widget(id);
+            if (r.y >= 0 && (r.y + r.h <= height - 60 || (last !== null && r.y === last && r.y + r.h <= height))) return;
+            last = r.y;
+            await this.page.mouse.move(r.x + r.w / 2, height / 2);
+            await this.page.mouse.wheel(0, r.y < 0 ? -120 : 120);
+            await this.settled();
+        }
+        assert.fail(`widget ${id} never scrolled into view`);
+    }
+
     // A mouse click at the widget's centre; waits for the page to settle.
     async click(id) {
         const [x, y] = await this.center(id);

@@ -82,7 +82,7 @@ TEST_CASE("links: #gpu=%22%FF (invalid UTF-8) is named, the rest applies, and th
     CHECK(err.field == "gpu");
     CHECK(cfg.gpu_id == default_inputs().gpu_id);
     CHECK(cfg.quick.batch == 8);
-    CHECK(encode_fragment(cfg, ui, default_inputs()) == "v=1&batch=8");
+    CHECK(encode_fragment(cfg, ui, default_inputs()) == "v=2&batch=8");
 
     // A key that is not UTF-8 is named by its readable part.
     REQUIRE(decode_fragment("v=1&model%FF=1&seq=1024", default_inputs(), cfg, ui, err));

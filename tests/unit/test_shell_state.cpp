@@ -64,7 +64,7 @@ TEST_CASE("shell link: a preset, the detailed serving method and its inputs roun
     ui.theme = ThemeChoice::Dark;
     const std::string f = encode_fragment(c, ui, default_inputs());
     // Readable: the preset by its id alone, the changed fields by their config paths.
-    CHECK(f.rfind("v=1&method=detailed&task=inference&model.preset=llama-3.1-8b", 0) == 0);
+    CHECK(f.rfind("v=2&task=inference&model.preset=llama-3.1-8b", 0) == 0);
     CHECK(f.find("inference.context=8192") != std::string::npos);
     CHECK(f.find("inference.weights=awq-int4") != std::string::npos);
     CHECK(f.find("units=gib&theme=dark") != std::string::npos);
@@ -106,6 +106,7 @@ TEST_CASE("shell link: a hand-written serving link computes serving, as the Infe
     UiState ui;
     Error err;
     REQUIRE(decode_fragment("v=1&task=inference&model.preset=llama-3.1-8b", default_inputs(), typed, ui, err));
+    set_method(clicked, Method::Quick);  // a v=1 link without a method: the quick method's
     use_preset(clicked, *find_preset("llama-3.1-8b"));
     set_task(clicked, Task::Inference);
     CHECK(typed.quick.optimizer == QuickOptimizer::Inference);
@@ -154,6 +155,7 @@ TEST_CASE("shell link: text needing escapes and a bad link") {
 
 TEST_CASE("shell scenario: switching method keeps the shared inputs") {
     Config c = default_inputs();
+    set_method(c, Method::Quick);
     use_preset(c, *find_preset("llama-3.1-8b"));
     CHECK(c.quick.params_b == Approx(8.03).epsilon(0.01));  // the quick method reads the preset's count
 
@@ -204,6 +206,7 @@ TEST_CASE("shell scenario: switching method keeps the shared inputs") {
 TEST_CASE("shell reports: summary, CSV and Markdown of the quick worked example") {
     App a;
     a.inputs = default_inputs();
+    set_method(a.inputs, Method::Quick);  // the page opens on the detailed model; the worked example is the quick rule's
     recompute(a);
     REQUIRE(a.results.valid);
     const Results& r = a.results;
@@ -229,8 +232,11 @@ TEST_CASE("shell reports: summary, CSV and Markdown of the quick worked example"
     CHECK(j["config"]["batch"] == 4);
 
     const auto s = nlohmann::json::parse(accessible_summary_json(a));
-    CHECK(s["results"][0][0] == "Per-GPU total");
-    CHECK(s["results"][0][1] == "255.36 GB");
+    // A rule of thumb: the detailed model's answer first (issue 14), then the rule's figure.
+    CHECK(s["results"][0][0] == "Rule of thumb (Quick method)");
+    CHECK(s["results"][0][1] == "a comparison, not the answer; the detailed model gives 184.87 GB per GPU");
+    CHECK(s["results"][1][0] == "Per-GPU total");
+    CHECK(s["results"][1][1] == "255.36 GB");
     CHECK(export_file_name(a.inputs, "csv") == "vramcalc-params-training-quick.csv");
 }
 
@@ -273,6 +279,7 @@ TEST_CASE("shell results: invalid inputs keep the last valid result beside the e
 
 TEST_CASE("shell charts: samples on a log2 axis include the present value; memory grows with it") {
     Config c = default_inputs();
+    set_method(c, Method::Quick);
     const Sweep s = compute_sweep(c, SweepAxis::Batch);
     CHECK(s.x.front() == 1);
     CHECK(s.x.back() >= 64);
@@ -428,7 +435,7 @@ TEST_CASE("shell link: the Cluster planner's state round-trips and bad planner k
     ui.planner.train_tokens = 2.5e11;
     ui.planner.rank = PlanRank::Cost;
     const std::string f = encode_fragment(c, ui, default_inputs());
-    CHECK(f == "v=1&view=planner&plan.gpus=32&plan.fabric=roce-200&plan.global_batch=512&plan.train_tokens=250000000000&plan.rank=cost");
+    CHECK(f == "v=2&view=planner&plan.gpus=32&plan.fabric=roce-200&plan.global_batch=512&plan.train_tokens=250000000000&plan.rank=cost");
     UiState back;
     round_trip(c, ui, &back);
     CHECK(back.planner == ui.planner);

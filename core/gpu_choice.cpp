@@ -1,0 +1,35 @@
+// vramcalc core: the GPU a config sizes for (see gpu_choice.hpp).
+#include "core/gpu_choice.hpp"
+
+#include "core/units.hpp"
+
+namespace vc {
+
+const GpuSpec* config_gpu(const Config& cfg) {
+    if (cfg.inference.has_custom_gpu) return &cfg.inference.custom_gpu;
+    return cfg.gpu_id.empty() ? nullptr : find_gpu(cfg.gpu_id);
+}
+
+std::string config_gpu_id(const Config& cfg) { return cfg.inference.has_custom_gpu ? kCustomGpuId : cfg.gpu_id; }
+
+bool check_custom_gpu(const GpuSpec& g, Error& err) {
+    return check_positive("inference.gpu_custom.memory_gib", bytes_to_gib(g.memory_bytes), 1e6, err) &&
+           check_range("inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps, 0, 1e7, err) &&
+           check_range("inference.gpu_custom.bf16_tflops", g.bf16_tflops, 0, 1e7, err) &&
+           check_range("inference.gpu_custom.fp8_tflops", g.fp8_tflops, 0, 1e7, err);
+}
+
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes) {
+    if (!cfg.inference.has_custom_gpu) return;
+    const GpuSpec& g = cfg.inference.custom_gpu;
+    if (!(g.memory_bytes > 0)) return;
+    GpuFit f;
+    f.gpu_id = kCustomGpuId;
+    f.utilization = per_gpu_bytes / g.memory_bytes;
+    f.fits = per_gpu_bytes <= g.memory_bytes;
+    f.within_target = per_gpu_bytes <= g.memory_bytes * cfg.target_utilization;
+    f.gpus_needed = f.fits ? 1 : 0;
+    e.fits.push_back(f);
+}
+
+}  // namespace vc

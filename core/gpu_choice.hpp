@@ -1,0 +1,28 @@
+// vramcalc core: the GPU a config sizes for. The catalog entry `gpu` names, or the custom GPU the
+// config gives (inference.gpu_custom: name, memory, bandwidth, TFLOP/s), which replaces it for
+// every task and every answer (the page's "Custom GPU"). Its fit is listed under id "custom".
+#pragma once
+
+#include <string>
+
+#include "core/catalog/gpus.hpp"
+#include "core/config.hpp"
+#include "core/result.hpp"
+#include "core/status.hpp"
+
+namespace vc {
+
+inline constexpr const char* kCustomGpuId = "custom";
+
+// The custom GPU when the config gives one, else the catalog entry `gpu` names; nullptr for none
+// or an id the catalog does not have.
+const GpuSpec* config_gpu(const Config& cfg);
+// The id of that GPU in an estimate's fits ("custom" for the custom GPU), "" for none.
+std::string config_gpu_id(const Config& cfg);
+// Checks the custom GPU's figures (fields "inference.gpu_custom.*"): memory > 0, the speed figures
+// >= 0 (0: unknown, the speed answers say so).
+bool check_custom_gpu(const GpuSpec& g, Error& err);
+// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory), when the config gives one.
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes);
+
+}  // namespace vc

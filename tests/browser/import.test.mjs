@@ -1,0 +1,216 @@
+// Browser test of local model import on the page (issue 13 item 5, docs/import.md): a GGUF picked
+// with the model panel's "Import model file..." button, a GGUF dropped on the page, config.json text
+// pasted, a config.json that lacks keys and a file that is not what its name says. The files are
+// written here byte by byte (tests/import_files.mjs); the page reads only their headers with
+// File.slice, makes no request, fills the model inputs (a custom architecture, the GGUF's per-tensor
+// bytes) and the headline follows; a failure names what is wrong or missing and keeps the form.
+// At a desktop size and on a phone (390x844 at DPR 3, touch).
+//   VRAMCALC_SITE   the built site folder (default build/wasm/site)
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { serveSite } from '../../scripts/serve.mjs';
+import { llamaGguf, llama70bGguf } from '../import_files.mjs';
+import { launchChromium } from './chromium.mjs';
+import { Visitor } from './visitor.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
+
+// Qwen2.5-7B's config.json keys (tests/fixtures/hf holds the published file).
+const kQwenConfig = {
+    architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', hidden_size: 3584, intermediate_size: 18944, num_hidden_layers: 28,
+    num_attention_heads: 28, num_key_value_heads: 4, vocab_size: 152064, max_position_embeddings: 32768, tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+};
+
+let server, url, browser;
+const consoleErrors = [];
+
+async function open(options) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    await page.goto(url);
+    await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
+    const v = new Visitor(page);
+    await v.settled();
+    // Every request the page makes from here on (there must be none: nothing is uploaded).
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    // What the page reads of each file: File.slice's ranges.
+    await page.evaluate(() => {
+        window.sliced = [];
+        const slice = Blob.prototype.slice;
+        Blob.prototype.slice = function (start, end) {
+            window.sliced.push([start ?? 0, end ?? this.size, this.size]);
+            return slice.apply(this, arguments);
+        };
+    });
+    return { page, v, requests };
+}
+
+// The model panel's import line, once it says something new.
+async function importMessage(page, previous = '') {
+    await page.waitForFunction((p) => {
+        const m = window.vramcalcImport.message();
+        return m && m.message && m.message !== p;
+    }, previous, { timeout: 30000 });
+    return page.evaluate(() => window.vramcalcImport.message());
+}
+
+// Drops a file made of `base64` bytes (and `padding` zero bytes after them) on the canvas.
+async function drop(page, name, base64, padding = 0) {
+    await page.evaluate(([n, b, pad]) => {
+        const bytes = Uint8Array.from(atob(b), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File(pad > 0 ? [bytes, new Uint8Array(pad)] : [bytes], n));
+        const canvas = document.getElementById('canvas');
+        canvas.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, [name, base64, padding]);
+}
+
+async function paste(page, text) {
+    await page.evaluate((t) => {
+        const dt = new DataTransfer();
+        dt.setData('text/plain', t);
+        document.getElementById('canvas').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, text);
+}
+
+// The whole model's weights (llama.cpp keeps the token embedding table in system RAM, off the GPU's weights).
+const weights = (s) => s.result.metrics.weights_total_bytes.value;
+
+before(async () => {
+    assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
+    ({ server, url } = await serveSite(site, { port: 0 }));
+    url = url.replace(/\/$/, '') + '/';
+    browser = await launchChromium();
+});
+
+after(async () => {
+    await browser?.close();
+    server?.close();
+});
+
+test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing keys and a bad file', async () => {
+    const { page, v, requests } = await open({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+    const start = await v.state();
+    assert.equal(start.error, null);
+
+    // 1. The Import button opens the file picker; a GGUF picked fills the model and the headline follows.
+    const tiny = llamaGguf({ name: 'Tiny Llama' });
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10000 }), v.click('import')]);
+    await chooser.setFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: tiny.bytes });
+    let m = await importMessage(page);
+    await v.settled();
+    assert.equal(m.problem, false, m.message);
+    assert.match(m.message, /^Imported tiny\.gguf \(GGUF, llama\): .* parameters, weights [\d,]+ bytes from the file's 21 tensors/);
+    let s = await v.state();
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.task, 'inference');
+    assert.equal(s.inputs.method, 'detailed');
+    assert.equal(s.inputs.inference.engine, 'llama.cpp');
+    assert.equal(s.inputs.inference.weights, 'q4_k_m');
+    assert.equal(s.inputs.model.preset, undefined, 'a custom architecture, not a preset');
+    assert.equal(s.inputs.model.name, 'Tiny Llama');
+    assert.deepEqual([s.inputs.model.layers, s.inputs.model.hidden, s.inputs.model.heads, s.inputs.model.kv_heads, s.inputs.model.ffn, s.inputs.model.vocab],
+        [2, 256, 4, 2, 512, 1000]);
+    assert.equal(s.inputs.inference.weights_file.total_bytes, tiny.weightBytes);
+    assert.equal(weights(s), tiny.weightBytes, 'the weights are the file\'s per-tensor bytes');
+    assert.notEqual(s.result.total_bytes, start.result.total_bytes, 'the headline follows');
+    await v.widget('model.layers');  // the custom architecture editor shows what was read
+    await v.widget('import/message');
+
+    // 2. A 70B-shaped GGUF (an 8.3 MB header) before 64 MiB of tensor data, dropped on the page:
+    // only the header is read, in slices from the start.
+    const big = llama70bGguf();
+    const pad = 64 << 20;
+    await page.evaluate(() => { window.sliced = []; });
+    await drop(page, 'llama70b.gguf', big.bytes.toString('base64'), pad);
+    m = await importMessage(page, m.message);
+    await v.settled();
+    assert.match(m.message, /^Imported llama70b\.gguf \(GGUF, llama\)/);
+    s = await v.state();
+    assert.equal(s.inputs.model.layers, 80);
+    assert.equal(s.inputs.model.name, 'Llama-3 70B shaped');
+    assert.equal(weights(s), big.weightBytes);
+    const sliced = await page.evaluate(() => window.sliced);
+    const size = big.bytes.length + pad;
+    const read = sliced.reduce((a, [b, e]) => a + (e - b), 0);
+    assert.ok(sliced.length >= 2 && sliced.every(([b, e, n]) => b === 0 && e < n && n === size), JSON.stringify(sliced));
+    assert.ok(read < 50e6 && Math.max(...sliced.map(([, e]) => e)) < size, `read ${read} bytes of a ${size}-byte file`);
+
+    // 3. config.json text pasted: the model becomes Qwen2.5-7B's architecture; the GGUF's bytes go.
+    await paste(page, JSON.stringify(kQwenConfig, null, 2));
+    m = await importMessage(page, m.message);
+    await v.settled();
+    assert.match(m.message, /^Imported pasted config\.json \(config\.json, Qwen2ForCausalLM\): 7,615,616,512 parameters/);
+    s = await v.state();
+    assert.equal(s.error, null);
+    assert.deepEqual([s.inputs.model.layers, s.inputs.model.hidden, s.inputs.model.kv_heads, s.inputs.model.vocab], [28, 3584, 4, 152064]);
+    assert.equal(s.inputs.inference.weights_file, undefined, 'the previous file\'s bytes are dropped with its model');
+    assert.equal(s.model_params_b, 7.615616512);
+    const valid = s.result.total_bytes;
+
+    // 4. A config.json without its head count: the message names the keys, the form keeps what was
+    // read (the heads field marked), and the last valid result stays.
+    const partial = { ...kQwenConfig, num_hidden_layers: 40 };
+    delete partial.num_attention_heads;
+    await paste(page, JSON.stringify(partial));
+    m = await importMessage(page, m.message);
+    await v.settled();
+    assert.equal(m.problem, true);
+    assert.match(m.message, /^pasted config\.json lacks num_attention_heads, n_head: .*custom architecture/);
+    s = await v.state();
+    assert.equal(s.inputs.model.layers, 40, 'what was read is in the form');
+    assert.equal(s.inputs.model.heads, 0);
+    assert.equal(s.error.field, 'model.heads');
+    assert.equal(s.result.total_bytes, valid, 'the last valid result stays');
+    await v.widget('model.heads/error');
+    // Typing the missing count completes the architecture: the message goes, the headline follows.
+    await v.typeInto('model.heads', '28');
+    s = await v.state();
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.model.heads, 28);
+    assert.notEqual(s.result.total_bytes, valid);
+    assert.equal((await page.evaluate(() => window.vramcalcImport.message())).message, '');
+
+    // 5. A PNG named model.gguf: a message saying what it is, nothing in the form changes.
+    const before = JSON.stringify((await v.state()).inputs);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+    await drop(page, 'model.gguf', png.toString('base64'));
+    m = await importMessage(page, '');
+    await v.settled();
+    assert.equal(m.problem, true);
+    assert.match(m.message, /^Import failed, nothing changed: .*not a GGUF file .*89 50 4e 47/);
+    assert.equal(JSON.stringify((await v.state()).inputs), before);
+
+    assert.deepEqual(requests, [], 'the page made no request while importing');
+    await page.context().close();
+});
+
+test('phone (390x844, DPR 3, touch): Import is a tap away and fills the model', async () => {
+    const { page, v, requests } = await open({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const button = await v.widget('import');
+    assert.ok(button.x >= 0 && button.x + button.w <= 390, `the Import button (${button.x}..${button.x + button.w}) fits the phone's width`);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10000 }), v.tap('import')]);
+    await chooser.setFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(kQwenConfig)) });
+    const m = await importMessage(page);
+    await v.settled();
+    assert.match(m.message, /^Imported config\.json/);
+    const s = await v.state();
+    assert.equal(s.inputs.model.layers, 28);
+    assert.equal(s.model_params_b, 7.615616512);
+    assert.deepEqual(requests, []);
+    await page.context().close();
+});
+
+test('no errors in the console', () => {
+    assert.deepEqual(consoleErrors, []);
+});
