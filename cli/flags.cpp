@@ -9,7 +9,10 @@
 #include <sstream>
 #include <vector>
 
+#include <algorithm>
+
 #include "core/catalog/gpus.hpp"
+#include "core/fields.hpp"
 #include "core/model/model.hpp"
 #include "core/model/presets.hpp"
 #include "core/solve.hpp"
@@ -53,11 +56,11 @@ Serving (inference.*; llama-server's own spellings work too, so a launch command
   --weights FORMAT       weight format, e.g. bf16, q4_k_m      (inference.weights)
   -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np)
   -np, --parallel N      slots / sequences in flight           (inference.concurrency)
-  -ngl, --ngl N          layers on the GPU (-1 all)            (inference.llamacpp.n_gpu_layers)
-  -ctk, --ctk TYPE       K cache type: f16, q8_0, q4_0, ...    (inference.kv_dtype; V stays f16 without -ctv)
-  -ctv, --ctv TYPE       V cache type (quantized: needs -fa on) (inference.llamacpp.kv_dtype_v)
+  -ngl, --ngl N          layers on the GPU (-1 all)            (inference.llamacpp.n_gpu_layers; also --n-gpu-layers)
+  -ctk, --ctk TYPE       K cache type: f16, q8_0, q4_0, ...    (inference.kv_dtype; V stays f16 without -ctv; --cache-type-k)
+  -ctv, --ctv TYPE       V cache type (quantized: needs -fa on) (inference.llamacpp.kv_dtype_v; --cache-type-v)
   -fa, --flash-attn on|off                                     (inference.llamacpp.flash_attn)
-  -ub, --ubatch N        physical batch                        (inference.llamacpp.n_ubatch)
+  -ub, --ubatch N        physical batch                        (inference.llamacpp.n_ubatch; also --ubatch-size)
   --n-cpu-moe N          routed experts of the first N layers in system RAM
   -sm, --split-mode layer|row|none    -ts, --tensor-split A,B,...   (one share per GPU)
   --mmproj PRESET        vision projector (inference.llamacpp.mmproj.preset)
@@ -121,34 +124,69 @@ int usage_error(const std::string& msg) {
     return 2;
 }
 
-struct Alias {
-    const char* flag;
-    const char* path;
-};
-const Alias kAliases[] = {
-    {"--method", "method"},       {"--task", "task"},             {"--params", "params_b"},      {"--preset", "model.preset"},
-    {"--layers", "model.layers"}, {"--hidden", "model.hidden"},   {"--heads", "model.heads"},    {"--kv-heads", "model.kv_heads"},
-    {"--ffn", "model.ffn"},       {"--vocab", "model.vocab"},     {"--precision", "precision"}, {"--optimizer", "optimizer"},
-    {"--batch", "batch"},         {"--seq", "seq"},               {"--gpus", "gpus"},            {"--gpu", "gpu"},
-    // Serving; llama-server's spellings (-ngl, -ctk, ...) beside the long ones.
-    {"--engine", "inference.engine"},                    {"--weights", "inference.weights"},
-    {"-np", "inference.concurrency"},                    {"--parallel", "inference.concurrency"},
-    {"-ngl", "inference.llamacpp.n_gpu_layers"},         {"--ngl", "inference.llamacpp.n_gpu_layers"},
-    {"--n-gpu-layers", "inference.llamacpp.n_gpu_layers"},
-    {"-ctk", "inference.kv_dtype"},                      {"--ctk", "inference.kv_dtype"},
-    {"--cache-type-k", "inference.kv_dtype"},
-    {"-ctv", "inference.llamacpp.kv_dtype_v"},           {"--ctv", "inference.llamacpp.kv_dtype_v"},
-    {"--cache-type-v", "inference.llamacpp.kv_dtype_v"},
-    {"-ub", "inference.llamacpp.n_ubatch"},              {"--ubatch", "inference.llamacpp.n_ubatch"},
-    {"--ubatch-size", "inference.llamacpp.n_ubatch"},
-    {"--n-cpu-moe", "inference.llamacpp.n_cpu_moe"},
-    {"-sm", "inference.llamacpp.split_mode"},            {"--split-mode", "inference.llamacpp.split_mode"},
-    {"--mmproj", "inference.llamacpp.mmproj.preset"},    {"--draft", "inference.llamacpp.draft.preset"},
-    {"--lora-mib", "inference.llamacpp.lora_mib"},       {"--profile", "inference.llamacpp.profile"},
-    {"--ram-gib", "inference.host.ram_gib"},             {"--ddr", "inference.host.ddr"},
-    {"--channels", "inference.host.channels"},           {"--host-bandwidth-gbps", "inference.host.bandwidth_gbps"},
-    {"--wired-limit-mb", "inference.host.wired_limit_mb"},
-};
+// The field a flag sets: the table's spellings (core/fields.cpp, e.g. "-ngl --ngl --n-gpu-layers").
+const FieldDef* field_for_flag(const std::string& flag) {
+    for (const auto& f : config_fields()) {
+        if (!f.flags) continue;
+        std::istringstream words(f.flags);
+        for (std::string w; words >> w;)
+            if (w == flag) return &f;
+    }
+    return nullptr;
+}
+
+// Edit distance of two short keys (for "did you mean").
+size_t distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t cur = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            prev = cur;
+        }
+    }
+    return row[b.size()];
+}
+
+// A --set path checked against the field table: a declared field, or inside an object whose
+// inside the table leaves to its reader (inference.weights_file.parts). Paths outside the config's
+// sections (plan.* of `vramcalc plan`) are left to their reader. False with `err` naming the path,
+// the nearest declared key and the section's keys.
+bool check_set_path(const std::string& path, Error& err) {
+    if (find_field(path)) return true;
+    const size_t first = path.find('.');
+    if (first == std::string::npos ? true : !find_field(path.substr(0, first))) {
+        if (first != std::string::npos) return true;  // another request's section (plan.*)
+    }
+    // The deepest declared ancestor: opaque (a list or a typed object) takes anything inside.
+    std::string section = path;
+    const FieldDef* parent = nullptr;
+    while (!parent) {
+        const size_t dot = section.rfind('.');
+        section = dot == std::string::npos ? "" : section.substr(0, dot);
+        if (section.empty()) break;
+        parent = find_field(section);
+    }
+    if (parent && (parent->kind != FieldKind::Object || parent->ts_type)) return true;
+    const std::string key = path.substr(section.empty() ? 0 : section.size() + 1);
+    std::string best, keys;
+    const std::string typed = key.substr(0, key.find('.'));
+    size_t best_d = std::max<size_t>(3, typed.size() / 3 + 1);  // a suggestion within a third of the key's edits
+    for (const FieldDef* f : section_fields(section)) {
+        const std::string k = f->key();
+        keys += (keys.empty() ? "" : ", ") + k;
+        // A prefix ("gpu_mem") counts as one edit.
+        const size_t d = typed.size() >= 3 && k.rfind(typed, 0) == 0 ? 1 : distance(typed, k);
+        if (d < best_d) best_d = d, best = k;
+    }
+    const std::string where = section.empty() ? "" : section + ".";
+    err = Error{path, "unknown field " + path + (best.empty() ? "" : " (did you mean " + where + best + "?)") + "; " +
+                          (section.empty() ? "top-level fields" : section) + ": " + keys + " (docs/config.md)"};
+    return false;
+}
 
 // "3,1" or "10,6.5" as a JSON array of numbers (--tensor-split); false when a part is not a number.
 bool number_list(const std::string& s, json& out) {
@@ -209,6 +247,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
     std::vector<std::string> model_files;
     bool print_import = false;
     long long ctx_total = 0;  // -c: the context over all slots (0: not given)
+    Error bad_set;            // the first --set path the field table does not know
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
         std::string v;
@@ -274,19 +313,19 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 return usage_error(bad.message);
             if (eq == std::string::npos || !set_path(overrides, v.substr(0, eq), flag_value(v.substr(eq + 1))))
                 return usage_error("--set needs PATH=VALUE, got " + io::quoted_excerpt(v));
+            if (bad_set.field.empty()) check_set_path(v.substr(0, eq), bad_set);
         } else {
-            bool matched = false;
-            for (const auto& al : kAliases) {
-                if (a == al.flag) {
-                    if (!need(v)) return usage_error(a + " needs a value");
-                    Error bad;
-                    if (!io::check_text(al.path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);
-                    set_path(overrides, al.path, flag_value(v));
-                    matched = true;
-                }
-            }
-            if (!matched) return usage_error("unknown option " + a);
+            const FieldDef* field = field_for_flag(a);
+            if (!field) return usage_error("unknown option " + a);
+            if (!need(v)) return usage_error(a + " needs a value");
+            Error bad;
+            if (!io::check_text(field->path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);
+            set_path(overrides, field->path, flag_value(v));
         }
+    }
+    if (!bad_set.field.empty() && listing.empty()) {
+        print_error(opt, bad_set);
+        return 1;
     }
     if (!listing.empty()) {
         const bool as_json = opt.format == "json";

@@ -2,7 +2,7 @@
 //   estimate.hpp  the entry point every front end calls     config.hpp   the whole input (Config)
 //   solve.hpp     "what fits" questions, dispatched by task  result.hpp   Estimate: named components
 //   status.hpp    errors as values (Error, Outcome)          text.hpp     number formatting for formulas
-//   units.hpp     bytes, GB, GiB
+//   units.hpp     bytes, GB, GiB                             fields.hpp   the config field table (paths, ranges, meanings)
 //   model/    architectures (ModelSpec, parameter count) and the presets with their sources
 //   quant/    weight formats and bits per weight, GGUF per-tensor types
 //   catalog/  GPUs: memory, bandwidth, FLOP/s, with sources

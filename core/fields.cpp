@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
+#include <unordered_map>
 
 #include "core/units.hpp"
 
@@ -108,6 +109,7 @@ struct B {
     B& accepts(const char* text) { return f.accepts = text, *this; }
     B& def(const char* text) { return f.def = text, *this; }
     B& ts(const char* type) { return f.ts_type = type, *this; }
+    B& cli(const char* spellings) { return f.flags = spellings, *this; }
     B& scaled(double s) { return f.scale = s, *this; }
     B& null_when_negative() { return f.null_when_negative = true, *this; }
     B& nonnegative() { return f.read_nonnegative = true, *this; }
@@ -158,21 +160,21 @@ std::vector<FieldDef> make_table() {
         // --- top level (io/config_json.cpp reads these by hand: params_b, the model and the task's
         // optimizer depend on each other) -------------------------------------------------------
         B("schema_version", FieldKind::Int, "the version of this document's layout").accepts("1").def("1").hand(),
-        Enum("method", kMethodNames, ENUM(Method, method), "which estimator runs (docs/methods.md)").hand(),
-        Enum("task", kTaskNames, ENUM(Task, task), "what the GPUs do").hand(),
+        Enum("method", kMethodNames, ENUM(Method, method), "which estimator runs (docs/methods.md)").hand().cli("--method"),
+        Enum("task", kTaskNames, ENUM(Task, task), "what the GPUs do").hand().cli("--task"),
         Obj("model", "a preset, a custom architecture, or a parameter count (below)").hand(),
         Num("params_b", AT(quick.params_b), "parameters in billions, a typed count (same as model.params_b); without it the quick and "
-                                            "guide methods read the count of model").above(0, 1e5, "billion").hand(),
+                                            "guide methods read the count of model").above(0, 1e5, "billion").hand().cli("--params"),
         Enum("precision", kQuickPrecisionNames, ENUM(QuickPrecision, quick.precision),
-             "quick method: bytes per weight 4, 2, 2, 1, 0.5").hand(),
+             "quick method: bytes per weight 4, 2, 2, 1, 0.5").hand().cli("--precision"),
         Enum("optimizer", kQuickOptimizerNames, ENUM(QuickOptimizer, quick.optimizer),
              "quick method: optimizer bytes per parameter 12, 8, 2, 4, 0 (inference: no gradients either)")
-            .def("adamw-mixed (inference when task is inference)").hand(),
-        Num("batch", AT(quick.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand(),
-        Num("seq", AT(quick.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand(),
+            .def("adamw-mixed (inference when task is inference)").hand().cli("--optimizer"),
+        Num("batch", AT(quick.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand().cli("--batch"),
+        Num("seq", AT(quick.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand().cli("--seq"),
         Bool("checkpointing", AT(quick.checkpointing), "quick method: activations x 0.25; detailed: training.recompute full unless given").hand(),
-        Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand(),
-        Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand(),
+        Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand().cli("--gpus"),
+        Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand().cli("--gpu"),
         Obj("guide", "guide method inputs (below)"),
         Obj("constants", "quick method constants (below)"),
         Num("target_utilization", AT(target_utilization), "plan to use at most this share of a GPU's memory").range(0.05, 1).hand(),
@@ -185,7 +187,6 @@ std::vector<FieldDef> make_table() {
         Num("guide.bytes", AT(guide_bytes), "bytes per value p: weights and gradients at p bytes, plus 12 bytes of optimizer state")
             .above(0, 8, "bytes"),
         Num("guide.weight_bytes", AT(guide_weight_bytes), "inference: bytes per weight").above(0, 8, "bytes"),
-        B("guide.overhead_factor", FieldKind::Number, "accepted and ignored: the guide's x1.15 is fixed").def("1.15").hand(),
 
         // --- constants (quick method) --------------------------------------------------------------
         Num("constants.activation_bytes_per_token_param", AT(quick.constants.activation_bytes_per_token_param),
@@ -196,18 +197,18 @@ std::vector<FieldDef> make_table() {
         Num("constants.rtx4090_gb", AT(quick.constants.rtx4090_gb), "the divisor for the RTX 4090 count").above(0, 1e6, "GB"),
 
         // --- model ---------------------------------------------------------------------------------
-        Text("model.preset", AT(model.id), "a preset id (vramcalc --list-presets); fields beside it override it").def("none").hand(),
+        Text("model.preset", AT(model.id), "a preset id (vramcalc --list-presets); fields beside it override it").def("none").hand().cli("--preset"),
         Text("model.name", AT(model.name), "display name (empty: the preset's)").def("none").hand(),
-        Int("model.layers", AT(model.layers), "transformer blocks: weights, KV cache and activations grow with them").range(1, 1024),
-        Int("model.hidden", AT(model.hidden), "model width h: weights grow with h^2, activations with h").range(1, k2p20),
-        Int("model.heads", AT(model.heads), "query heads; eager attention keeps heads x s x s scores").range(1, k2p16),
+        Int("model.layers", AT(model.layers), "transformer blocks: weights, KV cache and activations grow with them").range(1, 1024).cli("--layers"),
+        Int("model.hidden", AT(model.hidden), "model width h: weights grow with h^2, activations with h").range(1, k2p20).cli("--hidden"),
+        Int("model.heads", AT(model.heads), "query heads; eager attention keeps heads x s x s scores").range(1, k2p16).cli("--heads"),
         Int("model.kv_heads", AT(model.kv_heads), "KV heads (= heads for MHA, 1 for MQA): the KV cache is proportional to these")
-            .accepts("[0, model.heads]"),
-        Int("model.head_dim", AT(model.head_dim), "width of one head (0: hidden / heads)").range(0, k2p20),
-        Int("model.ffn", AT(model.ffn), "dense MLP intermediate width").range(0, k2p20),
+            .accepts("[0, model.heads]").cli("--kv-heads"),
+        Int("model.head_dim", AT(model.head_dim), "width of one head (0: hidden / heads); the KV cache is KV heads x head dim").range(0, k2p20),
+        Int("model.ffn", AT(model.ffn), "dense MLP intermediate width: weights and MLP activations grow with it").range(0, k2p20).cli("--ffn"),
         Enum("model.mlp", kMlpNames, ENUM(MlpKind, model.mlp), "gelu: 2 matrices; swiglu / geglu: 3 matrices"),
-        Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24),
-        Bool("model.tied_embeddings", AT(model.tied_embeddings), "the LM head shares the embedding matrix"),
+        Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24).cli("--vocab"),
+        Bool("model.tied_embeddings", AT(model.tied_embeddings), "the LM head shares the embedding matrix: one fewer vocab x h"),
         Enum("model.norm", kNormNames, ENUM(NormKind, model.norm), "LayerNorm adds a bias per channel"),
         Bool("model.attn_bias", AT(model.attn_bias), "biases on the q, k, v (and o with mlp_bias) projections"),
         Bool("model.mlp_bias", AT(model.mlp_bias), "biases on the MLP and output projections"),
@@ -217,7 +218,7 @@ std::vector<FieldDef> make_table() {
             .range(0, k2p24, "tokens"),
         Int("model.type_vocab", AT(model.type_vocab), "BERT token-type embedding rows").range(0, k2p24),
         Int("model.experts", AT(model.experts), "routed experts per MoE layer (0: dense); all are stored").range(0, k2p16),
-        Int("model.top_k", AT(model.top_k), "routed experts each token uses").accepts("[1, model.experts] with experts"),
+        Int("model.top_k", AT(model.top_k), "routed experts each token uses: compute and routed activations").accepts("[1, model.experts] with experts"),
         Int("model.shared_experts", AT(model.shared_experts), "experts every token uses").range(0, k2p16),
         Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20),
         Int("model.dense_layers", AT(model.dense_layers), "leading layers with a dense MLP instead of experts").accepts("[0, model.layers]"),
@@ -319,9 +320,9 @@ std::vector<FieldDef> make_table() {
         Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").range(0, 1e12, "bytes"),
 
         // --- inference -----------------------------------------------------------------------------
-        Enum("inference.engine", kEngineNames, ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")"),
+        Enum("inference.engine", kEngineNames, ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")").cli("--engine"),
         Text("inference.weights", AT(inference.weights.format),
-             "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md"),
+             "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md").cli("--weights"),
         Text("inference.experts_weights", AT(inference.weights.experts_format), "MoE experts in their own (non-GGUF) format")
             .def("same as weights").omit_default(),
         Int("inference.group_size", AT(inference.weights.group_size), "GPTQ/AWQ inputs per group (-1: per row)")
@@ -331,9 +332,9 @@ std::vector<FieldDef> make_table() {
         Bool("inference.keep_embeddings", AT(inference.weights.keep_embeddings), "embedding and LM head stay 16-bit in quantized formats"),
         Bool("inference.gguf_imatrix", AT(inference.weights.gguf_imatrix), "the GGUF file was made with an importance matrix"),
         Text("inference.kv_dtype", AT(inference.kv_dtype), "KV cache element type (auto: the model dtype; llama.cpp f16)")
-            .accepts("auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl"),
+            .accepts("auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl").cli("-ctk --ctk --cache-type-k"),
         Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens"),
-        Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences"),
+        Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences").cli("-np --parallel"),
         Int("inference.prompt_tokens", AT(inference.prompt_tokens), "prefill length for TTFT and HF activations (0: the context)")
             .range(0, k2p24, "tokens"),
         Int("inference.tp", AT(inference.tp), "GPUs the model is split over (vLLM: tensor parallel; llama.cpp / HF: layers); 0: gpus")
@@ -367,27 +368,27 @@ std::vector<FieldDef> make_table() {
 
         // --- inference.llamacpp --------------------------------------------------------------------
         Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
-            "-ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers"),
-        Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch), "-ub: physical batch").range(1, k2p20, "tokens"),
+            "-ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
+        Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch), "-ub: physical batch").range(1, k2p20, "tokens").cli("-ub --ubatch --ubatch-size"),
         Bool("inference.llamacpp.flash_attn", AT(inference.llamacpp.flash_attn), "-fa: flash attention"),
         Text("inference.llamacpp.kv_dtype_v", AT(inference.llamacpp.kv_dtype_v),
-             "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default(),
+             "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default().cli("-ctv --ctv --cache-type-v"),
         Int("inference.llamacpp.n_cpu_moe", AT(inference.llamacpp.n_cpu_moe), "routed experts of the first N layers in system RAM")
-            .range(0, k2p20, "layers").omit_default(),
+            .range(0, k2p20, "layers").omit_default().cli("--n-cpu-moe"),
         Enum("inference.llamacpp.split_mode", kSplitModeNames, ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
-            .omit_default(),
+            .omit_default().cli("-sm --split-mode"),
         List("inference.llamacpp.tensor_split", "number[]", "-ts: one proportion per GPU (empty: by memory)").def("empty").hand(),
         Num("inference.llamacpp.lora_mib", AT(inference.llamacpp.lora_bytes), "LoRA adapter size").range(0, 1e9, "MiB").scaled(kMiB)
-            .omit_default(),
+            .omit_default().cli("--lora-mib"),
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
         Enum("inference.llamacpp.profile", kLlamaProfileNames, ENUM(bool, inference.llamacpp.ollama),
              "ollama: context and concurrency default to Ollama's num_ctx and OLLAMA_NUM_PARALLEL, flash attention off")
-            .omit_default(),
+            .omit_default().cli("--profile"),
 
         // --- inference.llamacpp.mmproj -------------------------------------------------------------
         Text("inference.llamacpp.mmproj.preset", AT(inference.llamacpp.mmproj.preset), "clip-vit-l-14-336 or siglip-so400m-896 (fills the rest)")
-            .def("none").omit_default(),
+            .def("none").omit_default().cli("--mmproj"),
         Num("inference.llamacpp.mmproj.params_m", AT(inference.llamacpp.mmproj.params), "encoder and projector parameters")
             .range(0, 1e6, "million").scaled(1e6).omit_default(),
         Text("inference.llamacpp.mmproj.type", AT(inference.llamacpp.mmproj.type), "projector weights' type").accepts("f16, bf16, f32, q8_0"),
@@ -398,7 +399,7 @@ std::vector<FieldDef> make_table() {
         Int("inference.llamacpp.mmproj.ffn", AT(inference.llamacpp.mmproj.ffn), "encoder MLP width").range(0, 1 << 22).omit_default(),
 
         // --- inference.llamacpp.draft --------------------------------------------------------------
-        Text("inference.llamacpp.draft.preset", AT(inference.llamacpp.draft.preset), "a model preset (empty: no draft)").def("none"),
+        Text("inference.llamacpp.draft.preset", AT(inference.llamacpp.draft.preset), "a model preset (empty: no draft)").def("none").cli("--draft"),
         Text("inference.llamacpp.draft.weights", AT(inference.llamacpp.draft.weights), "the draft's weight format"),
         Int("inference.llamacpp.draft.n_gpu_layers", AT(inference.llamacpp.draft.n_gpu_layers), "-ngld (-1: all)").range(-1, k2p20, "layers"),
         Int("inference.llamacpp.draft.context", AT(inference.llamacpp.draft.context), "-cd per slot (0: the main context)")
@@ -461,16 +462,16 @@ std::vector<FieldDef> make_table() {
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")
-            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).hand(),
-        Int("inference.host.channels", AT(inference.host.channels), "memory channels, 64 bits each").range(0, 64).hand(),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).hand().cli("--ram-gib"),
+        Int("inference.host.channels", AT(inference.host.channels), "memory channels, 64 bits each").range(0, 64).hand().cli("--channels"),
         Num("inference.host.mts", AT(inference.host.mts), "DDR transfer rate").range(0, 1e5, "MT/s").hand(),
-        B("inference.host.ddr", FieldKind::Text, "generation and speed, \"ddr5-5600\": sets mts").def("none").hand(),
+        B("inference.host.ddr", FieldKind::Text, "generation and speed, \"ddr5-5600\": sets mts").def("none").hand().cli("--ddr"),
         Num("inference.host.bandwidth_gbps", AT(inference.host.bandwidth_gbps), "measured host bandwidth, replaces channels x 8 B x MT/s")
-            .range(0, 1e6, "GB/s").hand(),
+            .range(0, 1e6, "GB/s").hand().cli("--host-bandwidth-gbps"),
         Num("inference.host.cpu_tflops", AT(inference.host.cpu_tflops), "replaces constants.cpu_tflops (0: the constant)")
             .range(0, 1e5, "TFLOP/s").hand(),
         Num("inference.host.wired_limit_mb", AT(inference.host.wired_limit_mb), "Apple: sysctl iogpu.wired_limit_mb (0: macOS's default)")
-            .range(0, 1e9, "MB").hand(),
+            .range(0, 1e9, "MB").hand().cli("--wired-limit-mb"),
 
         // --- inference.weights_file (io/inference_json.cpp reads it) ---------------------------------
         Text("inference.weights_file.source", AT(inference.weights_file.source), "the file it was read from").hand(),
@@ -519,9 +520,14 @@ double FieldDef::number_of(const Config& c) const {
 }
 
 const FieldDef* find_field(const std::string& path) {
-    for (const auto& f : config_fields())
-        if (path == f.path) return &f;
-    return nullptr;
+    // Checks look fields up on every estimate: an index, built once.
+    static const std::unordered_map<std::string, const FieldDef*> index = [] {
+        std::unordered_map<std::string, const FieldDef*> m;
+        for (const auto& f : config_fields()) m.emplace(f.path, &f);
+        return m;
+    }();
+    const auto it = index.find(path);
+    return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<const FieldDef*> section_fields(const std::string& section) {
@@ -571,12 +577,23 @@ std::string field_range_text(const FieldDef& f) {
     return s;
 }
 
-bool check_field(const Config& c, const FieldDef& f, Error& err) {
+bool check_number(const FieldDef& f, double v, Error& err) {
     if (!f.ranged || f.accepts) return true;
-    const double v = f.number_of(c);
     if (f.kind == FieldKind::Int || f.whole) return check_int_range(f.path, v, static_cast<long long>(f.min), static_cast<long long>(f.max), err);
     if (f.open_min && f.min == 0) return check_positive(f.path, v, f.max, err);
     return check_range(f.path, v, f.min, f.max, err);
 }
+
+bool check_field(const Config& c, const FieldDef& f, Error& err) { return check_number(f, f.number_of(c), err); }
+
+bool check_value(const char* path, double v, Error& err) {
+    const FieldDef* f = find_field(path);
+    if (!f || !f->ranged || f->accepts) {
+        err = Error{path, std::string(path) + " has no range in the field table (core/fields.cpp)"};
+        return false;
+    }
+    return check_number(*f, v, err);
+}
+
 
 }  // namespace vc

@@ -64,6 +64,7 @@ struct FieldDef {
     const char* accepts = nullptr;   // the accepted values in words, when not a plain range
     const char* def = nullptr;   // the default in words, when not the default Config's value
     const char* ts_type = nullptr;   // TypeScript type of a List (or a by_hand field)
+    const char* flags = nullptr; // the CLI's spellings that set it, space-separated ("-ngl --ngl")
     EnumNames names{};           // Enum: the accepted spellings
     double scale = 1;            // member = document value x scale (GiB fields hold bytes)
     bool null_when_negative = false;  // a negative member (unset override) is written as null
@@ -111,5 +112,10 @@ std::string field_range_text(const FieldDef& f);
 // Checks the member against the field's range; the message names the path and the range in the
 // field's unit (as check_range / check_int_range word it). True when not ranged.
 bool check_field(const Config& c, const FieldDef& f, Error& err);
+// The same check of a value `v` held apart from a Config.
+bool check_number(const FieldDef& f, double v, Error& err);
+// The same check of a value the engine holds apart from a Config (a resolved model, the quick
+// method's inputs): `path` must name a ranged field (else the Error says so).
+bool check_value(const char* path, double v, Error& err);
 
 }  // namespace vc

@@ -367,14 +367,26 @@ std::string row_gpu(const CalibrationRow& row) {
     // "<family>-<GB>" (spaces read as dashes: "RTX 4090-24GB"; the nearest size among the ids
     // that start with the family: "H100-96GB" is the H100 NVL's 94 GB), or as the bare family when the catalog has one size of it ("(RTX-4090)").
     // "llama3_h100_202412" names none: the family must stand apart and a size is under 1000 GB.
-    static const std::vector<std::string> families = [] {
-        std::vector<std::string> f;
+    // Each family with its catalog sizes (every id that starts with "<family>-") and its own sizes
+    // (those followed by a size: "rtx-4090-24gb", not "rtx-4090-laptop-16gb"), built once.
+    struct Family {
+        std::string name;
+        std::vector<const GpuSpec*> sizes, own;
+    };
+    static const std::vector<Family> families = [] {
+        std::vector<Family> f;
         for (const auto& g : gpu_catalog()) {
             const size_t dash = g.id.rfind('-');
             const std::string family = dash == std::string::npos ? g.id : g.id.substr(0, dash);
-            if (std::find(f.begin(), f.end(), family) == f.end()) f.push_back(family);
+            if (std::none_of(f.begin(), f.end(), [&](const Family& x) { return x.name == family; })) f.push_back(Family{family, {}, {}});
         }
-        std::stable_sort(f.begin(), f.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+        std::stable_sort(f.begin(), f.end(), [](const Family& a, const Family& b) { return a.name.size() > b.name.size(); });
+        for (Family& x : f) {
+            for (const auto& g : gpu_catalog())
+                if (g.id.rfind(x.name + "-", 0) == 0) x.sizes.push_back(&g);  // "h100": also "h100-nvl-94gb"
+            for (const GpuSpec* g : x.sizes)
+                if (std::isdigit(static_cast<unsigned char>(g->id[x.name.size() + 1]))) x.own.push_back(g);
+        }
         return f;
     }();
     auto find_in = [](const std::string& text) -> std::string {
@@ -382,10 +394,9 @@ std::string row_gpu(const CalibrationRow& row) {
         for (char& ch : t)
             if (ch == ' ') ch = '-';
         auto apart = [&](size_t i) { return i >= t.size() || !(std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_'); };
-        for (const std::string& family : families) {
-            std::vector<const GpuSpec*> sizes;
-            for (const auto& g : gpu_catalog())
-                if (g.id.rfind(family + "-", 0) == 0) sizes.push_back(&g);  // "h100": also "h100-nvl-94gb"
+        for (const Family& fam : families) {
+            const std::string& family = fam.name;
+            const std::vector<const GpuSpec*>& sizes = fam.sizes;
             for (size_t at = t.find(family); at != std::string::npos; at = t.find(family, at + 1)) {
                 const size_t end = at + family.size();
                 if ((at > 0 && !apart(at - 1)) || sizes.empty()) continue;
@@ -399,10 +410,7 @@ std::string row_gpu(const CalibrationRow& row) {
                     return best->id;
                 }
                 // The bare family: its one size ("rtx-4090-24gb"; "rtx-4090-laptop-16gb" is another family).
-                std::vector<const GpuSpec*> own;
-                for (const GpuSpec* g : sizes)
-                    if (std::isdigit(static_cast<unsigned char>(g->id[family.size() + 1]))) own.push_back(g);
-                if (apart(end) && own.size() == 1) return own.front()->id;
+                if (apart(end) && fam.own.size() == 1) return fam.own.front()->id;
             }
         }
         return std::string();

@@ -2,7 +2,7 @@
 // a CLI flag, a widget message). Every string is checked here BEFORE it is copied into a Config:
 // it must be valid UTF-8 (nlohmann-json's serializer cannot write anything else, and a throw aborts
 // the WebAssembly module) and no longer than its limit. The limits are named here, once; the
-// page's JS reads the message and link limits from the engine (web/embed_bindings.cpp).
+// page's JS reads the message and link limits from the engine (web/shell_bindings.cpp).
 #pragma once
 
 #include <cstddef>

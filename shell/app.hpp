@@ -123,7 +123,7 @@ Config default_inputs();
 bool is_locked(const App& a, const std::string& field);
 
 // Asks the main loop to draw the next few frames (main.cpp): call after changing the App from
-// outside the UI (the page's JS, through web/bindings.cpp and web/embed_bindings.cpp).
+// outside the UI (the page's JS, through web/shell_bindings.cpp).
 void wake();
 
 // Marks the inputs changed: the next results() call recomputes.

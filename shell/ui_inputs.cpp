@@ -272,7 +272,7 @@ bool preset_combo(App& a, Form& f) {
     ImGui::SetNextWindowSizeConstraints(ImVec2(std::max(list_w, ImGui::CalcItemWidth()), 0), ImVec2(FLT_MAX, list_h));
     const bool open = ImGui::BeginCombo("##v", current.c_str(), ImGuiComboFlags_HeightLargest);
     reg(a, field.id);
-    tooltip(field.tip);
+    field_tooltip(field);
     if (open) {
         static char filter[64] = "";
         if (ImGui::IsWindowAppearing()) {
@@ -332,40 +332,40 @@ const Choice<NormKind> kNormKinds[] = {
 };
 
 bool architecture_fields(App& a, Form& f) {
+    // Tooltips: the field table's meaning and accepted range (core/fields.cpp).
     ModelSpec& m = a.inputs.model;
     bool changed = false;
     const NumberSpec dim{1, 1 << 16, 64, Step::Add, "%.0f"};
     const NumberSpec small{0, 1024, 1, Step::Add, "%.0f"};
-    changed |= integer(f, {"model.layers", "Layers", "Transformer blocks: weights, KV cache and activations grow with them."}, m.layers,
+    changed |= integer(f, {"model.layers", "Layers", nullptr}, m.layers,
                        NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
-    changed |= integer(f, {"model.hidden", "Hidden size", "Model width h: weights grow with h^2, activations with h."}, m.hidden, dim);
-    changed |= integer(f, {"model.heads", "Attention heads", "Query heads; eager attention keeps heads x s x s scores."}, m.heads,
+    changed |= integer(f, {"model.hidden", "Hidden size", nullptr}, m.hidden, dim);
+    changed |= integer(f, {"model.heads", "Attention heads", nullptr}, m.heads,
                        NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
-    changed |= integer(f, {"model.kv_heads", "KV heads", "Grouped-query attention: the KV cache is proportional to these."}, m.kv_heads,
+    changed |= integer(f, {"model.kv_heads", "KV heads", nullptr}, m.kv_heads,
                        NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
-    changed |= integer(f, {"model.head_dim", "Head dim (0: h/heads)", "Width of one head; the KV cache is KV heads x head dim."}, m.head_dim,
+    changed |= integer(f, {"model.head_dim", "Head dim (0: h/heads)", nullptr}, m.head_dim,
                        NumberSpec{0, 1024, 8, Step::Add, "%.0f"});
-    changed |= integer(f, {"model.ffn", "FFN size", "MLP intermediate width: weights and MLP activations grow with it."}, m.ffn, dim);
+    changed |= integer(f, {"model.ffn", "FFN size", nullptr}, m.ffn, dim);
     changed |= choice(f, {"model.mlp", "MLP", "Gated MLPs have three matrices and keep more activations."}, kMlpKinds, m.mlp);
     changed |= choice(f, {"model.norm", "Norm", "LayerNorm adds a bias per channel."}, kNormKinds, m.norm, true);
-    changed |= integer(f, {"model.vocab", "Vocabulary", "Embedding and LM head rows; the logits are batch x seq x vocab."}, m.vocab,
+    changed |= integer(f, {"model.vocab", "Vocabulary", nullptr}, m.vocab,
                        NumberSpec{1, 1 << 20, 1024, Step::Add, "%.0f"});
-    changed |= check(f, {"model.tied_embeddings", "Tied embeddings", "The LM head shares the embedding matrix: one fewer vocab x h."},
+    changed |= check(f, {"model.tied_embeddings", "Tied embeddings", nullptr},
                      m.tied_embeddings, "shared with the LM head");
-    changed |= integer(f, {"model.experts", "Experts (MoE)", "Routed experts per MoE layer; 0 for a dense model. All are stored."}, m.experts,
+    changed |= integer(f, {"model.experts", "Experts (MoE)", nullptr}, m.experts,
                        NumberSpec{0, 1024, 1, Step::Add, "%.0f"});
     if (m.experts > 0) {
-        changed |= integer(f, {"model.top_k", "Experts per token", "Routed experts each token uses: compute and routed activations."}, m.top_k, small);
-        changed |= integer(f, {"model.shared_experts", "Shared experts", "Experts every token uses."}, m.shared_experts, small);
-        changed |= integer(f, {"model.expert_ffn", "Expert FFN size", "Intermediate width of one expert."}, m.expert_ffn, dim);
-        changed |= integer(f, {"model.dense_layers", "Dense layers", "Leading layers with a dense MLP instead of experts."}, m.dense_layers, small);
+        changed |= integer(f, {"model.top_k", "Experts per token", nullptr}, m.top_k, small);
+        changed |= integer(f, {"model.shared_experts", "Shared experts", nullptr}, m.shared_experts, small);
+        changed |= integer(f, {"model.expert_ffn", "Expert FFN size", nullptr}, m.expert_ffn, dim);
+        changed |= integer(f, {"model.dense_layers", "Dense layers", nullptr}, m.dense_layers, small);
     }
-    changed |= integer(f, {"model.kv_lora_rank", "MLA KV rank", "DeepSeek latent attention: the KV cache keeps this latent per token (0: off)."},
+    changed |= integer(f, {"model.kv_lora_rank", "MLA KV rank", nullptr},
                        m.kv_lora_rank, NumberSpec{0, 4096, 64, Step::Add, "%.0f"});
-    changed |= integer(f, {"model.sliding_window", "Sliding window", "Local layers cache at most this many tokens (0: none)."}, m.sliding_window,
+    changed |= integer(f, {"model.sliding_window", "Sliding window", nullptr}, m.sliding_window,
                        NumberSpec{0, 1 << 20, 1024, Step::Double, "%.0f"});
-    changed |= integer(f, {"model.context_limit", "Context window", "Tokens the model is configured for (max_position_embeddings): the "
-                                                                     "what-fits answers stop there; no memory of its own (0: unknown)."},
+    changed |= integer(f, {"model.context_limit", "Context window", nullptr},
                        m.context_limit, NumberSpec{0, 1 << 24, 1024, Step::Double, "%.0f", {2048, 4096, 8192, 32768, 131072}, "tokens"});
     return changed;
 }

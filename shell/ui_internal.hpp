@@ -56,7 +56,7 @@ struct Form {
 struct Field {
     const char* id;      // config field path ("batch", "parallel.tp"); the registry id
     const char* label;
-    const char* tip;     // one line: what it does to memory
+    const char* tip;     // one line: what it does to memory (nullptr: the field table's meaning, core/fields.cpp)
     std::initializer_list<const char*> aliases = {};  // other names the engine uses for it
 };
 bool begin_form(const char* id);
@@ -120,6 +120,10 @@ bool choice(Form& f, const Field& field, const Choice<E> (&choices)[N], E& v, bo
 // [SECTION] misc widgets --------------------------------------------------------------------------
 bool button(App& a, const char* id, const char* label, const char* tip = nullptr);
 void tooltip(const char* text);              // on the last item, immediately
+// A form row's tooltip: its tip (or the field table's meaning), then "Accepted: " and the range the
+// engine accepts for the field, in its unit, from the field table.
+std::string field_tip(const Field& field);
+void field_tooltip(const Field& field);
 float tooltip_wrap(float em = 0);            // a tooltip's wrap position: em font heights (0: the default), within the screen
 void section_title(const char* title, const char* tip = nullptr);
 void dim_text(const char* fmt, ...) IM_FMTARGS(1);

@@ -77,7 +77,7 @@ bool tensor_split_row(App& a, Form& f) {
     editing = ImGui::IsItemActive();
     const bool done = ImGui::IsItemDeactivatedAfterEdit();
     reg(a, field.id);
-    tooltip(field.tip);
+    field_tooltip(field);
     ImGui::PopID();
     bool changed = false;
     if (done) {

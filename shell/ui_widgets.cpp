@@ -9,6 +9,7 @@
 //   choices    combo rows and segmented controls
 //   panels     framed groups
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include <imgui_internal.h>  // TempInputIsActive: a number field in text-input mode
 
+#include "core/fields.hpp"
 #include "state/format.hpp"
 #include "ui_internal.hpp"
 
@@ -47,6 +49,26 @@ void tooltip(const char* text) {
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+std::string field_tip(const Field& field) {
+    const FieldDef* def = find_field(field.id);
+    std::string text = field.tip ? field.tip : def ? def->meaning : "";
+    if (!field.tip && !text.empty()) {
+        // The table's one line, as a sentence.
+        text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+        if (text.back() != '.') text += '.';
+    }
+    if (def) {
+        const std::string range = field_range_text(*def);
+        if (!range.empty()) text += "\nAccepted: " + range;
+    }
+    return text;
+}
+
+void field_tooltip(const Field& field) {
+    if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled | ImGuiHoveredFlags_DelayNone) || ImGui::IsItemActive()) return;
+    tooltip(field_tip(field).c_str());
 }
 
 void section_title(const char* title, const char* tip) {
@@ -132,7 +154,7 @@ void row_begin(Form& f, const Field& field) {
     ImGui::TextUnformatted(field.label);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
-    tooltip(field.tip);
+    field_tooltip(field);
     ImGui::TableSetColumnIndex(1);
     ImGui::SetNextItemWidth(-FLT_MIN);
     g_control_set = false;
@@ -161,7 +183,7 @@ bool check(Form& f, const Field& field, bool& v, const char* text) {
     const bool changed = ImGui::Checkbox(text, &v);
     ImGui::PopID();
     reg(f.a, field.id);
-    tooltip(field.tip);
+    field_tooltip(field);
     mark_control();
     row_end(f, field);
     return changed;
@@ -231,7 +253,7 @@ bool number(Form& f, const Field& field, double& v, const NumberSpec& spec) {
     }
     reg(a, id);
     mark_control();
-    tooltip(field.tip);
+    field_tooltip(field);
 
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0, style.FramePadding.y));
     ImGui::PushButtonRepeat(true);
@@ -315,7 +337,7 @@ bool combo_control(App& a, const char* id, const char* tip, int count, int& inde
 bool combo_row(Form& f, const Field& field, int count, int& index, const char* const* ids, const char* const* labels,
                const char* const* tips) {
     row_begin(f, field);
-    const bool changed = combo_control(f.a, field.id, field.tip, count, index, ids, labels, tips);
+    const bool changed = combo_control(f.a, field.id, field_tip(field).c_str(), count, index, ids, labels, tips);
     row_end(f, field);
     return changed;
 }

@@ -48,13 +48,14 @@
         const id = Object.keys(frames).find((k) => frames[k].contentWindow === event.source);
         const m = event.data;
         if (!id || !m || m.vramcalc !== 1) return;  // not one of our widgets
+        // The round trip ends when the reply arrives, before this page shows it.
+        const p = m.requestId && pending[m.requestId];
+        const ms = p ? performance.now() - p.sent : 0;
         (received[id] = received[id] || []).push(m);
         if (m.type === 'height') frames[id].style.height = `${m.height}px`;
         else show(id, m);
-        const p = m.requestId && pending[m.requestId];
         if (p) {
             delete pending[m.requestId];
-            const ms = performance.now() - p.sent;
             out(id, 'rtt', `${ms.toFixed(1)} ms`);
             p.resolve(Object.assign({ roundTripMs: ms }, m));
         }

@@ -13,57 +13,18 @@
 
 (function () {
     const kProtocol = 1;            // postMessage protocol version
-    const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
     const widget = document.documentElement.dataset.vramcalc === 'widget';
     const status = document.getElementById('status');
-    const state = readFragment(location.hash);
+    // The link's embedding state: the theme as the shell read it, the widget's lock, origins
+    // and id (docs/embed.md); filled from the wasm at start (Module.embedLink(): shell/state/url.hpp
+    // reads the whole fragment, this file reads none of it). Until then: the browser's colours.
+    const state = { theme: 'auto', locked: [], origins: [], id: '', error: null };
     const darkScheme = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
     let ready = false;
     let lastRevision = -1;
     let lastHeight = 0;
     let lastSnippet = null;
-    const early = [];           // host messages that came before the engine was ready
-
-    // [SECTION] fragment -------------------------------------------------------------------------
-
-    // The keys this file owns (embedding and view); the config keys, v, units and theme are the
-    // shell's (shell/state/url.cpp reads the same fragment, with its own rules, and reports what it
-    // could not read through Module.linkError): they are not parsed twice.
-    function readFragment(hash) {
-        const out = { error: null, locked: [], units: null, theme: 'auto', origins: [], id: '' };
-        const fail = (field, message) => { if (!out.error) out.error = { field, message }; };
-        for (const part of hash.replace(/^#/, '').split('&')) {
-            if (!part) continue;
-            const eq = part.indexOf('=');
-            let key, raw;
-            try {
-                key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-                raw = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
-            } catch (e) {
-                continue;  // not one of these keys as written here; the shell reports it if it is its own
-            }
-            if (key === 'units') {
-                if (raw === 'gb' || raw === 'gib') out.units = raw;
-            } else if (key === 'theme') {
-                if (raw === 'light' || raw === 'dark' || raw === 'auto') out.theme = raw;
-            } else if (key === 'lock') {
-                out.locked = list(raw);
-            } else if (key === 'origins') {
-                // Only exact origins ("https://docs.example.com"); "*" and the opaque "null" are not accepted.
-                for (const o of list(raw)) {
-                    try {
-                        if (new URL(o).origin === o) out.origins.push(o);
-                        else fail('origins', `"${o}" is not an origin (scheme://host[:port])`);
-                    } catch (e) {
-                        fail('origins', `"${o}" is not an origin (scheme://host[:port])`);
-                    }
-                }
-            } else if (key === 'id') {
-                out.id = raw;
-            }
-        }
-        return out;
-    }
+    const early = [];           // messages from the parent that came before the engine was ready
 
     function isLight() {
         if (state.theme === 'light') return true;
@@ -79,12 +40,10 @@
 
     function applyOptions() {
         paintBackground();
-        // The full page reads its units and theme from the link itself (shell/state/url.hpp): it
-        // needs options only for locked fields, and skips the call (JSON in the engine) otherwise.
+        // The shell read the units and theme from the link itself (shell/state/url.hpp): the full
+        // page needs options only for locked fields, and skips the call (JSON in the engine) otherwise.
         if (!widget && state.locked.length === 0) return;
-        const options = { compact: widget, light: isLight(), locked: state.locked };
-        if (state.units) options.gib = state.units === 'gib';
-        Module.setEmbedOptions(JSON.stringify(options));
+        Module.setEmbedOptions(JSON.stringify({ compact: widget, light: isLight(), locked: state.locked }));
     }
 
     function showProblem(error) {
@@ -95,9 +54,9 @@
     // [SECTION] start ----------------------------------------------------------------------------
     // Runs after the app's main(), before its first frame (Emscripten's postRun).
     function start() {
+        const link = JSON.parse(Module.embedLink());
+        Object.assign(state, { theme: link.theme, locked: link.lock, origins: link.origins, id: link.id, error: link.error });
         applyOptions();
-        // NOTE: the shell read the link's state itself at start (shell/state/url.hpp, the same
-        // format); this reads it again only to report a link the shell could not apply.
         const linkError = Module.linkError();
         if (linkError) showProblem({ field: 'link', message: linkError });
         else if (state.error) showProblem(state.error);
@@ -108,7 +67,7 @@
             lastRevision = Module.stateRevision();
             post({ type: 'ready', version: kProtocol });
             post(resultMessage({}));
-            for (const m of early.splice(0)) handleSafely(m);
+            for (const e of early.splice(0)) accept(e);
         }
     }
 
@@ -139,9 +98,16 @@
         for (const origin of state.origins) window.parent.postMessage(full, origin);
     }
 
+    // The result message's body, read from the engine once per recompute (stateRevision) and reused
+    // by every `get` until the inputs change (postMessage clones it: the host cannot alter it).
+    let cached = null, cachedRevision = -1;
     function resultMessage(extra) {
-        const s = JSON.parse(Module.shellState());
-        return Object.assign({ type: 'result', config: s.inputs, result: s.result, error: s.error }, extra);
+        const revision = Module.stateRevision();
+        if (cached === null || revision !== cachedRevision) {
+            cached = JSON.parse(Module.widgetResult());
+            cachedRevision = revision;
+        }
+        return Object.assign({ type: 'result', config: cached.config, result: cached.result, error: cached.error }, extra);
     }
 
     function handle(m) {
@@ -170,16 +136,22 @@
         }
     }
 
-    window.addEventListener('message', (event) => {
-        if (!widget || event.source !== window.parent || !state.origins.includes(event.origin)) return;
+    // A message from the parent: read once the engine is ready (it knows the link's origins).
+    function accept(event) {
+        if (!state.origins.includes(event.origin)) return;
         const m = event.data;
         if (m === null || typeof m !== 'object' || !('vramcalc' in m)) return;
         if (m.vramcalc !== kProtocol) {
             post({ type: 'error', requestId: m.requestId, error: { field: 'vramcalc', message: `this widget speaks protocol version ${kProtocol}` } });
             return;
         }
-        if (ready) handleSafely(m);
-        else early.push(m);
+        handleSafely(m);
+    }
+
+    window.addEventListener('message', (event) => {
+        if (!widget || event.source !== window.parent) return;
+        if (ready) accept(event);
+        else early.push({ origin: event.origin, data: event.data });
     });
 
     // [SECTION] embed snippet (full page) --------------------------------------------------------

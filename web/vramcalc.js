@@ -1,10 +1,9 @@
 // vramcalc web glue: the Emscripten Module's settings, the page's JS API over the engine, and the
 // browser services the shell asks for (window.vramcalcHost, called from web/platform_web.cpp).
 //   await vramcalc.ready
-//   vramcalc.estimate(config)  config object (docs/config.md) -> result object, the same document as
-//                              `vramcalc --format json`; {ok: false, error: {field, message}} on bad input
-//   vramcalc.solve(config, q)  a what-fits question (vramcalc.questions() lists them) -> answer object,
-//                              as `vramcalc solve q --format json`
+//   vramcalc.estimate(config) ...  the JS library's API (web/api.js, inside app.js; docs/embed.md):
+//                              estimate, solve, suggest, resolveConfig, importModel, importFile,
+//                              presets, gpus, questions, plan, fabrics, version, schemaVersion
 // Host services: clipboard, downloads (Blob URLs), the URL fragment and history (the state lives
 // in the fragment, which browsers never send to a server), the accessible summary (#a11y, an
 // aria-live region mirroring what the canvas shows), touch input (a tap is a click).
@@ -37,6 +36,7 @@
             runtimeReadyMs = performance.now();
             status.textContent = '';
             runtimeReady = true;
+            Object.assign(window.vramcalc, vramcalcApi(Module));  // web/api.js, packed into app.js
             resolveReady();
         },
         // Called after each main-loop iteration (the loop is paused while the page is idle).
@@ -182,12 +182,8 @@
     // Before the runtime is ready there is no state and no frame yet.
     const shellState = () => (runtimeReady ? JSON.parse(Module.shellState()) : null);
 
-    window.vramcalc = {
-        ready,
-        estimate: (config) => JSON.parse(Module.estimate(JSON.stringify(config))),
-        solve: (config, question) => JSON.parse(Module.solve(JSON.stringify(config), question)),
-        questions: () => JSON.parse(Module.questions()),
-    };
+    // The API's members arrive with the engine (onRuntimeInitialized above).
+    window.vramcalc = { ready };
 
     window.vramcalcTest = {
         ready,

@@ -18,8 +18,12 @@ set(VC_SITE_DIR "${CMAKE_BINARY_DIR}/site")
 set(VC_WEB_FLAGS -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2)
 target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)  # WebGL2 = GL ES 3.0, GLSL "#version 300 es"
 
-add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/bindings.cpp ${CMAKE_SOURCE_DIR}/web/platform_web.cpp)
+# The engine's Embind functions (web/engine_bindings.cpp) are the JS library's too; the shell's own
+# (state, links, embedding) are web/shell_bindings.cpp.
+add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/engine_bindings.cpp
+  ${CMAKE_SOURCE_DIR}/web/shell_bindings.cpp ${CMAKE_SOURCE_DIR}/web/platform_web.cpp)
 target_link_libraries(app PRIVATE vc_shell vc_io)
+target_compile_definitions(app PRIVATE VRAMCALC_PAGE_BUILD)  # web/engine_bindings.cpp: the page's subset
 target_compile_options(app PRIVATE -Os)
 target_link_options(app PRIVATE ${VC_WEB_FLAGS} -Oz --bind
   -sENVIRONMENT=web -sFILESYSTEM=0 -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0
@@ -46,13 +50,13 @@ add_custom_target(site ALL DEPENDS ${VC_SITE_FILES} app)
 # files inlined into one page give the offline site/vramcalc.html.
 set(VC_PACK ${CMAKE_SOURCE_DIR}/web/pack.mjs)
 set(VC_APP_LINK_DIR "${CMAKE_BINARY_DIR}/app-link")
-target_sources(app PRIVATE ${CMAKE_SOURCE_DIR}/web/embed_bindings.cpp)
 set_target_properties(app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${VC_APP_LINK_DIR})
 # NOTE: on a fresh build nothing else may have made site/ yet when the packing runs.
 add_custom_command(OUTPUT ${VC_SITE_DIR}/app.js
   COMMAND ${CMAKE_COMMAND} -E make_directory ${VC_SITE_DIR}
   COMMAND ${NODE_EXECUTABLE} ${VC_PACK} app ${VC_APP_LINK_DIR}/app.js ${VC_APP_LINK_DIR}/app.wasm ${VC_SITE_DIR}/app.js
-  DEPENDS app ${VC_PACK} COMMENT "Packing app.js with app.wasm inside" VERBATIM)
+          ${CMAKE_SOURCE_DIR}/web/api.js
+  DEPENDS app ${VC_PACK} ${CMAKE_SOURCE_DIR}/web/api.js COMMENT "Packing app.js with app.wasm inside" VERBATIM)
 add_custom_command(OUTPUT ${VC_SITE_DIR}/vramcalc.html
   COMMAND ${NODE_EXECUTABLE} ${VC_PACK} single ${VC_SITE_DIR} index.html ${VC_SITE_DIR}/vramcalc.html
   DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_FILES} ${VC_PACK} COMMENT "Writing the single-file vramcalc.html" VERBATIM)
@@ -60,18 +64,35 @@ add_custom_target(site_packed DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_DIR}/vramc
 add_dependencies(site site_packed)
 
 # The JS library: core + io + Embind, no UI, as an ES module and a classic script (web/lib).
+# It is compiled for speed, not size (issue 15: a detailed estimate from JS <= 100 us; -Os left the
+# engine and nlohmann-json about 2.5x slower, with libc++'s one-line accessors not inlined): its own
+# copies of core/ and io/ at -O2, linked with -O2. The benchmarks' wasm builds use them too (bench/).
+add_library(vc_core_speed STATIC EXCLUDE_FROM_ALL ${VC_CORE_SOURCES})
+target_include_directories(vc_core_speed PUBLIC ${CMAKE_SOURCE_DIR})
+target_compile_definitions(vc_core_speed PUBLIC VRAMCALC_VERSION="${PROJECT_VERSION}")
+add_library(vc_io_speed STATIC EXCLUDE_FROM_ALL ${VC_IO_SOURCES})
+target_include_directories(vc_io_speed SYSTEM PUBLIC ${SHIM_DIR})
+target_link_libraries(vc_io_speed PUBLIC vc_core_speed)
+target_compile_definitions(vc_io_speed PUBLIC JSON_NOEXCEPTION=1)
+foreach(t vc_core_speed vc_io_speed)
+  target_compile_options(${t} PRIVATE -O2)
+endforeach()
+
 set(VC_LIB_LINK_DIR "${CMAKE_BINARY_DIR}/lib-link")
 set(VC_LIB_DIR "${CMAKE_BINARY_DIR}/lib")
-add_executable(vramcalc_lib ${CMAKE_SOURCE_DIR}/web/lib/bindings.cpp)
-target_link_libraries(vramcalc_lib PRIVATE vc_io)
-target_link_options(vramcalc_lib PRIVATE -Os --bind -sMODULARIZE=1 -sEXPORT_NAME=VramCalcModule
+add_executable(vramcalc_lib ${CMAKE_SOURCE_DIR}/web/engine_bindings.cpp)
+target_link_libraries(vramcalc_lib PRIVATE vc_io_speed)
+target_compile_options(vramcalc_lib PRIVATE -O2)
+target_link_options(vramcalc_lib PRIVATE -O2 --bind -sMODULARIZE=1 -sEXPORT_NAME=VramCalcModule
   -sENVIRONMENT=web,worker  # Node runs it too: the wasm is handed in, so no environment I/O is used
   -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1 -sDYNAMIC_EXECUTION=0)
 set_target_properties(vramcalc_lib PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_LIB_LINK_DIR})
 set(VC_LIB_FILES ${VC_LIB_DIR}/vramcalc.mjs ${VC_LIB_DIR}/vramcalc.js ${VC_LIB_DIR}/vramcalc.d.ts ${VC_LIB_DIR}/package.json)
 add_custom_command(OUTPUT ${VC_LIB_FILES}
   COMMAND ${NODE_EXECUTABLE} ${VC_PACK} lib ${VC_LIB_LINK_DIR}/vramcalc_lib.js ${VC_LIB_LINK_DIR}/vramcalc_lib.wasm
-          ${CMAKE_SOURCE_DIR}/web/lib/api.js ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts ${PROJECT_VERSION} ${VC_LIB_DIR}
-  DEPENDS vramcalc_lib ${VC_PACK} ${CMAKE_SOURCE_DIR}/web/lib/api.js ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts
+          ${CMAKE_SOURCE_DIR}/web/api.js ${CMAKE_SOURCE_DIR}/web/lib/entry.js ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts
+          ${PROJECT_VERSION} ${VC_LIB_DIR}
+  DEPENDS vramcalc_lib ${VC_PACK} ${CMAKE_SOURCE_DIR}/web/api.js ${CMAKE_SOURCE_DIR}/web/lib/entry.js
+          ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts
   COMMENT "Packing the JS library into ${VC_LIB_DIR}" VERBATIM)
 add_custom_target(vramcalc_js ALL DEPENDS ${VC_LIB_FILES})

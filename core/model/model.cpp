@@ -10,24 +10,18 @@
 
 #include <cmath>
 #include <numeric>
+#include <iterator>
 #include <string>
+#include <vector>
 
+#include "core/fields.hpp"
 #include "core/text.hpp"
 
 namespace vc {
 
 // [SECTION] limits --------------------------------------------------------------------------------
-// Generous bounds: they exist to reject typos and overflow, not to judge designs (docs/config.md).
-static constexpr long long kMaxLayers = 1024;
-static constexpr long long kMaxWidth = 1 << 20;       // hidden, ffn, expert_ffn, ranks
-static constexpr long long kMaxHeads = 1 << 16;
-static constexpr long long kMaxVocab = 1 << 24;
-static constexpr long long kMaxPositions = 1 << 24;   // learned position rows
-static constexpr long long kMaxContext = 1 << 24;     // context window, tokens (as the config's seq)
-static constexpr long long kMaxWindow = 1LL << 30;    // sliding window, tokens
-static constexpr long long kMaxExperts = 1 << 16;
-static constexpr long long kMaxNormsPerLayer = 8;
-static constexpr double kMaxParamsB = 1e5;            // 100 trillion, as the quick method
+// Generous bounds: they exist to reject typos and overflow, not to judge designs. Each field's range
+// is in the field table (core/fields.cpp, docs/config.md); check_value applies it.
 
 // [SECTION] resolve_model -------------------------------------------------------------------------
 namespace {
@@ -40,12 +34,44 @@ Outcome<ModelSpec> fail(const char* field, const std::string& rule) {
 
 bool is_mla(const ModelSpec& m) { return m.kv_lora_rank > 0; }
 
+// The architecture's range checks, in the order they are reported: the field table's range, or
+// [0, another dimension] (kv_heads <= heads, top_k <= experts, dense_layers and global_every <= layers).
+struct Checked {
+    const char* path;
+    int ModelSpec::*member;
+    int ModelSpec::*max_member;  // null: the table's range
+};
+const Checked kChecked[] = {
+    {"model.layers", &ModelSpec::layers, nullptr},         {"model.hidden", &ModelSpec::hidden, nullptr},
+    {"model.heads", &ModelSpec::heads, nullptr},           {"model.kv_heads", &ModelSpec::kv_heads, &ModelSpec::heads},
+    {"model.head_dim", &ModelSpec::head_dim, nullptr},     {"model.ffn", &ModelSpec::ffn, nullptr},
+    {"model.vocab", &ModelSpec::vocab, nullptr},           {"model.max_position", &ModelSpec::max_position, nullptr},
+    {"model.type_vocab", &ModelSpec::type_vocab, nullptr}, {"model.norms_per_layer", &ModelSpec::norms_per_layer, nullptr},
+    {"model.experts", &ModelSpec::experts, nullptr},       {"model.top_k", &ModelSpec::top_k, &ModelSpec::experts},
+    {"model.shared_experts", &ModelSpec::shared_experts, nullptr}, {"model.expert_ffn", &ModelSpec::expert_ffn, nullptr},
+    {"model.dense_layers", &ModelSpec::dense_layers, &ModelSpec::layers}, {"model.q_lora_rank", &ModelSpec::q_lora_rank, nullptr},
+    {"model.kv_lora_rank", &ModelSpec::kv_lora_rank, nullptr}, {"model.qk_rope_head_dim", &ModelSpec::qk_rope_head_dim, nullptr},
+    {"model.qk_nope_head_dim", &ModelSpec::qk_nope_head_dim, nullptr}, {"model.v_head_dim", &ModelSpec::v_head_dim, nullptr},
+    {"model.sliding_window", &ModelSpec::sliding_window, nullptr}, {"model.global_every", &ModelSpec::global_every, &ModelSpec::layers},
+};
+
+// The table's entries for kChecked, looked up once (resolve_model runs on every estimate).
+const std::vector<const FieldDef*>& checked_fields() {
+    static const std::vector<const FieldDef*> fields = [] {
+        std::vector<const FieldDef*> v;
+        for (const auto& c : kChecked) v.push_back(find_field(c.path));
+        return v;
+    }();
+    return fields;
+}
+
 }  // namespace
 
 Outcome<ModelSpec> resolve_model(const ModelSpec& in) {
     Error err;
-    if (!check_range("model.params_b", in.params_override_b, 0, kMaxParamsB, err) ||
-        !check_int_range("model.context_limit", in.context_limit, 0, kMaxContext, err))
+    static const FieldDef& params_b = *find_field("model.params_b");
+    static const FieldDef& context_limit = *find_field("model.context_limit");
+    if (!check_number(params_b, in.params_override_b, err) || !check_number(context_limit, in.context_limit, err))
         return Outcome<ModelSpec>::failure(err);
     if (in.layers == 0 && in.params_override_b > 0) {
         // "Parameters only": the architecture comes from typical ratios, the total stays as typed.
@@ -56,31 +82,12 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in) {
     }
 
     ModelSpec m = in;
-    // clang-format off
-    if (!check_int_range("model.layers", m.layers, 1, kMaxLayers, err) ||
-        !check_int_range("model.hidden", m.hidden, 1, kMaxWidth, err) ||
-        !check_int_range("model.heads", m.heads, 1, kMaxHeads, err) ||
-        !check_int_range("model.kv_heads", m.kv_heads, 0, m.heads, err) ||
-        !check_int_range("model.head_dim", m.head_dim, 0, kMaxWidth, err) ||
-        !check_int_range("model.ffn", m.ffn, 0, kMaxWidth, err) ||
-        !check_int_range("model.vocab", m.vocab, 1, kMaxVocab, err) ||
-        !check_int_range("model.max_position", m.max_position, 0, kMaxPositions, err) ||
-        !check_int_range("model.type_vocab", m.type_vocab, 0, kMaxVocab, err) ||
-        !check_int_range("model.norms_per_layer", m.norms_per_layer, 0, kMaxNormsPerLayer, err) ||
-        !check_int_range("model.experts", m.experts, 0, kMaxExperts, err) ||
-        !check_int_range("model.top_k", m.top_k, 0, m.experts, err) ||
-        !check_int_range("model.shared_experts", m.shared_experts, 0, kMaxExperts, err) ||
-        !check_int_range("model.expert_ffn", m.expert_ffn, 0, kMaxWidth, err) ||
-        !check_int_range("model.dense_layers", m.dense_layers, 0, m.layers, err) ||
-        !check_int_range("model.q_lora_rank", m.q_lora_rank, 0, kMaxWidth, err) ||
-        !check_int_range("model.kv_lora_rank", m.kv_lora_rank, 0, kMaxWidth, err) ||
-        !check_int_range("model.qk_rope_head_dim", m.qk_rope_head_dim, 0, kMaxWidth, err) ||
-        !check_int_range("model.qk_nope_head_dim", m.qk_nope_head_dim, 0, kMaxWidth, err) ||
-        !check_int_range("model.v_head_dim", m.v_head_dim, 0, kMaxWidth, err) ||
-        !check_int_range("model.sliding_window", m.sliding_window, 0, kMaxWindow, err) ||
-        !check_int_range("model.global_every", m.global_every, 0, m.layers, err))
-        return Outcome<ModelSpec>::failure(err);
-    // clang-format on
+    for (size_t i = 0; i < std::size(kChecked); ++i) {
+        const Checked& c = kChecked[i];
+        const bool ok = c.max_member ? check_int_range(c.path, m.*c.member, 0, m.*c.max_member, err)
+                                     : check_number(*checked_fields()[i], m.*c.member, err);
+        if (!ok) return Outcome<ModelSpec>::failure(err);
+    }
 
     // Attention heads: GQA needs whole groups of query heads per KV head.
     if (m.kv_heads == 0) m.kv_heads = m.heads;

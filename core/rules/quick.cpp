@@ -1,6 +1,8 @@
 // vramcalc core: quick and guide methods (rules of thumb, reproduced as published).
 #include "core/rules/quick.hpp"
 
+#include "core/fields.hpp"
+
 #include <cmath>
 
 #include "core/text.hpp"
@@ -10,8 +12,6 @@ namespace vc {
 
 // Accepted ranges, shared with the documentation (docs/config.md).
 static constexpr double kMaxParamsB = 1e5;       // 100 trillion parameters
-static constexpr long long kMaxBatch = 1 << 20;
-static constexpr long long kMaxSeq = 1 << 24;    // 16M tokens
 static constexpr long long kMaxGpus = 1 << 20;
 static constexpr long long kMaxDim = 1 << 20;
 
@@ -39,14 +39,12 @@ double quick_optimizer_bytes_per_param(QuickOptimizer o) {
 
 Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     Error err;
-    if (!check_positive("params_b", in.params_b, kMaxParamsB, err) ||
-        !check_int_range("batch", in.batch, 1, kMaxBatch, err) ||
-        !check_int_range("seq", in.seq, 1, kMaxSeq, err) ||
-        !check_range("constants.activation_bytes_per_token_param", in.constants.activation_bytes_per_token_param, 0, 1e3, err) ||
-        !check_range("constants.checkpoint_factor", in.constants.checkpoint_factor, 0, 1, err) ||
-        !check_range("constants.buffer_fraction", in.constants.buffer_fraction, 0, 10, err) ||
-        !check_positive("constants.a100_gb", in.constants.a100_gb, 1e6, err) ||
-        !check_positive("constants.rtx4090_gb", in.constants.rtx4090_gb, 1e6, err))
+    // Ranges from the field table (core/fields.cpp).
+    if (!check_value("params_b", in.params_b, err) || !check_value("batch", in.batch, err) || !check_value("seq", in.seq, err) ||
+        !check_value("constants.activation_bytes_per_token_param", in.constants.activation_bytes_per_token_param, err) ||
+        !check_value("constants.checkpoint_factor", in.constants.checkpoint_factor, err) ||
+        !check_value("constants.buffer_fraction", in.constants.buffer_fraction, err) ||
+        !check_value("constants.a100_gb", in.constants.a100_gb, err) || !check_value("constants.rtx4090_gb", in.constants.rtx4090_gb, err))
         return Outcome<Estimate>::failure(err);
 
     const bool inference = in.optimizer == QuickOptimizer::Inference;
@@ -116,10 +114,8 @@ Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
         !check_int_range("model.layers", in.layers, 1, kMaxDim, err) ||
         !check_int_range("model.hidden", in.hidden, 1, kMaxDim, err) ||
         !check_int_range("model.heads", in.heads, 1, kMaxDim, err) ||
-        !check_positive("bytes", in.bytes, 8, err) ||
-        !check_int_range("batch", in.batch, 1, kMaxBatch, err) ||
-        !check_int_range("seq", in.seq, 1, kMaxSeq, err) ||
-        !check_int_range("gpus", in.gpus, 1, kMaxGpus, err) ||
+        !check_positive(training ? "guide.bytes" : "guide.weight_bytes", in.bytes, 8, err) ||
+        !check_value("batch", in.batch, err) || !check_value("seq", in.seq, err) || !check_value("gpus", in.gpus, err) ||
         !check_range("constants.overhead_factor", in.overhead_factor, 1, 10, err))
         return Outcome<Estimate>::failure(err);
 

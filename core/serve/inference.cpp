@@ -668,9 +668,11 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     if (in.has_custom_gpu) gpus.push_back(&in.custom_gpu);
     e.launch_command = launch_command(p);
     if (p.cpu_only) return Outcome<Estimate>::success(e);
-    const auto candidates = candidate_plans(cfg);
+    // set_plan_gpu sets only the GPU's fields (and what follows from them and the plan's placement),
+    // so one copy of each plan serves every GPU: a copy per GPU and count was most of the time.
+    auto candidates = candidate_plans(cfg);
+    InferencePlan q = p;
     for (const GpuSpec* g : gpus) {
-        InferencePlan q = p;
         set_plan_gpu(q, g);
         GpuFit f;
         f.gpu_id = g->id.empty() ? "custom" : g->id;
@@ -680,8 +682,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // Within the budget (budget_share): vLLM when its pool holds the sequences, the others
         // when the total is within the target.
         f.within_target = f.fits && (p.engine == Engine::Vllm || mg.total() <= q.gpu_capacity * cfg.target_utilization);
-        for (const auto& cand : candidates) {
-            InferencePlan t = cand.second;
+        for (auto& cand : candidates) {
+            InferencePlan& t = cand.second;
             set_plan_gpu(t, g);
             const double share = budget_share(t);
             if (fits_at(t, c, n, share) && memory_at(t, c, n).total() <= t.gpu_capacity * share) {

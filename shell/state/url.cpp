@@ -441,4 +441,93 @@ bool patch_config_text(const Config& base, const std::string& text, Config& out,
     return patch_config(base, patch, out, err);
 }
 
+// [SECTION] embedding keys ------------------------------------------------------------------------
+namespace {
+
+// "https://docs.example.com", "http://127.0.0.1:8080": an origin as URL.origin writes it.
+bool exact_origin(const std::string& o) {
+    struct Scheme {
+        const char* name;
+        const char* default_port;
+    };
+    static const Scheme kSchemes[] = {{"https", "443"}, {"http", "80"}, {"wss", "443"}, {"ws", "80"}, {"ftp", "21"}};
+    for (const Scheme& scheme : kSchemes) {
+        const std::string prefix = std::string(scheme.name) + "://";
+        if (o.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string rest = o.substr(prefix.size());
+        size_t host_end = rest.size();
+        if (!rest.empty() && rest[0] == '[') {  // an IPv6 address
+            host_end = rest.find(']');
+            if (host_end == std::string::npos || host_end == 1) return false;
+            for (size_t i = 1; i < host_end; ++i) {
+                const char c = rest[i];
+                if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':' || c == '.')) return false;
+            }
+            ++host_end;
+        } else {
+            host_end = rest.find(':');
+            if (host_end == std::string::npos) host_end = rest.size();
+            if (host_end == 0) return false;
+            for (size_t i = 0; i < host_end; ++i) {
+                const char c = rest[i];
+                if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.')) return false;
+            }
+        }
+        if (host_end == rest.size()) return true;
+        if (rest[host_end] != ':') return false;
+        const std::string port = rest.substr(host_end + 1);
+        if (port.empty() || port.size() > 5 || port[0] == '0' || port == scheme.default_port) return false;
+        for (const char c : port)
+            if (c < '0' || c > '9') return false;
+        return std::stol(port) <= 65535;
+    }
+    return false;
+}
+
+// "a, b,,c" -> {"a", "b", "c"}
+std::vector<std::string> list_items(const std::string& s) {
+    std::vector<std::string> out;
+    for (const std::string& item : split(s, ',')) {
+        const size_t a = item.find_first_not_of(" \t\n\r\f\v");
+        if (a == std::string::npos) continue;
+        out.push_back(item.substr(a, item.find_last_not_of(" \t\n\r\f\v") - a + 1));
+    }
+    return out;
+}
+
+}  // namespace
+
+EmbedKeys decode_embed_keys(const std::string& fragment, Error& err) {
+    err = Error{};
+    EmbedKeys out;
+    if (fragment.size() > io::kMaxLinkChars) return out;  // decode_fragment names it
+    auto note = [&err](const Error& e) {
+        if (err.field.empty()) err = e;
+    };
+    std::string text = fragment;
+    if (!text.empty() && text[0] == '#') text.erase(0, 1);
+    for (const std::string& part : split(text, '&')) {
+        const size_t eq = part.find('=');
+        const std::string key = percent_decode(part.substr(0, eq));
+        if (key != "lock" && key != "origins" && key != "id") continue;
+        const std::string raw = eq == std::string::npos ? "" : percent_decode(part.substr(eq + 1));
+        Error bad;
+        if (!io::check_text(key, raw, io::kMaxLinkChars, bad)) {
+            note(bad);
+            continue;
+        }
+        if (key == "lock") {
+            out.locked = list_items(raw);
+        } else if (key == "origins") {
+            for (const std::string& o : list_items(raw)) {
+                if (exact_origin(o)) out.origins.push_back(o);
+                else note(Error{"origins", "\"" + io::quoted_excerpt(o) + "\" is not an origin (scheme://host[:port])"});
+            }
+        } else {
+            out.id = raw;
+        }
+    }
+    return out;
+}
+
 }  // namespace vc::shell

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,8 +37,22 @@ bool decode_fragment(const std::string& fragment, const Config& base, Config& cf
 // as a link's model.* keys do. On failure `out` is untouched and `err` names the field.
 bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, Error& err);
 
-// The same from the patch's JSON text, as a widget message brings it (web/embed_bindings.cpp):
+// The same from the patch's JSON text, as a widget message brings it (web/shell_bindings.cpp):
 // at most io::kMaxMessageBytes of UTF-8 (checked before parsing), a JSON object, then patch_config.
 bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err);
+
+// The embedding keys of a link (docs/embed.md), which decode_fragment leaves to the page: web/embed.js
+// asks the wasm for them (web/shell_bindings.cpp), so the fragment has one reader.
+//   lock=batch,seq            config fields the widget's visitor cannot edit
+//   origins=https://a.example,...  who may message the widget: exact origins (scheme://host[:port],
+//                             lowercase, no default port, no path), as the browser's URL.origin writes them
+//   id=name                   echoed in the widget's messages
+// A bad origin or id is left out and the first one named in `err`; the rest applies.
+struct EmbedKeys {
+    std::vector<std::string> locked;
+    std::vector<std::string> origins;
+    std::string id;
+};
+EmbedKeys decode_embed_keys(const std::string& fragment, Error& err);
 
 }  // namespace vc::shell

@@ -1,5 +1,5 @@
 // libFuzzer harness: a widget message's inputs as the engine reads them (web/embed.js hands the
-// `set` message's JSON text to setInputs in web/embed_bindings.cpp, which calls
+// `set` message's JSON text to setInputs in web/shell_bindings.cpp, which calls
 // shell::patch_config_text). Properties on every input: no crash, no sanitizer report, no throw;
 // a patch that applies gives a config that survives its own JSON (the same document and the same
 // estimate, byte for byte), and its exports and summary are written without failing.

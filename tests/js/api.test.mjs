@@ -1,4 +1,4 @@
-// Contract tests of the JS library (build/wasm/lib, web/lib/api.js) under Node's test runner:
+// Contract tests of the JS library (build/wasm/lib, web/api.js) under Node's test runner:
 // the same numbers as the native CLI for every case in cases.jsonl (one line per config; a new
 // config is one more line), field names and defaults, and every error path returned as a value.
 //   VRAMCALC_LIB   the packed library folder (default build/wasm/lib)

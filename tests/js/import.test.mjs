@@ -1,4 +1,4 @@
-// The JS library's importModel / importFile (web/lib/api.js, docs/import.md) against the native
+// The JS library's importModel / importFile (web/api.js, docs/import.md) against the native
 // CLI's --print-import: the same document for the same bytes; importFile reads only a File's
 // header through File.slice, growing the slice when the header is longer than the first one.
 //   VRAMCALC_LIB   the packed library folder (default build/wasm/lib)

@@ -1,6 +1,6 @@
 // Type-checked by tests/js/types.test.mjs (tsc --strict) against web/lib/vramcalc.d.ts: the way
 // docs/embed.md tells a TypeScript user to call the library must compile, and misuse must not.
-import createVramCalc, { type Config, type Estimate, type Failure, type VramCalc } from 'vramcalc';
+import createVramCalc, { type Config, type Estimate, type Failure, type VramCalc, type VramCalcPage } from 'vramcalc';
 
 async function main(): Promise<number> {
     const vc: VramCalc = await createVramCalc();
@@ -35,4 +35,15 @@ async function main(): Promise<number> {
     return step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
 }
 
+// The page's window.vramcalc: the same API once ready; its members may be absent before.
+async function onThePage(page: VramCalcPage): Promise<number> {
+    // @ts-expect-error: before `ready` the members may be missing
+    page.estimate({ batch: 2 });
+    await page.ready;
+    const api = page as VramCalc;
+    const r = api.estimate({ batch: 2 });
+    return r.ok ? r.total_bytes : 0;
+}
+
 main();
+void onThePage;

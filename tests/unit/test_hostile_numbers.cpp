@@ -190,3 +190,18 @@ TEST_CASE("validate: a measured value of 0, infinity or 1e308 is not scored (no 
     CHECK(real.measured_bytes == 14949.0 * 1024 * 1024);
     CHECK(std::isfinite(real.error));
 }
+
+TEST_CASE("guide method: bytes out of range names guide.bytes or guide.weight_bytes; overhead_factor is not a field") {
+    auto training = estimate(parse(R"({"method":"guide","model":{"preset":"llama-3.1-8b"},"guide":{"bytes":9}})"));
+    REQUIRE_FALSE(training.ok);
+    CHECK(training.error.field == "guide.bytes");
+    CHECK(training.error.message == "guide.bytes must be a number greater than 0 and at most 8, got 9");
+    auto serving = estimate(parse(R"({"method":"guide","task":"inference","model":{"preset":"llama-3.1-8b"},"guide":{"weight_bytes":0}})"));
+    REQUIRE_FALSE(serving.ok);
+    CHECK(serving.error.field == "guide.weight_bytes");
+    CHECK(serving.error.message == "guide.weight_bytes must be a number greater than 0 and at most 8, got 0");
+    // It was accepted and then ignored: a value that changes nothing must not read as applied.
+    auto ignored = io::parse_config(R"({"method":"guide","guide":{"overhead_factor":2}})");
+    REQUIRE_FALSE(ignored.ok);
+    CHECK(ignored.error.field == "guide.overhead_factor");
+}

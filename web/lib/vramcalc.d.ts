@@ -1,4 +1,5 @@
-// vramcalc JS library: TypeScript declarations for vramcalc.mjs / vramcalc.js (docs/embed.md).
+// vramcalc JS API: TypeScript declarations for the library (vramcalc.mjs / vramcalc.js) and the
+// page's `window.vramcalc`, one API shape (web/api.js; docs/embed.md).
 // Configs and results are the JSON documents of the CLI (docs/config.md): the types below name the
 // fields every build has; sections added by later schema versions pass through as unknown fields.
 
@@ -14,6 +15,7 @@ export interface Failure {
     error: VramCalcError;
 }
 
+// [SECTION] config types ----------------------------------------------------------------------------
 // The config types are generated from the field table (core/fields.cpp): `vramcalc fields --update
 // web/lib/vramcalc.d.ts`; ctest fields_generated fails when this block differs from it.
 // generated: vramcalc fields ts
@@ -75,15 +77,15 @@ export interface ModelConfig {
     heads?: number;
     /** KV heads (= heads for MHA, 1 for MQA): the KV cache is proportional to these (default 0; [0, model.heads]) */
     kv_heads?: number;
-    /** width of one head (0: hidden / heads) (default 0; [0, 1048576]) */
+    /** width of one head (0: hidden / heads); the KV cache is KV heads x head dim (default 0; [0, 1048576]) */
     head_dim?: number;
-    /** dense MLP intermediate width (default 0; [0, 1048576]) */
+    /** dense MLP intermediate width: weights and MLP activations grow with it (default 0; [0, 1048576]) */
     ffn?: number;
     /** gelu: 2 matrices; swiglu / geglu: 3 matrices (default 'swiglu') */
     mlp?: 'gelu' | 'swiglu' | 'geglu';
     /** vocabulary: embedding and LM head rows; the logits are batch x seq x vocab (default 0; [1, 16777216]) */
     vocab?: number;
-    /** the LM head shares the embedding matrix (default false) */
+    /** the LM head shares the embedding matrix: one fewer vocab x h (default false) */
     tied_embeddings?: boolean;
     /** LayerNorm adds a bias per channel (default 'rmsnorm') */
     norm?: 'layernorm' | 'rmsnorm';
@@ -99,7 +101,7 @@ export interface ModelConfig {
     type_vocab?: number;
     /** routed experts per MoE layer (0: dense); all are stored (default 0; [0, 65536]) */
     experts?: number;
-    /** routed experts each token uses (default 0; [1, model.experts] with experts) */
+    /** routed experts each token uses: compute and routed activations (default 0; [1, model.experts] with experts) */
     top_k?: number;
     /** experts every token uses (default 0; [0, 65536]) */
     shared_experts?: number;
@@ -137,8 +139,6 @@ export interface GuideConfig {
     bytes?: number;
     /** inference: bytes per weight (default 2; (0, 8] bytes) */
     weight_bytes?: number;
-    /** accepted and ignored: the guide's x1.15 is fixed (default 1.15) */
-    overhead_factor?: number;
 }
 
 /** "constants": quick method constants (below) */
@@ -494,6 +494,8 @@ export interface InferenceLlamacppDraftConfig {
 }
 // end generated
 
+// [SECTION] results -------------------------------------------------------------------------------
+
 export interface Component {
     key: string;
     label: string;
@@ -694,7 +696,7 @@ export interface ModelImport {
     header_bytes: number;
     tensor_count: number;
     /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?}}. */
-    config: { model: ModelConfig; inference?: InferenceConfig };
+    config: { model: ModelConfig; inference?: { engine?: string; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
 }
 
 /** A failed import: field "import"; need_bytes > 0 when the header runs past the bytes given (read that many from the start). */
@@ -714,6 +716,10 @@ export interface FileLike {
 /** A config object, or its JSON text. */
 export type ConfigInput = Config | string;
 
+// [SECTION] the API -------------------------------------------------------------------------------
+
+/** The engine's API: the library's createVramCalc() resolves to it; the page's and the widget's
+ *  `window.vramcalc` has the same members once `ready` resolves (VramCalcPage). */
 export interface VramCalc {
     /** The engine's version, e.g. "0.1.0". */
     readonly version: string;
@@ -737,6 +743,11 @@ export interface VramCalc {
     plan(request: (Config & { plan?: PlanRequestFields }) | string): PlanResult | Failure;
     fabrics(): { fabrics: Fabric[]; nodes: GpuNode[] } | Failure;
 }
+
+/** The page's `window.vramcalc` (index.html, widget.html): `ready` at once, the members of VramCalc
+ *  when it resolves. The page carries estimate, solve, questions, version and schemaVersion; the
+ *  other members are there but return a Failure naming the library (its download has a budget). */
+export type VramCalcPage = { readonly ready: Promise<void> } & Partial<VramCalc>;
 
 /** Instantiates the engine (the WebAssembly module is inside the library file: no request). */
 export function createVramCalc(): Promise<VramCalc>;

@@ -1,6 +1,9 @@
-// vramcalc JS library: the Embind surface of the engine without the UI (core + io only), wrapped
-// by web/lib/api.js into createVramCalc(). Strings in, strings out: every function returns a JSON
-// document built by io/, errors included, so nothing can throw across the WebAssembly boundary.
+// vramcalc web: the engine's Embind functions, the one set the page (app.js), the widget and the
+// JS library (vramcalc_lib) export. web/api.js wraps them into the one JS API shape (the page's
+// `vramcalc`, the library's createVramCalc()); the page's own functions (the ImGui shell's state,
+// links, embedding) are in web/shell_bindings.cpp. Strings in, strings out: every function returns
+// a JSON document built by io/, errors included, so nothing can throw across the boundary
+// (exceptions are off in the WebAssembly build).
 //   estimate(configText)           -> io::estimate_json: the result `vramcalc --format json` prints
 //   solve(configText, question)    -> io::solve_json: what `vramcalc solve Q --format json` prints
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
@@ -11,37 +14,48 @@
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
 //   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md)
 //   version() schemaVersion()      -> "0.1.0", 1
+// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate, solve, questions, version
+// and schemaVersion only. The rest would only add to its download, which has a budget
+// (tests/browser/size.test.mjs): the model-file readers, the planner's cluster comparison and batch
+// sizing, the catalogs' and suggestions' JSON (about 75 KB of wasm, 30 KB gzip). There web/api.js
+// answers those calls with a failure that names the library.
 #include <emscripten/bind.h>
 
 #include <string>
 
-#include "io/api_json.hpp"
 #include "io/config_json.hpp"
-#include "io/plan_json.hpp"
-#include "io/model_import.hpp"
 #include "io/solve_json.hpp"
+#ifndef VRAMCALC_PAGE_BUILD
+#include "io/api_json.hpp"
+#include "io/model_import.hpp"
+#include "io/plan_json.hpp"
+#endif
 
 namespace {
 
+#ifndef VRAMCALC_PAGE_BUILD
 std::string presets_text() { return vc::io::dump(vc::io::presets_to_json()); }
 std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
+#endif
 std::string version() { return VRAMCALC_VERSION; }
 int schema_version() { return vc::io::kSchemaVersion; }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(vramcalc_lib) {
+EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("estimate", &vc::io::estimate_json);
     emscripten::function("solve", &vc::io::solve_json);
+    emscripten::function("questions", &vc::io::questions_json);
+    emscripten::function("version", &version);
+    emscripten::function("schemaVersion", &schema_version);
+#ifndef VRAMCALC_PAGE_BUILD
     emscripten::function("suggest", &vc::io::suggest_json);
     emscripten::function("resolveConfig", &vc::io::resolve_config_json);
     emscripten::function("presets", &presets_text);
     emscripten::function("gpus", &gpus_text);
-    emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("plan", &vc::io::plan_json);
     emscripten::function("fabrics", &vc::io::fabrics_json);
     // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
     emscripten::function("importModel", &vc::io::import_json);
-    emscripten::function("version", &version);
-    emscripten::function("schemaVersion", &schema_version);
+#endif
 }
