@@ -108,9 +108,15 @@ const Choice<Engine> kEngines[] = {
     {Engine::Hf, "hf", "HF generate", "Weights, a growing KV cache and the current step's activations."},
 };
 const Choice<HfAttention> kHfAttention[] = {
-    {HfAttention::Sdpa, "sdpa", "SDPA", "PyTorch scaled-dot-product attention: no s x s scores."},
+    {HfAttention::Sdpa, "sdpa", "SDPA", "PyTorch scaled-dot-product attention: no s x s scores (one-KV-head models: the math fallback keeps them)."},
     {HfAttention::Flash, "flash", "FlashAttention-2", "No s x s scores."},
     {HfAttention::Eager, "eager", "Eager", "Keeps heads x s x s scores during prefill."},
+};
+const Choice<GptqKernel> kGptqKernels[] = {
+    {GptqKernel::Exllamav2, "exllamav2", "ExLlamaV2", "AutoGPTQ / optimum: a scratch of 2048 x 8 rows for the largest layer."},
+    {GptqKernel::Exllama, "exllama", "ExLlama", "transformers' GPTQConfig default: an FP16 buffer of the largest matrix."},
+    {GptqKernel::Marlin, "marlin", "Marlin", "Fused dequantization: no buffer."},
+    {GptqKernel::Torch, "torch", "Dequantize", "Triton / torch kernels: the largest matrix in FP16 while it runs."},
 };
 
 // Powers of two for batch-like inputs and context lengths.
@@ -699,6 +705,8 @@ bool training_inputs(App& a) {
                                NumberSpec{1, 4096, 1, Step::Double, "%.0f", {32, 64, 128, 256}});
             changed |= choice(m, {"training.lora.quantize_head", "Quantize the LM head", "bitsandbytes leaves the head in 16-bit by default."},
                               kToggles, t.lora.quantize_head, true);
+            changed |= choice(m, {"training.lora.saves_inputs", "4-bit layers keep inputs", "bitsandbytes before 0.43.2 kept each 4-bit layer's input for backward."},
+                              kToggles, t.lora.saves_inputs, true);
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
         if (number(m, {"runtime.nccl_bytes", "NCCL buffers (MiB)", "Per GPU when the job has more than one, outside the allocator."}, nccl,
@@ -829,6 +837,8 @@ bool serving_inputs(App& a) {
                 changed |= choice(k, {"inference.hf.attention", "Attention", "Eager keeps the prefill's s x s scores."}, kHfAttention, in.hf.attention, true);
                 changed |= check(k, {"inference.hf.full_logits", "Full-prompt logits", "Logits for every prompt token (older transformers): prompt x vocab."},
                                  in.hf.full_logits, "prompt x vocab");
+                changed |= check(k, {"inference.hf.legacy_cache", "transformers < 4.42", "generate held two copies of the KV cache while decoding, and the prompt's FP32 logits."},
+                                 in.hf.legacy_cache, "two cache copies");
                 break;
         }
         if (c.model.sliding_window > 0)
@@ -854,6 +864,9 @@ bool serving_inputs(App& a) {
         if (in.engine == Engine::Vllm)
             changed |= check(m, {"inference.vllm.profile_logits", "Profile all tokens' logits", "vLLM V1 <= 0.7 computed logits for every batched token: GiBs more."},
                              in.vllm.profile_all_tokens, "older vLLM");
+        if (in.engine == Engine::Hf && wf && std::string(wf->id).rfind("gptq", 0) == 0)
+            changed |= choice(m, {"inference.hf.gptq_kernel", "GPTQ kernel", "The kernel's persistent buffers (AutoGPTQ / optimum / transformers)."},
+                              kGptqKernels, in.hf.gptq_kernel);
         if (in.engine == Engine::Hf) {
             bool fp32 = in.hf.bnb_compute_bytes == 4;
             if (check(m, {"inference.hf.bnb_compute_dtype", "bitsandbytes FP32 compute", "BitsAndBytesConfig's default float32 compute dtype keeps an FP32 copy of a dequantized matrix."},

@@ -255,8 +255,9 @@ struct LayerActivation {
     double scores = 0;
     double expert = 0;
     double gathered = 0;  // whole on every TP rank, with or without sequence parallelism (DTensor TP)
+    double scattered = 0; // kept only with TP + SP: reduce-scatter outputs (sequence shards, / TP)
     double per_token(double tp, bool sp) const {
-        return (sp ? replicated / tp : replicated) + gathered + (sharded + scores) / tp + expert;
+        return (sp ? replicated / tp : replicated) + gathered + (sharded + scores) / tp + expert + (sp && tp > 1 ? scattered / tp : 0);
     }
 };
 

@@ -96,6 +96,9 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         r.replicated = in.residual_bytes * h;
         r.sharded = p * kept + p * q + 4 * in.heads;
         r.gathered = p * kept_whole;
+        // torchtitan's save list also keeps _c10d_functional.reduce_scatter_tensor outputs: with
+        // TP + SP the sequence-sharded outputs of wo and w2 (2 x h per token / TP).
+        if (pr.tp_saves_gathered) r.scattered = 2 * p * h;
         return r;
     }
 

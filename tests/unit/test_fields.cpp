@@ -108,12 +108,10 @@ TEST_CASE("fields: each stated range is the engine's, named in the field's unit"
             auto r = run(doc);
             INFO("value " << bad);
             CHECK_FALSE(r.ok);
-            // NOTE: the guide's checks name its own inputs ("bytes"), which the page maps to both
-            // guide fields (shell/ui_inputs.cpp); a model without layers is no architecture.
+            // A model without layers is no architecture. (The guide's checks name guide.bytes and
+            // guide.weight_bytes themselves since fb9132a.)
             const std::string path = f.path;
-            const std::string named = path == "guide.bytes" || path == "guide.weight_bytes" ? "bytes"
-                                      : path == "model.layers" && bad < f.min ? "model"
-                                                                              : path;
+            const std::string named = path == "model.layers" && bad < f.min ? "model" : path;
             CHECK(r.error.field == named);
         }
         ++checked;

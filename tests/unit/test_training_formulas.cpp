@@ -95,6 +95,22 @@ TEST_CASE("DTensor TP (torchtitan): the all-gathered q/k/v and MLP inputs are sa
     CHECK(layer_activation(in).per_token(t, true) - megatron == Approx(4 * h - 4 * h / t));
     // Without TP nothing changes.
     CHECK(layer_activation(in).per_token(1, false) == Approx(34 * h + 4 * a));
+    // Op-level SAC (torchtitan's save list): the rowwise w2 matmul output whole (h), the
+    // reduce-scatter outputs of wo and w2 sequence-sharded (2h / t); Megatron-style keeps w2's / t.
+    in.gated = true;
+    in.ffn = 4 * h;
+    in.recompute = Recompute::Selective;
+    ProfileBehaviour sac = *find_training_profile("torchtitan");
+    ProfileBehaviour sac_megatron_tp = sac;
+    sac_megatron_tp.tp_saves_gathered = false;
+    in.profile = &sac_megatron_tp;
+    const double sharded_down = layer_activation(in).per_token(t, true);
+    in.profile = &sac;
+    CHECK(layer_activation(in).per_token(t, true) - sharded_down == Approx(2 * (h - h / t) + 2 * 2 * h / t));
+    // One GPU: no collectives, the same bytes either way.
+    const double one_gpu = layer_activation(in).per_token(1, false);
+    in.profile = &sac_megatron_tp;
+    CHECK(one_gpu == Approx(layer_activation(in).per_token(1, false)));
 }
 
 TEST_CASE("gated MLP and GQA terms") {
