@@ -36,6 +36,20 @@ export class Visitor {
         return [r.x + r.w / 2, r.y + r.h / 2];
     }
 
+    // Wheels the column under the widget until the widget is in view (the canvas scrolls its columns;
+    // the header and tabs above a column cover its top, so the widget must sit below the top 15%).
+    async inView(id) {
+        const height = this.page.viewportSize().height;
+        for (let i = 0; i < 40; ++i) {
+            const r = await this.widget(id);
+            if (r.y >= height * 0.15 && r.y + r.h <= height) return;
+            await this.page.mouse.move(r.x + r.w / 2, height / 2);
+            await this.page.mouse.wheel(0, r.y < height * 0.15 ? -100 : 100);
+            await this.settled();
+        }
+        assert.fail(`widget ${id} never scrolled into view`);
+    }
+
     // A mouse click at the widget's centre; waits for the page to settle.
     async click(id) {
         const [x, y] = await this.center(id);
