@@ -40,25 +40,6 @@ bool plan_flag(const char* name) {
     return false;
 }
 
-bool parse_clusters(const std::string& s, json& out, std::string& bad) {
-    out = json::array();
-    size_t start = 0;
-    while (start <= s.size()) {
-        size_t comma = s.find(',', start);
-        std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        size_t a = item.find(':'), b = a == std::string::npos ? a : item.find(':', a + 1);
-        if (a == std::string::npos || b == std::string::npos) { bad = item; return false; }
-        char* end = nullptr;
-        const std::string count = item.substr(a + 1, b - a - 1);
-        long n = std::strtol(count.c_str(), &end, 10);
-        if (count.empty() || *end != '\0' || n < 1) { bad = item; return false; }
-        out.push_back({{"gpu", item.substr(0, a)}, {"gpus", n}, {"fabric", item.substr(b + 1)}});
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return true;
-}
-
 std::string gb(double bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", bytes / 1e9);
@@ -103,7 +84,7 @@ int plan_command(int argc, char** argv) {
             else if (a == "--clusters") {
                 json c;
                 std::string bad;
-                if (!parse_clusters(v, c, bad)) {
+                if (!io::parse_cluster_list(v, c, bad)) {
                     std::fprintf(stderr, "vramcalc: --clusters: \"%s\" is not GPU:COUNT:FABRIC (e.g. h100-80gb:512:ib-ndr400)\n", bad.c_str());
                     return 2;
                 }

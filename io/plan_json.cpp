@@ -2,6 +2,7 @@
 #include "io/plan_json.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "io/config_json.hpp"
 #include "io/json_read.hpp"
@@ -124,7 +125,11 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         if (!cr.ok()) return Out::failure(cr.error());
     }
     if (r.ok() && r.has("clusters")) {
-        const json& cl = r.at("clusters");
+        json listed;
+        std::string bad;
+        if (r.at("clusters").is_string() && !parse_cluster_list(r.at("clusters").get<std::string>(), listed, bad))
+            return Out::failure("plan.clusters", "\"" + bad + "\" is not GPU:COUNT:FABRIC with COUNT 1 to 1000000 (e.g. h100-80gb:512:ib-ndr400)");
+        const json& cl = r.at("clusters").is_string() ? listed : r.at("clusters");
         if (!cl.is_array() || cl.size() > 64) return Out::failure("plan.clusters", "must be a list of at most 64 {\"gpu\", \"gpus\", \"fabric\"}");
         for (size_t i = 0; i < cl.size(); ++i) {
             const std::string pre = "plan.clusters[" + std::to_string(i) + "].";
@@ -197,6 +202,25 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
     }
     if (!r.ok()) return Out::failure(r.error());
     return Out::success(std::move(req));
+}
+
+bool parse_cluster_list(const std::string& s, json& out, std::string& bad) {
+    out = json::array();
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        size_t a = item.find(':'), b = a == std::string::npos ? a : item.find(':', a + 1);
+        if (a == std::string::npos || b == std::string::npos) { bad = item; return false; }
+        char* end = nullptr;
+        const std::string count = item.substr(a + 1, b - a - 1);
+        long n = std::strtol(count.c_str(), &end, 10);
+        if (count.empty() || *end != '\0' || n < 1 || n > 1000000) { bad = item; return false; }
+        out.push_back({{"gpu", item.substr(0, a)}, {"gpus", n}, {"fabric", item.substr(b + 1)}});
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return true;
 }
 
 Outcome<PlanRequest> parse_plan_request(const std::string& text) {

@@ -39,6 +39,11 @@ struct PlanRequest {
 };
 
 Outcome<PlanRequest> plan_request_from_json(const nlohmann::json& doc);
+
+// "GPU:COUNT:FABRIC,..." (e.g. "h100-80gb:512:ib-ndr400,a100-80gb:1024:ib-hdr200") as the request's
+// "clusters" list; false with `bad` the first item that is not GPU:COUNT:FABRIC with COUNT >= 1.
+// The CLI's --clusters and the page's plan.clusters read it.
+bool parse_cluster_list(const std::string& s, nlohmann::json& out, std::string& bad);
 Outcome<PlanRequest> parse_plan_request(const std::string& text);
 
 nlohmann::json layout_to_json(const Layout& l);

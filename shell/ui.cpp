@@ -33,8 +33,17 @@ std::string link(const App& a) {
 }
 
 void export_file(App& a, const char* ext, const char* mime) {
-    const Results& r = results(a);
     std::string content;
+    if (a.ui.planner.open) {  // the planner's ranked layouts (shell/state/planner.hpp)
+        const std::string name = export_file_name(a.inputs, (std::string("plan.") + ext).c_str());
+        if (std::string(ext) == "json") content = planner_export_json(a);
+        else if (std::string(ext) == "csv") content = planner_export_csv(a);
+        else content = planner_export_markdown(a, link(a));
+        platform::download(name, mime, content);
+        a.notice = "Downloaded " + name;
+        return;
+    }
+    const Results& r = results(a);
     if (std::string(ext) == "json") content = export_json(a.inputs, r);
     else if (std::string(ext) == "csv") content = export_csv(a.inputs, r);
     else content = export_markdown(a.inputs, r, a.ui.show_gib, link(a));

@@ -43,6 +43,8 @@ std::string money(double usd) {
     return buf;
 }
 
+constexpr double kExtrasBudgetMs = 30;  // planner extras computed per frame (at least one search)
+
 std::string seconds(double s) { return s >= 100 ? fixed(s, 0) + " s" : s >= 1 ? fixed(s, 2) + " s" : fixed(s * 1000, 0) + " ms"; }
 
 void right_aligned(const std::string& s) {
@@ -222,6 +224,364 @@ void rejections(App& a, const PlanResult& plan) {
     for (const auto& n : plan.notes) dim_text("%s", n.c_str());
 }
 
+// [SECTION] sizing --------------------------------------------------------------------------------
+// Network-aware batch sizing on the chosen fabric: the smallest per-GPU batch that keeps the GPUs
+// at the target share of compute, its activation memory, the verdict and what fixes it.
+void sizing_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
+    panel_begin("plan_sizing_panel", "NETWORK-AWARE BATCH SIZING");
+    if (x.chosen_fabric < 0 || !x.fabric_done[static_cast<size_t>(x.chosen_fabric)]) {
+        dim_text("Computing\xe2\x80\xa6");
+        panel_end();
+        return;
+    }
+    const bool gib = a.ui.show_gib;
+    const BatchSizing& b = x.fabrics[static_cast<size_t>(x.chosen_fabric)].sizing;
+    dim_text("The best layout's split (%s) on %s: the smallest batch per GPU (micro-batch x accumulation) at which the step loses under %s "
+             "to what a bigger batch hides (data-parallel traffic, pipeline bubble and sends).",
+             layout_label(plan.ranked.front().layout).c_str(), plan.fabric_id.c_str(), format_percent(1 - kPlannerSizingEfficiency).c_str());
+    if (b.per_gpu_batch <= 0) {
+        error_text(b.verdict);
+    } else {
+        ImGui::Text("%s sequences per GPU (micro-batch %d x %d), global batch %s: %s of the step computes", format_count(b.per_gpu_batch).c_str(),
+                    b.layout.micro, b.layout.accum, format_count(b.global_batch).c_str(), format_percent(b.efficiency).c_str());
+        ImGui::Text("Activations %s; %s per GPU against the %s target", format_size(b.activation_bytes, gib).c_str(),
+                    format_size(b.memory_bytes, gib).c_str(), format_size(plan.target_bytes, gib).c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, b.fits ? palette().good : palette().error);
+        ImGui::TextWrapped("%s", sizes_in_unit(b.fits ? "Fits: the network does not set this run's memory floor." :
+                                                        "Does not fit: on this fabric, hiding communication costs more memory than the GPU has.", gib).c_str());
+        ImGui::PopStyleColor();
+        if (!b.fix.empty()) ImGui::TextWrapped("Fix: %s", sizes_in_unit(b.fix, gib).c_str());
+    }
+    reg(a, "plan/sizing");
+    panel_end();
+}
+
+// [SECTION] fabrics -------------------------------------------------------------------------------
+// The same job on every fabric, one row each: the best layout's step time (bar), and the memory per
+// GPU that the sized batch costs against the target (bar, target marked): "same hardware, different network".
+void fabric_chart(App& a, const PlanResult& plan, const PlannerExtras& x, bool narrow) {
+    panel_begin("plan_fabrics_panel", "SAME HARDWARE, DIFFERENT NETWORK");
+    const bool gib = a.ui.show_gib;
+    const Palette& pal = palette();
+    double tmax = 0, mmax = 0;
+    for (size_t i = 0; i < x.fabrics.size(); ++i) {
+        if (!x.fabric_done[i]) continue;
+        const FabricPoint& f = x.fabrics[i];
+        if (f.ok) tmax = std::max(tmax, f.best.time.total);
+        mmax = std::max(mmax, f.sizing.memory_bytes);
+    }
+    mmax = std::max(mmax, plan.target_bytes * 1.1);
+    dim_text("%d x %s, global batch %s: the fastest layout on each fabric (step time), and the memory per GPU of the batch that hides "
+             "its communication (network-aware sizing of the best layout's split; dashed: the %s target).",
+             plan.gpus, plan.gpu_id.c_str(), format_count(plan.global_batch).c_str(), format_size(plan.target_bytes, gib).c_str());
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoSavedSettings;
+    if (ImGui::BeginTable("plan_fabrics", 3, flags)) {
+        const float bar_w = narrow ? 110.0f : 220.0f;
+        ImGui::TableSetupColumn("Fabric", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("Step time (best layout)", ImGuiTableColumnFlags_WidthFixed, bar_w);
+        ImGui::TableSetupColumn("Memory at the sized batch", ImGuiTableColumnFlags_WidthFixed, bar_w);
+        ImGui::PushFont(font(Font::Small));
+        ImGui::TableHeadersRow();
+        ImGui::PopFont();
+        for (size_t i = 0; i < x.fabrics.size(); ++i) {
+            const FabricPoint& f = x.fabrics[i];
+            ImGui::PushID(static_cast<int>(i));
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            if (static_cast<int>(i) == x.chosen_fabric) ImGui::TextColored(pal.accent, "%s", f.fabric_id.c_str());
+            else ImGui::TextUnformatted(f.fabric_id.c_str());
+            reg(a, "plan/fabric/" + f.fabric_id);
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            const float h = ImGui::GetTextLineHeight();
+            // Step time.
+            ImGui::TableNextColumn();
+            if (!x.fabric_done[i]) {
+                dim_text("\xe2\x80\xa6");
+            } else if (!f.ok) {
+                dim_text("no layout fits");
+                if (ImGui::IsItemHovered()) tooltip(sizes_in_unit(f.why, gib).c_str());
+            } else {
+                const ImVec2 at = ImGui::GetCursorScreenPos();
+                const float w = tmax > 0 ? static_cast<float>(f.best.time.total / tmax) * (bar_w - 60) : 0;
+                dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + std::max(1.0f, w), at.y + h - 2), ImGui::GetColorU32(pal.accent));
+                ImGui::SetCursorScreenPos(ImVec2(at.x + w + 4, at.y));
+                ImGui::TextUnformatted(seconds(f.best.time.total).c_str());
+                if (ImGui::IsItemHovered()) {
+                    ImGui::BeginTooltip();
+                    ImGui::Text("%s on %s", layout_label(f.best.layout).c_str(), f.fabric_id.c_str());
+                    ImGui::Text("Step %s: compute %s, exposed communication %s, bubble %s; %s per GPU", seconds(f.best.time.total).c_str(),
+                                seconds(f.best.time.compute).c_str(), seconds(f.best.time.comm_exposed()).c_str(), seconds(f.best.time.bubble).c_str(),
+                                format_size(f.best.memory_bytes, gib).c_str());
+                    ImGui::EndTooltip();
+                }
+            }
+            // Memory of the sized batch, against the target.
+            ImGui::TableNextColumn();
+            if (x.fabric_done[i]) {
+                const BatchSizing& b = f.sizing;
+                const ImVec2 at = ImGui::GetCursorScreenPos();
+                const float span = bar_w - 60;
+                if (b.per_gpu_batch > 0 && b.memory_bytes > 0) {
+                    const float w = static_cast<float>(std::min(1.0, b.memory_bytes / mmax)) * span;
+                    dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + std::max(1.0f, w), at.y + h - 2),
+                                      ImGui::GetColorU32(b.fits ? pal.good : pal.error));
+                }
+                const float tx = at.x + static_cast<float>(plan.target_bytes / mmax) * span;
+                for (float y = at.y; y < at.y + h; y += 4) dl->AddLine(ImVec2(tx, y), ImVec2(tx, std::min(y + 2, at.y + h)), pal.target, 1.5f);
+                ImGui::SetCursorScreenPos(ImVec2(at.x + span + 4, at.y));
+                ImGui::TextUnformatted(b.per_gpu_batch > 0 ? format_size_value(b.memory_bytes, gib).c_str() : "-");
+                if (ImGui::IsItemHovered()) tooltip(sizes_in_unit(b.verdict, gib).c_str());
+            }
+            ImGui::PopID();
+        }
+        ImGui::EndTable();
+    }
+    panel_end();
+}
+
+// [SECTION] pareto --------------------------------------------------------------------------------
+// Training time against rental cost for the token budget, over cluster sizes (a quarter to four
+// times the GPUs): each size's fastest layouts as dots, the Pareto front joined by a line.
+void pareto_chart(App& a, const PlanResult& plan, const PlannerExtras& x) {
+    panel_begin("plan_pareto_panel", "TIME AGAINST COST");
+    const Palette& pal = palette();
+    if (!x.complete) {
+        dim_text("Computing %zu of %zu searches\xe2\x80\xa6", x.next, x.units);
+        panel_end();
+        return;
+    }
+    const double tokens = a.ui.planner.train_tokens > 0 ? a.ui.planner.train_tokens : kParetoDefaultTokens;
+    dim_text("Days and rental cost to train %s tokens with %s GPUs over %s, at %s GPUs: each size's %d fastest layouts; the line joins the "
+             "Pareto front (none both faster and cheaper).",
+             format_count(tokens).c_str(), plan.gpu_id.c_str(), plan.fabric_id.c_str(),
+             [&] {
+                 std::string s;
+                 for (int n : x.counts) s += (s.empty() ? "" : ", ") + std::to_string(n);
+                 return s;
+             }().c_str(),
+             kPlannerParetoPerCount);
+    for (const auto& n : x.notes) dim_text("%s", n.c_str());
+    if (x.pareto.empty()) {
+        panel_end();
+        return;
+    }
+    double d0 = 1e300, d1 = 0, c0 = 1e300, c1 = 0;
+    for (const auto& p : x.pareto) {
+        d0 = std::min(d0, p.layout.train_days);
+        d1 = std::max(d1, p.layout.train_days);
+        c0 = std::min(c0, p.layout.rent_usd);
+        c1 = std::max(c1, p.layout.rent_usd);
+    }
+    // Log axes (the sizes span 16x), padded.
+    const double ld0 = std::log10(d0) - 0.05, ld1 = std::log10(std::max(d1, d0 * 1.01)) + 0.05;
+    const double lc0 = std::log10(c0) - 0.05, lc1 = std::log10(std::max(c1, c0 * 1.01)) + 0.05;
+    const float width = ImGui::GetContentRegionAvail().x, height = 220;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(width, height));
+    reg_rect(a, "plan/pareto", origin, ImVec2(origin.x + width, origin.y + height));
+    const ImVec2 lo(origin.x + 64, origin.y + 8), hi(origin.x + width - 10, origin.y + height - 22);
+    if (hi.x - lo.x < 60) {
+        panel_end();
+        return;
+    }
+    auto X = [&](double d) { return lo.x + static_cast<float>((std::log10(d) - ld0) / (ld1 - ld0)) * (hi.x - lo.x); };
+    auto Y = [&](double c) { return hi.y - static_cast<float>((std::log10(c) - lc0) / (lc1 - lc0)) * (hi.y - lo.y); };
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGui::PushFont(font(Font::Small));
+    const ImU32 label_col = ImGui::GetColorU32(pal.dim);
+    dl->AddRect(lo, hi, pal.border);
+    // Ticks at 1-2-5 steps of each decade inside the range.
+    for (int axis = 0; axis < 2; ++axis) {
+        const double a0 = axis == 0 ? ld0 : lc0, a1 = axis == 0 ? ld1 : lc1;
+        for (int e = static_cast<int>(std::floor(a0)); e <= static_cast<int>(std::ceil(a1)); ++e)
+            for (double m : {1.0, 2.0, 5.0}) {
+                const double v = m * std::pow(10.0, e);
+                if (std::log10(v) < a0 || std::log10(v) > a1) continue;
+                const std::string t = axis == 0 ? fixed(v, v < 1 ? 2 : v < 10 ? 1 : 0) : money(v);
+                const ImVec2 sz = ImGui::CalcTextSize(t.c_str());
+                if (axis == 0) {
+                    const float px = X(v);
+                    dl->AddLine(ImVec2(px, lo.y), ImVec2(px, hi.y), pal.grid);
+                    dl->AddText(ImVec2(px - sz.x / 2, hi.y + 3), label_col, t.c_str());
+                } else {
+                    const float py = Y(v);
+                    dl->AddLine(ImVec2(lo.x, py), ImVec2(hi.x, py), pal.grid);
+                    dl->AddText(ImVec2(lo.x - sz.x - 4, py - sz.y / 2), label_col, t.c_str());
+                }
+            }
+    }
+    dl->AddText(ImVec2(hi.x - ImGui::CalcTextSize("days").x, hi.y - ImGui::CalcTextSize("days").y - 2), label_col, "days");
+    ImGui::PopFont();
+    // The front, then the dots (one colour per cluster size; the planned size ringed).
+    const ImU32 front_col = ImGui::GetColorU32(pal.accent);
+    for (size_t i = 0, prev = SIZE_MAX; i < x.pareto.size(); ++i) {
+        if (!x.pareto[i].front) continue;
+        if (prev != SIZE_MAX)
+            dl->AddLine(ImVec2(X(x.pareto[prev].layout.train_days), Y(x.pareto[prev].layout.rent_usd)),
+                        ImVec2(X(x.pareto[i].layout.train_days), Y(x.pareto[i].layout.rent_usd)), front_col, 1.5f);
+        prev = i;
+    }
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    size_t hover = SIZE_MAX;
+    float hover_d = 12;
+    for (size_t i = 0; i < x.pareto.size(); ++i) {
+        const ParetoPoint& p = x.pareto[i];
+        const size_t k = static_cast<size_t>(std::find(x.counts.begin(), x.counts.end(), p.gpus) - x.counts.begin());
+        const ImVec2 c(X(p.layout.train_days), Y(p.layout.rent_usd));
+        dl->AddCircleFilled(c, p.front ? 4.5f : 3.0f, component_color("", static_cast<int>(k)));
+        if (p.gpus == plan.gpus) dl->AddCircle(c, 6.5f, ImGui::GetColorU32(pal.text));
+        const float d = std::hypot(c.x - m.x, c.y - m.y);
+        if (d < hover_d) { hover_d = d; hover = i; }
+    }
+    if (hover != SIZE_MAX && ImGui::IsWindowHovered()) {
+        const ParetoPoint& p = x.pareto[hover];
+        ImGui::BeginTooltip();
+        ImGui::Text("%d x %s: %s", p.gpus, plan.gpu_id.c_str(), layout_label(p.layout.layout).c_str());
+        ImGui::Text("%s days, %s rented; step %s, MFU %s%s", fixed(p.layout.train_days, 1).c_str(), money(p.layout.rent_usd).c_str(),
+                    seconds(p.layout.time.total).c_str(), format_percent(p.layout.time.mfu).c_str(), p.front ? "; on the Pareto front" : "");
+        ImGui::EndTooltip();
+    }
+    // Legend: one swatch per cluster size.
+    ImGui::PushFont(font(Font::Small));
+    for (size_t k = 0; k < x.counts.size(); ++k) {
+        if (k) ImGui::SameLine(0, 12);
+        ImGui::ColorButton("##n", ImGui::ColorConvertU32ToFloat4(component_color("", static_cast<int>(k))),
+                           ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder, ImVec2(9, 9));
+        ImGui::SameLine(0, 4);
+        ImGui::Text("%d GPUs", x.counts[k]);
+    }
+    ImGui::PopFont();
+    panel_end();
+}
+
+// [SECTION] compare -------------------------------------------------------------------------------
+// Candidate clusters against a goal: train the token budget (by a deadline), or serve N sequences
+// of a context. Inputs are view state (plan.clusters, plan.goal, ...); the rows follow a search at a time.
+void compare_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
+    PlannerView& p = a.ui.planner;
+    const bool gib = a.ui.show_gib;
+    panel_begin("plan_compare_panel", "COMPARE CLUSTERS");
+    Form f{a};
+    bool changed = false;
+    if (begin_form("plan_compare_form")) {
+        static const char* const kGoalIds[] = {"train", "serve"};
+        static const char* const kGoalLabels[] = {"Train", "Serve"};
+        static const char* const kGoalTips[] = {"Train the token budget: days, rental and purchase cost, the best layout of each cluster.",
+                                                "Serve concurrent sequences: replicas x TP, decode throughput (roofline), cost per million tokens."};
+        int goal = p.serve ? 1 : 0;
+        const Field goal_field{"plan.goal", "Goal", "Train the token budget, or serve concurrent sequences of a context."};
+        row_begin(f, goal_field);
+        if (segmented(a, "plan.goal", 2, goal, kGoalIds, kGoalLabels, kGoalTips, -1)) {
+            p.serve = goal == 1;
+            changed = true;
+        }
+        row_end(f, goal_field);
+        if (p.serve) {
+            changed |= number(f, {"plan.serve_concurrency", "Concurrent sequences", "Sequences in flight across the cluster."}, p.serve_concurrency,
+                              NumberSpec{1, 1e6, 1, Step::Double, "%.0f", {16, 64, 256, 1024, 4096}});
+            changed |= number(f, {"plan.serve_context", "Context", "Tokens per sequence (prompt + output)."}, p.serve_context,
+                              NumberSpec{128, 1 << 20, 1, Step::Double, "%.0f", {4096, 8192, 32768, 131072}, "tokens"});
+        } else {
+            changed |= number(f, {"plan.deadline_days", "Deadline (0: none)", "Days to train the token budget; each cluster says whether it meets them."},
+                              p.deadline_days, NumberSpec{0, 3650, 1, Step::Add, "%.0f", {0, 7, 30, 90}, "days"});
+        }
+        // Candidates as typed text, GPU:COUNT:FABRIC,... (the CLI's --clusters): applies on Enter or leaving the field.
+        static char buf[512];
+        static bool editing = false;
+        const Field list_field{"plan.clusters", "Clusters", "GPU:COUNT:FABRIC, comma-separated (e.g. h100-80gb:64:ib-ndr400,a100-80gb:128:ib-hdr200); empty: four defaults."};
+        row_begin(f, list_field);
+        if (!editing) std::snprintf(buf, sizeof buf, "%s", p.clusters.c_str());
+        ImGui::PushID(list_field.id);
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##v", planner_default_clusters(plan.gpu_id, plan.gpus, plan.fabric_id).c_str(), buf, sizeof buf);
+        editing = ImGui::IsItemActive();
+        if (ImGui::IsItemDeactivatedAfterEdit() && p.clusters != buf) {
+            p.clusters = buf;
+            changed = true;
+        }
+        reg(a, list_field.id);
+        tooltip(list_field.tip);
+        ImGui::PopID();
+        row_end(f, list_field);
+        end_form(f);
+    }
+    if (changed) a.publish = true;
+    if (!x.compare_error.empty()) error_text(x.compare_error);
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoSavedSettings;
+    int row = 0;
+    if (!p.serve && !x.clusters.empty() && ImGui::BeginTable("plan_compare", 6, flags)) {
+        for (const char* h : {"Cluster", "Days", "Rent", "Buy", "Best layout", ""}) ImGui::TableSetupColumn(h, h[0] == 'B' && h[1] == 'e' ? ImGuiTableColumnFlags_WidthStretch : 0);
+        ImGui::PushFont(font(Font::Small));
+        ImGui::TableHeadersRow();
+        ImGui::PopFont();
+        for (const auto& k : x.clusters) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d x %s, %s", k.cluster.gpus, k.cluster.gpu_id.c_str(), k.cluster.fabric.c_str());
+            reg(a, "plan/compare/" + std::to_string(row++));
+            if (!k.ok) {
+                ImGui::TableNextColumn();
+                ImGui::TableNextColumn();
+                ImGui::TableNextColumn();
+                ImGui::TableNextColumn();
+                dim_text("%s", sizes_in_unit(k.why, gib).c_str());
+                ImGui::TableNextColumn();
+                continue;
+            }
+            const bool meets = p.deadline_days <= 0 || k.train_days <= p.deadline_days;
+            ImGui::TableNextColumn();
+            ImGui::PushStyleColor(ImGuiCol_Text, meets ? palette().text : palette().error);
+            right_aligned(k.train_days > 0 ? fixed(k.train_days, k.train_days < 10 ? 2 : 1) : "-");
+            ImGui::PopStyleColor();
+            ImGui::TableNextColumn();
+            right_aligned(money(k.rent_usd));
+            ImGui::TableNextColumn();
+            right_aligned(money(k.purchase_usd));
+            ImGui::TableNextColumn();
+            ImGui::Text("%s, %s/GPU", layout_label(k.best.layout).c_str(), format_size(k.best.memory_bytes, gib).c_str());
+            ImGui::TableNextColumn();
+            if (p.deadline_days > 0) ImGui::TextColored(meets ? palette().good : palette().error, meets ? "meets" : "misses");
+        }
+        ImGui::EndTable();
+        dim_text("Rent: GPU-hours x the catalog's hourly price; buy: GPUs x price x 1.15 (networking's share).");
+    }
+    if (p.serve && !x.serve.empty() && ImGui::BeginTable("plan_compare_serve", 6, flags)) {
+        for (const char* h : {"Cluster", "Replicas", "Seq/replica", "Tokens/s", "$/M tokens", "Buy"}) ImGui::TableSetupColumn(h);
+        ImGui::PushFont(font(Font::Small));
+        ImGui::TableHeadersRow();
+        ImGui::PopFont();
+        for (const auto& k : x.serve) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d x %s", k.cluster.gpus, k.cluster.gpu_id.c_str());
+            reg(a, "plan/compare/" + std::to_string(row++));
+            if (!k.ok) {
+                ImGui::TableNextColumn();
+                dim_text("%s", sizes_in_unit(k.why, gib).c_str());
+                continue;
+            }
+            ImGui::TableNextColumn();
+            ImGui::Text("%d x TP%d", k.replicas, k.tp);
+            ImGui::TableNextColumn();
+            ImGui::PushStyleColor(ImGuiCol_Text, k.meets ? palette().text : palette().error);
+            right_aligned(format_count(k.seqs_per_replica) + " of " + format_count(k.max_seqs_per_replica));
+            ImGui::PopStyleColor();
+            if (ImGui::IsItemHovered()) tooltip(k.meets ? (format_size(k.memory_bytes, gib) + " per GPU").c_str() : sizes_in_unit(k.why, gib).c_str());
+            ImGui::TableNextColumn();
+            right_aligned(format_count(std::round(k.tokens_per_s)));
+            ImGui::TableNextColumn();
+            right_aligned(k.usd_per_mtok > 0 ? "$" + fixed(k.usd_per_mtok, k.usd_per_mtok < 1 ? 3 : 2) : "-");
+            ImGui::TableNextColumn();
+            right_aligned(money(k.purchase_usd));
+        }
+        ImGui::EndTable();
+        dim_text("Decode throughput from the serving roofline (vLLM, the calculator's weight format and KV type), every replica at the full context; "
+                 "cost: GPU-hours x hourly price per million output tokens.");
+    }
+    if (!x.complete && (p.serve ? x.serve.empty() : x.clusters.size() < 1)) dim_text("Computing\xe2\x80\xa6");
+    panel_end();
+}
+
 }  // namespace
 
 // [SECTION] tab -----------------------------------------------------------------------------------
@@ -268,6 +628,19 @@ void planner_panel(App& a, bool narrow) {
     const LayoutResult* chosen = p.ranked.empty() ? nullptr : layout_table(a, p, narrow);
     rejections(a, p);
     panel_end();
+    if (!chosen) {
+        // The extras follow a unit (one search) at a time, ~30 ms of work per frame: the page never freezes.
+        if (!ImGui::IsAnyItemActive() && planner_extras_step(a, kExtrasBudgetMs)) wake();
+        const PlannerExtras& x = planner_extras();
+        if (x.generation == r.generation) {
+            if (!p.ranked.empty()) {
+                sizing_panel(a, p, x);
+                fabric_chart(a, p, x, narrow);
+                pareto_chart(a, p, x);
+            }
+            compare_panel(a, p, x);
+        }
+    }
     if (chosen) use_layout(a, *chosen);  // after drawing: the table reads the plan that this replaces
 }
 

@@ -251,6 +251,10 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
 Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in,
                                                   const std::vector<ClusterCandidate>& clusters);
 
+// Orders cluster results as plan_clusters does: by `rank` (time: days or cluster throughput; cost:
+// rental; tokens/s per GPU), those with no fitting layout last.
+void rank_clusters(std::vector<ClusterResult>& clusters, PlanRank rank);
+
 // Fewest GPUs (whole nodes, doubling then bisecting) that train in.train_tokens within
 // deadline_days; 0 when none up to max_gpus does.
 Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus);

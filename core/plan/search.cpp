@@ -501,14 +501,18 @@ Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanI
         }
         out.push_back(r);
     }
+    rank_clusters(out, in.rank);
+    return Outcome<std::vector<ClusterResult>>::success(std::move(out));
+}
+
+void rank_clusters(std::vector<ClusterResult>& out, PlanRank rank) {
     auto key = [&](const ClusterResult& r) {
         if (!r.ok) return 1e300;
-        if (in.rank == PlanRank::Cost) return r.rent_usd > 0 ? r.rent_usd : r.best.time.total * r.cluster.gpus;
-        if (in.rank == PlanRank::TokensPerGpu) return -r.best.time.tokens_per_s_per_gpu;
+        if (rank == PlanRank::Cost) return r.rent_usd > 0 ? r.rent_usd : r.best.time.total * r.cluster.gpus;
+        if (rank == PlanRank::TokensPerGpu) return -r.best.time.tokens_per_s_per_gpu;
         return r.train_days > 0 ? r.train_days : 1.0 / std::max(1e-30, r.best.time.tokens_per_s_per_gpu * r.cluster.gpus);
     };
     std::stable_sort(out.begin(), out.end(), [&](const ClusterResult& a, const ClusterResult& b) { return key(a) < key(b); });
-    return Outcome<std::vector<ClusterResult>>::success(std::move(out));
 }
 
 Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus) {

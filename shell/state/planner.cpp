@@ -10,6 +10,8 @@
 #include "core/catalog/fabrics.hpp"
 #include "io/plan_json.hpp"
 #include "shell/app.hpp"
+#include "format.hpp"
+#include "report.hpp"
 #include "scenario.hpp"
 
 namespace vc::shell {
@@ -78,6 +80,16 @@ void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::str
     if (p.global_batch != d.global_batch) pairs.emplace_back("plan.global_batch", number_text(p.global_batch));
     if (p.train_tokens != d.train_tokens) pairs.emplace_back("plan.train_tokens", number_text(p.train_tokens));
     if (p.rank != d.rank) pairs.emplace_back("plan.rank", plan_rank_name(p.rank));
+    if (p.clusters != d.clusters) pairs.emplace_back("plan.clusters", p.clusters);
+    if (p.serve != d.serve) pairs.emplace_back("plan.goal", p.serve ? "serve" : "train");
+    if (p.deadline_days != d.deadline_days) pairs.emplace_back("plan.deadline_days", number_text(p.deadline_days));
+    if (p.serve_concurrency != d.serve_concurrency) pairs.emplace_back("plan.serve_concurrency", number_text(p.serve_concurrency));
+    if (p.serve_context != d.serve_context) pairs.emplace_back("plan.serve_context", number_text(p.serve_context));
+}
+
+std::string planner_default_clusters(const std::string& gpu_id, int gpus, const std::string& fabric) {
+    const std::string n = std::to_string(gpus), n2 = std::to_string(gpus * 2);
+    return gpu_id + ":" + n + ":" + fabric + ",a100-80gb:" + n + ":ib-hdr200,b200-180gb:" + n + ":ib-ndr400,a100-80gb:" + n2 + ":ib-hdr200";
 }
 
 bool planner_fragment_key(const std::string& key, const std::string& value, PlannerView& p, Error& err) {
@@ -97,19 +109,30 @@ bool planner_fragment_key(const std::string& key, const std::string& value, Plan
         p.gpus = static_cast<int>(x);
     } else if (key == "plan.fabric") {
         p.fabric = value;  // an unknown id gets the engine's message naming plan.fabric
-    } else if (key == "plan.global_batch" || key == "plan.train_tokens") {
+    } else if (key == "plan.global_batch" || key == "plan.train_tokens" || key == "plan.deadline_days" || key == "plan.serve_concurrency" ||
+               key == "plan.serve_context") {
         if (!parse_number(value, x)) {
             err = Error{key, key + " must be a number, got \"" + value + "\""};
             return false;
         }
-        (key == "plan.global_batch" ? p.global_batch : p.train_tokens) = x;
+        (key == "plan.global_batch" ? p.global_batch : key == "plan.train_tokens" ? p.train_tokens : key == "plan.deadline_days" ? p.deadline_days
+                                                                    : key == "plan.serve_concurrency" ? p.serve_concurrency : p.serve_context) = x;
+    } else if (key == "plan.clusters") {
+        p.clusters = value;  // read (and a bad item named) by the request, as the CLI's --clusters
+    } else if (key == "plan.goal") {
+        if (value != "train" && value != "serve") {
+            err = Error{key, "plan.goal must be train or serve, got \"" + value + "\""};
+            return false;
+        }
+        p.serve = value == "serve";
     } else if (key == "plan.rank") {
         if (!parse_rank(value, p.rank)) {
             err = Error{key, "plan.rank must be time, cost or tokens_per_gpu, got \"" + value + "\""};
             return false;
         }
     } else {
-        err = Error{key, key + " is not a planner field (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens, plan.rank)"};
+        err = Error{key, key + " is not a planner field (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens, plan.rank, plan.clusters, "
+                             "plan.goal, plan.deadline_days, plan.serve_concurrency, plan.serve_context)"};
         return false;
     }
     return true;
@@ -127,6 +150,12 @@ json planner_request_json(const Config& inputs, const PlannerView& p) {
     json doc = io::config_to_json(planner_config(inputs));
     doc["plan"] = json{{"gpus", p.gpus}, {"fabric", p.fabric}, {"global_batch", p.global_batch}, {"train_tokens", p.train_tokens},
                        {"rank", plan_rank_name(p.rank)}, {"top", kPlannerTop}};
+    // The comparison's candidates and goal: read with the request (a bad item names its field),
+    // run a unit at a time after the plan (PlannerExtras).
+    const std::string list = p.clusters.empty() ? planner_default_clusters(inputs.gpu_id, p.gpus, p.fabric) : p.clusters;
+    doc["plan"]["clusters"] = list;  // the request reads "GPU:COUNT:FABRIC,..." and names a bad item
+    if (p.serve) doc["plan"]["serve"] = json{{"concurrency", p.serve_concurrency}, {"context", p.serve_context}};
+    else if (p.deadline_days > 0) doc["plan"]["deadline_days"] = p.deadline_days;
     return doc;
 }
 
@@ -172,8 +201,9 @@ void reset_extras(Cache& c) {
     }
     x.fabric_done.assign(x.fabrics.size(), false);
     x.counts = pareto_gpu_counts(c.results.plan.gpus, c.results.plan.gpus_per_node);
-    // Nothing fits: no reference layout to size, no point comparing (the table says why).
-    x.units = c.results.plan.ranked.empty() ? 0 : x.fabrics.size() + x.counts.size();
+    // Nothing fits: no reference layout to size, no Pareto point; the clusters are still compared.
+    const size_t compare = c.request.serve ? 1 : c.request.clusters.size();
+    x.units = (c.results.plan.ranked.empty() ? 0 : x.fabrics.size() + x.counts.size()) + compare;
     x.complete = x.units == 0;
 }
 
@@ -182,13 +212,27 @@ void run_unit(Cache& c, size_t i) {
     PlannerExtras& x = c.extras;
     const io::PlanRequest& req = c.request;
     const size_t nf = x.fabrics.size();
-    if (i < nf) {
+    const bool extras = !c.results.plan.ranked.empty();
+    if (extras && i < nf) {
         size_t f = i;
         if (x.chosen_fabric >= 0) f = i == 0 ? static_cast<size_t>(x.chosen_fabric) : (i <= static_cast<size_t>(x.chosen_fabric) ? i - 1 : i);
         auto fp = fabric_point(req.cfg, req.in, x.fabrics[f].fabric_id, c.results.plan.ranked.front().layout, kPlannerSizingEfficiency);
         if (fp.ok) x.fabrics[f] = std::move(fp.value);
         else x.fabrics[f].why = fp.error.field + ": " + fp.error.message;
         x.fabric_done[f] = true;
+        return;
+    }
+    if (!extras || i >= nf + x.counts.size()) {
+        const size_t k = i - (extras ? nf + x.counts.size() : 0);
+        if (req.serve) {
+            auto sv = serve_clusters(req.cfg, req.in, req.serve_goal, req.clusters);
+            if (sv.ok) x.serve = std::move(sv.value);
+            else x.compare_error = sv.error.field + ": " + sv.error.message;
+        } else {
+            auto cr = plan_clusters(req.cfg, req.in, {req.clusters[k]});
+            if (cr.ok) x.clusters.push_back(cr.value.front());
+            else x.compare_error = cr.error.field + ": " + cr.error.message;
+        }
         return;
     }
     const int n = x.counts[i - nf];
@@ -220,6 +264,7 @@ bool planner_extras_step(App& a, double budget_ms) {
     }
     if (x.next >= x.units && !x.complete) {
         mark_pareto_front(x.pareto);
+        rank_clusters(x.clusters, c.request.in.rank);
         x.complete = true;
     }
     return !x.complete;
@@ -236,10 +281,78 @@ void use_layout(App& a, const LayoutResult& r) {
     a.notice = buf;
 }
 
+// [SECTION] exports -------------------------------------------------------------------------------
+namespace {
+
+std::string num(double v, const char* fmt = "%.6g") {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, fmt, std::isfinite(v) ? v : 0.0);
+    return buf;
+}
+
+}  // namespace
+
+std::string planner_export_json(App& a) {
+    json out{{"request", planner_request_json(a.inputs, a.ui.planner)}};
+    const PlannerResults& r = planner_results(a, true);
+    out["plan"] = r.valid ? io::plan_result_to_json(r.plan) : json(nullptr);
+    return io::dump(out, 2) + "\n";
+}
+
+std::string planner_export_csv(App& a) {
+    const PlannerResults& r = planner_results(a, true);
+    std::string out = "rank,layout,tp,sp,pp,virtual_stages,dp,cp,ep,sharding,micro_batch,grad_accum,recompute,memory_bytes,memory_share,"
+                      "step_s,compute_s,comm_exposed_s,bubble_s,optimizer_s,tokens_per_s_per_gpu,mfu,train_days,rent_usd\n";
+    if (!r.valid) return out;
+    int i = 0;
+    for (const auto& x : r.plan.ranked) {
+        const Layout& l = x.layout;
+        const StepTime& t = x.time;
+        out += std::to_string(++i) + "," + csv_field(layout_label(l)) + "," + std::to_string(l.tp) + "," + (l.sp ? "yes" : "no") + "," +
+               std::to_string(l.pp) + "," + std::to_string(l.v) + "," + std::to_string(l.dp) + "," + std::to_string(l.cp) + "," +
+               std::to_string(l.ep) + "," + csv_field(layout_label_sharding(l.sharding)) + "," + std::to_string(l.micro) + "," +
+               std::to_string(l.accum) + "," + csv_field(recompute_name(l.recompute)) + "," + num(x.memory_bytes, "%.0f") + "," +
+               num(x.memory_share) + "," + num(t.total) + "," + num(t.compute) + "," + num(t.comm_exposed()) + "," + num(t.bubble) + "," +
+               num(t.optimizer) + "," + num(t.tokens_per_s_per_gpu) + "," + num(t.mfu) + "," + num(x.train_days) + "," + num(x.rent_usd, "%.2f") + "\n";
+    }
+    return out;
+}
+
+std::string planner_export_markdown(App& a, const std::string& link) {
+    const PlannerResults& r = planner_results(a, true);
+    const bool gib = a.ui.show_gib;
+    std::string out = "# vramcalc cluster plan: " + md_cell(a.inputs.model.name.empty() ? "custom model" : a.inputs.model.name) + "\n\n";
+    if (!r.valid) return out + "No plan: " + md_cell(r.error.field + ": " + r.error.message) + "\n" + (link.empty() ? "" : "\n[Open this plan](" + link + ")\n");
+    const PlanResult& p = r.plan;
+    out += md_cell(std::to_string(p.gpus) + " x " + p.gpu_id + " (" + std::to_string(p.gpus_per_node) + " per node on " + p.intra_id + "), " +
+                   p.fabric_id + " between nodes; global batch " + format_count(p.global_batch) + " x " + format_count(p.seq) +
+                   " tokens; target " + format_size(p.target_bytes, gib) + " per GPU; " + format_count(static_cast<double>(p.evaluated)) +
+                   " layouts evaluated, " + format_count(static_cast<double>(p.fitting)) + " fit") + "\n\n";
+    out += std::string("| # | Layout | ") + unit_label(gib) + "/GPU | Step (s) | tok/s/GPU | MFU | Days | Cost (USD) |\n";
+    out += "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    int i = 0;
+    for (const auto& x : p.ranked)
+        out += "| " + std::to_string(++i) + " | " + md_cell(layout_label(x.layout)) + " | " + format_size_value(x.memory_bytes, gib) + " | " +
+               num(x.time.total, "%.3f") + " | " + num(x.time.tokens_per_s_per_gpu, "%.0f") + " | " + md_cell(format_percent(x.time.mfu)) + " | " +
+               (x.train_days > 0 ? num(x.train_days, "%.2f") : "-") + " | " + (x.rent_usd > 0 ? num(x.rent_usd, "%.0f") : "-") + " |\n";
+    if (!p.rejected.empty()) {
+        out += "\n## Rejected\n\n";
+        for (const auto& c : p.rejected) out += "- " + md_cell(std::to_string(c.count) + " " + c.reason + "; closest: " + sizes_in_unit(c.example, gib)) + "\n";
+    }
+    for (const auto& n : p.notes) out += "\n" + md_cell(n) + "\n";
+    if (!link.empty()) out += "\n[Open this plan](" + link + ")\n";
+    return out;
+}
+
+namespace {
+double c_deadline(const App& a) { return a.ui.planner.serve ? 0 : a.ui.planner.deadline_days; }
+}  // namespace
+
 json planner_state_json(App& a) {
     const PlannerView& p = a.ui.planner;
     json j{{"open", p.open}, {"gpus", p.gpus}, {"fabric", p.fabric}, {"global_batch", p.global_batch}, {"train_tokens", p.train_tokens},
-           {"rank", plan_rank_name(p.rank)}};
+           {"rank", plan_rank_name(p.rank)}, {"clusters", p.clusters}, {"goal", p.serve ? "serve" : "train"}, {"deadline_days", p.deadline_days},
+           {"serve_concurrency", p.serve_concurrency}, {"serve_context", p.serve_context}};
     j["request"] = planner_request_json(a.inputs, p);
     if (!p.open) return j;  // computed only when shown
     const PlannerResults& r = planner_results(a);
@@ -252,7 +365,11 @@ json planner_state_json(App& a) {
         for (size_t i = 0; i < x.fabrics.size(); ++i)
             if (x.fabric_done[i]) fabrics.push_back(io::fabric_point_to_json(x.fabrics[i]));
         for (const auto& p : x.pareto) pareto.push_back(io::pareto_point_to_json(p));
+        json clusters = json::array();
+        for (const auto& k : x.clusters) clusters.push_back(io::cluster_to_json(k, c_deadline(a)));
+        for (const auto& k : x.serve) clusters.push_back(io::serve_cluster_to_json(k));
         j["extras"] = json{{"complete", x.complete}, {"fabrics", fabrics}, {"pareto", pareto}, {"counts", x.counts}, {"notes", x.notes},
+                           {"clusters", clusters}, {"compare_error", x.compare_error},
                            {"compute_ms", x.compute_ms}, {"longest_unit_ms", x.longest_unit_ms}};
     } else {
         j["extras"] = nullptr;

@@ -27,9 +27,18 @@ struct PlannerView {
     double global_batch = 0;           // sequences per optimizer step; 0: 4M tokens / seq (kDefaultBatchTokens)
     double train_tokens = 1e12;        // token budget for days and cost (1T tokens)
     PlanRank rank = PlanRank::Time;    // time, cost or tokens/s per GPU
+    // Cluster comparison: candidates "GPU:COUNT:FABRIC,..." (empty: planner_default_clusters), and
+    // the goal: train train_tokens (within deadline_days when > 0), or serve serve_concurrency
+    // sequences of serve_context tokens.
+    std::string clusters;
+    bool serve = false;
+    double deadline_days = 0;
+    double serve_concurrency = 256;
+    double serve_context = 8192;
     bool operator==(const PlannerView& o) const {
         return open == o.open && gpus == o.gpus && fabric == o.fabric && global_batch == o.global_batch && train_tokens == o.train_tokens &&
-               rank == o.rank;
+               rank == o.rank && clusters == o.clusters && serve == o.serve && deadline_days == o.deadline_days &&
+               serve_concurrency == o.serve_concurrency && serve_context == o.serve_context;
     }
     bool operator!=(const PlannerView& o) const { return !(*this == o); }
 };
@@ -38,6 +47,10 @@ struct PlannerView {
 inline constexpr int kPlannerTop = 10;
 
 const char* plan_rank_name(PlanRank r);  // "time", "cost", "tokens_per_gpu"
+
+// The candidates compared when the view names none: the planned cluster, the same GPU count of
+// A100-80GB on HDR200 and of B200 on NDR400, and twice the GPUs of A100-80GB on HDR200.
+std::string planner_default_clusters(const std::string& gpu_id, int gpus, const std::string& fabric);
 
 // The fragment's pairs for the planner (keys as above), as differences from the defaults.
 void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::string, std::string>>& pairs);
@@ -75,6 +88,9 @@ struct PlannerExtras {
     std::vector<int> counts;               // Pareto cluster sizes
     std::vector<ParetoPoint> pareto;       // every point so far; the front is marked when complete
     std::vector<std::string> notes;        // units that failed (a size with no fitting layout, ...)
+    std::vector<ClusterResult> clusters;   // training comparison, ranked when complete
+    std::vector<ServeClusterResult> serve; // serving comparison (one unit)
+    std::string compare_error;             // why the comparison could not run (field: message)
     size_t next = 0, units = 0;            // next unit of work, of `units`
     bool complete = false;
     double compute_ms = 0;                 // all units together
@@ -93,6 +109,14 @@ const PlannerExtras& planner_extras();
 // Loads a ranked layout into the detailed training inputs (parallel.*, training.sharding,
 // recompute, grad_accum, batch, gpus) and shows the calculator.
 void use_layout(App& a, const LayoutResult& r);
+
+// Exports of the plan on screen (the Export menu while the planner is open): the request and
+// result as `vramcalc plan --format json` writes them; the ranked layouts as CSV (one row per
+// layout, bytes and seconds unrounded) and as Markdown (the table the page shows, with the link
+// that reopens it). Text is escaped as the calculator's exports escape theirs (csv_field, md_cell).
+std::string planner_export_json(App& a);
+std::string planner_export_csv(App& a);
+std::string planner_export_markdown(App& a, const std::string& link);
 
 // The planner's state for the page's test hook: inputs, the request, the ranked layouts (as
 // `vramcalc plan --format json` writes them), the rejected classes and the error.

@@ -45,6 +45,22 @@ std::string gpu_label(const Config& cfg) {
 
 const char* yes_no(bool b) { return b ? "yes" : "no"; }
 
+// One line of the plain-text summary: control characters (a line break in a name) as spaces.
+std::string plain_line(const std::string& s) {
+    std::string out = s;
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+    return out;
+}
+
+std::string number_text(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+}  // namespace
+
 // A CSV cell (RFC 4180): quoted when it holds a separator, a quote or a line break. A cell that a
 // spreadsheet would read as a formula (= + - @, or a tab or CR first) gets a leading apostrophe
 // (OWASP's CSV injection advice), so opening the export runs nothing.
@@ -78,21 +94,6 @@ std::string md_cell(const std::string& s) {
     return out;
 }
 
-// One line of the plain-text summary: control characters (a line break in a name) as spaces.
-std::string plain_line(const std::string& s) {
-    std::string out = s;
-    for (char& c : out)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
-    return out;
-}
-
-std::string number_text(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
-}  // namespace
 
 // [SECTION] names (shared with the UI) ----------------------------------------------------------
 const char* method_label(Method m) {

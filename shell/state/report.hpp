@@ -51,6 +51,12 @@ std::string export_markdown(const Config& cfg, const Results& r, bool gib, const
 // [[l, v]], "breakdown": [[l, v]], "error": "..."}.
 std::string accessible_summary_json(const App& a);
 
+// A CSV cell (RFC 4180; a cell a spreadsheet would read as a formula gets a leading apostrophe)
+// and a Markdown table cell (HTML-special characters as entities, Markdown punctuation escaped,
+// control characters as spaces): every export escapes its text through these.
+std::string csv_field(const std::string& s);
+std::string md_cell(const std::string& s);
+
 // File names for the exports, from the model and task ("vramcalc-llama-3.1-8b-training.csv").
 std::string export_file_name(const Config& cfg, const char* extension);
 

@@ -42,18 +42,6 @@ async function open(fragment) {
     return [p, w];
 }
 
-// Wheels the column under the widget until the widget is in view (the canvas scrolls its columns).
-async function inView(w, p, id) {
-    for (let i = 0; i < 40; ++i) {
-        const r = await w.widget(id);
-        if (r.y >= 0 && r.y + r.h <= kViewport.height) return;
-        await p.mouse.move(r.x + r.w / 2, kViewport.height / 2);
-        await p.mouse.wheel(0, r.y < 0 ? -100 : 100);
-        await w.settled();
-    }
-    assert.fail(`widget ${id} never scrolled into view`);
-}
-
 before(async () => {
     assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
     ({ server, url } = await serveSite(site, { port: 0 }));
@@ -100,7 +88,7 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
 });
 
 test('Copy command puts the launch command on the clipboard', async () => {
-    await inView(v, page, 'copy_launch');
+    await v.inView('copy_launch');
     await v.click('copy_launch');
     assert.equal(await v.hook('lastCopied'), 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
     assert.equal((await v.state()).notice, 'Command copied');
@@ -108,7 +96,7 @@ test('Copy command puts the launch command on the clipboard', async () => {
 
 test('-ngl changed on the page: one more layer on the GPU, the CLI\'s buffers for -ngl 31, the link carries it', async () => {
     const before = (await v.state()).result.devices;
-    await inView(v, page, 'inference.llamacpp.n_gpu_layers/inc');
+    await v.inView('inference.llamacpp.n_gpu_layers/inc');
     await v.click('inference.llamacpp.n_gpu_layers/inc');
     const s = await v.state();
     assert.equal(s.inputs.inference.llamacpp.n_gpu_layers, 31);
@@ -121,19 +109,19 @@ test('-ngl changed on the page: one more layer on the GPU, the CLI\'s buffers fo
 });
 
 test('projector and Ollama profile picked on the page; the link reads back to the same state and buffers', async () => {
-    await inView(v, page, 'inference.llamacpp.mmproj.preset');
+    await v.inView('inference.llamacpp.mmproj.preset');
     await v.pick('inference.llamacpp.mmproj.preset', 'inference.llamacpp.mmproj.preset/clip-vit-l-14-336');
     let s = await v.state();
     assert.equal(s.inputs.inference.llamacpp.mmproj.preset, 'clip-vit-l-14-336');
     assert.match(s.result.launch_command, / --mmproj mmproj-clip-vit-l-14-336\.gguf$/);
     assert.deepEqual(s.result.devices, cli(['-ngl', '31', '--mmproj', 'clip-vit-l-14-336']).devices);
-    await inView(v, page, 'inference.llamacpp.profile');
+    await v.inView('inference.llamacpp.profile');
     await v.click('inference.llamacpp.profile');
     s = await v.state();
     assert.equal(s.inputs.inference.llamacpp.profile, 'ollama');
     assert.equal(s.inputs.inference.context, 4096, 'Ollama\'s num_ctx');
     assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 31');
-    await inView(v, page, 'inference.host.ram_gib/inc');
+    await v.inView('inference.host.ram_gib/inc');
     await v.click('inference.host.ram_gib/inc');
     s = await v.state();
     assert.ok(s.inputs.inference.host.ram_gib > 0);

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,7 +37,7 @@ before(async () => {
     assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
     ({ server, url } = await serveSite(site, { port: 0 }));
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
     [page, v] = await open(kFragment);
 });
 
@@ -77,6 +77,94 @@ test('the planner ranks the layouts vramcalc plan ranks, for the same request', 
     if (cli.plan.rejected.length > 0) assert.ok(await v.hook('widget', 'plan/rejected/0'), 'the first rejected class is explained');
 });
 
+test('batch sizing, the fabric chart and the Pareto chart are the CLI\'s figures, computed a search at a time', async () => {
+    const s = await v.state();
+    const x = s.planner.extras;
+    assert.equal(x.complete, true, 'the extras finish while the page settles');
+    const request = { ...s.inputs, plan: { ...kPlan, top: 10, fabric_comparison: true, pareto: { per_count: 3 } } };
+    const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'], { input: JSON.stringify(request) }));
+    assert.equal(cli.ok, true);
+    // Same hardware, different network: every fabric's best layout and the sized batch of the best split.
+    assert.deepEqual(x.fabrics.map((f) => f.fabric), cli.fabric_comparison.map((f) => f.fabric));
+    for (let i = 0; i < x.fabrics.length; ++i) {
+        const a = x.fabrics[i], b = cli.fabric_comparison[i];
+        assert.equal(a.ok, b.ok, a.fabric);
+        if (a.ok) assert.equal(a.best.layout.label, b.best.layout.label, a.fabric);
+        assert.equal(a.sizing.per_gpu_batch, b.sizing.per_gpu_batch, a.fabric);
+        assert.ok(Math.abs(a.sizing.memory_bytes - b.sizing.memory_bytes) <= 1, a.fabric);
+        assert.equal(a.sizing.verdict, b.sizing.verdict);
+    }
+    // Pareto: 8, 16, 32, 64, 128 GPUs, three layouts each, the same front.
+    assert.deepEqual(x.counts, [8, 16, 32, 64, 128]);
+    assert.equal(x.pareto.length, cli.pareto.length);
+    for (let i = 0; i < x.pareto.length; ++i) {
+        assert.equal(x.pareto[i].gpus, cli.pareto[i].gpus);
+        assert.equal(x.pareto[i].front, cli.pareto[i].front);
+        assert.ok(Math.abs(x.pareto[i].train_days - cli.pareto[i].train_days) <= 1e-9 * cli.pareto[i].train_days);
+    }
+    for (const id of ['plan/sizing', 'plan/pareto', 'plan/fabric/eth-100-tcp', 'plan/compare/0'])
+        assert.ok(await v.hook('widget', id), `${id} is drawn`);
+    // No frame held a search much longer than the plan itself: the units are single searches.
+    assert.ok(x.longest_unit_ms < 2000, `longest unit ${x.longest_unit_ms} ms`);
+});
+
+test('cluster comparison: train by a deadline, serve N sequences, a bad candidate named', async () => {
+    let s = await v.state();
+    const clusters = s.planner.extras.clusters;
+    assert.equal(clusters.length, 4, 'the four default candidates');
+    const request = { ...s.inputs, plan: { ...kPlan, top: 1, clusters: 'h100-80gb:32:roce-200,a100-80gb:32:ib-hdr200,b200-180gb:32:ib-ndr400,a100-80gb:64:ib-hdr200' } };
+    const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'], { input: JSON.stringify(request) }));
+    assert.deepEqual(clusters.map((c) => `${c.gpus}x${c.gpu}`), cli.clusters.map((c) => `${c.gpus}x${c.gpu}`), 'ranked alike');
+    for (let i = 0; i < clusters.length; ++i) assert.ok(Math.abs(clusters[i].train_days - cli.clusters[i].train_days) <= 1e-9 * cli.clusters[i].train_days);
+    await v.inView('plan.goal/serve');
+    await v.click('plan.goal/serve');
+    s = await v.state();
+    assert.ok(s.fragment.includes('plan.goal=serve'));
+    const serve = s.planner.extras.clusters;
+    assert.equal(serve.length, 4);
+    for (const c of serve) if (c.ok) assert.equal(c.replicas * c.tp, c.gpus);
+    const cliServe = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'],
+        { input: JSON.stringify({ ...request, plan: { ...request.plan, serve: { concurrency: 256, context: 8192 } } }) }));
+    assert.deepEqual(serve.map((c) => [c.gpu, c.tp, c.usd_per_mtok]), cliServe.serve_clusters.map((c) => [c.gpu, c.tp, c.usd_per_mtok]));
+    await v.inView('plan.clusters');
+    await v.typeInto('plan.clusters', 'h100-80gb:lots:ib-ndr400');
+    s = await v.state();
+    assert.equal(s.planner.error.field, 'plan.clusters');
+    assert.ok(s.planner.plan.ranked.length > 0, 'the last valid plan stays');
+    // Two valid candidates typed in; the link carries them.
+    await v.inView('plan.clusters');
+    await v.typeInto('plan.clusters', 'h100-80gb:32:roce-200,b200-180gb:16:ib-ndr400');
+    s = await v.state();
+    assert.equal(s.planner.error, null);
+    assert.ok(s.fragment.includes('plan.clusters=h100-80gb%3A32%3Aroce-200%2Cb200-180gb%3A16%3Aib-ndr400') ||
+        s.fragment.includes('plan.clusters=h100-80gb:32:roce-200,b200-180gb:16:ib-ndr400'), s.fragment);
+    assert.deepEqual(s.planner.extras.clusters.map((c) => c.gpu).sort(), ['b200-180gb', 'h100-80gb']);
+    await v.inView('plan.goal/train');
+    await v.click('plan.goal/train');
+    s = await v.state();
+    assert.equal(s.planner.error, null);
+    assert.equal(s.planner.extras.clusters.length, 2);
+});
+
+test('the planner exports its ranked layouts as CSV and Markdown', async () => {
+    const s = await v.state();
+    const download = async (item) => {
+        await v.click('export');
+        const [d] = await Promise.all([page.waitForEvent('download'), v.click(item)]);
+        return [d.suggestedFilename(), readFileSync(await d.path(), 'utf8')];
+    };
+    const [name, csv] = await download('export/csv');
+    assert.equal(name, 'vramcalc-llama-3.1-8b-training-detailed.plan.csv');
+    const lines = csv.trim().split('\n');
+    assert.equal(lines.length, 11, 'a header and the 10 ranked layouts');
+    assert.ok(lines[1].startsWith(`1,${s.planner.plan.ranked[0].layout.label},`));
+    assert.equal(Number(lines[1].split(',')[13]), Math.round(s.planner.plan.ranked[0].memory_bytes));
+    const [, md] = await download('export/md');
+    assert.match(md, /^# vramcalc cluster plan: /);
+    assert.match(md, /\| # \| Layout \| GB\/GPU \| Step \(s\) \|/);
+    assert.ok(md.includes('[Open this plan](') && md.includes('view=planner'));
+});
+
 test('the link round-trips the planner state', async () => {
     const s = await v.state();
     for (const part of ['view=planner', 'plan.gpus=32', 'plan.fabric=roce-200', 'plan.global_batch=512', 'plan.train_tokens=100000000000'])
@@ -91,6 +179,7 @@ test('the link round-trips the planner state', async () => {
 
 test('bad input names its field and the last valid plan stays', async () => {
     const before = (await v.state()).planner.plan.ranked[0].layout.label;
+    await v.inView('plan.gpus');
     await v.typeInto('plan.gpus', '12');
     let s = await v.state();
     assert.equal(s.planner.gpus, 12);
@@ -105,6 +194,7 @@ test('bad input names its field and the last valid plan stays', async () => {
 test('Use this layout loads it into the detailed training inputs', async () => {
     const s = await v.state();
     const pick = s.planner.plan.ranked[1].layout;  // the second: not what the defaults happen to be
+    await v.inView('plan/use/1');
     await v.click('plan/use/1');
     const t = await v.state();
     assert.equal(t.planner.open, false, 'back to the calculator');

@@ -36,16 +36,19 @@ export class Visitor {
         return [r.x + r.w / 2, r.y + r.h / 2];
     }
 
-    // Wheels the column under the widget until it is in a `height`-pixel viewport, clear of the
-    // column's clipped bottom edge, or as far as the column scrolls.
+    // Wheels the column under the widget until it is in a `height`-pixel viewport (default: the
+    // page's), below the top 15% (the header and tabs cover a column's top) and clear of the column's
+    // clipped bottom edge, or as far as the column scrolls.
     async inView(id, height) {
+        height = height || this.page.viewportSize().height;
         let last = null;
         for (let i = 0; i < 60; ++i) {
             const r = await this.widget(id);
-            if (r.y >= 0 && (r.y + r.h <= height - 60 || (last !== null && r.y === last && r.y + r.h <= height))) return;
+            const top = height * 0.15;
+            if (r.y >= top && (r.y + r.h <= height - 60 || (last !== null && r.y === last && r.y + r.h <= height))) return;
             last = r.y;
             await this.page.mouse.move(r.x + r.w / 2, height / 2);
-            await this.page.mouse.wheel(0, r.y < 0 ? -120 : 120);
+            await this.page.mouse.wheel(0, r.y < top ? -120 : 120);
             await this.settled();
         }
         assert.fail(`widget ${id} never scrolled into view`);

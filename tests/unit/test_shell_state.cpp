@@ -2,6 +2,8 @@
 // and the chart series, checked the way a user would: a link restores exactly what was shown.
 #include <catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <string>
 
@@ -492,4 +494,88 @@ TEST_CASE("shell planner: the page's request is the calculator's config plus the
     const PlannerResults& bad = planner_results(a);
     CHECK(bad.error.field == "plan.gpus");
     CHECK(bad.valid);
+}
+
+TEST_CASE("shell planner: exports of the ranked layouts, escaped as the calculator's exports") {
+    App a;
+    a.inputs = default_inputs();
+    use_preset(a.inputs, *find_preset("llama-3.1-8b"));
+    a.ui.planner.open = true;
+    a.ui.planner.gpus = 16;
+    a.ui.planner.global_batch = 256;
+    a.ui.planner.train_tokens = 1e11;
+    const PlannerResults& r = planner_results(a);
+    REQUIRE(r.valid);
+    REQUIRE(r.plan.ranked.size() == static_cast<size_t>(kPlannerTop));
+    const std::string csv = planner_export_csv(a);
+    // A header and one line per ranked layout; the first row is the first layout, unrounded.
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + kPlannerTop);
+    const LayoutResult& best = r.plan.ranked.front();
+    const std::string row1 = csv.substr(csv.find('\n') + 1, csv.find('\n', csv.find('\n') + 1) - csv.find('\n') - 1);
+    CHECK(row1.rfind("1," + layout_label(best.layout) + "," + std::to_string(best.layout.tp) + ",", 0) == 0);
+    char mem[32];
+    std::snprintf(mem, sizeof mem, ",%.0f,", best.memory_bytes);
+    CHECK(row1.find(mem) != std::string::npos);
+    // Markdown: a name with table and link syntax stays in its cell; the link reopens the plan.
+    a.inputs.model.name = "evil|[x](http://e)";
+    const std::string md = planner_export_markdown(a, "https://example.org/#v=1&view=planner");
+    CHECK(md.find("# vramcalc cluster plan: evil\\|\\[x\\]\\(http://e\\)") == 0);
+    CHECK(md.find("| 1 | " + md_cell(layout_label(best.layout)) + " | ") != std::string::npos);
+    CHECK(md.find("[Open this plan](https://example.org/#v=1&view=planner)") != std::string::npos);
+    const auto j = nlohmann::json::parse(planner_export_json(a));
+    CHECK(j["request"]["plan"]["gpus"] == 16);
+    CHECK(j["plan"]["ranked"].size() == static_cast<size_t>(kPlannerTop));
+    CHECK(j["plan"]["ranked"][0]["step_s"].get<double>() == best.time.total);
+}
+
+TEST_CASE("shell planner: the extras follow a search at a time: fabrics with their batch sizing, then the Pareto sizes") {
+    App a;
+    a.inputs = default_inputs();
+    use_preset(a.inputs, *find_preset("llama-3.1-8b"));
+    a.ui.planner.open = true;
+    a.ui.planner.gpus = 16;
+    const PlannerResults& r = planner_results(a);
+    REQUIRE(r.valid);
+    // A budget of 0 ms runs one unit per call: 6 fabrics + 5 cluster sizes + 4 candidate clusters = 15 calls.
+    int calls = 0;
+    while (planner_extras_step(a, 0)) ++calls;
+    ++calls;
+    const PlannerExtras& x = planner_extras();
+    CHECK(calls == 15);
+    CHECK(x.units == 15);
+    // The default candidates: this cluster, 16 A100-80GB on HDR200, 16 B200 on NDR400, 32 A100-80GB; ranked by time.
+    REQUIRE(x.clusters.size() == 4);
+    for (size_t i = 1; i < x.clusters.size(); ++i)
+        if (x.clusters[i].ok) CHECK(x.clusters[i - 1].train_days <= x.clusters[i].train_days);
+    const auto h100 = std::find_if(x.clusters.begin(), x.clusters.end(), [](const ClusterResult& k) { return k.cluster.gpu_id == "h100-80gb"; });
+    REQUIRE(h100 != x.clusters.end());
+    CHECK(h100->train_days == Approx(r.plan.ranked.front().train_days));  // the planned cluster's best layout
+    CHECK(h100->purchase_usd == Approx(16 * 25000 * 1.15));
+    CHECK(x.complete);
+    REQUIRE(x.chosen_fabric >= 0);
+    CHECK(x.fabrics[static_cast<size_t>(x.chosen_fabric)].fabric_id == "ib-ndr400");
+    // The chosen fabric's best layout is the plan's.
+    CHECK(layout_label(x.fabrics[static_cast<size_t>(x.chosen_fabric)].best.layout) == layout_label(r.plan.ranked.front().layout));
+    CHECK(x.counts == std::vector<int>{4, 8, 16, 32, 64});
+    bool front = false;
+    for (const auto& p : x.pareto) front = front || p.front;
+    CHECK(front);
+    // Serving: one unit for all candidates; 256 sequences of 8192 tokens of Llama-3.1-8B.
+    a.ui.planner.serve = true;
+    planner_results(a);
+    while (planner_extras_step(a, 1000)) {}
+    REQUIRE(planner_extras().serve.size() == 4);
+    for (const auto& k : planner_extras().serve)
+        if (k.ok) CHECK(k.replicas * k.tp == k.cluster.gpus);
+    // A bad candidate names its field; the last valid plan stays.
+    a.ui.planner.clusters = "h100-80gb:many:ib-ndr400";
+    CHECK(planner_results(a).error.field == "plan.clusters");
+    CHECK(planner_results(a).valid);
+    a.ui.planner.clusters.clear();
+    a.ui.planner.serve = false;
+    // A new plan restarts them.
+    a.ui.planner.gpus = 32;
+    planner_results(a);
+    CHECK(planner_extras_step(a, 0));
+    CHECK(planner_extras().next == 1);
 }
