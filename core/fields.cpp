@@ -9,8 +9,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <type_traits>
-#include <unordered_map>
 
 #include "core/units.hpp"
 
@@ -24,50 +24,50 @@ constexpr EnumName N(const char* name, E v, bool listed = true) {
     return EnumName{name, static_cast<int>(v), listed};
 }
 
-const EnumName kMethods[] = {N("quick", Method::Quick), N("guide", Method::Guide), N("detailed", Method::Detailed)};
-const EnumName kTasks[] = {N("training", Task::Training), N("finetune", Task::FineTune), N("inference", Task::Inference)};
-const EnumName kQuickPrecisions[] = {N("fp32", QuickPrecision::Fp32), N("fp16", QuickPrecision::Fp16), N("bf16", QuickPrecision::Bf16),
+constexpr EnumName kMethods[] = {N("quick", Method::Quick), N("guide", Method::Guide), N("detailed", Method::Detailed)};
+constexpr EnumName kTasks[] = {N("training", Task::Training), N("finetune", Task::FineTune), N("inference", Task::Inference)};
+constexpr EnumName kQuickPrecisions[] = {N("fp32", QuickPrecision::Fp32), N("fp16", QuickPrecision::Fp16), N("bf16", QuickPrecision::Bf16),
                                      N("int8", QuickPrecision::Int8), N("int4", QuickPrecision::Int4)};
-const EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWMixed), N("adamw", QuickOptimizer::AdamW),
+constexpr EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWMixed), N("adamw", QuickOptimizer::AdamW),
                                      N("adamw-8bit", QuickOptimizer::AdamW8bit), N("sgd", QuickOptimizer::Sgd),
                                      N("inference", QuickOptimizer::Inference)};
-const EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
-const EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
-const EnumName kTrainPrecisions[] = {
+constexpr EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
+constexpr EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
+constexpr EnumName kTrainPrecisions[] = {
     N("bf16-mixed", TrainPrecision::Bf16Mixed), N("fp32", TrainPrecision::Fp32),         N("fp16-mixed", TrainPrecision::Fp16Mixed),
     N("bf16-true", TrainPrecision::Bf16True),   N("fp16-true", TrainPrecision::Fp16True), N("fp8", TrainPrecision::Fp8Mixed),
     N("bf16", TrainPrecision::Bf16True),        N("fp16", TrainPrecision::Fp16True),      N("32-true", TrainPrecision::Fp32),
     N("amp-bf16", TrainPrecision::Bf16Mixed),   N("amp-fp16", TrainPrecision::Fp16Mixed), N("fp8-mixed", TrainPrecision::Fp8Mixed),
 };
-const EnumName kTrainOptimizers[] = {
+constexpr EnumName kTrainOptimizers[] = {
     N("adamw", OptimizerKind::AdamW),        N("adamw-8bit", OptimizerKind::AdamW8bit),  N("paged-adamw", OptimizerKind::PagedAdamW),
     N("paged-adamw-8bit", OptimizerKind::PagedAdamW8bit), N("adafactor", OptimizerKind::Adafactor), N("sgd", OptimizerKind::Sgd),
     N("sgd-momentum", OptimizerKind::SgdMomentum), N("lion", OptimizerKind::Lion), N("custom", OptimizerKind::Custom),
     N("adam", OptimizerKind::AdamW),
 };
-const EnumName kRecompute[] = {N("none", Recompute::None), N("selective", Recompute::Selective), N("full", Recompute::Full)};
-const EnumName kAttention[] = {N("auto", AttentionKernel::Auto), N("flash", AttentionKernel::Flash), N("sdpa", AttentionKernel::Flash),
+constexpr EnumName kRecompute[] = {N("none", Recompute::None), N("selective", Recompute::Selective), N("full", Recompute::Full)};
+constexpr EnumName kAttention[] = {N("auto", AttentionKernel::Auto), N("flash", AttentionKernel::Flash), N("sdpa", AttentionKernel::Flash),
                                N("eager", AttentionKernel::Eager)};
-const EnumName kFinetune[] = {N("full", FinetuneMethod::Full), N("lora", FinetuneMethod::Lora), N("qlora", FinetuneMethod::Qlora)};
-const EnumName kBaseQuant[] = {N("none", BaseQuant::None), N("nf4", BaseQuant::Nf4), N("fp4", BaseQuant::Fp4), N("int8", BaseQuant::Int8)};
-const EnumName kHeads[] = {N("lm", OutputHead::LanguageModel), N("classifier", OutputHead::Classifier)};
+constexpr EnumName kFinetune[] = {N("full", FinetuneMethod::Full), N("lora", FinetuneMethod::Lora), N("qlora", FinetuneMethod::Qlora)};
+constexpr EnumName kBaseQuant[] = {N("none", BaseQuant::None), N("nf4", BaseQuant::Nf4), N("fp4", BaseQuant::Fp4), N("int8", BaseQuant::Int8)};
+constexpr EnumName kHeads[] = {N("lm", OutputHead::LanguageModel), N("classifier", OutputHead::Classifier)};
 // "hybrid-shard" is ZeRO-3 within shard groups (io/ sets a default group of 8 when none is given).
-const EnumName kSharding[] = {
+constexpr EnumName kSharding[] = {
     N("ddp", Sharding::None),   N("none", Sharding::None, false), N("zero1", Sharding::Zero1), N("zero2", Sharding::Zero2),
     N("zero3", Sharding::Zero3), N("fsdp-shard-grad-op", Sharding::Zero2), N("fsdp-full-shard", Sharding::Zero3),
     N("fsdp", Sharding::Zero3, false), N("hybrid-shard", Sharding::Zero3),
 };
-const EnumName kSchedules[] = {N("1f1b", PipelineSchedule::OneFOneB), N("interleaved", PipelineSchedule::Interleaved)};
-const EnumName kEngines[] = {N("vllm", Engine::Vllm), N("llama.cpp", Engine::LlamaCpp), N("llamacpp", Engine::LlamaCpp, false),
+constexpr EnumName kSchedules[] = {N("1f1b", PipelineSchedule::OneFOneB), N("interleaved", PipelineSchedule::Interleaved)};
+constexpr EnumName kEngines[] = {N("vllm", Engine::Vllm), N("llama.cpp", Engine::LlamaCpp), N("llamacpp", Engine::LlamaCpp, false),
                              N("hf", Engine::Hf)};
-const EnumName kSplitModes[] = {N("layer", SplitMode::Layer), N("row", SplitMode::Row), N("none", SplitMode::None)};
-const EnumName kHfAttention[] = {N("eager", HfAttention::Eager), N("sdpa", HfAttention::Sdpa), N("flash", HfAttention::Flash)};
-const EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("exllama", GptqKernel::Exllama), N("marlin", GptqKernel::Marlin),
-                                N("torch", GptqKernel::Torch)};
+constexpr EnumName kSplitModes[] = {N("layer", SplitMode::Layer), N("row", SplitMode::Row), N("none", SplitMode::None)};
+constexpr EnumName kHfAttention[] = {N("eager", HfAttention::Eager), N("sdpa", HfAttention::Sdpa), N("flash", HfAttention::Flash)};
+constexpr EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("exllama", GptqKernel::Exllama), N("marlin", GptqKernel::Marlin),
+                                    N("torch", GptqKernel::Torch)};
 // bitsandbytes compute dtype, as the bytes of one value (the member holds bytes).
-const EnumName kBnbCompute[] = {{"fp32", 4, true}, {"bf16", 2, true}, {"fp16", 2, true}};
-const EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, true}};
-const EnumName kLlamaProfiles[] = {{"llama-server", 0, true}, {"ollama", 1, true}};
+constexpr EnumName kBnbCompute[] = {{"fp32", 4, true}, {"bf16", 2, true}, {"fp16", 2, true}};
+constexpr EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, true}};
+constexpr EnumName kLlamaProfiles[] = {{"llama-server", 0, true}, {"ollama", 1, true}};
 
 }  // namespace
 
@@ -88,40 +88,40 @@ namespace {
 
 struct B {
     FieldDef f;
-    B(const char* path, FieldKind kind, const char* meaning) {
+    constexpr B(const char* path, FieldKind kind, const char* meaning) {
         f.path = path;
         f.kind = kind;
         f.meaning = meaning;
     }
-    B& range(double lo, double hi, const char* unit = "") {
+    constexpr B& range(double lo, double hi, const char* unit = "") {
         f.ranged = true;
         f.min = lo;
         f.max = hi;
         f.unit = unit;
         return *this;
     }
-    B& above(double lo, double hi, const char* unit = "") {  // (lo, hi]
+    constexpr B& above(double lo, double hi, const char* unit = "") {  // (lo, hi]
         range(lo, hi, unit);
         f.open_min = true;
         return *this;
     }
-    B& unit(const char* u) { return f.unit = u, *this; }
-    B& accepts(const char* text) { return f.accepts = text, *this; }
-    B& def(const char* text) { return f.def = text, *this; }
-    B& ts(const char* type) { return f.ts_type = type, *this; }
-    B& cli(const char* spellings) { return f.flags = spellings, *this; }
-    B& scaled(double s) { return f.scale = s, *this; }
-    B& null_when_negative() { return f.null_when_negative = true, *this; }
-    B& nonnegative() { return f.read_nonnegative = true, *this; }
-    B& omit_default() { return f.omit_default = true, *this; }
-    B& whole() { return f.whole = true, *this; }
-    B& hand() { return f.by_hand = true, *this; }
-    operator FieldDef() const { return f; }
+    constexpr B& unit(const char* u) { return f.unit = u, *this; }
+    constexpr B& accepts(const char* text) { return f.accepts = text, *this; }
+    constexpr B& def(const char* text) { return f.def = text, *this; }
+    constexpr B& ts(const char* type) { return f.ts_type = type, *this; }
+    constexpr B& cli(const char* spellings) { return f.flags = spellings, *this; }
+    constexpr B& scaled(double s) { return f.scale = s, *this; }
+    constexpr B& null_when_negative() { return f.null_when_negative = true, *this; }
+    constexpr B& nonnegative() { return f.read_nonnegative = true, *this; }
+    constexpr B& omit_default() { return f.omit_default = true, *this; }
+    constexpr B& whole() { return f.whole = true, *this; }
+    constexpr B& hand() { return f.by_hand = true, *this; }
+    constexpr operator FieldDef() const { return f; }
 };
 
 // A field held by a member of type T (the accessor's type picks the kind).
 template <typename T>
-B held(const char* path, T* (*at)(Config&), const char* meaning) {
+constexpr B held(const char* path, T* (*at)(Config&), const char* meaning) {
     B b(path, FieldKind::Number, meaning);
     FieldDef& f = b.f;
     if constexpr (std::is_same_v<T, int>) f.kind = FieldKind::Int, f.int_at = at;
@@ -131,20 +131,20 @@ B held(const char* path, T* (*at)(Config&), const char* meaning) {
     else f.kind = FieldKind::Text, f.text_at = at;
     return b;
 }
-B Int(const char* path, int* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
-B Num(const char* path, double* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
-B Bool(const char* path, bool* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
-B Tog(const char* path, Toggle* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
-B Text(const char* path, std::string* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
-B Enum(const char* path, EnumNames names, int (*get)(const Config&), void (*set)(Config&, int), const char* meaning) {
+constexpr B Int(const char* path, int* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+constexpr B Num(const char* path, double* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+constexpr B Bool(const char* path, bool* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+constexpr B Tog(const char* path, Toggle* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+constexpr B Text(const char* path, std::string* (*at)(Config&), const char* meaning) { return held(path, at, meaning); }
+constexpr B Enum(const char* path, EnumNames names, int (*get)(const Config&), void (*set)(Config&, int), const char* meaning) {
     B b(path, FieldKind::Enum, meaning);
     b.f.names = names;
     b.f.enum_get = get;
     b.f.enum_set = set;
     return b;
 }
-B Obj(const char* path, const char* meaning) { return B(path, FieldKind::Object, meaning); }
-B List(const char* path, const char* ts_type, const char* meaning) { return B(path, FieldKind::List, meaning).ts(ts_type); }
+constexpr B Obj(const char* path, const char* meaning) { return B(path, FieldKind::Object, meaning); }
+constexpr B List(const char* path, const char* ts_type, const char* meaning) { return B(path, FieldKind::List, meaning).ts(ts_type); }
 
 // The member a field lives in, and an enum member as its int value.
 #define AT(member) [](Config& c) { return &c.member; }
@@ -155,19 +155,18 @@ constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double k2p20 = 1 << 20, k2p24 = 1 << 24, k2p16 = 1 << 16;
 
 // [SECTION] table ---------------------------------------------------------------------------------
-std::vector<FieldDef> make_table() {
-    return {
+constexpr FieldDef kTable[] = {
         // --- top level (io/config_json.cpp reads these by hand: params_b, the model and the task's
         // optimizer depend on each other) -------------------------------------------------------
         B("schema_version", FieldKind::Int, "the version of this document's layout").accepts("1").def("1").hand(),
-        Enum("method", kMethodNames, ENUM(Method, method), "which estimator runs (docs/methods.md)").hand().cli("--method"),
-        Enum("task", kTaskNames, ENUM(Task, task), "what the GPUs do").hand().cli("--task"),
+        Enum("method", enum_names(kMethods), ENUM(Method, method), "which estimator runs (docs/methods.md)").hand().cli("--method"),
+        Enum("task", enum_names(kTasks), ENUM(Task, task), "what the GPUs do").hand().cli("--task"),
         Obj("model", "a preset, a custom architecture, or a parameter count (below)").hand(),
         Num("params_b", AT(quick.params_b), "parameters in billions, a typed count (same as model.params_b); without it the quick and "
                                             "guide methods read the count of model").above(0, 1e5, "billion").hand().cli("--params"),
-        Enum("precision", kQuickPrecisionNames, ENUM(QuickPrecision, quick.precision),
+        Enum("precision", enum_names(kQuickPrecisions), ENUM(QuickPrecision, quick.precision),
              "quick method: bytes per weight 4, 2, 2, 1, 0.5").hand().cli("--precision"),
-        Enum("optimizer", kQuickOptimizerNames, ENUM(QuickOptimizer, quick.optimizer),
+        Enum("optimizer", enum_names(kQuickOptimizers), ENUM(QuickOptimizer, quick.optimizer),
              "quick method: optimizer bytes per parameter 12, 8, 2, 4, 0 (inference: no gradients either)")
             .def("adamw-mixed (inference when task is inference)").hand().cli("--optimizer"),
         Num("batch", AT(quick.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand().cli("--batch"),
@@ -206,10 +205,10 @@ std::vector<FieldDef> make_table() {
             .accepts("[0, model.heads]").cli("--kv-heads"),
         Int("model.head_dim", AT(model.head_dim), "width of one head (0: hidden / heads); the KV cache is KV heads x head dim").range(0, k2p20),
         Int("model.ffn", AT(model.ffn), "dense MLP intermediate width: weights and MLP activations grow with it").range(0, k2p20).cli("--ffn"),
-        Enum("model.mlp", kMlpNames, ENUM(MlpKind, model.mlp), "gelu: 2 matrices; swiglu / geglu: 3 matrices"),
+        Enum("model.mlp", enum_names(kMlp), ENUM(MlpKind, model.mlp), "gelu: 2 matrices; swiglu / geglu: 3 matrices"),
         Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24).cli("--vocab"),
         Bool("model.tied_embeddings", AT(model.tied_embeddings), "the LM head shares the embedding matrix: one fewer vocab x h"),
-        Enum("model.norm", kNormNames, ENUM(NormKind, model.norm), "LayerNorm adds a bias per channel"),
+        Enum("model.norm", enum_names(kNorm), ENUM(NormKind, model.norm), "LayerNorm adds a bias per channel"),
         Bool("model.attn_bias", AT(model.attn_bias), "biases on the q, k, v (and o with mlp_bias) projections"),
         Bool("model.mlp_bias", AT(model.mlp_bias), "biases on the MLP and output projections"),
         Int("model.max_position", AT(model.max_position), "learned absolute position embeddings: rows (0: rotary)").range(0, k2p24),
@@ -238,9 +237,9 @@ std::vector<FieldDef> make_table() {
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").range(0, 1e6),
 
         // --- training ------------------------------------------------------------------------------
-        Enum("training.precision", kTrainPrecisionNames, ENUM(TrainPrecision, training.precision),
+        Enum("training.precision", enum_names(kTrainPrecisions), ENUM(TrainPrecision, training.precision),
              "dtypes of weights, gradients, optimizer state and activations (docs/training.md)"),
-        Enum("training.optimizer", kTrainOptimizerNames, ENUM(OptimizerKind, training.optimizer), "optimizer state per trainable parameter"),
+        Enum("training.optimizer", enum_names(kTrainOptimizers), ENUM(OptimizerKind, training.optimizer), "optimizer state per trainable parameter"),
         Num("training.optimizer_bytes_per_param", AT(training.optimizer_bytes_per_param),
             "custom optimizer: state bytes per trainable parameter").range(0, 64, "bytes"),
         Tog("training.grad_fp32", AT(training.grad_fp32), "FP32 gradient accumulation buffers (Megatron main_grad); null: the profile"),
@@ -249,18 +248,18 @@ std::vector<FieldDef> make_table() {
         Num("training.global_batch", AT(training.global_batch),
             "sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp")
             .range(0, 1e9, "sequences"),
-        Enum("training.recompute", kRecomputeNames, ENUM(Recompute, training.recompute), "activation recomputation (checkpointing)"),
-        Enum("training.attention", kAttentionNames, ENUM(AttentionKernel, training.attention),
+        Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute), "activation recomputation (checkpointing)"),
+        Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
              "attention kernel (auto: the profile's); eager keeps the s x s scores"),
         Num("training.dropout", AT(training.dropout), "hidden dropout: > 0 keeps 1-byte masks").range(0, 0.99),
         Num("training.attention_dropout", AT(training.attention_dropout), "attention dropout: > 0 keeps masks and dropped probabilities")
             .range(0, 0.99),
-        Enum("training.finetune", kFinetuneNames, ENUM(FinetuneMethod, training.finetune),
+        Enum("training.finetune", enum_names(kFinetune), ENUM(FinetuneMethod, training.finetune),
              "full; LoRA: frozen base + adapters; QLoRA: NF4 base"),
         Obj("training.lora", "LoRA and QLoRA adapters (below)"),
-        Enum("training.head", kHeadNames, ENUM(OutputHead, training.head), "an LM head over the vocabulary, or a sequence classifier"),
+        Enum("training.head", enum_names(kHeads), ENUM(OutputHead, training.head), "an LM head over the vocabulary, or a sequence classifier"),
         Int("training.classifier_labels", AT(training.classifier_labels), "classifier head: labels").range(1, k2p24),
-        Enum("training.sharding", kShardingNames, ENUM(Sharding, training.sharding),
+        Enum("training.sharding", enum_names(kSharding), ENUM(Sharding, training.sharding),
              "ZeRO / FSDP sharding over dp x cp (hybrid-shard: zero3 in shard groups, 8 GPUs unless shard_group says)")
             .hand(),
         Int("training.shard_group", AT(training.shard_group), "hybrid sharding: GPUs per shard group (0: all); divides dp x cp")
@@ -282,7 +281,7 @@ std::vector<FieldDef> make_table() {
             .def("q,v").hand(),
         Num("training.lora.dropout", AT(training.lora.dropout), "LoRA dropout: > 0 keeps a mask and a dropped copy of each adapted input")
             .range(0, 0.99),
-        Enum("training.lora.quant", kBaseQuantNames, ENUM(BaseQuant, training.lora.quant), "frozen base weights' format")
+        Enum("training.lora.quant", enum_names(kBaseQuant), ENUM(BaseQuant, training.lora.quant), "frozen base weights' format")
             .def("none (nf4 for qlora)"),
         Bool("training.lora.double_quant", AT(training.lora.double_quant), "QLoRA: the absmax constants quantized too"),
         Int("training.lora.quant_block", AT(training.lora.quant_block), "values per absmax block").range(16, k2p16),
@@ -296,7 +295,7 @@ std::vector<FieldDef> make_table() {
         Tog("parallel.sp", AT(parallel.sp), "sequence parallel (with tp > 1): norm and dropout activations split too; null: the "
                                             "profile's TP plan"),
         Int("parallel.pp", AT(parallel.pp), "pipeline stages, at most model.layers").range(1, k2p16, "stages"),
-        Enum("parallel.schedule", kScheduleNames, ENUM(PipelineSchedule, parallel.schedule), "pipeline schedule (interleaved needs pp >= 2)"),
+        Enum("parallel.schedule", enum_names(kSchedules), ENUM(PipelineSchedule, parallel.schedule), "pipeline schedule (interleaved needs pp >= 2)"),
         Int("parallel.virtual_stages", AT(parallel.virtual_stages), "interleaved: model chunks per GPU; pp x v divides model.layers")
             .range(1, k2p16),
         Int("parallel.dp", AT(parallel.dp), "data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp").range(0, k2p20, "GPUs"),
@@ -320,7 +319,7 @@ std::vector<FieldDef> make_table() {
         Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").range(0, 1e12, "bytes"),
 
         // --- inference -----------------------------------------------------------------------------
-        Enum("inference.engine", kEngineNames, ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")").cli("--engine"),
+        Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")").cli("--engine"),
         Text("inference.weights", AT(inference.weights.format),
              "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md").cli("--weights"),
         Text("inference.experts_weights", AT(inference.weights.experts_format), "MoE experts in their own (non-GGUF) format")
@@ -356,7 +355,7 @@ std::vector<FieldDef> make_table() {
             .range(1, k2p24, "tokens"),
         Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences"),
         Bool("inference.vllm.enforce_eager", AT(inference.vllm.enforce_eager), "no CUDA graphs"),
-        Enum("inference.vllm.profile_logits", kProfileLogitsNames, ENUM(bool, inference.vllm.profile_all_tokens),
+        Enum("inference.vllm.profile_logits", enum_names(kProfileLogits), ENUM(bool, inference.vllm.profile_all_tokens),
              "the profiling run's logits: one per sequence, or one per batched token"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)")
@@ -375,14 +374,14 @@ std::vector<FieldDef> make_table() {
              "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default().cli("-ctv --ctv --cache-type-v"),
         Int("inference.llamacpp.n_cpu_moe", AT(inference.llamacpp.n_cpu_moe), "routed experts of the first N layers in system RAM")
             .range(0, k2p20, "layers").omit_default().cli("--n-cpu-moe"),
-        Enum("inference.llamacpp.split_mode", kSplitModeNames, ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
+        Enum("inference.llamacpp.split_mode", enum_names(kSplitModes), ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
             .omit_default().cli("-sm --split-mode"),
         List("inference.llamacpp.tensor_split", "number[]", "-ts: one proportion per GPU (empty: by memory)").def("empty").hand(),
         Num("inference.llamacpp.lora_mib", AT(inference.llamacpp.lora_bytes), "LoRA adapter size").range(0, 1e9, "MiB").scaled(kMiB)
             .omit_default().cli("--lora-mib"),
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
-        Enum("inference.llamacpp.profile", kLlamaProfileNames, ENUM(bool, inference.llamacpp.ollama),
+        Enum("inference.llamacpp.profile", enum_names(kLlamaProfiles), ENUM(bool, inference.llamacpp.ollama),
              "ollama: context and concurrency default to Ollama's num_ctx and OLLAMA_NUM_PARALLEL, flash attention off")
             .omit_default().cli("--profile"),
 
@@ -406,13 +405,13 @@ std::vector<FieldDef> make_table() {
             .range(0, k2p24, "tokens"),
 
         // --- inference.hf --------------------------------------------------------------------------
-        Enum("inference.hf.attention", kHfAttentionNames, ENUM(HfAttention, inference.hf.attention), "attention implementation (eager keeps s x s scores)"),
+        Enum("inference.hf.attention", enum_names(kHfAttention), ENUM(HfAttention, inference.hf.attention), "attention implementation (eager keeps s x s scores)"),
         Bool("inference.hf.full_logits", AT(inference.hf.full_logits), "logits for the whole prompt (false: the last token only)"),
-        Enum("inference.hf.bnb_compute_dtype", kBnbComputeNames, [](const Config& c) { return static_cast<int>(c.inference.hf.bnb_compute_bytes); },
+        Enum("inference.hf.bnb_compute_dtype", enum_names(kBnbCompute), [](const Config& c) { return static_cast<int>(c.inference.hf.bnb_compute_bytes); },
              [](Config& c, int v) { c.inference.hf.bnb_compute_bytes = v; }, "bitsandbytes compute dtype"),
         Bool("inference.hf.legacy_cache", AT(inference.hf.legacy_cache),
              "transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two"),
-        Enum("inference.hf.gptq_kernel", kGptqKernelNames, ENUM(GptqKernel, inference.hf.gptq_kernel),
+        Enum("inference.hf.gptq_kernel", enum_names(kGptqKernel), ENUM(GptqKernel, inference.hf.gptq_kernel),
              "the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch)"),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
@@ -484,8 +483,7 @@ std::vector<FieldDef> make_table() {
                                                                                "router: number; other: number }").hand(),
         List("inference.weights_file.layer_bytes", "number[]", "bytes of each layer, one entry per model.layers").hand(),
         Text("inference.weights_file.mix", AT(inference.weights_file.mix), "tensor types and their share").hand(),
-    };
-}
+};
 
 #undef AT
 #undef ENUM
@@ -493,10 +491,7 @@ std::vector<FieldDef> make_table() {
 }  // namespace
 
 // [SECTION] queries -------------------------------------------------------------------------------
-const std::vector<FieldDef>& config_fields() {
-    static const std::vector<FieldDef> table = make_table();
-    return table;
-}
+FieldList config_fields() { return FieldList{std::begin(kTable), std::end(kTable)}; }
 
 std::string FieldDef::key() const {
     const std::string p = path;
@@ -520,14 +515,10 @@ double FieldDef::number_of(const Config& c) const {
 }
 
 const FieldDef* find_field(const std::string& path) {
-    // Checks look fields up on every estimate: an index, built once.
-    static const std::unordered_map<std::string, const FieldDef*> index = [] {
-        std::unordered_map<std::string, const FieldDef*> m;
-        for (const auto& f : config_fields()) m.emplace(f.path, &f);
-        return m;
-    }();
-    const auto it = index.find(path);
-    return it == index.end() ? nullptr : it->second;
+    // A linear search: hot callers (resolve_model) look their fields up once.
+    for (const auto& f : kTable)
+        if (path == f.path) return &f;
+    return nullptr;
 }
 
 std::vector<const FieldDef*> section_fields(const std::string& section) {

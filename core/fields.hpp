@@ -90,7 +90,14 @@ struct FieldDef {
 };
 
 // Every field, sections in document order, each section's keys in the order its reader accepts them.
-const std::vector<FieldDef>& config_fields();
+struct FieldList {
+    const FieldDef* first;
+    const FieldDef* last;
+    const FieldDef* begin() const { return first; }
+    const FieldDef* end() const { return last; }
+    size_t size() const { return static_cast<size_t>(last - first); }
+};
+FieldList config_fields();
 // The field at a dotted path, or nullptr.
 const FieldDef* find_field(const std::string& path);
 // The fields directly inside `section` ("" for the top level, "inference.vllm").
