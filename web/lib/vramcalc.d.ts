@@ -283,7 +283,7 @@ export interface InferenceConfig {
     llamacpp?: InferenceLlamacppConfig;
     /** HF generate options (below) */
     hf?: InferenceHfConfig;
-    /** a GPU not in the catalog, used instead of gpu (below) */
+    /** a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
     gpu_custom?: InferenceGpuCustomConfig;
     /** serving constants (below; docs/inference.md) */
     constants?: InferenceConstantsConfig;
@@ -373,15 +373,15 @@ export interface InferenceHfConfig {
     gptq_kernel?: 'exllamav2' | 'exllama' | 'marlin' | 'torch';
 }
 
-/** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu (below) */
+/** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
 export interface InferenceGpuCustomConfig {
     /** display name (default Custom GPU) */
     name?: string;
     /** the card's memory (required) (default required; (0, 1000000] GiB) */
     memory_gib?: number;
-    /** memory bandwidth (default 0; [0, 10000000] GB/s) */
+    /** memory bandwidth (0: unknown, the speed metrics it feeds are 0) (default 0; [0, 10000000] GB/s) */
     bandwidth_gbps?: number;
-    /** dense BF16 throughput (default 0; [0, 10000000] TFLOP/s) */
+    /** dense BF16 throughput (0: unknown) (default 0; [0, 10000000] TFLOP/s) */
     bf16_tflops?: number;
     /** dense FP8 throughput (0: none) (default 0; [0, 10000000] TFLOP/s) */
     fp8_tflops?: number;
