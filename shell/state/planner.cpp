@@ -9,6 +9,7 @@
 #include "io/config_json.hpp"
 #include "core/catalog/fabrics.hpp"
 #include "io/plan_json.hpp"
+#include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "format.hpp"
 #include "report.hpp"
@@ -96,14 +97,14 @@ bool planner_fragment_key(const std::string& key, const std::string& value, Plan
     double x = 0;
     if (key == "view") {
         if (value != "planner" && value != "calculator") {
-            err = Error{"view", "view must be calculator or planner, got \"" + value + "\""};
+            err = Error{"view", "view must be calculator or planner, got \"" + io::quoted_excerpt(value) + "\""};
             return false;
         }
         p.open = value == "planner";
     } else if (key == "plan.gpus") {
         // The engine checks the range (plan.gpus in [1, 1000000]); here only that it is a whole number an int holds.
         if (!parse_number(value, x) || x != std::floor(x) || x < -1e9 || x > 1e9) {
-            err = Error{key, "plan.gpus must be a whole number of GPUs, got \"" + value + "\""};
+            err = Error{key, "plan.gpus must be a whole number of GPUs, got \"" + io::quoted_excerpt(value) + "\""};
             return false;
         }
         p.gpus = static_cast<int>(x);
@@ -112,7 +113,7 @@ bool planner_fragment_key(const std::string& key, const std::string& value, Plan
     } else if (key == "plan.global_batch" || key == "plan.train_tokens" || key == "plan.deadline_days" || key == "plan.serve_concurrency" ||
                key == "plan.serve_context") {
         if (!parse_number(value, x)) {
-            err = Error{key, key + " must be a number, got \"" + value + "\""};
+            err = Error{key, key + " must be a number, got \"" + io::quoted_excerpt(value) + "\""};
             return false;
         }
         (key == "plan.global_batch" ? p.global_batch : key == "plan.train_tokens" ? p.train_tokens : key == "plan.deadline_days" ? p.deadline_days
@@ -127,7 +128,7 @@ bool planner_fragment_key(const std::string& key, const std::string& value, Plan
         p.serve = value == "serve";
     } else if (key == "plan.rank") {
         if (!parse_rank(value, p.rank)) {
-            err = Error{key, "plan.rank must be time, cost or tokens_per_gpu, got \"" + value + "\""};
+            err = Error{key, "plan.rank must be time, cost or tokens_per_gpu, got \"" + io::quoted_excerpt(value) + "\""};
             return false;
         }
     } else {

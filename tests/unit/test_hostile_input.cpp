@@ -230,3 +230,13 @@ TEST_CASE("config JSON: an empty model name is no name (the preset's stays throu
     REQUIRE(b.ok);
     CHECK(io::dump(io::config_to_json(b.value)) == once);
 }
+
+TEST_CASE("links: a planner key's bad value is quoted as an excerpt, not echoed whole") {
+    Config cfg;
+    UiState ui;
+    Error err;
+    REQUIRE(decode_fragment("v=1&view=" + std::string(5000, 'x') + "&batch=8", default_inputs(), cfg, ui, err));
+    CHECK(err.field == "view");
+    CHECK(err.message.size() < 200);
+    CHECK(cfg.quick.batch == 8);
+}
