@@ -11,6 +11,7 @@
 #include "core/gpu_choice.hpp"
 #include "core/model/presets.hpp"
 #include "state/format.hpp"
+#include "state/rules.hpp"
 #include "state/scenario.hpp"
 #include "state/url.hpp"
 
@@ -60,7 +61,7 @@ bool apply_fragment(App& a, const std::string& fragment) {
     UiState ui = a.ui;
     Error err;
     if (!decode_fragment(fragment, default_inputs(), cfg, ui, err)) {
-        a.link_error = err.field + ": " + err.message;
+        a.link_error = err.field + ": " + page_words(err.message);
         a.link_field = err.field;
         return false;
     }
@@ -70,7 +71,7 @@ bool apply_fragment(App& a, const std::string& fragment) {
     a.publish_replace = true;
     // Part of the link could not be read: the rest applied, the bad field is marked (ui_widgets.cpp).
     if (!err.field.empty()) {
-        a.link_error = err.field + ": " + err.message;
+        a.link_error = err.field + ": " + page_words(err.message);
         a.link_field = err.field;
     }
     return true;
@@ -105,6 +106,7 @@ void recompute(App& a) {
     auto r = estimate(a.inputs);
     if (!r.ok) {
         a.error = r.error;
+        a.error.message = page_words(a.error.message);  // the page's controls, not the CLI's commands
         if (!a.typed_field.empty() && a.typed_field == a.error.field) a.error.message = with_typed_value(a.error.message, a.typed_value);
         return;
     }
@@ -142,6 +144,7 @@ void complete_results(App& a) {
         Config c = a.inputs;
         set_method(c, m);
         auto e = estimate(c);
+        e.error.message = page_words(e.error.message);
         res.methods.push_back(MethodResult{m, e.ok, std::move(e.value), e.error});
     }
 
@@ -154,6 +157,7 @@ void complete_results(App& a) {
     for (const auto& q : solve_questions()) {
         if (!question_applies(q, a.inputs)) continue;
         auto s = solve(detailed, q.id);
+        s.error.message = page_words(s.error.message);
         res.answers.push_back(SolveResult{q.id, q.label, s.ok, std::move(s.value), s.error});
     }
 
@@ -168,7 +172,7 @@ void complete_results(App& a) {
             auto s = solve(c, "min_gpus");
             row.from_solver = true;
             row.fit.gpus_needed = s.ok && s.value.value > 0 ? static_cast<int>(s.value.value) : 0;
-            row.solver_note = s.ok ? s.value.explanation : s.error.message;
+            row.solver_note = s.ok ? s.value.explanation : page_words(s.error.message);
         }
     }
 

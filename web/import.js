@@ -1,63 +1,71 @@
 // vramcalc web: local model import on the page (docs/import.md). A model file reaches the page by
 // the model panel's "Import model file..." button (a file picker), by a drop on the page, or by
-// pasting config.json text; only the file's header is read, with File.slice, and handed to the
-// engine in this page (Module.importIntoPage, web/import_bindings.cpp), which fills the model
-// inputs. Nothing is uploaded: the page's Content-Security-Policy forbids every connection.
+// pasting config.json text. The readers are the JS library's (vramcalc-lib.js, web/lib: its
+// importFile reads only the file's header with File.slice), loaded from this site on the first
+// import so the page's own download stays small; the import document goes to the engine in the page
+// (Module.applyImport, web/import_bindings.cpp), which fills the model inputs. Nothing is uploaded:
+// the page's Content-Security-Policy forbids every connection.
 //   vramcalcImport.pick()              opens the file picker (the shell's button calls it)
-//   vramcalcImport.file(file)          -> Promise of the import document, as the engine read it,
-//                                      with `read_bytes` and `slices` (what was read of the file)
+//   vramcalcImport.file(file)          -> Promise of the import document, with `applied` and
+//                                      `page_message` (what the model panel now says)
 //   vramcalcImport.text(text, name)    -> the same for JSON text (a paste)
 //   vramcalcImport.message()           -> {message, problem}: the line the model panel shows
 'use strict';
 
 (function () {
     const canvas = document.getElementById('canvas');
-    // The first slice; a reader asks for exactly what its header needs beyond it (need_bytes).
-    const kFirstSliceBytes = 1 << 20;
-    const kMaxSlices = 16;
+    let library = null;
 
     const ready = () => (window.vramcalc ? window.vramcalc.ready : Promise.resolve());
-    const engine = () => window.Module;
 
-    function importBytes(bytes, name, size) {
-        return JSON.parse(engine().importIntoPage(bytes, name, size));
+    // The JS library, once: a script of this site (script-src 'self'), its wasm inside it.
+    function loadLibrary() {
+        if (!library) {
+            library = new Promise((resolve, reject) => {
+                const script = document.createElement('script');
+                script.src = 'vramcalc-lib.js';
+                script.onload = () => resolve(window.createVramCalc());
+                script.onerror = () => reject(new Error('vramcalc-lib.js could not be loaded'));
+                document.head.appendChild(script);
+            }).catch((e) => {
+                library = null;
+                throw e;
+            });
+        }
+        return library;
+    }
+
+    function apply(doc) {
+        const page = JSON.parse(Module.applyImport(JSON.stringify(doc)));
+        return Object.assign(doc, page);
     }
 
     function failed(name, e) {
-        const message = name + ': the file could not be read (' + (e && e.message ? e.message : String(e)) + ')';
-        engine().importFailed(message);
+        const message = name + ': ' + (e && e.message ? e.message : String(e));
+        Module.importFailed(message);
         return { ok: false, error: { field: 'import', message: message } };
     }
 
     async function importFile(file) {
         await ready();
         const name = typeof file.name === 'string' && file.name ? file.name : 'the file';
-        const slices = [];
-        let length = Math.min(file.size, kFirstSliceBytes);
-        for (let round = 1; ; ++round) {
-            let buffer;
-            try {
-                buffer = await file.slice(0, length).arrayBuffer();
-            } catch (e) {
-                return failed(name, e);
-            }
-            slices.push(buffer.byteLength);
-            const doc = importBytes(new Uint8Array(buffer), name, file.size);
-            const more = !doc.ok && doc.need_bytes > length && length < file.size && round < kMaxSlices;
-            if (!more) {
-                if (!doc.ok && doc.need_bytes > 0) engine().importFailed(name + ': ' + doc.error.message);
-                doc.slices = slices;
-                doc.read_bytes = slices.reduce((a, b) => a + b, 0);
-                return doc;
-            }
-            length = Math.min(doc.need_bytes, file.size);
+        try {
+            const vc = await loadLibrary();
+            return apply(await vc.importFile(file));
+        } catch (e) {
+            return failed(name, e);
         }
     }
 
     async function importText(text, name) {
         await ready();
-        const bytes = new TextEncoder().encode(text);
-        return importBytes(bytes, name || 'pasted config.json', bytes.length);
+        const label = name || 'pasted config.json';
+        try {
+            const vc = await loadLibrary();
+            return apply(vc.importModel(text, label));
+        } catch (e) {
+            return failed(label, e);
+        }
     }
 
     // The file picker: a hidden input the shell's button clicks (within the click's user activation).

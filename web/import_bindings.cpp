@@ -1,17 +1,17 @@
 // vramcalc web: the page's local model import (docs/import.md), called by web/import.js.
-//   importIntoPage(bytes, name, size) -> the import document (io::import_to_json) of the first
-//       bytes of a file of `size` bytes; {"ok":false, "need_bytes":N} asks for a longer slice.
-//       Otherwise the page takes what was read (shell/state/model_file.hpp): `applied` says whether
-//       the inputs changed, `page_message` is the line the model panel shows.
-//   importFailed(message)             -> a file the browser could not read: the model panel says so
-//   importMessage()                   -> {"message", "problem"}: the model panel's import line
+//   applyImport(docText) -> the page takes an import document (what the JS library's importFile
+//       gives: io::import_to_json) into its inputs (shell/state/model_file.hpp); returns
+//       {"applied", "page_message"}. The readers themselves are the JS library's, loaded only when a
+//       file is imported, so the page's own download stays within its budget.
+//   importFailed(message) -> a file the browser could not read: the model panel says so
+//   importMessage()       -> {"message", "problem"}: the model panel's import line
 // Nothing here fetches anything: the bytes come from File.slice in the page.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "io/config_json.hpp"
-#include "io/model_import.hpp"
+#include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
 #include "shell/state/model_file.hpp"
@@ -26,23 +26,20 @@ void show(vc::shell::App& a, const std::string& message, bool problem) {
     vc::shell::platform::request_frames();
 }
 
-std::string import_into_page(const std::string& bytes, const std::string& name, double file_size) {
-    const std::uint64_t size = file_size > 0 && file_size < 1.8e19 ? static_cast<std::uint64_t>(file_size) : 0;
-    const vc::io::ModelImport r = vc::io::import_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name, size);
-    json doc = vc::io::import_to_json(r);
-    if (!r.ok && r.need_bytes > 0) return vc::io::dump(doc);
+std::string apply_import(const std::string& doc_text) {
     vc::shell::App& a = vc::shell::app();
+    // The document is the library's own output; still read as untrusted text (a page script could
+    // call this): valid UTF-8 JSON, parsed without exceptions.
+    const json doc = vc::io::valid_utf8(doc_text) ? json::parse(doc_text, nullptr, /*allow_exceptions=*/false) : json();
     vc::Config next;
-    const vc::shell::ImportOutcome o = vc::shell::apply_import(a.inputs, r, next);
+    const vc::shell::ImportOutcome o = vc::shell::apply_import(a.inputs, doc.is_discarded() ? json() : doc, next);
     if (o.applied) {
         a.inputs = next;
         vc::shell::mark_changed(a);
         a.publish_replace = false;  // an import is a new history entry: Back returns to the model before
     }
     show(a, o.message, o.problem);
-    doc["applied"] = o.applied;
-    doc["page_message"] = o.message;
-    return vc::io::dump(doc);
+    return vc::io::dump(json{{"applied", o.applied}, {"page_message", o.message}});
 }
 
 void import_failed(const std::string& message) {
@@ -57,8 +54,7 @@ std::string import_message() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc_import) {
-    // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
-    emscripten::function("importIntoPage", &import_into_page);
+    emscripten::function("applyImport", &apply_import);
     emscripten::function("importFailed", &import_failed);
     emscripten::function("importMessage", &import_message);
 }

@@ -20,23 +20,28 @@ const char* kind_label(const std::string& kind) {
 
 }  // namespace
 
-ImportOutcome apply_import(const Config& base, const io::ModelImport& r, Config& out) {
+ImportOutcome apply_import(const Config& base, const nlohmann::json& doc, Config& out) {
     ImportOutcome o;
-    const std::string name = r.name.empty() ? std::string("the file") : r.name;
-    if (!r.ok) {
+    auto str = [&doc](const char* key) { return doc.contains(key) && doc[key].is_string() ? doc[key].get<std::string>() : std::string(); };
+    auto num = [&doc](const char* key) { return doc.contains(key) && doc[key].is_number() ? doc[key].get<double>() : 0.0; };
+    const std::string name = str("name").empty() ? std::string("the file") : str("name");
+    if (!doc.is_object() || !doc.contains("ok") || doc["ok"] != true) {
         o.problem = true;
-        o.message = "Import failed, nothing changed: " + r.error.message;
+        const bool has = doc.is_object() && doc.contains("error") && doc["error"].is_object() && doc["error"].contains("message") &&
+                         doc["error"]["message"].is_string();
+        o.message = "Import failed, nothing changed: " + (has ? doc["error"]["message"].get<std::string>() : std::string("the file could not be read"));
         return o;
     }
-    const nlohmann::json doc = io::import_to_json(r);
-    nlohmann::json patch = doc["config"];
+    nlohmann::json patch = doc.contains("config") && doc["config"].is_object() ? doc["config"] : nlohmann::json::object();
     // A custom architecture named after what was read (the file's model name, else the file's).
-    if (patch["model"].is_object() && !patch["model"].contains("name")) patch["model"]["name"] = name;
+    if (patch.contains("model") && patch["model"].is_object() && !patch["model"].contains("name")) patch["model"]["name"] = name;
     Config start = base;
     start.inference.weights_file = WeightsFile{};  // the previous file's bytes go with its model
     // A file that names its engine (GGUF: llama.cpp) is served: its per-tensor bytes count in the
     // detailed serving model.
-    const bool serve = !r.engine.empty();
+    const nlohmann::json* inf = patch.contains("inference") && patch["inference"].is_object() ? &patch["inference"] : nullptr;
+    const std::string engine = inf && inf->contains("engine") && (*inf)["engine"].is_string() ? (*inf)["engine"].get<std::string>() : "";
+    const bool serve = !engine.empty();
     if (serve) {
         if (start.task != Task::Inference) set_task(start, Task::Inference);
         if (start.method != Method::Detailed) set_method(start, Method::Detailed);
@@ -50,21 +55,21 @@ ImportOutcome apply_import(const Config& base, const io::ModelImport& r, Config&
     }
     out = next;
     o.applied = true;
-    if (!r.complete) {
+    if (doc.contains("complete") && doc["complete"] != true) {
         o.problem = true;
-        o.message = doc["message"].get<std::string>();
+        o.message = str("message");
         return o;
     }
-    o.message = "Imported " + name + " (" + kind_label(r.kind) + (r.architecture.empty() ? "" : ", " + r.architecture) + ")";
-    const double params = doc["params"].get<double>();
-    if (params > 0) o.message += ": " + format_count(params) + " parameters";
-    if (r.weights.total_bytes > 0) {
-        o.message += ", weights " + format_exact_bytes(r.weights.total_bytes) + " from the file's " + std::to_string(r.tensor_count) + " tensors";
-        if (!r.weights.mix.empty()) o.message += " (" + r.weights.mix + ")";
+    o.message = "Imported " + name + " (" + kind_label(str("kind")) + (str("architecture").empty() ? "" : ", " + str("architecture")) + ")";
+    if (num("params") > 0) o.message += ": " + format_count(num("params")) + " parameters";
+    const WeightsFile& w = next.inference.weights_file;
+    if (w.total_bytes > 0) {
+        o.message += ", weights " + format_exact_bytes(w.total_bytes) + " from the file's " + format_count(num("tensor_count")) + " tensors";
+        if (!w.mix.empty()) o.message += " (" + w.mix + ")";
     }
-    if (!r.weights_format.empty()) o.message += ", format " + r.weights_format;
+    if (!str("weights_format").empty()) o.message += ", format " + str("weights_format");
     if (serve && (base.task != Task::Inference || base.method != Method::Detailed))
-        o.message += ". Task is now Inference and method Detailed, where " + r.engine + " serves the file";
+        o.message += ". Task is now Inference and method Detailed, where " + engine + " serves the file";
     o.message += ". Nothing was uploaded.";
     return o;
 }

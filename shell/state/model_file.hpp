@@ -6,8 +6,9 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "core/config.hpp"
-#include "io/model_import.hpp"
 
 namespace vc::shell {
 
@@ -23,7 +24,9 @@ struct ImportOutcome {
 // its per-tensor bytes count. An architecture with missing keys is applied too, with the keys it
 // lacks left at 0, so the custom architecture editor shows what was read and marks what is
 // missing; the last valid result stays until the fields are filled.
-ImportOutcome apply_import(const Config& base, const io::ModelImport& r, Config& out);
+// `doc` is the import document (io::import_to_json, what the JS library's importFile and
+// `vramcalc --print-import` give): the page loads the readers only when a file is imported.
+ImportOutcome apply_import(const Config& base, const nlohmann::json& doc, Config& out);
 
 // A file's exact bytes (inference.weights_file) belong to the model and the format it was read
 // with: after an edit that changed either (another preset, an architecture field, another weight

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "core/quant/quant.hpp"
 #include "core/rules/quick.hpp"
@@ -44,6 +45,25 @@ std::vector<std::string> rule_ignores(const Config& cfg, Method rule) {
         }
     }
     return out;
+}
+
+}  // namespace vc::shell
+
+namespace vc::shell {
+
+std::string page_words(std::string message) {
+    // Longest first: each CLI phrase and the page control that does the same.
+    static const char* const kPhrases[][2] = {
+        {"set gpu (vramcalc --list-gpus) or inference.gpu_custom", "choose a GPU (the GPU list, or Custom GPU)"},
+        {"(vramcalc --list-gpus), or give inference.gpu_custom", "(the GPU list), or choose Custom GPU"},
+        {"(vramcalc --list-gpus) or inference.gpu_custom", "(the GPU list) or Custom GPU"},
+        {"(vramcalc --list-gpus)", "(the GPU list)"},
+        {"(see vramcalc --list-presets)", "(the Preset list)"},
+        {"(vramcalc --list-presets)", "(the Preset list)"},
+    };
+    for (const auto& p : kPhrases)
+        for (size_t at; (at = message.find(p[0])) != std::string::npos;) message.replace(at, std::strlen(p[0]), p[1]);
+    return message;
 }
 
 }  // namespace vc::shell

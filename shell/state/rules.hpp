@@ -17,3 +17,12 @@ namespace vc::shell {
 std::vector<std::string> rule_ignores(const Config& cfg, Method rule);
 
 }  // namespace vc::shell
+
+namespace vc::shell {
+
+// An engine or link message in the page's words: the CLI's commands it suggests ("vramcalc
+// --list-gpus") become the page controls that do the same (the GPU list, Custom GPU, the Preset
+// list). The engine's messages stay the CLI's; only the page rewords them.
+std::string page_words(std::string message);
+
+}  // namespace vc::shell

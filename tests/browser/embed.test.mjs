@@ -130,7 +130,7 @@ test('hosted page: a full session requests only its own files and stores nothing
     await settled(page);
 
     const paths = [...new Set(requests.map((u) => (u.startsWith(url) ? `/${u.slice(url.length)}` : u)))].sort();
-    assert.deepEqual(paths, ['/', '/app.js', '/embed.js', '/vramcalc.js']);
+    assert.deepEqual(paths, ['/', '/app.js', '/embed.js', '/import.js', '/vramcalc.js']);
 
     const stored = await page.evaluate(async () => ({
         local: localStorage.length, session: sessionStorage.length, cookie: document.cookie,
@@ -143,7 +143,7 @@ test('hosted page: a full session requests only its own files and stores nothing
     assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/widget\.html#[^"]+" [^>]*sandbox="allow-scripts"[^>]*><\/iframe>$/);
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
     const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
-    assert.equal(new URL(src).hash, '#v=1&batch=8&seq=4096', 'the link holds what differs from the defaults');
+    assert.equal(new URL(src).hash, '#v=2&batch=8&seq=4096', 'the link holds what differs from the defaults');
 
     // ... which opens the widget with the same inputs and the same result.
     const state = await hook(page, 'state');
@@ -153,15 +153,15 @@ test('hosted page: a full session requests only its own files and stores nothing
     const w = await hook(widget, 'state');
     assert.deepEqual(w.inputs, state.inputs);
     assert.deepEqual(w.result, state.result);
-    assert.equal(w.result.breakdown.activations, 2.5e-3 * 8 * 4096 * 7e9);
+    assert.equal(w.result.method, 'detailed', 'the page and the widget open on the detailed model');
     assertStrictCsp(await cspOf(page), 'index.html');
     assertStrictCsp(await cspOf(widget), 'widget.html');
 
     // A link this page cannot read is reported and changes nothing.
     await widget.goto('about:blank');  // (a new fragment alone would not reload the page)
-    await widget.goto(`${url}widget.html#v=2&batch=3`);
+    await widget.goto(`${url}widget.html#v=3&batch=3`);
     await widget.waitForFunction(() => window.vramcalcTest?.frameCount() > 0, null, { timeout: 30000 });
-    assert.match(await widget.locator('#status').textContent(), /v=2 is not known/);
+    assert.match(await widget.locator('#status').textContent(), /v=3 is not known/);
     assert.equal((await hook(widget, 'state')).inputs.batch, 4);
     await context.close();
 });
@@ -183,6 +183,12 @@ test('single file: vramcalc.html from file:// draws and computes with the networ
     const stats = pixelStats(decodePng(await page.locator('#canvas').screenshot()));
     assert.ok(stats.colors > 100 && stats.nonBackgroundShare > 0.05, `a blank canvas (${stats.colors} colours)`);
     let s = await hook(page, 'state');
+    assert.equal(s.inputs.method, 'detailed', 'it opens on the detailed model, as the hosted page does');
+    assert.equal(s.comparison.quick, 306.432 * GB);
+    // The worked example under the quick rule, from a link as the hosted page takes it.
+    await page.evaluate(() => { location.hash = 'v=2&method=quick'; });
+    await settled(page);
+    s = await hook(page, 'state');
     assert.equal(s.result.total_bytes, 255.36 * GB, 'the worked example, as on the hosted page');
     await typeInto(page, page, { x: 0, y: 0 }, 'batch', '2');
     s = await hook(page, 'state');

@@ -1,8 +1,8 @@
 // Browser test of local model import on the page (issue 13 item 5, docs/import.md): a GGUF picked
 // with the model panel's "Import model file..." button, a GGUF dropped on the page, config.json text
 // pasted, a config.json that lacks keys and a file that is not what its name says. The files are
-// written here byte by byte (tests/import_files.mjs); the page reads only their headers with
-// File.slice, makes no request, fills the model inputs (a custom architecture, the GGUF's per-tensor
+// written here byte by byte (tests/import_files.mjs); the page loads its import library (its own
+// script) on the first import, reads only the files' headers with File.slice, sends nothing, fills the model inputs (a custom architecture, the GGUF's per-tensor
 // bytes) and the headline follows; a failure names what is wrong or missing and keeps the form.
 // At a desktop size and on a phone (390x844 at DPR 3, touch).
 //   VRAMCALC_SITE   the built site folder (default build/wasm/site)
@@ -41,7 +41,7 @@ async function open(options) {
     await v.settled();
     // Every request the page makes from here on (there must be none: nothing is uploaded).
     const requests = [];
-    page.on('request', (r) => requests.push(r.url()));
+    page.on('request', (r) => requests.push(r.method() === 'GET' && !r.postData() ? r.url() : `${r.method()} ${r.url()} with data`));
     // What the page reads of each file: File.slice's ranges.
     await page.evaluate(() => {
         window.sliced = [];
@@ -191,7 +191,8 @@ test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing k
     assert.match(m.message, /^Import failed, nothing changed: .*not a GGUF file .*89 50 4e 47/);
     assert.equal(JSON.stringify((await v.state()).inputs), before);
 
-    assert.deepEqual(requests, [], 'the page made no request while importing');
+    // The only request: the page's own import library (a GET of this site's script), nothing sent.
+    assert.deepEqual(requests, [url + 'vramcalc-lib.js'], 'the page sent nothing while importing');
     await page.context().close();
 });
 
@@ -207,7 +208,7 @@ test('phone (390x844, DPR 3, touch): Import is a tap away and fills the model', 
     const s = await v.state();
     assert.equal(s.inputs.model.layers, 28);
     assert.equal(s.model_params_b, 7.615616512);
-    assert.deepEqual(requests, []);
+    assert.deepEqual(requests, [url + 'vramcalc-lib.js']);
     await page.context().close();
 });
 

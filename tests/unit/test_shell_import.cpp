@@ -20,8 +20,9 @@ using namespace vc::shell;
 
 namespace {
 
-io::ModelImport read(const std::string& bytes, const std::string& name) {
-    return io::import_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name, bytes.size());
+// The import document, as the JS library's importFile gives it to the page.
+nlohmann::json read(const std::string& bytes, const std::string& name) {
+    return io::import_to_json(io::import_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name, bytes.size()));
 }
 
 const char* kLlamaConfig = R"({"model_type":"llama","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,

@@ -72,3 +72,26 @@ TEST_CASE("links: one edit writes that key alone; a v=1 link without a method is
     REQUIRE_FALSE(decode_fragment("v=3&batch=8", d, back, ui, err));
     CHECK(err.message == "the link's version v=3 is not known (this page reads v=1 to v=2)");
 }
+
+TEST_CASE("page messages name page controls, not CLI commands") {
+    App a;
+    a.inputs = default_inputs();
+    REQUIRE(apply_fragment(a, "v=2&model.preset=no-such-model&batch=8"));
+    CHECK(a.link_error == "model.preset: model.preset \"no-such-model\" is not a known preset (the Preset list)");
+    CHECK(a.inputs.quick.batch == 8);  // the rest applied
+    a.inputs.gpu_id = "no-such-gpu";
+    set_task(a.inputs, Task::Inference);
+    recompute(a);
+    CHECK(a.error.field == "gpu");
+    CHECK(a.error.message == "gpu \"no-such-gpu\" is not in the catalog (the GPU list), or choose Custom GPU");
+    a.inputs.gpu_id.clear();
+    set_task(a.inputs, Task::Training);
+    recompute(a);
+    complete_results(a);
+    bool named = false;
+    for (const auto& s : a.results.answers) {
+        CHECK(s.error.message.find("vramcalc --") == std::string::npos);
+        named |= s.error.message.find("(the GPU list), or choose Custom GPU") != std::string::npos;
+    }
+    CHECK(named);
+}
