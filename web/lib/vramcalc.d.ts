@@ -696,7 +696,7 @@ export interface ModelImport {
     header_bytes: number;
     tensor_count: number;
     /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?}}. */
-    config: { model: ModelConfig; inference?: { engine?: string; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
+    config: { model: ModelConfig; inference?: { engine?: InferenceConfig['engine']; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
 }
 
 /** A failed import: field "import"; need_bytes > 0 when the header runs past the bytes given (read that many from the start). */
