@@ -5,7 +5,7 @@
 # the team's toolchain notes (NODE_PATH for acorn; -o app.js, not .html, at -O2 and above).
 include(${CMAKE_SOURCE_DIR}/shell/shell.cmake)
 
-# The page's download is the budget (issue 5, the full app: wasm + js <= 450 KB gzip,
+# The page's download is the budget (issue 5, the full app: wasm + js <= 495 KB gzip (was 450),
 # tests/browser/size.test.mjs):
 # everything the page links is compiled for size and the app is linked with -Oz (9 KB gzip less than
 # -Os). NOTE: that makes an estimate ~3x slower than a speed build (irrelevant for one estimate per
