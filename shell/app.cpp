@@ -60,19 +60,26 @@ bool apply_fragment(App& a, const std::string& fragment) {
     Config cfg;
     UiState ui = a.ui;
     Error err;
-    if (!decode_fragment(fragment, default_inputs(), cfg, ui, err)) {
+    std::vector<Error> left_out;
+    if (!decode_fragment(fragment, default_inputs(), cfg, ui, err, &left_out)) {
         a.link_error = err.field + ": " + page_words(err.message);
-        a.link_field = err.field;
+        a.link_left_out = {Error{err.field, page_words(err.message)}};
         return false;
     }
     a.inputs = cfg;
     a.ui = ui;
     mark_changed(a);
     a.publish_replace = true;
-    // Part of the link could not be read: the rest applied, the bad field is marked (ui_widgets.cpp).
+    // Part of the link could not be read: the rest applied, each bad field is marked beside it
+    // (ui_widgets.cpp); the line above the form names the first and the others' fields.
     if (!err.field.empty()) {
+        for (Error& e : left_out) e.message = page_words(e.message);
         a.link_error = err.field + ": " + page_words(err.message);
-        a.link_field = err.field;
+        if (left_out.size() > 1) {
+            a.link_error += "; also not applied:";
+            for (size_t i = 1; i < left_out.size(); ++i) a.link_error += (i > 1 ? ", " : " ") + left_out[i].field;
+        }
+        a.link_left_out = left_out;
     }
     return true;
 }

@@ -102,7 +102,7 @@ struct App {
     bool publish_replace = true;  // ... replacing the history entry (state came from the URL itself)
     std::string notice;         // a one-line message for the user (e.g. "Link copied")
     std::string link_error;     // why a shared link (or part of it) could not be read (shown until the next edit)
-    std::string link_field;     // ... the config field it names, marked beside that field
+    std::vector<Error> link_left_out;  // ... every key of it not applied (field, why), each marked beside its field
     // The last model file imported on the page (state/model_file.hpp): what was read, or why not,
     // shown in the model panel until the next import or a choice of model; `import_problem` shows
     // it as an error (a file that could not be read, or keys the architecture lacks).
@@ -137,13 +137,14 @@ inline void mark_changed(App& a) {
     a.version++;
     a.publish = true;
     a.link_error.clear();
-    a.link_field.clear();
+    a.link_left_out.clear();
     a.notice.clear();
 }
 
 // Applies a URL fragment (a shared link, back/forward): the state becomes the link's, except for the
-// keys that could not be read (`a.link_error` and `a.link_field` name the first); when nothing of
-// it can be applied (an unknown version, too long) the state is left as it is. Returns whether it
+// keys that could not be read (`a.link_error` names the first with its reason and the others'
+// fields, `a.link_left_out` lists each with its reason, marked beside its field); when nothing of it
+// can be applied (an unknown version, too long) the state is left as it is. Returns whether it
 // applied (decode_fragment).
 bool apply_fragment(App& a, const std::string& fragment);
 

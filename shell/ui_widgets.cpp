@@ -168,10 +168,13 @@ void row_end(Form& f, const Field& field) {
     if (is_locked(f.a, field.id) && ImGui::IsMouseHoveringRect(g_control_min, g_control_max)) ImGui::SetTooltip("Set by this page");
     // The engine's error on the current inputs, else the part of a link that could not be read.
     const bool engine = names(f.a.error.field, field);
-    if (engine || names(f.a.link_field, field)) {
+    const Error* from_link = nullptr;
+    for (const Error& e : f.a.link_left_out)
+        if (!from_link && names(e.field, field)) from_link = &e;
+    if (engine || from_link) {
         ImGui::GetWindowDrawList()->AddRect(g_control_min, g_control_max, ImGui::GetColorU32(palette().error), ImGui::GetStyle().FrameRounding, 0, 1.5f);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        error_text(engine ? f.a.error.message : "From the link, not applied: " + f.a.link_error);
+        error_text(engine ? f.a.error.message : "From the link, not applied: " + from_link->message);
         reg_rect(f.a, std::string(field.id) + "/error", at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, ImGui::GetItemRectMax().y));
         f.error_shown = true;
     }

@@ -61,6 +61,8 @@ std::string shell_state() {
     j["dark"] = vc::shell::dark_theme(a.ui);
     j["fragment"] = vc::shell::encode_fragment(a.inputs, a.ui, vc::shell::default_inputs());
     j["link_error"] = a.link_error;
+    j["link_left_out"] = json::array();  // each key of the link not applied, marked beside its field
+    for (const auto& e : a.link_left_out) j["link_left_out"].push_back(error_json(e));
     j["notice"] = a.notice;
     j["frames_drawn"] = a.frames_drawn;
     j["compute_ms"] = r.compute_ms;

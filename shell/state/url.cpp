@@ -322,8 +322,9 @@ bool about(const std::string& field, const std::string& key) {
 
 }  // namespace
 
-bool decode_fragment(const std::string& fragment, const Config& start, Config& cfg, UiState& ui, Error& err) {
+bool decode_fragment(const std::string& fragment, const Config& start, Config& cfg, UiState& ui, Error& err, std::vector<Error>* left_out) {
     err = Error{};
+    std::vector<Error> left;  // every key left out, first one first
     // The limit comes before any copy: a link can be megabytes long.
     if (fragment.size() > io::kMaxLinkChars) {
         err = Error{"link", "the link's state is longer than " + std::to_string(io::kMaxLinkChars) + " characters; it is not read"};
@@ -344,9 +345,10 @@ bool decode_fragment(const std::string& fragment, const Config& start, Config& c
     UiState view = ui;
     view.show_gib = false;
     view.theme = ThemeChoice::Auto;
-    // A bad key is left out and the rest applied; `err` keeps the first one.
-    auto note = [&err](const Error& e) {
+    // A bad key is left out and the rest applied; `err` keeps the first one, `left` each one.
+    auto note = [&err, &left](const Error& e) {
         if (err.field.empty()) err = e;
+        if (std::none_of(left.begin(), left.end(), [&](const Error& b) { return b.field == e.field; })) left.push_back(e);
     };
     view.planner = PlannerView{};
 
@@ -442,6 +444,7 @@ bool decode_fragment(const std::string& fragment, const Config& start, Config& c
     if (out.model.params_override_b > 0 && out.model.id.empty() && out.model.layers == 0) use_params_only(out, out.model.params_override_b);
     else sync_model(out);
     cfg = out;
+    if (left_out) *left_out = left;
     ui.show_gib = view.show_gib;
     ui.theme = view.theme;
     ui.planner = view.planner;

@@ -28,10 +28,12 @@ std::string encode_fragment(const Config& cfg, const UiState& ui, const Config& 
 // Reads a fragment ('#' optional) over `base`. Every text in it is checked first (at most
 // io::kMaxLinkChars characters, valid UTF-8, io/text_input.hpp). A key that cannot be read (not a
 // field, a wrong value, invalid text) is left out and the others apply: then it returns true with
-// `err` naming the first such key. It returns false, leaving `cfg` and `ui` untouched, only when
-// nothing can be applied (an unknown version v, a link over the limit); `err` says why. An empty
-// fragment gives `base`, with `err` empty.
-bool decode_fragment(const std::string& fragment, const Config& base, Config& cfg, UiState& ui, Error& err);
+// `err` naming the first such key, and `left_out` (when given) every such key in link order, one
+// error each, so the page can mark each field. It returns false, leaving `cfg` and `ui` untouched,
+// only when nothing can be applied (an unknown version v, a link over the limit); `err` says why.
+// An empty fragment gives `base`, with `err` empty.
+bool decode_fragment(const std::string& fragment, const Config& base, Config& cfg, UiState& ui, Error& err,
+                     std::vector<Error>* left_out = nullptr);
 
 // Applies a JSON merge patch to `base`'s config document (docs/config.md), as an embedding page's
 // inputs do (web/embed.js): {"batch": 8}, {"model": {"preset": "qwen2.5-7b"}}. A "model" in the

@@ -376,9 +376,16 @@ test('a hostile link (issue 16): invalid UTF-8, a bad key and an oversized link 
     const w = new Visitor(other);
     await w.settled();
     let t = await w.state();
-    assert.match(t.link_error, /^gpu: gpu must be valid UTF-8/);
+    assert.match(t.link_error, /^gpu: gpu must be valid UTF-8.*; also not applied: seq$/);
+    assert.deepEqual(t.link_left_out.map((e) => e.field), ['gpu', 'seq']);
     assert.equal(t.inputs.batch, 8, 'the keys that read are applied');
     assert.equal(t.inputs.seq, 2048, 'the bad one keeps its starting value');
+    // Each bad key is marked beside its own field, with its own reason.
+    for (const id of ['gpu', 'seq']) {
+        const field = await w.widget(id);
+        const msg = await w.widget(`${id}/error`);
+        assert.ok(msg.y >= field.y + field.h - 1 && msg.y - (field.y + field.h) < 12, `${id}: the reason is under the field`);
+    }
     assert.equal(t.units, 'GiB');
     assert.ok(t.result, 'a result is shown');
     // A 1 MB link: refused whole (cut to the limit before the engine copies it), the page keeps working.

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "core/estimate.hpp"
 #include "core/model/presets.hpp"
@@ -98,6 +99,35 @@ TEST_CASE("links: #gpu=%22%FF (invalid UTF-8) is named, the rest applies, and th
     CHECK(err.field == "model.name");
     CHECK(cfg.model.id == "llama-3.1-8b");
     CHECK(cfg.model.name == "Llama-3.1 8B");
+}
+
+TEST_CASE("links: every key that cannot be read is kept apart with its reason, and the page marks each") {
+    Config cfg;
+    UiState ui;
+    Error err;
+    std::vector<Error> left_out;
+    REQUIRE(decode_fragment("v=1&gpu=%22%FF&batch=8&seq=oops&units=kb", default_inputs(), cfg, ui, err, &left_out));
+    CHECK(err.field == "gpu");
+    REQUIRE(left_out.size() == 3);
+    CHECK(left_out[0].field == "gpu");
+    CHECK(left_out[0].message.find("valid UTF-8") != std::string::npos);
+    CHECK(left_out[1].field == "units");
+    CHECK(left_out[1].message == "units must be gb or gib, got \"kb\"");
+    CHECK(left_out[2].field == "seq");  // read with the config, after the link's own keys
+    CHECK(cfg.quick.batch == 8);
+    CHECK(cfg.quick.seq == default_inputs().quick.seq);
+
+    // The page: the line above the form names the first and the others; each is marked by its field.
+    App a;
+    REQUIRE(apply_fragment(a, "v=1&gpu=%22%FF&batch=8&seq=oops&units=kb"));
+    CHECK(a.link_error.rfind("gpu: gpu must be valid UTF-8", 0) == 0);
+    CHECK(a.link_error.find("; also not applied: units, seq") != std::string::npos);
+    REQUIRE(a.link_left_out.size() == 3);
+    CHECK(a.inputs.quick.batch == 8);
+    // A clean link clears them.
+    REQUIRE(apply_fragment(a, "v=1&batch=4"));
+    CHECK(a.link_error.empty());
+    CHECK(a.link_left_out.empty());
 }
 
 TEST_CASE("links: #v=1&task=inference&optimizer=adamw-mixed reopens at the same figure from its copied link") {
