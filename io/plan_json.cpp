@@ -271,6 +271,19 @@ json fabric_point_to_json(const FabricPoint& f) {
                 {"sizing", batch_sizing_to_json(f.sizing)}};
 }
 
+json checklist_to_json(const Checklist& c) {
+    json steps = json::array();
+    for (const auto& s : c.steps) {
+        json j{{"key", s.key}, {"title", s.title}, {"value", s.value}, {"unit", s.unit}, {"detail", s.detail}};
+        if (!s.second_unit.empty()) {
+            j["second"] = s.second;
+            j["second_unit"] = s.second_unit;
+        }
+        steps.push_back(j);
+    }
+    return json{{"steps", steps}, {"answer", layout_result_to_json(c.answer)}, {"target_bytes", c.target_bytes}};
+}
+
 json serve_cluster_to_json(const ServeClusterResult& x) {
     return json{{"gpu", x.cluster.gpu_id}, {"gpus", x.cluster.gpus}, {"fabric", x.cluster.fabric}, {"ok", x.ok}, {"meets", x.meets},
                 {"why", x.why}, {"tp", x.tp}, {"replicas", x.replicas}, {"max_seqs_per_replica", x.max_seqs_per_replica},

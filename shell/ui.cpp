@@ -256,8 +256,9 @@ void ui_draw(App& a) {
         ImGui::EndChild();
         ImGui::PopStyleVar();
         ImGui::PopStyleColor();
-    } else if (a.ui.planner.open && !compact) {
-        // The planner first, then the inputs it reads (model, sequence, precision).
+    } else if (a.ui.planner.open) {
+        // The planner first, then the inputs it reads (model, sequence, precision); a widget shows
+        // it when its link says view=planner (docs/embed.md).
         planner_panel(a, narrow);
         ImGui::Spacing();
         ImGui::Separator();

@@ -43,7 +43,9 @@ std::string money(double usd) {
     return buf;
 }
 
-constexpr double kExtrasBudgetMs = 30;  // planner extras computed per frame (at least one search)
+// Planner work per frame (the search, then the extras, in slices of a few hundred microseconds): a
+// frame holds the page at most this long plus its drawing.
+constexpr double kFrameBudgetMs = 16;
 
 std::string seconds(double s) { return s >= 100 ? fixed(s, 0) + " s" : s >= 1 ? fixed(s, 2) + " s" : fixed(s * 1000, 0) + " ms"; }
 
@@ -253,6 +255,63 @@ void sizing_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
         if (!b.fix.empty()) ImGui::TextWrapped("Fix: %s", sizes_in_unit(b.fix, gib).c_str());
     }
     reg(a, "plan/sizing");
+    panel_end();
+}
+
+// [SECTION] checklist -----------------------------------------------------------------------------
+// The cluster-sizing guide's checklist (guide_checklist) for the best layout: its nine steps in the
+// guide's order, each with the engine's number, ending in the planner's answer.
+std::string checklist_number(double v, const std::string& unit, bool gib) {
+    if (unit == "bytes") return format_size(v, gib);
+    if (unit == "share") return format_percent(v) + " of the target";
+    if (unit == "bytes/parameter") return fixed(v, v == std::floor(v) ? 0 : 2) + " bytes/parameter";
+    return format_count(v) + " " + unit;
+}
+
+void checklist_panel(App& a, const PlannerResults& r) {
+    const Checklist& c = r.checklist;
+    if (c.steps.empty()) return;
+    const bool gib = a.ui.show_gib;
+    panel_begin("plan_checklist_panel", "THE GUIDE'S CHECKLIST");
+    dim_text("How much VRAM for this cluster, step by step, for the best layout (the training engine's numbers: model states + "
+             "activations + overhead is the memory per GPU).");
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoSavedSettings;
+    if (ImGui::BeginTable("plan_checklist", 3, flags)) {
+        ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("Number", ImGuiTableColumnFlags_WidthStretch);
+        int i = 0;
+        for (const auto& s : c.steps) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d", ++i);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(s.title.c_str());
+            ImGui::TableNextColumn();
+            std::string line = checklist_number(s.value, s.unit, gib);
+            if (!s.second_unit.empty())
+                line += s.key == "overhead" ? "  (total " + checklist_number(s.second, s.second_unit, gib) + ")" : "  (" + checklist_number(s.second, s.second_unit, gib) + ")";
+            if (s.key == "target") {
+                const bool fits = s.second <= 1;
+                ImGui::PushStyleColor(ImGuiCol_Text, fits ? palette().good : palette().error);
+                ImGui::TextUnformatted(line.c_str());
+                ImGui::PopStyleColor();
+            } else {
+                ImGui::TextUnformatted(line.c_str());
+            }
+            reg(a, "plan/checklist/" + s.key);
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            ImGui::TextWrapped("%s", s.detail.c_str());
+            ImGui::PopStyleColor();
+        }
+        ImGui::EndTable();
+    }
+    const LayoutResult& x = c.answer;
+    ImGui::TextWrapped("Answer: %s, %s per GPU; %s a step, %s tokens/s per GPU, MFU %s%s", layout_label(x.layout).c_str(),
+                       format_size(x.memory_bytes, gib).c_str(), seconds(x.time.total).c_str(), format_count(x.time.tokens_per_s_per_gpu).c_str(),
+                       format_percent(x.time.mfu).c_str(),
+                       x.train_days > 0 ? (", " + fixed(x.train_days, 1) + " days and " + money(x.rent_usd) + " for the token budget").c_str() : "");
+    reg(a, "plan/checklist/answer");
     panel_end();
 }
 
@@ -606,8 +665,15 @@ bool planner_tab(App& a, bool narrow) {
 // [SECTION] panel ---------------------------------------------------------------------------------
 void planner_panel(App& a, bool narrow) {
     planner_inputs(a);
-    // A search takes a few hundred ms in the page: none while a field is dragged, one on release.
-    const PlannerResults& r = planner_results(a, ImGui::IsAnyItemActive());
+    // A search takes up to a few hundred ms in the page: it runs in slices over frames, the last
+    // plan on screen meanwhile; none starts while a field is dragged, one on release.
+    if (planner_step(a, ImGui::IsAnyItemActive(), kFrameBudgetMs)) wake();
+    const PlannerResults& r = planner_current();
+    long long done = 0, total = 0;
+    if (planner_searching(&done, &total)) {
+        dim_text("Searching\xe2\x80\xa6 %s of %s layouts", format_count(static_cast<double>(done)).c_str(), format_count(static_cast<double>(total)).c_str());
+        reg(a, "plan/searching");
+    }
     if (!r.error.field.empty()) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         error_text(r.error.field + ": " + r.error.message + (r.valid ? " (the last valid plan stays below)" : ""));
@@ -628,9 +694,9 @@ void planner_panel(App& a, bool narrow) {
     const LayoutResult* chosen = p.ranked.empty() ? nullptr : layout_table(a, p, narrow);
     rejections(a, p);
     panel_end();
+    if (!chosen) checklist_panel(a, r);
     if (!chosen) {
-        // The extras follow a unit (one search) at a time, ~30 ms of work per frame: the page never freezes.
-        if (!ImGui::IsAnyItemActive() && planner_extras_step(a, kExtrasBudgetMs)) wake();
+        // The extras follow the plan a search at a time, in slices within the frame's budget (planner_step).
         const PlannerExtras& x = planner_extras();
         if (x.generation == r.generation) {
             if (!p.ranked.empty()) {

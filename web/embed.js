@@ -4,7 +4,8 @@
 //                    #v=1&method=quick&batch=8&model.preset=llama-3.1-8b&units=gib&theme=light
 //                  config fields by dotted path (JSON scalar values, strings bare), units and theme;
 //                  the widget adds lock=batch,seq (fields the visitor cannot edit), origins=<origin>,...
-//                  (who may message it) and id=<name> (echoed in its messages)
+//                  (who may message it) and id=<name> (echoed in its messages); view=planner
+//                  shows the Cluster planner (plan.* keys) and its result messages carry the plan
 //   page           the Embed button (shell) copies an <iframe> snippet of the current inputs
 //   widget         compact layout, locked fields, theme, and postMessage protocol version 1 with the
 //                  hosts listed in `origins` (docs/embed.md); messages from anywhere else are ignored
@@ -107,7 +108,10 @@
             cached = JSON.parse(Module.widgetResult());
             cachedRevision = revision;
         }
-        return Object.assign({ type: 'result', config: cached.config, result: cached.result, error: cached.error }, extra);
+        const body = { type: 'result', config: cached.config, result: cached.result, error: cached.error };
+        // A widget showing the planner (view=planner in its link) sends the plan too (docs/embed.md).
+        if (cached.view === 'planner') Object.assign(body, { view: 'planner', plan: cached.plan, planError: cached.plan_error });
+        return Object.assign(body, extra);
     }
 
     function handle(m) {

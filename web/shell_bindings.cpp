@@ -17,12 +17,14 @@
 //                            do; returns {"ok":true} or {"ok":false,"error":{field,message}} (inputs
 //                            unchanged)
 //   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...], "gib"?:bool}
-//   stateRevision()          moves on every recompute: the page posts a result when it changes
+//   stateRevision()          moves on every recompute and every finished plan: the page posts a result when it changes
 //   contentHeight()          CSS pixels the UI's content needs at the current width
 //   takeEmbedRequest()       true once after the Embed button was pressed
 //   widgetResult()           what a widget's result message carries: {"config", "result", "error"}
 //                            (the config document, the last valid estimate or null, {field,message}
-//                            or null), without the rest of shellState()
+//                            or null), without the rest of shellState(); with view=planner also
+//                            "view": "planner", "plan" (as `vramcalc plan --format json`'s "plan", or
+//                            null) and "plan_error"
 //   embedLink()              the page's link as the shell read it, for embed.js (which reads no
 //                            fragment itself): {"theme":"auto|light|dark", "lock":[...],
 //                            "origins":[...], "id":"...", "error":{field,message}|null}
@@ -34,6 +36,7 @@
 #include <string>
 
 #include "io/config_json.hpp"
+#include "io/plan_json.hpp"
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
@@ -157,7 +160,8 @@ std::string set_embed_options(const std::string& text) {
 double state_revision() {
     vc::shell::App& a = vc::shell::app();
     vc::shell::results(a);
-    return static_cast<double>(a.revision);
+    // A plan finishing (over frames, after the inputs changed) moves it too: both counts only grow.
+    return static_cast<double>(a.revision) + static_cast<double>(vc::shell::planner_current().generation);
 }
 double content_height() { return vc::shell::app().content_height_px; }
 
@@ -183,9 +187,16 @@ std::string embed_link() {
 std::string widget_result() {
     vc::shell::App& a = vc::shell::app();
     const vc::shell::Results& r = vc::shell::results(a);
-    return vc::io::dump(json{{"config", vc::io::config_to_json(a.inputs)},
-                             {"result", r.valid ? vc::io::estimate_to_json(r.estimate) : json(nullptr)},
-                             {"error", error_json(a.error)}});
+    json j{{"config", vc::io::config_to_json(a.inputs)},
+           {"result", r.valid ? vc::io::estimate_to_json(r.estimate) : json(nullptr)},
+           {"error", error_json(a.error)}};
+    if (a.ui.planner.open) {  // view=planner: the plan on screen (the last valid one while a search runs)
+        const vc::shell::PlannerResults& p = vc::shell::planner_current();
+        j["view"] = "planner";
+        j["plan"] = p.valid ? vc::io::plan_result_to_json(p.plan) : json(nullptr);
+        j["plan_error"] = error_json(p.error);
+    }
+    return vc::io::dump(j);
 }
 
 std::string link_error() { return vc::shell::app().link_error; }

@@ -37,24 +37,32 @@ std::vector<int> pareto_gpu_counts(int gpus, int gpus_per_node) {
     return out;
 }
 
-Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count) {
-    using Out = Outcome<std::vector<ParetoPoint>>;
-    Error err;
-    if (!check_int_range("plan.pareto_per_count", per_count, 1, 1000, err)) return Out::failure(err);
+PlanInputs pareto_plan_inputs(const PlanInputs& in, int gpus, int per_count) {
     PlanInputs pi = in;
     pi.gpus = gpus;
     pi.top = per_count;
     if (!(pi.train_tokens > 0)) pi.train_tokens = kParetoDefaultTokens;
-    auto p = plan(cfg, pi);
-    if (!p.ok) return Out::failure(p.error);
+    return pi;
+}
+
+std::vector<ParetoPoint> pareto_points_from(const PlanResult& p) {
     std::vector<ParetoPoint> out;
-    for (const auto& r : p.value.ranked) {
+    for (const auto& r : p.ranked) {
         ParetoPoint pt;
-        pt.gpus = gpus;
+        pt.gpus = p.gpus;
         pt.layout = r;
         out.push_back(pt);
     }
-    return Out::success(std::move(out));
+    return out;
+}
+
+Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count) {
+    using Out = Outcome<std::vector<ParetoPoint>>;
+    Error err;
+    if (!check_int_range("plan.pareto_per_count", per_count, 1, 1000, err)) return Out::failure(err);
+    auto p = plan(cfg, pareto_plan_inputs(in, gpus, per_count));
+    if (!p.ok) return Out::failure(p.error);
+    return Out::success(pareto_points_from(p.value));
 }
 
 void mark_pareto_front(std::vector<ParetoPoint>& pts) {
@@ -83,16 +91,19 @@ Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInpu
 }
 
 // [SECTION] fabrics -------------------------------------------------------------------------------
-Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const std::string& fabric, const Layout& reference,
-                                  double target_efficiency) {
-    using Out = Outcome<FabricPoint>;
+PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric) {
     PlanInputs pi = in;
     pi.fabric = fabric;
     pi.fabric_override = FabricSpec{};
     pi.top = 1;
+    return pi;
+}
+
+Outcome<FabricPoint> fabric_point_from(const Config& cfg, const PlanInputs& pi, const Layout& reference, double target_efficiency,
+                                       const Outcome<PlanResult>& p) {
+    using Out = Outcome<FabricPoint>;
     FabricPoint fp;
-    fp.fabric_id = fabric;
-    auto p = plan(cfg, pi);
+    fp.fabric_id = pi.fabric;
     if (!p.ok) return Out::failure(p.error);
     if (p.value.ranked.empty()) {
         fp.why = p.value.notes.empty() ? "no layout fits" : p.value.notes.back();
@@ -100,10 +111,16 @@ Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const
         fp.ok = true;
         fp.best = p.value.ranked.front();
     }
-    auto b = batch_sizing(cfg, pi, reference, {fabric}, target_efficiency);
+    auto b = batch_sizing(cfg, pi, reference, {pi.fabric}, target_efficiency);
     if (!b.ok) return Out::failure(b.error);
     fp.sizing = b.value.front();
     return Out::success(std::move(fp));
+}
+
+Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const std::string& fabric, const Layout& reference,
+                                  double target_efficiency) {
+    const PlanInputs pi = fabric_plan_inputs(in, fabric);
+    return fabric_point_from(cfg, pi, reference, target_efficiency, plan(cfg, pi));
 }
 
 Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,

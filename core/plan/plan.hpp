@@ -18,6 +18,7 @@
 // [SECTION] api           step_time, plan, batch_sizing, plan_clusters, fewest_gpus
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -241,6 +242,29 @@ Config layout_config(const Config& base, const Layout& l, int gpus);
 // Every valid layout for in.gpus GPUs of cfg.gpu_id on in.fabric, ranked. Errors name the field.
 Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in);
 
+// plan() in slices, for a front end that spreads a search over frames (the page): start() checks
+// the inputs and lists the layouts (cheap), step() evaluates up to `max_layouts` more of them
+// (memory + step time each), result() ranks them once step() has returned true. plan() is exactly
+// start, step(total()), result(): a sliced search gives the same plan.
+class PlanSearch {
+public:
+    PlanSearch();
+    ~PlanSearch();
+    PlanSearch(PlanSearch&&) noexcept;
+    PlanSearch& operator=(PlanSearch&&) noexcept;
+    Error start(const Config& cfg, const PlanInputs& in);  // field empty: started (copies its inputs)
+    bool step(long long max_layouts);  // true when every layout is evaluated
+    bool started() const;              // between a successful start() and result()
+    bool done() const;
+    long long total() const;           // layouts listed
+    long long evaluated() const;       // of which evaluated so far
+    Outcome<PlanResult> result();      // the plan (once done); ends the search
+
+private:
+    struct State;
+    std::unique_ptr<State> st_;
+};
+
 // For each fabric id (empty: every inter-node fabric), the smallest per-GPU batch of `layout`'s
 // parallel split that reaches `target_efficiency`: the share of the step not lost to what a
 // bigger batch hides (exposed data-parallel traffic, the pipeline bubble and sends).
@@ -277,12 +301,45 @@ Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const
 Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
                                                     const Layout& reference, double target_efficiency);
 
+// The searches behind the comparisons, for a front end that runs each as a sliced PlanSearch: a
+// comparison is plan(its config, its inputs) followed by its *_from function (pareto_points,
+// fabric_point and plan_clusters are exactly that).
+PlanInputs pareto_plan_inputs(const PlanInputs& in, int gpus, int per_count);
+std::vector<ParetoPoint> pareto_points_from(const PlanResult& p);
+PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric);
+Outcome<FabricPoint> fabric_point_from(const Config& cfg, const PlanInputs& fabric_in, const Layout& reference, double target_efficiency,
+                                       const Outcome<PlanResult>& p);
+void cluster_plan_request(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, Config& cluster_cfg, PlanInputs& cluster_in);
+ClusterResult cluster_result_from(const Config& cluster_cfg, const PlanInputs& cluster_in, const ClusterCandidate& c,
+                                  const Outcome<PlanResult>& p);
+
 // Serving comparison: for each cluster, the tensor-parallel size (powers of two within a node)
 // whose replicas hold the goal at the lowest cost per million output tokens (cfg's inference
 // inputs: engine, weight format, KV dtype). Rental: GPUs x in.price or the catalog's per hour;
 // purchase: GPUs x price x (1 + in.network_share). Ranked: those that meet the goal, cheapest first.
 Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const PlanInputs& in, const ServeGoal& goal,
                                                         const std::vector<ClusterCandidate>& clusters);
+
+// [SECTION] checklist -----------------------------------------------------------------------------
+// The cluster-sizing guide's checklist for one ranked layout, its nine steps in the guide's order:
+// model, precision, parallelism, batch (global and per GPU), sequence, model states, activations,
+// + overhead, the utilization target. Each step's number comes from the training engine for that
+// layout (states + activations + overhead = the layout's memory per GPU), ending in the answer.
+struct ChecklistStep {
+    std::string key;            // model, precision, parallelism, batch, sequence, states, activations, overhead, target
+    std::string title;          // "Model", ...
+    double value = 0;           // the step's number, in `unit`
+    std::string unit;           // parameters, bytes/parameter, GPUs, sequences, tokens, bytes
+    double second = 0;          // a second number where the step has one (per GPU, the total, the share)
+    std::string second_unit;    // empty when none
+    std::string detail;         // how the number follows (counts and names, no byte figures)
+};
+struct Checklist {
+    std::vector<ChecklistStep> steps;
+    LayoutResult answer;        // the layout walked through (the planner's best by default)
+    double target_bytes = 0;
+};
+Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, size_t index = 0);
 
 // The inter-node fabrics of the catalog, in its order (the fabrics a plan may name).
 std::vector<std::string> inter_node_fabrics();

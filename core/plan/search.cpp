@@ -155,8 +155,8 @@ Config layout_config(const Config& base, const Layout& l, int gpus) {
 namespace {
 
 struct Search {
-    const Config& cfg;
-    const PlanInputs& in;
+    Config cfg;
+    PlanInputs in;
     PlanHardware hw;
     PlanModel pm;
     double global = 0, target = 0;
@@ -284,46 +284,89 @@ LayoutResult evaluate(const Search& s, const Layout& l, bool& engine_ok, Error& 
 
 }  // namespace
 
-Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
-    Search s{cfg, in, {}, {}, 0, 0};
-    auto ready = prepare(s);
-    if (!ready.ok) return Outcome<PlanResult>::failure(ready.error);
+// [SECTION] sliced search --------------------------------------------------------------------------
+struct PlanSearch::State {
+    Search s;
     PlanResult out;
+    Rejects rej;
+    std::vector<Layout> layouts;         // every layout enumerated (invalid splits already in rej)
+    size_t next = 0;                     // next layout to evaluate
+    std::vector<LayoutResult> fit;
+    long long comm_bound = 0;
+};
+
+PlanSearch::PlanSearch() = default;
+PlanSearch::~PlanSearch() = default;
+PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
+PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
+
+Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
+    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0});
+    Search& s = st_->s;
+    auto ready = prepare(s);
+    if (!ready.ok) {
+        st_.reset();
+        return ready.error;
+    }
+    PlanResult& out = st_->out;
     out.gpu_id = s.hw.gpu.id;
     out.fabric_id = s.hw.inter.id;
     out.intra_id = s.hw.intra.id;
-    out.gpus = in.gpus;
+    out.gpus = s.in.gpus;
     out.gpus_per_node = s.hw.gpus_per_node;
     out.global_batch = s.global;
-    out.seq = cfg.quick.seq;
+    out.seq = s.cfg.quick.seq;
     out.target_bytes = s.target;
-    Rejects rej;
-    std::vector<LayoutResult> fit;
-    long long comm_bound = 0;
-    enumerate(s, rej, [&](const Layout& l) {
-        ++out.evaluated;
+    // Listing the layouts is cheap (no engine call); evaluating them is the search's time.
+    enumerate(s, st_->rej, [&](const Layout& l) { st_->layouts.push_back(l); });
+    return Error{};
+}
+
+bool PlanSearch::started() const { return st_ != nullptr; }
+long long PlanSearch::total() const { return st_ ? static_cast<long long>(st_->layouts.size()) : 0; }
+long long PlanSearch::evaluated() const { return st_ ? static_cast<long long>(st_->next) : 0; }
+bool PlanSearch::done() const { return !st_ || st_->next >= st_->layouts.size(); }
+
+bool PlanSearch::step(long long max_layouts) {
+    if (!st_) return true;
+    State& t = *st_;
+    const Search& s = t.s;
+    for (long long k = 0; k < max_layouts && t.next < t.layouts.size(); ++k) {
+        const Layout& l = t.layouts[t.next++];
+        ++t.out.evaluated;
         bool ok = false;
         Error e;
         LayoutResult r = evaluate(s, l, ok, e);
         if (!ok) {
-            rej.add("invalid for the training engine: " + e.field, layout_label(l) + ": " + e.message);
-            return;
+            t.rej.add("invalid for the training engine: " + e.field, layout_label(l) + ": " + e.message);
+            continue;
         }
         if (!r.fits) {
-            rej.add("out of memory", layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" +
-                                         gb(r.memory_bytes - s.target) + ")", r.memory_bytes - s.target);
-            return;
+            t.rej.add("out of memory", layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" +
+                                           gb(r.memory_bytes - s.target) + ")", r.memory_bytes - s.target);
+            continue;
         }
-        if (r.time.comm_exposed() > r.time.compute) ++comm_bound;
-        fit.push_back(r);
-    });
+        if (r.time.comm_exposed() > r.time.compute) ++t.comm_bound;
+        t.fit.push_back(r);
+    }
+    return done();
+}
+
+Outcome<PlanResult> PlanSearch::result() {
+    if (!st_) return Outcome<PlanResult>::failure("plan", "no search was started");
+    if (!done()) return Outcome<PlanResult>::failure("plan", "the search is not finished");
+    State& t = *st_;
+    const Search& s = t.s;
+    const PlanInputs& in = s.in;
+    PlanResult out = std::move(t.out);
+    std::vector<LayoutResult> fit = std::move(t.fit);
     out.fitting = static_cast<long long>(fit.size());
     // One cluster: time, cost and tokens/s/GPU rank alike. Step times rounded to 9 significant
     // digits, ties in enumeration order, so native and WebAssembly builds list the same layouts.
-    auto key = [](double t) {
-        if (!(t > 0)) return t;
-        const double scale = std::pow(10.0, std::floor(std::log10(t)) - 8);
-        return std::nearbyint(t / scale) * scale;
+    auto key = [](double v) {
+        if (!(v > 0)) return v;
+        const double scale = std::pow(10.0, std::floor(std::log10(v)) - 8);
+        return std::nearbyint(v / scale) * scale;
     };
     std::vector<std::pair<double, size_t>> order(fit.size());
     for (size_t i = 0; i < fit.size(); ++i) order[i] = {key(fit[i].time.total), i};
@@ -332,19 +375,27 @@ Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
     std::vector<LayoutResult> top;
     top.reserve(n);
     for (size_t i = 0; i < n; ++i) top.push_back(fit[order[i].second]);
-    fit.swap(top);
-    out.ranked = std::move(fit);
-    out.rejected = rej.list();
-    if (comm_bound > 0)
-        out.notes.push_back(std::to_string(comm_bound) + " fitting layouts spend more time in exposed communication than in compute (communication-bound); they rank low.");
+    out.ranked = std::move(top);
+    out.rejected = t.rej.list();
+    if (t.comm_bound > 0)
+        out.notes.push_back(std::to_string(t.comm_bound) + " fitting layouts spend more time in exposed communication than in compute (communication-bound); they rank low.");
     if (out.ranked.empty()) {
         std::string why = "no layout of " + std::to_string(in.gpus) + " x " + s.hw.gpu.id + " fits under " +
-                          fixed(cfg.target_utilization * 100, 0) + "% of memory";
+                          fixed(s.cfg.target_utilization * 100, 0) + "% of memory";
         for (const auto& c : out.rejected)
             if (c.reason == "out of memory") why += "; closest: " + c.example;
         out.notes.push_back(why + ". More GPUs, a GPU with more memory, or a smaller global batch or sequence would help.");
     }
+    st_.reset();
     return Outcome<PlanResult>::success(std::move(out));
+}
+
+Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
+    PlanSearch search;
+    const Error err = search.start(cfg, in);
+    if (!err.field.empty()) return Outcome<PlanResult>::failure(err);
+    search.step(search.total());
+    return search.result();
 }
 
 namespace {
@@ -475,31 +526,40 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
     return Out::success(std::move(out));
 }
 
+void cluster_plan_request(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, Config& cc, PlanInputs& pi) {
+    cc = cfg;
+    cc.gpu_id = c.gpu_id;
+    pi = in;
+    pi.gpus = c.gpus;
+    pi.fabric = c.fabric;
+    pi.top = 1;
+}
+
+ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const ClusterCandidate& c, const Outcome<PlanResult>& p) {
+    ClusterResult r;
+    r.cluster = c;
+    if (!p.ok) {
+        r.why = p.error.field + ": " + p.error.message;
+    } else if (p.value.ranked.empty()) {
+        r.why = p.value.notes.empty() ? "no layout fits" : p.value.notes.back();
+    } else {
+        r.ok = true;
+        r.best = p.value.ranked.front();
+        r.train_days = r.best.train_days;
+        r.rent_usd = r.best.rent_usd;
+        auto hw = plan_hardware(cc, pi);
+        if (hw.ok) r.purchase_usd = hw.value.purchase_usd * c.gpus * (1 + pi.network_share);
+    }
+    return r;
+}
+
 Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in, const std::vector<ClusterCandidate>& clusters) {
     std::vector<ClusterResult> out;
     for (const auto& c : clusters) {
-        Config cc = cfg;
-        cc.gpu_id = c.gpu_id;
-        PlanInputs pi = in;
-        pi.gpus = c.gpus;
-        pi.fabric = c.fabric;
-        pi.top = 1;
-        ClusterResult r;
-        r.cluster = c;
-        auto p = plan(cc, pi);
-        if (!p.ok) {
-            r.why = p.error.field + ": " + p.error.message;
-        } else if (p.value.ranked.empty()) {
-            r.why = p.value.notes.empty() ? "no layout fits" : p.value.notes.back();
-        } else {
-            r.ok = true;
-            r.best = p.value.ranked.front();
-            r.train_days = r.best.train_days;
-            r.rent_usd = r.best.rent_usd;
-            auto hw = plan_hardware(cc, pi);
-            if (hw.ok) r.purchase_usd = hw.value.purchase_usd * c.gpus * (1 + in.network_share);
-        }
-        out.push_back(r);
+        Config cc;
+        PlanInputs pi;
+        cluster_plan_request(cfg, in, c, cc, pi);
+        out.push_back(cluster_result_from(cc, pi, c, plan(cc, pi)));
     }
     rank_clusters(out, in.rank);
     return Outcome<std::vector<ClusterResult>>::success(std::move(out));

@@ -45,15 +45,28 @@ bool parse_rank(const std::string& s, PlanRank& r) {
     return true;
 }
 
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
 // The cache behind planner_results: the inputs it was computed for.
 struct Cache {
-    bool computed = false;
+    bool computed = false;     // a request was read for (version, view)
     unsigned long version = 0;
     PlannerView view;
     PlannerResults results;
     bool have_request = false;
     io::PlanRequest request;   // of the valid plan (the extras run on it)
+    // The search for the present inputs while it runs in slices (planner_step), and its request.
+    PlanSearch search;
+    io::PlanRequest pending;
+    double search_ms = 0;      // its work so far
     PlannerExtras extras;
+    // The extras unit in progress, when it is a search: its config and inputs.
+    PlanSearch unit_search;
+    Config unit_cfg;
+    PlanInputs unit_in;
+    double unit_ms = 0;
+    double longest_step_ms = 0;  // the longest planner_step call (a frame's planner work)
 };
 
 Cache& cache() {
@@ -161,29 +174,96 @@ json planner_request_json(const Config& inputs, const PlannerView& p) {
 }
 
 // [SECTION] results -------------------------------------------------------------------------------
-const PlannerResults& planner_results(App& a, bool hold) {
-    Cache& c = cache();
-    if (c.computed && ((hold && c.results.valid) || (c.version == a.version && c.view == a.ui.planner))) return c.results;
+namespace {
+
+// Layouts evaluated between two looks at the clock: a few hundred microseconds in the page.
+constexpr long long kSearchChunk = 64;
+
+// Reads the request when the inputs changed and starts its search; a request or start error is the
+// results' error at once (the last valid plan stays).
+void begin(Cache& c, App& a, bool hold) {
+    if (c.computed && ((hold && c.results.valid) || (c.version == a.version && c.view == a.ui.planner))) return;
     c.computed = true;
     c.version = a.version;
     c.view = a.ui.planner;
-    PlannerResults& r = c.results;
-    const auto started = std::chrono::steady_clock::now();
+    c.search = PlanSearch{};
+    const auto started = Clock::now();
     // The same path as `vramcalc plan --config FILE`: the request document, read and run.
     auto req = io::plan_request_from_json(planner_request_json(a.inputs, a.ui.planner));
-    Outcome<PlanResult> p = req.ok ? plan(req.value.cfg, req.value.in) : Outcome<PlanResult>::failure(req.error);
-    r.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    const Error err = req.ok ? c.search.start(req.value.cfg, req.value.in) : req.error;
+    c.search_ms = ms_since(started);
+    if (!err.field.empty()) {
+        c.results.error = err;
+        c.results.compute_ms = c.search_ms;
+        return;
+    }
+    c.results.error = Error{};
+    c.pending = std::move(req.value);
+}
+
+// The finished search becomes the results.
+void finish(Cache& c) {
+    if (!c.search.started() || !c.search.done()) return;
+    Outcome<PlanResult> p = c.search.result();
+    PlannerResults& r = c.results;
+    r.compute_ms = c.search_ms;
     if (!p.ok) {
         r.error = p.error;
-        return r;
+        return;
     }
     r.error = Error{};
     r.plan = std::move(p.value);
+    auto steps = guide_checklist(c.pending.cfg, r.plan);
+    r.checklist = steps.ok ? std::move(steps.value) : Checklist{};
     r.valid = true;
     r.generation++;
-    c.request = req.value;
+    c.request = std::move(c.pending);
     c.have_request = true;
-    return r;
+}
+
+}  // namespace
+
+const PlannerResults& planner_results(App& a, bool hold) {
+    Cache& c = cache();
+    begin(c, a, hold);
+    if (c.search.started()) {  // at once, all of it
+        const auto started = Clock::now();
+        c.search.step(c.search.total());
+        c.search_ms += ms_since(started);
+        finish(c);
+    }
+    return c.results;
+}
+
+const PlannerResults& planner_current() { return cache().results; }
+
+bool planner_searching(long long* evaluated, long long* total) {
+    const Cache& c = cache();
+    if (evaluated) *evaluated = c.search.evaluated();
+    if (total) *total = c.search.total();
+    return c.search.started();
+}
+
+double planner_longest_step_ms() { return cache().longest_step_ms; }
+
+bool planner_step(App& a, bool hold, double budget_ms) {
+    Cache& c = cache();
+    const auto started = Clock::now();
+    begin(c, a, hold);
+    bool more = false;
+    if (c.search.started()) {
+        do {  // at least one slice a call
+            const auto t0 = Clock::now();
+            c.search.step(kSearchChunk);
+            c.search_ms += ms_since(t0);
+        } while (!c.search.done() && ms_since(started) < budget_ms);
+        finish(c);
+        more = c.search.started();
+    }
+    // The extras of the plan on screen, with what is left of the budget (none while a field is dragged).
+    if (!more && !hold && c.results.valid) more = planner_extras_step(a, std::max(0.0, budget_ms - ms_since(started)));
+    c.longest_step_ms = std::max(c.longest_step_ms, ms_since(started));
+    return more;
 }
 
 // [SECTION] extras --------------------------------------------------------------------------------
@@ -192,6 +272,8 @@ namespace {
 void reset_extras(Cache& c) {
     PlannerExtras& x = c.extras;
     x = PlannerExtras{};
+    c.unit_search = PlanSearch{};
+    c.unit_ms = 0;
     x.generation = c.results.generation;
     for (const auto& f : fabric_catalog()) {
         if (f.intra_node) continue;
@@ -208,39 +290,100 @@ void reset_extras(Cache& c) {
     x.complete = x.units == 0;
 }
 
-// Unit i: fabrics first (the chosen one before the others), then the Pareto cluster sizes.
-void run_unit(Cache& c, size_t i) {
-    PlannerExtras& x = c.extras;
-    const io::PlanRequest& req = c.request;
+// Units: the fabrics first (the chosen one before the others), then the Pareto cluster sizes, then
+// the candidate clusters (one each for training; one for all when serving).
+enum class UnitKind { Fabric, Pareto, Cluster, Serve };
+struct Unit {
+    UnitKind kind;
+    size_t index;  // into x.fabrics, x.counts or the request's clusters
+};
+
+Unit unit_of(const Cache& c, size_t i) {
+    const PlannerExtras& x = c.extras;
     const size_t nf = x.fabrics.size();
     const bool extras = !c.results.plan.ranked.empty();
     if (extras && i < nf) {
         size_t f = i;
         if (x.chosen_fabric >= 0) f = i == 0 ? static_cast<size_t>(x.chosen_fabric) : (i <= static_cast<size_t>(x.chosen_fabric) ? i - 1 : i);
-        auto fp = fabric_point(req.cfg, req.in, x.fabrics[f].fabric_id, c.results.plan.ranked.front().layout, kPlannerSizingEfficiency);
-        if (fp.ok) x.fabrics[f] = std::move(fp.value);
-        else x.fabrics[f].why = fp.error.field + ": " + fp.error.message;
-        x.fabric_done[f] = true;
-        return;
+        return {UnitKind::Fabric, f};
     }
-    if (!extras || i >= nf + x.counts.size()) {
-        const size_t k = i - (extras ? nf + x.counts.size() : 0);
-        if (req.serve) {
+    if (extras && i < nf + x.counts.size()) return {UnitKind::Pareto, i - nf};
+    const size_t k = i - (extras ? nf + x.counts.size() : 0);
+    return {c.request.serve ? UnitKind::Serve : UnitKind::Cluster, k};
+}
+
+// The search a unit runs (false: serving, which runs none).
+bool unit_request(const Cache& c, const Unit& u, Config& cfg, PlanInputs& in) {
+    const io::PlanRequest& req = c.request;
+    switch (u.kind) {
+        case UnitKind::Fabric:
+            cfg = req.cfg;
+            in = fabric_plan_inputs(req.in, c.extras.fabrics[u.index].fabric_id);
+            return true;
+        case UnitKind::Pareto:
+            cfg = req.cfg;
+            in = pareto_plan_inputs(req.in, c.extras.counts[u.index], kPlannerParetoPerCount);
+            return true;
+        case UnitKind::Cluster:
+            cluster_plan_request(req.cfg, req.in, req.clusters[u.index], cfg, in);
+            return true;
+        case UnitKind::Serve: break;
+    }
+    return false;
+}
+
+// What a unit's search (or, serving, the unit itself) gives.
+void unit_finish(Cache& c, const Unit& u, const Outcome<PlanResult>& p) {
+    PlannerExtras& x = c.extras;
+    const io::PlanRequest& req = c.request;
+    switch (u.kind) {
+        case UnitKind::Fabric: {
+            auto fp = fabric_point_from(c.unit_cfg, c.unit_in, c.results.plan.ranked.front().layout, kPlannerSizingEfficiency, p);
+            if (fp.ok) x.fabrics[u.index] = std::move(fp.value);
+            else x.fabrics[u.index].why = fp.error.field + ": " + fp.error.message;
+            x.fabric_done[u.index] = true;
+            break;
+        }
+        case UnitKind::Pareto: {
+            const int n = x.counts[u.index];
+            if (!p.ok) x.notes.push_back(std::to_string(n) + " GPUs: " + p.error.field + ": " + p.error.message);
+            else if (p.value.ranked.empty()) x.notes.push_back(std::to_string(n) + " GPUs: no layout fits");
+            else {
+                auto pts = pareto_points_from(p.value);
+                x.pareto.insert(x.pareto.end(), pts.begin(), pts.end());
+            }
+            break;
+        }
+        case UnitKind::Cluster:
+            x.clusters.push_back(cluster_result_from(c.unit_cfg, c.unit_in, req.clusters[u.index], p));
+            break;
+        case UnitKind::Serve: {
             auto sv = serve_clusters(req.cfg, req.in, req.serve_goal, req.clusters);
             if (sv.ok) x.serve = std::move(sv.value);
             else x.compare_error = sv.error.field + ": " + sv.error.message;
-        } else {
-            auto cr = plan_clusters(req.cfg, req.in, {req.clusters[k]});
-            if (cr.ok) x.clusters.push_back(cr.value.front());
-            else x.compare_error = cr.error.field + ": " + cr.error.message;
+            break;
         }
-        return;
     }
-    const int n = x.counts[i - nf];
-    auto pts = pareto_points(req.cfg, req.in, n, kPlannerParetoPerCount);
-    if (!pts.ok) x.notes.push_back(std::to_string(n) + " GPUs: " + pts.error.field + ": " + pts.error.message);
-    else if (pts.value.empty()) x.notes.push_back(std::to_string(n) + " GPUs: no layout fits");
-    else x.pareto.insert(x.pareto.end(), pts.value.begin(), pts.value.end());
+}
+
+// Works on the next unit for up to kSearchChunk layouts; true when the unit finished.
+bool unit_work(Cache& c) {
+    PlannerExtras& x = c.extras;
+    const Unit u = unit_of(c, x.next);
+    if (!c.unit_search.started()) {
+        if (!unit_request(c, u, c.unit_cfg, c.unit_in)) {
+            unit_finish(c, u, Outcome<PlanResult>::failure("plan", "no search"));
+            return true;
+        }
+        const Error e = c.unit_search.start(c.unit_cfg, c.unit_in);
+        if (!e.field.empty()) {
+            unit_finish(c, u, Outcome<PlanResult>::failure(e));
+            return true;
+        }
+    }
+    if (!c.unit_search.step(kSearchChunk)) return false;
+    unit_finish(c, u, c.unit_search.result());
+    return true;
 }
 
 }  // namespace
@@ -253,15 +396,19 @@ bool planner_extras_step(App& a, double budget_ms) {
     if (!r.valid || !c.have_request) return false;
     PlannerExtras& x = c.extras;
     if (x.generation != r.generation) reset_extras(c);
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = Clock::now();
     while (x.next < x.units) {
-        const auto t0 = std::chrono::steady_clock::now();
-        run_unit(c, x.next++);
-        const auto t1 = std::chrono::steady_clock::now();
-        const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        const auto t0 = Clock::now();
+        const bool finished = unit_work(c);
+        const double ms = ms_since(t0);
         x.compute_ms += ms;
-        x.longest_unit_ms = std::max(x.longest_unit_ms, ms);
-        if (std::chrono::duration<double, std::milli>(t1 - started).count() >= budget_ms) break;
+        c.unit_ms += ms;
+        if (finished) {
+            x.longest_unit_ms = std::max(x.longest_unit_ms, c.unit_ms);
+            c.unit_ms = 0;
+            ++x.next;
+        }
+        if (ms_since(started) >= budget_ms) break;
     }
     if (x.next >= x.units && !x.complete) {
         mark_pareto_front(x.pareto);
@@ -360,6 +507,8 @@ json planner_state_json(App& a) {
     j["plan"] = r.valid ? io::plan_result_to_json(r.plan) : json(nullptr);
     j["error"] = r.error.field.empty() ? json(nullptr) : json{{"field", r.error.field}, {"message", r.error.message}};
     j["compute_ms"] = r.compute_ms;
+    j["longest_step_ms"] = planner_longest_step_ms();
+    j["checklist"] = r.valid && !r.checklist.steps.empty() ? io::checklist_to_json(r.checklist) : json(nullptr);
     const PlannerExtras& x = planner_extras();
     if (r.valid && x.generation == r.generation) {
         json fabrics = json::array(), pareto = json::array();

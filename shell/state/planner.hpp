@@ -67,17 +67,30 @@ nlohmann::json planner_request_json(const Config& inputs, const PlannerView& p);
 struct PlannerResults {
     bool valid = false;        // a plan exists (the last valid one while `error` is set)
     PlanResult plan;
+    // The guide's checklist for the best layout (guide_checklist; no steps when nothing fits).
+    Checklist checklist;
     Error error;               // why the present inputs have no plan (field empty: none)
     double compute_ms = 0;
     unsigned long generation = 0;
 };
 
-// The plan for the App's inputs and planner view, recomputed when either changed. `hold`: keep a
-// plan already computed (the UI holds it while a field is being dragged, recomputing on release).
+// The plan for the App's inputs and planner view, recomputed (at once, whole) when either changed.
+// `hold`: keep a plan already computed (the UI holds it while a field is being dragged).
 const PlannerResults& planner_results(App& a, bool hold = false);
 
-// What the page shows beside the ranked layouts, computed after the plan a unit at a time (one
-// search each) so a large search never holds a frame for long: the same job on every fabric with
+// The page's per-frame planner work: reads the inputs (as planner_results), then runs the plan's
+// search and after it the extras in slices of kSearchChunk layouts until `budget_ms` of work is
+// spent, so no frame holds a search (a layout takes a few microseconds). True while work remains
+// (the page asks for another frame). While the search runs, planner_current() is the last plan.
+bool planner_step(App& a, bool hold, double budget_ms);
+const PlannerResults& planner_current();
+// A search for the present inputs is running: layouts evaluated of total.
+bool planner_searching(long long* evaluated = nullptr, long long* total = nullptr);
+// The longest planner_step call so far (the planner's share of the longest frame), ms.
+double planner_longest_step_ms();
+
+// What the page shows beside the ranked layouts, computed after the plan a unit (one search) after
+// another, each search in slices, so no frame holds a search: the same job on every fabric with
 // its network-aware batch sizing (the chosen fabric first), then the Pareto front of time against
 // cost over cluster sizes (pareto_gpu_counts). Restarts when the plan changes.
 struct PlannerExtras {
@@ -94,15 +107,15 @@ struct PlannerExtras {
     size_t next = 0, units = 0;            // next unit of work, of `units`
     bool complete = false;
     double compute_ms = 0;                 // all units together
-    double longest_unit_ms = 0;            // the longest single unit (a frame holds at most one more than the budget)
+    double longest_unit_ms = 0;            // the longest unit's work in all (spread over frames in slices)
 };
 // Target share of compute for the batch sizing (1 - what a bigger batch hides), the request's default.
 inline constexpr double kPlannerSizingEfficiency = 0.9;
 // Layouts per cluster size on the Pareto chart.
 inline constexpr int kPlannerParetoPerCount = 3;
 
-// Runs units of the extras for the present plan until `budget_ms` is spent (at least one unit);
-// returns true while units remain (the page asks for another frame).
+// Works on the extras of the present plan until `budget_ms` is spent (at least one slice of a
+// search); returns true while units remain (the page asks for another frame).
 bool planner_extras_step(App& a, double budget_ms);
 const PlannerExtras& planner_extras();
 

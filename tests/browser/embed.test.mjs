@@ -9,6 +9,7 @@
 //   VRAMCALC_SITE  the built site folder (default build/wasm/site)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const GB = 1e9;
 
 let server, url, origin, browser;
+// A widget showing the Cluster planner (docs/embed.md): 16 H100 for Llama-3.1-8B, 256 sequences a step.
+const kPlanWidget = '#v=1&method=detailed&model.preset=llama-3.1-8b&seq=4096&gpu=h100-80gb&view=planner&plan.gpus=16&plan.global_batch=256';
+const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
 let foreign, foreignUrl;          // a second origin: a page that is not on the widget's allow-list
 const problems = [];              // console errors, page errors and CSP violations, from every page and frame
 
@@ -32,9 +36,15 @@ before(async () => {
     ({ server, url } = await serveSite(site, { port: 0 }));
     origin = new URL(url).origin;
     foreign = createServer((req, res) => {
-        const src = `${url}widget.html#v=1&batch=4&origins=${encodeURIComponent(origin)}`;
+        let src = `${url}widget.html#v=1&batch=4&origins=${encodeURIComponent(origin)}`;
+        let script = '';
+        if (req.url === '/plan') {
+            // A host of its own origin with a planner widget: it records every message it hears.
+            src = `${url}widget.html${kPlanWidget}&id=plan&origins=${encodeURIComponent(`http://127.0.0.1:${foreign.address().port}`)}`;
+            script = '<script>window.got = []; window.addEventListener("message", (e) => window.got.push(e.data));</script>';
+        }
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-        res.end(`<!doctype html><meta charset="utf-8"><title>foreign host</title><body>` +
+        res.end(`<!doctype html><meta charset="utf-8"><title>foreign host</title>${script}<body>` +
             `<iframe id="w" src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="360" height="600"></iframe></body>`);
     });
     await new Promise((r) => foreign.listen(0, '127.0.0.1', r));
@@ -317,6 +327,35 @@ test('a message from an origin not on the allow-list is ignored', async () => {
     assert.deepEqual(heard, [], 'the widget answers only the origins in its URL');
     assert.equal((await hook(frame, 'state')).inputs.batch, 4, 'and changed nothing');
     assert.deepEqual((await hook(frame, 'embedState')).origins, [origin]);
+    await context.close();
+});
+
+test('a planner widget (view=planner) shows the plan and sends it: the layouts vramcalc plan ranks', async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${foreignUrl}plan`);
+    const frame = await (await page.$('#w')).contentFrame();
+    await frame.waitForFunction(() => window.vramcalcTest?.frameCount() > 0, null, { timeout: 30000 });
+    // The search runs over frames; when it finishes a result message carries the plan.
+    await page.waitForFunction(() => window.got.some((m) => m.type === 'result' && m.plan), null, { timeout: 30000 });
+    await settled(frame);
+    const m = await page.evaluate(() => window.got.filter((x) => x.type === 'result' && x.plan).pop());
+    assert.equal(m.widget, 'plan');
+    assert.equal(m.view, 'planner');
+    assert.equal(m.planError, null);
+    assert.equal(m.plan.gpus, 16);
+    assert.equal(m.plan.global_batch, 256);
+    const request = { ...m.config, plan: { gpus: 16, fabric: 'ib-ndr400', global_batch: 256, train_tokens: 1e12, top: 10 } };
+    const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'], { input: JSON.stringify(request) }));
+    assert.equal(cli.ok, true);
+    assert.equal(m.plan.evaluated, cli.plan.evaluated);
+    assert.equal(m.plan.fitting, cli.plan.fitting);
+    assert.deepEqual(m.plan.ranked.map((r) => r.layout.label), cli.plan.ranked.map((r) => r.layout.label));
+    assert.equal(m.plan.ranked[0].step_s, cli.plan.ranked[0].step_s);
+    // The widget draws the planner in its column: the table's first row and the checklist's answer.
+    for (const id of ['plan/use/0', 'plan/checklist/target', 'plan/checklist/answer']) assert.ok(await hook(frame, 'widget', id), `${id} is drawn`);
+    const s = await hook(frame, 'state');
+    assert.equal(s.planner.open, true);
+    assert.equal(s.planner.plan.ranked[0].layout.label, cli.plan.ranked[0].layout.label);
     await context.close();
 });
 

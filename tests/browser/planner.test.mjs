@@ -77,6 +77,57 @@ test('the planner ranks the layouts vramcalc plan ranks, for the same request', 
     if (cli.plan.rejected.length > 0) assert.ok(await v.hook('widget', 'plan/rejected/0'), 'the first rejected class is explained');
 });
 
+test('the guide\'s checklist: nine steps in order, each with the number a user checks, ending in the planner\'s answer', async () => {
+    const s = await v.state();
+    const c = s.planner.checklist;
+    assert.ok(c, 'a checklist for the best layout');
+    assert.deepEqual(c.steps.map((x) => x.key),
+        ['model', 'precision', 'parallelism', 'batch', 'sequence', 'states', 'activations', 'overhead', 'target']);
+    const step = Object.fromEntries(c.steps.map((x) => [x.key, x]));
+    const best = s.planner.plan.ranked[0];
+    const l = best.layout;
+    assert.equal(c.answer.layout.label, l.label, 'the answer is the planner\'s best layout');
+    // 1. Model: Llama-3.1-8B's parameters, the count the calculator shows under the model.
+    assert.ok(Math.abs(step.model.value / 1e9 - s.model_params_b) < 0.01, `${step.model.value} vs ${s.model_params_b}B`);
+    // 2. Precision: model-state bytes per parameter before sharding, the calculator's own for one GPU.
+    const one = { ...s.inputs, gpus: 1, training: { ...s.inputs.training, sharding: 'none', grad_accum: 1 },
+                  parallel: { ...s.inputs.parallel, tp: 1, pp: 1, dp: 1, cp: 1, ep: 1 } };
+    const est = JSON.parse(execFileSync(cliBin, ['--config', '-', '--format', 'json'], { input: JSON.stringify(one) }));
+    assert.equal(est.ok, true, JSON.stringify(est.error));
+    const perParam = (est.breakdown.weights + est.breakdown.gradients + est.breakdown.optimizer) / est.metrics.params_per_gpu.value;
+    assert.ok(Math.abs(step.precision.value - perParam) <= 1e-9 * perParam, `${step.precision.value} vs ${perParam} bytes/parameter`);
+    // 3. Parallelism: TP x PP x DP x CP = the 32 GPUs.
+    assert.equal(step.parallelism.value, 32);
+    assert.equal(l.tp * l.pp * l.dp * l.cp, 32);
+    // 4. Batch: global = DP x micro-batch x accumulation = 512; per GPU micro-batch x accumulation.
+    assert.equal(step.batch.value, 512);
+    assert.equal(l.dp * l.micro_batch * l.grad_accum, 512);
+    assert.equal(step.batch.second, l.micro_batch * l.grad_accum);
+    // 5. Sequence: 4096 tokens; a micro-batch holds micro-batch x 4096 / CP tokens on a GPU.
+    assert.equal(step.sequence.value, 4096);
+    assert.equal(step.sequence.second, l.micro_batch * 4096 / l.cp);
+    // 6-8. States + activations + overhead = the layout's memory per GPU (the CLI's figure for it).
+    const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'],
+        { input: JSON.stringify({ ...s.inputs, plan: { ...kPlan, top: 1 } }) }));
+    const total = step.states.value + step.activations.value + step.overhead.value;
+    assert.ok(Math.abs(total - cli.plan.ranked[0].memory_bytes) <= 1, `${total} vs ${cli.plan.ranked[0].memory_bytes}`);
+    assert.equal(step.overhead.second, best.memory_bytes);
+    for (const k of ['states', 'activations', 'overhead']) assert.ok(step[k].value > 0, k);
+    // 9. The 75% target of the H100's 81,559 MiB: 64.1 GB, and the share of it this layout uses.
+    assert.equal(step.target.value, 0.75 * 81559 * 1048576);
+    assert.equal(step.target.value, cli.plan.target_bytes);
+    assert.ok(Math.abs(step.target.second - best.memory_bytes / step.target.value) < 1e-12);
+    assert.ok(step.target.second <= 1, 'the answer fits');
+    // Drawn in order, each row with its number, and the answer under them.
+    let y = -1;
+    for (const k of [...c.steps.map((x) => x.key), 'answer']) {
+        const w = await v.hook('widget', `plan/checklist/${k}`);
+        assert.ok(w, `plan/checklist/${k} is drawn`);
+        assert.ok(w.y > y, `${k} below the step before it`);
+        y = w.y;
+    }
+});
+
 test('batch sizing, the fabric chart and the Pareto chart are the CLI\'s figures, computed a search at a time', async () => {
     const s = await v.state();
     const x = s.planner.extras;

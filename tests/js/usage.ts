@@ -1,6 +1,6 @@
 // Type-checked by tests/js/types.test.mjs (tsc --strict) against web/lib/vramcalc.d.ts: the way
 // docs/embed.md tells a TypeScript user to call the library must compile, and misuse must not.
-import createVramCalc, { type Config, type Estimate, type Failure, type VramCalc, type VramCalcPage } from 'vramcalc';
+import createVramCalc, { type Config, type Estimate, type Failure, type PlanFabricPoint, type PlanParetoPoint, type VramCalc, type VramCalcPage } from 'vramcalc';
 
 async function main(): Promise<number> {
     const vc: VramCalc = await createVramCalc();
@@ -24,6 +24,22 @@ async function main(): Promise<number> {
     const links = 'fabrics' in fab ? fab.fabrics.length : 0;
     // @ts-expect-error: the plan's rank names are checked
     vc.plan({ plan: { rank: 'fastest' } });
+    // The planner's comparisons, as docs/planner.md names them: Pareto front, fabric chart, clusters, serving.
+    const more = vc.plan({ model: { preset: 'llama-3.1-8b' }, seq: 4096, plan: { gpus: 32, pareto: { per_count: 3 }, fabric_comparison: true,
+                                                                               clusters: 'h100-80gb:32:ib-ndr400,a100-80gb:64:ib-hdr200', deadline_days: 30 } });
+    let extras = 0;
+    if (more.ok) {
+        const front: PlanParetoPoint[] = (more.pareto ?? []).filter((p) => p.front);
+        const slowest: PlanFabricPoint | undefined = more.fabric_comparison?.find((f) => !f.sizing.fits);
+        extras = front.length + (front[0]?.best.step_s ?? 0) + (more.pareto_tokens ?? 0) + (slowest?.sizing.fix.length ?? 0) +
+                 (more.clusters?.[0].meets_deadline ? 1 : 0) + (more.clusters?.[0].best?.mfu ?? 0);
+        // @ts-expect-error: a fabric point's best layout may be null (nothing fits on that fabric)
+        extras += more.fabric_comparison![0].best.step_s;
+    }
+    const served = vc.plan({ model: { preset: 'llama-3.1-8b' }, plan: { gpus: 8, serve: { concurrency: 256, context: 8192 } } });
+    const perMtok = served.ok && served.serve_clusters ? served.serve_clusters[0].usd_per_mtok * served.serve_clusters[0].replicas : 0;
+    // @ts-expect-error: a serving goal needs its concurrency
+    vc.plan({ plan: { serve: { context: 8192 } } });
     // A model file's header: the fragment goes into a config; a failure may ask for more bytes.
     const imported = vc.importModel(new Uint8Array([71, 71, 85, 70]), 'model.gguf', 4e10);
     const bytes = new Uint8Array([123, 125]);  // "{}"
@@ -32,7 +48,7 @@ async function main(): Promise<number> {
     if (fromFile.ok) vc.estimate({ ...fromFile.config, task: 'inference' });
     // @ts-expect-error: importModel takes bytes or text, not a number
     vc.importModel(42);
-    return step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
+    return extras + perMtok + step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
 }
 
 // The page's window.vramcalc: the same API once ready; its members may be absent before.

@@ -146,6 +146,50 @@ TEST_CASE("search: Llama-3.1-70B on 64 H100s ranks fitting layouts under 75%", "
     CHECK(oom);  // e.g. TP1 PP1: 70B with AdamW states does not fit one GPU's share
 }
 
+TEST_CASE("search: a search run in slices is the same plan", "[plan]") {
+    Config c = small_config();
+    c.model = *find_preset("llama-3.1-8b");
+    PlanInputs in;
+    in.gpus = 16;
+    in.top = 5;
+    auto whole = plan(c, in);
+    REQUIRE(whole.ok);
+    PlanSearch s;
+    REQUIRE(s.start(c, in).field.empty());
+    const long long total = s.total();
+    CHECK(total == whole.value.evaluated);
+    int calls = 0;
+    while (!s.step(7)) {
+        ++calls;
+        CHECK(s.evaluated() == 7LL * calls);  // seven layouts a slice
+    }
+    CHECK(calls == (total - 1) / 7);
+    CHECK_FALSE(s.result().ok == false);
+    auto again = PlanSearch{};
+    REQUIRE(again.start(c, in).field.empty());
+    while (!again.step(100)) {}
+    auto sliced = again.result();
+    REQUIRE(sliced.ok);
+    CHECK_FALSE(again.started());
+    CHECK(sliced.value.fitting == whole.value.fitting);
+    REQUIRE(sliced.value.ranked.size() == whole.value.ranked.size());
+    for (size_t i = 0; i < sliced.value.ranked.size(); ++i) {
+        CHECK(layout_label(sliced.value.ranked[i].layout) == layout_label(whole.value.ranked[i].layout));
+        CHECK(sliced.value.ranked[i].time.total == whole.value.ranked[i].time.total);
+        CHECK(sliced.value.ranked[i].memory_bytes == whole.value.ranked[i].memory_bytes);
+    }
+    REQUIRE(sliced.value.rejected.size() == whole.value.rejected.size());
+    for (size_t i = 0; i < sliced.value.rejected.size(); ++i) {
+        CHECK(sliced.value.rejected[i].count == whole.value.rejected[i].count);
+        CHECK(sliced.value.rejected[i].example == whole.value.rejected[i].example);
+    }
+    // Bad input is refused at the start, naming the field.
+    in.gpus = 12;
+    PlanSearch bad;
+    CHECK(bad.start(c, in).field == "plan.gpus");
+    CHECK_FALSE(bad.started());
+}
+
 TEST_CASE("search: bad input names the field", "[plan]") {
     Config c = small_config();
     PlanInputs in;
@@ -355,4 +399,46 @@ TEST_CASE("serving clusters: replicas x TP, throughput from the roofline, cost p
     CHECK(serve_clusters(c, in, g, {{"h100-80gb", 8, "ib-ndr400"}}).error.field == "plan.serve.concurrency");
     g.concurrency = std::nan("");
     CHECK(serve_clusters(c, in, g, {{"h100-80gb", 8, "ib-ndr400"}}).error.field == "plan.serve.concurrency");
+}
+
+TEST_CASE("checklist: the guide's nine steps for the best layout add up to its memory per GPU", "[plan]") {
+    Config c = small_config();  // Llama-3.1-8B, seq 4096, Megatron, BF16 mixed precision, AdamW
+    PlanInputs in;
+    in.gpus = 16;
+    in.global_batch = 256;
+    in.train_tokens = 1e11;
+    auto p = plan(c, in);
+    REQUIRE(p.ok);
+    REQUIRE_FALSE(p.value.ranked.empty());
+    auto ck = guide_checklist(c, p.value);
+    REQUIRE(ck.ok);
+    const auto& s = ck.value.steps;
+    REQUIRE(s.size() == 9);
+    const char* keys[] = {"model", "precision", "parallelism", "batch", "sequence", "states", "activations", "overhead", "target"};
+    for (size_t i = 0; i < 9; ++i) CHECK(s[i].key == keys[i]);
+    const LayoutResult& best = p.value.ranked.front();
+    const Layout& l = best.layout;
+    CHECK(layout_label(ck.value.answer.layout) == layout_label(l));
+    CHECK(s[0].value == Approx(8.03e9).epsilon(0.001));           // Llama-3.1-8B: 8.03B parameters
+    // Megatron's BF16 mixed precision: BF16 weights 2 + FP32 main_grad 4 + FP32 master, m, v 12 bytes per parameter.
+    CHECK(s[1].value == Approx(18));
+    CHECK(s[2].value == 16);
+    CHECK(l.tp * l.pp * l.dp * l.cp == 16);
+    CHECK(s[3].value == 256);
+    CHECK(s[3].value == l.dp * l.micro * l.accum);                  // global = DP x micro-batch x accumulation
+    CHECK(s[3].second == l.micro * l.accum);                        // per GPU
+    CHECK(s[4].value == 4096);
+    CHECK(s[4].second == Approx(4096.0 * l.micro / l.cp));           // tokens per micro-batch on a GPU
+    // States + activations + overhead = the layout's memory per GPU, the plan's own figure.
+    CHECK(s[5].value + s[6].value + s[7].value == Approx(best.memory_bytes).epsilon(1e-12));
+    CHECK(s[7].second == best.memory_bytes);
+    CHECK(s[7].value > 0);
+    // The 75% target of the H100's 81,559 MiB (85.5 GB): 64.1 GB; the share is memory / target, under 1 when it fits.
+    CHECK(s[8].value == Approx(0.75 * 81559.0 * 1048576));
+    CHECK(s[8].second == Approx(best.memory_bytes / (0.75 * 81559.0 * 1048576)));
+    CHECK(s[8].second <= 1);
+    // No fitting layout: refused, naming the plan.
+    PlanResult none = p.value;
+    none.ranked.clear();
+    CHECK(guide_checklist(c, none).error.field == "plan");
 }

@@ -536,13 +536,19 @@ TEST_CASE("shell planner: the extras follow a search at a time: fabrics with the
     a.ui.planner.gpus = 16;
     const PlannerResults& r = planner_results(a);
     REQUIRE(r.valid);
-    // A budget of 0 ms runs one unit per call: 6 fabrics + 5 cluster sizes + 4 candidate clusters = 15 calls.
+    // 6 fabrics + 5 cluster sizes + 4 candidate clusters = 15 units, each a search; a budget of 0 ms
+    // runs one slice of a search (64 layouts) per call, so a unit takes several calls.
     int calls = 0;
-    while (planner_extras_step(a, 0)) ++calls;
+    size_t units_seen = 0;
+    while (planner_extras_step(a, 0)) {
+        ++calls;
+        CHECK(planner_extras().next <= units_seen + 1);  // at most one unit finishes per slice
+        units_seen = planner_extras().next;
+    }
     ++calls;
     const PlannerExtras& x = planner_extras();
-    CHECK(calls == 15);
     CHECK(x.units == 15);
+    CHECK(calls > 15);
     // The default candidates: this cluster, 16 A100-80GB on HDR200, 16 B200 on NDR400, 32 A100-80GB; ranked by time.
     REQUIRE(x.clusters.size() == 4);
     for (size_t i = 1; i < x.clusters.size(); ++i)
@@ -575,7 +581,47 @@ TEST_CASE("shell planner: the extras follow a search at a time: fabrics with the
     a.ui.planner.serve = false;
     // A new plan restarts them.
     a.ui.planner.gpus = 32;
-    planner_results(a);
+    const unsigned long gen = planner_results(a).generation;
     CHECK(planner_extras_step(a, 0));
-    CHECK(planner_extras().next == 1);
+    CHECK(planner_extras().generation == gen);
+    CHECK(planner_extras().next == 0);  // one slice of the first fabric's search
+    CHECK_FALSE(planner_extras().complete);
+}
+
+TEST_CASE("shell planner: the page's search runs in slices over frames, the last plan on screen meanwhile") {
+    App a;
+    a.inputs = default_inputs();
+    use_preset(a.inputs, *find_preset("llama-3.1-8b"));
+    a.ui.planner.open = true;
+    a.ui.planner.gpus = 16;
+    const PlanResult whole = planner_results(a).plan;
+    REQUIRE_FALSE(whole.ranked.empty());
+    // A new GPU count: the plan on screen stays while the new search runs, one 64-layout slice a call.
+    a.ui.planner.gpus = 32;
+    long long done = 0, total = 0;
+    CHECK(planner_step(a, false, 0));
+    REQUIRE(planner_searching(&done, &total));
+    CHECK(done == 64);
+    CHECK(total > 64 * 3);
+    CHECK(planner_current().plan.gpus == 16);
+    int frames = 1;
+    while (planner_searching()) {
+        planner_step(a, false, 0);
+        ++frames;
+    }
+    CHECK(frames == (total + 63) / 64);
+    CHECK(planner_current().plan.gpus == 32);
+    CHECK(planner_current().plan.evaluated == total);
+    // The same plan as at once.
+    a.ui.planner.gpus = 16;
+    const PlanResult back = planner_results(a).plan;
+    CHECK(layout_label(back.ranked.front().layout) == layout_label(whole.ranked.front().layout));
+    CHECK(back.ranked.front().time.total == whole.ranked.front().time.total);
+    CHECK(back.fitting == whole.fitting);
+    // A bad count is refused at once, naming the field; the last plan stays and no search runs.
+    a.ui.planner.gpus = 12;
+    planner_step(a, false, 0);
+    CHECK_FALSE(planner_searching());
+    CHECK(planner_current().error.field == "plan.gpus");
+    CHECK(planner_current().valid);
 }

@@ -630,9 +630,60 @@ export interface PlanRequestFields {
     fabric_spec?: { line_gbps: number; efficiency: number; latency_us: number };
     intra_spec?: { line_gbps: number; efficiency: number; latency_us: number };
     constants?: Record<string, number | boolean>;
-    clusters?: { gpu: string; gpus: number; fabric: string }[];
+    /** Candidate clusters: objects, or "GPU:COUNT:FABRIC,..." as the CLI's --clusters. */
+    clusters?: { gpu: string; gpus: number; fabric: string }[] | string;
     deadline_days?: number; max_gpus?: number;
     batch_sizing?: boolean | { fabrics?: string[]; target_efficiency?: number };
+    /** Time against cost over cluster sizes (default 1/4x..4x the GPUs, 5 layouts each). */
+    pareto?: boolean | { counts?: number[]; per_count?: number };
+    /** The same job on every inter-node fabric (or these). */
+    fabric_comparison?: boolean | { fabrics?: string[] };
+    /** Compare `clusters` (or this one) for serving `concurrency` sequences of `context` tokens. */
+    serve?: { concurrency: number; context?: number };
+}
+
+/** Network-aware batch sizing of a layout's split on one fabric. */
+export interface PlanBatchSizing {
+    fabric: string; layout: PlanLayout;
+    /** micro-batch x accumulation per DP rank; 0: none up to 8192 reaches the target efficiency */
+    per_gpu_batch: number; global_batch: number;
+    /** 1 - (exposed DP traffic + bubble + pipeline sends) / step */
+    efficiency: number;
+    memory_bytes: number; activation_bytes: number; fits: boolean; step_s: number;
+    verdict: string;
+    /** What would fit when it does not (empty when it fits or nothing does). */
+    fix: string;
+}
+
+/** One candidate cluster for training (plan.clusters). */
+export interface PlanClusterResult {
+    gpu: string; gpus: number; fabric: string; ok: boolean; why: string; best: PlanLayoutResult | null;
+    train_days: number; rent_usd: number; purchase_usd: number;
+    /** Present when the request has deadline_days. */
+    meets_deadline?: boolean;
+}
+
+/** One candidate cluster for serving (plan.serve). */
+export interface PlanServeClusterResult {
+    gpu: string; gpus: number; fabric: string; ok: boolean; meets: boolean; why: string;
+    tp: number; replicas: number; max_seqs_per_replica: number; seqs_per_replica: number;
+    memory_bytes: number; tokens_per_s_replica: number; tokens_per_s: number;
+    rent_usd_per_hour: number; usd_per_mtok: number; purchase_usd: number;
+}
+
+/** A point of the time-against-cost chart (plan.pareto). */
+export interface PlanParetoPoint {
+    gpus: number;
+    /** No other point is both at least as fast and cheaper. */
+    front: boolean;
+    train_days: number; rent_usd: number; best: PlanLayoutResult;
+}
+
+/** The same job on one fabric (plan.fabric_comparison). */
+export interface PlanFabricPoint {
+    fabric: string; ok: boolean; why: string; best: PlanLayoutResult | null;
+    /** The plan's best split, sized for this fabric. */
+    sizing: PlanBatchSizing;
 }
 
 /** What `vramcalc plan --format json` prints. */
@@ -645,12 +696,15 @@ export interface PlanResult {
         rejected: { reason: string; count: number; example: string }[];
         notes: string[];
     };
-    clusters?: { gpu: string; gpus: number; fabric: string; ok: boolean; why: string; best: PlanLayoutResult | null;
-                 train_days: number; rent_usd: number; purchase_usd: number }[];
+    clusters?: PlanClusterResult[];
+    serve_clusters?: PlanServeClusterResult[];
     fewest_gpus?: { ok: boolean; gpus: number; why: string; best: PlanLayoutResult | null; train_days: number;
                     rent_usd: number; purchase_usd: number };
-    batch_sizing?: { fabric: string; layout: PlanLayout; per_gpu_batch: number; global_batch: number; efficiency: number;
-                     memory_bytes: number; activation_bytes: number; fits: boolean; step_s: number; verdict: string }[];
+    batch_sizing?: PlanBatchSizing[];
+    pareto?: PlanParetoPoint[];
+    /** The token budget the Pareto points are priced for (train_tokens, or 1e12 when none). */
+    pareto_tokens?: number;
+    fabric_comparison?: PlanFabricPoint[];
 }
 
 export interface Fabric {
