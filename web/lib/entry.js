@@ -1,17 +1,11 @@
 // vramcalc JS library: createVramCalc(), the library's entry point. web/pack.mjs appends this file
 // to the Emscripten factory `VramCalcModule` (built from web/engine_bindings.cpp), the inlined wasm
-// (`vramcalcWasm`, one byte per character) and web/api.js (vramcalcApi, the API shape the page
+// (`vramcalcWasmBytes()`, one character per byte, web/pack.mjs) and web/api.js (vramcalcApi, the API shape the page
 // shares), then adds the ES module or classic-script footer.
 //
 //   const vc = await createVramCalc();
 //   vc.estimate({ params_b: 7, batch: 4 })      -> the result `vramcalc --format json` prints
 //   (every member: web/api.js, docs/embed.md)
-
-function vramcalcWasmBytes() {
-    const bytes = new Uint8Array(vramcalcWasm.length);
-    for (let i = 0; i < vramcalcWasm.length; i++) bytes[i] = vramcalcWasm.charCodeAt(i);
-    return bytes;
-}
 
 /**
  * Loads the engine (about 0.3 MB of WebAssembly, carried inside this file: no request is made).
