@@ -176,3 +176,24 @@ TEST_CASE("fields: a range message names the field and its range in the field's 
     CHECK(err.message == "inference.vllm.gpu_memory_utilization must be a number greater than 0 and at most 1, got 0");
     CHECK(field_range_text(*g) == "(0, 1]");
 }
+
+TEST_CASE("fields: the engine's checks read the table's range, in the field's unit", "[fields]") {
+    // A 2,000,000 GiB CUDA context is refused in GiB (the member holds bytes).
+    json doc = base_for("inference.constants.cuda_context_gib");
+    set_at(doc, "inference.constants.cuda_context_gib", 2e6);
+    auto r = run(doc);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.constants.cuda_context_gib");
+    CHECK(r.error.message == "inference.constants.cuda_context_gib must be a number in [0, 1000000], got 2000000");
+    // null (unset, held as -1) passes.
+    json unset = base_for("inference.vllm.activation_peak_gib");
+    set_at(unset, "inference.vllm.activation_peak_gib", nullptr);
+    CHECK(run(unset).ok);
+    // A path without a range is a programming error, named as such.
+    Error err;
+    CHECK_FALSE(check_members({{"inference.weights", 1}}, err));
+    CHECK(err.field == "inference.weights");
+    CHECK_FALSE(check_members({{"no.such.field", 1}}, err));
+    CHECK(err.field == "no.such.field");
+    CHECK(check_members({{"parallel.tp", 8}, {"training.dropout", 0.1}}, err));
+}
