@@ -21,12 +21,7 @@
 namespace vc {
 
 const char* engine_name(Engine e) {
-    switch (e) {
-        case Engine::Vllm: return "vllm";
-        case Engine::LlamaCpp: return "llama.cpp";
-        case Engine::Hf: return "hf";
-    }
-    return "vllm";
+    return enum_name(kEngineNames, static_cast<int>(e));  // the field table's spelling (core/fields.cpp)
 }
 
 // [SECTION] checks --------------------------------------------------------------------------------

@@ -19,50 +19,21 @@
 namespace vc {
 
 // [SECTION] names ---------------------------------------------------------------------------------
+// The names the config document writes: the field table's first spelling of each value (core/fields.cpp).
 const char* precision_name(TrainPrecision p) {
-    switch (p) {
-        case TrainPrecision::Fp32: return "fp32";
-        case TrainPrecision::Bf16Mixed: return "bf16-mixed";
-        case TrainPrecision::Fp16Mixed: return "fp16-mixed";
-        case TrainPrecision::Bf16True: return "bf16-true";
-        case TrainPrecision::Fp16True: return "fp16-true";
-        case TrainPrecision::Fp8Mixed: return "fp8";
-    }
-    return "bf16-mixed";
+    return enum_name(kTrainPrecisionNames, static_cast<int>(p));
 }
 
 const char* optimizer_name(OptimizerKind o) {
-    switch (o) {
-        case OptimizerKind::AdamW: return "adamw";
-        case OptimizerKind::AdamW8bit: return "adamw-8bit";
-        case OptimizerKind::PagedAdamW: return "paged-adamw";
-        case OptimizerKind::PagedAdamW8bit: return "paged-adamw-8bit";
-        case OptimizerKind::Adafactor: return "adafactor";
-        case OptimizerKind::Sgd: return "sgd";
-        case OptimizerKind::SgdMomentum: return "sgd-momentum";
-        case OptimizerKind::Lion: return "lion";
-        case OptimizerKind::Custom: return "custom";
-    }
-    return "adamw";
+    return enum_name(kTrainOptimizerNames, static_cast<int>(o));
 }
 
 const char* sharding_name(Sharding s) {
-    switch (s) {
-        case Sharding::None: return "ddp";
-        case Sharding::Zero1: return "zero1";
-        case Sharding::Zero2: return "zero2";
-        case Sharding::Zero3: return "zero3";
-    }
-    return "ddp";
+    return enum_name(kShardingNames, static_cast<int>(s));
 }
 
 const char* recompute_name(Recompute r) {
-    switch (r) {
-        case Recompute::None: return "none";
-        case Recompute::Selective: return "selective";
-        case Recompute::Full: return "full";
-    }
-    return "none";
+    return enum_name(kRecomputeNames, static_cast<int>(r));
 }
 
 // [SECTION] setup ---------------------------------------------------------------------------------
