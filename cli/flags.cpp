@@ -18,6 +18,7 @@
 #include "core/solve.hpp"
 #include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
+#include "../io/fields_doc.hpp"
 #include "../io/report.hpp"
 #include "../io/solve_json.hpp"
 #include "../io/text_input.hpp"
@@ -27,50 +28,33 @@ using nlohmann::json;
 
 namespace vc::cli {
 
-const char* const kUsage = R"(usage: vramcalc [options]                 estimate memory per GPU
+namespace {
+
+// The hand-written part of --help: the commands, the flags that are not one field's value, and the
+// output flags. The flags that set a field come from the field table (io::fields_flag_help).
+const char* const kUsageIntro = R"(usage: vramcalc [options]                 estimate memory per GPU
        vramcalc solve QUESTION [options]  answer a what-fits question (--list-questions lists them)
        vramcalc validate FILE.csv         estimate vs measured per row (calibration CSV)
        vramcalc batch FILE.jsonl [--solve] one JSON config per line in, one JSON result per line out
        vramcalc suggest [options]          the smallest changes that make it fit --gpu within the target
        vramcalc plan [options]            rank every parallel layout of a cluster (plan --help)
+       vramcalc fields [--format json|md|ts]   the config field table (docs/config.md)
 
-Inputs (each sets the JSON config field of the same name; see docs/config.md):
+Inputs (see docs/config.md):
   --config FILE|-        read a JSON config (flags below override its fields)
-  --method NAME          quick | guide | detailed            (default quick)
-  --task NAME            training | finetune | inference     (default training)
-  --params B             parameters in billions (model.params_b)
-  --preset ID            a model preset (model.preset); --list-presets lists them
-  --layers N --hidden N --heads N --kv-heads N --ffn N --vocab N   architecture fields
-  --precision NAME       quick: fp32 | fp16 | bf16 | int8 | int4
-  --optimizer NAME       quick: adamw-mixed | adamw | adamw-8bit | sgd | inference
-  --batch N  --seq N     micro-batch size and sequence length
-  --checkpointing        quick: activation checkpointing on
-  --gpus N               GPUs in the job
-  --gpu ID               the GPU to size for; --list-gpus lists them
   --set PATH=VALUE       any config field by dotted path, VALUE as JSON (e.g. --set guide.bytes=1)
   --model-file PATH      the model from a local file: config.json, .gguf, .safetensors or
                          model.safetensors.index.json (only the header is read; repeat it to give
                          config.json with a weights file); flags override what it sets (docs/import.md)
-Serving (inference.*; llama-server's own spellings work too, so a launch command's flags read back):
-  --engine NAME          vllm | llama.cpp | hf                (inference.engine)
-  --weights FORMAT       weight format, e.g. bf16, q4_k_m      (inference.weights)
-  -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np)
-  -np, --parallel N      slots / sequences in flight           (inference.concurrency)
-  -ngl, --ngl N          layers on the GPU (-1 all)            (inference.llamacpp.n_gpu_layers; also --n-gpu-layers)
-  -ctk, --ctk TYPE       K cache type: f16, q8_0, q4_0, ...    (inference.kv_dtype; V stays f16 without -ctv; --cache-type-k)
-  -ctv, --ctv TYPE       V cache type (quantized: needs -fa on) (inference.llamacpp.kv_dtype_v; --cache-type-v)
-  -fa, --flash-attn on|off                                     (inference.llamacpp.flash_attn)
-  -ub, --ubatch N        physical batch                        (inference.llamacpp.n_ubatch; also --ubatch-size)
-  --n-cpu-moe N          routed experts of the first N layers in system RAM
-  -sm, --split-mode layer|row|none    -ts, --tensor-split A,B,...   (one share per GPU)
-  --mmproj PRESET        vision projector (inference.llamacpp.mmproj.preset)
-  --draft PRESET         draft model preset for speculative decoding (inference.llamacpp.draft.preset)
-  --lora-mib N           LoRA adapter size in MiB              --profile llama-server|ollama
-  --ram-gib N            system RAM in GiB (inference.host.ram_gib)
-  --ddr ddr5-5600 --channels N   host memory (bandwidth = channels x 8 B x MT/s x 0.7)
-  --host-bandwidth-gbps N        measured host bandwidth in GB/s (replaces --ddr/--channels)
-  --wired-limit-mb N     Apple: sysctl iogpu.wired_limit_mb
-Output:
+  --checkpointing        quick: activation checkpointing on (checkpointing = true)
+  -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np; also --ctx-size)
+  -fa, --flash-attn on|off|auto                                (inference.llamacpp.flash_attn)
+  -ts, --tensor-split A,B,...   one share per GPU              (inference.llamacpp.tensor_split)
+Fields (each flag sets the config field it names; llama-server's own spellings work too, so a
+launch command's flags read back):
+)";
+
+const char* const kUsageOutput = R"(Output:
   --format table|json    human table (default) or JSON with the breakdown in bytes
   --print-config         print the effective config as JSON and exit
   --print-import         print what --model-file read (architecture, missing keys, exact weights) and exit
@@ -78,6 +62,10 @@ Output:
   --help --version
 Exit status: 0 ok, 1 invalid input (the message names the field), 2 usage error.
 )";
+
+}  // namespace
+
+std::string usage() { return kUsageIntro + io::fields_flag_help() + kUsageOutput; }
 
 namespace {
 
@@ -120,7 +108,7 @@ json flag_value(const std::string& s) {
 }
 
 int usage_error(const std::string& msg) {
-    std::fprintf(stderr, "vramcalc: %s\n%s", msg.c_str(), kUsage);
+    std::fprintf(stderr, "vramcalc: %s\n%s", msg.c_str(), usage().c_str());
     return 2;
 }
 
@@ -257,7 +245,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             return true;
         };
         if (a == "--help" || a == "-h") {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage().c_str(), stdout);
             return 0;
         } else if (a == "--version") {
             std::printf("vramcalc %s (config schema %d)\n", VRAMCALC_VERSION, io::kSchemaVersion);

@@ -27,6 +27,8 @@ bool load_config(const Options& opt, Config& out);
 // Prints an Error in the chosen format.
 void print_error(const Options& opt, const Error& err);
 
-extern const char* const kUsage;
+// `vramcalc --help`: the hand-written commands and special flags, then one entry per field flag
+// generated from the field table (core/fields.cpp).
+std::string usage();
 
 }  // namespace vc::cli

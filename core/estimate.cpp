@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/catalog/gpus.hpp"
+#include "core/fields.hpp"
 #include "core/gpu_choice.hpp"
 #include "core/serve/inference.hpp"
 #include "core/text.hpp"
@@ -12,21 +13,11 @@
 namespace vc {
 
 const char* method_name(Method m) {
-    switch (m) {
-        case Method::Quick: return "quick";
-        case Method::Guide: return "guide";
-        case Method::Detailed: return "detailed";
-    }
-    return "quick";
+    return enum_name(kMethodNames, static_cast<int>(m));  // the field table's spelling (core/fields.cpp)
 }
 
 const char* task_name(Task t) {
-    switch (t) {
-        case Task::Training: return "training";
-        case Task::FineTune: return "finetune";
-        case Task::Inference: return "inference";
-    }
-    return "training";
+    return enum_name(kTaskNames, static_cast<int>(t));
 }
 
 bool check_target_utilization(const Config& cfg, Error& err) {

@@ -7,8 +7,10 @@
 //   queries    lookup, ranges, checks
 #include "core/fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <type_traits>
 
@@ -359,11 +361,11 @@ constexpr FieldDef kTable[] = {
              "the profiling run's logits: one per sequence, or one per batched token"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)")
-            .unit("GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
         Num("inference.vllm.non_torch_gib", AT(inference.vllm.non_torch_bytes), "measured non-torch memory replaces the constant (null: constant)")
-            .unit("GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
         Num("inference.vllm.cuda_graph_gib", AT(inference.vllm.cuda_graph_bytes), "measured CUDA graph memory replaces the constant (null: constant)")
-            .unit("GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
 
         // --- inference.llamacpp --------------------------------------------------------------------
         Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
@@ -424,15 +426,15 @@ constexpr FieldDef kTable[] = {
 
         // --- inference.constants -------------------------------------------------------------------
         Num("inference.constants.cuda_context_gib", AT(inference.constants.cuda_context_bytes), "CUDA context")
-            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card")
-            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU")
-            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_non_torch_tp_gib", AT(inference.constants.vllm_non_torch_tp_bytes), "vLLM non-torch memory with tp > 1")
-            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_cuda_graph_gib", AT(inference.constants.vllm_cuda_graph_bytes), "vLLM CUDA graphs")
-            .unit("GiB").scaled(kBytesPerGiB).nonnegative(),
+            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_sampler_bytes_per_logit", AT(inference.constants.vllm_sampler_bytes_per_logit),
             "vLLM sampler bytes per logit in the profiling run").range(0, 1e6, "bytes"),
         Num("inference.constants.vllm_token_logit_bytes", AT(inference.constants.vllm_token_logit_bytes), "vLLM bytes per token logit")
@@ -514,12 +516,20 @@ double FieldDef::number_of(const Config& c) const {
     return 0;
 }
 
-const FieldDef* find_field(const std::string& path) {
-    // A linear search: hot callers (resolve_model) look their fields up once.
-    for (const auto& f : kTable)
-        if (path == f.path) return &f;
-    return nullptr;
+const FieldDef* find_field(const char* path) {
+    // The engine's checks look fields up on every estimate: a sorted index, built once.
+    static const std::vector<const FieldDef*> index = [] {
+        std::vector<const FieldDef*> v;
+        for (const auto& f : kTable) v.push_back(&f);
+        std::sort(v.begin(), v.end(), [](const FieldDef* a, const FieldDef* b) { return std::strcmp(a->path, b->path) < 0; });
+        return v;
+    }();
+    const auto it = std::lower_bound(index.begin(), index.end(), path,
+                                     [](const FieldDef* f, const char* p) { return std::strcmp(f->path, p) < 0; });
+    return it != index.end() && std::strcmp((*it)->path, path) == 0 ? *it : nullptr;
 }
+
+const FieldDef* find_field(const std::string& path) { return find_field(path.c_str()); }
 
 std::vector<const FieldDef*> section_fields(const std::string& section) {
     std::vector<const FieldDef*> out;
@@ -575,15 +585,35 @@ bool check_number(const FieldDef& f, double v, Error& err) {
     return check_range(f.path, v, f.min, f.max, err);
 }
 
-bool check_field(const Config& c, const FieldDef& f, Error& err) { return check_number(f, f.number_of(c), err); }
+bool check_field(const Config& c, const FieldDef& f, Error& err) {
+    const double v = f.number_of(c);
+    return (f.null_when_negative && v < 0) || check_number(f, v, err);
+}
+
+namespace {
+
+const FieldDef* ranged_field(const char* path, Error& err) {
+    const FieldDef* f = find_field(path);
+    if (f && f->ranged && !f->accepts) return f;
+    err = Error{path, std::string(path) + " has no range in the field table (core/fields.cpp)"};
+    return nullptr;
+}
+
+}  // namespace
 
 bool check_value(const char* path, double v, Error& err) {
-    const FieldDef* f = find_field(path);
-    if (!f || !f->ranged || f->accepts) {
-        err = Error{path, std::string(path) + " has no range in the field table (core/fields.cpp)"};
-        return false;
+    const FieldDef* f = ranged_field(path, err);
+    return f && check_number(*f, v, err);
+}
+
+bool check_members(std::initializer_list<FieldValue> values, Error& err) {
+    for (const auto& v : values) {
+        const FieldDef* f = ranged_field(v.path, err);
+        if (!f) return false;
+        if (f->null_when_negative && v.member < 0) continue;
+        if (!check_number(*f, v.member / f->scale, err)) return false;
     }
-    return check_number(*f, v, err);
+    return true;
 }
 
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -98,7 +99,8 @@ struct FieldList {
     size_t size() const { return static_cast<size_t>(last - first); }
 };
 FieldList config_fields();
-// The field at a dotted path, or nullptr.
+// The field at a dotted path, or nullptr (a binary search of an index built on the first call).
+const FieldDef* find_field(const char* path);
 const FieldDef* find_field(const std::string& path);
 // The fields directly inside `section` ("" for the top level, "inference.vllm").
 std::vector<const FieldDef*> section_fields(const std::string& section);
@@ -117,12 +119,24 @@ extern const EnumNames kMethodNames, kTaskNames, kQuickPrecisionNames, kQuickOpt
 // The field's accepted range in words, in its unit: "[1, 1048576] tokens", "(0, 1]".
 std::string field_range_text(const FieldDef& f);
 // Checks the member against the field's range; the message names the path and the range in the
-// field's unit (as check_range / check_int_range word it). True when not ranged.
+// field's unit (as check_range / check_int_range word it). True when not ranged, and for a negative
+// member of a null_when_negative field (unset).
 bool check_field(const Config& c, const FieldDef& f, Error& err);
 // The same check of a value `v` held apart from a Config.
 bool check_number(const FieldDef& f, double v, Error& err);
 // The same check of a value the engine holds apart from a Config (a resolved model, the quick
 // method's inputs): `path` must name a ranged field (else the Error says so).
 bool check_value(const char* path, double v, Error& err);
+// A member checked against the field at `path`, as the member holds it (bytes for a GiB field: it
+// is divided by the field's scale). The engine's own checks are lists of these: the ranges live in
+// the table only. A negative member of a null_when_negative field is "unset" and passes.
+struct FieldValue {
+    const char* path;
+    double member;
+    template <typename T>
+    FieldValue(const char* p, T m) : path(p), member(static_cast<double>(m)) {}
+};
+// Checks each in order; false at the first refused (err names its path and the table's range).
+bool check_members(std::initializer_list<FieldValue> values, Error& err);
 
 }  // namespace vc

@@ -1,7 +1,7 @@
 // vramcalc core: the GPU a config sizes for (see gpu_choice.hpp).
 #include "core/gpu_choice.hpp"
 
-#include "core/units.hpp"
+#include "core/fields.hpp"
 
 namespace vc {
 
@@ -13,10 +13,11 @@ const GpuSpec* config_gpu(const Config& cfg) {
 std::string config_gpu_id(const Config& cfg) { return cfg.inference.has_custom_gpu ? kCustomGpuId : cfg.gpu_id; }
 
 bool check_custom_gpu(const GpuSpec& g, Error& err) {
-    return check_positive("inference.gpu_custom.memory_gib", bytes_to_gib(g.memory_bytes), 1e6, err) &&
-           check_range("inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps, 0, 1e7, err) &&
-           check_range("inference.gpu_custom.bf16_tflops", g.bf16_tflops, 0, 1e7, err) &&
-           check_range("inference.gpu_custom.fp8_tflops", g.fp8_tflops, 0, 1e7, err);
+    return check_members({{"inference.gpu_custom.memory_gib", g.memory_bytes},
+                          {"inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps},
+                          {"inference.gpu_custom.bf16_tflops", g.bf16_tflops},
+                          {"inference.gpu_custom.fp8_tflops", g.fp8_tflops}},
+                         err);
 }
 
 void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes) {

@@ -137,6 +137,51 @@ std::string fields_typescript() {
     return out;
 }
 
+std::string fields_flag_help(size_t width) {
+    constexpr size_t kIndent = 25;  // the text column, as the hand-written part of --help has it
+    auto plain = [](std::string t) {
+        std::string out;
+        for (char c : t)
+            if (c != '`') out += c;
+        return out;
+    };
+    std::string out;
+    for (const auto& f : config_fields()) {
+        if (!f.flags) continue;
+        std::string left = "  ";
+        std::istringstream spellings(f.flags);
+        bool first = true;
+        for (std::string w; spellings >> w; first = false) left += (first ? "" : ", ") + w;
+        left += f.kind == FieldKind::Enum ? " NAME" : f.kind == FieldKind::Text ? " TEXT" : " N";
+        std::string text = std::string(f.meaning) + " (" + f.path;
+        const std::string a = plain(accepted_text(f)), d = plain(default_text(f));
+        if (!a.empty()) text += ": " + a;
+        if (!d.empty()) text += (a.empty() ? ": default " : "; default ") + d;
+        text += ")";
+        // Word-wrapped, continuation lines under the text column.
+        std::string line = left.size() + 1 < kIndent ? left + std::string(kIndent - left.size(), ' ') : left + "\n" + std::string(kIndent, ' ');
+        size_t col = line.size() - (line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1);
+        std::istringstream words(text);
+        bool at_start = true;
+        for (std::string w; words >> w;) {
+            if (!at_start && col + 1 + w.size() > width) {
+                line += "\n" + std::string(kIndent, ' ');
+                col = kIndent;
+                at_start = true;
+            }
+            if (!at_start) {
+                line += ' ';
+                ++col;
+            }
+            line += w;
+            col += w.size();
+            at_start = false;
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
 json fields_json() {
     json out = json::array();
     static const Config c{};

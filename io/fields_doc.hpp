@@ -15,6 +15,9 @@ namespace vc::io {
 std::string fields_markdown(const std::string& section);
 // TypeScript interfaces of the config document: `Config` and one interface per section.
 std::string fields_typescript();
+// The CLI's flags that set a field, one entry per field in table order ("  -ngl, --ngl N   meaning
+// (path: accepted; default d)"), wrapped to `width` columns (the generated part of `vramcalc --help`).
+std::string fields_flag_help(size_t width = 100);
 // The whole table as JSON (`vramcalc fields --format json`).
 nlohmann::json fields_json();
 // The generated text for a block's FORMAT ("md", "ts") and ARG (a section for md); false when unknown.

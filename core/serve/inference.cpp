@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/config.hpp"
+#include "core/fields.hpp"
 #include "core/gpu_choice.hpp"
 #include "core/serve/llamacpp.hpp"
 #include "core/text.hpp"
@@ -20,65 +21,56 @@
 namespace vc {
 
 const char* engine_name(Engine e) {
-    switch (e) {
-        case Engine::Vllm: return "vllm";
-        case Engine::LlamaCpp: return "llama.cpp";
-        case Engine::Hf: return "hf";
-    }
-    return "vllm";
+    return enum_name(kEngineNames, static_cast<int>(e));  // the field table's spelling (core/fields.cpp)
 }
 
 // [SECTION] checks --------------------------------------------------------------------------------
 namespace {
 
-constexpr long long kMaxContext = 1LL << 24;      // 16M tokens, as the top-level seq limit
-constexpr long long kMaxConcurrency = 1LL << 20;
-constexpr long long kMaxGpus = 4096;
-constexpr double kMaxBytes = 1e18;                // constants: an exabyte is a typo
-
+// Ranges: the field table's (core/fields.cpp), in the order they are reported. The plan's copy of
+// the inputs is checked (its tp is resolved).
 bool check_inputs(const InferenceInputs& in, Error& err) {
     const auto& v = in.vllm;
     const auto& k = in.constants;
-    if (!check_int_range("inference.context", in.context, 1, kMaxContext, err) ||
-        !check_int_range("inference.concurrency", in.concurrency, 1, kMaxConcurrency, err) ||
-        !check_int_range("inference.prompt_tokens", in.prompt_tokens, 0, kMaxContext, err) ||
-        !check_int_range("inference.tp", in.tp, 1, kMaxGpus, err) ||
-        !check_int_range("inference.block_size", in.block_size, 1, 4096, err) ||
-        !check_positive("inference.vllm.gpu_memory_utilization", v.gpu_memory_utilization, 1.0, err) ||
-        !check_int_range("inference.vllm.max_num_batched_tokens", v.max_num_batched_tokens, 1, kMaxContext, err) ||
-        !check_int_range("inference.vllm.max_num_seqs", v.max_num_seqs, 1, kMaxConcurrency, err) ||
-        !check_range("inference.vllm.activation_peak_gib", v.activation_peak_bytes < 0 ? 0 : v.activation_peak_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.vllm.non_torch_gib", v.non_torch_bytes < 0 ? 0 : v.non_torch_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.vllm.cuda_graph_gib", v.cuda_graph_bytes < 0 ? 0 : v.cuda_graph_bytes, 0, kMaxBytes, err) ||
-        !check_int_range("inference.llamacpp.n_gpu_layers", in.llamacpp.n_gpu_layers, -1, 1 << 20, err) ||
-        !check_int_range("inference.llamacpp.n_ubatch", in.llamacpp.n_ubatch, 1, 1 << 20, err) ||
-        !check_range("inference.constants.cuda_context_gib", k.cuda_context_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.constants.driver_reserved_gib", k.driver_reserved_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.constants.vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.constants.vllm_cuda_graph_gib", k.vllm_cuda_graph_bytes, 0, kMaxBytes, err) ||
-        !check_range("inference.constants.vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit, 0, 1e6, err) ||
-        !check_range("inference.constants.vllm_token_logit_bytes", k.vllm_token_logit_bytes, 0, 1e6, err) ||
-        !check_int_range("inference.constants.llamacpp_ctx_pad", k.llamacpp_ctx_pad, 1, 1 << 20, err) ||
-        !check_positive("inference.constants.bandwidth_efficiency", k.bandwidth_efficiency, 1.0, err) ||
-        !check_positive("inference.constants.compute_efficiency", k.compute_efficiency, 1.0, err) ||
-        !check_positive("inference.constants.host_bandwidth_gbps", k.host_bandwidth_gbps, 1e7, err) ||
-        !check_positive("inference.constants.host_bandwidth_efficiency", k.host_bandwidth_efficiency, 1.0, err) ||
-        !check_positive("inference.constants.pcie_gbps", k.pcie_gbps, 1e5, err) ||
-        !check_positive("inference.constants.cpu_tflops", k.cpu_tflops, 1e5, err) ||
-        !check_int_range("inference.constants.llamacpp_sched_copies", k.llamacpp_sched_copies, 1, 64, err) ||
-        !check_int_range("inference.constants.ollama_num_ctx", k.ollama_num_ctx, 1, kMaxContext, err) ||
-        !check_int_range("inference.constants.ollama_num_parallel", k.ollama_num_parallel, 1, kMaxConcurrency, err) ||
-        !check_int_range("inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len, 1, kMaxContext, err) ||
-        !check_int_range("inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size, 1, kMaxConcurrency, err))
-        return false;
     const HostInputs& h = in.host;
-    if (!check_range("inference.host.ram_gib", bytes_to_gib(h.ram_bytes), 0, 1e6, err) ||
-        !check_int_range("inference.host.channels", h.channels, 0, 64, err) ||
-        !check_range("inference.host.mts", h.mts, 0, 1e5, err) ||
-        !check_range("inference.host.bandwidth_gbps", h.bandwidth_gbps, 0, 1e6, err) ||
-        !check_range("inference.host.cpu_tflops", h.cpu_tflops, 0, 1e5, err) ||
-        !check_range("inference.host.wired_limit_mb", h.wired_limit_mb, 0, 1e9, err))
+    if (!check_members({{"inference.context", in.context},
+                        {"inference.concurrency", in.concurrency},
+                        {"inference.prompt_tokens", in.prompt_tokens},
+                        {"inference.block_size", in.block_size},
+                        {"inference.vllm.gpu_memory_utilization", v.gpu_memory_utilization},
+                        {"inference.vllm.max_num_batched_tokens", v.max_num_batched_tokens},
+                        {"inference.vllm.max_num_seqs", v.max_num_seqs},
+                        {"inference.vllm.activation_peak_gib", v.activation_peak_bytes},
+                        {"inference.vllm.non_torch_gib", v.non_torch_bytes},
+                        {"inference.vllm.cuda_graph_gib", v.cuda_graph_bytes},
+                        {"inference.llamacpp.n_gpu_layers", in.llamacpp.n_gpu_layers},
+                        {"inference.llamacpp.n_ubatch", in.llamacpp.n_ubatch},
+                        {"inference.constants.cuda_context_gib", k.cuda_context_bytes},
+                        {"inference.constants.driver_reserved_gib", k.driver_reserved_bytes},
+                        {"inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes},
+                        {"inference.constants.vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes},
+                        {"inference.constants.vllm_cuda_graph_gib", k.vllm_cuda_graph_bytes},
+                        {"inference.constants.vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit},
+                        {"inference.constants.vllm_token_logit_bytes", k.vllm_token_logit_bytes},
+                        {"inference.constants.llamacpp_ctx_pad", k.llamacpp_ctx_pad},
+                        {"inference.constants.bandwidth_efficiency", k.bandwidth_efficiency},
+                        {"inference.constants.compute_efficiency", k.compute_efficiency},
+                        {"inference.constants.host_bandwidth_gbps", k.host_bandwidth_gbps},
+                        {"inference.constants.host_bandwidth_efficiency", k.host_bandwidth_efficiency},
+                        {"inference.constants.pcie_gbps", k.pcie_gbps},
+                        {"inference.constants.cpu_tflops", k.cpu_tflops},
+                        {"inference.constants.llamacpp_sched_copies", k.llamacpp_sched_copies},
+                        {"inference.constants.ollama_num_ctx", k.ollama_num_ctx},
+                        {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
+                        {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
+                        {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
+                        {"inference.host.ram_gib", h.ram_bytes},
+                        {"inference.host.channels", h.channels},
+                        {"inference.host.mts", h.mts},
+                        {"inference.host.bandwidth_gbps", h.bandwidth_gbps},
+                        {"inference.host.cpu_tflops", h.cpu_tflops},
+                        {"inference.host.wired_limit_mb", h.wired_limit_mb}},
+                       err))
         return false;
     return !in.has_custom_gpu || check_custom_gpu(in.custom_gpu, err);
 }
@@ -165,9 +157,10 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     p.in = cfg.inference;
     InferenceInputs& in = p.in;
     Error err;
-    if (!check_int_range("inference.tp", in.tp, 0, kMaxGpus, err)) return R::failure(Error{err.field, err.message + " (0: the top-level gpus)"});
-    if (in.tp == 0) {  // the top-level "gpus"
-        if (!check_int_range("gpus", cfg.gpus, 1, kMaxGpus, err)) return R::failure(err);
+    static const FieldDef& tp_field = *find_field("inference.tp");
+    if (!check_number(tp_field, in.tp, err)) return R::failure(Error{err.field, err.message + " (0: the top-level gpus)"});
+    if (in.tp == 0) {  // the top-level "gpus", within inference.tp's range
+        if (!check_int_range("gpus", cfg.gpus, 1, static_cast<long long>(tp_field.max), err)) return R::failure(err);
         in.tp = static_cast<int>(cfg.gpus);
     }
     if (tp_override > 0) in.tp = tp_override;

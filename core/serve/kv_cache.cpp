@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/fields.hpp"
 #include "core/text.hpp"
 
 namespace vc {
@@ -43,7 +44,8 @@ const KvDtype* find_kv_dtype(const std::string& id) {
 
 Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows) {
     Error err;
-    if (!check_int_range("inference.tp", tp, 1, 4096, err)) return Outcome<KvLayout>::failure(err);
+    static const FieldDef& tp_field = *find_field("inference.tp");  // a resolved tp: at least 1, at most the table's
+    if (!check_int_range("inference.tp", tp, 1, static_cast<long long>(tp_field.max), err)) return Outcome<KvLayout>::failure(err);
     if (m.heads % tp != 0)
         return Outcome<KvLayout>::failure("inference.tp", "inference.tp (" + std::to_string(tp) + ") must divide model.heads (" +
                                                               std::to_string(m.heads) + ") so each GPU holds whole attention heads");

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/fields.hpp"
 #include "core/model/presets.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -79,11 +80,7 @@ const char* llamacpp_backend(const InferencePlan& p) {
 bool llamacpp_setup(InferencePlan& p, Error& err) {
     const ModelSpec& m = p.model;
     const LlamaCppOptions& o = p.in.llamacpp;
-    if (!check_int_range("inference.llamacpp.n_cpu_moe", o.n_cpu_moe, 0, 1 << 20, err)) return false;
-    if (o.lora_bytes < 0 || !std::isfinite(o.lora_bytes) || o.lora_bytes > 1e15) {
-        err = Error{"inference.llamacpp.lora_mib", "inference.llamacpp.lora_mib must be between 0 and 1e9 (MiB)"};
-        return false;
-    }
+    if (!check_members({{"inference.llamacpp.n_cpu_moe", o.n_cpu_moe}, {"inference.llamacpp.lora_mib", o.lora_bytes}}, err)) return false;
     p.ram_bytes = p.in.host.ram_bytes;
     p.n_devices = o.split_mode == SplitMode::None || p.cpu_only ? 1 : p.tp;
     if (!o.tensor_split.empty()) {
@@ -183,11 +180,12 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
             err = Error{"inference.llamacpp.mmproj.type", "inference.llamacpp.mmproj.type must be one of f16, bf16, f32, q8_0, got \"" + e.type + "\""};
             return false;
         }
-        if (!check_range("inference.llamacpp.mmproj.params_m", e.params / 1e6, 0, 1e6, err) ||
-            !check_int_range("inference.llamacpp.mmproj.image_tokens", e.image_tokens, 0, 1 << 20, err) ||
-            !check_int_range("inference.llamacpp.mmproj.hidden", e.hidden, 0, 1 << 20, err) ||
-            !check_int_range("inference.llamacpp.mmproj.heads", e.heads, 0, 1 << 14, err) ||
-            !check_int_range("inference.llamacpp.mmproj.ffn", e.ffn, 0, 1 << 22, err))
+        if (!check_members({{"inference.llamacpp.mmproj.params_m", e.params},
+                            {"inference.llamacpp.mmproj.image_tokens", e.image_tokens},
+                            {"inference.llamacpp.mmproj.hidden", e.hidden},
+                            {"inference.llamacpp.mmproj.heads", e.heads},
+                            {"inference.llamacpp.mmproj.ffn", e.ffn}},
+                           err))
             return false;
         p.vision_weights = e.params * bytes;
         // clip.cpp's graph peak for one image of T positions: one layer's F32 attention scores
@@ -218,8 +216,9 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
             return false;
         }
         p.draft_weights = rw.value;
-        if (!check_int_range("inference.llamacpp.draft.n_gpu_layers", o.draft.n_gpu_layers, -1, 1 << 20, err) ||
-            !check_int_range("inference.llamacpp.draft.context", o.draft.context, 0, 1 << 24, err))
+        if (!check_members({{"inference.llamacpp.draft.n_gpu_layers", o.draft.n_gpu_layers},
+                            {"inference.llamacpp.draft.context", o.draft.context}},
+                           err))
             return false;
         auto rk = kv_layout(p.draft_model, *p.kv_dtype, 1, !p.in.swa_full);
         if (!rk.ok) {

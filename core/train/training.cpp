@@ -13,69 +13,31 @@
 #include <cmath>
 
 #include "core/catalog/cuda_context.hpp"
+#include "core/fields.hpp"
 #include "core/train/training_internal.hpp"
 
 namespace vc {
 
 // [SECTION] names ---------------------------------------------------------------------------------
+// The names the config document writes: the field table's first spelling of each value (core/fields.cpp).
 const char* precision_name(TrainPrecision p) {
-    switch (p) {
-        case TrainPrecision::Fp32: return "fp32";
-        case TrainPrecision::Bf16Mixed: return "bf16-mixed";
-        case TrainPrecision::Fp16Mixed: return "fp16-mixed";
-        case TrainPrecision::Bf16True: return "bf16-true";
-        case TrainPrecision::Fp16True: return "fp16-true";
-        case TrainPrecision::Fp8Mixed: return "fp8";
-    }
-    return "bf16-mixed";
+    return enum_name(kTrainPrecisionNames, static_cast<int>(p));
 }
 
 const char* optimizer_name(OptimizerKind o) {
-    switch (o) {
-        case OptimizerKind::AdamW: return "adamw";
-        case OptimizerKind::AdamW8bit: return "adamw-8bit";
-        case OptimizerKind::PagedAdamW: return "paged-adamw";
-        case OptimizerKind::PagedAdamW8bit: return "paged-adamw-8bit";
-        case OptimizerKind::Adafactor: return "adafactor";
-        case OptimizerKind::Sgd: return "sgd";
-        case OptimizerKind::SgdMomentum: return "sgd-momentum";
-        case OptimizerKind::Lion: return "lion";
-        case OptimizerKind::Custom: return "custom";
-    }
-    return "adamw";
+    return enum_name(kTrainOptimizerNames, static_cast<int>(o));
 }
 
 const char* sharding_name(Sharding s) {
-    switch (s) {
-        case Sharding::None: return "ddp";
-        case Sharding::Zero1: return "zero1";
-        case Sharding::Zero2: return "zero2";
-        case Sharding::Zero3: return "zero3";
-    }
-    return "ddp";
+    return enum_name(kShardingNames, static_cast<int>(s));
 }
 
 const char* recompute_name(Recompute r) {
-    switch (r) {
-        case Recompute::None: return "none";
-        case Recompute::Selective: return "selective";
-        case Recompute::Full: return "full";
-    }
-    return "none";
+    return enum_name(kRecomputeNames, static_cast<int>(r));
 }
 
 // [SECTION] setup ---------------------------------------------------------------------------------
 namespace {
-
-constexpr long long kMaxBatch = 1 << 20;
-constexpr long long kMaxSeq = 1 << 24;
-constexpr long long kMaxGpus = 1 << 20;
-constexpr long long kMaxParallel = 1 << 16;
-constexpr long long kMaxAccum = 1 << 20;
-constexpr double kMaxGlobalBatch = 1e9;
-constexpr long long kMaxLoraRank = 1 << 16;
-constexpr double kMaxCustomOptimizerBytes = 64;
-constexpr double kMaxDropout = 0.99;
 
 // bitsandbytes 8-bit optimizers: one FP32 absmax per 2048-value block for each of the two moments.
 // Source: bitsandbytes optim/optimizer.py (blockwise=True, block size 2048).
@@ -139,36 +101,36 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.pr.lazy_module_loading));
 
     // Shape of the step.
-    // clang-format off
-    if (!check_int_range("batch", cfg.quick.batch, 1, kMaxBatch, err) ||
-        !check_int_range("seq", cfg.quick.seq, 1, kMaxSeq, err) ||
-        !check_int_range("gpus", cfg.gpus, 1, kMaxGpus, err) ||
-        !check_int_range("training.grad_accum", in.grad_accum, 0, kMaxAccum, err) ||
-        !check_range("training.global_batch", in.global_batch, 0, kMaxGlobalBatch, err) ||
-        !check_range("training.dropout", in.dropout, 0, kMaxDropout, err) ||
-        !check_range("training.attention_dropout", in.attention_dropout, 0, kMaxDropout, err) ||
-        !check_range("training.optimizer_bytes_per_param", in.optimizer_bytes_per_param, 0, kMaxCustomOptimizerBytes, err) ||
-        !check_range("training.loss_chunk_tokens", in.loss_chunk_tokens, -1, static_cast<double>(kMaxSeq) * kMaxBatch, err) ||
-        !check_int_range("training.classifier_labels", in.classifier_labels, 1, kMaxSeq, err) ||
-        !check_int_range("training.shard_group", in.shard_group, 0, kMaxGpus, err) ||
-        !check_int_range("parallel.tp", par.tp, 1, kMaxParallel, err) ||
-        !check_int_range("parallel.pp", par.pp, 1, kMaxParallel, err) ||
-        !check_int_range("parallel.virtual_stages", par.virtual_stages, 1, kMaxParallel, err) ||
-        !check_int_range("parallel.dp", par.dp, 0, kMaxGpus, err) ||
-        !check_int_range("parallel.cp", par.cp, 1, kMaxParallel, err) ||
-        !check_int_range("parallel.ep", par.ep, 1, kMaxParallel, err) ||
-        !check_int_range("parallel.etp", par.etp, 0, kMaxParallel, err) ||
-        !check_range("model.attn_softcap", cfg.model.attn_softcap, 0, 1e6, err) ||
-        !check_range("model.final_softcap", cfg.model.final_softcap, 0, 1e6, err) ||
-        !check_range("runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes, -1, 1e12, err) ||
-        !check_range("runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes, 0, 1e12, err) ||
-        !check_range("runtime.nccl_bytes", cfg.runtime.nccl_bytes, 0, 1e12, err) ||
-        !check_range("runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation, -1, 10, err) ||
-        !check_range("runtime.deepspeed_bucket_elements", cfg.runtime.deepspeed_bucket_elements, 0, 1e12, err) ||
-        !check_range("runtime.deepspeed_prefetch_elements", cfg.runtime.deepspeed_prefetch_elements, 0, 1e12, err) ||
-        !check_range("runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes, 0, 1e12, err))
+    // Ranges: the field table's (core/fields.cpp), in the order they are reported.
+    if (!check_members({{"batch", cfg.quick.batch},
+                        {"seq", cfg.quick.seq},
+                        {"gpus", cfg.gpus},
+                        {"training.grad_accum", in.grad_accum},
+                        {"training.global_batch", in.global_batch},
+                        {"training.dropout", in.dropout},
+                        {"training.attention_dropout", in.attention_dropout},
+                        {"training.optimizer_bytes_per_param", in.optimizer_bytes_per_param},
+                        {"training.loss_chunk_tokens", in.loss_chunk_tokens},
+                        {"training.classifier_labels", in.classifier_labels},
+                        {"training.shard_group", in.shard_group},
+                        {"parallel.tp", par.tp},
+                        {"parallel.pp", par.pp},
+                        {"parallel.virtual_stages", par.virtual_stages},
+                        {"parallel.dp", par.dp},
+                        {"parallel.cp", par.cp},
+                        {"parallel.ep", par.ep},
+                        {"parallel.etp", par.etp},
+                        {"model.attn_softcap", cfg.model.attn_softcap},
+                        {"model.final_softcap", cfg.model.final_softcap},
+                        {"runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes},
+                        {"runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes},
+                        {"runtime.nccl_bytes", cfg.runtime.nccl_bytes},
+                        {"runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation},
+                        {"runtime.deepspeed_bucket_elements", cfg.runtime.deepspeed_bucket_elements},
+                        {"runtime.deepspeed_prefetch_elements", cfg.runtime.deepspeed_prefetch_elements},
+                        {"runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes}},
+                       err))
         return Outcome<TrainingSetup>::failure(err);
-    // clang-format on
     s.micro = cfg.quick.batch;
     s.seq = cfg.quick.seq;
     s.gpus = cfg.gpus;
@@ -254,9 +216,10 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     s.lora = in.finetune != FinetuneMethod::Full;
     s.qlora = in.finetune == FinetuneMethod::Qlora || (s.lora && in.lora.quant != BaseQuant::None);
     if (s.lora) {
-        if (!check_int_range("training.lora.rank", in.lora.rank, 1, kMaxLoraRank, err) ||
-            !check_range("training.lora.dropout", in.lora.dropout, 0, kMaxDropout, err) ||
-            !check_int_range("training.lora.quant_block", in.lora.quant_block, 16, 1 << 16, err))
+        if (!check_members({{"training.lora.rank", in.lora.rank},
+                            {"training.lora.dropout", in.lora.dropout},
+                            {"training.lora.quant_block", in.lora.quant_block}},
+                           err))
             return Outcome<TrainingSetup>::failure(err);
         if ((in.lora.targets & (kLoraAllLinear | kLoraHead)) == 0)
             return fail("training.lora.targets", "must name at least one module (q, k, v, o, gate, up, down, head)");

@@ -37,6 +37,18 @@ test('every flag the table declares is in --help and sets its field', () => {
   assert.equal(JSON.parse(r.out).inference.llamacpp.n_gpu_layers, 12);
 });
 
+test('--help lists each field flag with its path, accepted values and default, from the table', () => {
+  const help = run(['--help']).out;
+  assert.match(help, /^usage: vramcalc \[options\]/);  // the hand-written intro stays
+  const flat = help.replace(/\s+/g, ' ');
+  assert.match(flat, / -ngl, --ngl, --n-gpu-layers N -ngl: -1 all /);
+  assert.ok(flat.includes('(inference.llamacpp.n_gpu_layers: [-1, 1048576] layers; default -1)'), flat);
+  assert.ok(flat.includes('--method NAME which estimator runs (docs/methods.md) (method: quick, guide, detailed; default quick)'), flat);
+  assert.ok(flat.includes('--batch N micro-batch size (sequences per step per GPU) (batch: [1, 1048576] sequences; default 1)'), flat);
+  // One entry per field: -ngl is listed once.
+  assert.equal(help.match(/-ngl, --ngl/g).length, 1);
+});
+
 test('--set checks its path against the table and names the nearest field', () => {
   let r = run(['--set', 'training.sharding_group=8']);
   assert.equal(r.code, 1);

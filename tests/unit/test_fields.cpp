@@ -146,15 +146,14 @@ TEST_CASE("fields: every field with a member reads back what it writes", "[field
 }
 
 TEST_CASE("fields: enum names are the engine's names", "[fields]") {
-    for (auto v : {Engine::Vllm, Engine::LlamaCpp, Engine::Hf}) CHECK(std::string(engine_name(v)) == enum_name(kEngineNames, static_cast<int>(v)));
-    for (auto v : {Method::Quick, Method::Guide, Method::Detailed}) CHECK(std::string(method_name(v)) == enum_name(kMethodNames, static_cast<int>(v)));
-    for (auto v : {Task::Training, Task::FineTune, Task::Inference}) CHECK(std::string(task_name(v)) == enum_name(kTaskNames, static_cast<int>(v)));
-    for (auto v : {Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3})
-        CHECK(std::string(sharding_name(v)) == enum_name(kShardingNames, static_cast<int>(v)));
-    for (auto v : {Recompute::None, Recompute::Selective, Recompute::Full})
-        CHECK(std::string(recompute_name(v)) == enum_name(kRecomputeNames, static_cast<int>(v)));
-    for (int i = 0; i <= static_cast<int>(TrainPrecision::Fp8Mixed); ++i)
-        CHECK(std::string(precision_name(static_cast<TrainPrecision>(i))) == enum_name(kTrainPrecisionNames, i));
+    // core's name functions read the table: the first spelling of a value is the one written back.
+    CHECK(std::string(engine_name(Engine::LlamaCpp)) == "llama.cpp");
+    CHECK(std::string(method_name(Method::Detailed)) == "detailed");
+    CHECK(std::string(task_name(Task::FineTune)) == "finetune");
+    CHECK(std::string(sharding_name(Sharding::None)) == "ddp");           // not "none", which is accepted too
+    CHECK(std::string(recompute_name(Recompute::Selective)) == "selective");
+    CHECK(std::string(precision_name(TrainPrecision::Fp8Mixed)) == "fp8");  // not "fp8-mixed"
+    CHECK(std::string(optimizer_name(OptimizerKind::AdamW)) == "adamw");    // not "adam"
     for (int i = 0; i <= static_cast<int>(OptimizerKind::Custom); ++i)
         CHECK(std::string(optimizer_name(static_cast<OptimizerKind>(i))) == enum_name(kTrainOptimizerNames, i));
 }
@@ -175,4 +174,25 @@ TEST_CASE("fields: a range message names the field and its range in the field's 
     CHECK_FALSE(check_field(c, *g, err));
     CHECK(err.message == "inference.vllm.gpu_memory_utilization must be a number greater than 0 and at most 1, got 0");
     CHECK(field_range_text(*g) == "(0, 1]");
+}
+
+TEST_CASE("fields: the engine's checks read the table's range, in the field's unit", "[fields]") {
+    // A 2,000,000 GiB CUDA context is refused in GiB (the member holds bytes).
+    json doc = base_for("inference.constants.cuda_context_gib");
+    set_at(doc, "inference.constants.cuda_context_gib", 2e6);
+    auto r = run(doc);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.constants.cuda_context_gib");
+    CHECK(r.error.message == "inference.constants.cuda_context_gib must be a number in [0, 1000000], got 2000000");
+    // null (unset, held as -1) passes.
+    json unset = base_for("inference.vllm.activation_peak_gib");
+    set_at(unset, "inference.vllm.activation_peak_gib", nullptr);
+    CHECK(run(unset).ok);
+    // A path without a range is a programming error, named as such.
+    Error err;
+    CHECK_FALSE(check_members({{"inference.weights", 1}}, err));
+    CHECK(err.field == "inference.weights");
+    CHECK_FALSE(check_members({{"no.such.field", 1}}, err));
+    CHECK(err.field == "no.such.field");
+    CHECK(check_members({{"parallel.tp", 8}, {"training.dropout", 0.1}}, err));
 }

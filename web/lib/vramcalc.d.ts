@@ -325,11 +325,11 @@ export interface InferenceVllmConfig {
     enforce_eager?: boolean;
     /** the profiling run's logits: one per sequence, or one per batched token (default 'sequences') */
     profile_logits?: 'sequences' | 'tokens';
-    /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null) */
+    /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null; [0, 1000000] GiB) */
     activation_peak_gib?: number | null;
-    /** measured non-torch memory replaces the constant (null: constant) (default null) */
+    /** measured non-torch memory replaces the constant (null: constant) (default null; [0, 1000000] GiB) */
     non_torch_gib?: number | null;
-    /** measured CUDA graph memory replaces the constant (null: constant) (default null) */
+    /** measured CUDA graph memory replaces the constant (null: constant) (default null; [0, 1000000] GiB) */
     cuda_graph_gib?: number | null;
 }
 
@@ -389,15 +389,15 @@ export interface InferenceGpuCustomConfig {
 
 /** "inference.constants": serving constants (below; docs/inference.md) */
 export interface InferenceConstantsConfig {
-    /** CUDA context (default 0.5) */
+    /** CUDA context (default 0.5; [0, 1000000] GiB) */
     cuda_context_gib?: number;
-    /** memory the driver keeps from a card (default 0.47) */
+    /** memory the driver keeps from a card (default 0.47; [0, 1000000] GiB) */
     driver_reserved_gib?: number;
-    /** vLLM non-torch memory, one GPU (default 0.13) */
+    /** vLLM non-torch memory, one GPU (default 0.13; [0, 1000000] GiB) */
     vllm_non_torch_gib?: number;
-    /** vLLM non-torch memory with tp > 1 (default 0.6) */
+    /** vLLM non-torch memory with tp > 1 (default 0.6; [0, 1000000] GiB) */
     vllm_non_torch_tp_gib?: number;
-    /** vLLM CUDA graphs (default 0.5) */
+    /** vLLM CUDA graphs (default 0.5; [0, 1000000] GiB) */
     vllm_cuda_graph_gib?: number;
     /** vLLM sampler bytes per logit in the profiling run (default 40; [0, 1000000] bytes) */
     vllm_sampler_bytes_per_logit?: number;
