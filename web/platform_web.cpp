@@ -1,6 +1,8 @@
 // vramcalc web: the shell's platform services (shell/platform.hpp) in the browser. Each is a thin
 // EM_JS call into the page's glue (window.vramcalcHost in web/vramcalc.js), which owns the DOM:
 // the clipboard, downloads, history and the accessible summary.
+// NOTE: the page's glue is linked with Closure (--closure 1), which renames every property it sees
+// written unquoted: names defined outside app.js (the host's, the import's) are quoted here.
 #include <emscripten.h>
 
 #include <cstring>
@@ -10,27 +12,27 @@
 #include "shell/platform.hpp"
 
 // clang-format off
-EM_JS(void, vc_copy_text, (const char* text), { window.vramcalcHost.copyText(UTF8ToString(text)); });
+EM_JS(void, vc_copy_text, (const char* text), { window['vramcalcHost']['copyText'](UTF8ToString(text)); });
 EM_JS(void, vc_download, (const char* name, const char* mime, const char* content), {
-    window.vramcalcHost.download(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(content));
+    window['vramcalcHost']['download'](UTF8ToString(name), UTF8ToString(mime), UTF8ToString(content));
 });
 EM_JS(void, vc_publish, (const char* fragment, const char* summary, int replace), {
-    window.vramcalcHost.publish(UTF8ToString(fragment), UTF8ToString(summary), replace !== 0);
+    window['vramcalcHost']['publish'](UTF8ToString(fragment), UTF8ToString(summary), replace !== 0);
 });
 // Writes the string into buf (capacity cap) and returns its UTF-8 length (without the NUL).
 EM_JS(int, vc_page_url, (char* buf, int cap), {
-    const s = window.vramcalcHost.pageUrl();
+    const s = window['vramcalcHost']['pageUrl']();
     stringToUTF8(s, buf, cap);
     return lengthBytesUTF8(s);
 });
 EM_JS(int, vc_initial_fragment, (char* buf, int cap), {
-    const s = window.vramcalcHost.initialFragment();
+    const s = window['vramcalcHost']['initialFragment']();
     stringToUTF8(s, buf, cap);
     return lengthBytesUTF8(s);
 });
-EM_JS(int, vc_prefers_dark, (), { return window.vramcalcHost.prefersDark() ? 1 : 0; });
+EM_JS(int, vc_prefers_dark, (), { return window['vramcalcHost']['prefersDark']() ? 1 : 0; });
 EM_JS(int, vc_pick_model_file, (), {
-    const picker = window.vramcalcImport && window.vramcalcImport.pick;
+    const picker = window['vramcalcImport'] && window['vramcalcImport']['pick'];
     return picker ? (picker(), 1) : 0;
 });
 // clang-format on
