@@ -8,6 +8,7 @@ namespace vc::cli {
 int batch_command(int argc, char** argv);     // cli/batch_command.cpp
 int solve_command(int argc, char** argv);     // cli/solve_command.cpp
 int suggest_command(int argc, char** argv);   // cli/suggest_command.cpp
+int fit_models_command(int argc, char** argv);  // cli/fit_models_command.cpp
 int validate_command(int argc, char** argv);  // cli/validate_command.cpp
 int plan_command(int argc, char** argv);      // cli/plan_command.cpp
 int fields_command(int argc, char** argv);    // cli/fields_command.cpp
@@ -21,6 +22,7 @@ static const Command kCommands[] = {
     {"batch", batch_command},
     {"solve", solve_command},
     {"suggest", suggest_command},
+    {"fit-models", fit_models_command},
     {"validate", validate_command},
     {"plan", plan_command},
     {"fields", fields_command},

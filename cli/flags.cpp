@@ -37,6 +37,7 @@ const char* const kUsageIntro = R"(usage: vramcalc [options]                 est
        vramcalc validate FILE.csv         estimate vs measured per row (calibration CSV)
        vramcalc batch FILE.jsonl [--solve] one JSON config per line in, one JSON result per line out
        vramcalc suggest [options]          the smallest changes that make it fit --gpu within the target
+       vramcalc fit-models [options] [--fitting]  every preset x format on --gpu, best quality first, what fits
        vramcalc plan [options]            rank every parallel layout of a cluster (plan --help)
        vramcalc fields [--format json|md|ts]   the config field table (docs/config.md)
 

@@ -3,6 +3,7 @@
 //   solve.hpp     "what fits" questions, dispatched by task  result.hpp   Estimate: named components
 //   status.hpp    errors as values (Error, Outcome)          text.hpp     number formatting for formulas
 //   units.hpp     bytes, GB, GiB                             fields.hpp   the config field table (paths, ranges, meanings)
+//   advice.hpp    what to change when it does not fit        fit_models.hpp  which presets x formats fit the GPU
 //   model/    architectures (ModelSpec, parameter count) and the presets with their sources
 //   quant/    weight formats and bits per weight, GGUF per-tensor types
 //   catalog/  GPUs: memory, bandwidth, FLOP/s, with sources

@@ -32,6 +32,27 @@ std::string suggest_json(const std::string& config_text) {
     return dump(suggestions_to_json(fit_suggestions(cfg.value)));
 }
 
+nlohmann::json model_fits_to_json(const ModelFits& list) {
+    nlohmann::json rows = nlohmann::json::array();
+    int rank = 0;
+    for (const auto& r : list.rows) {
+        nlohmann::json j = {{"rank", ++rank},          {"model", r.model}, {"model_name", r.model_name}, {"format", r.format},
+                            {"format_label", r.format_label}, {"params", r.params}, {"ok", r.ok}, {"total_bytes", r.total_bytes},
+                            {"load_bytes", r.load_bytes}, {"share", r.share},        {"fits", r.fits}};
+        if (!r.ok) j["error"] = r.error;
+        rows.push_back(j);
+    }
+    return {{"ok", true}, {"gpu", list.gpu_id}, {"budget_bytes", list.budget_bytes}, {"budget", list.budget}, {"fitting", list.fitting}, {"models", rows}};
+}
+
+std::string fit_models_json(const std::string& config_text) {
+    auto cfg = parse_config(config_text);
+    if (!cfg.ok) return dump(error_to_json(cfg.error));
+    auto r = fit_models(cfg.value);
+    if (!r.ok) return dump(error_to_json(r.error));
+    return dump(model_fits_to_json(r.value));
+}
+
 nlohmann::json questions_to_json() {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& q : solve_questions()) list.push_back({{"id", q.id}, {"label", q.label}, {"tasks", q.tasks}});

@@ -10,6 +10,7 @@
 #include "core/config.hpp"
 #include "core/result.hpp"
 #include "core/advice.hpp"
+#include "core/fit_models.hpp"
 #include "core/solve.hpp"
 #include "core/status.hpp"
 #include "state/sweep.hpp"
@@ -113,6 +114,12 @@ struct App {
     bool idle = false;          // the main loop is paused: every frame an event asked for is drawn
     std::vector<WidgetRect> widgets;  // filled by the UI every frame
     EmbedOptions embed;
+    // "Models that fit" (core/fit_models.hpp): computed only while its panel is open (hundreds of
+    // estimates), for the inputs of `model_fits_version`; `model_fits_error` says why there is none.
+    ModelFits model_fits;
+    std::string model_fits_error;
+    unsigned long model_fits_version = 0;
+    bool model_fits_ready = false;
     unsigned long revision = 0;       // counts recompute() calls: the page posts the result when it moves
     float content_height_px = 0;      // height the UI's content needs at the current width (iframe auto-size)
     bool embed_requested = false;     // the Embed button was pressed; the page copies a snippet and clears it

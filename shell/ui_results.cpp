@@ -503,6 +503,45 @@ void suggestions(App& a) {
     }
 }
 
+// The reverse question: which presets and formats fit this GPU (core/fit_models.hpp), best quality
+// first, under the headline's budget; computed when opened (hundreds of estimates), one click loads
+// a row into the calculator.
+void model_fits_panel(App& a) {
+    ImGui::Spacing();
+    const bool open = ImGui::TreeNodeEx("Models that fit", ImGuiTreeNodeFlags_SpanAvailWidth);
+    reg(a, "fit_models");
+    if (!open) return;
+    if (!a.model_fits_ready || a.model_fits_version != a.version) {
+        auto r = fit_models(a.inputs);
+        a.model_fits = r.ok ? r.value : ModelFits{};
+        a.model_fits_error = r.ok ? std::string() : page_words(r.error.field + ": " + r.error.message);
+        a.model_fits_version = a.version;
+        a.model_fits_ready = true;
+        a.publish = true;
+    }
+    const ModelFits& m = a.model_fits;
+    if (!a.model_fits_error.empty()) error_text(a.model_fits_error);
+    else dim_text("Budget %s. Larger models first, then higher precision; %d of %zu presets x formats fit.", m.budget.c_str(), m.fitting,
+                  m.rows.size());
+    const bool gib = a.ui.show_gib;
+    const ModelFit* chosen = nullptr;
+    int shown = 0;
+    for (const auto& row : m.rows) {
+        if (!row.fits || shown++ >= 12) continue;  // the page lists the best 12; vramcalc fit-models has all
+        const std::string id = row.model + "/" + row.format;
+        ImGui::PushID(id.c_str());
+        if (ImGui::SmallButton("Load")) chosen = &row;
+        reg(a, "fit_model/" + id);
+        ImGui::PopID();
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s, %s: %s (%s of the budget)", row.model_name.c_str(), row.format_label.c_str(),
+                           format_size(row.load_bytes, gib).c_str(), format_percent(row.share).c_str());
+    }
+    ImGui::TreePop();
+    Error err;
+    if (chosen && apply_model_format(a.inputs, chosen->model, chosen->format, err)) mark_changed(a);
+}
+
 // Roofline speed (inference) and the other figures the method reports.
 void figures(App& a) {
     const Estimate& e = a.results.estimate;
@@ -714,6 +753,7 @@ void results_panel(App& a, bool narrow, bool wide) {
     if (a.embed.compact) return;
     devices_panel(a);  // ui_local.cpp
     suggestions(a);
+    model_fits_panel(a);
     peak_figures(a);
     comparison(a);
     answers(a);

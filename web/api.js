@@ -7,6 +7,7 @@
 //   estimate(config)                  -> the result `vramcalc --format json` prints
 //   solve(config, 'max_batch')        -> what `vramcalc solve max_batch --format json` prints
 //   suggest(config)                   -> what `vramcalc suggest --format json` prints
+//   fitModels(config)                 -> what `vramcalc fit-models --format json` prints
 //   resolveConfig(config)             -> the config with every field (--print-config)
 //   importModel(bytes | text, name, size) -> what `vramcalc --model-file F --print-import` prints
 //   importFile(file)                  -> a Promise of the same for a File/Blob, reading only its header (File.slice)
@@ -138,6 +139,9 @@ function vramcalcApi(engine) {
         },
         suggest: function (config) {
             return missing('suggest') || withConfig(config, function (text) { return engine.suggest(text); });
+        },
+        fitModels: function (config) {
+            return missing('fitModels') || withConfig(config, function (text) { return engine.fitModels(text); });
         },
         resolveConfig: function (config) {
             return missing('resolveConfig') || withConfig(config, function (text) { return engine.resolveConfig(text); });

@@ -9,6 +9,7 @@
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
 //   suggest(configText)            -> io::suggest_json: what `vramcalc suggest --format json` prints
+//   fitModels(configText)          -> io::fit_models_json: what `vramcalc fit-models --format json` prints
 //   questions()                    -> io::questions_json: [{id, label, tasks}]
 //   plan(requestText)              -> io::plan_json: what `vramcalc plan --format json` prints
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
@@ -50,6 +51,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("schemaVersion", &schema_version);
 #ifndef VRAMCALC_PAGE_BUILD
     emscripten::function("suggest", &vc::io::suggest_json);
+    emscripten::function("fitModels", &vc::io::fit_models_json);
     emscripten::function("resolveConfig", &vc::io::resolve_config_json);
     emscripten::function("presets", &presets_text);
     emscripten::function("gpus", &gpus_text);

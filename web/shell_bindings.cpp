@@ -37,6 +37,7 @@
 
 #include "io/config_json.hpp"
 #include "io/plan_json.hpp"
+#include "io/solve_json.hpp"
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
@@ -87,6 +88,9 @@ std::string shell_state() {
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
     j["planner"] = vc::shell::planner_state_json(a);
+    // "Models that fit", once its panel was opened (core/fit_models.hpp, what `vramcalc fit-models` prints).
+    if (a.model_fits_ready)
+        j["model_fits"] = a.model_fits_error.empty() ? vc::io::model_fits_to_json(a.model_fits) : json{{"error", a.model_fits_error}};
     return vc::io::dump(j);
 }
 

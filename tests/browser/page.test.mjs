@@ -487,14 +487,14 @@ test('Embind estimate() returns what the CLI prints with --format json', async (
 
 test('the page\'s vramcalc is the JS library\'s API (web/api.js): the same members, the same answers', async () => {
     const members = await page.evaluate(() => Object.keys(window.vramcalc).sort());
-    assert.deepEqual(members, ['estimate', 'fabrics', 'gpus', 'importFile', 'importModel', 'plan', 'presets', 'questions', 'ready',
+    assert.deepEqual(members, ['estimate', 'fabrics', 'fitModels', 'gpus', 'importFile', 'importModel', 'plan', 'presets', 'questions', 'ready',
         'resolveConfig', 'schemaVersion', 'solve', 'suggest', 'version']);
     const r = await page.evaluate(async () => ({
         solve: window.vramcalc.solve({ method: 'detailed', model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb' }, 'max_batch'),
         questions: window.vramcalc.questions().length,
         version: window.vramcalc.version,
         nan: window.vramcalc.estimate({ batch: NaN }),
-        absent: [window.vramcalc.suggest({}), window.vramcalc.resolveConfig({}), window.vramcalc.presets(), window.vramcalc.gpus(),
+        absent: [window.vramcalc.suggest({}), window.vramcalc.fitModels({}), window.vramcalc.resolveConfig({}), window.vramcalc.presets(), window.vramcalc.gpus(),
             window.vramcalc.plan({ plan: { gpus: 8 } }), window.vramcalc.fabrics(), window.vramcalc.importModel('{}'),
             await window.vramcalc.importFile(new Blob(['{}']))],
     }));
@@ -505,7 +505,7 @@ test('the page\'s vramcalc is the JS library\'s API (web/api.js): the same membe
     assert.match(r.version, /^\d+\.\d+\.\d+$/);
     assert.deepEqual(r.nan, { ok: false, error: { field: 'batch', message: 'batch must be a finite number, got NaN' } });
     // Left out of the page's download (web/engine_bindings.cpp): a failure naming the library, not a throw.
-    const names = ['suggest', 'resolveConfig', 'presets', 'gpus', 'plan', 'fabrics', 'importModel', 'importModel'];
+    const names = ['suggest', 'fitModels', 'resolveConfig', 'presets', 'gpus', 'plan', 'fabrics', 'importModel', 'importModel'];
     r.absent.forEach((a, i) => assert.deepEqual(a, { ok: false, error: { field: '',
         message: `${names[i]}() is not in this build of vramcalc (the page); the JS library has it (docs/embed.md)` } }));
     assert.deepEqual(consoleErrors, []);

@@ -278,6 +278,29 @@ test('suggest(): the changes that make QLoRA of an 8B model fit a 24 GB card, as
     assert.equal(vc.suggest('{').ok, false);
 });
 
+test('fitModels(): which presets and formats fit a 24 GB card, as `vramcalc fit-models` prints them', () => {
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 4096 } };
+    const r = vc.fitModels(config);
+    assert.equal(r.ok, true);
+    assert.equal(r.gpu, 'rtx-4090-24gb');
+    assert.equal(r.budget_bytes, 0.75 * 24564 * 1048576);  // 75% of 24,564 MiB
+    assert.equal(r.models.length, vc.presets().length * 7);  // BF16 and six GGUF types per preset
+    assert.equal(r.fitting, r.models.filter((m) => m.fits).length);
+    // Best first: parameters descending.
+    for (let i = 1; i < r.models.length; i++) assert.ok(r.models[i - 1].params >= r.models[i].params);
+    // Loading a row: its estimate is the row's total, and the verdict is the headline's.
+    const row = r.models.find((m) => m.model === 'llama-3.1-8b' && m.format === 'q8_0');
+    const e = vc.estimate({ ...config, inference: { ...config.inference, weights: 'q8_0' } });
+    assert.equal(e.total_bytes, row.total_bytes);
+    assert.equal(row.fits, e.fits.find((f) => f.gpu === 'rtx-4090-24gb').within_target);
+    assert.equal(row.fits, true);
+    assert.equal(r.models.find((m) => m.model === 'llama-3.1-70b' && m.format === 'q4_k_m').fits, false);
+    const fromCli = spawnSync(cliBin, ['fit-models', '--config', '-', '--format', 'json'], { input: JSON.stringify(config), encoding: 'utf8' });
+    assert.deepEqual(r, JSON.parse(fromCli.stdout));
+    assert.equal(vc.fitModels({ ...config, gpu: '' }).error.field, 'gpu');
+});
+
 test('plan() is what `vramcalc plan --format json` prints; fabrics() lists the catalogs', () => {
     const request = { model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', seq: 4096,
         plan: { gpus: 16, fabric: 'ib-ndr400', top: 3, train_tokens: 1e11 } };

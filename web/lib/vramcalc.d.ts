@@ -597,6 +597,44 @@ export interface Suggestions {
     suggestions: Suggestion[];
 }
 
+/** One preset in one format on the config's GPU (`vramcalc fit-models`, docs/fit-models.md). */
+export interface ModelFit {
+    /** 1 = best: larger models first, then higher precision. */
+    rank: number;
+    /** Preset id, e.g. "llama-3.1-8b". */
+    model: string;
+    model_name: string;
+    /** Inference: a weight format ("bf16", "q4_k_m"); finetune: "full" | "lora" | "qlora"; training: "bf16-mixed" | "bf16-true". */
+    format: string;
+    format_label: string;
+    /** Total parameters (the ranking's first key). */
+    params: number;
+    /** The estimate gave a figure; false: `error` says why. */
+    ok: boolean;
+    /** Per-GPU total, bytes (what the headline shows for this model and format). */
+    total_bytes: number;
+    /** What the load occupies: the total, except under vLLM (which reserves its whole budget): the sequences' KV blocks only. */
+    load_bytes: number;
+    /** load_bytes of the budget (1 = all of it). */
+    share: number;
+    /** Within the budget: the headline's verdict. */
+    fits: boolean;
+    error?: string;
+}
+
+export interface ModelFits {
+    ok: true;
+    /** The GPU sized for ("custom" for the custom GPU). */
+    gpu: string;
+    /** Memory x target (vLLM: x gpu_memory_utilization), bytes. */
+    budget_bytes: number;
+    budget: string;
+    /** How many rows fit. */
+    fitting: number;
+    /** Every preset x format of the task, best first. */
+    models: ModelFit[];
+}
+
 /** A parallel layout (docs/planner.md). */
 export interface PlanLayout {
     tp: number; pp: number; dp: number; cp: number; ep: number; virtual_stages: number; sp: boolean;
@@ -783,6 +821,8 @@ export interface VramCalc {
     solve(config: ConfigInput | undefined, question: string): Answer | Failure;
     /** What to change when the config does not fit its GPU (`vramcalc suggest --format json`). */
     suggest(config?: ConfigInput): Suggestions | Failure;
+    /** Which presets and formats fit the config's GPU, best first (`vramcalc fit-models --format json`). */
+    fitModels(config?: ConfigInput): ModelFits | Failure;
     /** The config with every field and its default filled in (`vramcalc --print-config`). */
     resolveConfig(config?: ConfigInput): Config | Failure;
     /** Reads a model file's first bytes: config.json (bytes or text), a .gguf or .safetensors header, an index.

@@ -1,0 +1,144 @@
+// vramcalc core: which models and formats fit (fit_models.hpp). Every figure is estimate()'s: this
+// file only varies the model and the format and ranks.
+#include "core/fit_models.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
+#include "core/gpu_choice.hpp"
+#include "core/model/presets.hpp"
+#include "core/quant/quant.hpp"
+
+namespace vc {
+
+namespace {
+
+// Inference formats by engine, best first: the checkpoint's 16-bit type, then the 8-bit and 4-bit
+// formats each engine commonly serves (vLLM: FP8, INT8 W8A16, AWQ; llama.cpp: the GGUF types
+// llama.cpp's README recommends down to Q2_K; transformers: bitsandbytes).
+constexpr const char* kVllmFormats[] = {"bf16", "fp8", "int8", "awq-int4"};
+constexpr const char* kLlamaCppFormats[] = {"gguf-bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"};
+constexpr const char* kHfFormats[] = {"bf16", "bnb-int8", "bnb-nf4"};
+
+bool vllm_detailed(const Config& c) { return c.task == Task::Inference && c.inference.engine == Engine::Vllm; }
+
+}  // namespace
+
+std::vector<FitFormat> fit_formats(const Config& cfg) {
+    std::vector<FitFormat> out;
+    if (cfg.task == Task::Training) {
+        out.push_back({"bf16-mixed", "BF16 mixed precision", 0});
+        out.push_back({"bf16-true", "BF16 (no FP32 master)", 1});
+    } else if (cfg.task == Task::FineTune) {
+        out.push_back({"full", "Full fine-tuning", 0});
+        out.push_back({"lora", "LoRA (16-bit base)", 1});
+        out.push_back({"qlora", "QLoRA (NF4 base)", 2});
+    } else {
+        auto add = [&out](const char* id) {
+            if (const WeightFormat* f = find_weight_format(id)) out.push_back({f->id, f->label, f->quality});
+        };
+        if (cfg.inference.engine == Engine::Vllm) for (const char* id : kVllmFormats) add(id);
+        else if (cfg.inference.engine == Engine::LlamaCpp) for (const char* id : kLlamaCppFormats) add(id);
+        else for (const char* id : kHfFormats) add(id);
+    }
+    return out;
+}
+
+bool apply_model_format(Config& cfg, const std::string& model_id, const std::string& format, Error& err) {
+    const ModelSpec* preset = find_preset(model_id);
+    if (!preset) {
+        err = Error{"model", "model \"" + model_id + "\" is not a preset (vramcalc --list-models)"};
+        return false;
+    }
+    bool known = false;
+    for (const auto& f : fit_formats(cfg)) known = known || f.id == format;
+    if (!known) {
+        std::string list;
+        for (const auto& f : fit_formats(cfg)) list += (list.empty() ? "" : ", ") + f.id;
+        err = Error{"format", "format \"" + format + "\" is not one the " + task_name(cfg.task) + " list tries (" + list + ")"};
+        return false;
+    }
+    cfg.model = *preset;
+    const auto m = resolve_model(cfg.model);
+    if (m.ok) cfg.quick.params_b = model_params(m.value).total / 1e9;
+    if (cfg.task == Task::Training) {
+        cfg.training.precision = format == "bf16-true" ? TrainPrecision::Bf16True : TrainPrecision::Bf16Mixed;
+    } else if (cfg.task == Task::FineTune) {
+        cfg.training.finetune = format == "qlora" ? FinetuneMethod::Qlora : format == "lora" ? FinetuneMethod::Lora : FinetuneMethod::Full;
+        if (format != "qlora") cfg.training.lora.quant = BaseQuant::None;
+    } else {
+        cfg.inference.weights.format = format;
+        cfg.inference.weights.experts_format.clear();  // the experts in the same format as the rest
+        cfg.inference.weights_file = WeightsFile{};    // a file's bytes belong to the file's model
+    }
+    return true;
+}
+
+Outcome<ModelFits> fit_models(const Config& in) {
+    Error err;
+    if (!check_target_utilization(in, err)) return Outcome<ModelFits>::failure(err);
+    const GpuSpec* gpu = config_gpu(in);
+    if (!gpu) return Outcome<ModelFits>::failure("gpu", "the models-that-fit list needs a GPU: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
+    Config base = in;
+    base.method = Method::Detailed;
+    ModelFits out;
+    out.gpu_id = config_gpu_id(base);
+    // The budget the headline's verdict uses (core/serve/inference.hpp budget_share): vLLM's own
+    // reservation, else the target share of the card.
+    const double share = vllm_detailed(base) ? base.inference.vllm.gpu_memory_utilization : base.target_utilization;
+    out.budget_bytes = gpu->memory_bytes * share;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.2f GB: %.0f%% of %s's %.2f GB (%s)", out.budget_bytes / 1e9, share * 100, gpu->name.c_str(),
+                  gpu->memory_bytes / 1e9, vllm_detailed(base) ? "vLLM's gpu_memory_utilization, reserved whole: a share is what the load takes of it"
+                                        : "the headroom target");
+    out.budget = buf;
+
+    Error first_error;
+    for (const auto& preset : model_presets()) {
+        for (const auto& f : fit_formats(base)) {
+            ModelFit row;
+            row.model = preset.id;
+            row.model_name = preset.name;
+            row.format = f.id;
+            row.format_label = f.label;
+            row.quality = f.quality;
+            Config c = base;
+            if (!apply_model_format(c, preset.id, f.id, err)) continue;
+            row.params = c.quick.params_b * 1e9;
+            auto e = estimate(c);
+            if (!e.ok) {
+                row.error = e.error.field + ": " + e.error.message;
+                if (first_error.field.empty()) first_error = e.error;
+                out.rows.push_back(row);
+                continue;
+            }
+            for (const auto& g : e.value.fits) {
+                if (g.gpu_id != out.gpu_id) continue;
+                row.ok = true;
+                row.total_bytes = std::max(e.value.total_bytes, e.value.buffered_bytes);
+                row.load_bytes = row.total_bytes;
+                row.share = g.utilization / share;
+                const Component* pool = e.value.component("kv_cache");
+                const Metric* needed = e.value.metric("kv_needed_bytes");
+                if (vllm_detailed(c) && pool && needed) {
+                    row.load_bytes = row.total_bytes - pool->bytes + needed->value;
+                    row.share = row.load_bytes / out.budget_bytes;
+                }
+                row.fits = g.within_target;
+            }
+            out.fitting += row.fits ? 1 : 0;
+            out.rows.push_back(row);
+        }
+    }
+    bool any = false;
+    for (const auto& r : out.rows) any = any || r.ok;
+    if (!any && !first_error.field.empty()) return Outcome<ModelFits>::failure(first_error);
+    std::stable_sort(out.rows.begin(), out.rows.end(), [](const ModelFit& a, const ModelFit& b) {
+        return a.params != b.params ? a.params > b.params : a.quality < b.quality;
+    });
+    return Outcome<ModelFits>::success(out);
+}
+
+}  // namespace vc

@@ -1,0 +1,66 @@
+// vramcalc core: the reverse question "which models and formats fit my GPU (and RAM)?". Every
+// model preset in every format that applies to the config's task, each run through estimate() with
+// the rest of the config as it is (GPU and count, custom GPU, batch, context, concurrency, engine,
+// system RAM, headroom target), ranked best quality first, with the per-GPU total, its share of
+// the budget and the headline's verdict (within the budget or not). docs/fit-models.md.
+//
+// Ranking: larger models first (total parameters as model_params counts them; an MoE counts every
+// expert), then the higher-quality format (WeightFormat::quality for inference; full fine-tuning
+// before LoRA before QLoRA; BF16 mixed before pure BF16 training), then the preset order.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/status.hpp"
+
+namespace vc {
+
+// A format the list tries for a task: inference weight formats (ids of weight_formats()), the
+// fine-tuning method ("full", "lora", "qlora") or the training precision ("bf16-mixed", "bf16-true").
+struct FitFormat {
+    std::string id;
+    std::string label;
+    int quality = 0;  // lower is better (WeightFormat::quality for inference)
+};
+
+// The formats tried for `cfg`'s task (inference: by engine), best first.
+std::vector<FitFormat> fit_formats(const Config& cfg);
+
+// Sets `cfg`'s model to the preset `model_id` and its format to `format` (as fit_formats names it),
+// the quick method's parameter count with it. False (and `err` names "model" or "format") when
+// either is unknown for the task.
+bool apply_model_format(Config& cfg, const std::string& model_id, const std::string& format, Error& err);
+
+struct ModelFit {
+    std::string model;         // preset id, "llama-3.1-8b"
+    std::string model_name;    // "Llama 3.1 8B"
+    std::string format;        // FitFormat::id
+    std::string format_label;  // FitFormat::label
+    double params = 0;         // total parameters (the ranking's first key)
+    int quality = 0;           // the format's rank (the second key)
+    bool ok = false;           // estimate() gave a figure (else `error` says why)
+    double total_bytes = 0;    // per-GPU total, the figure the headline shows for this config
+    // What the load occupies of the budget: the total, except under vLLM, which reserves its whole
+    // budget for the KV pool: there the total less the pool's blocks the sequences do not take.
+    double load_bytes = 0;
+    double share = 0;          // of the budget (1 = all of it): the total over the headroom target's
+                               // budget, under vLLM load_bytes over its reservation
+    bool fits = false;         // within the budget: the headline's verdict for this config
+    std::string error;
+};
+
+struct ModelFits {
+    std::string gpu_id;        // the GPU sized for ("custom" for the custom GPU)
+    double budget_bytes = 0;   // the budget the verdict uses: memory x target (vLLM: x gpu_memory_utilization)
+    std::string budget;        // one line naming it
+    int fitting = 0;           // rows that fit
+    std::vector<ModelFit> rows;  // every preset x format, best first
+};
+
+// The ranked list for `cfg` (detailed method). Fails (field "gpu") when no GPU is chosen, or with
+// the config's own error when the rest of it is invalid.
+Outcome<ModelFits> fit_models(const Config& cfg);
+
+}  // namespace vc

@@ -1,0 +1,140 @@
+// "Which models and formats fit my GPU?" (core/fit_models.hpp): every row is estimate()'s figure for
+// that preset and format, the verdict is the headline's, and the order is larger models first, then
+// higher precision.
+#include <catch.hpp>
+
+#include <string>
+
+#include "core/estimate.hpp"
+#include "core/fit_models.hpp"
+#include "core/gpu_choice.hpp"
+#include "core/model/presets.hpp"
+#include "core/units.hpp"
+#include "inference_helpers.hpp"
+
+using namespace vc;
+using vc::test::serving;
+
+namespace {
+
+const ModelFit* row_of(const ModelFits& list, const std::string& model, const std::string& format) {
+    for (const auto& r : list.rows)
+        if (r.model == model && r.format == format) return &r;
+    return nullptr;
+}
+
+ModelFits fits_of(const Config& cfg) {
+    auto r = fit_models(cfg);
+    INFO(r.error.field << ": " << r.error.message);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
+}  // namespace
+
+TEST_CASE("models that fit a 24 GB card: the 8B at BF16 (16.06 GB of weights) against the 75% budget", "[fit_models]") {
+    // transformers serving one 4,096-token sequence on an RTX 4090 (24,564 MiB = 25.76 GB).
+    const Config cfg = serving("llama-3.1-8b", Engine::Hf, "bf16", "rtx-4090-24gb", 4096);
+    const ModelFits list = fits_of(cfg);
+    // The budget: 75% of 24,564 MiB = 19.32 GB.
+    CHECK(list.budget_bytes == Approx(0.75 * 24564 * 1048576.0));
+    CHECK(list.gpu_id == "rtx-4090-24gb");
+    // 31 presets x 3 transformers formats (BF16, bitsandbytes INT8 and NF4).
+    CHECK(list.rows.size() == model_presets().size() * 3);
+
+    const ModelFit* bf16 = row_of(list, "llama-3.1-8b", "bf16");
+    REQUIRE(bf16);
+    // The same config through estimate(): the row is its total and its verdict.
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    CHECK(e.value.component("weights")->bytes == Approx(16.06e9).epsilon(0.001));  // 8.03e9 parameters x 2 B
+    CHECK(bf16->total_bytes == e.value.total_bytes);
+    CHECK(bf16->share == Approx(bf16->total_bytes / list.budget_bytes).epsilon(1e-9));
+    CHECK(bf16->fits == (bf16->total_bytes <= list.budget_bytes));
+    for (const auto& g : e.value.fits)
+        if (g.gpu_id == "rtx-4090-24gb") CHECK(bf16->fits == g.within_target);
+    // 70B at BF16 (141 GB of weights) never fits one 24 GB card; its NF4 (~39 GB) neither.
+    CHECK_FALSE(row_of(list, "llama-3.1-70b", "bf16")->fits);
+    CHECK_FALSE(row_of(list, "llama-3.1-70b", "bnb-nf4")->fits);
+
+    // Ranking: parameters descending, then the format's quality (BF16 before INT8 before NF4).
+    for (size_t i = 1; i < list.rows.size(); ++i) {
+        const ModelFit &p = list.rows[i - 1], &q = list.rows[i];
+        CHECK((p.params > q.params || (p.params == q.params && p.quality <= q.quality)));
+    }
+    int fitting = 0;
+    for (const auto& r : list.rows) fitting += r.fits ? 1 : 0;
+    CHECK(fitting == list.fitting);
+
+    // A smaller target shrinks the budget: at 50% (12.88 GB) the 8B at BF16 no longer fits, at INT8 it does.
+    Config half = cfg;
+    half.target_utilization = 0.5;
+    const ModelFits h = fits_of(half);
+    CHECK(h.budget_bytes == Approx(0.5 * 24564 * 1048576.0));
+    CHECK_FALSE(row_of(h, "llama-3.1-8b", "bf16")->fits);
+    CHECK(row_of(h, "llama-3.1-8b", "bnb-int8")->fits);
+    CHECK(h.fitting < list.fitting);
+}
+
+TEST_CASE("models that fit: GGUF types for llama.cpp, the task's formats, and what a click loads", "[fit_models]") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    const ModelFits list = fits_of(cfg);
+    CHECK(list.rows.size() == model_presets().size() * 7);
+    const ModelFit* q4 = row_of(list, "llama-3.1-70b", "q4_k_m");
+    REQUIRE(q4);
+    CHECK_FALSE(q4->fits);  // ~42.5 GB of Q4_K_M weights on a 25.76 GB card
+    // The best-ranked row that fits is a model at least as large as any other that fits.
+    const ModelFit* best = nullptr;
+    for (const auto& r : list.rows)
+        if (r.fits && !best) best = &r;
+    REQUIRE(best);
+    for (const auto& r : list.rows)
+        if (r.fits) CHECK(r.params <= best->params);
+
+    // What a click loads: the preset and the format, the rest of the config kept.
+    Config loaded = cfg;
+    Error err;
+    REQUIRE(apply_model_format(loaded, best->model, best->format, err));
+    CHECK(loaded.model.id == best->model);
+    CHECK(loaded.inference.weights.format == best->format);
+    CHECK(loaded.inference.context == 4096);
+    auto e = estimate(loaded);
+    REQUIRE(e.ok);
+    CHECK(e.value.total_bytes == best->total_bytes);
+    CHECK_FALSE(apply_model_format(loaded, "no-such-model", "q4_k_m", err));
+    CHECK(err.field == "model");
+    CHECK_FALSE(apply_model_format(loaded, "llama-3.1-8b", "fp8", err));  // not a llama.cpp format
+    CHECK(err.field == "format");
+
+    // Fine-tuning tries full, LoRA and QLoRA; training two precisions.
+    Config ft = cfg;
+    ft.task = Task::FineTune;
+    CHECK(fit_formats(ft).size() == 3);
+    CHECK(fit_formats(ft)[2].id == "qlora");
+    const ModelFits f = fits_of(ft);
+    CHECK(row_of(f, "llama-3.1-8b", "qlora")->total_bytes < row_of(f, "llama-3.1-8b", "full")->total_bytes);
+    Config tr = cfg;
+    tr.task = Task::Training;
+    CHECK(fit_formats(tr).size() == 2);
+
+    // vLLM reserves gpu_memory_utilization (90%) of the H100 whole: a row's share is what its load
+    // takes of that reservation (the total less the pool's blocks the one sequence does not use).
+    const Config v = serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 4096);
+    const ModelFits vl = fits_of(v);
+    CHECK(vl.budget_bytes == Approx(0.9 * 81559 * 1048576.0));
+    const ModelFit* v8 = row_of(vl, "llama-3.1-8b", "bf16");
+    auto ve = estimate(v);
+    REQUIRE(ve.ok);
+    CHECK(v8->total_bytes == ve.value.total_bytes);
+    CHECK(v8->load_bytes == Approx(ve.value.total_bytes - ve.value.component("kv_cache")->bytes + 131072.0 * 4096));  // 128 KiB per token
+    CHECK(v8->share == Approx(v8->load_bytes / vl.budget_bytes));
+    CHECK(v8->fits);
+    CHECK(v8->share < 0.3);
+
+    // No GPU: the list says which field to set.
+    Config none = cfg;
+    none.gpu_id.clear();
+    auto r = fit_models(none);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.field == "gpu");
+}
