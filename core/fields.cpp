@@ -108,6 +108,7 @@ struct B {
         return *this;
     }
     constexpr B& unit(const char* u) { return f.unit = u, *this; }
+    constexpr B& step(double s) { return f.step = s, *this; }
     constexpr B& accepts(const char* text) { return f.accepts = text, *this; }
     constexpr B& def(const char* text) { return f.def = text, *this; }
     constexpr B& ts(const char* type) { return f.ts_type = type, *this; }
@@ -165,7 +166,7 @@ constexpr FieldDef kTable[] = {
         Enum("task", enum_names(kTasks), ENUM(Task, task), "what the GPUs do").hand().cli("--task"),
         Obj("model", "a preset, a custom architecture, or a parameter count (below)").hand(),
         Num("params_b", AT(quick.params_b), "parameters in billions, a typed count (same as model.params_b); without it the quick and "
-                                            "guide methods read the count of model").above(0, 1e5, "billion").hand().cli("--params"),
+                                            "guide methods read the count of model").above(0, 1e5, "billion").step(0.1).hand().cli("--params"),
         Enum("precision", enum_names(kQuickPrecisions), ENUM(QuickPrecision, quick.precision),
              "quick method: bytes per weight 4, 2, 2, 1, 0.5").hand().cli("--precision"),
         Enum("optimizer", enum_names(kQuickOptimizers), ENUM(QuickOptimizer, quick.optimizer),
@@ -178,7 +179,7 @@ constexpr FieldDef kTable[] = {
         Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand().cli("--gpu"),
         Obj("guide", "guide method inputs (below)"),
         Obj("constants", "quick method constants (below)"),
-        Num("target_utilization", AT(target_utilization), "plan to use at most this share of a GPU's memory").range(0.05, 1).hand(),
+        Num("target_utilization", AT(target_utilization), "plan to use at most this share of a GPU's memory").range(0.05, 1).step(0.05).hand(),
         Obj("training", "detailed training and fine-tuning (below)"),
         Obj("parallel", "parallel layout of detailed training (below)"),
         Obj("runtime", "constants of the machine and the allocator (detailed training)"),
@@ -186,13 +187,13 @@ constexpr FieldDef kTable[] = {
 
         // --- guide ---------------------------------------------------------------------------------
         Num("guide.bytes", AT(guide_bytes), "bytes per value p: weights and gradients at p bytes, plus 12 bytes of optimizer state")
-            .above(0, 8, "bytes"),
-        Num("guide.weight_bytes", AT(guide_weight_bytes), "inference: bytes per weight").above(0, 8, "bytes"),
+            .above(0, 8, "bytes").step(0.5),
+        Num("guide.weight_bytes", AT(guide_weight_bytes), "inference: bytes per weight").above(0, 8, "bytes").step(0.5),
 
         // --- constants (quick method) --------------------------------------------------------------
         Num("constants.activation_bytes_per_token_param", AT(quick.constants.activation_bytes_per_token_param),
             "activations = this x batch x seq x parameters (bytes)").range(0, 1e3, "bytes"),
-        Num("constants.checkpoint_factor", AT(quick.constants.checkpoint_factor), "activations multiplier with checkpointing").range(0, 1),
+        Num("constants.checkpoint_factor", AT(quick.constants.checkpoint_factor), "activations multiplier with checkpointing").range(0, 1).step(0.05),
         Num("constants.buffer_fraction", AT(quick.constants.buffer_fraction), "safety margin added to the total").range(0, 10),
         Num("constants.a100_gb", AT(quick.constants.a100_gb), "the divisor for the A100-80GB count").above(0, 1e6, "GB"),
         Num("constants.rtx4090_gb", AT(quick.constants.rtx4090_gb), "the divisor for the RTX 4090 count").above(0, 1e6, "GB"),
@@ -201,14 +202,14 @@ constexpr FieldDef kTable[] = {
         Text("model.preset", AT(model.id), "a preset id (vramcalc --list-presets); fields beside it override it").def("none").hand().cli("--preset"),
         Text("model.name", AT(model.name), "display name (empty: the preset's)").def("none").hand(),
         Int("model.layers", AT(model.layers), "transformer blocks: weights, KV cache and activations grow with them").range(1, 1024).cli("--layers"),
-        Int("model.hidden", AT(model.hidden), "model width h: weights grow with h^2, activations with h").range(1, k2p20).cli("--hidden"),
+        Int("model.hidden", AT(model.hidden), "model width h: weights grow with h^2, activations with h").range(1, k2p20).step(64).cli("--hidden"),
         Int("model.heads", AT(model.heads), "query heads; eager attention keeps heads x s x s scores").range(1, k2p16).cli("--heads"),
         Int("model.kv_heads", AT(model.kv_heads), "KV heads (= heads for MHA, 1 for MQA): the KV cache is proportional to these")
             .accepts("[0, model.heads]").cli("--kv-heads"),
-        Int("model.head_dim", AT(model.head_dim), "width of one head (0: hidden / heads); the KV cache is KV heads x head dim").range(0, k2p20),
-        Int("model.ffn", AT(model.ffn), "dense MLP intermediate width: weights and MLP activations grow with it").range(0, k2p20).cli("--ffn"),
+        Int("model.head_dim", AT(model.head_dim), "width of one head (0: hidden / heads); the KV cache is KV heads x head dim").range(0, k2p20).step(8),
+        Int("model.ffn", AT(model.ffn), "dense MLP intermediate width: weights and MLP activations grow with it").range(0, k2p20).step(64).cli("--ffn"),
         Enum("model.mlp", enum_names(kMlp), ENUM(MlpKind, model.mlp), "gelu: 2 matrices; swiglu / geglu: 3 matrices"),
-        Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24).cli("--vocab"),
+        Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24).step(1024).cli("--vocab"),
         Bool("model.tied_embeddings", AT(model.tied_embeddings), "the LM head shares the embedding matrix: one fewer vocab x h"),
         Enum("model.norm", enum_names(kNorm), ENUM(NormKind, model.norm), "LayerNorm adds a bias per channel"),
         Bool("model.attn_bias", AT(model.attn_bias), "biases on the q, k, v (and o with mlp_bias) projections"),
@@ -221,10 +222,10 @@ constexpr FieldDef kTable[] = {
         Int("model.experts", AT(model.experts), "routed experts per MoE layer (0: dense); all are stored").range(0, k2p16),
         Int("model.top_k", AT(model.top_k), "routed experts each token uses: compute and routed activations").accepts("[1, model.experts] with experts"),
         Int("model.shared_experts", AT(model.shared_experts), "experts every token uses").range(0, k2p16),
-        Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20),
+        Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20).step(64),
         Int("model.dense_layers", AT(model.dense_layers), "leading layers with a dense MLP instead of experts").accepts("[0, model.layers]"),
         Int("model.q_lora_rank", AT(model.q_lora_rank), "multi-head latent attention: query rank (0: a plain q projection)").range(0, k2p20),
-        Int("model.kv_lora_rank", AT(model.kv_lora_rank), "multi-head latent attention: the KV latent per token (0: off)").range(0, k2p20),
+        Int("model.kv_lora_rank", AT(model.kv_lora_rank), "multi-head latent attention: the KV latent per token (0: off)").range(0, k2p20).step(64),
         Int("model.qk_rope_head_dim", AT(model.qk_rope_head_dim), "MLA: rotary part of a query/key head").range(0, k2p20),
         Int("model.qk_nope_head_dim", AT(model.qk_nope_head_dim), "MLA: non-rotary part of a query/key head").range(0, k2p20),
         Int("model.v_head_dim", AT(model.v_head_dim), "MLA: value head width").range(0, k2p20),
@@ -253,9 +254,9 @@ constexpr FieldDef kTable[] = {
         Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute), "activation recomputation (checkpointing)"),
         Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
              "attention kernel (auto: the profile's); eager keeps the s x s scores"),
-        Num("training.dropout", AT(training.dropout), "hidden dropout: > 0 keeps 1-byte masks").range(0, 0.99),
+        Num("training.dropout", AT(training.dropout), "hidden dropout: > 0 keeps 1-byte masks").range(0, 0.99).step(0.05),
         Num("training.attention_dropout", AT(training.attention_dropout), "attention dropout: > 0 keeps masks and dropped probabilities")
-            .range(0, 0.99),
+            .range(0, 0.99).step(0.05),
         Enum("training.finetune", enum_names(kFinetune), ENUM(FinetuneMethod, training.finetune),
              "full; LoRA: frozen base + adapters; QLoRA: NF4 base"),
         Obj("training.lora", "LoRA and QLoRA adapters (below)"),
@@ -282,7 +283,7 @@ constexpr FieldDef kTable[] = {
              "adapted modules: q k v o gate up down head, or attention, mlp, all-linear, or HF names like q_proj")
             .def("q,v").hand(),
         Num("training.lora.dropout", AT(training.lora.dropout), "LoRA dropout: > 0 keeps a mask and a dropped copy of each adapted input")
-            .range(0, 0.99),
+            .range(0, 0.99).step(0.05),
         Enum("training.lora.quant", enum_names(kBaseQuant), ENUM(BaseQuant, training.lora.quant), "frozen base weights' format")
             .def("none (nf4 for qlora)"),
         Bool("training.lora.double_quant", AT(training.lora.double_quant), "QLoRA: the absmax constants quantized too"),
@@ -307,13 +308,13 @@ constexpr FieldDef kTable[] = {
 
         // --- runtime -------------------------------------------------------------------------------
         Num("runtime.cuda_context_bytes", AT(runtime.cuda_context_bytes),
-            "CUDA context with PyTorch kernels (-1: by lazy_loading, 0.5 GiB lazy, 1343 MiB eager)").range(-1, 1e12, "bytes"),
+            "CUDA context with PyTorch kernels (-1: by lazy_loading, 0.5 GiB lazy, 1343 MiB eager)").range(-1, 1e12, "bytes").step(50 * kMiB),
         Tog("runtime.lazy_loading", AT(runtime.lazy_loading), "CUDA lazy module loading; null: the profile (on, except hf-legacy)"),
         Num("runtime.library_workspace_bytes", AT(runtime.library_workspace_bytes), "cuBLAS workspaces inside the caching allocator")
             .range(0, 1e12, "bytes"),
-        Num("runtime.nccl_bytes", AT(runtime.nccl_bytes), "NCCL buffers per GPU when gpus > 1 (outside the allocator)").range(0, 1e12, "bytes"),
+        Num("runtime.nccl_bytes", AT(runtime.nccl_bytes), "NCCL buffers per GPU when gpus > 1 (outside the allocator)").range(0, 1e12, "bytes").step(50 * kMiB),
         Num("runtime.allocator_fragmentation", AT(runtime.allocator_fragmentation),
-            "reserved - allocated, as a share of activations + logits + temporaries (-1: the profile)").range(-1, 10),
+            "reserved - allocated, as a share of activations + logits + temporaries (-1: the profile)").range(-1, 10).step(0.01),
         Num("runtime.deepspeed_bucket_elements", AT(runtime.deepspeed_bucket_elements), "DeepSpeed reduce / all-gather bucket")
             .range(0, 1e12, "elements"),
         Num("runtime.deepspeed_prefetch_elements", AT(runtime.deepspeed_prefetch_elements), "DeepSpeed ZeRO-3 prefetch bucket")
@@ -352,7 +353,7 @@ constexpr FieldDef kTable[] = {
 
         // --- inference.vllm ------------------------------------------------------------------------
         Num("inference.vllm.gpu_memory_utilization", AT(inference.vllm.gpu_memory_utilization), "share of the card vLLM reserves")
-            .above(0, 1),
+            .above(0, 1).step(0.05),
         Int("inference.vllm.max_num_batched_tokens", AT(inference.vllm.max_num_batched_tokens), "tokens in the profiling forward")
             .range(1, k2p24, "tokens"),
         Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences"),
@@ -379,7 +380,7 @@ constexpr FieldDef kTable[] = {
         Enum("inference.llamacpp.split_mode", enum_names(kSplitModes), ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
             .omit_default().cli("-sm --split-mode"),
         List("inference.llamacpp.tensor_split", "number[]", "-ts: one proportion per GPU (empty: by memory)").def("empty").hand(),
-        Num("inference.llamacpp.lora_mib", AT(inference.llamacpp.lora_bytes), "LoRA adapter size").range(0, 1e9, "MiB").scaled(kMiB)
+        Num("inference.llamacpp.lora_mib", AT(inference.llamacpp.lora_bytes), "LoRA adapter size").range(0, 1e9, "MiB").step(16).scaled(kMiB)
             .omit_default().cli("--lora-mib"),
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
@@ -420,13 +421,13 @@ constexpr FieldDef kTable[] = {
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
         Num("inference.gpu_custom.memory_gib", AT(inference.custom_gpu.memory_bytes), "the card's memory (required)")
             .above(0, 1e6, "GiB").scaled(kBytesPerGiB).def("required").hand(),
-        Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth (0: unknown, the speed metrics it feeds are 0)").range(0, 1e7, "GB/s").hand(),
-        Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput (0: unknown)").range(0, 1e7, "TFLOP/s").hand(),
-        Num("inference.gpu_custom.fp8_tflops", AT(inference.custom_gpu.fp8_tflops), "dense FP8 throughput (0: none)").range(0, 1e7, "TFLOP/s").hand(),
+        Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth (0: unknown, the speed metrics it feeds are 0)").range(0, 1e7, "GB/s").step(50).hand(),
+        Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput (0: unknown)").range(0, 1e7, "TFLOP/s").step(10).hand(),
+        Num("inference.gpu_custom.fp8_tflops", AT(inference.custom_gpu.fp8_tflops), "dense FP8 throughput (0: none)").range(0, 1e7, "TFLOP/s").step(10).hand(),
 
         // --- inference.constants -------------------------------------------------------------------
         Num("inference.constants.cuda_context_gib", AT(inference.constants.cuda_context_bytes), "CUDA context")
-            .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
+            .range(0, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU")
@@ -442,13 +443,13 @@ constexpr FieldDef kTable[] = {
         Num("inference.constants.llamacpp_ctx_pad", AT(inference.constants.llamacpp_ctx_pad), "llama.cpp pads the context to a multiple of this")
             .range(1, k2p20, "tokens").whole(),
         Num("inference.constants.bandwidth_efficiency", AT(inference.constants.bandwidth_efficiency), "share of peak memory bandwidth reached")
-            .above(0, 1),
+            .above(0, 1).step(0.05),
         Num("inference.constants.compute_efficiency", AT(inference.constants.compute_efficiency), "share of peak tensor throughput reached")
-            .above(0, 1),
+            .above(0, 1).step(0.05),
         Num("inference.constants.host_bandwidth_gbps", AT(inference.constants.host_bandwidth_gbps), "host memory bandwidth when none is given")
             .above(0, 1e7, "GB/s"),
         Num("inference.constants.host_bandwidth_efficiency", AT(inference.constants.host_bandwidth_efficiency),
-            "share of channels x 8 B x MT/s reached").above(0, 1),
+            "share of channels x 8 B x MT/s reached").above(0, 1).step(0.05),
         Num("inference.constants.pcie_gbps", AT(inference.constants.pcie_gbps), "host-to-GPU copies").above(0, 1e5, "GB/s"),
         Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").above(0, 1e5, "TFLOP/s"),
         Num("inference.constants.llamacpp_sched_copies", AT(inference.constants.llamacpp_sched_copies),
@@ -465,14 +466,14 @@ constexpr FieldDef kTable[] = {
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).hand().cli("--ram-gib"),
         Int("inference.host.channels", AT(inference.host.channels), "memory channels, 64 bits each").range(0, 64).hand().cli("--channels"),
-        Num("inference.host.mts", AT(inference.host.mts), "DDR transfer rate").range(0, 1e5, "MT/s").hand(),
+        Num("inference.host.mts", AT(inference.host.mts), "DDR transfer rate").range(0, 1e5, "MT/s").step(400).hand(),
         B("inference.host.ddr", FieldKind::Text, "generation and speed, \"ddr5-5600\": sets mts").def("none").hand().cli("--ddr"),
         Num("inference.host.bandwidth_gbps", AT(inference.host.bandwidth_gbps), "measured host bandwidth, replaces channels x 8 B x MT/s")
-            .range(0, 1e6, "GB/s").hand().cli("--host-bandwidth-gbps"),
+            .range(0, 1e6, "GB/s").step(10).hand().cli("--host-bandwidth-gbps"),
         Num("inference.host.cpu_tflops", AT(inference.host.cpu_tflops), "replaces constants.cpu_tflops (0: the constant)")
             .range(0, 1e5, "TFLOP/s").hand(),
         Num("inference.host.wired_limit_mb", AT(inference.host.wired_limit_mb), "Apple: sysctl iogpu.wired_limit_mb (0: macOS's default)")
-            .range(0, 1e9, "MB").hand().cli("--wired-limit-mb"),
+            .range(0, 1e9, "MB").step(1024).hand().cli("--wired-limit-mb"),
 
         // --- inference.weights_file (io/inference_json.cpp reads it) ---------------------------------
         Text("inference.weights_file.source", AT(inference.weights_file.source), "the file it was read from").hand(),

@@ -61,6 +61,7 @@ struct FieldDef {
     const char* unit = "";       // the unit of the document's value: "tokens", "GiB", "bytes", ""
     bool ranged = false;         // [min, max] below is the accepted range, in `unit`
     double min = 0, max = 0;
+    double step = 1;             // the page's -/+ step in `unit` (doubling rows ignore it; an open min starts a step above it)
     bool open_min = false;       // (min, max]: min itself is not accepted
     const char* accepts = nullptr;   // the accepted values in words, when not a plain range
     const char* def = nullptr;   // the default in words, when not the default Config's value

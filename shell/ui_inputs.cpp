@@ -36,87 +36,87 @@ namespace {
 
 // [SECTION] choices -------------------------------------------------------------------------------
 const Choice<QuickPrecision> kQuickPrecisions[] = {
-    {QuickPrecision::Fp32, "fp32", "FP32 (4 bytes)", "4 bytes per weight (and per gradient)."},
-    {QuickPrecision::Fp16, "fp16", "FP16 (2 bytes)", "2 bytes per weight (and per gradient)."},
-    {QuickPrecision::Bf16, "bf16", "BF16 (2 bytes)", "2 bytes per weight (and per gradient)."},
-    {QuickPrecision::Int8, "int8", "INT8 (1 byte)", "1 byte per weight."},
-    {QuickPrecision::Int4, "int4", "INT4 (0.5 bytes)", "Half a byte per weight."},
+    {QuickPrecision::Fp32, "FP32 (4 bytes)", "4 bytes per weight (and per gradient)."},
+    {QuickPrecision::Fp16, "FP16 (2 bytes)", "2 bytes per weight (and per gradient)."},
+    {QuickPrecision::Bf16, "BF16 (2 bytes)", "2 bytes per weight (and per gradient)."},
+    {QuickPrecision::Int8, "INT8 (1 byte)", "1 byte per weight."},
+    {QuickPrecision::Int4, "INT4 (0.5 bytes)", "Half a byte per weight."},
 };
 const Choice<QuickOptimizer> kQuickOptimizers[] = {
-    {QuickOptimizer::AdamWMixed, "adamw-mixed", "AdamW mixed (12 B)", "FP32 master copy + two FP32 moments: 12 bytes per parameter."},
-    {QuickOptimizer::AdamW, "adamw", "AdamW (8 B)", "Two FP32 moments: 8 bytes per parameter."},
-    {QuickOptimizer::AdamW8bit, "adamw-8bit", "8-bit AdamW (2 B)", "Two 8-bit moments: 2 bytes per parameter."},
-    {QuickOptimizer::Sgd, "sgd", "SGD momentum (4 B)", "One FP32 momentum buffer: 4 bytes per parameter."},
+    {QuickOptimizer::AdamWMixed, "AdamW mixed (12 B)", "FP32 master copy + two FP32 moments: 12 bytes per parameter."},
+    {QuickOptimizer::AdamW, "AdamW (8 B)", "Two FP32 moments: 8 bytes per parameter."},
+    {QuickOptimizer::AdamW8bit, "8-bit AdamW (2 B)", "Two 8-bit moments: 2 bytes per parameter."},
+    {QuickOptimizer::Sgd, "SGD momentum (4 B)", "One FP32 momentum buffer: 4 bytes per parameter."},
 };
 const Choice<TrainPrecision> kTrainPrecisions[] = {
-    {TrainPrecision::Bf16Mixed, "bf16-mixed", "BF16 mixed", "BF16 compute with FP32 weights or an FP32 master copy (profile): 4 + 2 bytes per parameter, plus FP32 gradients."},
-    {TrainPrecision::Fp16Mixed, "fp16-mixed", "FP16 mixed", "As BF16 mixed with FP16 compute; loss scaling costs no memory."},
-    {TrainPrecision::Bf16True, "bf16-true", "BF16 pure", "Weights, gradients and optimizer state in BF16: no FP32 master copy (half the state)."},
-    {TrainPrecision::Fp16True, "fp16-true", "FP16 pure", "Everything in FP16: no FP32 master copy."},
-    {TrainPrecision::Fp32, "fp32", "FP32", "Weights, gradients, optimizer state and activations in FP32: 4 bytes each."},
-    {TrainPrecision::Fp8Mixed, "fp8", "FP8 linear layers", "FP8 matmul inputs saved for backward (1 byte instead of 2) on BF16 mixed training."},
+    {TrainPrecision::Bf16Mixed, "BF16 mixed", "BF16 compute with FP32 weights or an FP32 master copy (profile): 4 + 2 bytes per parameter, plus FP32 gradients."},
+    {TrainPrecision::Fp16Mixed, "FP16 mixed", "As BF16 mixed with FP16 compute; loss scaling costs no memory."},
+    {TrainPrecision::Bf16True, "BF16 pure", "Weights, gradients and optimizer state in BF16: no FP32 master copy (half the state)."},
+    {TrainPrecision::Fp16True, "FP16 pure", "Everything in FP16: no FP32 master copy."},
+    {TrainPrecision::Fp32, "FP32", "Weights, gradients, optimizer state and activations in FP32: 4 bytes each."},
+    {TrainPrecision::Fp8Mixed, "FP8 linear layers", "FP8 matmul inputs saved for backward (1 byte instead of 2) on BF16 mixed training."},
 };
 const Choice<OptimizerKind> kOptimizers[] = {
-    {OptimizerKind::AdamW, "adamw", "AdamW", "Two moments per trainable parameter (8 bytes in FP32)."},
-    {OptimizerKind::AdamW8bit, "adamw-8bit", "AdamW 8-bit (bitsandbytes)", "Two 8-bit moments plus block scales: about 2 bytes per parameter."},
-    {OptimizerKind::PagedAdamW, "paged-adamw", "Paged AdamW", "32-bit AdamW in unified memory: can spill to host RAM under pressure."},
-    {OptimizerKind::PagedAdamW8bit, "paged-adamw-8bit", "Paged AdamW 8-bit", "8-bit AdamW in unified memory (QLoRA's default)."},
-    {OptimizerKind::Adafactor, "adafactor", "Adafactor", "Factored second moment (a row and a column per matrix): almost no state."},
-    {OptimizerKind::Lion, "lion", "Lion", "One momentum buffer per parameter."},
-    {OptimizerKind::SgdMomentum, "sgd-momentum", "SGD + momentum", "One momentum buffer per parameter."},
-    {OptimizerKind::Sgd, "sgd", "SGD", "No optimizer state."},
-    {OptimizerKind::Custom, "custom", "Custom bytes/param", "Your own optimizer state per trainable parameter."},
+    {OptimizerKind::AdamW, "AdamW", "Two moments per trainable parameter (8 bytes in FP32)."},
+    {OptimizerKind::AdamW8bit, "AdamW 8-bit (bitsandbytes)", "Two 8-bit moments plus block scales: about 2 bytes per parameter."},
+    {OptimizerKind::PagedAdamW, "Paged AdamW", "32-bit AdamW in unified memory: can spill to host RAM under pressure."},
+    {OptimizerKind::PagedAdamW8bit, "Paged AdamW 8-bit", "8-bit AdamW in unified memory (QLoRA's default)."},
+    {OptimizerKind::Adafactor, "Adafactor", "Factored second moment (a row and a column per matrix): almost no state."},
+    {OptimizerKind::Lion, "Lion", "One momentum buffer per parameter."},
+    {OptimizerKind::SgdMomentum, "SGD + momentum", "One momentum buffer per parameter."},
+    {OptimizerKind::Sgd, "SGD", "No optimizer state."},
+    {OptimizerKind::Custom, "Custom bytes/param", "Your own optimizer state per trainable parameter."},
 };
 const Choice<Recompute> kRecompute[] = {
-    {Recompute::None, "none", "None", "Every layer keeps its activations for the backward pass."},
-    {Recompute::Selective, "selective", "Selective", "Recompute the attention internals (Korthikanti et al.): drops the s x s terms."},
-    {Recompute::Full, "full", "Full", "Keep only each layer's input; recompute the rest in backward (~1 layer live)."},
+    {Recompute::None, "None", "Every layer keeps its activations for the backward pass."},
+    {Recompute::Selective, "Selective", "Recompute the attention internals (Korthikanti et al.): drops the s x s terms."},
+    {Recompute::Full, "Full", "Keep only each layer's input; recompute the rest in backward (~1 layer live)."},
 };
 const Choice<AttentionKernel> kAttention[] = {
-    {AttentionKernel::Auto, "auto", "Profile default", "The framework profile's attention kernel."},
-    {AttentionKernel::Flash, "flash", "Flash / SDPA", "No s x s attention scores are kept."},
-    {AttentionKernel::Eager, "eager", "Eager", "Softmax scores (heads x s x s) are kept for backward."},
+    {AttentionKernel::Auto, "Profile default", "The framework profile's attention kernel."},
+    {AttentionKernel::Flash, "Flash / SDPA", "No s x s attention scores are kept."},
+    {AttentionKernel::Eager, "Eager", "Softmax scores (heads x s x s) are kept for backward."},
 };
 const Choice<Sharding> kSharding[] = {
-    {Sharding::None, "ddp", "DDP (none)", "Every data-parallel GPU holds all weights, gradients and optimizer state."},
-    {Sharding::Zero1, "zero1", "ZeRO-1", "Optimizer state split over the data-parallel GPUs."},
-    {Sharding::Zero2, "zero2", "ZeRO-2 / FSDP grad-op", "Optimizer state and gradients split over the data-parallel GPUs."},
-    {Sharding::Zero3, "zero3", "ZeRO-3 / FSDP full", "Weights too; a few layers are gathered at a time."},
+    {Sharding::None, "DDP (none)", "Every data-parallel GPU holds all weights, gradients and optimizer state."},
+    {Sharding::Zero1, "ZeRO-1", "Optimizer state split over the data-parallel GPUs."},
+    {Sharding::Zero2, "ZeRO-2 / FSDP grad-op", "Optimizer state and gradients split over the data-parallel GPUs."},
+    {Sharding::Zero3, "ZeRO-3 / FSDP full", "Weights too; a few layers are gathered at a time."},
 };
 const Choice<PipelineSchedule> kSchedules[] = {
-    {PipelineSchedule::OneFOneB, "1f1b", "1F1B", "The first stage holds up to pp micro-batches of activations."},
-    {PipelineSchedule::Interleaved, "interleaved", "Interleaved", "v model chunks per GPU: more micro-batches in flight, smaller bubble."},
+    {PipelineSchedule::OneFOneB, "1F1B", "The first stage holds up to pp micro-batches of activations."},
+    {PipelineSchedule::Interleaved, "Interleaved", "v model chunks per GPU: more micro-batches in flight, smaller bubble."},
 };
 const Choice<Toggle> kToggles[] = {
-    {Toggle::Auto, "auto", "Profile", "As the framework profile does."},
-    {Toggle::On, "on", "On", nullptr},
-    {Toggle::Off, "off", "Off", nullptr},
+    {Toggle::Auto, "Profile", "As the framework profile does.", "auto"},
+    {Toggle::On, "On", nullptr, "on"},
+    {Toggle::Off, "Off", nullptr, "off"},
 };
 const Choice<BaseQuant> kBaseQuant[] = {
-    {BaseQuant::None, "none", "None (16-bit)", "Frozen base weights in BF16 (QLoRA uses NF4 regardless)."},
-    {BaseQuant::Nf4, "nf4", "NF4", "4-bit NormalFloat base with block absmax scales."},
-    {BaseQuant::Fp4, "fp4", "FP4", "4-bit float base with block absmax scales."},
-    {BaseQuant::Int8, "int8", "INT8", "LLM.int8() base weights: 1 byte each."},
+    {BaseQuant::None, "None (16-bit)", "Frozen base weights in BF16 (QLoRA uses NF4 regardless)."},
+    {BaseQuant::Nf4, "NF4", "4-bit NormalFloat base with block absmax scales."},
+    {BaseQuant::Fp4, "FP4", "4-bit float base with block absmax scales."},
+    {BaseQuant::Int8, "INT8", "LLM.int8() base weights: 1 byte each."},
 };
 const Choice<OutputHead> kHeads[] = {
-    {OutputHead::LanguageModel, "lm", "LM head", "Logits over the whole vocabulary: often the largest single buffer."},
-    {OutputHead::Classifier, "classifier", "Classifier", "A few labels: the logits are tiny."},
+    {OutputHead::LanguageModel, "LM head", "Logits over the whole vocabulary: often the largest single buffer."},
+    {OutputHead::Classifier, "Classifier", "A few labels: the logits are tiny."},
 };
 const Choice<Engine> kEngines[] = {
-    {Engine::Vllm, "vllm", "vLLM", "Reserves gpu_memory_utilization of the card and pages the rest into KV blocks."},
-    {Engine::LlamaCpp, "llama.cpp", "llama.cpp", "Weights of the offloaded layers, KV for the whole context, a compute buffer."},
-    {Engine::Hf, "hf", "HF generate", "Weights, a growing KV cache and the current step's activations."},
+    {Engine::Vllm, "vLLM", "Reserves gpu_memory_utilization of the card and pages the rest into KV blocks."},
+    {Engine::LlamaCpp, "llama.cpp", "Weights of the offloaded layers, KV for the whole context, a compute buffer."},
+    {Engine::Hf, "HF generate", "Weights, a growing KV cache and the current step's activations."},
 };
 const Choice<HfAttention> kHfAttention[] = {
-    {HfAttention::Sdpa, "sdpa", "SDPA", "PyTorch scaled-dot-product attention: no s x s scores (one-KV-head models: the math fallback keeps them)."},
-    {HfAttention::Flash, "flash", "FlashAttention-2", "No s x s scores."},
-    {HfAttention::Eager, "eager", "Eager", "Keeps heads x s x s scores during prefill."},
+    {HfAttention::Sdpa, "SDPA", "PyTorch scaled-dot-product attention: no s x s scores (one-KV-head models: the math fallback keeps them)."},
+    {HfAttention::Flash, "FlashAttention-2", "No s x s scores."},
+    {HfAttention::Eager, "Eager", "Keeps heads x s x s scores during prefill."},
 };
 const Choice<GptqKernel> kGptqKernels[] = {
-    {GptqKernel::Exllamav2, "exllamav2", "ExLlamaV2", "AutoGPTQ / optimum: a scratch of 2048 x 8 rows for the largest layer."},
-    {GptqKernel::Exllama, "exllama", "ExLlama", "transformers' GPTQConfig default: an FP16 buffer of the largest matrix."},
-    {GptqKernel::Marlin, "marlin", "Marlin", "Fused dequantization: no buffer."},
-    {GptqKernel::Torch, "torch", "Dequantize", "Triton / torch kernels: the largest matrix in FP16 while it runs."},
+    {GptqKernel::Exllamav2, "ExLlamaV2", "AutoGPTQ / optimum: a scratch of 2048 x 8 rows for the largest layer."},
+    {GptqKernel::Exllama, "ExLlama", "transformers' GPTQConfig default: an FP16 buffer of the largest matrix."},
+    {GptqKernel::Marlin, "Marlin", "Fused dequantization: no buffer."},
+    {GptqKernel::Torch, "Dequantize", "Triton / torch kernels: the largest matrix in FP16 while it runs."},
 };
 
 // Powers of two for batch-like inputs and context lengths.
@@ -124,12 +124,12 @@ constexpr std::initializer_list<double> kBatchPresets = {1, 2, 4, 8, 16, 32, 64,
 constexpr std::initializer_list<double> kSeqPresets = {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
 constexpr std::initializer_list<double> kGpuPresets = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 constexpr std::initializer_list<double> kDegreePresets = {1, 2, 4, 8, 16, 32, 64};
-constexpr double kMaxBatch = 1 << 20, kMaxSeq = 1 << 24, kMaxGpus = 1 << 20;
 
-const NumberSpec kBatchSpec{1, kMaxBatch, 1, Step::Double, "%.0f", kBatchPresets};
-const NumberSpec kSeqSpec{1, kMaxSeq, 1, Step::Double, "%.0f", kSeqPresets};
-const NumberSpec kGpusSpec{1, kMaxGpus, 1, Step::Double, "%.0f", kGpuPresets};
-const NumberSpec kDegreeSpec{1, 1024, 1, Step::Double, "%.0f", kDegreePresets};
+// Doubling rows; their ranges are the field table's (batch, seq, gpus, parallel.*).
+const NumberSpec kBatchSpec = shown(Step::Double, "%.0f", kBatchPresets);
+const NumberSpec kSeqSpec = shown(Step::Double, "%.0f", kSeqPresets);
+const NumberSpec kGpusSpec = shown(Step::Double, "%.0f", kGpuPresets);
+const NumberSpec kDegreeSpec = shown(Step::Double, "%.0f", kDegreePresets);
 
 // [SECTION] bar -----------------------------------------------------------------------------------
 const char* const kTaskIds[] = {"training", "finetune", "inference"};
@@ -325,51 +325,51 @@ bool preset_combo(App& a, Form& f) {
 }
 
 const Choice<MlpKind> kMlpKinds[] = {
-    {MlpKind::SwiGlu, "swiglu", "SwiGLU (3 matrices)", "Gated MLP: gate, up and down projections."},
-    {MlpKind::GeGlu, "geglu", "GeGLU (3 matrices)", "Gated MLP with GELU."},
-    {MlpKind::Gelu, "gelu", "GELU (2 matrices)", "Plain MLP: up and down projections."},
+    {MlpKind::SwiGlu, "SwiGLU (3 matrices)", "Gated MLP: gate, up and down projections."},
+    {MlpKind::GeGlu, "GeGLU (3 matrices)", "Gated MLP with GELU."},
+    {MlpKind::Gelu, "GELU (2 matrices)", "Plain MLP: up and down projections."},
 };
 const Choice<NormKind> kNormKinds[] = {
-    {NormKind::RmsNorm, "rmsnorm", "RMSNorm", "A weight per channel."},
-    {NormKind::LayerNorm, "layernorm", "LayerNorm", "A weight and a bias per channel."},
+    {NormKind::RmsNorm, "RMSNorm", "A weight per channel."},
+    {NormKind::LayerNorm, "LayerNorm", "A weight and a bias per channel."},
 };
 
 bool architecture_fields(App& a, Form& f) {
     // Tooltips: the field table's meaning and accepted range (core/fields.cpp).
     ModelSpec& m = a.inputs.model;
     bool changed = false;
-    const NumberSpec dim{1, 1 << 16, 64, Step::Add, "%.0f"};
-    const NumberSpec small{0, 1024, 1, Step::Add, "%.0f"};
+    const NumberSpec dim = shown(Step::Add, "%.0f");      // hidden, ffn, expert_ffn: steps of 64 (the table's)
+    const NumberSpec relative{0, 1024, 1, Step::Add, "%.0f"};  // top_k, dense_layers: [0, another field]
     changed |= integer(f, {"model.layers", "Layers", nullptr}, m.layers,
-                       NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+                       shown(Step::Add, "%.0f"));
     changed |= integer(f, {"model.hidden", "Hidden size", nullptr}, m.hidden, dim);
     changed |= integer(f, {"model.heads", "Attention heads", nullptr}, m.heads,
-                       NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+                       shown(Step::Add, "%.0f"));
     changed |= integer(f, {"model.kv_heads", "KV heads", nullptr}, m.kv_heads,
                        NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
     changed |= integer(f, {"model.head_dim", "Head dim (0: h/heads)", nullptr}, m.head_dim,
-                       NumberSpec{0, 1024, 8, Step::Add, "%.0f"});
+                       shown(Step::Add, "%.0f"));
     changed |= integer(f, {"model.ffn", "FFN size", nullptr}, m.ffn, dim);
     changed |= choice(f, {"model.mlp", "MLP", "Gated MLPs have three matrices and keep more activations."}, kMlpKinds, m.mlp);
     changed |= choice(f, {"model.norm", "Norm", "LayerNorm adds a bias per channel."}, kNormKinds, m.norm, true);
     changed |= integer(f, {"model.vocab", "Vocabulary", nullptr}, m.vocab,
-                       NumberSpec{1, 1 << 20, 1024, Step::Add, "%.0f"});
+                       shown(Step::Add, "%.0f"));
     changed |= check(f, {"model.tied_embeddings", "Tied embeddings", nullptr},
                      m.tied_embeddings, "shared with the LM head");
     changed |= integer(f, {"model.experts", "Experts (MoE)", nullptr}, m.experts,
-                       NumberSpec{0, 1024, 1, Step::Add, "%.0f"});
+                       shown(Step::Add, "%.0f"));
     if (m.experts > 0) {
-        changed |= integer(f, {"model.top_k", "Experts per token", nullptr}, m.top_k, small);
-        changed |= integer(f, {"model.shared_experts", "Shared experts", nullptr}, m.shared_experts, small);
+        changed |= integer(f, {"model.top_k", "Experts per token", nullptr}, m.top_k, relative);
+        changed |= integer(f, {"model.shared_experts", "Shared experts", nullptr}, m.shared_experts, shown(Step::Add, "%.0f"));
         changed |= integer(f, {"model.expert_ffn", "Expert FFN size", nullptr}, m.expert_ffn, dim);
-        changed |= integer(f, {"model.dense_layers", "Dense layers", nullptr}, m.dense_layers, small);
+        changed |= integer(f, {"model.dense_layers", "Dense layers", nullptr}, m.dense_layers, relative);
     }
     changed |= integer(f, {"model.kv_lora_rank", "MLA KV rank", nullptr},
-                       m.kv_lora_rank, NumberSpec{0, 4096, 64, Step::Add, "%.0f"});
+                       m.kv_lora_rank, shown(Step::Add, "%.0f"));
     changed |= integer(f, {"model.sliding_window", "Sliding window", nullptr}, m.sliding_window,
-                       NumberSpec{0, 1 << 20, 1024, Step::Double, "%.0f"});
+                       shown(Step::Double, "%.0f"));
     changed |= integer(f, {"model.context_limit", "Context window", nullptr},
-                       m.context_limit, NumberSpec{0, 1 << 24, 1024, Step::Double, "%.0f", {2048, 4096, 8192, 32768, 131072}, "tokens"});
+                       m.context_limit, shown(Step::Double, "%.0f", {2048, 4096, 8192, 32768, 131072}, "tokens"));
     return changed;
 }
 
@@ -440,7 +440,7 @@ bool model_section(App& a) {
                 double p = c.model.params_override_b;
                 if (number(f, {"params_b", "Parameters (billions)", "Weights, gradients and optimizer state are proportional to this.",
                                {"model.params_b", "params"}},
-                           p, NumberSpec{0.1, 100000, 1, Step::Double, "%.6g", {0.5, 1, 3, 7, 8, 13, 34, 70, 405}})) {
+                           p, shown(Step::Double, "%.6g", {0.5, 1, 3, 7, 8, 13, 34, 70, 405}))) {
                     use_params_only(c, p);
                     changed = true;
                 }
@@ -517,25 +517,25 @@ bool guide_inputs(App& a, Form& f) {
     ModelSpec& m = c.model;
     double p = model_params_b(c);
     if (number(f, {"params_b", "Parameters (billions)", "P: weights, gradients and optimizer state are proportional to it.", {"model.params_b", "params"}},
-               p, NumberSpec{0.1, 100000, 1, Step::Double, "%.6g"})) {
+               p, shown(Step::Double, "%.6g"))) {
         m.params_override_b = p;
         model_edited(c);
         changed = true;
     }
     bool dims = false;
-    dims |= integer(f, {"model.layers", "Layers (L)", "The guide's activations and KV term grow with L."}, m.layers, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
-    dims |= integer(f, {"model.hidden", "Hidden size (h)", "The guide's activations grow with h."}, m.hidden, NumberSpec{1, 1 << 16, 64, Step::Add, "%.0f"});
-    dims |= integer(f, {"model.heads", "Attention heads", "The guide's KV term uses h / heads per head."}, m.heads, NumberSpec{1, 1024, 1, Step::Add, "%.0f"});
+    dims |= integer(f, {"model.layers", "Layers (L)", "The guide's activations and KV term grow with L."}, m.layers, shown(Step::Add, "%.0f"));
+    dims |= integer(f, {"model.hidden", "Hidden size (h)", "The guide's activations grow with h."}, m.hidden, shown(Step::Add, "%.0f"));
+    dims |= integer(f, {"model.heads", "Attention heads", "The guide's KV term uses h / heads per head."}, m.heads, shown(Step::Add, "%.0f"));
     if (dims) {
         model_edited(c);
         changed = true;
     }
     if (c.task == Task::Inference)
         changed |= number(f, {"guide.weight_bytes", "Bytes per weight", "The guide multiplies the parameter count by this.", {"bytes"}},
-                          c.guide_weight_bytes, NumberSpec{0.125, 8, 0.5, Step::Add, "%.4g", {0.5, 1, 2, 4}});
+                          c.guide_weight_bytes, shown(Step::Add, "%.4g", {0.5, 1, 2, 4}));
     else
         changed |= number(f, {"guide.bytes", "Bytes per value (p)", "Weights and gradients at p bytes, plus 12 bytes of optimizer state per parameter.", {"bytes"}},
-                          c.guide_bytes, NumberSpec{0.125, 8, 0.5, Step::Add, "%.4g", {1, 2, 4}});
+                          c.guide_bytes, shown(Step::Add, "%.4g", {1, 2, 4}));
     changed |= number(f, {"batch", "Batch size (b)", "Activations (training) or the KV term (inference) grow with b."}, c.quick.batch, kBatchSpec);
     changed |= number(f, {"seq", "Sequence length (s)", "Activations or the KV term grow with s."}, c.quick.seq, kSeqSpec);
     if (c.task != Task::Inference)
@@ -596,13 +596,13 @@ bool training_inputs(App& a) {
     changed |= choice(f, {"training.optimizer", "Optimizer", "State kept per trainable parameter."}, kOptimizers, t.optimizer);
     if (t.optimizer == OptimizerKind::Custom)
         changed |= number(f, {"training.optimizer_bytes_per_param", "State bytes/param", "Optimizer state bytes per trainable parameter."},
-                          t.optimizer_bytes_per_param, NumberSpec{0, 64, 1, Step::Add, "%.4g"});
+                          t.optimizer_bytes_per_param, shown(Step::Add, "%.4g"));
     if (adapters) {
         changed |= integer(f, {"training.lora.rank", "LoRA rank", "Adapter parameters grow linearly with the rank."}, t.lora.rank,
-                           NumberSpec{1, 4096, 1, Step::Double, "%.0f", {4, 8, 16, 32, 64, 128, 256}});
+                           shown(Step::Double, "%.0f", {4, 8, 16, 32, 64, 128, 256}));
         changed |= lora_targets(a, f);
         changed |= number(f, {"training.lora.dropout", "LoRA dropout", "> 0 keeps a mask and a dropped copy of each adapted input."}, t.lora.dropout,
-                          NumberSpec{0, 0.99, 0.05, Step::Add, "%.2f"});
+                          shown(Step::Add, "%.2f"));
         if (t.finetune == FinetuneMethod::Lora)
             changed |= choice(f, {"training.lora.quant", "Base weights", "Storage of the frozen base weights."}, kBaseQuant, t.lora.quant);
         if (t.finetune == FinetuneMethod::Qlora || t.lora.quant == BaseQuant::Nf4 || t.lora.quant == BaseQuant::Fp4)
@@ -618,11 +618,11 @@ bool training_inputs(App& a) {
         changed |= number(g, {"batch", "Micro-batch", "Sequences per GPU per step: activations and logits grow linearly."}, c.quick.batch, kBatchSpec);
         changed |= number(g, {"seq", "Sequence length", "Tokens per sequence: activations grow linearly (s^2 with eager attention)."}, c.quick.seq, kSeqSpec);
         changed |= number(g, {"training.grad_accum", "Grad accum (0: auto)", "Micro-batches per optimizer step: no activation memory, gradients are kept.", {"training.global_batch"}},
-                          t.grad_accum, NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f", {1, 2, 4, 8, 16, 32, 64}});
+                          t.grad_accum, shown(Step::Double, "%.0f", {1, 2, 4, 8, 16, 32, 64}));
         changed |= choice(g, {"training.recompute", "Recomputation", "Activation checkpointing: trades compute for activation memory."}, kRecompute, t.recompute, true);
         changed |= choice(g, {"training.attention", "Attention kernel", "Eager attention keeps the s x s scores."}, kAttention, t.attention);
         changed |= choice(g, {"training.head", "Output head", "What the logits are over."}, kHeads, t.head, true);
-        changed |= number(g, {"training.dropout", "Dropout", "> 0 keeps 1-byte masks for every dropout."}, t.dropout, NumberSpec{0, 0.99, 0.05, Step::Add, "%.2f"});
+        changed |= number(g, {"training.dropout", "Dropout", "> 0 keeps 1-byte masks for every dropout."}, t.dropout, shown(Step::Add, "%.2f"));
         return changed;
     });
 
@@ -643,13 +643,13 @@ bool training_inputs(App& a) {
             changed |= choice(p, {"parallel.schedule", "Schedule", "How many micro-batches are in flight."}, kSchedules, par.schedule, true);
             if (par.schedule == PipelineSchedule::Interleaved)
                 changed |= integer(p, {"parallel.virtual_stages", "Chunks per GPU (v)", "Interleaved: model chunks per GPU."}, par.virtual_stages,
-                                   NumberSpec{1, 64, 1, Step::Add, "%.0f"});
+                                   shown(Step::Add, "%.0f"));
         }
         changed |= integer(p, {"parallel.cp", "Context parallel", "Splits the sequence over CP GPUs: activations / CP."}, par.cp, kDegreeSpec);
         if (c.model.experts > 0)
             changed |= integer(p, {"parallel.ep", "Expert parallel", "Splits the experts over EP GPUs: expert weights / EP."}, par.ep, kDegreeSpec);
         changed |= integer(p, {"parallel.dp", "Data parallel (0: auto)", "0 derives DP from GPUs / (TP x PP x CP)."}, par.dp,
-                           NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f"});
+                           shown(Step::Double, "%.0f"));
         return changed;
     });
 
@@ -676,7 +676,7 @@ bool training_inputs(App& a) {
                           kToggles, c.runtime.lazy_loading, true);
         double mib = c.runtime.cuda_context_bytes < 0 ? -1 : c.runtime.cuda_context_bytes / (1024.0 * 1024.0);
         if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB, -1: model)", "Outside the allocator on every GPU; -1 follows lazy loading (512 or 1343 MiB)."}, mib,
-                   NumberSpec{-1, 16384, 50, Step::Add, "%.0f", {-1, 300, 512, 800, 1343}})) {
+                   shown(Step::Add, "%.0f", {-1, 300, 512, 800, 1343}, nullptr, 1.0 / (1024 * 1024)))) {
             c.runtime.cuda_context_bytes = mib < 0 ? -1 : mib * 1024 * 1024;
             changed = true;
         }
@@ -686,23 +686,23 @@ bool training_inputs(App& a) {
     changed |= advanced_panel(a, "training_more", [&](Form& m) {
         bool changed = false;
         changed |= number(m, {"training.global_batch", "Global batch (0: derived)", "Sequences per optimizer step over all data-parallel GPUs; sets the accumulation."},
-                          t.global_batch, NumberSpec{0, 1 << 24, 1, Step::Double, "%.0f", {64, 128, 256, 512, 1024}});
+                          t.global_batch, shown(Step::Double, "%.0f", {64, 128, 256, 512, 1024}));
         changed |= number(m, {"training.attention_dropout", "Attention dropout", "> 0 keeps the dropped attention probabilities (eager attention)."},
-                          t.attention_dropout, NumberSpec{0, 0.99, 0.05, Step::Add, "%.2f"});
+                          t.attention_dropout, shown(Step::Add, "%.2f"));
         if (t.head == OutputHead::Classifier)
             changed |= integer(m, {"training.classifier_labels", "Classifier labels", "Logits per sequence: tiny next to a vocabulary."}, t.classifier_labels,
-                               NumberSpec{1, 1 << 20, 1, Step::Add, "%.0f"});
+                               shown(Step::Add, "%.0f"));
         if (t.sharding != Sharding::None)
             changed |= integer(m, {"training.shard_group", "Shard group (0: all)", "Hybrid sharding: states split within groups of this many GPUs, replicated across."},
-                               t.shard_group, NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f", {8, 16, 32, 64}});
+                               t.shard_group, shown(Step::Double, "%.0f", {8, 16, 32, 64}));
         changed |= number(m, {"training.loss_chunk_tokens", "Loss chunk (-1: profile, 0: off)", "Chunked cross-entropy: logits for this many tokens at a time."},
-                          t.loss_chunk_tokens, NumberSpec{-1, 1 << 24, 1, Step::Double, "%.0f", {1024, 2048, 4096, 8192}});
+                          t.loss_chunk_tokens, shown(Step::Double, "%.0f", {1024, 2048, 4096, 8192}));
         if (c.model.experts > 0)
             changed |= integer(m, {"parallel.etp", "Expert tensor parallel (0: = TP)", "Each expert's matrices split over this many GPUs."}, par.etp,
-                               NumberSpec{0, 1024, 1, Step::Double, "%.0f"});
+                               shown(Step::Double, "%.0f"));
         if (adapters) {
             changed |= integer(m, {"training.lora.quant_block", "Quant block", "Values per absmax scale of the 4-bit base (NF4: 64)."}, t.lora.quant_block,
-                               NumberSpec{1, 4096, 1, Step::Double, "%.0f", {32, 64, 128, 256}});
+                               shown(Step::Double, "%.0f", {32, 64, 128, 256}));
             changed |= choice(m, {"training.lora.quantize_head", "Quantize the LM head", "bitsandbytes leaves the head in 16-bit by default."},
                               kToggles, t.lora.quantize_head, true);
             changed |= choice(m, {"training.lora.saves_inputs", "4-bit layers keep inputs", "bitsandbytes before 0.43.2 kept each 4-bit layer's input for backward."},
@@ -710,12 +710,12 @@ bool training_inputs(App& a) {
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
         if (number(m, {"runtime.nccl_bytes", "NCCL buffers (MiB)", "Per GPU when the job has more than one, outside the allocator."}, nccl,
-                   NumberSpec{0, 65536, 50, Step::Add, "%.0f"})) {
+                   shown(Step::Add, "%.0f", {}, nullptr, 1.0 / (1024 * 1024)))) {
             c.runtime.nccl_bytes = nccl * 1024 * 1024;
             changed = true;
         }
         changed |= number(m, {"runtime.allocator_fragmentation", "Allocator slack (-1: profile)", "Reserved minus allocated, as a share of what churns in a step."},
-                          c.runtime.allocator_fragmentation, NumberSpec{-1, 1, 0.01, Step::Add, "%.2f"});
+                          c.runtime.allocator_fragmentation, shown(Step::Add, "%.2f"));
         return changed;
     });
     return changed;
@@ -802,7 +802,7 @@ bool serving_inputs(App& a) {
         changed |= integer(g, {"inference.concurrency", "Concurrent sequences", "Sequences in flight: each keeps its own KV cache.", {"batch"}},
                            in.concurrency, kBatchSpec);
         changed |= integer(g, {"inference.prompt_tokens", "Prompt (0: the context)", "Prefill length: activations and time to first token."},
-                           in.prompt_tokens, NumberSpec{0, kMaxSeq, 1, Step::Double, "%.0f", kSeqPresets});
+                           in.prompt_tokens, shown(Step::Double, "%.0f", kSeqPresets));
         // inference.tp 0 follows the job's GPU count (shared with training); a link may set it apart.
         // vLLM splits every matrix (tensor parallel); llama.cpp and HF give each GPU whole layers.
         const bool tensor = in.engine == Engine::Vllm;
@@ -821,13 +821,13 @@ bool serving_inputs(App& a) {
         switch (in.engine) {
             case Engine::Vllm:
                 changed |= number(k, {"inference.vllm.gpu_memory_utilization", "GPU memory utilization", "vLLM reserves this share of the card; the rest of it after weights becomes KV blocks."},
-                                  in.vllm.gpu_memory_utilization, NumberSpec{0.05, 1, 0.05, Step::Add, "%.2f", {0.8, 0.85, 0.9, 0.95}});
+                                  in.vllm.gpu_memory_utilization, shown(Step::Add, "%.2f", {0.8, 0.85, 0.9, 0.95}));
                 changed |= integer(k, {"inference.vllm.max_num_batched_tokens", "Max batched tokens", "Tokens in the profiling forward: sets the activation peak."},
-                                   in.vllm.max_num_batched_tokens, NumberSpec{1, 1 << 20, 1, Step::Double, "%.0f", {2048, 4096, 8192, 16384}});
+                                   in.vllm.max_num_batched_tokens, shown(Step::Double, "%.0f", {2048, 4096, 8192, 16384}));
                 changed |= integer(k, {"inference.vllm.max_num_seqs", "Max sequences", "Sampler buffers are profiled for this many sequences."},
-                                   in.vllm.max_num_seqs, NumberSpec{1, 1 << 16, 1, Step::Double, "%.0f", {64, 128, 256, 512}});
+                                   in.vllm.max_num_seqs, shown(Step::Double, "%.0f", {64, 128, 256, 512}));
                 changed |= integer(k, {"inference.block_size", "KV block size", "Tokens per paged block: a sequence rounds up to whole blocks."},
-                                   in.block_size, NumberSpec{1, 256, 1, Step::Double, "%.0f", {8, 16, 32}});
+                                   in.block_size, shown(Step::Double, "%.0f", {8, 16, 32}));
                 changed |= check(k, {"inference.vllm.enforce_eager", "Enforce eager", "No CUDA graphs: saves their memory."}, in.vllm.enforce_eager, "no CUDA graphs");
                 break;
             case Engine::LlamaCpp:
@@ -876,11 +876,11 @@ bool serving_inputs(App& a) {
             }
         }
         changed |= number(m, {"inference.constants.bandwidth_efficiency", "Bandwidth efficiency", "Share of peak HBM bandwidth decode reaches (roofline speed only)."},
-                          in.constants.bandwidth_efficiency, NumberSpec{0.05, 1, 0.05, Step::Add, "%.2f"});
+                          in.constants.bandwidth_efficiency, shown(Step::Add, "%.2f"));
         changed |= number(m, {"inference.constants.compute_efficiency", "Compute efficiency", "Share of dense tensor peak prefill reaches (roofline speed only)."},
-                          in.constants.compute_efficiency, NumberSpec{0.05, 1, 0.05, Step::Add, "%.2f"});
+                          in.constants.compute_efficiency, shown(Step::Add, "%.2f"));
         double gib = in.constants.cuda_context_bytes / 1073741824.0;
-        if (number(m, {"inference.constants.cuda_context_gib", "CUDA context (GiB)", "Outside the allocator on every GPU."}, gib, NumberSpec{0, 16, 0.1, Step::Add, "%.2f"})) {
+        if (number(m, {"inference.constants.cuda_context_gib", "CUDA context (GiB)", "Outside the allocator on every GPU."}, gib, shown(Step::Add, "%.2f"))) {
             in.constants.cuda_context_bytes = gib * 1073741824.0;
             changed = true;
         }
@@ -948,21 +948,21 @@ bool gpu_section(App& a) {
             row_end(f, name);
             double mem = bytes_to_gib(custom.memory_bytes);
             if (number(f, {"inference.gpu_custom.memory_gib", "Memory (GiB)", "The card's memory as the driver reports it, in GiB (2^30 bytes)."}, mem,
-                       NumberSpec{1, 1024, 1, Step::Add, "%.4g", {8, 12, 16, 24, 32, 48, 80, 96, 141, 192}, "GiB"})) {
+                       shown(Step::Add, "%.4g", {8, 12, 16, 24, 32, 48, 80, 96, 141, 192}, "GiB"))) {
                 custom.memory_bytes = mem * kBytesPerGiB;
                 custom.nominal_gb = custom.memory_bytes / 1e9;
                 changed = true;
             }
             changed |= number(f, {"inference.gpu_custom.bandwidth_gbps", "Bandwidth (GB/s, 0: unknown)", "Peak memory bandwidth: decode speed reads the weights and KV at this rate."},
-                              custom.bandwidth_gbps, NumberSpec{0, 20000, 50, Step::Add, "%.0f", {0, 288, 448, 936, 1008, 2039, 3350, 4800}, "GB/s"});
+                              custom.bandwidth_gbps, shown(Step::Add, "%.0f", {0, 288, 448, 936, 1008, 2039, 3350, 4800}, "GB/s"));
             changed |= number(f, {"inference.gpu_custom.bf16_tflops", "BF16 TFLOP/s (0: unknown)", "Dense BF16/FP16 tensor throughput: prefill speed and compute-bound steps."},
-                              custom.bf16_tflops, NumberSpec{0, 10000, 10, Step::Add, "%.4g", {0, 82.6, 165, 312, 989}, "TFLOP/s"});
+                              custom.bf16_tflops, shown(Step::Add, "%.4g", {0, 82.6, 165, 312, 989}, "TFLOP/s"));
             changed |= number(f, {"inference.gpu_custom.fp8_tflops", "FP8 TFLOP/s (0: none)", "Dense FP8 tensor throughput; 0 when the card has no FP8 tensor cores."},
-                              custom.fp8_tflops, NumberSpec{0, 20000, 10, Step::Add, "%.4g", {0, 330, 660, 1979}, "TFLOP/s"});
+                              custom.fp8_tflops, shown(Step::Add, "%.4g", {0, 330, 660, 1979}, "TFLOP/s"));
         }
         double pct = c.target_utilization * 100;
         if (number(f, {"target_utilization", "Headroom target (%)", "Plan to use at most this share of the GPU (fragmentation, spikes, versions)."},
-                   pct, NumberSpec{5, 100, 5, Step::Add, "%.0f", {70, 75, 80, 90, 95}})) {
+                   pct, shown(Step::Add, "%.0f", {70, 75, 80, 90, 95}, nullptr, 100))) {
             c.target_utilization = pct / 100;
             changed = true;
         }

@@ -63,14 +63,30 @@ bool begin_form(const char* id);
 void end_form(Form& f);  // shows an error no row claimed
 
 enum class Step { Add, Double };  // +/- add `step`, or double/halve (powers of two)
+// How a number row is shown. A field with a numeric range in the field table (core/fields.cpp)
+// takes its drag range and step from there (`shown(...)` leaves min, max and step unset); min, max
+// and step here are for inputs the table has no numeric range for (plan.*, model.kv_heads's
+// [0, model.heads]). Typed values are not clamped: the engine checks them.
 struct NumberSpec {
-    double min = 0, max = 0;       // drag range (typed values are not clamped: the engine checks them)
+    double min = 0, max = 0;       // drag range (see above)
     double step = 1;
     Step mode = Step::Add;
     const char* format = "%.0f";
     std::initializer_list<double> presets = {};  // shown in a ▾ list
     const char* unit = nullptr;    // shown after the field ("tokens")
+    double per_unit = 1;           // the row shows the field's value x per_unit (MiB of a bytes field: 1 / 2^20)
 };
+// A table field's row: the range and step are the table's (in the shown unit, by per_unit).
+inline NumberSpec shown(Step mode, const char* format, std::initializer_list<double> presets = {}, const char* unit = nullptr,
+                        double per_unit = 1) {
+    NumberSpec s;
+    s.mode = mode;
+    s.format = format;
+    s.presets = presets;
+    s.unit = unit;
+    s.per_unit = per_unit;
+    return s;
+}
 bool number(Form& f, const Field& field, double& v, const NumberSpec& spec);
 bool integer(Form& f, const Field& field, int& v, const NumberSpec& spec);
 bool check(Form& f, const Field& field, bool& v, const char* text);
@@ -81,10 +97,12 @@ void row_end(Form& f, const Field& field);
 template <typename E>
 struct Choice {
     E value;
-    const char* id;     // registry suffix: "<field>/<id>"
     const char* label;
     const char* tip = nullptr;
+    const char* id = nullptr;  // registry suffix "<field>/<id>"; nullptr: the value's name in the field table
 };
+// The registry suffix of a choice: its own id, else the name the field table writes for `value`.
+const char* choice_id(const Field& field, int value, const char* own);
 // A combo box (many choices) or a segmented control (few, short ones). combo_control draws the
 // combo alone (inside a row), combo_row a whole form row.
 bool combo_control(App& a, const char* id, const char* tip, int count, int& index, const char* const* ids, const char* const* labels,
@@ -103,7 +121,7 @@ bool choice(Form& f, const Field& field, const Choice<E> (&choices)[N], E& v, bo
     const char* tips[N];
     int index = 0;
     for (size_t i = 0; i < N; ++i) {
-        ids[i] = choices[i].id;
+        ids[i] = choice_id(field, static_cast<int>(choices[i].value), choices[i].id);
         labels[i] = choices[i].label;
         tips[i] = choices[i].tip;
         if (choices[i].value == v) index = static_cast<int>(i);

@@ -28,9 +28,9 @@ constexpr double kBytesPerGiB = 1073741824.0;
 constexpr double kBytesPerMiB = 1048576.0;
 
 const Choice<SplitMode> kSplitModes[] = {
-    {SplitMode::Layer, "layer", "Layer", "Whole layers per GPU (-sm layer): each GPU holds its layers' weights, KV and compute buffer."},
-    {SplitMode::Row, "row", "Row", "Every matrix split over the GPUs (-sm row): KV and compute stay on the main GPU."},
-    {SplitMode::None, "none", "None", "One GPU only (-sm none)."},
+    {SplitMode::Layer, "Layer", "Whole layers per GPU (-sm layer): each GPU holds its layers' weights, KV and compute buffer."},
+    {SplitMode::Row, "Row", "Every matrix split over the GPUs (-sm row): KV and compute stay on the main GPU."},
+    {SplitMode::None, "None", "One GPU only (-sm none)."},
 };
 
 // GPUs llama.cpp spreads the model over (inference.tp, or the job's GPU count when it is 0).
@@ -126,12 +126,12 @@ bool llamacpp_rows(App& a, Form& k) {
     LlamaCppOptions& o = in.llamacpp;
     bool changed = false;
     changed |= integer(k, {"inference.llamacpp.n_gpu_layers", "GPU layers (-ngl, -1: all)", "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},
-                       o.n_gpu_layers, NumberSpec{-1, 1024, 1, Step::Add, "%.0f"});
+                       o.n_gpu_layers, shown(Step::Add, "%.0f"));
     if (c.model.experts > 0)
         changed |= integer(k, {"inference.llamacpp.n_cpu_moe", "CPU MoE layers (--n-cpu-moe)", "Routed experts of the first N layers stay in system RAM; attention stays on the GPU."},
-                           o.n_cpu_moe, NumberSpec{0, 1024, 1, Step::Add, "%.0f"});
+                           o.n_cpu_moe, shown(Step::Add, "%.0f"));
     changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch (-ub)", "n_ubatch: the compute buffer grows with it."}, o.n_ubatch,
-                       NumberSpec{1, 1 << 16, 1, Step::Double, "%.0f", {128, 256, 512, 1024, 2048}});
+                       shown(Step::Double, "%.0f", {128, 256, 512, 1024, 2048}));
     changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer; a quantized V cache needs it."}, o.flash_attn, "-fa on");
 
     // -ctv: "same as K" or a type of its own (K is the KV cache dtype above).
@@ -166,7 +166,7 @@ bool llamacpp_rows(App& a, Form& k) {
                               "No speculative decoding.", drafts, o.draft.preset);
     double lora_mib = o.lora_bytes / kBytesPerMiB;
     if (number(k, {"inference.llamacpp.lora_mib", "LoRA adapters (MiB)", "--lora: adapter tensors on their layers' devices."}, lora_mib,
-               NumberSpec{0, 1 << 16, 16, Step::Add, "%.0f", {}, "MiB"})) {
+               shown(Step::Add, "%.0f", {}, "MiB"))) {
         o.lora_bytes = lora_mib * kBytesPerMiB;
         changed = true;
     }
@@ -195,22 +195,22 @@ bool host_panel(App& a) {
     if (begin_form("host")) {
         double ram_gib = h.ram_bytes / kBytesPerGiB;
         if (number(f, {"inference.host.ram_gib", "System RAM (GiB, 0: unchecked)", "The host's buffers (layers and experts off the GPU) are checked against it."},
-                   ram_gib, NumberSpec{0, 4096, 8, Step::Double, "%.0f", {16, 32, 64, 128, 256}, "GiB"})) {
+                   ram_gib, shown(Step::Double, "%.0f", {16, 32, 64, 128, 256}, "GiB"))) {
             h.ram_bytes = ram_gib * kBytesPerGiB;
             changed = true;
         }
         changed |= number(f, {"inference.host.bandwidth_gbps", "RAM bandwidth (GB/s, 0: from DDR)", "Measured read bandwidth: decode reads the host's layers at this rate."},
-                          h.bandwidth_gbps, NumberSpec{0, 2000, 10, Step::Add, "%.0f", {50, 60, 90, 200, 400}, "GB/s"});
+                          h.bandwidth_gbps, shown(Step::Add, "%.0f", {50, 60, 90, 200, 400}, "GB/s"));
         if (h.bandwidth_gbps <= 0) {
             changed |= integer(f, {"inference.host.channels", "Memory channels (0: default)", "64-bit DDR channels: desktop 2, workstation 4-8."},
-                               h.channels, NumberSpec{0, 24, 1, Step::Add, "%.0f", {2, 4, 8, 12}});
+                               h.channels, shown(Step::Add, "%.0f", {2, 4, 8, 12}));
             changed |= number(f, {"inference.host.mts", "DDR speed (MT/s)", "Transfers per second: bandwidth = channels x 8 B x MT/s x 0.7."},
-                              h.mts, NumberSpec{0, 20000, 400, Step::Add, "%.0f", {3200, 4800, 5600, 6400}, "MT/s"});
+                              h.mts, shown(Step::Add, "%.0f", {3200, 4800, 5600, 6400}, "MT/s"));
         }
         const GpuSpec* g = config_gpu(a.inputs);
         if (g && g->unified)
             changed |= number(f, {"inference.host.wired_limit_mb", "GPU wired limit (MB, 0: macOS)", "sysctl iogpu.wired_limit_mb: the share of RAM the GPU may wire."},
-                              h.wired_limit_mb, NumberSpec{0, 1 << 20, 1024, Step::Add, "%.0f", {}, "MB"});
+                              h.wired_limit_mb, shown(Step::Add, "%.0f", {}, "MB"));
         end_form(f);
     }
     panel_end();

@@ -205,6 +205,20 @@ double clamp_to(double v, const NumberSpec& s) {
     return v;
 }
 
+// The row's drag range and step: the field table's, in the shown unit, when it has a numeric range
+// (a negative minimum is a sentinel, "-1: the profile", the same in every unit; an open minimum
+// starts a step above it); else the spec's own.
+NumberSpec with_table_range(const Field& field, const NumberSpec& spec) {
+    const FieldDef* f = find_field(field.id);
+    if (!f || !f->ranged || f->accepts) return spec;
+    NumberSpec s = spec;
+    s.step = f->step * spec.per_unit;
+    s.min = f->min < 0 ? f->min : f->min * spec.per_unit;
+    if (f->open_min) s.min += s.step;
+    s.max = f->max * spec.per_unit;
+    return s;
+}
+
 // "4096" -> "4K" for large powers of two in the preset list; others as they are.
 std::string preset_label(double v) {
     char buf[32];
@@ -215,7 +229,8 @@ std::string preset_label(double v) {
 
 }  // namespace
 
-bool number(Form& f, const Field& field, double& v, const NumberSpec& spec) {
+bool number(Form& f, const Field& field, double& v, const NumberSpec& given) {
+    const NumberSpec spec = with_table_range(field, given);
     row_begin(f, field);
     App& a = f.a;
     const std::string id = field.id;
@@ -313,6 +328,12 @@ bool integer(Form& f, const Field& field, int& v, const NumberSpec& spec) {
 }
 
 // [SECTION] choices -------------------------------------------------------------------------------
+const char* choice_id(const Field& field, int value, const char* own) {
+    if (own) return own;
+    const FieldDef* f = find_field(field.id);
+    return f && f->kind == FieldKind::Enum ? enum_name(f->names, value) : "";
+}
+
 bool combo_control(App& a, const char* id, const char* tip, int count, int& index, const char* const* ids, const char* const* labels,
                    const char* const* tips) {
     bool changed = false;

@@ -195,9 +195,9 @@ Outcome<Search*> prepare(Search& s) {
     return Outcome<Search*>::success(&s);
 }
 
-// Calls fn(layout) for every layout of the search space; invalid splits go to `rej`.
+// Calls fn(layout) for every layout of the search space; invalid splits go to `rej` (null: not recorded).
 template <typename Fn>
-void enumerate(const Search& s, Rejects& rej, Fn fn) {
+void enumerate(const Search& s, Rejects* rej, Fn fn) {
     const PlanModel& pm = s.pm;
     const ModelSpec& m = pm.m;
     const int N = s.in.gpus;
@@ -208,17 +208,17 @@ void enumerate(const Search& s, Rejects& rej, Fn fn) {
     for (int tp = 1; tp <= std::min(N, m.heads); ++tp) {
         if (N % tp) continue;
         if (m.heads % tp || kvh % tp) {
-            if ((tp & (tp - 1)) == 0) rej.add("TP does not divide the heads", "TP" + std::to_string(tp) + ": model.heads " + std::to_string(m.heads) + ", kv_heads " + std::to_string(kvh));
+            if (rej && (tp & (tp - 1)) == 0) rej->add("TP does not divide the heads", "TP" + std::to_string(tp) + ": model.heads " + std::to_string(m.heads) + ", kv_heads " + std::to_string(kvh));
             continue;
         }
         if (tp > s.hw.gpus_per_node && !s.in.tp_across_nodes) {
-            rej.add("TP beyond one node (plan.tp_across_nodes)", "TP" + std::to_string(tp) + " > " + std::to_string(s.hw.gpus_per_node) + " GPUs per node");
+            if (rej) rej->add("TP beyond one node (plan.tp_across_nodes)", "TP" + std::to_string(tp) + " > " + std::to_string(s.hw.gpus_per_node) + " GPUs per node");
             continue;
         }
         for (int pp = 1; pp <= std::min(N / tp, m.layers); ++pp) {
             if ((N / tp) % pp) continue;
             if (m.layers % pp && !s.in.uneven_pp) {
-                rej.add("PP does not divide the layers (plan.uneven_pp off)", "PP" + std::to_string(pp) + ": " + std::to_string(m.layers) + " layers");
+                if (rej) rej->add("PP does not divide the layers (plan.uneven_pp off)", "PP" + std::to_string(pp) + ": " + std::to_string(m.layers) + " layers");
                 continue;
             }
             std::vector<int> vs = {1};
@@ -230,7 +230,7 @@ void enumerate(const Search& s, Rejects& rej, Fn fn) {
                 if (static_cast<long long>(s.cfg.quick.seq) % cp) continue;
                 const int dp = N / (tp * pp * cp);
                 if (static_cast<long long>(s.global) % dp) {
-                    rej.add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
+                    if (rej) rej->add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
                     continue;
                 }
                 const long long local = static_cast<long long>(s.global) / dp;
@@ -317,8 +317,12 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
     out.global_batch = s.global;
     out.seq = s.cfg.quick.seq;
     out.target_bytes = s.target;
-    // Listing the layouts is cheap (no engine call); evaluating them is the search's time.
-    enumerate(s, st_->rej, [&](const Layout& l) { st_->layouts.push_back(l); });
+    // Listing the layouts is cheap (no engine call); evaluating them is the search's time. Counted
+    // first, so the list is allocated once (growing it cost more than the loops themselves).
+    size_t count = 0;
+    enumerate(s, nullptr, [&](const Layout&) { ++count; });
+    st_->layouts.reserve(count);
+    enumerate(s, &st_->rej, [&](const Layout& l) { st_->layouts.push_back(l); });
     return Error{};
 }
 

@@ -32,7 +32,7 @@ constexpr int kNvfp4Block = 16;         // NVIDIA NVFP4: 16 elements share one E
 constexpr int kFp8Tile = 128;           // DeepSeek-V3 FP8: one FP32 scale per 128 x 128 weight tile
 constexpr double kGIdxBits = 32;        // GPTQ desc_act: an int32 group index per input column
 
-constexpr unsigned kVH = kEngineVllm | kEngineHf;
+constexpr unsigned kVllmOrHf = kEngineVllm | kEngineHf;
 
 // Float and scaled formats. GroupInt entries take their group size from QuantOptions; their
 // block_bits field holds the scale bits only (the zero point adds element_bits when on).
@@ -49,21 +49,21 @@ const std::vector<WeightFormat>& base_formats() {
          "vLLM FP8 / llm-compressor FP8 (tensor strategy): one FP32 weight_scale per tensor; lm_head kept"},
         {"w8a8", "INT8 W8A8 (SmoothQuant)", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 5, kEngineVllm,
          "compressed-tensors INT8 W8A8: per-channel FP32 weight scales; lm_head kept"},
-        {"int8", "INT8 weight-only (W8A16)", FormatFamily::Scaled, 8, 0, 0, kFp16ScaleBits, 0, 0, 0, true, -1, 5, kVH,
+        {"int8", "INT8 weight-only (W8A16)", FormatFamily::Scaled, 8, 0, 0, kFp16ScaleBits, 0, 0, 0, true, -1, 5, kVllmOrHf,
          "torchao / compressed-tensors int8 weight-only: per-channel 16-bit scales"},
-        {"bnb-int8", "bitsandbytes LLM.int8()", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 6, kVH,
+        {"bnb-int8", "bitsandbytes LLM.int8()", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 6, kVllmOrHf,
          "bitsandbytes Int8Params: int8 CB + FP32 SCB per output row; transformers skips lm_head"},
-        {"gptq-int8", "GPTQ INT8", FormatFamily::GroupInt, 8, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 6, kVH,
+        {"gptq-int8", "GPTQ INT8", FormatFamily::GroupInt, 8, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 6, kVllmOrHf,
          "AutoGPTQ packing: qweight int32, qzeros int32, FP16 scales per group"},
         {"nvfp4", "NVFP4 (FP4 E2M1, E4M3 per 16)", FormatFamily::Scaled, 4, kNvfp4Block, kE4M3ScaleBits, 0, kFp32ScaleBits, 0, 0,
          true, -1, 11, kEngineVllm, "NVIDIA NVFP4: E2M1 elements, one E4M3 scale per 16, one FP32 scale per tensor"},
-        {"awq-int4", "AWQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVH,
+        {"awq-int4", "AWQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVllmOrHf,
          "AutoAWQ GEMM packing: qweight int32 [in, out/8], qzeros int32 [in/g, out/8], FP16 scales [in/g, out]"},
-        {"gptq-int4", "GPTQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVH,
+        {"gptq-int4", "GPTQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVllmOrHf,
          "AutoGPTQ packing: qweight int32 [in/8, out], qzeros int32 [in/g, out/8], FP16 scales [in/g, out]"},
         {"bnb-nf4-dq", "bitsandbytes NF4 + double quant", FormatFamily::Scaled, 4, kBnbBlock, kBnbDqBlockBits, 0, 0, 0, 0, true, -1,
-         13, kVH, "QLoRA paper sec. 3: 4 bits + 8/64 + 32/(64 x 256) = 4.127 bits"},
-        {"bnb-nf4", "bitsandbytes NF4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 13, kVH,
+         13, kVllmOrHf, "QLoRA paper sec. 3: 4 bits + 8/64 + 32/(64 x 256) = 4.127 bits"},
+        {"bnb-nf4", "bitsandbytes NF4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 13, kVllmOrHf,
          "QLoRA paper sec. 3: 4 bits + FP32 absmax per 64 = 4.5 bits"},
         {"mxfp4", "MXFP4 (FP4 E2M1, E8M0 per 32)", FormatFamily::Scaled, 4, kMxBlock, kE8M0ScaleBits, 0, 0, 0, 0, true, -1, 14,
          kEngineVllm | kEngineLlamaCpp, "OCP Microscaling v1.0: E2M1 elements, one E8M0 scale per 32 = 4.25 bits"},
@@ -71,9 +71,9 @@ const std::vector<WeightFormat>& base_formats() {
          16, kEngineHf, "bitsandbytes FP4 with double quantization, as NF4"},
         {"bnb-fp4", "bitsandbytes FP4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 16, kEngineHf,
          "bitsandbytes FP4: 4 bits + FP32 absmax per 64 (transformers' load_in_4bit default quant type)"},
-        {"gptq-int3", "GPTQ INT3", FormatFamily::GroupInt, 3, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 20, kVH,
+        {"gptq-int3", "GPTQ INT3", FormatFamily::GroupInt, 3, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 20, kVllmOrHf,
          "AutoGPTQ 3-bit packing: as INT4 with 3-bit values and zero points"},
-        {"gptq-int2", "GPTQ INT2", FormatFamily::GroupInt, 2, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 30, kVH,
+        {"gptq-int2", "GPTQ INT2", FormatFamily::GroupInt, 2, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 30, kVllmOrHf,
          "AutoGPTQ 2-bit packing"},
     };
     return formats;

@@ -5,8 +5,12 @@
 // [SECTION] names        enum names for formulas and io/
 // [SECTION] setup        validation (errors name the field) and dtype resolution
 // [SECTION] parameters   parameter counts per GPU (TP, PP stage, EP), LoRA adapters, quantized base
-// [SECTION] states       weights, gradients, optimizer state (ZeRO sharding, offload)
-// [SECTION] compute      activations per stage, logits, temporaries, peaks, allocator, runtime
+// [SECTION] compute      parameters on a stage (stage_params), activations of a layer (layer_bytes)
+// [SECTION] compute_training  the stages, in order: micro_batch_activations (one micro-batch's
+//                             layers, edges, pipeline in-flight count, logits), then per pipeline
+//                             stage rank_memory = model_states (weights, gradients, optimizer:
+//                             ZeRO, offload) + activations + forward_backward_temporaries and
+//                             optimizer_step_temporaries -> allocator_peak (reserved, runtime)
 #include "core/train/training.hpp"
 
 #include <algorithm>
@@ -81,7 +85,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     auto m = resolve_model(cfg.model);
     if (!m.ok) return Outcome<TrainingSetup>::failure(m.error);
     s.m = m.value;
-    s.pb = model_params(s.m);
+    s.params = model_params(s.m);
 
     // Profile and its overrides.
     const ProfileBehaviour* pr = find_training_profile(in.profile);
@@ -90,15 +94,15 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         for (const auto& p : training_profiles()) list += (list.empty() ? "" : ", ") + std::string(p.id);
         return fail("training.profile", "must be one of " + list + ", got \"" + in.profile + "\"");
     }
-    s.pr = *pr;
+    s.profile = *pr;
     if (in.compile != Toggle::Auto) {
-        s.pr.compiled = in.compile == Toggle::On;
-        if (s.pr.compiled) s.pr.eager_rmsnorm = false;
+        s.profile.compiled = in.compile == Toggle::On;
+        if (s.profile.compiled) s.profile.eager_rmsnorm = false;
     }
-    s.pr.logits_fp32 = toggle(in.logits_fp32, s.pr.logits_fp32);
-    s.pr.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.pr.qlora_saves_inputs);
+    s.profile.logits_fp32 = toggle(in.logits_fp32, s.profile.logits_fp32);
+    s.profile.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.profile.qlora_saves_inputs);
     if (s.rt.cuda_context_bytes < 0)
-        s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.pr.lazy_module_loading));
+        s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading));
 
     // Shape of the step.
     // Ranges: the field table's (core/fields.cpp), in the order they are reported.
@@ -141,9 +145,9 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     s.pp = par.pp;
     s.cp = par.cp;
     s.ep = par.ep;
-    s.sp = par.tp > 1 && toggle(par.sp, s.pr.tp_sequence_parallel);
+    s.sp = par.tp > 1 && toggle(par.sp, s.profile.tp_sequence_parallel);
     s.interleaved = par.schedule == PipelineSchedule::Interleaved;
-    s.v = s.interleaved ? par.virtual_stages : 1;
+    s.virtual_stages = s.interleaved ? par.virtual_stages : 1;
     if (md.heads % s.tp != 0)
         return fail("parallel.tp", "must divide model.heads (" + str(md.heads) + ") so each GPU gets whole heads, got " + str(s.tp));
     if (md.kv_heads % s.tp != 0 && s.tp % md.kv_heads != 0)
@@ -153,9 +157,9 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
         return fail("parallel.pp", "must be at most model.layers (" + str(md.layers) + "), a stage needs a layer; got " + str(s.pp));
     if (s.interleaved) {
         if (s.pp < 2) return fail("parallel.schedule", "\"interleaved\" needs parallel.pp >= 2, got " + str(s.pp));
-        if (md.layers % (s.pp * s.v) != 0)
+        if (md.layers % (s.pp * s.virtual_stages) != 0)
             return fail("parallel.virtual_stages", "x parallel.pp must divide model.layers (" + str(md.layers) + "), got " +
-                                                       str(s.v) + " x " + str(s.pp));
+                                                       str(s.virtual_stages) + " x " + str(s.pp));
     }
     if (static_cast<long long>(s.seq) % s.cp != 0)
         return fail("parallel.cp", "must divide seq (" + str(static_cast<long long>(s.seq)) + ") into equal chunks, got " + str(s.cp));
@@ -231,16 +235,16 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     s.mixed = is_mixed(prec);
     s.pure16 = prec == TrainPrecision::Bf16True || prec == TrainPrecision::Fp16True;
     s.fp8 = prec == TrainPrecision::Fp8Mixed;
-    s.p = s.fp32 ? 4 : 2;
+    s.compute_bytes = s.fp32 ? 4 : 2;
     // Autocast (FP32 residual stream, casts per op) applies when full training keeps FP32 params;
     // a LoRA base loaded in 16 bits runs in 16 bits.
-    s.autocast_active = s.mixed && s.pr.autocast && s.pr.mixed_params_fp32 && !s.lora;
+    s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && !s.lora;
     s.residual = (s.fp32 || s.autocast_active) ? 4 : 2;
-    const bool params_fp32 = s.fp32 || (s.mixed && s.pr.mixed_params_fp32);
-    s.weight_bytes = s.lora ? s.p : (params_fp32 ? 4 : 2);
+    const bool params_fp32 = s.fp32 || (s.mixed && s.profile.mixed_params_fp32);
+    s.weight_bytes = s.lora ? s.compute_bytes : (params_fp32 ? 4 : 2);
     s.adapter_bytes = params_fp32 ? 4 : 2;
     const double trainable_bytes = s.lora ? s.adapter_bytes : s.weight_bytes;
-    s.grad_bytes = trainable_bytes == 4 ? 4 : (toggle(in.grad_fp32, s.mixed && s.pr.grad_fp32_default) ? 4 : 2);
+    s.grad_bytes = trainable_bytes == 4 ? 4 : (toggle(in.grad_fp32, s.mixed && s.profile.grad_fp32_default) ? 4 : 2);
     s.master_bytes = (s.mixed && trainable_bytes < 4) ? 4 : 0;
     s.state_bytes = (trainable_bytes == 4 || s.master_bytes > 0) ? 4 : 2;
     if (s.qlora) {
@@ -251,11 +255,11 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     }
     // Soft-capped attention scores need a kernel that caps them: the SDPA/FlashAttention paths
     // these stacks call have none, so they run eager attention (an explicit setting wins).
-    s.attention = in.attention == AttentionKernel::Auto ? (s.m.attn_softcap > 0 ? AttentionKernel::Eager : s.pr.attention)
+    s.attention = in.attention == AttentionKernel::Auto ? (s.m.attn_softcap > 0 ? AttentionKernel::Eager : s.profile.attention)
                                                         : in.attention;
     s.recompute = in.recompute;
-    s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.pr.allocator_fragmentation;
-    if (in.loss_chunk_tokens >= 0) s.pr.loss_chunk_tokens = in.loss_chunk_tokens;
+    s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
+    if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
     (void)kBnb8bitBlock;
     return Outcome<TrainingSetup>::success(s);
 }
@@ -340,7 +344,7 @@ struct StageParams {
 
 StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on, bool first, bool last) {
     const ModelSpec& m = s.m;
-    const ParamBreakdown& pb = s.pb;
+    const ParamBreakdown& pb = s.params;
     const double h = m.hidden;
     const double tp = s.tp;
     const double norm_w = m.norm == NormKind::LayerNorm ? 2 * h : h;
@@ -392,11 +396,11 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.layernorm = m.norm == NormKind::LayerNorm;
     a.norms = m.norms_per_layer;
     a.seq_kv = s.seq;
-    a.bytes = s.p;
+    a.bytes = s.compute_bytes;
     a.residual_bytes = s.residual;
-    a.linear_input_bytes = s.fp8 ? 1 : s.p;
-    a.autocast_casts = s.autocast_active && s.pr.autocast_input_copies;
-    a.softmax_fp32 = s.pr.softmax_fp32 || s.autocast_active;
+    a.linear_input_bytes = s.fp8 ? 1 : s.compute_bytes;
+    a.autocast_casts = s.autocast_active && s.profile.autocast_input_copies;
+    a.softmax_fp32 = s.profile.softmax_fp32 || s.autocast_active;
     a.attn_softcap = m.attn_softcap > 0;
     a.dropout = s.in.dropout > 0;
     a.attention_dropout = s.in.attention_dropout > 0;
@@ -405,7 +409,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.full = !s.lora;
     a.lora_targets = s.lora ? s.in.lora.targets : 0;
     a.lora_dropout = s.lora && s.in.lora.dropout > 0;
-    a.qlora_saves_inputs = s.qlora && s.pr.qlora_saves_inputs;
+    a.qlora_saves_inputs = s.qlora && s.profile.qlora_saves_inputs;
     if (moe) {
         a.experts = m.experts;
         a.top_k = m.top_k;
@@ -413,7 +417,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
         a.expert_ffn = m.expert_ffn;
         a.etp = s.etp;
     }
-    a.profile = &s.pr;
+    a.profile = &s.profile;
     return a;
 }
 
@@ -423,26 +427,42 @@ double layer_bytes(const TrainingSetup& s, bool moe, Recompute recompute, double
     double per_token = la.per_token(s.tp, s.sp);
     // MLA keeps its low-rank latents (queries' and keys'/values' compressed inputs) too.
     if (s.m.kv_lora_rank > 0 && recompute != Recompute::Full)
-        per_token += s.p * 2 * (s.m.q_lora_rank + s.m.kv_lora_rank + s.m.qk_rope_head_dim);
+        per_token += s.compute_bytes * 2 * (s.m.q_lora_rank + s.m.kv_lora_rank + s.m.qk_rope_head_dim);
     return per_token * tokens;
 }
 
 }  // namespace
 
-TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
-    TrainingParts local;
-    TrainingParts& P = parts ? *parts : local;
-    TrainingResult r;
+// [SECTION] compute_training ----------------------------------------------------------------------
+// Stages: what one micro-batch leaves on the busiest stage (micro_batch_activations), then for the
+// first and the last pipeline stage: model states (weights, gradients, optimizer), activations,
+// temporaries, and the allocator's peak (rank_memory); the worse of the two is the result
+// (compute_training), with the parameter counts it quotes.
+namespace {
+
+// One micro-batch on this GPU: its layers' activations (in TrainingParts), the edges outside the
+// layers, how many micro-batches the first stage holds, and the logits of the last.
+struct MicroBatchActivations {
+    double tokens = 0;      // tokens of one micro-batch on this GPU (seq / cp)
+    double layers_on = 0;   // layers on the busiest stage
+    double edge_first = 0;  // first stage: the embedding's dropout mask
+    double edge_last = 0;   // last stage: the final norm's saved input and the head's input
+    double in_flight = 1;   // micro-batches whose activations the first stage holds
+    double logits = 0;      // last stage: logits and the loss's buffers
+};
+
+MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingParts& P) {
+    MicroBatchActivations a;
     const ModelSpec& m = s.m;
-    const ProfileBehaviour& pr = s.pr;
+    const ProfileBehaviour& profile = s.profile;
     const double h = m.hidden;
-    const double tokens = s.micro * s.seq / s.cp;
+    const double tokens = a.tokens = s.micro * s.seq / s.cp;
 
     // Layers on the busiest stage (the stage with the most MoE layers).
-    const double layers_on = std::ceil(static_cast<double>(m.layers) / s.pp);
+    a.layers_on = std::ceil(static_cast<double>(m.layers) / s.pp);
     const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
-    P.moe_layers_on = std::min(layers_on, moe_layers);
-    P.dense_layers_on = layers_on - P.moe_layers_on;
+    P.moe_layers_on = std::min(a.layers_on, moe_layers);
+    P.dense_layers_on = a.layers_on - P.moe_layers_on;
 
     // Activations of one micro-batch through this GPU's layers, and the recompute working set.
     P.layer_bytes = layer_bytes(s, false, s.recompute, tokens);
@@ -455,7 +475,7 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     // bitsandbytes keeps each 4-bit layer's input on its autograd node (ctx.tensors), which backward
     // does not free: when the previous step's graph is still referenced during the next forward,
     // those inputs are alive twice.
-    if (s.qlora && pr.qlora_saves_inputs && pr.keeps_last_graph && s.recompute == Recompute::None) {
+    if (s.qlora && profile.qlora_saves_inputs && profile.keeps_last_graph && s.recompute == Recompute::None) {
         TrainingSetup plain = s;
         plain.qlora = false;
         const double dense = layer_bytes(s, false, s.recompute, tokens) - layer_bytes(plain, false, s.recompute, tokens);
@@ -464,22 +484,20 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     }
     // Outside the layers: the embedding's dropout mask (first stage); the final norm's saved input
     // and the head's input (last stage).
-    const double edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
-    double edge_last = tokens * h * (s.lora ? s.residual : s.residual + s.p) / (s.sp ? s.tp : 1);
+    a.edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
+    a.edge_last = tokens * h * (s.lora ? s.residual : s.residual + s.compute_bytes) / (s.sp ? s.tp : 1);
     // DTensor TP: the output projection all-gathers the final norm's output and keeps it whole.
-    if (s.sp && pr.tp_saves_gathered && !s.lora) edge_last += tokens * h * s.p * (1 - 1.0 / s.tp);
+    if (s.sp && profile.tp_saves_gathered && !s.lora) a.edge_last += tokens * h * s.compute_bytes * (1 - 1.0 / s.tp);
 
     // Micro-batches whose activations the first stage holds: 1F1B keeps pp in flight, the
     // interleaved schedule (1 + (pp - 1) / (pp v)) times that (Korthikanti et al. 2022, 4.2.3).
-    double in_flight = 1;
     if (s.pp > 1) {
-        in_flight = std::min<double>(s.pp, s.accum);
-        if (s.interleaved) in_flight *= 1 + (s.pp - 1.0) / (static_cast<double>(s.pp) * s.v);
+        a.in_flight = std::min<double>(s.pp, s.accum);
+        if (s.interleaved) a.in_flight *= 1 + (s.pp - 1.0) / (static_cast<double>(s.pp) * s.virtual_stages);
     }
 
     // Logits and loss (last stage, one micro-batch): logits held in the compute dtype plus the
     // loss's saved and gradient buffers (FP32 when the loss upcasts).
-    double logits = 0;
     if (s.in.head == OutputHead::Classifier) {
         P.logits_vocab = s.in.classifier_labels;
         P.logits_tokens = s.micro;
@@ -487,169 +505,210 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     } else {
         P.logits_vocab = static_cast<double>(m.vocab) / s.tp;
         P.logits_tokens = tokens;
-        const double loss_dtype = pr.logits_fp32 ? 4 : s.p;
-        double buffers = pr.loss_buffers;
-        const double chunk = pr.loss_chunk_tokens;
-        if (chunk > 0 && tokens > chunk) buffers = 1 + (pr.loss_buffers - 1) * chunk / tokens;
+        const double loss_dtype = profile.logits_fp32 ? 4 : s.compute_bytes;
+        double buffers = profile.loss_buffers;
+        const double chunk = profile.loss_chunk_tokens;
+        if (chunk > 0 && tokens > chunk) buffers = 1 + (profile.loss_buffers - 1) * chunk / tokens;
         // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
-        const double softcap = m.final_softcap > 0 ? s.p : 0;
-        P.logits_bytes_per_value = pr.logits_held * s.p + softcap + buffers * loss_dtype;
+        const double softcap = m.final_softcap > 0 ? s.compute_bytes : 0;
+        P.logits_bytes_per_value = profile.logits_held * s.compute_bytes + softcap + buffers * loss_dtype;
     }
-    logits = P.logits_tokens * P.logits_vocab * P.logits_bytes_per_value;
+    a.logits = P.logits_tokens * P.logits_vocab * P.logits_bytes_per_value;
+    return a;
+}
 
-    // Per-stage totals; the worst rank is the larger of the first and the last stage.
-    auto stage_total = [&](bool first, bool last, TrainingResult& out, TrainingParts& q) {
-        const StageParams sp = stage_params(s, P.dense_layers_on, P.moe_layers_on, first, last);
-        // Weights: trainable params in their dtype, or the frozen base (quantized linears) + adapters.
-        double weights;
-        double trainable;
-        if (!s.lora) {
-            weights = sp.total * s.weight_bytes;
-            trainable = sp.total;
-        } else {
-            const bool head_quantized = s.in.lora.quantize_head == Toggle::Auto ? pr.qlora_quantizes_head
-                                                                                  : s.in.lora.quantize_head == Toggle::On;
-            const double quantized = s.qlora ? sp.linear - ((last && !head_quantized) ? sp.head : 0) : 0;
-            q.stage_quantized = quantized;
-            q.stage_unquantized = sp.total - quantized;
-            weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
-            trainable = sp.lora;
-        }
-        q.stage_params = sp.total + sp.lora;
-        q.stage_linear_params = sp.linear;
-        q.stage_trainable = trainable;
-        // ZeRO divides by the shard group; routed experts' shards spread over the expert-data-
-        // parallel group instead (their share of the stage's parameters decides the mix).
-        const int zero = static_cast<int>(s.in.sharding);
-        double routed_share = 0;
-        if (m.experts > 0 && sp.total > 0)
-            routed_share = std::min(1.0, q.moe_layers_on * m.experts * s.pb.per_expert / (static_cast<double>(s.ep) * s.etp) / sp.total);
-        auto shard = [&](int level) {
-            if (zero < level) return 1.0;
-            return 1 / ((1 - routed_share) / s.dp_shard + routed_share / s.edp_shard);
-        };
-        const double shard_w = shard(3), shard_o = shard(1);
-        // FSDP's no_sync() during gradient accumulation keeps the gradients unsharded until the
-        // last micro-batch reduce-scatters them (PyTorch FSDP docs, no_sync: "gradients ...
-        // accumulated in unsharded form").
-        const bool unsharded_accumulation = pr.no_sync_accumulation && s.accum > 1;
-        const double shard_g = unsharded_accumulation ? 1 : shard(2);
-        q.weights_full = weights;
-        out.weights = weights / shard_w;
-        // Gradients of the trainable parameters.
-        q.grads_full = trainable * s.grad_bytes;
-        out.gradients = q.grads_full / shard_g;
-        q.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && pr.ddp_bucket_copy) ? q.grads_full : 0;
-        // Optimizer state (+ FP32 master).
-        double state = 0;
-        switch (s.in.optimizer) {
-            case OptimizerKind::AdamW: state = 2 * s.state_bytes; break;
-            case OptimizerKind::AdamW8bit:
-            case OptimizerKind::PagedAdamW8bit: state = 2 * (1 + 4 / kBnb8bitBlock); break;
-            case OptimizerKind::PagedAdamW: state = 8; break;
-            case OptimizerKind::Adafactor: state = 0; break;
-            case OptimizerKind::Sgd: state = 0; break;
-            case OptimizerKind::SgdMomentum:
-            case OptimizerKind::Lion: state = s.state_bytes; break;
-            case OptimizerKind::Custom: state = s.in.optimizer_bytes_per_param; break;
-        }
-        double opt = trainable * (state + s.master_bytes);
-        if (s.in.optimizer == OptimizerKind::Adafactor) {
-            // Factored moments of the trainable matrices, in proportion to this GPU's share.
-            double elems;
-            if (!s.lora) {
-                elems = adafactor_elements(m, s.pb);
-                elems *= s.pb.total > 0 ? sp.total / s.pb.total : 1;
-            } else {
-                elems = sp.lora / s.in.lora.rank;  // A (r x in) and B (out x r): in + out (+ 2r) per adapted matrix
-            }
-            q.adafactor_state = 4 * elems;
-            opt += q.adafactor_state;
-        }
-        q.opt_per_param = trainable > 0 ? opt / trainable : 0;
-        q.optimizer_full = opt;
-        out.optimizer = opt / shard_o;
-        out.host_ram = 0;
-        if (s.in.offload_optimizer) {
-            // ZeRO-Offload: the optimizer step runs on the CPU with FP32 gradients there too.
-            out.host_ram += out.optimizer + trainable * 4 / shard_g;
-            out.optimizer = 0;
-        }
-        if (s.in.offload_params) {
-            out.host_ram += out.weights;
-            out.weights = 0;
-        }
-        out.params_on_gpu = q.stage_params;
-        out.params_trainable_on_gpu = trainable;
+// What the model states' shards are divided by, and what trains.
+struct ModelStates {
+    double trainable = 0;   // trainable parameters on this GPU
+    double shard_g = 1;     // gradients are divided by this (ZeRO-2 and up)
+    double shard_o = 1;     // optimizer state is divided by this (ZeRO-1 and up)
+};
 
-        // Activations on this stage.
-        const double mb = first ? in_flight : 1;
-        double acts = mb * P.stage_act_one_mb + P.recompute_transient + P.retained_graph;
-        if (first) acts += mb * edge_first;
-        if (last) acts += edge_last;
-        out.activations = acts;
-        out.logits_loss = last ? logits : 0;
-
-        // Temporaries alive at the forward/backward peak.
-        const double p = s.p;
-        q.autocast_copies = (s.autocast_active && pr.autocast_weight_copies && s.in.sharding != Sharding::Zero3)
-                                ? sp.linear * 2 : 0;
-        q.gather = 0;
-        if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
-            q.gather = pr.prefetch_layers * sp.layer * p;
-            if (last && pr.fsdp_head_gathered) q.gather += sp.head * (p + 4);  // gathered head + its FP32 reduce buffer
-            if (pr.deepspeed_buffers) q.gather = std::max(q.gather, s.rt.deepspeed_prefetch_elements * p);
-        }
-        q.comm_buckets = 0;
-        if (pr.deepspeed_buffers) {  // allreduce (stage 0) or reduce-scatter buckets, and all-gather buckets
-            q.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
-            if (s.in.sharding != Sharding::Zero3) q.comm_buckets += s.rt.deepspeed_bucket_elements * p;
-        }
-        q.dequant = s.qlora ? sp.largest * p : 0;
-        q.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? pr.prefetch_layers * sp.layer : sp.linear) : 0;
-        const double temp_fb = q.autocast_copies + q.gather + q.comm_buckets + q.dequant + q.fp8_copies + s.rt.library_workspace_bytes;
-
-        // Optimizer-step temporaries: foreach AdamW materialises sqrt(v) for all local params;
-        // Adafactor works matrix by matrix (about two FP32 copies of the largest).
-        double temp_step = s.rt.library_workspace_bytes;
-        if (!s.in.offload_optimizer) {
-            if (s.in.optimizer == OptimizerKind::AdamW && pr.foreach_optimizer) temp_step += trainable * s.state_bytes / shard_o;
-            if (s.in.optimizer == OptimizerKind::Adafactor) temp_step += 2 * 4 * std::min(sp.largest, trainable);
-        }
-
-        // Peaks: gradients are alive at the forward/backward peak when they persist or accumulate;
-        // otherwise backward allocates them as it frees activations, and the larger side wins.
-        q.grads_at_peak = pr.grads_persist || s.accum > 1;
-        const double states = out.weights + out.optimizer + q.ddp_copy;
-        const double live = out.activations + out.logits_loss;
-        const double fb = states + temp_fb + (q.grads_at_peak ? out.gradients + live : std::max(live, out.gradients));
-        const double step = states + out.gradients + temp_step;
-        out.peak_in_optimizer_step = step > fb;
-        out.peak_allocated = std::max(fb, step);
-        out.temporary = out.peak_in_optimizer_step ? temp_step : temp_fb;
-        out.step_temporary = temp_step;
-        // Caching allocator: blocks freed by the step's churn stay reserved; inductor-compiled code
-        // allocates far fewer short-lived tensors. Gradient shards that reduce-scatter writes on the
-        // communication stream come from that stream's own pool, so they cannot reuse the blocks
-        // activations freed on the compute stream: when they appear after the peak, reserved grows.
-        const double churn = out.activations + out.logits_loss + temp_fb;
-        const double frag = s.fragmentation * (pr.compiled ? kCompiledFragmentationFactor : 1);
-        // (Whichever side of backward is larger, the other side's blocks stay reserved: min(live, G).)
-        const bool comm_stream_grads = !q.grads_at_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1;
-        const double comm_pool = comm_stream_grads ? std::min(live, out.gradients) : 0;
-        out.peak_reserved = out.peak_allocated + frag * churn + comm_pool;
-        if (s.qlora && pr.qlora_init_residue > 0)
-            out.peak_reserved = std::max(out.peak_reserved, out.weights + pr.qlora_init_residue * q.stage_quantized * 2);
-        out.allocator_slack = out.peak_reserved - out.peak_allocated;
-        out.runtime = s.rt.cuda_context_bytes + (s.gpus > 1 ? s.rt.nccl_bytes : 0);
-        out.device_total = out.peak_reserved + out.runtime;
-        return out.device_total;
+// Weights, gradients and optimizer state of one stage (and what ZeRO-Offload moves to the host).
+ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool last, TrainingResult& out, TrainingParts& q) {
+    const ModelSpec& m = s.m;
+    const ProfileBehaviour& profile = s.profile;
+    ModelStates st;
+    // Weights: trainable params in their dtype, or the frozen base (quantized linears) + adapters.
+    double weights;
+    if (!s.lora) {
+        weights = sp.total * s.weight_bytes;
+        st.trainable = sp.total;
+    } else {
+        const bool head_quantized = s.in.lora.quantize_head == Toggle::Auto ? profile.qlora_quantizes_head
+                                                                              : s.in.lora.quantize_head == Toggle::On;
+        const double quantized = s.qlora ? sp.linear - ((last && !head_quantized) ? sp.head : 0) : 0;
+        q.stage_quantized = quantized;
+        q.stage_unquantized = sp.total - quantized;
+        weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
+        st.trainable = sp.lora;
+    }
+    const double trainable = st.trainable;
+    q.stage_params = sp.total + sp.lora;
+    q.stage_linear_params = sp.linear;
+    q.stage_trainable = trainable;
+    // ZeRO divides by the shard group; routed experts' shards spread over the expert-data-
+    // parallel group instead (their share of the stage's parameters decides the mix).
+    const int zero = static_cast<int>(s.in.sharding);
+    double routed_share = 0;
+    if (m.experts > 0 && sp.total > 0)
+        routed_share = std::min(1.0, q.moe_layers_on * m.experts * s.params.per_expert / (static_cast<double>(s.ep) * s.etp) / sp.total);
+    auto shard = [&](int level) {
+        if (zero < level) return 1.0;
+        return 1 / ((1 - routed_share) / s.dp_shard + routed_share / s.edp_shard);
     };
+    const double shard_w = shard(3);
+    st.shard_o = shard(1);
+    // FSDP's no_sync() during gradient accumulation keeps the gradients unsharded until the
+    // last micro-batch reduce-scatters them (PyTorch FSDP docs, no_sync: "gradients ...
+    // accumulated in unsharded form").
+    const bool unsharded_accumulation = profile.no_sync_accumulation && s.accum > 1;
+    st.shard_g = unsharded_accumulation ? 1 : shard(2);
+    q.weights_full = weights;
+    out.weights = weights / shard_w;
+    // Gradients of the trainable parameters.
+    q.grads_full = trainable * s.grad_bytes;
+    out.gradients = q.grads_full / st.shard_g;
+    q.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && profile.ddp_bucket_copy) ? q.grads_full : 0;
+    // Optimizer state (+ FP32 master).
+    double state = 0;
+    switch (s.in.optimizer) {
+        case OptimizerKind::AdamW: state = 2 * s.state_bytes; break;
+        case OptimizerKind::AdamW8bit:
+        case OptimizerKind::PagedAdamW8bit: state = 2 * (1 + 4 / kBnb8bitBlock); break;
+        case OptimizerKind::PagedAdamW: state = 8; break;
+        case OptimizerKind::Adafactor: state = 0; break;
+        case OptimizerKind::Sgd: state = 0; break;
+        case OptimizerKind::SgdMomentum:
+        case OptimizerKind::Lion: state = s.state_bytes; break;
+        case OptimizerKind::Custom: state = s.in.optimizer_bytes_per_param; break;
+    }
+    double opt = trainable * (state + s.master_bytes);
+    if (s.in.optimizer == OptimizerKind::Adafactor) {
+        // Factored moments of the trainable matrices, in proportion to this GPU's share.
+        double elems;
+        if (!s.lora) {
+            elems = adafactor_elements(m, s.params);
+            elems *= s.params.total > 0 ? sp.total / s.params.total : 1;
+        } else {
+            elems = sp.lora / s.in.lora.rank;  // A (r x in) and B (out x r): in + out (+ 2r) per adapted matrix
+        }
+        q.adafactor_state = 4 * elems;
+        opt += q.adafactor_state;
+    }
+    q.opt_per_param = trainable > 0 ? opt / trainable : 0;
+    q.optimizer_full = opt;
+    out.optimizer = opt / st.shard_o;
+    out.host_ram = 0;
+    if (s.in.offload_optimizer) {
+        // ZeRO-Offload: the optimizer step runs on the CPU with FP32 gradients there too.
+        out.host_ram += out.optimizer + trainable * 4 / st.shard_g;
+        out.optimizer = 0;
+    }
+    if (s.in.offload_params) {
+        out.host_ram += out.weights;
+        out.weights = 0;
+    }
+    out.params_on_gpu = q.stage_params;
+    out.params_trainable_on_gpu = trainable;
+    return st;
+}
 
-    TrainingResult first_r, last_r;
+// Temporaries alive at the forward/backward peak (gathered layers, casts, buckets, workspaces).
+double forward_backward_temporaries(const TrainingSetup& s, const StageParams& sp, bool last, TrainingParts& q) {
+    const ProfileBehaviour& profile = s.profile;
+    const double compute_bytes = s.compute_bytes;
+    q.autocast_copies = (s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
+    q.gather = 0;
+    if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
+        q.gather = profile.prefetch_layers * sp.layer * compute_bytes;
+        if (last && profile.fsdp_head_gathered) q.gather += sp.head * (compute_bytes + 4);  // gathered head + its FP32 reduce buffer
+        if (profile.deepspeed_buffers) q.gather = std::max(q.gather, s.rt.deepspeed_prefetch_elements * compute_bytes);
+    }
+    q.comm_buckets = 0;
+    if (profile.deepspeed_buffers) {  // allreduce (stage 0) or reduce-scatter buckets, and all-gather buckets
+        q.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
+        if (s.in.sharding != Sharding::Zero3) q.comm_buckets += s.rt.deepspeed_bucket_elements * compute_bytes;
+    }
+    q.dequant = s.qlora ? sp.largest * compute_bytes : 0;
+    q.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? profile.prefetch_layers * sp.layer : sp.linear) : 0;
+    return q.autocast_copies + q.gather + q.comm_buckets + q.dequant + q.fp8_copies + s.rt.library_workspace_bytes;
+}
+
+// Optimizer-step temporaries: foreach AdamW materialises sqrt(v) for all local params;
+// Adafactor works matrix by matrix (about two FP32 copies of the largest).
+double optimizer_step_temporaries(const TrainingSetup& s, const StageParams& sp, const ModelStates& st) {
+    double temp_step = s.rt.library_workspace_bytes;
+    if (!s.in.offload_optimizer) {
+        if (s.in.optimizer == OptimizerKind::AdamW && s.profile.foreach_optimizer) temp_step += st.trainable * s.state_bytes / st.shard_o;
+        if (s.in.optimizer == OptimizerKind::Adafactor) temp_step += 2 * 4 * std::min(sp.largest, st.trainable);
+    }
+    return temp_step;
+}
+
+// The peak the caching allocator reserves and the device total, from the parts above.
+void allocator_peak(const TrainingSetup& s, double temp_fb, double temp_step, TrainingResult& out, TrainingParts& q) {
+    const ProfileBehaviour& profile = s.profile;
+    // Peaks: gradients are alive at the forward/backward peak when they persist or accumulate;
+    // otherwise backward allocates them as it frees activations, and the larger side wins.
+    q.grads_at_peak = profile.grads_persist || s.accum > 1;
+    const double states = out.weights + out.optimizer + q.ddp_copy;
+    const double live = out.activations + out.logits_loss;
+    const double fb = states + temp_fb + (q.grads_at_peak ? out.gradients + live : std::max(live, out.gradients));
+    const double step = states + out.gradients + temp_step;
+    out.peak_in_optimizer_step = step > fb;
+    out.peak_allocated = std::max(fb, step);
+    out.temporary = out.peak_in_optimizer_step ? temp_step : temp_fb;
+    out.step_temporary = temp_step;
+    // Caching allocator: blocks freed by the step's churn stay reserved; inductor-compiled code
+    // allocates far fewer short-lived tensors. Gradient shards that reduce-scatter writes on the
+    // communication stream come from that stream's own pool, so they cannot reuse the blocks
+    // activations freed on the compute stream: when they appear after the peak, reserved grows.
+    const double churn = out.activations + out.logits_loss + temp_fb;
+    const double frag = s.fragmentation * (profile.compiled ? kCompiledFragmentationFactor : 1);
+    // (Whichever side of backward is larger, the other side's blocks stay reserved: min(live, G).)
+    const bool comm_stream_grads = !q.grads_at_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1;
+    const double comm_pool = comm_stream_grads ? std::min(live, out.gradients) : 0;
+    out.peak_reserved = out.peak_allocated + frag * churn + comm_pool;
+    if (s.qlora && profile.qlora_init_residue > 0)
+        out.peak_reserved = std::max(out.peak_reserved, out.weights + profile.qlora_init_residue * q.stage_quantized * 2);
+    out.allocator_slack = out.peak_reserved - out.peak_allocated;
+    out.runtime = s.rt.cuda_context_bytes + (s.gpus > 1 ? s.rt.nccl_bytes : 0);
+    out.device_total = out.peak_reserved + out.runtime;
+}
+
+// One rank of the first and/or last pipeline stage: its memory into `out` and `q`; the device total.
+double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool first, bool last, TrainingResult& out, TrainingParts& q) {
+    const StageParams sp = stage_params(s, q.dense_layers_on, q.moe_layers_on, first, last);
+    const ModelStates st = model_states(s, sp, last, out, q);
+
+    // Activations on this stage.
+    const double micro_batches = first ? a.in_flight : 1;
+    double acts = micro_batches * q.stage_act_one_mb + q.recompute_transient + q.retained_graph;
+    if (first) acts += micro_batches * a.edge_first;
+    if (last) acts += a.edge_last;
+    out.activations = acts;
+    out.logits_loss = last ? a.logits : 0;
+
+    const double temp_fb = forward_backward_temporaries(s, sp, last, q);
+    const double temp_step = optimizer_step_temporaries(s, sp, st);
+    allocator_peak(s, temp_fb, temp_step, out, q);
+    return out.device_total;
+}
+
+}  // namespace
+
+TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
+    TrainingParts local;
+    TrainingParts& P = parts ? *parts : local;
+    const ModelSpec& m = s.m;
+    const MicroBatchActivations a = micro_batch_activations(s, P);
+
+    // The worst rank is the larger of the first and the last stage.
+    TrainingResult r, first_r, last_r;
     TrainingParts first_p = P, last_p = P;
-    P.first_total = stage_total(true, s.pp == 1, first_r, first_p);
-    P.last_total = s.pp > 1 ? stage_total(false, true, last_r, last_p) : P.first_total;
+    P.first_total = rank_memory(s, a, true, s.pp == 1, first_r, first_p);
+    P.last_total = s.pp > 1 ? rank_memory(s, a, false, true, last_r, last_p) : P.first_total;
     const bool last_worse = s.pp > 1 && P.last_total > P.first_total;
     const double first_total = P.first_total, last_total = P.last_total;
     r = last_worse ? last_r : first_r;
@@ -658,18 +717,19 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     P.last_total = last_total;
     r.worst_is_last_stage = last_worse;
 
-    r.params_total = s.pb.total;
-    r.params_trainable = s.lora ? 0 : s.pb.total;
+    // The counts the result quotes.
+    r.params_total = s.params.total;
+    r.params_trainable = s.lora ? 0 : s.params.total;
     if (s.lora) {
         const double moe_total = m.experts > 0 ? m.layers - m.dense_layers : 0;
         r.params_trainable = (m.layers - moe_total) * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, false) +
                              moe_total * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, true) +
-                             ((s.in.lora.targets & kLoraHead) ? s.in.lora.rank * (h + m.vocab) : 0);
+                             ((s.in.lora.targets & kLoraHead) ? s.in.lora.rank * (static_cast<double>(m.hidden) + m.vocab) : 0);
         r.params_total += r.params_trainable;
     }
-    r.layers_on_gpu = layers_on;
-    r.in_flight_micro_batches = r.worst_is_last_stage ? 1 : in_flight;
-    r.tokens_per_micro_batch = tokens;
+    r.layers_on_gpu = a.layers_on;
+    r.in_flight_micro_batches = r.worst_is_last_stage ? 1 : a.in_flight;
+    r.tokens_per_micro_batch = a.tokens;
     r.grad_accum = s.accum;
     r.global_batch = s.global;
     r.dp = s.dp;

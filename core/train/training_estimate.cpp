@@ -72,8 +72,8 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, cons
 
 std::string gradients_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
     std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
-    if (s.in.sharding >= Sharding::Zero2 && !(s.pr.no_sync_accumulation && s.accum > 1)) f += shards(s, "ZeRO-2/3 shards");
-    if (s.in.sharding >= Sharding::Zero2 && s.pr.no_sync_accumulation && s.accum > 1) f += ", unsharded while no_sync() accumulates";
+    if (s.in.sharding >= Sharding::Zero2 && !(s.profile.no_sync_accumulation && s.accum > 1)) f += shards(s, "ZeRO-2/3 shards");
+    if (s.in.sharding >= Sharding::Zero2 && s.profile.no_sync_accumulation && s.accum > 1) f += ", unsharded while no_sync() accumulates";
     if (p.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(p.ddp_copy);
     if (!p.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
         f += "; allocated during backward as activations are freed: " + bytes_gb(r.gradients) + " in all, 0 at the peak";
@@ -105,15 +105,15 @@ std::string logits_formula(const TrainingSetup& s, const TrainingParts& p, const
     std::string f = fnum(p.logits_tokens) + " tokens x " + fnum(p.logits_vocab) +
                     (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(p.logits_bytes_per_value) + " B";
     if (s.in.head == OutputHead::LanguageModel)
-        f += std::string(" (") + (s.pr.logits_fp32 ? "FP32 loss" : "16-bit loss") +
-             (s.pr.loss_chunk_tokens > 0 ? ", chunked by " + fnum(s.pr.loss_chunk_tokens) + " tokens" : "") + ")";
+        f += std::string(" (") + (s.profile.logits_fp32 ? "FP32 loss" : "16-bit loss") +
+             (s.profile.loss_chunk_tokens > 0 ? ", chunked by " + fnum(s.profile.loss_chunk_tokens) + " tokens" : "") + ")";
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
     return f;
 }
 
 std::string temporary_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
     if (r.peak_in_optimizer_step)
-        return std::string("optimizer step: ") + (s.pr.foreach_optimizer ? "foreach temporaries of the local state" : "per-tensor temporaries") +
+        return std::string("optimizer step: ") + (s.profile.foreach_optimizer ? "foreach temporaries of the local state" : "per-tensor temporaries") +
                " + library workspaces";
     std::string f;
     auto add = [&](const char* what, double b) {
@@ -184,7 +184,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     metric("layers_per_gpu", "Layers on this GPU", r.layers_on_gpu, "count");
     metric("in_flight_micro_batches", "Micro-batches in flight (pipeline)", r.in_flight_micro_batches, "count");
 
-    e.notes.push_back(std::string("Framework profile: ") + s.pr.label + ".");
+    e.notes.push_back(std::string("Framework profile: ") + s.profile.label + ".");
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");

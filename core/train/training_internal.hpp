@@ -11,21 +11,22 @@ namespace vc {
 
 struct TrainingSetup {
     ModelSpec m;
-    ParamBreakdown pb;
-    ProfileBehaviour pr;          // the profile with the config's overrides applied
+    ParamBreakdown params;        // the model's parameter counts
+    ProfileBehaviour profile;     // the profile with the config's overrides applied
     TrainingInputs in;
     RuntimeConstants rt;
     Task task = Task::Training;
     // Shape
     double gpus = 1, micro = 1, seq = 1, accum = 1, global = 1;
-    int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, etp = 1, v = 1;
+    int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, etp = 1;
+    int virtual_stages = 1;       // model chunks per GPU (interleaved schedule; else 1)
     bool sp = false, interleaved = false;
     double dp_shard = 1;          // ranks a ZeRO/FSDP shard spreads over (dp x cp, or the hybrid group)
     double edp_shard = 1;         // ranks expert parameters' ZeRO shards spread over
     // What trains and in which dtypes (bytes per value)
     bool mixed = false, pure16 = false, fp8 = false, fp32 = false;
     bool lora = false, qlora = false, autocast_active = false;
-    double p = 2;                 // activation / compute dtype
+    double compute_bytes = 2;     // bytes of an activation value (the compute dtype)
     double residual = 2;          // residual stream (FP32 under autocast with FP32 params)
     double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized
     double adapter_bytes = 2;     // LoRA adapters

@@ -196,3 +196,16 @@ TEST_CASE("fields: the engine's checks read the table's range, in the field's un
     CHECK(err.field == "no.such.field");
     CHECK(check_members({{"parallel.tp", 8}, {"training.dropout", 0.1}}, err));
 }
+
+TEST_CASE("fields: each ranged field's page step fits its range", "[fields]") {
+    // The page's -/+ buttons add the table's step (shell/ui_widgets.cpp); an open minimum starts a
+    // step above it, so the step must leave room below the maximum.
+    for (const auto& f : config_fields()) {
+        if (!f.ranged || f.accepts) continue;
+        INFO(f.path);
+        CHECK(f.step > 0);
+        CHECK(f.step < f.max - f.min);
+    }
+    CHECK(find_field("runtime.nccl_bytes")->step == 50.0 * 1024 * 1024);  // 50 MiB, shown in MiB
+    CHECK(find_field("inference.vllm.gpu_memory_utilization")->step == 0.05);
+}
