@@ -170,6 +170,29 @@ TEST_CASE("links: a parameter count with a name keeps the name through its copie
     CHECK(total(b) == total(a));
 }
 
+TEST_CASE("links: a number outside its field's range is left out with the range; the rest gives a result") {
+    Config cfg;
+    UiState ui;
+    Error err;
+    std::vector<Error> left_out;
+    REQUIRE(decode_fragment("v=2&batch=0&seq=1024&training.dropout=5", default_inputs(), cfg, ui, err, &left_out));
+    REQUIRE(left_out.size() == 2);
+    CHECK(left_out[0].field == "batch");
+    CHECK(left_out[0].message.find("must be") != std::string::npos);
+    CHECK(left_out[1].field == "training.dropout");
+    CHECK(left_out[1].message == "training.dropout must be a number in [0, 0.99], got 5");
+    CHECK(cfg.quick.seq == 1024);
+    CHECK(cfg.quick.batch == default_inputs().quick.batch);
+    CHECK(total(cfg) > 0);
+    // A copied link of an incomplete model writes its unset fields (vocab 0): read back as they are.
+    Config incomplete;
+    REQUIRE(decode_fragment("v=1&model.layers=32&model.hidden=4096&model.heads=32", default_inputs(), incomplete, ui, err));
+    Config back;
+    REQUIRE(decode_fragment(encode_fragment(incomplete, ui, default_inputs()), default_inputs(), back, ui, err, &left_out));
+    CHECK(left_out.empty());
+    CHECK(doc(back) == doc(incomplete));
+}
+
 TEST_CASE("widget messages: a set applies every value it can read and lists each it refused") {
     const Config base = default_inputs();
     Config out;
