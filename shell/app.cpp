@@ -64,6 +64,7 @@ bool apply_fragment(App& a, const std::string& fragment) {
     if (!decode_fragment(fragment, default_inputs(), cfg, ui, err, &left_out)) {
         a.link_error = err.field + ": " + page_words(err.message);
         a.link_left_out = {Error{err.field, page_words(err.message)}};
+        a.left_out_from = "the link";
         return false;
     }
     a.inputs = cfg;
@@ -74,6 +75,7 @@ bool apply_fragment(App& a, const std::string& fragment) {
     // (ui_widgets.cpp); the line above the form names the first and the others' fields.
     if (!err.field.empty()) {
         for (Error& e : left_out) e.message = page_words(e.message);
+        a.left_out_from = "the link";
         a.link_error = err.field + ": " + page_words(err.message);
         if (left_out.size() > 1) {
             a.link_error += "; also not applied:";

@@ -103,7 +103,9 @@ struct App {
     bool publish_replace = true;  // ... replacing the history entry (state came from the URL itself)
     std::string notice;         // a one-line message for the user (e.g. "Link copied")
     std::string link_error;     // why a shared link (or part of it) could not be read (shown until the next edit)
-    std::vector<Error> link_left_out;  // ... every key of it not applied (field, why), each marked beside its field
+    std::vector<Error> link_left_out;  // ... every key of it not applied (field, why), each marked beside its field;
+                                       // also a widget `set` message's values not applied (web/shell_bindings.cpp)
+    std::string left_out_from = "the link";  // where link_left_out came from, as its fields' marks say
     // The last model file imported on the page (state/model_file.hpp): what was read, or why not,
     // shown in the model panel until the next import or a choice of model; `import_problem` shows
     // it as an error (a file that could not be read, or keys the architecture lacks).

@@ -174,7 +174,7 @@ void row_end(Form& f, const Field& field) {
     if (engine || from_link) {
         ImGui::GetWindowDrawList()->AddRect(g_control_min, g_control_max, ImGui::GetColorU32(palette().error), ImGui::GetStyle().FrameRounding, 0, 1.5f);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        error_text(engine ? f.a.error.message : "From the link, not applied: " + from_link->message);
+        error_text(engine ? f.a.error.message : "From " + f.a.left_out_from + ", not applied: " + from_link->message);
         reg_rect(f.a, std::string(field.id) + "/error", at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, ImGui::GetItemRectMax().y));
         f.error_shown = true;
     }

@@ -41,7 +41,7 @@
             out(id, 'buffered', `${(r.buffered_bytes / GB).toFixed(2)} GB`);
             out(id, 'gpus', r.fits.filter((f) => f.gpus_needed > 0).map((f) => `${f.gpus_needed} × ${f.gpu}`).join(', ') || 'none fits');
         }
-        out(id, 'error', m.rejected ? `not applied: ${m.rejected.message}` : m.error ? m.error.message : 'none');
+        out(id, 'error', m.refused && m.refused.length ? `not applied: ${m.refused.map((e) => e.message).join('; ')}` : m.error ? m.error.message : 'none');
     }
 
     window.addEventListener('message', (event) => {

@@ -72,7 +72,9 @@
         }
     }
 
-    // A config patch (object) applied to the app: {ok:true} or {ok:false, error} with nothing changed.
+    // A config patch (object) applied to the app: {ok:true, refused:[{field, message}, ...]} (each
+    // value that could not be read keeps its value; the rest applied), or {ok:false, error} with
+    // nothing changed (not an object, not JSON, over the size limit).
     function applyInputs(patch) {
         if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
             return { ok: false, error: { field: 'inputs', message: 'inputs must be an object: a config patch (docs/config.md)' } };
@@ -123,9 +125,13 @@
                 state.theme = m.theme;
                 applyOptions();
             }
-            const r = m.inputs === undefined ? { ok: true } : applyInputs(m.inputs);
+            const r = m.inputs === undefined ? { ok: true, refused: [] } : applyInputs(m.inputs);
+            const refused = r.ok ? r.refused : [r.error];
             lastRevision = Module.stateRevision();  // this reply is the change's result message
-            post(resultMessage(Object.assign({ requestId, applied: r.ok }, r.ok ? {} : { rejected: r.error })));
+            // applied: the whole patch; refused: each value left out (field, why with its range);
+            // rejected: the first of them (as replies had it before `refused`).
+            post(resultMessage(Object.assign({ requestId, applied: refused.length === 0, refused },
+                refused.length ? { rejected: refused[0] } : {})));
         } else {
             post({ type: 'error', requestId, error: { field: 'type', message: `unknown message type ${JSON.stringify(m.type)} (accepted: set, get)` } });
         }

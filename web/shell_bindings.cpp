@@ -14,8 +14,10 @@
 //   setInputs(patchJson)     applies a config patch to the app's inputs and recomputes: a JSON
 //                            merge patch on the config document (docs/config.md), except that a
 //                            "model" in the patch replaces the model whole, as a link's model.* keys
-//                            do; returns {"ok":true} or {"ok":false,"error":{field,message}} (inputs
-//                            unchanged)
+//                            do; each value that cannot be read keeps its value and the rest
+//                            apply: {"ok":true,"refused":[{field,message},...]} (refused: those
+//                            left out, [] when none), or {"ok":false,"error":{field,message}} when
+//                            nothing applies (not a JSON object, over the limit; inputs unchanged)
 //   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...], "gib"?:bool}
 //   stateRevision()          moves on every recompute and every finished plan: the page posts a result when it changes
 //   contentHeight()          CSS pixels the UI's content needs at the current width
@@ -34,6 +36,7 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <vector>
 
 #include "io/config_json.hpp"
 #include "io/plan_json.hpp"
@@ -43,6 +46,7 @@
 #include "shell/platform.hpp"
 #include "shell/state/planner.hpp"
 #include "shell/state/report.hpp"
+#include "shell/state/rules.hpp"
 #include "shell/state/scenario.hpp"
 #include "shell/state/url.hpp"
 
@@ -131,15 +135,22 @@ std::string set_inputs(const emscripten::val& patch_value) {
                                                                  " bytes are read"}));
     vc::Config cfg;
     vc::Error err;
-    if (!vc::shell::patch_config_text(a.inputs, patch_value.as<std::string>(), cfg, err)) return vc::io::dump(vc::io::error_to_json(err));
+    std::vector<vc::Error> refused;
+    if (!vc::shell::patch_config_text(a.inputs, patch_value.as<std::string>(), cfg, err, &refused))
+        return vc::io::dump(vc::io::error_to_json(err));
     a.inputs = cfg;
     vc::shell::mark_changed(a);
+    // Each value left out is marked beside its field, as a link's are (until the next edit).
+    for (const auto& e : refused) a.link_left_out.push_back(vc::Error{e.field, vc::shell::page_words(e.message)});
+    a.left_out_from = "the embedding page";
     // The reply needs the estimate alone: the comparison, the answers and the charts (several times
     // its work) follow after the next frame (App::defer_extras), not before the reply.
     a.defer_extras = true;
     vc::shell::recompute(a);
     vc::shell::wake();
-    return vc::io::dump(json{{"ok", true}});
+    json out{{"ok", true}, {"refused", json::array()}};
+    for (const auto& e : refused) out["refused"].push_back(error_json(e));
+    return vc::io::dump(out);
 }
 
 std::string set_embed_options(const std::string& text) {

@@ -59,7 +59,7 @@ std::vector<ParetoPoint> pareto_points_from(const PlanResult& p) {
 Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count) {
     using Out = Outcome<std::vector<ParetoPoint>>;
     Error err;
-    if (!check_int_range("plan.pareto_per_count", per_count, 1, 1000, err)) return Out::failure(err);
+    if (!check_int_range("plan.pareto.per_count", per_count, 1, 1000, err)) return Out::failure(err);
     auto p = plan(cfg, pareto_plan_inputs(in, gpus, per_count));
     if (!p.ok) return Out::failure(p.error);
     return Out::success(pareto_points_from(p.value));
@@ -139,18 +139,18 @@ Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const Pla
 // [SECTION] serving -------------------------------------------------------------------------------
 namespace {
 
-ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c) {
+// `index`: the cluster's place in the request, which names its fields (plan.clusters[i].gpus).
+ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c, size_t index) {
     ServeClusterResult best;
     best.cluster = c;
+    auto why = [&](const Error& e) {
+        const Error named = cluster_error(e, index);
+        best.why = named.field + ": " + named.message;
+        return best;
+    };
     const GpuSpec* g = find_gpu(c.gpu_id);
-    if (!g) {
-        best.why = "gpu: must name a GPU of the catalog, got \"" + c.gpu_id + "\"";
-        return best;
-    }
-    if (c.gpus < 1 || c.gpus > kMaxCompareGpus) {
-        best.why = "gpus: must be 1 to 1000000, got " + std::to_string(c.gpus);
-        return best;
-    }
+    if (!g) return why(Error{"gpu", "must name a GPU of the catalog, got \"" + c.gpu_id + "\""});
+    if (c.gpus < 1 || c.gpus > kMaxCompareGpus) return why(Error{"plan.gpus", "must be 1 to 1000000, got " + std::to_string(c.gpus)});
     const NodeSpec* node = find_node(c.gpu_id);
     const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
     const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
@@ -219,7 +219,7 @@ Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const
     auto rm = resolve_model(cfg.model);
     if (!rm.ok) return Out::failure(rm.error);
     std::vector<ServeClusterResult> out;
-    for (const auto& c : clusters) out.push_back(serve_one(cfg, in, goal, c));
+    for (size_t i = 0; i < clusters.size(); ++i) out.push_back(serve_one(cfg, in, goal, clusters[i], i));
     std::stable_sort(out.begin(), out.end(), [](const ServeClusterResult& a, const ServeClusterResult& b) {
         if (a.meets != b.meets) return a.meets;
         if (a.ok != b.ok) return a.ok;

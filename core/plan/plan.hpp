@@ -310,8 +310,9 @@ PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric);
 Outcome<FabricPoint> fabric_point_from(const Config& cfg, const PlanInputs& fabric_in, const Layout& reference, double target_efficiency,
                                        const Outcome<PlanResult>& p);
 void cluster_plan_request(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, Config& cluster_cfg, PlanInputs& cluster_in);
+// `index`: the cluster's place in the request (its errors are named plan.clusters[index].*), -1 for none.
 ClusterResult cluster_result_from(const Config& cluster_cfg, const PlanInputs& cluster_in, const ClusterCandidate& c,
-                                  const Outcome<PlanResult>& p);
+                                  const Outcome<PlanResult>& p, long index = -1);
 
 // Serving comparison: for each cluster, the tensor-parallel size (powers of two within a node)
 // whose replicas hold the goal at the lowest cost per million output tokens (cfg's inference

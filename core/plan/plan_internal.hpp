@@ -26,4 +26,9 @@ struct PlanModel {
 PlanModel plan_model(const Config& cfg, const GpuSpec& gpu);
 StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
 
+// A compared cluster's error named by the path its request gives it: a cluster's GPU count, GPU and
+// fabric are plan.clusters[i].gpus, .gpu and .fabric, not the plan's own plan.gpus, gpu and
+// plan.fabric ("plan.clusters[1].gpus: must be whole nodes of 8 GPUs ...").
+Error cluster_error(Error e, size_t i);
+
 }  // namespace vc

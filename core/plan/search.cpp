@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "core/plan/plan_internal.hpp"
@@ -97,21 +98,21 @@ std::string layout_label(const Layout& l) {
 Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     PlanHardware hw;
     const GpuSpec* g = find_gpu(cfg.gpu_id);
-    if (!g) return Outcome<PlanHardware>::failure("gpu_id", "must name a GPU of the catalog (e.g. h100-80gb), got \"" + cfg.gpu_id + "\"");
+    if (!g) return Outcome<PlanHardware>::failure("gpu", "must name a GPU of the catalog (e.g. h100-80gb), got \"" + cfg.gpu_id + "\"");
     hw.gpu = *g;
     const NodeSpec* node = find_node(g->id);
     hw.gpus_per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
     Error err;
     if (!check_int_range("plan.gpus_per_node", hw.gpus_per_node, 1, 1024, err)) return Outcome<PlanHardware>::failure(err);
     if (in.intra_override.line_gbps > 0) {
-        if (!check_fabric("plan.intra", in.intra_override, err)) return Outcome<PlanHardware>::failure(err);
+        if (!check_fabric("plan.intra_spec", in.intra_override, err)) return Outcome<PlanHardware>::failure(err);
         hw.intra = in.intra_override;
     } else {
         const FabricSpec* f = find_fabric(node ? node->intra_fabric : "pcie4");
         hw.intra = f ? *f : FabricSpec{};
     }
     if (in.fabric_override.line_gbps > 0) {
-        if (!check_fabric("plan.fabric", in.fabric_override, err)) return Outcome<PlanHardware>::failure(err);
+        if (!check_fabric("plan.fabric_spec", in.fabric_override, err)) return Outcome<PlanHardware>::failure(err);
         hw.inter = in.fabric_override;
     } else {
         const FabricSpec* f = find_fabric(in.fabric);
@@ -517,7 +518,7 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
                                                const std::vector<std::string>& fabrics, double target_efficiency) {
     using Out = Outcome<std::vector<BatchSizing>>;
     Error err;
-    if (!check_range("plan.target_efficiency", target_efficiency, 0.05, 0.999, err)) return Out::failure(err);
+    if (!check_range("plan.batch_sizing.target_efficiency", target_efficiency, 0.05, 0.999, err)) return Out::failure(err);
     const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<BatchSizing> out;
     for (const auto& id : ids) {
@@ -530,6 +531,17 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
     return Out::success(std::move(out));
 }
 
+Error cluster_error(Error e, size_t i) {
+    static const char* const own[][2] = {{"plan.gpus", "gpus"}, {"gpu", "gpu"}, {"plan.fabric", "fabric"}};
+    const std::string at = "plan.clusters[" + std::to_string(i) + "].";
+    for (const auto& o : own) {
+        if (e.field != o[0]) continue;
+        e.field = at + o[1];
+        if (e.message.rfind(o[0], 0) == 0) e.message.replace(0, std::strlen(o[0]), e.field);  // "plan.gpus must be ..."
+    }
+    return e;
+}
+
 void cluster_plan_request(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, Config& cc, PlanInputs& pi) {
     cc = cfg;
     cc.gpu_id = c.gpu_id;
@@ -539,11 +551,12 @@ void cluster_plan_request(const Config& cfg, const PlanInputs& in, const Cluster
     pi.top = 1;
 }
 
-ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const ClusterCandidate& c, const Outcome<PlanResult>& p) {
+ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const ClusterCandidate& c, const Outcome<PlanResult>& p, long index) {
     ClusterResult r;
     r.cluster = c;
     if (!p.ok) {
-        r.why = p.error.field + ": " + p.error.message;
+        const Error e = index >= 0 ? cluster_error(p.error, static_cast<size_t>(index)) : p.error;
+        r.why = e.field + ": " + e.message;
     } else if (p.value.ranked.empty()) {
         r.why = p.value.notes.empty() ? "no layout fits" : p.value.notes.back();
     } else {
@@ -557,14 +570,22 @@ ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const 
     return r;
 }
 
+namespace {
+
+// One cluster of a comparison; `index`: its place in the request (its errors are named by it), or
+// -1 for a cluster the planner makes itself (fewest_gpus: its fields are the plan's own).
+ClusterResult plan_cluster(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, long index) {
+    Config cc;
+    PlanInputs pi;
+    cluster_plan_request(cfg, in, c, cc, pi);
+    return cluster_result_from(cc, pi, c, plan(cc, pi), index);
+}
+
+}  // namespace
+
 Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in, const std::vector<ClusterCandidate>& clusters) {
     std::vector<ClusterResult> out;
-    for (const auto& c : clusters) {
-        Config cc;
-        PlanInputs pi;
-        cluster_plan_request(cfg, in, c, cc, pi);
-        out.push_back(cluster_result_from(cc, pi, c, plan(cc, pi)));
-    }
+    for (size_t i = 0; i < clusters.size(); ++i) out.push_back(plan_cluster(cfg, in, clusters[i], static_cast<long>(i)));
     rank_clusters(out, in.rank);
     return Outcome<std::vector<ClusterResult>>::success(std::move(out));
 }
@@ -589,9 +610,7 @@ Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, doub
     if (!hw.ok) return Out::failure(hw.error);
     const int g = hw.value.gpus_per_node;
     auto meets = [&](int n, ClusterResult& r) {
-        auto rs = plan_clusters(cfg, in, {{cfg.gpu_id, n, in.fabric}});
-        if (!rs.ok || rs.value.empty()) return false;
-        r = rs.value.front();
+        r = plan_cluster(cfg, in, {cfg.gpu_id, n, in.fabric}, -1);
         return r.ok && r.train_days <= deadline_days;
     };
     ClusterResult best;

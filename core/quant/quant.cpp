@@ -596,14 +596,19 @@ bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Er
         return false;
     }
     double layer_sum = 0;
-    for (double b : f.layer_bytes) {
-        if (!check_range("inference.weights_file.layer_bytes", b, 0, kMaxFileBytes, err)) return false;
-        layer_sum += b;
+    for (size_t i = 0; i < f.layer_bytes.size(); ++i) {
+        if (!check_range(("inference.weights_file.layer_bytes[" + std::to_string(i) + "]").c_str(), f.layer_bytes[i], 0, kMaxFileBytes, err)) return false;
+        layer_sum += f.layer_bytes[i];
     }
     const double parts = f.embedding + f.output + f.attention + f.mlp + f.experts + f.router + f.other;
     if (f.has_parts) {
-        for (double b : {f.embedding, f.output, f.attention, f.mlp, f.experts, f.experts_routed, f.router, f.other})
-            if (!check_range("inference.weights_file.parts", b, 0, kMaxFileBytes, err)) return false;
+        // Each part named by the key the file's JSON gives it (inference.weights_file.parts.mlp).
+        const std::pair<const char*, double> named[] = {{"embedding", f.embedding}, {"output", f.output},
+                                                        {"attention", f.attention}, {"mlp", f.mlp},
+                                                        {"experts", f.experts},     {"experts_routed", f.experts_routed},
+                                                        {"router", f.router},       {"other", f.other}};
+        for (const auto& [part, b] : named)
+            if (!check_range((std::string("inference.weights_file.parts.") + part).c_str(), b, 0, kMaxFileBytes, err)) return false;
         // The parts are whole bytes: they add up to the total to within rounding.
         if (std::fabs(parts - f.total_bytes) > 1e-9 * f.total_bytes + 1) {
             err = Error{"inference.weights_file.parts", "inference.weights_file.parts add up to " + num(parts) + " B, total_bytes is " +

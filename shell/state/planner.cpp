@@ -355,7 +355,7 @@ void unit_finish(Cache& c, const Unit& u, const Outcome<PlanResult>& p) {
             break;
         }
         case UnitKind::Cluster:
-            x.clusters.push_back(cluster_result_from(c.unit_cfg, c.unit_in, req.clusters[u.index], p));
+            x.clusters.push_back(cluster_result_from(c.unit_cfg, c.unit_in, req.clusters[u.index], p, static_cast<long>(u.index)));
             break;
         case UnitKind::Serve: {
             auto sv = serve_clusters(req.cfg, req.in, req.serve_goal, req.clusters);

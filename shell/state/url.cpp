@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/fields.hpp"
 #include "core/model/presets.hpp"
 #include "io/config_json.hpp"
 #include "io/text_input.hpp"
@@ -169,7 +170,9 @@ json model_json(const Config& cfg) {
                 if (!was.contains(it.key()) || was[it.key()] != it.value()) j[it.key()] = it.value();
             return j;
         }
-        case ModelMode::ParamsOnly: return json{{"params_b", cfg.model.params_override_b}};
+        // The count and what the model has beside it (a name, a context window), as the config
+        // JSON writes a count-only model (a count alone lost a named model's name through its link).
+        case ModelMode::ParamsOnly: return io::model_to_json(cfg.model);
         case ModelMode::Custom: break;
     }
     return io::config_to_json(cfg)["model"];  // with params_b when a count was typed
@@ -320,6 +323,102 @@ bool about(const std::string& field, const std::string& key) {
     return field == key || inside(field, key) || inside(key, field);
 }
 
+// Takes back what the key `path` set in `doc`: the value `was` has there, else nothing, and the
+// objects the key created on its way ("a.b" = 1 over a document without "a" leaves no "a": {}).
+void take_back(json& doc, const json& was, const std::string& path) {
+    erase_path(doc, path);
+    if (const json* v = get_path(was, path)) {
+        set_path(doc, path, *v);
+        return;
+    }
+    for (size_t dot = path.rfind('.'); dot != std::string::npos && dot > 0; dot = path.rfind('.', dot - 1)) {
+        const std::string up = path.substr(0, dot);
+        const json* at = get_path(doc, up);
+        if (!at || !at->is_object() || !at->empty() || get_path(was, up)) break;
+        erase_path(doc, up);
+    }
+}
+
+// Reads the config document `doc` with `model` as its model. A field the reader rejects that one of
+// the `given` keys set goes back to `base`'s value (a model key is dropped from the given model),
+// `note` is told why, and the rest is read again, until it reads. `task_given` and no
+// `optimizer_given`: the task's own optimizer applies (the config reader's default for the task, as
+// the task buttons do), not the starting state's. `check_ranges`: a given number outside its field's
+// range is left out as well. False when the reader rejects what no given key set.
+template <typename Note>
+bool read_given(const Config& base, const json& base_doc, json doc, json model, std::vector<std::string> given, bool task_given,
+                bool optimizer_given, bool check_ranges, Note&& note, Config& cfg) {
+    auto read = [&](json d, json m) {
+        d["model"] = std::move(m);
+        if (task_given && !optimizer_given) d.erase("optimizer");
+        return io::config_from_json(d);
+    };
+    Outcome<Config> parsed;
+    while (true) {
+        parsed = read(doc, model);
+        Error bad = parsed.error;
+        if (parsed.ok && !check_ranges) break;
+        if (parsed.ok) {
+            // A value that reads but is outside its field's range (core/fields.cpp) is left out too,
+            // so the rest gives a result: one range check per field, the table's. Not when the
+            // state holds that value without it (a copied link writes an incomplete model's 0 vocab).
+            bool in_range = true;
+            for (const std::string& key : given) {
+                const FieldDef* f = find_field(key);
+                if (!f || !f->has_member() || check_field(parsed.value, *f, bad)) continue;
+                json d = doc, m = model;
+                if (key.rfind("model.", 0) == 0) take_back(m, json::object(), key.substr(6));
+                else take_back(d, base_doc, key);
+                const auto without = read(d, m.empty() ? model_json(base) : m);
+                if (without.ok && f->number_of(without.value) == f->number_of(parsed.value)) continue;
+                in_range = false;
+                break;
+            }
+            if (in_range) break;
+        } else if (const FieldDef* f = find_field(bad.field)) {
+            // "seq must be a number": with the range it accepts, as a range check words it.
+            const std::string tail = " must be a number";
+            const std::string range = field_range_text(*f);
+            if (f->ranged && !f->accepts && bad.message.size() >= tail.size() &&
+                bad.message.compare(bad.message.size() - tail.size(), tail.size(), tail) == 0)
+                bad.message += " in " + range;
+        }
+        note(bad);
+        bool dropped = false;
+        for (auto it = given.begin(); it != given.end();) {
+            if (!about(bad.field, *it)) {
+                ++it;
+                continue;
+            }
+            if (*it == "model") {
+                model = model_json(base);
+            } else if (it->rfind("model.", 0) == 0) {
+                take_back(model, json::object(), it->substr(6));
+                if (model.empty()) model = model_json(base);
+            } else {
+                take_back(doc, base_doc, *it);
+                optimizer_given &= *it != "optimizer";
+                task_given &= *it != "task";
+            }
+            it = given.erase(it);
+            dropped = true;
+        }
+        if (!dropped) return false;
+    }
+    cfg = parsed.value;
+    // A parameter count alone (no architecture): the filled architecture the other methods read,
+    // as the engine resolves it (resolve_model keeps the model's name and context window).
+    if (cfg.model.params_override_b > 0 && cfg.model.id.empty() && cfg.model.layers == 0) {
+        const ModelSpec read = cfg.model;
+        use_params_only(cfg, read.params_override_b);
+        if (!read.name.empty()) cfg.model.name = read.name;
+        cfg.model.context_limit = read.context_limit;
+    } else {
+        sync_model(cfg);
+    }
+    return true;
+}
+
 }  // namespace
 
 bool decode_fragment(const std::string& fragment, const Config& start, Config& cfg, UiState& ui, Error& err, std::vector<Error>* left_out) {
@@ -406,43 +505,8 @@ bool decode_fragment(const std::string& fragment, const Config& start, Config& c
         }
     }
 
-    // Read the document; a field the reader rejects goes back to the starting state's value (the
-    // model's keys are dropped from the link's model) and the rest is read again.
-    Outcome<Config> parsed;
-    while (true) {
-        json full = doc;
-        full["model"] = model;
-        // A link that sets the task and names no optimizer gets the task's own (as the task buttons
-        // do): the config reader's default, not the starting state's training optimizer.
-        if (task_given && !optimizer_given) full.erase("optimizer");
-        parsed = io::config_from_json(full);
-        if (parsed.ok) break;
-        note(parsed.error);
-        bool dropped = false;
-        for (auto it = given.begin(); it != given.end();) {
-            if (!about(parsed.error.field, *it)) {
-                ++it;
-                continue;
-            }
-            if (it->rfind("model.", 0) == 0) {
-                erase_path(model, it->substr(6));
-                if (model.empty()) model = model_json(base), model_given = false;
-            } else {
-                erase_path(doc, *it);
-                if (const json* was = get_path(base_doc, *it)) set_path(doc, *it, *was);
-                optimizer_given &= *it != "optimizer";
-                task_given &= *it != "task";
-            }
-            it = given.erase(it);
-            dropped = true;
-        }
-        // The reader named nothing the link set: nothing of it applies.
-        if (!dropped) return false;
-    }
-    Config out = parsed.value;
-    // A parameter count alone: rebuild the filled architecture the other methods read.
-    if (out.model.params_override_b > 0 && out.model.id.empty() && out.model.layers == 0) use_params_only(out, out.model.params_override_b);
-    else sync_model(out);
+    Config out;
+    if (!read_given(base, base_doc, doc, model, given, task_given, optimizer_given, true, note, out)) return false;
     cfg = out;
     if (left_out) *left_out = left;
     ui.show_gib = view.show_gib;
@@ -452,34 +516,57 @@ bool decode_fragment(const std::string& fragment, const Config& start, Config& c
 }
 
 // [SECTION] patch ---------------------------------------------------------------------------------
-bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, Error& err) {
+bool patch_config(const Config& base, const nlohmann::json& patch, Config& out, Error& err, std::vector<Error>* refused) {
+    err = Error{};
+    if (refused) refused->clear();
     if (!patch.is_object()) {
         err = Error{"config", "the inputs must be a JSON object (a config patch, docs/config.md)"};
         return false;
     }
-    json doc = config_json(base);
+    // Each value of the patch by its dotted path, as a link's keys are read (decode_fragment): one
+    // that cannot be read is refused alone, with its reason, and the others apply.
+    const json base_doc = config_json(base);
+    json doc = base_doc;
     json model = model_json(base);
-    json rest = patch;
-    if (rest.contains("model")) {
-        // A model in the patch replaces the model whole, as a link's model.* keys do (a preset is
-        // not mixed with the old architecture).
-        model = rest["model"];
-        rest.erase("model");
+    std::vector<std::string> given;
+    std::vector<Error> bad;
+    Error last;  // the reader's last word: when nothing could be dropped for it, nothing applies
+    auto note = [&bad, &last](const Error& e) {
+        last = e;
+        if (std::none_of(bad.begin(), bad.end(), [&](const Error& b) { return b.field == e.field; })) bad.push_back(e);
+    };
+    for (auto it = patch.begin(); it != patch.end(); ++it) {
+        if (it.key() == "model") {
+            // A model replaces the model whole, as a link's model.* keys do (a preset is not mixed
+            // with the old architecture); each of its keys can be refused alone.
+            model = it.value();
+            Flat m;
+            if (model.is_object()) flatten(model, "model", m);
+            if (m.empty()) given.push_back("model");
+            for (const auto& kv : m) given.push_back(kv.first);
+            continue;
+        }
+        Flat leaves;
+        flatten(it.value(), it.key(), leaves);
+        for (const auto& [key, value] : leaves) {
+            // null removes a field (a JSON merge patch); a path through a value is no field.
+            if (!(value.is_null() ? erase_path(doc, key) : set_path(doc, key, value))) {
+                const std::string name = key.empty() ? "\"\"" : io::quoted_excerpt(key);
+                note(Error{name, name + " is not a config field"});
+                continue;
+            }
+            given.push_back(key);
+        }
     }
-    doc.merge_patch(rest);
-    if (!model.is_null()) doc["model"] = model;
-    auto parsed = io::config_from_json(doc);
-    if (!parsed.ok) {
-        err = parsed.error;
-        return false;
-    }
-    out = parsed.value;
-    if (out.model.params_override_b > 0 && out.model.id.empty() && out.model.layers == 0) use_params_only(out, out.model.params_override_b);
-    else sync_model(out);
-    return true;
+    Config read;
+    const bool ok = read_given(base, base_doc, doc, model, given, false, false, refused != nullptr, note, read);
+    if (ok && (refused || bad.empty())) out = read;
+    if (!bad.empty()) err = ok ? bad.front() : last;
+    if (refused) *refused = bad;
+    return ok && (refused || bad.empty());
 }
 
-bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err) {
+bool patch_config_text(const Config& base, const std::string& text, Config& out, Error& err, std::vector<Error>* refused) {
     if (text.size() > io::kMaxMessageBytes) {
         err = Error{"inputs", "the inputs are " + std::to_string(text.size()) + " bytes of JSON; at most " +
                                   std::to_string(io::kMaxMessageBytes) + " are read"};
@@ -494,7 +581,7 @@ bool patch_config_text(const Config& base, const std::string& text, Config& out,
         err = Error{"config", "the inputs must be a JSON object (a config patch)"};
         return false;
     }
-    return patch_config(base, patch, out, err);
+    return patch_config(base, patch, out, err, refused);
 }
 
 // [SECTION] embedding keys ------------------------------------------------------------------------

@@ -261,23 +261,34 @@ test('embed demo: both sandboxed widgets round-trip postMessage, take keys, lock
     assert.equal(m.result.breakdown.activations, 2.5e-3 * 16 * 2048 * 7e9);
     assert.equal((await hook(frames['quick-7b'], 'state')).inputs.batch, 16);
 
-    // Set and get through the API the host would script; a bad input is rejected, nothing changes.
+    // Set and get through the API the host would script; a bad input is refused and keeps its
+    // value, the good ones in the same message apply (issue 16), and the reply lists each refused.
     const reply = await page.evaluate(() => window.demo.set('guide-70b', { seq: 8192 }));
     assert.equal(reply.config.seq, 8192);
     assert.equal(reply.result.method, 'guide');
-    const rejected = await page.evaluate(() => window.demo.set('guide-70b', { seq: 'long' }));
+    const batch = reply.config.batch;
+    const rejected = await page.evaluate(() => window.demo.set('guide-70b', { seq: 'long', batch: 2, training: { dropout: 5 } }));
     assert.deepEqual([rejected.applied, rejected.rejected.field], [false, 'seq']);
-    assert.equal(rejected.config.seq, 8192);
+    assert.deepEqual(rejected.refused.map((e) => e.field), ['seq', 'training.dropout']);
+    assert.match(rejected.refused[1].message, /^training\.dropout must be a number in \[0, 0\.99\], got 5/);
+    assert.deepEqual([rejected.config.seq, rejected.config.batch], [8192, 2]);
+    // Each refused field is marked in the widget, as a link's are.
+    const marked = await hook(frames['guide-70b'], 'state');
+    assert.deepEqual(marked.link_left_out.map((e) => e.field), ['seq', 'training.dropout']);
+    await page.evaluate((b) => window.demo.set('guide-70b', { batch: b }), batch);
     // A 30 MB model name (issue 16): an error reply naming the inputs, nothing copied into the
     // engine, and later messages keep working.
     const huge = await page.evaluate(() => window.demo.set('guide-70b', { model: { preset: 'llama-3.1-8b', name: 'x'.repeat(30e6) } }));
     assert.deepEqual([huge.applied, huge.rejected.field], [false, 'inputs']);
     assert.match(huge.rejected.message, /at most 65536 bytes/);
-    // Under the message limit but over the name's: the engine names the field.
-    const long = await page.evaluate(() => window.demo.set('guide-70b', { model: { preset: 'llama-3.1-8b', name: 'x'.repeat(300) } }));
-    assert.deepEqual([long.applied, long.rejected.field], [false, 'model.name']);
+    // Under the message limit but over the name's: the engine names the field; the rest of the
+    // model (the widget's own) applies.
+    const long = await page.evaluate((model) => window.demo.set('guide-70b', { model: Object.assign(model, { name: 'x'.repeat(300) }) }), reply.config.model);
+    assert.deepEqual([long.applied, long.rejected.field, long.refused.length], [false, 'model.name', 1]);
+    assert.deepEqual(long.config.model, reply.config.model);
     const after = await page.evaluate(() => window.demo.set('guide-70b', { seq: 4096 }));
-    assert.deepEqual([after.applied, after.config.seq], [true, 4096]);
+    assert.deepEqual([after.applied, after.config.seq, after.refused], [true, 4096, []]);
+    assert.deepEqual((await hook(frames['guide-70b'], 'state')).link_left_out, [], 'a clean set clears the marks');
     await page.evaluate(() => window.demo.set('guide-70b', { seq: 8192 }));
     const got = await page.evaluate(() => window.demo.get('guide-70b'));
     assert.deepEqual(got.result, reply.result);

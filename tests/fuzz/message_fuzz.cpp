@@ -1,12 +1,15 @@
 // libFuzzer harness: a widget message's inputs as the engine reads them (web/embed.js hands the
 // `set` message's JSON text to setInputs in web/shell_bindings.cpp, which calls
-// shell::patch_config_text). Properties on every input: no crash, no sanitizer report, no throw;
-// a patch that applies gives a config that survives its own JSON (the same document and the same
-// estimate, byte for byte), and its exports and summary are written without failing.
+// shell::patch_config_text with the refused list: the values that read apply). Properties on every
+// input: no crash, no sanitizer report, no throw; every refused value names its field and why; the
+// whole read fails only when the partial one refused something; what applies gives a config that survives
+// its own JSON (the same document and the same estimate, byte for byte), and its exports and
+// summary are written without failing.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "core/estimate.hpp"
 #include "io/config_json.hpp"
@@ -30,10 +33,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     Config cfg;
     Error err;
-    if (!patch_config_text(base, text, cfg, err)) {
+    std::vector<Error> refused;  // as the widget reads a set: the values that read apply
+    if (!patch_config_text(base, text, cfg, err, &refused)) {
         if (err.field.empty()) fail("a rejected message names no field", text, err.message);
         return 0;
     }
+    for (const Error& e : refused)
+        if (e.field.empty() || e.message.empty()) fail("a refused value names no field or reason", text, e.message);
+    Config whole;
+    Error whole_err;
+    // Whole (no range checks) fails only where the partial read refused something.
+    if (!patch_config_text(base, text, whole, whole_err) && refused.empty()) fail("whole read failed, partial refused nothing", text, whole_err.message);
     const std::string doc1 = io::dump(io::config_to_json(cfg));
     auto back = io::parse_config(doc1);
     if (!back.ok) fail(("its own JSON does not read back: " + back.error.field + ": " + back.error.message).c_str(), text, doc1);

@@ -3,6 +3,7 @@
 // spreadsheet formula. Each case is a repro from the issue or the fuzzers.
 #include <catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -149,6 +150,87 @@ TEST_CASE("links: a preset's edited name and fields survive the copied link") {
     // Doubles go through the link exactly (shortest form that reads back).
     const Config t = through_link("v=1&target_utilization=0.30000000000000004&batch=3");
     CHECK(t.target_utilization == 0.30000000000000004);
+}
+
+TEST_CASE("links: a parameter count with a name keeps the name through its copied link (fragment fuzzer)") {
+    // found-params-only-name: the encoder wrote a count-only model as params_b alone, and the
+    // decoder rebuilt it without the name; both now keep what the config JSON keeps.
+    Error err;
+    const Config b = through_link("v=2&model.params_b=63&model.name=My%20model&model.context_limit=32768", &err);
+    CHECK(err.field == "");
+    CHECK(b.model.name == "My model");
+    CHECK(b.model.context_limit == 32768);
+    CHECK(b.model.params_override_b == 63);
+    CHECK(b.model.approximate);
+    CHECK(model_mode(b) == ModelMode::ParamsOnly);
+    Config a;
+    UiState ui;
+    REQUIRE(decode_fragment("v=2&model.params_b=63&model.name=My%20model", default_inputs(), a, ui, err));
+    CHECK(encode_fragment(a, ui, default_inputs()) == "v=2&model.name=My%20model&model.params_b=63");
+    CHECK(total(b) == total(a));
+}
+
+TEST_CASE("links: a number outside its field's range is left out with the range; the rest gives a result") {
+    Config cfg;
+    UiState ui;
+    Error err;
+    std::vector<Error> left_out;
+    REQUIRE(decode_fragment("v=2&batch=0&seq=1024&training.dropout=5", default_inputs(), cfg, ui, err, &left_out));
+    REQUIRE(left_out.size() == 2);
+    CHECK(left_out[0].field == "batch");
+    CHECK(left_out[0].message.find("must be") != std::string::npos);
+    CHECK(left_out[1].field == "training.dropout");
+    CHECK(left_out[1].message == "training.dropout must be a number in [0, 0.99], got 5");
+    CHECK(cfg.quick.seq == 1024);
+    CHECK(cfg.quick.batch == default_inputs().quick.batch);
+    CHECK(total(cfg) > 0);
+    // A copied link of an incomplete model writes its unset fields (vocab 0): read back as they are.
+    Config incomplete;
+    REQUIRE(decode_fragment("v=1&model.layers=32&model.hidden=4096&model.heads=32", default_inputs(), incomplete, ui, err));
+    Config back;
+    REQUIRE(decode_fragment(encode_fragment(incomplete, ui, default_inputs()), default_inputs(), back, ui, err, &left_out));
+    CHECK(left_out.empty());
+    CHECK(doc(back) == doc(incomplete));
+}
+
+TEST_CASE("widget messages: a set applies every value it can read and lists each it refused") {
+    const Config base = default_inputs();
+    Config out;
+    Error err;
+    std::vector<Error> refused;
+    REQUIRE(patch_config_text(base, R"({"batch": 8, "seq": "long", "training": {"dropout": 5}, "gpu": "a100-80gb"})", out, err, &refused));
+    REQUIRE(refused.size() == 2);
+    CHECK(refused[0].field == "seq");
+    CHECK(refused[1].field == "training.dropout");
+    CHECK(refused[1].message.find("[0, 0.99]") != std::string::npos);
+    CHECK(err.field == "seq");
+    CHECK(out.quick.batch == 8);
+    CHECK(out.gpu_id == "a100-80gb");
+    CHECK(out.quick.seq == base.quick.seq);
+    CHECK(out.training.dropout == base.training.dropout);
+    // Without the list: whole or nothing, as before (the page's model import uses it).
+    Config whole = base;
+    CHECK_FALSE(patch_config_text(base, R"({"batch": 8, "seq": "long"})", whole, err));
+    CHECK(err.field == "seq");
+    CHECK(whole.quick.batch == base.quick.batch);
+    // A model's bad key is refused alone; the rest of the model applies.
+    REQUIRE(patch_config_text(base, R"({"model": {"preset": "llama-3.1-8b", "name": ")" + std::string(300, 'x') + R"("}, "batch": 2})", out, err,
+                              &refused));
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0].field == "model.name");
+    CHECK(out.model.id == "llama-3.1-8b");
+    CHECK(out.quick.batch == 2);
+    // A key that is no field, one set through a number, and a model that is not an object.
+    REQUIRE(patch_config_text(base, R"({"nope": {"deep": 1}, "batch": {"x": 1}, "model": 5, "seq": 1024})", out, err, &refused));
+    std::vector<std::string> fields;
+    for (const Error& e : refused) fields.push_back(e.field);
+    std::sort(fields.begin(), fields.end());
+    CHECK(fields == std::vector<std::string>{"batch.x", "model", "nope"});
+    CHECK(out.quick.seq == 1024);
+    CHECK(doc(out).find("nope") == std::string::npos);
+    // Nothing to apply: not an object.
+    CHECK_FALSE(patch_config_text(base, "[1]", out, err, &refused));
+    CHECK(err.field == "config");
 }
 
 TEST_CASE("config JSON: config -> JSON -> config keeps every field (a model without layers, exact doubles)") {

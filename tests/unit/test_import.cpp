@@ -365,4 +365,15 @@ TEST_CASE("inference.weights_file: exact bytes replace the derived ones", "[impo
     bad = estimate(io::config_from_json(doc).value);
     REQUIRE_FALSE(bad.ok);
     CHECK(bad.error.message == "inference.weights_file.layer_bytes has 3 entries, the model has 2 layers");
+    // A bad entry or part is named by the path the file's JSON gives it (with the index or part).
+    doc["inference"]["weights_file"] = {{"total_bytes", 1e6}, {"layer_bytes", {1, -2}}};
+    bad = estimate(io::config_from_json(doc).value);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.weights_file.layer_bytes[1]");
+    CHECK(bad.error.message.rfind("inference.weights_file.layer_bytes[1] must be a number in [0, ", 0) == 0);
+    doc["inference"]["weights_file"] = {{"total_bytes", 1e6}, {"parts", {{"embedding", 1e6}, {"mlp", -1}}}};
+    bad = estimate(io::config_from_json(doc).value);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.weights_file.parts.mlp");
+    CHECK(bad.error.message.rfind("inference.weights_file.parts.mlp must be a number in [0, ", 0) == 0);
 }

@@ -2,7 +2,10 @@
 // a hand-enumerated small search, and bad input. Numbers a user can check with a calculator.
 #include <catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/model/presets.hpp"
 #include "core/plan/collectives.hpp"
@@ -208,7 +211,7 @@ TEST_CASE("search: bad input names the field", "[plan]") {
     CHECK(plan(c, in).error.field == "plan.global_batch");
     in.global_batch = 0;
     c.gpu_id = "";
-    CHECK(plan(c, in).error.field == "gpu_id");
+    CHECK(plan(c, in).error.field == "gpu");
     c.gpu_id = "h100-80gb";
     in.k.gemm_efficiency_max = std::nan("");
     CHECK(plan(c, in).error.field == "plan.constants.gemm_efficiency_max");
@@ -249,6 +252,11 @@ TEST_CASE("batch sizing: a slower fabric needs a bigger per-GPU batch", "[plan]"
     CHECK(r.value[0].per_gpu_batch > 0);
     CHECK(r.value[1].per_gpu_batch > r.value[0].per_gpu_batch);
     CHECK(r.value[1].efficiency >= 0.9);
+    // The request's path: plan.batch_sizing.target_efficiency (docs/planner.md).
+    auto off = batch_sizing(c, in, l, {"ib-ndr400"}, 1.5);
+    REQUIRE_FALSE(off.ok);
+    CHECK(off.error.field == "plan.batch_sizing.target_efficiency");
+    CHECK(off.error.message.rfind("plan.batch_sizing.target_efficiency must be a number in [0.05, 0.999], got 1.5", 0) == 0);
 }
 
 TEST_CASE("clusters: comparison and fewest GPUs to a deadline", "[plan]") {
@@ -261,6 +269,23 @@ TEST_CASE("clusters: comparison and fewest GPUs to a deadline", "[plan]") {
     CHECK(r.value[0].cluster.gpu_id == "h100-80gb");  // faster first
     CHECK(r.value[0].train_days < r.value[1].train_days);
     CHECK(r.value[0].purchase_usd == Approx(16 * 25000 * 1.15));
+    // A cluster that cannot be planned names its own fields, by its place in the request.
+    auto bad = plan_clusters(c, in, {{"h100-80gb", 16, "ib-ndr400"}, {"h100-80gb", 12, "ib-ndr400"}, {"no-such-gpu", 8, "ib-ndr400"},
+                                     {"h100-80gb", 16, "carrier-pigeon"}});
+    REQUIRE(bad.ok);
+    std::vector<std::string> why;
+    for (const auto& x : bad.value)
+        if (!x.ok) why.push_back(x.why);
+    std::sort(why.begin(), why.end());
+    REQUIRE(why.size() == 3);
+    CHECK(why[0].rfind("plan.clusters[1].gpus: must be whole nodes of 8 GPUs", 0) == 0);
+    CHECK(why[1].rfind("plan.clusters[2].gpu: must name a GPU of the catalog", 0) == 0);
+    CHECK(why[2].rfind("plan.clusters[3].fabric: must be one of", 0) == 0);
+    ServeGoal goal;
+    goal.concurrency = 8;
+    auto served = serve_clusters(c, in, goal, {{"h100-80gb", 8, "ib-ndr400"}, {"h100-80gb", 0, "ib-ndr400"}});
+    REQUIRE(served.ok);
+    CHECK(served.value.back().why == "plan.clusters[1].gpus: must be 1 to 1000000, got 0");
     auto f = fewest_gpus(c, in, r.value[0].train_days * 1.01, 4096);
     REQUIRE(f.ok);
     CHECK(f.value.ok);
