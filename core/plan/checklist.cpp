@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/plan/plan.hpp"
+#include "core/result.hpp"
 #include "core/train/training.hpp"
 
 namespace vc {
@@ -42,31 +43,43 @@ Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, si
     auto rm = resolve_model(cfg.model);
     if (!rm.ok) return Out::failure(rm.error);
     const ModelSpec& m = rm.value;
+    // The byte figures are the training estimate's components, as the calculator lists them (its
+    // gradients include DDP's bucket copy); the counts come from the same engine's numbers.
     auto mem = training_result(layout_config(cfg, l, plan.gpus));
     if (!mem.ok) return Out::failure(mem.error);
     const TrainingResult& r = mem.value;
+    auto est = training_estimate(layout_config(cfg, l, plan.gpus));
+    if (!est.ok) return Out::failure(est.error);
+    auto part = [](const Estimate& e, const char* key) {
+        const Component* k = e.component(key);
+        return k ? k->bytes : 0.0;
+    };
     // Precision: the model states per parameter before any sharding (the same split unsharded).
     Layout whole = l;
     whole.sharding = Sharding::None;
-    auto unsharded = training_result(layout_config(cfg, whole, plan.gpus));
+    const Config whole_cfg = layout_config(cfg, whole, plan.gpus);
+    auto unsharded = training_result(whole_cfg);
+    auto unsharded_est = training_estimate(whole_cfg);
     if (!unsharded.ok) return Out::failure(unsharded.error);
-    const TrainingResult& u = unsharded.value;
-    const double held = u.params_on_gpu > 0 ? u.params_on_gpu : 1;
+    if (!unsharded_est.ok) return Out::failure(unsharded_est.error);
+    const double held = unsharded.value.params_on_gpu > 0 ? unsharded.value.params_on_gpu : 1;
+    const double uw = part(unsharded_est.value, "weights"), ug = part(unsharded_est.value, "gradients"),
+                 uo = part(unsharded_est.value, "optimizer");
 
     Checklist c;
     c.answer = answer;
     c.target_bytes = plan.target_bytes;
-    const double states = r.weights + r.gradients + r.optimizer;
-    const double acts = r.activations + r.logits_loss;
+    const double states = part(est.value, "weights") + part(est.value, "gradients") + part(est.value, "optimizer");
+    const double acts = part(est.value, "activations") + part(est.value, "logits_loss");
     const double overhead = r.device_total - states - acts;
     const double per_gpu = static_cast<double>(l.micro) * l.accum;
     c.steps.push_back(step("model", "Model", r.params_total, "parameters",
                            std::to_string(m.layers) + " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) +
                                " heads (" + std::to_string(m.kv_heads > 0 ? m.kv_heads : m.heads) + " KV), vocabulary " + std::to_string(m.vocab)));
-    c.steps.push_back(step("precision", "Precision", (u.weights + u.gradients + u.optimizer) / held, "bytes/parameter",
+    c.steps.push_back(step("precision", "Precision", (uw + ug + uo) / held, "bytes/parameter",
                            std::string(precision_name(cfg.training.precision)) + ", " + optimizer_name(cfg.training.optimizer) + ": weights " +
-                               num(u.weights / held, "%.3g") + " + gradients " + num(u.gradients / held, "%.3g") + " + optimizer " +
-                               num(u.optimizer / held, "%.3g") + " bytes per parameter, before sharding"));
+                               num(uw / held, "%.3g") + " + gradients " + num(ug / held, "%.3g") + " + optimizer " + num(uo / held, "%.3g") +
+                               " bytes per parameter, before sharding (DDP, this split)"));
     c.steps.push_back(step("parallelism", "Parallelism", plan.gpus, "GPUs",
                            "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp) + (l.v > 1 ? " (v" + std::to_string(l.v) + ")" : "") +
                                " x DP " + std::to_string(l.dp) + (l.cp > 1 ? " x CP " + std::to_string(l.cp) : "") +

@@ -347,8 +347,9 @@ test('a planner widget (view=planner) shows the plan and sends it: the layouts v
     const frame = await (await page.$('#w')).contentFrame();
     await frame.waitForFunction(() => window.vramcalcTest?.frameCount() > 0, null, { timeout: 30000 });
     // The search runs over frames; when it finishes a result message carries the plan.
-    await page.waitForFunction(() => window.got.some((m) => m.type === 'result' && m.plan), null, { timeout: 30000 });
-    await settled(frame);
+    await page.waitForFunction(() => window.got.some((m) => m.type === 'result' && m.plan), null, { timeout: 60000 });
+    // Then its extras, over frames too, until the widget goes idle.
+    await frame.waitForFunction(() => window.vramcalcTest.idle(), null, { timeout: 60000, polling: 50 });
     const m = await page.evaluate(() => window.got.filter((x) => x.type === 'result' && x.plan).pop());
     assert.equal(m.widget, 'plan');
     assert.equal(m.view, 'planner');

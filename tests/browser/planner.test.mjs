@@ -28,7 +28,8 @@ async function open(fragment) {
     p.on('pageerror', (e) => errors.push(e.message));
     await p.goto(url + fragment);
     await p.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
-    const visitor = new Visitor(p);
+    // The plan and its extras run over frames (docs/planner.md): up to a minute on a loaded 2-core machine.
+    const visitor = new Visitor(p, { settleMs: 60000 });
     await visitor.settled();
     return [p, visitor];
 }
@@ -89,10 +90,15 @@ test('the guide\'s checklist: nine steps in order, each with the number a user c
     assert.equal(c.answer.layout.label, l.label, 'the answer is the planner\'s best layout');
     // 1. Model: Llama-3.1-8B's parameters, the count the calculator shows under the model.
     assert.ok(Math.abs(step.model.value / 1e9 - s.model_params_b) < 0.01, `${step.model.value} vs ${s.model_params_b}B`);
-    // 2. Precision: model-state bytes per parameter before sharding, the calculator's own for one GPU.
-    const one = { ...s.inputs, gpus: 1, training: { ...s.inputs.training, sharding: 'none', grad_accum: 1 },
-                  parallel: { ...s.inputs.parallel, tp: 1, pp: 1, dp: 1, cp: 1, ep: 1 } };
-    const est = JSON.parse(execFileSync(cliBin, ['--config', '-', '--format', 'json'], { input: JSON.stringify(one) }));
+    // 2. Precision: model-state bytes per parameter before sharding: the calculator's own for this
+    // layout's split unsharded (DDP), weights + gradients + optimizer over the parameters on a GPU.
+    // (The layout as the calculator's detailed training inputs, as "Use" loads it.)
+    const estimate = (sharding) => JSON.parse(execFileSync(cliBin, ['--config', '-', '--format', 'json'], { input: JSON.stringify({
+        ...s.inputs, gpus: 32, batch: l.micro_batch,
+        training: { ...s.inputs.training, sharding, shard_group: 0, grad_accum: l.grad_accum, global_batch: 0, recompute: l.recompute },
+        parallel: { ...s.inputs.parallel, tp: l.tp, sp: l.sp, pp: l.pp, dp: l.dp, cp: l.cp, ep: l.ep,
+                    schedule: l.virtual_stages > 1 ? 'interleaved' : '1f1b', virtual_stages: l.virtual_stages } }) }));
+    const est = estimate('ddp');
     assert.equal(est.ok, true, JSON.stringify(est.error));
     const perParam = (est.breakdown.weights + est.breakdown.gradients + est.breakdown.optimizer) / est.metrics.params_per_gpu.value;
     assert.ok(Math.abs(step.precision.value - perParam) <= 1e-9 * perParam, `${step.precision.value} vs ${perParam} bytes/parameter`);
@@ -106,6 +112,13 @@ test('the guide\'s checklist: nine steps in order, each with the number a user c
     // 5. Sequence: 4096 tokens; a micro-batch holds micro-batch x 4096 / CP tokens on a GPU.
     assert.equal(step.sequence.value, 4096);
     assert.equal(step.sequence.second, l.micro_batch * 4096 / l.cp);
+    // 6-7. Model states and activations: the calculator's components for this layout.
+    const mine = estimate(l.sharding);
+    assert.equal(mine.ok, true, JSON.stringify(mine.error));
+    const states = mine.breakdown.weights + mine.breakdown.gradients + mine.breakdown.optimizer;
+    assert.ok(Math.abs(step.states.value - states) <= 1, `${step.states.value} vs ${states}`);
+    const acts = mine.breakdown.activations + mine.breakdown.logits_loss;
+    assert.ok(Math.abs(step.activations.value - acts) <= 1, `${step.activations.value} vs ${acts}`);
     // 6-8. States + activations + overhead = the layout's memory per GPU (the CLI's figure for it).
     const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'],
         { input: JSON.stringify({ ...s.inputs, plan: { ...kPlan, top: 1 } }) }));

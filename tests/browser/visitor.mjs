@@ -5,8 +5,11 @@
 import assert from 'node:assert/strict';
 
 export class Visitor {
-    constructor(page) {
+    // `settleMs`: how long settled() waits for the page to go idle (a page that keeps computing over
+    // frames, as the planner does, needs longer on a loaded machine drawing in software).
+    constructor(page, { settleMs = 10000 } = {}) {
         this.page = page;
+        this.settleMs = settleMs;
     }
 
     hook(name, ...args) {
@@ -21,7 +24,7 @@ export class Visitor {
     // loop (the shell's own idle flag: a frame count that stops changing for a while can also be
     // a slow software-rendered frame still in flight).
     async settled() {
-        await this.page.waitForFunction(() => window.vramcalcTest.idle(), null, { timeout: 10000, polling: 16 });
+        await this.page.waitForFunction(() => window.vramcalcTest.idle(), null, { timeout: this.settleMs, polling: 16 });
         return this.hook('frameCount');
     }
 

@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     // @ts-expect-error: the plan's rank names are checked
     vc.plan({ plan: { rank: 'fastest' } });
     // The planner's comparisons, as docs/planner.md names them: Pareto front, fabric chart, clusters, serving.
-    const more = vc.plan({ model: { preset: 'llama-3.1-8b' }, seq: 4096, plan: { gpus: 32, pareto: { per_count: 3 }, fabric_comparison: true,
+    const more = vc.plan({ model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', seq: 4096, plan: { gpus: 32, pareto: { per_count: 3 }, fabric_comparison: true,
                                                                                clusters: 'h100-80gb:32:ib-ndr400,a100-80gb:64:ib-hdr200', deadline_days: 30 } });
     let extras = 0;
     if (more.ok) {
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
         // @ts-expect-error: a fabric point's best layout may be null (nothing fits on that fabric)
         extras += more.fabric_comparison![0].best.step_s;
     }
-    const served = vc.plan({ model: { preset: 'llama-3.1-8b' }, plan: { gpus: 8, serve: { concurrency: 256, context: 8192 } } });
+    const served = vc.plan({ model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', plan: { gpus: 8, serve: { concurrency: 256, context: 8192 } } });
     const perMtok = served.ok && served.serve_clusters ? served.serve_clusters[0].usd_per_mtok * served.serve_clusters[0].replicas : 0;
     // @ts-expect-error: a serving goal needs its concurrency
     vc.plan({ plan: { serve: { context: 8192 } } });
