@@ -63,7 +63,7 @@ while (p < b.length) {
         for (let n = leb(); n > 0; n--) {
             const flags = leb();
             if (flags === 2) leb();
-            if (flags !== 1) { while (b[p] !== 0x0b) p++; p++; }  // the offset expression
+            if (flags !== 1) { p++; leb(); p++; }  // the offset: i32.const or global.get, its LEB, end
             const s = leb();
             dataSegs.push([p, p + s]);
             p += s;
