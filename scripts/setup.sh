@@ -2,7 +2,8 @@
 # vramcalc: installs whatever is missing to build and test vramcalc on Debian 12, and nothing else.
 #   apt packages    emscripten catch2 nlohmann-json3-dev chromium fonts-dejavu-core (+ xz-utils)
 #   Dear ImGui      1.90.1 source into third_party/ (scripts/fetch_imgui.sh)
-#   npm packages    `npm ci` from package-lock.json (playwright-core; it drives Debian's chromium)
+#   npm packages    `npm ci` from package-lock.json (playwright-core, which drives Debian's chromium;
+#                   google-closure-compiler, which minifies the page's Emscripten glue)
 # Idempotent: with everything present it only checks, in about a second.
 # scripts/build.sh (and so run.sh, test.sh and bench.sh) runs it first.
 set -euo pipefail

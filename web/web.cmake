@@ -5,13 +5,19 @@
 # the team's toolchain notes (NODE_PATH for acorn; -o app.js, not .html, at -O2 and above).
 include(${CMAKE_SOURCE_DIR}/shell/shell.cmake)
 
-# The page's download is the budget (issue 5, the full app: wasm + js <= 495 KB gzip (was 450),
+# The page's download is the budget (issue 5, the full app: wasm + js <= 457 KB gzip (was 495; issue 15),
 # tests/browser/size.test.mjs):
 # everything the page links is compiled for size and the app is linked with -Oz (9 KB gzip less than
 # -Os). NOTE: that makes an estimate ~3x slower than a speed build (irrelevant for one estimate per
 # keystroke); bench/ builds its own -O2 copy of core/ to time the engine itself.
+set(VC_PAGE_OPT "-Os" CACHE STRING "Optimisation flag the page's libraries are compiled with")
+option(VC_PAGE_LTO "Compile and link the page with link-time optimisation" OFF)
+set(VC_PAGE_LTO_FLAG "")
+if(VC_PAGE_LTO)
+  set(VC_PAGE_LTO_FLAG -flto)
+endif()
 foreach(t imgui vc_core vc_io vc_shell vc_shell_state)
-  target_compile_options(${t} PRIVATE -Os)
+  target_compile_options(${t} PRIVATE ${VC_PAGE_OPT} ${VC_PAGE_LTO_FLAG})
 endforeach()
 
 set(VC_SITE_DIR "${CMAKE_BINARY_DIR}/site")
@@ -22,10 +28,10 @@ target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)  # WebGL2 = GL ES
 # (state, links, embedding) are web/shell_bindings.cpp.
 add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/engine_bindings.cpp
   ${CMAKE_SOURCE_DIR}/web/shell_bindings.cpp ${CMAKE_SOURCE_DIR}/web/import_bindings.cpp
-  ${CMAKE_SOURCE_DIR}/web/platform_web.cpp)
+  ${CMAKE_SOURCE_DIR}/web/platform_web.cpp ${CMAKE_SOURCE_DIR}/web/imgui_no_default_font.cpp)
 target_link_libraries(app PRIVATE vc_shell vc_io)
 target_compile_definitions(app PRIVATE VRAMCALC_PAGE_BUILD)  # web/engine_bindings.cpp: the page's subset
-target_compile_options(app PRIVATE -Os)
+target_compile_options(app PRIVATE ${VC_PAGE_OPT} ${VC_PAGE_LTO_FLAG})
 # The JS glue goes through the Closure compiler (issue 15: 27.5 -> 17.0 KB gzip). Debian's Emscripten
 # has none: npm's google-closure-compiler, the version Emscripten 3.1.6 was tested with
 # (package.json; scripts/setup.sh runs npm ci), named to emcc by EM_CLOSURE_COMPILER.
@@ -34,11 +40,17 @@ if(NOT VC_CLOSURE_COMPILER)
   message(FATAL_ERROR "google-closure-compiler not found in node_modules/.bin: run scripts/setup.sh (npm ci)")
 endif()
 set_property(TARGET app PROPERTY RULE_LAUNCH_LINK "${CMAKE_COMMAND} -E env EM_CLOSURE_COMPILER=${VC_CLOSURE_COMPILER}")
-target_link_options(app PRIVATE ${VC_WEB_FLAGS} -Oz --closure 1 --bind
+target_link_options(app PRIVATE ${VC_WEB_FLAGS} -Oz ${VC_PAGE_LTO_FLAG} --closure 1 --bind
+  -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig  # web/imgui_no_default_font.cpp
   -sENVIRONMENT=web -sFILESYSTEM=0 -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0
   -sDYNAMIC_EXECUTION=0  # no eval / new Function: the page's Content-Security-Policy forbids them
   --js-library ${CMAKE_SOURCE_DIR}/web/library_vramcalc.js)
 set_property(TARGET app APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/library_vramcalc.js)
+# A size profile (docs/performance.md): function names kept in the wasm for scripts/wasm_profile.mjs.
+option(VC_PAGE_PROFILE "Link the page with --profiling-funcs (a larger wasm, for a size profile)" OFF)
+if(VC_PAGE_PROFILE)
+  target_link_options(app PRIVATE --profiling-funcs)
+endif()
 set_target_properties(app PROPERTIES OUTPUT_NAME app SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${VC_SITE_DIR})
 
 # The page and its glue are our own files, copied next to app.js.
