@@ -48,8 +48,10 @@ int fit_models_command(int argc, char** argv) {
             std::printf("%-22s %-26s %10s %8s  n/a: %s\n", row.model.c_str(), row.format.c_str(), "-", "-", row.error.c_str());
             continue;
         }
-        std::printf("%-22s %-26s %7.2f GB %7.1f%%  %s\n", row.model.c_str(), row.format.c_str(), bytes_to_gb(row.total_bytes), row.share * 100,
+        std::printf("%-22s %-26s %7.2f GB %7.1f%%  %s", row.model.c_str(), row.format.c_str(), bytes_to_gb(row.total_bytes), row.share * 100,
                     row.fits ? "yes" : "no");
+        if (row.partial) std::printf(" (-ngl %d, the rest in system RAM)", row.gpu_layers);
+        std::printf("\n");
     }
     return 0;
 }

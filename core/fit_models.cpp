@@ -10,6 +10,7 @@
 #include "core/gpu_choice.hpp"
 #include "core/model/presets.hpp"
 #include "core/quant/quant.hpp"
+#include "core/serve/inference_solve.hpp"
 
 namespace vc {
 
@@ -76,6 +77,12 @@ bool apply_model_format(Config& cfg, const std::string& model_id, const std::str
     return true;
 }
 
+bool apply_model_fit(Config& cfg, const ModelFit& row, Error& err) {
+    if (!apply_model_format(cfg, row.model, row.format, err)) return false;
+    if (row.partial) cfg.inference.llamacpp.n_gpu_layers = row.gpu_layers;
+    return true;
+}
+
 Outcome<ModelFits> fit_models(const Config& in) {
     Error err;
     if (!check_target_utilization(in, err)) return Outcome<ModelFits>::failure(err);
@@ -96,6 +103,31 @@ Outcome<ModelFits> fit_models(const Config& in) {
     out.budget = buf;
 
     Error first_error;
+    // estimate() of `c` into `row`: its total, load, share and the headline's verdict. False when
+    // the estimate failed (the row keeps the message).
+    auto measure = [&](const Config& c, ModelFit& row) {
+        auto e = estimate(c);
+        if (!e.ok) {
+            row.error = e.error.field + ": " + e.error.message;
+            if (first_error.field.empty()) first_error = e.error;
+            return false;
+        }
+        for (const auto& g : e.value.fits) {
+            if (g.gpu_id != out.gpu_id) continue;
+            row.ok = true;
+            row.total_bytes = std::max(e.value.total_bytes, e.value.buffered_bytes);
+            row.load_bytes = row.total_bytes;
+            row.share = g.utilization / share;
+            const Component* pool = e.value.component("kv_cache");
+            const Metric* needed = e.value.metric("kv_needed_bytes");
+            if (vllm_detailed(c) && pool && needed) {
+                row.load_bytes = row.total_bytes - pool->bytes + needed->value;
+                row.share = row.load_bytes / out.budget_bytes;
+            }
+            row.fits = g.within_target;
+        }
+        return true;
+    };
     for (const auto& preset : model_presets()) {
         for (const auto& f : fit_formats(base)) {
             ModelFit row;
@@ -107,26 +139,17 @@ Outcome<ModelFits> fit_models(const Config& in) {
             Config c = base;
             if (!apply_model_format(c, preset.id, f.id, err)) continue;
             row.params = c.quick.params_b * 1e9;
-            auto e = estimate(c);
-            if (!e.ok) {
-                row.error = e.error.field + ": " + e.error.message;
-                if (first_error.field.empty()) first_error = e.error;
+            if (!measure(c, row)) {
                 out.rows.push_back(row);
                 continue;
             }
-            for (const auto& g : e.value.fits) {
-                if (g.gpu_id != out.gpu_id) continue;
-                row.ok = true;
-                row.total_bytes = std::max(e.value.total_bytes, e.value.buffered_bytes);
-                row.load_bytes = row.total_bytes;
-                row.share = g.utilization / share;
-                const Component* pool = e.value.component("kv_cache");
-                const Metric* needed = e.value.metric("kv_needed_bytes");
-                if (vllm_detailed(c) && pool && needed) {
-                    row.load_bytes = row.total_bytes - pool->bytes + needed->value;
-                    row.share = row.load_bytes / out.budget_bytes;
+            if (c.task == Task::Inference && c.inference.engine == Engine::LlamaCpp && c.inference.host.ram_bytes > 0 && row.ok && !row.fits) {
+                const int ngl = max_gpu_layers(c, "", c.inference.context, c.inference.concurrency);
+                if (ngl >= 0) {
+                    c.inference.llamacpp.n_gpu_layers = ngl;
+                    ModelFit offload = row;
+                    if (measure(c, offload) && offload.fits) row = offload, row.partial = true, row.gpu_layers = ngl;
                 }
-                row.fits = g.within_target;
             }
             out.fitting += row.fits ? 1 : 0;
             out.rows.push_back(row);

@@ -1,7 +1,7 @@
 // vramcalc core: the reverse question "which models and formats fit my GPU (and RAM)?". Every
 // model preset in every format that applies to the config's task, each run through estimate() with
 // the rest of the config as it is (GPU and count, custom GPU, batch, context, concurrency, engine,
-// system RAM, headroom target), ranked best quality first, with the per-GPU total, its share of
+// system RAM: a partial offload when the GPU alone does not hold it; headroom target), ranked best quality first, with the per-GPU total, its share of
 // the budget and the headline's verdict (within the budget or not). docs/fit-models.md.
 //
 // Ranking: larger models first (total parameters as model_params counts them; an MoE counts every
@@ -48,8 +48,15 @@ struct ModelFit {
     double share = 0;          // of the budget (1 = all of it): the total over the headroom target's
                                // budget, under vLLM load_bytes over its reservation
     bool fits = false;         // within the budget: the headline's verdict for this config
+    // llama.cpp with the system RAM given: when the config's -ngl does not fit, the row is sized at
+    // the most layers on the GPU that do (max_gpu_layers, the rest in RAM): `partial` and its -ngl.
+    bool partial = false;
+    int gpu_layers = -1;
     std::string error;
 };
+
+// What "Load" does: apply_model_format, and the row's -ngl when it is a partial offload.
+bool apply_model_fit(Config& cfg, const ModelFit& row, Error& err);
 
 struct ModelFits {
     std::string gpu_id;        // the GPU sized for ("custom" for the custom GPU)

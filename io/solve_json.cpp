@@ -39,6 +39,7 @@ nlohmann::json model_fits_to_json(const ModelFits& list) {
         nlohmann::json j = {{"rank", ++rank},          {"model", r.model}, {"model_name", r.model_name}, {"format", r.format},
                             {"format_label", r.format_label}, {"params", r.params}, {"ok", r.ok}, {"total_bytes", r.total_bytes},
                             {"load_bytes", r.load_bytes}, {"share", r.share},        {"fits", r.fits}};
+        if (r.partial) j["gpu_layers"] = r.gpu_layers;
         if (!r.ok) j["error"] = r.error;
         rows.push_back(j);
     }

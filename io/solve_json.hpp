@@ -24,7 +24,8 @@ std::string suggest_json(const std::string& config_text);
 
 // Which models and formats fit (core/fit_models.hpp): {"ok": true, "gpu", "budget_bytes", "budget",
 // "fitting", "models": [{"rank", "model", "model_name", "format", "format_label", "params", "ok",
-// "total_bytes", "load_bytes", "share", "fits", "error"?}]}, best first.
+// "total_bytes", "load_bytes", "share", "fits", "gpu_layers"? (llama.cpp partial
+// offload), "error"?}]}, best first.
 nlohmann::json model_fits_to_json(const ModelFits& list);
 std::string fit_models_json(const std::string& config_text);
 

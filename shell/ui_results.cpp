@@ -534,12 +534,13 @@ void model_fits_panel(App& a) {
         reg(a, "fit_model/" + id);
         ImGui::PopID();
         ImGui::SameLine();
-        ImGui::TextWrapped("%s, %s: %s (%s of the budget)", row.model_name.c_str(), row.format_label.c_str(),
-                           format_size(row.load_bytes, gib).c_str(), format_percent(row.share).c_str());
+        ImGui::TextWrapped("%s, %s%s: %s (%s of the budget)", row.model_name.c_str(), row.format_label.c_str(),
+                           row.partial ? (", -ngl " + std::to_string(row.gpu_layers)).c_str() : "", format_size(row.load_bytes, gib).c_str(),
+                           format_percent(row.share).c_str());
     }
     ImGui::TreePop();
     Error err;
-    if (chosen && apply_model_format(a.inputs, chosen->model, chosen->format, err)) mark_changed(a);
+    if (chosen && apply_model_fit(a.inputs, *chosen, err)) mark_changed(a);
 }
 
 // Roofline speed (inference) and the other figures the method reports.

@@ -136,8 +136,8 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     return Outcome<Answer>::success(a);
 }
 
-// llama.cpp: the most layers (-ngl, 0..layers + 1 with the output layer) that fit the GPU and,
-// when given, system RAM; -1 when not even -ngl 0 fits.
+}  // namespace
+
 int max_gpu_layers(const Config& cfg, const std::string& format, double c, double n) {
     Config t = cfg;
     int best = -1;
@@ -149,6 +149,8 @@ int max_gpu_layers(const Config& cfg, const std::string& format, double c, doubl
     }
     return best;
 }
+
+namespace {
 
 Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, const std::string& question) {
     if (base.engine != Engine::LlamaCpp)

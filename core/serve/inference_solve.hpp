@@ -25,6 +25,11 @@ std::vector<double> longest_context_curve(const InferencePlan& p, const std::vec
 // Most sequences of `context` tokens that fit; 0 when none.
 double most_sequences(const InferencePlan& p, double context, double share);
 
+// llama.cpp: the most layers (-ngl, 0..layers + 1 with the output layer) of `cfg`'s model in
+// `format` ("" = the config's) that fit the GPU and, when given, system RAM, with `concurrency`
+// sequences of `context` tokens; -1 when not even -ngl 0 fits.
+int max_gpu_layers(const Config& cfg, const std::string& format, double context, double concurrency);
+
 // Answers an inference question ("max_context", "max_concurrency", "kv_capacity", "min_gpus",
 // "best_format") for `cfg`; core/solve.cpp dispatches here.
 Outcome<Answer> solve_inference(const Config& cfg, const std::string& question);

@@ -131,6 +131,30 @@ TEST_CASE("models that fit: GGUF types for llama.cpp, the task's formats, and wh
     CHECK(v8->fits);
     CHECK(v8->share < 0.3);
 
+    // llama.cpp with 64 GiB of system RAM: a model the GPU alone cannot hold runs with its layers
+    // split (-ngl, the rest in RAM); Load sets that -ngl, and the headline then says it fits.
+    Config ram = cfg;
+    ram.inference.host.ram_bytes = gib_to_bytes(64);
+    const ModelFits rl = fits_of(ram);
+    const ModelFit* big = row_of(rl, "llama-3.1-70b", "q4_k_m");
+    REQUIRE(big);
+    CHECK(big->partial);
+    CHECK(big->fits);
+    CHECK(big->gpu_layers > 0);
+    CHECK(big->gpu_layers < 81);  // of 80 layers + the output layer
+    CHECK(big->total_bytes <= rl.budget_bytes);
+    Config split = ram;
+    REQUIRE(apply_model_fit(split, *big, err));
+    CHECK(split.inference.llamacpp.n_gpu_layers == big->gpu_layers);
+    auto se = estimate(split);
+    REQUIRE(se.ok);
+    CHECK(se.value.total_bytes == big->total_bytes);
+    // The 8B fits whole: no split.
+    CHECK_FALSE(row_of(rl, "llama-3.1-8b", "q4_k_m")->partial);
+    // 405B at BF16 (810 GB) does not fit 64 GiB of RAM at any split.
+    CHECK_FALSE(row_of(rl, "llama-3.1-405b", "gguf-bf16")->fits);
+    CHECK(rl.fitting > list.fitting);
+
     // No GPU: the list says which field to set.
     Config none = cfg;
     none.gpu_id.clear();

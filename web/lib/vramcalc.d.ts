@@ -619,6 +619,8 @@ export interface ModelFit {
     share: number;
     /** Within the budget: the headline's verdict. */
     fits: boolean;
+    /** llama.cpp with inference.host.ram_gib given, when the config's -ngl does not fit: the most layers on the GPU that do (the rest in system RAM). */
+    gpu_layers?: number;
     error?: string;
 }
 
