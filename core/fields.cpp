@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -593,8 +594,31 @@ bool check_field(const Config& c, const FieldDef& f, Error& err) {
 
 namespace {
 
+// The engine's checks name their fields with string literals on every estimate (the planner runs
+// thousands): a small cache keyed by the literal's address saves the search. A hit is confirmed
+// by comparing the path, so a reused address (a temporary string) is looked up again, not trusted.
+// thread_local: no lock and nothing shared.
+const FieldDef* cached_field(const char* path) {
+    struct Slot {
+        const char* key;
+        const FieldDef* field;
+    };
+    constexpr size_t kSlots = 512;  // a power of two, above the number of fields
+    static thread_local Slot slots[kSlots] = {};
+    size_t h = (reinterpret_cast<uintptr_t>(path) >> 3) & (kSlots - 1);
+    for (size_t i = 0; i < kSlots; ++i, h = (h + 1) & (kSlots - 1)) {
+        Slot& s = slots[h];
+        if (s.key == path && s.field && std::strcmp(s.field->path, path) == 0) return s.field;
+        if (!s.key || s.key == path) {
+            s = Slot{path, find_field(path)};
+            return s.field;
+        }
+    }
+    return find_field(path);
+}
+
 const FieldDef* ranged_field(const char* path, Error& err) {
-    const FieldDef* f = find_field(path);
+    const FieldDef* f = cached_field(path);
     if (f && f->ranged && !f->accepts) return f;
     err = Error{path, std::string(path) + " has no range in the field table (core/fields.cpp)"};
     return nullptr;
