@@ -534,9 +534,14 @@ const FieldDef* find_field(const char* path) {
 const FieldDef* find_field(const std::string& path) { return find_field(path.c_str()); }
 
 std::vector<const FieldDef*> section_fields(const std::string& section) {
+    // Compared in place: every config read and write asks this of each section, and building each
+    // field's section as a string (two allocations a field) was a fifth of the fragment fuzzer's time.
     std::vector<const FieldDef*> out;
-    for (const auto& f : config_fields())
-        if (f.section() == section) out.push_back(&f);
+    for (const auto& f : config_fields()) {
+        const char* dot = std::strrchr(f.path, '.');
+        const size_t n = dot ? static_cast<size_t>(dot - f.path) : 0;
+        if (n == section.size() && section.compare(0, n, f.path, n) == 0) out.push_back(&f);
+    }
     return out;
 }
 

@@ -362,19 +362,27 @@ bool read_given(const Config& base, const json& base_doc, json doc, json model, 
             // A value that reads but is outside its field's range (core/fields.cpp) is left out too,
             // so the rest gives a result: one range check per field, the table's. Not when the
             // state holds that value without it (a copied link writes an incomplete model's 0 vocab).
-            bool in_range = true;
+            struct Outside {
+                const FieldDef* f;
+                Error why;
+            };
+            std::vector<Outside> outside;
+            json d = doc, m = model;  // the state without every such value: one more read, not one each
             for (const std::string& key : given) {
                 const FieldDef* f = find_field(key);
-                if (!f || !f->has_member() || check_field(parsed.value, *f, bad)) continue;
-                json d = doc, m = model;
+                Error why;
+                if (!f || !f->has_member() || check_field(parsed.value, *f, why)) continue;
+                outside.push_back({f, why});
                 if (key.rfind("model.", 0) == 0) take_back(m, json::object(), key.substr(6));
                 else take_back(d, base_doc, key);
-                const auto without = read(d, m.empty() ? model_json(base) : m);
-                if (without.ok && f->number_of(without.value) == f->number_of(parsed.value)) continue;
-                in_range = false;
-                break;
             }
-            if (in_range) break;
+            if (outside.empty()) break;
+            const auto without = read(d, m.empty() ? model_json(base) : m);
+            const Outside* first = nullptr;
+            for (const Outside& o : outside)
+                if (!first && !(without.ok && o.f->number_of(without.value) == o.f->number_of(parsed.value))) first = &o;
+            if (!first) break;
+            bad = first->why;
         } else if (const FieldDef* f = find_field(bad.field)) {
             // "seq must be a number": with the range it accepts, as a range check words it.
             const std::string tail = " must be a number";
