@@ -1,8 +1,11 @@
 // vramcalc bench: the cluster planner's search speed. A layout = its memory per GPU (core/train)
 // + its step time (core/plan). Prints layouts per second and the full search time for
-// Llama-3.1-405B on 512 H100s and Llama-3.1-70B on 64 H100s (best of runs).
-//   build/native/bench/vramcalc_bench_plan       (native)
-//   node build/wasm/bench/vramcalc_bench_plan.js (WebAssembly)
+// Llama-3.1-405B on 512 H100s, Llama-3.1-70B on 64 and Llama-3.1-8B on 8 (best of 5 runs), and the
+// 405B search with what the page computes after it (every fabric with its batch sizing, the Pareto
+// sizes 128-2048 GPUs; best of 2). scripts/bench.sh puts the builds side by side.
+//   build/native/bench/vramcalc_bench_plan                            (native)
+//   node --no-experimental-fetch build/wasm/bench/vramcalc_bench_plan.js (WebAssembly, core at -O2)
+//   node --no-experimental-fetch build/wasm/bench/bench_plan_page.js     (the page's -Os core)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +16,13 @@
 using Clock = std::chrono::steady_clock;
 
 int main() {
+#if defined(VC_BENCH_LABEL)
+    const char* build = VC_BENCH_LABEL;
+#elif defined(__EMSCRIPTEN__)
+    const char* build = "wasm";
+#else
+    const char* build = "native";
+#endif
     struct Case { const char* preset; int gpus; };
     const Case cases[] = {{"llama-3.1-405b", 512}, {"llama-3.1-70b", 64}, {"llama-3.1-8b", 8}};
     for (const auto& c : cases) {
@@ -45,8 +55,35 @@ int main() {
                 }
             }
         }
-        std::printf("plan %s on %d x H100 (seq 8192): %lld layouts in %.1f ms = %.0f layouts/s; best %s\n", c.preset, c.gpus, layouts,
+        std::printf("%-10s plan %s on %d x H100 (seq 8192): %lld layouts in %.1f ms = %.0f layouts/s; best %s\n", build, c.preset, c.gpus, layouts,
                     best * 1e3, layouts / best, top.c_str());
+    }
+    // The page's planner for 405B on 512 H100: the plan, then every fabric and the Pareto sizes.
+    {
+        vc::Config cfg;
+        cfg.method = vc::Method::Detailed;
+        cfg.task = vc::Task::Training;
+        cfg.model = *vc::find_preset("llama-3.1-405b");
+        cfg.gpu_id = "h100-80gb";
+        cfg.quick.seq = 8192;
+        cfg.training.profile = "megatron";
+        vc::PlanInputs in;
+        in.gpus = 512;
+        in.train_tokens = 15e12;
+        in.top = 10;
+        double best = 1e300;
+        size_t points = 0;
+        for (int run = 0; run < 2; ++run) {
+            auto a = Clock::now();
+            auto r = vc::plan(cfg, in);
+            if (!r.ok || r.value.ranked.empty()) break;
+            auto f = vc::fabric_comparison(cfg, in, {}, r.value.ranked.front().layout, 0.9);
+            auto p = vc::pareto_sweep(cfg, in, vc::pareto_gpu_counts(in.gpus, r.value.gpus_per_node), 3);
+            best = std::min(best, std::chrono::duration<double>(Clock::now() - a).count());
+            points = (f.ok ? f.value.size() : 0) + (p.ok ? p.value.size() : 0);
+        }
+        std::printf("%-10s plan llama-3.1-405b on 512 x H100 with the page's extras (every fabric, Pareto 128-2048 GPUs; %zu points): %.1f ms\n",
+                    build, points, best * 1e3);
     }
     return 0;
 }

@@ -273,14 +273,9 @@ json fabric_point_to_json(const FabricPoint& f) {
 
 json checklist_to_json(const Checklist& c) {
     json steps = json::array();
-    for (const auto& s : c.steps) {
-        json j{{"key", s.key}, {"title", s.title}, {"value", s.value}, {"unit", s.unit}, {"detail", s.detail}};
-        if (!s.second_unit.empty()) {
-            j["second"] = s.second;
-            j["second_unit"] = s.second_unit;
-        }
-        steps.push_back(j);
-    }
+    for (const auto& s : c.steps)
+        steps.push_back({{"key", s.key}, {"title", s.title}, {"value", s.value}, {"unit", s.unit}, {"second", s.second},
+                         {"second_unit", s.second_unit}, {"detail", s.detail}});
     return json{{"steps", steps}, {"answer", layout_result_to_json(c.answer)}, {"target_bytes", c.target_bytes}};
 }
 

@@ -287,12 +287,12 @@ void checklist_panel(App& a, const PlannerResults& r) {
             ImGui::TableNextColumn();
             ImGui::Text("%d", ++i);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(s.title.c_str());
+            ImGui::TextUnformatted(s.title);
             ImGui::TableNextColumn();
             std::string line = checklist_number(s.value, s.unit, gib);
-            if (!s.second_unit.empty())
-                line += s.key == "overhead" ? "  (total " + checklist_number(s.second, s.second_unit, gib) + ")" : "  (" + checklist_number(s.second, s.second_unit, gib) + ")";
-            if (s.key == "target") {
+            if (*s.second_unit)
+                line += std::string(s.key) == "overhead" ? "  (total " + checklist_number(s.second, s.second_unit, gib) + ")" : "  (" + checklist_number(s.second, s.second_unit, gib) + ")";
+            if (std::string(s.key) == "target") {
                 const bool fits = s.second <= 1;
                 ImGui::PushStyleColor(ImGuiCol_Text, fits ? palette().good : palette().error);
                 ImGui::TextUnformatted(line.c_str());
@@ -300,7 +300,7 @@ void checklist_panel(App& a, const PlannerResults& r) {
             } else {
                 ImGui::TextUnformatted(line.c_str());
             }
-            reg(a, "plan/checklist/" + s.key);
+            reg(a, std::string("plan/checklist/") + s.key);
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
             ImGui::TextWrapped("%s", s.detail.c_str());
             ImGui::PopStyleColor();

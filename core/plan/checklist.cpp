@@ -14,13 +14,7 @@ namespace vc {
 
 namespace {
 
-std::string num(double v, const char* fmt = "%.0f") {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, fmt, std::isfinite(v) ? v : 0.0);
-    return buf;
-}
-
-ChecklistStep step(const char* key, const char* title, double value, const char* unit, std::string detail, double second = 0,
+ChecklistStep step(const char* key, const char* title, double value, const char* unit, const char* detail, double second = 0,
                    const char* second_unit = "") {
     ChecklistStep s;
     s.key = key;
@@ -29,7 +23,7 @@ ChecklistStep step(const char* key, const char* title, double value, const char*
     s.unit = unit;
     s.second = second;
     s.second_unit = second_unit;
-    s.detail = std::move(detail);
+    s.detail = detail;
     return s;
 }
 
@@ -73,38 +67,32 @@ Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, si
     const double acts = part(est.value, "activations") + part(est.value, "logits_loss");
     const double overhead = r.device_total - states - acts;
     const double per_gpu = static_cast<double>(l.micro) * l.accum;
-    c.steps.push_back(step("model", "Model", r.params_total, "parameters",
-                           std::to_string(m.layers) + " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) +
-                               " heads (" + std::to_string(m.kv_heads > 0 ? m.kv_heads : m.heads) + " KV), vocabulary " + std::to_string(m.vocab)));
-    c.steps.push_back(step("precision", "Precision", (uw + ug + uo) / held, "bytes/parameter",
-                           std::string(precision_name(cfg.training.precision)) + ", " + optimizer_name(cfg.training.optimizer) + ": weights " +
-                               num(uw / held, "%.3g") + " + gradients " + num(ug / held, "%.3g") + " + optimizer " + num(uo / held, "%.3g") +
-                               " bytes per parameter, before sharding (DDP, this split)"));
-    c.steps.push_back(step("parallelism", "Parallelism", plan.gpus, "GPUs",
-                           "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp) + (l.v > 1 ? " (v" + std::to_string(l.v) + ")" : "") +
-                               " x DP " + std::to_string(l.dp) + (l.cp > 1 ? " x CP " + std::to_string(l.cp) : "") +
-                               (l.ep > 1 ? ", EP " + std::to_string(l.ep) : "") + ", " + sharding_name(l.sharding) + ": " +
-                               num(r.params_on_gpu) + " parameters on each GPU",
-                           r.params_on_gpu, "parameters/GPU"));
-    c.steps.push_back(step("batch", "Batch", plan.global_batch, "sequences",
-                           "global = DP " + std::to_string(l.dp) + " x micro-batch " + std::to_string(l.micro) + " x accumulation " +
-                               std::to_string(l.accum) + "; per GPU " + num(per_gpu) + " sequences a step",
-                           per_gpu, "sequences/GPU"));
-    c.steps.push_back(step("sequence", "Sequence", plan.seq, "tokens",
-                           num(plan.global_batch * plan.seq) + " tokens a step; " + num(r.tokens_per_micro_batch) +
-                               " tokens per micro-batch on each GPU" + (l.cp > 1 ? " (CP " + std::to_string(l.cp) + " splits the sequence)" : ""),
-                           r.tokens_per_micro_batch, "tokens/micro-batch"));
+    // The details are written with snprintf: one call each instead of a chain of string additions
+    // keeps the page's download smaller.
+    char d[256];
+    std::snprintf(d, sizeof d, "%d layers, hidden %d, %d heads (%d KV), vocabulary %d", m.layers, m.hidden, m.heads,
+                  m.kv_heads > 0 ? m.kv_heads : m.heads, m.vocab);
+    c.steps.push_back(step("model", "Model", r.params_total, "parameters", d));
+    std::snprintf(d, sizeof d, "%s, %s: weights %.3g + gradients %.3g + optimizer %.3g bytes per parameter, before sharding (DDP, this split)",
+                  precision_name(cfg.training.precision), optimizer_name(cfg.training.optimizer), uw / held, ug / held, uo / held);
+    c.steps.push_back(step("precision", "Precision", (uw + ug + uo) / held, "bytes/parameter", d));
+    std::snprintf(d, sizeof d, "TP %d x PP %d (v%d) x DP %d x CP %d, EP %d, %s: %.0f parameters on each GPU", l.tp, l.pp, l.v, l.dp, l.cp, l.ep,
+                  sharding_name(l.sharding), r.params_on_gpu);
+    c.steps.push_back(step("parallelism", "Parallelism", plan.gpus, "GPUs", d, r.params_on_gpu, "parameters/GPU"));
+    std::snprintf(d, sizeof d, "global = DP %d x micro-batch %d x accumulation %d; per GPU %.0f sequences a step", l.dp, l.micro, l.accum, per_gpu);
+    c.steps.push_back(step("batch", "Batch", plan.global_batch, "sequences", d, per_gpu, "sequences/GPU"));
+    std::snprintf(d, sizeof d, "%.0f tokens a step; %.0f tokens per micro-batch on each GPU (sequence / CP %d)", plan.global_batch * plan.seq,
+                  r.tokens_per_micro_batch, l.cp);
+    c.steps.push_back(step("sequence", "Sequence", plan.seq, "tokens", d, r.tokens_per_micro_batch, "tokens/micro-batch"));
     c.steps.push_back(step("states", "Model states", states, "bytes", "weights + gradients + optimizer state on each GPU"));
-    c.steps.push_back(step("activations", "Activations", acts, "bytes",
-                           std::string("recomputation ") + recompute_name(l.recompute) + ", " + num(r.in_flight_micro_batches) +
-                               " micro-batch" + (r.in_flight_micro_batches == 1 ? "" : "es") + " in flight; logits and loss included"));
+    std::snprintf(d, sizeof d, "recomputation %s, %.0f micro-batches in flight; logits and loss included", recompute_name(l.recompute),
+                  r.in_flight_micro_batches);
+    c.steps.push_back(step("activations", "Activations", acts, "bytes", d));
     c.steps.push_back(step("overhead", "+ Overhead", overhead, "bytes",
                            "temporary buffers, allocator slack, CUDA context and NCCL; the total per GPU", r.device_total, "bytes"));
-    c.steps.push_back(step("target", "Target", plan.target_bytes, "bytes",
-                           std::string(r.device_total <= plan.target_bytes ? "fits" : "over") + ": the total is " +
-                               num(100 * r.device_total / plan.target_bytes, "%.1f") + "% of the " + num(100 * cfg.target_utilization) +
-                               "% target",
-                           plan.target_bytes > 0 ? r.device_total / plan.target_bytes : 0, "share"));
+    const double share = plan.target_bytes > 0 ? r.device_total / plan.target_bytes : 0;
+    std::snprintf(d, sizeof d, "%s: the total is %.1f%% of the %.0f%% target", share <= 1 ? "fits" : "over", 100 * share, 100 * cfg.target_utilization);
+    c.steps.push_back(step("target", "Target", plan.target_bytes, "bytes", d, share, "share"));
     return Out::success(std::move(c));
 }
 

@@ -327,12 +327,12 @@ Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const
 // + overhead, the utilization target. Each step's number comes from the training engine for that
 // layout (states + activations + overhead = the layout's memory per GPU), ending in the answer.
 struct ChecklistStep {
-    std::string key;            // model, precision, parallelism, batch, sequence, states, activations, overhead, target
-    std::string title;          // "Model", ...
+    const char* key = "";       // model, precision, parallelism, batch, sequence, states, activations, overhead, target
+    const char* title = "";     // "Model", ...
     double value = 0;           // the step's number, in `unit`
-    std::string unit;           // parameters, bytes/parameter, GPUs, sequences, tokens, bytes
+    const char* unit = "";      // parameters, bytes/parameter, GPUs, sequences, tokens, bytes
     double second = 0;          // a second number where the step has one (per GPU, the total, the share)
-    std::string second_unit;    // empty when none
+    const char* second_unit = "";  // empty when none
     std::string detail;         // how the number follows (counts and names, no byte figures)
 };
 struct Checklist {

@@ -320,10 +320,17 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
     out.target_bytes = s.target;
     // Listing the layouts is cheap (no engine call); evaluating them is the search's time. Counted
     // first, so the list is allocated once (growing it cost more than the loops themselves).
+    // (One lambda type for both passes: enumerate is instantiated once, which keeps the page smaller.)
     size_t count = 0;
-    enumerate(s, nullptr, [&](const Layout&) { ++count; });
+    bool counting = true;
+    auto list = [&](const Layout& l) {
+        if (counting) ++count;
+        else st_->layouts.push_back(l);
+    };
+    enumerate(s, nullptr, list);
     st_->layouts.reserve(count);
-    enumerate(s, &st_->rej, [&](const Layout& l) { st_->layouts.push_back(l); });
+    counting = false;
+    enumerate(s, &st_->rej, list);
     return Error{};
 }
 

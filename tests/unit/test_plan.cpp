@@ -440,7 +440,7 @@ TEST_CASE("checklist: the guide's nine steps for the best layout add up to its m
     const auto& s = ck.value.steps;
     REQUIRE(s.size() == 9);
     const char* keys[] = {"model", "precision", "parallelism", "batch", "sequence", "states", "activations", "overhead", "target"};
-    for (size_t i = 0; i < 9; ++i) CHECK(s[i].key == keys[i]);
+    for (size_t i = 0; i < 9; ++i) CHECK(std::string(s[i].key) == keys[i]);
     const LayoutResult& best = p.value.ranked.front();
     const Layout& l = best.layout;
     CHECK(layout_label(ck.value.answer.layout) == layout_label(l));
