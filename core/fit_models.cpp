@@ -3,6 +3,7 @@
 #include "core/fit_models.hpp"
 
 #include <algorithm>
+#include <vector>
 #include <cstdio>
 
 #include "core/catalog/gpus.hpp"
@@ -128,8 +129,23 @@ Outcome<ModelFits> fit_models(const Config& in) {
         }
         return true;
     };
-    for (const auto& preset : model_presets()) {
-        for (const auto& f : fit_formats(base)) {
+    // Larger models first (an insertion sort of the preset indices, stable: equal counts keep the
+    // presets' order); within a preset the formats come best first already (fit_formats).
+    const auto& presets = model_presets();
+    std::vector<double> params;
+    std::vector<size_t> order;
+    for (const auto& p : presets) {
+        const auto m = resolve_model(p);
+        params.push_back(m.ok ? model_params(m.value).total : 0);
+        size_t at = order.size();
+        order.push_back(0);
+        for (; at > 0 && params[order[at - 1]] < params.back(); --at) order[at] = order[at - 1];
+        order[at] = params.size() - 1;
+    }
+    const std::vector<FitFormat> formats = fit_formats(base);
+    for (size_t i : order) {
+        const ModelSpec& preset = presets[i];
+        for (const auto& f : formats) {
             ModelFit row;
             row.model = preset.id;
             row.model_name = preset.name;
@@ -158,9 +174,6 @@ Outcome<ModelFits> fit_models(const Config& in) {
     bool any = false;
     for (const auto& r : out.rows) any = any || r.ok;
     if (!any && !first_error.field.empty()) return Outcome<ModelFits>::failure(first_error);
-    std::stable_sort(out.rows.begin(), out.rows.end(), [](const ModelFit& a, const ModelFit& b) {
-        return a.params != b.params ? a.params > b.params : a.quality < b.quality;
-    });
     return Outcome<ModelFits>::success(out);
 }
 

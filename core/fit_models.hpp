@@ -5,8 +5,8 @@
 // the budget and the headline's verdict (within the budget or not). docs/fit-models.md.
 //
 // Ranking: larger models first (total parameters as model_params counts them; an MoE counts every
-// expert), then the higher-quality format (WeightFormat::quality for inference; full fine-tuning
-// before LoRA before QLoRA; BF16 mixed before pure BF16 training), then the preset order.
+// expert; equal counts in the presets' order), and a model's formats best first (WeightFormat::quality
+// for inference; full fine-tuning before LoRA before QLoRA; BF16 mixed before pure BF16 training).
 #pragma once
 
 #include <string>

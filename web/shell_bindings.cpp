@@ -92,9 +92,14 @@ std::string shell_state() {
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
     j["planner"] = vc::shell::planner_state_json(a);
-    // "Models that fit", once its panel was opened (core/fit_models.hpp, what `vramcalc fit-models` prints).
-    if (a.model_fits_ready)
-        j["model_fits"] = a.model_fits_error.empty() ? vc::io::model_fits_to_json(a.model_fits) : json{{"error", a.model_fits_error}};
+    // "Models that fit", once its panel was opened (core/fit_models.hpp): the rows that fit, best first,
+    // as "model/format" (`vramcalc fit-models --fitting` lists the same), and the budget.
+    if (a.model_fits_ready) {
+        std::vector<std::string> fitting;
+        for (const auto& row : a.model_fits.rows)
+            if (row.fits) fitting.push_back(row.model + "/" + row.format);
+        j["model_fits"] = {{"fitting", fitting}, {"budget_bytes", a.model_fits.budget_bytes}, {"error", a.model_fits_error}};
+    }
     return vc::io::dump(j);
 }
 

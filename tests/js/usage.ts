@@ -20,6 +20,11 @@ async function main(): Promise<number> {
     const full = vc.resolveConfig('{"batch": 2}');
     const plan = vc.plan({ model: { preset: 'llama-3.1-70b' }, gpu: 'h100-80gb', plan: { gpus: 64, fabric: 'ib-ndr400' } });
     const step = plan.ok ? plan.plan.ranked[0].step_s + plan.plan.ranked[0].layout.tp : 0;
+    // Which presets x formats fit the GPU, best first: the first that fits, loaded into a config.
+    const fits = vc.fitModels({ method: 'detailed', task: 'inference', gpu: 'rtx-4090-24gb', inference: { engine: 'llama.cpp' } });
+    const first = fits.ok ? fits.models.find((m) => m.fits) : undefined;
+    if (first) vc.estimate({ task: 'inference', model: { preset: first.model }, inference: { weights: first.format } });
+    const fitShare = fits.ok ? fits.budget_bytes + fits.models[0].share + fits.models[0].load_bytes : 0;
     const fab = vc.fabrics();
     const links = 'fabrics' in fab ? fab.fabrics.length : 0;
     // @ts-expect-error: the plan's rank names are checked
@@ -48,7 +53,7 @@ async function main(): Promise<number> {
     if (fromFile.ok) vc.estimate({ ...fromFile.config, task: 'inference' });
     // @ts-expect-error: importModel takes bytes or text, not a number
     vc.importModel(42);
-    return extras + perMtok + step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
+    return extras + perMtok + fitShare + step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
 }
 
 // The page's window.vramcalc: the same API once ready; its members may be absent before.

@@ -57,10 +57,11 @@ TEST_CASE("models that fit a 24 GB card: the 8B at BF16 (16.06 GB of weights) ag
     CHECK_FALSE(row_of(list, "llama-3.1-70b", "bf16")->fits);
     CHECK_FALSE(row_of(list, "llama-3.1-70b", "bnb-nf4")->fits);
 
-    // Ranking: parameters descending, then the format's quality (BF16 before INT8 before NF4).
+    // Ranking: parameters descending, a model's formats by quality (BF16 before INT8 before NF4).
     for (size_t i = 1; i < list.rows.size(); ++i) {
         const ModelFit &p = list.rows[i - 1], &q = list.rows[i];
-        CHECK((p.params > q.params || (p.params == q.params && p.quality <= q.quality)));
+        CHECK(p.params >= q.params);
+        if (p.model == q.model) CHECK(p.quality < q.quality);
     }
     int fitting = 0;
     for (const auto& r : list.rows) fitting += r.fits ? 1 : 0;
