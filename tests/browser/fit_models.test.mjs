@@ -51,8 +51,8 @@ async function reach(v, id) {
         await v.page.mouse.move(r.x + r.w / 2, height / 2);
         await v.page.mouse.wheel(0, r.y - height / 2);
         await v.settled();
+        await reach(v, id);
     }
-    await reach(v, id);
 }
 
 for (const [name, options, touch] of [
