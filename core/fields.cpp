@@ -498,15 +498,13 @@ constexpr FieldDef kTable[] = {
 FieldList config_fields() { return FieldList{std::begin(kTable), std::end(kTable)}; }
 
 std::string FieldDef::key() const {
-    const std::string p = path;
-    const size_t dot = p.rfind('.');
-    return dot == std::string::npos ? p : p.substr(dot + 1);
+    const char* dot = std::strrchr(path, '.');
+    return dot ? std::string(dot + 1) : std::string(path);
 }
 
 std::string FieldDef::section() const {
-    const std::string p = path;
-    const size_t dot = p.rfind('.');
-    return dot == std::string::npos ? "" : p.substr(0, dot);
+    const char* dot = std::strrchr(path, '.');
+    return dot ? std::string(path, static_cast<size_t>(dot - path)) : std::string();
 }
 
 double FieldDef::number_of(const Config& c) const {
@@ -533,16 +531,26 @@ const FieldDef* find_field(const char* path) {
 
 const FieldDef* find_field(const std::string& path) { return find_field(path.c_str()); }
 
-std::vector<const FieldDef*> section_fields(const std::string& section) {
-    // Compared in place: every config read and write asks this of each section, and building each
-    // field's section as a string (two allocations a field) was a fifth of the fragment fuzzer's time.
-    std::vector<const FieldDef*> out;
-    for (const auto& f : config_fields()) {
-        const char* dot = std::strrchr(f.path, '.');
-        const size_t n = dot ? static_cast<size_t>(dot - f.path) : 0;
-        if (n == section.size() && section.compare(0, n, f.path, n) == 0) out.push_back(&f);
-    }
-    return out;
+const std::vector<const FieldDef*>& section_fields(const std::string& section) {
+    // Built once: every config read and write asks this of each section (scanning the table on
+    // each call was over half of a link round trip's time, perf over the fragment fuzzer's replay).
+    // A few dozen sections: a list searched in order.
+    using Section = std::pair<std::string, std::vector<const FieldDef*>>;
+    static const std::vector<Section> sections = [] {
+        std::vector<Section> v;
+        for (const auto& f : config_fields()) {
+            const char* dot = std::strrchr(f.path, '.');
+            const std::string name = dot ? std::string(f.path, static_cast<size_t>(dot - f.path)) : std::string();
+            auto it = std::find_if(v.begin(), v.end(), [&](const Section& s) { return s.first == name; });
+            if (it == v.end()) it = v.insert(v.end(), Section{name, {}});
+            it->second.push_back(&f);
+        }
+        return v;
+    }();
+    static const std::vector<const FieldDef*> none;
+    for (const Section& s : sections)
+        if (s.first == section) return s.second;
+    return none;
 }
 
 bool enum_value(const EnumNames& names, const std::string& s, int& out) {

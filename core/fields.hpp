@@ -104,7 +104,7 @@ FieldList config_fields();
 const FieldDef* find_field(const char* path);
 const FieldDef* find_field(const std::string& path);
 // The fields directly inside `section` ("" for the top level, "inference.vllm").
-std::vector<const FieldDef*> section_fields(const std::string& section);
+const std::vector<const FieldDef*>& section_fields(const std::string& section);
 
 // Enum names: the value of a spelling, the name written for a value, the listed spellings.
 bool enum_value(const EnumNames& names, const std::string& s, int& out);
