@@ -14,6 +14,12 @@ bool ObjectReader::fail(const char* key, const std::string& message) {
     return false;
 }
 
+bool ObjectReader::fail_with(const Error& e) {
+    if (ok_) err_ = e;
+    ok_ = false;
+    return false;
+}
+
 bool ObjectReader::number(const char* key, double& out) {
     if (!ok_) return false;
     if (!has(key)) return true;

@@ -36,6 +36,8 @@ public:
     bool only_keys(const std::vector<const char*>& allowed);
     // Records a failure for `key` with `message` (for enum names and cross-field rules).
     bool fail(const char* key, const std::string& message);
+    // Records `e` as it is: an inner object's error, whose field is already its whole path.
+    bool fail_with(const Error& e);
 
 private:
     template <typename List>

@@ -27,8 +27,11 @@ bool read_fabric_spec(ObjectReader& r, const char* key, FabricSpec& f) {
     fr.number("efficiency", f.efficiency);
     fr.number("latency_us", f.latency_us);
     fr.string("source", f.source);
-    if (!fr.ok()) return r.fail(key, fr.error().message + " (" + fr.error().field + ")");
-    if (!(f.line_gbps > 0)) return r.fail(key, "line_gbps must be > 0 GB/s");
+    if (!fr.ok()) return r.fail_with(fr.error());  // named by its own path: plan.fabric_spec.line_gbps
+    // Checked here in full: without a line rate the spec would be ignored (core/plan uses it when
+    // line_gbps > 0).
+    Error e;
+    if (!check_fabric(r.path(key), f, e)) return r.fail_with(e);
     return true;
 }
 

@@ -8,6 +8,12 @@
 
 namespace vc {
 
+bool check_fabric(const std::string& field, const FabricSpec& f, Error& err) {
+    return check_positive((field + ".line_gbps").c_str(), f.line_gbps, 1e6, err) &&
+           check_range((field + ".efficiency").c_str(), f.efficiency, 0.01, 1, err) &&
+           check_range((field + ".latency_us").c_str(), f.latency_us, 0, 1e6, err);
+}
+
 const std::vector<FabricSpec>& fabric_catalog() {
     static const std::vector<FabricSpec> catalog = {
         // intra-node links

@@ -59,13 +59,6 @@ bool check_constants(const PlanConstants& k, Error& err) {
            check_range("plan.constants.step_overhead_s", k.step_overhead_s, 0, 3600, err);
 }
 
-bool check_fabric(const char* field, const FabricSpec& f, Error& err) {
-    std::string fl(field);
-    return check_positive((fl + ".line_gbps").c_str(), f.line_gbps, 1e6, err) &&
-           check_range((fl + ".efficiency").c_str(), f.efficiency, 0.01, 1, err) &&
-           check_range((fl + ".latency_us").c_str(), f.latency_us, 0, 1e6, err);
-}
-
 std::string fabric_ids(bool intra) {
     std::string s;
     for (const auto& f : fabric_catalog())

@@ -11,6 +11,7 @@
 #include "core/estimate.hpp"
 #include "core/model/presets.hpp"
 #include "io/config_json.hpp"
+#include "io/plan_json.hpp"
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/state/report.hpp"
@@ -351,4 +352,20 @@ TEST_CASE("links: a planner key's bad value is quoted as an excerpt, not echoed 
     CHECK(err.field == "view");
     CHECK(err.message.size() < 200);
     CHECK(cfg.quick.batch == 8);
+}
+
+TEST_CASE("plan requests: an error inside a fabric of one's own names the inner field's path") {
+    auto read = [](const std::string& spec) { return io::parse_plan_request(R"({"plan":{"gpus":16,"fabric_spec":)" + spec + "}}"); };
+    REQUIRE(read(R"({"line_gbps":50,"efficiency":0.8,"latency_us":5})").ok);
+    const auto text = read(R"({"line_gbps":"fast","efficiency":0.8})");
+    REQUIRE_FALSE(text.ok);
+    CHECK(text.error.field == "plan.fabric_spec.line_gbps");
+    const auto none = read(R"({"efficiency":0.8})");  // no line rate: the spec would be ignored
+    REQUIRE_FALSE(none.ok);
+    CHECK(none.error.field == "plan.fabric_spec.line_gbps");
+    CHECK(none.error.message.find("greater than 0 and at most 1000000") != std::string::npos);
+    const auto share = io::parse_plan_request(R"({"plan":{"gpus":16,"intra_spec":{"line_gbps":450,"efficiency":2}}})");
+    REQUIRE_FALSE(share.ok);
+    CHECK(share.error.field == "plan.intra_spec.efficiency");
+    CHECK(share.error.message.find("2") != std::string::npos);
 }
