@@ -62,7 +62,7 @@ constexpr EnumName kSharding[] = {
 };
 constexpr EnumName kSchedules[] = {N("1f1b", PipelineSchedule::OneFOneB), N("interleaved", PipelineSchedule::Interleaved)};
 constexpr EnumName kEngines[] = {N("vllm", Engine::Vllm), N("llama.cpp", Engine::LlamaCpp), N("llamacpp", Engine::LlamaCpp, false),
-                             N("hf", Engine::Hf)};
+                             N("hf", Engine::Hf), N("transformers", Engine::Hf, false)};
 constexpr EnumName kSplitModes[] = {N("layer", SplitMode::Layer), N("row", SplitMode::Row), N("none", SplitMode::None)};
 constexpr EnumName kHfAttention[] = {N("eager", HfAttention::Eager), N("sdpa", HfAttention::Sdpa), N("flash", HfAttention::Flash)};
 constexpr EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("exllama", GptqKernel::Exllama), N("marlin", GptqKernel::Marlin),

@@ -154,6 +154,11 @@ TEST_CASE("fields: enum names are the engine's names", "[fields]") {
     CHECK(std::string(recompute_name(Recompute::Selective)) == "selective");
     CHECK(std::string(precision_name(TrainPrecision::Fp8Mixed)) == "fp8");  // not "fp8-mixed"
     CHECK(std::string(optimizer_name(OptimizerKind::AdamW)) == "adamw");    // not "adam"
+    // The engine's own name is accepted for Hugging Face transformers and written back as "hf".
+    const auto hf = io::parse_config(R"({"task":"inference","inference":{"engine":"transformers"}})");
+    REQUIRE(hf.ok);
+    CHECK(hf.value.inference.engine == Engine::Hf);
+    CHECK(io::config_to_json(hf.value)["inference"]["engine"] == "hf");
     for (int i = 0; i <= static_cast<int>(OptimizerKind::Custom); ++i)
         CHECK(std::string(optimizer_name(static_cast<OptimizerKind>(i))) == enum_name(kTrainOptimizerNames, i));
 }

@@ -248,7 +248,7 @@ export interface RuntimeConfig {
 /** "inference": detailed inference and serving (below) */
 export interface InferenceConfig {
     /** how the engine takes memory (docs/inference.md, "Engines") (default 'vllm') */
-    engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf';
+    engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf' | 'transformers';
     /** weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md (default 'bf16') */
     weights?: string;
     /** MoE experts in their own (non-GGUF) format (default same as weights) */
