@@ -15,8 +15,11 @@ namespace vc {
 
 namespace {
 
-constexpr int kMaxPlanGpus = 1000000;
-constexpr double kMaxBatch = 1e7;
+// plan.gpus's limit (the request table's): the deadline search stops below it.
+int max_plan_gpus() {
+    static const int n = static_cast<int>(find_request_field("plan.gpus")->max);
+    return n;
+}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -47,23 +50,32 @@ struct Rejects {
     }
 };
 
+// The ranges are the request table's (core/fields.cpp, plan.*).
 bool check_constants(const PlanConstants& k, Error& err) {
-    return check_range("plan.constants.gemm_efficiency_max", k.gemm_efficiency_max, 0, 1, err) &&
-           check_range("plan.constants.gemm_half_dim", k.gemm_half_dim, 0, 1e6, err) &&
-           check_range("plan.constants.attention_efficiency", k.attention_efficiency, 0, 1, err) &&
-           check_range("plan.constants.hbm_efficiency", k.hbm_efficiency, 0.01, 1, err) &&
-           check_range("plan.constants.elementwise_passes", k.elementwise_passes, 0, 100, err) &&
-           check_range("plan.constants.tp_overlap", k.tp_overlap, 0, 1, err) &&
-           check_range("plan.constants.grad_comm_bytes", k.grad_comm_bytes, 0, 8, err) &&
-           check_range("plan.constants.optimizer_bytes_per_param", k.optimizer_bytes_per_param, 0, 1000, err) &&
-           check_range("plan.constants.step_overhead_s", k.step_overhead_s, 0, 3600, err);
+    return check_members({{"plan.constants.gemm_efficiency_max", k.gemm_efficiency_max},
+                          {"plan.constants.gemm_half_dim", k.gemm_half_dim},
+                          {"plan.constants.attention_efficiency", k.attention_efficiency},
+                          {"plan.constants.hbm_efficiency", k.hbm_efficiency},
+                          {"plan.constants.elementwise_passes", k.elementwise_passes},
+                          {"plan.constants.tp_overlap", k.tp_overlap},
+                          {"plan.constants.grad_comm_bytes", k.grad_comm_bytes},
+                          {"plan.constants.optimizer_bytes_per_param", k.optimizer_bytes_per_param},
+                          {"plan.constants.step_overhead_s", k.step_overhead_s}},
+                         err);
 }
 
+// A custom fabric (plan.fabric_spec) or intra-node link (plan.intra_spec, the same fields): checked
+// against plan.fabric_spec's rows, the error named by `field`'s own path.
 bool check_fabric(const char* field, const FabricSpec& f, Error& err) {
-    std::string fl(field);
-    return check_positive((fl + ".line_gbps").c_str(), f.line_gbps, 1e6, err) &&
-           check_range((fl + ".efficiency").c_str(), f.efficiency, 0.01, 1, err) &&
-           check_range((fl + ".latency_us").c_str(), f.latency_us, 0, 1e6, err);
+    if (check_members({{"plan.fabric_spec.line_gbps", f.line_gbps},
+                       {"plan.fabric_spec.efficiency", f.efficiency},
+                       {"plan.fabric_spec.latency_us", f.latency_us}},
+                      err))
+        return true;
+    static const std::string own = "plan.fabric_spec";
+    for (std::string* s : {&err.field, &err.message})
+        if (s->rfind(own, 0) == 0) s->replace(0, own.size(), field);
+    return false;
 }
 
 std::string fabric_ids(bool intra) {
@@ -103,7 +115,7 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     const NodeSpec* node = find_node(g->id);
     hw.gpus_per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
     Error err;
-    if (!check_int_range("plan.gpus_per_node", hw.gpus_per_node, 1, 1024, err)) return Outcome<PlanHardware>::failure(err);
+    if (!check_value("plan.gpus_per_node", hw.gpus_per_node, err)) return Outcome<PlanHardware>::failure(err);
     if (in.intra_override.line_gbps > 0) {
         if (!check_fabric("plan.intra_spec", in.intra_override, err)) return Outcome<PlanHardware>::failure(err);
         hw.intra = in.intra_override;
@@ -124,8 +136,7 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     hw.attention_share = node ? node->attention_share : NodeSpec{}.attention_share;
     hw.price_per_hour_usd = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
     hw.purchase_usd = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
-    if (!check_range("plan.price_per_hour_usd", hw.price_per_hour_usd, 0, 1e4, err) ||
-        !check_range("plan.purchase_usd", hw.purchase_usd, 0, 1e8, err))
+    if (!check_members({{"plan.price_per_hour_usd", hw.price_per_hour_usd}, {"plan.purchase_usd", hw.purchase_usd}}, err))
         return Outcome<PlanHardware>::failure(err);
     return Outcome<PlanHardware>::success(hw);
 }
@@ -167,15 +178,17 @@ struct Search {
 Outcome<Search*> prepare(Search& s) {
     Error err;
     const PlanInputs& in = s.in;
-    if (!check_int_range("plan.gpus", in.gpus, 1, kMaxPlanGpus, err) ||
-        !check_range("plan.global_batch", in.global_batch, 0, kMaxBatch, err) ||
-        !check_range("plan.train_tokens", in.train_tokens, 0, 1e16, err) ||
-        !check_int_range("plan.max_micro_batch", in.max_micro_batch, 1, 1024, err) ||
-        !check_int_range("plan.max_cp", in.max_cp, 1, 1024, err) ||
-        !check_int_range("plan.top", in.top, 1, 10000, err) ||
-        !check_range("plan.network_share", in.network_share, 0, 10, err) ||
-        !check_range("target_utilization", s.cfg.target_utilization, 0.05, 1.0, err) ||
-        !check_int_range("seq", s.cfg.quick.seq, 1, 10000000, err) || !check_constants(in.k, err))
+    if (!check_members({{"plan.gpus", in.gpus},
+                        {"plan.global_batch", in.global_batch},
+                        {"plan.train_tokens", in.train_tokens},
+                        {"plan.max_micro_batch", in.max_micro_batch},
+                        {"plan.max_cp", in.max_cp},
+                        {"plan.top", in.top},
+                        {"plan.network_share", in.network_share},
+                        {"target_utilization", s.cfg.target_utilization},
+                        {"seq", s.cfg.quick.seq}},
+                       err) ||
+        !check_constants(in.k, err))
         return Outcome<Search*>::failure(err);
     auto hw = plan_hardware(s.cfg, in);
     if (!hw.ok) return Outcome<Search*>::failure(hw.error);
@@ -525,7 +538,7 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
                                                const std::vector<std::string>& fabrics, double target_efficiency) {
     using Out = Outcome<std::vector<BatchSizing>>;
     Error err;
-    if (!check_range("plan.batch_sizing.target_efficiency", target_efficiency, 0.05, 0.999, err)) return Out::failure(err);
+    if (!check_value("plan.batch_sizing.target_efficiency", target_efficiency, err)) return Out::failure(err);
     const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<BatchSizing> out;
     for (const auto& id : ids) {
@@ -610,7 +623,7 @@ void rank_clusters(std::vector<ClusterResult>& out, PlanRank rank) {
 Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus) {
     using Out = Outcome<ClusterResult>;
     Error err;
-    if (!check_positive("plan.deadline_days", deadline_days, 36500, err) || !check_int_range("plan.max_gpus", max_gpus, 1, kMaxPlanGpus, err))
+    if (!check_members({{"plan.deadline_days", deadline_days}, {"plan.max_gpus", max_gpus}}, err))
         return Out::failure(err);
     if (!(in.train_tokens > 0)) return Out::failure("plan.train_tokens", "must be > 0 tokens to size a cluster to a deadline");
     auto hw = plan_hardware(cfg, in);
@@ -626,7 +639,7 @@ Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, doub
         ClusterResult r;
         if (meets(nodes * g, r)) { hi = nodes; best = r; break; }
         lo = nodes;
-        if (nodes > kMaxPlanGpus / 2) break;
+        if (nodes > max_plan_gpus() / 2) break;
     }
     if (hi == 0) {
         ClusterResult none;
