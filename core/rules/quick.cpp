@@ -10,10 +10,10 @@
 
 namespace vc {
 
-// Accepted ranges, shared with the documentation (docs/config.md).
-static constexpr double kMaxParamsB = 1e5;       // 100 trillion parameters
-static constexpr long long kMaxGpus = 1 << 20;
-static constexpr long long kMaxDim = 1 << 20;
+// Accepted ranges are the field table's (core/fields.cpp; docs/config.md is generated from it).
+namespace {
+double table_max(const char* path) { return find_field(path)->max; }
+}  // namespace
 
 double quick_precision_bytes(QuickPrecision p) {
     switch (p) {
@@ -77,9 +77,9 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     auto fit = [&](const char* id, double nominal_gb) {
         GpuFit f;
         f.gpu_id = id;
-        // More GPUs than a job may have (gpus <= kMaxGpus): no count fits, 0 as in the catalog fits.
+        // More GPUs than a job may have (gpus <= table_max("gpus")): no count fits, 0 as in the catalog fits.
         int needed = 0;
-        f.gpus_needed = to_int_checked(std::ceil(buffered_gb / nominal_gb - 1e-12), needed) && needed <= kMaxGpus
+        f.gpus_needed = to_int_checked(std::ceil(buffered_gb / nominal_gb - 1e-12), needed) && needed <= table_max("gpus")
                             ? (needed < 1 ? 1 : needed)
                             : 0;
         f.utilization = buffered_gb / nominal_gb;
@@ -110,12 +110,12 @@ double guide_inference_bytes(const GuideInputs& in) {
 
 Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
     Error err;
-    if (!check_positive("params", in.params, kMaxParamsB * 1e9, err) ||
-        !check_int_range("model.layers", in.layers, 1, kMaxDim, err) ||
-        !check_int_range("model.hidden", in.hidden, 1, kMaxDim, err) ||
-        !check_int_range("model.heads", in.heads, 1, kMaxDim, err) ||
-        !check_positive(training ? "guide.bytes" : "guide.weight_bytes", in.bytes, 8, err) ||
-        !check_value("batch", in.batch, err) || !check_value("seq", in.seq, err) || !check_value("gpus", in.gpus, err) ||
+    // "params" is a count, params_b's range in parameters.
+    if (!check_positive("params", in.params, table_max("params_b") * 1e9, err) ||
+        !check_members({{"model.layers", in.layers}, {"model.hidden", in.hidden}, {"model.heads", in.heads},
+                        {training ? "guide.bytes" : "guide.weight_bytes", in.bytes},
+                        {"batch", in.batch}, {"seq", in.seq}, {"gpus", in.gpus}},
+                       err) ||
         !check_range("constants.overhead_factor", in.overhead_factor, 1, 10, err))
         return Outcome<Estimate>::failure(err);
 
