@@ -175,8 +175,8 @@ constexpr FieldDef kTable[] = {
         Enum("optimizer", enum_names(kQuickOptimizers), ENUM(QuickOptimizer, quick.optimizer),
              "quick method: optimizer bytes per parameter 12, 8, 2, 4, 0 (inference: no gradients either)")
             .def("adamw-mixed (inference when task is inference)").hand().cli("--optimizer"),
-        Num("batch", AT(quick.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand().cli("--batch"),
-        Num("seq", AT(quick.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand().cli("--seq"),
+        Num("batch", AT(run.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand().cli("--batch"),
+        Num("seq", AT(run.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand().cli("--seq"),
         Bool("checkpointing", AT(quick.checkpointing), "quick method: activations x 0.25; detailed: training.recompute full unless given").hand(),
         Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand().cli("--gpus"),
         Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand().cli("--gpu"),

@@ -146,7 +146,7 @@ Config layout_config(const Config& base, const Layout& l, int gpus) {
     c.method = Method::Detailed;
     if (c.task == Task::Inference) c.task = Task::Training;
     c.gpus = gpus;
-    c.quick.batch = l.micro;
+    c.run.batch = l.micro;
     c.training.sharding = l.sharding;
     c.training.shard_group = 0;
     c.training.recompute = l.recompute;
@@ -186,7 +186,7 @@ Outcome<Search*> prepare(Search& s) {
                         {"plan.top", in.top},
                         {"plan.network_share", in.network_share},
                         {"target_utilization", s.cfg.target_utilization},
-                        {"seq", s.cfg.quick.seq}},
+                        {"seq", s.cfg.run.seq}},
                        err) ||
         !check_constants(in.k, err))
         return Outcome<Search*>::failure(err);
@@ -202,7 +202,7 @@ Outcome<Search*> prepare(Search& s) {
     auto rm = resolve_model(s.cfg.model);
     if (!rm.ok) return Outcome<Search*>::failure(rm.error);
     s.pm = plan_model(s.cfg, s.hw.gpu);
-    s.global = in.global_batch > 0 ? std::round(in.global_batch) : std::max(1.0, std::round(kDefaultBatchTokens / s.cfg.quick.seq));
+    s.global = in.global_batch > 0 ? std::round(in.global_batch) : std::max(1.0, std::round(kDefaultBatchTokens / s.cfg.run.seq));
     if (in.global_batch > 0 && std::floor(in.global_batch) != in.global_batch)
         return Outcome<Search*>::failure("plan.global_batch", "must be a whole number of sequences, got " + fixed(in.global_batch, 2));
     s.target = s.hw.gpu.memory_bytes * s.cfg.target_utilization;
@@ -241,7 +241,7 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
                     if (m.layers % (pp * v) == 0) vs.push_back(v);
             for (int cp = 1; cp <= std::min(s.in.max_cp, N / (tp * pp)); cp *= 2) {
                 if ((N / (tp * pp)) % cp) continue;
-                if (static_cast<long long>(s.cfg.quick.seq) % cp) continue;
+                if (static_cast<long long>(s.cfg.run.seq) % cp) continue;
                 const int dp = N / (tp * pp * cp);
                 if (static_cast<long long>(s.global) % dp) {
                     if (rej) rej->add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
@@ -329,7 +329,7 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
     out.gpus = s.in.gpus;
     out.gpus_per_node = s.hw.gpus_per_node;
     out.global_batch = s.global;
-    out.seq = s.cfg.quick.seq;
+    out.seq = s.cfg.run.seq;
     out.target_bytes = s.target;
     // Listing the layouts is cheap (no engine call); evaluating them is the search's time. Counted
     // first, so the list is allocated once (growing it cost more than the loops themselves).

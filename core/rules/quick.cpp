@@ -37,10 +37,10 @@ double quick_optimizer_bytes_per_param(QuickOptimizer o) {
     return 12;
 }
 
-Outcome<Estimate> quick_estimate(const QuickInputs& in) {
+Outcome<Estimate> quick_estimate(const QuickInputs& in, const RunShape& run) {
     Error err;
     // Ranges from the field table (core/fields.cpp).
-    if (!check_value("params_b", in.params_b, err) || !check_value("batch", in.batch, err) || !check_value("seq", in.seq, err) ||
+    if (!check_value("params_b", in.params_b, err) || !check_value("batch", run.batch, err) || !check_value("seq", run.seq, err) ||
         !check_value("constants.activation_bytes_per_token_param", in.constants.activation_bytes_per_token_param, err) ||
         !check_value("constants.checkpoint_factor", in.constants.checkpoint_factor, err) ||
         !check_value("constants.buffer_fraction", in.constants.buffer_fraction, err) ||
@@ -52,7 +52,7 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     const double wb = quick_precision_bytes(in.precision);
     const double ob = quick_optimizer_bytes_per_param(in.optimizer);
     const double ckpt = in.checkpointing ? in.constants.checkpoint_factor : 1.0;
-    const double act_bytes = in.constants.activation_bytes_per_token_param * in.batch * in.seq * P * ckpt;
+    const double act_bytes = in.constants.activation_bytes_per_token_param * run.batch * run.seq * P * ckpt;
 
     Estimate e;
     e.method = "quick";
@@ -64,8 +64,8 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     e.components.push_back({"gradients", "Gradients", inference ? 0 : P * wb, inference ? "0 (inference)" : weights_formula});
     e.components.push_back({"optimizer", "Optimizer state", P * ob, params_text + num(ob) + " B"});
     e.components.push_back({"activations", "Activations", act_bytes,
-                            num(in.constants.activation_bytes_per_token_param) + " x batch " + num(in.batch) + " x seq " +
-                                num(in.seq) + " x " + num(P) + " params" +
+                            num(in.constants.activation_bytes_per_token_param) + " x batch " + num(run.batch) + " x seq " +
+                                num(run.seq) + " x " + num(P) + " params" +
                                 (in.checkpointing ? " x " + num(in.constants.checkpoint_factor) + " (checkpointing)" : "") +
                                 " B"});
     for (const auto& c : e.components) e.total_bytes += c.bytes;
@@ -97,15 +97,15 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
 
 double guide_training_bytes_per_gpu(const GuideInputs& in) {
     const double p = in.bytes;
-    return (in.params * (2 * p + 12) + 2 * in.batch * in.seq * in.hidden * in.layers * p) / in.gpus * in.overhead_factor;
+    return (in.params * (2 * p + 12) + 2 * in.run.batch * in.run.seq * in.hidden * in.layers * p) / in.gpus * in.overhead_factor;
 }
 
 double guide_kv_cache_bytes(const GuideInputs& in) {
-    return in.layers * in.batch * in.seq * (in.hidden / in.heads) * in.heads * 2 * in.bytes;
+    return in.layers * in.run.batch * in.run.seq * (in.hidden / in.heads) * in.heads * 2 * in.bytes;
 }
 
 double guide_inference_bytes(const GuideInputs& in) {
-    return (in.params * in.bytes + in.layers * in.batch * in.seq * (in.hidden / in.heads) * 2 * 2) * in.overhead_factor;
+    return (in.params * in.bytes + in.layers * in.run.batch * in.run.seq * (in.hidden / in.heads) * 2 * 2) * in.overhead_factor;
 }
 
 Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
@@ -114,7 +114,7 @@ Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
     if (!check_positive("params", in.params, table_max("params_b") * 1e9, err) ||
         !check_members({{"model.layers", in.layers}, {"model.hidden", in.hidden}, {"model.heads", in.heads},
                         {training ? "guide.bytes" : "guide.weight_bytes", in.bytes},
-                        {"batch", in.batch}, {"seq", in.seq}, {"gpus", in.gpus}},
+                        {"batch", in.run.batch}, {"seq", in.run.seq}, {"gpus", in.gpus}},
                        err) ||
         !check_range("constants.overhead_factor", in.overhead_factor, 1, 10, err))
         return Outcome<Estimate>::failure(err);
@@ -125,19 +125,19 @@ Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
     const double f = in.overhead_factor;
     if (training) {
         const double states = in.params * (2 * in.bytes + 12) / in.gpus;
-        const double acts = 2 * in.batch * in.seq * in.hidden * in.layers * in.bytes / in.gpus;
+        const double acts = 2 * in.run.batch * in.run.seq * in.hidden * in.layers * in.bytes / in.gpus;
         e.components.push_back({"model_states", "Weights, gradients, optimizer", states,
                                 num(in.params) + " x (2 x " + num(in.bytes) + " + 12) / " + num(in.gpus) + " GPUs"});
         e.components.push_back({"activations", "Activations", acts,
-                                "2 x b " + num(in.batch) + " x s " + num(in.seq) + " x h " + num(in.hidden) + " x L " +
+                                "2 x b " + num(in.run.batch) + " x s " + num(in.run.seq) + " x h " + num(in.hidden) + " x L " +
                                     num(in.layers) + " x " + num(in.bytes) + " B / " + num(in.gpus) + " GPUs"});
         e.total_bytes = states + acts;
     } else {
         const double w = in.params * in.bytes;
-        const double kv = in.layers * in.batch * in.seq * (in.hidden / in.heads) * 2 * 2;
+        const double kv = in.layers * in.run.batch * in.run.seq * (in.hidden / in.heads) * 2 * 2;
         e.components.push_back({"weights", "Weights", w, num(in.params) + " x " + num(in.bytes) + " B"});
         e.components.push_back({"kv_cache", "KV cache (one head)", kv,
-                                "L " + num(in.layers) + " x b " + num(in.batch) + " x s " + num(in.seq) + " x (h/heads) " +
+                                "L " + num(in.layers) + " x b " + num(in.run.batch) + " x s " + num(in.run.seq) + " x (h/heads) " +
                                     num(in.hidden / in.heads) + " x 2 x 2 B"});
         e.total_bytes = w + kv;
     }

@@ -106,8 +106,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
 
     // Shape of the step.
     // Ranges: the field table's (core/fields.cpp), in the order they are reported.
-    if (!check_members({{"batch", cfg.quick.batch},
-                        {"seq", cfg.quick.seq},
+    if (!check_members({{"batch", cfg.run.batch},
+                        {"seq", cfg.run.seq},
                         {"gpus", cfg.gpus},
                         {"training.grad_accum", in.grad_accum},
                         {"training.global_batch", in.global_batch},
@@ -135,8 +135,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
                         {"runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes}},
                        err))
         return Outcome<TrainingSetup>::failure(err);
-    s.micro = cfg.quick.batch;
-    s.seq = cfg.quick.seq;
+    s.micro = cfg.run.batch;
+    s.seq = cfg.run.seq;
     s.gpus = cfg.gpus;
 
     // Parallel layout: GPUs = TP x PP x DP x CP.
