@@ -137,7 +137,9 @@ std::string fields_typescript(const std::string& root) {
         out += s.empty() ? "/** The config document (docs/config.md). Every field is optional; unknown fields are errors. */\n"
                          : "/** \"" + s + "\": " + std::string(find_any_field(s.c_str())->meaning) + " */\n";
         out += "export interface " + interface_name(s) + " {\n";
-        for (const FieldDef* f : section_fields(s, table)) out += "    /** " + ts_comment(*f) + " */\n    " + key_of(*f) + "?: " + ts_type(*f) + ";\n";
+        // A field whose default is "required" must be given whenever its object is.
+        for (const FieldDef* f : section_fields(s, table))
+            out += "    /** " + ts_comment(*f) + " */\n    " + key_of(*f) + (f->def && std::string(f->def) == "required" ? ": " : "?: ") + ts_type(*f) + ";\n";
         if (s.empty()) out += "    /** Requests of other entry points (plan()) add their own sections. */\n    [section: string]: unknown;\n";
         out += "}\n";
         if (&s != &sections.back()) out += "\n";

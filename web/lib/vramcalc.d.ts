@@ -378,7 +378,7 @@ export interface InferenceGpuCustomConfig {
     /** display name (default Custom GPU) */
     name?: string;
     /** the card's memory (required) (default required; (0, 1000000] GiB) */
-    memory_gib?: number;
+    memory_gib: number;
     /** memory bandwidth (0: unknown, the speed metrics it feeds are 0) (default 0; [0, 10000000] GB/s) */
     bandwidth_gbps?: number;
     /** dense BF16 throughput (0: unknown) (default 0; [0, 10000000] TFLOP/s) */
@@ -452,7 +452,7 @@ export interface InferenceWeightsFileConfig {
     /** the file it was read from (default none) */
     source?: string;
     /** every tensor's bytes (required; 0: no file) (default required; [0, 1e+16] bytes) */
-    total_bytes?: number;
+    total_bytes: number;
     /** parameters counted in the file (0: derived) (default 0) */
     params?: number;
     /** bytes by component, adding up to total_bytes: embedding, output, attention, mlp, experts, experts_routed, router, other */
@@ -734,9 +734,9 @@ export interface PlanFabricSpecConfig {
     /** its display name (default 'custom') */
     name?: string;
     /** line rate per GPU (required) (default required; (0, 1000000] GB/s) */
-    line_gbps?: number;
+    line_gbps: number;
     /** achieved share of the line rate (required) (default required; [0.01, 1]) */
-    efficiency?: number;
+    efficiency: number;
     /** latency per message (default 0; [0, 1000000] us) */
     latency_us?: number;
     /** where its figures come from (default none) */
@@ -792,7 +792,7 @@ export interface PlanFabricComparisonConfig {
 /** "plan.serve": compare clusters (or this one) for serving concurrent sequences instead of training */
 export interface PlanServeConfig {
     /** sequences in flight across the cluster (default required; [1, 10000000] sequences) */
-    concurrency?: number;
+    concurrency: number;
     /** tokens per sequence, prompt + output (0: the config's inference.context) (default 0; [0, 100000000] tokens) */
     context?: number;
 }
