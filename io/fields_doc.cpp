@@ -195,19 +195,21 @@ std::string fields_flag_help(size_t width, FieldList table) {
 
 json fields_json() {
     json out = json::array();
-    static const Config c{};
-    for (const auto& f : config_fields()) {
-        json j = {{"path", f.path}, {"type", kind_word(f)}, {"meaning", f.meaning}, {"default", default_text(f)}, {"accepted", accepted_text(f)}};
-        if (*f.unit) j["unit"] = f.unit;
-        if (f.flags) j["flags"] = f.flags;
-        if (f.ranged) j["range"] = {f.min, f.max};
-        if (f.kind == FieldKind::Enum) {
-            json names = json::array();
-            for (const auto& n : f.names) names.push_back(n.name);
-            j["values"] = names;
+    // The config table, then the request table (marked "request": true: plan.*).
+    for (const FieldList table : {config_fields(), request_fields()})
+        for (const auto& f : table) {
+            json j = {{"path", f.path}, {"type", kind_word(f)}, {"meaning", f.meaning}, {"default", default_text(f)}, {"accepted", accepted_text(f)}};
+            if (*f.unit) j["unit"] = f.unit;
+            if (f.flags) j["flags"] = f.flags;
+            if (f.ranged) j["range"] = {f.min, f.max};
+            if (f.kind == FieldKind::Enum) {
+                json names = json::array();
+                for (const auto& n : f.names) names.push_back(n.name);
+                j["values"] = names;
+            }
+            if (table.first == request_fields().first) j["request"] = true;
+            out.push_back(j);
         }
-        out.push_back(j);
-    }
     return out;
 }
 

@@ -24,7 +24,7 @@ std::string fields_typescript(const std::string& root = "");
 // (path: accepted; default d)"), wrapped to `width` columns (the generated part of `vramcalc --help`).
 // `table`: request_fields() for the flags of a request's own section (`vramcalc plan --help`).
 std::string fields_flag_help(size_t width = 100, FieldList table = config_fields());
-// The whole table as JSON (`vramcalc fields --format json`).
+// Both tables as JSON (`vramcalc fields --format json`; request fields carry "request": true).
 nlohmann::json fields_json();
 // The generated text for a block's FORMAT ("md", "ts") and ARG (a section for md; none or a
 // request's section for ts); false when unknown.
