@@ -16,14 +16,14 @@ int main(int argc, char** argv) {
     }
     vc::Config cfg;  // the quick method's worked example: 7B, FP16, AdamW mixed, seq 2048
     cfg.quick.params_b = 7;
-    cfg.quick.seq = 2048;
+    cfg.run.seq = 2048;
 
     constexpr int kRounds = 5;
     double best_us = 1e300, checksum = 0;
     for (int round = 0; round < kRounds; ++round) {
         const auto t0 = std::chrono::steady_clock::now();
         for (long i = 0; i < n; ++i) {
-            cfg.quick.batch = static_cast<double>(1 + (i & 7));  // varies, so no call can be hoisted
+            cfg.run.batch = static_cast<double>(1 + (i & 7));  // varies, so no call can be hoisted
             const auto r = vc::estimate(cfg);
             checksum += r.ok ? r.value.buffered_bytes : -1;
         }

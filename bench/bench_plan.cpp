@@ -31,7 +31,7 @@ int main() {
         cfg.task = vc::Task::Training;
         cfg.model = *vc::find_preset(c.preset);
         cfg.gpu_id = "h100-80gb";
-        cfg.quick.seq = 8192;
+        cfg.run.seq = 8192;
         cfg.training.profile = "megatron";
         vc::PlanInputs in;
         in.gpus = c.gpus;
@@ -65,7 +65,7 @@ int main() {
         cfg.task = vc::Task::Training;
         cfg.model = *vc::find_preset("llama-3.1-405b");
         cfg.gpu_id = "h100-80gb";
-        cfg.quick.seq = 8192;
+        cfg.run.seq = 8192;
         cfg.training.profile = "megatron";
         vc::PlanInputs in;
         in.gpus = 512;

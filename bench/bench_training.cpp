@@ -54,8 +54,8 @@ int main() {
         cfg.method = vc::Method::Detailed;
         cfg.task = c.finetune == vc::FinetuneMethod::Full ? vc::Task::Training : vc::Task::FineTune;
         cfg.model = *vc::find_preset(c.preset);
-        cfg.quick.batch = 1;
-        cfg.quick.seq = 4096;
+        cfg.run.batch = 1;
+        cfg.run.seq = 4096;
         cfg.gpus = c.gpus;
         cfg.gpu_id = "h100-80gb";
         cfg.parallel.tp = c.tp;

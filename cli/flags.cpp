@@ -113,17 +113,6 @@ int usage_error(const std::string& msg) {
     return 2;
 }
 
-// The field a flag sets: the table's spellings (core/fields.cpp, e.g. "-ngl --ngl --n-gpu-layers").
-const FieldDef* field_for_flag(const std::string& flag) {
-    for (const auto& f : config_fields()) {
-        if (!f.flags) continue;
-        std::istringstream words(f.flags);
-        for (std::string w; words >> w;)
-            if (w == flag) return &f;
-    }
-    return nullptr;
-}
-
 // Edit distance of two short keys (for "did you mean").
 size_t distance(const std::string& a, const std::string& b) {
     std::vector<size_t> row(b.size() + 1);
@@ -304,7 +293,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 return usage_error("--set needs PATH=VALUE, got " + io::quoted_excerpt(v));
             if (bad_set.field.empty()) check_set_path(v.substr(0, eq), bad_set);
         } else {
-            const FieldDef* field = field_for_flag(a);
+            const FieldDef* field = find_flag_field(a);
             if (!field) return usage_error("unknown option " + a);
             if (!need(v)) return usage_error(a + " needs a value");
             Error bad;

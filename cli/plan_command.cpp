@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "../core/fields.hpp"
 #include "../io/config_json.hpp"
+#include "../io/fields_doc.hpp"
 #include "../io/plan_json.hpp"
 #include "flags.hpp"
 
@@ -17,27 +19,41 @@ namespace vc::cli {
 
 namespace {
 
-const char* const kPlanUsage = R"(usage: vramcalc plan [options]   rank every parallel layout of a cluster by step time
-Cluster (each sets a field of the config's "plan" object; see docs/planner.md):
-  --gpus N                 GPUs in the cluster (whole nodes)          --gpu ID   the GPU type
-  --fabric ID              inter-node fabric (--list-fabrics)         --top N    layouts listed (20)
-  --global-batch N         sequences per step (default 4M tokens / seq)
-  --tokens N               token budget: days and rental cost to train it
-  --clusters LIST          compare clusters, e.g. h100-80gb:512:ib-ndr400,a100-80gb:1024:ib-hdr200
-  --deadline-days D        fewest GPUs that train --tokens within D days
-  --batch-sizing           smallest per-GPU batch that hides communication, per fabric
-  --pareto                 time against cost over cluster sizes (1/4x to 4x the GPUs), the front marked
-  --fabric-chart           the same job on every fabric: best layout, step time, memory, batch sizing
-  --serve C[xCONTEXT]      compare --clusters for serving C concurrent sequences (of CONTEXT tokens)
-  --list-fabrics           the interconnect and node catalogs
-Model and training setup: the estimate's flags (--preset, --seq, --set training.precision=..., --config FILE).
-)";
+// The flags that set a plan.* field are the request table's (core/fields.cpp); --serve, whose
+// value is two fields, and --list-fabrics are this command's own.
+std::string plan_usage() {
+    return "usage: vramcalc plan [options]   rank every parallel layout of a cluster by step time\n"
+           "Cluster (each sets a field of the config's \"plan\" object; see docs/planner.md):\n" +
+           io::fields_flag_help(100, request_fields()) +
+           "  --serve C[xCONTEXT]    compare --clusters for serving C concurrent sequences of CONTEXT tokens\n"
+           "                         (plan.serve.concurrency, plan.serve.context)\n"
+           "  --list-fabrics         the interconnect and node catalogs\n"
+           "Model and training setup: the estimate's flags (--preset, --gpu, --gpus, --seq, --set training.precision=...,\n"
+           "--config FILE); --set plan.FIELD=VALUE sets any plan field.\n";
+}
 
-bool plan_flag(const char* name) {
-    static const char* const names[] = {"--fabric", "--global-batch", "--tokens", "--top", "--clusters", "--deadline-days"};
-    for (const char* n : names)
-        if (std::strcmp(name, n) == 0) return true;
-    return false;
+// Sets `f` (a plan.* field) in the request's "plan" object from a flag's text; false with a message.
+bool set_plan_field(json& plan, const FieldDef& f, const std::string& flag, const std::string& v) {
+    const std::string key = std::string(f.path).substr(std::strlen("plan."));
+    if (f.kind == FieldKind::Text) plan[key] = v;
+    else if (f.kind == FieldKind::List) {  // plan.clusters: GPU:COUNT:FABRIC,...
+        json c;
+        std::string bad;
+        if (!io::parse_cluster_list(v, c, bad)) {
+            std::fprintf(stderr, "vramcalc: %s: \"%s\" is not GPU:COUNT:FABRIC (e.g. h100-80gb:512:ib-ndr400)\n", flag.c_str(), bad.c_str());
+            return false;
+        }
+        plan[key] = c;
+    } else {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0') {
+            std::fprintf(stderr, "vramcalc: %s needs a number, got \"%s\"\n", flag.c_str(), v.c_str());
+            return false;
+        }
+        plan[key] = x;
+    }
+    return true;
 }
 
 std::string gb(double bytes) {
@@ -54,11 +70,8 @@ int plan_command(int argc, char** argv) {
     std::vector<char*> rest = {argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--help" || a == "-h") { std::printf("%s", kPlanUsage); return 0; }
+        if (a == "--help" || a == "-h") { std::printf("%s", plan_usage().c_str()); return 0; }
         if (a == "--list-fabrics") { list_fabrics = true; continue; }
-        if (a == "--batch-sizing") { plan["batch_sizing"] = true; continue; }
-        if (a == "--pareto") { plan["pareto"] = true; continue; }
-        if (a == "--fabric-chart") { plan["fabric_comparison"] = true; continue; }
         if (a == "--serve") {
             if (i + 1 >= argc) { std::fprintf(stderr, "vramcalc: --serve needs a value\n"); return 2; }
             const std::string v = argv[++i];
@@ -77,25 +90,14 @@ int plan_command(int argc, char** argv) {
             if (ctx > 0) plan["serve"]["context"] = ctx;
             continue;
         }
-        if (plan_flag(argv[i])) {
-            if (i + 1 >= argc) { std::fprintf(stderr, "vramcalc: %s needs a value\n", argv[i]); return 2; }
-            const std::string v = argv[++i];
-            if (a == "--fabric") plan["fabric"] = v;
-            else if (a == "--clusters") {
-                json c;
-                std::string bad;
-                if (!io::parse_cluster_list(v, c, bad)) {
-                    std::fprintf(stderr, "vramcalc: --clusters: \"%s\" is not GPU:COUNT:FABRIC (e.g. h100-80gb:512:ib-ndr400)\n", bad.c_str());
-                    return 2;
-                }
-                plan["clusters"] = c;
-            } else {
-                char* end = nullptr;
-                const double x = std::strtod(v.c_str(), &end);
-                if (v.empty() || *end != '\0') { std::fprintf(stderr, "vramcalc: %s needs a number, got \"%s\"\n", argv[i - 1], v.c_str()); return 2; }
-                const char* key = a == "--global-batch" ? "global_batch" : a == "--tokens" ? "train_tokens" : a == "--top" ? "top" : "deadline_days";
-                plan[key] = x;
+        if (const FieldDef* f = find_flag_field(a, request_fields())) {
+            // An object (plan.pareto, ...) is switched on by its flag; every other field takes a value.
+            if (f->kind == FieldKind::Object) {
+                plan[std::string(f->path).substr(std::strlen("plan."))] = true;
+                continue;
             }
+            if (i + 1 >= argc) { std::fprintf(stderr, "vramcalc: %s needs a value\n", argv[i]); return 2; }
+            if (!set_plan_field(plan, *f, a, argv[++i])) return 2;
             continue;
         }
         rest.push_back(argv[i]);

@@ -53,13 +53,13 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
     out.push_back({"recompute_full", "Full activation recomputation", "training.recompute: " + rc + " -> full",
                    [](Config& c) { return c.training.recompute != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
     // Halve the micro-batch (down to 1) and double the accumulation steps: the global batch stays.
-    for (double b = cfg.quick.batch / 2; b >= 1; b /= 2) {
-        const double steps = (t.grad_accum > 0 ? t.grad_accum : 1) * cfg.quick.batch / b;
+    for (double b = cfg.run.batch / 2; b >= 1; b /= 2) {
+        const double steps = (t.grad_accum > 0 ? t.grad_accum : 1) * cfg.run.batch / b;
         out.push_back({"batch_accumulate", "Micro-batch " + num(b) + " with " + num(steps) + " accumulation steps",
-                       "batch: " + num(cfg.quick.batch) + " -> " + num(b) + ", training.grad_accum -> " + num(steps) + " (same global batch)",
+                       "batch: " + num(cfg.run.batch) + " -> " + num(b) + ", training.grad_accum -> " + num(steps) + " (same global batch)",
                        [b, steps](Config& c) {
                            if (c.training.global_batch > 0) return false;  // the global batch sets the accumulation already
-                           c.quick.batch = b;
+                           c.run.batch = b;
                            c.training.grad_accum = steps;
                            return true;
                        }});

@@ -7,6 +7,7 @@
 #include "core/serve/inference.hpp"
 #include "core/model/model.hpp"
 #include "core/rules/quick.hpp"
+#include "core/run_shape.hpp"
 #include "core/train/training.hpp"
 
 namespace vc {
@@ -18,7 +19,8 @@ struct Config {
     Method method = Method::Quick;
     Task task = Task::Training;
     ModelSpec model{};          // preset-resolved or custom architecture (guide and detailed)
-    QuickInputs quick{};        // quick method inputs (params_b, precision, optimizer, batch, seq, checkpointing)
+    RunShape run{};             // batch and seq (core/run_shape.hpp): quick, guide, detailed training, the planner
+    QuickInputs quick{};        // quick method inputs (params_b, precision, optimizer, checkpointing)
     double guide_bytes = 2;     // guide: bytes per value p
     double guide_weight_bytes = 2;  // guide inference: bytes per weight
     double gpus = 1;            // GPUs in the job (guide training divides by it)
@@ -28,7 +30,7 @@ struct Config {
     double target_utilization = 0.75;
 
     // Detailed training / fine-tuning inputs (core/training.hpp) go below this line.
-    // The detailed method reads batch (micro-batch per GPU) and seq from `quick`, and gpus above.
+    // The detailed method reads batch (micro-batch per GPU) and seq from `run`, and gpus above.
     TrainingInputs training{};  // JSON "training"
     ParallelInputs parallel{};  // JSON "parallel"
     RuntimeConstants runtime{}; // JSON "runtime"
@@ -36,6 +38,19 @@ struct Config {
     // Detailed inference / serving inputs (core/inference.hpp) go below this line.
     InferenceInputs inference{};  // engine, weight format, KV dtype, context, concurrency, TP, GPU
 };
+
+// The run shape the active method reads: `run`, or for detailed serving the engine's own
+// inference.concurrency and inference.context (core/run_shape.hpp).
+bool serves_engine(const Config& c);  // task inference with the detailed method
+RunShape run_shape(const Config& c);
+// Writes `shape` where the active method reads it (a detailed serving shape is whole sequences and
+// tokens: truncated toward zero and saturated at an int's limits; NaN gives 0, which the engine refuses).
+void set_run_shape(Config& c, const RunShape& shape);
+// Copies the shape the active method reads to the other holder (`run` <-> the serving engine's), so
+// that a method switch keeps it (the page does this; core/config.cpp is the one place that maps).
+void align_run_shapes(Config& c);
+// The document paths that set run_shape(c): "batch" / "seq", or "inference.concurrency" / "inference.context".
+RunShapePaths run_shape_paths(const Config& c);
 
 const char* method_name(Method m);  // "quick", "guide", "detailed"
 const char* task_name(Task t);      // "training", "finetune", "inference"

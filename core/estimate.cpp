@@ -71,8 +71,7 @@ static GuideInputs guide_inputs(const Config& cfg, double params) {
     g.hidden = cfg.model.hidden;
     g.heads = cfg.model.heads;
     g.bytes = cfg.task == Task::Inference ? cfg.guide_weight_bytes : cfg.guide_bytes;
-    g.batch = cfg.quick.batch;
-    g.seq = cfg.quick.seq;
+    g.run = cfg.run;
     g.gpus = cfg.gpus;
     return g;
 }
@@ -94,7 +93,7 @@ static Outcome<double> rule_params(const Config& cfg) {
 // the detailed method does.
 static Outcome<Estimate> with_window_note(Outcome<Estimate> r, const Config& cfg) {
     if (r.ok)
-        if (auto note = context_window_note("sequence", cfg.quick.seq, cfg.model); !note.empty()) r.value.notes.push_back(note);
+        if (auto note = context_window_note("sequence", cfg.run.seq, cfg.model); !note.empty()) r.value.notes.push_back(note);
     return r;
 }
 
@@ -105,7 +104,7 @@ static Outcome<Estimate> run_method(const Config& cfg) {
             if (!params.ok) return Outcome<Estimate>::failure(params.error);
             QuickInputs q = cfg.quick;
             q.params_b = params.value / 1e9;
-            return with_window_note(quick_estimate(q), cfg);
+            return with_window_note(quick_estimate(q, cfg.run), cfg);
         }
         case Method::Guide: {
             auto params = rule_params(cfg);

@@ -71,6 +71,8 @@ constexpr EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("ex
 constexpr EnumName kBnbCompute[] = {{"fp32", 4, true}, {"bf16", 2, true}, {"fp16", 2, true}};
 constexpr EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, true}};
 constexpr EnumName kLlamaProfiles[] = {{"llama-server", 0, true}, {"ollama", 1, true}};
+// The planner's cluster ranking (PlanRank in core/plan/plan.hpp: Time, Cost, TokensPerGpu).
+constexpr EnumName kPlanRanks[] = {{"time", 0, true}, {"cost", 1, true}, {"tokens_per_gpu", 2, true}};
 
 }  // namespace
 
@@ -84,7 +86,7 @@ const EnumNames kMethodNames = enum_names(kMethods), kTaskNames = enum_names(kTa
                 kSplitModeNames = enum_names(kSplitModes), kHfAttentionNames = enum_names(kHfAttention),
                 kGptqKernelNames = enum_names(kGptqKernel),
                 kBnbComputeNames = enum_names(kBnbCompute), kProfileLogitsNames = enum_names(kProfileLogits),
-                kLlamaProfileNames = enum_names(kLlamaProfiles);
+                kLlamaProfileNames = enum_names(kLlamaProfiles), kPlanRankNames = enum_names(kPlanRanks);
 
 // [SECTION] builder -------------------------------------------------------------------------------
 namespace {
@@ -173,8 +175,8 @@ constexpr FieldDef kTable[] = {
         Enum("optimizer", enum_names(kQuickOptimizers), ENUM(QuickOptimizer, quick.optimizer),
              "quick method: optimizer bytes per parameter 12, 8, 2, 4, 0 (inference: no gradients either)")
             .def("adamw-mixed (inference when task is inference)").hand().cli("--optimizer"),
-        Num("batch", AT(quick.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand().cli("--batch"),
-        Num("seq", AT(quick.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand().cli("--seq"),
+        Num("batch", AT(run.batch), "micro-batch size (sequences per step per GPU)").range(1, k2p20, "sequences").whole().hand().cli("--batch"),
+        Num("seq", AT(run.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand().cli("--seq"),
         Bool("checkpointing", AT(quick.checkpointing), "quick method: activations x 0.25; detailed: training.recompute full unless given").hand(),
         Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand().cli("--gpus"),
         Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand().cli("--gpu"),
@@ -489,6 +491,94 @@ constexpr FieldDef kTable[] = {
         Text("inference.weights_file.mix", AT(inference.weights_file.mix), "tensor types and their share").hand(),
 };
 
+
+// [SECTION] request table -------------------------------------------------------------------------
+// Fields of requests that carry a config document plus their own section: the cluster planner's
+// "plan" object (io/plan_json.cpp reads it into PlanInputs and PlanRequest, core/plan checks it
+// against these ranges, the page's planner rows and link keys are these paths). None lives in
+// Config: each is read by hand (no accessor) and its default is written in words, equal to
+// PlanInputs' / PlanConstants' / PlanRequest's initializers (test_fields checks them).
+constexpr FieldDef kRequestTable[] = {
+        Obj("plan", "the cluster planner's request (docs/planner.md): the cluster, the search and the comparisons").hand(),
+        Int("plan.gpus", nullptr, "GPUs in the cluster; whole nodes when more than one node").range(1, 1e6, "GPUs")
+            .def("the config's gpus, else 8").hand(),
+        B("plan.fabric", FieldKind::Text, "inter-node fabric id (vramcalc plan --list-fabrics)").def("`ib-ndr400`").hand().cli("--fabric"),
+        Num("plan.global_batch", nullptr, "sequences per optimizer step over the cluster (0: 4,194,304 tokens / seq)")
+            .range(0, 1e7, "sequences").def("0").hand().cli("--global-batch"),
+        Num("plan.train_tokens", nullptr, "token budget: days and rental cost of each layout to train it (0: none)")
+            .range(0, 1e16, "tokens").step(1e9).def("0").hand().cli("--tokens"),
+        Int("plan.top", nullptr, "layouts listed").range(1, 10000, "layouts").def("20").hand().cli("--top"),
+        Enum("plan.rank", enum_names(kPlanRanks), nullptr, nullptr, "cluster comparisons rank by time, rental cost or tokens/s per GPU")
+            .def("`time`").hand(),
+        Bool("plan.tp_across_nodes", nullptr, "allow a tensor-parallel group larger than a node").def("false").hand(),
+        Bool("plan.uneven_pp", nullptr, "pipeline stages with unequal layer counts (Megatron, torchtitan)").def("true").hand(),
+        Int("plan.max_micro_batch", nullptr, "largest micro-batch tried").range(1, 1024, "sequences").def("16").hand(),
+        Int("plan.max_cp", nullptr, "largest context-parallel size tried").range(1, 1024, "GPUs").def("16").hand(),
+        Obj("plan.search", "what the search varies (false: the config's value)").hand(),
+        Bool("plan.search.recompute", nullptr, "try none, selective and full recomputation").def("true").hand(),
+        Bool("plan.search.sharding", nullptr, "try ddp, zero1, zero2 and zero3").def("true").hand(),
+        Bool("plan.search.interleave", nullptr, "try the interleaved schedule with v model chunks").def("true").hand(),
+        Int("plan.gpus_per_node", nullptr, "GPUs per node (0: the node catalog's for gpu)").range(1, 1024, "GPUs")
+            .def("0 (the node catalog's)").hand(),
+        Num("plan.price_per_hour_usd", nullptr, "rental price per GPU-hour (negative: the GPU catalog's)").range(0, 1e4, "USD")
+            .def("the GPU catalog's").hand(),
+        Num("plan.purchase_usd", nullptr, "purchase price per GPU (negative: the node catalog's)").range(0, 1e8, "USD")
+            .def("the node catalog's").hand(),
+        Num("plan.network_share", nullptr, "networking's share of a cluster's purchase price, added to the GPUs'").range(0, 10)
+            .def("0.15").hand(),
+        Obj("plan.fabric_spec", "a custom inter-node fabric instead of the catalog's").def("the catalog's").hand(),
+        B("plan.fabric_spec.id", FieldKind::Text, "its id").def("`custom`").hand(),
+        B("plan.fabric_spec.name", FieldKind::Text, "its display name").def("`custom`").hand(),
+        Num("plan.fabric_spec.line_gbps", nullptr, "line rate per GPU (required)").above(0, 1e6, "GB/s").def("required").hand(),
+        Num("plan.fabric_spec.efficiency", nullptr, "achieved share of the line rate (required)").range(0.01, 1).def("required").hand(),
+        Num("plan.fabric_spec.latency_us", nullptr, "latency per message").range(0, 1e6, "us").def("0").hand(),
+        B("plan.fabric_spec.source", FieldKind::Text, "where its figures come from").def("none").hand(),
+        Obj("plan.intra_spec", "a custom link inside a node, the same fields as plan.fabric_spec").ts("PlanFabricSpecConfig")
+            .def("the catalog's").hand(),
+        Obj("plan.constants", "the step-time model's constants (docs/planner.md, \"Constants and their sources\")").hand(),
+        Num("plan.constants.gemm_efficiency_max", nullptr, "share of the dense tensor peak a large GEMM reaches (0: the node catalog's)")
+            .range(0, 1).def("0").hand(),
+        Num("plan.constants.gemm_half_dim", nullptr, "a GEMM whose smallest side is this runs at half the maximum").range(0, 1e6)
+            .def("176").hand(),
+        Num("plan.constants.attention_efficiency", nullptr, "attention core as a share of peak (0: the node catalog's)").range(0, 1)
+            .def("0").hand(),
+        Num("plan.constants.hbm_efficiency", nullptr, "achieved share of HBM bandwidth in elementwise kernels").range(0.01, 1)
+            .def("0.85").hand(),
+        Num("plan.constants.elementwise_passes", nullptr, "memory passes of the elementwise kernels per element").range(0, 100)
+            .def("1.5").hand(),
+        Num("plan.constants.tp_overlap", nullptr, "share of tensor-parallel communication hidden behind compute").range(0, 1)
+            .def("0").hand(),
+        Bool("plan.constants.dp_overlap", nullptr, "gradient reduction overlaps the last backward pass").def("true").hand(),
+        Num("plan.constants.grad_comm_bytes", nullptr, "bytes per gradient value on the wire (0: from the training setup)")
+            .range(0, 8, "bytes").def("0").hand(),
+        Num("plan.constants.optimizer_bytes_per_param", nullptr, "optimizer step: bytes read and written per parameter held")
+            .range(0, 1000, "bytes").def("36").hand(),
+        Num("plan.constants.step_overhead_s", nullptr, "fixed time per step no layout removes").range(0, 3600, "s").def("0").hand(),
+        List("plan.clusters", "{ gpu: string; gpus: number; fabric: string }[] | string",
+             "clusters to compare: [{gpu, gpus, fabric}] (at most 64) or \"GPU:COUNT:FABRIC,...\"").def("none").hand().cli("--clusters"),
+        Num("plan.deadline_days", nullptr, "fewest GPUs of gpu that train train_tokens within these days (0: not asked)")
+            .above(0, 36500, "days").def("0").hand().cli("--deadline-days"),
+        Int("plan.max_gpus", nullptr, "the deadline search stops at this many GPUs").range(1, 1e6, "GPUs").def("65536").hand(),
+        Obj("plan.batch_sizing", "true or an object: the smallest per-GPU batch that hides communication, per fabric")
+            .ts("boolean | PlanBatchSizingConfig").def("false").hand().cli("--batch-sizing"),
+        List("plan.batch_sizing.fabrics", "string[]", "fabric ids (empty: every inter-node fabric)").def("every inter-node fabric").hand(),
+        Num("plan.batch_sizing.target_efficiency", nullptr, "share of the step not lost to what a bigger batch hides")
+            .range(0.05, 0.999).def("0.9").hand(),
+        Obj("plan.pareto", "true or an object: time against cost over cluster sizes, the front marked")
+            .ts("boolean | PlanParetoConfig").def("false").hand().cli("--pareto"),
+        List("plan.pareto.counts", "number[]", "GPU counts tried, at most 16 whole counts in [1, 1000000]")
+            .def("1/4x, 1/2x, 1x, 2x, 4x gpus").hand(),
+        Int("plan.pareto.per_count", nullptr, "layouts per cluster size").range(1, 1000, "layouts").def("5").hand(),
+        Obj("plan.fabric_comparison", "true or an object: the same job on every fabric")
+            .ts("boolean | PlanFabricComparisonConfig").def("false").hand().cli("--fabric-chart"),
+        List("plan.fabric_comparison.fabrics", "string[]", "fabric ids (empty: every inter-node fabric)").def("every inter-node fabric").hand(),
+        Obj("plan.serve", "compare clusters (or this one) for serving concurrent sequences instead of training").def("none").hand(),
+        Num("plan.serve.concurrency", nullptr, "sequences in flight across the cluster").range(1, 1e7, "sequences").def("required")
+            .hand(),
+        Num("plan.serve.context", nullptr, "tokens per sequence, prompt + output (0: the config's inference.context)")
+            .range(0, 1e8, "tokens").def("0").hand(),
+};
+
 #undef AT
 #undef ENUM
 
@@ -496,6 +586,7 @@ constexpr FieldDef kTable[] = {
 
 // [SECTION] queries -------------------------------------------------------------------------------
 FieldList config_fields() { return FieldList{std::begin(kTable), std::end(kTable)}; }
+FieldList request_fields() { return FieldList{std::begin(kRequestTable), std::end(kRequestTable)}; }
 
 std::string FieldDef::key() const {
     const char* dot = std::strrchr(path, '.');
@@ -516,29 +607,50 @@ double FieldDef::number_of(const Config& c) const {
     return 0;
 }
 
-const FieldDef* find_field(const char* path) {
-    // The engine's checks look fields up on every estimate: a sorted index, built once.
-    static const std::vector<const FieldDef*> index = [] {
-        std::vector<const FieldDef*> v;
-        for (const auto& f : kTable) v.push_back(&f);
-        std::sort(v.begin(), v.end(), [](const FieldDef* a, const FieldDef* b) { return std::strcmp(a->path, b->path) < 0; });
-        return v;
-    }();
+namespace {
+
+// A sorted index of a table, built once: the engine's checks look fields up on every estimate.
+const FieldDef* find_in(const std::vector<const FieldDef*>& index, const char* path) {
     const auto it = std::lower_bound(index.begin(), index.end(), path,
                                      [](const FieldDef* f, const char* p) { return std::strcmp(f->path, p) < 0; });
     return it != index.end() && std::strcmp((*it)->path, path) == 0 ? *it : nullptr;
 }
 
+std::vector<const FieldDef*> sorted_index(FieldList table) {
+    std::vector<const FieldDef*> v;
+    for (const auto& f : table) v.push_back(&f);
+    std::sort(v.begin(), v.end(), [](const FieldDef* a, const FieldDef* b) { return std::strcmp(a->path, b->path) < 0; });
+    return v;
+}
+
+}  // namespace
+
+const FieldDef* find_field(const char* path) {
+    static const std::vector<const FieldDef*> index = sorted_index(config_fields());
+    return find_in(index, path);
+}
+
 const FieldDef* find_field(const std::string& path) { return find_field(path.c_str()); }
 
-const std::vector<const FieldDef*>& section_fields(const std::string& section) {
-    // Built once: every config read and write asks this of each section (scanning the table on
-    // each call was over half of a link round trip's time, perf over the fragment fuzzer's replay).
-    // A few dozen sections: a list searched in order.
+const FieldDef* find_request_field(const char* path) {
+    static const std::vector<const FieldDef*> index = sorted_index(request_fields());
+    return find_in(index, path);
+}
+
+const FieldDef* find_any_field(const char* path) {
+    const FieldDef* f = find_field(path);
+    return f ? f : find_request_field(path);
+}
+
+const std::vector<const FieldDef*>& section_fields(const std::string& section, FieldList table) {
+    // Built once per table: every config read and write asks this of each section (scanning the
+    // table on each call was over half of a link round trip's time, perf over the fragment fuzzer's
+    // replay). A few dozen sections: a list searched in order.
     using Section = std::pair<std::string, std::vector<const FieldDef*>>;
-    static const std::vector<Section> sections = [] {
-        std::vector<Section> v;
-        for (const auto& f : config_fields()) {
+    using Sections = std::vector<Section>;
+    auto build = [](FieldList t) {
+        Sections v;
+        for (const auto& f : t) {
             const char* dot = std::strrchr(f.path, '.');
             const std::string name = dot ? std::string(f.path, static_cast<size_t>(dot - f.path)) : std::string();
             auto it = std::find_if(v.begin(), v.end(), [&](const Section& s) { return s.first == name; });
@@ -546,11 +658,31 @@ const std::vector<const FieldDef*>& section_fields(const std::string& section) {
             it->second.push_back(&f);
         }
         return v;
-    }();
+    };
+    static const Sections config = build(config_fields()), request = build(request_fields());
+    thread_local Sections other;  // a table of neither kind (none today): built on each call
+    const Sections* sections = &config;
+    if (table.first == request_fields().first) sections = &request;
+    else if (table.first != config_fields().first) sections = &(other = build(table));
     static const std::vector<const FieldDef*> none;
-    for (const Section& s : sections)
+    for (const Section& s : *sections)
         if (s.first == section) return s.second;
     return none;
+}
+
+const FieldDef* find_flag_field(const std::string& flag, FieldList table) {
+    for (const auto& f : table) {
+        if (!f.flags) continue;
+        // The spellings are space-separated: a whole-word match.
+        for (const char* w = f.flags; *w;) {
+            const char* end = std::strchr(w, ' ');
+            const size_t n = end ? static_cast<size_t>(end - w) : std::strlen(w);
+            if (n == flag.size() && flag.compare(0, n, w, n) == 0) return &f;
+            if (!end) break;
+            w = end + 1;
+        }
+    }
+    return nullptr;
 }
 
 bool enum_value(const EnumNames& names, const std::string& s, int& out) {
@@ -623,11 +755,11 @@ const FieldDef* cached_field(const char* path) {
         Slot& s = slots[h];
         if (s.key == path && s.field && std::strcmp(s.field->path, path) == 0) return s.field;
         if (!s.key || s.key == path) {
-            s = Slot{path, find_field(path)};
+            s = Slot{path, find_any_field(path)};
             return s.field;
         }
     }
-    return find_field(path);
+    return find_any_field(path);
 }
 
 const FieldDef* ranged_field(const char* path, Error& err) {

@@ -10,7 +10,8 @@
 // Core knows no JSON text: a field is a path and a member, never a JSON value.
 //
 // Adding a field: one line in core/fields.cpp (its section's block), the engine code that reads
-// the member, and a test. Nothing else (docs/config.md and the .d.ts are regenerated).
+// the member, and a test. Nothing else (docs/config.md and the .d.ts are regenerated). A request's
+// own section (plan.*) is the request table's: the same, plus a line in its reader (io/plan_json.cpp).
 #pragma once
 
 #include <cstddef>
@@ -100,11 +101,22 @@ struct FieldList {
     size_t size() const { return static_cast<size_t>(last - first); }
 };
 FieldList config_fields();
-// The field at a dotted path, or nullptr (a binary search of an index built on the first call).
+// Request-only fields: the sections a request adds to a config document (the planner's "plan.*").
+// They live in no Config member (their readers hold them: io/plan_json.cpp) and a config document
+// refuses them; the engine checks them (check_value, check_members) and the page's rows and link
+// keys use their paths like a config field's.
+FieldList request_fields();
+// The config field at a dotted path, or nullptr (a binary search of an index built on the first call).
 const FieldDef* find_field(const char* path);
 const FieldDef* find_field(const std::string& path);
-// The fields directly inside `section` ("" for the top level, "inference.vllm").
-const std::vector<const FieldDef*>& section_fields(const std::string& section);
+// The request field at a dotted path ("plan.gpus"), or nullptr.
+const FieldDef* find_request_field(const char* path);
+// A config field, else a request field (the checks and the page's rows read either).
+const FieldDef* find_any_field(const char* path);
+// The field of `table` a CLI flag sets (its `flags` spellings, e.g. "-ngl"), or nullptr.
+const FieldDef* find_flag_field(const std::string& flag, FieldList table = config_fields());
+// The fields of `table` directly inside `section` ("" for the top level, "inference.vllm", "plan").
+const std::vector<const FieldDef*>& section_fields(const std::string& section, FieldList table = config_fields());
 
 // Enum names: the value of a spelling, the name written for a value, the listed spellings.
 bool enum_value(const EnumNames& names, const std::string& s, int& out);
@@ -115,7 +127,7 @@ std::string enum_choices(const EnumNames& names);  // "a, b, c" (listed spelling
 extern const EnumNames kMethodNames, kTaskNames, kQuickPrecisionNames, kQuickOptimizerNames, kMlpNames, kNormNames,
     kTrainPrecisionNames, kTrainOptimizerNames, kRecomputeNames, kAttentionNames, kFinetuneNames, kBaseQuantNames, kHeadNames,
     kShardingNames, kScheduleNames, kEngineNames, kSplitModeNames, kHfAttentionNames, kGptqKernelNames, kBnbComputeNames, kProfileLogitsNames,
-    kLlamaProfileNames;
+    kLlamaProfileNames, kPlanRankNames;
 
 // The field's accepted range in words, in its unit: "[1, 1048576] tokens", "(0, 1]".
 std::string field_range_text(const FieldDef& f);

@@ -266,10 +266,10 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
         return Outcome<Config>::failure("optimizer", "unknown optimizer \"" + opt + "\"");
 
     double v;
-    if (to_number(row.get("batch"), v)) cfg.quick.batch = v;
+    if (to_number(row.get("batch"), v)) cfg.run.batch = v;
     const std::string seq = row.get("seq");
-    if (to_number(seq, v)) cfg.quick.seq = v;
-    else if (contains(seq, "alpaca")) cfg.quick.seq = kAlpacaLongestTokens;
+    if (to_number(seq, v)) cfg.run.seq = v;
+    else if (contains(seq, "alpaca")) cfg.run.seq = kAlpacaLongestTokens;
     else return Outcome<Config>::failure("seq", "no sequence length in \"" + seq + "\"");
     const std::string ckpt = ascii_lower(row.get("ckpt"));
     if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))

@@ -125,8 +125,8 @@ Outcome<Config> config_from_json(const json& doc) {
     read_enum(r, "optimizer", kQuickOptimizers, cfg.quick.optimizer);
     // Serving has no optimizer: the quick method's "inference" unless one is given.
     if (cfg.task == Task::Inference && !r.has("optimizer")) cfg.quick.optimizer = QuickOptimizer::Inference;
-    r.number("batch", cfg.quick.batch);
-    r.number("seq", cfg.quick.seq);
+    r.number("batch", cfg.run.batch);
+    r.number("seq", cfg.run.seq);
     r.boolean("checkpointing", cfg.quick.checkpointing);
     r.number("gpus", cfg.gpus);
     r.string("gpu", cfg.gpu_id);
@@ -195,8 +195,8 @@ json config_to_json(const Config& cfg) {
     else j["params_b"] = cfg.quick.params_b;
     j["precision"] = quick_precision_name(cfg.quick.precision);
     j["optimizer"] = quick_optimizer_name(cfg.quick.optimizer);
-    j["batch"] = cfg.quick.batch;
-    j["seq"] = cfg.quick.seq;
+    j["batch"] = cfg.run.batch;
+    j["seq"] = cfg.run.seq;
     j["checkpointing"] = cfg.quick.checkpointing;
     j["gpus"] = cfg.gpus;
     if (!cfg.gpu_id.empty()) j["gpu"] = cfg.gpu_id;

@@ -31,9 +31,9 @@ const Config& default_config() {
 
 }  // namespace
 
-bool only_section_keys(ObjectReader& r, const std::string& section) {
+bool only_section_keys(ObjectReader& r, const std::string& section, FieldList table) {
     std::vector<const char*> keys;
-    for (const FieldDef* f : section_fields(section)) keys.push_back(key_of(*f));
+    for (const FieldDef* f : section_fields(section, table)) keys.push_back(key_of(*f));
     return r.only_keys(keys);
 }
 

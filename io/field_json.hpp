@@ -14,8 +14,8 @@
 namespace vc::io {
 
 // Every key the table declares in `section` ("" for the top level): an unknown key is an error
-// that lists them, in table order.
-bool only_section_keys(ObjectReader& r, const std::string& section);
+// that lists them, in table order. `table`: request_fields() for a request's own section (plan.*).
+bool only_section_keys(ObjectReader& r, const std::string& section, FieldList table = config_fields());
 // Reads one field from `r` (an object at the field's section) into `cfg`.
 bool read_field(ObjectReader& r, const FieldDef& f, Config& cfg);
 // Reads every field of `section` that has a member and is not by_hand, in table order.

@@ -22,7 +22,7 @@ const char* kind_word(const FieldDef& f) {
         case FieldKind::Toggle: return "bool or null";
         case FieldKind::Text: return "string";
         case FieldKind::Enum: return "string";
-        case FieldKind::Object: return "object";
+        case FieldKind::Object: return f.ts_type && std::string(f.ts_type).rfind("boolean | ", 0) == 0 ? "bool or object" : "object";
         case FieldKind::List: return "array";
     }
     return "";
@@ -61,6 +61,11 @@ std::string cell(std::string s) {
 }
 
 std::string key_of(const FieldDef& f) { return f.key(); }
+
+// The table a section belongs to: a request's own section (plan, plan.search, ...) or the config's.
+FieldList table_of(const std::string& section) {
+    return !section.empty() && find_request_field(section.c_str()) ? request_fields() : config_fields();
+}
 
 // "inference.llamacpp.mmproj" -> "InferenceLlamacppMmprojConfig"; "" -> "Config".
 std::string interface_name(const std::string& section) {
@@ -113,23 +118,28 @@ std::string ts_comment(const FieldDef& f) {
 
 std::string fields_markdown(const std::string& section) {
     std::string out = "| field | type | default | accepted | meaning |\n| --- | --- | --- | --- | --- |\n";
-    for (const FieldDef* f : section_fields(section))
+    for (const FieldDef* f : section_fields(section, table_of(section)))
         out += "| " + code(key_of(*f)) + " | " + kind_word(*f) + " | " + cell(default_text(*f)) + " | " + cell(accepted_text(*f)) + " | " +
                cell(f->meaning) + " |\n";
     return out;
 }
 
-std::string fields_typescript() {
+std::string fields_typescript(const std::string& root) {
+    const FieldList table = table_of(root);
     std::string out;
-    // Sections in table order, the document first.
-    std::vector<std::string> sections{""};
-    for (const auto& f : config_fields())
-        if (f.kind == FieldKind::Object && !f.ts_type) sections.push_back(f.path);
+    // Sections in table order, the document (or the request's section) first; an object typed
+    // "boolean | ItsInterface" gets its interface too.
+    std::vector<std::string> sections{root};
+    for (const auto& f : table)
+        if (f.kind == FieldKind::Object && f.path != root && (!f.ts_type || std::string(f.ts_type).find(interface_name(f.path)) != std::string::npos))
+            sections.push_back(f.path);
     for (const std::string& s : sections) {
         out += s.empty() ? "/** The config document (docs/config.md). Every field is optional; unknown fields are errors. */\n"
-                         : "/** \"" + s + "\": " + std::string(find_field(s)->meaning) + " */\n";
+                         : "/** \"" + s + "\": " + std::string(find_any_field(s.c_str())->meaning) + " */\n";
         out += "export interface " + interface_name(s) + " {\n";
-        for (const FieldDef* f : section_fields(s)) out += "    /** " + ts_comment(*f) + " */\n    " + key_of(*f) + "?: " + ts_type(*f) + ";\n";
+        // A field whose default is "required" must be given whenever its object is.
+        for (const FieldDef* f : section_fields(s, table))
+            out += "    /** " + ts_comment(*f) + " */\n    " + key_of(*f) + (f->def && std::string(f->def) == "required" ? ": " : "?: ") + ts_type(*f) + ";\n";
         if (s.empty()) out += "    /** Requests of other entry points (plan()) add their own sections. */\n    [section: string]: unknown;\n";
         out += "}\n";
         if (&s != &sections.back()) out += "\n";
@@ -137,7 +147,7 @@ std::string fields_typescript() {
     return out;
 }
 
-std::string fields_flag_help(size_t width) {
+std::string fields_flag_help(size_t width, FieldList table) {
     constexpr size_t kIndent = 25;  // the text column, as the hand-written part of --help has it
     auto plain = [](std::string t) {
         std::string out;
@@ -146,13 +156,14 @@ std::string fields_flag_help(size_t width) {
         return out;
     };
     std::string out;
-    for (const auto& f : config_fields()) {
+    for (const auto& f : table) {
         if (!f.flags) continue;
         std::string left = "  ";
         std::istringstream spellings(f.flags);
         bool first = true;
         for (std::string w; spellings >> w; first = false) left += (first ? "" : ", ") + w;
-        left += f.kind == FieldKind::Enum ? " NAME" : f.kind == FieldKind::Text ? " TEXT" : " N";
+        // An object set by a flag is switched on by it (plan.pareto): no value.
+        left += f.kind == FieldKind::Object ? "" : f.kind == FieldKind::Enum ? " NAME" : f.kind == FieldKind::Text || f.kind == FieldKind::List ? " TEXT" : " N";
         std::string text = std::string(f.meaning) + " (" + f.path;
         const std::string a = plain(accepted_text(f)), d = plain(default_text(f));
         if (!a.empty()) text += ": " + a;
@@ -184,30 +195,32 @@ std::string fields_flag_help(size_t width) {
 
 json fields_json() {
     json out = json::array();
-    static const Config c{};
-    for (const auto& f : config_fields()) {
-        json j = {{"path", f.path}, {"type", kind_word(f)}, {"meaning", f.meaning}, {"default", default_text(f)}, {"accepted", accepted_text(f)}};
-        if (*f.unit) j["unit"] = f.unit;
-        if (f.flags) j["flags"] = f.flags;
-        if (f.ranged) j["range"] = {f.min, f.max};
-        if (f.kind == FieldKind::Enum) {
-            json names = json::array();
-            for (const auto& n : f.names) names.push_back(n.name);
-            j["values"] = names;
+    // The config table, then the request table (marked "request": true: plan.*).
+    for (const FieldList table : {config_fields(), request_fields()})
+        for (const auto& f : table) {
+            json j = {{"path", f.path}, {"type", kind_word(f)}, {"meaning", f.meaning}, {"default", default_text(f)}, {"accepted", accepted_text(f)}};
+            if (*f.unit) j["unit"] = f.unit;
+            if (f.flags) j["flags"] = f.flags;
+            if (f.ranged) j["range"] = {f.min, f.max};
+            if (f.kind == FieldKind::Enum) {
+                json names = json::array();
+                for (const auto& n : f.names) names.push_back(n.name);
+                j["values"] = names;
+            }
+            if (table.first == request_fields().first) j["request"] = true;
+            out.push_back(j);
         }
-        out.push_back(j);
-    }
     return out;
 }
 
 bool generated_block(const std::string& format, const std::string& arg, std::string& out) {
-    if (format == "ts" && arg.empty()) {
-        out = fields_typescript();
+    if (format == "ts" && (arg.empty() || find_request_field(arg.c_str()))) {
+        out = fields_typescript(arg);
         return true;
     }
     if (format == "md") {
         const std::string section = arg == "." ? "" : arg;
-        if (!section.empty() && !find_field(section)) return false;
+        if (!section.empty() && !find_any_field(section.c_str())) return false;
         out = fields_markdown(section);
         return true;
     }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "io/config_json.hpp"
+#include "io/field_json.hpp"
 #include "io/json_read.hpp"
 
 using nlohmann::json;
@@ -18,7 +19,7 @@ bool read_fabric_spec(ObjectReader& r, const char* key, FabricSpec& f) {
     const json& o = r.at(key);
     if (!o.is_object()) return r.fail(key, "must be an object {\"line_gbps\", \"efficiency\", \"latency_us\"}");
     ObjectReader fr(o, r.path(key) + ".");
-    fr.only_keys({"id", "name", "line_gbps", "efficiency", "latency_us", "source"});
+    only_section_keys(fr, "plan.fabric_spec", request_fields());  // plan.intra_spec has the same keys
     f.id = "custom";
     f.name = "custom";
     fr.string("id", f.id);
@@ -62,17 +63,15 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
     if (!cfg.ok) return Out::failure(cfg.error);
     req.cfg = cfg.value;
     PlanInputs& in = req.in;
+    // The keys and ranges are the request table's (core/fields.cpp, plan.*); the engine checks the ranges.
     ObjectReader r(p, "plan.");
-    r.only_keys({"gpus", "fabric", "global_batch", "train_tokens", "top", "rank", "tp_across_nodes", "uneven_pp",
-                 "max_micro_batch", "max_cp", "search", "gpus_per_node", "price_per_hour_usd", "purchase_usd",
-                 "network_share", "fabric_spec", "intra_spec", "constants", "clusters", "deadline_days", "max_gpus",
-                 "batch_sizing", "pareto", "fabric_comparison", "serve"});
+    only_section_keys(r, "plan", request_fields());
     // GPUs default to the config's "gpus" (whole GPUs), else 8.
     in.gpus = cfg.value.gpus >= 1 && cfg.value.gpus == static_cast<int>(cfg.value.gpus) && doc.contains("gpus") ? static_cast<int>(cfg.value.gpus) : 8;
     double gpus = in.gpus;
     r.number("gpus", gpus);
-    if (r.ok() && (!(gpus >= 1 && gpus <= 1e6) || gpus != static_cast<long long>(gpus)))
-        r.fail("gpus", "must be a whole number of GPUs in [1, 1000000]");
+    Error range;
+    if (r.ok() && !check_value("plan.gpus", gpus, range)) return Out::failure(range);
     if (r.ok()) in.gpus = static_cast<int>(gpus);
     r.string("fabric", in.fabric);
     r.number("global_batch", in.global_batch);
@@ -80,12 +79,9 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
     r.integer("top", in.top);
     std::string rank = "time";
     r.string("rank", rank);
-    if (r.ok()) {
-        if (rank == "time") in.rank = PlanRank::Time;
-        else if (rank == "cost") in.rank = PlanRank::Cost;
-        else if (rank == "tokens_per_gpu") in.rank = PlanRank::TokensPerGpu;
-        else r.fail("rank", "must be time, cost or tokens_per_gpu, got \"" + rank + "\"");
-    }
+    int rank_value = 0;
+    if (r.ok() && enum_value(kPlanRankNames, rank, rank_value)) in.rank = static_cast<PlanRank>(rank_value);
+    else if (r.ok()) r.fail("rank", "must be one of " + enum_choices(kPlanRankNames) + ", got \"" + rank + "\"");
     r.boolean("tp_across_nodes", in.tp_across_nodes);
     r.boolean("uneven_pp", in.uneven_pp);
     r.integer("max_micro_batch", in.max_micro_batch);
@@ -102,7 +98,7 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         const json& s = r.at("search");
         if (!s.is_object()) return Out::failure("plan.search", "must be an object {\"recompute\", \"sharding\", \"interleave\"}");
         ObjectReader sr(s, "plan.search.");
-        sr.only_keys({"recompute", "sharding", "interleave"});
+        only_section_keys(sr, "plan.search", request_fields());
         sr.boolean("recompute", in.search_recompute);
         sr.boolean("sharding", in.search_sharding);
         sr.boolean("interleave", in.search_interleave);
@@ -113,8 +109,7 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         if (!c.is_object()) return Out::failure("plan.constants", "must be an object");
         ObjectReader cr(c, "plan.constants.");
         PlanConstants& k = in.k;
-        cr.only_keys({"gemm_efficiency_max", "gemm_half_dim", "attention_efficiency", "hbm_efficiency", "elementwise_passes",
-                      "tp_overlap", "dp_overlap", "grad_comm_bytes", "optimizer_bytes_per_param", "step_overhead_s"});
+        only_section_keys(cr, "plan.constants", request_fields());
         cr.number("gemm_efficiency_max", k.gemm_efficiency_max);
         cr.number("gemm_half_dim", k.gemm_half_dim);
         cr.number("attention_efficiency", k.attention_efficiency);
@@ -131,7 +126,8 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         json listed;
         std::string bad;
         if (r.at("clusters").is_string() && !parse_cluster_list(r.at("clusters").get<std::string>(), listed, bad))
-            return Out::failure("plan.clusters", "\"" + bad + "\" is not GPU:COUNT:FABRIC with COUNT 1 to 1000000 (e.g. h100-80gb:512:ib-ndr400)");
+            return Out::failure("plan.clusters", "\"" + bad + "\" is not GPU:COUNT:FABRIC with COUNT in " +
+                                                     field_range_text(*find_request_field("plan.gpus")) + " (e.g. h100-80gb:512:ib-ndr400)");
         const json& cl = r.at("clusters").is_string() ? listed : r.at("clusters");
         if (!cl.is_array() || cl.size() > 64) return Out::failure("plan.clusters", "must be a list of at most 64 {\"gpu\", \"gpus\", \"fabric\"}");
         for (size_t i = 0; i < cl.size(); ++i) {
@@ -153,7 +149,7 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         else if (b.is_object()) {
             req.batch_sizing = true;
             ObjectReader br(b, "plan.batch_sizing.");
-            br.only_keys({"fabrics", "target_efficiency"});
+            only_section_keys(br, "plan.batch_sizing", request_fields());
             br.number("target_efficiency", req.target_efficiency);
             if (br.ok() && br.has("fabrics") && !read_ids(br.at("fabrics"), req.sizing_fabrics))
                 return Out::failure("plan.batch_sizing.fabrics", "must be a list of fabric ids");
@@ -166,14 +162,15 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         else if (b.is_object()) {
             req.pareto = true;
             ObjectReader br(b, "plan.pareto.");
-            br.only_keys({"counts", "per_count"});
+            only_section_keys(br, "plan.pareto", request_fields());
             br.integer("per_count", req.pareto_per_count);
             if (br.ok() && br.has("counts")) {
                 const json& f = br.at("counts");
                 if (!f.is_array() || f.size() > 16) return Out::failure("plan.pareto.counts", "must be a list of at most 16 GPU counts");
                 for (const auto& x : f) {
-                    if (!x.is_number() || !(x.get<double>() >= 1 && x.get<double>() <= 1e6) || x.get<double>() != std::floor(x.get<double>()))
-                        return Out::failure("plan.pareto.counts", "must be whole GPU counts in [1, 1000000]");
+                    Error count;  // each count is a plan.gpus
+                    if (!x.is_number() || !check_value("plan.gpus", x.get<double>(), count))
+                        return Out::failure("plan.pareto.counts", "must be whole GPU counts in " + field_range_text(*find_request_field("plan.gpus")));
                     req.pareto_counts.push_back(static_cast<int>(x.get<double>()));
                 }
             }
@@ -186,7 +183,7 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         else if (b.is_object()) {
             req.fabric_comparison = true;
             ObjectReader br(b, "plan.fabric_comparison.");
-            br.only_keys({"fabrics"});
+            only_section_keys(br, "plan.fabric_comparison", request_fields());
             if (br.ok() && br.has("fabrics") && !read_ids(br.at("fabrics"), req.compare_fabrics))
                 return Out::failure("plan.fabric_comparison.fabrics", "must be a list of fabric ids");
             if (!br.ok()) return Out::failure(br.error());
@@ -197,7 +194,7 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
         if (!b.is_object()) return Out::failure("plan.serve", "must be an object {\"concurrency\", \"context\"}");
         req.serve = true;
         ObjectReader br(b, "plan.serve.");
-        br.only_keys({"concurrency", "context"});
+        only_section_keys(br, "plan.serve", request_fields());
         br.number("concurrency", req.serve_goal.concurrency);
         br.number("context", req.serve_goal.context);
         if (!br.ok()) return Out::failure(br.error());
@@ -218,7 +215,8 @@ bool parse_cluster_list(const std::string& s, json& out, std::string& bad) {
         char* end = nullptr;
         const std::string count = item.substr(a + 1, b - a - 1);
         long n = std::strtol(count.c_str(), &end, 10);
-        if (count.empty() || *end != '\0' || n < 1 || n > 1000000) { bad = item; return false; }
+        Error range;
+        if (count.empty() || *end != '\0' || !check_value("plan.gpus", static_cast<double>(n), range)) { bad = item; return false; }
         out.push_back({{"gpu", item.substr(0, a)}, {"gpus", n}, {"fabric", item.substr(b + 1)}});
         if (comma == std::string::npos) break;
         start = comma + 1;

@@ -31,8 +31,8 @@ Config default_inputs() {
     use_params_only(c, 7);
     c.quick.precision = QuickPrecision::Fp16;
     c.quick.optimizer = QuickOptimizer::AdamWMixed;
-    c.quick.batch = 4;
-    c.quick.seq = 2048;
+    c.run.batch = 4;
+    c.run.seq = 2048;
     sync_shared(c);
     c.method = Method::Detailed;  // the shared inputs are in step: only the method changes (a v=1 link's base differs in it alone)
     c.gpu_id = "h100-80gb";

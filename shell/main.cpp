@@ -1,23 +1,18 @@
 // vramcalc shell: entry point. A GLFW window with a GL ES 3 (WebGL2) or desktop GL 3 context, Dear
 // ImGui, and a main loop that draws only after an input or a resize (plus the few frames ImGui needs
 // to settle) and is otherwise idle: on the web the main loop is paused, natively it waits for events.
-// On the web the canvas's backing store follows its CSS size x devicePixelRatio and the fonts are
-// rasterized for that ratio, so text stays crisp on high-DPI screens.
+// What differs between the page and the desktop (the context, the canvas's backing store and pixel
+// ratio, the wheel and resize events, the browser's main loop) is behind platform.hpp
+// (web/platform_web.cpp, shell/platform_native.cpp); the page's build defines GLFW_INCLUDE_ES3.
 //
 // [SECTIONS]
 //   loop       frame requests and the idle state
 //   input      GLFW callbacks, scaled to CSS pixels, forwarded to ImGui
-//   canvas     web: backing store size and pixel ratio
+//   surface    the drawing surface's size and pixel ratio, the fonts rasterized for it
 //   frame      one frame
 //   main       set-up and the loop
-#ifdef __EMSCRIPTEN__
-#include <emscripten.h>
-#include <emscripten/html5.h>
-#define GLFW_INCLUDE_ES3
-#endif
 #include <GLFW/glfw3.h>
 
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -37,16 +32,12 @@ namespace {
 // the layout (and hover state) settle before the loop goes idle.
 constexpr int kSettleFrames = 3;
 constexpr int kStartWidthPx = 1280, kStartHeightPx = 860;  // native window; the page's canvas follows its element
-constexpr const char* kCanvas = "#canvas";
 
 struct Loop {
     GLFWwindow* window = nullptr;
     int frames_to_draw = kSettleFrames;
-    bool paused = false;       // web: the browser's main loop is paused while idle
-    double css_w = 0, css_h = 0;   // the canvas's size in CSS pixels (ImGui's coordinates)
-    int fb_w = 0, fb_h = 0;        // its backing store in device pixels
-    float pixel_ratio = 1;         // fb_w / css_w: device pixels per CSS pixel
-    float font_ratio = 0;          // the ratio the font atlas was rasterized for
+    vc::shell::platform::Surface surface;  // measured at each frame
+    float font_ratio = 0;          // the ratio the font atlas was rasterized for (0: none yet)
 };
 Loop g_loop;
 
@@ -55,12 +46,7 @@ Loop g_loop;
 void vc::shell::platform::request_frames() {
     g_loop.frames_to_draw = kSettleFrames;
     vc::shell::app().idle = false;
-#ifdef __EMSCRIPTEN__
-    if (g_loop.paused) {
-        g_loop.paused = false;
-        emscripten_resume_main_loop();
-    }
-#endif
+    vc::shell::platform::resume_main_loop();
 }
 
 void vc::shell::wake() { platform::request_frames(); }
@@ -75,7 +61,7 @@ using vc::shell::platform::request_frames;
 // reports it) to CSS pixels (ImGui's coordinates).
 void on_cursor_pos(GLFWwindow* w, double x, double y) {
     request_frames();
-    ImGui_ImplGlfw_CursorPosCallback(w, x / g_loop.pixel_ratio, y / g_loop.pixel_ratio);
+    ImGui_ImplGlfw_CursorPosCallback(w, x / g_loop.surface.pixel_ratio, y / g_loop.surface.pixel_ratio);
 }
 void on_mouse_button(GLFWwindow* w, int button, int action, int mods) {
     request_frames();
@@ -95,14 +81,7 @@ void on_char(GLFWwindow* w, unsigned int c) {
 }
 void on_cursor_enter(GLFWwindow* w, int entered) {
     request_frames();
-#ifdef __EMSCRIPTEN__
-    // The backend would poll the unscaled cursor while "outside": keep it "inside" and park the
-    // mouse off-screen on leave instead, so nothing stays hovered.
-    (void)w;
-    if (!entered) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
-#else
-    ImGui_ImplGlfw_CursorEnterCallback(w, entered);
-#endif
+    vc::shell::platform::cursor_enter(w, entered);
 }
 void on_focus(GLFWwindow* w, int focused) {
     request_frames();
@@ -110,20 +89,6 @@ void on_focus(GLFWwindow* w, int focused) {
 }
 void on_size(GLFWwindow*, int, int) { request_frames(); }
 void on_refresh(GLFWwindow*) { request_frames(); }
-
-#ifdef __EMSCRIPTEN__
-// Wheel events from the canvas, as ImGui's own Emscripten handler reads them (100 px = one step).
-EM_BOOL on_wheel(int, const EmscriptenWheelEvent* ev, void*) {
-    float mult = ev->deltaMode == DOM_DELTA_PIXEL ? 1.0f / 100.0f : ev->deltaMode == DOM_DELTA_LINE ? 1.0f / 3.0f : 80.0f;
-    ImGui::GetIO().AddMouseWheelEvent(static_cast<float>(-ev->deltaX) * mult, static_cast<float>(-ev->deltaY) * mult);
-    request_frames();
-    return EM_TRUE;
-}
-EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
-    request_frames();
-    return EM_FALSE;
-}
-#endif
 
 void install_callbacks(GLFWwindow* w) {
     glfwSetCursorPosCallback(w, on_cursor_pos);
@@ -136,46 +101,14 @@ void install_callbacks(GLFWwindow* w) {
     glfwSetWindowSizeCallback(w, on_size);
     glfwSetFramebufferSizeCallback(w, on_size);
     glfwSetWindowRefreshCallback(w, on_refresh);
-#ifdef __EMSCRIPTEN__
-    // The backend listens on the document, which Chrome treats as passive (its preventDefault
-    // logs an error) and which would count each wheel event twice with ours: the canvas only.
-    emscripten_set_wheel_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, false, nullptr);
-    emscripten_set_wheel_callback(kCanvas, nullptr, false, on_wheel);
-    emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, false, on_resize);
-    ImGui_ImplGlfw_CursorEnterCallback(w, 1);
-    ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
-#endif
+    vc::shell::platform::install_events(w);
 }
 
-// [SECTION] canvas --------------------------------------------------------------------------------
-// Measures the drawing surface: on the web the canvas's CSS size and the screen's pixel ratio (and
-// resizes the backing store to match); natively the window and framebuffer sizes.
+// [SECTION] surface -------------------------------------------------------------------------------
+// Measures the drawing surface (platform.hpp) and rasterizes the fonts again when its pixel ratio changed.
 void sync_surface() {
-#ifdef __EMSCRIPTEN__
-    double w = 0, h = 0;
-    emscripten_get_element_css_size(kCanvas, &w, &h);
-    const double dpr = emscripten_get_device_pixel_ratio();
-    if (w < 1) w = 1;
-    if (h < 1) h = 1;
-    const int fw = static_cast<int>(std::lround(w * dpr)), fh = static_cast<int>(std::lround(h * dpr));
-    int cw = 0, ch = 0;
-    emscripten_get_canvas_element_size(kCanvas, &cw, &ch);
-    if (cw != fw || ch != fh) emscripten_set_canvas_element_size(kCanvas, fw, fh);
-    g_loop.css_w = w;
-    g_loop.css_h = h;
-    g_loop.fb_w = fw;
-    g_loop.fb_h = fh;
-    g_loop.pixel_ratio = static_cast<float>(fw / w);
-    const float font_ratio = static_cast<float>(dpr);
-#else
-    int w = 0, h = 0;
-    glfwGetWindowSize(g_loop.window, &w, &h);
-    glfwGetFramebufferSize(g_loop.window, &g_loop.fb_w, &g_loop.fb_h);
-    g_loop.css_w = w > 0 ? w : 1;
-    g_loop.css_h = h > 0 ? h : 1;
-    g_loop.pixel_ratio = 1;  // GLFW reports the cursor in window coordinates
-    const float font_ratio = static_cast<float>(g_loop.fb_w / g_loop.css_w);
-#endif
+    g_loop.surface = vc::shell::platform::measure_surface(g_loop.window);
+    const float font_ratio = g_loop.surface.font_ratio;
     if (std::fabs(font_ratio - g_loop.font_ratio) > 0.01f) {
         const bool had_texture = g_loop.font_ratio > 0;
         g_loop.font_ratio = font_ratio;
@@ -193,12 +126,13 @@ void draw_frame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(static_cast<float>(g_loop.css_w), static_cast<float>(g_loop.css_h));
-    io.DisplayFramebufferScale = ImVec2(static_cast<float>(g_loop.fb_w / g_loop.css_w), static_cast<float>(g_loop.fb_h / g_loop.css_h));
+    const vc::shell::platform::Surface& sf = g_loop.surface;
+    io.DisplaySize = ImVec2(static_cast<float>(sf.css_w), static_cast<float>(sf.css_h));
+    io.DisplayFramebufferScale = ImVec2(static_cast<float>(sf.fb_w / sf.css_w), static_cast<float>(sf.fb_h / sf.css_h));
     ImGui::NewFrame();
     vc::shell::ui_draw(vc::shell::app());
     ImGui::Render();
-    glViewport(0, 0, g_loop.fb_w, g_loop.fb_h);
+    glViewport(0, 0, sf.fb_w, sf.fb_h);
     float clear[4];
     vc::shell::ui_clear_color(clear);
     glClearColor(clear[0], clear[1], clear[2], clear[3]);
@@ -213,10 +147,7 @@ void draw_frame() {
 void loop_iteration() {
     glfwPollEvents();
     if (g_loop.frames_to_draw <= 0) {
-#ifdef __EMSCRIPTEN__
-        emscripten_pause_main_loop();
-        g_loop.paused = true;
-#endif
+        vc::shell::platform::pause_main_loop();
         vc::shell::app().idle = true;
         return;
     }
@@ -240,31 +171,17 @@ void loop_iteration() {
 
 void on_glfw_error(int code, const char* description) { std::fprintf(stderr, "vramcalc: GLFW error %d: %s\n", code, description); }
 
+bool loop_idle() { return g_loop.frames_to_draw <= 0; }
+
 }  // namespace
 
 // [SECTION] main ----------------------------------------------------------------------------------
 int main() {
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) return 1;
-#ifdef __EMSCRIPTEN__
-    const char* glsl_version = "#version 300 es";  // WebGL2
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
-#else
-    const char* glsl_version = "#version 130";     // desktop GL 3.0
-#endif
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    const char* glsl_version = vc::shell::platform::context_hints();
     int start_w = kStartWidthPx, start_h = kStartHeightPx;
-#ifdef __EMSCRIPTEN__
-    // The backing store at its final size from the start (a resize of a WebGL canvas reallocates it).
-    double css_w = 0, css_h = 0;
-    emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
-    const double dpr = emscripten_get_device_pixel_ratio();
-    if (css_w >= 1 && css_h >= 1) {
-        start_w = static_cast<int>(std::lround(css_w * dpr));
-        start_h = static_cast<int>(std::lround(css_h * dpr));
-    }
-#endif
+    vc::shell::platform::start_size(start_w, start_h);
     g_loop.window = glfwCreateWindow(start_w, start_h, "vramcalc", nullptr, nullptr);
     if (!g_loop.window) {
         std::fprintf(stderr, "vramcalc: cannot create an OpenGL ES 3 / WebGL2 window\n");
@@ -289,18 +206,11 @@ int main() {
     a.publish_replace = true;
     a.defer_extras = true;
 
-#ifdef __EMSCRIPTEN__
-    emscripten_set_main_loop(loop_iteration, 0, true);  // returns to the browser; never comes back here
-#else
-    while (!glfwWindowShouldClose(g_loop.window)) {
-        if (g_loop.frames_to_draw <= 0) glfwWaitEvents();
-        loop_iteration();
-    }
+    vc::shell::platform::run_main_loop(g_loop.window, loop_iteration, loop_idle);  // on the web: never returns
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
     glfwDestroyWindow(g_loop.window);
     glfwTerminate();
-#endif
     return 0;
 }

@@ -1,10 +1,13 @@
 // vramcalc shell: the platform services (platform.hpp) for the desktop window (vramcalc-gui). The
 // clipboard is GLFW's; exports are written to the working folder; a link's state comes from the
 // VRAMCALC_LINK environment variable (a fragment, "v=1&..."); there is no history to publish to.
+// The window is GLFW's with a desktop GL 3.0 context; the loop waits for events while idle.
 #include <GLFW/glfw3.h>
 
 #include <cstdio>
 #include <cstdlib>
+
+#include <imgui_impl_glfw.h>
 
 #include "platform.hpp"
 
@@ -39,5 +42,40 @@ std::string initial_fragment() {
 bool prefers_dark() { return true; }
 
 bool pick_model_file() { return false; }
+
+// [SECTION] window --------------------------------------------------------------------------------
+const char* context_hints() {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    return "#version 130";  // desktop GL 3.0
+}
+
+void start_size(int&, int&) {}
+
+Surface measure_surface(GLFWwindow* window) {
+    int w = 0, h = 0;
+    Surface s;
+    glfwGetWindowSize(window, &w, &h);
+    glfwGetFramebufferSize(window, &s.fb_w, &s.fb_h);
+    s.css_w = w > 0 ? w : 1;
+    s.css_h = h > 0 ? h : 1;
+    s.pixel_ratio = 1;  // GLFW reports the cursor in window coordinates
+    s.font_ratio = static_cast<float>(s.fb_w / s.css_w);
+    return s;
+}
+
+void install_events(GLFWwindow*) {}
+
+void cursor_enter(GLFWwindow* window, int entered) { ImGui_ImplGlfw_CursorEnterCallback(window, entered); }
+
+void run_main_loop(GLFWwindow* window, void (*iteration)(), bool (*idle)()) {
+    while (!glfwWindowShouldClose(window)) {
+        if (idle()) glfwWaitEvents();
+        iteration();
+    }
+}
+
+void pause_main_loop() {}
+void resume_main_loop() {}
 
 }  // namespace vc::shell::platform

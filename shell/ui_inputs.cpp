@@ -536,8 +536,8 @@ bool guide_inputs(App& a, Form& f) {
     else
         changed |= number(f, {"guide.bytes", "Bytes per value (p)", "Weights and gradients at p bytes, plus 12 bytes of optimizer state per parameter.", {"bytes"}},
                           c.guide_bytes, shown(Step::Add, "%.4g", {1, 2, 4}));
-    changed |= number(f, {"batch", "Batch size (b)", "Activations (training) or the KV term (inference) grow with b."}, c.quick.batch, kBatchSpec);
-    changed |= number(f, {"seq", "Sequence length (s)", "Activations or the KV term grow with s."}, c.quick.seq, kSeqSpec);
+    changed |= number(f, {"batch", "Batch size (b)", "Activations (training) or the KV term (inference) grow with b."}, c.run.batch, kBatchSpec);
+    changed |= number(f, {"seq", "Sequence length (s)", "Activations or the KV term grow with s."}, c.run.seq, kSeqSpec);
     if (c.task != Task::Inference)
         changed |= number(f, {"gpus", "GPUs", "The guide divides the whole job evenly over the GPUs."}, c.gpus, kGpusSpec);
     return changed;
@@ -615,8 +615,8 @@ bool training_inputs(App& a) {
 
     changed |= form_panel(a, "shape", "BATCH AND SEQUENCE", [&](Form& g) {
         bool changed = false;
-        changed |= number(g, {"batch", "Micro-batch", "Sequences per GPU per step: activations and logits grow linearly."}, c.quick.batch, kBatchSpec);
-        changed |= number(g, {"seq", "Sequence length", "Tokens per sequence: activations grow linearly (s^2 with eager attention)."}, c.quick.seq, kSeqSpec);
+        changed |= number(g, {"batch", "Micro-batch", "Sequences per GPU per step: activations and logits grow linearly."}, c.run.batch, kBatchSpec);
+        changed |= number(g, {"seq", "Sequence length", "Tokens per sequence: activations grow linearly (s^2 with eager attention)."}, c.run.seq, kSeqSpec);
         changed |= number(g, {"training.grad_accum", "Grad accum (0: auto)", "Micro-batches per optimizer step: no activation memory, gradients are kept.", {"training.global_batch"}},
                           t.grad_accum, shown(Step::Double, "%.0f", {1, 2, 4, 8, 16, 32, 64}));
         changed |= choice(g, {"training.recompute", "Recomputation", "Activation checkpointing: trades compute for activation memory."}, kRecompute, t.recompute, true);

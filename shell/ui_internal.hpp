@@ -63,10 +63,11 @@ bool begin_form(const char* id);
 void end_form(Form& f);  // shows an error no row claimed
 
 enum class Step { Add, Double };  // +/- add `step`, or double/halve (powers of two)
-// How a number row is shown. A field with a numeric range in the field table (core/fields.cpp)
-// takes its drag range and step from there (`shown(...)` leaves min, max and step unset); min, max
-// and step here are for inputs the table has no numeric range for (plan.*, model.kv_heads's
-// [0, model.heads]). Typed values are not clamped: the engine checks them.
+// How a number row is shown. A field with a numeric range in the field table (core/fields.cpp: a
+// config field, or a request field such as plan.gpus) takes its drag range and step from there
+// (`shown(...)` leaves min, max and step unset); min, max and step here are for inputs the table
+// has no numeric range for (model.kv_heads's [0, model.heads]). Typed values are not clamped: the
+// engine checks them.
 struct NumberSpec {
     double min = 0, max = 0;       // drag range (see above)
     double step = 1;

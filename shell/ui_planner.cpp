@@ -66,7 +66,7 @@ bool planner_inputs(App& a) {
     Form f{a};
     if (begin_form("plan_form")) {
         view_changed |= integer(f, {"plan.gpus", "GPUs", "GPUs in the cluster, in whole nodes: every layout TP x PP x DP x CP uses them all."}, p.gpus,
-                                NumberSpec{1, 1000000, 1, Step::Double, "%.0f", {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 16384}});
+                                shown(Step::Double, "%.0f", {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 16384}));
         // The GPU type is the calculator's GPU (the "gpu" field): the detailed inputs a layout loads into.
         const auto& catalog = gpu_catalog();
         std::vector<const char*> ids, labels, tips;
@@ -113,9 +113,9 @@ bool planner_inputs(App& a) {
             view_changed = true;
         }
         view_changed |= number(f, {"plan.global_batch", "Global batch (0: 4M tokens)", "Sequences per optimizer step over the whole cluster; 0: 4,194,304 tokens / sequence length."},
-                               p.global_batch, NumberSpec{0, 1 << 24, 1, Step::Double, "%.0f", {0, 256, 512, 1024, 2048, 4096}});
+                               p.global_batch, shown(Step::Double, "%.0f", {0, 256, 512, 1024, 2048, 4096}));
         view_changed |= number(f, {"plan.train_tokens", "Training tokens", "Token budget: days and rental cost of each layout to train it (0: none)."},
-                               p.train_tokens, NumberSpec{0, 1e16, 1e9, Step::Double, "%.4g", {1e11, 3e11, 1e12, 2e12, 15e12}, "tokens"});
+                               p.train_tokens, shown(Step::Double, "%.4g", {1e11, 3e11, 1e12, 2e12, 15e12}, "tokens"));
         static const char* const kRankIds[] = {"time", "cost", "tokens_per_gpu"};
         static const char* const kRankLabels[] = {"Time", "Cost", "Tokens/s/GPU"};
         static const char* const kRankTips[] = {"Fastest step first.", "Cheapest run first (GPU-hours x price per hour).",
@@ -537,13 +537,13 @@ void compare_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
         }
         row_end(f, goal_field);
         if (p.serve) {
-            changed |= number(f, {"plan.serve_concurrency", "Concurrent sequences", "Sequences in flight across the cluster."}, p.serve_concurrency,
-                              NumberSpec{1, 1e6, 1, Step::Double, "%.0f", {16, 64, 256, 1024, 4096}});
-            changed |= number(f, {"plan.serve_context", "Context", "Tokens per sequence (prompt + output)."}, p.serve_context,
-                              NumberSpec{128, 1 << 20, 1, Step::Double, "%.0f", {4096, 8192, 32768, 131072}, "tokens"});
+            changed |= number(f, {"plan.serve.concurrency", "Concurrent sequences", "Sequences in flight across the cluster."}, p.serve_goal.concurrency,
+                              shown(Step::Double, "%.0f", {16, 64, 256, 1024, 4096}));
+            changed |= number(f, {"plan.serve.context", "Context", "Tokens per sequence (prompt + output)."}, p.serve_goal.context,
+                              shown(Step::Double, "%.0f", {4096, 8192, 32768, 131072}, "tokens"));
         } else {
             changed |= number(f, {"plan.deadline_days", "Deadline (0: none)", "Days to train the token budget; each cluster says whether it meets them."},
-                              p.deadline_days, NumberSpec{0, 3650, 1, Step::Add, "%.0f", {0, 7, 30, 90}, "days"});
+                              p.deadline_days, shown(Step::Add, "%.0f", {0, 7, 30, 90}, "days"));
         }
         // Candidates as typed text, GPU:COUNT:FABRIC,... (the CLI's --clusters): applies on Enter or leaving the field.
         static char buf[512];

@@ -52,7 +52,7 @@ void tooltip(const char* text) {
 }
 
 std::string field_tip(const Field& field) {
-    const FieldDef* def = find_field(field.id);
+    const FieldDef* def = find_any_field(field.id);
     std::string text = field.tip ? field.tip : def ? def->meaning : "";
     if (!field.tip && !text.empty()) {
         // The table's one line, as a sentence.
@@ -209,7 +209,7 @@ double clamp_to(double v, const NumberSpec& s) {
 // (a negative minimum is a sentinel, "-1: the profile", the same in every unit; an open minimum
 // starts a step above it); else the spec's own.
 NumberSpec with_table_range(const Field& field, const NumberSpec& spec) {
-    const FieldDef* f = find_field(field.id);
+    const FieldDef* f = find_any_field(field.id);
     if (!f || !f->ranged || f->accepts) return spec;
     NumberSpec s = spec;
     s.step = f->step * spec.per_unit;
@@ -330,7 +330,7 @@ bool integer(Form& f, const Field& field, int& v, const NumberSpec& spec) {
 // [SECTION] choices -------------------------------------------------------------------------------
 const char* choice_id(const Field& field, int value, const char* own) {
     if (own) return own;
-    const FieldDef* f = find_field(field.id);
+    const FieldDef* f = find_any_field(field.id);
     return f && f->kind == FieldKind::Enum ? enum_name(f->names, value) : "";
 }
 

@@ -4,9 +4,17 @@
 // NOTE: the page's glue is linked with Closure (--closure 1), which renames every property it sees
 // written unquoted: names defined outside app.js (the host's, the import's) are quoted here.
 #include <emscripten.h>
+#include <emscripten/html5.h>
 
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <string>
+
+#include <imgui.h>
+
+#include <GLFW/glfw3.h>
+#include <imgui_impl_glfw.h>
 
 #include "io/text_input.hpp"
 #include "shell/platform.hpp"
@@ -70,5 +78,89 @@ std::string page_url() { return read_string(vc_page_url); }
 std::string initial_fragment() { return read_string(vc_initial_fragment, vc::io::kMaxLinkChars + 1); }
 bool prefers_dark() { return vc_prefers_dark() != 0; }
 bool pick_model_file() { return vc_pick_model_file() != 0; }
+
+// [SECTION] window --------------------------------------------------------------------------------
+namespace {
+
+constexpr const char* kCanvas = "#canvas";
+bool g_paused = false;  // the browser's main loop is paused while idle
+
+// Wheel events from the canvas, as ImGui's own Emscripten handler reads them (100 px = one step).
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* ev, void*) {
+    float mult = ev->deltaMode == DOM_DELTA_PIXEL ? 1.0f / 100.0f : ev->deltaMode == DOM_DELTA_LINE ? 1.0f / 3.0f : 80.0f;
+    ImGui::GetIO().AddMouseWheelEvent(static_cast<float>(-ev->deltaX) * mult, static_cast<float>(-ev->deltaY) * mult);
+    request_frames();
+    return EM_TRUE;
+}
+EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
+    request_frames();
+    return EM_FALSE;
+}
+
+}  // namespace
+
+const char* context_hints() {
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    return "#version 300 es";  // WebGL2
+}
+
+void start_size(int& w, int& h) {
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+    const double dpr = emscripten_get_device_pixel_ratio();
+    if (css_w >= 1 && css_h >= 1) {
+        w = static_cast<int>(std::lround(css_w * dpr));
+        h = static_cast<int>(std::lround(css_h * dpr));
+    }
+}
+
+Surface measure_surface(GLFWwindow*) {
+    double w = 0, h = 0;
+    emscripten_get_element_css_size(kCanvas, &w, &h);
+    const double dpr = emscripten_get_device_pixel_ratio();
+    if (w < 1) w = 1;
+    if (h < 1) h = 1;
+    const int fw = static_cast<int>(std::lround(w * dpr)), fh = static_cast<int>(std::lround(h * dpr));
+    int cw = 0, ch = 0;
+    emscripten_get_canvas_element_size(kCanvas, &cw, &ch);
+    if (cw != fw || ch != fh) emscripten_set_canvas_element_size(kCanvas, fw, fh);
+    Surface s;
+    s.css_w = w;
+    s.css_h = h;
+    s.fb_w = fw;
+    s.fb_h = fh;
+    s.pixel_ratio = static_cast<float>(fw / w);
+    s.font_ratio = static_cast<float>(dpr);
+    return s;
+}
+
+void install_events(GLFWwindow* window) {
+    emscripten_set_wheel_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, false, nullptr);
+    emscripten_set_wheel_callback(kCanvas, nullptr, false, on_wheel);
+    emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, false, on_resize);
+    ImGui_ImplGlfw_CursorEnterCallback(window, 1);
+    ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+}
+
+void cursor_enter(GLFWwindow*, int entered) {
+    if (!entered) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+}
+
+void run_main_loop(GLFWwindow*, void (*iteration)(), bool (*)()) {
+    emscripten_set_main_loop(iteration, 0, true);  // returns to the browser; never comes back here
+}
+
+void pause_main_loop() {
+    emscripten_pause_main_loop();
+    g_paused = true;
+}
+
+void resume_main_loop() {
+    if (!g_paused) return;
+    g_paused = false;
+    emscripten_resume_main_loop();
+}
 
 }  // namespace vc::shell::platform

@@ -31,6 +31,7 @@ add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/en
   ${CMAKE_SOURCE_DIR}/web/platform_web.cpp ${CMAKE_SOURCE_DIR}/web/imgui_no_default_font.cpp)
 target_link_libraries(app PRIVATE vc_shell vc_io)
 target_compile_definitions(app PRIVATE VRAMCALC_PAGE_BUILD)  # web/engine_bindings.cpp: the page's subset
+target_compile_definitions(app PRIVATE GLFW_INCLUDE_ES3)     # GLFW includes GL ES 3 (WebGL2), not desktop GL
 target_compile_options(app PRIVATE ${VC_PAGE_OPT} ${VC_PAGE_LTO_FLAG})
 # The JS glue goes through the Closure compiler (issue 15: 27.5 -> 17.0 KB gzip). Debian's Emscripten
 # has none: npm's google-closure-compiler, the version Emscripten 3.1.6 was tested with

@@ -6,12 +6,21 @@
 // Prices are indicative and dated (late 2025); the cluster-sizing guide is the source where named.
 #include "core/catalog/fabrics.hpp"
 
+#include "core/fields.hpp"
+
 namespace vc {
 
 bool check_fabric(const std::string& field, const FabricSpec& f, Error& err) {
-    return check_positive((field + ".line_gbps").c_str(), f.line_gbps, 1e6, err) &&
-           check_range((field + ".efficiency").c_str(), f.efficiency, 0.01, 1, err) &&
-           check_range((field + ".latency_us").c_str(), f.latency_us, 0, 1e6, err);
+    // plan.fabric_spec's rows in the request table (core/fields.cpp); plan.intra_spec has the same.
+    if (check_members({{"plan.fabric_spec.line_gbps", f.line_gbps},
+                       {"plan.fabric_spec.efficiency", f.efficiency},
+                       {"plan.fabric_spec.latency_us", f.latency_us}},
+                      err))
+        return true;
+    static const std::string own = "plan.fabric_spec";
+    for (std::string* s : {&err.field, &err.message})
+        if (s->rfind(own, 0) == 0) s->replace(0, own.size(), field);
+    return false;
 }
 
 const std::vector<FabricSpec>& fabric_catalog() {

@@ -36,8 +36,8 @@ struct NodeSpec {
     std::string speed_source = "A100 figures (cuBLAS ~255 of 312 TF; FlashAttention-2 50-73% of peak)";
 };
 
-// A user's own fabric (`field` is its path, "plan.fabric_spec"): a line rate in (0, 1e6] GB/s, an
-// efficiency in [0.01, 1], a latency in [0, 1e6] us; errors name the inner field's whole path.
+// A user's own fabric (`field` is its path, "plan.fabric_spec" or "plan.intra_spec") against the
+// request table's plan.fabric_spec rows; an error names the inner field's whole path.
 bool check_fabric(const std::string& field, const FabricSpec& f, Error& err);
 
 const std::vector<FabricSpec>& fabric_catalog();       // intra-node links first, then fabrics

@@ -14,7 +14,11 @@ namespace vc {
 
 namespace {
 
-constexpr int kMaxCompareGpus = 1000000;  // plan.gpus's own limit
+// plan.gpus's own limit (the request table's).
+int max_compare_gpus() {
+    static const int n = static_cast<int>(find_request_field("plan.gpus")->max);
+    return n;
+}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -31,7 +35,7 @@ std::vector<int> pareto_gpu_counts(int gpus, int gpus_per_node) {
     for (double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
         long long n = static_cast<long long>(std::llround(gpus * f));
         if (n > g) n = (n + g - 1) / g * g;  // whole nodes when more than one node
-        if (n < 1 || n > kMaxCompareGpus) continue;
+        if (n < 1 || n > max_compare_gpus()) continue;
         if (std::find(out.begin(), out.end(), static_cast<int>(n)) == out.end()) out.push_back(static_cast<int>(n));
     }
     return out;
@@ -59,7 +63,7 @@ std::vector<ParetoPoint> pareto_points_from(const PlanResult& p) {
 Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count) {
     using Out = Outcome<std::vector<ParetoPoint>>;
     Error err;
-    if (!check_int_range("plan.pareto.per_count", per_count, 1, 1000, err)) return Out::failure(err);
+    if (!check_value("plan.pareto.per_count", per_count, err)) return Out::failure(err);
     auto p = plan(cfg, pareto_plan_inputs(in, gpus, per_count));
     if (!p.ok) return Out::failure(p.error);
     return Out::success(pareto_points_from(p.value));
@@ -145,12 +149,13 @@ ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const Ser
     best.cluster = c;
     auto why = [&](const Error& e) {
         const Error named = cluster_error(e, index);
-        best.why = named.field + ": " + named.message;
+        best.why = named.message.rfind(named.field, 0) == 0 ? named.message : named.field + ": " + named.message;
         return best;
     };
     const GpuSpec* g = find_gpu(c.gpu_id);
     if (!g) return why(Error{"gpu", "must name a GPU of the catalog, got \"" + c.gpu_id + "\""});
-    if (c.gpus < 1 || c.gpus > kMaxCompareGpus) return why(Error{"plan.gpus", "must be 1 to 1000000, got " + std::to_string(c.gpus)});
+    Error range;
+    if (!check_value("plan.gpus", c.gpus, range)) return why(range);
     const NodeSpec* node = find_node(c.gpu_id);
     const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
     const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
@@ -213,8 +218,8 @@ Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const
                                                         const std::vector<ClusterCandidate>& clusters) {
     using Out = Outcome<std::vector<ServeClusterResult>>;
     Error err;
-    if (!check_range("plan.serve.concurrency", goal.concurrency, 1, 1e7, err) || !check_range("plan.serve.context", goal.context, 0, 1e8, err) ||
-        !check_range("plan.network_share", in.network_share, 0, 10, err))
+    if (!check_members({{"plan.serve.concurrency", goal.concurrency}, {"plan.serve.context", goal.context}, {"plan.network_share", in.network_share}},
+                       err))
         return Out::failure(err);
     auto rm = resolve_model(cfg.model);
     if (!rm.ok) return Out::failure(rm.error);

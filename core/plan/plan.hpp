@@ -229,7 +229,7 @@ struct PlanHardware {
 };
 Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in);
 
-// Step time of one layout (no memory). cfg supplies the model, seq (cfg.quick.seq) and precision.
+// Step time of one layout (no memory). cfg supplies the model, seq (cfg.run.seq) and precision.
 StepTime step_time(const Config& cfg, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
 
 // Model FLOPs per token (forward + backward, no recomputation): 6 x matmul parameters touched

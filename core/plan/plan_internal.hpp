@@ -1,6 +1,7 @@
 // vramcalc core (internal to core/plan/): the model quantities a step needs, resolved once per plan.
 #pragma once
 
+#include "core/fields.hpp"
 #include "core/plan/plan.hpp"
 
 namespace vc {

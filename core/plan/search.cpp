@@ -15,8 +15,11 @@ namespace vc {
 
 namespace {
 
-constexpr int kMaxPlanGpus = 1000000;
-constexpr double kMaxBatch = 1e7;
+// plan.gpus's limit (the request table's): the deadline search stops below it.
+int max_plan_gpus() {
+    static const int n = static_cast<int>(find_request_field("plan.gpus")->max);
+    return n;
+}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -47,16 +50,18 @@ struct Rejects {
     }
 };
 
+// The ranges are the request table's (core/fields.cpp, plan.*).
 bool check_constants(const PlanConstants& k, Error& err) {
-    return check_range("plan.constants.gemm_efficiency_max", k.gemm_efficiency_max, 0, 1, err) &&
-           check_range("plan.constants.gemm_half_dim", k.gemm_half_dim, 0, 1e6, err) &&
-           check_range("plan.constants.attention_efficiency", k.attention_efficiency, 0, 1, err) &&
-           check_range("plan.constants.hbm_efficiency", k.hbm_efficiency, 0.01, 1, err) &&
-           check_range("plan.constants.elementwise_passes", k.elementwise_passes, 0, 100, err) &&
-           check_range("plan.constants.tp_overlap", k.tp_overlap, 0, 1, err) &&
-           check_range("plan.constants.grad_comm_bytes", k.grad_comm_bytes, 0, 8, err) &&
-           check_range("plan.constants.optimizer_bytes_per_param", k.optimizer_bytes_per_param, 0, 1000, err) &&
-           check_range("plan.constants.step_overhead_s", k.step_overhead_s, 0, 3600, err);
+    return check_members({{"plan.constants.gemm_efficiency_max", k.gemm_efficiency_max},
+                          {"plan.constants.gemm_half_dim", k.gemm_half_dim},
+                          {"plan.constants.attention_efficiency", k.attention_efficiency},
+                          {"plan.constants.hbm_efficiency", k.hbm_efficiency},
+                          {"plan.constants.elementwise_passes", k.elementwise_passes},
+                          {"plan.constants.tp_overlap", k.tp_overlap},
+                          {"plan.constants.grad_comm_bytes", k.grad_comm_bytes},
+                          {"plan.constants.optimizer_bytes_per_param", k.optimizer_bytes_per_param},
+                          {"plan.constants.step_overhead_s", k.step_overhead_s}},
+                         err);
 }
 
 std::string fabric_ids(bool intra) {
@@ -96,7 +101,7 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     const NodeSpec* node = find_node(g->id);
     hw.gpus_per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
     Error err;
-    if (!check_int_range("plan.gpus_per_node", hw.gpus_per_node, 1, 1024, err)) return Outcome<PlanHardware>::failure(err);
+    if (!check_value("plan.gpus_per_node", hw.gpus_per_node, err)) return Outcome<PlanHardware>::failure(err);
     if (in.intra_override.line_gbps > 0) {
         if (!check_fabric("plan.intra_spec", in.intra_override, err)) return Outcome<PlanHardware>::failure(err);
         hw.intra = in.intra_override;
@@ -117,8 +122,7 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     hw.attention_share = node ? node->attention_share : NodeSpec{}.attention_share;
     hw.price_per_hour_usd = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
     hw.purchase_usd = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
-    if (!check_range("plan.price_per_hour_usd", hw.price_per_hour_usd, 0, 1e4, err) ||
-        !check_range("plan.purchase_usd", hw.purchase_usd, 0, 1e8, err))
+    if (!check_members({{"plan.price_per_hour_usd", hw.price_per_hour_usd}, {"plan.purchase_usd", hw.purchase_usd}}, err))
         return Outcome<PlanHardware>::failure(err);
     return Outcome<PlanHardware>::success(hw);
 }
@@ -128,7 +132,7 @@ Config layout_config(const Config& base, const Layout& l, int gpus) {
     c.method = Method::Detailed;
     if (c.task == Task::Inference) c.task = Task::Training;
     c.gpus = gpus;
-    c.quick.batch = l.micro;
+    c.run.batch = l.micro;
     c.training.sharding = l.sharding;
     c.training.shard_group = 0;
     c.training.recompute = l.recompute;
@@ -160,15 +164,17 @@ struct Search {
 Outcome<Search*> prepare(Search& s) {
     Error err;
     const PlanInputs& in = s.in;
-    if (!check_int_range("plan.gpus", in.gpus, 1, kMaxPlanGpus, err) ||
-        !check_range("plan.global_batch", in.global_batch, 0, kMaxBatch, err) ||
-        !check_range("plan.train_tokens", in.train_tokens, 0, 1e16, err) ||
-        !check_int_range("plan.max_micro_batch", in.max_micro_batch, 1, 1024, err) ||
-        !check_int_range("plan.max_cp", in.max_cp, 1, 1024, err) ||
-        !check_int_range("plan.top", in.top, 1, 10000, err) ||
-        !check_range("plan.network_share", in.network_share, 0, 10, err) ||
-        !check_range("target_utilization", s.cfg.target_utilization, 0.05, 1.0, err) ||
-        !check_int_range("seq", s.cfg.quick.seq, 1, 10000000, err) || !check_constants(in.k, err))
+    if (!check_members({{"plan.gpus", in.gpus},
+                        {"plan.global_batch", in.global_batch},
+                        {"plan.train_tokens", in.train_tokens},
+                        {"plan.max_micro_batch", in.max_micro_batch},
+                        {"plan.max_cp", in.max_cp},
+                        {"plan.top", in.top},
+                        {"plan.network_share", in.network_share},
+                        {"target_utilization", s.cfg.target_utilization},
+                        {"seq", s.cfg.run.seq}},
+                       err) ||
+        !check_constants(in.k, err))
         return Outcome<Search*>::failure(err);
     auto hw = plan_hardware(s.cfg, in);
     if (!hw.ok) return Outcome<Search*>::failure(hw.error);
@@ -182,7 +188,7 @@ Outcome<Search*> prepare(Search& s) {
     auto rm = resolve_model(s.cfg.model);
     if (!rm.ok) return Outcome<Search*>::failure(rm.error);
     s.pm = plan_model(s.cfg, s.hw.gpu);
-    s.global = in.global_batch > 0 ? std::round(in.global_batch) : std::max(1.0, std::round(kDefaultBatchTokens / s.cfg.quick.seq));
+    s.global = in.global_batch > 0 ? std::round(in.global_batch) : std::max(1.0, std::round(kDefaultBatchTokens / s.cfg.run.seq));
     if (in.global_batch > 0 && std::floor(in.global_batch) != in.global_batch)
         return Outcome<Search*>::failure("plan.global_batch", "must be a whole number of sequences, got " + fixed(in.global_batch, 2));
     s.target = s.hw.gpu.memory_bytes * s.cfg.target_utilization;
@@ -221,7 +227,7 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
                     if (m.layers % (pp * v) == 0) vs.push_back(v);
             for (int cp = 1; cp <= std::min(s.in.max_cp, N / (tp * pp)); cp *= 2) {
                 if ((N / (tp * pp)) % cp) continue;
-                if (static_cast<long long>(s.cfg.quick.seq) % cp) continue;
+                if (static_cast<long long>(s.cfg.run.seq) % cp) continue;
                 const int dp = N / (tp * pp * cp);
                 if (static_cast<long long>(s.global) % dp) {
                     if (rej) rej->add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
@@ -309,7 +315,7 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
     out.gpus = s.in.gpus;
     out.gpus_per_node = s.hw.gpus_per_node;
     out.global_batch = s.global;
-    out.seq = s.cfg.quick.seq;
+    out.seq = s.cfg.run.seq;
     out.target_bytes = s.target;
     // Listing the layouts is cheap (no engine call); evaluating them is the search's time. Counted
     // first, so the list is allocated once (growing it cost more than the loops themselves).
@@ -518,7 +524,7 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
                                                const std::vector<std::string>& fabrics, double target_efficiency) {
     using Out = Outcome<std::vector<BatchSizing>>;
     Error err;
-    if (!check_range("plan.batch_sizing.target_efficiency", target_efficiency, 0.05, 0.999, err)) return Out::failure(err);
+    if (!check_value("plan.batch_sizing.target_efficiency", target_efficiency, err)) return Out::failure(err);
     const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<BatchSizing> out;
     for (const auto& id : ids) {
@@ -603,7 +609,7 @@ void rank_clusters(std::vector<ClusterResult>& out, PlanRank rank) {
 Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus) {
     using Out = Outcome<ClusterResult>;
     Error err;
-    if (!check_positive("plan.deadline_days", deadline_days, 36500, err) || !check_int_range("plan.max_gpus", max_gpus, 1, kMaxPlanGpus, err))
+    if (!check_members({{"plan.deadline_days", deadline_days}, {"plan.max_gpus", max_gpus}}, err))
         return Out::failure(err);
     if (!(in.train_tokens > 0)) return Out::failure("plan.train_tokens", "must be > 0 tokens to size a cluster to a deadline");
     auto hw = plan_hardware(cfg, in);
@@ -619,7 +625,7 @@ Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, doub
         ClusterResult r;
         if (meets(nodes * g, r)) { hi = nodes; best = r; break; }
         lo = nodes;
-        if (nodes > kMaxPlanGpus / 2) break;
+        if (nodes > max_plan_gpus() / 2) break;
     }
     if (hi == 0) {
         ClusterResult none;

@@ -57,7 +57,7 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
     pm.kvw = m.kv_lora_rank > 0 ? m.kv_lora_rank + m.qk_rope_head_dim : pm.kv_heads * pm.hd;
     pm.ffn = m.ffn;
     pm.vocab = m.vocab;
-    pm.seq = cfg.quick.seq;
+    pm.seq = cfg.run.seq;
     pm.layers = m.layers;
     pm.moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
     pm.dense_layers = pm.layers - pm.moe_layers;

@@ -10,10 +10,10 @@
 
 namespace vc {
 
-// Accepted ranges, shared with the documentation (docs/config.md).
-static constexpr double kMaxParamsB = 1e5;       // 100 trillion parameters
-static constexpr long long kMaxGpus = 1 << 20;
-static constexpr long long kMaxDim = 1 << 20;
+// Accepted ranges are the field table's (core/fields.cpp; docs/config.md is generated from it).
+namespace {
+double table_max(const char* path) { return find_field(path)->max; }
+}  // namespace
 
 double quick_precision_bytes(QuickPrecision p) {
     switch (p) {
@@ -37,10 +37,10 @@ double quick_optimizer_bytes_per_param(QuickOptimizer o) {
     return 12;
 }
 
-Outcome<Estimate> quick_estimate(const QuickInputs& in) {
+Outcome<Estimate> quick_estimate(const QuickInputs& in, const RunShape& run) {
     Error err;
     // Ranges from the field table (core/fields.cpp).
-    if (!check_value("params_b", in.params_b, err) || !check_value("batch", in.batch, err) || !check_value("seq", in.seq, err) ||
+    if (!check_value("params_b", in.params_b, err) || !check_value("batch", run.batch, err) || !check_value("seq", run.seq, err) ||
         !check_value("constants.activation_bytes_per_token_param", in.constants.activation_bytes_per_token_param, err) ||
         !check_value("constants.checkpoint_factor", in.constants.checkpoint_factor, err) ||
         !check_value("constants.buffer_fraction", in.constants.buffer_fraction, err) ||
@@ -52,7 +52,7 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     const double wb = quick_precision_bytes(in.precision);
     const double ob = quick_optimizer_bytes_per_param(in.optimizer);
     const double ckpt = in.checkpointing ? in.constants.checkpoint_factor : 1.0;
-    const double act_bytes = in.constants.activation_bytes_per_token_param * in.batch * in.seq * P * ckpt;
+    const double act_bytes = in.constants.activation_bytes_per_token_param * run.batch * run.seq * P * ckpt;
 
     Estimate e;
     e.method = "quick";
@@ -64,8 +64,8 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     e.components.push_back({"gradients", "Gradients", inference ? 0 : P * wb, inference ? "0 (inference)" : weights_formula});
     e.components.push_back({"optimizer", "Optimizer state", P * ob, params_text + num(ob) + " B"});
     e.components.push_back({"activations", "Activations", act_bytes,
-                            num(in.constants.activation_bytes_per_token_param) + " x batch " + num(in.batch) + " x seq " +
-                                num(in.seq) + " x " + num(P) + " params" +
+                            num(in.constants.activation_bytes_per_token_param) + " x batch " + num(run.batch) + " x seq " +
+                                num(run.seq) + " x " + num(P) + " params" +
                                 (in.checkpointing ? " x " + num(in.constants.checkpoint_factor) + " (checkpointing)" : "") +
                                 " B"});
     for (const auto& c : e.components) e.total_bytes += c.bytes;
@@ -77,9 +77,9 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
     auto fit = [&](const char* id, double nominal_gb) {
         GpuFit f;
         f.gpu_id = id;
-        // More GPUs than a job may have (gpus <= kMaxGpus): no count fits, 0 as in the catalog fits.
+        // More GPUs than a job may have (gpus <= table_max("gpus")): no count fits, 0 as in the catalog fits.
         int needed = 0;
-        f.gpus_needed = to_int_checked(std::ceil(buffered_gb / nominal_gb - 1e-12), needed) && needed <= kMaxGpus
+        f.gpus_needed = to_int_checked(std::ceil(buffered_gb / nominal_gb - 1e-12), needed) && needed <= table_max("gpus")
                             ? (needed < 1 ? 1 : needed)
                             : 0;
         f.utilization = buffered_gb / nominal_gb;
@@ -97,25 +97,25 @@ Outcome<Estimate> quick_estimate(const QuickInputs& in) {
 
 double guide_training_bytes_per_gpu(const GuideInputs& in) {
     const double p = in.bytes;
-    return (in.params * (2 * p + 12) + 2 * in.batch * in.seq * in.hidden * in.layers * p) / in.gpus * in.overhead_factor;
+    return (in.params * (2 * p + 12) + 2 * in.run.batch * in.run.seq * in.hidden * in.layers * p) / in.gpus * in.overhead_factor;
 }
 
 double guide_kv_cache_bytes(const GuideInputs& in) {
-    return in.layers * in.batch * in.seq * (in.hidden / in.heads) * in.heads * 2 * in.bytes;
+    return in.layers * in.run.batch * in.run.seq * (in.hidden / in.heads) * in.heads * 2 * in.bytes;
 }
 
 double guide_inference_bytes(const GuideInputs& in) {
-    return (in.params * in.bytes + in.layers * in.batch * in.seq * (in.hidden / in.heads) * 2 * 2) * in.overhead_factor;
+    return (in.params * in.bytes + in.layers * in.run.batch * in.run.seq * (in.hidden / in.heads) * 2 * 2) * in.overhead_factor;
 }
 
 Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
     Error err;
-    if (!check_positive("params", in.params, kMaxParamsB * 1e9, err) ||
-        !check_int_range("model.layers", in.layers, 1, kMaxDim, err) ||
-        !check_int_range("model.hidden", in.hidden, 1, kMaxDim, err) ||
-        !check_int_range("model.heads", in.heads, 1, kMaxDim, err) ||
-        !check_positive(training ? "guide.bytes" : "guide.weight_bytes", in.bytes, 8, err) ||
-        !check_value("batch", in.batch, err) || !check_value("seq", in.seq, err) || !check_value("gpus", in.gpus, err) ||
+    // "params" is a count, params_b's range in parameters.
+    if (!check_positive("params", in.params, table_max("params_b") * 1e9, err) ||
+        !check_members({{"model.layers", in.layers}, {"model.hidden", in.hidden}, {"model.heads", in.heads},
+                        {training ? "guide.bytes" : "guide.weight_bytes", in.bytes},
+                        {"batch", in.run.batch}, {"seq", in.run.seq}, {"gpus", in.gpus}},
+                       err) ||
         !check_range("constants.overhead_factor", in.overhead_factor, 1, 10, err))
         return Outcome<Estimate>::failure(err);
 
@@ -125,19 +125,19 @@ Outcome<Estimate> guide_estimate(const GuideInputs& in, bool training) {
     const double f = in.overhead_factor;
     if (training) {
         const double states = in.params * (2 * in.bytes + 12) / in.gpus;
-        const double acts = 2 * in.batch * in.seq * in.hidden * in.layers * in.bytes / in.gpus;
+        const double acts = 2 * in.run.batch * in.run.seq * in.hidden * in.layers * in.bytes / in.gpus;
         e.components.push_back({"model_states", "Weights, gradients, optimizer", states,
                                 num(in.params) + " x (2 x " + num(in.bytes) + " + 12) / " + num(in.gpus) + " GPUs"});
         e.components.push_back({"activations", "Activations", acts,
-                                "2 x b " + num(in.batch) + " x s " + num(in.seq) + " x h " + num(in.hidden) + " x L " +
+                                "2 x b " + num(in.run.batch) + " x s " + num(in.run.seq) + " x h " + num(in.hidden) + " x L " +
                                     num(in.layers) + " x " + num(in.bytes) + " B / " + num(in.gpus) + " GPUs"});
         e.total_bytes = states + acts;
     } else {
         const double w = in.params * in.bytes;
-        const double kv = in.layers * in.batch * in.seq * (in.hidden / in.heads) * 2 * 2;
+        const double kv = in.layers * in.run.batch * in.run.seq * (in.hidden / in.heads) * 2 * 2;
         e.components.push_back({"weights", "Weights", w, num(in.params) + " x " + num(in.bytes) + " B"});
         e.components.push_back({"kv_cache", "KV cache (one head)", kv,
-                                "L " + num(in.layers) + " x b " + num(in.batch) + " x s " + num(in.seq) + " x (h/heads) " +
+                                "L " + num(in.layers) + " x b " + num(in.run.batch) + " x s " + num(in.run.seq) + " x (h/heads) " +
                                     num(in.hidden / in.heads) + " x 2 x 2 B"});
         e.total_bytes = w + kv;
     }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/result.hpp"
+#include "core/run_shape.hpp"
 #include "core/status.hpp"
 
 namespace vc {
@@ -30,8 +31,6 @@ struct QuickInputs {
     double params_b = 7;           // parameters, billions
     QuickPrecision precision = QuickPrecision::Fp16;
     QuickOptimizer optimizer = QuickOptimizer::AdamWMixed;
-    double batch = 1;
-    double seq = 2048;
     bool checkpointing = false;
     QuickConstants constants{};
 };
@@ -39,10 +38,10 @@ struct QuickInputs {
 double quick_precision_bytes(QuickPrecision p);          // 4, 2, 2, 1, 0.5
 double quick_optimizer_bytes_per_param(QuickOptimizer o); // 12, 8, 2, 4, 0
 
-// Validates and computes. Components: weights, gradients, optimizer, activations (per job, the
-// quick method has no notion of sharding). fits: "a100-80gb" and "rtx-4090-24gb" with the
-// method's ceil(buffered / nominal GB) counts.
-Outcome<Estimate> quick_estimate(const QuickInputs& in);
+// Validates and computes for `run` (batch x seq tokens). Components: weights, gradients, optimizer,
+// activations (per job, the quick method has no notion of sharding). fits: "a100-80gb" and
+// "rtx-4090-24gb" with the method's ceil(buffered / nominal GB) counts.
+Outcome<Estimate> quick_estimate(const QuickInputs& in, const RunShape& run);
 
 // Guide formulas. Model dimensions plus the run's shape.
 struct GuideInputs {
@@ -51,8 +50,7 @@ struct GuideInputs {
     double hidden = 8192;
     double heads = 64;
     double bytes = 2;           // bytes per value (p)
-    double batch = 1;
-    double seq = 4096;
+    RunShape run{1, 4096};      // b and s
     double gpus = 8;
     double overhead_factor = 1.15;  // the guide's x1.15
 };

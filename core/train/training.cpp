@@ -88,13 +88,13 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     s.params = model_params(s.m);
 
     // Profile and its overrides.
-    const ProfileBehaviour* pr = find_training_profile(in.profile);
-    if (!pr) {
+    const ProfileBehaviour* profile = find_training_profile(in.profile);
+    if (!profile) {
         std::string list;
-        for (const auto& p : training_profiles()) list += (list.empty() ? "" : ", ") + std::string(p.id);
+        for (const auto& known : training_profiles()) list += (list.empty() ? "" : ", ") + std::string(known.id);
         return fail("training.profile", "must be one of " + list + ", got \"" + in.profile + "\"");
     }
-    s.profile = *pr;
+    s.profile = *profile;
     if (in.compile != Toggle::Auto) {
         s.profile.compiled = in.compile == Toggle::On;
         if (s.profile.compiled) s.profile.eager_rmsnorm = false;
@@ -106,8 +106,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
 
     // Shape of the step.
     // Ranges: the field table's (core/fields.cpp), in the order they are reported.
-    if (!check_members({{"batch", cfg.quick.batch},
-                        {"seq", cfg.quick.seq},
+    if (!check_members({{"batch", cfg.run.batch},
+                        {"seq", cfg.run.seq},
                         {"gpus", cfg.gpus},
                         {"training.grad_accum", in.grad_accum},
                         {"training.global_batch", in.global_batch},
@@ -135,8 +135,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
                         {"runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes}},
                        err))
         return Outcome<TrainingSetup>::failure(err);
-    s.micro = cfg.quick.batch;
-    s.seq = cfg.quick.seq;
+    s.micro = cfg.run.batch;
+    s.seq = cfg.run.seq;
     s.gpus = cfg.gpus;
 
     // Parallel layout: GPUs = TP x PP x DP x CP.
@@ -248,9 +248,9 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     s.master_bytes = (s.mixed && trainable_bytes < 4) ? 4 : 0;
     s.state_bytes = (trainable_bytes == 4 || s.master_bytes > 0) ? 4 : 2;
     if (s.qlora) {
-        const BaseQuant q = in.lora.quant == BaseQuant::None ? BaseQuant::Nf4 : in.lora.quant;
+        const BaseQuant base_quant = in.lora.quant == BaseQuant::None ? BaseQuant::Nf4 : in.lora.quant;
         const double block = in.lora.quant_block;
-        if (q == BaseQuant::Int8) s.quant_bytes = kInt8BytesPerWeight;
+        if (base_quant == BaseQuant::Int8) s.quant_bytes = kInt8BytesPerWeight;
         else s.quant_bytes = 0.5 + (in.lora.double_quant ? 1.0 / block + 4.0 / (block * kDoubleQuantGroup) : 4.0 / block);
     }
     // Soft-capped attention scores need a kernel that caps them: the SDPA/FlashAttention paths
@@ -315,7 +315,7 @@ double lora_layer_params(const ModelSpec& m, unsigned t, double r, bool moe) {
 }
 
 // Adafactor's factored second moment: rows + columns per weight matrix, full size for vectors.
-double adafactor_elements(const ModelSpec& m, const ParamBreakdown& pb) {
+double adafactor_elements(const ModelSpec& m, const ParamBreakdown& params) {
     const Widths w = attention_widths(m);
     const double h = m.hidden;
     const int moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
@@ -324,7 +324,7 @@ double adafactor_elements(const ModelSpec& m, const ParamBreakdown& pb) {
     n += (m.layers - moe_layers) * mats * (h + m.ffn);
     n += static_cast<double>(moe_layers) * (m.experts + m.shared_experts) * mats * (h + m.expert_ffn);
     n += (m.vocab + h) * (m.tied_embeddings ? 1 : 2);
-    return n + pb.norms;
+    return n + params.norms;
 }
 
 }  // namespace
@@ -344,27 +344,27 @@ struct StageParams {
 
 StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on, bool first, bool last) {
     const ModelSpec& m = s.m;
-    const ParamBreakdown& pb = s.params;
+    const ParamBreakdown& params = s.params;
     const double h = m.hidden;
     const double tp = s.tp;
     const double norm_w = m.norm == NormKind::LayerNorm ? 2 * h : h;
     const double layer_norms = m.norms_per_layer * norm_w;
-    const double routed = m.experts * pb.per_expert / (static_cast<double>(s.ep) * s.etp);
-    const double shared = m.shared_experts * pb.per_expert / tp;
+    const double routed = m.experts * params.per_expert / (static_cast<double>(s.ep) * s.etp);
+    const double shared = m.shared_experts * params.per_expert / tp;
     const double router = static_cast<double>(m.experts) * h;
-    const double attn = pb.per_layer_attention / tp;
-    const double dense_layer = attn + pb.per_layer_mlp / tp + layer_norms;
+    const double attn = params.per_layer_attention / tp;
+    const double dense_layer = attn + params.per_layer_mlp / tp + layer_norms;
     const double moe_layer = attn + routed + shared + router + layer_norms;
 
     StageParams sp;
     sp.total = dense_on * dense_layer + moe_on * moe_layer;
-    sp.linear = dense_on * (attn + pb.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
+    sp.linear = dense_on * (attn + params.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
     sp.layer = std::max(dense_on > 0 ? dense_layer : 0, moe_on > 0 ? moe_layer : 0);
-    const double vocab_rows = static_cast<double>(m.vocab) * h / tp * pb.count_scale;
-    if (first) sp.total += pb.embedding / tp;
+    const double vocab_rows = static_cast<double>(m.vocab) * h / tp * params.count_scale;
+    if (first) sp.total += params.embedding / tp;
     if (last) {
         // The output layer: its own matrix, or (tied, pipelined) a copy of the embedding.
-        double head = pb.output / tp;
+        double head = params.output / tp;
         if (m.tied_embeddings && s.pp > 1) head = vocab_rows;
         sp.head = head > 0 ? head : (m.tied_embeddings ? vocab_rows : 0);
         sp.total += head + norm_w;
@@ -451,7 +451,7 @@ struct MicroBatchActivations {
     double logits = 0;      // last stage: logits and the loss's buffers
 };
 
-MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingParts& P) {
+MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingParts& parts) {
     MicroBatchActivations a;
     const ModelSpec& m = s.m;
     const ProfileBehaviour& profile = s.profile;
@@ -461,16 +461,16 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
     // Layers on the busiest stage (the stage with the most MoE layers).
     a.layers_on = std::ceil(static_cast<double>(m.layers) / s.pp);
     const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
-    P.moe_layers_on = std::min(a.layers_on, moe_layers);
-    P.dense_layers_on = a.layers_on - P.moe_layers_on;
+    parts.moe_layers_on = std::min(a.layers_on, moe_layers);
+    parts.dense_layers_on = a.layers_on - parts.moe_layers_on;
 
     // Activations of one micro-batch through this GPU's layers, and the recompute working set.
-    P.layer_bytes = layer_bytes(s, false, s.recompute, tokens);
-    P.moe_layer_bytes = m.experts > 0 ? layer_bytes(s, true, s.recompute, tokens) : 0;
-    P.stage_act_one_mb = P.dense_layers_on * P.layer_bytes + P.moe_layers_on * P.moe_layer_bytes;
+    parts.layer_bytes = layer_bytes(s, false, s.recompute, tokens);
+    parts.moe_layer_bytes = m.experts > 0 ? layer_bytes(s, true, s.recompute, tokens) : 0;
+    parts.stage_act_one_mb = parts.dense_layers_on * parts.layer_bytes + parts.moe_layers_on * parts.moe_layer_bytes;
     if (s.recompute != Recompute::None) {
-        const bool moe = P.moe_layers_on > 0;
-        P.recompute_transient = layer_bytes(s, moe, Recompute::None, tokens) - layer_bytes(s, moe, s.recompute, tokens);
+        const bool moe = parts.moe_layers_on > 0;
+        parts.recompute_transient = layer_bytes(s, moe, Recompute::None, tokens) - layer_bytes(s, moe, s.recompute, tokens);
     }
     // bitsandbytes keeps each 4-bit layer's input on its autograd node (ctx.tensors), which backward
     // does not free: when the previous step's graph is still referenced during the next forward,
@@ -480,7 +480,7 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         plain.qlora = false;
         const double dense = layer_bytes(s, false, s.recompute, tokens) - layer_bytes(plain, false, s.recompute, tokens);
         const double moe = m.experts > 0 ? layer_bytes(s, true, s.recompute, tokens) - layer_bytes(plain, true, s.recompute, tokens) : 0;
-        P.retained_graph = P.dense_layers_on * dense + P.moe_layers_on * moe;
+        parts.retained_graph = parts.dense_layers_on * dense + parts.moe_layers_on * moe;
     }
     // Outside the layers: the embedding's dropout mask (first stage); the final norm's saved input
     // and the head's input (last stage).
@@ -499,21 +499,21 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
     // Logits and loss (last stage, one micro-batch): logits held in the compute dtype plus the
     // loss's saved and gradient buffers (FP32 when the loss upcasts).
     if (s.in.head == OutputHead::Classifier) {
-        P.logits_vocab = s.in.classifier_labels;
-        P.logits_tokens = s.micro;
-        P.logits_bytes_per_value = 4 * 3;
+        parts.logits_vocab = s.in.classifier_labels;
+        parts.logits_tokens = s.micro;
+        parts.logits_bytes_per_value = 4 * 3;
     } else {
-        P.logits_vocab = static_cast<double>(m.vocab) / s.tp;
-        P.logits_tokens = tokens;
+        parts.logits_vocab = static_cast<double>(m.vocab) / s.tp;
+        parts.logits_tokens = tokens;
         const double loss_dtype = profile.logits_fp32 ? 4 : s.compute_bytes;
         double buffers = profile.loss_buffers;
         const double chunk = profile.loss_chunk_tokens;
         if (chunk > 0 && tokens > chunk) buffers = 1 + (profile.loss_buffers - 1) * chunk / tokens;
         // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
         const double softcap = m.final_softcap > 0 ? s.compute_bytes : 0;
-        P.logits_bytes_per_value = profile.logits_held * s.compute_bytes + softcap + buffers * loss_dtype;
+        parts.logits_bytes_per_value = profile.logits_held * s.compute_bytes + softcap + buffers * loss_dtype;
     }
-    a.logits = P.logits_tokens * P.logits_vocab * P.logits_bytes_per_value;
+    a.logits = parts.logits_tokens * parts.logits_vocab * parts.logits_bytes_per_value;
     return a;
 }
 
@@ -525,7 +525,7 @@ struct ModelStates {
 };
 
 // Weights, gradients and optimizer state of one stage (and what ZeRO-Offload moves to the host).
-ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool last, TrainingResult& out, TrainingParts& q) {
+ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool last, TrainingResult& out, TrainingParts& parts) {
     const ModelSpec& m = s.m;
     const ProfileBehaviour& profile = s.profile;
     ModelStates st;
@@ -538,21 +538,21 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
         const bool head_quantized = s.in.lora.quantize_head == Toggle::Auto ? profile.qlora_quantizes_head
                                                                               : s.in.lora.quantize_head == Toggle::On;
         const double quantized = s.qlora ? sp.linear - ((last && !head_quantized) ? sp.head : 0) : 0;
-        q.stage_quantized = quantized;
-        q.stage_unquantized = sp.total - quantized;
+        parts.stage_quantized = quantized;
+        parts.stage_unquantized = sp.total - quantized;
         weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
         st.trainable = sp.lora;
     }
     const double trainable = st.trainable;
-    q.stage_params = sp.total + sp.lora;
-    q.stage_linear_params = sp.linear;
-    q.stage_trainable = trainable;
+    parts.stage_params = sp.total + sp.lora;
+    parts.stage_linear_params = sp.linear;
+    parts.stage_trainable = trainable;
     // ZeRO divides by the shard group; routed experts' shards spread over the expert-data-
     // parallel group instead (their share of the stage's parameters decides the mix).
     const int zero = static_cast<int>(s.in.sharding);
     double routed_share = 0;
     if (m.experts > 0 && sp.total > 0)
-        routed_share = std::min(1.0, q.moe_layers_on * m.experts * s.params.per_expert / (static_cast<double>(s.ep) * s.etp) / sp.total);
+        routed_share = std::min(1.0, parts.moe_layers_on * m.experts * s.params.per_expert / (static_cast<double>(s.ep) * s.etp) / sp.total);
     auto shard = [&](int level) {
         if (zero < level) return 1.0;
         return 1 / ((1 - routed_share) / s.dp_shard + routed_share / s.edp_shard);
@@ -564,12 +564,12 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
     // accumulated in unsharded form").
     const bool unsharded_accumulation = profile.no_sync_accumulation && s.accum > 1;
     st.shard_g = unsharded_accumulation ? 1 : shard(2);
-    q.weights_full = weights;
+    parts.weights_full = weights;
     out.weights = weights / shard_w;
     // Gradients of the trainable parameters.
-    q.grads_full = trainable * s.grad_bytes;
-    out.gradients = q.grads_full / st.shard_g;
-    q.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && profile.ddp_bucket_copy) ? q.grads_full : 0;
+    parts.grads_full = trainable * s.grad_bytes;
+    out.gradients = parts.grads_full / st.shard_g;
+    parts.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && profile.ddp_bucket_copy) ? parts.grads_full : 0;
     // Optimizer state (+ FP32 master).
     double state = 0;
     switch (s.in.optimizer) {
@@ -593,11 +593,11 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
         } else {
             elems = sp.lora / s.in.lora.rank;  // A (r x in) and B (out x r): in + out (+ 2r) per adapted matrix
         }
-        q.adafactor_state = 4 * elems;
-        opt += q.adafactor_state;
+        parts.adafactor_state = 4 * elems;
+        opt += parts.adafactor_state;
     }
-    q.opt_per_param = trainable > 0 ? opt / trainable : 0;
-    q.optimizer_full = opt;
+    parts.opt_per_param = trainable > 0 ? opt / trainable : 0;
+    parts.optimizer_full = opt;
     out.optimizer = opt / st.shard_o;
     out.host_ram = 0;
     if (s.in.offload_optimizer) {
@@ -609,30 +609,30 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
         out.host_ram += out.weights;
         out.weights = 0;
     }
-    out.params_on_gpu = q.stage_params;
+    out.params_on_gpu = parts.stage_params;
     out.params_trainable_on_gpu = trainable;
     return st;
 }
 
 // Temporaries alive at the forward/backward peak (gathered layers, casts, buckets, workspaces).
-double forward_backward_temporaries(const TrainingSetup& s, const StageParams& sp, bool last, TrainingParts& q) {
+double forward_backward_temporaries(const TrainingSetup& s, const StageParams& sp, bool last, TrainingParts& parts) {
     const ProfileBehaviour& profile = s.profile;
     const double compute_bytes = s.compute_bytes;
-    q.autocast_copies = (s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
-    q.gather = 0;
+    parts.autocast_copies = (s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
+    parts.gather = 0;
     if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
-        q.gather = profile.prefetch_layers * sp.layer * compute_bytes;
-        if (last && profile.fsdp_head_gathered) q.gather += sp.head * (compute_bytes + 4);  // gathered head + its FP32 reduce buffer
-        if (profile.deepspeed_buffers) q.gather = std::max(q.gather, s.rt.deepspeed_prefetch_elements * compute_bytes);
+        parts.gather = profile.prefetch_layers * sp.layer * compute_bytes;
+        if (last && profile.fsdp_head_gathered) parts.gather += sp.head * (compute_bytes + 4);  // gathered head + its FP32 reduce buffer
+        if (profile.deepspeed_buffers) parts.gather = std::max(parts.gather, s.rt.deepspeed_prefetch_elements * compute_bytes);
     }
-    q.comm_buckets = 0;
+    parts.comm_buckets = 0;
     if (profile.deepspeed_buffers) {  // allreduce (stage 0) or reduce-scatter buckets, and all-gather buckets
-        q.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
-        if (s.in.sharding != Sharding::Zero3) q.comm_buckets += s.rt.deepspeed_bucket_elements * compute_bytes;
+        parts.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
+        if (s.in.sharding != Sharding::Zero3) parts.comm_buckets += s.rt.deepspeed_bucket_elements * compute_bytes;
     }
-    q.dequant = s.qlora ? sp.largest * compute_bytes : 0;
-    q.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? profile.prefetch_layers * sp.layer : sp.linear) : 0;
-    return q.autocast_copies + q.gather + q.comm_buckets + q.dequant + q.fp8_copies + s.rt.library_workspace_bytes;
+    parts.dequant = s.qlora ? sp.largest * compute_bytes : 0;
+    parts.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? profile.prefetch_layers * sp.layer : sp.linear) : 0;
+    return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + s.rt.library_workspace_bytes;
 }
 
 // Optimizer-step temporaries: foreach AdamW materialises sqrt(v) for all local params;
@@ -647,14 +647,14 @@ double optimizer_step_temporaries(const TrainingSetup& s, const StageParams& sp,
 }
 
 // The peak the caching allocator reserves and the device total, from the parts above.
-void allocator_peak(const TrainingSetup& s, double temp_fb, double temp_step, TrainingResult& out, TrainingParts& q) {
+void allocator_peak(const TrainingSetup& s, double temp_fb, double temp_step, TrainingResult& out, TrainingParts& parts) {
     const ProfileBehaviour& profile = s.profile;
     // Peaks: gradients are alive at the forward/backward peak when they persist or accumulate;
     // otherwise backward allocates them as it frees activations, and the larger side wins.
-    q.grads_at_peak = profile.grads_persist || s.accum > 1;
-    const double states = out.weights + out.optimizer + q.ddp_copy;
+    parts.grads_at_peak = profile.grads_persist || s.accum > 1;
+    const double states = out.weights + out.optimizer + parts.ddp_copy;
     const double live = out.activations + out.logits_loss;
-    const double fb = states + temp_fb + (q.grads_at_peak ? out.gradients + live : std::max(live, out.gradients));
+    const double fb = states + temp_fb + (parts.grads_at_peak ? out.gradients + live : std::max(live, out.gradients));
     const double step = states + out.gradients + temp_step;
     out.peak_in_optimizer_step = step > fb;
     out.peak_allocated = std::max(fb, step);
@@ -667,32 +667,32 @@ void allocator_peak(const TrainingSetup& s, double temp_fb, double temp_step, Tr
     const double churn = out.activations + out.logits_loss + temp_fb;
     const double frag = s.fragmentation * (profile.compiled ? kCompiledFragmentationFactor : 1);
     // (Whichever side of backward is larger, the other side's blocks stay reserved: min(live, G).)
-    const bool comm_stream_grads = !q.grads_at_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1;
+    const bool comm_stream_grads = !parts.grads_at_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1;
     const double comm_pool = comm_stream_grads ? std::min(live, out.gradients) : 0;
     out.peak_reserved = out.peak_allocated + frag * churn + comm_pool;
     if (s.qlora && profile.qlora_init_residue > 0)
-        out.peak_reserved = std::max(out.peak_reserved, out.weights + profile.qlora_init_residue * q.stage_quantized * 2);
+        out.peak_reserved = std::max(out.peak_reserved, out.weights + profile.qlora_init_residue * parts.stage_quantized * 2);
     out.allocator_slack = out.peak_reserved - out.peak_allocated;
     out.runtime = s.rt.cuda_context_bytes + (s.gpus > 1 ? s.rt.nccl_bytes : 0);
     out.device_total = out.peak_reserved + out.runtime;
 }
 
 // One rank of the first and/or last pipeline stage: its memory into `out` and `q`; the device total.
-double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool first, bool last, TrainingResult& out, TrainingParts& q) {
-    const StageParams sp = stage_params(s, q.dense_layers_on, q.moe_layers_on, first, last);
-    const ModelStates st = model_states(s, sp, last, out, q);
+double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool first, bool last, TrainingResult& out, TrainingParts& parts) {
+    const StageParams sp = stage_params(s, parts.dense_layers_on, parts.moe_layers_on, first, last);
+    const ModelStates st = model_states(s, sp, last, out, parts);
 
     // Activations on this stage.
     const double micro_batches = first ? a.in_flight : 1;
-    double acts = micro_batches * q.stage_act_one_mb + q.recompute_transient + q.retained_graph;
+    double acts = micro_batches * parts.stage_act_one_mb + parts.recompute_transient + parts.retained_graph;
     if (first) acts += micro_batches * a.edge_first;
     if (last) acts += a.edge_last;
     out.activations = acts;
     out.logits_loss = last ? a.logits : 0;
 
-    const double temp_fb = forward_backward_temporaries(s, sp, last, q);
+    const double temp_fb = forward_backward_temporaries(s, sp, last, parts);
     const double temp_step = optimizer_step_temporaries(s, sp, st);
-    allocator_peak(s, temp_fb, temp_step, out, q);
+    allocator_peak(s, temp_fb, temp_step, out, parts);
     return out.device_total;
 }
 
@@ -700,21 +700,21 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
 
 TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     TrainingParts local;
-    TrainingParts& P = parts ? *parts : local;
+    TrainingParts& worst = parts ? *parts : local;
     const ModelSpec& m = s.m;
-    const MicroBatchActivations a = micro_batch_activations(s, P);
+    const MicroBatchActivations a = micro_batch_activations(s, worst);
 
     // The worst rank is the larger of the first and the last stage.
     TrainingResult r, first_r, last_r;
-    TrainingParts first_p = P, last_p = P;
-    P.first_total = rank_memory(s, a, true, s.pp == 1, first_r, first_p);
-    P.last_total = s.pp > 1 ? rank_memory(s, a, false, true, last_r, last_p) : P.first_total;
-    const bool last_worse = s.pp > 1 && P.last_total > P.first_total;
-    const double first_total = P.first_total, last_total = P.last_total;
+    TrainingParts first_parts = worst, last_parts = worst;
+    worst.first_total = rank_memory(s, a, true, s.pp == 1, first_r, first_parts);
+    worst.last_total = s.pp > 1 ? rank_memory(s, a, false, true, last_r, last_parts) : worst.first_total;
+    const bool last_worse = s.pp > 1 && worst.last_total > worst.first_total;
+    const double first_total = worst.first_total, last_total = worst.last_total;
     r = last_worse ? last_r : first_r;
-    P = last_worse ? last_p : first_p;
-    P.first_total = first_total;
-    P.last_total = last_total;
+    worst = last_worse ? last_parts : first_parts;
+    worst.first_total = first_total;
+    worst.last_total = last_total;
     r.worst_is_last_stage = last_worse;
 
     // The counts the result quotes.
@@ -733,7 +733,7 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     r.grad_accum = s.accum;
     r.global_batch = s.global;
     r.dp = s.dp;
-    r.activation_bytes_per_layer = P.moe_layers_on > 0 ? P.moe_layer_bytes : P.layer_bytes;
+    r.activation_bytes_per_layer = worst.moe_layers_on > 0 ? worst.moe_layer_bytes : worst.layer_bytes;
     return r;
 }
 

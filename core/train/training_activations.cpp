@@ -17,12 +17,12 @@ namespace {
 //                  it anyway (QLoRA); each LoRA adapter keeps its input, through its own dropout
 //                  (mask + dropped copy) when LoRA dropout is on.
 double projection_inputs(const LayerActivationInputs& in, double width, int projections, int adapted, bool one_dropout) {
-    const double p = in.bytes;
+    const double value_bytes = in.bytes;
     if (in.full) return in.linear_input_bytes * width * (in.autocast_casts ? projections : 1);
-    double kept = in.qlora_saves_inputs ? p * width : 0;
+    double kept = in.qlora_saves_inputs ? value_bytes * width : 0;
     if (adapted > 0) {
-        if (in.lora_dropout) kept += (p + 1) * width * (one_dropout ? 1 : adapted);
-        else if (!in.qlora_saves_inputs) kept += p * width;
+        if (in.lora_dropout) kept += (value_bytes + 1) * width * (one_dropout ? 1 : adapted);
+        else if (!in.qlora_saves_inputs) kept += value_bytes * width;
     }
     return kept;
 }
@@ -34,38 +34,38 @@ int count_targets(unsigned targets, unsigned mask) {
     return n;
 }
 
-// The MLP of width `f` behind its input: activation input/output, the gated product's operands
+// The MLP of width `ffn_width` behind its input: activation input/output, the gated product's operands
 // and the down projection's input (the product, or the GELU output).
-double mlp_hidden(const LayerActivationInputs& in, double f) {
-    const double p = in.bytes;
-    const ProfileBehaviour& pr = *in.profile;
+double mlp_hidden(const LayerActivationInputs& in, double ffn_width) {
+    const double value_bytes = in.bytes;
+    const ProfileBehaviour& profile = *in.profile;
     // Down projection input: kept when it trains, by QLoRA's 4-bit matmul, or by a LoRA adapter.
     double down_in = 0;
-    if (in.full) down_in = in.linear_input_bytes * f;
+    if (in.full) down_in = in.linear_input_bytes * ffn_width;
     else {
-        down_in = in.qlora_saves_inputs ? p * f : 0;
-        if (in.lora_targets & kLoraDown) down_in += in.lora_dropout ? (p + 1) * f : (in.qlora_saves_inputs ? 0 : p * f);
+        down_in = in.qlora_saves_inputs ? value_bytes * ffn_width : 0;
+        if (in.lora_targets & kLoraDown) down_in += in.lora_dropout ? (value_bytes + 1) * ffn_width : (in.qlora_saves_inputs ? 0 : value_bytes * ffn_width);
     }
     if (in.gated) {
         // gate output (the activation's input), activation output and up output (the product's two
         // inputs); compiled: only the two matmul outputs, the rest is recomputed.
-        if (pr.compiled) return 2 * p * f + (in.full ? 0 : down_in);
-        return 3 * p * f + down_in;
+        if (profile.compiled) return 2 * value_bytes * ffn_width + (in.full ? 0 : down_in);
+        return 3 * value_bytes * ffn_width + down_in;
     }
     // GELU: its input, and its output as the down projection's input.
-    if (pr.compiled) return p * f + (in.full ? 0 : down_in);
-    return p * f + down_in;
+    if (profile.compiled) return value_bytes * ffn_width + (in.full ? 0 : down_in);
+    return value_bytes * ffn_width + down_in;
 }
 
 }  // namespace
 
 LayerActivation layer_activation(const LayerActivationInputs& in) {
     LayerActivation r;
-    const ProfileBehaviour& pr = *in.profile;
-    const double p = in.bytes;
-    const double h = in.hidden, q = in.q_width, kv = in.kv_width, v = in.v_width > 0 ? in.v_width : in.kv_width;
+    const ProfileBehaviour& profile = *in.profile;
+    const double value_bytes = in.bytes;
+    const double h = in.hidden, q_width = in.q_width, kv_width = in.kv_width, v_width = in.v_width > 0 ? in.v_width : in.kv_width;
     const bool moe = in.experts > 0;
-    const bool gqa = kv < q;
+    const bool gqa = kv_width < q_width;
 
     // Full recomputation keeps only the layer's input (Korthikanti: 2sbh per layer).
     if (in.recompute == Recompute::Full) {
@@ -74,75 +74,75 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     }
 
     const bool flash = in.attention != AttentionKernel::Eager;
-    const double k_kept = pr.gqa_expand_kv ? q : kv;  // repeat_kv materialises K and V at every head
-    double v_kept = pr.gqa_expand_kv ? (v < q ? q * v / kv : v) : v;
-    if (pr.mha_v_view && !gqa) v_kept = q + kv + v;   // V is a view into the fused QKV output
+    const double k_kept = profile.gqa_expand_kv ? q_width : kv_width;  // repeat_kv materialises K and V at every head
+    double v_kept = profile.gqa_expand_kv ? (v_width < q_width ? q_width * v_width / kv_width : v_width) : v_width;
+    if (profile.mha_v_view && !gqa) v_kept = q_width + kv_width + v_width;   // V is a view into the fused QKV output
 
     // Op-level selective checkpointing (torchtitan) keeps the layer input, the attention kernel's
     // outputs and every other matmul output in forward order (q, k, v, o, gate, up, down: the
     // 1st, 3rd, 5th, 7th); everything else is recomputed in backward.
-    if (in.recompute == Recompute::Selective && pr.op_level_selective) {
-        const double f = moe ? in.top_k * in.expert_ffn + in.shared_experts * in.expert_ffn : in.ffn;
-        const double gated_mm[] = {q, kv, v, h, f, f, h};
-        const double plain_mm[] = {q, kv, v, h, f, h};
+    if (in.recompute == Recompute::Selective && profile.op_level_selective) {
+        const double ffn_width = moe ? in.top_k * in.expert_ffn + in.shared_experts * in.expert_ffn : in.ffn;
+        const double gated_mm[] = {q_width, kv_width, v_width, h, ffn_width, ffn_width, h};
+        const double plain_mm[] = {q_width, kv_width, v_width, h, ffn_width, h};
         const double* mm = in.gated ? gated_mm : plain_mm;
         const int n = in.gated ? 7 : 6;
         double kept = 0, kept_whole = 0;
         for (int i = 0; i < n; i += 2) {
             // The rowwise down projection's matmul output (width h) is whole on every TP rank.
-            if (pr.tp_saves_gathered && in.gated && i == n - 1) kept_whole += mm[i];
+            if (profile.tp_saves_gathered && in.gated && i == n - 1) kept_whole += mm[i];
             else kept += mm[i];
         }
         r.replicated = in.residual_bytes * h;
-        r.sharded = p * kept + p * q + 4 * in.heads;
-        r.gathered = p * kept_whole;
+        r.sharded = value_bytes * kept + value_bytes * q_width + 4 * in.heads;
+        r.gathered = value_bytes * kept_whole;
         // torchtitan's save list also keeps _c10d_functional.reduce_scatter_tensor outputs: with
         // TP + SP the sequence-sharded outputs of wo and w2 (2 x h per token / TP).
-        if (pr.tp_saves_gathered) r.scattered = 2 * p * h;
+        if (profile.tp_saves_gathered) r.scattered = 2 * value_bytes * h;
         return r;
     }
 
     // Norms: each keeps its input; eager RMSNorm keeps an FP32 copy, and the normalised tensor when
     // its weight trains.
     double norm_each = in.residual_bytes * h;
-    if (!in.layernorm && pr.eager_rmsnorm && !pr.compiled) {
+    if (!in.layernorm && profile.eager_rmsnorm && !profile.compiled) {
         norm_each = 4 * h;
-        if (in.full && pr.rmsnorm_normed_bytes != 0)
-            norm_each += (pr.rmsnorm_normed_bytes < 0 ? in.residual_bytes : pr.rmsnorm_normed_bytes) * h;
+        if (in.full && profile.rmsnorm_normed_bytes != 0)
+            norm_each += (profile.rmsnorm_normed_bytes < 0 ? in.residual_bytes : profile.rmsnorm_normed_bytes) * h;
     }
     r.replicated += in.norms * norm_each;
 
     // Attention: the inputs of q, k, v.
-    const int qkv_projections = pr.fused_qkv ? 1 : 3;
+    const int qkv_projections = profile.fused_qkv ? 1 : 3;
     // DTensor TP: the projections keep the all-gathered input, whole on every rank.
-    double& projection_bucket = pr.tp_saves_gathered ? r.gathered : r.replicated;
+    double& projection_bucket = profile.tp_saves_gathered ? r.gathered : r.replicated;
     projection_bucket += projection_inputs(in, h, qkv_projections, count_targets(in.lora_targets, kLoraQ | kLoraK | kLoraV),
-                                           pr.fused_qkv);
+                                           profile.fused_qkv);
     // The attention core. FlashAttention/SDPA keeps q, k, v, its output and the FP32 log-sum-exp;
     // eager attention keeps q and k (for QK^T), the softmax output (its input too on PyTorch <=
     // 1.10), the dropout mask and dropped probabilities (or the probabilities cast back for P.V), and V.
     if (flash) {
-        r.sharded += p * (q + k_kept + v_kept + q) + 4 * in.heads;
+        r.sharded += value_bytes * (q_width + k_kept + v_kept + q_width) + 4 * in.heads;
     } else {
-        r.sharded += p * (q + k_kept + v_kept);
-        const double sm = in.softmax_fp32 ? 4 : p;
+        r.sharded += value_bytes * (q_width + k_kept + v_kept);
+        const double sm = in.softmax_fp32 ? 4 : value_bytes;
         double per_score = sm;
-        if (pr.softmax_saves_input) per_score += sm;
-        if (in.attn_softcap) per_score += p;  // tanh keeps its output
-        if (in.attention_dropout) per_score += 1 + p;
-        else if (sm > p) per_score += p;
+        if (profile.softmax_saves_input) per_score += sm;
+        if (in.attn_softcap) per_score += value_bytes;  // tanh keeps its output
+        if (in.attention_dropout) per_score += 1 + value_bytes;
+        else if (sm > value_bytes) per_score += value_bytes;
         if (in.recompute != Recompute::Selective) r.scores = per_score * in.heads * in.seq_kv;
     }
     // The output projection's input: the attention output (a separate copy after the transpose,
     // except when the kernel's saved output is the projection input itself).
     {
-        const bool shared_with_core = flash && !pr.attn_out_copy;
+        const bool shared_with_core = flash && !profile.attn_out_copy;
         double o_in = 0;
-        if (in.full) o_in = shared_with_core ? 0 : in.linear_input_bytes * q;
+        if (in.full) o_in = shared_with_core ? 0 : in.linear_input_bytes * q_width;
         else {
-            if (in.qlora_saves_inputs && !shared_with_core) o_in += p * q;
+            if (in.qlora_saves_inputs && !shared_with_core) o_in += value_bytes * q_width;
             if (in.lora_targets & kLoraO)
-                o_in += in.lora_dropout ? (p + 1) * q : ((in.qlora_saves_inputs || shared_with_core) ? 0 : p * q);
+                o_in += in.lora_dropout ? (value_bytes + 1) * q_width : ((in.qlora_saves_inputs || shared_with_core) ? 0 : value_bytes * q_width);
         }
         r.sharded += o_in;
     }
@@ -159,7 +159,7 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     } else {
         // Router probabilities (FP32, one per expert), each token's dispatched copy per chosen
         // expert (the experts' input) and its expert outputs kept for the weighted combine.
-        r.replicated += 4 * in.experts + in.top_k * 2 * p * h;
+        r.replicated += 4 * in.experts + in.top_k * 2 * value_bytes * h;
         r.expert += in.top_k * mlp_hidden(in, in.expert_ffn) / (in.etp > 0 ? in.etp : 1);
         if (in.shared_experts > 0) r.sharded += in.shared_experts * mlp_hidden(in, in.expert_ffn);
     }

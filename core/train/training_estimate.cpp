@@ -51,17 +51,17 @@ std::string shards(const TrainingSetup& s, const char* what) {
     return f;
 }
 
-std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     std::string f;
     if (!s.lora) {
-        f = fnum(p.stage_params) + " params on this GPU x " + fnum(s.weight_bytes) + " B";
+        f = fnum(parts.stage_params) + " params on this GPU x " + fnum(s.weight_bytes) + " B";
         f += s.fp32 ? " (FP32)" : (s.weight_bytes == 4 ? " (FP32 params, mixed precision)" : " (16-bit params)");
     } else {
         if (s.qlora)
-            f = fnum(p.stage_quantized) + " quantized x " + fnum(s.quant_bytes) + " B + " + fnum(p.stage_unquantized) + " x " +
-                fnum(s.weight_bytes) + " B (frozen base) + " + fnum(p.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
+            f = fnum(parts.stage_quantized) + " quantized x " + fnum(s.quant_bytes) + " B + " + fnum(parts.stage_unquantized) + " x " +
+                fnum(s.weight_bytes) + " B (frozen base) + " + fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
         else
-            f = fnum(p.stage_params - p.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(p.stage_trainable) +
+            f = fnum(parts.stage_params - parts.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(parts.stage_trainable) +
                 " adapter params x " + fnum(s.adapter_bytes) + " B";
     }
     if (s.in.sharding == Sharding::Zero3) f += shards(s, "ZeRO-3 shards");
@@ -70,18 +70,18 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& p, cons
     return f;
 }
 
-std::string gradients_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
-    std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
+std::string gradients_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
+    std::string f = fnum(parts.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
     if (s.in.sharding >= Sharding::Zero2 && !(s.profile.no_sync_accumulation && s.accum > 1)) f += shards(s, "ZeRO-2/3 shards");
     if (s.in.sharding >= Sharding::Zero2 && s.profile.no_sync_accumulation && s.accum > 1) f += ", unsharded while no_sync() accumulates";
-    if (p.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(p.ddp_copy);
-    if (!p.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
+    if (parts.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(parts.ddp_copy);
+    if (!parts.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
         f += "; allocated during backward as activations are freed: " + bytes_gb(r.gradients) + " in all, 0 at the peak";
     return f;
 }
 
-std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& p) {
-    std::string f = fnum(p.stage_trainable) + " trainable params x " + fnum(p.opt_per_param) + " B (" + optimizer_name(s.in.optimizer);
+std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& parts) {
+    std::string f = fnum(parts.stage_trainable) + " trainable params x " + fnum(parts.opt_per_param) + " B (" + optimizer_name(s.in.optimizer);
     if (s.master_bytes > 0) f += " + FP32 master 4 B";
     f += ")";
     if (s.in.sharding >= Sharding::Zero1) f += shards(s, "ZeRO shards");
@@ -89,21 +89,21 @@ std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& p) {
     return f;
 }
 
-std::string activations_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
-    std::string f = fnum(p.dense_layers_on + p.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
+std::string activations_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
+    std::string f = fnum(parts.dense_layers_on + parts.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
                      " per layer (" + fnum(r.tokens_per_micro_batch) + " tokens, " + recompute_name(s.recompute) +
                      " recompute, " + (s.attention == AttentionKernel::Eager ? "eager" : "flash/SDPA") + " attention)";
     if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
-    if (p.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(p.recompute_transient);
+    if (parts.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(parts.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
-    else if (!p.grads_at_peak && r.gradients > r.activations + r.logits_loss) f += "; freed by the end of backward (the peak)";
+    else if (!parts.grads_at_peak && r.gradients > r.activations + r.logits_loss) f += "; freed by the end of backward (the peak)";
     return f;
 }
 
-std::string logits_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+std::string logits_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     if (r.logits_loss == 0 && !r.peak_in_optimizer_step) return "0 (not the last pipeline stage)";
-    std::string f = fnum(p.logits_tokens) + " tokens x " + fnum(p.logits_vocab) +
-                    (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(p.logits_bytes_per_value) + " B";
+    std::string f = fnum(parts.logits_tokens) + " tokens x " + fnum(parts.logits_vocab) +
+                    (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(parts.logits_bytes_per_value) + " B";
     if (s.in.head == OutputHead::LanguageModel)
         f += std::string(" (") + (s.profile.logits_fp32 ? "FP32 loss" : "16-bit loss") +
              (s.profile.loss_chunk_tokens > 0 ? ", chunked by " + fnum(s.profile.loss_chunk_tokens) + " tokens" : "") + ")";
@@ -111,7 +111,7 @@ std::string logits_formula(const TrainingSetup& s, const TrainingParts& p, const
     return f;
 }
 
-std::string temporary_formula(const TrainingSetup& s, const TrainingParts& p, const TrainingResult& r) {
+std::string temporary_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     if (r.peak_in_optimizer_step)
         return std::string("optimizer step: ") + (s.profile.foreach_optimizer ? "foreach temporaries of the local state" : "per-tensor temporaries") +
                " + library workspaces";
@@ -121,11 +121,11 @@ std::string temporary_formula(const TrainingSetup& s, const TrainingParts& p, co
         if (!f.empty()) f += " + ";
         f += std::string(what) + " " + bytes_gb(b);
     };
-    add("autocast 16-bit weight copies", p.autocast_copies);
-    add("ZeRO-3 gathered layers", p.gather);
-    add("communication buckets", p.comm_buckets);
-    add("QLoRA dequantized weight", p.dequant);
-    add("FP8 weight copies", p.fp8_copies);
+    add("autocast 16-bit weight copies", parts.autocast_copies);
+    add("ZeRO-3 gathered layers", parts.gather);
+    add("communication buckets", parts.comm_buckets);
+    add("QLoRA dequantized weight", parts.dequant);
+    add("FP8 weight copies", parts.fp8_copies);
     add("cuBLAS workspace", s.rt.library_workspace_bytes);
     return f.empty() ? "0" : f;
 }

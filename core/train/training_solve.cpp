@@ -87,13 +87,13 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         a.unit = "sequences";
         Config c = cfg;
         c.training.global_batch = 0;
-        a.value = last_fitting([&](double b) { c.quick.batch = b; return within(c); }, kMaxSolveBatch);
+        a.value = last_fitting([&](double b) { c.run.batch = b; return within(c); }, kMaxSolveBatch);
         if (a.value > 0) {
-            c.quick.batch = a.value;
+            c.run.batch = a.value;
             a.explanation = "micro-batch " + int_text(a.value) + " needs " + gb(total(c)) +
                             " per GPU, within " + target;
         } else {
-            c.quick.batch = 1;
+            c.run.batch = 1;
             a.explanation = "even micro-batch 1 needs " + gb(total(c)) + " per GPU, over " + target;
         }
         return Outcome<Answer>::success(a);
@@ -103,9 +103,9 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         a.unit = "tokens";
         Config c = cfg;
         const double cp = cfg.parallel.cp;  // the sequence splits over context-parallel ranks
-        const double k = last_fitting([&](double x) { c.quick.seq = x * cp; return within(c); }, std::floor(kMaxSolveSeq / cp));
+        const double k = last_fitting([&](double x) { c.run.seq = x * cp; return within(c); }, std::floor(kMaxSolveSeq / cp));
         a.value = k * cp;
-        c.quick.seq = a.value > 0 ? a.value : cp;
+        c.run.seq = a.value > 0 ? a.value : cp;
         a.explanation = (a.value > 0 ? int_text(a.value) + " tokens need " : "even " + int_text(cp) + " tokens need ") +
                         gb(total(c)) + " per GPU" + (a.value > 0 ? ", within " : ", over ") + target;
         // The model's context window bounds the answer (whole multiples of cp); memory may allow more.
@@ -114,7 +114,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         if (limit > 0 && a.value > capped && capped > 0) {
             const double memory = a.value;
             a.value = capped;
-            c.quick.seq = capped;
+            c.run.seq = capped;
             a.explanation = count_text(capped) + " tokens: the model's context window" +
                             (capped < limit ? " of " + count_text(limit) + " in multiples of cp " + count_text(cp) : std::string()) +
                             " (memory would allow " + count_text(memory) + "); they need " + gb(total(c)) + " per GPU, within " + target;
@@ -157,7 +157,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
             auto add = [&tries](const char* t) { tries += (tries.empty() ? "" : ", ") + std::string(t); };
             if (cfg.training.sharding != Sharding::Zero3) add("zero3 / FSDP full sharding");
             if (cfg.training.recompute != Recompute::Full) add("activation recomputation");
-            if (cfg.quick.batch > 1) add("a smaller micro-batch");
+            if (cfg.run.batch > 1) add("a smaller micro-batch");
             add("tensor, pipeline or context parallelism");
             a.explanation += "; try " + tries;
         }

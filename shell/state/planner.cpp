@@ -8,6 +8,7 @@
 
 #include "io/config_json.hpp"
 #include "core/catalog/fabrics.hpp"
+#include "core/fields.hpp"
 #include "io/plan_json.hpp"
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
@@ -38,10 +39,9 @@ bool parse_number(const std::string& s, double& out) {
 }
 
 bool parse_rank(const std::string& s, PlanRank& r) {
-    if (s == "time") r = PlanRank::Time;
-    else if (s == "cost") r = PlanRank::Cost;
-    else if (s == "tokens_per_gpu") r = PlanRank::TokensPerGpu;
-    else return false;
+    int v = 0;
+    if (!enum_value(kPlanRankNames, s, v)) return false;
+    r = static_cast<PlanRank>(v);
     return true;
 }
 
@@ -76,14 +76,7 @@ Cache& cache() {
 
 }  // namespace
 
-const char* plan_rank_name(PlanRank r) {
-    switch (r) {
-        case PlanRank::Cost: return "cost";
-        case PlanRank::TokensPerGpu: return "tokens_per_gpu";
-        case PlanRank::Time: break;
-    }
-    return "time";
-}
+const char* plan_rank_name(PlanRank r) { return enum_name(kPlanRankNames, static_cast<int>(r)); }
 
 // [SECTION] fragment ------------------------------------------------------------------------------
 void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::string, std::string>>& pairs) {
@@ -97,8 +90,8 @@ void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::str
     if (p.clusters != d.clusters) pairs.emplace_back("plan.clusters", p.clusters);
     if (p.serve != d.serve) pairs.emplace_back("plan.goal", p.serve ? "serve" : "train");
     if (p.deadline_days != d.deadline_days) pairs.emplace_back("plan.deadline_days", number_text(p.deadline_days));
-    if (p.serve_concurrency != d.serve_concurrency) pairs.emplace_back("plan.serve_concurrency", number_text(p.serve_concurrency));
-    if (p.serve_context != d.serve_context) pairs.emplace_back("plan.serve_context", number_text(p.serve_context));
+    if (p.serve_goal.concurrency != d.serve_goal.concurrency) pairs.emplace_back("plan.serve.concurrency", number_text(p.serve_goal.concurrency));
+    if (p.serve_goal.context != d.serve_goal.context) pairs.emplace_back("plan.serve.context", number_text(p.serve_goal.context));
 }
 
 std::string planner_default_clusters(const std::string& gpu_id, int gpus, const std::string& fabric) {
@@ -106,7 +99,9 @@ std::string planner_default_clusters(const std::string& gpu_id, int gpus, const 
     return gpu_id + ":" + n + ":" + fabric + ",a100-80gb:" + n + ":ib-hdr200,b200-180gb:" + n + ":ib-ndr400,a100-80gb:" + n2 + ":ib-hdr200";
 }
 
-bool planner_fragment_key(const std::string& key, const std::string& value, PlannerView& p, Error& err) {
+bool planner_fragment_key(const std::string& key_in, const std::string& value, PlannerView& p, Error& err) {
+    // Old links' spellings of plan.serve.*.
+    const std::string key = key_in == "plan.serve_concurrency" ? "plan.serve.concurrency" : key_in == "plan.serve_context" ? "plan.serve.context" : key_in;
     double x = 0;
     if (key == "view") {
         if (value != "planner" && value != "calculator") {
@@ -123,14 +118,14 @@ bool planner_fragment_key(const std::string& key, const std::string& value, Plan
         p.gpus = static_cast<int>(x);
     } else if (key == "plan.fabric") {
         p.fabric = value;  // an unknown id gets the engine's message naming plan.fabric
-    } else if (key == "plan.global_batch" || key == "plan.train_tokens" || key == "plan.deadline_days" || key == "plan.serve_concurrency" ||
-               key == "plan.serve_context") {
+    } else if (key == "plan.global_batch" || key == "plan.train_tokens" || key == "plan.deadline_days" || key == "plan.serve.concurrency" ||
+               key == "plan.serve.context") {
         if (!parse_number(value, x)) {
             err = Error{key, key + " must be a number, got \"" + io::quoted_excerpt(value) + "\""};
             return false;
         }
         (key == "plan.global_batch" ? p.global_batch : key == "plan.train_tokens" ? p.train_tokens : key == "plan.deadline_days" ? p.deadline_days
-                                                                    : key == "plan.serve_concurrency" ? p.serve_concurrency : p.serve_context) = x;
+                                                                    : key == "plan.serve.concurrency" ? p.serve_goal.concurrency : p.serve_goal.context) = x;
     } else if (key == "plan.clusters") {
         p.clusters = value;  // read (and a bad item named) by the request, as the CLI's --clusters
     } else if (key == "plan.goal") {
@@ -141,12 +136,12 @@ bool planner_fragment_key(const std::string& key, const std::string& value, Plan
         p.serve = value == "serve";
     } else if (key == "plan.rank") {
         if (!parse_rank(value, p.rank)) {
-            err = Error{key, "plan.rank must be time, cost or tokens_per_gpu, got \"" + io::quoted_excerpt(value) + "\""};
+            err = Error{key, "plan.rank must be one of " + enum_choices(kPlanRankNames) + ", got \"" + io::quoted_excerpt(value) + "\""};
             return false;
         }
     } else {
         err = Error{key, key + " is not a planner field (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens, plan.rank, plan.clusters, "
-                             "plan.goal, plan.deadline_days, plan.serve_concurrency, plan.serve_context)"};
+                             "plan.goal, plan.deadline_days, plan.serve.concurrency, plan.serve.context)"};
         return false;
     }
     return true;
@@ -168,7 +163,7 @@ json planner_request_json(const Config& inputs, const PlannerView& p) {
     // run a unit at a time after the plan (PlannerExtras).
     const std::string list = p.clusters.empty() ? planner_default_clusters(inputs.gpu_id, p.gpus, p.fabric) : p.clusters;
     doc["plan"]["clusters"] = list;  // the request reads "GPU:COUNT:FABRIC,..." and names a bad item
-    if (p.serve) doc["plan"]["serve"] = json{{"concurrency", p.serve_concurrency}, {"context", p.serve_context}};
+    if (p.serve) doc["plan"]["serve"] = json{{"concurrency", p.serve_goal.concurrency}, {"context", p.serve_goal.context}};
     else if (p.deadline_days > 0) doc["plan"]["deadline_days"] = p.deadline_days;
     return doc;
 }
@@ -500,7 +495,7 @@ json planner_state_json(App& a) {
     const PlannerView& p = a.ui.planner;
     json j{{"open", p.open}, {"gpus", p.gpus}, {"fabric", p.fabric}, {"global_batch", p.global_batch}, {"train_tokens", p.train_tokens},
            {"rank", plan_rank_name(p.rank)}, {"clusters", p.clusters}, {"goal", p.serve ? "serve" : "train"}, {"deadline_days", p.deadline_days},
-           {"serve_concurrency", p.serve_concurrency}, {"serve_context", p.serve_context}};
+           {"serve", {{"concurrency", p.serve_goal.concurrency}, {"context", p.serve_goal.context}}}};
     j["request"] = planner_request_json(a.inputs, p);
     if (!p.open) return j;  // computed only when shown
     const PlannerResults& r = planner_results(a);

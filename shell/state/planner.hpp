@@ -1,8 +1,10 @@
 // vramcalc shell state: the Cluster planner view (core/plan/plan.hpp on the page). Its inputs are
 // view state that a link carries (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens,
-// plan.rank: the same keys as the "plan" object of a plan request, docs/planner.md; view=planner
-// opens it); the model, sequence, precision and GPU type are the calculator's own inputs. The plan
-// is recomputed only when either changes; the last valid plan stays beside an error.
+// plan.rank, plan.clusters, plan.deadline_days, plan.serve.concurrency, plan.serve.context: the
+// paths of the request table, core/fields.cpp, as the "plan" object of a plan request writes them,
+// docs/planner.md; plan.goal and view=planner are the page's own); the model, sequence, precision
+// and GPU type are the calculator's own inputs. The plan is recomputed only when either changes;
+// the last valid plan stays beside an error.
 #pragma once
 
 #include <string>
@@ -28,17 +30,16 @@ struct PlannerView {
     double train_tokens = 1e12;        // token budget for days and cost (1T tokens)
     PlanRank rank = PlanRank::Time;    // time, cost or tokens/s per GPU
     // Cluster comparison: candidates "GPU:COUNT:FABRIC,..." (empty: planner_default_clusters), and
-    // the goal: train train_tokens (within deadline_days when > 0), or serve serve_concurrency
-    // sequences of serve_context tokens.
+    // the goal: train train_tokens (within deadline_days when > 0), or serve serve_goal.concurrency
+    // sequences of serve_goal.context tokens (plan.serve.*).
     std::string clusters;
     bool serve = false;
     double deadline_days = 0;
-    double serve_concurrency = 256;
-    double serve_context = 8192;
+    ServeGoal serve_goal{256, 8192};
     bool operator==(const PlannerView& o) const {
         return open == o.open && gpus == o.gpus && fabric == o.fabric && global_batch == o.global_batch && train_tokens == o.train_tokens &&
                rank == o.rank && clusters == o.clusters && serve == o.serve && deadline_days == o.deadline_days &&
-               serve_concurrency == o.serve_concurrency && serve_context == o.serve_context;
+               serve_goal.concurrency == o.serve_goal.concurrency && serve_goal.context == o.serve_goal.context;
     }
     bool operator!=(const PlannerView& o) const { return !(*this == o); }
 };
@@ -55,7 +56,8 @@ std::string planner_default_clusters(const std::string& gpu_id, int gpus, const 
 // The fragment's pairs for the planner (keys as above), as differences from the defaults.
 void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::string, std::string>>& pairs);
 // Reads one fragment key ("view" or "plan.*") into `p`; false with `err` naming the key when the
-// key or its value is not one the planner knows.
+// key or its value is not one the planner knows. Links written before plan.serve.* named them
+// plan.serve_concurrency and plan.serve_context: those still read.
 bool planner_fragment_key(const std::string& key, const std::string& value, PlannerView& p, Error& err);
 
 // The plan request the page runs, as a config document with its "plan" object: exactly what

@@ -138,8 +138,8 @@ std::vector<Row> input_rows(const Config& cfg) {
         case Method::Quick:
             rows.push_back({"Weight precision", io::quick_precision_name(cfg.quick.precision)});
             rows.push_back({"Optimizer", io::quick_optimizer_name(cfg.quick.optimizer)});
-            rows.push_back({"Batch size", format_count(cfg.quick.batch)});
-            rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+            rows.push_back({"Batch size", format_count(cfg.run.batch)});
+            rows.push_back({"Sequence length", format_count(cfg.run.seq)});
             rows.push_back({"Activation checkpointing", yes_no(cfg.quick.checkpointing)});
             break;
         case Method::Guide:
@@ -147,8 +147,8 @@ std::vector<Row> input_rows(const Config& cfg) {
             rows.push_back({"Hidden size", format_count(cfg.model.hidden)});
             rows.push_back({"Attention heads", format_count(cfg.model.heads)});
             rows.push_back({"Bytes per value", format_count(cfg.task == Task::Inference ? cfg.guide_weight_bytes : cfg.guide_bytes)});
-            rows.push_back({"Batch size", format_count(cfg.quick.batch)});
-            rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+            rows.push_back({"Batch size", format_count(cfg.run.batch)});
+            rows.push_back({"Sequence length", format_count(cfg.run.seq)});
             if (cfg.task != Task::Inference) rows.push_back({"GPUs", format_count(cfg.gpus)});
             break;
         case Method::Detailed:
@@ -170,8 +170,8 @@ std::vector<Row> input_rows(const Config& cfg) {
                     rows.push_back({"Adapters", std::string(t.finetune == FinetuneMethod::Qlora ? "QLoRA" : "LoRA") + " rank " +
                                                     format_count(t.lora.rank) + ", targets " + io::lora_targets_name(t.lora.targets)});
                 rows.push_back({"Optimizer", optimizer_name(t.optimizer)});
-                rows.push_back({"Micro-batch", format_count(cfg.quick.batch)});
-                rows.push_back({"Sequence length", format_count(cfg.quick.seq)});
+                rows.push_back({"Micro-batch", format_count(cfg.run.batch)});
+                rows.push_back({"Sequence length", format_count(cfg.run.seq)});
                 rows.push_back({"Recomputation", recompute_name(t.recompute)});
                 rows.push_back({"GPUs", format_count(cfg.gpus)});
                 rows.push_back({"Sharding", sharding_name(t.sharding)});

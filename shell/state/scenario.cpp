@@ -75,8 +75,6 @@ void set_method(Config& cfg, Method method) {
 // [SECTION] shared inputs -------------------------------------------------------------------------
 namespace {
 
-// A value a user typed into a double field, as an int field takes it (clamped, NaN as 0).
-int to_int(double v) { return std::isnan(v) ? 0 : to_int_saturated<int>(v); }
 
 bool mixed(TrainPrecision p) {
     return p == TrainPrecision::Bf16Mixed || p == TrainPrecision::Fp16Mixed || p == TrainPrecision::Fp8Mixed;
@@ -205,13 +203,7 @@ void sync_shared(Config& cfg) {
     }
     if (cfg.method == Method::Detailed && !serving) cfg.training = training;
     if (cfg.method == Method::Detailed && serving) cfg.inference.weights.format = weights;
-    if (serving && cfg.method == Method::Detailed) {
-        cfg.quick.batch = cfg.inference.concurrency;
-        cfg.quick.seq = cfg.inference.context;
-    } else {
-        cfg.inference.concurrency = to_int(cfg.quick.batch);
-        cfg.inference.context = to_int(cfg.quick.seq);
-    }
+    align_run_shapes(cfg);
 }
 
 }  // namespace vc::shell

@@ -16,7 +16,6 @@ constexpr double kPastCurrent = 8;                   // the high end is at least
 constexpr double kBatchCap = 1 << 20, kSeqCap = 1 << 24;  // the engine's own limits
 constexpr double kSamplesPerOctave = 2;
 
-bool serving_detailed(const Config& cfg) { return cfg.task == Task::Inference && cfg.method == Method::Detailed; }
 
 // Detailed serving: one plan, then memory_at() per sample (what the engine's solvers do), instead
 // of a whole estimate (with its catalog fits) per sample.
@@ -59,8 +58,8 @@ bool serving_sweep(const Config& cfg, Sweep& s) {
 }  // namespace
 
 const char* sweep_field(const Config& cfg, SweepAxis axis) {
-    if (serving_detailed(cfg)) return axis == SweepAxis::Batch ? "inference.concurrency" : "inference.context";
-    return axis == SweepAxis::Batch ? "batch" : "seq";
+    const RunShapePaths paths = run_shape_paths(cfg);
+    return axis == SweepAxis::Batch ? paths.batch : paths.seq;
 }
 
 const char* sweep_label(const Config& cfg, SweepAxis axis) {
@@ -70,16 +69,15 @@ const char* sweep_label(const Config& cfg, SweepAxis axis) {
 }
 
 double sweep_value(const Config& cfg, SweepAxis axis) {
-    if (serving_detailed(cfg)) return axis == SweepAxis::Batch ? cfg.inference.concurrency : cfg.inference.context;
-    return axis == SweepAxis::Batch ? cfg.quick.batch : cfg.quick.seq;
+    const RunShape shape = run_shape(cfg);
+    return axis == SweepAxis::Batch ? shape.batch : shape.seq;
 }
 
 void set_sweep_value(Config& cfg, SweepAxis axis, double v) {
-    if (serving_detailed(cfg)) {
-        (axis == SweepAxis::Batch ? cfg.inference.concurrency : cfg.inference.context) = to_int_saturated<int>(v, 1);  // the sweep's points are capped
-        return;
-    }
-    (axis == SweepAxis::Batch ? cfg.quick.batch : cfg.quick.seq) = v;
+    RunShape shape = run_shape(cfg);
+    // The sweep's points are capped and at least 1 (a serving shape is whole: core/config.cpp).
+    (axis == SweepAxis::Batch ? shape.batch : shape.seq) = serves_engine(cfg) && !(v >= 1) ? 1 : v;
+    set_run_shape(cfg, shape);
 }
 
 Sweep compute_sweep(const Config& cfg, SweepAxis axis) {
@@ -103,7 +101,7 @@ Sweep compute_sweep(const Config& cfg, SweepAxis axis) {
     std::sort(xs.begin(), xs.end());
     xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
 
-    if (serving_detailed(cfg)) {
+    if (serves_engine(cfg)) {
         s.x = xs;
         if (serving_sweep(cfg, s)) return s;
         s.x.clear();

@@ -27,7 +27,7 @@ test('the table lists every field once, with its range in its unit', () => {
 
 test('every flag the table declares is in --help and sets its field', () => {
   const help = run(['--help']).out;
-  const flagged = fields.filter((f) => f.flags);
+  const flagged = fields.filter((f) => f.flags && !f.request);
   assert.ok(flagged.length >= 30, `${flagged.length} fields with flags`);
   for (const f of flagged)
     for (const flag of f.flags.split(' ')) assert.match(help, new RegExp(`(^|[\\s,;(])${flag.replace(/[-]/g, '\\-')}([\\s,;)]|$)`, 'm'), `${flag} (${f.path})`);
@@ -35,6 +35,17 @@ test('every flag the table declares is in --help and sets its field', () => {
   const r = run(['--task', 'inference', '--engine', 'llama.cpp', '-ngl', '12', '--print-config']);
   assert.equal(r.code, 0, r.err);
   assert.equal(JSON.parse(r.out).inference.llamacpp.n_gpu_layers, 12);
+});
+
+test('the planner\'s request fields (plan.*) are listed apart; their flags are in `vramcalc plan --help`', () => {
+  const plan = fields.filter((f) => f.request);
+  assert.ok(plan.length >= 50, `${plan.length} request fields`);
+  assert.ok(plan.every((f) => f.path === 'plan' || f.path.startsWith('plan.')));
+  assert.deepEqual(fields.find((f) => f.path === 'plan.gpus').range, [1, 1000000]);
+  const help = run(['plan', '--help']).out;
+  for (const f of plan.filter((x) => x.flags))
+    for (const flag of f.flags.split(' ')) assert.ok(help.includes(`  ${flag}`), `${flag} (${f.path})`);
+  assert.ok(help.replace(/\s+/g, ' ').includes('--top N layouts listed (plan.top: [1, 10000] layouts; default 20)'), help);
 });
 
 test('--help lists each field flag with its path, accepted values and default, from the table', () => {

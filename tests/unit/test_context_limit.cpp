@@ -161,7 +161,7 @@ TEST_CASE("the rules of thumb note a sequence past the model's window, as the de
         bool noted = false;
         for (const auto& n : e.value.notes) noted |= n.find("exceeds the model's context window of 8,192 tokens") != std::string::npos;
         CHECK(noted);
-        cfg.value.quick.seq = 8192;
+        cfg.value.run.seq = 8192;
         for (const auto& n : estimate(cfg.value).value.notes) CHECK(n.find("context window") == std::string::npos);
     }
 }

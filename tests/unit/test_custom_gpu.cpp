@@ -50,7 +50,7 @@ TEST_CASE("custom GPU: training fits, answers and the page's verdict use it, not
     // The answers ask for the custom card: a 32 GiB budget at 75% (25.77 GB), not the H100's 64.14 GB.
     Config lora = c;
     set_task(lora, Task::FineTune, FinetuneMethod::Lora);
-    lora.quick.batch = 1;
+    lora.run.batch = 1;
     sync_shared(lora);
     set_method(lora, Method::Detailed);
     auto s = solve(lora, "max_seq");

@@ -12,27 +12,14 @@
 #include "core/fields.hpp"
 #include "io/config_json.hpp"
 #include "io/field_json.hpp"
+#include "json_path.hpp"
 
 using namespace vc;
 using nlohmann::json;
 
 namespace {
 
-// Sets `value` at the dotted `path` of `doc`.
-void set_at(json& doc, const std::string& path, const json& value) {
-    json* at = &doc;
-    size_t start = 0;
-    while (true) {
-        const size_t dot = path.find('.', start);
-        const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (dot == std::string::npos) {
-            (*at)[key] = value;
-            return;
-        }
-        at = &(*at)[key];
-        start = dot + 1;
-    }
-}
+using test::set_at;
 
 // A config under which the engine reads the field at `path`.
 json base_for(const std::string& path) {

@@ -84,13 +84,13 @@ TEST_CASE("links: #gpu=%22%FF (invalid UTF-8) is named, the rest applies, and th
     REQUIRE(decode_fragment("gpu=%22%FF&batch=8", default_inputs(), cfg, ui, err));
     CHECK(err.field == "gpu");
     CHECK(cfg.gpu_id == default_inputs().gpu_id);
-    CHECK(cfg.quick.batch == 8);
+    CHECK(cfg.run.batch == 8);
     CHECK(encode_fragment(cfg, ui, default_inputs()) == "v=2&batch=8");
 
     // A key that is not UTF-8 is named by its readable part.
     REQUIRE(decode_fragment("v=1&model%FF=1&seq=1024", default_inputs(), cfg, ui, err));
     CHECK(err.message.find("UTF-8") != std::string::npos);
-    CHECK(cfg.quick.seq == 1024);
+    CHECK(cfg.run.seq == 1024);
 
     // Over the length limit: refused before anything is read.
     cfg = default_inputs();
@@ -116,8 +116,8 @@ TEST_CASE("links: every key that cannot be read is kept apart with its reason, a
     CHECK(left_out[1].field == "units");
     CHECK(left_out[1].message == "units must be gb or gib, got \"kb\"");
     CHECK(left_out[2].field == "seq");  // read with the config, after the link's own keys
-    CHECK(cfg.quick.batch == 8);
-    CHECK(cfg.quick.seq == default_inputs().quick.seq);
+    CHECK(cfg.run.batch == 8);
+    CHECK(cfg.run.seq == default_inputs().run.seq);
 
     // The page: the line above the form names the first and the others; each is marked by its field.
     App a;
@@ -125,7 +125,7 @@ TEST_CASE("links: every key that cannot be read is kept apart with its reason, a
     CHECK(a.link_error.rfind("gpu: gpu must be valid UTF-8", 0) == 0);
     CHECK(a.link_error.find("; also not applied: units, seq") != std::string::npos);
     REQUIRE(a.link_left_out.size() == 3);
-    CHECK(a.inputs.quick.batch == 8);
+    CHECK(a.inputs.run.batch == 8);
     // A clean link clears them.
     REQUIRE(apply_fragment(a, "v=1&batch=4"));
     CHECK(a.link_error.empty());
@@ -182,8 +182,8 @@ TEST_CASE("links: a number outside its field's range is left out with the range;
     CHECK(left_out[0].message.find("must be") != std::string::npos);
     CHECK(left_out[1].field == "training.dropout");
     CHECK(left_out[1].message == "training.dropout must be a number in [0, 0.99], got 5");
-    CHECK(cfg.quick.seq == 1024);
-    CHECK(cfg.quick.batch == default_inputs().quick.batch);
+    CHECK(cfg.run.seq == 1024);
+    CHECK(cfg.run.batch == default_inputs().run.batch);
     CHECK(total(cfg) > 0);
     // A copied link of an incomplete model writes its unset fields (vocab 0): read back as they are.
     Config incomplete;
@@ -205,29 +205,29 @@ TEST_CASE("widget messages: a set applies every value it can read and lists each
     CHECK(refused[1].field == "training.dropout");
     CHECK(refused[1].message.find("[0, 0.99]") != std::string::npos);
     CHECK(err.field == "seq");
-    CHECK(out.quick.batch == 8);
+    CHECK(out.run.batch == 8);
     CHECK(out.gpu_id == "a100-80gb");
-    CHECK(out.quick.seq == base.quick.seq);
+    CHECK(out.run.seq == base.run.seq);
     CHECK(out.training.dropout == base.training.dropout);
     // Without the list: whole or nothing, as before (the page's model import uses it).
     Config whole = base;
     CHECK_FALSE(patch_config_text(base, R"({"batch": 8, "seq": "long"})", whole, err));
     CHECK(err.field == "seq");
-    CHECK(whole.quick.batch == base.quick.batch);
+    CHECK(whole.run.batch == base.run.batch);
     // A model's bad key is refused alone; the rest of the model applies.
     REQUIRE(patch_config_text(base, R"({"model": {"preset": "llama-3.1-8b", "name": ")" + std::string(300, 'x') + R"("}, "batch": 2})", out, err,
                               &refused));
     REQUIRE(refused.size() == 1);
     CHECK(refused[0].field == "model.name");
     CHECK(out.model.id == "llama-3.1-8b");
-    CHECK(out.quick.batch == 2);
+    CHECK(out.run.batch == 2);
     // A key that is no field, one set through a number, and a model that is not an object.
     REQUIRE(patch_config_text(base, R"({"nope": {"deep": 1}, "batch": {"x": 1}, "model": 5, "seq": 1024})", out, err, &refused));
     std::vector<std::string> fields;
     for (const Error& e : refused) fields.push_back(e.field);
     std::sort(fields.begin(), fields.end());
     CHECK(fields == std::vector<std::string>{"batch.x", "model", "nope"});
-    CHECK(out.quick.seq == 1024);
+    CHECK(out.run.seq == 1024);
     CHECK(doc(out).find("nope") == std::string::npos);
     // Nothing to apply: not an object.
     CHECK_FALSE(patch_config_text(base, "[1]", out, err, &refused));
@@ -314,7 +314,7 @@ TEST_CASE("widget messages: a 30 MB name is refused by size before it is parsed,
     CHECK_FALSE(patch_config_text(base, R"({"":1})", out, err));
     CHECK(err.field == "\"\"");
     REQUIRE(patch_config_text(base, R"({"batch":8})", out, err));
-    CHECK(out.quick.batch == 8);
+    CHECK(out.run.batch == 8);
 }
 
 TEST_CASE("exports: the CSV's bytes column reads back to the exact total") {
@@ -351,7 +351,7 @@ TEST_CASE("links: a planner key's bad value is quoted as an excerpt, not echoed 
     REQUIRE(decode_fragment("v=1&view=" + std::string(5000, 'x') + "&batch=8", default_inputs(), cfg, ui, err));
     CHECK(err.field == "view");
     CHECK(err.message.size() < 200);
-    CHECK(cfg.quick.batch == 8);
+    CHECK(cfg.run.batch == 8);
 }
 
 TEST_CASE("plan requests: an error inside a fabric of one's own names the inner field's path") {

@@ -47,7 +47,7 @@ Config small_config() {
     c.task = Task::Training;
     c.gpu_id = "h100-80gb";
     c.model = *find_preset("llama-3.1-8b");
-    c.quick.seq = 4096;
+    c.run.seq = 4096;
     c.training.profile = "megatron";
     return c;
 }
@@ -108,7 +108,7 @@ TEST_CASE("search: a hand-enumerated small space", "[plan]") {
     c.model.kv_heads = 4;
     c.model.ffn = 2048;
     c.model.vocab = 1000;
-    c.quick.seq = 512;
+    c.run.seq = 512;
     c.training.sharding = Sharding::Zero1;
     PlanInputs in;
     in.gpus = 4;
@@ -285,7 +285,7 @@ TEST_CASE("clusters: comparison and fewest GPUs to a deadline", "[plan]") {
     goal.concurrency = 8;
     auto served = serve_clusters(c, in, goal, {{"h100-80gb", 8, "ib-ndr400"}, {"h100-80gb", 0, "ib-ndr400"}});
     REQUIRE(served.ok);
-    CHECK(served.value.back().why == "plan.clusters[1].gpus: must be 1 to 1000000, got 0");
+    CHECK(served.value.back().why == "plan.clusters[1].gpus must be a whole number in [1, 1000000], got 0");
     auto f = fewest_gpus(c, in, r.value[0].train_days * 1.01, 4096);
     REQUIRE(f.ok);
     CHECK(f.value.ok);
@@ -364,7 +364,7 @@ TEST_CASE("fabrics: the same job on a slower network is slower and needs a bigge
 TEST_CASE("batch sizing: a batch that does not fit says what would", "[plan]") {
     Config c = small_config();
     c.model = *find_preset("llama-3.1-70b");
-    c.quick.seq = 8192;
+    c.run.seq = 8192;
     PlanInputs in;
     in.gpus = 512;
     // ZeRO-3 gathers the parameters every micro-batch: only a bigger micro-batch hides them.

@@ -74,7 +74,7 @@ std::vector<Row> load_rows() {
         m.tied_embeddings = true;
         const double seq = num(r, "seq");
         m.max_position = static_cast<int>(seq);
-        c.quick.seq = seq;
+        c.run.seq = seq;
         c.training.profile = "megatron";
         c.training.attention = AttentionKernel::Eager;  // Megatron-LM 2021-22: fused softmax, no FlashAttention
         c.training.precision = r.get("precision") == "fp16" ? TrainPrecision::Fp16Mixed : TrainPrecision::Bf16Mixed;

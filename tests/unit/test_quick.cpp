@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "core/config.hpp"
 #include "core/estimate.hpp"
 #include "core/rules/quick.hpp"
 #include "core/units.hpp"
@@ -24,9 +26,8 @@ TEST_CASE("quick method: 7B FP16 AdamW mixed, batch 4, seq 2048 (the calculator'
     in.params_b = 7;
     in.precision = QuickPrecision::Fp16;
     in.optimizer = QuickOptimizer::AdamWMixed;
-    in.batch = 4;
-    in.seq = 2048;
-    auto r = quick_estimate(in);
+    const RunShape run{4, 2048};
+    auto r = quick_estimate(in, run);
     REQUIRE(r.ok);
     const Estimate& e = r.value;
     CHECK(gb(e, "weights") == Approx(14.0));
@@ -40,7 +41,7 @@ TEST_CASE("quick method: 7B FP16 AdamW mixed, batch 4, seq 2048 (the calculator'
 
     SECTION("with checkpointing: activations x 0.25") {
         in.checkpointing = true;
-        auto c = quick_estimate(in);
+        auto c = quick_estimate(in, run);
         REQUIRE(c.ok);
         CHECK(gb(c.value, "activations") == Approx(35.84));
         CHECK(bytes_to_gb(c.value.buffered_bytes) == Approx(177.408));
@@ -64,9 +65,7 @@ TEST_CASE("quick method: bytes per weight and optimizer factors") {
     in.params_b = 13;
     in.precision = QuickPrecision::Int4;
     in.optimizer = QuickOptimizer::Inference;
-    in.batch = 1;
-    in.seq = 1000;
-    auto r = quick_estimate(in);
+    auto r = quick_estimate(in, RunShape{1, 1000});
     REQUIRE(r.ok);
     CHECK(r.value.task == "inference");
     CHECK(gb(r.value, "weights") == Approx(6.5));
@@ -78,8 +77,8 @@ TEST_CASE("quick method: bytes per weight and optimizer factors") {
 TEST_CASE("guide formulas reproduce the guide's code") {
     GuideInputs t;
     t.params = 70e9;
-    t.batch = 1;
-    t.seq = 4096;
+    t.run.batch = 1;
+    t.run.seq = 4096;
     t.hidden = 8192;
     t.layers = 80;
     t.gpus = 8;
@@ -90,16 +89,16 @@ TEST_CASE("guide formulas reproduce the guide's code") {
     kv.layers = 80;
     kv.hidden = 8192;
     kv.heads = 32;
-    kv.batch = 64;
-    kv.seq = 4096;
+    kv.run.batch = 64;
+    kv.run.seq = 4096;
     kv.bytes = 2;
     CHECK(bytes_to_gb(guide_kv_cache_bytes(kv)) == Approx(687.19).epsilon(1e-5));
 
     GuideInputs inf;
     inf.params = 70e9;
     inf.bytes = 1;
-    inf.seq = 8192;
-    inf.batch = 4;
+    inf.run.seq = 8192;
+    inf.run.batch = 4;
     inf.layers = 80;
     inf.hidden = 8192;
     inf.heads = 32;
@@ -175,9 +174,7 @@ TEST_CASE("bad input is an error value naming the field and the range") {
     for (const auto& c : cases) {
         QuickInputs in;
         in.params_b = c.params_b;
-        in.batch = c.batch;
-        in.seq = c.seq;
-        auto r = quick_estimate(in);
+        auto r = quick_estimate(in, RunShape{c.batch, c.seq});
         INFO(c.field);
         CHECK_FALSE(r.ok);
         CHECK(r.error.field == c.field);
@@ -214,4 +211,36 @@ TEST_CASE("estimate_json gives the worked example in bytes") {
     CHECK(j["breakdown"]["activations"].get<double>() == Approx(143.36e9));
     CHECK(j["total_bytes"].get<double>() == Approx(255.36e9));
     CHECK(j["fits"][0]["gpus_needed"].get<int>() == 4);
+}
+
+TEST_CASE("run shape: every method but detailed serving reads Config::run; serving reads its engine's") {
+    Config c;
+    c.run = RunShape{8, 4096};
+    c.inference.concurrency = 64;
+    c.inference.context = 32768;
+    for (Method m : {Method::Quick, Method::Guide, Method::Detailed}) {
+        c.method = m;
+        c.task = Task::Training;
+        CHECK(run_shape(c).batch == 8);
+        CHECK(std::string(run_shape_paths(c).seq) == "seq");
+    }
+    c.task = Task::Inference;
+    c.method = Method::Guide;
+    CHECK(run_shape(c).seq == 4096);
+    c.method = Method::Detailed;
+    CHECK(run_shape(c).batch == 64);
+    CHECK(run_shape(c).seq == 32768);
+    CHECK(std::string(run_shape_paths(c).batch) == "inference.concurrency");
+    // Written back whole (truncated), and carried to `run` when the method switches.
+    set_run_shape(c, RunShape{16.7, 8192});
+    CHECK(c.inference.concurrency == 16);
+    CHECK(c.run.batch == 8);
+    align_run_shapes(c);
+    CHECK(c.run.batch == 16);
+    CHECK(c.run.seq == 8192);
+    c.method = Method::Quick;
+    c.run = RunShape{2, 1024};
+    align_run_shapes(c);
+    CHECK(c.inference.concurrency == 2);
+    CHECK(c.inference.context == 1024);
 }

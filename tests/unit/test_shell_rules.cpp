@@ -49,7 +49,7 @@ TEST_CASE("a rule of thumb names the inputs it ignores") {
 TEST_CASE("links: one edit writes that key alone; a v=1 link without a method is the quick method's") {
     const Config d = default_inputs();
     Config c = d;
-    c.quick.batch = 8;
+    c.run.batch = 8;
     sync_shared(c);
     CHECK(encode_fragment(c, UiState{}, d) == "v=2&batch=8");
     // A task switch writes the task and what the task itself changes, not every default.
@@ -66,7 +66,7 @@ TEST_CASE("links: one edit writes that key alone; a v=1 link without a method is
     REQUIRE(decode_fragment("v=1&batch=8", d, back, ui, err));
     CHECK(err.field.empty());
     CHECK(back.method == Method::Quick);
-    CHECK(back.quick.batch == 8);
+    CHECK(back.run.batch == 8);
     REQUIRE(decode_fragment("v=2&batch=8", d, back, ui, err));
     CHECK(back.method == Method::Detailed);
     REQUIRE_FALSE(decode_fragment("v=3&batch=8", d, back, ui, err));
@@ -78,7 +78,7 @@ TEST_CASE("page messages name page controls, not CLI commands") {
     a.inputs = default_inputs();
     REQUIRE(apply_fragment(a, "v=2&model.preset=no-such-model&batch=8"));
     CHECK(a.link_error == "model.preset: model.preset \"no-such-model\" is not a known preset (the Preset list)");
-    CHECK(a.inputs.quick.batch == 8);  // the rest applied
+    CHECK(a.inputs.run.batch == 8);  // the rest applied
     a.inputs.gpu_id = "no-such-gpu";
     set_task(a.inputs, Task::Inference);
     recompute(a);

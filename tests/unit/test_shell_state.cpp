@@ -70,7 +70,7 @@ TEST_CASE("shell link: a preset, the detailed serving method and its inputs roun
     CHECK(f.find("inference.context=8192") != std::string::npos);
     CHECK(f.find("inference.weights=awq-int4") != std::string::npos);
     CHECK(f.find("units=gib&theme=dark") != std::string::npos);
-    c.quick.batch = 8;  // a whole number in a double field reads as one
+    c.run.batch = 8;  // a whole number in a double field reads as one
     CHECK(encode_fragment(c, UiState{}, default_inputs()).find("&batch=8&") != std::string::npos);
     CHECK(f.find("model.layers") == std::string::npos);
     UiState view;
@@ -138,21 +138,21 @@ TEST_CASE("shell link: text needing escapes and a bad link") {
     // A key that cannot be read is left out (named in err), the rest of the link applies.
     CHECK(decode_fragment("v=1&batch=abc&seq=4096", default_inputs(), out, ui, err));
     CHECK(err.field == "batch");
-    CHECK(out.quick.batch == 4);     // the starting value
-    CHECK(out.quick.seq == 4096);    // the link's
+    CHECK(out.run.batch == 4);     // the starting value
+    CHECK(out.run.seq == 4096);    // the link's
     CHECK(decode_fragment("v=1&nonsense=3&batch=8", default_inputs(), out, ui, err));
     CHECK(err.field == "nonsense");
-    CHECK(out.quick.batch == 8);
+    CHECK(out.run.batch == 8);
     CHECK(decode_fragment("v=1&units=furlongs&theme=dark", default_inputs(), out, ui, err));
     CHECK(err.field == "units");
     CHECK_FALSE(ui.show_gib);
     CHECK(ui.theme == ThemeChoice::Dark);
     // An unknown version: nothing applies.
     out = default_inputs();
-    out.quick.batch = 2;
+    out.run.batch = 2;
     CHECK_FALSE(decode_fragment("v=9&batch=8", default_inputs(), out, ui, err));
     CHECK(err.field == "v");
-    CHECK(out.quick.batch == 2);  // untouched
+    CHECK(out.run.batch == 2);  // untouched
 }
 
 TEST_CASE("shell scenario: switching method keeps the shared inputs") {
@@ -187,12 +187,12 @@ TEST_CASE("shell scenario: switching method keeps the shared inputs") {
     c.inference.context = 16384;
     c.inference.weights.format = "awq-int4";
     sync_shared(c);
-    CHECK(c.quick.batch == 32);
-    CHECK(c.quick.seq == 16384);
+    CHECK(c.run.batch == 32);
+    CHECK(c.run.seq == 16384);
     CHECK(c.quick.precision == QuickPrecision::Int4);
     CHECK(c.quick.optimizer == QuickOptimizer::Inference);
     set_method(c, Method::Quick);
-    c.quick.batch = 8;
+    c.run.batch = 8;
     sync_shared(c);
     CHECK(c.inference.concurrency == 8);
     CHECK(c.inference.weights.format == "awq-int4");  // INT4 in the quick method keeps the 4-bit format
@@ -268,12 +268,12 @@ TEST_CASE("shell results: invalid inputs keep the last valid result beside the e
     a.inputs = default_inputs();
     recompute(a);
     const double before = a.results.estimate.total_bytes;
-    a.inputs.quick.batch = 0;
+    a.inputs.run.batch = 0;
     mark_changed(a);
     results(a);
     CHECK(a.error.field == "batch");
     CHECK(a.results.estimate.total_bytes == before);
-    a.inputs.quick.batch = 4;
+    a.inputs.run.batch = 4;
     mark_changed(a);
     results(a);
     CHECK(a.error.field.empty());
@@ -487,7 +487,7 @@ TEST_CASE("shell planner: the page's request is the calculator's config plus the
     CHECK(a.inputs.parallel.tp == l.tp);
     CHECK(a.inputs.parallel.pp == l.pp);
     CHECK(a.inputs.training.grad_accum == l.accum);
-    CHECK(a.inputs.quick.batch == l.micro);
+    CHECK(a.inputs.run.batch == l.micro);
     CHECK_FALSE(a.ui.planner.open);
     // A GPU count no node size divides: the engine's message names plan.gpus; the last plan stays.
     a.ui.planner.gpus = 12;

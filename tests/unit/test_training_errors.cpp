@@ -25,8 +25,8 @@ Config llama8b() {
     cfg.model.kv_heads = 8;
     cfg.model.ffn = 14336;
     cfg.model.vocab = 128256;
-    cfg.quick.batch = 1;
-    cfg.quick.seq = 4096;
+    cfg.run.batch = 1;
+    cfg.run.seq = 4096;
     return cfg;
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("context parallelism must split the sequence") {
     Config cfg = llama8b();
     cfg.gpus = 3;
     cfg.parallel.cp = 3;
-    cfg.quick.seq = 4096;
+    cfg.run.seq = 4096;
     CHECK(field_of(cfg) == "parallel.cp");
 }
 
@@ -147,7 +147,7 @@ TEST_CASE("offloading parameters needs ZeRO-3") {
 TEST_CASE("the global batch must be a whole number of micro-batches per rank") {
     Config cfg = llama8b();
     cfg.gpus = 8;
-    cfg.quick.batch = 2;
+    cfg.run.batch = 2;
     cfg.training.global_batch = 24;  // 24 / (2 x 8) = 1.5
     CHECK(field_of(cfg) == "training.global_batch");
     cfg.training.global_batch = 32;
@@ -159,10 +159,10 @@ TEST_CASE("the global batch must be a whole number of micro-batches per rank") {
 TEST_CASE("out-of-range numbers and NaN name their field") {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     Config cfg = llama8b();
-    cfg.quick.batch = 0;
+    cfg.run.batch = 0;
     CHECK(field_of(cfg) == "batch");
     cfg = llama8b();
-    cfg.quick.seq = nan;
+    cfg.run.seq = nan;
     CHECK(field_of(cfg) == "seq");
     cfg = llama8b();
     cfg.training.dropout = 1.5;

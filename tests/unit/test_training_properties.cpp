@@ -57,8 +57,8 @@ Config random_config(Gen& g) {
         m.top_k = 1 + g.pick(2);
         m.expert_ffn = m.hidden * 2;
     }
-    c.quick.batch = 1 + g.pick(8);
-    c.quick.seq = 256 * g.pow2(0, 4);
+    c.run.batch = 1 + g.pick(8);
+    c.run.seq = 256 * g.pow2(0, 4);
     TrainingInputs& t = c.training;
     t.profile = kProfiles[g.pick(8)];
     t.precision = kPrecisions[g.pick(5)];
@@ -117,10 +117,10 @@ TEST_CASE("random valid configs: finite, non-negative, monotone") {
 
         // Growing the micro-batch, the sequence or the model never lowers memory.
         Config b = c;
-        b.quick.batch += 1;
+        b.run.batch += 1;
         CHECK(total(b) >= base * (1 - kTol));
         Config s = c;
-        s.quick.seq *= 2;
+        s.run.seq *= 2;
         CHECK(total(s) >= base * (1 - kTol));
         Config m = c;
         m.model.layers += 4 * c.parallel.pp;

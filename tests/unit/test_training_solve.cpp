@@ -39,17 +39,17 @@ TEST_CASE("largest micro-batch and longest sequence sit on the target's edge") {
     REQUIRE(b.ok);
     REQUIRE(b.value.value >= 1);
     Config c = cfg;
-    c.quick.batch = b.value.value;
+    c.run.batch = b.value.value;
     CHECK(total(c) <= budget);
-    c.quick.batch += 1;
+    c.run.batch += 1;
     CHECK(total(c) > budget);
 
     auto s = solve(cfg, "max_seq");
     REQUIRE(s.ok);
     c = cfg;
-    c.quick.seq = s.value.value;
+    c.run.seq = s.value.value;
     CHECK(total(c) <= budget);
-    c.quick.seq += 1;
+    c.run.seq += 1;
     CHECK(total(c) > budget);
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("max_seq stops at the model's context window; below it the memory answ
     CHECK(capped.value.explanation.find("4,096 tokens: the model's context window (memory would allow " +
                                         count_text(memory.value.value) + ")") != std::string::npos);
     Config at = cfg;
-    at.quick.seq = 4096;
+    at.run.seq = 4096;
     CHECK(total(at) <= budget);
 
     // Llama-3.1-8B on an H100-80GB: memory runs out before its 131,072 tokens.
@@ -148,14 +148,14 @@ TEST_CASE("fit suggestions: the smallest changes that make a config fit, each ch
     }
     // Micro-batch 4: no single change is enough; recomputation with micro-batch 2 and 2 accumulation
     // steps (the same global batch of 4) is.
-    cfg.value.quick.batch = 4;
+    cfg.value.run.batch = 4;
     list = fit_suggestions(cfg.value);
     REQUIRE(!list.empty());
     CHECK(list.front().id == "recompute_full+batch_accumulate");
-    CHECK(list.front().config.quick.batch == 2);
+    CHECK(list.front().config.run.batch == 2);
     CHECK(list.front().config.training.grad_accum == 2);
     // A config that fits gets none.
-    cfg.value.quick.batch = 1;
+    cfg.value.run.batch = 1;
     cfg.value.gpu_id = "h100-80gb";
     CHECK(fit_suggestions(cfg.value).empty());
 }

@@ -378,7 +378,7 @@ export interface InferenceGpuCustomConfig {
     /** display name (default Custom GPU) */
     name?: string;
     /** the card's memory (required) (default required; (0, 1000000] GiB) */
-    memory_gib?: number;
+    memory_gib: number;
     /** memory bandwidth (0: unknown, the speed metrics it feeds are 0) (default 0; [0, 10000000] GB/s) */
     bandwidth_gbps?: number;
     /** dense BF16 throughput (0: unknown) (default 0; [0, 10000000] TFLOP/s) */
@@ -452,7 +452,7 @@ export interface InferenceWeightsFileConfig {
     /** the file it was read from (default none) */
     source?: string;
     /** every tensor's bytes (required; 0: no file) (default required; [0, 1e+16] bytes) */
-    total_bytes?: number;
+    total_bytes: number;
     /** parameters counted in the file (0: derived) (default 0) */
     params?: number;
     /** bytes by component, adding up to total_bytes: embedding, output, attention, mlp, experts, experts_routed, router, other */
@@ -661,26 +661,144 @@ export interface PlanLayoutResult {
     rent_usd: number;
 }
 
-export interface PlanRequestFields {
-    gpus?: number; fabric?: string; global_batch?: number; train_tokens?: number; top?: number;
-    rank?: 'time' | 'cost' | 'tokens_per_gpu'; tp_across_nodes?: boolean; uneven_pp?: boolean;
-    max_micro_batch?: number; max_cp?: number;
-    search?: { recompute?: boolean; sharding?: boolean; interleave?: boolean };
-    gpus_per_node?: number; price_per_hour_usd?: number; purchase_usd?: number; network_share?: number;
-    fabric_spec?: { line_gbps: number; efficiency: number; latency_us: number };
-    intra_spec?: { line_gbps: number; efficiency: number; latency_us: number };
-    constants?: Record<string, number | boolean>;
-    /** Candidate clusters: objects, or "GPU:COUNT:FABRIC,..." as the CLI's --clusters. */
+// The plan request's "plan" object (docs/planner.md): generated from the request table of core/fields.cpp.
+// generated: vramcalc fields ts plan
+/** "plan": the cluster planner's request (docs/planner.md): the cluster, the search and the comparisons */
+export interface PlanConfig {
+    /** GPUs in the cluster; whole nodes when more than one node (default the config's gpus, else 8; [1, 1000000] GPUs) */
+    gpus?: number;
+    /** inter-node fabric id (vramcalc plan --list-fabrics) (default 'ib-ndr400') */
+    fabric?: string;
+    /** sequences per optimizer step over the cluster (0: 4,194,304 tokens / seq) (default 0; [0, 10000000] sequences) */
+    global_batch?: number;
+    /** token budget: days and rental cost of each layout to train it (0: none) (default 0; [0, 1e+16] tokens) */
+    train_tokens?: number;
+    /** layouts listed (default 20; [1, 10000] layouts) */
+    top?: number;
+    /** cluster comparisons rank by time, rental cost or tokens/s per GPU (default 'time') */
+    rank?: 'time' | 'cost' | 'tokens_per_gpu';
+    /** allow a tensor-parallel group larger than a node (default false) */
+    tp_across_nodes?: boolean;
+    /** pipeline stages with unequal layer counts (Megatron, torchtitan) (default true) */
+    uneven_pp?: boolean;
+    /** largest micro-batch tried (default 16; [1, 1024] sequences) */
+    max_micro_batch?: number;
+    /** largest context-parallel size tried (default 16; [1, 1024] GPUs) */
+    max_cp?: number;
+    /** what the search varies (false: the config's value) */
+    search?: PlanSearchConfig;
+    /** GPUs per node (0: the node catalog's for gpu) (default 0 (the node catalog's); [1, 1024] GPUs) */
+    gpus_per_node?: number;
+    /** rental price per GPU-hour (negative: the GPU catalog's) (default the GPU catalog's; [0, 10000] USD) */
+    price_per_hour_usd?: number;
+    /** purchase price per GPU (negative: the node catalog's) (default the node catalog's; [0, 100000000] USD) */
+    purchase_usd?: number;
+    /** networking's share of a cluster's purchase price, added to the GPUs' (default 0.15; [0, 10]) */
+    network_share?: number;
+    /** a custom inter-node fabric instead of the catalog's (default the catalog's) */
+    fabric_spec?: PlanFabricSpecConfig;
+    /** a custom link inside a node, the same fields as plan.fabric_spec (default the catalog's) */
+    intra_spec?: PlanFabricSpecConfig;
+    /** the step-time model's constants (docs/planner.md, "Constants and their sources") */
+    constants?: PlanConstantsConfig;
+    /** clusters to compare: [{gpu, gpus, fabric}] (at most 64) or "GPU:COUNT:FABRIC,..." (default none) */
     clusters?: { gpu: string; gpus: number; fabric: string }[] | string;
-    deadline_days?: number; max_gpus?: number;
-    batch_sizing?: boolean | { fabrics?: string[]; target_efficiency?: number };
-    /** Time against cost over cluster sizes (default 1/4x..4x the GPUs, 5 layouts each). */
-    pareto?: boolean | { counts?: number[]; per_count?: number };
-    /** The same job on every inter-node fabric (or these). */
-    fabric_comparison?: boolean | { fabrics?: string[] };
-    /** Compare `clusters` (or this one) for serving `concurrency` sequences of `context` tokens. */
-    serve?: { concurrency: number; context?: number };
+    /** fewest GPUs of gpu that train train_tokens within these days (0: not asked) (default 0; (0, 36500] days) */
+    deadline_days?: number;
+    /** the deadline search stops at this many GPUs (default 65536; [1, 1000000] GPUs) */
+    max_gpus?: number;
+    /** true or an object: the smallest per-GPU batch that hides communication, per fabric (default false) */
+    batch_sizing?: boolean | PlanBatchSizingConfig;
+    /** true or an object: time against cost over cluster sizes, the front marked (default false) */
+    pareto?: boolean | PlanParetoConfig;
+    /** true or an object: the same job on every fabric (default false) */
+    fabric_comparison?: boolean | PlanFabricComparisonConfig;
+    /** compare clusters (or this one) for serving concurrent sequences instead of training (default none) */
+    serve?: PlanServeConfig;
 }
+
+/** "plan.search": what the search varies (false: the config's value) */
+export interface PlanSearchConfig {
+    /** try none, selective and full recomputation (default true) */
+    recompute?: boolean;
+    /** try ddp, zero1, zero2 and zero3 (default true) */
+    sharding?: boolean;
+    /** try the interleaved schedule with v model chunks (default true) */
+    interleave?: boolean;
+}
+
+/** "plan.fabric_spec": a custom inter-node fabric instead of the catalog's */
+export interface PlanFabricSpecConfig {
+    /** its id (default 'custom') */
+    id?: string;
+    /** its display name (default 'custom') */
+    name?: string;
+    /** line rate per GPU (required) (default required; (0, 1000000] GB/s) */
+    line_gbps: number;
+    /** achieved share of the line rate (required) (default required; [0.01, 1]) */
+    efficiency: number;
+    /** latency per message (default 0; [0, 1000000] us) */
+    latency_us?: number;
+    /** where its figures come from (default none) */
+    source?: string;
+}
+
+/** "plan.constants": the step-time model's constants (docs/planner.md, "Constants and their sources") */
+export interface PlanConstantsConfig {
+    /** share of the dense tensor peak a large GEMM reaches (0: the node catalog's) (default 0; [0, 1]) */
+    gemm_efficiency_max?: number;
+    /** a GEMM whose smallest side is this runs at half the maximum (default 176; [0, 1000000]) */
+    gemm_half_dim?: number;
+    /** attention core as a share of peak (0: the node catalog's) (default 0; [0, 1]) */
+    attention_efficiency?: number;
+    /** achieved share of HBM bandwidth in elementwise kernels (default 0.85; [0.01, 1]) */
+    hbm_efficiency?: number;
+    /** memory passes of the elementwise kernels per element (default 1.5; [0, 100]) */
+    elementwise_passes?: number;
+    /** share of tensor-parallel communication hidden behind compute (default 0; [0, 1]) */
+    tp_overlap?: number;
+    /** gradient reduction overlaps the last backward pass (default true) */
+    dp_overlap?: boolean;
+    /** bytes per gradient value on the wire (0: from the training setup) (default 0; [0, 8] bytes) */
+    grad_comm_bytes?: number;
+    /** optimizer step: bytes read and written per parameter held (default 36; [0, 1000] bytes) */
+    optimizer_bytes_per_param?: number;
+    /** fixed time per step no layout removes (default 0; [0, 3600] s) */
+    step_overhead_s?: number;
+}
+
+/** "plan.batch_sizing": true or an object: the smallest per-GPU batch that hides communication, per fabric */
+export interface PlanBatchSizingConfig {
+    /** fabric ids (empty: every inter-node fabric) (default every inter-node fabric) */
+    fabrics?: string[];
+    /** share of the step not lost to what a bigger batch hides (default 0.9; [0.05, 0.999]) */
+    target_efficiency?: number;
+}
+
+/** "plan.pareto": true or an object: time against cost over cluster sizes, the front marked */
+export interface PlanParetoConfig {
+    /** GPU counts tried, at most 16 whole counts in [1, 1000000] (default 1/4x, 1/2x, 1x, 2x, 4x gpus) */
+    counts?: number[];
+    /** layouts per cluster size (default 5; [1, 1000] layouts) */
+    per_count?: number;
+}
+
+/** "plan.fabric_comparison": true or an object: the same job on every fabric */
+export interface PlanFabricComparisonConfig {
+    /** fabric ids (empty: every inter-node fabric) (default every inter-node fabric) */
+    fabrics?: string[];
+}
+
+/** "plan.serve": compare clusters (or this one) for serving concurrent sequences instead of training */
+export interface PlanServeConfig {
+    /** sequences in flight across the cluster (default required; [1, 10000000] sequences) */
+    concurrency: number;
+    /** tokens per sequence, prompt + output (0: the config's inference.context) (default 0; [0, 100000000] tokens) */
+    context?: number;
+}
+// end generated
+
+export type PlanRequestFields = PlanConfig;
 
 /** Network-aware batch sizing of a layout's split on one fabric. */
 export interface PlanBatchSizing {

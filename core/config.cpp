@@ -1,0 +1,43 @@
+// vramcalc core: the run shape of a Config (config.hpp, core/run_shape.hpp).
+#include "core/config.hpp"
+
+#include <cmath>
+
+#include "core/status.hpp"
+
+namespace vc {
+
+namespace {
+int whole(double v) { return std::isnan(v) ? 0 : to_int_saturated<int>(v); }
+}  // namespace
+
+bool serves_engine(const Config& c) { return c.task == Task::Inference && c.method == Method::Detailed; }
+
+RunShape run_shape(const Config& c) {
+    if (serves_engine(c)) return RunShape{static_cast<double>(c.inference.concurrency), static_cast<double>(c.inference.context)};
+    return c.run;
+}
+
+void set_run_shape(Config& c, const RunShape& shape) {
+    if (serves_engine(c)) {
+        c.inference.concurrency = whole(shape.batch);
+        c.inference.context = whole(shape.seq);
+    } else {
+        c.run = shape;
+    }
+}
+
+void align_run_shapes(Config& c) {
+    if (serves_engine(c)) {
+        c.run = run_shape(c);
+    } else {
+        c.inference.concurrency = whole(c.run.batch);
+        c.inference.context = whole(c.run.seq);
+    }
+}
+
+RunShapePaths run_shape_paths(const Config& c) {
+    return serves_engine(c) ? RunShapePaths{"inference.concurrency", "inference.context"} : RunShapePaths{"batch", "seq"};
+}
+
+}  // namespace vc
