@@ -31,13 +31,19 @@ struct Rejects {
     std::map<std::string, double> best_over;  // smallest overshoot seen per class
     int min_batch_dp = 0;                     // smallest DP of a split the global batch ruled out (0: none)
     void add(const std::string& reason, const std::string& example, double over = 0) {
+        add_with(reason, over, [&] { return example; });
+    }
+    // As add, with the example written only when it is the class's closest so far (a search rejects
+    // thousands of layouts out of memory; writing each one's label and sizes cost more than its step time).
+    template <typename Example>
+    void add_with(const std::string& reason, double over, Example example) {
         auto& c = by[reason];
         c.reason = reason;
         ++c.count;
         auto it = best_over.find(reason);
         if (it == best_over.end() || over < it->second) {
             best_over[reason] = over;
-            c.example = example;
+            c.example = example();
         }
     }
     std::vector<RejectClass> list() const {
@@ -432,13 +438,14 @@ bool PlanSearch::step(long long max_layouts) {
             t.record->bytes.push_back(bytes);
         }
         if (!ok) {
-            t.rej.add("invalid for the training engine: " + e.field, layout_label(l) + ": " + e.message);
+            t.rej.add_with("invalid for the training engine: " + e.field, 0, [&] { return layout_label(l) + ": " + e.message; });
             continue;
         }
         const LayoutResult r = evaluate(s, l, bytes);
         if (!r.fits) {
-            t.rej.add("out of memory", layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" +
-                                           gb(r.memory_bytes - s.target) + ")", r.memory_bytes - s.target);
+            t.rej.add_with("out of memory", r.memory_bytes - s.target, [&] {
+                return layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" + gb(r.memory_bytes - s.target) + ")";
+            });
             continue;
         }
         if (r.time.comm_exposed() > r.time.compute) ++t.comm_bound;
