@@ -5,7 +5,7 @@
 // sizes 128-2048 GPUs; best of 2). scripts/bench.sh puts the builds side by side.
 //   build/native/bench/vramcalc_bench_plan                            (native)
 //   node --no-experimental-fetch build/wasm/bench/vramcalc_bench_plan.js (WebAssembly, core at -O2)
-//   node --no-experimental-fetch build/wasm/bench/bench_plan_page.js     (the page's -Os core)
+//   node --no-experimental-fetch build/wasm/bench/bench_plan_page.js     (the page's own core)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
