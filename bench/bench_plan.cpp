@@ -5,7 +5,7 @@
 // sizes 128-2048 GPUs; best of 2). scripts/bench.sh puts the builds side by side.
 //   build/native/bench/vramcalc_bench_plan                            (native)
 //   node --no-experimental-fetch build/wasm/bench/vramcalc_bench_plan.js (WebAssembly, core at -O2)
-//   node --no-experimental-fetch build/wasm/bench/bench_plan_page.js     (the page's -Os core)
+//   node --no-experimental-fetch build/wasm/bench/bench_plan_page.js     (the page's own core)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -77,12 +77,17 @@ int main() {
             auto a = Clock::now();
             auto r = vc::plan(cfg, in);
             if (!r.ok || r.value.ranked.empty()) break;
-            auto f = vc::fabric_comparison(cfg, in, {}, r.value.ranked.front().layout, 0.9);
-            auto p = vc::pareto_sweep(cfg, in, vc::pareto_gpu_counts(in.gpus, r.value.gpus_per_node), 3);
+            // As the page runs them: each taking the plan's memory per layout where it applies.
+            const vc::PlanMemoryPtr& memory = r.value.memory;
+            auto f = vc::fabric_comparison(cfg, in, {}, r.value.ranked.front().layout, 0.9, memory);
+            auto p = vc::pareto_sweep(cfg, in, vc::pareto_gpu_counts(in.gpus, r.value.gpus_per_node), 3, memory);
+            // The page's default candidates (shell/state/planner.cpp, planner_default_clusters).
+            auto c = vc::plan_clusters(cfg, in, {{"h100-80gb", 512, "ib-ndr400"}, {"a100-80gb", 512, "ib-hdr200"},
+                                                 {"b200-180gb", 512, "ib-ndr400"}, {"a100-80gb", 1024, "ib-hdr200"}}, memory);
             best = std::min(best, std::chrono::duration<double>(Clock::now() - a).count());
-            points = (f.ok ? f.value.size() : 0) + (p.ok ? p.value.size() : 0);
+            points = (f.ok ? f.value.size() : 0) + (p.ok ? p.value.size() : 0) + (c.ok ? c.value.size() : 0);
         }
-        std::printf("%-10s plan llama-3.1-405b on 512 x H100 with the page's extras (every fabric, Pareto 128-2048 GPUs; %zu points): %.1f ms\n",
+        std::printf("%-10s plan llama-3.1-405b on 512 x H100 with the page's extras (every fabric, Pareto 128-2048 GPUs, 4 clusters; %zu points): %.1f ms\n",
                     build, points, best * 1e3);
     }
     return 0;

@@ -62,6 +62,16 @@ std::string gb(double bytes) {
     return buf;
 }
 
+// A checklist number in its unit: bytes in GB, the share in percent, counts whole.
+std::string checklist_number(double v, const std::string& unit) {
+    char buf[64];
+    if (unit == "bytes") return gb(v) + " GB";
+    if (unit == "share") std::snprintf(buf, sizeof buf, "%.1f%% of the target", 100 * v);
+    else if (unit == "bytes/parameter") std::snprintf(buf, sizeof buf, "%.4g bytes/parameter", v);
+    else std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
+    return buf;
+}
+
 }  // namespace
 
 int plan_command(int argc, char** argv) {
@@ -140,6 +150,27 @@ int plan_command(int argc, char** argv) {
             std::printf("  %6lld  %s; e.g. %s\n", c["count"].get<long long>(), c["reason"].get<std::string>().c_str(), c["example"].get<std::string>().c_str());
     }
     for (const auto& n : p["notes"]) std::printf("note: %s\n", n.get<std::string>().c_str());
+    if (out["checklist"].is_object()) {
+        const json& c = out["checklist"];
+        const bool serve = c["goal"] == "serve";
+        std::printf("the guide's checklist (%s):\n", serve ? "the planned cluster serving the goal" : "the best layout");
+        int i = 0;
+        for (const auto& s : c["steps"]) {
+            std::string line = checklist_number(s["value"].get<double>(), s["unit"].get<std::string>());
+            const std::string su = s["second_unit"].get<std::string>();
+            if (!su.empty()) line += (s["key"] == "overhead" ? " (total " : " (") + checklist_number(s["second"].get<double>(), su) + ")";
+            std::printf("  %d. %-13s %-44s %s\n", ++i, s["title"].get<std::string>().c_str(), line.c_str(), s["detail"].get<std::string>().c_str());
+        }
+        const json& a = c["answer"];
+        if (serve)
+            std::printf("  answer: %d x %s as %d replicas x TP%d, %.0f sequences each%s, %.0f tokens/s, $%.3f per million tokens\n",
+                        a["gpus"].get<int>(), a["gpu"].get<std::string>().c_str(), a["replicas"].get<int>(), a["tp"].get<int>(),
+                        a["seqs_per_replica"].get<double>(), a["meets"].get<bool>() ? "" : " (short of the goal)", a["tokens_per_s"].get<double>(),
+                        a["usd_per_mtok"].get<double>());
+        else
+            std::printf("  answer: %s, %s GB per GPU, %.2f s a step, MFU %.1f%%\n", a["layout"]["label"].get<std::string>().c_str(),
+                        gb(a["memory_bytes"].get<double>()).c_str(), a["step_s"].get<double>(), 100 * a["mfu"].get<double>());
+    }
     if (out.contains("clusters")) {
         std::printf("clusters:\n");
         for (const auto& c : out["clusters"]) {

@@ -277,13 +277,15 @@ json checklist_to_json(const Checklist& c) {
     for (const auto& s : c.steps)
         steps.push_back({{"key", s.key}, {"title", s.title}, {"value", s.value}, {"unit", s.unit}, {"second", s.second},
                          {"second_unit", s.second_unit}, {"detail", s.detail}});
-    return json{{"steps", steps}, {"answer", layout_result_to_json(c.answer)}, {"target_bytes", c.target_bytes}};
+    return json{{"goal", c.serving ? "serve" : "train"}, {"steps", steps},
+                {"answer", c.serving ? serve_cluster_to_json(c.serve_answer) : layout_result_to_json(c.answer)}, {"target_bytes", c.target_bytes}};
 }
 
 json serve_cluster_to_json(const ServeClusterResult& x) {
     return json{{"gpu", x.cluster.gpu_id}, {"gpus", x.cluster.gpus}, {"fabric", x.cluster.fabric}, {"ok", x.ok}, {"meets", x.meets},
                 {"why", x.why}, {"tp", x.tp}, {"replicas", x.replicas}, {"max_seqs_per_replica", x.max_seqs_per_replica},
-                {"seqs_per_replica", x.seqs_per_replica}, {"memory_bytes", x.memory_bytes}, {"tokens_per_s_replica", x.tokens_per_s_replica},
+                {"seqs_per_replica", x.seqs_per_replica}, {"memory_bytes", x.memory_bytes}, {"weights_bytes", x.weights_bytes},
+                {"kv_bytes", x.kv_bytes}, {"tokens_per_s_replica", x.tokens_per_s_replica},
                 {"tokens_per_s", x.tokens_per_s}, {"rent_usd_per_hour", x.rent_usd_per_hour}, {"usd_per_mtok", x.usd_per_mtok},
                 {"purchase_usd", x.purchase_usd}};
 }
@@ -300,6 +302,10 @@ json run_plan_request(const PlanRequest& req) {
     auto p = plan(req.cfg, req.in);
     if (!p.ok) return error_to_json(p.error);
     json out{{"ok", true}, {"plan", plan_result_to_json(p.value)}};
+    // The guide's checklist: the best layout's (training), or the planned cluster serving the goal.
+    auto ck = req.serve ? guide_checklist_serve(req.cfg, req.in, req.serve_goal) : guide_checklist(req.cfg, p.value);
+    if (!ck.ok && req.serve && ck.error.field != "plan.serve") return error_to_json(ck.error);
+    out["checklist"] = ck.ok ? checklist_to_json(ck.value) : json(nullptr);
     if (req.serve) {
         auto c = serve_clusters(req.cfg, req.in, req.serve_goal, req.clusters);
         if (!c.ok) return error_to_json(c.error);
@@ -307,7 +313,7 @@ json run_plan_request(const PlanRequest& req) {
         for (const auto& x : c.value) arr.push_back(serve_cluster_to_json(x));
         out["serve_clusters"] = arr;
     } else if (!req.clusters.empty()) {
-        auto c = plan_clusters(req.cfg, req.in, req.clusters);
+        auto c = plan_clusters(req.cfg, req.in, req.clusters, p.value.memory);
         if (!c.ok) return error_to_json(c.error);
         json arr = json::array();
         for (const auto& x : c.value) arr.push_back(cluster_to_json(x, req.deadline_days));
@@ -330,7 +336,7 @@ json run_plan_request(const PlanRequest& req) {
     }
     if (req.pareto) {
         const auto counts = req.pareto_counts.empty() ? pareto_gpu_counts(req.in.gpus, p.value.gpus_per_node) : req.pareto_counts;
-        auto s = pareto_sweep(req.cfg, req.in, counts, req.pareto_per_count);
+        auto s = pareto_sweep(req.cfg, req.in, counts, req.pareto_per_count, p.value.memory);
         if (!s.ok) return error_to_json(s.error);
         json arr = json::array();
         for (const auto& x : s.value) arr.push_back(pareto_point_to_json(x));
@@ -338,7 +344,7 @@ json run_plan_request(const PlanRequest& req) {
         out["pareto_tokens"] = req.in.train_tokens > 0 ? req.in.train_tokens : kParetoDefaultTokens;
     }
     if (req.fabric_comparison && !p.value.ranked.empty()) {
-        auto f = fabric_comparison(req.cfg, req.in, req.compare_fabrics, p.value.ranked.front().layout, req.target_efficiency);
+        auto f = fabric_comparison(req.cfg, req.in, req.compare_fabrics, p.value.ranked.front().layout, req.target_efficiency, p.value.memory);
         if (!f.ok) return error_to_json(f.error);
         json arr = json::array();
         for (const auto& x : f.value) arr.push_back(fabric_point_to_json(x));

@@ -54,10 +54,12 @@ nlohmann::json pareto_point_to_json(const ParetoPoint& p);
 nlohmann::json fabric_point_to_json(const FabricPoint& f);
 nlohmann::json serve_cluster_to_json(const ServeClusterResult& r);
 nlohmann::json cluster_to_json(const ClusterResult& r, double deadline_days);
-// The guide's checklist (guide_checklist): {"steps": [{key, title, value, unit, second?, second_unit?, detail}], "answer", "target_bytes"}.
+// The guide's checklist (guide_checklist, guide_checklist_serve): {"goal": "train" or "serve", "steps":
+// [{key, title, value, unit, second, second_unit, detail}], "answer" (the layout, or the serving cluster), "target_bytes"}.
 nlohmann::json checklist_to_json(const Checklist& c);
 
-// Runs everything the request asks: {"ok": true, "plan": {...}, "clusters": [...] (training, or
+// Runs everything the request asks: {"ok": true, "plan": {...}, "checklist": {...} (null when nothing
+// fits, or serving, when the planned cluster holds no sequence), "clusters": [...] (training, or
 // serving with "serve"), "fewest_gpus": {...}, "batch_sizing": [...], "pareto": [...],
 // "fabric_comparison": [...]}; {"ok": false, "error": {...}} on bad input.
 nlohmann::json run_plan_request(const PlanRequest& req);

@@ -9,7 +9,7 @@
 #   5. the single offline file, file:// to first frame, postMessage round trips, the JS library's time
 #      per detailed estimate beside the engine's own (bench/embed.mjs)
 #   6. the cluster planner's search (bench/bench_plan.cpp): layouts per second natively, as wasm with
-#      core/ at -O2 and with the page's -Os core, the wasm/native ratio per case side by side, and the
+#      core/ at -O2 and with the page's own core (-Os, its hot path -O2), the wasm/native ratio per case side by side, and the
 #      full Llama-3.1-405B on 512 H100 search (alone and with the page's extras)
 # Targets: wasm+js <= 474 KB gzip for the full app (tests/browser/size.test.mjs; issue 15: 360 KB); one estimate <= 2 us
 # natively and within 2x in wasm (issue 2); planner >= 200,000 layouts/s natively, wasm within 2x,
@@ -58,7 +58,7 @@ engine_us=$(awk '/vllm bf16/ { for (i = 1; i < NF; i++) if ($i == "estimate") pr
 echo "== embed, offline and the JS library (bench/embed.mjs)"
 VRAMCALC_ENGINE_US=$engine_us node bench/embed.mjs "$site" build/wasm/lib
 
-echo "== cluster planner search (bench/bench_plan.cpp; native, wasm -O2 core, the page's -Os core)"
+echo "== cluster planner search (bench/bench_plan.cpp; native, wasm -O2 core, the page's core)"
 plan_native=$(build/native/bench/vramcalc_bench_plan)
 plan_wasm=$(node --no-experimental-fetch build/wasm/bench/vramcalc_bench_plan.js)
 plan_page=$(node --no-experimental-fetch build/wasm/bench/bench_plan_page.js)
@@ -73,7 +73,7 @@ printf '%s\n%s\n%s\n' "$plan_native" "$plan_wasm" "$plan_page" | awk '
     }
     / with the page.s extras/ { b = $1; if (b == "wasm,") b = "page"; x[b] = $(NF - 1) }
     END {
-        printf "  %-28s %14s %14s %14s %9s %9s\n", "layouts/s", "native", "wasm -O2", "page -Os", "wasm/nat", "page/nat"
+        printf "  %-28s %14s %14s %14s %9s %9s\n", "layouts/s", "native", "wasm -O2", "page core", "wasm/nat", "page/nat"
         for (k = 0; k < n; k++) {
             c = order[k]
             printf "  %-28s %14.0f %14.0f %14.0f %8.2fx %8.2fx\n", c, r[c, "native"], r[c, "wasm"], r[c, "page"],

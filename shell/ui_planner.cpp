@@ -274,8 +274,10 @@ void checklist_panel(App& a, const PlannerResults& r) {
     if (c.steps.empty()) return;
     const bool gib = a.ui.show_gib;
     panel_begin("plan_checklist_panel", "THE GUIDE'S CHECKLIST");
-    dim_text("How much VRAM for this cluster, step by step, for the best layout (the training engine's numbers: model states + "
-             "activations + overhead is the memory per GPU).");
+    dim_text(c.serving ? "How much VRAM for this cluster, step by step, serving the goal (the serving engine's numbers: weights + KV cache + "
+                         "overhead is the memory per GPU)."
+                       : "How much VRAM for this cluster, step by step, for the best layout (the training engine's numbers: model states + "
+                         "activations + overhead is the memory per GPU).");
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoSavedSettings;
     if (ImGui::BeginTable("plan_checklist", 3, flags)) {
         ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed);
@@ -308,6 +310,12 @@ void checklist_panel(App& a, const PlannerResults& r) {
         ImGui::EndTable();
     }
     const LayoutResult& x = c.answer;
+    const ServeClusterResult& sv = c.serve_answer;
+    if (c.serving)
+        ImGui::TextWrapped("Answer: %d replicas x TP %d, %s sequences each; %s tokens/s, $%s per million tokens%s", sv.replicas, sv.tp,
+                           format_count(sv.seqs_per_replica).c_str(), format_count(sv.tokens_per_s).c_str(), fixed(sv.usd_per_mtok, 3).c_str(),
+                           sv.meets ? "" : " (short of the goal)");
+    else
     ImGui::TextWrapped("Answer: %s, %s per GPU; %s a step, %s tokens/s per GPU, MFU %s%s", layout_label(x.layout).c_str(),
                        format_size(x.memory_bytes, gib).c_str(), seconds(x.time.total).c_str(), format_count(x.time.tokens_per_s_per_gpu).c_str(),
                        format_percent(x.time.mfu).c_str(),

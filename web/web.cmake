@@ -5,12 +5,16 @@
 # the team's toolchain notes (NODE_PATH for acorn; -o app.js, not .html, at -O2 and above).
 include(${CMAKE_SOURCE_DIR}/shell/shell.cmake)
 
-# The page's download is the budget (issue 5, the full app: wasm + js <= 457 KB gzip (was 495; issue 15),
+# The page's download is the budget (issue 5, the full app: wasm + js <= 474 KB gzip (was 495; issue 15),
 # tests/browser/size.test.mjs):
-# everything the page links is compiled for size and the app is linked with -Oz (9 KB gzip less than
-# -Os). NOTE: that makes an estimate ~3x slower than a speed build (irrelevant for one estimate per
-# keystroke); bench/ builds its own -O2 copy of core/ to time the engine itself.
+# everything the page links is compiled for size (but for the planner's hot path below) and the app
+# is linked with VC_PAGE_LINK_OPT: -O2 (was -Oz, 9 KB gzip less than -Os when it was chosen; with the
+# planner's -O2 sources below, binaryen's -Oz pass made the planner ~1.9x slower than an -O2 link for
+# 1.3 KB gzip; -O3 would cost 30 KB, docs/planner.md "Speed"). NOTE: compiling for size makes an
+# estimate ~3x slower than a speed build (irrelevant for one estimate per keystroke); bench/ builds
+# its own -O2 copy of core/ to time the engine itself.
 set(VC_PAGE_OPT "-Os" CACHE STRING "Optimisation flag the page's libraries are compiled with")
+set(VC_PAGE_LINK_OPT "-O2" CACHE STRING "Optimisation flag the page is linked with (binaryen's passes at link)")
 option(VC_PAGE_LTO "Compile and link the page with link-time optimisation" OFF)
 set(VC_PAGE_LTO_FLAG "")
 if(VC_PAGE_LTO)
@@ -19,6 +23,16 @@ endif()
 foreach(t imgui vc_core vc_io vc_shell vc_shell_state)
   target_compile_options(${t} PRIVATE ${VC_PAGE_OPT} ${VC_PAGE_LTO_FLAG})
 endforeach()
+# The cluster planner's hot path inside the page at -O2 (issue 11: the page's search within 2x of
+# native; at -Os it was 3.8-8.5x): a layout is the training engine's memory (core/train, the model's
+# parameter counts, the field table's range checks it runs on every call) and the step time
+# (core/plan). Source options come after the target's, so -O2 wins on these files; the size this
+# costs is in docs/planner.md.
+set(VC_PAGE_SPEED_SOURCES core/plan/search.cpp core/plan/step_time.cpp core/plan/collectives.cpp core/train/training.cpp
+  core/train/training_activations.cpp core/train/training_profiles.cpp core/model/model.cpp core/fields.cpp core/status.cpp
+  core/catalog/cuda_context.cpp)
+list(TRANSFORM VC_PAGE_SPEED_SOURCES PREPEND ${CMAKE_SOURCE_DIR}/)
+set_source_files_properties(${VC_PAGE_SPEED_SOURCES} PROPERTIES COMPILE_OPTIONS -O2)
 
 set(VC_SITE_DIR "${CMAKE_BINARY_DIR}/site")
 set(VC_WEB_FLAGS -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2)
@@ -41,7 +55,7 @@ if(NOT VC_CLOSURE_COMPILER)
   message(FATAL_ERROR "google-closure-compiler not found in node_modules/.bin: run scripts/setup.sh (npm ci)")
 endif()
 set_property(TARGET app PROPERTY RULE_LAUNCH_LINK "${CMAKE_COMMAND} -E env EM_CLOSURE_COMPILER=${VC_CLOSURE_COMPILER}")
-target_link_options(app PRIVATE ${VC_WEB_FLAGS} -Oz ${VC_PAGE_LTO_FLAG} --closure 1 --bind
+target_link_options(app PRIVATE ${VC_WEB_FLAGS} ${VC_PAGE_LINK_OPT} ${VC_PAGE_LTO_FLAG} --closure 1 --bind
   -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig  # web/imgui_no_default_font.cpp
   -sENVIRONMENT=web -sFILESYSTEM=0 -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0
   -sDYNAMIC_EXECUTION=0  # no eval / new Function: the page's Content-Security-Policy forbids them

@@ -1,13 +1,15 @@
-// vramcalc core: the cluster-sizing guide's checklist for one layout of a plan (docs/planner.md,
-// "The guide's checklist"): model, precision, parallelism, batch (global and per GPU), sequence,
-// model states, activations, + overhead, the 75% target, each with the number the training
-// engine gives for that layout, ending in the planner's answer. The numbers add up: states +
-// activations + overhead is the layout's memory per GPU (core/train device_total).
+// vramcalc core: the cluster-sizing guide's checklist (docs/planner.md, "The guide's checklist"):
+// model, precision, parallelism, batch (global and per GPU), sequence, model states, activations or
+// KV, + overhead, the target, each with the number the engine gives, ending in the planner's answer.
+// Training: one layout of a plan, the training engine's numbers (states + activations + overhead is
+// the layout's memory per GPU, core/train device_total). Serving: the planned cluster's replicas x
+// TP for the goal, the serving engine's numbers (weights + KV cache + overhead is the memory in use).
 #include <cmath>
 #include <cstdio>
 
-#include "core/plan/plan.hpp"
+#include "core/plan/plan_internal.hpp"
 #include "core/result.hpp"
+#include "core/serve/inference.hpp"
 #include "core/train/training.hpp"
 
 namespace vc {
@@ -25,6 +27,12 @@ ChecklistStep step(const char* key, const char* title, double value, const char*
     s.second_unit = second_unit;
     s.detail = detail;
     return s;
+}
+
+// Step 1's detail: the model's shape.
+void model_detail(char (&d)[256], const ModelSpec& m) {
+    std::snprintf(d, sizeof d, "%d layers, hidden %d, %d heads (%d KV), vocabulary %d", m.layers, m.hidden, m.heads,
+                  m.kv_heads > 0 ? m.kv_heads : m.heads, m.vocab);
 }
 
 }  // namespace
@@ -70,8 +78,7 @@ Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, si
     // The details are written with snprintf: one call each instead of a chain of string additions
     // keeps the page's download smaller.
     char d[256];
-    std::snprintf(d, sizeof d, "%d layers, hidden %d, %d heads (%d KV), vocabulary %d", m.layers, m.hidden, m.heads,
-                  m.kv_heads > 0 ? m.kv_heads : m.heads, m.vocab);
+    model_detail(d, m);
     c.steps.push_back(step("model", "Model", r.params_total, "parameters", d));
     std::snprintf(d, sizeof d, "%s, %s: weights %.3g + gradients %.3g + optimizer %.3g bytes per parameter, before sharding (DDP, this split)",
                   precision_name(cfg.training.precision), optimizer_name(cfg.training.optimizer), uw / held, ug / held, uo / held);
@@ -93,6 +100,66 @@ Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, si
     const double share = plan.target_bytes > 0 ? r.device_total / plan.target_bytes : 0;
     std::snprintf(d, sizeof d, "%s: the total is %.1f%% of the %.0f%% target", share <= 1 ? "fits" : "over", 100 * share, 100 * cfg.target_utilization);
     c.steps.push_back(step("target", "Target", plan.target_bytes, "bytes", d, share, "share"));
+    return Out::success(std::move(c));
+}
+
+Outcome<Checklist> guide_checklist_serve(const Config& cfg, const PlanInputs& in, const ServeGoal& goal) {
+    using Out = Outcome<Checklist>;
+    Error err;
+    if (!check_serve_goal(goal, in, err)) return Out::failure(err);
+    auto rm = resolve_model(cfg.model);
+    if (!rm.ok) return Out::failure(rm.error);
+    // The planned cluster, sized for the goal as the serving comparison sizes each candidate.
+    const ServeClusterResult r = serve_cluster(cfg, in, goal, {cfg.gpu_id, in.gpus, in.fabric}, -1);
+    if (!r.ok) return Out::failure("plan.serve", r.why);
+    auto p = make_inference_plan(serve_config(cfg, r.cluster.gpu_id, r.tp), r.tp);
+    if (!p.ok) return Out::failure(p.error);
+    const InferencePlan& ip = p.value;
+    const ModelSpec& m = rm.value;
+    const double context = goal.context > 0 ? goal.context : cfg.inference.context;
+    const MemoryAt mem = memory_at(ip, context, r.seqs_per_replica);
+    const bool vllm = ip.engine == Engine::Vllm;
+    const double overhead = mem.activations + mem.runtime + mem.graphs + mem.extras;
+    const double total = r.weights_bytes + r.kv_bytes + overhead;
+    // vLLM reserves gpu_memory_utilization of the card up front and fills what the weights and its
+    // profiled peak leave with the KV pool: the reservation is its target (total <= it exactly when
+    // the sequences fit the pool). The other engines grow with the load: the utilization target.
+    const double target = vllm ? mem.total() : ip.gpu_capacity * budget_share(ip);
+    const double params = ip.params.total > 0 ? ip.params.total : 1;
+
+    Checklist c;
+    c.serving = true;
+    c.serve_answer = r;
+    c.target_bytes = target;
+    char d[256];
+    model_detail(d, m);
+    c.steps.push_back(step("model", "Model", ip.params.total, "parameters", d));
+    std::snprintf(d, sizeof d, "%s weights, KV cache in %s; serving keeps no gradients or optimizer state", ip.format ? ip.format->label : "",
+                  ip.kv_dtype ? ip.kv_dtype->id : "");
+    c.steps.push_back(step("precision", "Precision", ip.weights.total / params, "bytes/parameter", d));
+    std::snprintf(d, sizeof d, "%d replicas x TP %d (the TP with the lowest cost per million tokens that holds the goal)", r.replicas, r.tp);
+    c.steps.push_back(step("parallelism", "Parallelism", r.cluster.gpus, "GPUs", d, r.tp, "GPUs/replica"));
+    std::snprintf(d, sizeof d, "%.0f concurrent sequences over %d replicas: %.0f on each (at most %.0f fit one)", goal.concurrency, r.replicas,
+                  r.seqs_per_replica, r.max_seqs_per_replica);
+    c.steps.push_back(step("batch", "Batch", goal.concurrency, "sequences", d, r.seqs_per_replica, "sequences/replica"));
+    std::snprintf(d, sizeof d, "%.0f sequences x %.0f tokens of context cached on each replica", r.seqs_per_replica, context);
+    c.steps.push_back(step("sequence", "Sequence", context, "tokens", d, r.seqs_per_replica * context, "tokens/replica"));
+    std::snprintf(d, sizeof d, "the weights on each GPU (TP %d)", r.tp);
+    c.steps.push_back(step("states", "Model states", r.weights_bytes, "bytes", d));
+    std::snprintf(d, sizeof d, "%.0f sequences x %.0f tokens, %s, %.3g KV heads per GPU%s", r.seqs_per_replica, context, ip.kv_dtype ? ip.kv_dtype->id : "",
+                  ip.kv.kv_heads_per_gpu, vllm ? ", in vLLM's pool" : "");
+    c.steps.push_back(step("kv", "KV cache", r.kv_bytes, "bytes", d));
+    c.steps.push_back(step("overhead", "+ Overhead", overhead, "bytes",
+                           vllm ? "activation peak, CUDA context and CUDA graphs; the total per GPU in use"
+                                : "activations, CUDA context and runtime buffers; the total per GPU",
+                           total, "bytes"));
+    const double share = target > 0 ? total / target : 0;
+    if (vllm)
+        std::snprintf(d, sizeof d, "%s: the total is %.1f%% of vLLM's reservation (gpu_memory_utilization %.0f%%, KV pool included)",
+                      share <= 1 ? "fits" : "over", 100 * share, 100 * ip.in.vllm.gpu_memory_utilization);
+    else
+        std::snprintf(d, sizeof d, "%s: the total is %.1f%% of the %.0f%% target", share <= 1 ? "fits" : "over", 100 * share, 100 * budget_share(ip));
+    c.steps.push_back(step("target", "Target", target, "bytes", d, share, "share"));
     return Out::success(std::move(c));
 }
 

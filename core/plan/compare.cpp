@@ -60,11 +60,11 @@ std::vector<ParetoPoint> pareto_points_from(const PlanResult& p) {
     return out;
 }
 
-Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count) {
+Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count, const PlanMemoryPtr& reuse) {
     using Out = Outcome<std::vector<ParetoPoint>>;
     Error err;
     if (!check_value("plan.pareto.per_count", per_count, err)) return Out::failure(err);
-    auto p = plan(cfg, pareto_plan_inputs(in, gpus, per_count));
+    auto p = plan(cfg, pareto_plan_inputs(in, gpus, per_count), reuse);
     if (!p.ok) return Out::failure(p.error);
     return Out::success(pareto_points_from(p.value));
 }
@@ -82,11 +82,13 @@ void mark_pareto_front(std::vector<ParetoPoint>& pts) {
     }
 }
 
-Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInputs& in, const std::vector<int>& counts, int per_count) {
+Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInputs& in, const std::vector<int>& counts, int per_count,
+                                               const PlanMemoryPtr& reuse) {
     using Out = Outcome<std::vector<ParetoPoint>>;
     std::vector<ParetoPoint> all;
     for (int n : counts) {
-        auto pts = pareto_points(cfg, in, n, per_count);
+        auto pts = pareto_points(cfg, in, n, per_count, reuse);
+        if (!pts.ok && pts.error.field == "plan.global_batch") continue;  // no layout of that size makes the batch: no point
         if (!pts.ok) return Out::failure(pts.error);
         all.insert(all.end(), pts.value.begin(), pts.value.end());
     }
@@ -122,18 +124,18 @@ Outcome<FabricPoint> fabric_point_from(const Config& cfg, const PlanInputs& pi, 
 }
 
 Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const std::string& fabric, const Layout& reference,
-                                  double target_efficiency) {
+                                  double target_efficiency, const PlanMemoryPtr& reuse) {
     const PlanInputs pi = fabric_plan_inputs(in, fabric);
-    return fabric_point_from(cfg, pi, reference, target_efficiency, plan(cfg, pi));
+    return fabric_point_from(cfg, pi, reference, target_efficiency, plan(cfg, pi, reuse));
 }
 
 Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
-                                                    const Layout& reference, double target_efficiency) {
+                                                    const Layout& reference, double target_efficiency, const PlanMemoryPtr& reuse) {
     using Out = Outcome<std::vector<FabricPoint>>;
     const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<FabricPoint> out;
     for (const auto& id : ids) {
-        auto fp = fabric_point(cfg, in, id, reference, target_efficiency);
+        auto fp = fabric_point(cfg, in, id, reference, target_efficiency, reuse);
         if (!fp.ok) return Out::failure(fp.error);
         out.push_back(std::move(fp.value));
     }
@@ -141,14 +143,21 @@ Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const Pla
 }
 
 // [SECTION] serving -------------------------------------------------------------------------------
-namespace {
+Config serve_config(const Config& base, const std::string& gpu_id, int tp) {
+    Config cfg = base;
+    cfg.task = Task::Inference;
+    cfg.method = Method::Detailed;
+    cfg.gpu_id = gpu_id;
+    cfg.gpus = tp;
+    cfg.inference.tp = tp;
+    return cfg;
+}
 
-// `index`: the cluster's place in the request, which names its fields (plan.clusters[i].gpus).
-ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c, size_t index) {
+ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c, long index) {
     ServeClusterResult best;
     best.cluster = c;
     auto why = [&](const Error& e) {
-        const Error named = cluster_error(e, index);
+        const Error named = index >= 0 ? cluster_error(e, static_cast<size_t>(index)) : e;
         best.why = named.message.rfind(named.field, 0) == 0 ? named.message : named.field + ": " + named.message;
         return best;
     };
@@ -160,19 +169,13 @@ ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const Ser
     const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
     const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
     const double buy = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
-    Config cfg = base;
-    cfg.task = Task::Inference;
-    cfg.method = Method::Detailed;
-    cfg.gpu_id = c.gpu_id;
-    const double context = goal.context > 0 ? goal.context : cfg.inference.context;
+    const double context = goal.context > 0 ? goal.context : base.inference.context;
     std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " tokens";
     bool have = false;
     // Candidates: TP 1, 2, 4, ... within a node (vLLM's tensor parallelism), replicas = GPUs / TP.
     for (int tp = 1; tp <= std::min(per_node, c.gpus); tp *= 2) {
         if (c.gpus % tp) continue;
-        cfg.gpus = tp;
-        cfg.inference.tp = tp;
-        auto plan = make_inference_plan(cfg, tp);
+        auto plan = make_inference_plan(serve_config(base, c.gpu_id, tp), tp);
         if (!plan.ok) {
             last_error = plan.error.field + ": " + plan.error.message;
             continue;
@@ -189,7 +192,11 @@ ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const Ser
         const double need = goal.concurrency > 0 ? std::ceil(goal.concurrency / r.replicas) : most;
         r.seqs_per_replica = std::max(1.0, std::min(most, need));
         r.meets = r.max_seqs_per_replica * r.replicas >= goal.concurrency;
-        r.memory_bytes = memory_at(ip, context, r.seqs_per_replica).total();
+        const MemoryAt mem = memory_at(ip, context, r.seqs_per_replica);
+        r.memory_bytes = mem.total();
+        r.weights_bytes = mem.weights;
+        // vLLM's entry is its whole pool; the sequences occupy their share of it.
+        r.kv_bytes = ip.engine == Engine::Vllm ? r.seqs_per_replica * kv_sequence_bytes(ip.kv, context, ip.block) : mem.kv;
         const Speed sp = inference_speed(ip, context, r.seqs_per_replica, context);
         r.tokens_per_s_replica = sp.tokens_per_s_total;
         r.tokens_per_s = sp.tokens_per_s_total * r.replicas;
@@ -212,19 +219,20 @@ ServeClusterResult serve_one(const Config& base, const PlanInputs& in, const Ser
     return best;
 }
 
-}  // namespace
+bool check_serve_goal(const ServeGoal& goal, const PlanInputs& in, Error& err) {
+    return check_members({{"plan.serve.concurrency", goal.concurrency}, {"plan.serve.context", goal.context}, {"plan.network_share", in.network_share}},
+                         err);
+}
 
 Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const PlanInputs& in, const ServeGoal& goal,
                                                         const std::vector<ClusterCandidate>& clusters) {
     using Out = Outcome<std::vector<ServeClusterResult>>;
     Error err;
-    if (!check_members({{"plan.serve.concurrency", goal.concurrency}, {"plan.serve.context", goal.context}, {"plan.network_share", in.network_share}},
-                       err))
-        return Out::failure(err);
+    if (!check_serve_goal(goal, in, err)) return Out::failure(err);
     auto rm = resolve_model(cfg.model);
     if (!rm.ok) return Out::failure(rm.error);
     std::vector<ServeClusterResult> out;
-    for (size_t i = 0; i < clusters.size(); ++i) out.push_back(serve_one(cfg, in, goal, clusters[i], i));
+    for (size_t i = 0; i < clusters.size(); ++i) out.push_back(serve_cluster(cfg, in, goal, clusters[i], static_cast<long>(i)));
     std::stable_sort(out.begin(), out.end(), [](const ServeClusterResult& a, const ServeClusterResult& b) {
         if (a.meets != b.meets) return a.meets;
         if (a.ok != b.ok) return a.ok;

@@ -136,6 +136,14 @@ struct RejectClass {
     std::string example;         // the closest one, e.g. "TP8 PP2 ...: 96.1 GB of 60 GB target (+36.1 GB)"
 };
 
+// Memory per GPU of every layout a search listed: the training engine's figure, which neither the
+// fabric nor prices nor the token budget change. A later search of the same config (model and
+// training setup) on the same GPU type and count takes it instead of calling the engine again (the
+// fabric chart, the Pareto point of the plan's own size, the plan's own cluster in a comparison);
+// it is used only when that search lists the same layouts and the first one's memory agrees.
+struct PlanMemory;
+using PlanMemoryPtr = std::shared_ptr<const PlanMemory>;
+
 struct PlanResult {
     std::string gpu_id, fabric_id, intra_id;
     int gpus = 0, gpus_per_node = 0;
@@ -144,6 +152,7 @@ struct PlanResult {
     std::vector<LayoutResult> ranked;          // best first, at most PlanInputs::top
     std::vector<RejectClass> rejected;         // by class, most frequent first
     std::vector<std::string> notes;
+    PlanMemoryPtr memory;                      // the search's memory per layout, for a later search to reuse
 };
 
 // Smallest per-GPU batch that keeps the GPUs busy on one fabric, and what it costs in memory.
@@ -212,7 +221,9 @@ struct ServeClusterResult {
     int tp = 0, replicas = 0;
     double max_seqs_per_replica = 0;  // most sequences of the context that fit one replica
     double seqs_per_replica = 0;      // the goal's share of them (ceil(C / replicas), at most the max)
-    double memory_bytes = 0;          // per GPU at seqs_per_replica
+    double memory_bytes = 0;          // per GPU at seqs_per_replica (vLLM: its whole reservation, the KV pool included)
+    double weights_bytes = 0;         // of which the weights on one GPU
+    double kv_bytes = 0;              // the KV cache seqs_per_replica sequences of the context occupy on one GPU
     double tokens_per_s_replica = 0;  // decode, the roofline (core/serve inference_speed)
     double tokens_per_s = 0;          // all replicas
     double rent_usd_per_hour = 0, usd_per_mtok = 0, purchase_usd = 0;
@@ -240,7 +251,8 @@ double model_flops_per_token(const ModelSpec& m, double seq);
 Config layout_config(const Config& base, const Layout& l, int gpus);
 
 // Every valid layout for in.gpus GPUs of cfg.gpu_id on in.fabric, ranked. Errors name the field.
-Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in);
+// `reuse`: an earlier search's memory (PlanMemory), taken when it applies.
+Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse = nullptr);
 
 // plan() in slices, for a front end that spreads a search over frames (the page): start() checks
 // the inputs and lists the layouts (cheap), step() evaluates up to `max_layouts` more of them
@@ -252,7 +264,9 @@ public:
     ~PlanSearch();
     PlanSearch(PlanSearch&&) noexcept;
     PlanSearch& operator=(PlanSearch&&) noexcept;
-    Error start(const Config& cfg, const PlanInputs& in);  // field empty: started (copies its inputs)
+    // field empty: started (copies its inputs); `reuse` as plan()'s
+    Error start(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse = nullptr);
+    bool reusing() const;              // started with an earlier search's memory
     bool step(long long max_layouts);  // true when every layout is evaluated
     bool started() const;              // between a successful start() and result()
     bool done() const;
@@ -273,7 +287,7 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
 
 // Best layout on each candidate cluster, time and cost for in.train_tokens.
 Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in,
-                                                  const std::vector<ClusterCandidate>& clusters);
+                                                  const std::vector<ClusterCandidate>& clusters, const PlanMemoryPtr& reuse = nullptr);
 
 // Orders cluster results as plan_clusters does: by `rank` (time: days or cluster throughput; cost:
 // rental; tokens/s per GPU), those with no fitting layout last.
@@ -288,22 +302,25 @@ Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, doub
 std::vector<int> pareto_gpu_counts(int gpus, int gpus_per_node);
 // The `per_count` fastest layouts of `gpus` GPUs, priced for in.train_tokens (kParetoDefaultTokens
 // when 0). Empty when none fits.
-Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count);
+Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInputs& in, int gpus, int per_count,
+                                                const PlanMemoryPtr& reuse = nullptr);
 // Sorts by days (then cost) and marks the front: the points no other is both faster and cheaper than.
 void mark_pareto_front(std::vector<ParetoPoint>& points);
 // pareto_points for every count, merged and marked.
-Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInputs& in, const std::vector<int>& counts, int per_count);
+Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInputs& in, const std::vector<int>& counts, int per_count,
+                                               const PlanMemoryPtr& reuse = nullptr);
 
 // The same job on one fabric (FabricPoint); `reference` is the split batch sizing keeps.
 Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const std::string& fabric, const Layout& reference,
-                                  double target_efficiency);
+                                  double target_efficiency, const PlanMemoryPtr& reuse = nullptr);
 // fabric_point for each id (empty: every inter-node fabric).
 Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
-                                                    const Layout& reference, double target_efficiency);
+                                                    const Layout& reference, double target_efficiency, const PlanMemoryPtr& reuse = nullptr);
 
 // The searches behind the comparisons, for a front end that runs each as a sliced PlanSearch: a
 // comparison is plan(its config, its inputs) followed by its *_from function (pareto_points,
-// fabric_point and plan_clusters are exactly that).
+// fabric_point and plan_clusters are exactly that). Each takes the plan's memory (`reuse`): the
+// fabrics always apply, the Pareto size and the cluster equal to the plan's own when there is one.
 PlanInputs pareto_plan_inputs(const PlanInputs& in, int gpus, int per_count);
 std::vector<ParetoPoint> pareto_points_from(const PlanResult& p);
 PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric);
@@ -322,12 +339,16 @@ Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const
                                                         const std::vector<ClusterCandidate>& clusters);
 
 // [SECTION] checklist -----------------------------------------------------------------------------
-// The cluster-sizing guide's checklist for one ranked layout, its nine steps in the guide's order:
-// model, precision, parallelism, batch (global and per GPU), sequence, model states, activations,
-// + overhead, the utilization target. Each step's number comes from the training engine for that
-// layout (states + activations + overhead = the layout's memory per GPU), ending in the answer.
+// The cluster-sizing guide's checklist, its nine steps in the guide's order: model, precision,
+// parallelism, batch (global and per GPU), sequence, model states, activations or KV, + overhead,
+// the utilization target, each with the engine's number, ending in the planner's answer.
+// Training (guide_checklist): one ranked layout; the numbers come from the training engine for that
+// layout (states + activations + overhead = the layout's memory per GPU).
+// Serving (guide_checklist_serve): the planned cluster (cfg.gpu_id x in.gpus) serving the goal as the
+// serving comparison sizes it (serve_clusters: replicas x TP); step 6 is the weights, step 7 the KV
+// cache (key "kv"), from the serving engine (weights + KV + overhead = the memory per GPU in use).
 struct ChecklistStep {
-    const char* key = "";       // model, precision, parallelism, batch, sequence, states, activations, overhead, target
+    const char* key = "";       // model, precision, parallelism, batch, sequence, states, activations (serving: kv), overhead, target
     const char* title = "";     // "Model", ...
     double value = 0;           // the step's number, in `unit`
     const char* unit = "";      // parameters, bytes/parameter, GPUs, sequences, tokens, bytes
@@ -337,10 +358,13 @@ struct ChecklistStep {
 };
 struct Checklist {
     std::vector<ChecklistStep> steps;
-    LayoutResult answer;        // the layout walked through (the planner's best by default)
+    bool serving = false;       // a serving goal's checklist (answer: serve_answer)
+    LayoutResult answer;        // training: the layout walked through (the planner's best by default)
+    ServeClusterResult serve_answer;  // serving: the planned cluster's replicas x TP
     double target_bytes = 0;
 };
 Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, size_t index = 0);
+Outcome<Checklist> guide_checklist_serve(const Config& cfg, const PlanInputs& in, const ServeGoal& goal);
 
 // The inter-node fabrics of the catalog, in its order (the fabrics a plan may name).
 std::vector<std::string> inter_node_fabrics();

@@ -32,4 +32,12 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
 // plan.fabric ("plan.clusters[1].gpus: must be whole nodes of 8 GPUs ...").
 Error cluster_error(Error e, size_t i);
 
+// The serving engine's config for `base`'s model on TP GPUs of `gpu_id` (serve_clusters, guide_checklist_serve).
+Config serve_config(const Config& base, const std::string& gpu_id, int tp);
+// One cluster of a serving comparison: the TP whose replicas hold the goal cheapest. `index`: its
+// place in the request, which names its fields (plan.clusters[i].gpus); -1: the plan's own cluster.
+ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c, long index);
+// plan.serve.concurrency in [1, 1e7], plan.serve.context in [0, 1e8] (0: the config's), plan.network_share.
+bool check_serve_goal(const ServeGoal& goal, const PlanInputs& in, Error& err);
+
 }  // namespace vc

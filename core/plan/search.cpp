@@ -32,14 +32,21 @@ std::string gb(double bytes) { return fixed(bytes / 1e9, 1) + " GB"; }
 struct Rejects {
     std::map<std::string, RejectClass> by;
     std::map<std::string, double> best_over;  // smallest overshoot seen per class
+    int min_batch_dp = 0;                     // smallest DP of a split the global batch ruled out (0: none)
     void add(const std::string& reason, const std::string& example, double over = 0) {
+        add_with(reason, over, [&] { return example; });
+    }
+    // As add, with the example written only when it is the class's closest so far (a search rejects
+    // thousands of layouts out of memory; writing each one's label and sizes cost more than its step time).
+    template <typename Example>
+    void add_with(const std::string& reason, double over, Example example) {
         auto& c = by[reason];
         c.reason = reason;
         ++c.count;
         auto it = best_over.find(reason);
         if (it == best_over.end() || over < it->second) {
             best_over[reason] = over;
-            c.example = example;
+            c.example = example();
         }
     }
     std::vector<RejectClass> list() const {
@@ -230,7 +237,10 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
                 if (static_cast<long long>(s.cfg.run.seq) % cp) continue;
                 const int dp = N / (tp * pp * cp);
                 if (static_cast<long long>(s.global) % dp) {
-                    if (rej) rej->add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
+                    if (rej) {
+                        rej->add("global batch not divisible by DP", "DP" + std::to_string(dp) + " with global batch " + fixed(s.global, 0));
+                        if (rej->min_batch_dp == 0 || dp < rej->min_batch_dp) rej->min_batch_dp = dp;
+                    }
                     continue;
                 }
                 const long long local = static_cast<long long>(s.global) / dp;
@@ -261,17 +271,23 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
     }
 }
 
-LayoutResult evaluate(const Search& s, const Layout& l, bool& engine_ok, Error& engine_err) {
+// The training engine's memory per GPU for a layout; false with `err` when the engine refuses it.
+bool layout_memory(const Search& s, const Layout& l, double& bytes, Error& err) {
+    auto mem = training_result(layout_config(s.cfg, l, s.in.gpus));
+    if (!mem.ok) {
+        err = mem.error;
+        return false;
+    }
+    bytes = mem.value.device_total;
+    return true;
+}
+
+// A layout's step time, priced, with its memory per GPU (`memory_bytes`).
+LayoutResult evaluate(const Search& s, const Layout& l, double memory_bytes) {
     LayoutResult r;
     r.layout = l;
     r.time = step_time_for(s.pm, s.hw, s.in.k, l);
-    auto mem = training_result(layout_config(s.cfg, l, s.in.gpus));
-    engine_ok = mem.ok;
-    if (!mem.ok) {
-        engine_err = mem.error;
-        return r;
-    }
-    r.memory_bytes = mem.value.device_total;
+    r.memory_bytes = memory_bytes;
     r.memory_share = s.hw.gpu.memory_bytes > 0 ? r.memory_bytes / s.hw.gpu.memory_bytes : 0;
     r.fits = r.memory_bytes <= s.target;
     if (s.in.train_tokens > 0 && r.time.tokens_per_s_per_gpu > 0) {
@@ -280,6 +296,37 @@ LayoutResult evaluate(const Search& s, const Layout& l, bool& engine_ok, Error& 
         r.rent_usd = seconds / 3600 * s.in.gpus * s.hw.price_per_hour_usd;
     }
     return r;
+}
+
+}  // namespace
+
+// [SECTION] memory reuse --------------------------------------------------------------------------
+struct PlanMemory {
+    std::string gpu_id;
+    int gpus = 0;
+    std::vector<Layout> layouts;             // as the search listed them
+    std::vector<double> bytes;               // per layout; NaN where the engine refused it (errors)
+    std::vector<std::pair<size_t, Error>> errors;  // by layout index, ascending
+};
+
+namespace {
+
+bool same_layout(const Layout& a, const Layout& b) {
+    return a.tp == b.tp && a.pp == b.pp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.v == b.v && a.sp == b.sp &&
+           a.sharding == b.sharding && a.micro == b.micro && a.accum == b.accum && a.recompute == b.recompute;
+}
+
+// Whether `m` holds the memory of the layouts `s` lists: same GPU type and count, the same list,
+// and the first layout's memory as the engine gives it now (the config is the same).
+bool memory_applies(const PlanMemory& m, const Search& s, const std::vector<Layout>& layouts) {
+    if (m.gpu_id != s.cfg.gpu_id || m.gpus != s.in.gpus || m.layouts.size() != layouts.size() || m.bytes.size() != layouts.size()) return false;
+    for (size_t i = 0; i < layouts.size(); ++i)
+        if (!same_layout(m.layouts[i], layouts[i])) return false;
+    if (layouts.empty()) return true;
+    double first = std::nan("");
+    Error e;
+    const bool ok = layout_memory(s, layouts[0], first, e);
+    return ok ? m.bytes[0] == first : std::isnan(m.bytes[0]);
 }
 
 }  // namespace
@@ -293,6 +340,9 @@ struct PlanSearch::State {
     size_t next = 0;                     // next layout to evaluate
     std::vector<LayoutResult> fit;
     long long comm_bound = 0;
+    PlanMemoryPtr reuse;                 // an earlier search's memory for these layouts (null: the engine's)
+    size_t next_error = 0;               // into reuse->errors
+    std::shared_ptr<PlanMemory> record;  // this search's, when not reusing
 };
 
 PlanSearch::PlanSearch() = default;
@@ -300,8 +350,8 @@ PlanSearch::~PlanSearch() = default;
 PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
 PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
 
-Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
-    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0});
+Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse) {
+    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0, nullptr, 0, nullptr});
     Search& s = st_->s;
     auto ready = prepare(s);
     if (!ready.ok) {
@@ -330,10 +380,33 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in) {
     st_->layouts.reserve(count);
     counting = false;
     enumerate(s, &st_->rej, list);
+    // A global batch no split makes (every DP here fails to divide it): bad input, with the batches
+    // that would make layouts (multiples of the smallest DP).
+    if (st_->layouts.empty() && st_->rej.min_batch_dp > 0) {
+        const long long d = st_->rej.min_batch_dp, b = static_cast<long long>(s.global);
+        const long long lo = b / d * d, hi = lo + d;
+        const std::string would = lo > 0 ? std::to_string(lo) + " or " + std::to_string(hi) : std::to_string(hi);
+        Error e{"plan.global_batch", "no layout of " + std::to_string(s.in.gpus) + " GPUs makes a global batch of " + std::to_string(b) +
+                                         " sequences: DP (GPUs / (TP x PP x CP)) must divide it, and every split of this model has DP " +
+                                         std::to_string(d) + " or more; " + would + " (multiples of " + std::to_string(d) + ") would work"};
+        st_.reset();
+        return e;
+    }
+    if (reuse && memory_applies(*reuse, s, st_->layouts)) {
+        st_->reuse = reuse;
+    } else {
+        auto m = std::make_shared<PlanMemory>();
+        m->gpu_id = s.cfg.gpu_id;
+        m->gpus = s.in.gpus;
+        m->layouts = st_->layouts;
+        m->bytes.reserve(count);
+        st_->record = std::move(m);
+    }
     return Error{};
 }
 
 bool PlanSearch::started() const { return st_ != nullptr; }
+bool PlanSearch::reusing() const { return st_ && st_->reuse; }
 long long PlanSearch::total() const { return st_ ? static_cast<long long>(st_->layouts.size()) : 0; }
 long long PlanSearch::evaluated() const { return st_ ? static_cast<long long>(st_->next) : 0; }
 bool PlanSearch::done() const { return !st_ || st_->next >= st_->layouts.size(); }
@@ -343,18 +416,35 @@ bool PlanSearch::step(long long max_layouts) {
     State& t = *st_;
     const Search& s = t.s;
     for (long long k = 0; k < max_layouts && t.next < t.layouts.size(); ++k) {
-        const Layout& l = t.layouts[t.next++];
+        const size_t i = t.next++;
+        const Layout& l = t.layouts[i];
         ++t.out.evaluated;
+        double bytes = std::nan("");
         bool ok = false;
         Error e;
-        LayoutResult r = evaluate(s, l, ok, e);
+        if (t.reuse) {
+            bytes = t.reuse->bytes[i];
+            ok = !std::isnan(bytes);
+            const auto& errs = t.reuse->errors;
+            while (t.next_error < errs.size() && errs[t.next_error].first < i) ++t.next_error;
+            if (!ok && t.next_error < errs.size() && errs[t.next_error].first == i) e = errs[t.next_error].second;
+        } else {
+            ok = layout_memory(s, l, bytes, e);
+            if (!ok) {
+                bytes = std::nan("");
+                t.record->errors.emplace_back(i, e);
+            }
+            t.record->bytes.push_back(bytes);
+        }
         if (!ok) {
-            t.rej.add("invalid for the training engine: " + e.field, layout_label(l) + ": " + e.message);
+            t.rej.add_with("invalid for the training engine: " + e.field, 0, [&] { return layout_label(l) + ": " + e.message; });
             continue;
         }
+        const LayoutResult r = evaluate(s, l, bytes);
         if (!r.fits) {
-            t.rej.add("out of memory", layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" +
-                                           gb(r.memory_bytes - s.target) + ")", r.memory_bytes - s.target);
+            t.rej.add_with("out of memory", r.memory_bytes - s.target, [&] {
+                return layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" + gb(r.memory_bytes - s.target) + ")";
+            });
             continue;
         }
         if (r.time.comm_exposed() > r.time.compute) ++t.comm_bound;
@@ -370,6 +460,7 @@ Outcome<PlanResult> PlanSearch::result() {
     const Search& s = t.s;
     const PlanInputs& in = s.in;
     PlanResult out = std::move(t.out);
+    out.memory = t.reuse ? t.reuse : PlanMemoryPtr(std::move(t.record));
     std::vector<LayoutResult> fit = std::move(t.fit);
     out.fitting = static_cast<long long>(fit.size());
     // One cluster: time, cost and tokens/s/GPU rank alike. Step times rounded to 9 significant
@@ -395,15 +486,16 @@ Outcome<PlanResult> PlanSearch::result() {
                           fixed(s.cfg.target_utilization * 100, 0) + "% of memory";
         for (const auto& c : out.rejected)
             if (c.reason == "out of memory") why += "; closest: " + c.example;
-        out.notes.push_back(why + ". More GPUs, a GPU with more memory, or a smaller global batch or sequence would help.");
+        out.notes.push_back(why + ". More GPUs (plan.gpus), a GPU with more memory (gpu), or a smaller global batch (plan.global_batch) or "
+                                  "sequence (seq) would help.");
     }
     st_.reset();
     return Outcome<PlanResult>::success(std::move(out));
 }
 
-Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in) {
+Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse) {
     PlanSearch search;
-    const Error err = search.start(cfg, in);
+    const Error err = search.start(cfg, in, reuse);
     if (!err.field.empty()) return Outcome<PlanResult>::failure(err);
     search.step(search.total());
     return search.result();
@@ -580,18 +672,19 @@ namespace {
 
 // One cluster of a comparison; `index`: its place in the request (its errors are named by it), or
 // -1 for a cluster the planner makes itself (fewest_gpus: its fields are the plan's own).
-ClusterResult plan_cluster(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, long index) {
+ClusterResult plan_cluster(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, long index, const PlanMemoryPtr& reuse = nullptr) {
     Config cc;
     PlanInputs pi;
     cluster_plan_request(cfg, in, c, cc, pi);
-    return cluster_result_from(cc, pi, c, plan(cc, pi), index);
+    return cluster_result_from(cc, pi, c, plan(cc, pi, reuse), index);
 }
 
 }  // namespace
 
-Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in, const std::vector<ClusterCandidate>& clusters) {
+Outcome<std::vector<ClusterResult>> plan_clusters(const Config& cfg, const PlanInputs& in, const std::vector<ClusterCandidate>& clusters,
+                                                  const PlanMemoryPtr& reuse) {
     std::vector<ClusterResult> out;
-    for (size_t i = 0; i < clusters.size(); ++i) out.push_back(plan_cluster(cfg, in, clusters[i], static_cast<long>(i)));
+    for (size_t i = 0; i < clusters.size(); ++i) out.push_back(plan_cluster(cfg, in, clusters[i], static_cast<long>(i), reuse));
     rank_clusters(out, in.rank);
     return Outcome<std::vector<ClusterResult>>::success(std::move(out));
 }

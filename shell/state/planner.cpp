@@ -206,9 +206,14 @@ void finish(Cache& c) {
         r.error = p.error;
         return;
     }
+    if (p.value.ranked.empty()) {  // nothing fits: the plan's note (the closest miss, the fields that would help); the last plan stays
+        r.error = Error{"plan.gpus", p.value.notes.empty() ? "no layout fits" : p.value.notes.back()};
+        return;
+    }
     r.error = Error{};
     r.plan = std::move(p.value);
-    auto steps = guide_checklist(c.pending.cfg, r.plan);
+    const io::PlanRequest& q = c.pending;
+    auto steps = q.serve ? guide_checklist_serve(q.cfg, q.in, q.serve_goal) : guide_checklist(q.cfg, r.plan);
     r.checklist = steps.ok ? std::move(steps.value) : Checklist{};
     r.valid = true;
     r.generation++;
@@ -370,7 +375,8 @@ bool unit_work(Cache& c) {
             unit_finish(c, u, Outcome<PlanResult>::failure("plan", "no search"));
             return true;
         }
-        const Error e = c.unit_search.start(c.unit_cfg, c.unit_in);
+        // The plan's memory per layout: the fabrics' searches (and the plan's own size and cluster) take it.
+        const Error e = c.unit_search.start(c.unit_cfg, c.unit_in, c.results.plan.memory);
         if (!e.field.empty()) {
             unit_finish(c, u, Outcome<PlanResult>::failure(e));
             return true;

@@ -69,7 +69,8 @@ nlohmann::json planner_request_json(const Config& inputs, const PlannerView& p);
 struct PlannerResults {
     bool valid = false;        // a plan exists (the last valid one while `error` is set)
     PlanResult plan;
-    // The guide's checklist for the best layout (guide_checklist; no steps when nothing fits).
+    // The guide's checklist for the best layout (guide_checklist), or with a serving goal for the
+    // planned cluster serving it (guide_checklist_serve); no steps when nothing fits.
     Checklist checklist;
     Error error;               // why the present inputs have no plan (field empty: none)
     double compute_ms = 0;

@@ -250,6 +250,12 @@ test('bad input names its field and the last valid plan stays', async () => {
     assert.equal(s.planner.error.field, 'plan.gpus', JSON.stringify(s.planner.error));
     assert.equal(s.planner.plan.ranked[0].layout.label, before, 'the last valid plan stays');
     assert.ok(await v.hook('widget', 'plan/error'));
+    // One GPU holds no layout of Llama-3.1-8B with AdamW (~144 GB of states): said, naming what would help; the plan stays.
+    await v.typeInto('plan.gpus', '1');
+    s = await v.state();
+    assert.equal(s.planner.error.field, 'plan.gpus', JSON.stringify(s.planner.error));
+    assert.match(s.planner.error.message, /no layout of 1 x h100-80gb fits under 75% of memory; closest: .*More GPUs \(plan\.gpus\)/);
+    assert.equal(s.planner.plan.ranked[0].layout.label, before, 'the last valid plan stays');
     await v.typeInto('plan.gpus', '32');
     s = await v.state();
     assert.equal(s.planner.error, null);

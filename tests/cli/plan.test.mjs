@@ -115,3 +115,103 @@ test('plan --clusters --serve: replicas x TP, throughput and cost per million to
   assert.equal(zero.code, 1);
   assert.equal(JSON.parse(zero.out).error.field, 'plan.serve.concurrency');
 });
+
+test('plan: the guide\'s checklist for the best layout, in the JSON and the table', () => {
+  const args = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--seq', '4096', '--global-batch', '256',
+    '--set', 'training.profile=megatron', '--top', '1'];
+  const r = run([...args, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  const c = j.checklist;
+  assert.equal(c.goal, 'train');
+  assert.deepEqual(c.steps.map((s) => s.key), ['model', 'precision', 'parallelism', 'batch', 'sequence', 'states', 'activations', 'overhead', 'target']);
+  const s = Object.fromEntries(c.steps.map((x) => [x.key, x]));
+  const best = j.plan.ranked[0], l = best.layout;
+  assert.equal(c.answer.layout.label, l.label, 'the answer is the best layout');
+  assert.ok(Math.abs(s.model.value - 8.03e9) < 0.01e9, `${s.model.value} parameters`);  // Llama-3.1-8B
+  assert.equal(s.precision.value, 18);  // BF16 weights 2 + FP32 main_grad 4 + FP32 master, m, v 12 bytes per parameter
+  assert.equal(s.parallelism.value, 16);
+  assert.equal(l.tp * l.pp * l.dp * l.cp, 16);
+  assert.equal(s.batch.value, 256);
+  assert.equal(l.dp * l.micro_batch * l.grad_accum, 256);  // global = DP x micro-batch x accumulation
+  assert.equal(s.batch.second, l.micro_batch * l.grad_accum);
+  assert.equal(s.sequence.value, 4096);
+  assert.equal(s.sequence.second, 4096 * l.micro_batch / l.cp);
+  // States + activations + overhead = the layout's memory per GPU.
+  assert.ok(Math.abs(s.states.value + s.activations.value + s.overhead.value - best.memory_bytes) <= 1);
+  assert.equal(s.overhead.second, best.memory_bytes);
+  // The 75% target of the H100's 81,559 MiB, and the share of it the answer uses.
+  assert.equal(s.target.value, 0.75 * 81559 * 1048576);
+  assert.equal(s.target.value, j.plan.target_bytes);
+  assert.ok(Math.abs(s.target.second - best.memory_bytes / s.target.value) < 1e-12);
+  const t = run(args);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /the guide's checklist \(the best layout\):\n\s+1\. Model\s+\d{10} parameters/);
+  assert.match(t.out, /^\s+7\. Activations\s+[\d.]+ GB/m);
+  assert.match(t.out, /^\s+9\. Target\s+64\.1 GB \([\d.]+% of the target\)\s+fits/m);
+  assert.ok(t.out.includes(`  answer: ${l.label}, `), t.out);
+});
+
+test('plan --serve: the checklist\'s step 7 is the KV cache of the planned cluster serving the goal', () => {
+  const args = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--serve', '64x8192'];
+  const r = run([...args, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  const c = j.checklist;
+  assert.equal(c.goal, 'serve');
+  assert.deepEqual(c.steps.map((s) => s.key), ['model', 'precision', 'parallelism', 'batch', 'sequence', 'states', 'kv', 'overhead', 'target']);
+  const s = Object.fromEntries(c.steps.map((x) => [x.key, x]));
+  const a = c.answer;
+  // The planned cluster is the comparison's only candidate here: the same replicas x TP.
+  assert.deepEqual([a.gpus, a.tp, a.replicas, a.kv_bytes], [j.serve_clusters[0].gpus, j.serve_clusters[0].tp, j.serve_clusters[0].replicas, j.serve_clusters[0].kv_bytes]);
+  assert.equal(s.precision.value, 2);  // BF16 weights
+  assert.equal(s.parallelism.value, 8);
+  assert.equal(a.replicas * a.tp, 8);
+  assert.equal(s.batch.value, 64);
+  assert.equal(s.batch.second, Math.ceil(64 / a.replicas));
+  assert.equal(s.sequence.value, 8192);
+  // KV: sequences x 8192 tokens x 128 KiB a token (32 layers x 8 KV heads x 128 x K,V x 2 bytes), KV heads over TP.
+  assert.equal(s.kv.value, s.batch.second * 8192 * 131072 / a.tp);
+  assert.equal(s.kv.value, a.kv_bytes);
+  assert.ok(Math.abs(s.states.value + s.kv.value + s.overhead.value - s.overhead.second) <= 1);
+  assert.ok(s.target.second <= 1 && a.meets);
+  const t = run(args);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /the guide's checklist \(the planned cluster serving the goal\):/);
+  assert.match(t.out, /^\s+7\. KV cache\s+[\d.]+ GB/m);
+  assert.match(t.out, /answer: 8 x h100-80gb as \d+ replicas x TP\d/);
+});
+
+test('plan: bad input of the issue, each named with what would work, none hangs', () => {
+  // A global batch no layout can make: 64 GPUs of a 4-layer, 4-head model have DP 4 or more.
+  const tiny = ['plan', '--set', 'model={"layers":4,"hidden":512,"heads":4,"kv_heads":4,"ffn":2048,"vocab":1000}',
+    '--seq', '512', '--gpu', 'h100-80gb', '--gpus', '64', '--set', 'plan.max_cp=1'];
+  let r = run([...tiny, '--global-batch', '6', '--format', 'json']);
+  assert.equal(r.code, 1);
+  let e = JSON.parse(r.out).error;
+  assert.equal(e.field, 'plan.global_batch');
+  assert.match(e.message, /4 or 8 \(multiples of 4\) would work/);
+  assert.equal(run([...tiny, '--global-batch', '8', '--format', 'json']).code, 0);
+  // A model no layout fits: the plan says so, naming the fields that would help, with the closest miss.
+  r = run(['plan', '--preset', 'llama-3.1-405b', '--gpu', 'h100-80gb', '--gpus', '8', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.plan.ranked.length, 0);
+  assert.equal(j.checklist, null);
+  assert.match(j.plan.notes.at(-1), /no layout of 8 x h100-80gb fits under 75% of memory; closest: .*\(\+[\d.]+ GB\).*plan\.gpus.*gpu.*plan\.global_batch/);
+  // An unknown fabric names plan.fabric and the fabrics that exist.
+  e = JSON.parse(run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--fabric', 'carrier-pigeon', '--format', 'json']).out).error;
+  assert.equal(e.field, 'plan.fabric');
+  assert.match(e.message, /ib-ndr400.*eth-100-tcp/);
+  // 100,000 GPUs: every layout searched, finite figures, within the test's time (a hang would time out).
+  // (100,000 = 2^5 x 5^5 GPUs: DP is 25 or more, so the global batch is a multiple of 25.)
+  const big = spawnSync(BIN, ['plan', '--preset', 'llama-3.1-405b', '--gpu', 'h100-80gb', '--gpus', '100000', '--seq', '8192',
+    '--global-batch', '1000', '--top', '3', '--format', 'json'], { encoding: 'utf8', timeout: 120000 });
+  assert.equal(big.status, 0, big.stderr);
+  const b = JSON.parse(big.stdout);
+  assert.ok(b.plan.evaluated > 0 && b.plan.ranked.length === 3);
+  for (const x of b.plan.ranked) assert.ok(Number.isFinite(x.step_s) && x.step_s > 0 && Number.isFinite(x.memory_bytes));
+  // More than a million GPUs: named with its range.
+  e = JSON.parse(run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '2000000', '--format', 'json']).out).error;
+  assert.equal(e.field, 'plan.gpus');
+});

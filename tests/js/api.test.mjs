@@ -311,6 +311,23 @@ test('plan() is what `vramcalc plan --format json` prints; fabrics() lists the c
     assert.deepEqual(fromLib, JSON.parse(fromCli.stdout));
     // the classic build runs in another realm (vm context): compare its JSON
     assert.deepEqual(JSON.parse(JSON.stringify(classic.plan(JSON.stringify(request)))), fromLib);
+    // The guide's checklist comes with it: the best layout's nine steps, numbers a user checks by hand.
+    const ck = fromLib.checklist, l = fromLib.plan.ranked[0].layout;
+    assert.equal(ck.goal, 'train');
+    assert.equal(ck.answer.layout.label, l.label);
+    const step = Object.fromEntries(ck.steps.map((x) => [x.key, x]));
+    assert.equal(step.parallelism.value, 16);
+    assert.equal(step.batch.value, l.dp * l.micro_batch * l.grad_accum);
+    assert.equal(step.batch.value, Math.round(4194304 / 4096));  // the default global batch: 4M tokens of 4096
+    assert.equal(step.sequence.value, 4096);
+    assert.ok(Math.abs(step.states.value + step.activations.value + step.overhead.value - fromLib.plan.ranked[0].memory_bytes) <= 1);
+    assert.equal(step.target.value, 0.75 * 81559 * 1048576);
+    // Serving 64 sequences of 8192 tokens on the 16 GPUs: step 7 is the KV cache, 128 KiB a token over TP.
+    const served = vc.plan({ ...request, plan: { ...request.plan, serve: { concurrency: 64, context: 8192 } } });
+    assert.equal(served.checklist.goal, 'serve');
+    const kv = served.checklist.steps[6], a = served.checklist.answer;
+    assert.equal(kv.key, 'kv');
+    assert.equal(kv.value, Math.ceil(64 / a.replicas) * 8192 * 131072 / a.tp);
     const bad = vc.plan({ ...request, plan: { gpus: 100 } });
     assert.equal(bad.ok, false);
     assert.equal(bad.error.field, 'plan.gpus');

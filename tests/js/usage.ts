@@ -43,6 +43,12 @@ async function main(): Promise<number> {
     }
     const served = vc.plan({ model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', plan: { gpus: 8, serve: { concurrency: 256, context: 8192 } } });
     const perMtok = served.ok && served.serve_clusters ? served.serve_clusters[0].usd_per_mtok * served.serve_clusters[0].replicas : 0;
+    // The guide's checklist: a training answer is a layout, a serving answer replicas x TP.
+    let checked = 0;
+    if (plan.ok && plan.checklist?.goal === 'train') checked += plan.checklist.answer.layout.tp + plan.checklist.steps[6].value;
+    if (served.ok && served.checklist?.goal === 'serve') checked += served.checklist.answer.replicas + served.checklist.answer.kv_bytes;
+    // @ts-expect-error: the checklist may be null (nothing fits)
+    checked += plan.ok ? plan.checklist.target_bytes : 0;
     // @ts-expect-error: a serving goal needs its concurrency
     vc.plan({ plan: { serve: { context: 8192 } } });
     // A model file's header: the fragment goes into a config; a failure may ask for more bytes.
@@ -53,7 +59,7 @@ async function main(): Promise<number> {
     if (fromFile.ok) vc.estimate({ ...fromFile.config, task: 'inference' });
     // @ts-expect-error: importModel takes bytes or text, not a number
     vc.importModel(42);
-    return extras + perMtok + fitShare + step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
+    return checked + extras + perMtok + fitShare + step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;
 }
 
 // The page's window.vramcalc: the same API once ready; its members may be absent before.

@@ -51,6 +51,28 @@ Config small_config() {
     c.training.profile = "megatron";
     return c;
 }
+// A 4-layer, 4-head model with a 512-token sequence: small enough to enumerate by hand.
+Config tiny_config() {
+    Config c = small_config();
+    c.model = ModelSpec{};
+    c.model.name = "tiny";
+    c.model.layers = 4;
+    c.model.hidden = 512;
+    c.model.heads = 4;
+    c.model.kv_heads = 4;
+    c.model.ffn = 2048;
+    c.model.vocab = 1000;
+    c.run.seq = 512;
+    return c;
+}
+// 16 GPUs, 256 sequences a step, a 100B-token budget.
+PlanInputs sixteen_gpus() {
+    PlanInputs in;
+    in.gpus = 16;
+    in.global_batch = 256;
+    in.train_tokens = 1e11;
+    return in;
+}
 PlanHardware h100() {
     PlanHardware hw;
     hw.gpu = *find_gpu("h100-80gb");
@@ -99,16 +121,7 @@ TEST_CASE("step time: more GPUs in TP shrink GEMMs and add communication", "[pla
 }
 
 TEST_CASE("search: a hand-enumerated small space", "[plan]") {
-    Config c = small_config();
-    c.model = ModelSpec{};
-    c.model.name = "tiny";
-    c.model.layers = 4;
-    c.model.hidden = 512;
-    c.model.heads = 4;
-    c.model.kv_heads = 4;
-    c.model.ffn = 2048;
-    c.model.vocab = 1000;
-    c.run.seq = 512;
+    Config c = tiny_config();
     c.training.sharding = Sharding::Zero1;
     PlanInputs in;
     in.gpus = 4;
@@ -217,15 +230,44 @@ TEST_CASE("search: bad input names the field", "[plan]") {
     CHECK(plan(c, in).error.field == "plan.constants.gemm_efficiency_max");
 }
 
+TEST_CASE("search: a global batch no layout can make names plan.global_batch and the batches that would work", "[plan]") {
+    Config c = tiny_config();  // 4 layers, 4 heads: TP and PP at most 4 each, so 64 GPUs have DP 4 or more
+    PlanInputs in;
+    in.gpus = 64;
+    in.max_cp = 1;
+    in.global_batch = 6;  // DP is 4, 8, 16, 32 or 64 (64 / (TP x PP)): none divides 6
+    auto r = plan(c, in);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "plan.global_batch");
+    CHECK(r.error.message.find("DP 4 or more; 4 or 8 (multiples of 4) would work") != std::string::npos);
+    in.global_batch = 8;  // what it suggests works
+    r = plan(c, in);
+    REQUIRE(r.ok);
+    CHECK(r.value.evaluated > 0);
+    in.global_batch = 2;  // below the smallest DP: the smallest multiple
+    CHECK(plan(c, in).error.message.find("; 4 (multiples of 4) would work") != std::string::npos);
+    // A sliced search refuses it at start, as plan() does.
+    PlanSearch s;
+    CHECK(s.start(c, in).field == "plan.global_batch");
+    CHECK_FALSE(s.started());
+}
+
 TEST_CASE("search: 100,000 GPUs and a model nothing fits end without NaN", "[plan]") {
     Config c = small_config();
     c.model = *find_preset("llama-3.1-405b");
     PlanInputs in;
     in.gpus = 100000;
-    in.search_recompute = false;
-    in.search_sharding = false;
+    // 100,000 = 2^5 x 5^5: PP takes 125 (of 126 layers) and TP x CP 32 at most, so DP is 25 or more,
+    // and the default 1,024 sequences of 4,096 tokens are no multiple of any such DP.
     auto r = plan(c, in);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "plan.global_batch");
+    CHECK(r.error.message.find("DP 25 or more; 1000 or 1025 (multiples of 25) would work") != std::string::npos);
+    in.global_batch = 1000;  // every switch on: the whole space
+    r = plan(c, in);
     REQUIRE(r.ok);
+    CHECK(r.value.evaluated > 1000);
+    REQUIRE_FALSE(r.value.ranked.empty());
     for (const auto& l : r.value.ranked) {
         CHECK(std::isfinite(l.time.total));
         CHECK(l.time.total > 0);
@@ -428,10 +470,7 @@ TEST_CASE("serving clusters: replicas x TP, throughput from the roofline, cost p
 
 TEST_CASE("checklist: the guide's nine steps for the best layout add up to its memory per GPU", "[plan]") {
     Config c = small_config();  // Llama-3.1-8B, seq 4096, Megatron, BF16 mixed precision, AdamW
-    PlanInputs in;
-    in.gpus = 16;
-    in.global_batch = 256;
-    in.train_tokens = 1e11;
+    const PlanInputs in = sixteen_gpus();
     auto p = plan(c, in);
     REQUIRE(p.ok);
     REQUIRE_FALSE(p.value.ranked.empty());
@@ -466,4 +505,107 @@ TEST_CASE("checklist: the guide's nine steps for the best layout add up to its m
     PlanResult none = p.value;
     none.ranked.clear();
     CHECK(guide_checklist(c, none).error.field == "plan");
+}
+
+TEST_CASE("checklist: serving, step 7 is the KV cache the serving comparison sizes", "[plan]") {
+    Config c = small_config();  // Llama-3.1-8B, BF16 weights and KV cache (vLLM)
+    PlanInputs in;
+    in.gpus = 8;
+    ServeGoal g;
+    g.concurrency = 64;
+    g.context = 8192;
+    auto ck = guide_checklist_serve(c, in, g);
+    REQUIRE(ck.ok);
+    const Checklist& k = ck.value;
+    CHECK(k.serving);
+    const auto& s = k.steps;
+    REQUIRE(s.size() == 9);
+    const char* keys[] = {"model", "precision", "parallelism", "batch", "sequence", "states", "kv", "overhead", "target"};
+    for (size_t i = 0; i < 9; ++i) CHECK(std::string(s[i].key) == keys[i]);
+    // The answer is the serving comparison's own for the planned cluster (8 x H100).
+    auto cmp = serve_clusters(c, in, g, {{"h100-80gb", 8, "ib-ndr400"}});
+    REQUIRE(cmp.ok);
+    const ServeClusterResult& r = cmp.value.front();
+    const ServeClusterResult& a = k.serve_answer;
+    CHECK(a.tp == r.tp);
+    CHECK(a.replicas == r.replicas);
+    CHECK(a.kv_bytes == r.kv_bytes);
+    CHECK(s[0].value == Approx(8.03e9).epsilon(0.001));      // 8.03B parameters
+    CHECK(s[1].value == Approx(2).epsilon(1e-9));            // BF16 weights: 2 bytes per parameter
+    CHECK(s[2].value == 8);
+    CHECK(s[2].second == a.tp);
+    CHECK(a.replicas * a.tp == 8);
+    CHECK(s[3].value == 64);
+    CHECK(s[3].second == std::ceil(64.0 / a.replicas));      // sequences per replica
+    CHECK(s[4].value == 8192);
+    CHECK(s[4].second == s[3].second * 8192);
+    // Weights on a GPU: ~16.06 GB of BF16 split over TP (vLLM adds its RoPE table).
+    CHECK(s[5].value == Approx(16.06e9 / a.tp).epsilon(0.02));
+    // KV: 32 layers x 8 KV heads x 128 x 2 (K and V) x 2 bytes = 128 KiB a token, the KV heads split over TP.
+    CHECK(s[6].value == Approx(s[3].second * 8192 * 131072.0 / a.tp));
+    CHECK(s[6].value == a.kv_bytes);
+    // Weights + KV + overhead = the memory per GPU in use; the target is vLLM's reservation (its pool
+    // included), so the share is at most 1 exactly when the sequences fit the pool.
+    CHECK(s[5].value + s[6].value + s[7].value == Approx(s[7].second));
+    CHECK(s[7].value > 0);
+    CHECK(s[8].value == Approx(a.memory_bytes));
+    CHECK(s[8].second == Approx(s[7].second / s[8].value));
+    CHECK(s[8].second <= 1);
+    CHECK(a.meets);
+    // One H100 cannot hold one replica's 64 sequences: over the reservation, short of the goal.
+    in.gpus = 1;
+    auto one = guide_checklist_serve(c, in, g);
+    REQUIRE(one.ok);
+    CHECK_FALSE(one.value.serve_answer.meets);
+    CHECK(one.value.steps[3].second == one.value.serve_answer.max_seqs_per_replica);
+    CHECK(one.value.steps[8].second <= 1);                   // it serves the most that fit
+    // Bad goal: named.
+    g.concurrency = 0;
+    CHECK(guide_checklist_serve(c, in, g).error.field == "plan.serve.concurrency");
+}
+
+TEST_CASE("search: the fabric chart and the plan's own size reuse the plan's memory per layout", "[plan]") {
+    Config c = small_config();
+    const PlanInputs in = sixteen_gpus();
+    auto p = plan(c, in);
+    REQUIRE(p.ok);
+    REQUIRE(p.value.memory);
+    for (const char* f : {"ib-hdr200", "eth-100-tcp"}) {
+        PlanInputs fi = fabric_plan_inputs(in, f);
+        PlanSearch reused, fresh;
+        REQUIRE(reused.start(c, fi, p.value.memory).field.empty());
+        REQUIRE(fresh.start(c, fi).field.empty());
+        CHECK(reused.reusing());
+        CHECK_FALSE(fresh.reusing());
+        reused.step(reused.total());
+        fresh.step(fresh.total());
+        auto a = reused.result(), b = fresh.result();
+        REQUIRE(a.ok);
+        REQUIRE(b.ok);
+        // The same plan either way: the memory is the engine's, the fabric changes only the step time.
+        CHECK(a.value.evaluated == b.value.evaluated);
+        CHECK(a.value.fitting == b.value.fitting);
+        REQUIRE(a.value.ranked.size() == b.value.ranked.size());
+        for (size_t i = 0; i < a.value.ranked.size(); ++i) {
+            CHECK(layout_label(a.value.ranked[i].layout) == layout_label(b.value.ranked[i].layout));
+            CHECK(a.value.ranked[i].memory_bytes == b.value.ranked[i].memory_bytes);
+            CHECK(a.value.ranked[i].time.total == b.value.ranked[i].time.total);
+        }
+        REQUIRE(a.value.rejected.size() == b.value.rejected.size());
+        for (size_t i = 0; i < a.value.rejected.size(); ++i) CHECK(a.value.rejected[i].example == b.value.rejected[i].example);
+    }
+    // Not for another GPU count (other layouts, other memory) nor another configuration.
+    PlanSearch other;
+    REQUIRE(other.start(c, pareto_plan_inputs(in, 32, 3), p.value.memory).field.empty());
+    CHECK_FALSE(other.reusing());
+    Config bigger = c;
+    bigger.run.seq = 8192;
+    PlanSearch changed;  // the same layouts, other memory: the first layout's check refuses it
+    REQUIRE(changed.start(bigger, in, p.value.memory).field.empty());
+    CHECK_FALSE(changed.reusing());
+    // The same size in a Pareto sweep: the plan's own points.
+    auto pts = pareto_points(c, in, 16, 3, p.value.memory);
+    REQUIRE(pts.ok);
+    REQUIRE(pts.value.size() == 3);
+    for (size_t i = 0; i < 3; ++i) CHECK(layout_label(pts.value[i].layout.layout) == layout_label(p.value.ranked[i].layout));
 }

@@ -825,9 +825,32 @@ export interface PlanClusterResult {
 export interface PlanServeClusterResult {
     gpu: string; gpus: number; fabric: string; ok: boolean; meets: boolean; why: string;
     tp: number; replicas: number; max_seqs_per_replica: number; seqs_per_replica: number;
-    memory_bytes: number; tokens_per_s_replica: number; tokens_per_s: number;
+    /** Per GPU (vLLM: its whole reservation, the KV pool included). */
+    memory_bytes: number;
+    /** Of which the weights on one GPU, and the KV cache the sequences occupy on one GPU. */
+    weights_bytes: number; kv_bytes: number;
+    tokens_per_s_replica: number; tokens_per_s: number;
     rent_usd_per_hour: number; usd_per_mtok: number; purchase_usd: number;
 }
+
+/** One step of the cluster-sizing guide's checklist (docs/planner.md). */
+export interface PlanChecklistStep {
+    /** Training: model, precision, parallelism, batch, sequence, states, activations, overhead, target;
+     *  serving: the same with "kv" (the KV cache) for "activations". */
+    key: 'model' | 'precision' | 'parallelism' | 'batch' | 'sequence' | 'states' | 'activations' | 'kv' | 'overhead' | 'target';
+    title: string;
+    value: number;
+    /** parameters, bytes/parameter, GPUs, sequences, tokens, bytes */
+    unit: string;
+    /** A second number (per GPU, per replica, the total, the share of the target); 0 with second_unit "" when none. */
+    second: number; second_unit: string;
+    detail: string;
+}
+
+/** The guide's nine steps for the plan's best layout (training) or the planned cluster serving the goal. */
+export type PlanChecklist =
+    | { goal: 'train'; steps: PlanChecklistStep[]; answer: PlanLayoutResult; target_bytes: number }
+    | { goal: 'serve'; steps: PlanChecklistStep[]; answer: PlanServeClusterResult; target_bytes: number };
 
 /** A point of the time-against-cost chart (plan.pareto). */
 export interface PlanParetoPoint {
@@ -854,6 +877,8 @@ export interface PlanResult {
         rejected: { reason: string; count: number; example: string }[];
         notes: string[];
     };
+    /** The guide's checklist; null when no layout fits (serving: when the planned cluster holds no sequence). */
+    checklist: PlanChecklist | null;
     clusters?: PlanClusterResult[];
     serve_clusters?: PlanServeClusterResult[];
     fewest_gpus?: { ok: boolean; gpus: number; why: string; best: PlanLayoutResult | null; train_days: number;
