@@ -15,20 +15,21 @@
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
 //   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md)
 //   version() schemaVersion()      -> "0.1.0", 1
-// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate, solve, questions, version
-// and schemaVersion only. The rest would only add to its download, which has a budget
-// (tests/browser/size.test.mjs): the model-file readers, the planner's cluster comparison and batch
-// sizing, the catalogs' and suggestions' JSON (about 75 KB of wasm, 30 KB gzip). There web/api.js
-// answers those calls with a failure that names the library.
+// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate, solve, questions,
+// importModel (the model-file readers: the page's own import, web/import.js, so the single offline
+// file imports too), version and schemaVersion only. The rest would only add to its download, which
+// has a budget (tests/browser/size.test.mjs): the planner's cluster comparison and batch sizing, the
+// catalogs' and suggestions' JSON. There web/api.js answers those calls with a failure that names
+// the library.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "io/config_json.hpp"
+#include "io/model_import.hpp"
 #include "io/solve_json.hpp"
 #ifndef VRAMCALC_PAGE_BUILD
 #include "io/api_json.hpp"
-#include "io/model_import.hpp"
 #include "io/plan_json.hpp"
 #endif
 
@@ -49,6 +50,8 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
+    // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
+    emscripten::function("importModel", &vc::io::import_json);
 #ifndef VRAMCALC_PAGE_BUILD
     emscripten::function("suggest", &vc::io::suggest_json);
     emscripten::function("fitModels", &vc::io::fit_models_json);
@@ -57,7 +60,5 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("gpus", &gpus_text);
     emscripten::function("plan", &vc::io::plan_json);
     emscripten::function("fabrics", &vc::io::fabrics_json);
-    // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
-    emscripten::function("importModel", &vc::io::import_json);
 #endif
 }

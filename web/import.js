@@ -1,10 +1,11 @@
 // vramcalc web: local model import on the page (docs/import.md). A model file reaches the page by
 // the model panel's "Import model file..." button (a file picker), by a drop on the page, or by
-// pasting config.json text. The readers are the JS library's (vramcalc-lib.js, web/lib: its
-// importFile reads only the file's header with File.slice), loaded from this site on the first
-// import so the page's own download stays small; the import document goes to the engine in the page
-// (Module.applyImport, web/import_bindings.cpp), which fills the model inputs. Nothing is uploaded:
-// the page's Content-Security-Policy forbids every connection.
+// pasting config.json text. The readers are in the page's own wasm (io/model_import.hpp, exported by
+// web/engine_bindings.cpp) and reached through the page's JS API (web/api.js, window.vramcalc: its
+// importFile reads only the file's header with File.slice, the same code the JS library runs), so
+// the single offline file (vramcalc.html) imports too; the import document goes to the engine in the
+// page (Module.applyImport, web/import_bindings.cpp), which fills the model inputs. Nothing is
+// uploaded and nothing is fetched: the page's Content-Security-Policy forbids every connection.
 //   vramcalcImport.pick()              opens the file picker (the shell's button calls it)
 //   vramcalcImport.file(file)          -> Promise of the import document, with `applied` and
 //                                      `page_message` (what the model panel now says)
@@ -14,26 +15,9 @@
 
 (function () {
     const canvas = document.getElementById('canvas');
-    let library = null;
 
-    const ready = () => (window.vramcalc ? window.vramcalc.ready : Promise.resolve());
-
-    // The JS library, once: a script of this site (script-src 'self'), its wasm inside it.
-    function loadLibrary() {
-        if (!library) {
-            library = new Promise((resolve, reject) => {
-                const script = document.createElement('script');
-                script.src = 'vramcalc-lib.js';
-                script.onload = () => resolve(window.createVramCalc());
-                script.onerror = () => reject(new Error('vramcalc-lib.js could not be loaded'));
-                document.head.appendChild(script);
-            }).catch((e) => {
-                library = null;
-                throw e;
-            });
-        }
-        return library;
-    }
+    // The page's JS API (web/vramcalc.js), once its wasm is running.
+    const ready = () => window.vramcalc.ready.then(() => window.vramcalc);
 
     function apply(doc) {
         const page = JSON.parse(Module.applyImport(JSON.stringify(doc)));
@@ -47,10 +31,9 @@
     }
 
     async function importFile(file) {
-        await ready();
         const name = typeof file.name === 'string' && file.name ? file.name : 'the file';
         try {
-            const vc = await loadLibrary();
+            const vc = await ready();
             return apply(await vc.importFile(file));
         } catch (e) {
             return failed(name, e);
@@ -58,10 +41,9 @@
     }
 
     async function importText(text, name) {
-        await ready();
         const label = name || 'pasted config.json';
         try {
-            const vc = await loadLibrary();
+            const vc = await ready();
             return apply(vc.importModel(text, label));
         } catch (e) {
             return failed(label, e);

@@ -1,8 +1,7 @@
 // vramcalc web: the page's local model import (docs/import.md), called by web/import.js.
-//   applyImport(docText) -> the page takes an import document (what the JS library's importFile
-//       gives: io::import_to_json) into its inputs (shell/state/model_file.hpp); returns
-//       {"applied", "page_message"}. The readers themselves are the JS library's, loaded only when a
-//       file is imported, so the page's own download stays within its budget.
+//   applyImport(docText) -> the page takes an import document (what web/api.js's importFile gives:
+//       io::import_to_json, through the page's own importModel, web/engine_bindings.cpp) into its
+//       inputs (shell/state/model_file.hpp); returns {"applied", "page_message"}.
 //   importFailed(message) -> a file the browser could not read: the model panel says so
 //   importMessage()       -> {"message", "problem"}: the model panel's import line
 // Nothing here fetches anything: the bytes come from File.slice in the page.

@@ -132,10 +132,3 @@ add_custom_command(OUTPUT ${VC_LIB_FILES}
           ${CMAKE_SOURCE_DIR}/web/lib/vramcalc.d.ts
   COMMENT "Packing the JS library into ${VC_LIB_DIR}" VERBATIM)
 add_custom_target(vramcalc_js ALL DEPENDS ${VC_LIB_FILES})
-# The page loads the library's classic script on its first model import (web/import.js).
-add_custom_command(OUTPUT ${VC_SITE_DIR}/vramcalc-lib.js
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${VC_SITE_DIR}
-  COMMAND ${CMAKE_COMMAND} -E copy_if_different ${VC_LIB_DIR}/vramcalc.js ${VC_SITE_DIR}/vramcalc-lib.js
-  DEPENDS ${VC_LIB_DIR}/vramcalc.js VERBATIM)
-add_custom_target(site_import_lib DEPENDS ${VC_SITE_DIR}/vramcalc-lib.js)
-add_dependencies(site site_import_lib)

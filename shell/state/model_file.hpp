@@ -24,8 +24,8 @@ struct ImportOutcome {
 // its per-tensor bytes count. An architecture with missing keys is applied too, with the keys it
 // lacks left at 0, so the custom architecture editor shows what was read and marks what is
 // missing; the last valid result stays until the fields are filled.
-// `doc` is the import document (io::import_to_json, what the JS library's importFile and
-// `vramcalc --print-import` give): the page loads the readers only when a file is imported.
+// `doc` is the import document (io::import_to_json, what importFile (web/api.js: the page's and the
+// JS library's) and `vramcalc --print-import` give).
 ImportOutcome apply_import(const Config& base, const nlohmann::json& doc, Config& out);
 
 // A file's exact bytes (inference.weights_file) belong to the model and the format it was read

@@ -1,16 +1,18 @@
 // Browser test of local model import on the page (issue 13 item 5, docs/import.md): a GGUF picked
 // with the model panel's "Import model file..." button, a GGUF dropped on the page, config.json text
 // pasted, a config.json that lacks keys and a file that is not what its name says. The files are
-// written here byte by byte (tests/import_files.mjs); the page loads its import library (its own
-// script) on the first import, reads only the files' headers with File.slice, sends nothing, fills the model inputs (a custom architecture, the GGUF's per-tensor
-// bytes) and the headline follows; a failure names what is wrong or missing and keeps the form.
-// At a desktop size and on a phone (390x844 at DPR 3, touch).
+// written here byte by byte (tests/import_files.mjs); the page's own wasm reads only the files'
+// headers with File.slice, requests nothing and sends nothing, fills the model inputs (a custom
+// architecture, the GGUF's per-tensor bytes) and the headline follows; a failure names what is wrong
+// or missing and keeps the form. At a desktop size, on a phone (390x844 at DPR 3, touch), and in the
+// single offline file (vramcalc.html alone in a folder, from file://, the network blocked).
 //   VRAMCALC_SITE   the built site folder (default build/wasm/site)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { serveSite } from '../../scripts/serve.mjs';
 import { llamaGguf, llama70bGguf } from '../import_files.mjs';
@@ -30,12 +32,13 @@ const kQwenConfig = {
 let server, url, browser;
 const consoleErrors = [];
 
-async function open(options) {
+async function open(options, address = url) {
     const context = await browser.newContext(options);
     const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    await page.goto(url);
+    if (options.offline) await context.route(/^(?!file:)/, (route) => route.abort());
+    await page.goto(address);
     await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
     const v = new Visitor(page);
     await v.settled();
@@ -86,6 +89,27 @@ async function paste(page, text) {
 // The whole model's weights (llama.cpp keeps the token embedding table in system RAM, off the GPU's weights).
 const weights = (s) => s.result.metrics.weights_total_bytes.value;
 
+// After tests/import_files.mjs's tiny GGUF was imported: the model panel's line and the inputs it filled.
+async function importedTiny(page, v, tiny) {
+    const m = await importMessage(page);
+    await v.settled();
+    assert.equal(m.problem, false, m.message);
+    assert.match(m.message, /^Imported tiny\.gguf \(GGUF, llama\): .* parameters, weights [\d,]+ bytes from the file's 21 tensors/);
+    const s = await v.state();
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.task, 'inference');
+    assert.equal(s.inputs.method, 'detailed');
+    assert.equal(s.inputs.inference.engine, 'llama.cpp');
+    assert.equal(s.inputs.inference.weights, 'q4_k_m');
+    assert.equal(s.inputs.model.preset, undefined, 'a custom architecture, not a preset');
+    assert.equal(s.inputs.model.name, 'Tiny Llama');
+    assert.deepEqual([s.inputs.model.layers, s.inputs.model.hidden, s.inputs.model.heads, s.inputs.model.kv_heads, s.inputs.model.ffn, s.inputs.model.vocab],
+        [2, 256, 4, 2, 512, 1000]);
+    assert.equal(s.inputs.inference.weights_file.total_bytes, tiny.weightBytes);
+    assert.equal(weights(s), tiny.weightBytes, 'the weights are the file\'s per-tensor bytes');
+    return { m, s };
+}
+
 before(async () => {
     assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
     ({ server, url } = await serveSite(site, { port: 0 }));
@@ -107,22 +131,7 @@ test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing k
     const tiny = llamaGguf({ name: 'Tiny Llama' });
     const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10000 }), v.click('import')]);
     await chooser.setFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: tiny.bytes });
-    let m = await importMessage(page);
-    await v.settled();
-    assert.equal(m.problem, false, m.message);
-    assert.match(m.message, /^Imported tiny\.gguf \(GGUF, llama\): .* parameters, weights [\d,]+ bytes from the file's 21 tensors/);
-    let s = await v.state();
-    assert.equal(s.error, null);
-    assert.equal(s.inputs.task, 'inference');
-    assert.equal(s.inputs.method, 'detailed');
-    assert.equal(s.inputs.inference.engine, 'llama.cpp');
-    assert.equal(s.inputs.inference.weights, 'q4_k_m');
-    assert.equal(s.inputs.model.preset, undefined, 'a custom architecture, not a preset');
-    assert.equal(s.inputs.model.name, 'Tiny Llama');
-    assert.deepEqual([s.inputs.model.layers, s.inputs.model.hidden, s.inputs.model.heads, s.inputs.model.kv_heads, s.inputs.model.ffn, s.inputs.model.vocab],
-        [2, 256, 4, 2, 512, 1000]);
-    assert.equal(s.inputs.inference.weights_file.total_bytes, tiny.weightBytes);
-    assert.equal(weights(s), tiny.weightBytes, 'the weights are the file\'s per-tensor bytes');
+    let { m, s } = await importedTiny(page, v, tiny);
     assert.notEqual(s.result.total_bytes, start.result.total_bytes, 'the headline follows');
     await v.widget('model.layers');  // the custom architecture editor shows what was read
     await v.widget('import/message');
@@ -191,8 +200,8 @@ test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing k
     assert.match(m.message, /^Import failed, nothing changed: .*not a GGUF file .*89 50 4e 47/);
     assert.equal(JSON.stringify((await v.state()).inputs), before);
 
-    // The only request: the page's own import library (a GET of this site's script), nothing sent.
-    assert.deepEqual(requests, [url + 'vramcalc-lib.js'], 'the page sent nothing while importing');
+    // No request at all: the readers are in the page's wasm, nothing is fetched or sent.
+    assert.deepEqual(requests, [], 'the page requested and sent nothing while importing');
     await page.context().close();
 });
 
@@ -208,7 +217,30 @@ test('phone (390x844, DPR 3, touch): Import is a tap away and fills the model', 
     const s = await v.state();
     assert.equal(s.inputs.model.layers, 28);
     assert.equal(s.model_params_b, 7.615616512);
-    assert.deepEqual(requests, [url + 'vramcalc-lib.js']);
+    assert.deepEqual(requests, []);
+    await page.context().close();
+});
+
+test('single offline file: vramcalc.html alone, from file:// with the network blocked, imports a GGUF and config.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vramcalc-import-offline-'));
+    copyFileSync(join(site, 'vramcalc.html'), join(dir, 'vramcalc.html'));  // alone: no sibling script to load
+    const { page, v, requests } = await open({ viewport: { width: 1280, height: 900 }, offline: true }, pathToFileURL(join(dir, 'vramcalc.html')).href);
+
+    const tiny = llamaGguf({ name: 'Tiny Llama' });
+    await page.evaluate(() => { window.sliced = []; });
+    await drop(page, 'tiny.gguf', tiny.bytes.toString('base64'), 1 << 20);
+    let { m, s } = await importedTiny(page, v, tiny);
+    const sliced = await page.evaluate(() => window.sliced);
+    assert.ok(sliced.length >= 1 && sliced.every(([b, e, n]) => b === 0 && e <= n), JSON.stringify(sliced));
+
+    await paste(page, JSON.stringify(kQwenConfig));
+    m = await importMessage(page, m.message);
+    await v.settled();
+    assert.match(m.message, /^Imported pasted config\.json \(config\.json, Qwen2ForCausalLM\): 7,615,616,512 parameters/);
+    s = await v.state();
+    assert.equal(s.model_params_b, 7.615616512);
+
+    assert.deepEqual(requests, [], 'the single file requested and sent nothing while importing');
     await page.context().close();
 });
 

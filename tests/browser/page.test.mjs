@@ -495,8 +495,9 @@ test('the page\'s vramcalc is the JS library\'s API (web/api.js): the same membe
         version: window.vramcalc.version,
         nan: window.vramcalc.estimate({ batch: NaN }),
         absent: [window.vramcalc.suggest({}), window.vramcalc.fitModels({}), window.vramcalc.resolveConfig({}), window.vramcalc.presets(), window.vramcalc.gpus(),
-            window.vramcalc.plan({ plan: { gpus: 8 } }), window.vramcalc.fabrics(), window.vramcalc.importModel('{}'),
-            await window.vramcalc.importFile(new Blob(['{}']))],
+            window.vramcalc.plan({ plan: { gpus: 8 } }), window.vramcalc.fabrics()],
+        imported: [window.vramcalc.importModel('{"model_type": "llama"}', 'config.json'),
+            await window.vramcalc.importFile(new File(['{"model_type": "llama"}'], 'config.json'))],
     }));
     const cliSolve = JSON.parse(execFileSync(cliBin, ['solve', 'max_batch', '--method', 'detailed', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb',
         '--format', 'json'], { encoding: 'utf8' }));
@@ -505,8 +506,13 @@ test('the page\'s vramcalc is the JS library\'s API (web/api.js): the same membe
     assert.match(r.version, /^\d+\.\d+\.\d+$/);
     assert.deepEqual(r.nan, { ok: false, error: { field: 'batch', message: 'batch must be a finite number, got NaN' } });
     // Left out of the page's download (web/engine_bindings.cpp): a failure naming the library, not a throw.
-    const names = ['suggest', 'fitModels', 'resolveConfig', 'presets', 'gpus', 'plan', 'fabrics', 'importModel', 'importModel'];
+    const names = ['suggest', 'fitModels', 'resolveConfig', 'presets', 'gpus', 'plan', 'fabrics'];
     r.absent.forEach((a, i) => assert.deepEqual(a, { ok: false, error: { field: '',
         message: `${names[i]}() is not in this build of vramcalc (the page); the JS library has it (docs/embed.md)` } }));
+    // The model-file readers are in the page (its own import, web/import.js): a config.json without
+    // its sizes reads to the same document through importModel and importFile, naming what is missing.
+    assert.deepEqual(r.imported[0], r.imported[1]);
+    assert.equal(r.imported[0].complete, false);
+    assert.match(r.imported[0].message, /num_hidden_layers/);
     assert.deepEqual(consoleErrors, []);
 });

@@ -984,8 +984,8 @@ export interface VramCalc {
 }
 
 /** The page's `window.vramcalc` (index.html, widget.html): `ready` at once, the members of VramCalc
- *  when it resolves. The page carries estimate, solve, questions, version and schemaVersion; the
- *  other members are there but return a Failure naming the library (its download has a budget). */
+ *  when it resolves. The page carries estimate, solve, questions, importModel, importFile, version
+ *  and schemaVersion; the other members are there but return a Failure naming the library (its download has a budget). */
 export type VramCalcPage = { readonly ready: Promise<void> } & Partial<VramCalc>;
 
 /** Instantiates the engine (the WebAssembly module is inside the library file: no request). */
