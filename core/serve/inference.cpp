@@ -64,6 +64,10 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
+                        {"inference.constants.bnb_int8_input_copies", k.bnb_int8_input_copies},
+                        {"inference.constants.bnb_int8_output_bytes", k.bnb_int8_output_bytes},
+                        {"inference.constants.torch_min_large_alloc_mib", k.torch_min_large_alloc_mib},
+                        {"inference.constants.torch_round_large_mib", k.torch_round_large_mib},
                         {"inference.host.ram_gib", h.ram_bytes},
                         {"inference.host.channels", h.channels},
                         {"inference.host.mts", h.mts},
@@ -127,15 +131,30 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
 
 namespace {
 
-// Persistent buffers of the GPTQ kernels, sized by the largest quantized projection (in x out) of
-// a layer: q, k/v, o, gate/up (fc1), down (fc2); MoE experts by their own width.
-double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConstants& k) {
+// A layer's quantized projections as (in, out): q, k/v, o, gate/up (fc1), down (fc2); MoE experts
+// by their own width.
+struct Projections {
+    double shapes[5][2];
+};
+Projections projections(const ModelSpec& m) {
     const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim, kv = static_cast<double>(m.kv_heads) * m.head_dim;
     const double f = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
-    const double shapes[][2] = {{h, q}, {h, kv}, {q, h}, {h, f}, {f, h}};
+    return Projections{{{h, q}, {h, kv}, {q, h}, {h, f}, {f, h}}};
+}
+
+// Per prefill token, the most a quantized projection's temporaries take beside its 16-bit output:
+// in_bytes per input element and out_bytes per output element.
+double matmul_temporaries(const ModelSpec& m, double in_bytes, double out_bytes) {
+    double out = 0;
+    for (const auto& s : projections(m).shapes) out = std::max(out, s[0] * in_bytes + s[1] * out_bytes);
+    return out;
+}
+
+// Persistent buffers of the GPTQ kernels, sized by the largest quantized projection (in x out).
+double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConstants& k) {
     const double rows = k.exllamav2_max_input_len * k.exllamav2_max_batch_size;
     double out = 0;
-    for (const auto& s : shapes) {
+    for (const auto& s : projections(m).shapes) {
         const double in_f = s[0], out_f = s[1];
         switch (kernel) {
             // temp_dq (in x out halves) + temp_fwd (out x rows FP32), 128 B of alignment each.
@@ -280,12 +299,19 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
             // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
             // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
             // GPTQ's ExLlama kernels dequantize into a persistent buffer instead (gptq_scratch).
+            // Per prefill token, bitsandbytes' matmuls hold temporaries beside their 16-bit output:
+            // LLM.int8's int8 input copies and int32 accumulator (InferenceConstants); Linear4bit
+            // casts its input to the compute dtype and returns the matmul's output in it before
+            // .to(inp_dtype) (bitsandbytes nn/modules.py Linear4bit.forward).
             const std::string id = p.format->id;
             const double compute = in.hf.bnb_compute_bytes;
-            if (id.rfind("bnb-int8", 0) == 0) p.dequant_bytes = p.weights.largest_matrix;
-            else if (id.rfind("bnb-", 0) == 0)
+            if (id.rfind("bnb-int8", 0) == 0) {
+                p.dequant_bytes = p.weights.largest_matrix;
+                p.quant_temp_per_token = matmul_temporaries(m, in.constants.bnb_int8_input_copies, in.constants.bnb_int8_output_bytes);
+            } else if (id.rfind("bnb-", 0) == 0) {
                 p.dequant_bytes = p.weights.largest_matrix * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
-            else if (id.rfind("gptq", 0) == 0) {
+                if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
+            } else if (id.rfind("gptq", 0) == 0) {
                 p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.constants);
                 if (in.hf.gptq_kernel == GptqKernel::Torch) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
@@ -325,7 +351,7 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double logits = (p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n) * m.vocab * (B + 4);
     // DynamicCache grows by torch.cat: one layer's keys are held twice while copying.
     const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
-    const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + cat;
+    const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + n * P * p.quant_temp_per_token + cat;
     if (!p.in.hf.legacy_cache) return prefill + p.kernel_scratch;
     // transformers < 4.42: every decode step holds the previous cache while the next is built
     // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
@@ -338,6 +364,24 @@ double hf_activations(const InferencePlan& p, double context, double n) {
 }
 
 }  // namespace
+
+double hf_stranded_cache(const InferencePlan& p, double context, double n) {
+    if (p.engine != Engine::Hf || p.model.layers <= 0) return 0;
+    const InferenceConstants& k = p.in.constants;
+    const double P = p.in.prompt_tokens > 0 ? std::min<double>(p.in.prompt_tokens, context) : context;
+    // One layer's K (or V) tensor for n sequences of t tokens.
+    const double per_tensor = n / (2.0 * p.model.layers);
+    auto size = [&](double t) { return per_tensor * kv_sequence_bytes(p.kv, t, 0); };
+    const double large = k.torch_min_large_alloc_mib * 1048576.0, round = k.torch_round_large_mib * 1048576.0;
+    const double s_end = size(context);
+    const double s_start = std::max(size(P), large);
+    if (round <= 0 || s_end <= s_start) return 0;
+    // Each tensor strands one segment of its current size per `round` of growth: the sum over the
+    // growth from s_start to s_end of s ds / round. Checked against a replay of the allocator's
+    // rules (docs/accuracy.md, item 1): 4,818 MiB per tensor for 80 tensors growing 80 -> 160 MiB
+    // in 160 KiB steps, against (160^2 - 80^2) / 4 = 4,800 MiB here.
+    return 2.0 * p.model.layers * p.kv_share * (s_end * s_end - s_start * s_start) / (2 * round);
+}
 
 MemoryAt memory_at(const InferencePlan& p, double context, double n) {
     MemoryAt r;
@@ -598,6 +642,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu.memory_bytes) - (mem.total() - mem.kv);
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
+        }
+        const double stranded = hf_stranded_cache(p, c, n);
+        if (stranded > 0) {
+            const double reading = p.has_gpu ? std::min(p.gpu.memory_bytes, mem.total() + stranded) : mem.total() + stranded;
+            add_metric(e, "reserved_decoding_bytes", "nvidia-smi while decoding, with the allocator's cached segments", reading, "bytes");
+            e.notes.push_back("The KV cache grows by torch.cat: PyTorch's caching allocator keeps up to " + gib(stranded) +
+                              " of outgrown cache segments reserved, so nvidia-smi may read up to " + gib(reading) +
+                              (p.has_gpu && reading >= p.gpu.memory_bytes ? " (the whole card)" : "") +
+                              ". They are released when an allocation would fail, so they cause no OOM; "
+                              "a static cache (cache_implementation=\"static\") or expandable_segments avoids them.");
         }
         if (p.engine == Engine::LlamaCpp) {
             add_metric(e, "host_bytes", "Weights in system memory", p.host_bytes, "bytes");

@@ -410,7 +410,73 @@ TEST_CASE("HF generate, GPTQ kernels: ExLlamaV2's scratch, ExLlama's FP16 matrix
     Config cfg = serving("llama-2-7b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
     cfg.inference.prompt_tokens = 512;
     cfg.inference.constants.exllamav2_max_batch_size = 1;
+    cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
     CHECK(memory_at(plan(cfg), 1024, 1).activations - marlin == 90177536.0 + 11008.0 * 2048 * 4 + 256);
+}
+
+TEST_CASE("HF generate, GPTQ: the default kernel is transformers' ExLlama v1") {
+    Config cfg = serving("llama-2-7b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
+    cfg.inference.prompt_tokens = 512;
+    // GPTQConfig.post_init: exllama_config {"version": 1} when the checkpoint names none.
+    CHECK(Config{}.inference.hf.gptq_kernel == GptqKernel::Exllama);
+    CHECK(plan(cfg).kernel_scratch == 4096.0 * 11008 * 2);
+}
+
+TEST_CASE("HF generate, bitsandbytes: LLM.int8's int8 input copies and int32 accumulator, Linear4bit's FP32 compute copies") {
+    // Llama-2-7B, one 512-token prompt. The projections (in, out): q/k/v/o 4096 x 4096, gate/up
+    // 4096 -> 11008, down 11008 -> 4096.
+    auto acts = [](const char* format, double copies, double out_bytes, double compute) {
+        Config cfg = serving("llama-2-7b", Engine::Hf, format, "a100-80gb", 512);
+        cfg.inference.prompt_tokens = 512;
+        cfg.inference.constants.bnb_int8_input_copies = copies;
+        cfg.inference.constants.bnb_int8_output_bytes = out_bytes;
+        cfg.inference.hf.bnb_compute_bytes = compute;
+        return memory_at(plan(cfg), 512, 1).activations;
+    };
+    const double none = acts("bnb-int8", 0, 0, 4);
+    // bitsandbytes >= 0.45: CA (1 B per input) + int32 out32 (4 B per output); gate/up is the most:
+    // 4096 + 4 x 11008 = 48,128 B per token.
+    CHECK(acts("bnb-int8", 1, 4, 4) - none == 512.0 * 48128);
+    // <= 0.44: CA, CAt and the col32 copy (3 B) + out32 and the output's clone (6 B): 12,288 + 66,048.
+    CHECK(acts("bnb-int8", 3, 6, 4) - none == 512.0 * 78336);
+    // NF4 with the default FP32 compute dtype: the input cast to FP32 and the FP32 matmul output,
+    // (4096 + 11008) x 4 = 60,416 B per token, beside the FP32 copy of the dequantized matrix.
+    Config cfg = serving("llama-2-7b", Engine::Hf, "bnb-nf4", "a100-80gb", 512);
+    const double largest = plan(cfg).weights.largest_matrix;
+    CHECK(acts("bnb-nf4", 0, 0, 4) - acts("bnb-nf4", 0, 0, 2) == Approx(largest * 4 + 512.0 * 60416));
+}
+
+TEST_CASE("HF generate: cache segments stranded by torch.cat growth (the caching allocator's 10 MiB / 2 MiB rules)") {
+    // Llama-2-13B BF16: one layer's K for n sequences of t tokens is n x t x 40 heads x 128 x 2 B.
+    auto stranded = [](int n, const char* gpu) {
+        Config cfg = serving("llama-2-13b", Engine::Hf, "bf16", gpu, 1024, n);
+        cfg.inference.prompt_tokens = 512;
+        return hf_stranded_cache(plan(cfg), 1024, n);
+    };
+    const double MiB = 1048576.0;
+    // Batch 1: 5 -> 10 MiB per tensor, under kMinLargeAlloc: shared 20 MiB segments, nothing stranded.
+    CHECK(stranded(1, "a100-80gb") == 0);
+    // Batch 2: 10 -> 20 MiB: 80 tensors x (20^2 - 10^2) / (2 x 2) MiB = 6,000 MiB.
+    CHECK(stranded(2, "a100-80gb") == Approx(6000 * MiB));
+    // Batch 16: 80 -> 160 MiB: 80 x (160^2 - 80^2) / 4 = 384,000 MiB, far beyond the card.
+    CHECK(stranded(16, "a100-80gb") == Approx(384000 * MiB));
+    Config cfg = serving("llama-2-13b", Engine::Hf, "bf16", "a100-80gb", 1024, 16);
+    cfg.inference.prompt_tokens = 512;
+    const auto e = inference_estimate(cfg);
+    REQUIRE(e.ok);
+    // nvidia-smi climbs to the card (cudaMalloc fails, the allocator frees its cache and retries);
+    // the fit is judged on what is allocated.
+    REQUIRE(e.value.metric("reserved_decoding_bytes"));
+    CHECK(e.value.metric("reserved_decoding_bytes")->value == find_gpu("a100-80gb")->memory_bytes);
+    CHECK(e.value.total_bytes < find_gpu("a100-80gb")->memory_bytes);
+    // Batch 2 on the same card: total + 6,000 MiB.
+    cfg.inference.concurrency = 2;
+    const auto e2 = inference_estimate(cfg);
+    REQUIRE(e2.ok);
+    CHECK(e2.value.metric("reserved_decoding_bytes")->value == Approx(e2.value.total_bytes + 6000 * MiB));
+    // A static cache or a decode that does not grow strands nothing: no metric.
+    cfg.inference.prompt_tokens = 1024;
+    CHECK_FALSE(inference_estimate(cfg).value.metric("reserved_decoding_bytes"));
 }
 
 TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decoding, the prompt's FP32 logits in step two") {
