@@ -643,13 +643,15 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
         }
-        const double stranded = hf_stranded_cache(p, c, n);
+        // The reading is bounded by the card (a failed cudaMalloc releases the cache): without a GPU
+        // the bound alone can be absurd, so the metric needs one.
+        const double stranded = p.has_gpu ? hf_stranded_cache(p, c, n) : 0;
         if (stranded > 0) {
-            const double reading = p.has_gpu ? std::min(p.gpu.memory_bytes, mem.total() + stranded) : mem.total() + stranded;
+            const double reading = std::min(p.gpu.memory_bytes, mem.total() + stranded);
             add_metric(e, "reserved_decoding_bytes", "nvidia-smi while decoding, with the allocator's cached segments", reading, "bytes");
             e.notes.push_back("The KV cache grows by torch.cat: PyTorch's caching allocator keeps up to " + gib(stranded) +
                               " of outgrown cache segments reserved, so nvidia-smi may read up to " + gib(reading) +
-                              (p.has_gpu && reading >= p.gpu.memory_bytes ? " (the whole card)" : "") +
+                              (reading >= p.gpu.memory_bytes ? " (the whole card)" : "") +
                               ". They are released when an allocation would fail, so they cause no OOM; "
                               "a static cache (cache_implementation=\"static\") or expandable_segments avoids them.");
         }

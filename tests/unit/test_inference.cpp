@@ -474,9 +474,14 @@ TEST_CASE("HF generate: cache segments stranded by torch.cat growth (the caching
     const auto e2 = inference_estimate(cfg);
     REQUIRE(e2.ok);
     CHECK(e2.value.metric("reserved_decoding_bytes")->value == Approx(e2.value.total_bytes + 6000 * MiB));
-    // A static cache or a decode that does not grow strands nothing: no metric.
+    // A decode that does not grow strands nothing: no metric. Nor without a GPU to bound the reading.
     cfg.inference.prompt_tokens = 1024;
     CHECK_FALSE(inference_estimate(cfg).value.metric("reserved_decoding_bytes"));
+    cfg.inference.prompt_tokens = 512;
+    cfg.gpu_id.clear();
+    const auto none = inference_estimate(cfg);
+    REQUIRE(none.ok);
+    CHECK_FALSE(none.value.metric("reserved_decoding_bytes"));
 }
 
 TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decoding, the prompt's FP32 logits in step two") {
