@@ -644,8 +644,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
         }
         // The reading is bounded by the card (a failed cudaMalloc releases the cache): without a GPU
-        // the bound alone can be absurd, so the metric needs one.
-        const double stranded = p.has_gpu ? hf_stranded_cache(p, c, n) : 0;
+        // the bound alone can be absurd, so the metric needs one, and a CUDA/HIP one (Apple's MPS
+        // allocator has other rules).
+        const double stranded = p.has_gpu && !p.gpu.unified ? hf_stranded_cache(p, c, n) : 0;
         if (stranded > 0) {
             const double reading = std::min(p.gpu.memory_bytes, mem.total() + stranded);
             add_metric(e, "reserved_decoding_bytes", "nvidia-smi while decoding, with the allocator's cached segments", reading, "bytes");
