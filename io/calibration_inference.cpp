@@ -187,8 +187,13 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
         // nvidia-smi and peak reserved include the cache segments the allocator strands while the
         // KV cache grows (capped by the card when the row names one).
         const Metric* reserved = e.metric("reserved_decoding_bytes");
-        if (reserved && (smi || what == "reserved")) return smi ? reserved->value : reserved->value - component(e, "runtime");
-        return smi ? allocated + component(e, "runtime") : allocated;
+        const double without = smi ? allocated + component(e, "runtime") : allocated;
+        if (reserved && (smi || what == "reserved")) {
+            // --verbose shows the figure without the stranded segments too (the bound is an upper one).
+            out.breakdown += "without stranded cache segments " + std::to_string(without / 1e9).substr(0, 6) + " | ";
+            return smi ? reserved->value : reserved->value - component(e, "runtime");
+        }
+        return without;
     });
 }
 
