@@ -184,14 +184,20 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     const bool smi = what == "smi";
     compare(cfg, err, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
-        // nvidia-smi and peak reserved include the cache segments the allocator strands while the
-        // KV cache grows (capped by the card when the row names one).
+        // nvidia-smi and peak reserved include the cache segments the allocator keeps while the KV
+        // cache grows (core's replay of its rules): the highest reading, which any reading after
+        // the growth sees while nothing is released. Once the card fills, nvidia-smi saws between
+        // what a release leaves and the card, and one reading's expectation is the mean over the
+        // steps; a `reserved` row (max_memory_reserved) is the peak either way.
         const Metric* reserved = e.metric("reserved_decoding_bytes");
+        const Metric* mean = e.metric("reserved_decoding_mean_bytes");
+        const Metric* releases = e.metric("allocator_releases");
         const double without = smi ? allocated + component(e, "runtime") : allocated;
-        if (reserved && (smi || what == "reserved")) {
-            // --verbose shows the figure without the stranded segments too (the bound is an upper one).
+        if (reserved && mean && releases && (smi || what == "reserved")) {
+            // --verbose shows the figure without the cached segments too.
             out.breakdown += "without stranded cache segments " + std::to_string(without / 1e9).substr(0, 6) + " | ";
-            return smi ? reserved->value : reserved->value - component(e, "runtime");
+            const double reading = smi && releases->value > 0 ? mean->value : reserved->value;
+            return smi ? reading : reading - component(e, "runtime");
         }
         return without;
     });

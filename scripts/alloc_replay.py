@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Replays PyTorch's CUDA caching allocator (large pool) on Hugging Face generate's KV cache growth.
 
-The evidence behind `hf_stranded_cache` (core/serve/inference.cpp; docs/inference.md, "What
-nvidia-smi reads while the cache grows"). The rules, from c10/cuda/CUDACachingAllocator.cpp:
+The reference for core's replay (core/serve/caching_allocator and hf_allocator_replay in
+core/serve/inference.cpp; docs/inference.md, "What nvidia-smi reads while the cache grows"), which
+follows the same rules and tensors and reads the same figures (tests/unit/test_inference.cpp). The rules, from c10/cuda/CUDACachingAllocator.cpp:
 requests are rounded to 512 B; requests up to 1 MiB go to the small pool (not replayed here);
 a request below kMinLargeAlloc (10 MiB) gets a 20 MiB segment (kLargeBuffer), a larger one a
 segment of its own rounded up to kRoundLarge (2 MiB); a free block is found by best fit (the

@@ -263,11 +263,26 @@ struct MemoryAt {
 // those sequences occupy in the pool (the pool itself is plan.pool).
 MemoryAt memory_at(const InferencePlan& p, double context, double concurrency);
 
-// Hugging Face generate: cached segments the caching allocator strands while DynamicCache grows
-// from the prompt to `context` tokens (InferenceConstants torch_min_large_alloc_mib). Reserved, not
-// allocated: a failed cudaMalloc releases them and retries, so they raise nvidia-smi's reading
-// (up to the card) but cause no OOM. 0 for other engines.
-double hf_stranded_cache(const InferencePlan& p, double context, double concurrency);
+// Hugging Face generate replayed through PyTorch's caching allocator (core/serve/caching_allocator):
+// the prefill's tensors in a decoder layer's order, then DynamicCache growing every layer's K and
+// V by torch.cat from the prompt to `context` tokens, with `limit` bytes for the allocator's
+// segments (a failed cudaMalloc releases the free cached segments and retries; 0: no limit).
+// Large pool only (requests over 1 MiB). Peaks in bytes; zeros for other engines.
+struct HfAllocatorReplay {
+    double peak_reserved = 0;   // what nvidia-smi reads of PyTorch's memory at most
+    double peak_allocated = 0;  // torch.cuda.max_memory_allocated of the replayed tensors
+    int releases = 0;           // cudaMalloc failures answered by releasing the cache
+    int steps = 0;              // decode steps replayed
+    double final_reserved = 0;  // reserved when generate returns (before any empty_cache)
+    double mean_reserved = 0;   // reserved averaged over the decode steps
+};
+// Decode steps replayed at most (more tokens per replayed step beyond; the estimate's cost): a
+// 13B replay at batch 16 over 512 tokens reads the same peak at 64, 128 and 1,024 steps.
+constexpr int kHfReplaySteps = 128;
+HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, double concurrency, double limit, int max_steps = kHfReplaySteps);
+// Reserved but not allocated at the peaks: peak_reserved - peak_allocated (>= 0). Segments a
+// failed cudaMalloc releases, so they raise nvidia-smi's reading but cause no OOM.
+double hf_stranded_cache(const InferencePlan& p, double context, double concurrency, double limit);
 
 // Whether `concurrency` sequences of `context` tokens fit one GPU: vLLM, in the KV pool; the
 // others, within the GPU's memory x `share` (the target utilization, or 1 for "runs at all").
