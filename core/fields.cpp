@@ -418,7 +418,7 @@ constexpr FieldDef kTable[] = {
         Bool("inference.hf.legacy_cache", AT(inference.hf.legacy_cache),
              "transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two"),
         Enum("inference.hf.gptq_kernel", enum_names(kGptqKernel), ENUM(GptqKernel, inference.hf.gptq_kernel),
-             "the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch)"),
+             "the GPTQ kernel and its persistent buffers (exllama: transformers' default; exllamav2: AutoGPTQ's scratch)"),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
@@ -464,6 +464,14 @@ constexpr FieldDef kTable[] = {
             "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").range(1, k2p24, "tokens").whole(),
         Num("inference.constants.exllamav2_max_batch_size", AT(inference.constants.exllamav2_max_batch_size),
             "ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size)").range(1, k2p20, "sequences").whole(),
+        Num("inference.constants.bnb_int8_input_copies", AT(inference.constants.bnb_int8_input_copies),
+            "LLM.int8 int8 copies of a matmul's input (bitsandbytes >= 0.45: 1; <= 0.44: 3)").range(0, 16),
+        Num("inference.constants.bnb_int8_output_bytes", AT(inference.constants.bnb_int8_output_bytes),
+            "LLM.int8 bytes per output element beside the 16-bit output (>= 0.45: 4, int32; <= 0.44: 6)").range(0, 64, "bytes"),
+        Num("inference.constants.torch_min_large_alloc_mib", AT(inference.constants.torch_min_large_alloc_mib),
+            "PyTorch caching allocator: requests from this size get a segment of their own (kMinLargeAlloc)").range(1, 1e6, "MiB"),
+        Num("inference.constants.torch_round_large_mib", AT(inference.constants.torch_round_large_mib),
+            "PyTorch caching allocator: such segments are rounded up to this (kRoundLarge)").range(0.001, 1e6, "MiB"),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")

@@ -166,14 +166,40 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     if ((minor > 0 && minor < 42) || (minor == 0 && (dated_before_2024 || has(row.get("source"), "hf transformers docs"))))
         cfg.inference.hf.legacy_cache = true;
     if (minor > 0 && minor < 45) cfg.inference.hf.full_logits = true;
-    // The GPTQ kernel when the row names one (default ExLlamaV2, AutoGPTQ's and optimum's).
+    // The GPTQ kernel when the row names one; else AutoGPTQ's from_quantized default (ExLlamaV2)
+    // for a row that loads through AutoGPTQ, and transformers' GPTQConfig default (ExLlama v1).
     if (has(where, "exllamav2") || has(where, "exllama v2")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
     else if (has(where, "exllama")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllama;
     else if (has(where, "marlin")) cfg.inference.hf.gptq_kernel = GptqKernel::Marlin;
-    const bool smi = ascii_lower(row.get("what")) == "smi";
+    else if (has(where, "autogptq") || has(where, "auto-gptq") || has(where, "auto_gptq")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
+    // bitsandbytes before 0.45 (December 2024): LLM.int8's double_quant keeps CA, CAt and a col32
+    // copy of the input, and the forward clones its 3-D output beside igemmlt's int32 result.
+    // A row names the transformers release of its time (4.47, December 2024) or a year; the HF docs'
+    // rows are 2023's.
+    if ((minor > 0 && minor < 47) || (minor == 0 && (year_before(where, 2025) || has(row.get("source"), "hf transformers docs")))) {
+        cfg.inference.constants.bnb_int8_input_copies = 3;
+        cfg.inference.constants.bnb_int8_output_bytes = 6;
+    }
+    const std::string what = ascii_lower(row.get("what"));
+    const bool smi = what == "smi";
     compare(cfg, err, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
-        return smi ? allocated + component(e, "runtime") : allocated;
+        // nvidia-smi and peak reserved include the cache segments the allocator keeps while the KV
+        // cache grows (core's replay of its rules): the highest reading, which any reading after
+        // the growth sees while nothing is released. Once the card fills, nvidia-smi saws between
+        // what a release leaves and the card, and one reading's expectation is the mean over the
+        // steps; a `reserved` row (max_memory_reserved) is the peak either way.
+        const Metric* reserved = e.metric("reserved_decoding_bytes");
+        const Metric* mean = e.metric("reserved_decoding_mean_bytes");
+        const Metric* releases = e.metric("allocator_releases");
+        const double without = smi ? allocated + component(e, "runtime") : allocated;
+        if (reserved && mean && releases && (smi || what == "reserved")) {
+            // --verbose shows the figure without the cached segments too.
+            out.breakdown += "without stranded cache segments " + std::to_string(without / 1e9).substr(0, 6) + " | ";
+            const double reading = smi && releases->value > 0 ? mean->value : reserved->value;
+            return smi ? reading : reading - component(e, "runtime");
+        }
+        return without;
     });
 }
 

@@ -113,8 +113,8 @@ const Choice<HfAttention> kHfAttention[] = {
     {HfAttention::Eager, "Eager", "Keeps heads x s x s scores during prefill."},
 };
 const Choice<GptqKernel> kGptqKernels[] = {
-    {GptqKernel::Exllamav2, "ExLlamaV2", "AutoGPTQ / optimum: a scratch of 2048 x 8 rows for the largest layer."},
     {GptqKernel::Exllama, "ExLlama", "transformers' GPTQConfig default: an FP16 buffer of the largest matrix."},
+    {GptqKernel::Exllamav2, "ExLlamaV2", "AutoGPTQ's from_quantized default: a scratch of 2048 x 8 rows for the largest layer."},
     {GptqKernel::Marlin, "Marlin", "Fused dequantization: no buffer."},
     {GptqKernel::Torch, "Dequantize", "Triton / torch kernels: the largest matrix in FP16 while it runs."},
 };

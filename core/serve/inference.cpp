@@ -14,6 +14,7 @@
 #include "core/config.hpp"
 #include "core/fields.hpp"
 #include "core/gpu_choice.hpp"
+#include "core/serve/caching_allocator.hpp"
 #include "core/serve/llamacpp.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -64,6 +65,10 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
+                        {"inference.constants.bnb_int8_input_copies", k.bnb_int8_input_copies},
+                        {"inference.constants.bnb_int8_output_bytes", k.bnb_int8_output_bytes},
+                        {"inference.constants.torch_min_large_alloc_mib", k.torch_min_large_alloc_mib},
+                        {"inference.constants.torch_round_large_mib", k.torch_round_large_mib},
                         {"inference.host.ram_gib", h.ram_bytes},
                         {"inference.host.channels", h.channels},
                         {"inference.host.mts", h.mts},
@@ -127,15 +132,30 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
 
 namespace {
 
-// Persistent buffers of the GPTQ kernels, sized by the largest quantized projection (in x out) of
-// a layer: q, k/v, o, gate/up (fc1), down (fc2); MoE experts by their own width.
-double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConstants& k) {
+// A layer's quantized projections as (in, out): q, k/v, o, gate/up (fc1), down (fc2); MoE experts
+// by their own width.
+struct Projections {
+    double shapes[5][2];
+};
+Projections projections(const ModelSpec& m) {
     const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim, kv = static_cast<double>(m.kv_heads) * m.head_dim;
     const double f = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
-    const double shapes[][2] = {{h, q}, {h, kv}, {q, h}, {h, f}, {f, h}};
+    return Projections{{{h, q}, {h, kv}, {q, h}, {h, f}, {f, h}}};
+}
+
+// Per prefill token, the most a quantized projection's temporaries take beside its 16-bit output:
+// in_bytes per input element and out_bytes per output element.
+double matmul_temporaries(const ModelSpec& m, double in_bytes, double out_bytes) {
+    double out = 0;
+    for (const auto& s : projections(m).shapes) out = std::max(out, s[0] * in_bytes + s[1] * out_bytes);
+    return out;
+}
+
+// Persistent buffers of the GPTQ kernels, sized by the largest quantized projection (in x out).
+double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConstants& k) {
     const double rows = k.exllamav2_max_input_len * k.exllamav2_max_batch_size;
     double out = 0;
-    for (const auto& s : shapes) {
+    for (const auto& s : projections(m).shapes) {
         const double in_f = s[0], out_f = s[1];
         switch (kernel) {
             // temp_dq (in x out halves) + temp_fwd (out x rows FP32), 128 B of alignment each.
@@ -280,12 +300,19 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
             // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
             // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
             // GPTQ's ExLlama kernels dequantize into a persistent buffer instead (gptq_scratch).
+            // Per prefill token, bitsandbytes' matmuls hold temporaries beside their 16-bit output:
+            // LLM.int8's int8 input copies and int32 accumulator (InferenceConstants); Linear4bit
+            // casts its input to the compute dtype and returns the matmul's output in it before
+            // .to(inp_dtype) (bitsandbytes nn/modules.py Linear4bit.forward).
             const std::string id = p.format->id;
             const double compute = in.hf.bnb_compute_bytes;
-            if (id.rfind("bnb-int8", 0) == 0) p.dequant_bytes = p.weights.largest_matrix;
-            else if (id.rfind("bnb-", 0) == 0)
+            if (id.rfind("bnb-int8", 0) == 0) {
+                p.dequant_bytes = p.weights.largest_matrix;
+                p.quant_temp_per_token = matmul_temporaries(m, in.constants.bnb_int8_input_copies, in.constants.bnb_int8_output_bytes);
+            } else if (id.rfind("bnb-", 0) == 0) {
                 p.dequant_bytes = p.weights.largest_matrix * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
-            else if (id.rfind("gptq", 0) == 0) {
+                if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
+            } else if (id.rfind("gptq", 0) == 0) {
                 p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.constants);
                 if (in.hf.gptq_kernel == GptqKernel::Torch) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
@@ -325,7 +352,7 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double logits = (p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n) * m.vocab * (B + 4);
     // DynamicCache grows by torch.cat: one layer's keys are held twice while copying.
     const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
-    const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + cat;
+    const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + n * P * p.quant_temp_per_token + cat;
     if (!p.in.hf.legacy_cache) return prefill + p.kernel_scratch;
     // transformers < 4.42: every decode step holds the previous cache while the next is built
     // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
@@ -338,6 +365,114 @@ double hf_activations(const InferencePlan& p, double context, double n) {
 }
 
 }  // namespace
+
+HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, double n, double limit, int max_steps) {
+    HfAllocatorReplay out;
+    const ModelSpec& m = p.model;
+    if (p.engine != Engine::Hf || m.layers <= 0 || !(n >= 1) || !(context >= 1)) return out;
+    const InferenceConstants& k = p.in.constants;
+    const double P = p.in.prompt_tokens > 0 ? std::min<double>(p.in.prompt_tokens, context) : context;
+    const double mib = 1048576.0;
+    // Sizes past 2^50 B (a petabyte) mean nothing on one card; the replay refuses them.
+    const double kv_token = n * kv_sequence_bytes(p.kv, 1, 0) * p.kv_share;  // all cache tensors on this GPU, one token
+    if (!(kv_token > 0) || kv_token * context > std::ldexp(1.0, 50) || n * P * m.vocab * 4 > std::ldexp(1.0, 50)) return out;
+    CachingAllocatorRules rules;
+    rules.min_large_alloc = static_cast<std::uint64_t>(k.torch_min_large_alloc_mib * mib);
+    rules.round_large = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(k.torch_round_large_mib * mib));
+    if (limit > 0 && limit < std::ldexp(1.0, 62)) rules.limit = static_cast<std::uint64_t>(limit);
+    CachingAllocatorSim a(rules);
+    auto bytes = [](double b) { return static_cast<std::uint64_t>(std::ceil(b)); };
+    // The layers on this GPU (device_map splits them), each holding a K and a V tensor.
+    const int layers = std::max(1, static_cast<int>(std::lround(m.layers * p.kv_share)));
+    const double per_tensor_token = kv_token / (2.0 * layers);
+    auto kv = [&](double t) { return bytes(per_tensor_token * t); };
+    const double B = p.dtype_bytes;
+    auto act = [&](double width) { return bytes(n * P * width * B); };
+    const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim;
+    const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
+    const bool eager = p.in.hf.attention == HfAttention::Eager;
+    const bool mqa_math = p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
+    const double scores = n * m.heads * P * P;
+    // The prefill, tensor by tensor as a Llama-style decoder layer creates and drops them (the
+    // order scripts/alloc_replay.py replays): its freed blocks stay cached for the decode.
+    std::vector<std::int64_t> cache;
+    cache.reserve(2 * layers);
+    std::int64_t x = a.malloc(act(h));
+    // An output projection of `in` (then dropped, with `also`) and the residual add.
+    auto project_and_add = [&](std::int64_t in, std::int64_t also) {
+        const std::int64_t out = a.malloc(act(h));
+        a.free(in), a.free(also);
+        const std::int64_t x2 = a.malloc(act(h));
+        a.free(out), a.free(x);
+        x = x2;
+    };
+    for (int l = 0; l < layers; ++l) {
+        std::int64_t normed = a.malloc(act(h));
+        const std::int64_t qs = a.malloc(act(q)), ks = a.malloc(kv(P)), vs = a.malloc(kv(P));
+        const std::int64_t q_rot = a.malloc(act(q)), k_rot = a.malloc(kv(P));
+        a.free(qs), a.free(ks);
+        cache.push_back(k_rot), cache.push_back(vs);
+        std::int64_t probs = -1;
+        if (eager || mqa_math) {  // QK^T, eager's FP32 softmax, the probabilities in the dtype
+            const std::int64_t sc = a.malloc(bytes(scores * B));
+            const std::int64_t s32 = eager ? a.malloc(bytes(scores * 4)) : -1;
+            a.free(sc);
+            probs = a.malloc(bytes(scores * B));
+            a.free(s32);
+        }
+        const std::int64_t attn = a.malloc(act(q));
+        a.free(probs), a.free(q_rot), a.free(normed);
+        project_and_add(attn, -1);
+        normed = a.malloc(act(h));
+        const bool glu = gated(m);
+        const std::int64_t first = a.malloc(act(ffn));  // gate (fc1 without a GLU)
+        const std::int64_t up = glu ? a.malloc(act(ffn)) : -1;
+        const std::int64_t activated = a.malloc(act(ffn));
+        a.free(first);
+        const std::int64_t product = glu ? a.malloc(act(ffn)) : -1;
+        if (glu) a.free(activated), a.free(up);
+        project_and_add(glu ? product : activated, normed);
+    }
+    const double logit_rows = p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n;
+    const std::int64_t logits = a.malloc(bytes(logit_rows * m.vocab * B)), logits32 = a.malloc(bytes(logit_rows * m.vocab * 4));
+    a.free(logits), a.free(x);
+    // transformers < 4.42 keeps the prompt's FP32 logits into the second step.
+    std::int64_t held = p.in.hf.legacy_cache ? logits32 : (a.free(logits32), -1);
+    // The decode: every layer's K then V grows by torch.cat (the new tensor is allocated before
+    // the old one is dropped; transformers < 4.42 drops the old cache only after the step). Steps
+    // are replayed where the 512 B-rounded size changes, and at most max_steps of them.
+    const double min_tokens = std::ceil(rules.min_block / per_tensor_token);
+    const double stride = std::max({1.0, min_tokens, std::ceil((context - P) / std::max(1, max_steps))});
+    std::vector<std::int64_t> old;
+    double reserved_sum = 0;
+    for (double t = P; t < context;) {
+        t = std::min(context, t + stride);
+        for (auto& c : cache) {
+            const std::int64_t grown = a.malloc(kv(t));
+            if (p.in.hf.legacy_cache) old.push_back(c);
+            else a.free(c);
+            c = grown;
+        }
+        for (std::int64_t o : old) a.free(o);
+        old.clear();
+        const std::int64_t lg = a.malloc(bytes(n * m.vocab * B)), lg32 = a.malloc(bytes(n * m.vocab * 4));
+        a.free(lg), a.free(lg32), a.free(held);
+        held = -1;
+        reserved_sum += static_cast<double>(a.reserved);
+    }
+    out.peak_reserved = static_cast<double>(a.peak_reserved);
+    out.peak_allocated = static_cast<double>(a.peak_allocated);
+    out.releases = a.releases;
+    out.final_reserved = static_cast<double>(a.reserved);
+    out.steps = static_cast<int>(std::ceil((context - P) / stride));
+    out.mean_reserved = out.steps > 0 ? reserved_sum / out.steps : out.final_reserved;
+    return out;
+}
+
+double hf_stranded_cache(const InferencePlan& p, double context, double n, double limit) {
+    const HfAllocatorReplay r = hf_allocator_replay(p, context, n, limit, kHfReplaySteps);
+    return std::max(0.0, r.peak_reserved - r.peak_allocated);
+}
 
 MemoryAt memory_at(const InferencePlan& p, double context, double n) {
     MemoryAt r;
@@ -598,6 +733,32 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu.memory_bytes) - (mem.total() - mem.kv);
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
+        }
+        // The reading is bounded by the card (a failed cudaMalloc releases the cache): without a GPU
+        // the bound alone can be absurd, so the metric needs one, and a CUDA/HIP one (Apple's MPS
+        // allocator has other rules).
+        // The allocator's segments get what the card has beside the rest of the total (weights,
+        // context, persistent buffers); a replay of its rules says what it keeps reserved.
+        const double outside = mem.total() - mem.kv - mem.activations;
+        const double prompt_tokens = in.prompt_tokens > 0 ? std::min<double>(in.prompt_tokens, c) : c;
+        const HfAllocatorReplay replay = p.engine == Engine::Hf && p.has_gpu && !p.gpu.unified && p.gpu.memory_bytes > outside && c > prompt_tokens
+                                             ? hf_allocator_replay(p, c, n, p.gpu.memory_bytes - outside)
+                                             : HfAllocatorReplay{};
+        const double stranded = std::max(0.0, replay.peak_reserved - replay.peak_allocated);
+        if (stranded >= 1048576.0) {
+            const double reading = std::min(p.gpu.memory_bytes, mem.total() + stranded);
+            // Once the card fills, the reading saws between what a release leaves and the card.
+            const double mean = std::min(reading, mem.total() + std::max(0.0, replay.mean_reserved - replay.peak_allocated));
+            add_metric(e, "reserved_decoding_bytes", "nvidia-smi's highest reading while decoding (the allocator's cached segments)", reading, "bytes");
+            add_metric(e, "reserved_decoding_mean_bytes", "nvidia-smi while decoding, averaged over the steps", mean, "bytes");
+            add_metric(e, "allocator_releases", "Failed cudaMalloc calls that release the cached segments", replay.releases, "count");
+            e.notes.push_back("The KV cache grows by torch.cat: PyTorch's caching allocator keeps " + gib(stranded) +
+                              " of outgrown cache segments reserved (a replay of its rules), so nvidia-smi reads up to " + gib(reading) +
+                              (replay.releases > 0 ? " (the card: " + num(replay.releases) + " failed cudaMalloc calls release the cache and it fills again; " +
+                                                         gib(mean) + " on average)"
+                                                   : std::string()) +
+                              ". They are released when an allocation would fail, so they cause no OOM; "
+                              "a static cache (cache_implementation=\"static\") or expandable_segments avoids them.");
         }
         if (p.engine == Engine::LlamaCpp) {
             add_metric(e, "host_bytes", "Weights in system memory", p.host_bytes, "bytes");

@@ -84,6 +84,20 @@ struct InferenceConstants {
     // scratch_space_fixed(max_input_len=2048, max_batch_size=8).
     double exllamav2_max_input_len = 2048;
     double exllamav2_max_batch_size = 8;
+    // LLM.int8() matmul temporaries per prefill token at the largest projection (bitsandbytes
+    // autograd/_functions.py MatMul8bitLt.forward): int8 copies of the input and bytes per output
+    // element beside the 16-bit output. bitsandbytes >= 0.45: int8_vectorwise_quant's CA (1 copy),
+    // int8_linear_matmul's int32 accumulator (4 B). <= 0.44: double_quant's CA and CAt plus
+    // transform(CA, "col32") (3 copies), igemmlt's int32 out32 plus the clone of a 3-D output (4 + 2 B).
+    double bnb_int8_input_copies = 1;
+    double bnb_int8_output_bytes = 4;
+    // PyTorch's CUDA caching allocator (c10/cuda/CUDACachingAllocator.cpp): a request of at least
+    // kMinLargeAlloc (10 MiB) gets a segment of its own, rounded up to kRoundLarge (2 MiB); a freed
+    // block merges only with free neighbours in its segment. HF generate's DynamicCache grows each
+    // layer's K and V by torch.cat one token at a time, so every 2 MiB of growth leaves each cache
+    // tensor's previous segment (its size at that moment) too small for every later request.
+    double torch_min_large_alloc_mib = 10;
+    double torch_round_large_mib = 2;
 };
 
 // The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
@@ -143,11 +157,13 @@ struct LlamaCppOptions {
 
 enum class HfAttention { Eager, Sdpa, Flash };
 
-// The kernel a GPTQ checkpoint runs on (Hugging Face engine): ExLlamaV2 (AutoGPTQ's and optimum's
-// default: a persistent scratch buffer, see InferenceConstants), ExLlama v1 (transformers'
-// GPTQConfig default exllama_config {"version": 1}: a persistent FP16 buffer of the largest matrix,
-// temp_dq = qweight.numel() x 8 halves), Marlin (fused, a few KiB of workspace), or a plain
-// dequantize-then-matmul path (triton/cuda-old/torch: the largest matrix in FP16 while it runs).
+// The kernel a GPTQ checkpoint runs on (Hugging Face engine): ExLlama v1 (the default here:
+// transformers' GPTQConfig.post_init sets exllama_config {"version": 1} when a checkpoint's config
+// names none, and from_pretrained is how generate loads GPTQ; a persistent FP16 buffer of the
+// largest matrix, temp_dq = qweight.numel() x 8 halves), ExLlamaV2 (AutoGPTQ's from_quantized
+// default: a persistent scratch buffer, see InferenceConstants), Marlin (fused, a few KiB of
+// workspace), or a plain dequantize-then-matmul path (triton/cuda-old/torch: the largest matrix in
+// FP16 while it runs).
 enum class GptqKernel { Exllamav2, Exllama, Marlin, Torch };
 
 struct HfOptions {
@@ -159,7 +175,7 @@ struct HfOptions {
     // full_logits). The PR's own analysis: "the memory peak consisted of 2*past_KV +
     // first_iteration_logits".
     bool legacy_cache = false;
-    GptqKernel gptq_kernel = GptqKernel::Exllamav2;
+    GptqKernel gptq_kernel = GptqKernel::Exllama;
     // bitsandbytes 4-bit compute dtype: BitsAndBytesConfig's bnb_4bit_compute_dtype defaults to
     // float32, so a prefill matmul dequantizes a weight to its 16-bit dtype and casts it to FP32.
     double bnb_compute_bytes = 4;
@@ -204,6 +220,7 @@ struct InferencePlan {
     double dtype_bytes = 2;      // activation dtype
     double dequant_bytes = 0;    // HF: one matrix dequantized (or re-laid out) during a prefill
     double kernel_scratch = 0;   // HF: persistent kernel buffers (GPTQ ExLlama/ExLlamaV2 scratch)
+    double quant_temp_per_token = 0;  // HF: quantized matmul temporaries per prefill token (bitsandbytes)
     bool has_gpu = false;
     GpuSpec gpu{};
     double target_utilization = 0.75;
@@ -245,6 +262,27 @@ struct MemoryAt {
 // Per-GPU memory with `concurrency` sequences of `context` tokens. For vLLM the KV entry is what
 // those sequences occupy in the pool (the pool itself is plan.pool).
 MemoryAt memory_at(const InferencePlan& p, double context, double concurrency);
+
+// Hugging Face generate replayed through PyTorch's caching allocator (core/serve/caching_allocator):
+// the prefill's tensors in a decoder layer's order, then DynamicCache growing every layer's K and
+// V by torch.cat from the prompt to `context` tokens, with `limit` bytes for the allocator's
+// segments (a failed cudaMalloc releases the free cached segments and retries; 0: no limit).
+// Large pool only (requests over 1 MiB). Peaks in bytes; zeros for other engines.
+struct HfAllocatorReplay {
+    double peak_reserved = 0;   // what nvidia-smi reads of PyTorch's memory at most
+    double peak_allocated = 0;  // torch.cuda.max_memory_allocated of the replayed tensors
+    int releases = 0;           // cudaMalloc failures answered by releasing the cache
+    int steps = 0;              // decode steps replayed
+    double final_reserved = 0;  // reserved when generate returns (before any empty_cache)
+    double mean_reserved = 0;   // reserved averaged over the decode steps
+};
+// Decode steps replayed at most (more tokens per replayed step beyond; the estimate's cost): a
+// 13B replay at batch 16 over 512 tokens reads the same peak at 64, 128 and 1,024 steps.
+constexpr int kHfReplaySteps = 128;
+HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, double concurrency, double limit, int max_steps = kHfReplaySteps);
+// Reserved but not allocated at the peaks: peak_reserved - peak_allocated (>= 0). Segments a
+// failed cudaMalloc releases, so they raise nvidia-smi's reading but cause no OOM.
+double hf_stranded_cache(const InferencePlan& p, double context, double concurrency, double limit);
 
 // Whether `concurrency` sequences of `context` tokens fit one GPU: vLLM, in the KV pool; the
 // others, within the GPU's memory x `share` (the target utilization, or 1 for "runs at all").

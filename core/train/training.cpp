@@ -509,6 +509,7 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         double buffers = profile.loss_buffers;
         const double chunk = profile.loss_chunk_tokens;
         if (chunk > 0 && tokens > chunk) buffers = 1 + (profile.loss_buffers - 1) * chunk / tokens;
+        if (s.tp > 1) buffers += profile.loss_parallel_buffers;
         // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
         const double softcap = m.final_softcap > 0 ? s.compute_bytes : 0;
         parts.logits_bytes_per_value = profile.logits_held * s.compute_bytes + softcap + buffers * loss_dtype;

@@ -193,6 +193,8 @@ struct ProfileBehaviour {
     double loss_chunk_tokens = 0;       // chunked cross-entropy: tokens per chunk (0: off)
     double logits_held = 0;             // vocab-sized buffers (logits dtype) held through the loss peak
     double loss_buffers = 3;            // vocab-sized buffers (loss dtype) at the loss peak: saved + gradients
+    double loss_parallel_buffers = 0;   // more of them with tensor parallelism, where the loss runs on the
+                                        // vocabulary shards (DTensor loss_parallel: unfused decompositions)
     // Optimizer, gradients, communication
     bool foreach_optimizer = true;      // optimizer step makes a temporary of the local state size
     bool grads_persist = false;         // gradients stay allocated between steps

@@ -74,6 +74,12 @@ ProfileBehaviour torchtitan() {
     // the ColwiseParallel q/k/v and w1/w3, which save it whole; RowwiseParallel wo/w2 produce a
     // whole Partial output that op-level SAC keeps (torch/distributed/tensor/parallel/style.py).
     p.tp_saves_gathered = true;
+    // Under TP torchtitan shards the logits on the vocabulary and runs cross-entropy in
+    // loss_parallel() (on unless training.disable_loss_parallel), whose handlers decompose the loss
+    // (torch/distributed/tensor/parallel/loss.py): the backward's (zeros_like(x) + exp(x)) *
+    // grad_output holds zeros, exp, their sum and the product beside the saved log-probabilities:
+    // four FP32 buffers at its peak, one more than the fused kernels' saved + gradient + output.
+    p.loss_parallel_buffers = 1;
     // FSDP2 with 8k-32k-token steps: the FP32 loss buffers (tens of GB) and per-block gathers
     // leave cached blocks the next allocations cannot reuse. Fitted to C25-C29 (docs/accuracy.md).
     p.allocator_fragmentation = 0.13;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/estimate.hpp"
+#include "core/serve/caching_allocator.hpp"
 #include "core/serve/inference.hpp"
 #include "core/model/presets.hpp"
 #include "core/units.hpp"
@@ -410,7 +411,151 @@ TEST_CASE("HF generate, GPTQ kernels: ExLlamaV2's scratch, ExLlama's FP16 matrix
     Config cfg = serving("llama-2-7b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
     cfg.inference.prompt_tokens = 512;
     cfg.inference.constants.exllamav2_max_batch_size = 1;
+    cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
     CHECK(memory_at(plan(cfg), 1024, 1).activations - marlin == 90177536.0 + 11008.0 * 2048 * 4 + 256);
+}
+
+TEST_CASE("HF generate, GPTQ: the default kernel is transformers' ExLlama v1") {
+    Config cfg = serving("llama-2-7b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
+    cfg.inference.prompt_tokens = 512;
+    // GPTQConfig.post_init: exllama_config {"version": 1} when the checkpoint names none.
+    CHECK(Config{}.inference.hf.gptq_kernel == GptqKernel::Exllama);
+    CHECK(plan(cfg).kernel_scratch == 4096.0 * 11008 * 2);
+}
+
+TEST_CASE("HF generate, bitsandbytes: LLM.int8's int8 input copies and int32 accumulator, Linear4bit's FP32 compute copies") {
+    // Llama-2-7B, one 512-token prompt. The projections (in, out): q/k/v/o 4096 x 4096, gate/up
+    // 4096 -> 11008, down 11008 -> 4096.
+    auto acts = [](const char* format, double copies, double out_bytes, double compute) {
+        Config cfg = serving("llama-2-7b", Engine::Hf, format, "a100-80gb", 512);
+        cfg.inference.prompt_tokens = 512;
+        cfg.inference.constants.bnb_int8_input_copies = copies;
+        cfg.inference.constants.bnb_int8_output_bytes = out_bytes;
+        cfg.inference.hf.bnb_compute_bytes = compute;
+        return memory_at(plan(cfg), 512, 1).activations;
+    };
+    const double none = acts("bnb-int8", 0, 0, 4);
+    // bitsandbytes >= 0.45: CA (1 B per input) + int32 out32 (4 B per output); gate/up is the most:
+    // 4096 + 4 x 11008 = 48,128 B per token.
+    CHECK(acts("bnb-int8", 1, 4, 4) - none == 512.0 * 48128);
+    // <= 0.44: CA, CAt and the col32 copy (3 B) + out32 and the output's clone (6 B): 12,288 + 66,048.
+    CHECK(acts("bnb-int8", 3, 6, 4) - none == 512.0 * 78336);
+    // NF4 with the default FP32 compute dtype: the input cast to FP32 and the FP32 matmul output,
+    // (4096 + 11008) x 4 = 60,416 B per token, beside the FP32 copy of the dequantized matrix.
+    Config cfg = serving("llama-2-7b", Engine::Hf, "bnb-nf4", "a100-80gb", 512);
+    const double largest = plan(cfg).weights.largest_matrix;
+    CHECK(acts("bnb-nf4", 0, 0, 4) - acts("bnb-nf4", 0, 0, 2) == Approx(largest * 4 + 512.0 * 60416));
+}
+
+TEST_CASE("Caching allocator replay: PyTorch's size classes, best fit, splitting, merging, release on a failed cudaMalloc") {
+    const std::uint64_t MiB = 1u << 20;
+    CachingAllocatorSim a(CachingAllocatorRules{});
+    // 1 MiB and less: the small pool (not replayed).
+    CHECK(a.malloc(MiB) == -1);
+    // Under 10 MiB: a 20 MiB segment, split; the second 5 MiB request takes the rest of it.
+    const auto x = a.malloc(5 * MiB), y = a.malloc(5 * MiB);
+    CHECK(a.reserved == 20 * MiB);
+    CHECK(a.allocated == 10 * MiB);
+    // 10 MiB and more: a segment of its own, the request rounded to 512 B and the segment to 2 MiB.
+    const auto z = a.malloc(11 * MiB + 1);
+    CHECK(a.reserved == 32 * MiB);
+    // 1 MiB - 512 B would remain: no split, the block is the whole 12 MiB segment.
+    CHECK(a.allocated == 22 * MiB);
+    // Freed blocks merge within their segment: 15 MiB fits the first segment again, no new segment.
+    a.free(x), a.free(y);
+    const auto w = a.malloc(15 * MiB);
+    CHECK(a.reserved == 32 * MiB);
+    // A block left with 1 MiB or less is not split: 19.5 MiB takes the whole 20 MiB segment.
+    a.free(w);
+    a.malloc(19 * MiB + MiB / 2);
+    CHECK(a.allocated == 32 * MiB);
+    // The 12 MiB segment is free but too small for 14 MiB; with 40 MiB for segments, cudaMalloc
+    // would fail (32 + 14), so the free unsplit segment is released first: 20 + 14 reserved.
+    a.free(z);
+    CachingAllocatorRules limited;
+    limited.limit = 40 * MiB;
+    CachingAllocatorSim b(limited);
+    const auto big = b.malloc(20 * MiB);
+    const auto twelve = b.malloc(12 * MiB);
+    b.free(twelve);
+    b.malloc(14 * MiB);
+    CHECK(b.releases == 1);
+    CHECK(b.reserved == 34 * MiB);
+    CHECK(b.peak_reserved == 34 * MiB);
+    CHECK_FALSE(b.oom);
+    b.free(big);
+}
+
+TEST_CASE("Caching allocator replay: tensors grown by torch.cat strand one segment of their size per 2 MiB") {
+    // scripts/alloc_replay.py cache_only: 80 tensors growing 80 -> 160 MiB in 160 KiB steps leave
+    // 4,818 MiB each reserved beyond the peak allocated; the continuous sum (160^2 - 80^2) / (2 x 2)
+    // is 4,800 MiB.
+    const std::uint64_t MiB = 1u << 20;
+    CachingAllocatorSim a(CachingAllocatorRules{});
+    std::vector<std::int64_t> live(80);
+    for (auto& t : live) t = a.malloc(80 * MiB);
+    for (int step = 1; step <= 512; ++step)
+        for (auto& t : live) {
+            const auto grown = a.malloc(80 * MiB + step * 160 * 1024);
+            a.free(t);
+            t = grown;
+        }
+    CHECK((a.peak_reserved - a.peak_allocated) / 80.0 / MiB == Approx(4818).margin(1));
+}
+
+TEST_CASE("HF generate: the caching allocator replay of DynamicCache growth (nvidia-smi while decoding)") {
+    // Llama-2-13B FP16, 512-token prompts, 1,024 tokens: scripts/alloc_replay.py's generate() replays
+    // the same tensors and reads 0.17 / 2.11 / 9.03 GiB reserved beyond the peak at batch 1 / 2 / 4.
+    auto replay = [](int n, double limit) {
+        Config cfg = serving("llama-2-13b", Engine::Hf, "fp16", "a100-80gb", 1024, n);
+        cfg.inference.prompt_tokens = 512;
+        return hf_allocator_replay(plan(cfg), 1024, n, limit);
+    };
+    const double GiB = 1073741824.0;
+    auto stranded = [&](int n) {
+        const HfAllocatorReplay r = replay(n, 0);
+        return (r.peak_reserved - r.peak_allocated) / GiB;
+    };
+    CHECK(stranded(1) == Approx(0.17).margin(0.005));
+    CHECK(stranded(2) == Approx(2.11).margin(0.005));
+    CHECK(stranded(4) == Approx(9.03).margin(0.005));
+    // The peak allocated is the cache at 1,024 tokens plus the prefill's largest moment: batch 4,
+    // 80 x 4 x 1,024 x 40 x 128 x 2 B = 3.125 GiB of cache.
+    CHECK(replay(4, 0).peak_allocated / GiB == Approx(3.16).margin(0.005));
+    // Batch 16 with 53 GiB for the allocator: cudaMalloc fails, the cache is released and fills
+    // again; the peak is the limit (within one segment), the mean over the steps lower.
+    const HfAllocatorReplay full = replay(16, 53 * GiB);
+    CHECK(full.releases >= 1);
+    CHECK(full.peak_reserved <= 53 * GiB);
+    CHECK(full.peak_reserved > 52.5 * GiB);
+    CHECK(full.mean_reserved < full.peak_reserved);
+    CHECK_FALSE(replay(16, 0).releases);
+
+    Config cfg = serving("llama-2-13b", Engine::Hf, "fp16", "a100-80gb", 1024, 4);
+    cfg.inference.prompt_tokens = 512;
+    const auto e = inference_estimate(cfg);
+    REQUIRE(e.ok);
+    REQUIRE(e.value.metric("reserved_decoding_bytes"));
+    // Batch 4 fits with room: nvidia-smi reads the total plus the 9.03 GiB.
+    CHECK(e.value.metric("reserved_decoding_bytes")->value == Approx(e.value.total_bytes + stranded(4) * GiB).margin(0.01 * GiB));
+    CHECK(e.value.metric("allocator_releases")->value == 0);
+    // Batch 16 on the 80 GB card: the card, and the mean over the steps below it.
+    cfg.inference.concurrency = 16;
+    const auto e16 = inference_estimate(cfg);
+    REQUIRE(e16.ok);
+    CHECK(e16.value.metric("allocator_releases")->value >= 1);
+    CHECK(e16.value.metric("reserved_decoding_bytes")->value <= find_gpu("a100-80gb")->memory_bytes);
+    CHECK(e16.value.metric("reserved_decoding_bytes")->value > find_gpu("a100-80gb")->memory_bytes - 0.5 * GiB);
+    CHECK(e16.value.metric("reserved_decoding_mean_bytes")->value < e16.value.metric("reserved_decoding_bytes")->value);
+    CHECK(e16.value.total_bytes < find_gpu("a100-80gb")->memory_bytes);
+    // A decode that does not grow keeps nothing: no metric. Nor without a GPU to bound the reading.
+    cfg.inference.prompt_tokens = 1024;
+    CHECK_FALSE(inference_estimate(cfg).value.metric("reserved_decoding_bytes"));
+    cfg.inference.prompt_tokens = 512;
+    cfg.gpu_id.clear();
+    const auto none = inference_estimate(cfg);
+    REQUIRE(none.ok);
+    CHECK_FALSE(none.value.metric("reserved_decoding_bytes"));
 }
 
 TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decoding, the prompt's FP32 logits in step two") {

@@ -318,6 +318,26 @@ TEST_CASE("sequence parallel follows the profile's TP plan unless the config say
     CHECK(acts("megatron", "false") - acts("megatron", "true") >= 32 * 8192.0 * 4096 * 2 * 0.75);
 }
 
+TEST_CASE("torchtitan's loss_parallel under TP: the vocabulary shard's loss holds four FP32 buffers, not three", "[training]") {
+    // Llama-3.1-8B, batch 1 x 8192 tokens, 8 GPUs with FSDP: the logits component per GPU.
+    auto logits = [](int tp) {
+        const std::string text = std::string(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},)") +
+                                 R"("batch":1,"seq":8192,"gpus":8,"parallel":{"tp":)" + std::to_string(tp) +
+                                 R"(},"training":{"sharding":"fsdp","profile":"torchtitan"}})";
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        return e.value.component("logits_loss")->bytes;
+    };
+    // Without TP: the fused log_softmax / nll_loss keep the FP32 copy's log-probabilities, the
+    // gradient and its output: 8192 x 128,256 x 3 x 4 B.
+    CHECK(logits(1) == 8192.0 * 128256 * 12);
+    // TP 4: a quarter of the vocabulary, and (zeros + exp(x)) * grad beside the saved
+    // log-probabilities (torch/distributed/tensor/parallel/loss.py): 8192 x 32,064 x 4 x 4 B.
+    CHECK(logits(4) == 8192.0 * 32064 * 16);
+}
+
 TEST_CASE("one CUDA context model: lazy loading unless the stack predates it", "[training]") {
     // Llama-3.1-8B LoRA on one GPU: the runtime component is the context alone.
     auto runtime = [](const char* profile, const char* lazy, double context) {

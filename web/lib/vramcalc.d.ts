@@ -369,7 +369,7 @@ export interface InferenceHfConfig {
     bnb_compute_dtype?: 'fp32' | 'bf16' | 'fp16';
     /** transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two (default false) */
     legacy_cache?: boolean;
-    /** the GPTQ kernel and its persistent buffers (exllamav2: AutoGPTQ's scratch) (default 'exllamav2') */
+    /** the GPTQ kernel and its persistent buffers (exllama: transformers' default; exllamav2: AutoGPTQ's scratch) (default 'exllama') */
     gptq_kernel?: 'exllamav2' | 'exllama' | 'marlin' | 'torch';
 }
 
@@ -427,6 +427,14 @@ export interface InferenceConstantsConfig {
     exllamav2_max_input_len?: number;
     /** ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size) (default 8; [1, 1048576] sequences) */
     exllamav2_max_batch_size?: number;
+    /** LLM.int8 int8 copies of a matmul's input (bitsandbytes >= 0.45: 1; <= 0.44: 3) (default 1; [0, 16]) */
+    bnb_int8_input_copies?: number;
+    /** LLM.int8 bytes per output element beside the 16-bit output (>= 0.45: 4, int32; <= 0.44: 6) (default 4; [0, 64] bytes) */
+    bnb_int8_output_bytes?: number;
+    /** PyTorch caching allocator: requests from this size get a segment of their own (kMinLargeAlloc) (default 10; [1, 1000000] MiB) */
+    torch_min_large_alloc_mib?: number;
+    /** PyTorch caching allocator: such segments are rounded up to this (kRoundLarge) (default 2; [0.001, 1000000] MiB) */
+    torch_round_large_mib?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
