@@ -496,8 +496,8 @@ bool quick_inputs(App& a, Form& f) {
     changed |= choice(f, {"precision", "Weight precision", "Bytes per weight (and per gradient when training)."}, kQuickPrecisions, q.precision);
     if (!serving)
         changed |= choice(f, {"optimizer", "Optimizer", "Optimizer state per parameter, as the rule of thumb counts it."}, kQuickOptimizers, q.optimizer);
-    changed |= number(f, {"batch", serving ? "Batch (sequences)" : "Batch size", "Activations grow linearly with the batch."}, q.batch, kBatchSpec);
-    changed |= number(f, {"seq", "Sequence length", "Activations grow linearly with the sequence length (in this rule)."}, q.seq, kSeqSpec);
+    changed |= number(f, {"batch", serving ? "Batch (sequences)" : "Batch size", "Activations grow linearly with the batch."}, a.inputs.run.batch, kBatchSpec);
+    changed |= number(f, {"seq", "Sequence length", "Activations grow linearly with the sequence length (in this rule)."}, a.inputs.run.seq, kSeqSpec);
     if (!serving) {
         char text[48];
         std::snprintf(text, sizeof text, "activations x %g", q.constants.checkpoint_factor);
