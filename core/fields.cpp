@@ -375,6 +375,8 @@ constexpr FieldDef kTable[] = {
         Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
             "-ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
         Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch), "-ub: physical batch").range(1, k2p20, "tokens").cli("-ub --ubatch --ubatch-size"),
+        Int("inference.llamacpp.n_batch", AT(inference.llamacpp.n_batch), "-b: logical batch; the compute buffers take min(-ub, -b, context) tokens")
+            .range(1, k2p20, "tokens").cli("-b --batch-size"),
         Bool("inference.llamacpp.flash_attn", AT(inference.llamacpp.flash_attn), "-fa: flash attention"),
         Text("inference.llamacpp.kv_dtype_v", AT(inference.llamacpp.kv_dtype_v),
              "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default().cli("-ctv --ctv --cache-type-v"),

@@ -132,6 +132,8 @@ bool llamacpp_rows(App& a, Form& k) {
                            o.n_cpu_moe, shown(Step::Add, "%.0f"));
     changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch (-ub)", "n_ubatch: the compute buffer grows with it."}, o.n_ubatch,
                        shown(Step::Double, "%.0f", {128, 256, 512, 1024, 2048}));
+    changed |= integer(k, {"inference.llamacpp.n_batch", "Logical batch (-b)", "n_batch: caps the physical batch (-ub) the compute buffer is sized for."},
+                       o.n_batch, shown(Step::Double, "%.0f", {256, 512, 1024, 2048, 4096}));
     changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer; a quantized V cache needs it."}, o.flash_attn, "-fa on");
 
     // -ctv: "same as K" or a type of its own (K is the KV cache dtype above).

@@ -46,6 +46,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.vllm.cuda_graph_gib", v.cuda_graph_bytes},
                         {"inference.llamacpp.n_gpu_layers", in.llamacpp.n_gpu_layers},
                         {"inference.llamacpp.n_ubatch", in.llamacpp.n_ubatch},
+                        {"inference.llamacpp.n_batch", in.llamacpp.n_batch},
                         {"inference.constants.cuda_context_gib", k.cuda_context_bytes},
                         {"inference.constants.driver_reserved_gib", k.driver_reserved_bytes},
                         {"inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes},
@@ -687,7 +688,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                     num(n) + " x " + num(c) + " tokens (padded to " + num(in.constants.llamacpp_ctx_pad) + " cells) x " +
                                         p.kv.formula + (p.kv_share < 1 ? " x " + num(p.kv_share) + " on the GPU" : "")});
             e.components.push_back({"activations", "Compute buffer", mem.activations,
-                                    "n_ubatch " + num(in.llamacpp.n_ubatch) + (in.llamacpp.flash_attn ? ", flash attention" : ", F32 attention scores") +
+                                    "n_ubatch " + num(llamacpp_ubatch(in.llamacpp)) + (in.llamacpp.flash_attn ? ", flash attention" : ", F32 attention scores") +
                                         ": inputs (KQ mask, hidden state" + (p.n_copies > 1 ? " x " + num(p.n_copies) + " pipeline copies" : std::string()) +
                                         ") + max(attention, FFN, logits) in F32"});
             if (mem.extras > 0)

@@ -144,6 +144,10 @@ struct DraftModel {
 struct LlamaCppOptions {
     int n_gpu_layers = -1;   // -1: every layer and the output layer on the GPU (-ngl 999)
     int n_ubatch = 512;      // physical batch (llama.cpp default)
+    // -b: logical batch (llama.cpp default 2048). llama_context caps it by the context and the
+    // physical batch by it (src/llama-context.cpp: n_batch = min(n_ctx, n_batch); n_ubatch =
+    // min(n_batch, n_ubatch)): the graphs are reserved for min(-ub, -b, n_ctx) tokens.
+    int n_batch = 2048;
     bool flash_attn = true;  // -fa (on by default where supported since 2025)
     std::string kv_dtype_v;  // -ctv; empty: inference.kv_dtype (-ctk) for both
     int n_cpu_moe = 0;       // --n-cpu-moe N: routed experts of the first N layers stay in host RAM

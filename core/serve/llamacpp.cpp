@@ -237,6 +237,8 @@ void llamacpp_set_gpu(InferencePlan& p) {
 }
 
 // [SECTION] buffers -------------------------------------------------------------------------------
+int llamacpp_ubatch(const LlamaCppOptions& o) { return std::min(o.n_ubatch, o.n_batch); }
+
 namespace {
 
 struct GraphShape {
@@ -285,7 +287,7 @@ double layer_kv(const InferencePlan& p, const KvLayout& kv, const ModelSpec& m, 
     double bytes = 0;
     for (int gi = 0; gi < kv.group_count; ++gi) {
         const KvGroup& grp = kv.groups[gi];
-        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + p.in.llamacpp.n_ubatch) : context;
+        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + llamacpp_ubatch(p.in.llamacpp)) : context;
         bytes += grp.bytes_per_token * std::ceil(n * per_seq / pad) * pad;
     }
     return m.layers > 0 ? bytes / m.layers : 0;
@@ -344,9 +346,10 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         return s;
     }();  // the final norm and anything outside the layers
 
-    // Compute buffers for the worst ubatch against every cell.
+    // Compute buffers for the worst ubatch against every cell: llama_context reserves its graphs
+    // for min(n_ctx, n_ubatch) tokens, n_ubatch already capped by -b (llama-context.cpp sched_reserve).
     const GraphShape shape = graph_shape(m);
-    const double ub = std::min<double>(o.n_ubatch, n * context);
+    const double ub = std::min<double>(llamacpp_ubatch(o), n * context);
     const double n_kv = kv_cells(p, context, n);
     const double copies = unified ? 0 : p.n_copies;
     for (int d = 0; d < nd; ++d) {
@@ -465,7 +468,7 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     t.decode_memory_s = gpu_s + host_read / host_bandwidth(p);
     // Prompt batches of 32+ tokens run CPU-resident weights on the GPU: each ubatch copies them.
     if (nd > 0 && !(p.has_gpu && p.gpu.unified) && host_layer_weights > 0 && prompt >= 32)
-        t.prefill_extra_s = std::ceil(prompt / p.in.llamacpp.n_ubatch) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
+        t.prefill_extra_s = std::ceil(prompt / llamacpp_ubatch(p.in.llamacpp)) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
     return t;
 }
 
@@ -520,7 +523,7 @@ std::string launch_command(const InferencePlan& p) {
         std::string s = "OLLAMA_NUM_PARALLEL=" + num_plain(in.concurrency) + " OLLAMA_FLASH_ATTENTION=" + (o.flash_attn ? "1" : "0");
         if (ctk != "f16") s += " OLLAMA_KV_CACHE_TYPE=" + ctk;
         s += " ollama serve; PARAMETER num_ctx " + num_plain(in.context) + "; PARAMETER num_gpu " + num_plain(ngl);
-        if (o.n_ubatch != 512) s += "; PARAMETER num_batch " + num_plain(o.n_ubatch);
+        if (llamacpp_ubatch(o) != 512) s += "; PARAMETER num_batch " + num_plain(llamacpp_ubatch(o));
         return s;
     }
     std::string s = "llama-server -m " + gguf_name(p) + " -c " + ctx_total(p);
@@ -529,7 +532,8 @@ std::string launch_command(const InferencePlan& p) {
     s += std::string(" -fa ") + (o.flash_attn ? "on" : "off");
     if (ctk != "f16") s += " -ctk " + ctk;
     if (ctv != "f16") s += " -ctv " + ctv;
-    if (o.n_ubatch != 512) s += " -ub " + num_plain(o.n_ubatch) + " -b " + num_plain(std::max(o.n_ubatch, 2048));
+    if (o.n_ubatch != 512) s += " -ub " + num_plain(o.n_ubatch);
+    if (o.n_batch != 2048) s += " -b " + num_plain(o.n_batch);
     if (o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
     if (p.n_devices > 1 || o.split_mode == SplitMode::None) {
         if (o.split_mode == SplitMode::Row) s += " -sm row";

@@ -35,6 +35,10 @@ struct LlamaCppBuffers {
 // chosen device or nullptr; errors name the config field.
 bool llamacpp_setup(InferencePlan& p, Error& err);
 
+// The physical batch llama.cpp builds its graphs for: -ub capped by -b (llama_context: n_ubatch =
+// min(n_batch, n_ubatch)); the buffers cap it by the context too.
+int llamacpp_ubatch(const LlamaCppOptions& o);
+
 // Every device's buffers with `n` slots (-np) of `context` tokens each (-c = n x context).
 LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double n);
 

@@ -103,3 +103,27 @@ TEST_CASE("solve: most layers, experts on the GPU, best GGUF type; the launch co
     cfg.inference.llamacpp.ollama = true;
     CHECK(launch_command(plan(cfg)) == "OLLAMA_NUM_PARALLEL=2 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 ollama serve; PARAMETER num_ctx 8192; PARAMETER num_gpu 20");
 }
+
+TEST_CASE("-b caps -ub: the compute buffer is reserved for min(-ub, -b, n_ctx) tokens (llama-context.cpp)") {
+    // Llama-3.1-8B Q4_K_M, 8192 cells, no flash attention, one RTX 4090 (one input copy). Per
+    // ubatch token, F32: the KQ mask 8192 x 4 B + the hidden state 4096 x 4 B (inputs), then the
+    // scores 8192 x 32 heads x 4 B + Q and the output 2 x 4096 x 4 B: 48 KiB + 1056 KiB = 1104 KiB.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.flash_attn = false;
+    auto compute_mib = [&] { return llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].compute / 1048576.0; };
+    CHECK(compute_mib() == Approx(512 * 1104 / 1024.0));  // -ub 512 (default), -b 2048: 552 MiB
+    cfg.inference.llamacpp.n_batch = 256;                  // -b 256 caps -ub 512 at 256 tokens
+    CHECK(compute_mib() == Approx(276));
+    CHECK(launch_command(plan(cfg)) == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa off -b 256");
+    cfg.inference.llamacpp.n_batch = 2048;
+    cfg.inference.llamacpp.n_ubatch = 4096;                // -ub 4096 alone: still -b 2048's 2048 tokens
+    CHECK(compute_mib() == Approx(2208));
+    cfg.inference.llamacpp.n_batch = 4096;                 // -ub 4096 -b 4096: 4096 tokens
+    CHECK(compute_mib() == Approx(4416));
+    CHECK(launch_command(plan(cfg)) == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa off -ub 4096 -b 4096");
+    cfg.inference.llamacpp.n_batch = 0;                    // out of range: the field and its range (tokens)
+    auto bad = make_inference_plan(cfg);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.llamacpp.n_batch");
+    CHECK(bad.error.message.find("[1, 1048576]") != std::string::npos);
+}

@@ -1,5 +1,5 @@
 // llama.cpp start-up buffers (tests/calibration/llamacpp.csv): every run of the file rebuilt as a
-// config from its own columns (model, quant, n_ctx, n_ubatch, -ngl, -fa, cache types, -np, devices,
+// config from its own columns (model, quant, n_ctx, n_ubatch, n_batch, -ngl, -fa, cache types, -np, devices,
 // --tensor-split) and each logged buffer compared with the engine's figure for that device: every
 // buffer within 5%, each device's total within 5% or 256 MiB. Nothing here is fitted to the rows;
 // the rules come from llama.cpp's source (docs/local.md). Fails, not skips, without the file.
@@ -77,7 +77,9 @@ std::string run_config(const Row& r) {
     if (dev.find(" x2") != std::string::npos) gpus = 2;
     const int np = r.at("n_parallel").empty() ? 1 : std::stoi(r.at("n_parallel"));
     const int n_ctx = std::stoi(r.at("n_ctx"));
-    const int ub = r.at("n_ubatch").empty() ? (r.at("n_batch").empty() ? 512 : std::stoi(r.at("n_batch"))) : std::stoi(r.at("n_ubatch"));
+    // llama.cpp's defaults where a row gives none: -ub 512, -b 2048.
+    const int ub = r.at("n_ubatch").empty() ? 512 : std::stoi(r.at("n_ubatch"));
+    const int nb = r.at("n_batch").empty() ? 2048 : std::stoi(r.at("n_batch"));
     const int ngl = std::stoi(r.at("n_gpu_layers"));  // "33 of 33" -> 33
     std::string quant = r.at("quant");
     for (auto& c : quant) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -94,7 +96,7 @@ std::string run_config(const Row& r) {
            "\", \"gpus\": " + std::to_string(gpus) + ", \"inference\": {\"engine\": \"llama.cpp\", \"weights\": \"" + quant +
            "\", \"kv_dtype\": \"" + kv_type(r.at("cache_k")) + "\", \"context\": " + std::to_string(n_ctx / np) +
            ", \"concurrency\": " + std::to_string(np) + ", \"llamacpp\": {\"n_gpu_layers\": " + std::to_string(ngl) +
-           ", \"n_ubatch\": " + std::to_string(ub) + ", \"flash_attn\": " + (r.at("flash_attn") == "on" ? "true" : "false") +
+           ", \"n_ubatch\": " + std::to_string(ub) + ", \"n_batch\": " + std::to_string(nb) + ", \"flash_attn\": " + (r.at("flash_attn") == "on" ? "true" : "false") +
            ", \"kv_dtype_v\": \"" + kv_type(r.at("cache_v")) + "\"" + ts + "}}}";
 }
 

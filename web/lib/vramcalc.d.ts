@@ -339,6 +339,8 @@ export interface InferenceLlamacppConfig {
     n_gpu_layers?: number;
     /** -ub: physical batch (default 512; [1, 1048576] tokens) */
     n_ubatch?: number;
+    /** -b: logical batch; the compute buffers take min(-ub, -b, context) tokens (default 2048; [1, 1048576] tokens) */
+    n_batch?: number;
     /** -fa: flash attention (default true) */
     flash_attn?: boolean;
     /** -ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn (default empty) */
