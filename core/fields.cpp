@@ -421,6 +421,9 @@ constexpr FieldDef kTable[] = {
              "transformers < 4.42: two copies of the KV cache while decoding, the prompt's FP32 logits in step two"),
         Enum("inference.hf.gptq_kernel", enum_names(kGptqKernel), ENUM(GptqKernel, inference.hf.gptq_kernel),
              "the GPTQ kernel and its persistent buffers (exllama: transformers' default; exllamav2: AutoGPTQ's scratch)"),
+        Bool("inference.hf.gptq_act_order", AT(inference.hf.gptq_act_order),
+             "the checkpoint's desc_act: ExLlama v1 then keeps a temp_state of max_input_len x the largest dimension in FP16")
+            .omit_default(),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
@@ -466,6 +469,8 @@ constexpr FieldDef kTable[] = {
             "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").range(1, k2p24, "tokens").whole(),
         Num("inference.constants.exllamav2_max_batch_size", AT(inference.constants.exllamav2_max_batch_size),
             "ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size)").range(1, k2p20, "sequences").whole(),
+        Num("inference.constants.exllama_max_input_len", AT(inference.constants.exllama_max_input_len),
+            "ExLlama v1 temp_state rows with act-order (AutoGPTQ's EXLLAMA_DEFAULT_MAX_INPUT_LENGTH)").range(1, k2p24, "tokens").whole(),
         Num("inference.constants.bnb_int8_input_copies", AT(inference.constants.bnb_int8_input_copies),
             "LLM.int8 int8 copies of a matmul's input (bitsandbytes >= 0.45: 1; <= 0.44: 3)").range(0, 16),
         Num("inference.constants.bnb_int8_output_bytes", AT(inference.constants.bnb_int8_output_bytes),

@@ -168,10 +168,17 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     if (minor > 0 && minor < 45) cfg.inference.hf.full_logits = true;
     // The GPTQ kernel when the row names one; else AutoGPTQ's from_quantized default (ExLlamaV2)
     // for a row that loads through AutoGPTQ, and transformers' GPTQConfig default (ExLlama v1).
+    // AutoGPTQ's "cuda-old" / "triton" kernels (optimum's --disable-exllama) dequantize the weight.
     if (has(where, "exllamav2") || has(where, "exllama v2")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
+    else if (has(where, "cuda-old") || has(where, "cuda_old") || has(where, "triton") || has(where, "disable-exllama"))
+        cfg.inference.hf.gptq_kernel = GptqKernel::Torch;
     else if (has(where, "exllama")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllama;
     else if (has(where, "marlin")) cfg.inference.hf.gptq_kernel = GptqKernel::Marlin;
     else if (has(where, "autogptq") || has(where, "auto-gptq") || has(where, "auto_gptq")) cfg.inference.hf.gptq_kernel = GptqKernel::Exllamav2;
+    // A checkpoint quantized with act-order (desc_act) unless the row says it was not.
+    if ((has(where, "act-order") || has(where, "act order") || has(where, "desc_act")) && !has(where, "no act-order") &&
+        !has(where, "without act-order") && !has(where, "act-order false") && !has(where, "act order: no"))
+        cfg.inference.hf.gptq_act_order = true;
     // bitsandbytes before 0.45 (December 2024): LLM.int8's double_quant keeps CA, CAt and a col32
     // copy of the input, and the forward clones its 3-D output beside igemmlt's int32 result.
     // A row names the transformers release of its time (4.47, December 2024) or a year; the HF docs'
@@ -182,8 +189,13 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     }
     const std::string what = ascii_lower(row.get("what"));
     const bool smi = what == "smi";
+    // optimum's GPTQ benchmark (tests/benchmark/benchmark_gptq.py benchmark_memory) reports
+    // "peak_memory_mb = peak_allocated_torch_mb + peak_external_mb", the external part being the
+    // nvidia-smi peak less PyTorch's peak reserved: the allocator's cached segments cancel out.
+    const bool allocated_plus_external = smi && has(row.get("source"), "optimum") && has(row.get("source"), "benchmark");
     compare(cfg, err, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
+        if (allocated_plus_external) return allocated + component(e, "runtime");
         // nvidia-smi and peak reserved include the cache segments the allocator keeps while the KV
         // cache grows (core's replay of its rules): the highest reading, which any reading after
         // the growth sees while nothing is released. Once the card fills, nvidia-smi saws between

@@ -864,9 +864,13 @@ bool serving_inputs(App& a) {
         if (in.engine == Engine::Vllm)
             changed |= check(m, {"inference.vllm.profile_logits", "Profile all tokens' logits", "vLLM V1 <= 0.7 computed logits for every batched token: GiBs more."},
                              in.vllm.profile_all_tokens, "older vLLM");
-        if (in.engine == Engine::Hf && wf && std::string(wf->id).rfind("gptq", 0) == 0)
+        if (in.engine == Engine::Hf && wf && std::string(wf->id).rfind("gptq", 0) == 0) {
             changed |= choice(m, {"inference.hf.gptq_kernel", "GPTQ kernel", "The kernel's persistent buffers (AutoGPTQ / optimum / transformers)."},
                               kGptqKernels, in.hf.gptq_kernel);
+            if (in.hf.gptq_kernel == GptqKernel::Exllama)
+                changed |= check(m, {"inference.hf.gptq_act_order", "Act-order checkpoint", "desc_act: ExLlama keeps a temp_state of 2048 rows x the largest dimension in FP16."},
+                                 in.hf.gptq_act_order, "desc_act");
+        }
         if (in.engine == Engine::Hf) {
             bool fp32 = in.hf.bnb_compute_bytes == 4;
             if (check(m, {"inference.hf.bnb_compute_dtype", "bitsandbytes FP32 compute", "BitsAndBytesConfig's default float32 compute dtype keeps an FP32 copy of a dequantized matrix."},

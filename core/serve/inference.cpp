@@ -66,6 +66,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
+                        {"inference.constants.exllama_max_input_len", k.exllama_max_input_len},
                         {"inference.constants.bnb_int8_input_copies", k.bnb_int8_input_copies},
                         {"inference.constants.bnb_int8_output_bytes", k.bnb_int8_output_bytes},
                         {"inference.constants.torch_min_large_alloc_mib", k.torch_min_large_alloc_mib},
@@ -153,11 +154,12 @@ double matmul_temporaries(const ModelSpec& m, double in_bytes, double out_bytes)
 }
 
 // Persistent buffers of the GPTQ kernels, sized by the largest quantized projection (in x out).
-double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConstants& k) {
+double gptq_scratch(const ModelSpec& m, GptqKernel kernel, bool act_order, const InferenceConstants& k) {
     const double rows = k.exllamav2_max_input_len * k.exllamav2_max_batch_size;
-    double out = 0;
+    double out = 0, inner_outer = 1;
     for (const auto& s : projections(m).shapes) {
         const double in_f = s[0], out_f = s[1];
+        inner_outer = std::max({inner_outer, in_f, out_f});
         switch (kernel) {
             // temp_dq (in x out halves) + temp_fwd (out x rows FP32), 128 B of alignment each.
             case GptqKernel::Exllamav2: out = std::max(out, in_f * out_f * 2 + 128 + out_f * rows * 4 + 128); break;
@@ -167,6 +169,9 @@ double gptq_scratch(const ModelSpec& m, GptqKernel kernel, const InferenceConsta
             case GptqKernel::Torch: break;
         }
     }
+    // ExLlama v1's temp_state: max_input_len x max_inner_outer_dim halves with act-order; without
+    // it 1 x 1 (AutoGPTQ autogptq_post_init), nothing here.
+    if (kernel == GptqKernel::Exllama && act_order) out += k.exllama_max_input_len * inner_outer * 2;
     return out;
 }
 
@@ -314,7 +319,7 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
                 p.dequant_bytes = p.weights.largest_matrix * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
                 if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
             } else if (id.rfind("gptq", 0) == 0) {
-                p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.constants);
+                p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.hf.gptq_act_order, in.constants);
                 if (in.hf.gptq_kernel == GptqKernel::Torch) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;

@@ -84,6 +84,11 @@ struct InferenceConstants {
     // scratch_space_fixed(max_input_len=2048, max_batch_size=8).
     double exllamav2_max_input_len = 2048;
     double exllamav2_max_batch_size = 8;
+    // ExLlama v1 with act-order (desc_act) reorders each input into temp_state, one FP16 buffer per
+    // GPU of max_input_len x the largest in/out dimension (AutoGPTQ modeling/_utils.py
+    // autogptq_post_init: torch.zeros((max_input_len, max_inner_outer_dim), float16), max_input_len =
+    // EXLLAMA_DEFAULT_MAX_INPUT_LENGTH = 2048 unless exllama_set_max_input_length; 1 x 1 without act-order).
+    double exllama_max_input_len = 2048;
     // LLM.int8() matmul temporaries per prefill token at the largest projection (bitsandbytes
     // autograd/_functions.py MatMul8bitLt.forward): int8 copies of the input and bytes per output
     // element beside the 16-bit output. bitsandbytes >= 0.45: int8_vectorwise_quant's CA (1 copy),
@@ -180,6 +185,7 @@ struct HfOptions {
     // first_iteration_logits".
     bool legacy_cache = false;
     GptqKernel gptq_kernel = GptqKernel::Exllama;
+    bool gptq_act_order = false;  // the checkpoint's quantize_config desc_act (ExLlama v1's temp_state)
     // bitsandbytes 4-bit compute dtype: BitsAndBytesConfig's bnb_4bit_compute_dtype defaults to
     // float32, so a prefill matmul dequantizes a weight to its 16-bit dtype and casts it to FP32.
     double bnb_compute_bytes = 4;

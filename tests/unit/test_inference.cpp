@@ -423,6 +423,22 @@ TEST_CASE("HF generate, GPTQ: the default kernel is transformers' ExLlama v1") {
     CHECK(plan(cfg).kernel_scratch == 4096.0 * 11008 * 2);
 }
 
+TEST_CASE("HF generate, GPTQ with act-order: ExLlama v1's temp_state, max_input_len x the largest dimension in FP16") {
+    // AutoGPTQ autogptq_post_init: temp_state = zeros((max_input_len, max_inner_outer_dim), float16)
+    // with act-order (desc_act), max_input_len EXLLAMA_DEFAULT_MAX_INPUT_LENGTH = 2048.
+    Config cfg = serving("llama-2-13b", Engine::Hf, "gptq-int4", "a100-80gb", 1024);
+    cfg.inference.prompt_tokens = 512;
+    const double without = plan(cfg).kernel_scratch;
+    CHECK(without == 5120.0 * 13824 * 2);  // temp_dq of gate/up, 5120 -> 13824: 141,557,760 B
+    cfg.inference.hf.gptq_act_order = true;
+    // + 2048 rows x 13824 (the largest in/out dimension) x 2 B = 56,623,104 B (54 MiB).
+    CHECK(plan(cfg).kernel_scratch - without == 56623104.0);
+    cfg.inference.constants.exllama_max_input_len = 4096;  // exllama_set_max_input_length(model, 4096)
+    CHECK(plan(cfg).kernel_scratch - without == 2 * 56623104.0);
+    cfg.inference.hf.gptq_kernel = GptqKernel::Marlin;     // the other kernels keep no temp_state
+    CHECK(plan(cfg).kernel_scratch == 0);
+}
+
 TEST_CASE("HF generate, bitsandbytes: LLM.int8's int8 input copies and int32 accumulator, Linear4bit's FP32 compute copies") {
     // Llama-2-7B, one 512-token prompt. The projections (in, out): q/k/v/o 4096 x 4096, gate/up
     // 4096 -> 11008, down 11008 -> 4096.

@@ -82,6 +82,38 @@ TEST_CASE("inference rows: the transformers version or the year picks generate's
     CHECK(c[4].estimated_bytes == c[1].estimated_bytes);  // "2048" is a length, not a year
 }
 
+TEST_CASE("inference rows: GPTQ kernel and act-order words; optimum's benchmark measures allocated + external", "[calibration]") {
+    // Llama-2-13B GPTQ-int4 g128, 4 sequences of 512 + 512 tokens, transformers 4.32.
+    auto row = [](const char* id, const char* source, const char* what, const char* note) {
+        return std::string(id) + "," + source + ",inference,Llama-2-13B,40,5120,40,40,128,32000,13824,swiglu,no,13.0,gptq-int4-g128,generate,,4,1024,no,1,none," +
+               what + ",14000,MiB,512-token prompt; transformers 4.32; " + note + "\n";
+    };
+    const std::string text = std::string(kHeader) + row("A", "a blog (A100-80GB)", "alloc", "exllama") +
+                             row("B", "a blog (A100-80GB)", "alloc", "exllama; act-order") +
+                             row("C", "a blog (A100-80GB)", "alloc", "exllama; no act-order") +
+                             row("D", "a blog (A100-80GB)", "alloc", "autogptq-cuda-old") +
+                             row("E", "optimum tests/benchmark README (A100-80GB)", "smi", "exllama") +
+                             row("F", "a blog (A100-80GB)", "smi", "exllama");
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto c = io::check_rows(t.value);
+    REQUIRE(c.size() == 6);
+    for (const auto& x : c) REQUIRE(x.compared);
+    // act-order adds ExLlama v1's temp_state: 2048 x 13824 x 2 B.
+    CHECK(c[1].estimated_bytes - c[0].estimated_bytes == 56623104.0);
+    CHECK(c[2].estimated_bytes == c[0].estimated_bytes);
+    // AutoGPTQ's cuda-old kernel dequantizes the largest matrix (5120 x 13824 x 2 B) only while a
+    // prefill matmul runs, where ExLlama keeps it (temp_dq) for good; ExLlamaV2 (AutoGPTQ's
+    // from_quantized default) would add its 0.7 GB temp_fwd.
+    CHECK(c[3].estimated_bytes <= c[0].estimated_bytes);
+    CHECK(c[3].estimated_bytes >= c[0].estimated_bytes - 5120.0 * 13824 * 2);
+    // optimum's benchmark_gptq.py: peak allocated + (nvidia-smi peak - peak reserved), i.e. the
+    // allocated peak plus the CUDA context (0.5 GiB); a plain nvidia-smi row adds the allocator's
+    // cached segments on top.
+    CHECK(c[4].estimated_bytes - c[0].estimated_bytes == 0.5 * 1073741824.0);
+    CHECK(c[5].estimated_bytes > c[4].estimated_bytes);
+}
+
 TEST_CASE("every inference calibration row: median <= 7%, none worse than 20%", "[calibration]") {
     std::string text;
     if (!read_csv(text)) {

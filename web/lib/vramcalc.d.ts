@@ -373,6 +373,8 @@ export interface InferenceHfConfig {
     legacy_cache?: boolean;
     /** the GPTQ kernel and its persistent buffers (exllama: transformers' default; exllamav2: AutoGPTQ's scratch) (default 'exllama') */
     gptq_kernel?: 'exllamav2' | 'exllama' | 'marlin' | 'torch';
+    /** the checkpoint's desc_act: ExLlama v1 then keeps a temp_state of max_input_len x the largest dimension in FP16 (default false) */
+    gptq_act_order?: boolean;
 }
 
 /** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
@@ -429,6 +431,8 @@ export interface InferenceConstantsConfig {
     exllamav2_max_input_len?: number;
     /** ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size) (default 8; [1, 1048576] sequences) */
     exllamav2_max_batch_size?: number;
+    /** ExLlama v1 temp_state rows with act-order (AutoGPTQ's EXLLAMA_DEFAULT_MAX_INPUT_LENGTH) (default 2048; [1, 16777216] tokens) */
+    exllama_max_input_len?: number;
     /** LLM.int8 int8 copies of a matmul's input (bitsandbytes >= 0.45: 1; <= 0.44: 3) (default 1; [0, 16]) */
     bnb_int8_input_copies?: number;
     /** LLM.int8 bytes per output element beside the 16-bit output (>= 0.45: 4, int32; <= 0.44: 6) (default 4; [0, 64] bytes) */
