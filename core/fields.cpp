@@ -294,6 +294,8 @@ constexpr FieldDef kTable[] = {
         Tog("training.lora.quantize_head", AT(training.lora.quantize_head), "the LM head quantized too; null: the profile"),
         Tog("training.lora.saves_inputs", AT(training.lora.saves_inputs),
             "the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no)"),
+        Tog("training.lora.previous_graph", AT(training.lora.previous_graph),
+            "the previous step's graph, with the 4-bit layers' kept inputs, alive through the next forward; null: the profile (LitGPT: yes)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")

@@ -85,6 +85,23 @@ namespace {
 
 bool contains(const std::string& haystack, const char* needle) { return ascii_lower(haystack).find(needle) != std::string::npos; }
 
+// The bitsandbytes release a row names ("bitsandbytes 0.41.1", "bitsandbytes==0.42", "bnb 0.43.2")
+// as minor + patch / 100 (41.01, 42, 43.02); 0 when it names none.
+double bitsandbytes_version(const std::string& text) {
+    const std::string t = ascii_lower(text);
+    for (const char* key : {"bitsandbytes 0.", "bitsandbytes==0.", "bitsandbytes v0.", "bnb 0."}) {
+        const size_t at = t.find(key);
+        if (at == std::string::npos) continue;
+        const char* p = t.c_str() + at + std::string(key).size();
+        char* end = nullptr;
+        const long minor = std::strtol(p, &end, 10);
+        if (end == p) return 0;
+        if (*end != '.') return static_cast<double>(minor);
+        return static_cast<double>(minor) + std::atof(end + 1) / 100;
+    }
+    return 0;
+}
+
 bool to_number(const std::string& s, double& out) {
     if (s.empty()) return false;
     char* end = nullptr;
@@ -222,7 +239,7 @@ const Recipe kLitgptRecipes[] = {
 // The framework from the source column (docs/accuracy.md): the 2022 HF docs ran PyTorch <= 1.10.
 const char* row_profile(const CalibrationRow& row) {
     const std::string src = row.get("source");
-    if (contains(src, "litgpt")) return "litgpt";
+    if (contains(src, "litgpt") || contains(src, "lit-gpt")) return "litgpt";  // lit-gpt: its name before 2024
     if (contains(src, "torchtune")) return "torchtune";
     if (contains(src, "torchtitan")) return "torchtitan";
     if (contains(src, "megatron")) return "megatron";
@@ -280,11 +297,24 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     const size_t ga = note.find("grad accum");
     if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
 
-    // The bitsandbytes of the source's time: LitGPT's config_hub table was measured with the
-    // bitsandbytes LitGPT pinned then (>=0.42,<0.43, still its macOS pin in pyproject.toml), whose
-    // 4-bit matmul kept its input (ctx.tensors = (A, B)); 0.43.2 stopped that (PR #1270).
-    if (cfg.training.finetune == FinetuneMethod::Qlora && contains(row.get("source"), "litgpt config_hub"))
-        cfg.training.lora.saves_inputs = Toggle::On;
+    // The bitsandbytes of the source's time: before 0.43.2 (PR #1270, July 2024) the 4-bit matmul
+    // kept its input (ctx.tensors = (A, B)). LitGPT's config_hub table was measured with the
+    // bitsandbytes LitGPT pinned then (>=0.42,<0.43, still its macOS pin in pyproject.toml), its
+    // resource tables (tutorials/resource-tables.md) name 0.41.1; otherwise the version a row
+    // names ("bitsandbytes 0.41.1"), or a year before 2024.
+    if (cfg.training.finetune == FinetuneMethod::Qlora && contains(row.get("weights"), "bnb")) {
+        const std::string where = row.get("source") + " " + note;
+        const double v = bitsandbytes_version(where);
+        if (contains(row.get("source"), "litgpt config_hub") || contains(row.get("source"), "resource-tables") ||
+            contains(row.get("source"), "resource tables") || (v > 0 && v < 43.02) || (v == 0 && year_before(where, 2024)))
+            cfg.training.lora.saves_inputs = Toggle::On;
+        // lit-gpt before 2024 (the resource tables: October 2023) ran the longest sample alone in
+        // step one and random, mostly short, ones after: the step that keeps the longest sample's
+        // inputs twice is not the peak, so one copy (training.lora.previous_graph off).
+        if (contains(row.get("source"), "resource-tables") || contains(row.get("source"), "resource tables") ||
+            (contains(row.get("source"), "lit-gpt") && year_before(where, 2024)))
+            cfg.training.lora.previous_graph = Toggle::Off;
+    }
 
     // The source's recipe, where the CSV abbreviates it.
     if (!as_labelled && contains(row.get("source"), "litgpt config_hub")) {

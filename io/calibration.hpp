@@ -55,6 +55,9 @@ RowEstimator row_estimator(const std::string& task);
 ModelSpec calibration_row_model(const CalibrationRow& row, Error& err);
 std::string calibration_row_gpu(const CalibrationRow& row);
 
+// Whether `text` names a year (a 4-digit number from 2015 on, not part of a longer number) before `year`.
+bool year_before(const std::string& text, int year);
+
 // The weights column read as a format id and group size (0 = not named), in the spellings people
 // write: "gptq-int4-g128", "awq-int4-g128", "4bit-128g", "int8-bnb", "nf4", "gguf Q4_K_M", "Q4_K_M".
 struct RowFormat {

@@ -101,6 +101,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     }
     s.profile.logits_fp32 = toggle(in.logits_fp32, s.profile.logits_fp32);
     s.profile.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.profile.qlora_saves_inputs);
+    s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
     if (s.rt.cuda_context_bytes < 0)
         s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading));
 

@@ -87,6 +87,12 @@ struct LoraInputs {
     // before bitsandbytes 0.43.2; from 0.43.2 (PR #1270, July 2024) it keeps only the packed weight.
     // Auto: the profile (current bitsandbytes: off).
     Toggle saves_inputs = Toggle::Auto;
+    // LitGPT's loop rebinds `loss` only after the next forward and loss, so the previous step's
+    // graph (and the 4-bit layers' kept inputs) stays referenced through them (finetune/lora.py).
+    // Off when the previous micro-batch was much shorter: lit-gpt before 2024 ran the longest
+    // sample first (get_batch(..., longest_seq_ix if iter_num == 1 else None)) and random ones
+    // after, so its peak holds one copy. Auto: the profile (LitGPT: on).
+    Toggle previous_graph = Toggle::Auto;
 };
 
 struct TrainingInputs {

@@ -74,6 +74,29 @@ TEST_CASE("row -> config: LoRA words, sharding words, units", "[calibration]") {
     CHECK(bytes == 12.5 * kBytesPerGiB);
 }
 
+TEST_CASE("QLoRA rows: bitsandbytes' version and lit-gpt's longest-first step pick the saved 4-bit inputs", "[calibration]") {
+    // Llama-2-7B QLoRA r8 q+v, one 512-token sample, LitGPT profile (from the source).
+    auto row = [](const char* id, const char* source, const char* note) {
+        return std::string(id) + "," + source + ",qlora,Llama-2-7B,32,4096,32,32,128,32000,11008,swiglu,no,6.74,nf4-bnb,qlora r8 q+v,adamw,1,512,no,1,none,alloc,14,GB," +
+               note + "\n";
+    };
+    const std::string text = std::string(kHeader) + row("A", "LitGPT blog", "bitsandbytes 0.44.1") + row("B", "LitGPT resource-tables", "") +
+                             row("C", "LitGPT blog", "bitsandbytes 0.42.0") + row("D", "lit-gpt blog (2023)", "");
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto c = io::check_rows(t.value);
+    REQUIRE(c.size() == 4);
+    for (const auto& x : c) REQUIRE(x.compared);
+    // One copy of the inputs bitsandbytes < 0.43.2 keeps: LitGPT's LoRA dropout (0.05) gives the
+    // adapters their own copy, so the fused qkv's input (the norm's output, 4096) is kept beside
+    // those of o (4096), gate/up (4096) and down (11008): 32 layers x 512 tokens x 2 B x 23,296 =
+    // 763,363,328 B.
+    const double copy = 32 * 512.0 * 2 * (4096 + 4096 + 4096 + 11008);
+    CHECK(c[1].estimated_bytes - c[0].estimated_bytes == Catch::Detail::Approx(copy).epsilon(0.01));  // 0.41.1 (the tables' header), once
+    CHECK(c[2].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(copy).epsilon(0.01));  // 0.42: LitGPT's loop keeps them twice
+    CHECK(c[3].estimated_bytes == c[1].estimated_bytes);                                // lit-gpt in 2023: longest sample first
+}
+
 TEST_CASE("every task has a handler; unknown tasks are named; the context row is not scored", "[calibration]") {
     const std::string text = std::string(kHeader) + "S1,x,serve,m,,,,,,,,,,,,,,,,,,,vllm,1,GiB,\n" +
                              "U1,x,painting,m,,,,,,,,,,,,,,,,,,,smi,1,GiB,\n" + "K1,x,context,none,,,,,,,,,,,,,,,,,1,none,smi,1343,MiB,\n";

@@ -234,6 +234,26 @@ TEST_CASE("QLoRA saved inputs: bitsandbytes before 0.43.2 keeps every 4-bit laye
     CHECK(legacy.value.activation_bytes_per_layer - off.value.activation_bytes_per_layer == Approx(512.0 * 2 * (4096 + 4096 + 11008)));
 }
 
+TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a second time, unless training.lora.previous_graph is off") {
+    Config cfg = llama2_7b_lora();
+    cfg.training.profile = "litgpt";
+    cfg.training.finetune = FinetuneMethod::Qlora;
+    cfg.training.lora.quant = BaseQuant::Nf4;
+    cfg.training.lora.saves_inputs = Toggle::On;
+    auto twice = training_result(cfg);  // LitGPT's loop: the old loss's graph lives through the next forward
+    cfg.training.lora.previous_graph = Toggle::Off;
+    auto once = training_result(cfg);   // lit-gpt 2023: the longest sample alone in step one
+    REQUIRE(twice.ok);
+    REQUIRE(once.ok);
+    // The second copy: 32 layers x the inputs of o, gate/up and down, 512 tokens x 2 B x 19,200 B.
+    CHECK(twice.value.activations - once.value.activations == Approx(32 * 512.0 * 2 * (4096 + 4096 + 11008)));
+    // Current bitsandbytes keeps no input: the previous graph retains nothing of it.
+    cfg.training.lora.saves_inputs = Toggle::Off;
+    const double activations_off = training_result(cfg).value.activations;
+    cfg.training.lora.previous_graph = Toggle::On;
+    CHECK(training_result(cfg).value.activations == activations_off);
+}
+
 TEST_CASE("optimizer state per trainable parameter") {
     auto bytes_per_param = [](OptimizerKind o, TrainPrecision p) {
         Config cfg;

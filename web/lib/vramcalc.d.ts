@@ -311,6 +311,8 @@ export interface TrainingLoraConfig {
     quantize_head?: boolean | null;
     /** the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no) (default null) */
     saves_inputs?: boolean | null;
+    /** the previous step's graph, with the 4-bit layers' kept inputs, alive through the next forward; null: the profile (LitGPT: yes) (default null) */
+    previous_graph?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
