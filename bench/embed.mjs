@@ -33,8 +33,8 @@ function sizes(label, dir, files) {
 
 console.log('== sizes');
 sizes('single file vramcalc.html', site, ['vramcalc.html']);
-sizes('hosted page (index.html vramcalc.js embed.js app.js)', site, ['index.html', 'vramcalc.js', 'embed.js', 'app.js']);
-sizes('widget extra (widget.html)', site, ['widget.html']);
+sizes('hosted page (index.html, its scripts, app.wasm)', site, ['index.html', 'vramcalc.js', 'embed.js', 'import.js', 'app-stream.js', 'app.wasm']);
+sizes('widget (widget.html vramcalc.js embed.js app.js)', site, ['widget.html', 'vramcalc.js', 'embed.js', 'app.js']);
 sizes('JS library vramcalc.mjs', lib, ['vramcalc.mjs']);
 
 const browser = await launchChromium();

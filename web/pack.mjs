@@ -3,12 +3,19 @@
 //       the page's app.js with the wasm inside (Module.wasmBinary): the page's
 //       Content-Security-Policy has connect-src 'none', which forbids fetching app.wasm; API.js
 //       (web/api.js, the JS API the page shares with the library) goes in before Emscripten's glue
+//   node web/pack.mjs stream APP.js APP.wasm OUT.js OUT.wasm [API.js]
+//       the hosted page's app-stream.js: the same glue and API.js without the wasm, which Emscripten
+//       fetches next to it (OUT.wasm, a copy of APP.wasm) with WebAssembly.instantiateStreaming,
+//       compiling while it downloads: index.html's CSP has connect-src 'self' for that one request
+//       (issue 15: 19 KB gzip less than the string). The widget (a sandboxed iframe, an opaque origin
+//       that may not fetch) and the single file keep app.js
 //   node web/pack.mjs lib    LIB.js LIB.wasm API.js ENTRY.js TYPES.d.ts VERSION OUTDIR
 //       the JS library: OUTDIR/vramcalc.mjs (ES module), vramcalc.js (classic script / CommonJS),
 //       vramcalc.d.ts and package.json; API.js is web/api.js, ENTRY.js web/lib/entry.js
 //   node web/pack.mjs single SITEDIR PAGE.html OUT.html
-//       one self-contained page for file://: every <script src> of PAGE inlined, the CSP's
-//       script-src and style-src replaced by sha256 hashes of the inline scripts and styles
+//       one self-contained page for file://: every <script src> of PAGE inlined (app.js, the wasm
+//       inside, for app-stream.js), the CSP's script-src and style-src replaced by sha256 hashes of
+//       the inline scripts and styles, connect-src 'none'
 // NOTE: the wasm rides as a JS string with one character per byte (U+0000..U+00FF). The bytes are
 // first renamed by frequency (byteMap): the 122 most frequent bytes become ASCII characters that need
 // no escape (one UTF-8 byte each), the rarest become the characters that need one. That gzips to
@@ -73,6 +80,20 @@ function packApp(appJs, appWasm, out, apiJs) {
     ].join('\n'));
 }
 
+function packStream(appJs, appWasm, outJs, outWasm, apiJs) {
+    const js = readFileSync(appJs, 'utf8');
+    const api = apiJs ? readFileSync(apiJs, 'utf8') : '';
+    mkdirSync(dirname(outJs), { recursive: true });
+    writeFileSync(outJs, [
+        '// vramcalc web app, packed by web/pack.mjs from app.js: the WebAssembly module is app.wasm next to',
+        '// this script, compiled while it downloads (WebAssembly.instantiateStreaming; connect-src \'self\').',
+        'var Module = typeof Module != \'undefined\' ? Module : {};',
+        api,
+        js,
+    ].join('\n'));
+    copyFileSync(appWasm, outWasm);
+}
+
 function packLib(libJs, libWasm, apiJs, entryJs, types, version, outDir) {
     // Emscripten's CommonJS/AMD export lines go: the footers below export createVramCalc instead.
     const factory = readFileSync(libJs, 'utf8').replace(/\nif \(typeof exports === 'object' && typeof module === 'object'\)[\s\S]*$/, '\n');
@@ -112,7 +133,8 @@ export function singleFile(siteDir, pageName) {
     const scriptHashes = [], styleHashes = [];
     html = html.replace(/<script\b([^>]*)\bsrc="([^"]+)"[^>]*><\/script>/g, (whole, attrs, src) => {
         if (/^[a-z]+:|^\/\//i.test(src)) throw new Error(`${pageName}: ${src} is not a file of the site`);
-        const text = readFileSync(join(siteDir, src), 'utf8');
+        // The hosted page streams app.wasm (app-stream.js); the single file carries it inside (app.js).
+        const text = readFileSync(join(siteDir, src === 'app-stream.js' ? 'app.js' : src), 'utf8');
         if (/<\/script|<!--/i.test(text)) throw new Error(`${src} contains "</script" or "<!--": it cannot be inlined as is`);
         if (text.includes('\r')) throw new Error(`${src} contains a CR, which the HTML parser would rewrite`);
         scriptHashes.push(sha256(text));
@@ -132,6 +154,7 @@ export function singleFile(siteDir, pageName) {
         const script = directives.find((x) => x[0] === 'script-src') || ['script-src'];
         set('script-src', [...scriptHashes, ...script.slice(1).filter((v) => v !== "'self'")]);
         set('style-src', styleHashes.length ? styleHashes : ["'none'"]);
+        set('connect-src', ["'none'"]);  // the wasm is inside: nothing to fetch
         // 'self' means nothing on file://; the single file loads nothing but itself.
         for (const d of directives) if (d.length > 2 && d.includes("'self'")) d.splice(d.indexOf("'self'"), 1);
         return a + directives.map((d) => d.join(' ')).join('; ') + z;
@@ -143,10 +166,11 @@ export function singleFile(siteDir, pageName) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
     const [what, ...args] = process.argv.slice(2);
     if (what === 'app' && (args.length === 3 || args.length === 4)) packApp(...args);
+    else if (what === 'stream' && (args.length === 4 || args.length === 5)) packStream(...args);
     else if (what === 'lib' && args.length === 7) packLib(...args);
     else if (what === 'single' && args.length === 3) writeFileSync(args[2], singleFile(args[0], args[1]));
     else {
-        console.error('usage: node web/pack.mjs app APP.js APP.wasm OUT.js [API.js] | lib LIB.js LIB.wasm API.js ENTRY.js TYPES.d.ts VERSION OUTDIR |' +
+        console.error('usage: node web/pack.mjs app APP.js APP.wasm OUT.js [API.js] | stream APP.js APP.wasm OUT.js OUT.wasm [API.js] | lib LIB.js LIB.wasm API.js ENTRY.js TYPES.d.ts VERSION OUTDIR |' +
             ' single SITEDIR PAGE.html OUT.html');
         process.exit(2);
     }

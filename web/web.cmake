@@ -81,9 +81,10 @@ endforeach()
 add_custom_target(site ALL DEPENDS ${VC_SITE_FILES} app)
 
 # --- embed, offline and the JS library (docs/embed.md) ------------------------------------------
-# The page's Content-Security-Policy forbids every fetch (connect-src 'none'), app.wasm included:
-# the app links into app-link/ and web/pack.mjs writes site/app.js with the wasm inside. The same
-# files inlined into one page give the offline site/vramcalc.html.
+# The widget's Content-Security-Policy forbids every fetch (connect-src 'none'), app.wasm included
+# (a sandboxed iframe may not fetch its own server either): the app links into app-link/ and
+# web/pack.mjs writes site/app.js with the wasm inside. The same files inlined into one page give
+# the offline site/vramcalc.html. The hosted page fetches app.wasm (connect-src 'self').
 set(VC_PACK ${CMAKE_SOURCE_DIR}/web/pack.mjs)
 set(VC_APP_LINK_DIR "${CMAKE_BINARY_DIR}/app-link")
 set_target_properties(app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${VC_APP_LINK_DIR})
@@ -93,10 +94,16 @@ add_custom_command(OUTPUT ${VC_SITE_DIR}/app.js
   COMMAND ${NODE_EXECUTABLE} ${VC_PACK} app ${VC_APP_LINK_DIR}/app.js ${VC_APP_LINK_DIR}/app.wasm ${VC_SITE_DIR}/app.js
           ${CMAKE_SOURCE_DIR}/web/api.js
   DEPENDS app ${VC_PACK} ${CMAKE_SOURCE_DIR}/web/api.js COMMENT "Packing app.js with app.wasm inside" VERBATIM)
+# The hosted page (index.html) loads app-stream.js, which fetches app.wasm beside it (issue 15).
+add_custom_command(OUTPUT ${VC_SITE_DIR}/app-stream.js ${VC_SITE_DIR}/app.wasm
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${VC_SITE_DIR}
+  COMMAND ${NODE_EXECUTABLE} ${VC_PACK} stream ${VC_APP_LINK_DIR}/app.js ${VC_APP_LINK_DIR}/app.wasm ${VC_SITE_DIR}/app-stream.js
+          ${VC_SITE_DIR}/app.wasm ${CMAKE_SOURCE_DIR}/web/api.js
+  DEPENDS app ${VC_PACK} ${CMAKE_SOURCE_DIR}/web/api.js COMMENT "Packing app-stream.js (app.wasm beside it)" VERBATIM)
 add_custom_command(OUTPUT ${VC_SITE_DIR}/vramcalc.html
   COMMAND ${NODE_EXECUTABLE} ${VC_PACK} single ${VC_SITE_DIR} index.html ${VC_SITE_DIR}/vramcalc.html
   DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_FILES} ${VC_PACK} COMMENT "Writing the single-file vramcalc.html" VERBATIM)
-add_custom_target(site_packed DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_DIR}/vramcalc.html)
+add_custom_target(site_packed DEPENDS ${VC_SITE_DIR}/app.js ${VC_SITE_DIR}/app-stream.js ${VC_SITE_DIR}/vramcalc.html)
 add_dependencies(site site_packed)
 
 # The JS library: core + io + Embind, no UI, as an ES module and a classic script (web/lib).

@@ -5,7 +5,8 @@
 //  - the embed demo: both sandboxed iframes round-trip postMessage (set input -> result), take
 //    keyboard input, honour locked fields and themes, and auto-size to the height they post;
 //  - a message from an origin not on the widget's allow-list is ignored;
-//  - every page carries a Content-Security-Policy with connect-src 'none' and none is violated.
+//  - every page carries a Content-Security-Policy with connect-src 'none' (the hosted page 'self', for
+//    app.wasm) and none is violated.
 //   VRAMCALC_SITE  the built site folder (default build/wasm/site)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -113,10 +114,11 @@ async function cspOf(target) {
     return target.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? null);
 }
 
-function assertStrictCsp(csp, where) {
+// connect: the hosted page's is 'self' (app-stream.js fetches app.wasm), every other page's 'none'.
+function assertStrictCsp(csp, where, connect = "'none'") {
     assert.ok(csp, `${where}: no Content-Security-Policy meta tag`);
     assert.match(csp, /(^|;)\s*default-src 'none'/, where);
-    assert.match(csp, /(^|;)\s*connect-src 'none'/, where);
+    assert.match(csp, new RegExp(`(^|;)\\s*connect-src ${connect}\\s*(;|$)`), where);
     const script = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? '';
     assert.doesNotMatch(script, /'unsafe-inline'|'unsafe-eval'|https?:|\*/, `${where}: script-src allows more than the page's own code`);
 }
@@ -140,7 +142,7 @@ test('hosted page: a full session requests only its own files and stores nothing
     await settled(page);
 
     const paths = [...new Set(requests.map((u) => (u.startsWith(url) ? `/${u.slice(url.length)}` : u)))].sort();
-    assert.deepEqual(paths, ['/', '/app.js', '/embed.js', '/import.js', '/vramcalc.js']);
+    assert.deepEqual(paths, ['/', '/app-stream.js', '/app.wasm', '/embed.js', '/import.js', '/vramcalc.js']);
 
     const stored = await page.evaluate(async () => ({
         local: localStorage.length, session: sessionStorage.length, cookie: document.cookie,
@@ -164,7 +166,7 @@ test('hosted page: a full session requests only its own files and stores nothing
     assert.deepEqual(w.inputs, state.inputs);
     assert.deepEqual(w.result, state.result);
     assert.equal(w.result.method, 'detailed', 'the page and the widget open on the detailed model');
-    assertStrictCsp(await cspOf(page), 'index.html');
+    assertStrictCsp(await cspOf(page), 'index.html', "'self'");
     assertStrictCsp(await cspOf(widget), 'widget.html');
 
     // A link this page cannot read is reported and changes nothing.
