@@ -47,6 +47,7 @@ PlanInputs pareto_plan_inputs(const PlanInputs& in, int gpus, int per_count) {
     pi.gpus = gpus;
     pi.top = per_count;
     pi.suggest_fit = false;
+    pi.ranked_only = true;
     if (!(pi.train_tokens > 0)) pi.train_tokens = kParetoDefaultTokens;
     return pi;
 }
@@ -105,6 +106,7 @@ PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric) {
     pi.fabric_override = FabricSpec{};
     pi.top = 1;
     pi.suggest_fit = false;
+    pi.ranked_only = true;
     return pi;
 }
 

@@ -89,6 +89,11 @@ struct PlanInputs {
     // A plan nothing fits for memory goes on to find what would (PlanResult::suggest_*). Not a request
     // field: the searches behind the comparisons (fabrics, Pareto sizes, clusters, the deadline) turn it off.
     bool suggest_fit = true;
+    // The search needs its ranked layouts only (not a request field; the searches behind the
+    // comparisons set it): every layout's step time first, then memory in ranking order until `top`
+    // fit, the same ranked layouts as a whole search; `evaluated`, `fitting`, `rejected` and the
+    // notes count the layouts whose memory was taken, and no memory is kept for reuse.
+    bool ranked_only = false;
     // Networking's share of a cluster's purchase price, added to the GPUs' (assumption: switches,
     // NICs and cables are commonly put at 10-20% of an AI cluster's capital cost).
     double network_share = 0.15;

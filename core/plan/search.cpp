@@ -381,9 +381,13 @@ struct PlanSearch::State {
     std::vector<LayoutResult> fit;
     long long comm_bound = 0;
     PlanMemoryPtr reuse;                 // an earlier search's memory for these layouts (null: the engine's)
-    size_t next_error = 0;               // into reuse->errors
     std::shared_ptr<PlanMemory> record;  // this search's, when not reusing
     bool first_fit = false;              // a probe: stop at the first layout that fits
+    // PlanInputs::ranked_only: every layout's step time first (next runs over them), then memory in
+    // ranking order (by_time, sorted once) until `top` fit.
+    std::vector<std::pair<double, size_t>> by_time;  // (ranking key, layout index)
+    bool sorted = false;
+    size_t next_ranked = 0;              // into by_time
     // After the layouts, when nothing fits for memory: the searches for what would (PlanResult::suggest_*).
     // Count: doubling the GPUs; Bisect: between the last count that failed (lo) and the first that
     // fit (hi); Best: the fastest layout on hi; Gpu: the catalog GPUs with more memory, on the plan's count.
@@ -402,7 +406,7 @@ PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
 PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
 
 Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse) {
-    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0, nullptr, 0, nullptr});
+    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0, nullptr, nullptr});
     Search& s = st_->s;
     auto ready = prepare(s);
     if (!ready.ok) {
@@ -446,7 +450,7 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemor
     s.ranges_checked = ranges_for_layouts(s, st_->layouts);
     if (reuse && memory_applies(*reuse, s, st_->layouts)) {
         st_->reuse = reuse;
-    } else {
+    } else if (!in.ranked_only) {  // (a ranked-only search evaluates some layouts, out of order: nothing to keep)
         auto m = std::make_shared<PlanMemory>();
         m->gpu_id = s.cfg.gpu_id;
         m->gpus = s.in.gpus;
@@ -467,7 +471,26 @@ long long PlanSearch::evaluated() const {
     if (!st_) return 0;
     return static_cast<long long>(st_->next) + st_->probe_evaluated + st_->probe.evaluated();
 }
-bool PlanSearch::done() const { return !st_ || (st_->next >= st_->layouts.size() && st_->phase == State::Phase::Done); }
+namespace {
+
+// A step time as the ranking compares it: rounded to 9 significant digits (ties in enumeration
+// order), so native and WebAssembly builds list the same layouts.
+double rank_key(double v) {
+    if (!(v > 0)) return v;
+    const double scale = std::pow(10.0, std::floor(std::log10(v)) - 8);
+    return std::nearbyint(v / scale) * scale;
+}
+
+}  // namespace
+
+bool PlanSearch::done() const {
+    if (!st_) return true;
+    const State& t = *st_;
+    const bool layouts = t.s.in.ranked_only ? t.next >= t.layouts.size() && t.sorted &&
+                                                  (t.next_ranked >= t.by_time.size() || t.fit.size() >= static_cast<size_t>(t.s.in.top))
+                                            : t.next >= t.layouts.size();
+    return layouts && t.phase == State::Phase::Done;
+}
 
 namespace {
 
@@ -494,12 +517,8 @@ bool PlanSearch::step(long long max_layouts) {
     const Search& s = t.s;
     using Phase = State::Phase;
     long long used = 0;
-    for (; used < max_layouts && t.next < t.layouts.size(); ++used) {
-        if (t.first_fit && !t.fit.empty()) {  // a probe has its answer
-            t.next = t.layouts.size();
-            break;
-        }
-        const size_t i = t.next++;
+    // One layout: its memory (the engine's, or the reused search's), then its step time and price.
+    auto evaluate_layout = [&](size_t i) {
         const Layout& l = t.layouts[i];
         ++t.out.evaluated;
         double bytes = std::nan("");
@@ -509,32 +528,53 @@ bool PlanSearch::step(long long max_layouts) {
             bytes = t.reuse->bytes[i];
             ok = !std::isnan(bytes);
             const auto& errs = t.reuse->errors;
-            while (t.next_error < errs.size() && errs[t.next_error].first < i) ++t.next_error;
-            if (!ok && t.next_error < errs.size() && errs[t.next_error].first == i) e = errs[t.next_error].second;
+            auto it = std::lower_bound(errs.begin(), errs.end(), i, [](const std::pair<size_t, Error>& a, size_t v) { return a.first < v; });
+            if (!ok && it != errs.end() && it->first == i) e = it->second;
         } else {
             ok = layout_memory(s, l, bytes, e);
-            if (!ok) {
-                bytes = std::nan("");
-                t.record->errors.emplace_back(i, e);
+            if (!ok) bytes = std::nan("");
+            if (t.record) {
+                if (!ok) t.record->errors.emplace_back(i, e);
+                t.record->bytes.push_back(bytes);
             }
-            t.record->bytes.push_back(bytes);
         }
         if (!ok) {
             t.rej.add_with("invalid for the training engine: " + e.field, 0, [&] { return layout_label(l) + ": " + e.message; });
-            continue;
+            return;
         }
         const LayoutResult r = evaluate(s, l, bytes);
         if (!r.fits) {
             t.rej.add_with("out of memory", r.memory_bytes - s.target, [&] {
                 return layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" + gb(r.memory_bytes - s.target) + ")";
             });
-            continue;
+            return;
         }
         if (r.time.comm_exposed() > r.time.compute) ++t.comm_bound;
         t.fit.push_back(r);
+    };
+    if (!s.in.ranked_only) {
+        for (; used < max_layouts && t.next < t.layouts.size(); ++used) {
+            if (t.first_fit && !t.fit.empty()) break;  // a probe has its answer
+            evaluate_layout(t.next++);
+        }
+        if (t.first_fit && !t.fit.empty()) t.next = t.layouts.size();
+        if (t.next < t.layouts.size()) return false;
+    } else {
+        // The ranked layouts only: the `top` first in ranking order (step time, then enumeration
+        // order) that fit are the ranked layouts a whole search gives; the rest need no memory.
+        for (; used < max_layouts && t.next < t.layouts.size(); ++used) {
+            const size_t i = t.next++;
+            t.by_time.emplace_back(rank_key(step_time_for(s.pm, s.hw, s.in.k, t.layouts[i]).total), i);
+        }
+        if (t.next < t.layouts.size()) return false;
+        if (!t.sorted) {
+            std::sort(t.by_time.begin(), t.by_time.end());
+            t.sorted = true;
+        }
+        const size_t want = static_cast<size_t>(s.in.top);
+        for (; used < max_layouts && t.next_ranked < t.by_time.size() && t.fit.size() < want; ++used) evaluate_layout(t.by_time[t.next_ranked++].second);
+        if (t.next_ranked < t.by_time.size() && t.fit.size() < want) return false;
     }
-    if (t.first_fit && !t.fit.empty()) t.next = t.layouts.size();
-    if (t.next < t.layouts.size()) return false;
 
     // Nothing fits for memory: the searches for what would, each a probe in the same slices.
     if (t.phase == Phase::Layouts) {
@@ -655,13 +695,8 @@ Outcome<PlanResult> PlanSearch::result() {
     out.fitting = static_cast<long long>(fit.size());
     // One cluster: time, cost and tokens/s/GPU rank alike. Step times rounded to 9 significant
     // digits, ties in enumeration order, so native and WebAssembly builds list the same layouts.
-    auto key = [](double v) {
-        if (!(v > 0)) return v;
-        const double scale = std::pow(10.0, std::floor(std::log10(v)) - 8);
-        return std::nearbyint(v / scale) * scale;
-    };
     std::vector<std::pair<double, size_t>> order(fit.size());
-    for (size_t i = 0; i < fit.size(); ++i) order[i] = {key(fit[i].time.total), i};
+    for (size_t i = 0; i < fit.size(); ++i) order[i] = {rank_key(fit[i].time.total), i};
     const size_t n = std::min(fit.size(), static_cast<size_t>(in.top));
     std::partial_sort(order.begin(), order.begin() + static_cast<long>(n), order.end());
     std::vector<LayoutResult> top;
@@ -862,6 +897,7 @@ void cluster_plan_request(const Config& cfg, const PlanInputs& in, const Cluster
     pi.fabric = c.fabric;
     pi.top = 1;
     pi.suggest_fit = false;
+    pi.ranked_only = true;
 }
 
 ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const ClusterCandidate& c, const Outcome<PlanResult>& p, long index) {
