@@ -611,11 +611,13 @@ bool PlanSearch::step(long long max_layouts) {
                 first_fit = false;
             } else if (t.phase == Phase::Gpu) {
                 if (t.gpu_ids.empty() && t.next_gpu == 0) {
-                    std::vector<const GpuSpec*> bigger;
-                    for (const auto& g : gpu_catalog())
-                        if (!g.unified && g.memory_bytes > s.hw.gpu.memory_bytes) bigger.push_back(&g);
-                    std::stable_sort(bigger.begin(), bigger.end(), [](const GpuSpec* a, const GpuSpec* b) { return a->memory_bytes < b->memory_bytes; });
-                    for (const GpuSpec* g : bigger) t.gpu_ids.push_back(g->id);
+                    // (memory, catalog index), least memory first: the same sort as the ranking's (one instantiation in the page)
+                    const auto& catalog = gpu_catalog();
+                    std::vector<std::pair<double, size_t>> bigger;
+                    for (size_t k = 0; k < catalog.size(); ++k)
+                        if (!catalog[k].unified && catalog[k].memory_bytes > s.hw.gpu.memory_bytes) bigger.emplace_back(catalog[k].memory_bytes, k);
+                    std::sort(bigger.begin(), bigger.end());
+                    for (const auto& g : bigger) t.gpu_ids.push_back(catalog[g.second].id);
                 }
                 if (t.next_gpu >= t.gpu_ids.size()) {
                     t.phase = Phase::Done;
