@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../core/fields.hpp"
+#include "../core/text.hpp"
 #include "../io/config_json.hpp"
 #include "../io/fields_doc.hpp"
 #include "../io/plan_json.hpp"
@@ -68,7 +69,7 @@ std::string checklist_number(double v, const std::string& unit) {
     if (unit == "bytes") return gb(v) + " GB";
     if (unit == "share") std::snprintf(buf, sizeof buf, "%.1f%% of the target", 100 * v);
     else if (unit == "bytes/parameter") std::snprintf(buf, sizeof buf, "%.4g bytes/parameter", v);
-    else std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
+    else std::snprintf(buf, sizeof buf, "%.0f %s", v, noun_for(v, unit).c_str());
     return buf;
 }
 
@@ -134,7 +135,8 @@ int plan_command(int argc, char** argv) {
     std::printf("%d x %s (%d per node on %s), %s between nodes; global batch %.0f x %.0f tokens; target %s GB per GPU\n",
                 p["gpus"].get<int>(), p["gpu"].get<std::string>().c_str(), p["gpus_per_node"].get<int>(), p["intra_fabric"].get<std::string>().c_str(),
                 p["fabric"].get<std::string>().c_str(), p["global_batch"].get<double>(), p["seq"].get<double>(), gb(p["target_bytes"].get<double>()).c_str());
-    std::printf("%lld layouts evaluated, %lld fit\n", p["evaluated"].get<long long>(), p["fitting"].get<long long>());
+    const long long evaluated = p["evaluated"].get<long long>();
+    std::printf("%lld %s evaluated, %lld fit\n", evaluated, noun_for(static_cast<double>(evaluated), "layouts").c_str(), p["fitting"].get<long long>());
     if (!p["ranked"].empty()) {
         std::printf("%3s  %-46s %9s %8s %6s %10s %8s %8s %9s %12s\n", "#", "layout", "GB/GPU", "step s", "MFU", "tok/s/GPU", "comm s", "bubble s", "days", "rent USD");
         int i = 0;
@@ -163,9 +165,9 @@ int plan_command(int argc, char** argv) {
         }
         const json& a = c["answer"];
         if (serve)
-            std::printf("  answer: %d x %s as %d replicas x TP%d, %.0f sequences each%s, %.0f tokens/s, $%.3f per million tokens\n",
-                        a["gpus"].get<int>(), a["gpu"].get<std::string>().c_str(), a["replicas"].get<int>(), a["tp"].get<int>(),
-                        a["seqs_per_replica"].get<double>(), a["meets"].get<bool>() ? "" : " (short of the goal)", a["tokens_per_s"].get<double>(),
+            std::printf("  answer: %d x %s as %d %s x TP%d, %.0f %s each%s, %.0f tokens/s, $%.3f per million tokens\n",
+                        a["gpus"].get<int>(), a["gpu"].get<std::string>().c_str(), a["replicas"].get<int>(), noun_for(a["replicas"].get<int>(), "replicas").c_str(),
+                        a["tp"].get<int>(), a["seqs_per_replica"].get<double>(), noun_for(a["seqs_per_replica"].get<double>(), "sequences").c_str(), a["meets"].get<bool>() ? "" : " (short of the goal)", a["tokens_per_s"].get<double>(),
                         a["usd_per_mtok"].get<double>());
         else
             std::printf("  answer: %s, %s GB per GPU, %.2f s a step, MFU %.1f%%\n", a["layout"]["label"].get<std::string>().c_str(),
@@ -195,7 +197,7 @@ int plan_command(int argc, char** argv) {
     if (out.contains("pareto")) {
         std::printf("time against cost for %.3g tokens (* on the Pareto front):\n", out["pareto_tokens"].get<double>());
         for (const auto& x : out["pareto"])
-            std::printf("  %s %6d GPUs %9.1f days  rent $%-12.0f %s\n", x["front"].get<bool>() ? "*" : " ", x["gpus"].get<int>(),
+            std::printf("  %s %6d %-4s %9.1f days  rent $%-12.0f %s\n", x["front"].get<bool>() ? "*" : " ", x["gpus"].get<int>(), noun_for(x["gpus"].get<int>(), "GPUs").c_str(),
                         x["train_days"].get<double>(), x["rent_usd"].get<double>(), x["best"]["layout"]["label"].get<std::string>().c_str());
     }
     if (out.contains("fabric_comparison")) {

@@ -70,4 +70,21 @@ std::string ascii_lower(std::string s) {
     return s;
 }
 
+bool reads_as_one(double n) { return std::isfinite(n) && std::nearbyint(n) == 1; }
+
+std::string noun_for(double n, const std::string& plural) {
+    if (!reads_as_one(n)) return plural;
+    const size_t slash = plural.find('/');
+    const size_t end = slash == std::string::npos ? plural.size() : slash;
+    std::string word = plural.substr(0, end);
+    auto ends = [&](const char* tail) {
+        const size_t k = std::strlen(tail);
+        return word.size() > k && word.compare(word.size() - k, k, tail) == 0;
+    };
+    if (word.size() <= 2) return plural;  // a symbol ("s", "us", "ms"), not a noun
+    if (ends("ches") || ends("shes") || ends("xes") || ends("sses")) word.resize(word.size() - 2);
+    else if (ends("s")) word.resize(word.size() - 1);
+    return word + plural.substr(end);
+}
+
 }  // namespace vc

@@ -23,4 +23,15 @@ std::string int_text(double v);
 // A whole count for prose, with separators: 131072 -> "131,072".
 std::string count_text(double v);
 
+// The noun (or unit) for a count, given its plural: the singular when the count reads "1" as
+// printed with no decimals (%.0f, %d, count_text), else the plural as given. The singular drops
+// the plural's "es" after ch, sh, x or ss, else its "s", in the part before a '/':
+// noun_for(1, "replicas") == "replica", noun_for(2, "replicas") == "replicas", noun_for(0, ...) the
+// plural, noun_for(1, "micro-batches") == "micro-batch", noun_for(1, "GPUs/replica") ==
+// "GPU/replica"; a symbol of two letters or fewer ("s", "us") stays. The planner's text (CLI,
+// JSON, page, checklist) and the page's counts with a unit word their counts with it.
+std::string noun_for(double n, const std::string& plural);
+// Whether a count reads "1" as printed with no decimals (0.6 and 1.4 do; printf rounds half to even).
+bool reads_as_one(double n);
+
 }  // namespace vc

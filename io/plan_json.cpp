@@ -251,9 +251,17 @@ json plan_result_to_json(const PlanResult& r) {
     json ranked = json::array(), rejected = json::array();
     for (const auto& x : r.ranked) ranked.push_back(layout_result_to_json(x));
     for (const auto& c : r.rejected) rejected.push_back({{"reason", c.reason}, {"count", c.count}, {"example", c.example}});
+    // What would fit when nothing does (PlanResult::suggest_*): null when the plan has a layout or none was searched.
+    json suggestion = nullptr;
+    if (r.ranked.empty() && (r.suggest_gpus > 0 || !r.suggest_gpu.empty()))
+        suggestion = json{{"gpus", r.suggest_gpus > 0 ? json(r.suggest_gpus) : json(nullptr)},
+                          {"gpus_best", r.suggest_gpus > 0 ? layout_result_to_json(r.suggest_gpus_best) : json(nullptr)},
+                          {"gpu", r.suggest_gpu.empty() ? json(nullptr) : json(r.suggest_gpu)},
+                          {"gpu_best", r.suggest_gpu.empty() ? json(nullptr) : layout_result_to_json(r.suggest_gpu_best)}};
     return json{{"gpu", r.gpu_id}, {"gpus", r.gpus}, {"gpus_per_node", r.gpus_per_node}, {"fabric", r.fabric_id},
                 {"intra_fabric", r.intra_id}, {"global_batch", r.global_batch}, {"seq", r.seq}, {"target_bytes", r.target_bytes},
-                {"evaluated", r.evaluated}, {"fitting", r.fitting}, {"ranked", ranked}, {"rejected", rejected}, {"notes", r.notes}};
+                {"evaluated", r.evaluated}, {"fitting", r.fitting}, {"ranked", ranked}, {"rejected", rejected}, {"notes", r.notes},
+                {"suggestion", suggestion}};
 }
 
 json batch_sizing_to_json(const BatchSizing& x) {

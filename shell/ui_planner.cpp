@@ -17,6 +17,7 @@
 
 #include "core/catalog/fabrics.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/text.hpp"
 #include "state/format.hpp"
 #include "state/planner.hpp"
 #include "state/scenario.hpp"
@@ -245,8 +246,8 @@ void sizing_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
     if (b.per_gpu_batch <= 0) {
         error_text(b.verdict);
     } else {
-        ImGui::Text("%s sequences per GPU (micro-batch %d x %d), global batch %s: %s of the step computes", format_count(b.per_gpu_batch).c_str(),
-                    b.layout.micro, b.layout.accum, format_count(b.global_batch).c_str(), format_percent(b.efficiency).c_str());
+        ImGui::Text("%s %s per GPU (micro-batch %d x %d), global batch %s: %s of the step computes", format_count(b.per_gpu_batch).c_str(),
+                    noun_for(b.per_gpu_batch, "sequences").c_str(), b.layout.micro, b.layout.accum, format_count(b.global_batch).c_str(), format_percent(b.efficiency).c_str());
         ImGui::Text("Activations %s; %s per GPU against the %s target", format_size(b.activation_bytes, gib).c_str(),
                     format_size(b.memory_bytes, gib).c_str(), format_size(plan.target_bytes, gib).c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, b.fits ? palette().good : palette().error);
@@ -312,8 +313,9 @@ void checklist_panel(App& a, const PlannerResults& r) {
     const LayoutResult& x = c.answer;
     const ServeClusterResult& sv = c.serve_answer;
     if (c.serving)
-        ImGui::TextWrapped("Answer: %d replicas x TP %d, %s sequences each; %s tokens/s, $%s per million tokens%s", sv.replicas, sv.tp,
-                           format_count(sv.seqs_per_replica).c_str(), format_count(sv.tokens_per_s).c_str(), fixed(sv.usd_per_mtok, 3).c_str(),
+        ImGui::TextWrapped("Answer: %d %s x TP %d, %s %s each; %s tokens/s, $%s per million tokens%s", sv.replicas,
+                           noun_for(sv.replicas, "replicas").c_str(), sv.tp, format_count(sv.seqs_per_replica).c_str(),
+                           noun_for(sv.seqs_per_replica, "sequences").c_str(), format_count(sv.tokens_per_s).c_str(), fixed(sv.usd_per_mtok, 3).c_str(),
                            sv.meets ? "" : " (short of the goal)");
     else
     ImGui::TextWrapped("Answer: %s, %s per GPU; %s a step, %s tokens/s per GPU, MFU %s%s", layout_label(x.layout).c_str(),
@@ -414,7 +416,7 @@ void pareto_chart(App& a, const PlanResult& plan, const PlannerExtras& x) {
     panel_begin("plan_pareto_panel", "TIME AGAINST COST");
     const Palette& pal = palette();
     if (!x.complete) {
-        dim_text("Computing %zu of %zu searches\xe2\x80\xa6", x.next, x.units);
+        dim_text("Computing %zu of %zu %s\xe2\x80\xa6", x.next, x.units, noun_for(static_cast<double>(x.units), "searches").c_str());
         panel_end();
         return;
     }
@@ -680,7 +682,8 @@ void planner_panel(App& a, bool narrow) {
     const PlannerResults& r = planner_current();
     long long done = 0, total = 0;
     if (planner_searching(&done, &total)) {
-        dim_text("Searching\xe2\x80\xa6 %s of %s layouts", format_count(static_cast<double>(done)).c_str(), format_count(static_cast<double>(total)).c_str());
+        dim_text("Searching\xe2\x80\xa6 %s of %s %s", format_count(static_cast<double>(done)).c_str(), format_count(static_cast<double>(total)).c_str(),
+                 noun_for(static_cast<double>(total), "layouts").c_str());
         reg(a, "plan/searching");
     }
     if (!r.error.field.empty()) {
@@ -697,7 +700,7 @@ void planner_panel(App& a, bool narrow) {
     dim_text("%d x %s (%d per node on %s), %s between nodes; global batch %s x %s tokens; target %s per GPU (%s of memory)", p.gpus,
              p.gpu_id.c_str(), p.gpus_per_node, p.intra_id.c_str(), p.fabric_id.c_str(), format_count(p.global_batch).c_str(),
              format_count(p.seq).c_str(), format_size(p.target_bytes, gib).c_str(), format_percent(a.inputs.target_utilization).c_str());
-    dim_text("%s layouts evaluated, %s fit; %s ms", format_count(static_cast<double>(p.evaluated)).c_str(),
+    dim_text("%s %s evaluated, %s fit; %s ms", format_count(static_cast<double>(p.evaluated)).c_str(), noun_for(static_cast<double>(p.evaluated), "layouts").c_str(),
              format_count(static_cast<double>(p.fitting)).c_str(), fixed(r.compute_ms, 0).c_str());
     reg(a, "plan/summary");
     const LayoutResult* chosen = p.ranked.empty() ? nullptr : layout_table(a, p, narrow);

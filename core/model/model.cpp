@@ -67,12 +67,23 @@ const std::vector<const FieldDef*>& checked_fields() {
 
 }  // namespace
 
-Outcome<ModelSpec> resolve_model(const ModelSpec& in) {
-    Error err;
+bool check_model_ranges(const ModelSpec& in, Error& err) {
     static const FieldDef& params_b = *find_field("model.params_b");
     static const FieldDef& context_limit = *find_field("model.context_limit");
-    if (!check_number(params_b, in.params_override_b, err) || !check_number(context_limit, in.context_limit, err))
-        return Outcome<ModelSpec>::failure(err);
+    if (!check_number(params_b, in.params_override_b, err) || !check_number(context_limit, in.context_limit, err)) return false;
+    if (in.layers == 0 && in.params_override_b > 0) return true;  // "parameters only": no architecture to check
+    for (size_t i = 0; i < std::size(kChecked); ++i) {
+        const Checked& c = kChecked[i];
+        const bool ok = c.max_member ? check_int_range(c.path, in.*c.member, 0, in.*c.max_member, err)
+                                     : check_number(*checked_fields()[i], in.*c.member, err);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
+    Error err;
+    if (!ranges_checked && !check_model_ranges(in, err)) return Outcome<ModelSpec>::failure(err);
     if (in.layers == 0 && in.params_override_b > 0) {
         // "Parameters only": the architecture comes from typical ratios, the total stays as typed.
         ModelSpec m = model_from_params(in.params_override_b);
@@ -82,12 +93,6 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in) {
     }
 
     ModelSpec m = in;
-    for (size_t i = 0; i < std::size(kChecked); ++i) {
-        const Checked& c = kChecked[i];
-        const bool ok = c.max_member ? check_int_range(c.path, m.*c.member, 0, m.*c.max_member, err)
-                                     : check_number(*checked_fields()[i], m.*c.member, err);
-        if (!ok) return Outcome<ModelSpec>::failure(err);
-    }
 
     // Attention heads: GQA needs whole groups of query heads per KV head.
     if (m.kv_heads == 0) m.kv_heads = m.heads;

@@ -86,7 +86,11 @@ struct ParamBreakdown {
 
 // Fills derived defaults (head_dim = hidden / heads, kv_heads = heads when 0) and checks the
 // architecture is consistent; the Error names the field ("model.kv_heads") and the rule.
-Outcome<ModelSpec> resolve_model(const ModelSpec& m);
+// `ranges_checked`: the caller has run check_model_ranges on this spec (the planner, once per
+// search): the field-table ranges are skipped, every consistency rule still runs.
+Outcome<ModelSpec> resolve_model(const ModelSpec& m, bool ranges_checked = false);
+// The field-table ranges of the architecture's members (resolve_model's first checks).
+bool check_model_ranges(const ModelSpec& m, Error& err);
 
 // Derived parameter counts. Expects a resolved spec. For a "parameters only" spec the total is
 // the typed count and the components follow from the filled-in architecture.

@@ -10,6 +10,7 @@
 #include "core/plan/plan_internal.hpp"
 #include "core/result.hpp"
 #include "core/serve/inference.hpp"
+#include "core/text.hpp"
 #include "core/train/training.hpp"
 
 namespace vc {
@@ -31,8 +32,8 @@ ChecklistStep step(const char* key, const char* title, double value, const char*
 
 // Step 1's detail: the model's shape.
 void model_detail(char (&d)[256], const ModelSpec& m) {
-    std::snprintf(d, sizeof d, "%d layers, hidden %d, %d heads (%d KV), vocabulary %d", m.layers, m.hidden, m.heads,
-                  m.kv_heads > 0 ? m.kv_heads : m.heads, m.vocab);
+    std::snprintf(d, sizeof d, "%d %s, hidden %d, %d %s (%d KV), vocabulary %d", m.layers, noun_for(m.layers, "layers").c_str(), m.hidden,
+                  m.heads, noun_for(m.heads, "heads").c_str(), m.kv_heads > 0 ? m.kv_heads : m.heads, m.vocab);
 }
 
 }  // namespace
@@ -86,14 +87,15 @@ Outcome<Checklist> guide_checklist(const Config& cfg, const PlanResult& plan, si
     std::snprintf(d, sizeof d, "TP %d x PP %d (v%d) x DP %d x CP %d, EP %d, %s: %.0f parameters on each GPU", l.tp, l.pp, l.v, l.dp, l.cp, l.ep,
                   sharding_name(l.sharding), r.params_on_gpu);
     c.steps.push_back(step("parallelism", "Parallelism", plan.gpus, "GPUs", d, r.params_on_gpu, "parameters/GPU"));
-    std::snprintf(d, sizeof d, "global = DP %d x micro-batch %d x accumulation %d; per GPU %.0f sequences a step", l.dp, l.micro, l.accum, per_gpu);
+    std::snprintf(d, sizeof d, "global = DP %d x micro-batch %d x accumulation %d; per GPU %.0f %s a step", l.dp, l.micro, l.accum, per_gpu,
+                  noun_for(per_gpu, "sequences").c_str());
     c.steps.push_back(step("batch", "Batch", plan.global_batch, "sequences", d, per_gpu, "sequences/GPU"));
-    std::snprintf(d, sizeof d, "%.0f tokens a step; %.0f tokens per micro-batch on each GPU (sequence / CP %d)", plan.global_batch * plan.seq,
-                  r.tokens_per_micro_batch, l.cp);
+    std::snprintf(d, sizeof d, "%.0f %s a step; %.0f %s per micro-batch on each GPU (sequence / CP %d)", plan.global_batch * plan.seq,
+                  noun_for(plan.global_batch * plan.seq, "tokens").c_str(), r.tokens_per_micro_batch, noun_for(r.tokens_per_micro_batch, "tokens").c_str(), l.cp);
     c.steps.push_back(step("sequence", "Sequence", plan.seq, "tokens", d, r.tokens_per_micro_batch, "tokens/micro-batch"));
     c.steps.push_back(step("states", "Model states", states, "bytes", "weights + gradients + optimizer state on each GPU"));
-    std::snprintf(d, sizeof d, "recomputation %s, %.0f micro-batches in flight; logits and loss included", recompute_name(l.recompute),
-                  r.in_flight_micro_batches);
+    std::snprintf(d, sizeof d, "recomputation %s, %.0f %s in flight; logits and loss included", recompute_name(l.recompute),
+                  r.in_flight_micro_batches, noun_for(r.in_flight_micro_batches, "micro-batches").c_str());
     c.steps.push_back(step("activations", "Activations", acts, "bytes", d));
     c.steps.push_back(step("overhead", "+ Overhead", overhead, "bytes",
                            "temporary buffers, allocator slack, CUDA context and NCCL; the total per GPU", r.device_total, "bytes"));
@@ -137,17 +139,21 @@ Outcome<Checklist> guide_checklist_serve(const Config& cfg, const PlanInputs& in
     std::snprintf(d, sizeof d, "%s weights, KV cache in %s; serving keeps no gradients or optimizer state", ip.format ? ip.format->label : "",
                   ip.kv_dtype ? ip.kv_dtype->id : "");
     c.steps.push_back(step("precision", "Precision", ip.weights.total / params, "bytes/parameter", d));
-    std::snprintf(d, sizeof d, "%d replicas x TP %d (the TP with the lowest cost per million tokens that holds the goal)", r.replicas, r.tp);
+    std::snprintf(d, sizeof d, "%d %s x TP %d (the TP with the lowest cost per million tokens that holds the goal)", r.replicas,
+                  noun_for(r.replicas, "replicas").c_str(), r.tp);
     c.steps.push_back(step("parallelism", "Parallelism", r.cluster.gpus, "GPUs", d, r.tp, "GPUs/replica"));
-    std::snprintf(d, sizeof d, "%.0f concurrent sequences over %d replicas: %.0f on each (at most %.0f fit one)", goal.concurrency, r.replicas,
-                  r.seqs_per_replica, r.max_seqs_per_replica);
+    std::snprintf(d, sizeof d, "%.0f concurrent %s over %d %s: %.0f on each (at most %.0f %s one)", goal.concurrency,
+                  noun_for(goal.concurrency, "sequences").c_str(), r.replicas, noun_for(r.replicas, "replicas").c_str(), r.seqs_per_replica,
+                  r.max_seqs_per_replica, reads_as_one(r.max_seqs_per_replica) ? "fits" : "fit");
     c.steps.push_back(step("batch", "Batch", goal.concurrency, "sequences", d, r.seqs_per_replica, "sequences/replica"));
-    std::snprintf(d, sizeof d, "%.0f sequences x %.0f tokens of context cached on each replica", r.seqs_per_replica, context);
+    std::snprintf(d, sizeof d, "%.0f %s x %.0f %s of context cached on each replica", r.seqs_per_replica, noun_for(r.seqs_per_replica, "sequences").c_str(),
+                  context, noun_for(context, "tokens").c_str());
     c.steps.push_back(step("sequence", "Sequence", context, "tokens", d, r.seqs_per_replica * context, "tokens/replica"));
     std::snprintf(d, sizeof d, "the weights on each GPU (TP %d)", r.tp);
     c.steps.push_back(step("states", "Model states", r.weights_bytes, "bytes", d));
-    std::snprintf(d, sizeof d, "%.0f sequences x %.0f tokens, %s, %.3g KV heads per GPU%s", r.seqs_per_replica, context, ip.kv_dtype ? ip.kv_dtype->id : "",
-                  ip.kv.kv_heads_per_gpu, vllm ? ", in vLLM's pool" : "");
+    std::snprintf(d, sizeof d, "%.0f %s x %.0f %s, %s, %.3g KV %s per GPU%s", r.seqs_per_replica, noun_for(r.seqs_per_replica, "sequences").c_str(), context,
+                  noun_for(context, "tokens").c_str(), ip.kv_dtype ? ip.kv_dtype->id : "", ip.kv.kv_heads_per_gpu,
+                  ip.kv.kv_heads_per_gpu == 1 ? "head" : "heads", vllm ? ", in vLLM's pool" : "");
     c.steps.push_back(step("kv", "KV cache", r.kv_bytes, "bytes", d));
     c.steps.push_back(step("overhead", "+ Overhead", overhead, "bytes",
                            vllm ? "activation peak, CUDA context and CUDA graphs; the total per GPU in use"

@@ -9,6 +9,7 @@
 #include "core/plan/plan_internal.hpp"
 #include "core/serve/inference.hpp"
 #include "core/serve/inference_solve.hpp"
+#include "core/text.hpp"
 
 namespace vc {
 
@@ -45,6 +46,8 @@ PlanInputs pareto_plan_inputs(const PlanInputs& in, int gpus, int per_count) {
     PlanInputs pi = in;
     pi.gpus = gpus;
     pi.top = per_count;
+    pi.suggest_fit = false;
+    pi.ranked_only = true;
     if (!(pi.train_tokens > 0)) pi.train_tokens = kParetoDefaultTokens;
     return pi;
 }
@@ -102,6 +105,8 @@ PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric) {
     pi.fabric = fabric;
     pi.fabric_override = FabricSpec{};
     pi.top = 1;
+    pi.suggest_fit = false;
+    pi.ranked_only = true;
     return pi;
 }
 
@@ -170,7 +175,7 @@ ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const
     const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
     const double buy = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
     const double context = goal.context > 0 ? goal.context : base.inference.context;
-    std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " tokens";
+    std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " " + noun_for(context, "tokens");
     bool have = false;
     // Candidates: TP 1, 2, 4, ... within a node (vLLM's tensor parallelism), replicas = GPUs / TP.
     for (int tp = 1; tp <= std::min(per_node, c.gpus); tp *= 2) {
@@ -214,8 +219,8 @@ ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const
     }
     if (!have) best.why = last_error;
     else if (!best.meets)
-        best.why = "holds " + fixed(best.max_seqs_per_replica * best.replicas, 0) + " of the " + fixed(goal.concurrency, 0) +
-                   " sequences of " + fixed(context, 0) + " tokens";
+        best.why = "holds " + fixed(best.max_seqs_per_replica * best.replicas, 0) + " of the " + fixed(goal.concurrency, 0) + " " +
+                   noun_for(goal.concurrency, "sequences") + " of " + fixed(context, 0) + " " + noun_for(context, "tokens");
     return best;
 }
 

@@ -86,11 +86,25 @@ struct PlanInputs {
     bool search_interleave = true;      // interleaved schedule with v model chunks
     PlanRank rank = PlanRank::Time;     // cluster comparisons: by time, rental cost or tokens/s per GPU
     int top = 20;                       // layouts listed
+    // A plan nothing fits for memory goes on to find what would (PlanResult::suggest_*). Not a request
+    // field: the searches behind the comparisons (fabrics, Pareto sizes, clusters, the deadline) turn it off.
+    bool suggest_fit = true;
+    // The search needs its ranked layouts only (not a request field; the searches behind the
+    // comparisons set it): every layout's step time first, then memory in ranking order until `top`
+    // fit, the same ranked layouts as a whole search; `evaluated`, `fitting`, `rejected` and the
+    // notes count the layouts whose memory was taken, and no memory is kept for reuse.
+    bool ranked_only = false;
     // Networking's share of a cluster's purchase price, added to the GPUs' (assumption: switches,
     // NICs and cables are commonly put at 10-20% of an AI cluster's capital cost).
     double network_share = 0.15;
     PlanConstants k{};
 };
+
+// A plan nothing fits for memory searches on for what would (docs/planner.md, "Bad input"): the
+// fewest GPUs of its type, whole nodes doubling from its count then bisecting, up to this many GPUs
+// (plan.max_gpus's default: the deadline search's limit), and the catalog GPU with the least memory
+// above its own that fits on its count.
+inline constexpr int kFitSuggestMaxGpus = 65536;
 
 // Tokens per optimizer step when the global batch is not given: 4M tokens (Llama 2 and 3 trained
 // at 4M tokens per step before growing it; Touvron et al. 2023, Dubey et al. 2024).
@@ -153,6 +167,14 @@ struct PlanResult {
     std::vector<RejectClass> rejected;         // by class, most frequent first
     std::vector<std::string> notes;
     PlanMemoryPtr memory;                      // the search's memory per layout, for a later search to reuse
+    // When nothing fits for memory (PlanInputs::suggest_fit): the fewest GPUs of this type on which a
+    // layout fits (0: none up to kFitSuggestMaxGpus) and the fastest layout there; the catalog GPU
+    // with the least memory above this one's on which a layout fits on `gpus` GPUs ("": none) and its
+    // fastest layout. The last note says them, naming plan.gpus and gpu.
+    int suggest_gpus = 0;
+    LayoutResult suggest_gpus_best;
+    std::string suggest_gpu;
+    LayoutResult suggest_gpu_best;
 };
 
 // Smallest per-GPU batch that keeps the GPUs busy on one fabric, and what it costs in memory.
@@ -256,8 +278,10 @@ Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in, const PlanMemo
 
 // plan() in slices, for a front end that spreads a search over frames (the page): start() checks
 // the inputs and lists the layouts (cheap), step() evaluates up to `max_layouts` more of them
-// (memory + step time each), result() ranks them once step() has returned true. plan() is exactly
-// start, step(total()), result(): a sliced search gives the same plan.
+// (memory + step time each), result() ranks them once step() has returned true. When nothing fits
+// for memory, step() goes on with the searches for what would (PlanResult::suggest_*), in the same
+// slices: total() and evaluated() count their layouts too. plan() is exactly start, step() until
+// it returns true, result(): a sliced search gives the same plan.
 class PlanSearch {
 public:
     PlanSearch();

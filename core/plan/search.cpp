@@ -6,10 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include "core/plan/plan_internal.hpp"
 #include "core/text.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 
@@ -134,8 +136,10 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     return Outcome<PlanHardware>::success(hw);
 }
 
-Config layout_config(const Config& base, const Layout& l, int gpus) {
-    Config c = base;
+namespace {
+
+// The members of `c` a layout sets (layout_config's, on a config already copied).
+void apply_layout(Config& c, const Layout& l, int gpus) {
     c.method = Method::Detailed;
     if (c.task == Task::Inference) c.task = Task::Training;
     c.gpus = gpus;
@@ -154,6 +158,13 @@ Config layout_config(const Config& base, const Layout& l, int gpus) {
     c.parallel.cp = l.cp;
     c.parallel.ep = l.ep;
     c.parallel.etp = 0;
+}
+
+}  // namespace
+
+Config layout_config(const Config& base, const Layout& l, int gpus) {
+    Config c = base;
+    apply_layout(c, l, gpus);
     return c;
 }
 
@@ -165,6 +176,12 @@ struct Search {
     PlanHardware hw;
     PlanModel pm;
     double global = 0, target = 0;
+    // The training engine's range checks passed for every listed layout (ranges_for_layouts): each
+    // layout's memory skips them (TrainingChecks::RangesChecked). Otherwise each layout checks its own.
+    bool ranges_checked = false;
+    // The config each layout's memory is computed on: cfg with the layout's members set in place
+    // (a copy of the whole Config per layout cost more than the range checks).
+    mutable Config scratch;
 };
 
 // Validates the plan inputs that do not depend on a layout.
@@ -199,6 +216,7 @@ Outcome<Search*> prepare(Search& s) {
     if (in.global_batch > 0 && std::floor(in.global_batch) != in.global_batch)
         return Outcome<Search*>::failure("plan.global_batch", "must be a whole number of sequences, got " + fixed(in.global_batch, 2));
     s.target = s.hw.gpu.memory_bytes * s.cfg.target_utilization;
+    s.scratch = s.cfg;
     return Outcome<Search*>::success(&s);
 }
 
@@ -219,7 +237,7 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
             continue;
         }
         if (tp > s.hw.gpus_per_node && !s.in.tp_across_nodes) {
-            if (rej) rej->add("TP beyond one node (plan.tp_across_nodes)", "TP" + std::to_string(tp) + " > " + std::to_string(s.hw.gpus_per_node) + " GPUs per node");
+            if (rej) rej->add("TP beyond one node (plan.tp_across_nodes)", "TP" + std::to_string(tp) + " > " + std::to_string(s.hw.gpus_per_node) + " " + noun_for(s.hw.gpus_per_node, "GPUs") + " per node");
             continue;
         }
         for (int pp = 1; pp <= std::min(N / tp, m.layers); ++pp) {
@@ -273,7 +291,8 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
 
 // The training engine's memory per GPU for a layout; false with `err` when the engine refuses it.
 bool layout_memory(const Search& s, const Layout& l, double& bytes, Error& err) {
-    auto mem = training_result(layout_config(s.cfg, l, s.in.gpus));
+    apply_layout(s.scratch, l, s.in.gpus);
+    auto mem = training_result(s.scratch, s.ranges_checked ? TrainingChecks::RangesChecked : TrainingChecks::All);
     if (!mem.ok) {
         err = mem.error;
         return false;
@@ -296,6 +315,27 @@ LayoutResult evaluate(const Search& s, const Layout& l, double memory_bytes) {
         r.rent_usd = seconds / 3600 * s.in.gpus * s.hw.price_per_hour_usd;
     }
     return r;
+}
+
+// Whether the training engine's range checks pass for every layout of `layouts`: each member a
+// layout sets (batch, training.grad_accum, parallel.tp/pp/virtual_stages/dp/cp/ep) checked at the
+// smallest and the largest value any layout gives it, every other member as the config holds it.
+// A range is an interval, so a member between two accepted values is accepted.
+bool ranges_for_layouts(const Search& s, const std::vector<Layout>& layouts) {
+    if (layouts.empty()) return false;
+    Layout lo = layouts.front(), hi = lo;
+    for (const Layout& l : layouts) {
+        lo.tp = std::min(lo.tp, l.tp); hi.tp = std::max(hi.tp, l.tp);
+        lo.pp = std::min(lo.pp, l.pp); hi.pp = std::max(hi.pp, l.pp);
+        lo.dp = std::min(lo.dp, l.dp); hi.dp = std::max(hi.dp, l.dp);
+        lo.cp = std::min(lo.cp, l.cp); hi.cp = std::max(hi.cp, l.cp);
+        lo.ep = std::min(lo.ep, l.ep); hi.ep = std::max(hi.ep, l.ep);
+        lo.v = std::min(lo.v, l.v); hi.v = std::max(hi.v, l.v);
+        lo.micro = std::min(lo.micro, l.micro); hi.micro = std::max(hi.micro, l.micro);
+        lo.accum = std::min(lo.accum, l.accum); hi.accum = std::max(hi.accum, l.accum);
+    }
+    Error err;
+    return check_training_ranges(layout_config(s.cfg, lo, s.in.gpus), err) && check_training_ranges(layout_config(s.cfg, hi, s.in.gpus), err);
 }
 
 }  // namespace
@@ -341,8 +381,23 @@ struct PlanSearch::State {
     std::vector<LayoutResult> fit;
     long long comm_bound = 0;
     PlanMemoryPtr reuse;                 // an earlier search's memory for these layouts (null: the engine's)
-    size_t next_error = 0;               // into reuse->errors
     std::shared_ptr<PlanMemory> record;  // this search's, when not reusing
+    bool first_fit = false;              // a probe: stop at the first layout that fits
+    // PlanInputs::ranked_only: every layout's step time first (next runs over them), then memory in
+    // ranking order (by_time, sorted once) until `top` fit.
+    std::vector<std::pair<double, size_t>> by_time;  // (ranking key, layout index)
+    bool sorted = false;
+    size_t next_ranked = 0;              // into by_time
+    // After the layouts, when nothing fits for memory: the searches for what would (PlanResult::suggest_*).
+    // Count: doubling the GPUs; Bisect: between the last count that failed (lo) and the first that
+    // fit (hi); Best: the fastest layout on hi; Gpu: the catalog GPUs with more memory, on the plan's count.
+    enum class Phase { Layouts, Count, Bisect, Best, Gpu, Done } phase = Phase::Layouts;
+    PlanSearch probe;                    // the search in progress
+    int probe_gpus = 0;                  // its GPU count
+    int lo = 0, hi = 0;                  // GPU counts: lo has no fitting layout, hi has one
+    std::vector<std::string> gpu_ids;    // Gpu phase: candidates, least memory first
+    size_t next_gpu = 0;
+    long long probe_total = 0, probe_evaluated = 0;  // layouts of the finished probes
 };
 
 PlanSearch::PlanSearch() = default;
@@ -351,7 +406,7 @@ PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
 PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
 
 Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse) {
-    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0, nullptr, 0, nullptr});
+    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0, nullptr, nullptr});
     Search& s = st_->s;
     auto ready = prepare(s);
     if (!ready.ok) {
@@ -387,14 +442,15 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemor
         const long long lo = b / d * d, hi = lo + d;
         const std::string would = lo > 0 ? std::to_string(lo) + " or " + std::to_string(hi) : std::to_string(hi);
         Error e{"plan.global_batch", "no layout of " + std::to_string(s.in.gpus) + " GPUs makes a global batch of " + std::to_string(b) +
-                                         " sequences: DP (GPUs / (TP x PP x CP)) must divide it, and every split of this model has DP " +
+                                         " " + noun_for(static_cast<double>(b), "sequences") + ": DP (GPUs / (TP x PP x CP)) must divide it, and every split of this model has DP " +
                                          std::to_string(d) + " or more; " + would + " (multiples of " + std::to_string(d) + ") would work"};
         st_.reset();
         return e;
     }
+    s.ranges_checked = ranges_for_layouts(s, st_->layouts);
     if (reuse && memory_applies(*reuse, s, st_->layouts)) {
         st_->reuse = reuse;
-    } else {
+    } else if (!in.ranked_only) {  // (a ranked-only search evaluates some layouts, out of order: nothing to keep)
         auto m = std::make_shared<PlanMemory>();
         m->gpu_id = s.cfg.gpu_id;
         m->gpus = s.in.gpus;
@@ -407,16 +463,62 @@ Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemor
 
 bool PlanSearch::started() const { return st_ != nullptr; }
 bool PlanSearch::reusing() const { return st_ && st_->reuse; }
-long long PlanSearch::total() const { return st_ ? static_cast<long long>(st_->layouts.size()) : 0; }
-long long PlanSearch::evaluated() const { return st_ ? static_cast<long long>(st_->next) : 0; }
-bool PlanSearch::done() const { return !st_ || st_->next >= st_->layouts.size(); }
+long long PlanSearch::total() const {
+    if (!st_) return 0;
+    return static_cast<long long>(st_->layouts.size()) + st_->probe_total + st_->probe.total();
+}
+long long PlanSearch::evaluated() const {
+    if (!st_) return 0;
+    return static_cast<long long>(st_->next) + st_->probe_evaluated + st_->probe.evaluated();
+}
+namespace {
+
+// A step time as the ranking compares it: rounded to 9 significant digits (ties in enumeration
+// order), so native and WebAssembly builds list the same layouts.
+double rank_key(double v) {
+    if (!(v > 0)) return v;
+    const double scale = std::pow(10.0, std::floor(std::log10(v)) - 8);
+    return std::nearbyint(v / scale) * scale;
+}
+
+}  // namespace
+
+bool PlanSearch::done() const {
+    if (!st_) return true;
+    const State& t = *st_;
+    const bool layouts = t.s.in.ranked_only ? t.next >= t.layouts.size() && t.sorted &&
+                                                  (t.next_ranked >= t.by_time.size() || t.fit.size() >= static_cast<size_t>(t.s.in.top))
+                                            : t.next >= t.layouts.size();
+    return layouts && t.phase == State::Phase::Done;
+}
+
+namespace {
+
+// The next GPU count the suggestion tries after n: twice n, in whole nodes once past one node.
+int doubled_count(int n, int per_node) {
+    long long m = 2LL * n;
+    if (m > per_node && m % per_node) m = (m / per_node + 1) * per_node;
+    return static_cast<int>(std::min<long long>(m, 2LL * kFitSuggestMaxGpus));
+}
+
+// A GPU count strictly between lo (fails) and hi (fits) to try, 0 when none is left: the middle one
+// in whole nodes (GPUs within one node).
+int bisect_count(int lo, int hi, int per_node) {
+    const int unit = hi > per_node ? per_node : 1;
+    const int a = lo / unit, b = hi / unit;
+    return b - a > 1 ? (a + (b - a) / 2) * unit : 0;
+}
+
+}  // namespace
 
 bool PlanSearch::step(long long max_layouts) {
     if (!st_) return true;
     State& t = *st_;
     const Search& s = t.s;
-    for (long long k = 0; k < max_layouts && t.next < t.layouts.size(); ++k) {
-        const size_t i = t.next++;
+    using Phase = State::Phase;
+    long long used = 0;
+    // One layout: its memory (the engine's, or the reused search's), then its step time and price.
+    auto evaluate_layout = [&](size_t i) {
         const Layout& l = t.layouts[i];
         ++t.out.evaluated;
         double bytes = std::nan("");
@@ -426,29 +528,159 @@ bool PlanSearch::step(long long max_layouts) {
             bytes = t.reuse->bytes[i];
             ok = !std::isnan(bytes);
             const auto& errs = t.reuse->errors;
-            while (t.next_error < errs.size() && errs[t.next_error].first < i) ++t.next_error;
-            if (!ok && t.next_error < errs.size() && errs[t.next_error].first == i) e = errs[t.next_error].second;
+            auto it = std::lower_bound(errs.begin(), errs.end(), i, [](const std::pair<size_t, Error>& a, size_t v) { return a.first < v; });
+            if (!ok && it != errs.end() && it->first == i) e = it->second;
         } else {
             ok = layout_memory(s, l, bytes, e);
-            if (!ok) {
-                bytes = std::nan("");
-                t.record->errors.emplace_back(i, e);
+            if (!ok) bytes = std::nan("");
+            if (t.record) {
+                if (!ok) t.record->errors.emplace_back(i, e);
+                t.record->bytes.push_back(bytes);
             }
-            t.record->bytes.push_back(bytes);
         }
         if (!ok) {
             t.rej.add_with("invalid for the training engine: " + e.field, 0, [&] { return layout_label(l) + ": " + e.message; });
-            continue;
+            return;
         }
         const LayoutResult r = evaluate(s, l, bytes);
         if (!r.fits) {
             t.rej.add_with("out of memory", r.memory_bytes - s.target, [&] {
                 return layout_label(l) + ": " + gb(r.memory_bytes) + " > " + gb(s.target) + " target (+" + gb(r.memory_bytes - s.target) + ")";
             });
-            continue;
+            return;
         }
         if (r.time.comm_exposed() > r.time.compute) ++t.comm_bound;
         t.fit.push_back(r);
+    };
+    if (!s.in.ranked_only) {
+        for (; used < max_layouts && t.next < t.layouts.size(); ++used) {
+            if (t.first_fit && !t.fit.empty()) break;  // a probe has its answer
+            evaluate_layout(t.next++);
+        }
+        if (t.first_fit && !t.fit.empty()) t.next = t.layouts.size();
+        if (t.next < t.layouts.size()) return false;
+    } else {
+        // The ranked layouts only: the `top` first in ranking order (step time, then enumeration
+        // order) that fit are the ranked layouts a whole search gives; the rest need no memory.
+        for (; used < max_layouts && t.next < t.layouts.size(); ++used) {
+            const size_t i = t.next++;
+            t.by_time.emplace_back(rank_key(step_time_for(s.pm, s.hw, s.in.k, t.layouts[i]).total), i);
+        }
+        if (t.next < t.layouts.size()) return false;
+        if (!t.sorted) {
+            std::sort(t.by_time.begin(), t.by_time.end());
+            t.sorted = true;
+        }
+        const size_t want = static_cast<size_t>(s.in.top);
+        for (; used < max_layouts && t.next_ranked < t.by_time.size() && t.fit.size() < want; ++used) evaluate_layout(t.by_time[t.next_ranked++].second);
+        if (t.next_ranked < t.by_time.size() && t.fit.size() < want) return false;
+    }
+
+    // Nothing fits for memory: the searches for what would, each a probe in the same slices.
+    if (t.phase == Phase::Layouts) {
+        const bool oom = t.rej.by.count("out of memory") > 0;
+        t.phase = t.fit.empty() && oom && s.in.suggest_fit ? Phase::Count : Phase::Done;
+        t.lo = s.in.gpus;
+        t.probe_gpus = 0;
+    }
+    const int per_node = s.hw.gpus_per_node;
+    const int limit = std::min(kFitSuggestMaxGpus, max_plan_gpus());
+    // Starts the next probe of the phase (moving on when the phase has none left); false when done.
+    auto start_next = [&]() {
+        for (;;) {
+            Config cfg = s.cfg;
+            PlanInputs pi = s.in;
+            pi.suggest_fit = false;
+            pi.top = 1;
+            bool first_fit = true;
+            int n = 0;
+            if (t.phase == Phase::Count) {
+                n = doubled_count(t.probe_gpus > 0 ? t.probe_gpus : s.in.gpus, per_node);
+                if (n > limit) {
+                    t.phase = Phase::Gpu;
+                    continue;
+                }
+            } else if (t.phase == Phase::Bisect) {
+                n = bisect_count(t.lo, t.hi, per_node);
+                if (n == 0) {
+                    t.phase = Phase::Best;
+                    continue;
+                }
+            } else if (t.phase == Phase::Best) {
+                n = t.hi;
+                first_fit = false;
+            } else if (t.phase == Phase::Gpu) {
+                if (t.gpu_ids.empty() && t.next_gpu == 0) {
+                    // (memory, catalog index), least memory first: the same sort as the ranking's (one instantiation in the page)
+                    const auto& catalog = gpu_catalog();
+                    std::vector<std::pair<double, size_t>> bigger;
+                    for (size_t k = 0; k < catalog.size(); ++k)
+                        if (!catalog[k].unified && catalog[k].memory_bytes > s.hw.gpu.memory_bytes) bigger.emplace_back(catalog[k].memory_bytes, k);
+                    std::sort(bigger.begin(), bigger.end());
+                    for (const auto& g : bigger) t.gpu_ids.push_back(catalog[g.second].id);
+                }
+                if (t.next_gpu >= t.gpu_ids.size()) {
+                    t.phase = Phase::Done;
+                    return false;
+                }
+                cfg.gpu_id = t.gpu_ids[t.next_gpu++];
+                n = s.in.gpus;
+                first_fit = false;
+            } else {
+                return false;
+            }
+            pi.gpus = n;
+            t.probe_gpus = n;
+            const Error e = t.probe.start(cfg, pi);
+            if (!e.field.empty()) {  // no search on this count or GPU (e.g. its node size): as one with no fit
+                if (t.phase == Phase::Count || t.phase == Phase::Bisect) t.lo = n;
+                if (t.phase == Phase::Best) t.phase = Phase::Gpu;
+                continue;
+            }
+            t.probe.st_->first_fit = first_fit;
+            return true;
+        }
+    };
+    // Takes a finished probe's answer and moves the phase on.
+    auto finish_probe = [&]() {
+        t.probe_total += t.probe.total();
+        t.probe_evaluated += t.probe.evaluated();
+        auto r = t.probe.result();
+        const bool fits = r.ok && !r.value.ranked.empty();
+        const int n = t.probe_gpus;
+        switch (t.phase) {
+            case Phase::Count:
+            case Phase::Bisect:
+                if (fits) {
+                    t.hi = n;
+                    t.phase = Phase::Bisect;
+                } else {
+                    t.lo = n;
+                }
+                break;
+            case Phase::Best:
+                if (fits) {
+                    t.out.suggest_gpus = n;
+                    t.out.suggest_gpus_best = r.value.ranked.front();
+                }
+                t.phase = Phase::Gpu;
+                break;
+            case Phase::Gpu:
+                if (fits) {
+                    t.out.suggest_gpu = r.value.gpu_id;
+                    t.out.suggest_gpu_best = r.value.ranked.front();
+                    t.phase = Phase::Done;
+                }
+                break;
+            default: break;
+        }
+    };
+    while (t.phase != Phase::Done && used < max_layouts) {
+        if (!t.probe.started() && !start_next()) break;
+        const long long before = t.probe.evaluated();
+        const bool finished = t.probe.step(max_layouts - used);
+        used += std::max(1LL, t.probe.evaluated() - before);
+        if (finished) finish_probe();
     }
     return done();
 }
@@ -465,13 +697,8 @@ Outcome<PlanResult> PlanSearch::result() {
     out.fitting = static_cast<long long>(fit.size());
     // One cluster: time, cost and tokens/s/GPU rank alike. Step times rounded to 9 significant
     // digits, ties in enumeration order, so native and WebAssembly builds list the same layouts.
-    auto key = [](double v) {
-        if (!(v > 0)) return v;
-        const double scale = std::pow(10.0, std::floor(std::log10(v)) - 8);
-        return std::nearbyint(v / scale) * scale;
-    };
     std::vector<std::pair<double, size_t>> order(fit.size());
-    for (size_t i = 0; i < fit.size(); ++i) order[i] = {key(fit[i].time.total), i};
+    for (size_t i = 0; i < fit.size(); ++i) order[i] = {rank_key(fit[i].time.total), i};
     const size_t n = std::min(fit.size(), static_cast<size_t>(in.top));
     std::partial_sort(order.begin(), order.begin() + static_cast<long>(n), order.end());
     std::vector<LayoutResult> top;
@@ -480,14 +707,37 @@ Outcome<PlanResult> PlanSearch::result() {
     out.ranked = std::move(top);
     out.rejected = t.rej.list();
     if (t.comm_bound > 0)
-        out.notes.push_back(std::to_string(t.comm_bound) + " fitting layouts spend more time in exposed communication than in compute (communication-bound); they rank low.");
+        out.notes.push_back(std::to_string(t.comm_bound) + " fitting " + noun_for(static_cast<double>(t.comm_bound), "layouts") +
+                            (t.comm_bound == 1 ? " spends more time in exposed communication than in compute (communication-bound); it ranks low."
+                                               : " spend more time in exposed communication than in compute (communication-bound); they rank low."));
     if (out.ranked.empty()) {
         std::string why = "no layout of " + std::to_string(in.gpus) + " x " + s.hw.gpu.id + " fits under " +
                           fixed(s.cfg.target_utilization * 100, 0) + "% of memory";
+        bool oom = false;
         for (const auto& c : out.rejected)
-            if (c.reason == "out of memory") why += "; closest: " + c.example;
-        out.notes.push_back(why + ". More GPUs (plan.gpus), a GPU with more memory (gpu), or a smaller global batch (plan.global_batch) or "
-                                  "sequence (seq) would help.");
+            if (c.reason == "out of memory") {
+                why += "; closest: " + c.example;
+                oom = true;
+            }
+        // What would fit, as the searches after the layouts found it (PlanInputs::suggest_fit).
+        auto best = [](const LayoutResult& r) { return layout_label(r.layout) + ", " + gb(r.memory_bytes) + " per GPU"; };
+        const bool searched = oom && in.suggest_fit;
+        if (searched && out.suggest_gpus > 0)
+            why += ". " + std::to_string(out.suggest_gpus) + " x " + s.hw.gpu.id + " would fit it (plan.gpus: " + std::to_string(out.suggest_gpus) +
+                   ", the fewest found): " + best(out.suggest_gpus_best);
+        else if (searched)
+            why += ". No count of " + s.hw.gpu.id + " up to " + std::to_string(std::min(kFitSuggestMaxGpus, max_plan_gpus())) +
+                   " GPUs fits it (plan.gpus)";
+        else
+            why += ". More GPUs (plan.gpus)";
+        if (searched && !out.suggest_gpu.empty())
+            why += "; " + std::to_string(in.gpus) + " x " + out.suggest_gpu + " would (gpu: " + out.suggest_gpu +
+                   ", the catalog GPU with the least memory that fits): " + best(out.suggest_gpu_best);
+        else if (searched)
+            why += "; no catalog GPU fits it on " + std::to_string(in.gpus) + " " + noun_for(in.gpus, "GPUs") + " (gpu)";
+        else
+            why += ", a GPU with more memory (gpu)";
+        out.notes.push_back(why + ". A smaller global batch (plan.global_batch) or sequence (seq) would help too.");
     }
     st_.reset();
     return Outcome<PlanResult>::success(std::move(out));
@@ -497,7 +747,8 @@ Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in, const PlanMemo
     PlanSearch search;
     const Error err = search.start(cfg, in, reuse);
     if (!err.field.empty()) return Outcome<PlanResult>::failure(err);
-    search.step(search.total());
+    while (!search.step(std::numeric_limits<long long>::max())) {
+    }
     return search.result();
 }
 
@@ -557,12 +808,12 @@ Outcome<BatchSizing> size_on(const Config& cfg, const PlanInputs& in, const Layo
     if (b.per_gpu_batch == 0)
         b.verdict = "no per-GPU batch up to 8192 sequences reaches " + fixed(target_efficiency * 100, 0) + "% compute on " + id;
     else if (b.fits)
-        b.verdict = fixed(b.per_gpu_batch, 0) + (b.per_gpu_batch == 1 ? " sequence" : " sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) + " x " +
-                    std::to_string(b.layout.accum) + ") keep " + fixed(b.efficiency * 100, 0) + "% compute; " + gb(b.memory_bytes) +
+        b.verdict = fixed(b.per_gpu_batch, 0) + " " + noun_for(b.per_gpu_batch, "sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) + " x " +
+                    std::to_string(b.layout.accum) + (reads_as_one(b.per_gpu_batch) ? ") keeps " : ") keep ") + fixed(b.efficiency * 100, 0) + "% compute; " + gb(b.memory_bytes) +
                     " per GPU fits the " + gb(s.target) + " target";
     else
-        b.verdict = fixed(b.per_gpu_batch, 0) + (b.per_gpu_batch == 1 ? " sequence" : " sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) +
-                    ") are needed to hide communication, and " + gb(b.memory_bytes) + " per GPU is over the " + gb(s.target) + " target";
+        b.verdict = fixed(b.per_gpu_batch, 0) + " " + noun_for(b.per_gpu_batch, "sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) +
+                    (reads_as_one(b.per_gpu_batch) ? ") is needed" : ") are needed") + " to hide communication, and " + gb(b.memory_bytes) + " per GPU is over the " + gb(s.target) + " target";
     return Out::success(std::move(b));
 }
 
@@ -586,8 +837,8 @@ std::string sizing_fix(const Config& cfg, const PlanInputs& in, const BatchSizin
     for (const FabricSpec* f : faster) {
         auto o = size_on(cfg, in, b.layout, f->id, target_efficiency);
         if (o.ok && o.value.fits)
-            return "a faster fabric: on " + f->id + " " + fixed(o.value.per_gpu_batch, 0) + (o.value.per_gpu_batch == 1 ? " sequence" : " sequences") +
-                   " per GPU (" + gb(o.value.memory_bytes) + ") fit" + (o.value.per_gpu_batch == 1 ? "s" : "");
+            return "a faster fabric: on " + f->id + " " + fixed(o.value.per_gpu_batch, 0) + " " + noun_for(o.value.per_gpu_batch, "sequences") +
+                   " per GPU (" + gb(o.value.memory_bytes) + ") fit" + (reads_as_one(o.value.per_gpu_batch) ? "s" : "");
     }
     const int heads = resolve_model(cfg.model).ok ? resolve_model(cfg.model).value.heads : 0;
     for (int which = 0; which < 2; ++which) {
@@ -647,6 +898,8 @@ void cluster_plan_request(const Config& cfg, const PlanInputs& in, const Cluster
     pi.gpus = c.gpus;
     pi.fabric = c.fabric;
     pi.top = 1;
+    pi.suggest_fit = false;
+    pi.ranked_only = true;
 }
 
 ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const ClusterCandidate& c, const Outcome<PlanResult>& p, long index) {

@@ -68,9 +68,46 @@ bool is_mixed(TrainPrecision p) {
 
 bool toggle(Toggle t, bool profile_default) { return t == Toggle::Auto ? profile_default : t == Toggle::On; }
 
+// The setup's members (training_setup checks them after resolving the model, which checks its own).
+bool check_setup_ranges(const Config& cfg, Error& err) {
+    const TrainingInputs& in = cfg.training;
+    const ParallelInputs& par = cfg.parallel;
+    // Ranges: the field table's (core/fields.cpp), in the order they are reported.
+    return check_members({{"batch", cfg.run.batch},
+                         {"seq", cfg.run.seq},
+                         {"gpus", cfg.gpus},
+                         {"training.grad_accum", in.grad_accum},
+                         {"training.global_batch", in.global_batch},
+                         {"training.dropout", in.dropout},
+                         {"training.attention_dropout", in.attention_dropout},
+                         {"training.optimizer_bytes_per_param", in.optimizer_bytes_per_param},
+                         {"training.loss_chunk_tokens", in.loss_chunk_tokens},
+                         {"training.classifier_labels", in.classifier_labels},
+                         {"training.shard_group", in.shard_group},
+                         {"parallel.tp", par.tp},
+                         {"parallel.pp", par.pp},
+                         {"parallel.virtual_stages", par.virtual_stages},
+                         {"parallel.dp", par.dp},
+                         {"parallel.cp", par.cp},
+                         {"parallel.ep", par.ep},
+                         {"parallel.etp", par.etp},
+                         {"model.attn_softcap", cfg.model.attn_softcap},
+                         {"model.final_softcap", cfg.model.final_softcap},
+                         {"runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes},
+                         {"runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes},
+                         {"runtime.nccl_bytes", cfg.runtime.nccl_bytes},
+                         {"runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation},
+                         {"runtime.deepspeed_bucket_elements", cfg.runtime.deepspeed_bucket_elements},
+                         {"runtime.deepspeed_prefetch_elements", cfg.runtime.deepspeed_prefetch_elements},
+                         {"runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes}},
+                         err);
+}
+
 }  // namespace
 
-Outcome<TrainingSetup> training_setup(const Config& cfg) {
+bool check_training_ranges(const Config& cfg, Error& err) { return check_model_ranges(cfg.model, err) && check_setup_ranges(cfg, err); }
+
+Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) {
     TrainingSetup s;
     s.in = cfg.training;
     s.rt = cfg.runtime;
@@ -82,7 +119,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     // Model.
     if (cfg.model.layers == 0 && cfg.model.params_override_b <= 0)
         return fail("model", "is needed for the detailed method: a preset, an architecture or params_b");
-    auto m = resolve_model(cfg.model);
+    auto m = resolve_model(cfg.model, checks == TrainingChecks::RangesChecked);
     if (!m.ok) return Outcome<TrainingSetup>::failure(m.error);
     s.m = m.value;
     s.params = model_params(s.m);
@@ -105,36 +142,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg) {
     if (s.rt.cuda_context_bytes < 0)
         s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading));
 
-    // Shape of the step.
-    // Ranges: the field table's (core/fields.cpp), in the order they are reported.
-    if (!check_members({{"batch", cfg.run.batch},
-                        {"seq", cfg.run.seq},
-                        {"gpus", cfg.gpus},
-                        {"training.grad_accum", in.grad_accum},
-                        {"training.global_batch", in.global_batch},
-                        {"training.dropout", in.dropout},
-                        {"training.attention_dropout", in.attention_dropout},
-                        {"training.optimizer_bytes_per_param", in.optimizer_bytes_per_param},
-                        {"training.loss_chunk_tokens", in.loss_chunk_tokens},
-                        {"training.classifier_labels", in.classifier_labels},
-                        {"training.shard_group", in.shard_group},
-                        {"parallel.tp", par.tp},
-                        {"parallel.pp", par.pp},
-                        {"parallel.virtual_stages", par.virtual_stages},
-                        {"parallel.dp", par.dp},
-                        {"parallel.cp", par.cp},
-                        {"parallel.ep", par.ep},
-                        {"parallel.etp", par.etp},
-                        {"model.attn_softcap", cfg.model.attn_softcap},
-                        {"model.final_softcap", cfg.model.final_softcap},
-                        {"runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes},
-                        {"runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes},
-                        {"runtime.nccl_bytes", cfg.runtime.nccl_bytes},
-                        {"runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation},
-                        {"runtime.deepspeed_bucket_elements", cfg.runtime.deepspeed_bucket_elements},
-                        {"runtime.deepspeed_prefetch_elements", cfg.runtime.deepspeed_prefetch_elements},
-                        {"runtime.ddp_bucket_bytes", cfg.runtime.ddp_bucket_bytes}},
-                       err))
+    // Shape of the step: the members' ranges (check_training_ranges), unless the caller checked them.
+    if (checks == TrainingChecks::All && !check_setup_ranges(cfg, err))
         return Outcome<TrainingSetup>::failure(err);
     s.micro = cfg.run.batch;
     s.seq = cfg.run.seq;
@@ -739,8 +748,8 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     return r;
 }
 
-Outcome<TrainingResult> training_result(const Config& cfg) {
-    auto s = training_setup(cfg);
+Outcome<TrainingResult> training_result(const Config& cfg, TrainingChecks checks) {
+    auto s = training_setup(cfg, checks);
     if (!s.ok) return Outcome<TrainingResult>::failure(s.error);
     return Outcome<TrainingResult>::success(compute_training(s.value, nullptr));
 }

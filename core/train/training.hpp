@@ -251,7 +251,18 @@ struct TrainingResult {
 // The detailed method for tasks training and finetune. Errors name the config field.
 Outcome<Estimate> training_estimate(const Config& cfg);
 // The numbers alone (no formulas or strings): for solvers and the benchmark.
-Outcome<TrainingResult> training_result(const Config& cfg);
+// `checks`: All checks every field; RangesChecked skips the field-table range checks of the members
+// the engine reads (check_training_ranges: the model's and the setup's), for a caller that has
+// checked them for every config it passes. The planner evaluates thousands of layouts of one config
+// that differ only in the layout's members (batch, gpus, training.grad_accum, parallel.*): it checks
+// the configs at both ends of each member's span once per search (the ranges are intervals) and
+// skips ~49 checks per layout. Every other rule (divisibility, the model's consistency, the
+// profile) still runs; the result is the same.
+enum class TrainingChecks { All, RangesChecked };
+Outcome<TrainingResult> training_result(const Config& cfg, TrainingChecks checks = TrainingChecks::All);
+// The field-table ranges of the config members the training engine reads (the model's first), in
+// the order it reports them.
+bool check_training_ranges(const Config& cfg, Error& err);
 
 // One transformer layer's saved activations per token (bytes), split as Korthikanti et al. 2022
 // do: `replicated` terms stay whole under tensor parallelism unless sequence parallelism is on,

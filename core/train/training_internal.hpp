@@ -39,8 +39,9 @@ struct TrainingSetup {
     Recompute recompute = Recompute::None;
 };
 
-// Validates the config for the detailed training method and resolves every dtype and size.
-Outcome<TrainingSetup> training_setup(const Config& cfg);
+// Validates the config for the detailed training method and resolves every dtype and size
+// (`checks`: training_result's).
+Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks = TrainingChecks::All);
 
 // Quantities the formulas quote (filled by compute_training when asked).
 struct TrainingParts {

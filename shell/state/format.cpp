@@ -61,9 +61,8 @@ std::string format_value(double v, const std::string& unit, bool gib) {
     }
     if (unit == "count" || unit.empty()) return format_count(v);
     if (unit == "share" || unit == "fraction") return format_percent(v);
-    // "1 GPU", "1 sequence": a plural unit for one of it reads singular.
-    if (v == 1 && unit.size() > 1 && unit.back() == 's' && unit.find('/') == std::string::npos) return "1 " + unit.substr(0, unit.size() - 1);
-    return format_count(v) + " " + unit;
+    // "1 GPU", "1 sequence", "1 GPU/replica": a plural unit for one of it reads singular.
+    return format_count(v) + " " + noun_for(v, unit);
 }
 
 std::string format_price_per_hour(double usd) {

@@ -9,6 +9,7 @@
 #include "io/config_json.hpp"
 #include "core/catalog/fabrics.hpp"
 #include "core/fields.hpp"
+#include "core/text.hpp"
 #include "io/plan_json.hpp"
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
@@ -228,7 +229,8 @@ const PlannerResults& planner_results(App& a, bool hold) {
     begin(c, a, hold);
     if (c.search.started()) {  // at once, all of it
         const auto started = Clock::now();
-        c.search.step(c.search.total());
+        while (!c.search.step(kSearchChunk * 1024)) {
+        }
         c.search_ms += ms_since(started);
         finish(c);
     }
@@ -346,8 +348,9 @@ void unit_finish(Cache& c, const Unit& u, const Outcome<PlanResult>& p) {
         }
         case UnitKind::Pareto: {
             const int n = x.counts[u.index];
-            if (!p.ok) x.notes.push_back(std::to_string(n) + " GPUs: " + p.error.field + ": " + p.error.message);
-            else if (p.value.ranked.empty()) x.notes.push_back(std::to_string(n) + " GPUs: no layout fits");
+            const std::string size = std::to_string(n) + " " + noun_for(n, "GPUs");
+            if (!p.ok) x.notes.push_back(size + ": " + p.error.field + ": " + p.error.message);
+            else if (p.value.ranked.empty()) x.notes.push_back(size + ": no layout fits");
             else {
                 auto pts = pareto_points_from(p.value);
                 x.pareto.insert(x.pareto.end(), pts.begin(), pts.end());
@@ -476,7 +479,7 @@ std::string planner_export_markdown(App& a, const std::string& link) {
     out += md_cell(std::to_string(p.gpus) + " x " + p.gpu_id + " (" + std::to_string(p.gpus_per_node) + " per node on " + p.intra_id + "), " +
                    p.fabric_id + " between nodes; global batch " + format_count(p.global_batch) + " x " + format_count(p.seq) +
                    " tokens; target " + format_size(p.target_bytes, gib) + " per GPU; " + format_count(static_cast<double>(p.evaluated)) +
-                   " layouts evaluated, " + format_count(static_cast<double>(p.fitting)) + " fit") + "\n\n";
+                   " " + noun_for(static_cast<double>(p.evaluated), "layouts") + " evaluated, " + format_count(static_cast<double>(p.fitting)) + " fit") + "\n\n";
     out += std::string("| # | Layout | ") + unit_label(gib) + "/GPU | Step (s) | tok/s/GPU | MFU | Days | Cost (USD) |\n";
     out += "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     int i = 0;

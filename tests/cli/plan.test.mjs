@@ -179,7 +179,9 @@ test('plan --serve: the checklist\'s step 7 is the KV cache of the planned clust
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, /the guide's checklist \(the planned cluster serving the goal\):/);
   assert.match(t.out, /^\s+7\. KV cache\s+[\d.]+ GB/m);
-  assert.match(t.out, /answer: 8 x h100-80gb as \d+ replicas x TP\d/);
+  assert.match(t.out, /answer: 8 x h100-80gb as (1 replica|\d+ replicas) x TP\d, \d+ sequences each/);
+  // One replica reads singular, in the answer and the checklist (noun_for: one helper for every surface).
+  assert.doesNotMatch(t.out, /\b1 replicas\b|\b1 sequences\b|\b1 micro-batches\b|\b1 GPUs\b/);
 });
 
 test('plan: bad input of the issue, each named with what would work, none hangs', () => {
@@ -199,6 +201,17 @@ test('plan: bad input of the issue, each named with what would work, none hangs'
   assert.equal(j.plan.ranked.length, 0);
   assert.equal(j.checklist, null);
   assert.match(j.plan.notes.at(-1), /no layout of 8 x h100-80gb fits under 75% of memory; closest: .*\(\+[\d.]+ GB\).*plan\.gpus.*gpu.*plan\.global_batch/);
+  // ... and what would fit: 405B x 18 bytes of states (BF16 mixed, AdamW) = 7.3 TB over 64.1 GB targets is
+  // 114 GPUs or more (whole nodes: 120 or more); that count fits, one node fewer does not.
+  const sg = j.plan.suggestion;
+  assert.ok(sg.gpus >= 120 && sg.gpus % 8 === 0, JSON.stringify(sg));
+  assert.match(j.plan.notes.at(-1), new RegExp(`${sg.gpus} x h100-80gb would fit it \\(plan\\.gpus: ${sg.gpus}, the fewest found\\): ${sg.gpus_best.layout.label}`));
+  assert.equal(sg.gpu, null, 'no catalog GPU holds 405B on 8');
+  const at = (n) => JSON.parse(run(['plan', '--preset', 'llama-3.1-405b', '--gpu', 'h100-80gb', '--gpus', String(n), '--format', 'json']).out).plan;
+  const there = at(sg.gpus);
+  assert.equal(there.ranked[0].layout.label, sg.gpus_best.layout.label);
+  assert.equal(there.ranked[0].memory_bytes, sg.gpus_best.memory_bytes);
+  assert.equal(at(sg.gpus - 8).ranked.length, 0);
   // An unknown fabric names plan.fabric and the fabrics that exist.
   e = JSON.parse(run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--fabric', 'carrier-pigeon', '--format', 'json']).out).error;
   assert.equal(e.field, 'plan.fabric');

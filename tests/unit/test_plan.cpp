@@ -10,6 +10,7 @@
 #include "core/model/presets.hpp"
 #include "core/plan/collectives.hpp"
 #include "core/plan/plan.hpp"
+#include "core/text.hpp"
 
 using namespace vc;
 using Catch::Detail::Approx;
@@ -577,8 +578,10 @@ TEST_CASE("search: the fabric chart and the plan's own size reuse the plan's mem
         REQUIRE(fresh.start(c, fi).field.empty());
         CHECK(reused.reusing());
         CHECK_FALSE(fresh.reusing());
-        reused.step(reused.total());
-        fresh.step(fresh.total());
+        while (!reused.step(64)) {
+        }
+        while (!fresh.step(64)) {
+        }
         auto a = reused.result(), b = fresh.result();
         REQUIRE(a.ok);
         REQUIRE(b.ok);
@@ -608,4 +611,141 @@ TEST_CASE("search: the fabric chart and the plan's own size reuse the plan's mem
     REQUIRE(pts.ok);
     REQUIRE(pts.value.size() == 3);
     for (size_t i = 0; i < 3; ++i) CHECK(layout_label(pts.value[i].layout.layout) == layout_label(p.value.ranked[i].layout));
+}
+
+TEST_CASE("wording: a count of one takes the singular (noun_for)", "[plan]") {
+    CHECK(noun_for(1, "replicas") == "replica");
+    CHECK(noun_for(2, "replicas") == "replicas");
+    CHECK(noun_for(0, "replicas") == "replicas");
+    CHECK(noun_for(1, "micro-batches") == "micro-batch");
+    CHECK(noun_for(3, "micro-batches") == "micro-batches");
+    CHECK(noun_for(1, "sequences") == "sequence");
+    CHECK(noun_for(1, "GPUs/replica") == "GPU/replica");
+    CHECK(noun_for(1, "tokens/micro-batch") == "token/micro-batch");
+    CHECK(noun_for(1, "searches") == "search");
+    CHECK(noun_for(1, "classes") == "class");
+    CHECK(noun_for(1, "s") == "s");    // a symbol, not a noun
+    CHECK(noun_for(1, "us") == "us");
+    CHECK(noun_for(1, "GB/s") == "GB/s");
+    // As %.0f prints the count: 1.4 reads "1", 1.5 reads "2" (half to even), 0.5 reads "0".
+    CHECK(noun_for(1.4, "days") == "day");
+    CHECK(noun_for(1.5, "days") == "days");
+    CHECK(noun_for(0.5, "days") == "days");
+    CHECK(noun_for(std::nan(""), "days") == "days");
+}
+
+TEST_CASE("wording: one replica, one sequence, one micro-batch read singular in the checklists", "[plan]") {
+    // Llama-3.1-8B served on one H100, one sequence of 8,192 tokens: 1 replica x TP 1.
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 1;
+    ServeGoal g;
+    g.concurrency = 1;
+    g.context = 8192;
+    auto ck = guide_checklist_serve(c, in, g);
+    REQUIRE(ck.ok);
+    const auto& s = ck.value.steps;
+    CHECK(ck.value.serve_answer.replicas == 1);
+    CHECK(s[2].detail.rfind("1 replica x TP 1 ", 0) == 0);
+    CHECK(s[3].detail.rfind("1 concurrent sequence over 1 replica: 1 on each", 0) == 0);
+    CHECK(s[4].detail == "1 sequence x 8192 tokens of context cached on each replica");
+    for (const auto& st : s) {
+        CHECK(st.detail.find("1 replicas") == std::string::npos);
+        CHECK(st.detail.find(" 1 sequences") == std::string::npos);
+    }
+    // Training: a 1F1B pipeline of 2 stages with one micro-batch per step has 1 in flight.
+    Config t = tiny_config();
+    PlanInputs ti;
+    ti.gpus = 2;
+    ti.max_cp = 1;
+    ti.global_batch = 1;
+    ti.search_recompute = ti.search_sharding = ti.search_interleave = false;
+    auto p = plan(t, ti);
+    REQUIRE(p.ok);
+    bool checked = false;
+    for (size_t i = 0; i < p.value.ranked.size(); ++i) {
+        if (p.value.ranked[i].layout.pp != 2) continue;
+        auto k = guide_checklist(t, p.value, i);
+        REQUIRE(k.ok);
+        CHECK(k.value.steps[3].detail == "global = DP 1 x micro-batch 1 x accumulation 1; per GPU 1 sequence a step");
+        CHECK(k.value.steps[6].detail.find(", 1 micro-batch in flight;") != std::string::npos);
+        checked = true;
+    }
+    CHECK(checked);
+}
+
+TEST_CASE("search: a model no layout fits says how many GPUs, and which GPU, would fit it", "[plan]") {
+    // Llama-3.1-405B with AdamW under Megatron's BF16 mixed precision holds 18 bytes a parameter of
+    // model states: 405e9 x 18 = 7.3 TB, so even with every state sharded 60 GB targets (75% of
+    // 80 GB) need 7.3e12 / 61.2e9 = 119 GPUs or more: 15 nodes of 8 at least.
+    Config c = small_config();
+    c.model = *find_preset("llama-3.1-405b");
+    PlanInputs in;
+    in.gpus = 8;
+    auto r = plan(c, in);
+    REQUIRE(r.ok);
+    REQUIRE(r.value.ranked.empty());
+    const PlanResult& p = r.value;
+    CHECK(p.suggest_gpus >= 120);
+    CHECK(p.suggest_gpus % 8 == 0);
+    CHECK(p.suggest_gpus <= kFitSuggestMaxGpus);
+    // The suggestion is a plan: on that many GPUs its layout is the fastest that fits ...
+    PlanInputs more = in;
+    more.gpus = p.suggest_gpus;
+    auto there = plan(c, more);
+    REQUIRE(there.ok);
+    REQUIRE_FALSE(there.value.ranked.empty());
+    CHECK(layout_label(there.value.ranked.front().layout) == layout_label(p.suggest_gpus_best.layout));
+    CHECK(there.value.ranked.front().memory_bytes == p.suggest_gpus_best.memory_bytes);
+    CHECK(p.suggest_gpus_best.memory_bytes <= p.target_bytes);
+    // ... and one node fewer fits none (the bisection's last miss).
+    more.gpus = p.suggest_gpus - 8;
+    auto fewer = plan(c, more);
+    CHECK((!fewer.ok || fewer.value.ranked.empty()));
+    // The note names the field and the count.
+    const std::string& note = p.notes.back();
+    CHECK(note.find(std::to_string(p.suggest_gpus) + " x h100-80gb would fit it (plan.gpus: " + std::to_string(p.suggest_gpus)) != std::string::npos);
+    CHECK(note.find("closest: ") != std::string::npos);
+    // No catalog GPU holds 405B on 8: 7.3 TB / 8 = 911 GB a GPU.
+    CHECK(p.suggest_gpu.empty());
+    CHECK(note.find("no catalog GPU fits it on 8 GPUs (gpu)") != std::string::npos);
+
+    // Llama-3.1-8B on one H100: 8.03e9 x 18 = 144.5 GB of states; a GPU whose 75% holds that has
+    // 193 GB or more. The suggested GPU fits it alone; every catalog GPU with less memory does not.
+    Config e = small_config();
+    PlanInputs one;
+    one.gpus = 1;
+    auto s = plan(e, one);
+    REQUIRE(s.ok);
+    REQUIRE(s.value.ranked.empty());
+    REQUIRE_FALSE(s.value.suggest_gpu.empty());
+    const GpuSpec* g = find_gpu(s.value.suggest_gpu);
+    REQUIRE(g);
+    CHECK(g->memory_bytes * 0.75 >= 144.5e9);
+    Config on = e;
+    on.gpu_id = g->id;
+    auto fits = plan(on, one);
+    REQUIRE(fits.ok);
+    REQUIRE_FALSE(fits.value.ranked.empty());
+    CHECK(layout_label(fits.value.ranked.front().layout) == layout_label(s.value.suggest_gpu_best.layout));
+    for (const auto& other : gpu_catalog()) {
+        if (other.unified || other.memory_bytes <= find_gpu("h100-80gb")->memory_bytes || other.memory_bytes >= g->memory_bytes) continue;
+        Config o = e;
+        o.gpu_id = other.id;
+        auto q = plan(o, one);
+        CHECK((!q.ok || q.value.ranked.empty()));
+    }
+    CHECK(s.value.notes.back().find("; 1 x " + g->id + " would (gpu: " + g->id) != std::string::npos);
+    // And the GPU count: 2 x H100 cannot (144.5 / 2 = 72 GB of states each even fully sharded, over
+    // the 61.2 GB target); 3 can, as a pipeline of 3 stages (32 layers as 11 + 11 + 10: 48 GB of
+    // states on the busiest).
+    CHECK(s.value.suggest_gpus == 3);
+    CHECK(s.value.suggest_gpus_best.layout.pp == 3);
+    // A comparison's own searches do not look further (suggest_fit off): nothing suggested.
+    one.suggest_fit = false;
+    auto off = plan(e, one);
+    REQUIRE(off.ok);
+    CHECK(off.value.suggest_gpus == 0);
+    CHECK(off.value.suggest_gpu.empty());
+    CHECK(off.value.notes.back().find("More GPUs (plan.gpus), a GPU with more memory (gpu)") != std::string::npos);
 }

@@ -892,6 +892,11 @@ export interface PlanResult {
         ranked: PlanLayoutResult[];
         rejected: { reason: string; count: number; example: string }[];
         notes: string[];
+        /** When no layout fits for memory: what would (docs/planner.md, "Bad input"); null otherwise. `gpus`: the
+         *  fewest GPUs of this type on which a layout fits (field plan.gpus; null: none up to 65,536), with its fastest
+         *  layout; `gpu`: the catalog GPU with the least memory above this one's that fits on plan.gpus GPUs (field gpu;
+         *  null: none), with its fastest layout. */
+        suggestion: { gpus: number | null; gpus_best: PlanLayoutResult | null; gpu: string | null; gpu_best: PlanLayoutResult | null } | null;
     };
     /** The guide's checklist; null when no layout fits (serving: when the planned cluster holds no sequence). */
     checklist: PlanChecklist | null;
