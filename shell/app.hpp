@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -24,6 +25,17 @@ namespace vc::shell {
 struct WidgetRect {
     std::string id;
     float x = 0, y = 0, w = 0, h = 0;
+};
+
+// An input row as the page drew it this frame, for the page's text form (web/vramcalc.js mirrors
+// the rows in HTML for screen readers): the config path it edits, its label, its choices (id,
+// label) when it has any, and the error shown beside it. The row's range comes from the field
+// table (core/fields.cpp) when the form is written (shell/state/report.cpp).
+struct FormRow {
+    std::string path, label;
+    std::vector<std::pair<std::string, std::string>> options;
+    std::string error;
+    bool open = true;  // choices drawn now belong to it (closed at the row's end)
 };
 
 // How the UI is embedded. The page sets it (web/embed.js, from the URL fragment); the defaults are
@@ -115,6 +127,11 @@ struct App {
     unsigned long complete_frames = 0;  // ... of which drawn with every result (see defer_extras)
     bool idle = false;          // the main loop is paused: every frame an event asked for is drawn
     std::vector<WidgetRect> widgets;  // filled by the UI every frame
+    std::vector<FormRow> form_rows;   // ... and the input rows, in the order drawn
+    // The widget keyboard navigation is on (its registry id, "" for none) and whether its focus
+    // outline shows (a key moved it: ImGui hides it after a mouse click).
+    std::string focus_id;
+    bool focus_visible = false;
     EmbedOptions embed;
     // "Models that fit" (core/fit_models.hpp): computed only while its panel is open (hundreds of
     // estimates), for the inputs of `model_fits_version`; `model_fits_error` says why there is none.

@@ -10,6 +10,7 @@
 //   frame      setup and the full-window layout
 #include "ui.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include <imgui.h>
@@ -58,7 +59,10 @@ void flow(float w) {
     if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
 }
 
-float button_width(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2; }
+// At least as wide as tall: a touch target on a phone (see kTouchTargetPx).
+float button_width(const char* label) {
+    return std::max(ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2, ImGui::GetFrameHeight());
+}
 
 void header(App& a, bool narrow) {
     ImGui::PushFont(font(Font::Bold));
@@ -200,6 +204,11 @@ void ui_setup() {
     io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
     io.ConfigDragClickToInputText = true;   // a click (without dragging) on a number types into it
     io.ConfigWindowsMoveFromTitleBarOnly = true;
+    // Keyboard operation (README "Keyboard and screen readers"): Tab / Shift+Tab move through every
+    // control in the order drawn (header, task and method, inputs, results), arrows move by
+    // position, Space presses, Enter types into a number; web/vramcalc.js lets Escape then Tab
+    // leave the canvas.
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     apply_theme(true);
 }
 
@@ -216,6 +225,9 @@ bool ui_clear_color(float rgba[4]) {
 
 void ui_draw(App& a) {
     a.widgets.clear();
+    a.form_rows.clear();
+    a.focus_id.clear();
+    a.focus_visible = GImGui->NavId != 0 && !GImGui->NavDisableHighlight;
     // An edit of the model or the format drops an imported file's exact bytes (state/model_file.hpp).
     const unsigned long version = a.version;
     std::optional<Config> before;
@@ -233,6 +245,13 @@ void ui_draw(App& a) {
     if (narrow && !compact) flags &= ~ImGuiWindowFlags_NoScrollbar;  // one scrolling column (a widget's iframe grows instead)
     const float pad = compact ? 8.0f : narrow ? 10.0f : ImGui::GetStyle().WindowPadding.x;
     float results_y = 0;  // where the results start in the single column (content coordinates)
+    // Touch targets: on a phone every framed control (fields, buttons, +/-, combos, checkboxes) is
+    // at least kTouchTargetPx tall, and the +/- buttons and segments as wide.
+    const bool touch = narrow && !compact;
+    if (touch) {
+        const ImVec2 fp = ImGui::GetStyle().FramePadding;
+        ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(fp.x, std::max(fp.y, (kTouchTargetPx - ImGui::GetFontSize()) / 2)));
+    }
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
     ImGui::Begin("vramcalc", nullptr, flags);
     ImGui::PopStyleVar();
@@ -246,11 +265,14 @@ void ui_draw(App& a) {
         const float inputs_w = vp->WorkSize.x < kWideWidthPx ? vp->WorkSize.x * 0.42f : kInputsWidthPx;
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(palette().panel));
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(12, 8));
-        ImGui::BeginChild("inputs", ImVec2(inputs_w, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding);
+        // NavFlattened: Tab and the arrows cross from one panel to the next as if they were one.
+        ImGui::BeginChild("inputs", ImVec2(inputs_w, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding,
+                          ImGuiWindowFlags_NavFlattened);
         inputs_panel(a, narrow);
         ImGui::EndChild();
         ImGui::SameLine();
-        ImGui::BeginChild("results", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding);
+        ImGui::BeginChild("results", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding,
+                          ImGuiWindowFlags_NavFlattened);
         if (a.ui.planner.open && !compact) planner_panel(a, narrow);
         else results_panel(a, narrow, wide);
         ImGui::EndChild();
@@ -299,6 +321,7 @@ void ui_draw(App& a) {
         ImGui::PopStyleColor();
         ImGui::PopStyleVar(2);
     }
+    if (touch) ImGui::PopStyleVar();
     if (before && a.version != version && drop_stale_weights_file(*before, a.inputs)) {
         mark_changed(a);  // the results of this frame used the bytes
         a.import_message = "The imported file's exact weights no longer apply (the model or the weight format changed): the weights "

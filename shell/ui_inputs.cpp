@@ -161,6 +161,7 @@ bool task_method_bar(App& a, bool narrow) {
     const float half = narrow ? avail : (avail - ImGui::GetStyle().ItemSpacing.x) / 2;
     ImGui::BeginGroup();
     ImGui::BeginDisabled(is_locked(a, "task"));
+    form_row(a, "task", "Task");
     if (segmented(a, "task", 3, task, kTaskIds, kTaskLabels, kTaskTips, half)) {
         set_task(c, static_cast<Task>(task), g_last_finetune);
         changed = true;
@@ -170,22 +171,26 @@ bool task_method_bar(App& a, bool narrow) {
     if (!narrow) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::BeginDisabled(is_locked(a, "method"));
+    form_row(a, "method", "Method");
     if (segmented(a, "method", 3, method, kMethodIds, kMethodLabels, kMethodTips, half)) {
         set_method(c, static_cast<Method>(method));
         changed = true;
     }
     ImGui::EndDisabled();
     ImGui::EndGroup();
+    form_row_end(a, "method", "");
     if (c.task == Task::FineTune) {
         int ft = static_cast<int>(c.training.finetune);
         ImGui::BeginGroup();
         ImGui::BeginDisabled(is_locked(a, "training.finetune"));
+        form_row(a, "training.finetune", "Fine-tuning method");
         if (segmented(a, "finetune", 3, ft, kFinetuneIds, kFinetuneLabels, kFinetuneTips, half)) {
             c.training.finetune = g_last_finetune = static_cast<FinetuneMethod>(ft);
             changed = true;
         }
         ImGui::EndDisabled();
         ImGui::EndGroup();
+        form_row_end(a, "training.finetune", "");
         if (c.method != Method::Detailed && c.training.finetune != FinetuneMethod::Full) {
             if (!narrow) ImGui::SameLine();
             dim_text("The %s method sizes a full fine-tune: it has no notion of adapters.", c.method == Method::Quick ? "quick" : "guide");
@@ -264,6 +269,8 @@ bool preset_combo(App& a, Form& f) {
     Config& c = a.inputs;
     const Field field{"model.preset", "Preset", "Published configs: the parameter count is derived from the dimensions."};
     row_begin(f, field);
+    if (model_mode(c) != ModelMode::Preset) form_option(a, "", "Choose a preset");
+    for (const auto& m : model_presets()) form_option(a, m.id, m.name);
     bool changed = false;
     const std::string current = model_mode(c) == ModelMode::Preset ? c.model.name : "Choose a preset";
     ImGui::PushID("preset");

@@ -39,12 +39,19 @@ void load_fonts(float pixel_ratio);
 constexpr float kNarrowWidthPx = 760;     // below: one column, panels stacked
 constexpr float kWideWidthPx = 1180;      // above: charts side by side
 constexpr float kInputsWidthPx = 400;     // the inputs column when there are two
+constexpr float kTouchTargetPx = 44;      // a phone's controls at least this tall (WCAG 2.5.5, Apple's HIG: 44 pt)
 constexpr float kLabelWidthPx = 168;      // the label column of a form (narrow: less)
 
 // [SECTION] registry ------------------------------------------------------------------------------
 // Records the last item's rectangle under `id` (tests find widgets by these ids).
 void reg(App& a, const std::string& id);
 void reg_rect(App& a, const std::string& id, ImVec2 min, ImVec2 max);
+// The page's text form (App::form_rows): a row for a config field `path` (row_begin opens one for
+// its field), a choice of the open row (combos and segmented controls add theirs), and the row's
+// end with the error shown beside it ("" for none).
+void form_row(App& a, const char* path, const char* label);
+void form_option(App& a, const std::string& id, const std::string& label);
+void form_row_end(App& a, const char* path, const std::string& error);
 
 // [SECTION] form ----------------------------------------------------------------------------------
 // A two-column table (label | control). Each row shows the engine's error under its control when

@@ -28,7 +28,27 @@ void reg_rect(App& a, const std::string& id, ImVec2 min, ImVec2 max) {
     a.widgets.push_back(WidgetRect{id, min.x, min.y, max.x - min.x, max.y - min.y});
 }
 
-void reg(App& a, const std::string& id) { reg_rect(a, id, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
+void reg(App& a, const std::string& id) {
+    reg_rect(a, id, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (ImGui::IsItemFocused()) a.focus_id = id;  // keyboard navigation is on it
+}
+
+// [SECTION] text form -----------------------------------------------------------------------------
+// Input rows for the page's text form (App::form_rows): only config fields (a link or a patch can set them).
+void form_row(App& a, const char* path, const char* label) {
+    if (!a.form_rows.empty()) a.form_rows.back().open = false;
+    if (find_field(path)) a.form_rows.push_back(FormRow{path, label, {}, {}, true});
+}
+
+void form_option(App& a, const std::string& id, const std::string& label) {
+    if (!a.form_rows.empty() && a.form_rows.back().open) a.form_rows.back().options.emplace_back(id, label);
+}
+
+void form_row_end(App& a, const char* path, const std::string& error) {
+    if (a.form_rows.empty() || a.form_rows.back().path != path) return;
+    a.form_rows.back().open = false;
+    a.form_rows.back().error = error;
+}
 
 // [SECTION] text ----------------------------------------------------------------------------------
 namespace {
@@ -158,6 +178,7 @@ void row_begin(Form& f, const Field& field) {
     ImGui::TableSetColumnIndex(1);
     ImGui::SetNextItemWidth(-FLT_MIN);
     g_control_set = false;
+    form_row(f.a, field.id, field.label);
     // A field the embedding page locked is shown but cannot be edited.
     ImGui::BeginDisabled(is_locked(f.a, field.id));
 }
@@ -171,10 +192,14 @@ void row_end(Form& f, const Field& field) {
     const Error* from_link = nullptr;
     for (const Error& e : f.a.link_left_out)
         if (!from_link && names(e.field, field)) from_link = &e;
+    const std::string message = engine      ? f.a.error.message
+                                : from_link ? "From " + f.a.left_out_from + ", not applied: " + from_link->message
+                                            : std::string();
+    form_row_end(f.a, field.id, message);
     if (engine || from_link) {
         ImGui::GetWindowDrawList()->AddRect(g_control_min, g_control_max, ImGui::GetColorU32(palette().error), ImGui::GetStyle().FrameRounding, 0, 1.5f);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        error_text(engine ? f.a.error.message : "From " + f.a.left_out_from + ", not applied: " + from_link->message);
+        error_text(message);
         reg_rect(f.a, std::string(field.id) + "/error", at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, ImGui::GetItemRectMax().y));
         f.error_shown = true;
     }
@@ -343,6 +368,7 @@ bool combo_control(App& a, const char* id, const char* tip, int count, int& inde
     reg(a, id);
     mark_control();
     tooltip(tip);
+    for (int i = 0; i < count; ++i) form_option(a, ids[i], labels[i]);
     if (open) {
         for (int i = 0; i < count; ++i) {
             if (ImGui::Selectable(labels[i], i == index) && i != index) {
@@ -395,6 +421,7 @@ bool segmented(App& a, const char* id, int count, int& index, const char* const*
         }
         ImGui::PopStyleColor(4);
         reg(a, std::string(id) + "/" + ids[i]);
+        form_option(a, ids[i], labels[i]);
         if (tips) tooltip(tips[i]);
     }
     ImGui::PopStyleVar();

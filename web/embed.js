@@ -75,7 +75,7 @@
     // A config patch (object) applied to the app: {ok:true, refused:[{field, message}, ...]} (each
     // value that could not be read keeps its value; the rest applied), or {ok:false, error} with
     // nothing changed (not an object, not JSON, over the size limit).
-    function applyInputs(patch) {
+    function applyInputs(patch, from = 'the embedding page') {
         if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
             return { ok: false, error: { field: 'inputs', message: 'inputs must be an object: a config patch (docs/config.md)' } };
         let text;
@@ -91,8 +91,11 @@
         const limit = Module.messageLimit();
         if (text.length > limit || (text.length * 3 > limit && new TextEncoder().encode(text).length > limit))
             return { ok: false, error: { field: 'inputs', message: `the inputs are ${text.length} characters of JSON; at most ${limit} bytes are read` } };
-        return JSON.parse(Module.setInputs(text));
+        return JSON.parse(Module.setInputs(text, from));
     }
+
+    // The page's text form (web/vramcalc.js) applies its edits the same way.
+    window.vramcalcApplyInputs = applyInputs;
 
     // [SECTION] widget protocol ------------------------------------------------------------------
     function post(message) {

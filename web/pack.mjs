@@ -12,6 +12,9 @@
 //   node web/pack.mjs lib    LIB.js LIB.wasm API.js ENTRY.js TYPES.d.ts VERSION OUTDIR
 //       the JS library: OUTDIR/vramcalc.mjs (ES module), vramcalc.js (classic script / CommonJS),
 //       vramcalc.d.ts and package.json; API.js is web/api.js, ENTRY.js web/lib/entry.js
+//   node web/pack.mjs glue SRC.js OUT.js
+//       the page's own glue script (web/vramcalc.js, embed.js, import.js) without its whole-line
+//       comments: they are for readers of the source, and were a quarter of the glue's download
 //   node web/pack.mjs single SITEDIR PAGE.html OUT.html
 //       one self-contained page for file://: every <script src> of PAGE inlined (app.js, the wasm
 //       inside, for app-stream.js), the CSP's script-src and style-src replaced by sha256 hashes of
@@ -163,15 +166,21 @@ export function singleFile(siteDir, pageName) {
     return html;
 }
 
+// `text` without the lines that hold only a // comment (the glue has no multi-line strings).
+export function stripLineComments(text) {
+    return text.split('\n').filter((line) => !/^\s*\/\//.test(line)).join('\n');
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
     const [what, ...args] = process.argv.slice(2);
     if (what === 'app' && (args.length === 3 || args.length === 4)) packApp(...args);
     else if (what === 'stream' && (args.length === 4 || args.length === 5)) packStream(...args);
     else if (what === 'lib' && args.length === 7) packLib(...args);
+    else if (what === 'glue' && args.length === 2) writeFileSync(args[1], stripLineComments(readFileSync(args[0], 'utf8')));
     else if (what === 'single' && args.length === 3) writeFileSync(args[2], singleFile(args[0], args[1]));
     else {
         console.error('usage: node web/pack.mjs app APP.js APP.wasm OUT.js [API.js] | stream APP.js APP.wasm OUT.js OUT.wasm [API.js] | lib LIB.js LIB.wasm API.js ENTRY.js TYPES.d.ts VERSION OUTDIR |' +
-            ' single SITEDIR PAGE.html OUT.html');
+            ' glue SRC.js OUT.js | single SITEDIR PAGE.html OUT.html');
         process.exit(2);
     }
 }

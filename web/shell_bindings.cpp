@@ -11,13 +11,17 @@
 //   summaryText()           -> the accessible summary as plain text
 // Embedding (web/embed.js):
 //   messageLimit()           the longest patch setInputs reads, in bytes (io::kMaxMessageBytes)
-//   setInputs(patchJson)     applies a config patch to the app's inputs and recomputes: a JSON
+//   navBusy()                keyboard navigation has something for Escape to close (an item being
+//                            edited, a popup): web/vramcalc.js lets Escape then Tab leave the canvas otherwise
+//   setInputs(patchJson, from) applies a config patch to the app's inputs and recomputes: a JSON
 //                            merge patch on the config document (docs/config.md), except that a
 //                            "model" in the patch replaces the model whole, as a link's model.* keys
 //                            do; each value that cannot be read keeps its value and the rest
 //                            apply: {"ok":true,"refused":[{field,message},...]} (refused: those
 //                            left out, [] when none), or {"ok":false,"error":{field,message}} when
-//                            nothing applies (not a JSON object, over the limit; inputs unchanged)
+//                            nothing applies (not a JSON object, over the limit; inputs unchanged);
+//                            `from` names the sender in the marks beside refused fields ("the
+//                            embedding page", "the text form")
 //   setEmbedOptions(json)    {"compact":bool, "light":bool, "locked":["batch", ...], "gib"?:bool}
 //   stateRevision()          moves on every recompute and every finished plan: the page posts a result when it changes
 //   contentHeight()          CSS pixels the UI's content needs at the current width
@@ -34,6 +38,8 @@
 // can throw across it (exceptions are off in the WebAssembly build).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 
 #include <string>
 #include <vector>
@@ -91,6 +97,7 @@ std::string shell_state() {
     json widgets = json::object();
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
+    j["focus"] = {{"id", a.focus_id}, {"visible", a.focus_visible}};
     j["planner"] = vc::shell::planner_state_json(a);
     // "Models that fit", once its panel was opened (core/fit_models.hpp): the rows that fit, best first,
     // as "model/format" (`vramcalc fit-models --fitting` lists the same), and the budget.
@@ -125,11 +132,14 @@ void set_system_dark(bool dark) {
     vc::shell::platform::request_frames();
 }
 
+// Read between frames: the context's state, no current window (imgui_internal.h).
+bool nav_busy() { return GImGui->ActiveId != 0 || GImGui->OpenPopupStack.Size > 0; }
+
 double message_limit() { return static_cast<double>(vc::io::kMaxMessageBytes); }
 
 // The length is checked on the JS string, before Embind copies it into the module's memory (a
 // 30 MB message grew the heap to gigabytes), and again in bytes once copied.
-std::string set_inputs(const emscripten::val& patch_value) {
+std::string set_inputs(const emscripten::val& patch_value, const std::string& from) {
     vc::shell::App& a = vc::shell::app();
     if (!patch_value.isString())
         return vc::io::dump(vc::io::error_to_json({"config", "the inputs must be a JSON object (a config patch)"}));
@@ -147,7 +157,7 @@ std::string set_inputs(const emscripten::val& patch_value) {
     vc::shell::mark_changed(a);
     // Each value left out is marked beside its field, as a link's are (until the next edit).
     for (const auto& e : refused) a.link_left_out.push_back(vc::Error{e.field, vc::shell::page_words(e.message)});
-    a.left_out_from = "the embedding page";
+    a.left_out_from = from;
     // The reply needs the estimate alone: the comparison, the answers and the charts (several times
     // its work) follow after the next frame (App::defer_extras), not before the reply.
     a.defer_extras = true;
@@ -239,6 +249,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_shell) {
     emscripten::function("linkError", &link_error);
     emscripten::function("setInputs", &set_inputs);
     emscripten::function("messageLimit", &message_limit);
+    emscripten::function("navBusy", &nav_busy);
     emscripten::function("setEmbedOptions", &set_embed_options);
     emscripten::function("stateRevision", &state_revision);
     emscripten::function("contentHeight", &content_height);

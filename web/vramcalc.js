@@ -6,7 +6,8 @@
 //                              presets, gpus, questions, plan, fabrics, version, schemaVersion
 // Host services: clipboard, downloads (Blob URLs), the URL fragment and history (the state lives
 // in the fragment, which browsers never send to a server), the accessible summary (#a11y, an
-// aria-live region mirroring what the canvas shows), touch input (a tap is a click).
+// aria-live region mirroring what the canvas shows, and the text form that edits the same inputs),
+// touch input (a tap is a click), and which keys reach the calculator (README "Keyboard and screen readers").
 // Test hook (read by tests/browser, no OCR): vramcalcTest.state(), .result(), .error(), .frameCount(), .idle(),
 // .widget(id) (a widget's rectangle in CSS pixels), .firstFrameMs() (navigation to first drawn frame),
 // .runtimeReadyMs() (navigation to the WebAssembly runtime ready, before main()), .completeFrameMs()
@@ -48,6 +49,22 @@
 
     // Keyboard input goes to the canvas: focus it on any pointer press.
     canvas.addEventListener('pointerdown', () => canvas.focus());
+
+    // Keys: Emscripten's GLFW reads them on the whole window and cancels Tab, a keyboard trap
+    // (WCAG 2.1.2). They reach it only while the canvas has focus (a release: when it saw the press);
+    // Escape with nothing to close, then Tab or Shift+Tab, leaves the canvas. Added before app.js's.
+    const glfwKeys = new Set();
+    let leaving = false;
+    const gateKeys = (e) => {
+        const onCanvas = document.activeElement === canvas;
+        if (e.type === 'keydown' && onCanvas && !['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) {
+            if (e.key === 'Tab' && leaving) return (leaving = false), e.stopImmediatePropagation();
+            leaving = e.key === 'Escape' && runtimeReady && !Module.navBusy();
+        }
+        if (e.type === 'keyup' ? glfwKeys.delete(e.keyCode) : onCanvas) return e.type === 'keydown' && glfwKeys.add(e.keyCode);
+        e.stopImmediatePropagation();
+    };
+    for (const type of ['keydown', 'keypress', 'keyup']) window.addEventListener(type, gateKeys, true);
     canvas.addEventListener('contextmenu', (e) => e.preventDefault());
 
     // Touch: Emscripten's GLFW takes a touch for a button press without moving the cursor there.
@@ -100,7 +117,62 @@
             table.appendChild(tr);
         }
     };
+    // The text form: the input rows the shell drew (labels, the field table's ranges, choices,
+    // errors: shell/state/report.cpp) as HTML controls; a change applies by the widget's `set` path.
+    const fields = document.getElementById('a11y-fields');
+    const formStatus = document.getElementById('a11y-form-status');
+    const formRows = new Map();  // path -> {wrap, label, c (control), note, kind, shown, options}
+    // A number as JSON reads one ("1e30" goes to the engine, which names the range), else the text.
+    const typed = (t) => (/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(t) ? Number(t) : t.trim());
+    const applyRow = (path, c) => {
+        const value = c.type === 'checkbox' ? c.checked : c.tagName === 'SELECT' ? c.value : typed(c.value);
+        const r = window.vramcalcApplyInputs(path.split('.').reduceRight((v, k) => ({ [k]: v }), value), 'the text form');
+        if (!r.ok) formStatus.textContent = `${r.error.field}: ${r.error.message}`;
+    };
+    const el = (tag, props) => Object.assign(document.createElement(tag), props);
+    const makeRow = (path, kind) => {
+        const id = 'form-' + path.replace(/\W/g, '-');
+        const r = { wrap: el('div'), label: el('label', { htmlFor: id }), note: el('small', { id: id + '-note' }), kind };
+        r.c = kind === 'select' ? el('select', { id }) : el('input', { id, type: kind === 'bool' ? 'checkbox' : 'text', autocomplete: 'off' });
+        r.c.setAttribute('aria-describedby', r.note.id);
+        r.c.addEventListener('change', () => applyRow(path, r.c));
+        r.wrap.append(r.label, r.c, r.note);
+        return r;
+    };
+    if (fields) fields.parentNode.addEventListener('submit', (e) => e.preventDefault());
+    const renderForm = (rows) => {
+        if (!fields) return;
+        const seen = new Set();
+        let last = null;
+        for (const row of rows) {
+            const kind = row.options ? 'select' : row.bool ? 'bool' : 'text';
+            let r = formRows.get(row.path);
+            if (!r || r.kind !== kind) {
+                if (r) r.wrap.remove();
+                formRows.set(row.path, (r = makeRow(row.path, kind)));
+            }
+            seen.add(row.path);
+            if (r.wrap !== (last ? last.nextSibling : fields.firstChild)) fields.insertBefore(r.wrap, last ? last.nextSibling : fields.firstChild);
+            last = r.wrap;
+            r.label.textContent = row.label;
+            const c = r.c, options = JSON.stringify(row.options);
+            if (kind === 'select' && r.options !== options) {
+                r.options = options;
+                c.replaceChildren(...row.options.map(([v, text]) => el('option', { value: v, textContent: text, disabled: !v })));
+            }
+            if (kind === 'bool') c.checked = row.value === true;
+            else if (document.activeElement !== c || c.value === r.shown) c.value = row.value ?? (kind === 'select' ? 'none' : '');  // typing stays
+            r.shown = c.value;
+            c.setAttribute('aria-invalid', !!row.error);
+            r.note.textContent = [row.error, row.range && 'Accepted: ' + row.range].filter(Boolean).join('. ');
+        }
+        for (const [path, r] of formRows) if (!seen.has(path)) r.wrap.remove(), formRows.delete(path);
+        const errors = rows.filter((row) => row.error).map((row) => `${row.label}: ${row.error}`).join(' ');
+        if (formStatus.textContent !== errors) formStatus.textContent = errors;
+    };
+
     const renderSummary = (s) => {
+        renderForm(s.form || []);
         if (!a11yTitle || !a11yInputs || !a11yResults) return;  // a page without the summary (the widget)
         a11yTitle.textContent = s.title;
         fillTable(a11yInputs, 'Inputs', s.inputs);

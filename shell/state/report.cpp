@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/catalog/gpus.hpp"
+#include "core/fields.hpp"
 #include "core/gpu_choice.hpp"
 #include "format.hpp"
 #include "rules.hpp"
@@ -343,6 +344,47 @@ std::string export_markdown(const Config& cfg, const Results& r, bool gib, const
 }
 
 // [SECTION] a11y ----------------------------------------------------------------------------------
+namespace {
+
+// The config document's value at a dotted path (null when the document leaves it out).
+json value_at(const json& doc, const std::string& path) {
+    const json* at = &doc;
+    std::size_t from = 0;
+    while (at->is_object()) {
+        const std::size_t dot = path.find('.', from);
+        const auto it = at->find(path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+        if (it == at->end()) return nullptr;
+        if (dot == std::string::npos) return *it;
+        at = &*it;
+        from = dot + 1;
+    }
+    return nullptr;
+}
+
+// The input rows the page drew (App::form_rows), for its text form: each row's config path, label,
+// value as the document writes it, accepted range in its unit (the field table's), choices and error.
+json form_json(const App& a) {
+    const json doc = io::config_to_json(a.inputs);
+    json rows = json::array();
+    for (const FormRow& row : a.form_rows) {
+        const FieldDef* def = find_field(row.path);
+        if (!def) continue;
+        json r{{"path", row.path}, {"label", row.label}, {"value", value_at(doc, row.path)}, {"error", row.error}};
+        if (def->kind == FieldKind::Bool) r["bool"] = true;
+        const std::string range = field_range_text(*def);
+        if (!range.empty() && row.options.empty()) r["range"] = range;
+        if (!row.options.empty()) {
+            json options = json::array();
+            for (const auto& [id, label] : row.options) options.push_back({id, label});
+            r["options"] = options;
+        }
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+}  // namespace
+
 std::string accessible_summary_json(const App& a) {
     const Config& cfg = a.inputs;
     const Results& r = a.results;
@@ -360,6 +402,7 @@ std::string accessible_summary_json(const App& a) {
             breakdown.push_back({c.label, format_size(c.bytes, a.ui.show_gib) + " (" +
                                               format_percent(r.estimate.total_bytes > 0 ? c.bytes / r.estimate.total_bytes : 0) + "): " + c.formula});
     j["breakdown"] = breakdown;
+    j["form"] = form_json(a);
     j["error"] = a.error.field.empty() ? json(nullptr) : json(a.error.field + ": " + a.error.message + " (showing the last valid result)");
     return io::dump(j);
 }

@@ -48,7 +48,8 @@ std::string export_csv(const Config& cfg, const Results& r);
 // Inputs, breakdown, comparison and answers as Markdown tables.
 std::string export_markdown(const Config& cfg, const Results& r, bool gib, const std::string& link);
 // The accessible summary as JSON for the page to render: {"title", "inputs": [[l, v]], "results":
-// [[l, v]], "breakdown": [[l, v]], "error": "..."}.
+// [[l, v]], "breakdown": [[l, v]], "error": "...", "form": [{"path", "label", "value", "error",
+// "range"?, "options"?: [[id, label]], "bool"?}]} (form: the input rows drawn, App::form_rows).
 std::string accessible_summary_json(const App& a);
 
 // A CSV cell (RFC 4180; a cell a spreadsheet would read as a formula gets a leading apostrophe)

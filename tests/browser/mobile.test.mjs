@@ -64,15 +64,24 @@ test('a 360 px phone at DPR 2: the backing store is CSS size x 2 and every widge
 test('a tap is a click: units, the + button, a task', async () => {
     await v.tap('units/gib');
     assert.equal((await v.state()).units, 'GiB');
+    // 44 px controls (issue 14) put the batch row at the fold: scrolled into view first.
+    await v.inView('batch/inc');
     await v.tap('batch/inc');
     assert.equal((await v.state()).inputs.batch, 8);
     await v.tap('batch/dec');
+    await v.inView('task/inference');
     await v.tap('task/inference');
     const s = await v.state();
     assert.equal(s.inputs.task, 'inference');
     assert.equal(s.inputs.batch, 4);
     await v.tap('task/training');
+    for (let i = 0; i < 20 && (await v.widget('units/gb')).y < 0; ++i) {  // back to the top
+        await phone.mouse.move(kPhone.width / 2, kPhone.height / 2);
+        await phone.mouse.wheel(0, -400);
+        await v.settled();
+    }
     await v.tap('units/gb');
+    assert.equal((await v.state()).units, 'GB');
 });
 
 test('the preset list opens within the phone\'s width, names and counts side by side', async () => {
