@@ -744,9 +744,10 @@ std::string field_range_text(const FieldDef& f) {
 
 bool check_number(const FieldDef& f, double v, Error& err) {
     if (!f.ranged || f.accepts) return true;
-    if (f.kind == FieldKind::Int || f.whole) return check_int_range(f.path, v, static_cast<long long>(f.min), static_cast<long long>(f.max), err);
-    if (f.open_min && f.min == 0) return check_positive(f.path, v, f.max, err);
-    return check_range(f.path, v, f.min, f.max, err);
+    if (f.kind == FieldKind::Int || f.whole)
+        return check_int_range(f.path, v, static_cast<long long>(f.min), static_cast<long long>(f.max), err, f.unit);
+    if (f.open_min && f.min == 0) return check_positive(f.path, v, f.max, err, f.unit);
+    return check_range(f.path, v, f.min, f.max, err, f.unit);
 }
 
 bool check_field(const Config& c, const FieldDef& f, Error& err) {

@@ -30,9 +30,11 @@ struct Outcome {
 
 // Range checks shared by every method. Each returns true when `v` is acceptable and otherwise
 // fills `err` with a message naming `field` and the range.
-bool check_range(const char* field, double v, double lo, double hi, Error& err);      // finite, lo <= v <= hi
-bool check_positive(const char* field, double v, double hi, Error& err);               // finite, 0 < v <= hi
-bool check_int_range(const char* field, double v, long long lo, long long hi, Error& err);  // integral, lo..hi
+// `unit` (the field table's, e.g. "tokens") follows the range in the message: "seq must be a whole
+// number in [1, 16777216] tokens, got 0".
+bool check_range(const char* field, double v, double lo, double hi, Error& err, const char* unit = "");      // finite, lo <= v <= hi
+bool check_positive(const char* field, double v, double hi, Error& err, const char* unit = "");               // finite, 0 < v <= hi
+bool check_int_range(const char* field, double v, long long lo, long long hi, Error& err, const char* unit = "");  // integral, lo..hi
 
 inline bool all_finite(double v) { return std::isfinite(v); }
 

@@ -164,7 +164,7 @@ test('bad input shows the error beside the field and keeps the last valid result
     await v.typeInto('batch', '0');
     let s = await v.state();
     assert.equal(s.error?.field, 'batch');
-    assert.match(s.error.message, /batch must be a whole number in \[1, 1048576\], got 0/);
+    assert.match(s.error.message, /batch must be a whole number in \[1, 1048576\] sequences, got 0/);
     assert.deepEqual(s.result, before, 'the last valid result stays');
     // The message is drawn right under the field.
     const field = await v.widget('batch');

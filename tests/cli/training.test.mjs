@@ -91,7 +91,7 @@ test('validate skips a measured value of 0 or 1e308 with its range, never NaN, I
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^Z1 .*value must be greater than 0 and at most 1000000 GB \(953674316\.4 MiB\), got 0 MiB$/m);
   assert.match(r.out, /^Z2 .*value must be greater than 0 and at most 1000000 GB, got 1e\+308 GB$/m);
-  assert.match(r.out, /^Z3 .*batch: batch must be a whole number in \[1, 1048576\], got 1e\+10$/m);
+  assert.match(r.out, /^Z3 .*batch: batch must be a whole number in \[1, 1048576\] sequences, got 1e\+10$/m);
   assert.match(r.out, /compared 0 rows \(3 skipped\)/);
   assert.doesNotMatch(r.out, /nan|inf |\+0\.0%/i);
 });

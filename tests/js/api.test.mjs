@@ -109,7 +109,7 @@ test('an estimate has the documented fields (docs/config.md, "Result")', () => {
     const e = vc.estimate({ batch: 0 });
     assert.deepEqual(Object.keys(e).sort(), ['error', 'ok']);
     assert.deepEqual(Object.keys(e.error).sort(), ['field', 'message']);
-    assert.match(e.error.message, /batch must be a whole number in \[1, 1048576\], got 0/);
+    assert.match(e.error.message, /batch must be a whole number in \[1, 1048576\] sequences, got 0/);
 });
 
 test('defaults: no config, undefined, {} and "{}" are the same documented defaults', () => {

@@ -158,7 +158,7 @@ TEST_CASE("fields: a range message names the field and its range in the field's 
     REQUIRE(f);
     CHECK_FALSE(check_field(c, *f, err));
     CHECK(err.field == "inference.context");
-    CHECK(err.message == "inference.context must be a whole number in [1, 16777216], got 0");
+    CHECK(err.message == "inference.context must be a whole number in [1, 16777216] tokens, got 0");
     CHECK(field_range_text(*f) == "[1, 16777216] tokens");
     c.inference.vllm.gpu_memory_utilization = 0;
     const FieldDef* g = find_field("inference.vllm.gpu_memory_utilization");
@@ -175,7 +175,7 @@ TEST_CASE("fields: the engine's checks read the table's range, in the field's un
     auto r = run(doc);
     REQUIRE_FALSE(r.ok);
     CHECK(r.error.field == "inference.constants.cuda_context_gib");
-    CHECK(r.error.message == "inference.constants.cuda_context_gib must be a number in [0, 1000000], got 2000000");
+    CHECK(r.error.message == "inference.constants.cuda_context_gib must be a number in [0, 1000000] GiB, got 2000000");
     // null (unset, held as -1) passes.
     json unset = base_for("inference.vllm.activation_peak_gib");
     set_at(unset, "inference.vllm.activation_peak_gib", nullptr);

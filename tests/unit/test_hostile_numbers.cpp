@@ -160,9 +160,9 @@ TEST_CASE("solver: target_utilization 1e16 is an error with its range, not '-214
 
 TEST_CASE("calibration CSV: batch or seq 1e10 is an error naming the column or field and its range") {
     CHECK(check_one(std::string(kBertRow) + "1e10,512,no,1,none,smi,14949,MiB,\n").skipped ==
-          "estimate: batch: batch must be a whole number in [1, 1048576], got 1e+10");
+          "estimate: batch: batch must be a whole number in [1, 1048576] sequences, got 1e+10");
     CHECK(check_one(std::string(kBertRow) + "4,1e10,no,1,none,smi,14949,MiB,\n").skipped ==
-          "estimate: seq: seq must be a whole number in [1, 16777216], got 1e+10");
+          "estimate: seq: seq must be a whole number in [1, 16777216] tokens, got 1e+10");
     CHECK(check_one("I01,x (A100-80GB),inference,Llama-3.2-1B,16,2048,32,8,64,128256,8192,swiglu,yes,1.236,bf16,,,1e10,1e10,,,,alloc,3,GB,\n")
               .skipped == "config: column batch must be a whole number in [0, 2147483647], got 1e+10");
     CHECK(check_one("C01,x,full_ft,m,1e10,1024,16,16,64,30522,4096,gelu,yes,0.3,fp32,full,adamw,4,512,no,1,none,smi,1,GB,\n").skipped ==
@@ -195,11 +195,11 @@ TEST_CASE("guide method: bytes out of range names guide.bytes or guide.weight_by
     auto training = estimate(parse(R"({"method":"guide","model":{"preset":"llama-3.1-8b"},"guide":{"bytes":9}})"));
     REQUIRE_FALSE(training.ok);
     CHECK(training.error.field == "guide.bytes");
-    CHECK(training.error.message == "guide.bytes must be a number greater than 0 and at most 8, got 9");
+    CHECK(training.error.message == "guide.bytes must be a number greater than 0 and at most 8 bytes, got 9");
     auto serving = estimate(parse(R"({"method":"guide","task":"inference","model":{"preset":"llama-3.1-8b"},"guide":{"weight_bytes":0}})"));
     REQUIRE_FALSE(serving.ok);
     CHECK(serving.error.field == "guide.weight_bytes");
-    CHECK(serving.error.message == "guide.weight_bytes must be a number greater than 0 and at most 8, got 0");
+    CHECK(serving.error.message == "guide.weight_bytes must be a number greater than 0 and at most 8 bytes, got 0");
     // It was accepted and then ignored: a value that changes nothing must not read as applied.
     auto ignored = io::parse_config(R"({"method":"guide","guide":{"overhead_factor":2}})");
     REQUIRE_FALSE(ignored.ok);

@@ -328,7 +328,7 @@ TEST_CASE("clusters: comparison and fewest GPUs to a deadline", "[plan]") {
     goal.concurrency = 8;
     auto served = serve_clusters(c, in, goal, {{"h100-80gb", 8, "ib-ndr400"}, {"h100-80gb", 0, "ib-ndr400"}});
     REQUIRE(served.ok);
-    CHECK(served.value.back().why == "plan.clusters[1].gpus must be a whole number in [1, 1000000], got 0");
+    CHECK(served.value.back().why == "plan.clusters[1].gpus must be a whole number in [1, 1000000] GPUs, got 0");
     auto f = fewest_gpus(c, in, r.value[0].train_days * 1.01, 4096);
     REQUIRE(f.ok);
     CHECK(f.value.ok);

@@ -315,10 +315,10 @@ TEST_CASE("shell format: the engine's text restates its sizes in the unit shown"
 }
 
 TEST_CASE("shell format: an error restates the value a user typed into a whole-number field") {
-    const std::string m = "inference.context must be a whole number in [1, 16777216], got 2147483647";
-    CHECK(with_typed_value(m, 1e30) == "inference.context must be a whole number in [1, 16777216], got 1e+30");
-    CHECK(with_typed_value(m, std::nan("")) == "inference.context must be a whole number in [1, 16777216], got not a number");
-    CHECK(with_typed_value(m, -HUGE_VAL) == "inference.context must be a whole number in [1, 16777216], got -infinity");
+    const std::string m = "inference.context must be a whole number in [1, 16777216] tokens, got 2147483647";
+    CHECK(with_typed_value(m, 1e30) == "inference.context must be a whole number in [1, 16777216] tokens, got 1e+30");
+    CHECK(with_typed_value(m, std::nan("")) == "inference.context must be a whole number in [1, 16777216] tokens, got not a number");
+    CHECK(with_typed_value(m, -HUGE_VAL) == "inference.context must be a whole number in [1, 16777216] tokens, got -infinity");
     CHECK(with_typed_value("no value here", 3) == "no value here");
 }
 
