@@ -673,6 +673,30 @@ bool planner_tab(App& a, bool narrow) {
     return true;
 }
 
+// When nothing fits: the search's answers to "what would" (the fewest GPUs of this type, a larger
+// catalog GPU on this count), each one click away; the next frame's search checks it.
+namespace {
+void suggestion_buttons(App& a, const PlannerResults& r) {
+    char label[96];
+    if (r.suggest_gpus > 0) {
+        std::snprintf(label, sizeof label, "Use %d GPUs", r.suggest_gpus);
+        if (button(a, "plan/suggest/gpus", label, "Set the cluster's GPUs (plan.gpus) to the fewest of this type on which a layout fits.")) {
+            a.ui.planner.gpus = r.suggest_gpus;
+            a.publish = true;
+        }
+    }
+    const GpuSpec* g = r.suggest_gpu.empty() ? nullptr : find_gpu(r.suggest_gpu);
+    if (g) {
+        if (r.suggest_gpus > 0) ImGui::SameLine();
+        std::snprintf(label, sizeof label, "Use %s", g->name.c_str());
+        if (button(a, "plan/suggest/gpu", label, "Set the GPU type (gpu) to the catalog GPU with the least memory on which a layout fits on this many GPUs.")) {
+            a.inputs.gpu_id = g->id;
+            mark_changed(a);
+        }
+    }
+}
+}  // namespace
+
 // [SECTION] panel ---------------------------------------------------------------------------------
 void planner_panel(App& a, bool narrow) {
     planner_inputs(a);
@@ -690,6 +714,7 @@ void planner_panel(App& a, bool narrow) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         error_text(r.error.field + ": " + r.error.message + (r.valid ? " (the last valid plan stays below)" : ""));
         reg_rect(a, "plan/error", at, ImGui::GetItemRectMax());
+        suggestion_buttons(a, r);
     }
     if (a.inputs.task == Task::Inference || a.inputs.method != Method::Detailed)
         dim_text("The planner sizes the training of this model with the detailed training inputs.");

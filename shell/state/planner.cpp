@@ -203,12 +203,16 @@ void finish(Cache& c) {
     Outcome<PlanResult> p = c.search.result();
     PlannerResults& r = c.results;
     r.compute_ms = c.search_ms;
+    r.suggest_gpus = 0;
+    r.suggest_gpu.clear();
     if (!p.ok) {
         r.error = p.error;
         return;
     }
     if (p.value.ranked.empty()) {  // nothing fits: the plan's note (the closest miss, the fields that would help); the last plan stays
         r.error = Error{"plan.gpus", p.value.notes.empty() ? "no layout fits" : p.value.notes.back()};
+        r.suggest_gpus = p.value.suggest_gpus;
+        r.suggest_gpu = p.value.suggest_gpu;
         return;
     }
     r.error = Error{};
@@ -510,6 +514,11 @@ json planner_state_json(App& a) {
     const PlannerResults& r = planner_results(a);
     j["plan"] = r.valid ? io::plan_result_to_json(r.plan) : json(nullptr);
     j["error"] = r.error.field.empty() ? json(nullptr) : json{{"field", r.error.field}, {"message", r.error.message}};
+    // What the no-fit error's buttons apply (plan/suggest/gpus, plan/suggest/gpu).
+    j["suggestion"] = r.suggest_gpus > 0 || !r.suggest_gpu.empty()
+                          ? json{{"gpus", r.suggest_gpus > 0 ? json(r.suggest_gpus) : json(nullptr)},
+                                 {"gpu", r.suggest_gpu.empty() ? json(nullptr) : json(r.suggest_gpu)}}
+                          : json(nullptr);
     j["compute_ms"] = r.compute_ms;
     j["longest_step_ms"] = planner_longest_step_ms();
     j["checklist"] = r.valid && !r.checklist.steps.empty() ? io::checklist_to_json(r.checklist) : json(nullptr);

@@ -73,6 +73,10 @@ struct PlannerResults {
     // planned cluster serving it (guide_checklist_serve); no steps when nothing fits.
     Checklist checklist;
     Error error;               // why the present inputs have no plan (field empty: none)
+    // When nothing fits (error on plan.gpus): what would, from the search (PlanResult::suggest_*):
+    // the fewest GPUs of this type (0: none found) and a catalog GPU on this count ("": none).
+    int suggest_gpus = 0;
+    std::string suggest_gpu;
     double compute_ms = 0;
     unsigned long generation = 0;
 };

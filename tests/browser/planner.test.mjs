@@ -264,6 +264,36 @@ test('bad input names its field and the last valid plan stays', async () => {
     assert.equal(s.planner.error, null);
 });
 
+test('when nothing fits, one click applies what would: the fewest GPUs, or a larger GPU', async () => {
+    await v.inView('plan.gpus');
+    await v.typeInto('plan.gpus', '1');
+    let s = await v.state();
+    // The error's buttons apply the search's own answers (the message above: 3 x H100, or 1 x MI325X).
+    assert.deepEqual(s.planner.suggestion, { gpus: 3, gpu: 'mi325x-256gb' });
+    assert.ok(await v.hook('widget', 'plan/suggest/gpus') && await v.hook('widget', 'plan/suggest/gpu'));
+    await v.click('plan/suggest/gpus');
+    s = await v.state();
+    assert.equal(s.planner.gpus, 3);
+    assert.equal(s.planner.error, null, JSON.stringify(s.planner.error));
+    assert.equal(s.planner.suggestion, null);
+    assert.equal(s.planner.plan.gpus, 3);
+    assert.equal(s.planner.plan.ranked[0].layout.pp, 3, 'a 3-stage pipeline: 48 GB a GPU');
+    assert.ok(s.planner.plan.ranked[0].memory_bytes <= s.planner.plan.target_bytes);
+    // The other answer: one GPU of the larger type, the cluster's count kept.
+    await v.typeInto('plan.gpus', '1');
+    await v.click('plan/suggest/gpu');
+    s = await v.state();
+    assert.equal(s.inputs.gpu, 'mi325x-256gb');
+    assert.equal(s.planner.gpus, 1);
+    assert.equal(s.planner.error, null, JSON.stringify(s.planner.error));
+    assert.equal(s.planner.plan.gpu, 'mi325x-256gb');
+    assert.deepEqual(errors, []);
+    // Back to the request the other tests use.
+    await page.close();
+    [page, v] = await open(kFragment);
+    assert.equal((await v.state()).planner.gpus, 32);
+});
+
 test('Use this layout loads it into the detailed training inputs', async () => {
     const s = await v.state();
     const pick = s.planner.plan.ranked[1].layout;  // the second: not what the defaults happen to be
