@@ -270,6 +270,10 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (note.find("float8") != std::string::npos || note.find("fp8") != std::string::npos) prec = TrainPrecision::Fp8Mixed;
     cfg.training.precision = prec;
     if (note.find("compile") != std::string::npos) cfg.training.compile = Toggle::On;
+    // CUDA module loading when the row names what decides it (else the profile's: eager for hf-legacy).
+    ModuleLoading loading;
+    if (row_module_loading(row.get("source") + " " + row.get("note") + " " + row.get("method"), loading))
+        cfg.runtime.lazy_loading = lazy_loading_in_effect(loading) ? Toggle::On : Toggle::Off;
 
     apply_method(row.get("method"), cfg, err);
     if (weights.rfind("nf4", 0) == 0) {
