@@ -320,6 +320,18 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     // "grad accum 4" in the note.
     const size_t ga = note.find("grad accum");
     if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
+    // torchtitan with PP: the batch column is the local batch, which the schedule splits into
+    // pipeline_parallel_microbatches, by default the number of pipeline stages (config_manager.py at
+    // the December 2024 benchmarks' commit 9dec370): pp micro-batches under 1F1B, one stage a rank.
+    // An interleaved schedule (more stages a rank, split unevenly) is left as the row gives it.
+    if (std::string(cfg.training.profile) == "torchtitan" && cfg.parallel.pp > 1 && ga == std::string::npos &&
+        note.find("interleaved") == std::string::npos) {
+        const double local = cfg.run.batch;
+        if (local >= cfg.parallel.pp && std::fmod(local, cfg.parallel.pp) == 0) {
+            cfg.run.batch = local / cfg.parallel.pp;
+            cfg.training.grad_accum = cfg.parallel.pp;
+        }
+    }
 
     // The bitsandbytes of the source's time: before 0.43.2 (PR #1270, July 2024) the 4-bit matmul
     // kept its input (ctx.tensors = (A, B)). LitGPT's config_hub table was measured with the

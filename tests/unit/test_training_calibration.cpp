@@ -99,6 +99,23 @@ TEST_CASE("row -> config: the sharding column in the spellings people write", "[
         CHECK(cfg.value.parallel.tp == k.tp);
         CHECK(cfg.value.parallel.pp == k.pp);
     }
+    // torchtitan splits a PP rank's local batch into as many micro-batches as pipeline stages
+    // (pipeline_parallel_microbatches' default): local batch 32 under PP 8 is 8 micro-batches of 4.
+    auto titan = [](const char* note) {
+        const std::string text = std::string(kHeader) +
+                                 "X1,torchtitan benchmarks,pretrain,Llama-3.1-405B,126,16384,128,8,128,128256,53248,swiglu,no,405,bf16-mixed,full,adamw,32,8192,full,"
+                                 "512,fsdp-full-shard dp8 tp8 pp8,reserved,82.5,GiB," +
+                                 note + "\n";
+        auto t = io::parse_csv(text);
+        REQUIRE(t.ok);
+        auto cfg = io::training_row_config(io::CalibrationRow{&t.value, 0});
+        REQUIRE(cfg.ok);
+        return cfg.value;
+    };
+    CHECK(titan("1f1b").run.batch == 4);
+    CHECK(titan("1f1b").training.grad_accum == 8);
+    CHECK(titan("interleaved 1f1b").run.batch == 32);  // more stages a rank, split unevenly: as given
+    CHECK(titan("grad accum 4").training.grad_accum == 4);
 }
 
 TEST_CASE("QLoRA rows: bitsandbytes' version and lit-gpt's longest-first step pick the saved 4-bit inputs", "[calibration]") {
