@@ -426,6 +426,9 @@ constexpr FieldDef kTable[] = {
         Bool("inference.hf.gptq_act_order", AT(inference.hf.gptq_act_order),
              "the checkpoint's desc_act: ExLlama v1 then keeps a temp_state of max_input_len x the largest dimension in FP16")
             .omit_default(),
+        Bool("inference.hf.lazy_loading", AT(inference.hf.lazy_loading),
+             "CUDA lazy module loading (CUDA >= 11.7, driver >= 515; false: every kernel loaded at start-up, the eager context)")
+            .omit_default(),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
@@ -437,6 +440,9 @@ constexpr FieldDef kTable[] = {
 
         // --- inference.constants -------------------------------------------------------------------
         Num("inference.constants.cuda_context_gib", AT(inference.constants.cuda_context_bytes), "CUDA context")
+            .range(0, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.cuda_context_eager_gib", AT(inference.constants.cuda_context_eager_bytes),
+            "CUDA context with eager module loading (hf.lazy_loading false)")
             .range(0, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),

@@ -163,30 +163,50 @@ ModelSpec row_model(const CalibrationRow& row, Error& err) {
 
 // "fsdp-full-shard dp8", "fsdp dp2 x cp4", "zero2 dp4", "none".
 void apply_sharding(const std::string& text, Config& cfg, Error& err) {
-    std::string word;
-    auto take = [&]() {
-        if (word.empty()) return;
+    // Words split on spaces, commas, semicolons and '='; a degree follows its key ("tp8", "tp 8",
+    // "TP=8") and a bare number after a sharding word is its data-parallel degree ("FSDP 32 x TP 8").
+    std::vector<std::string> words(1);
+    for (char c : ascii_lower(text)) {
+        if (c == ' ' || c == ',' || c == ';' || c == '=') {
+            if (!words.back().empty()) words.emplace_back();
+        } else {
+            words.back() += c;
+        }
+    }
+    auto degree = [&](const std::string& key, const char* digits, const std::string& word) {
+        const int n = leading_int(digits, "column sharding (" + word + ")", err);
+        if (key == "dp") cfg.parallel.dp = n;
+        else if (key == "cp") cfg.parallel.cp = n;
+        else if (key == "tp") cfg.parallel.tp = n;
+        else if (key == "pp") cfg.parallel.pp = n;
+        else if (key == "ep") cfg.parallel.ep = n;
+    };
+    auto is_key = [](const std::string& k) { return k == "dp" || k == "cp" || k == "tp" || k == "pp" || k == "ep"; };
+    auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    std::string pending;  // a key whose degree is the next word
+    for (const std::string& word : words) {
+        if (word.empty()) continue;
+        if (!pending.empty() && digit(word[0])) {
+            degree(pending, word.c_str(), word);
+            pending.clear();
+            continue;
+        }
+        pending.clear();
         int group = 0;
         Sharding s;
-        if (parse_sharding(word, s, group)) {
+        size_t tail = word.size();
+        while (tail > 0 && digit(word[tail - 1])) --tail;
+        if (parse_sharding(word, s, group) || (tail < word.size() && parse_sharding(word.substr(0, tail), s, group))) {
             cfg.training.sharding = s;
             if (group) cfg.training.shard_group = group;
-        } else if (word.size() > 2 && std::isdigit(static_cast<unsigned char>(word[2]))) {
-            const int n = leading_int(word.c_str() + 2, "column sharding (" + word + ")", err);
-            const std::string k = word.substr(0, 2);
-            if (k == "dp") cfg.parallel.dp = n;
-            else if (k == "cp") cfg.parallel.cp = n;
-            else if (k == "tp") cfg.parallel.tp = n;
-            else if (k == "pp") cfg.parallel.pp = n;
-            else if (k == "ep") cfg.parallel.ep = n;
+            if (tail < word.size()) degree("dp", word.c_str() + tail, word);  // "fsdp32"
+            else pending = "dp";                                              // "fsdp 32"
+        } else if (word.size() > 2 && is_key(word.substr(0, 2)) && digit(word[2])) {
+            degree(word.substr(0, 2), word.c_str() + 2, word);
+        } else if (is_key(word)) {
+            pending = word;
         }
-        word.clear();
-    };
-    for (char c : ascii_lower(text)) {
-        if (c == ' ') take();
-        else word += c;
     }
-    take();
 }
 
 // "lora r32 q+v", "qlora r8", "lora r64 all linear+output", "full".
@@ -270,6 +290,10 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (note.find("float8") != std::string::npos || note.find("fp8") != std::string::npos) prec = TrainPrecision::Fp8Mixed;
     cfg.training.precision = prec;
     if (note.find("compile") != std::string::npos) cfg.training.compile = Toggle::On;
+    // CUDA module loading when the row names what decides it (else the profile's: eager for hf-legacy).
+    ModuleLoading loading;
+    if (row_module_loading(row.get("source") + " " + row.get("note") + " " + row.get("method"), loading))
+        cfg.runtime.lazy_loading = lazy_loading_in_effect(loading) ? Toggle::On : Toggle::Off;
 
     apply_method(row.get("method"), cfg, err);
     if (weights.rfind("nf4", 0) == 0) {
@@ -296,6 +320,18 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     // "grad accum 4" in the note.
     const size_t ga = note.find("grad accum");
     if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
+    // torchtitan with PP: the batch column is the local batch, which the schedule splits into
+    // pipeline_parallel_microbatches, by default the number of pipeline stages (config_manager.py at
+    // the December 2024 benchmarks' commit 9dec370): pp micro-batches under 1F1B, one stage a rank.
+    // An interleaved schedule (more stages a rank, split unevenly) is left as the row gives it.
+    if (std::string(cfg.training.profile) == "torchtitan" && cfg.parallel.pp > 1 && ga == std::string::npos &&
+        note.find("interleaved") == std::string::npos) {
+        const double local = cfg.run.batch;
+        if (local >= cfg.parallel.pp && std::fmod(local, cfg.parallel.pp) == 0) {
+            cfg.run.batch = local / cfg.parallel.pp;
+            cfg.training.grad_accum = cfg.parallel.pp;
+        }
+    }
 
     // The bitsandbytes of the source's time: before 0.43.2 (PR #1270, July 2024) the 4-bit matmul
     // kept its input (ctx.tensors = (A, B)). LitGPT's config_hub table was measured with the

@@ -58,6 +58,12 @@ std::string calibration_row_gpu(const CalibrationRow& row);
 // Whether `text` names a year (a 4-digit number from 2015 on, not part of a longer number) before `year`.
 bool year_before(const std::string& text, int year);
 
+// What a row says about CUDA module loading (core/catalog/cuda_context.hpp): "CUDA_MODULE_LOADING=EAGER"
+// or "eager loading" (LAZY / "lazy loading"), a driver branch ("driver 470"), the CUDA runtime
+// ("cu116", "CUDA 11.6") and PyTorch ("PyTorch 1.12", "torch 1.12": before 1.13 nothing sets LAZY).
+// Returns whether the row names any of them; `out` keeps its defaults for what it does not name.
+bool row_module_loading(const std::string& text, ModuleLoading& out);
+
 // The weights column read as a format id and group size (0 = not named), in the spellings people
 // write: "gptq-int4-g128", "awq-int4-g128", "4bit-128g", "int8-bnb", "nf4", "gguf Q4_K_M", "Q4_K_M".
 struct RowFormat {

@@ -28,9 +28,12 @@ bool training_task(const CalibrationRow& row) { return task_is(row, {"pretrain",
 const std::vector<FittedConstant>& fitted_constants() {
     static const std::vector<FittedConstant> list = {
         {"CUDA context, eager loading 1343 MiB", "core/catalog/cuda_context.hpp kCudaContextEagerBytes", "C07",
-         "nvidia-smi training rows of a stack without lazy loading (the 2022 HF docs)",
+         "nvidia-smi rows of a stack without lazy loading (the 2022 HF docs; a row naming a driver, CUDA or PyTorch that rules it out)",
          [](const CalibrationRow& r) {
-             return (training_task(r) || task_is(r, {"context"})) && ascii_lower(r.get("what")) == "smi" && source_has(r, "hf transformers docs");
+             if (ascii_lower(r.get("what")) != "smi" || !(training_task(r) || task_is(r, {"context", "inference"}))) return false;
+             ModuleLoading loading;
+             const bool named = row_module_loading(r.get("source") + " " + r.get("note") + " " + r.get("method"), loading);
+             return named ? !lazy_loading_in_effect(loading) : source_has(r, "hf transformers docs");
          }},
         {"hf-legacy allocator fragmentation 0.03", "core/train/training_profiles.cpp (hf-legacy)", "C01,C02,C03,C04,C05,C06",
          "training rows of the 2022 HF transformers docs (PyTorch <= 1.10)",

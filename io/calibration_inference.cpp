@@ -114,6 +114,51 @@ bool year_before(const std::string& text, int year) {
     return false;
 }
 
+bool row_module_loading(const std::string& text, ModuleLoading& out) {
+    const std::string t = ascii_lower(text);
+    bool named = false;
+    auto digits_at = [&](size_t at) { return at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])); };
+    if (has(t, "cuda_module_loading=eager") || has(t, "eager loading") || has(t, "eager module loading")) out.env = -1, named = true;
+    else if (has(t, "cuda_module_loading=lazy") || has(t, "lazy loading") || has(t, "lazy module loading")) out.env = 1, named = true;
+    // "driver 470", "driver r535", "driver: 525.85"
+    for (size_t at = t.find("driver"); at != std::string::npos; at = t.find("driver", at + 1)) {
+        size_t i = at + 6;
+        while (i < t.size() && (t[i] == ' ' || t[i] == ':' || t[i] == 'r')) ++i;
+        if (digits_at(i) && digits_at(i + 1) && digits_at(i + 2)) {
+            out.driver = std::atoi(t.c_str() + i);
+            named = true;
+            break;
+        }
+    }
+    // "cu116" (a PyTorch wheel), "cuda 11.6" / "cuda 12.1"
+    for (size_t at = t.find("cu1"); at != std::string::npos; at = t.find("cu1", at + 1)) {
+        if ((at == 0 || !std::isalpha(static_cast<unsigned char>(t[at - 1]))) && digits_at(at + 3) && digits_at(at + 4) && !digits_at(at + 5)) {
+            out.cuda_runtime = 100 * std::atoi(t.substr(at + 2, 2).c_str()) + (t[at + 4] - '0');
+            named = true;
+            break;
+        }
+    }
+    for (size_t at = t.find("cuda "); at != std::string::npos; at = t.find("cuda ", at + 1)) {
+        const int major = digits_at(at + 5) ? std::atoi(t.c_str() + at + 5) : 0;
+        const size_t dot = t.find('.', at + 5);
+        if (major >= 9 && major < 20 && dot != std::string::npos && dot <= at + 7 && digits_at(dot + 1)) {
+            out.cuda_runtime = major * 100 + std::atoi(t.c_str() + dot + 1);
+            named = true;
+            break;
+        }
+    }
+    // PyTorch 1.x: "pytorch 1.12", "torch 1.12", "torch==1.12"
+    for (const char* key : {"pytorch 1.", "torch 1.", "torch==1."}) {
+        const size_t at = t.find(key);
+        if (at != std::string::npos && digits_at(at + std::string(key).size())) {
+            out.framework_sets_lazy = std::atoi(t.c_str() + at + std::string(key).size()) >= 13;
+            named = true;
+            break;
+        }
+    }
+    return named;
+}
+
 // The weights column as a format name and group size, in the spellings people write: "bf16",
 // "int8-bnb", "nf4-bnb", "awq", "gptq-int4-g128", "awq-int4-g128", "4bit-128g" / "8bit-32g"
 // (TheBloke's GPTQ branch names), "gguf Q4_K_M", "Q4_K_M", "gguf-q4_k_m". `group_size` is set only
@@ -188,14 +233,20 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
         cfg.inference.constants.bnb_int8_input_copies = 3;
         cfg.inference.constants.bnb_int8_output_bytes = 6;
     }
+    // CUDA lazy module loading unless the row names what rules it out (core/catalog/cuda_context.hpp).
+    ModuleLoading loading;
+    if (row_module_loading(where, loading)) cfg.inference.hf.lazy_loading = lazy_loading_in_effect(loading);
     const std::string what = ascii_lower(row.get("what"));
     const bool smi = what == "smi";
     // optimum's GPTQ benchmark (tests/benchmark/benchmark_gptq.py benchmark_memory) reports
     // "peak_memory_mb = peak_allocated_torch_mb + peak_external_mb", the external part being the
     // nvidia-smi peak less PyTorch's peak reserved: the allocator's cached segments cancel out.
-    // The HF blog gptq-integration (August 2023) quotes that benchmark.
+    // The HF blog gptq-integration (August 2023) quotes that benchmark. The separate
+    // optimum-benchmark project reports NVML's per-process memory (max_process_vram): an nvidia-smi
+    // reading.
     const bool allocated_plus_external =
-        smi && ((has(where, "optimum") && has(where, "benchmark")) || has(where, "gptq-integration") || has(where, "making llms lighter"));
+        smi && ((has(where, "optimum") && has(where, "benchmark") && !has(where, "optimum-benchmark")) || has(where, "gptq-integration") ||
+                has(where, "making llms lighter"));
     compare(cfg, err, out, [&](const Estimate& e) {
         const double allocated = component(e, "weights") + component(e, "kv_cache") + component(e, "activations");
         if (allocated_plus_external) return allocated + component(e, "runtime");

@@ -48,6 +48,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.llamacpp.n_ubatch", in.llamacpp.n_ubatch},
                         {"inference.llamacpp.n_batch", in.llamacpp.n_batch},
                         {"inference.constants.cuda_context_gib", k.cuda_context_bytes},
+                        {"inference.constants.cuda_context_eager_gib", k.cuda_context_eager_bytes},
                         {"inference.constants.driver_reserved_gib", k.driver_reserved_bytes},
                         {"inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes},
                         {"inference.constants.vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes},
@@ -324,7 +325,7 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
             } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;
             p.kv_share = in.tp > 1 ? layers_share : 1;
-            p.runtime_gpu = in.constants.cuda_context_bytes;
+            p.runtime_gpu = in.hf.lazy_loading ? in.constants.cuda_context_bytes : in.constants.cuda_context_eager_bytes;
             break;
         }
     }
@@ -715,7 +716,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                         (in.hf.attention == HfAttention::Eager ? ", eager attention scores" : "") +
                                         (in.hf.legacy_cache ? "; transformers < 4.42: a second copy of the cache while decoding" : "") +
                                         (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
-            e.components.push_back({"runtime", "CUDA context", mem.runtime, "outside PyTorch's allocator"});
+            e.components.push_back({"runtime", "CUDA context", mem.runtime,
+                                    std::string("outside PyTorch's allocator") +
+                                        (in.hf.lazy_loading ? "" : "; eager module loading: every kernel loaded at start-up")});
             break;
     }
     e.total_bytes = mem.total();

@@ -30,8 +30,10 @@ const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf"
 // Constants that model the world. Each is overridable from the config ("inference.constants").
 struct InferenceConstants {
     // CUDA context plus cuBLAS/cuDNN handles on one GPU, outside PyTorch's allocator, with lazy
-    // module loading (core/catalog/cuda_context.hpp, the same model as training's).
+    // module loading (core/catalog/cuda_context.hpp, the same model as training's), and with every
+    // kernel loaded at start-up (hf.lazy_loading false: the eager reading, calibration row C07).
     double cuda_context_bytes = kCudaContextLazyBytes;
+    double cuda_context_eager_bytes = kCudaContextEagerBytes;
     // nvidia-smi's total less what cudaMemGetInfo reports (what vLLM's total_gpu_memory is): vLLM
     // logs 79.22 GiB on an 79.65 GiB H100 (PR #10511) and C30 implies 39.50 GiB on a 40 GiB A100.
     double driver_reserved_bytes = 0.47 * 1073741824.0;
@@ -189,6 +191,10 @@ struct HfOptions {
     // bitsandbytes 4-bit compute dtype: BitsAndBytesConfig's bnb_4bit_compute_dtype defaults to
     // float32, so a prefill matmul dequantizes a weight to its 16-bit dtype and casts it to FP32.
     double bnb_compute_bytes = 4;
+    // CUDA lazy module loading in effect (core/catalog/cuda_context.hpp lazy_loading_in_effect: CUDA
+    // runtime >= 11.7 and driver >= 515, with CUDA_MODULE_LOADING=LAZY set by PyTorch >= 1.13 or the
+    // driver's default from CUDA 12.2); false: constants.cuda_context_eager_bytes.
+    bool lazy_loading = true;
 };
 
 struct InferenceInputs {

@@ -573,7 +573,7 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
     // FSDP's no_sync() during gradient accumulation keeps the gradients unsharded until the
     // last micro-batch reduce-scatters them (PyTorch FSDP docs, no_sync: "gradients ...
     // accumulated in unsharded form").
-    const bool unsharded_accumulation = profile.no_sync_accumulation && s.accum > 1;
+    const bool unsharded_accumulation = (profile.no_sync_accumulation && s.accum > 1) || pp_unsharded(s);
     st.shard_g = unsharded_accumulation ? 1 : shard(2);
     parts.weights_full = weights;
     out.weights = weights / shard_w;
@@ -632,8 +632,9 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
     parts.autocast_copies = (s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
     parts.gather = 0;
     if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
-        parts.gather = profile.prefetch_layers * sp.layer * compute_bytes;
-        if (last && profile.fsdp_head_gathered) parts.gather += sp.head * (compute_bytes + 4);  // gathered head + its FP32 reduce buffer
+        // With PP some stacks keep the whole stage gathered (pp_keeps_unsharded).
+        parts.gather = (pp_unsharded(s) ? sp.total : profile.prefetch_layers * sp.layer) * compute_bytes;
+        if (last && profile.fsdp_head_gathered && !pp_unsharded(s)) parts.gather += sp.head * (compute_bytes + 4);  // gathered head + its FP32 reduce buffer
         if (profile.deepspeed_buffers) parts.gather = std::max(parts.gather, s.rt.deepspeed_prefetch_elements * compute_bytes);
     }
     parts.comm_buckets = 0;
@@ -708,6 +709,10 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
 }
 
 }  // namespace
+
+bool pp_unsharded(const TrainingSetup& s) {
+    return s.profile.pp_keeps_unsharded && s.pp > 1 && s.in.sharding == Sharding::Zero3 && s.dp_shard > 1;
+}
 
 TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     TrainingParts local;

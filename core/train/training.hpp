@@ -209,6 +209,9 @@ struct ProfileBehaviour {
     bool ddp_bucket_copy = true;        // DDP keeps a flat copy of the gradients in its buckets
     bool deepspeed_buffers = false;     // DeepSpeed ZeRO reduce / all-gather buckets
     double prefetch_layers = 2;         // ZeRO-3/FSDP: layers gathered at once (current + prefetched)
+    bool pp_keeps_unsharded = false;    // FSDP with pipeline parallelism: the stage's parameters stay gathered
+                                        // across the micro-batches (no reshard after forward) and their
+                                        // gradients accumulate unsharded until the last micro-batch
     bool fsdp_head_gathered = true;     // ZeRO-3/FSDP: the output layer stays gathered through the loss
     // Quantized (QLoRA) base
     bool qlora_quantizes_head = false;  // every nn.Linear quantized, the LM head too (LitGPT); HF keeps it 16-bit

@@ -72,8 +72,10 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
 
 std::string gradients_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     std::string f = fnum(parts.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
-    if (s.in.sharding >= Sharding::Zero2 && !(s.profile.no_sync_accumulation && s.accum > 1)) f += shards(s, "ZeRO-2/3 shards");
-    if (s.in.sharding >= Sharding::Zero2 && s.profile.no_sync_accumulation && s.accum > 1) f += ", unsharded while no_sync() accumulates";
+    const bool unsharded = (s.profile.no_sync_accumulation && s.accum > 1) || pp_unsharded(s);
+    if (s.in.sharding >= Sharding::Zero2 && !unsharded) f += shards(s, "ZeRO-2/3 shards");
+    if (s.in.sharding >= Sharding::Zero2 && unsharded)
+        f += pp_unsharded(s) ? ", unsharded until the last pipeline micro-batch" : ", unsharded while no_sync() accumulates";
     if (parts.ddp_copy > 0) f += " + DDP bucket copy " + bytes_gb(parts.ddp_copy);
     if (!parts.grads_at_peak && !r.peak_in_optimizer_step && r.gradients <= r.activations + r.logits_loss)
         f += "; allocated during backward as activations are freed: " + bytes_gb(r.gradients) + " in all, 0 at the peak";

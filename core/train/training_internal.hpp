@@ -61,4 +61,8 @@ struct TrainingParts {
 
 TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts);
 
+// FSDP under pipeline parallelism in a stack that keeps the stage gathered between micro-batches
+// (ProfileBehaviour::pp_keeps_unsharded): gradients unsharded, the whole stage gathered.
+bool pp_unsharded(const TrainingSetup& s);
+
 }  // namespace vc

@@ -80,6 +80,13 @@ ProfileBehaviour torchtitan() {
     // grad_output holds zeros, exp, their sum and the product beside the saved log-probabilities:
     // four FP32 buffers at its peak, one more than the fused kernels' saved + gradient + output.
     p.loss_parallel_buffers = 1;
+    // With PP, torchtitan's apply_fsdp sets reshard_after_forward=False on every block and the root
+    // ("to avoid per-microbatch all-gathers"), and PyTorch's PipelineStage runs the micro-batches'
+    // backwards with set_requires_gradient_sync(False) until the last one, so FSDP2 keeps the
+    // stage's BF16 parameters gathered and its gradients unsharded, in reduce_dtype (FP32), through
+    // the schedule (torchtitan parallelize_llama.py; torch/distributed/pipelining/stage.py;
+    // FSDPParam.to_accumulated_grad_if_needed).
+    p.pp_keeps_unsharded = true;
     // FSDP2 with 8k-32k-token steps: the FP32 loss buffers (tens of GB) and per-block gathers
     // leave cached blocks the next allocations cannot reuse. Fitted to C25-C29 (docs/accuracy.md).
     p.allocator_fragmentation = 0.13;

@@ -238,7 +238,7 @@ test('validate: p90, within 10%, verdicts; several files as one; --cv table', ()
   assert.match(one.out, /C07 .*not scored against itself/);
   const both = run(['validate', ...files, '--cv']);
   assert.equal(both.code, 0, both.err);
-  assert.match(both.out, /compared 39 rows/);
+  assert.match(both.out, /compared 41 rows/);
   assert.match(both.out, /CUDA context, eager loading 1343 MiB\s+C07\s+.*\(C01\)/);
   assert.match(both.out, /LitGPT loss 14 B per logit .*not evidence: judged only on its own source/);
   assert.equal(run(['validate', files[0], new URL(import.meta.url).pathname]).code, 2);

@@ -597,6 +597,49 @@ TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decod
                                                                         1024.0 * 819200 + 32000.0 * 6)));
 }
 
+TEST_CASE("CUDA context: lazy module loading and what rules it out (one model for training and serving)") {
+    // NVIDIA's Lazy Loading requirements: CUDA runtime >= 11.7, driver >= 515; LAZY when the
+    // environment says so, when PyTorch >= 1.13 sets it, or by the driver's default from CUDA 12.2.
+    ModuleLoading m;
+    CHECK(lazy_loading_in_effect(m));  // nothing known: PyTorch >= 1.13 on a new enough stack
+    m.cuda_runtime = 1106;
+    CHECK_FALSE(lazy_loading_in_effect(m));  // a cu116 wheel
+    m = ModuleLoading{};
+    m.driver = 470;
+    CHECK_FALSE(lazy_loading_in_effect(m));  // R470 runs cu117 wheels (minor-version compatibility) but cannot load lazily
+    m.driver = 525;
+    CHECK(lazy_loading_in_effect(m));
+    m.framework_sets_lazy = false;  // PyTorch 1.12 sets nothing; R525 defaults to eager
+    CHECK_FALSE(lazy_loading_in_effect(m));
+    m.driver = 535;  // the CUDA 12.2 driver: LAZY by default
+    CHECK(lazy_loading_in_effect(m));
+    m.env = -1;  // CUDA_MODULE_LOADING=EAGER wins
+    CHECK_FALSE(lazy_loading_in_effect(m));
+
+    // HF generate: the runtime component is the lazy context (0.5 GiB) or, with
+    // inference.hf.lazy_loading false, the eager one (1343 MiB, calibration row C07); the config
+    // field reads and both constants stay overridable.
+    auto r = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3-8b"},"gpu":"a100-80gb",
+        "inference":{"engine":"hf","weights":"bf16","context":1024,"hf":{"lazy_loading":false}}})");
+    REQUIRE(r.ok);
+    CHECK_FALSE(r.value.inference.hf.lazy_loading);
+    auto eager = estimate(r.value);
+    REQUIRE(eager.ok);
+    CHECK(eager.value.component("runtime")->bytes == 1343.0 * 1048576);
+    Config cfg = r.value;
+    cfg.inference.hf.lazy_loading = true;
+    auto lazy = estimate(cfg);
+    REQUIRE(lazy.ok);
+    CHECK(lazy.value.component("runtime")->bytes == 512.0 * 1048576);
+    CHECK(eager.value.total_bytes - lazy.value.total_bytes == 831.0 * 1048576);
+    cfg.inference.hf.lazy_loading = false;
+    cfg.inference.constants.cuda_context_eager_bytes = gib_to_bytes(1.0);
+    CHECK(estimate(cfg).value.component("runtime")->bytes == gib_to_bytes(1.0));
+    auto back = io::config_from_json(io::config_to_json(r.value));
+    REQUIRE(back.ok);
+    CHECK_FALSE(back.value.inference.hf.lazy_loading);
+}
+
 TEST_CASE("HF generate, multi-query models under SDPA: the math fallback materializes the scores") {
     auto activations = [](const char* preset, HfAttention a) {
         Config cfg = serving(preset, Engine::Hf, "bnb-nf4", "a100-80gb", 1024);

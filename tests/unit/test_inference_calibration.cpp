@@ -114,6 +114,45 @@ TEST_CASE("inference rows: GPTQ kernel and act-order words; optimum's benchmark 
     CHECK(c[5].estimated_bytes > c[4].estimated_bytes);
 }
 
+TEST_CASE("inference and training rows: what a row says about CUDA module loading", "[calibration]") {
+    // Llama-2-13B FP16 generate, 1 x 512 + 512 tokens, nvidia-smi through optimum's benchmark
+    // (allocated + outside PyTorch): the rows differ only in what they say about the CUDA stack.
+    auto row = [](const char* id, const char* note) {
+        return std::string(id) + ",optimum tests/benchmark README (A100-80GB),inference,Llama-2-13B,40,5120,40,40,128,32000,13824,swiglu,no,13.0,"
+                                 "fp16,generate,,1,1024,no,1,none,smi,29.15298,GB,512-token prompt; transformers 4.32; " +
+               note + "\n";
+    };
+    const std::string text = std::string(kHeader) + row("A", "PyTorch 2.0.1") + row("B", "PyTorch 2.0.1; driver 470.57") +
+                             row("C", "PyTorch 1.12; driver 525") + row("D", "PyTorch 1.12; driver 535") + row("E", "torch 2.0.1+cu116") +
+                             row("F", "CUDA_MODULE_LOADING=EAGER") + row("G", "PyTorch 2.0.1; CUDA 11.8; driver 530");
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto c = io::check_rows(t.value);
+    REQUIRE(c.size() == 7);
+    for (const auto& x : c) REQUIRE(x.compared);
+    // Eager loading adds the eager context less the lazy one: 1343 - 512 MiB.
+    const double eager = (1343.0 - 512.0) * 1048576;
+    CHECK(c[1].estimated_bytes - c[0].estimated_bytes == eager);  // R470: no lazy loading
+    CHECK(c[2].estimated_bytes - c[0].estimated_bytes == eager);  // PyTorch 1.12 on R525: the driver's default, eager
+    CHECK(c[3].estimated_bytes == c[0].estimated_bytes);          // R535 (CUDA 12.2) loads lazily by default
+    CHECK(c[4].estimated_bytes - c[0].estimated_bytes == eager);  // a CUDA 11.6 runtime
+    CHECK(c[5].estimated_bytes - c[0].estimated_bytes == eager);
+    CHECK(c[6].estimated_bytes == c[0].estimated_bytes);
+
+    // Training rows take the same words (runtime.lazy_loading): the HF docs' BERT row C01 runs the
+    // hf-legacy profile (eager); saying "CUDA_MODULE_LOADING=LAZY" swaps in the lazy context.
+    const std::string bert =
+        "C01,HF transformers docs model_memory_anatomy (V100-16GB),full_ft,bert-large-uncased,24,1024,16,16,64,30522,4096,gelu,yes,0.335,fp32,"
+        "full,adamw,4,512,no,1,none,smi,14949,MiB,";
+    auto tt = io::parse_csv(std::string(kHeader) + bert + "\n" + bert + "CUDA_MODULE_LOADING=LAZY\n");
+    REQUIRE(tt.ok);
+    const auto b = io::check_rows(tt.value);
+    REQUIRE(b.size() == 2);
+    REQUIRE(b[0].compared);
+    REQUIRE(b[1].compared);
+    CHECK(b[0].estimated_bytes - b[1].estimated_bytes == eager);
+}
+
 TEST_CASE("every inference calibration row: median <= 7%, none worse than 20%", "[calibration]") {
     std::string text;
     if (!read_csv(text)) {

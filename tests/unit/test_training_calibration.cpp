@@ -74,6 +74,50 @@ TEST_CASE("row -> config: LoRA words, sharding words, units", "[calibration]") {
     CHECK(bytes == 12.5 * kBytesPerGiB);
 }
 
+TEST_CASE("row -> config: the sharding column in the spellings people write", "[calibration]") {
+    // torchtitan's 2-D table as a reader would copy it: FSDP 32 x TP 8 on 256 GPUs.
+    struct Case {
+        const char* column;
+        Sharding sharding;
+        int dp, tp, pp;
+    };
+    const Case cases[] = {
+        {"FSDP 32 x TP 8", Sharding::Zero3, 32, 8, 1},  {"fsdp=32, tp=8", Sharding::Zero3, 32, 8, 1},
+        {"fsdp32 tp8", Sharding::Zero3, 32, 8, 1},      {"fsdp-full-shard dp32 tp8", Sharding::Zero3, 32, 8, 1},
+        {"FSDP 8, TP 8, PP 4", Sharding::Zero3, 8, 8, 4}, {"ddp; tp 2", Sharding::None, 0, 2, 1},
+    };
+    for (const auto& k : cases) {
+        INFO(k.column);
+        const std::string text = std::string(kHeader) + "X1,somewhere,pretrain,Llama-3.1-70B,80,8192,64,8,128,128256,28672,swiglu,no,70.6,bf16-mixed,full,adamw,16,8192,full," +
+                                 std::to_string(k.dp > 0 ? k.dp * k.tp * k.pp : 2) + ",\"" + k.column + "\",reserved,71.9,GiB,\n";
+        auto t = io::parse_csv(text);
+        REQUIRE(t.ok);
+        auto cfg = io::training_row_config(io::CalibrationRow{&t.value, 0});
+        REQUIRE(cfg.ok);
+        CHECK(cfg.value.training.sharding == k.sharding);
+        CHECK(cfg.value.parallel.dp == k.dp);
+        CHECK(cfg.value.parallel.tp == k.tp);
+        CHECK(cfg.value.parallel.pp == k.pp);
+    }
+    // torchtitan splits a PP rank's local batch into as many micro-batches as pipeline stages
+    // (pipeline_parallel_microbatches' default): local batch 32 under PP 8 is 8 micro-batches of 4.
+    auto titan = [](const char* note) {
+        const std::string text = std::string(kHeader) +
+                                 "X1,torchtitan benchmarks,pretrain,Llama-3.1-405B,126,16384,128,8,128,128256,53248,swiglu,no,405,bf16-mixed,full,adamw,32,8192,full,"
+                                 "512,fsdp-full-shard dp8 tp8 pp8,reserved,82.5,GiB," +
+                                 note + "\n";
+        auto t = io::parse_csv(text);
+        REQUIRE(t.ok);
+        auto cfg = io::training_row_config(io::CalibrationRow{&t.value, 0});
+        REQUIRE(cfg.ok);
+        return cfg.value;
+    };
+    CHECK(titan("1f1b").run.batch == 4);
+    CHECK(titan("1f1b").training.grad_accum == 8);
+    CHECK(titan("interleaved 1f1b").run.batch == 32);  // more stages a rank, split unevenly: as given
+    CHECK(titan("grad accum 4").training.grad_accum == 4);
+}
+
 TEST_CASE("QLoRA rows: bitsandbytes' version and lit-gpt's longest-first step pick the saved 4-bit inputs", "[calibration]") {
     // Llama-2-7B QLoRA r8 q+v, one 512-token sample, LitGPT profile (from the source).
     auto row = [](const char* id, const char* source, const char* note) {

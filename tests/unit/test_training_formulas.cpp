@@ -7,6 +7,7 @@
 #include "core/estimate.hpp"
 #include "core/serve/inference.hpp"
 #include "core/train/training.hpp"
+#include "core/train/training_internal.hpp"
 #include "io/config_json.hpp"
 
 using namespace vc;
@@ -356,6 +357,40 @@ TEST_CASE("torchtitan's loss_parallel under TP: the vocabulary shard's loss hold
     // TP 4: a quarter of the vocabulary, and (zeros + exp(x)) * grad beside the saved
     // log-probabilities (torch/distributed/tensor/parallel/loss.py): 8192 x 32,064 x 4 x 4 B.
     CHECK(logits(4) == 8192.0 * 32064 * 16);
+}
+
+TEST_CASE("torchtitan with PP: FSDP keeps the stage gathered and its FP32 gradients unsharded across micro-batches", "[training]") {
+    // Llama-3.1-8B, 16 GPUs: PP 2 x FSDP 8, 2 micro-batches of 1 x 2048 tokens, 1F1B.
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":2048,
+        "gpus":16,"parallel":{"pp":2},"training":{"sharding":"fsdp","profile":"torchtitan","grad_accum":2}})");
+    REQUIRE(cfg.ok);
+    auto s = training_setup(cfg.value);
+    REQUIRE(s.ok);
+    TrainingParts on_parts, off_parts;
+    const TrainingResult on = compute_training(s.value, &on_parts);
+    TrainingSetup off_setup = s.value;
+    off_setup.profile.pp_keeps_unsharded = false;
+    const TrainingResult off = compute_training(off_setup, &off_parts);
+    // A stage: 16 layers of 4096 x (4096 + 1024 + 1024 + 4096) + 3 x 4096 x 14336 + 2 x 4096 =
+    // 218,112,000 parameters, and the embedding (first stage) or the final norm and head (last).
+    const double layers = 16 * 218112000.0;
+    const double stage = on_parts.stage_params;
+    CHECK((stage == layers + 128256.0 * 4096 || stage == layers + 4096 + 128256.0 * 4096));
+    // Gradients: reduce_dtype FP32, unsharded until the last micro-batch (FSDP2's
+    // unsharded_accumulated_grad), instead of an eighth after each reduce-scatter.
+    CHECK(on.gradients == stage * 4);
+    CHECK(off.gradients == Approx(stage * 4 / 8));
+    // The stage's BF16 parameters stay gathered (reshard_after_forward=False), not two blocks at a time.
+    CHECK(on_parts.gather == stage * 2);
+    CHECK(off_parts.gather < on_parts.gather / 4);
+    // Without PP nothing changes: FSDP reshards after forward and reduce-scatters every backward.
+    auto flat = io::parse_config(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":2048,
+        "gpus":16,"training":{"sharding":"fsdp","profile":"torchtitan","grad_accum":2}})");
+    REQUIRE(flat.ok);
+    auto fs = training_setup(flat.value);
+    REQUIRE(fs.ok);
+    const TrainingResult f = compute_training(fs.value, nullptr);
+    CHECK(f.gradients == Approx(8030261248.0 * 4 / 16));
 }
 
 TEST_CASE("one CUDA context model: lazy loading unless the stack predates it", "[training]") {

@@ -377,6 +377,8 @@ export interface InferenceHfConfig {
     gptq_kernel?: 'exllamav2' | 'exllama' | 'marlin' | 'torch';
     /** the checkpoint's desc_act: ExLlama v1 then keeps a temp_state of max_input_len x the largest dimension in FP16 (default false) */
     gptq_act_order?: boolean;
+    /** CUDA lazy module loading (CUDA >= 11.7, driver >= 515; false: every kernel loaded at start-up, the eager context) (default true) */
+    lazy_loading?: boolean;
 }
 
 /** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
@@ -397,6 +399,8 @@ export interface InferenceGpuCustomConfig {
 export interface InferenceConstantsConfig {
     /** CUDA context (default 0.5; [0, 1000000] GiB) */
     cuda_context_gib?: number;
+    /** CUDA context with eager module loading (hf.lazy_loading false) (default 1.311523438; [0, 1000000] GiB) */
+    cuda_context_eager_gib?: number;
     /** memory the driver keeps from a card (default 0.47; [0, 1000000] GiB) */
     driver_reserved_gib?: number;
     /** vLLM non-torch memory, one GPU (default 0.13; [0, 1000000] GiB) */
