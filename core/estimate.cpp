@@ -83,7 +83,8 @@ static Outcome<double> rule_params(const Config& cfg) {
     if (cfg.model.params_override_b > 0) return Outcome<double>::success(cfg.model.params_override_b * 1e9);
     if (cfg.model.layers > 0 || !cfg.model.id.empty()) {
         auto m = resolve_model(cfg.model);
-        if (!m.ok) return Outcome<double>::failure(m.error.field, m.error.message + " (or give params_b)");
+        // (a refused count itself needs no hint to give one)
+        if (!m.ok) return Outcome<double>::failure(m.error.field, m.error.message + (m.error.field == "params_b" ? "" : " (or give params_b)"));
         return Outcome<double>::success(model_params(m.value).total);
     }
     return Outcome<double>::success(cfg.quick.params_b * 1e9);

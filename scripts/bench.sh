@@ -11,7 +11,7 @@
 #   6. the cluster planner's search (bench/bench_plan.cpp): layouts per second natively, as wasm with
 #      core/ at -O2 and with the page's own core (-Os, its hot path -O2), the wasm/native ratio per case side by side, and the
 #      full Llama-3.1-405B on 512 H100 search (alone and with the page's extras)
-# Targets: wasm+js <= 499 KB gzip for the hosted page, 519 KB the single file (tests/browser/size.test.mjs; issue 15: 360 KB); one estimate <= 2 us
+# Targets: wasm+js <= 501 KB gzip for the hosted page, 521 KB the single file (tests/browser/size.test.mjs; issue 15: 360 KB); one estimate <= 2 us
 # natively and within 2x in wasm (issue 2); planner >= 200,000 layouts/s natively, wasm within 2x,
 # 405B on 512 H100 in under one second in the page (issue 11).
 set -euo pipefail
@@ -36,7 +36,7 @@ done
 printf '  %-12s %9d B raw %9d B gzip\n' total "$total_raw" "$total_gz"
 printf '  (%-10s %9d B raw %9d B gzip: the single offline file, the wasm inside)\n' vramcalc.html "$(stat -c %s $site/vramcalc.html)" \
     "$(gzip -9 -c $site/vramcalc.html | wc -c)"
-awk -v b="$code_gz" 'BEGIN { printf "  wasm + js    %.1f KB gzip (budget <= 499 KB, issue 15 target <= 360 KB)\n", b / 1000 }'
+awk -v b="$code_gz" 'BEGIN { printf "  wasm + js    %.1f KB gzip (budget <= 501 KB, issue 15 target <= 360 KB)\n", b / 1000 }'
 
 echo "== time per estimate (quick method, vc::estimate; wasm under Node: engine at -O2, then the page's -Os/-Oz build)"
 build/native/bench/bench_estimate

@@ -56,6 +56,27 @@ bool is_locked(const App& a, const std::string& field) {
     return false;
 }
 
+FieldDef shown_field(const FieldDef& f, double per_unit, const char* unit) {
+    FieldDef d = f;
+    d.min = f.min < 0 ? f.min : f.min * per_unit;
+    d.max = f.max * per_unit;
+    d.step = f.step * per_unit;
+    d.unit = unit;
+    return d;
+}
+
+// The engine's message on a field a row shows in another unit, in that unit: the same range check
+// on the value as the row shows it (a message about something else stays as it is).
+static void word_in_shown_unit(const App& a, Error& e) {
+    const FieldDef* def = find_any_field(e.field.c_str());
+    if (!def || !def->ranged || def->accepts) return;
+    for (const ShownUnit& s : a.shown_units) {
+        Error shown;
+        if (s.field == e.field && !check_number(shown_field(*def, s.per_unit, s.unit.c_str()), def->number_of(a.inputs) * s.per_unit, shown))
+            e.message = shown.message;
+    }
+}
+
 bool apply_fragment(App& a, const std::string& fragment) {
     Config cfg;
     UiState ui = a.ui;
@@ -116,6 +137,7 @@ void recompute(App& a) {
     if (!r.ok) {
         a.error = r.error;
         a.error.message = page_words(a.error.message);  // the page's controls, not the CLI's commands
+        word_in_shown_unit(a, a.error);
         if (!a.typed_field.empty() && a.typed_field == a.error.field) a.error.message = with_typed_value(a.error.message, a.typed_value);
         return;
     }
@@ -123,6 +145,7 @@ void recompute(App& a) {
     Results& res = a.results;
     res.valid = true;
     res.estimate = std::move(r.value);
+    res.target_utilization = a.inputs.target_utilization;
     res.gpus = catalog_fits(res.estimate, a.inputs.target_utilization);
     // The custom GPU (core/gpu_choice.hpp): the method's own fit where it gives one, else the
     // per-GPU total over its memory.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "core/fields.hpp"
 #include "core/result.hpp"
 #include "core/advice.hpp"
 #include "core/fit_models.hpp"
@@ -81,6 +82,7 @@ struct CatalogFit {
 struct Results {
     bool valid = false;              // a result exists (the first valid inputs were seen)
     Estimate estimate;               // the chosen method's result
+    double target_utilization = 0.75;  // the headroom target it was computed for (its budget, fits and answers)
     std::vector<CatalogFit> gpus;    // every catalog GPU, in catalog order
     std::vector<MethodResult> methods;   // Quick, Guide, Detailed on the same scenario
     std::vector<SolveResult> answers;    // what fits, on the chosen GPU
@@ -92,11 +94,24 @@ struct Results {
     double compute_parts_ms[3] = {};  // ... of which: estimate + catalog, methods + answers, chart series
 };
 
+// A number row that shows its field in another unit than the field table's (the headroom target
+// in %, bytes in MiB), as the row registers it (ui_widgets.cpp number()): the engine's message on
+// that field is worded in the row's unit (recompute), as is the row's tooltip.
+struct ShownUnit {
+    std::string field;
+    double per_unit = 1;  // shown value = the table's value x per_unit
+    std::string unit;     // the row's unit ("%")
+};
+// The field as such a row shows it: its range (a negative sentinel minimum kept) and step scaled,
+// in the row's unit (which `unit` must outlive the result).
+FieldDef shown_field(const FieldDef& f, double per_unit, const char* unit);
+
 struct App {
     Config inputs;              // what the user set (every method reads its parts)
     UiState ui;
     Results results;
     Error error;                // why the current inputs have no result (field empty: none)
+    std::vector<ShownUnit> shown_units;  // the rows in another unit than the table's (kept: a field's unit never changes)
     // A whole-number field given what it cannot hold (NaN, 1e30): the value as typed, for the
     // message beside the field (the engine sees the clamped int).
     std::string typed_field;
@@ -127,6 +142,7 @@ struct App {
     unsigned long complete_frames = 0;  // ... of which drawn with every result (see defer_extras)
     bool idle = false;          // the main loop is paused: every frame an event asked for is drawn
     std::vector<WidgetRect> widgets;  // filled by the UI every frame
+    std::vector<std::vector<std::string>> wrapped;  // ... and the lines of each text it wrapped (tests read where lines break)
     std::vector<FormRow> form_rows;   // ... and the input rows, in the order drawn
     // The widget keyboard navigation is on (its registry id, "" for none) and whether its focus
     // outline shows (a key moved it: ImGui hides it after a mouse click).

@@ -127,6 +127,7 @@ void header(App& a, bool narrow) {
         static const Format kFormats[] = {{"export/json", "JSON (config + result)", "json", "application/json"},
                                           {"export/csv", "CSV (breakdown, GPUs)", "csv", "text/csv"},
                                           {"export/md", "Markdown (tables)", "md", "text/markdown"}};
+        const ListEntries entries;
         for (const auto& f : kFormats) {
             if (ImGui::Selectable(f.label)) export_file(a, f.ext, f.mime);
             reg(a, f.id);
@@ -225,6 +226,7 @@ bool ui_clear_color(float rgba[4]) {
 
 void ui_draw(App& a) {
     a.widgets.clear();
+    a.wrapped.clear();
     a.form_rows.clear();
     a.focus_id.clear();
     a.focus_visible = GImGui->NavId != 0 && !GImGui->NavDisableHighlight;

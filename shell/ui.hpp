@@ -3,6 +3,8 @@
 // hold the panels (shell/ui_internal.hpp lists them).
 #pragma once
 
+#include <array>
+
 #include "app.hpp"
 
 namespace vc::shell {
@@ -14,6 +16,14 @@ void ui_setup();
 void ui_set_pixel_ratio(float pixel_ratio);
 // The theme's background colour, for glClearColor.
 bool ui_clear_color(float rgba[4]);
+
+// The theme's text colours (text, dim, faint, error, good, warn) and the backgrounds they are drawn
+// on (bg, panel, popup), 0xRRGGBB by name: the tests check their contrast (WCAG AA, 4.5:1).
+struct ThemeColour {
+    const char* name;
+    unsigned rgb;
+};
+std::array<ThemeColour, 9> ui_theme_colours(bool dark);
 
 // Draws one frame's UI over the whole viewport.
 void ui_draw(App& a);

@@ -151,11 +151,11 @@ void chart(App& a, const Sweep& s, const char* id, float width) {
     // Capacity and target lines.
     if (show_capacity) {
         ImGui::PushFont(font(Font::Small));
-        const float yc = std::round(Y(g->memory_bytes)) + 0.5f, yt = std::round(Y(g->memory_bytes * a.inputs.target_utilization)) + 0.5f;
+        const float yc = std::round(Y(g->memory_bytes)) + 0.5f, yt = std::round(Y(g->memory_bytes * a.results.target_utilization)) + 0.5f;
         dl->AddLine(ImVec2(lo.x, yc), ImVec2(hi.x, yc), pal.capacity, 1.5f);
         for (float x = lo.x; x < hi.x; x += 7) dl->AddLine(ImVec2(x, yt), ImVec2(std::min(x + 4, hi.x), yt), pal.target, 1.5f);
         const std::string cap = g->name + " " + format_size(g->memory_bytes, gib);
-        const std::string tgt = "target " + format_percent(a.inputs.target_utilization);
+        const std::string tgt = "target " + format_percent(a.results.target_utilization);
         const ImVec2 csz = ImGui::CalcTextSize(cap.c_str()), tsz = ImGui::CalcTextSize(tgt.c_str());
         dl->AddText(ImVec2(hi.x - csz.x - 2, yc - csz.y - 1), pal.capacity, cap.c_str());
         if (yt - yc > tsz.y + 2) dl->AddText(ImVec2(hi.x - tsz.x - 2, yt - tsz.y - 1), pal.target, tgt.c_str());

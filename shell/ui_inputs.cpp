@@ -278,12 +278,13 @@ bool preset_combo(App& a, Form& f) {
     // the screen, and as tall as 20 rows (ImGuiComboFlags_HeightLargest).
     const ImGuiStyle& st = ImGui::GetStyle();
     const float list_w = std::min(ImGui::GetFontSize() * kPresetListEm, ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x);
-    const float list_h = (ImGui::GetFontSize() + st.ItemSpacing.y) * 20 - st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    const float list_h = (ImGui::GetFontSize() + list_spacing_y()) * 20 - list_spacing_y() + 2 * st.WindowPadding.y;
     ImGui::SetNextWindowSizeConstraints(ImVec2(std::max(list_w, ImGui::CalcItemWidth()), 0), ImVec2(FLT_MAX, list_h));
-    const bool open = ImGui::BeginCombo("##v", current.c_str(), ImGuiComboFlags_HeightLargest);
+    const bool open = ImGui::BeginCombo("##v", combo_preview(a, field.id, current.c_str()).c_str(), ImGuiComboFlags_HeightLargest);
     reg(a, field.id);
     field_tooltip(field);
     if (open) {
+        const ListEntries entries;
         static char filter[64] = "";
         if (ImGui::IsWindowAppearing()) {
             ImGui::SetKeyboardFocusHere();
@@ -462,10 +463,10 @@ bool model_section(App& a) {
         const ParamBreakdown p = model_params(r.value);
         ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
         if (p.active < p.total * 0.999)
-            ImGui::TextWrapped("%s parameters, %s active per token%s", format_count(p.total).c_str(), format_count(p.active).c_str(),
+            text_wrapped("%s parameters, %s active per token%s", format_count(p.total).c_str(), format_count(p.active).c_str(),
                                c.model.approximate ? " (approximate architecture)" : "");
         else
-            ImGui::TextWrapped("%s parameters%s", format_count(p.total).c_str(), c.model.approximate ? " (approximate architecture)" : "");
+            text_wrapped("%s parameters%s", format_count(p.total).c_str(), c.model.approximate ? " (approximate architecture)" : "");
         ImGui::PopStyleColor();
         reg(a, "model/params");
         if (ImGui::IsItemHovered()) {
@@ -683,7 +684,7 @@ bool training_inputs(App& a) {
                           kToggles, c.runtime.lazy_loading, true);
         double mib = c.runtime.cuda_context_bytes < 0 ? -1 : c.runtime.cuda_context_bytes / (1024.0 * 1024.0);
         if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB, -1: model)", "Outside the allocator on every GPU; -1 follows lazy loading (512 or 1343 MiB)."}, mib,
-                   shown(Step::Add, "%.0f", {-1, 300, 512, 800, 1343}, nullptr, 1.0 / (1024 * 1024)))) {
+                   shown(Step::Add, "%.0f", {-1, 300, 512, 800, 1343}, "MiB", 1.0 / (1024 * 1024)))) {
             c.runtime.cuda_context_bytes = mib < 0 ? -1 : mib * 1024 * 1024;
             changed = true;
         }
@@ -717,7 +718,7 @@ bool training_inputs(App& a) {
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
         if (number(m, {"runtime.nccl_bytes", "NCCL buffers (MiB)", "Per GPU when the job has more than one, outside the allocator."}, nccl,
-                   shown(Step::Add, "%.0f", {}, nullptr, 1.0 / (1024 * 1024)))) {
+                   shown(Step::Add, "%.0f", {}, "MiB", 1.0 / (1024 * 1024)))) {
             c.runtime.nccl_bytes = nccl * 1024 * 1024;
             changed = true;
         }
@@ -737,10 +738,11 @@ bool weight_format_combo(App& a, Form& f, const char* id, const char* label, con
     const std::string shown = value.empty() && allow_same ? "Same as the weights" : cur ? cur->label : value;
     bool changed = false;
     ImGui::PushID(id);
-    const bool open = ImGui::BeginCombo("##v", shown.c_str(), ImGuiComboFlags_HeightLargest);
+    const bool open = ImGui::BeginCombo("##v", combo_preview(a, id, shown.c_str()).c_str(), ImGuiComboFlags_HeightLargest);
     reg(a, id);
     tooltip(tip);
     if (open) {
+        const ListEntries entries;
         if (allow_same && ImGui::Selectable("Same as the weights", value.empty())) {
             value.clear();
             changed = true;
@@ -973,7 +975,7 @@ bool gpu_section(App& a) {
         }
         double pct = c.target_utilization * 100;
         if (number(f, {"target_utilization", "Headroom target (%)", "Plan to use at most this share of the GPU (fragmentation, spikes, versions)."},
-                   pct, shown(Step::Add, "%.0f", {70, 75, 80, 90, 95}, nullptr, 100))) {
+                   pct, shown(Step::Add, "%.0f", {70, 75, 80, 90, 95}, "%", 100))) {
             c.target_utilization = pct / 100;
             changed = true;
         }

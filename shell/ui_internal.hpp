@@ -113,6 +113,9 @@ struct Choice {
 const char* choice_id(const Field& field, int value, const char* own);
 // A combo box (many choices) or a segmented control (few, short ones). combo_control draws the
 // combo alone (inside a row), combo_row a whole form row.
+// A closed combo's label as it fits its frame (call after the width is set, before BeginCombo): cut
+// with an ellipsis, a figure after two spaces kept, never clipped mid-glyph ("RTX 409(").
+std::string combo_preview(App& a, const std::string& id, const char* label);
 bool combo_control(App& a, const char* id, const char* tip, int count, int& index, const char* const* ids, const char* const* labels,
                    const char* const* tips);
 bool combo_row(Form& f, const Field& field, int count, int& index, const char* const* ids, const char* const* labels,
@@ -143,6 +146,17 @@ bool choice(Form& f, const Field& field, const Choice<E> (&choices)[N], E& v, bo
     return changed;
 }
 
+// The entries of a list (a combo's or a popup's Selectables) on a phone: as tall as a touch target
+// (kTouchTargetPx; a Selectable's hit box takes the item spacing above and below its text), while
+// the frame's controls are (ui.cpp pushes the frame padding). Held for the list's scope.
+float list_spacing_y();  // the item spacing a list's entries get
+struct ListEntries {
+    ListEntries();
+    ~ListEntries();
+    ListEntries(const ListEntries&) = delete;
+    ListEntries& operator=(const ListEntries&) = delete;
+};
+
 // [SECTION] misc widgets --------------------------------------------------------------------------
 bool button(App& a, const char* id, const char* label, const char* tip = nullptr);
 void tooltip(const char* text);              // on the last item, immediately
@@ -151,6 +165,12 @@ void tooltip(const char* text);              // on the last item, immediately
 std::string field_tip(const Field& field);
 void field_tooltip(const Field& field);
 float tooltip_wrap(float em = 0);            // a tooltip's wrap position: em font heights (0: the default), within the screen
+// Text wrapped at the wrap position (text_wrapped: the window's or the cell's edge, as ImGui's
+// TextWrapped; text_unformatted: the one pushed, e.g. a tooltip's, else no wrapping) at blanks only:
+// ImGui's own wrapping breaks after '.' and ',' too, inside numbers ("75.|0%"). Every text of more
+// than one line is recorded for the tests (App::wrapped).
+void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+void text_unformatted(const char* text);
 void section_title(const char* title, const char* tip = nullptr);
 void dim_text(const char* fmt, ...) IM_FMTARGS(1);
 void error_text(const std::string& s);

@@ -273,7 +273,7 @@ void devices_panel(App& a) {
     if (!e.launch_command.empty()) {
         panel_begin("launch", "LAUNCH COMMAND");
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(e.launch_command.c_str());
+        text_unformatted(e.launch_command.c_str());
         ImGui::PopTextWrapPos();
         reg(a, "launch_command");
         tooltip("The command that runs this plan with these settings.");

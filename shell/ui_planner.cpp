@@ -251,10 +251,10 @@ void sizing_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
         ImGui::Text("Activations %s; %s per GPU against the %s target", format_size(b.activation_bytes, gib).c_str(),
                     format_size(b.memory_bytes, gib).c_str(), format_size(plan.target_bytes, gib).c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, b.fits ? palette().good : palette().error);
-        ImGui::TextWrapped("%s", sizes_in_unit(b.fits ? "Fits: the network does not set this run's memory floor." :
+        text_wrapped("%s", sizes_in_unit(b.fits ? "Fits: the network does not set this run's memory floor." :
                                                         "Does not fit: on this fabric, hiding communication costs more memory than the GPU has.", gib).c_str());
         ImGui::PopStyleColor();
-        if (!b.fix.empty()) ImGui::TextWrapped("Fix: %s", sizes_in_unit(b.fix, gib).c_str());
+        if (!b.fix.empty()) text_wrapped("Fix: %s", sizes_in_unit(b.fix, gib).c_str());
     }
     reg(a, "plan/sizing");
     panel_end();
@@ -305,7 +305,7 @@ void checklist_panel(App& a, const PlannerResults& r) {
             }
             reg(a, std::string("plan/checklist/") + s.key);
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextWrapped("%s", s.detail.c_str());
+            text_wrapped("%s", s.detail.c_str());
             ImGui::PopStyleColor();
         }
         ImGui::EndTable();
@@ -313,12 +313,12 @@ void checklist_panel(App& a, const PlannerResults& r) {
     const LayoutResult& x = c.answer;
     const ServeClusterResult& sv = c.serve_answer;
     if (c.serving)
-        ImGui::TextWrapped("Answer: %d %s x TP %d, %s %s each; %s tokens/s, $%s per million tokens%s", sv.replicas,
+        text_wrapped("Answer: %d %s x TP %d, %s %s each; %s tokens/s, $%s per million tokens%s", sv.replicas,
                            noun_for(sv.replicas, "replicas").c_str(), sv.tp, format_count(sv.seqs_per_replica).c_str(),
                            noun_for(sv.seqs_per_replica, "sequences").c_str(), format_count(sv.tokens_per_s).c_str(), fixed(sv.usd_per_mtok, 3).c_str(),
                            sv.meets ? "" : " (short of the goal)");
     else
-    ImGui::TextWrapped("Answer: %s, %s per GPU; %s a step, %s tokens/s per GPU, MFU %s%s", layout_label(x.layout).c_str(),
+    text_wrapped("Answer: %s, %s per GPU; %s a step, %s tokens/s per GPU, MFU %s%s", layout_label(x.layout).c_str(),
                        format_size(x.memory_bytes, gib).c_str(), seconds(x.time.total).c_str(), format_count(x.time.tokens_per_s_per_gpu).c_str(),
                        format_percent(x.time.mfu).c_str(),
                        x.train_days > 0 ? (", " + fixed(x.train_days, 1) + " days and " + money(x.rent_usd) + " for the token budget").c_str() : "");

@@ -91,9 +91,9 @@ void rule_banner(App& a) {
         if (m.method == Method::Detailed) detailed = &m;
     const ImVec2 at = ImGui::GetCursorScreenPos();
     ImGui::PushFont(font(Font::Bold));
-    if (detailed && detailed->ok) ImGui::TextWrapped("The answer, from the detailed model: %s per GPU", format_size(headline_bytes(detailed->estimate), gib).c_str());
-    else if (detailed) ImGui::TextWrapped("The detailed model has no answer for these inputs: %s", detailed->error.message.c_str());
-    else ImGui::TextWrapped("The detailed model's answer follows\xe2\x80\xa6");
+    if (detailed && detailed->ok) text_wrapped("The answer, from the detailed model: %s per GPU", format_size(headline_bytes(detailed->estimate), gib).c_str());
+    else if (detailed) text_wrapped("The detailed model has no answer for these inputs: %s", detailed->error.message.c_str());
+    else text_wrapped("The detailed model's answer follows\xe2\x80\xa6");
     ImGui::PopFont();
     reg_rect(a, "rule/answer", at, ImGui::GetItemRectMax());
     if (button(a, "rule/use_detailed", "Show the detailed model", "Switch the method to Detailed: the architecture-aware model every answer on this page uses.")) {
@@ -105,7 +105,7 @@ void rule_banner(App& a) {
         const ImVec2 from = ImGui::GetCursorScreenPos();
         ImGui::PushStyleColor(ImGuiCol_Text, palette().warn);
         ImGui::PushFont(font(Font::Bold));
-        ImGui::TextWrapped("IGNORED: %s", ignored[i].c_str());
+        text_wrapped("IGNORED: %s", ignored[i].c_str());
         ImGui::PopFont();
         ImGui::PopStyleColor();
         reg_rect(a, "rule/ignores/" + std::to_string(i), from, ImGui::GetItemRectMax());
@@ -122,7 +122,7 @@ void headline(App& a) {
     ImGui::PushFont(font(rule ? Font::Bold : Font::Small));
     ImGui::PushStyleColor(ImGuiCol_Text, rule ? palette().warn : palette().dim);
     // A rule of thumb is a comparison, never the answer: the detailed model's figure comes first.
-    if (rule) ImGui::TextWrapped("RULE OF THUMB (%s METHOD), SHOWN AS A COMPARISON: NOT THE ANSWER", a.inputs.method == Method::Quick ? "QUICK" : "GUIDE");
+    if (rule) text_wrapped("RULE OF THUMB (%s METHOD), SHOWN AS A COMPARISON: NOT THE ANSWER", a.inputs.method == Method::Quick ? "QUICK" : "GUIDE");
     else ImGui::Text("MEMORY PER GPU  \xc2\xb7  %s method, %s", method_label(a.inputs.method), task);
     ImGui::PopStyleColor();
     ImGui::PopFont();
@@ -146,10 +146,10 @@ void headline(App& a) {
     const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     if (g && f) {
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        ImGui::TextWrapped("\xe2\x97\x8f %s%s on one %s", rule ? "By this rule: " : "", verdict_text(*f).c_str(), g->name.c_str());
+        text_wrapped("\xe2\x97\x8f %s%s on one %s", rule ? "By this rule: " : "", verdict_text(*f).c_str(), g->name.c_str());
         ImGui::PopStyleColor();
         dim_text("%s of %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str());
-        dim_text("%s", budget_text(a.inputs, gib).c_str());
+        dim_text("%s", budget_text(a.inputs, r.target_utilization, gib).c_str());
         reg(a, "budget");
     } else {
         dim_text("Choose a GPU for a fit verdict.");
@@ -186,8 +186,8 @@ void breakdown_bar(App& a) {
     const int hit = stacked_bar(segs.data(), static_cast<int>(segs.size()), scale, origin, width, kBarHeightPx, hovered);
     if (g) {
         const std::string cap = format_size(g->memory_bytes, gib) + " (" + g->name + ")";
-        const std::string tgt = "target " + format_percent(a.inputs.target_utilization);
-        const float tx = bar_tick(origin, width, kBarHeightPx, g->memory_bytes * a.inputs.target_utilization / scale, palette().target, true);
+        const std::string tgt = "target " + format_percent(a.results.target_utilization);
+        const float tx = bar_tick(origin, width, kBarHeightPx, g->memory_bytes * a.results.target_utilization / scale, palette().target, true);
         const float cx = bar_tick(origin, width, kBarHeightPx, g->memory_bytes / scale, palette().capacity, false);
         const float y = origin.y + kBarHeightPx + 5;
         // The capacity's label first; the target's ends before it when they would overlap.
@@ -222,7 +222,7 @@ void breakdown_bar(App& a) {
             bytes_tooltip(c.bytes);
             ImGui::Text("%s of the total", format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0).c_str());
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextWrapped("= %s", sizes_in_unit(c.formula, gib).c_str());
+            text_wrapped("= %s", sizes_in_unit(c.formula, gib).c_str());
             ImGui::PopStyleColor();
         } else {
             ImGui::TextUnformatted("The method's safety margin");
@@ -241,7 +241,9 @@ void breakdown_table(App& a, bool narrow) {
     if (!ImGui::BeginTable("breakdown", cols, flags)) return;
     char unit[16];
     std::snprintf(unit, sizeof unit, "%s", unit_label(gib));
-    ImGui::TableSetupColumn("Component", ImGuiTableColumnFlags_WidthFixed);
+    // The text columns take the room the figures leave and wrap in it (a phone: the component's
+    // name; wider: the formula), so the figures are never pushed past the edge or cut.
+    ImGui::TableSetupColumn("Component", narrow ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn(unit, ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed);
     if (!narrow) ImGui::TableSetupColumn("Formula (numbers put in)", ImGuiTableColumnFlags_WidthStretch);
@@ -264,7 +266,8 @@ void breakdown_table(App& a, bool narrow) {
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + sq, p.y + pad + sq), component_color(c.key, i++), 2);
         ImGui::Dummy(ImVec2(sq, sq));
         ImGui::SameLine();
-        ImGui::TextUnformatted(c.label.c_str());
+        if (narrow) text_wrapped("%s", c.label.c_str());  // a stretch column: wraps at its edge
+        else ImGui::TextUnformatted(c.label.c_str());      // a column as wide as its longest label
         if (narrow) tooltip(sizes_in_unit(c.formula, gib).c_str());
         ImGui::TableSetColumnIndex(1);
         right_aligned(format_size_value(c.bytes, gib));
@@ -276,12 +279,13 @@ void breakdown_table(App& a, bool narrow) {
         }
         ImGui::TableSetColumnIndex(2);
         right_aligned(format_percent(e.total_bytes > 0 ? c.bytes / e.total_bytes : 0));
+        reg(a, "breakdown/" + c.key + "/share");
         if (!narrow) {
             ImGui::TableSetColumnIndex(3);
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextUnformatted(sizes_in_unit(c.formula, gib).c_str());
+            text_wrapped("%s", sizes_in_unit(c.formula, gib).c_str());
             ImGui::PopStyleColor();
-            tooltip(sizes_in_unit(c.formula, gib).c_str());
+            reg(a, "breakdown/" + c.key + "/formula");
         }
     }
     ImGui::TableNextRow();
@@ -294,6 +298,7 @@ void breakdown_table(App& a, bool narrow) {
     right_aligned("100.0%");
     ImGui::PopFont();
     ImGui::EndTable();
+    reg(a, "breakdown");
 }
 
 // [SECTION] peak ----------------------------------------------------------------------------------
@@ -406,7 +411,7 @@ void comparison(App& a) {
             ImGui::PushTextWrapPos(tooltip_wrap(30));
             ImGui::Text("%s: %s", c.label.c_str(), format_size(c.bytes, gib).c_str());
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-            ImGui::TextUnformatted(sizes_in_unit(c.formula, gib).c_str());
+            text_unformatted(sizes_in_unit(c.formula, gib).c_str());
             ImGui::PopStyleColor();
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
@@ -433,7 +438,7 @@ void answers(App& a) {
         const bool indented = ImGui::CalcTextSize(s.label.c_str()).x + 8 > label_w;
         if (!s.ok) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
-            ImGui::TextWrapped("n/a: %s", s.error.message.c_str());
+            text_wrapped("n/a: %s", s.error.message.c_str());
             ImGui::PopStyleColor();
             reg(a, "answer/" + s.question);
             if (indented) ImGui::Unindent(16);
@@ -445,7 +450,7 @@ void answers(App& a) {
             std::string list;
             for (size_t i = 0; i < s.answer.items.size() && i < 4; ++i) list += (i ? ", " : "") + s.answer.items[i];
             if (s.answer.items.size() > 4) list += ", \xe2\x80\xa6";
-            ImGui::TextWrapped("%s", list.c_str());
+            text_wrapped("%s", list.c_str());
         } else if (s.answer.value <= 0) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
             ImGui::TextUnformatted("none fits");
@@ -454,7 +459,7 @@ void answers(App& a) {
             ImGui::PopFont();
             ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
             ImGui::SameLine();
-            ImGui::TextWrapped("%s", sizes_in_unit(s.answer.explanation, gib).c_str());
+            text_wrapped("%s", sizes_in_unit(s.answer.explanation, gib).c_str());
             ImGui::PopStyleColor();
             ImGui::PushFont(font(Font::Bold));
         } else {
@@ -466,7 +471,7 @@ void answers(App& a) {
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(tooltip_wrap(30));
-            ImGui::TextUnformatted(sizes_in_unit(s.answer.explanation, gib).c_str());
+            text_unformatted(sizes_in_unit(s.answer.explanation, gib).c_str());
             for (const auto& item : s.answer.items) ImGui::BulletText("%s", item.c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
@@ -491,7 +496,7 @@ void suggestions(App& a) {
         tooltip(s.detail.c_str());
         ImGui::PopID();
         ImGui::SameLine();
-        ImGui::TextWrapped("%s: %s (%s of one GPU)", s.label.c_str(), format_size(s.total_bytes, gib).c_str(),
+        text_wrapped("%s: %s (%s of one GPU)", s.label.c_str(), format_size(s.total_bytes, gib).c_str(),
                            format_percent(s.utilization).c_str());
     }
     panel_end();
@@ -534,7 +539,7 @@ void model_fits_panel(App& a) {
         reg(a, "fit_model/" + id);
         ImGui::PopID();
         ImGui::SameLine();
-        ImGui::TextWrapped("%s, %s%s: %s (%s of the budget)", row.model_name.c_str(), row.format_label.c_str(),
+        text_wrapped("%s, %s%s: %s (%s of the budget)", row.model_name.c_str(), row.format_label.c_str(),
                            row.partial ? (", -ngl " + std::to_string(row.gpu_layers)).c_str() : "", format_size(row.load_bytes, gib).c_str(),
                            format_percent(row.share).c_str());
     }
@@ -562,7 +567,7 @@ void figures(App& a) {
                 ImGui::TableNextColumn();
                 ImGui::PushFont(font(Font::Small));
                 ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-                ImGui::TextWrapped("%s", m->label.c_str());
+                text_wrapped("%s", m->label.c_str());
                 ImGui::PopStyleColor();
                 ImGui::PopFont();
                 ImGui::PushFont(font(Font::Bold));
@@ -618,7 +623,7 @@ void gpu_table(App& a, bool narrow) {
     ImGui::PushFont(font(Font::Small));
     ImGui::TableHeadersRow();
     ImGui::PopFont();
-    const double target = a.inputs.target_utilization;
+    const double target = a.results.target_utilization;
     for (const auto& row : r.gpus) {
         const GpuFit& f = row.fit;
         const GpuSpec* g = fit_gpu(a.inputs, f.gpu_id);
@@ -705,7 +710,7 @@ void notes(App& a) {
     for (const auto& n : e.notes) {
         ImGui::Bullet();
         ImGui::SameLine();
-        ImGui::TextWrapped("%s", sizes_in_unit(n, gib).c_str());
+        text_wrapped("%s", sizes_in_unit(n, gib).c_str());
     }
     ImGui::PopStyleColor();
 }
@@ -764,7 +769,7 @@ void results_panel(App& a, bool narrow, bool wide) {
     notes(a);
     ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
     ImGui::PushFont(font(Font::Small));
-    ImGui::TextWrapped("Runs locally: nothing you type leaves your machine. Computed in %.2f ms (estimate, %zu methods, %zu answers, 2 charts).",
+    text_wrapped("Runs locally: nothing you type leaves your machine. Computed in %.2f ms (estimate, %zu methods, %zu answers, 2 charts).",
                        r.compute_ms, r.methods.size(), r.answers.size());
     ImGui::PopFont();
     ImGui::PopStyleColor();

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "font.hpp"
+#include "ui.hpp"
 #include "ui_internal.hpp"
 
 namespace vc::shell::ui {
@@ -30,7 +31,7 @@ Scheme dark_scheme() {
     Scheme s;
     s.p.text = rgb(0xE4E8EE);
     s.p.dim = rgb(0x95A0AE);
-    s.p.faint = rgb(0x5F6A78);
+    s.p.faint = rgb(0x7A8593);  // 4.66:1 on the panel (WCAG AA text: 4.5:1)
     s.p.accent = rgb(0x3D8BFD);
     s.p.error = rgb(0xFF6B5E);
     s.p.good = rgb(0x3FBF7F);
@@ -57,18 +58,18 @@ Scheme light_scheme() {
     Scheme s;
     s.p.text = rgb(0x1A1F26);
     s.p.dim = rgb(0x56606D);
-    s.p.faint = rgb(0x9AA3AF);
+    s.p.faint = rgb(0x656F7C);  // 4.72:1 on the page background (WCAG AA text: 4.5:1)
     s.p.accent = rgb(0x1F6FEB);
     s.p.error = rgb(0xC9302C);
-    s.p.good = rgb(0x1E8E4F);
-    s.p.warn = rgb(0xA86A00);
+    s.p.good = rgb(0x198046);   // 4.60:1 on the page background
+    s.p.warn = rgb(0x9D6300);   // 4.60:1 on the page background
     s.p.bg = rgb32(0xF5F6F8);
     s.p.panel = rgb32(0xFFFFFF);
     s.p.border = rgb32(0xD3D9E0);
     s.p.grid = rgb32(0xE5E9EE);
     s.p.bar_track = rgb32(0xE8ECF1);
     s.p.capacity = rgb32(0x1A1F26);
-    s.p.target = rgb32(0xA86A00);
+    s.p.target = rgb32(0x9D6300);
     s.p.highlight = rgb32(0x000000);
     s.frame = 0xE9EDF2;
     s.frame_hover = 0xDDE3EA;
@@ -86,6 +87,26 @@ bool g_dark = true;
 }  // namespace
 
 const Palette& palette() { return g_palette; }
+
+}  // namespace vc::shell::ui
+
+namespace vc::shell {
+
+std::array<ThemeColour, 9> ui_theme_colours(bool dark) {
+    const ui::Scheme s = dark ? ui::dark_scheme() : ui::light_scheme();
+    auto hex = [](const ImVec4& c) {
+        return (static_cast<unsigned>(std::lround(c.x * 255)) << 16) | (static_cast<unsigned>(std::lround(c.y * 255)) << 8) |
+               static_cast<unsigned>(std::lround(c.z * 255));
+    };
+    auto hex32 = [](ImU32 c) { return ((c & 255) << 16) | (c & 0xFF00) | ((c >> 16) & 255); };  // ImU32 is ABGR
+    return {{{"text", hex(s.p.text)}, {"dim", hex(s.p.dim)},   {"faint", hex(s.p.faint)}, {"error", hex(s.p.error)},
+             {"good", hex(s.p.good)}, {"warn", hex(s.p.warn)}, {"bg", hex32(s.p.bg)},     {"panel", hex32(s.p.panel)},
+             {"popup", s.popup}}};
+}
+
+}  // namespace vc::shell
+
+namespace vc::shell::ui {
 bool theme_is_dark() { return g_dark; }
 
 // [SECTION] theme ---------------------------------------------------------------------------------

@@ -13,7 +13,10 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include <imgui_internal.h>  // TempInputIsActive: a number field in text-input mode
 
@@ -53,7 +56,49 @@ void form_row_end(App& a, const char* path, const std::string& error) {
 // [SECTION] text ----------------------------------------------------------------------------------
 namespace {
 constexpr float kTooltipWrapEm = 26;  // tooltip width in font heights
+
+// The number row being drawn when it shows its field in another unit than the field table's (a
+// share as %, bytes as MiB: NumberSpec::per_unit): its tooltip's range and its error speak that unit.
+bool g_shown_set = false;
+FieldDef g_shown;
+
+// A form row showing an error: its control and the error under it (screen coordinates, the
+// row's whole width), which the row's tooltips keep clear of.
+bool g_guard_set = false;
+ImRect g_guard;
+
+// Opens a tooltip out of the guarded rows' way: where ImGui would put it, with the guard added to
+// the rectangle it avoids around the pointer (the tooltip's size is last frame's, as ImGui's own).
+void begin_tooltip() {
+    if (g_guard_set) {
+        ImGuiWindow* last = ImGui::FindWindowByName("##Tooltip_00");
+        if (last && last->Size.x > 0) {
+            static ImGuiDir dir = ImGuiDir_None;
+            const ImVec2 mouse = ImGui::GetMousePos();
+            ImRect avoid(mouse.x - 16, mouse.y - 8, mouse.x + 24, mouse.y + 24);
+            avoid.Add(g_guard);
+            const ImVec2 pos = ImGui::FindBestWindowPosForPopupEx(ImVec2(mouse.x + 16, mouse.y + 10), last->Size, &dir,
+                                                                  ImGui::GetPopupAllowedExtentRect(last), avoid, ImGuiPopupPositionPolicy_Tooltip);
+            ImGui::SetNextWindowPos(pos);
+        }
+    }
+    ImGui::BeginTooltip();
 }
+
+void end_tooltip() {
+    // The registry's "tooltip": tests check it keeps clear of an error.
+    reg_rect(app(), "tooltip", ImGui::GetWindowPos(), ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()));
+    ImGui::EndTooltip();
+}
+
+void show_tooltip(const char* text) {
+    begin_tooltip();
+    ImGui::PushTextWrapPos(tooltip_wrap());
+    text_unformatted(text);
+    ImGui::PopTextWrapPos();
+    end_tooltip();
+}
+}  // namespace
 
 float tooltip_wrap(float em) {
     // Within the screen on a phone: the tooltip's padding on both sides and a margin.
@@ -64,15 +109,11 @@ float tooltip_wrap(float em) {
 void tooltip(const char* text) {
     if (!text || !*text) return;
     if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled | ImGuiHoveredFlags_DelayNone) || ImGui::IsItemActive()) return;
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(tooltip_wrap());
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
+    show_tooltip(text);
 }
 
 std::string field_tip(const Field& field) {
-    const FieldDef* def = find_any_field(field.id);
+    const FieldDef* def = g_shown_set && std::strcmp(g_shown.path, field.id) == 0 ? &g_shown : find_any_field(field.id);
     std::string text = field.tip ? field.tip : def ? def->meaning : "";
     if (!field.tip && !text.empty()) {
         // The table's one line, as a sentence.
@@ -91,6 +132,105 @@ void field_tooltip(const Field& field) {
     tooltip(field_tip(field).c_str());
 }
 
+namespace {
+
+// `text` with line breaks where it passes `width` pixels in the current font: at blanks only
+// (ImGui's own wrapping also breaks after '.' and ',', inside numbers: "75.|0%", "8,030,|261"); a
+// word wider than the whole line is cut where it reaches the edge, as ImGui cuts it.
+std::string break_at_blanks(const char* text, float width, std::vector<std::string>* lines) {
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    auto span = [&](const char* b, const char* e) { return font->CalcTextSizeA(size, FLT_MAX, 0, b, e).x; };
+    auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    std::string out;
+    const char* end = text + std::strlen(text);
+    for (const char* para = text; para <= end;) {
+        const char* eol = std::find(para, end, '\n');
+        const char* line = para;  // the start of the output line
+        const char* fit = para;   // the end of its last word that fits
+        for (const char* p = para; p < eol;) {
+            const char* word = p;
+            while (p < eol && blank(*p)) ++p;
+            if (p == eol) break;  // trailing blanks: dropped at a break, as ImGui drops them
+            while (p < eol && !blank(*p)) ++p;
+            if (span(line, p) <= width) {
+                fit = p;
+                continue;
+            }
+            if (fit > line) {  // break before this word
+                lines->emplace_back(line, fit);
+                line = word;
+                while (line < p && blank(*line)) ++line;
+                p = line;
+                fit = line;
+                continue;
+            }
+            // One word wider than the line: cut it at the last character that fits (at least one).
+            const char* cut = line + 1;
+            while (cut < p && (static_cast<unsigned char>(*cut) & 0xC0) == 0x80) ++cut;
+            for (const char* q = cut; q < p;) {
+                const char* next = q + 1;
+                while (next < p && (static_cast<unsigned char>(*next) & 0xC0) == 0x80) ++next;
+                if (span(line, next) > width) break;
+                cut = q = next;
+            }
+            lines->emplace_back(line, cut);
+            line = fit = p = cut;
+        }
+        if (fit > line) lines->emplace_back(line, fit);
+        else if (line == para) lines->emplace_back(line, eol);  // an empty (or blank) paragraph stays a line
+        para = eol + 1;
+    }
+    for (size_t i = 0; i < lines->size(); ++i) out += (i ? "\n" : "") + (*lines)[i];
+    return out;
+}
+
+}  // namespace
+
+void text_unformatted(const char* text) {
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float wrap_pos = window->DC.TextWrapPos;
+    if (wrap_pos < 0) {
+        ImGui::TextUnformatted(text);
+        return;
+    }
+    std::vector<std::string> lines;
+    const std::string broken = break_at_blanks(text, ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos), &lines);
+    if (lines.size() > 1) app().wrapped.push_back(lines);
+    ImGui::PushTextWrapPos(-1.0f);  // broken here: ImGui's own wrapping off
+    ImGui::TextUnformatted(broken.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+namespace {
+
+std::string vformat(const char* fmt, va_list args) {
+    va_list copy;
+    va_copy(copy, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, copy);
+    va_end(copy);
+    std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+    if (n > 0) std::vsnprintf(s.data(), s.size() + 1, fmt, args);
+    return s;
+}
+
+void wrapped_at_edge(const char* text) {
+    const bool set = ImGui::GetCurrentWindow()->DC.TextWrapPos < 0;
+    if (set) ImGui::PushTextWrapPos(0.0f);  // the window's or the cell's edge, as TextWrapped
+    text_unformatted(text);
+    if (set) ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void text_wrapped(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const std::string text = vformat(fmt, args);
+    va_end(args);
+    wrapped_at_edge(text.c_str());
+}
+
 void section_title(const char* title, const char* tip) {
     ImGui::PushFont(font(Font::Bold));
     ImGui::TextUnformatted(title);
@@ -101,15 +241,16 @@ void section_title(const char* title, const char* tip) {
 void dim_text(const char* fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
-    ImGui::TextWrappedV(fmt, args);
-    ImGui::PopStyleColor();
+    const std::string text = vformat(fmt, args);
     va_end(args);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+    wrapped_at_edge(text.c_str());
+    ImGui::PopStyleColor();
 }
 
 void error_text(const std::string& s) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
-    ImGui::TextWrapped("%s", s.c_str());
+    wrapped_at_edge(s.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -164,18 +305,44 @@ void end_form(Form& f) {
     (void)f;
 }
 
+namespace {
+
+// The row's error: the engine's on the current inputs, else the part of a link that could not be read.
+std::string row_message(const Form& f, const Field& field) {
+    if (names(f.a.error.field, field)) return f.a.error.message;
+    for (const Error& e : f.a.link_left_out)
+        if (names(e.field, field)) return "From " + f.a.left_out_from + ", not applied: " + e.message;
+    return {};
+}
+
+}  // namespace
+
 void row_begin(Form& f, const Field& field) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
+    const float top = ImGui::GetCursorScreenPos().y;
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
     // A label longer than its column wraps (a phone's column is narrow), never clipped.
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(field.label);
+    text_unformatted(field.label);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
-    field_tooltip(field);
+    const bool label_hovered = ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled | ImGuiHoveredFlags_DelayNone);
     ImGui::TableSetColumnIndex(1);
+    // A row with an error keeps its tooltips off the control and the message (row_end draws it
+    // under the control, as tall as its lines at this column's width).
+    const std::string message = row_message(f, field);
+    g_guard_set = !message.empty();
+    if (g_guard_set) {
+        std::vector<std::string> lines;
+        break_at_blanks(message.c_str(), ImGui::GetContentRegionAvail().x, &lines);
+        const ImGuiStyle& st = ImGui::GetStyle();
+        const float x = ImGui::GetWindowPos().x;
+        g_guard = ImRect(x, top, x + ImGui::GetWindowWidth(),
+                         top + ImGui::GetFrameHeight() + st.ItemSpacing.y + static_cast<float>(lines.size()) * ImGui::GetTextLineHeight());
+    }
+    if (label_hovered) show_tooltip(field_tip(field).c_str());
     ImGui::SetNextItemWidth(-FLT_MIN);
     g_control_set = false;
     form_row(f.a, field.id, field.label);
@@ -187,16 +354,10 @@ void row_end(Form& f, const Field& field) {
     ImGui::EndDisabled();
     if (!g_control_set) mark_control();
     if (is_locked(f.a, field.id) && ImGui::IsMouseHoveringRect(g_control_min, g_control_max)) ImGui::SetTooltip("Set by this page");
-    // The engine's error on the current inputs, else the part of a link that could not be read.
-    const bool engine = names(f.a.error.field, field);
-    const Error* from_link = nullptr;
-    for (const Error& e : f.a.link_left_out)
-        if (!from_link && names(e.field, field)) from_link = &e;
-    const std::string message = engine      ? f.a.error.message
-                                : from_link ? "From " + f.a.left_out_from + ", not applied: " + from_link->message
-                                            : std::string();
+    const std::string message = row_message(f, field);
     form_row_end(f.a, field.id, message);
-    if (engine || from_link) {
+    g_guard_set = false;
+    if (!message.empty()) {
         ImGui::GetWindowDrawList()->AddRect(g_control_min, g_control_max, ImGui::GetColorU32(palette().error), ImGui::GetStyle().FrameRounding, 0, 1.5f);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         error_text(message);
@@ -256,8 +417,17 @@ std::string preset_label(double v) {
 
 bool number(Form& f, const Field& field, double& v, const NumberSpec& given) {
     const NumberSpec spec = with_table_range(field, given);
-    row_begin(f, field);
     App& a = f.a;
+    const FieldDef* def = find_any_field(field.id);
+    g_shown_set = def && def->ranged && !def->accepts && given.per_unit != 1;
+    if (g_shown_set) {
+        // Its tooltip's range in the row's unit; the engine's message too (App::shown_units).
+        g_shown = shown_field(*def, given.per_unit, given.unit ? given.unit : "");
+        bool known = false;
+        for (const ShownUnit& s : a.shown_units) known |= s.field == field.id;
+        if (!known) a.shown_units.push_back(ShownUnit{field.id, given.per_unit, given.unit ? given.unit : ""});
+    }
+    row_begin(f, field);
     const std::string id = field.id;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float h = ImGui::GetFrameHeight();
@@ -325,6 +495,7 @@ bool number(Form& f, const Field& field, double& v, const NumberSpec& given) {
     }
     ImGui::PopStyleVar();
     if (ImGui::BeginPopup("presets")) {
+        const ListEntries entries;
         for (double p : spec.presets) {
             if (ImGui::Selectable(preset_label(p).c_str(), p == v)) {
                 v = p;
@@ -336,6 +507,7 @@ bool number(Form& f, const Field& field, double& v, const NumberSpec& given) {
     }
     ImGui::PopID();
     row_end(f, field);
+    g_shown_set = false;
     return changed;
 }
 
@@ -353,10 +525,50 @@ bool integer(Form& f, const Field& field, int& v, const NumberSpec& spec) {
 }
 
 // [SECTION] choices -------------------------------------------------------------------------------
+float list_spacing_y() {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    // On a phone the frames are touch targets (ui.cpp): so are the entries.
+    const bool touch = ImGui::GetFrameHeight() >= kTouchTargetPx - 0.5f;
+    return touch ? std::max(st.ItemSpacing.y, kTouchTargetPx - ImGui::GetFontSize()) : st.ItemSpacing.y;
+}
+
+ListEntries::ListEntries() { ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, list_spacing_y())); }
+ListEntries::~ListEntries() { ImGui::PopStyleVar(); }
+
 const char* choice_id(const Field& field, int value, const char* own) {
     if (own) return own;
     const FieldDef* f = find_any_field(field.id);
     return f && f->kind == FieldKind::Enum ? enum_name(f->names, value) : "";
+}
+
+std::string combo_preview(App& a, const std::string& id, const char* label) {
+    // BeginCombo's text area: the frame less its arrow button and the left padding.
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - st.FramePadding.x;
+    const char* kEllipsis = "\xe2\x80\xa6";
+    std::string shown = label;
+    if (ImGui::CalcTextSize(label).x > room) {
+        // A figure after two spaces ("RTX 4090 24GB  25.76 GB") stays whole when the rest has room.
+        const char* gap = std::strstr(label, "  ");
+        std::string head = label, tail;
+        if (gap && ImGui::CalcTextSize((std::string(kEllipsis) + gap).c_str()).x < room / 2) {
+            head.assign(label, gap);
+            tail = gap;
+        }
+        while (!head.empty()) {
+            do head.pop_back();  // whole UTF-8 characters
+            while (!head.empty() && (static_cast<unsigned char>(head.back()) & 0xC0) == 0x80);
+            if (!head.empty() && (static_cast<unsigned char>(head.back()) & 0xC0) == 0xC0) head.pop_back();
+            while (!head.empty() && head.back() == ' ') head.pop_back();
+            shown = head + kEllipsis + tail;
+            if (ImGui::CalcTextSize(shown.c_str()).x <= room) break;
+        }
+    }
+    // Where the closed combo's text is drawn (the registry's "label/<id>": tests check it is whole).
+    const ImVec2 at(ImGui::GetCursorScreenPos().x + st.FramePadding.x, ImGui::GetCursorScreenPos().y + st.FramePadding.y);
+    const ImVec2 size = ImGui::CalcTextSize(shown.c_str());
+    reg_rect(a, "label/" + id, at, ImVec2(at.x + size.x, at.y + size.y));
+    return shown;
 }
 
 bool combo_control(App& a, const char* id, const char* tip, int count, int& index, const char* const* ids, const char* const* labels,
@@ -364,12 +576,14 @@ bool combo_control(App& a, const char* id, const char* tip, int count, int& inde
     bool changed = false;
     ImGui::PushID(id);
     ImGui::SetNextItemWidth(-FLT_MIN);
-    const bool open = ImGui::BeginCombo("##v", labels[index], ImGuiComboFlags_HeightLarge);
+    const std::string preview = combo_preview(a, id, labels[index]);
+    const bool open = ImGui::BeginCombo("##v", preview.c_str(), ImGuiComboFlags_HeightLarge);
     reg(a, id);
     mark_control();
     tooltip(tip);
     for (int i = 0; i < count; ++i) form_option(a, ids[i], labels[i]);
     if (open) {
+        const ListEntries entries;
         for (int i = 0; i < count; ++i) {
             if (ImGui::Selectable(labels[i], i == index) && i != index) {
                 index = i;

@@ -58,8 +58,11 @@
         const link = JSON.parse(Module.embedLink());
         Object.assign(state, { theme: link.theme, locked: link.lock, origins: link.origins, id: link.id, error: link.error });
         applyOptions();
+        // The page shows a link's problem itself, under its header and beside each field it names
+        // (the text form's status reads it out): no HTML line over the canvas's header. The
+        // widget's compact header has no room for it: there the line shows for a while.
         const linkError = Module.linkError();
-        if (linkError) showProblem({ field: 'link', message: linkError });
+        if (linkError) { if (widget) showProblem({ field: 'link', message: linkError }); }
         else if (state.error) showProblem(state.error);
         if (darkScheme && darkScheme.addEventListener) darkScheme.addEventListener('change', () => { if (state.theme === 'auto') applyOptions(); });
         ready = true;

@@ -50,6 +50,7 @@
 #include "io/text_input.hpp"
 #include "shell/app.hpp"
 #include "shell/platform.hpp"
+#include "shell/ui.hpp"
 #include "shell/state/planner.hpp"
 #include "shell/state/report.hpp"
 #include "shell/state/rules.hpp"
@@ -97,6 +98,19 @@ std::string shell_state() {
     json widgets = json::object();
     for (const auto& w : a.widgets) widgets[w.id] = {{"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}};
     j["widgets"] = widgets;
+    json wrapped = json::array();  // the lines of each text drawn on more than one
+    for (const auto& lines : a.wrapped) {
+        json l = json::array();
+        for (const auto& line : lines) l.push_back(line);
+        wrapped.push_back(std::move(l));
+    }
+    j["wrapped"] = std::move(wrapped);
+    json colours = json::object();  // each theme's text colours and backgrounds (a contrast check)
+    for (bool dark : {true, false}) {
+        json& t = colours[dark ? "dark" : "light"];
+        for (const auto& c : vc::shell::ui_theme_colours(dark)) t[c.name] = c.rgb;
+    }
+    j["theme_colours"] = std::move(colours);
     j["focus"] = {{"id", a.focus_id}, {"visible", a.focus_visible}};
     j["planner"] = vc::shell::planner_state_json(a);
     // "Models that fit", once its panel was opened (core/fit_models.hpp): the rows that fit, best first,

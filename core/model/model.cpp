@@ -70,6 +70,10 @@ const std::vector<const FieldDef*>& checked_fields() {
 bool check_model_ranges(const ModelSpec& in, Error& err) {
     static const FieldDef& params_b = *find_field("model.params_b");
     static const FieldDef& context_limit = *find_field("model.context_limit");
+    static const FieldDef& count = *find_field("params_b");
+    // A "parameters only" architecture (approximate: filled from a count) is its count: 0 there is
+    // not "unset" but a count refused with params_b's range, never the filled 1B fallback.
+    if (in.approximate && !check_number(count, in.params_override_b, err)) return false;
     if (!check_number(params_b, in.params_override_b, err) || !check_number(context_limit, in.context_limit, err)) return false;
     if (in.layers == 0 && in.params_override_b > 0) return true;  // "parameters only": no architecture to check
     for (size_t i = 0; i < std::size(kChecked); ++i) {

@@ -106,7 +106,8 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         const double k = last_fitting([&](double x) { c.run.seq = x * cp; return within(c); }, std::floor(kMaxSolveSeq / cp));
         a.value = k * cp;
         c.run.seq = a.value > 0 ? a.value : cp;
-        a.explanation = (a.value > 0 ? int_text(a.value) + " tokens need " : "even " + int_text(cp) + " tokens need ") +
+        auto tokens_need = [](double n) { return int_text(n) + (n == 1 ? " token needs " : " tokens need "); };
+        a.explanation = (a.value > 0 ? tokens_need(a.value) : "even " + tokens_need(cp)) +
                         gb(total(c)) + " per GPU" + (a.value > 0 ? ", within " : ", over ") + target;
         // The model's context window bounds the answer (whole multiples of cp); memory may allow more.
         const double limit = cfg.model.context_limit;
@@ -142,7 +143,8 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         a.value = k * step * mp;
         if (a.value > 0) {
             c.gpus = a.value;
-            a.explanation = int_text(a.value) + " GPUs (dp " + int_text(k * step) + ") need " + gb(total(c)) + " per GPU, within " + target;
+            a.explanation = int_text(a.value) + " " + noun_for(a.value, "GPUs") + " (dp " + int_text(k * step) + (a.value == 1 ? ") needs " : ") need ") +
+                            gb(total(c)) + " per GPU, within " + target;
         } else {
             // What stays on each GPU however many there are: the floor at the largest count, and
             // what would lower it (only what this config does not already do).

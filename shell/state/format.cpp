@@ -43,7 +43,8 @@ std::string format_count(double v) {
 std::string format_percent(double share) {
     if (!std::isfinite(share)) return "-";
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", share * 100);
+    // (a share far past 100%, e.g. a refused input, in a few digits: "1e+30%")
+    std::snprintf(buf, sizeof buf, std::fabs(share) < 1e4 ? "%.1f%%" : "%.3g%%", share * 100);
     return buf;
 }
 

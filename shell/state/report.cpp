@@ -194,14 +194,14 @@ std::string metric_text(const Metric& m, bool gib) {
     return format_value(m.value, m.unit, gib);
 }
 
-std::string budget_text(const Config& cfg, bool gib) {
+std::string budget_text(const Config& cfg, double target, bool gib) {
     const GpuSpec* g = config_gpu(cfg);
     if (!g) return std::string();
     if (cfg.task == Task::Inference && cfg.method == Method::Detailed && cfg.inference.engine == Engine::Vllm)
         return "Budget: vLLM reserves " + format_percent(cfg.inference.vllm.gpu_memory_utilization) + " of " +
                format_size(g->memory_bytes, gib) + " (gpu_memory_utilization) and fills it with KV cache; it fits when that pool holds " +
                "the sequences, and every answer fills the same pool.";
-    return "Budget: " + format_size(g->memory_bytes * cfg.target_utilization, gib) + ", the " + format_percent(cfg.target_utilization) +
+    return "Budget: " + format_size(g->memory_bytes * target, gib) + ", the " + format_percent(target) +
            " target of " + format_size(g->memory_bytes, gib) + "; the verdict, the bar, the GPU table and every answer use it.";
 }
 
@@ -226,7 +226,7 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     if (const GpuFit* f = chosen_fit(cfg, r)) {
         std::string verdict = verdict_text(*f);
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
-        rows.push_back({"Budget", budget_text(cfg, gib).substr(8)});  // without its "Budget: "
+        rows.push_back({"Budget", budget_text(cfg, r.target_utilization, gib).substr(8)});  // without its "Budget: "
     }
     for (const auto& m : e.metrics) rows.push_back({m.label, metric_text(m, gib)});
     for (const auto& s : r.answers) {

@@ -25,8 +25,9 @@ const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id);
 
 // One budget for the verdict, the bar, the GPU table and every answer, said in one place: the
 // target share of the chosen GPU, or for vLLM its own reservation (gpu_memory_utilization) that
-// the KV pool fills (core/serve/inference.hpp budget_share).
-std::string budget_text(const Config& cfg, bool gib);
+// the KV pool fills (core/serve/inference.hpp budget_share). `target`: the result's own target
+// (Results::target_utilization: while a typed target is refused, the last valid one).
+std::string budget_text(const Config& cfg, double target, bool gib);
 // The verdict in the budget's words: "fits within the budget", "over the budget (...)", "does not fit".
 std::string verdict_text(const GpuFit& f);
 

@@ -12,31 +12,17 @@ import { fileURLToPath } from 'node:url';
 
 import { serveSite } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
-import { Visitor } from './visitor.mjs';
+import { openPage } from './visitor.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
-const kSizes = {
-    desktop: { viewport: { width: 1440, height: 900 } },
-    phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true },
-};
 
 const kStart = 'model.preset=llama-3.1-8b&batch=4';
 
 let server, url, browser;
 const consoleErrors = [];
 
-async function open(size, fragment = '') {
-    const context = await browser.newContext(kSizes[size]);
-    const page = await context.newPage();
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    await page.goto(url + (fragment ? `#${fragment}` : ''));
-    await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 0, null, { timeout: 30000 });
-    const v = new Visitor(page);
-    await v.settled();
-    return [page, v];
-}
+const open = (size, fragment = '') => openPage(browser, url, size, fragment, consoleErrors);
 
 const active = (page) => page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
 

@@ -4,6 +4,26 @@
 // pixels; results are read back through the page's test hook, never by OCR.
 import assert from 'node:assert/strict';
 
+// The sizes the page is tried at: a desktop, and a 390 x 844 phone at DPR 3 with touch.
+export const kSizes = {
+    desktop: { viewport: { width: 1440, height: 900 } },
+    phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true },
+};
+
+// Opens `url` (+ `#fragment`) in a fresh context of `size` (a kSizes key), collects console errors
+// into `consoleErrors`, waits for the first frame and a settled page; returns [page, visitor].
+export async function openPage(browser, url, size, fragment, consoleErrors, visitorOptions = {}) {
+    const context = await browser.newContext(kSizes[size]);
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    await page.goto(url + (fragment ? `#${fragment}` : ''));
+    await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 0, null, { timeout: 30000 });
+    const v = new Visitor(page, visitorOptions);
+    await v.settled();
+    return [page, v];
+}
+
 export class Visitor {
     // `settleMs`: how long settled() waits for the page to go idle (a page that keeps computing over
     // frames, as the planner does, needs longer on a loaded machine drawing in software).

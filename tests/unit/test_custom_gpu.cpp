@@ -69,7 +69,7 @@ TEST_CASE("custom GPU: training fits, answers and the page's verdict use it, not
             CHECK(r.from_solver);
         }
     CHECK(row);
-    CHECK(budget_text(c, false).find("of 34.36 GB") != std::string::npos);
+    CHECK(budget_text(c, c.target_utilization, false).find("of 34.36 GB") != std::string::npos);
 }
 
 TEST_CASE("custom GPU: a speed figure it leaves out is unknown, not the other bound") {

@@ -185,6 +185,23 @@ TEST_CASE("parameters only: the typed total, apportioned by a filled architectur
     CHECK(m7.ffn == 14336);
 }
 
+TEST_CASE("parameters only with no count (the page's 0): refused with params_b's range, not the filled 1.17B") {
+    for (double typed : {0.0, -3.0}) {
+        ModelSpec m = model_from_params(typed);  // the architecture falls back to 1B's
+        m.params_override_b = typed;             // the count stays as typed (shell/state/scenario.cpp)
+        for (Method method : {Method::Detailed, Method::Quick, Method::Guide}) {
+            Config c;
+            c.method = method;
+            c.model = m;
+            auto r = estimate(c);
+            INFO(typed << " " << method_name(method) << ": " << r.error.message);
+            CHECK_FALSE(r.ok);
+            CHECK(r.error.field == "params_b");
+            CHECK(r.error.message.rfind("params_b must be a number greater than 0 and at most 100000 billion, got ", 0) == 0);
+        }
+    }
+}
+
 // A small dense architecture that resolves: 4 layers, 512 wide, 8 heads.
 static ModelSpec small_model() {
     ModelSpec m;

@@ -401,7 +401,7 @@ TEST_CASE("one budget: the verdict, the GPU table and the answers agree, and the
     REQUIRE(f);
     CHECK(f->within_target);  // the pool holds the sequence: green, not "above the target"
     CHECK(verdict_text(*f) == "fits within the budget");
-    CHECK(budget_text(a.inputs, false).find("vLLM reserves 90.0% of") != std::string::npos);
+    CHECK(budget_text(a.inputs, a.inputs.target_utilization, false).find("vLLM reserves 90.0% of") != std::string::npos);
     // HF transformers on the same card (24 GiB = 25.76 GB), 4 sequences of 4k: 79% of it, over the 75% target.
     a.inputs.inference.engine = Engine::Hf;
     a.inputs.inference.concurrency = 4;
@@ -421,7 +421,7 @@ TEST_CASE("one budget: the verdict, the GPU table and the answers agree, and the
     REQUIRE(most->ok);
     // Within the budget exactly when the answer says the load fits.
     CHECK(f->within_target == (most->answer.value >= 4));
-    CHECK(budget_text(a.inputs, false) == "Budget: 19.32 GB, the 75.0% target of 25.76 GB; the verdict, the bar, the GPU table and every answer use it.");
+    CHECK(budget_text(a.inputs, a.inputs.target_utilization, false) == "Budget: 19.32 GB, the 75.0% target of 25.76 GB; the verdict, the bar, the GPU table and every answer use it.");
     // The table's count for the chosen GPU is the Fewest GPUs answer.
     for (const auto& row : a.results.gpus)
         if (row.fit.gpu_id == a.inputs.gpu_id && fewest->ok) CHECK(row.fit.gpus_needed == static_cast<int>(fewest->answer.value));
