@@ -304,7 +304,7 @@ constexpr FieldDef kTable[] = {
                                             "profile's TP plan"),
         Int("parallel.pp", AT(parallel.pp), "pipeline stages, at most model.layers").range(1, k2p16, "stages"),
         Enum("parallel.schedule", enum_names(kSchedules), ENUM(PipelineSchedule, parallel.schedule), "pipeline schedule (interleaved needs pp >= 2)"),
-        Int("parallel.virtual_stages", AT(parallel.virtual_stages), "interleaved: model chunks per GPU; pp x v divides model.layers")
+        Int("parallel.virtual_stages", AT(parallel.virtual_stages), "interleaved: model chunks per GPU; at most ceil(layers / pp) layers on a stage (pp x v dividing model.layers, or uneven chunks)")
             .range(1, k2p16),
         Int("parallel.dp", AT(parallel.dp), "data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp").range(0, k2p20, "GPUs"),
         Int("parallel.cp", AT(parallel.cp), "context parallel; divides seq").range(1, k2p16, "GPUs"),

@@ -249,7 +249,7 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
             std::vector<int> vs = {1};
             if (pp > 1 && s.in.search_interleave)
                 for (int v = 2; v <= 8; ++v)
-                    if (m.layers % (pp * v) == 0) vs.push_back(v);
+                    if (m.layers % (pp * v) == 0 || (s.in.uneven_pp && interleave_split_ok(m.layers, pp, v))) vs.push_back(v);
             for (int cp = 1; cp <= std::min(s.in.max_cp, N / (tp * pp)); cp *= 2) {
                 if ((N / (tp * pp)) % cp) continue;
                 if (static_cast<long long>(s.cfg.run.seq) % cp) continue;

@@ -167,8 +167,9 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
         return fail("parallel.pp", "must be at most model.layers (" + str(md.layers) + "), a stage needs a layer; got " + str(s.pp));
     if (s.interleaved) {
         if (s.pp < 2) return fail("parallel.schedule", "\"interleaved\" needs parallel.pp >= 2, got " + str(s.pp));
-        if (md.layers % (s.pp * s.virtual_stages) != 0)
-            return fail("parallel.virtual_stages", "x parallel.pp must divide model.layers (" + str(md.layers) + "), got " +
+        if (!interleave_split_ok(md.layers, s.pp, s.virtual_stages))
+            return fail("parallel.virtual_stages", "x parallel.pp chunks of model.layers (" + str(md.layers) + ") must put at most " +
+                                                       str((md.layers + s.pp - 1) / s.pp) + " layers on a stage (pp x v dividing the layers does), got " +
                                                        str(s.virtual_stages) + " x " + str(s.pp));
     }
     if (static_cast<long long>(s.seq) % s.cp != 0)
@@ -751,6 +752,13 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     r.dp = s.dp;
     r.activation_bytes_per_layer = worst.moe_layers_on > 0 ? worst.moe_layer_bytes : worst.layer_bytes;
     return r;
+}
+
+bool interleave_split_ok(int layers, int pp, int v) {
+    if (layers < 1 || pp < 1 || v < 1) return false;
+    const long long chunks = static_cast<long long>(pp) * v;
+    const long long chunk = (layers + chunks - 1) / chunks;
+    return v * chunk == (layers + pp - 1) / pp;
 }
 
 Outcome<TrainingResult> training_result(const Config& cfg, TrainingChecks checks) {

@@ -262,6 +262,14 @@ Outcome<Estimate> training_estimate(const Config& cfg);
 // skips ~49 checks per layout. Every other rule (divisibility, the model's consistency, the
 // profile) still runs; the result is the same.
 enum class TrainingChecks { All, RangesChecked };
+
+// Whether `layers` split into pp x v model chunks (the interleaved schedule) of ceil(layers / (pp x v))
+// or one fewer layers each keeps the busiest stage at ceil(layers / pp) layers, the load of an uneven
+// split without interleaving. True whenever pp x v divides the layers; also for uneven chunks such as
+// Llama 3 405B's 126 layers in 16 x 8 chunks (two chunks hold only the embedding and the loss: the
+// Llama 3 paper's "one fewer layer on the first and last stages", Megatron-Core's
+// --decoder-first/last-pipeline-num-layers and --pipeline-model-parallel-layout).
+bool interleave_split_ok(int layers, int pp, int v);
 Outcome<TrainingResult> training_result(const Config& cfg, TrainingChecks checks = TrainingChecks::All);
 // The field-table ranges of the config members the training engine reads (the model's first), in
 // the order it reports them.

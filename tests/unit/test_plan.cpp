@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "core/plan/collectives.hpp"
 #include "core/plan/plan.hpp"
 #include "core/text.hpp"
+#include "core/train/training.hpp"
 
 using namespace vc;
 using Catch::Detail::Approx;
@@ -748,4 +750,53 @@ TEST_CASE("search: a model no layout fits says how many GPUs, and which GPU, wou
     CHECK(off.value.suggest_gpus == 0);
     CHECK(off.value.suggest_gpu.empty());
     CHECK(off.value.notes.back().find("More GPUs (plan.gpus), a GPU with more memory (gpu)") != std::string::npos);
+}
+
+TEST_CASE("interleaving with uneven chunks keeps the busiest stage at ceil(L / PP) layers", "[plan]") {
+    // Llama 3 405B: 126 layers in 16 stages hold at most 8 each; 16 x 8 chunks of 1 layer (two empty:
+    // the embedding's and the loss's), 16 x 4 of 2 (or 1), 16 x 2 of 4 (or 3) keep that.
+    CHECK(interleave_split_ok(126, 16, 8));
+    CHECK(interleave_split_ok(126, 16, 4));
+    CHECK(interleave_split_ok(126, 16, 2));
+    CHECK_FALSE(interleave_split_ok(126, 16, 3));  // chunks of 3: 9 layers on a stage
+    CHECK(interleave_split_ok(128, 16, 8));        // dividing: always
+    CHECK_FALSE(interleave_split_ok(80, 16, 2));   // chunks of 3: 6 > 5 layers on a stage
+    CHECK(interleave_split_ok(80, 16, 5));
+    // The engine takes such a layout and refuses one that overloads a stage, naming the field.
+    Config c;
+    c.method = Method::Detailed;
+    c.task = Task::Training;
+    c.gpu_id = "h100-80gb";
+    c.model = *find_preset("llama-3.1-405b");
+    c.run.seq = 8192;
+    c.run.batch = 1;
+    c.gpus = 128;
+    c.parallel.tp = 8;
+    c.parallel.pp = 16;
+    c.parallel.schedule = PipelineSchedule::Interleaved;
+    c.parallel.virtual_stages = 8;
+    c.training.recompute = Recompute::Full;
+    REQUIRE(training_result(c).ok);
+    c.parallel.virtual_stages = 3;
+    auto bad = training_result(c);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "parallel.virtual_stages");
+    CHECK(bad.error.message.find("at most 8 layers on a stage") != std::string::npos);
+    // On 512 H100 the search ranks PP16 at v = 2, 4 and 8 (plan.uneven_pp, the default), none when it is off.
+    Config p = c;
+    p.parallel = {};
+    p.training.recompute = Recompute::None;
+    PlanInputs in;
+    in.gpus = 512;
+    in.global_batch = 128;
+    in.top = 10000;
+    auto r = plan(p, in);
+    REQUIRE(r.ok);
+    std::set<int> vs;
+    for (const auto& l : r.value.ranked) if (l.layout.pp == 16) vs.insert(l.layout.v);
+    CHECK(vs == std::set<int>{1, 2, 4, 8});
+    in.uneven_pp = false;
+    auto even = plan(p, in);
+    REQUIRE(even.ok);
+    for (const auto& l : even.value.ranked) CHECK(126 % (l.layout.pp * l.layout.v) == 0);
 }

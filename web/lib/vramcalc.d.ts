@@ -213,7 +213,7 @@ export interface ParallelConfig {
     pp?: number;
     /** pipeline schedule (interleaved needs pp >= 2) (default '1f1b') */
     schedule?: '1f1b' | 'interleaved';
-    /** interleaved: model chunks per GPU; pp x v divides model.layers (default 1; [1, 65536]) */
+    /** interleaved: model chunks per GPU; at most ceil(layers / pp) layers on a stage (pp x v dividing model.layers, or uneven chunks) (default 1; [1, 65536]) */
     virtual_stages?: number;
     /** data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp (default 0; [0, 1048576] GPUs) */
     dp?: number;
