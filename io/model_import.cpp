@@ -282,9 +282,9 @@ nlohmann::json import_to_json(const ModelImport& r) {
     return j;
 }
 
-std::string import_json(const std::string& bytes, const std::string& name, double file_size) {
+std::string import_json(const std::uint8_t* data, std::size_t size, const std::string& name, double file_size) {
     const std::uint64_t fs = file_size > 0 && file_size < 1.8e19 ? static_cast<std::uint64_t>(file_size) : 0;
-    return dump(import_to_json(import_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name, fs)));
+    return dump(import_to_json(import_model(data, size, name, fs)));
 }
 
 }  // namespace vc::io
