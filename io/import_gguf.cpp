@@ -483,8 +483,8 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
         const std::uint64_t grow = std::max<std::uint64_t>(std::uint64_t(size) + size / 4, 1u << 20);
         const std::uint64_t want = std::min<std::uint64_t>(in.file_size(), std::max(estimate_end(in, p, h.tensor_count), grow));
         if (want > kMaxImportHeaderBytes && size >= kMaxImportHeaderBytes)
-            return detail::failure("gguf", name, "the GGUF header is larger than " + num(kMaxImportHeaderBytes) + " bytes, more than a model's header takes");
-        return detail::failure("gguf", name, "the GGUF header continues past the first " + num(double(size)) + " bytes",
+            return detail::failure("gguf", name, "the GGUF header is larger than " + count_text(double(kMaxImportHeaderBytes)) + " bytes, more than a model's header takes");
+        return detail::failure("gguf", name, "the GGUF header continues past the first " + count_text(double(size)) + " bytes",
                                std::min<std::uint64_t>(want, std::max<std::uint64_t>(kMaxImportHeaderBytes, size + 1)));
     }
     if (!in.ok()) return detail::failure("gguf", name, in.error());
@@ -517,7 +517,7 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
         data_end = std::max(data_end, static_cast<double>(t.offset) + t.bytes);
     }
     if (file_size > 0 && data_start + data_end > static_cast<double>(file_size))
-        r.notes.push_back("the tensor table reaches byte " + num(data_start + data_end) + " but the file has " + num(double(file_size)) +
+        r.notes.push_back("the tensor table reaches byte " + count_text(data_start + data_end) + " but the file has " + count_text(double(file_size)) +
                           " bytes: a truncated download?");
     const double split = kv_number(h, "split.count", 1);
     if (split > 1) {

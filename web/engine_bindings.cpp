@@ -25,6 +25,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,11 +47,15 @@ std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
 // The bytes go into the wasm heap with one TypedArray.set, once. (A std::string parameter would
 // copy a Uint8Array byte by byte in JavaScript, then again into the std::string: for a 9 MB GGUF
 // header, twice its size in the heap and most of the import's time; docs/import.md "Reading a prefix".)
+// No reader needs more than a header's worth (the caps in io/model_import.hpp): of longer bytes
+// (a whole file given to importModel) only that much is copied, and the rest counts in the file's
+// size, so the readers see a prefix and nothing larger than the cap is allocated.
 std::string import_model(const emscripten::val& bytes, const std::string& name, double file_size) {
-    const auto n = bytes["length"].as<std::size_t>();
+    const double length = bytes["length"].as<double>();
+    const auto n = static_cast<std::size_t>(std::min(length, static_cast<double>(vc::io::kMaxImportHeaderBytes + 8)));
     const std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[n]);  // not zeroed: set() fills it
-    emscripten::val(emscripten::typed_memory_view(n, buf.get())).call<void>("set", bytes);
-    return vc::io::import_json(buf.get(), n, name, file_size);
+    emscripten::val(emscripten::typed_memory_view(n, buf.get())).call<void>("set", bytes.call<emscripten::val>("subarray", 0.0, static_cast<double>(n)));
+    return vc::io::import_json(buf.get(), n, name, std::max(file_size, length));
 }
 
 std::string version() { return VRAMCALC_VERSION; }

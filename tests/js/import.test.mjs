@@ -96,6 +96,16 @@ test('importFile reads a 45 GB GGUF through File.slice: its 8.3 MB header only',
   // (the time is printed above, not asserted: bench/import.mjs measures it, docs/import.md)
 });
 
+test('importModel given a whole 120 MB file copies only a header\'s worth into the wasm heap (100 MiB at most)', () => {
+  const big = new Uint8Array(120e6).fill(0x20);
+  big[0] = 0x7b;  // '{' then spaces: a "JSON document" larger than any config
+  const r = vc.importModel(big, 'huge.json');
+  assert.equal(r.ok, false);
+  assert.match(r.error.message, /^huge\.json: a JSON document of 120,000,000 bytes is larger than any model config \(67,108,864 bytes at most\)/);
+  // The heap took at most the 100 MiB cap once (it took the 120 MB twice, 240 MB and more, before).
+  assert.ok(wasmMemory.buffer.byteLength < 160e6, `wasm memory ${wasmMemory.buffer.byteLength} bytes`);
+});
+
 test('errors are values: a wrong argument, a mislabelled file, a truncated header', async () => {
   assert.equal(vc.importModel(42).error.field, 'import');
   const png = vc.importModel(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), 'model.gguf');
