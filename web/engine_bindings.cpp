@@ -45,8 +45,8 @@ std::string presets_text() { return vc::io::dump(vc::io::presets_to_json()); }
 std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
 #endif
 // The bytes go into the wasm heap with one TypedArray.set, once. (A std::string parameter would
-// copy a Uint8Array byte by byte in JavaScript, then again into the std::string: for a 9 MB GGUF
-// header, twice its size in the heap and most of the import's time; docs/import.md "Reading a prefix".)
+// copy a Uint8Array byte by byte in JavaScript, then again into the std::string: for a GGUF with a
+// 70B model's tokenizer, twice the bytes in the heap and half the import's time; docs/import.md.)
 // No reader needs more than a header's worth (the caps in io/model_import.hpp): of longer bytes
 // (a whole file given to importModel) only that much is copied, and the rest counts in the file's
 // size, so the readers see a prefix and nothing larger than the cap is allocated.
