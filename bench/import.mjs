@@ -13,8 +13,7 @@
 // The page's full path (its Import button's file input, the import, the engine applying it, the next
 // frame, every result) is timed too, in 3 fresh pages (first, and the median of the 3).
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openAsBlob, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openAsBlob, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
