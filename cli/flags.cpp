@@ -51,6 +51,8 @@ Inputs (see docs/config.md):
   -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np; also --ctx-size)
   -fa, --flash-attn on|off|auto                                (inference.llamacpp.flash_attn)
   -ts, --tensor-split A,B,...   one share per GPU              (inference.llamacpp.tensor_split)
+  --cpu-moe, -cmoe, -ot ".ffn_.*_exps.=CPU"   every layer's routed experts in system RAM
+                         (inference.llamacpp.n_cpu_moe past the last layer; printed as --cpu-moe)
 Fields (each flag sets the config field it names; llama-server's own spellings work too, so a
 launch command's flags read back):
 )";
@@ -69,6 +71,22 @@ Exit status: 0 ok, 1 invalid input (the message names the field), 2 usage error.
 std::string usage() { return kUsageIntro + io::fields_flag_help() + kUsageOutput; }
 
 namespace {
+
+// llama-server -ot PATTERN=BUFFER[,...] that moves every layer's routed experts to system RAM:
+// each pattern names the experts ("exps"), no layer number, and the buffer is CPU.
+bool experts_to_cpu(const std::string& v) {
+    size_t start = 0;
+    while (start <= v.size()) {
+        const size_t end = std::min(v.find(',', start), v.size());
+        const std::string item = v.substr(start, end - start);
+        const size_t eq = item.rfind('=');
+        if (eq == std::string::npos || item.substr(eq + 1) != "CPU") return false;
+        const std::string pattern = item.substr(0, eq);
+        if (pattern.find("exps") == std::string::npos || pattern.find_first_of("0123456789") != std::string::npos) return false;
+        start = end + 1;
+    }
+    return true;
+}
 
 bool read_all(const std::string& path, std::string& out) {
     if (path == "-") {
@@ -268,6 +286,14 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             if (!need(v) || (v != "on" && v != "off" && v != "auto"))
                 return usage_error(a + " needs on, off or auto (auto: on, as llama.cpp turns it on where supported)");
             set_path(overrides, "inference.llamacpp.flash_attn", v != "off");
+        } else if (a == "--cpu-moe" || a == "-cmoe" || a == "-ot" || a == "--override-tensor") {
+            // llama-server --cpu-moe, or -ot with its experts-to-CPU pattern (".ffn_.*_exps.=CPU"):
+            // every layer's routed experts in system RAM, i.e. --n-cpu-moe past the last layer.
+            const bool ot = a == "-ot" || a == "--override-tensor";
+            if (ot && (!need(v) || !experts_to_cpu(v)))
+                return usage_error(a + " is read in its routed-experts-to-system-RAM form only (a pattern naming exps, =CPU: -ot \".ffn_.*_exps.=CPU\"), got " +
+                                   io::quoted_excerpt(v) + "; for the experts of the first N layers use --n-cpu-moe N");
+            set_path(overrides, "inference.llamacpp.n_cpu_moe", find_field("inference.llamacpp.n_cpu_moe")->max);
         } else if (a == "-ts" || a == "--tensor-split") {
             json list;
             if (!need(v) || !number_list(v, list)) return usage_error(a + " needs numbers separated by commas, one per GPU (e.g. 3,1)");

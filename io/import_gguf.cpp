@@ -79,6 +79,15 @@ constexpr std::uint32_t kMaxDims = 4;               // GGML_MAX_DIMS
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;  // empty name, n_dims, type, offset
 constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;    // empty key, type, a one-byte value
 constexpr std::size_t kKeptArrayValues = 4096;      // numeric arrays kept (per-layer head counts); longer ones are skipped
+// Guesses for the part of a header past a prefix (need_bytes; measured ones replace them as soon as
+// one element has been read): a string array's element (a token: 8-byte length + a few bytes), a
+// metadata key/value (a key of ~30 bytes and a number; a chat template is the long exception, hence
+// the slack), a tensor info ("blk.79.ffn_down.weight", 2-4 dims, type, offset: 70-90 bytes).
+constexpr double kArrayElementGuessBytes = 16;
+constexpr double kKvGuessBytes = 256;
+constexpr double kTensorInfoGuessBytes = 128;
+constexpr double kHeaderGuessSlack = 1.125;         // 12.5% over the estimate, plus
+constexpr double kHeaderGuessSlackBytes = 1 << 16;  // 64 KiB: one more read in the common case
 
 }  // namespace
 
@@ -105,6 +114,17 @@ struct TensorInfo {
     const char* type_name = "";
 };
 
+// Where a prefix ran out: what is known of the rest of the header (estimate_end).
+struct Progress {
+    std::uint64_t kv_left = 0;          // key/values after the one being read
+    std::uint64_t array_start = 0;      // the string (or nested) array being skipped: its first element,
+    std::uint64_t array_count = 0;      // its length
+    std::uint64_t array_done = 0;       // and the elements read
+    std::uint64_t known_end = 0;        // the end of the value being read, when its length is known
+    std::uint64_t tensors_start = 0;    // the first tensor info (0: not reached)
+    std::uint64_t tensors_done = 0;
+};
+
 struct Header {
     std::uint32_t version = 0;
     std::uint64_t tensor_count = 0;
@@ -113,9 +133,10 @@ struct Header {
     std::uint64_t end = 0;  // first byte after the tensor infos
 };
 
-bool read_string(ByteReader& in, std::string& out, std::uint64_t limit, const char* what) {
+bool read_string(ByteReader& in, std::string& out, std::uint64_t limit, const char* what, Progress* p = nullptr) {
     std::uint64_t n = 0;
     if (!in.read(n, what)) return false;
+    if (p && n <= in.file_left()) p->known_end = in.pos() + n;
     if (n > in.file_left()) {
         in.fail(std::string(what) + " at byte " + std::to_string(in.pos() - 8) + " has length " + std::to_string(n) +
                 ", past the end of the file (" + std::to_string(in.file_left()) + " bytes left)");
@@ -146,13 +167,13 @@ bool read_scalar(ByteReader& in, std::uint32_t type, double& out) {
     return false;
 }
 
-bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string& key) {
+bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string& key, Progress& p) {
     v.type = type;
     if (type >= kValueTypes) {
         in.fail("metadata \"" + key + "\" has value type " + std::to_string(type) + ", not a GGUF type (0-12)");
         return false;
     }
-    if (type == STRING) return read_string(in, v.text, kMaxImportHeaderBytes, ("the string value of \"" + key + "\"").c_str());
+    if (type == STRING) return read_string(in, v.text, kMaxImportHeaderBytes, ("the string value of \"" + key + "\"").c_str(), &p);
     if (type != ARRAY) return read_scalar(in, type, v.number);
     if (!in.read(v.array_type, "an array type") || !in.read(v.array_count, "an array length")) return false;
     if (v.array_type >= kValueTypes) {
@@ -167,8 +188,12 @@ bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string&
         return false;
     }
     if (v.array_type == STRING || v.array_type == ARRAY) {
+        p.array_start = in.pos(), p.array_count = v.array_count;
         for (std::uint64_t i = 0; i < v.array_count && in.ok(); ++i) {
             if (v.array_type == STRING) {
+                i += in.skip_strings(v.array_count - i);  // those whole in the prefix; then one by one
+                p.array_done = i;
+                if (i == v.array_count) break;
                 std::uint64_t n = 0;
                 if (!in.read(n, "an array string length")) return false;
                 if (n > in.file_left()) {
@@ -178,6 +203,7 @@ bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string&
                 }
                 in.skip(n, "an array string");
             } else {
+                p.array_done = i;
                 // An array of arrays: each element is {type, count, values} (numeric only in practice).
                 std::uint32_t t = 0;
                 std::uint64_t count = 0;
@@ -195,9 +221,12 @@ bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string&
                 in.skip(count * static_cast<std::uint64_t>(kValueBytes[t]), "a nested array");
             }
         }
-        return in.ok();
+        if (!in.ok()) return false;  // the prefix ended in the array: estimate_end reads p
+        p.array_count = p.array_done = 0;
+        return true;
     }
     const std::uint64_t bytes = v.array_count * least;
+    p.known_end = in.pos() + bytes;
     if (v.array_count > kKeptArrayValues) return in.skip(bytes, ("the array \"" + key + "\"").c_str());
     if (!in.need(bytes, "an array")) return false;
     v.array.reserve(static_cast<std::size_t>(v.array_count));  // <= kKeptArrayValues
@@ -209,7 +238,7 @@ bool read_value(ByteReader& in, std::uint32_t type, Value& v, const std::string&
     return true;
 }
 
-bool read_header(ByteReader& in, Header& h) {
+bool read_header(ByteReader& in, Header& h, Progress& p) {
     std::uint32_t magic = 0;
     if (!in.read(magic, "the magic") || !in.read(h.version, "the version")) return false;
     if (h.version == 1) return in.fail("GGUF version 1 (2023, 32-bit counts) is not supported: convert it again with a current llama.cpp"), false;
@@ -226,14 +255,17 @@ bool read_header(ByteReader& in, Header& h) {
         return in.fail("the metadata count " + std::to_string(kv_count) + " cannot fit in a file of " + std::to_string(in.file_size()) +
                        " bytes"), false;
     for (std::uint64_t i = 0; i < kv_count; ++i) {
+        p.kv_left = kv_count - i - 1;
         std::string key;
         std::uint32_t type = 0;
         if (!read_string(in, key, kMaxKeyBytes, "a metadata key") || !in.read(type, "a value type")) return false;
         Value v;
-        if (!read_value(in, type, v, key)) return false;
+        if (!read_value(in, type, v, key, p)) return false;
         h.kv[key] = std::move(v);
     }
+    p.tensors_start = in.pos();
     for (std::uint64_t i = 0; i < h.tensor_count; ++i) {
+        p.tensors_done = i;
         TensorInfo t;
         if (!read_string(in, t.name, kMaxKeyBytes, "a tensor name") || !in.read(t.n_dims, "a tensor's dimension count")) return false;
         if (t.n_dims == 0 || t.n_dims > kMaxDims)
@@ -260,6 +292,25 @@ bool read_header(ByteReader& in, Header& h) {
     }
     h.end = in.pos();
     return in.ok();
+}
+
+// The header's length estimated from where a prefix ran out, so that one more read suffices: the
+// rest of the array being read at its average element so far, the key/values and tensor infos
+// left at their guesses (the tensor infos at their average once one has been read), with slack.
+std::uint64_t estimate_end(const ByteReader& in, const Progress& p, std::uint64_t tensor_count) {
+    double end = static_cast<double>(std::max(in.pos(), p.known_end));
+    if (p.array_count > p.array_done) {
+        const double each = p.array_done > 0 ? static_cast<double>(in.pos() - p.array_start) / static_cast<double>(p.array_done)
+                                             : kArrayElementGuessBytes;
+        end += each * static_cast<double>(p.array_count - p.array_done);
+    }
+    end += kKvGuessBytes * static_cast<double>(p.kv_left);
+    const double tensor_each = p.tensors_start > 0 && p.tensors_done > 0
+                                   ? static_cast<double>(in.pos() - p.tensors_start) / static_cast<double>(p.tensors_done)
+                                   : kTensorInfoGuessBytes;
+    end += tensor_each * static_cast<double>(tensor_count - p.tensors_done);
+    end = end * kHeaderGuessSlack + kHeaderGuessSlackBytes;
+    return end < 1.8e19 ? static_cast<std::uint64_t>(end) : ~std::uint64_t(0);
 }
 
 double kv_number(const Header& h, const std::string& key, double fallback = -1) {
@@ -424,13 +475,16 @@ Part part_of(const std::string& n, int n_dims) {
 ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::string& name, std::uint64_t file_size) {
     ByteReader in(data, size, file_size);
     Header h;
-    read_header(in, h);
+    Progress p;
+    read_header(in, h, p);
     if (in.more()) {
-        // Grow geometrically: the reader cannot tell how long the remaining string arrays are.
-        const std::uint64_t want = std::min<std::uint64_t>(in.file_size(), std::max<std::uint64_t>(4 * std::uint64_t(size), 1u << 20));
+        // One more read should do (string arrays have no byte length up front: estimate_end); at least
+        // a quarter more, so that a bad estimate still reaches the cap within the callers' 16 rounds.
+        const std::uint64_t grow = std::max<std::uint64_t>(std::uint64_t(size) + size / 4, 1u << 20);
+        const std::uint64_t want = std::min<std::uint64_t>(in.file_size(), std::max(estimate_end(in, p, h.tensor_count), grow));
         if (want > kMaxImportHeaderBytes && size >= kMaxImportHeaderBytes)
-            return detail::failure("gguf", name, "the GGUF header is larger than " + num(kMaxImportHeaderBytes) + " bytes, more than a model's header takes");
-        return detail::failure("gguf", name, "the GGUF header continues past the first " + num(double(size)) + " bytes",
+            return detail::failure("gguf", name, "the GGUF header is larger than " + count_text(double(kMaxImportHeaderBytes)) + " bytes, more than a model's header takes");
+        return detail::failure("gguf", name, "the GGUF header continues past the first " + count_text(double(size)) + " bytes",
                                std::min<std::uint64_t>(want, std::max<std::uint64_t>(kMaxImportHeaderBytes, size + 1)));
     }
     if (!in.ok()) return detail::failure("gguf", name, in.error());
@@ -463,7 +517,7 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
         data_end = std::max(data_end, static_cast<double>(t.offset) + t.bytes);
     }
     if (file_size > 0 && data_start + data_end > static_cast<double>(file_size))
-        r.notes.push_back("the tensor table reaches byte " + num(data_start + data_end) + " but the file has " + num(double(file_size)) +
+        r.notes.push_back("the tensor table reaches byte " + count_text(data_start + data_end) + " but the file has " + count_text(double(file_size)) +
                           " bytes: a truncated download?");
     const double split = kv_number(h, "split.count", 1);
     if (split > 1) {

@@ -157,8 +157,8 @@ ModelImport import_model(const std::uint8_t* data, std::size_t size, const std::
     if (size >= 9 && data[8] == '{' && data[5] == 0 && data[6] == 0 && data[7] == 0) return import_safetensors(data, size, name, file_size);
     if (json_start(data, size)) {
         if (file_size > kMaxImportJsonBytes)
-            return detail::failure("json", name, "a JSON document of " + num(double(file_size)) + " bytes is larger than any model config (" +
-                                                     num(double(kMaxImportJsonBytes)) + " bytes at most)");
+            return detail::failure("json", name, "a JSON document of " + count_text(double(file_size)) + " bytes is larger than any model config (" +
+                                                     count_text(double(kMaxImportJsonBytes)) + " bytes at most)");
         if (file_size > size) return detail::failure("json", name, "the JSON document continues past the bytes given", file_size);
         const std::string text(reinterpret_cast<const char*>(data), size);
         nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
@@ -282,9 +282,9 @@ nlohmann::json import_to_json(const ModelImport& r) {
     return j;
 }
 
-std::string import_json(const std::string& bytes, const std::string& name, double file_size) {
+std::string import_json(const std::uint8_t* data, std::size_t size, const std::string& name, double file_size) {
     const std::uint64_t fs = file_size > 0 && file_size < 1.8e19 ? static_cast<std::uint64_t>(file_size) : 0;
-    return dump(import_to_json(import_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name, fs)));
+    return dump(import_to_json(import_model(data, size, name, fs)));
 }
 
 }  // namespace vc::io

@@ -73,7 +73,7 @@ ModelImport import_safetensors_index(const std::string& text, const std::string&
 //  "notes", "params", "weights_bytes", "weights_format", "config": {method, task, model, inference}}
 // or {"ok":false, "error":{"field":"import","message"}, "need_bytes"}.
 nlohmann::json import_to_json(const ModelImport& r);
-// The JSON text of import_model (the Embind binding and `vramcalc --print-import`).
-std::string import_json(const std::string& bytes, const std::string& name, double file_size);
+// The JSON text of import_model (the Embind binding, web/engine_bindings.cpp).
+std::string import_json(const std::uint8_t* data, std::size_t size, const std::string& name, double file_size);
 
 }  // namespace vc::io

@@ -11,6 +11,8 @@
 #   6. the cluster planner's search (bench/bench_plan.cpp): layouts per second natively, as wasm with
 #      core/ at -O2 and with the page's own core (-Os, its hot path -O2), the wasm/native ratio per case side by side, and the
 #      full Llama-3.1-405B on 512 H100 search (alone and with the page's extras)
+#   7. importing a 45.5 GB GGUF (Llama-3-70B shaped, a sparse file) with the CLI, the JS library and
+#      the page side by side: time, bytes read, memory (bench/import.mjs; issue 13: under 1 s, 50 MB)
 # Targets: wasm+js <= 501 KB gzip for the hosted page, 521 KB the single file (tests/browser/size.test.mjs; issue 15: 360 KB); one estimate <= 2 us
 # natively and within 2x in wasm (issue 2); planner >= 200,000 layouts/s natively, wasm within 2x,
 # 405B on 512 H100 in under one second in the page (issue 11).
@@ -83,3 +85,6 @@ printf '%s\n%s\n%s\n' "$plan_native" "$plan_wasm" "$plan_page" | awk '
                x["wasm"] / x["native"], x["page"] / x["native"]
         print "  (targets: >= 200,000 layouts/s natively; wasm within 2x)"
     }'
+
+echo "== model import: a 45.5 GB GGUF, CLI, JS library and page (bench/import.mjs)"
+node bench/import.mjs "$site" build/wasm/lib build/native/vramcalc

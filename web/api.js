@@ -164,17 +164,24 @@ function vramcalcApi(engine) {
                 return Promise.resolve(vramcalcFailure('import', 'importFile takes a File or Blob'));
             }
             const name = typeof file.name === 'string' ? file.name : '';
-            // Read a slice, import it; when the header runs past it, read the longer slice asked for.
-            function attempt(length, round) {
-                return file.slice(0, length).arrayBuffer().then(function (buffer) {
-                    const result = api.importModel(new Uint8Array(buffer), name, file.size);
-                    const more = !result.ok && result.need_bytes > length && length < file.size && round < VRAMCALC_MAX_SLICES;
-                    return more ? attempt(Math.min(result.need_bytes, file.size), round + 1) : result;
+            // Read a slice, import it; when the header runs past it, read the rest of the prefix asked
+            // for (only the bytes not read yet) after it and import again.
+            function attempt(have, length, round) {
+                return file.slice(have.length, length).arrayBuffer().then(function (buffer) {
+                    let bytes = new Uint8Array(buffer);
+                    if (have.length > 0) {
+                        bytes = new Uint8Array(have.length + buffer.byteLength);
+                        bytes.set(have);
+                        bytes.set(new Uint8Array(buffer), have.length);
+                    }
+                    const result = api.importModel(bytes, name, file.size);
+                    const more = !result.ok && result.need_bytes > bytes.length && bytes.length < file.size && round < VRAMCALC_MAX_SLICES;
+                    return more ? attempt(bytes, Math.min(result.need_bytes, file.size), round + 1) : result;
                 }, function (e) {
                     return vramcalcFailure('import', name + ': the file could not be read: ' + (e && e.message ? e.message : String(e)));
                 });
             }
-            return attempt(Math.min(file.size, VRAMCALC_FIRST_SLICE), 1);
+            return attempt(new Uint8Array(0), Math.min(file.size, VRAMCALC_FIRST_SLICE), 1);
         },
         presets: function () { return missing('presets') || call(function () { return engine.presets(); }); },
         gpus: function () { return missing('gpus') || call(function () { return engine.gpus(); }); },

@@ -13,7 +13,8 @@
 //   questions()                    -> io::questions_json: [{id, label, tasks}]
 //   plan(requestText)              -> io::plan_json: what `vramcalc plan --format json` prints
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
-//   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md)
+//   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md);
+//                                     bytes a Uint8Array (web/api.js makes one of any input)
 //   version() schemaVersion()      -> "0.1.0", 1
 // The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate, solve, questions,
 // importModel (the model-file readers: the page's own import, web/import.js, so the single offline
@@ -22,7 +23,11 @@
 // catalogs' and suggestions' JSON. There web/api.js answers those calls with a failure that names
 // the library.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "io/config_json.hpp"
@@ -39,6 +44,20 @@ namespace {
 std::string presets_text() { return vc::io::dump(vc::io::presets_to_json()); }
 std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
 #endif
+// The bytes go into the wasm heap with one TypedArray.set, once. (A std::string parameter would
+// copy a Uint8Array byte by byte in JavaScript, then again into the std::string: for a GGUF with a
+// 70B model's tokenizer, twice the bytes in the heap and half the import's time; docs/import.md.)
+// No reader needs more than a header's worth (the caps in io/model_import.hpp): of longer bytes
+// (a whole file given to importModel) only that much is copied, and the rest counts in the file's
+// size, so the readers see a prefix and nothing larger than the cap is allocated.
+std::string import_model(const emscripten::val& bytes, const std::string& name, double file_size) {
+    const double length = bytes["length"].as<double>();
+    const auto n = static_cast<std::size_t>(std::min(length, static_cast<double>(vc::io::kMaxImportHeaderBytes + 8)));
+    const std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[n]);  // not zeroed: set() fills it
+    emscripten::val(emscripten::typed_memory_view(n, buf.get())).call<void>("set", bytes.call<emscripten::val>("subarray", 0.0, static_cast<double>(n)));
+    return vc::io::import_json(buf.get(), n, name, std::max(file_size, length));
+}
+
 std::string version() { return VRAMCALC_VERSION; }
 int schema_version() { return vc::io::kSchemaVersion; }
 
@@ -50,8 +69,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
-    // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
-    emscripten::function("importModel", &vc::io::import_json);
+    emscripten::function("importModel", &import_model);
 #ifndef VRAMCALC_PAGE_BUILD
     emscripten::function("suggest", &vc::io::suggest_json);
     emscripten::function("fitModels", &vc::io::fit_models_json);

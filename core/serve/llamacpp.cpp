@@ -534,7 +534,10 @@ std::string launch_command(const InferencePlan& p) {
     if (ctv != "f16") s += " -ctv " + ctv;
     if (o.n_ubatch != 512) s += " -ub " + num_plain(o.n_ubatch);
     if (o.n_batch != 2048) s += " -b " + num_plain(o.n_batch);
-    if (o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
+    // Every layer's experts: --cpu-moe (llama.cpp's --n-cpu-moe adds one tensor override per layer
+    // up to N, so N past the last layer is printed as the flag for all of them).
+    if (o.n_cpu_moe >= m.layers && m.experts > 0) s += " --cpu-moe";
+    else if (o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
     if (p.n_devices > 1 || o.split_mode == SplitMode::None) {
         if (o.split_mode == SplitMode::Row) s += " -sm row";
         if (o.split_mode == SplitMode::None) s += " -sm none";

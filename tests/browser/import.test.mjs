@@ -38,6 +38,19 @@ async function open(options, address = url) {
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
     if (options.offline) await context.route(/^(?!file:)/, (route) => route.abort());
+    // The page's WebAssembly memory, caught at instantiation (streamed or from bytes): what an import costs it.
+    await page.addInitScript(() => {
+        for (const name of ['instantiate', 'instantiateStreaming']) {
+            const f = WebAssembly[name];
+            WebAssembly[name] = function () {
+                return f.apply(this, arguments).then((r) => {
+                    const exports = (r instanceof WebAssembly.Instance ? r : r.instance).exports;
+                    window.wasmMemory = Object.values(exports).find((x) => x instanceof WebAssembly.Memory) || window.wasmMemory;
+                    return r;
+                });
+            };
+        }
+    });
     await page.goto(address);
     await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
     const v = new Visitor(page);
@@ -137,7 +150,8 @@ test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing k
     await v.widget('import/message');
 
     // 2. A 70B-shaped GGUF (an 8.3 MB header) before 64 MiB of tensor data, dropped on the page:
-    // only the header is read, in slices from the start.
+    // only the header is read, each byte once: 4 MiB, then the rest of the header as the reader
+    // estimated it (it was 4 MiB and then 16 MiB from the start again: 21 MB).
     const big = llama70bGguf();
     const pad = 64 << 20;
     await page.evaluate(() => { window.sliced = []; });
@@ -152,8 +166,12 @@ test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing k
     const sliced = await page.evaluate(() => window.sliced);
     const size = big.bytes.length + pad;
     const read = sliced.reduce((a, [b, e]) => a + (e - b), 0);
-    assert.ok(sliced.length >= 2 && sliced.every(([b, e, n]) => b === 0 && e < n && n === size), JSON.stringify(sliced));
-    assert.ok(read < 50e6 && Math.max(...sliced.map(([, e]) => e)) < size, `read ${read} bytes of a ${size}-byte file`);
+    assert.deepEqual(sliced.map(([b, e, n]) => [b, n]), [[0, size], [4 << 20, size]], JSON.stringify(sliced));
+    assert.equal(sliced[1][0], sliced[0][1], 'the second slice starts where the first ended');
+    assert.ok(read >= big.bytes.length && read < 1.2 * big.bytes.length, `read ${read} bytes for an ${big.bytes.length}-byte header`);
+    // The page's wasm heap holds the header once (16 MiB at start; it grew to 48.8 MB with the 21 MB read).
+    const memory = await page.evaluate(() => window.wasmMemory.buffer.byteLength);
+    assert.ok(memory <= 32 << 20, `wasm memory ${memory} bytes after the import`);
 
     // 3. config.json text pasted: the model becomes Qwen2.5-7B's architecture; the GGUF's bytes go.
     await paste(page, JSON.stringify(kQwenConfig, null, 2));

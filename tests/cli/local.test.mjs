@@ -1,7 +1,7 @@
 // CLI tests for local inference with llama.cpp: llama-server's flags (-ngl, -c, -np, -ctk/-ctv,
-// -fa, --n-cpu-moe, -ts, --mmproj, --draft, --ram-gib, --profile) set the same config fields a JSON
-// config does, the launch command reads back through them, and the per-device buffers are the ones
-// a user checks against llama.cpp's start-up log. Run by ctest (`cli`).
+// -fa, --n-cpu-moe, --cpu-moe / -ot exps=CPU, -ts, --mmproj, --draft, --ram-gib, --profile) set
+// the same config fields a JSON config does, the launch command reads back through them, and the
+// per-device buffers are the ones a user checks against llama.cpp's start-up log. Run by ctest (`cli`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -128,4 +128,24 @@ test('bad flag values: a usage error or the field named', () => {
   r = run([...BASE, '--mmproj', 'no-such-projector']);
   assert.equal(r.code, 1);
   assert.match(r.err, /inference\.llamacpp\.mmproj\.preset/);
+});
+
+test('--cpu-moe, -cmoe and -ot ".ffn_.*_exps.=CPU": every layer\'s experts in system RAM, as --n-cpu-moe 48; printed as --cpu-moe', () => {
+  const all = json([...BASE, '--n-cpu-moe', '48']);  // Qwen3-30B-A3B has 48 layers, every one MoE
+  const cmd = 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 4096 -ngl 49 -fa on --cpu-moe';
+  assert.equal(all.launch_command, cmd);  // (--n-cpu-moe N adds one tensor override per layer up to N)
+  for (const flags of [['--cpu-moe'], ['-cmoe'], ['-ot', '.ffn_.*_exps.=CPU'], ['--override-tensor', 'exps=CPU']]) {
+    const j = json([...BASE, ...flags]);
+    assert.equal(j.launch_command, cmd, flags.join(' '));
+    assert.deepEqual(j.devices, all.devices, flags.join(' '));
+  }
+  // The experts (128 x 3 matrices of 768 x 2048 per layer: most of the 17.3 GiB) leave the GPU:
+  // under 2.5 GiB stays on it (attention, norms, the output layer, KV and compute).
+  const [gpu, host] = all.devices;
+  assert.ok(gpu.total_bytes < 2.5 * GiB && host.total_bytes > 15 * GiB, JSON.stringify(all.devices.map((d) => d.total_bytes)));
+  // An -ot pattern for some layers only is not read: the message says what to use instead.
+  const r = run([...BASE, '-ot', 'blk\\.1[0-9]\\.ffn_.*_exps.=CPU']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /-ot is read in its routed-experts-to-system-RAM form only .* use --n-cpu-moe N/);
+  assert.equal(run([...BASE, '-ot', 'exps=CUDA0']).code, 2);
 });

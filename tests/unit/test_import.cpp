@@ -4,10 +4,12 @@
 // message, never a crash; exact weight bytes reach the inference estimate.
 #include <catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/estimate.hpp"
 #include "core/model/presets.hpp"
@@ -182,6 +184,51 @@ TEST_CASE("GGUF: a prefix asks for more; the answer is the same", "[import]") {
     REQUIRE(r.ok);
     CHECK(r.weights.total_bytes == 1235152);
     CHECK(rounds >= 1);
+}
+
+TEST_CASE("GGUF: a prefix that ends in the tokenizer or the tensor table asks for the whole header at once", "[import]") {
+    // A Llama-3-shaped tokenizer (128,256 tokens, 280,147 merges; tokens grow longer down the
+    // vocabulary, as BPE vocabularies do), a 6 KB chat template and 723 tensor infos: a ~6 MB header.
+    test::GgufWriter w;
+    w.str("general.architecture", "llama");
+    w.u32("llama.block_count", 80);
+    w.u32("llama.embedding_length", 8192);
+    w.u32("llama.feed_forward_length", 28672);
+    w.u32("llama.attention.head_count", 64);
+    std::vector<std::string> tokens, merges;
+    for (int i = 0; i < 128256; ++i) tokens.push_back(std::string(static_cast<size_t>(1 + i / 16000), 'x') + std::to_string(i));
+    for (int i = 0; i < 280147; ++i) merges.push_back("a" + std::to_string(i) + " b" + std::to_string(i));
+    w.str_array("tokenizer.ggml.tokens", tokens);
+    w.i32_array("tokenizer.ggml.token_type", std::vector<std::int32_t>(128256, 1));
+    w.str_array("tokenizer.ggml.merges", merges);
+    w.str("tokenizer.chat_template", std::string(6000, 't'));
+    w.u32("tokenizer.ggml.bos_token_id", 128000);
+    w.tensor("token_embd.weight", {8192, 128256}, 8);
+    w.tensor("output.weight", {8192, 128256}, 14);
+    for (int i = 0; i < 80; ++i)
+        for (const char* t : {"attn_norm", "attn_q", "attn_k", "attn_v", "attn_output", "ffn_norm", "ffn_gate", "ffn_up", "ffn_down"})
+            w.tensor("blk." + std::to_string(i) + "." + t + ".weight", {8192, 8192}, 12);
+    const std::string file = w.bytes();
+    const double header = static_cast<double>(file.size());
+    const std::uint64_t file_size = 40ull << 30;  // the tensor data after it is never read
+    // The readers (the CLI, the JS importFile) read only the bytes past the prefix each round. Once the
+    // prefix reaches the last string array (the merges, a chat template, the tensor table), the
+    // next read is the whole header (at most 25% + 64 KiB more); a prefix that ends earlier cannot
+    // see arrays further on (here the token types, then the merges), and takes a round more for each.
+    for (const std::size_t cut : {std::size_t(1) << 20, std::size_t(2300000), std::size_t(4) << 20, file.size() - 60000, file.size() - 100}) {
+        INFO("first read " << cut << " of a " << file.size() << "-byte header");
+        std::size_t have = cut;
+        int rounds = 0;
+        io::ModelImport r;
+        while (!(r = read(file.substr(0, std::min(have, file.size())), "big.gguf", file_size)).ok && r.need_bytes > have && rounds < 16) {
+            have = static_cast<std::size_t>(r.need_bytes);
+            ++rounds;
+        }
+        CHECK(r.ok);
+        CHECK(r.tensor_count == 722);
+        CHECK(rounds == (cut == (1u << 20) ? 3 : cut < (4u << 20) ? 2 : 1));
+        CHECK(static_cast<double>(have) <= 1.25 * header + 65536);
+    }
 }
 
 TEST_CASE("GGUF: corrupt headers get a message naming what is wrong", "[import]") {

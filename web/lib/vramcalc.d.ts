@@ -998,7 +998,7 @@ export interface VramCalc {
     /** Reads a model file's first bytes: config.json (bytes or text), a .gguf or .safetensors header, an index.
      *  `size` is the whole file's length when `data` is its start. Nothing leaves the page. */
     importModel(data: Uint8Array | ArrayBuffer | string, name?: string, size?: number): ModelImport | ImportFailure;
-    /** importModel over a File or Blob, reading only its header with File.slice (growing the slice when the header is longer). */
+    /** importModel over a File or Blob, reading only its header with File.slice (4 MiB, then the rest of the header the reader asks for). */
     importFile(file: FileLike): Promise<ModelImport | ImportFailure>;
     presets(): Preset[] | Failure;
     gpus(): Gpu[] | Failure;
