@@ -5,6 +5,7 @@
 // a JSON document built by io/, errors included, so nothing can throw across the boundary
 // (exceptions are off in the WebAssembly build).
 //   estimate(configText)           -> io::estimate_json: the result `vramcalc --format json` prints
+//   estimateBytes(configText)      -> the same as UTF-8 bytes (a Uint8Array view of the wasm memory, below)
 //   solve(configText, question)    -> io::solve_json: what `vramcalc solve Q --format json` prints
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
@@ -22,6 +23,7 @@
 // catalogs' and suggestions' JSON. There web/api.js answers those calls with a failure that names
 // the library.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 
@@ -40,12 +42,23 @@ std::string presets_text() { return vc::io::dump(vc::io::presets_to_json()); }
 std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
 #endif
 std::string version() { return VRAMCALC_VERSION; }
+
+// The result's JSON text handed to JS as a view of the wasm memory, valid until the next call:
+// web/api.js decodes it with TextDecoder at once (where there is one; else it calls estimate).
+// Embind's std::string return reads the text in JS a byte at a time before decoding it (issue 15:
+// the JS library's estimate() per call).
+emscripten::val estimate_bytes(const std::string& config_text) {
+    static std::string text;
+    text = vc::io::estimate_json(config_text);
+    return emscripten::val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data())));
+}
 int schema_version() { return vc::io::kSchemaVersion; }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("estimate", &vc::io::estimate_json);
+    emscripten::function("estimateBytes", &estimate_bytes);
     emscripten::function("solve", &vc::io::solve_json);
     emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("version", &version);
