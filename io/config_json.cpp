@@ -306,7 +306,7 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
 std::string estimate_text(const Estimate& e, int indent) {
     JsonWriter w(indent);
     write_estimate(w, e);
-    return w.text();
+    return w.take();
 }
 
 json estimate_to_json(const Estimate& e) { return json::parse(estimate_text(e), nullptr, /*allow_exceptions=*/false); }

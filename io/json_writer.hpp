@@ -17,7 +17,7 @@ namespace vc::io {
 class JsonWriter {
 public:
     // indent < 0: compact ({"a":1,"b":[2]}); otherwise one member per line, `indent` spaces a level.
-    explicit JsonWriter(int indent = -1) : indent_(indent) { buf_.resize(8192); }
+    explicit JsonWriter(int indent = -1) : indent_(indent) { out_.resize(8192); }
 
     void begin_object() { open('{'); }
     void end_object() { close('}'); }
@@ -42,7 +42,11 @@ public:
         value(v);
     }
 
-    std::string text() const { return std::string(buf_.data(), size_); }
+    std::string text() const { return out_.substr(0, size_); }
+    std::string take() {  // the text, moved out (no copy); the writer is spent
+        out_.resize(size_);
+        return std::move(out_);
+    }
 
 
 private:
@@ -52,18 +56,18 @@ private:
     void newline(size_t depth);
     void integer(long long x);
     void string(std::string_view s);
-    // The text so far is buf_[0, size_): appended by memcpy into a buffer grown by doubling (libc++'s
+    // The text so far is out_[0, size_): appended by memcpy into a string grown by doubling (libc++'s
     // std::string appends are out-of-line calls, most of the writer's time in WebAssembly).
     char* room(size_t n) {
-        if (buf_.size() - size_ < n) buf_.resize(std::max(buf_.size() * 2, size_ + n));
-        char* at = buf_.data() + size_;
+        if (out_.size() - size_ < n) out_.resize(std::max(out_.size() * 2, size_ + n));
+        char* at = &out_[size_];
         size_ += n;
         return at;
     }
     void put(const char* s, size_t n) { std::memcpy(room(n), s, n); }
     void put(char c) { *room(1) = c; }
 
-    std::vector<char> buf_;
+    std::string out_;
     size_t size_ = 0;
     std::vector<unsigned> count_;  // members written so far, per open container
     int indent_;
