@@ -16,7 +16,7 @@
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
 //   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md)
 //   version() schemaVersion()      -> "0.1.0", 1
-// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate, solve, questions,
+// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate (as text), solve, questions,
 // importModel (the model-file readers: the page's own import, web/import.js, so the single offline
 // file imports too), version and schemaVersion only. The rest would only add to its download, which
 // has a budget (tests/browser/size.test.mjs): the planner's cluster comparison and batch sizing, the
@@ -43,6 +43,7 @@ std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
 #endif
 std::string version() { return VRAMCALC_VERSION; }
 
+#ifndef VRAMCALC_PAGE_BUILD
 // The result's JSON text handed to JS as a view of the wasm memory, valid until the next call:
 // web/api.js decodes it with TextDecoder at once (where there is one; else it calls estimate).
 // Embind's std::string return reads the text in JS a byte at a time before decoding it (issue 15:
@@ -52,13 +53,13 @@ emscripten::val estimate_bytes(const std::string& config_text) {
     text = vc::io::estimate_json(config_text);
     return emscripten::val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data())));
 }
+#endif
 int schema_version() { return vc::io::kSchemaVersion; }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("estimate", &vc::io::estimate_json);
-    emscripten::function("estimateBytes", &estimate_bytes);
     emscripten::function("solve", &vc::io::solve_json);
     emscripten::function("questions", &vc::io::questions_json);
     emscripten::function("version", &version);
@@ -66,6 +67,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     // std::string takes a Uint8Array's bytes as they are (Embind copies them, no UTF-8 decoding).
     emscripten::function("importModel", &vc::io::import_json);
 #ifndef VRAMCALC_PAGE_BUILD
+    emscripten::function("estimateBytes", &estimate_bytes);
     emscripten::function("suggest", &vc::io::suggest_json);
     emscripten::function("fitModels", &vc::io::fit_models_json);
     emscripten::function("resolveConfig", &vc::io::resolve_config_json);
