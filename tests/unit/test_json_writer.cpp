@@ -105,6 +105,11 @@ TEST_CASE("JsonWriter's numbers and strings are nlohmann's bytes") {
         w.value(x);
         CHECK(w.text() == json(x).dump());
     }
+    for (long long x : {0LL, 7LL, -1LL, 1234567890123LL, std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min()}) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == json(x).dump());
+    }
     const std::string strings[] = {"", "plain", "quote \" and \\ backslash", "tab\tnew\nline\r\b\f", std::string("nul\0byte", 8),
                                    "\x01\x1f\x7f", "UTF-8: 32 GiB \xc3\x97 2 \xe2\x80\x94 \xf0\x9f\x98\x80",
                                    "invalid \xff\xfe bytes \xc3", "overlong \xc0\xaf"};
