@@ -222,7 +222,14 @@ std::vector<const T*> by_key(const std::vector<T>& items) {
     std::vector<const T*> v;
     v.reserve(items.size());
     for (const auto& x : items) v.push_back(&x);
-    std::stable_sort(v.begin(), v.end(), [](const T* a, const T* b) { return a->key < b->key; });
+    // A stable insertion sort: a result has a few dozen keys at most, and std::stable_sort's code
+    // (two instantiations) costs the page's download more than this whole writer.
+    for (size_t i = 1; i < v.size(); ++i) {
+        const T* x = v[i];
+        size_t j = i;
+        for (; j > 0 && x->key < v[j - 1]->key; --j) v[j] = v[j - 1];
+        v[j] = x;
+    }
     std::vector<const T*> out;
     out.reserve(v.size());
     for (size_t i = 0; i < v.size(); ++i)
