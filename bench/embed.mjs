@@ -3,7 +3,7 @@
 //  1. sizes: the single vramcalc.html, the hosted page's files, the JS library; raw and gzip -9
 //  2. time from opening vramcalc.html from file:// (network blocked) to its first drawn frame
 //  3. postMessage round trip between the embed demo and a sandboxed widget (get, and set + recompute)
-//  4. the JS library under Node: instantiation and one estimate()
+// (the JS library's time per call: bench/js_library.mjs)
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -84,30 +84,3 @@ try {
 } finally {
     await browser.close();
 }
-
-console.log('== JS library under Node');
-const t0 = performance.now();
-const { createVramCalc } = await import(pathToFileURL(join(lib, 'vramcalc.mjs')).href);
-const vc = await createVramCalc();
-console.log(`  import + createVramCalc()      ${(performance.now() - t0).toFixed(1)} ms`);
-// Per call: the median of 9 rounds (a round: `n` calls after a warm-up), so a busy machine's stalls
-// fall out. The detailed config is bench/bench_solve.cpp's "vllm bf16" (its "full estimate" is the
-// engine's own time, VRAMCALC_ENGINE_US when scripts/bench.sh passes it).
-function perCallUs(config, n) {
-    for (let i = 0; i < n; i++) vc.estimate(config);
-    const rounds = [];
-    for (let r = 0; r < 9; r++) {
-        const t = performance.now();
-        for (let i = 0; i < n; i++) vc.estimate(config);
-        rounds.push((performance.now() - t) * 1000 / n);
-    }
-    return median(rounds);
-}
-const quick = { method: 'quick', params_b: 7, batch: 4, seq: 2048 };
-const detailed = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb',
-    inference: { engine: 'vllm', weights: 'bf16', context: 8192 } };
-console.log(`  estimate(config), quick        ${perCallUs(quick, 2000).toFixed(1)} us per call (JSON both ways included)`);
-const detailedUs = perCallUs(detailed, 300);
-const engineUs = Number(process.env.VRAMCALC_ENGINE_US);
-const ratio = engineUs > 0 ? ` = ${(detailedUs / engineUs).toFixed(2)}x the engine's own ${engineUs.toFixed(1)} us (wasm -O2)` : '';
-console.log(`  estimate(config), detailed     ${detailedUs.toFixed(1)} us per call${ratio} (target <= 100 us, issue 15)`);

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (opt.format == "json")
-        std::printf("%s\n", vc::io::dump(vc::io::estimate_to_json(est.value), 2).c_str());
+        std::printf("%s\n", vc::io::estimate_text(est.value, 2).c_str());
     else
         std::fputs(vc::io::format_table(est.value).c_str(), stdout);
     return 0;

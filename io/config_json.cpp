@@ -7,6 +7,7 @@
 //   estimate   results and errors
 #include "config_json.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/estimate.hpp"
@@ -212,44 +213,110 @@ json config_to_json(const Config& cfg) {
 }
 
 // [SECTION] estimate ------------------------------------------------------------------------------
-json estimate_to_json(const Estimate& e) {
-    json j;
-    j["ok"] = true;
-    j["schema_version"] = kSchemaVersion;
-    j["method"] = e.method;
-    j["task"] = e.task;
-    json comps = json::array();
-    json breakdown = json::object();
-    for (const auto& c : e.components) {
-        comps.push_back({{"key", c.key}, {"label", c.label}, {"bytes", c.bytes}, {"formula", c.formula}});
-        breakdown[c.key] = c.bytes;
+namespace {
+
+// The entries of `items` in the order a nlohmann object keyed by their `key` holds them (sorted),
+// the last of equal keys kept (as `obj[key] = ...` overwrites).
+template <class T>
+std::vector<const T*> by_key(const std::vector<T>& items) {
+    std::vector<const T*> v;
+    v.reserve(items.size());
+    for (const auto& x : items) v.push_back(&x);
+    // A stable insertion sort: a result has a few dozen keys at most, and std::stable_sort's code
+    // (two instantiations) costs the page's download more than this whole writer.
+    for (size_t i = 1; i < v.size(); ++i) {
+        const T* x = v[i];
+        size_t j = i;
+        for (; j > 0 && x->key < v[j - 1]->key; --j) v[j] = v[j - 1];
+        v[j] = x;
     }
-    j["components"] = comps;
-    j["breakdown"] = breakdown;
-    j["total_bytes"] = e.total_bytes;
-    j["buffered_bytes"] = e.buffered_bytes;
-    json fits = json::array();
-    for (const auto& f : e.fits)
-        fits.push_back({{"gpu", f.gpu_id},
-                        {"gpus_needed", f.gpus_needed},
-                        {"utilization", f.utilization},
-                        {"fits", f.fits},
-                        {"within_target", f.within_target}});
-    j["fits"] = fits;
-    json metrics = json::object();
-    for (const auto& m : e.metrics) metrics[m.key] = {{"label", m.label}, {"value", m.value}, {"unit", m.unit}};
-    j["metrics"] = metrics;
-    j["notes"] = e.notes;
-    if (!e.devices.empty()) {
-        json devs = json::array();
-        for (const auto& d : e.devices)
-            devs.push_back({{"device", d.device}, {"host", d.host}, {"model_bytes", d.model}, {"kv_bytes", d.kv},
-                            {"compute_bytes", d.compute}, {"other_bytes", d.other}, {"total_bytes", d.total()}});
-        j["devices"] = devs;
-    }
-    if (!e.launch_command.empty()) j["launch_command"] = e.launch_command;
-    return j;
+    std::vector<const T*> out;
+    out.reserve(v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+        if (i + 1 == v.size() || v[i + 1]->key != v[i]->key) out.push_back(v[i]);
+    return out;
 }
+
+}  // namespace
+
+// Every object's members in sorted order: the bytes nlohmann writes for the same document.
+void write_estimate(JsonWriter& w, const Estimate& e) {
+    w.begin_object();
+    w.key("breakdown");
+    w.begin_object();
+    for (const Component* c : by_key(e.components)) w.member(c->key, c->bytes);
+    w.end_object();
+    w.member("buffered_bytes", e.buffered_bytes);
+    w.key("components");
+    w.begin_array();
+    for (const auto& c : e.components) {
+        w.begin_object();
+        w.member("bytes", c.bytes);
+        w.member("formula", c.formula);
+        w.member("key", c.key);
+        w.member("label", c.label);
+        w.end_object();
+    }
+    w.end_array();
+    if (!e.devices.empty()) {
+        w.key("devices");
+        w.begin_array();
+        for (const auto& d : e.devices) {
+            w.begin_object();
+            w.member("compute_bytes", d.compute);
+            w.member("device", d.device);
+            w.member("host", d.host);
+            w.member("kv_bytes", d.kv);
+            w.member("model_bytes", d.model);
+            w.member("other_bytes", d.other);
+            w.member("total_bytes", d.total());
+            w.end_object();
+        }
+        w.end_array();
+    }
+    w.key("fits");
+    w.begin_array();
+    for (const auto& f : e.fits) {
+        w.begin_object();
+        w.member("fits", f.fits);
+        w.member("gpu", f.gpu_id);
+        w.member("gpus_needed", f.gpus_needed);
+        w.member("utilization", f.utilization);
+        w.member("within_target", f.within_target);
+        w.end_object();
+    }
+    w.end_array();
+    if (!e.launch_command.empty()) w.member("launch_command", e.launch_command);
+    w.member("method", e.method);
+    w.key("metrics");
+    w.begin_object();
+    for (const Metric* m : by_key(e.metrics)) {
+        w.key(m->key);
+        w.begin_object();
+        w.member("label", m->label);
+        w.member("unit", m->unit);
+        w.member("value", m->value);
+        w.end_object();
+    }
+    w.end_object();
+    w.key("notes");
+    w.begin_array();
+    for (const auto& n : e.notes) w.value(n);
+    w.end_array();
+    w.member("ok", true);
+    w.member("schema_version", kSchemaVersion);
+    w.member("task", e.task);
+    w.member("total_bytes", e.total_bytes);
+    w.end_object();
+}
+
+std::string estimate_text(const Estimate& e, int indent) {
+    JsonWriter w(indent);
+    write_estimate(w, e);
+    return w.take();
+}
+
+json estimate_to_json(const Estimate& e) { return json::parse(estimate_text(e), nullptr, /*allow_exceptions=*/false); }
 
 std::string dump(const json& j, int indent) {
     // NOTE: replace invalid UTF-8 (an echoed user string) instead of throwing, which would abort wasm.
@@ -265,7 +332,7 @@ std::string estimate_json(const std::string& config_text) {
     if (!cfg.ok) return dump(error_to_json(cfg.error));
     auto est = estimate(cfg.value);
     if (!est.ok) return dump(error_to_json(est.error));
-    return dump(estimate_to_json(est.value));
+    return estimate_text(est.value);
 }
 
 }  // namespace vc::io

@@ -10,6 +10,7 @@
 #include "core/config.hpp"
 #include "core/result.hpp"
 #include "core/status.hpp"
+#include "json_writer.hpp"
 
 namespace vc::io {
 
@@ -25,6 +26,10 @@ nlohmann::json config_to_json(const Config& cfg);
 nlohmann::json model_to_json(const ModelSpec& m);
 
 // {"ok":true, "method", "task", "components":[...], "breakdown":{key:bytes}, "total_bytes", ...}
+// written as text with no tree in between (indent -1 compact, as dump()), or into a writer; the
+// tree is that text parsed, for documents that hold a result among other members.
+std::string estimate_text(const Estimate& e, int indent = -1);
+void write_estimate(JsonWriter& w, const Estimate& e);
 nlohmann::json estimate_to_json(const Estimate& e);
 // {"ok":false, "error":{"field", "message"}}
 nlohmann::json error_to_json(const Error& err);

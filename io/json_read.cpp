@@ -22,8 +22,9 @@ bool ObjectReader::fail_with(const Error& e) {
 
 bool ObjectReader::number(const char* key, double& out) {
     if (!ok_) return false;
-    if (!has(key)) return true;
-    const auto& v = obj_.at(key);
+    const nlohmann::json* found = get(key);
+    if (!found) return true;
+    const auto& v = *found;
     if (!v.is_number()) return fail(key, path(key) + " must be a number");
     double d = v.get<double>();
     if (!std::isfinite(d)) return fail(key, path(key) + " must be a finite number");
@@ -33,8 +34,9 @@ bool ObjectReader::number(const char* key, double& out) {
 
 bool ObjectReader::integer(const char* key, int& out) {
     if (!ok_) return false;
-    if (!has(key)) return true;
-    const auto& v = obj_.at(key);
+    const nlohmann::json* found = get(key);
+    if (!found) return true;
+    const auto& v = *found;
     if (!v.is_number()) return fail(key, path(key) + " must be a whole number");
     double d = v.get<double>();
     int n = 0;
@@ -46,8 +48,9 @@ bool ObjectReader::integer(const char* key, int& out) {
 
 bool ObjectReader::boolean(const char* key, bool& out) {
     if (!ok_) return false;
-    if (!has(key)) return true;
-    const auto& v = obj_.at(key);
+    const nlohmann::json* found = get(key);
+    if (!found) return true;
+    const auto& v = *found;
     if (!v.is_boolean()) return fail(key, path(key) + " must be true or false");
     out = v.get<bool>();
     return true;
@@ -55,8 +58,9 @@ bool ObjectReader::boolean(const char* key, bool& out) {
 
 bool ObjectReader::string(const char* key, std::string& out) {
     if (!ok_) return false;
-    if (!has(key)) return true;
-    const auto& v = obj_.at(key);
+    const nlohmann::json* found = get(key);
+    if (!found) return true;
+    const auto& v = *found;
     if (!v.is_string()) return fail(key, path(key) + " must be a string");
     // Checked in place, before the copy: a link or message can carry any bytes.
     const std::string& text = v.get_ref<const std::string&>();

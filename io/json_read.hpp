@@ -20,7 +20,13 @@ public:
 
     bool ok() const { return ok_; }
     const Error& error() const { return err_; }
-    bool has(const char* key) const { return obj_.contains(key) && !obj_.at(key).is_null(); }
+    bool has(const char* key) const { return get(key) != nullptr; }
+    // The member's value, or nullptr when absent or null (one lookup: a config read asks every
+    // field of a section).
+    const nlohmann::json* get(const char* key) const {
+        const auto it = obj_.find(key);
+        return it == obj_.end() || it->is_null() ? nullptr : &*it;
+    }
     const nlohmann::json& at(const char* key) const { return obj_.at(key); }
     // An empty key (`{"": 1}`) is named `""`, so an error about it still names a field.
     std::string path(const char* key) const { return prefix_ + (*key ? key : "\"\""); }

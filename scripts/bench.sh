@@ -6,8 +6,8 @@
 #   3. time from navigation to the first drawn frame in headless Chromium, and against a bare ImGui
 #      page built the same way (bench/bare; issue 5: the app's first frame <= 1.5x the bare page's)
 #   4. the inference what-fits solve and a detailed estimate (bench/bench_solve.cpp), native and wasm
-#   5. the single offline file, file:// to first frame, postMessage round trips, the JS library's time
-#      per detailed estimate beside the engine's own (bench/embed.mjs)
+#   5. the single offline file, file:// to first frame, postMessage round trips (bench/embed.mjs), the
+#      JS library's time per detailed estimate beside the engine's own (bench/js_library.mjs)
 #   6. the cluster planner's search (bench/bench_plan.cpp): layouts per second natively, as wasm with
 #      core/ at -O2 and with the page's own core (-Os, its hot path -O2), the wasm/native ratio per case side by side, and the
 #      full Llama-3.1-405B on 512 H100 search (alone and with the page's extras)
@@ -54,11 +54,14 @@ build/native/bench/vramcalc_bench
 wasm_bench=$(node --no-experimental-fetch build/wasm/bench/vramcalc_bench.js)
 echo "$wasm_bench"
 # The engine's own time for the detailed estimate the JS library is timed on ("vllm bf16"), so
-# bench/embed.mjs prints the library's per-call time beside it (issue 15: <= 100 us from JS).
+# bench/js_library.mjs prints the library's per-call time beside it (issue 15: <= 100 us from JS).
 engine_us=$(awk '/vllm bf16/ { for (i = 1; i < NF; i++) if ($i == "estimate") print $(i + 1) }' <<<"$wasm_bench")
 
-echo "== embed, offline and the JS library (bench/embed.mjs)"
-VRAMCALC_ENGINE_US=$engine_us node bench/embed.mjs "$site" build/wasm/lib
+echo "== embed and offline (bench/embed.mjs)"
+node bench/embed.mjs "$site" build/wasm/lib
+# VRAMCALC_LIB_B=DIR: another build of the library (e.g. main's build/wasm/lib copied aside) timed
+# in the same process, rounds alternated: the A/B ratio the README's figures come from.
+VRAMCALC_ENGINE_US=$engine_us node bench/js_library.mjs build/wasm/lib ${VRAMCALC_LIB_B:+"$VRAMCALC_LIB_B"}
 
 echo "== cluster planner search (bench/bench_plan.cpp; native, wasm -O2 core, the page's core)"
 plan_native=$(build/native/bench/vramcalc_bench_plan)

@@ -105,7 +105,10 @@ function vramcalcImportBytes(data) {
 }
 
 function vramcalcApi(engine) {
-    // Every call: strings in, a JSON document out; a trap in the engine becomes a value.
+    // estimateBytes: the result's UTF-8 as a view of the wasm memory (web/engine_bindings.cpp), decoded
+    // before the next call; without TextDecoder (a bare script context), estimate's text.
+    const decoder = typeof TextDecoder === 'function' && typeof engine.estimateBytes === 'function' ? new TextDecoder() : null;
+    // Every call: strings in, a JSON document out (text, or its bytes); a trap in the engine becomes a value.
     function call(fn) {
         let text;
         try {
@@ -113,7 +116,7 @@ function vramcalcApi(engine) {
         } catch (e) {
             return vramcalcFailure('', 'internal error in the vramcalc engine: ' + (e && e.message ? e.message : String(e)));
         }
-        return JSON.parse(text);
+        return JSON.parse(typeof text === 'string' ? text : decoder.decode(text));
     }
     // A function this build does not export (the page leaves some out, web/engine_bindings.cpp).
     function missing(name) {
@@ -128,7 +131,8 @@ function vramcalcApi(engine) {
         version: engine.version(),
         schemaVersion: engine.schemaVersion(),
         estimate: function (config) {
-            return withConfig(config, function (text) { return engine.estimate(text); });
+            return withConfig(config, decoder ? function (text) { return engine.estimateBytes(text); }
+                : function (text) { return engine.estimate(text); });
         },
         solve: function (config, question) {
             if (typeof question !== 'string') {

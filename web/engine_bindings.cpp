@@ -5,6 +5,7 @@
 // a JSON document built by io/, errors included, so nothing can throw across the boundary
 // (exceptions are off in the WebAssembly build).
 //   estimate(configText)           -> io::estimate_json: the result `vramcalc --format json` prints
+//   estimateBytes(configText)      -> the same as UTF-8 bytes (a Uint8Array view of the wasm memory, below)
 //   solve(configText, question)    -> io::solve_json: what `vramcalc solve Q --format json` prints
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
@@ -16,7 +17,7 @@
 //   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md);
 //                                     bytes a Uint8Array (web/api.js makes one of any input)
 //   version() schemaVersion()      -> "0.1.0", 1
-// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate, solve, questions,
+// The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate (as text), solve, questions,
 // importModel (the model-file readers: the page's own import, web/import.js, so the single offline
 // file imports too), version and schemaVersion only. The rest would only add to its download, which
 // has a budget (tests/browser/size.test.mjs): the planner's cluster comparison and batch sizing, the
@@ -59,6 +60,18 @@ std::string import_model(const emscripten::val& bytes, const std::string& name, 
 }
 
 std::string version() { return VRAMCALC_VERSION; }
+
+#ifndef VRAMCALC_PAGE_BUILD
+// The result's JSON text handed to JS as a view of the wasm memory, valid until the next call:
+// web/api.js decodes it with TextDecoder at once (where there is one; else it calls estimate).
+// Embind's std::string return reads the text in JS a byte at a time before decoding it (issue 15:
+// the JS library's estimate() per call).
+emscripten::val estimate_bytes(const std::string& config_text) {
+    static std::string text;
+    text = vc::io::estimate_json(config_text);
+    return emscripten::val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data())));
+}
+#endif
 int schema_version() { return vc::io::kSchemaVersion; }
 
 }  // namespace
@@ -71,6 +84,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("schemaVersion", &schema_version);
     emscripten::function("importModel", &import_model);
 #ifndef VRAMCALC_PAGE_BUILD
+    emscripten::function("estimateBytes", &estimate_bytes);
     emscripten::function("suggest", &vc::io::suggest_json);
     emscripten::function("fitModels", &vc::io::fit_models_json);
     emscripten::function("resolveConfig", &vc::io::resolve_config_json);

@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <optional>
+#include <vector>
 
 #include "core/config.hpp"
 #include "core/fields.hpp"
@@ -637,21 +640,42 @@ std::string gib(double bytes) {
 }
 
 // Plans at the GPU counts worth trying (tensor-parallel degrees for vLLM, layer splits for the
-// others), built once and then checked against every GPU for "how many of this GPU".
-std::vector<std::pair<int, InferencePlan>> candidate_plans(const Config& cfg) {
-    static const int kTp[] = {1, 2, 4, 8, 16, 32, 64};
-    static const int kSplit[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64};
-    std::vector<std::pair<int, InferencePlan>> plans;
-    auto add = [&](int count) {
-        auto r = make_inference_plan(cfg, count);
-        if (r.ok) plans.emplace_back(count, std::move(r.value));
-    };
-    if (cfg.inference.engine == Engine::Vllm)
-        for (int t : kTp) add(t);
-    else
-        for (int t : kSplit) add(t);
-    return plans;
-}
+// others), checked against every GPU for "how many of this GPU". Each is built when a GPU first
+// needs it (most GPUs fit at the first counts: issue 15, building all of them was a sixth of a
+// detailed estimate) and then serves every GPU; the config's own count is its plan, copied.
+class CandidatePlans {
+public:
+    CandidatePlans(const Config& cfg, const InferencePlan& own) : cfg_(cfg), own_(own) {
+        static const int kTp[] = {1, 2, 4, 8, 16, 32, 64};
+        static const int kSplit[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64};
+        if (cfg.inference.engine == Engine::Vllm) counts_ = {std::begin(kTp), std::end(kTp)};
+        else counts_ = {std::begin(kSplit), std::end(kSplit)};
+        plans_.resize(counts_.size());
+        tried_.assign(counts_.size(), false);
+    }
+    size_t size() const { return counts_.size(); }
+    int count(size_t i) const { return counts_[i]; }
+    // The plan at count(i), or nullptr when that count cannot be planned (skipped, as a plan error).
+    InferencePlan* plan(size_t i) {
+        if (!tried_[i]) {
+            tried_[i] = true;
+            if (counts_[i] == own_.in.tp) {
+                plans_[i] = own_;
+            } else {
+                auto r = make_inference_plan(cfg_, counts_[i]);
+                if (r.ok) plans_[i] = std::move(r.value);
+            }
+        }
+        return plans_[i] ? &*plans_[i] : nullptr;
+    }
+
+private:
+    const Config& cfg_;
+    const InferencePlan& own_;
+    std::vector<int> counts_;
+    std::vector<std::optional<InferencePlan>> plans_;
+    std::vector<bool> tried_;
+};
 
 }  // namespace
 
@@ -828,7 +852,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     if (p.cpu_only) return Outcome<Estimate>::success(e);
     // set_plan_gpu sets only the GPU's fields (and what follows from them and the plan's placement),
     // so one copy of each plan serves every GPU: a copy per GPU and count was most of the time.
-    auto candidates = candidate_plans(cfg);
+    CandidatePlans candidates(cfg, p);
     InferencePlan q = p;
     for (const GpuSpec* g : gpus) {
         set_plan_gpu(q, g);
@@ -840,12 +864,13 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // Within the budget (budget_share): vLLM when its pool holds the sequences, the others
         // when the total is within the target.
         f.within_target = f.fits && (p.engine == Engine::Vllm || mg.total() <= q.gpu_capacity * cfg.target_utilization);
-        for (auto& cand : candidates) {
-            InferencePlan& t = cand.second;
-            set_plan_gpu(t, g);
-            const double share = budget_share(t);
-            if (fits_at(t, c, n, share) && memory_at(t, c, n).total() <= t.gpu_capacity * share) {
-                f.gpus_needed = cand.first;
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            InferencePlan* t = candidates.plan(i);
+            if (!t) continue;
+            set_plan_gpu(*t, g);
+            const double share = budget_share(*t);
+            if (fits_at(*t, c, n, share) && memory_at(*t, c, n).total() <= t->gpu_capacity * share) {
+                f.gpus_needed = candidates.count(i);
                 break;
             }
         }

@@ -1,0 +1,77 @@
+// vramcalc io: JSON text written straight into a string, with no nlohmann::json tree in between
+// (issue 15: building and destroying the result's tree was a quarter of a detailed estimate's time
+// in the JS library). The bytes are those nlohmann's dump() writes for the same tree (indent -1
+// compact or 2 spaces, error_handler replace): numbers through its own shortest round-trip
+// formatter, strings with its escaping. Keys are written in the order given; a caller mirroring a
+// nlohmann object writes them sorted, as its std::map holds them.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vc::io {
+
+class JsonWriter {
+public:
+    // indent < 0: compact ({"a":1,"b":[2]}); otherwise one member per line, `indent` spaces a level.
+    explicit JsonWriter(int indent = -1) : indent_(indent) { out_.resize(8192); }
+
+    void begin_object() { open('{'); }
+    void end_object() { close('}'); }
+    void begin_array() { open('['); }
+    void end_array() { close(']'); }
+    // A member's name inside an object; its value comes next.
+    void key(std::string_view k);
+
+    void value(std::string_view s);
+    void value(const char* s) { value(std::string_view(s)); }
+    void value(const std::string& s) { value(std::string_view(s)); }
+    void value(double x);   // NaN and infinities as null, as nlohmann writes them
+    void value(int x) { integer(x); }
+    void value(long long x) { integer(x); }
+    void value(bool b);
+    void null();
+
+    // Shorthands for one member.
+    template <class T>
+    void member(std::string_view k, const T& v) {
+        key(k);
+        value(v);
+    }
+
+    std::string text() const { return out_.substr(0, size_); }
+    std::string take() {  // the text, moved out (no copy); the writer is spent
+        out_.resize(size_);
+        return std::move(out_);
+    }
+
+
+private:
+    void open(char c);
+    void close(char c);
+    void element();  // before a value or key: the comma and the line break with its indent
+    void newline(size_t depth);
+    void integer(long long x);
+    void string(std::string_view s);
+    // The text so far is out_[0, size_): appended by memcpy into a string grown by doubling (libc++'s
+    // std::string appends are out-of-line calls, most of the writer's time in WebAssembly).
+    char* room(size_t n) {
+        if (out_.size() - size_ < n) out_.resize(std::max(out_.size() * 2, size_ + n));
+        char* at = &out_[size_];
+        size_ += n;
+        return at;
+    }
+    void put(const char* s, size_t n) { std::memcpy(room(n), s, n); }
+    void put(char c) { *room(1) = c; }
+
+    std::string out_;
+    size_t size_ = 0;
+    std::vector<unsigned> count_;  // members written so far, per open container
+    int indent_;
+    bool after_key_ = false;
+};
+
+}  // namespace vc::io

@@ -1,0 +1,191 @@
+// The streaming JSON writer (io/json_writer.hpp) and the result written with it: the same bytes as
+// nlohmann's dump() of the tree the result used to be built as (the tree below is that former
+// builder, kept here as the reference).
+#include <catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+#include "core/estimate.hpp"
+#include "io/config_json.hpp"
+#include "io/json_writer.hpp"
+
+using namespace vc;
+using nlohmann::json;
+
+namespace {
+
+json reference_tree(const Estimate& e) {
+    json j;
+    j["ok"] = true;
+    j["schema_version"] = io::kSchemaVersion;
+    j["method"] = e.method;
+    j["task"] = e.task;
+    json comps = json::array();
+    json breakdown = json::object();
+    for (const auto& c : e.components) {
+        comps.push_back({{"key", c.key}, {"label", c.label}, {"bytes", c.bytes}, {"formula", c.formula}});
+        breakdown[c.key] = c.bytes;
+    }
+    j["components"] = comps;
+    j["breakdown"] = breakdown;
+    j["total_bytes"] = e.total_bytes;
+    j["buffered_bytes"] = e.buffered_bytes;
+    json fits = json::array();
+    for (const auto& f : e.fits)
+        fits.push_back({{"gpu", f.gpu_id}, {"gpus_needed", f.gpus_needed}, {"utilization", f.utilization}, {"fits", f.fits}, {"within_target", f.within_target}});
+    j["fits"] = fits;
+    json metrics = json::object();
+    for (const auto& m : e.metrics) metrics[m.key] = {{"label", m.label}, {"value", m.value}, {"unit", m.unit}};
+    j["metrics"] = metrics;
+    j["notes"] = e.notes;
+    if (!e.devices.empty()) {
+        json devs = json::array();
+        for (const auto& d : e.devices)
+            devs.push_back({{"device", d.device}, {"host", d.host}, {"model_bytes", d.model}, {"kv_bytes", d.kv},
+                            {"compute_bytes", d.compute}, {"other_bytes", d.other}, {"total_bytes", d.total()}});
+        j["devices"] = devs;
+    }
+    if (!e.launch_command.empty()) j["launch_command"] = e.launch_command;
+    return j;
+}
+
+void check_same_bytes(const Estimate& e) {
+    const json tree = reference_tree(e);
+    CHECK(io::estimate_text(e) == io::dump(tree));
+    CHECK(io::estimate_text(e, 2) == io::dump(tree, 2));
+    CHECK(io::dump(io::estimate_to_json(e), 2) == io::dump(tree, 2));
+}
+
+}  // namespace
+
+TEST_CASE("JsonWriter writes what a reader checks by eye, compact and indented") {
+    io::JsonWriter w;
+    w.begin_object();
+    w.key("a");
+    w.begin_array();
+    w.value(1);
+    w.value(2.5);
+    w.begin_object();
+    w.end_object();
+    w.begin_array();
+    w.end_array();
+    w.end_array();
+    w.member("b", "x\"y");
+    w.member("c", true);
+    w.key("d");
+    w.null();
+    w.member("e", 14e9);
+    w.end_object();
+    CHECK(w.text() == R"({"a":[1,2.5,{},[]],"b":"x\"y","c":true,"d":null,"e":14000000000.0})");
+
+    io::JsonWriter p(2);
+    p.begin_object();
+    p.key("a");
+    p.begin_array();
+    p.value(1);
+    p.begin_object();
+    p.member("k", -3);
+    p.end_object();
+    p.end_array();
+    p.key("o");
+    p.begin_object();
+    p.end_object();
+    p.end_object();
+    CHECK(p.text() == "{\n  \"a\": [\n    1,\n    {\n      \"k\": -3\n    }\n  ],\n  \"o\": {}\n}");
+}
+
+TEST_CASE("JsonWriter's numbers and strings are nlohmann's bytes") {
+    const double numbers[] = {0.0, -0.0, 1.0, 0.1, 1.0 / 3, 2.5e-320, 1e300, -7.25e21, 123456789012345678.0, 143.36e9,
+                              std::numeric_limits<double>::max(), std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    for (double x : numbers) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == json(x).dump());
+    }
+    for (long long x : {0LL, 7LL, -1LL, 1234567890123LL, std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min()}) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == json(x).dump());
+    }
+    const std::string strings[] = {"", "plain", "quote \" and \\ backslash", "tab\tnew\nline\r\b\f", std::string("nul\0byte", 8),
+                                   "\x01\x1f\x7f", "UTF-8: 32 GiB \xc3\x97 2 \xe2\x80\x94 \xf0\x9f\x98\x80",
+                                   "invalid \xff\xfe bytes \xc3", "overlong \xc0\xaf"};
+    for (const auto& s : strings) {
+        INFO(s);
+        io::JsonWriter w;
+        w.value(s);
+        CHECK(w.text() == io::dump(json(s)));
+        io::JsonWriter k;
+        k.begin_object();
+        k.member(s, 1);
+        k.end_object();
+        CHECK(k.text() == io::dump(json{{s, 1}}));
+    }
+}
+
+TEST_CASE("a result written as text is the tree's dump: every method and engine") {
+    const char* configs[] = {
+        R"({"method":"quick","params_b":7,"precision":"fp16","optimizer":"adamw-mixed","batch":4,"seq":2048})",
+        R"({"method":"guide","model":{"preset":"llama-3.1-70b"},"gpu":"a100-80gb"})",
+        R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},"gpu":"h100-80gb","batch":2,"seq":4096})",
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"h100-80gb",
+            "inference":{"engine":"vllm","weights":"bf16","context":8192}})",
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"rtx-4090-24gb",
+            "inference":{"engine":"llama.cpp","weights":"q4_k_m","context":32768,"concurrency":2}})",
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"cpu",
+            "inference":{"engine":"llama.cpp","weights":"q4_k_m"}})",
+        R"({"method":"detailed","task":"inference","model":{"params_b":3},"gpu":"a10g-24gb",
+            "inference":{"engine":"hf","weights":"bnb-nf4","context":4096}})",
+    };
+    for (const char* text : configs) {
+        INFO(text);
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto est = estimate(cfg.value);
+        REQUIRE(est.ok);
+        // Every catalog GPU has its fit, but with no GPU at all ("cpu").
+        CHECK(est.value.fits.empty() == (std::string(text).find("\"gpu\":\"cpu\"") != std::string::npos));
+        check_same_bytes(est.value);
+        CHECK(io::estimate_json(text) == io::estimate_text(est.value));
+    }
+}
+
+TEST_CASE("a result with repeated and unsorted keys, odd strings and no finite numbers writes as the tree") {
+    Estimate e;
+    e.method = "detailed";
+    e.task = "inference \"quoted\"";
+    e.components = {{"zeta", "Z", 1, "f"}, {"alpha", "A \xff", 2.5, "g\n"}, {"zeta", "Z again", 3, "h"}, {"", "empty key", 0, ""}};
+    e.metrics = {{"m2", "two", std::nan(""), "bytes"}, {"m1", "one", 1e-7, "s"}, {"m2", "two again", -0.0, "count"}};
+    e.notes = {"a note", "\xe2\x80\x94 and \x01"};
+    e.fits = {{"h100-80gb", 2, 0.5, true, false}, {"custom", 0, std::numeric_limits<double>::infinity(), false, false}};
+    e.devices = {{"CUDA0", false, 1, 2, 3, 4}, {"CPU", true, 5, 0, 0, 0.25}};
+    e.launch_command = "llama-server -m \"model.gguf\"";
+    e.total_bytes = 6;
+    e.buffered_bytes = 7.2;
+    check_same_bytes(e);
+    // Nothing in the vectors: empty containers, no "devices" or "launch_command".
+    check_same_bytes(Estimate{});
+}
+
+TEST_CASE("every result of the golden corpus written as text is the tree's dump") {
+    // tests/golden/configs.jsonl: 2,200 configs across every method, task, engine and format.
+    std::ifstream f(std::string(VRAMCALC_IMPORT_FIXTURES) + "/../golden/configs.jsonl");
+    REQUIRE(f.good());
+    std::string line;
+    int results = 0;
+    while (std::getline(f, line)) {
+        auto cfg = io::parse_config(line);
+        if (!cfg.ok) continue;
+        auto est = estimate(cfg.value);
+        if (!est.ok) continue;
+        ++results;
+        const json tree = reference_tree(est.value);
+        if (io::estimate_text(est.value) != io::dump(tree) || io::estimate_text(est.value, 2) != io::dump(tree, 2)) {
+            FAIL_CHECK(line);
+        }
+    }
+    CHECK(results >= 1500);
+}
