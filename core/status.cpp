@@ -27,6 +27,8 @@ bool check_range(const char* field, double v, double lo, double hi, Error& err, 
     if (std::isfinite(v) && v >= lo && v <= hi) return true;
     err = Error{field, std::string(field) + " must be a number in [" + fmt_num(lo) + ", " + fmt_num(hi) + "]" +
                            unit_suffix(unit) + ", got " + (std::isfinite(v) ? fmt_num(v) : std::string(std::isnan(v) ? "NaN" : "infinity"))};
+    err.has_value = true;
+    err.value = v;
     return false;
 }
 
@@ -34,6 +36,8 @@ bool check_positive(const char* field, double v, double hi, Error& err, const ch
     if (std::isfinite(v) && v > 0 && v <= hi) return true;
     err = Error{field, std::string(field) + " must be a number greater than 0 and at most " + fmt_num(hi) + unit_suffix(unit) + ", got " +
                            (std::isfinite(v) ? fmt_num(v) : std::string(std::isnan(v) ? "NaN" : "infinity"))};
+    err.has_value = true;
+    err.value = v;
     return false;
 }
 
@@ -41,6 +45,8 @@ bool check_int_range(const char* field, double v, long long lo, long long hi, Er
     if (std::isfinite(v) && v >= static_cast<double>(lo) && v <= static_cast<double>(hi) && std::floor(v) == v) return true;
     err = Error{field, std::string(field) + " must be a whole number in [" + fmt_int(lo) + ", " + fmt_int(hi) + "]" + unit_suffix(unit) + ", got " +
                            (std::isfinite(v) ? fmt_num(v) : std::string(std::isnan(v) ? "NaN" : "infinity"))};
+    err.has_value = true;
+    err.value = v;
     return false;
 }
 

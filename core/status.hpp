@@ -12,6 +12,10 @@ namespace vc {
 struct Error {
     std::string field;    // dotted config path, e.g. "batch" or "parallel.tp"
     std::string message;  // the rule, with the accepted range, e.g. "must be an integer in [1, 65536]"
+    // The number a range check refused (check_range and its siblings set it), so a front end that
+    // shows the field in another unit (a share as %) can word the message in that unit.
+    bool has_value = false;
+    double value = 0;
 };
 
 // A value or an Error. Read `ok` first; `value` is default-constructed on failure.

@@ -66,15 +66,32 @@ FieldDef shown_field(const FieldDef& f, double per_unit, const char* unit) {
 }
 
 // The engine's message on a field a row shows in another unit, in that unit: the same range check
-// on the value as the row shows it (a message about something else stays as it is).
-static void word_in_shown_unit(const App& a, Error& e) {
+// on the refused value (the error's own, else the field's current one) as the row shows it; a
+// message about something else stays as it is.
+void word_in_shown_unit(const App& a, Error& e) {
     const FieldDef* def = find_any_field(e.field.c_str());
     if (!def || !def->ranged || def->accepts) return;
+    const double v = e.has_value ? e.value : def->number_of(a.inputs);
     for (const ShownUnit& s : a.shown_units) {
         Error shown;
-        if (s.field == e.field && !check_number(shown_field(*def, s.per_unit, s.unit.c_str()), def->number_of(a.inputs) * s.per_unit, shown))
+        if (s.field == e.field && !check_number(shown_field(*def, s.per_unit, s.unit.c_str()), v * s.per_unit, shown)) {
             e.message = shown.message;
+            e.value = v;
+            e.has_value = true;
+        }
     }
+}
+
+std::string link_error_text(const App& a) {
+    if (a.link_error.empty() || a.link_left_out.empty()) return a.link_error;
+    Error first = a.link_left_out.front();
+    word_in_shown_unit(a, first);
+    std::string out = first.field + ": " + first.message;
+    if (a.link_left_out.size() > 1) {
+        out += "; also not applied:";
+        for (size_t i = 1; i < a.link_left_out.size(); ++i) out += (i > 1 ? ", " : " ") + a.link_left_out[i].field;
+    }
+    return out;
 }
 
 bool apply_fragment(App& a, const std::string& fragment) {
@@ -83,8 +100,9 @@ bool apply_fragment(App& a, const std::string& fragment) {
     Error err;
     std::vector<Error> left_out;
     if (!decode_fragment(fragment, default_inputs(), cfg, ui, err, &left_out)) {
-        a.link_error = err.field + ": " + page_words(err.message);
-        a.link_left_out = {Error{err.field, page_words(err.message)}};
+        err.message = page_words(err.message);
+        a.link_error = err.field + ": " + err.message;
+        a.link_left_out = {err};
         a.left_out_from = "the link";
         return false;
     }
@@ -95,7 +113,7 @@ bool apply_fragment(App& a, const std::string& fragment) {
     // Part of the link could not be read: the rest applied, each bad field is marked beside it
     // (ui_widgets.cpp); the line above the form names the first and the others' fields.
     if (!err.field.empty()) {
-        for (Error& e : left_out) e.message = page_words(e.message);
+        for (Error& e : left_out) e.message = page_words(e.message);  // (the refused value stays: word_in_shown_unit)
         a.left_out_from = "the link";
         a.link_error = err.field + ": " + page_words(err.message);
         if (left_out.size() > 1) {

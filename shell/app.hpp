@@ -105,6 +105,13 @@ struct ShownUnit {
 // The field as such a row shows it: its range (a negative sentinel minimum kept) and step scaled,
 // in the row's unit (which `unit` must outlive the result).
 FieldDef shown_field(const FieldDef& f, double per_unit, const char* unit);
+struct App;
+// An error on a field a row shows in another unit (App::shown_units), worded in that unit: "must be
+// a number in [5, 100] %, got 300" for a share the link set to 3. Other errors stay as they are.
+void word_in_shown_unit(const App& a, Error& e);
+// The line above the form for a link read in part: its first left-out field with the reason (worded
+// as its row shows it), then the others' fields. Empty when the last link was read whole.
+std::string link_error_text(const App& a);
 
 struct App {
     Config inputs;              // what the user set (every method reads its parts)

@@ -151,7 +151,7 @@ void header(App& a, bool narrow) {
         ImGui::PopStyleColor();
         reg(a, "notice");
     }
-    if (!a.link_error.empty()) error_text("This link could not be read in full (" + a.link_error + "); what it could not set keeps its starting value.");
+    if (!a.link_error.empty()) error_text("This link could not be read in full (" + link_error_text(a) + "); what it could not set keeps its starting value.");
 }
 
 // One line for a docs column (EmbedOptions::compact): the name and the units.

@@ -310,8 +310,11 @@ namespace {
 // The row's error: the engine's on the current inputs, else the part of a link that could not be read.
 std::string row_message(const Form& f, const Field& field) {
     if (names(f.a.error.field, field)) return f.a.error.message;
-    for (const Error& e : f.a.link_left_out)
-        if (names(e.field, field)) return "From " + f.a.left_out_from + ", not applied: " + e.message;
+    for (Error e : f.a.link_left_out)
+        if (names(e.field, field)) {
+            word_in_shown_unit(f.a, e);  // a share the link gave as 3, beside a % row: "got 300"
+            return "From " + f.a.left_out_from + ", not applied: " + e.message;
+        }
     return {};
 }
 
@@ -627,7 +630,7 @@ bool segmented(App& a, const char* id, int count, int& index, const char* const*
         ImGui::PushStyleColor(ImGuiCol_Button, on ? p.accent : ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
         ImGui::PushStyleColor(ImGuiCol_ButtonHovered, on ? p.accent : ImGui::GetStyleColorVec4(ImGuiCol_FrameBgHovered));
         ImGui::PushStyleColor(ImGuiCol_ButtonActive, p.accent);
-        ImGui::PushStyleColor(ImGuiCol_Text, on ? ImVec4(1, 1, 1, 1) : p.text);
+        ImGui::PushStyleColor(ImGuiCol_Text, on ? p.on_accent : p.text);
         const float w = avail > 0 ? (avail - gap * (count - 1)) / count : 0;
         if (ImGui::Button(labels[i], ImVec2(w, 0)) && !on) {
             index = i;

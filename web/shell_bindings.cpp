@@ -75,7 +75,7 @@ std::string shell_state() {
     j["theme"] = a.ui.theme == vc::shell::ThemeChoice::Auto ? "auto" : a.ui.theme == vc::shell::ThemeChoice::Light ? "light" : "dark";
     j["dark"] = vc::shell::dark_theme(a.ui);
     j["fragment"] = vc::shell::encode_fragment(a.inputs, a.ui, vc::shell::default_inputs());
-    j["link_error"] = a.link_error;
+    j["link_error"] = vc::shell::link_error_text(a);
     j["link_left_out"] = json::array();  // each key of the link not applied, marked beside its field
     for (const auto& e : a.link_left_out) j["link_left_out"].push_back(error_json(e));
     j["notice"] = a.notice;
@@ -138,7 +138,7 @@ std::string apply_fragment(const emscripten::val& fragment_value) {
                                         : fragment_value;
     const bool ok = vc::shell::apply_fragment(a, limited.as<std::string>());
     vc::shell::platform::request_frames();
-    return vc::io::dump(ok ? json{{"ok", true}} : json{{"ok", false}, {"error", a.link_error}});
+    return vc::io::dump(ok ? json{{"ok", true}} : json{{"ok", false}, {"error", vc::shell::link_error_text(a)}});
 }
 
 void set_system_dark(bool dark) {
@@ -170,7 +170,10 @@ std::string set_inputs(const emscripten::val& patch_value, const std::string& fr
     a.inputs = cfg;
     vc::shell::mark_changed(a);
     // Each value left out is marked beside its field, as a link's are (until the next edit).
-    for (const auto& e : refused) a.link_left_out.push_back(vc::Error{e.field, vc::shell::page_words(e.message)});
+    for (vc::Error e : refused) {
+        e.message = vc::shell::page_words(e.message);  // the refused value stays (word_in_shown_unit)
+        a.link_left_out.push_back(e);
+    }
     a.left_out_from = from;
     // The reply needs the estimate alone: the comparison, the answers and the charts (several times
     // its work) follow after the next frame (App::defer_extras), not before the reply.
@@ -243,7 +246,7 @@ std::string widget_result() {
     return vc::io::dump(j);
 }
 
-std::string link_error() { return vc::shell::app().link_error; }
+std::string link_error() { return vc::shell::link_error_text(vc::shell::app()); }
 
 std::string summary_text() {
     vc::shell::App& a = vc::shell::app();

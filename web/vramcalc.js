@@ -124,8 +124,11 @@
     const formRows = new Map();  // path -> {wrap, label, c (control), note, kind, shown, options}
     // A number as JSON reads one ("1e30" goes to the engine, which names the range), else the text.
     const typed = (t) => (/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(t) ? Number(t) : t.trim());
-    const applyRow = (path, c) => {
-        const value = c.type === 'checkbox' ? c.checked : c.tagName === 'SELECT' ? c.value : typed(c.value);
+    // A row shown in another unit than the config's (a share as %) carries its scale: what is typed
+    // is divided by it before it applies (75 -> 0.75).
+    const applyRow = (path, c, scale) => {
+        let value = c.type === 'checkbox' ? c.checked : c.tagName === 'SELECT' ? c.value : typed(c.value);
+        if (scale && typeof value === 'number') value /= scale;
         const r = window.vramcalcApplyInputs(path.split('.').reduceRight((v, k) => ({ [k]: v }), value), 'the text form');
         if (!r.ok) formStatus.textContent = `${r.error.field}: ${r.error.message}`;
     };
@@ -135,7 +138,7 @@
         const r = { wrap: el('div'), label: el('label', { htmlFor: id }), note: el('small', { id: id + '-note' }), kind };
         r.c = kind === 'select' ? el('select', { id }) : el('input', { id, type: kind === 'bool' ? 'checkbox' : 'text', autocomplete: 'off' });
         r.c.setAttribute('aria-describedby', r.note.id);
-        r.c.addEventListener('change', () => applyRow(path, r.c));
+        r.c.addEventListener('change', () => applyRow(path, r.c, r.scale));
         r.wrap.append(r.label, r.c, r.note);
         return r;
     };
@@ -155,6 +158,7 @@
             if (r.wrap !== (last ? last.nextSibling : fields.firstChild)) fields.insertBefore(r.wrap, last ? last.nextSibling : fields.firstChild);
             last = r.wrap;
             r.label.textContent = row.label;
+            r.scale = row.scale;
             const c = r.c, options = JSON.stringify(row.options);
             if (kind === 'select' && r.options !== options) {
                 r.options = options;

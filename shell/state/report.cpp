@@ -9,6 +9,7 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -346,6 +347,13 @@ std::string export_markdown(const Config& cfg, const Results& r, bool gib, const
 // [SECTION] a11y ----------------------------------------------------------------------------------
 namespace {
 
+// A value scaled to its row's unit, to 12 significant digits: 0.7 x 100 reads 70, not 70.00000000000001.
+double shown_number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+    return std::strtod(buf, nullptr);
+}
+
 // The config document's value at a dotted path (null when the document leaves it out).
 json value_at(const json& doc, const std::string& path) {
     const json* at = &doc;
@@ -371,7 +379,16 @@ json form_json(const App& a) {
         if (!def) continue;
         json r{{"path", row.path}, {"label", row.label}, {"value", value_at(doc, row.path)}, {"error", row.error}};
         if (def->kind == FieldKind::Bool) r["bool"] = true;
-        const std::string range = field_range_text(*def);
+        // A row shown in another unit (a share as %: App::shown_units) gives its value and range in
+        // that unit, and its scale, by which the form divides what is typed before it applies it.
+        FieldDef as_shown = *def;
+        for (const ShownUnit& u : a.shown_units)
+            if (u.field == row.path && r["value"].is_number()) {
+                as_shown = shown_field(*def, u.per_unit, u.unit.c_str());
+                r["value"] = shown_number(r["value"].get<double>() * u.per_unit);
+                r["scale"] = u.per_unit;
+            }
+        const std::string range = field_range_text(as_shown);
         if (!range.empty() && row.options.empty()) r["range"] = range;
         if (!row.options.empty()) {
             json options = json::array();
