@@ -17,13 +17,14 @@ void ui_set_pixel_ratio(float pixel_ratio);
 // The theme's background colour, for glClearColor.
 bool ui_clear_color(float rgba[4]);
 
-// The theme's text colours (text, dim, faint, error, good, warn) and the backgrounds they are drawn
-// on (bg, panel, popup), 0xRRGGBB by name: the tests check their contrast (WCAG AA, 4.5:1).
+// The theme's text colours (text, dim, faint, error, good, warn, accent) and the backgrounds they
+// are drawn on (bg, panel, popup), and on_accent (a chosen segment's label on its accent fill),
+// 0xRRGGBB by name: the tests check their contrast (WCAG AA, 4.5:1).
 struct ThemeColour {
     const char* name;
     unsigned rgb;
 };
-std::array<ThemeColour, 9> ui_theme_colours(bool dark);
+std::array<ThemeColour, 11> ui_theme_colours(bool dark);
 
 // Draws one frame's UI over the whole viewport.
 void ui_draw(App& a);

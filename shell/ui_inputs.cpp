@@ -572,7 +572,7 @@ bool lora_targets(App& a, Form& f) {
         const Target& tg = kTargets[i];
         const bool on = (t & tg.bit) != 0;
         ImGui::PushStyleColor(ImGuiCol_Button, on ? palette().accent : ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
-        ImGui::PushStyleColor(ImGuiCol_Text, on ? ImVec4(1, 1, 1, 1) : palette().dim);
+        ImGui::PushStyleColor(ImGuiCol_Text, on ? palette().on_accent : palette().dim);
         if (ImGui::Button(tg.label)) {
             t ^= tg.bit;
             changed = true;

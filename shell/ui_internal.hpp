@@ -21,6 +21,7 @@ namespace vc::shell::ui {
 // [SECTION] style ---------------------------------------------------------------------------------
 struct Palette {
     ImVec4 text, dim, faint, accent, error, good, warn;
+    ImVec4 on_accent;  // text on an accent-filled control (a chosen segment): 4.5:1 or more on accent
     ImU32 bg, panel, border, grid, bar_track, capacity, target, highlight;
 };
 const Palette& palette();

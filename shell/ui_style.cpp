@@ -32,7 +32,8 @@ Scheme dark_scheme() {
     s.p.text = rgb(0xE4E8EE);
     s.p.dim = rgb(0x95A0AE);
     s.p.faint = rgb(0x7A8593);  // 4.66:1 on the panel (WCAG AA text: 4.5:1)
-    s.p.accent = rgb(0x3D8BFD);
+    s.p.accent = rgb(0x3D8BFD);     // 5.25:1 on the panel as text
+    s.p.on_accent = rgb(0x0F1318);  // the page background's near-black on the accent: 5.5:1 (white was 3.3:1)
     s.p.error = rgb(0xFF6B5E);
     s.p.good = rgb(0x3FBF7F);
     s.p.warn = rgb(0xE8B339);
@@ -59,7 +60,8 @@ Scheme light_scheme() {
     s.p.text = rgb(0x1A1F26);
     s.p.dim = rgb(0x56606D);
     s.p.faint = rgb(0x656F7C);  // 4.72:1 on the page background (WCAG AA text: 4.5:1)
-    s.p.accent = rgb(0x1F6FEB);
+    s.p.accent = rgb(0x1A66D9);     // 4.92:1 as text on the page background (0x1F6FEB was 4.29:1)
+    s.p.on_accent = rgb(0xFFFFFF);  // white on the accent: 5.32:1
     s.p.error = rgb(0xC9302C);
     s.p.good = rgb(0x198046);   // 4.60:1 on the page background
     s.p.warn = rgb(0x9D6300);   // 4.60:1 on the page background
@@ -92,7 +94,7 @@ const Palette& palette() { return g_palette; }
 
 namespace vc::shell {
 
-std::array<ThemeColour, 9> ui_theme_colours(bool dark) {
+std::array<ThemeColour, 11> ui_theme_colours(bool dark) {
     const ui::Scheme s = dark ? ui::dark_scheme() : ui::light_scheme();
     auto hex = [](const ImVec4& c) {
         return (static_cast<unsigned>(std::lround(c.x * 255)) << 16) | (static_cast<unsigned>(std::lround(c.y * 255)) << 8) |
@@ -101,7 +103,7 @@ std::array<ThemeColour, 9> ui_theme_colours(bool dark) {
     auto hex32 = [](ImU32 c) { return ((c & 255) << 16) | (c & 0xFF00) | ((c >> 16) & 255); };  // ImU32 is ABGR
     return {{{"text", hex(s.p.text)}, {"dim", hex(s.p.dim)},   {"faint", hex(s.p.faint)}, {"error", hex(s.p.error)},
              {"good", hex(s.p.good)}, {"warn", hex(s.p.warn)}, {"bg", hex32(s.p.bg)},     {"panel", hex32(s.p.panel)},
-             {"popup", s.popup}}};
+             {"popup", s.popup},        {"accent", hex(s.p.accent)}, {"on_accent", hex(s.p.on_accent)}}};
 }
 
 }  // namespace vc::shell

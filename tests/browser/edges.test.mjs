@@ -83,6 +83,45 @@ for (const size of ['desktop', 'phone']) {
         await page.context().close();
     });
 
+    test(`${size}: the text form and a link speak the headroom target in percent, as its row does`, async () => {
+        const [page, v] = await open(size);
+        const row = () => page.evaluate(() => {
+            const c = document.getElementById('form-target_utilization');
+            return c && { value: c.value, note: document.getElementById(c.getAttribute('aria-describedby')).textContent };
+        });
+        const r = await row();
+        assert.ok(r, 'the text form has the headroom target');
+        assert.equal(r.value, '75', 'the form shows 75 (%), not the share 0.75');
+        assert.match(r.note, /^Accepted: \[5, 100\] %$/);
+        // 70 typed in the form is 0.7 of the GPU (and reads back as 70, not 70.00000000000001).
+        await page.fill('#form-target_utilization', '70');
+        await page.keyboard.press('Enter');
+        await v.settled();
+        assert.equal((await v.state()).inputs.target_utilization, 0.7);
+        assert.equal((await row()).value, '70');
+        // 300 is refused in percent, beside the field and in the form's note.
+        await page.fill('#form-target_utilization', '300');
+        await page.keyboard.press('Enter');
+        await v.settled();
+        assert.match((await row()).note, /target_utilization must be a number in \[5, 100\] %, got 300\b/);
+        await page.context().close();
+
+        // A link gives the share (target_utilization=3, i.e. 300%): it is left out, and both the
+        // line above the form and the mark beside the % row word it in percent.
+        const [page2, v2] = await open(size, 'v=2&target_utilization=3&batch=8');
+        await v2.settled();
+        const s = await v2.state();
+        assert.equal(s.inputs.batch, 8, 'the rest of the link applies');
+        assert.equal(s.inputs.target_utilization, 0.75, 'the bad share keeps its starting value');
+        assert.match(s.link_error, /^target_utilization: target_utilization must be a number in \[5, 100\] %, got 300$/);
+        await v2.inView('target_utilization');
+        assert.ok(await v2.widget('target_utilization/error'), 'the row is marked');
+        assert.match(await page2.evaluate(() => document.getElementById('form-target_utilization-note').textContent),
+                     /^From the link, not applied: target_utilization must be a number in \[5, 100\] %, got 300\./);
+        assert.deepEqual(consoleErrors, []);
+        await page2.context().close();
+    });
+
     test(`${size}: a field's tooltip keeps clear of its own error message`, async () => {
         const [page, v] = await open(size);
         await v.inView('batch');
@@ -201,7 +240,7 @@ test('desktop: the arrow keys move from the preset search over its matches and E
     await page.context().close();
 });
 
-test('every text colour of both themes is at least 4.5:1 on the backgrounds it is drawn on (WCAG AA)', async () => {
+test('every text colour of both themes (the accent and a chosen segment\'s label too) is at least 4.5:1 on the backgrounds it is drawn on (WCAG AA)', async () => {
     const [page, v] = await open('desktop');
     const themes = (await v.state()).theme_colours;
     const lum = (rgb) => {
@@ -210,11 +249,14 @@ test('every text colour of both themes is at least 4.5:1 on the backgrounds it i
     };
     const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
     for (const [theme, c] of Object.entries(themes)) {
-        for (const text of ['text', 'dim', 'faint', 'error', 'good', 'warn'])
+        for (const text of ['text', 'dim', 'faint', 'error', 'good', 'warn', 'accent'])
             for (const bg of ['bg', 'panel', 'popup']) {
                 const r = ratio(c[text], c[bg]);
                 assert.ok(r >= 4.5, `${theme} ${text} on ${bg}: ${r.toFixed(2)}:1`);
             }
+        // A chosen segment's label on its accent fill (issue 14: white on the dark theme's blue was 3.3:1).
+        const r = ratio(c.on_accent, c.accent);
+        assert.ok(r >= 4.5, `${theme} on_accent on accent: ${r.toFixed(2)}:1`);
     }
     await page.context().close();
     assert.deepEqual(consoleErrors, []);
