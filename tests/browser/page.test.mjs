@@ -332,8 +332,8 @@ test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worke
     await w.click('model_mode/preset');
     s = await w.state();
     assert.equal(s.inputs.model.preset, 'llama-3.1-8b');
-    assert.equal(s.inputs.model.checkpoint_dtype, 'bf16');
     assert.equal(s.inputs.precision, 'bf16', 'FP16 became BF16');
+    assert.equal(s.inputs.model.checkpoint_dtype, 'bf16');
     assert.equal(s.result.breakdown.weights, s.model_params_b * 1e9 * 2, 'still 2 bytes a weight');
     assert.match(s.fragment, /precision=bf16/);
     // From the searchable list: the preset, and the precision it leaves.
