@@ -36,6 +36,16 @@ void align_run_shapes(Config& c) {
     }
 }
 
+void follow_checkpoint_dtype(Config& c) {
+    const std::string& dtype = c.model.checkpoint_dtype;
+    const bool fp16 = dtype == "fp16", bf16 = dtype == "bf16" || dtype == "fp32";
+    if (!fp16 && !bf16) return;
+    if (c.quick.precision == QuickPrecision::Fp16 || c.quick.precision == QuickPrecision::Bf16)
+        c.quick.precision = fp16 ? QuickPrecision::Fp16 : QuickPrecision::Bf16;
+    std::string& w = c.inference.weights.format;
+    if (w == "fp16" || w == "bf16") w = fp16 ? "fp16" : "bf16";
+}
+
 RunShapePaths run_shape_paths(const Config& c) {
     return serves_engine(c) ? RunShapePaths{"inference.concurrency", "inference.context"} : RunShapePaths{"batch", "seq"};
 }

@@ -52,6 +52,15 @@ void align_run_shapes(Config& c);
 // The document paths that set run_shape(c): "batch" / "seq", or "inference.concurrency" / "inference.context".
 RunShapePaths run_shape_paths(const Config& c);
 
+// The 2-byte float choices follow the model's checkpoint (model.checkpoint_dtype, config.json
+// torch_dtype): the quick precision FP16 <-> BF16 and the serving weight format "fp16" <-> "bf16".
+// A float32 checkpoint counts as BF16: vLLM's dtype "auto" serves it in the GPU's first 16-bit
+// type, BF16 from compute capability 8.0 (_resolve_auto_dtype, "Downcast for float32 models").
+// Any other choice (FP32, 8 and 4 bits, quantized formats) and an unknown dtype leave the config
+// as it is; both 16-bit types are 2 bytes, so no size changes. Called where a model is chosen (the
+// page's preset list, a config.json import), never where a document is read: its precision stays.
+void follow_checkpoint_dtype(Config& c);
+
 const char* method_name(Method m);  // "quick", "guide", "detailed"
 const char* task_name(Task t);      // "training", "finetune", "inference"
 

@@ -221,6 +221,12 @@ constexpr FieldDef kTable[] = {
         Int("model.context_limit", AT(model.context_limit),
             "tokens the model is configured for (max_position_embeddings; 0: unknown): the max_context and max_seq answers stop there")
             .range(0, k2p24, "tokens"),
+        Text("model.checkpoint_dtype", AT(model.checkpoint_dtype),
+             "the checkpoint's dtype (config.json torch_dtype; empty: unknown). No bytes: choosing the model sets the 2-byte "
+             "float choices to it (fp32: bf16)")
+            .accepts("bf16, fp16, fp32 or empty")
+            .def("none")
+            .omit_default(),
         Int("model.type_vocab", AT(model.type_vocab), "BERT token-type embedding rows").range(0, k2p24),
         Int("model.experts", AT(model.experts), "routed experts per MoE layer (0: dense); all are stored").range(0, k2p16),
         Int("model.top_k", AT(model.top_k), "routed experts each token uses: compute and routed activations").accepts("[1, model.experts] with experts"),

@@ -297,14 +297,11 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     m.attn_softcap = std::max(0.0, rd.number({"attn_logit_softcapping"}, 0));
     m.final_softcap = std::max(0.0, rd.number({"final_logit_softcapping"}, 0));
 
-    // The checkpoint's weights.
+    // The checkpoint's dtype (newer transformers write "dtype") and its weights.
+    const std::string dtype = ascii_lower(text_at(top, "torch_dtype", text_at(top, "dtype")));
+    m.checkpoint_dtype = dtype == "bfloat16" ? "bf16" : dtype == "float16" ? "fp16" : dtype == "float32" ? "fp32" : "";
     if (top.contains("quantization_config")) read_quantization(top["quantization_config"], r);
-    if (r.weights_format.empty()) {
-        const std::string dtype = ascii_lower(text_at(top, "torch_dtype", text_at(top, "dtype")));
-        if (dtype == "bfloat16") r.weights_format = "bf16";
-        else if (dtype == "float16") r.weights_format = "fp16";
-        else if (dtype == "float32") r.weights_format = "fp32";
-    }
+    if (r.weights_format.empty()) r.weights_format = m.checkpoint_dtype;
     detail::finish_model(r);
     return r;
 }

@@ -75,6 +75,12 @@ bool check_model_ranges(const ModelSpec& in, Error& err) {
     // not "unset" but a count refused with params_b's range, never the filled 1B fallback.
     if (in.approximate && !check_number(count, in.params_override_b, err)) return false;
     if (!check_number(params_b, in.params_override_b, err) || !check_number(context_limit, in.context_limit, err)) return false;
+    const std::string& dtype = in.checkpoint_dtype;
+    if (!dtype.empty() && dtype != "bf16" && dtype != "fp16" && dtype != "fp32") {
+        err.field = "model.checkpoint_dtype";
+        err.message = "must be bf16, fp16, fp32 or empty (unknown), got \"" + dtype + "\"";
+        return false;
+    }
     if (in.layers == 0 && in.params_override_b > 0) return true;  // "parameters only": no architecture to check
     for (size_t i = 0; i < std::size(kChecked); ++i) {
         const Checked& c = kChecked[i];

@@ -38,6 +38,8 @@ struct ModelSpec {
                                // with learned positions the same as max_position); 0 = unknown. No
                                // parameters: the what-fits answers stop there, estimates note it.
     int type_vocab = 0;        // BERT token-type embeddings rows
+    std::string checkpoint_dtype;  // config.json torch_dtype: "bf16", "fp16", "fp32"; empty = unknown. No
+                                   // bytes: the 2-byte float choices follow it (follow_checkpoint_dtype)
     // Mixture of experts (0 experts = dense).
     int experts = 0;
     int top_k = 0;

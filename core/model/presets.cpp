@@ -225,6 +225,35 @@ constexpr ContextWindow kContextWindows[] = {
     {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
 };
 
+// Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
+// (tests/fixtures/hf holds 17 of these configs as published). Only a dtype found stated for that
+// very checkpoint is listed (docs/models.md names where); the others stay unknown (empty), and the
+// 2-byte float choices keep what they were (follow_checkpoint_dtype).
+struct CheckpointDtype {
+    const char* id;
+    const char* dtype;
+};
+constexpr CheckpointDtype kCheckpointDtypes[] = {
+    // meta-llama/Llama-2-7b-hf, -13b-hf, -70b-hf "float16".
+    {"llama-2-7b", "fp16"}, {"llama-2-13b", "fp16"}, {"llama-2-70b", "fp16"},
+    // meta-llama/Meta-Llama-3-8B, Llama-3.1-8B, Meta-Llama-3.1-405B, Llama-3.2-1B "bfloat16".
+    {"llama-3-8b", "bf16"}, {"llama-3.1-8b", "bf16"}, {"llama-3.1-405b", "bf16"}, {"llama-3.2-1b", "bf16"},
+    // mistralai/Mistral-7B-v0.1 and Mixtral-8x7B-v0.1 "bfloat16".
+    {"mistral-7b-v0.1", "bf16"}, {"mixtral-8x7b", "bf16"},
+    // Qwen/Qwen2.5-7B, Qwen3-8B and Qwen3-30B-A3B "bfloat16".
+    {"qwen2.5-7b", "bf16"}, {"qwen3-8b", "bf16"}, {"qwen3-30b-a3b", "bf16"},
+    // google/gemma-2-2b and gemma-2-9b "float32"; gemma-3-1b-pt "bfloat16".
+    {"gemma-2-2b", "fp32"}, {"gemma-2-9b", "fp32"}, {"gemma-3-1b", "bf16"},
+    // microsoft/Phi-3-mini-4k-instruct "bfloat16"; microsoft/phi-2 "float16".
+    {"phi-3-mini", "bf16"}, {"phi-2", "fp16"},
+    // tiiuae/falcon-7b "bfloat16".
+    {"falcon-7b", "bf16"},
+    // deepseek-ai/DeepSeek-V3 and DeepSeek-V2 "bfloat16" (V3 stores FP8 weights; quantization_config says so).
+    {"deepseek-v3", "bf16"}, {"deepseek-v2", "bf16"},
+    // bigcode/starcoder "float32". GPT-2 XL, BERT-large and gpt-oss-20b state none.
+    {"starcoder", "fp32"},
+};
+
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {
     for (auto& m : presets)
         for (const auto& w : kContextWindows)
@@ -232,10 +261,17 @@ std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {
     return presets;
 }
 
+std::vector<ModelSpec> with_checkpoint_dtypes(std::vector<ModelSpec> presets) {
+    for (auto& m : presets)
+        for (const auto& d : kCheckpointDtypes)
+            if (m.id == d.id) m.checkpoint_dtype = d.dtype;
+    return presets;
+}
+
 }  // namespace
 
 const std::vector<ModelSpec>& model_presets() {
-    static const std::vector<ModelSpec> presets = with_context_windows(build_presets());
+    static const std::vector<ModelSpec> presets = with_checkpoint_dtypes(with_context_windows(build_presets()));
     return presets;
 }
 

@@ -53,6 +53,8 @@ ImportOutcome apply_import(const Config& base, const nlohmann::json& doc, Config
         o.message = "Import of " + name + " read the file, but " + err.field + ": " + err.message + "; nothing changed";
         return o;
     }
+    // A config.json's torch_dtype: the 2-byte float choices follow it, as for a preset.
+    if (patch.contains("model")) follow_checkpoint_dtype(next);
     out = next;
     o.applied = true;
     if (doc.contains("complete") && doc["complete"] != true) {

@@ -28,6 +28,7 @@ void sync_model(Config& cfg) {
 
 void use_preset(Config& cfg, const ModelSpec& preset) {
     cfg.model = preset;
+    follow_checkpoint_dtype(cfg);  // FP16 <-> BF16 as the checkpoint is published
     sync_model(cfg);
 }
 

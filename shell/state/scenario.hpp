@@ -22,7 +22,8 @@ ModelMode model_mode(const Config& cfg);
 // the dimensions; 0 when the architecture is inconsistent.
 double model_params_b(const Config& cfg);
 
-// Picks a preset (every method then describes the same model).
+// Picks a preset (every method then describes the same model); the 2-byte float choices follow its
+// checkpoint's dtype (follow_checkpoint_dtype: FP16 <-> BF16; FP32, 8 and 4 bits stay).
 void use_preset(Config& cfg, const ModelSpec& preset);
 // A parameter count alone: the architecture is filled from typical ratios (flagged approximate).
 void use_params_only(Config& cfg, double params_b);

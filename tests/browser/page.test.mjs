@@ -319,6 +319,41 @@ test('the length chart marks the model\'s context window; the longest context st
     await other.close();
 });
 
+test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worked example showed FP16; INT8 stays', async () => {
+    const other = await context.newPage();
+    await other.goto(url);
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    await w.click('method/quick');
+    let s = await w.state();
+    assert.equal(s.inputs.precision, 'fp16', 'the worked example: a 7B model in FP16');
+    // The preset mode opens on Llama-3.1 8B: config.json torch_dtype "bfloat16".
+    await w.click('model_mode/preset');
+    s = await w.state();
+    assert.equal(s.inputs.model.preset, 'llama-3.1-8b');
+    assert.equal(s.inputs.precision, 'bf16', 'FP16 became BF16');
+    assert.equal(s.inputs.model.checkpoint_dtype, 'bf16');
+    assert.equal(s.result.breakdown.weights, s.model_params_b * 1e9 * 2, 'still 2 bytes a weight');
+    assert.match(s.fragment, /precision=bf16/);
+    // From the searchable list: the preset, and the precision it leaves.
+    const choose = async (search, id) => {
+        await w.click('model.preset');
+        await other.keyboard.type(search);
+        await w.settled();
+        await w.click(`model.preset/${id}`);
+        const after = await w.state();
+        assert.equal(after.inputs.model.preset, id);
+        return after.inputs.precision;
+    };
+    assert.equal(await choose('llama 2 7', 'llama-2-7b'), 'fp16', 'Llama-2 7B\'s checkpoint is "float16"');
+    // A user's 1-byte choice stays when the model changes.
+    await w.pick('precision', 'precision/int8');
+    assert.equal((await w.state()).inputs.precision, 'int8');
+    assert.equal(await choose('llama 3.1 8', 'llama-3.1-8b'), 'int8');
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();

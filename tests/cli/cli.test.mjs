@@ -181,6 +181,7 @@ test('listings as JSON: GPUs with their figures and sources, presets, questions 
   assert.equal(llama.params_b, 8.030261248);
   assert.equal(llama.published_params_b, 8.03);
   assert.equal(llama.architecture.context_limit, 131072);
+  assert.equal(llama.architecture.checkpoint_dtype, 'bf16', 'config.json torch_dtype bfloat16');
   assert.equal(llama.architecture.kv_heads, 8);
   const questions = JSON.parse(run(['--list-questions', '--format', 'json']).out);
   assert.equal(questions.find((q) => q.id === 'max_context').tasks, 'inference');
@@ -191,22 +192,24 @@ test('listings as JSON: GPUs with their figures and sources, presets, questions 
   assert.equal(run(['solve']).code, 2);
 });
 
-test('--list-presets shows context windows, derived and published totals, and docs/models.md lists every preset', () => {
+test('--list-presets shows context windows, checkpoint dtypes, derived and published totals, and docs/models.md lists every preset', () => {
   const r = run(['--list-presets']);
   assert.equal(r.code, 0);
-  assert.match(r.out, /llama-3\.1-8b\s.*\s131072\s+8\.030B\s+8\.030B/);
-  assert.match(r.out, /deepseek-v3\s.*\s163840\s+671\.026B\s+671\.000B/);
-  assert.match(r.out, /llama-2-7b\s.*\s4096\s+6\.738B/);
+  assert.match(r.out, /llama-3\.1-8b\s.*\s131072\s+bf16\s+8\.030B\s+8\.030B/);
+  assert.match(r.out, /deepseek-v3\s.*\s163840\s+bf16\s+671\.026B\s+671\.000B/);
+  assert.match(r.out, /gpt2-xl\s.*\s1024\s+-\s+1\.558B/, 'no torch_dtype in its config.json');
+  assert.match(r.out, /llama-2-7b\s.*\s4096\s+fp16\s+6\.738B/);
   const docs = readFileSync(new URL('../../docs/models.md', import.meta.url), 'utf8');
   const ids = r.out.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0]);
   assert.ok(ids.length >= 25);
   for (const line of r.out.trim().split('\n').slice(1)) {
     const id = line.split(/\s+/)[0];
-    const [, context, derived] = line.match(/\s(\d+|-)\s+([\d.]+)B\s+[\d.]+B$/);
+    const [, context, dtype, derived] = line.match(/\s(\d+|-)\s+(bf16|fp16|fp32|-)\s+([\d.]+)B\s+[\d.]+B$/);
     const row = docs.split('\n').find((l) => l.startsWith('| `' + id + '` |'));
     assert.ok(row, `docs/models.md lacks ${id}`);
     assert.equal(row.split('|')[4].trim(), derived, `docs/models.md derived total of ${id}`);
     assert.equal(row.split('|')[8].trim().replace(/,/g, ''), context, `docs/models.md context window of ${id}`);
+    assert.equal(row.split('|')[9].trim(), dtype, `docs/models.md checkpoint dtype of ${id}`);
   }
 });
 

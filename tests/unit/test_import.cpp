@@ -68,6 +68,7 @@ TEST_CASE("config.json of each family reads to its preset's architecture", "[imp
         CHECK(a.vocab == b.vocab);
         CHECK(a.tied_embeddings == b.tied_embeddings);
         CHECK(a.norm == b.norm);
+        CHECK(a.checkpoint_dtype == b.checkpoint_dtype);  // torch_dtype, or none stated in either
         CHECK(a.attn_bias == b.attn_bias);
         CHECK(a.mlp_bias == b.mlp_bias);
         CHECK(a.norms_per_layer == b.norms_per_layer);

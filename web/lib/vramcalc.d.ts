@@ -97,6 +97,8 @@ export interface ModelConfig {
     max_position?: number;
     /** tokens the model is configured for (max_position_embeddings; 0: unknown): the max_context and max_seq answers stop there (default 0; [0, 16777216] tokens) */
     context_limit?: number;
+    /** the checkpoint's dtype (config.json torch_dtype; empty: unknown). No bytes: choosing the model sets the 2-byte float choices to it (fp32: bf16) (default none; bf16, fp16, fp32 or empty) */
+    checkpoint_dtype?: string;
     /** BERT token-type embedding rows (default 0; [0, 16777216]) */
     type_vocab?: number;
     /** routed experts per MoE layer (0: dense); all are stored (default 0; [0, 65536]) */
