@@ -255,6 +255,29 @@ TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a 
     CHECK(training_result(cfg).value.activations == activations_off);
 }
 
+TEST_CASE("QLoRA dequantized weight: the largest 4-bit matrix, the head only where the stack quantizes it", "[training]") {
+    // Llama-3-8B QLoRA in BF16, one GPU: the temporary a 4-bit matmul dequantizes for its call.
+    auto dequant = [](const char* profile, const char* lora_extra, const char* precision) {
+        const std::string text = std::string(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3-8b"},"batch":1,"seq":512,)") +
+                                 R"("training":{"finetune":"qlora","precision":")" + precision + R"(","profile":")" + profile +
+                                 R"(","lora":{"rank":8,"targets":"q,v")" + lora_extra + "}}}";
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto s = training_setup(cfg.value);
+        REQUIRE(s.ok);
+        TrainingParts parts;
+        compute_training(s.value, &parts);
+        return parts.dequant;
+    };
+    // HF/PEFT keeps lm_head in 16 bits (transformers' get_keys_to_not_convert) and current
+    // bitsandbytes dequantizes to the weight's own dtype: one MLP matrix, 14336 x 4096 x 2 B.
+    CHECK(dequant("hf-trainer", "", "bf16-true") == 14336.0 * 4096 * 2);
+    // torchtune never quantizes output_proj either ("quantize_base is not applied to final output_proj").
+    CHECK(dequant("torchtune", "", "bf16-true") == 14336.0 * 4096 * 2);
+    // The head forced to 4 bits: it is the largest matrix, 128256 x 4096 x 2 B.
+    CHECK(dequant("hf-trainer", R"(,"quantize_head":true)", "bf16-true") == 128256.0 * 4096 * 2);
+}
+
 TEST_CASE("optimizer state per trainable parameter") {
     auto bytes_per_param = [](OptimizerKind o, TrainPrecision p) {
         Config cfg;
