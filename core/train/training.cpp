@@ -55,6 +55,9 @@ constexpr double kDoubleQuantGroup = 256;
 constexpr double kCompiledFragmentationFactor = 0.5;
 // LLM.int8 base weights: 1 byte per weight plus one FP32 scale per output row (negligible).
 constexpr double kInt8BytesPerWeight = 1;
+// FP16, the dtype bitsandbytes dequantizes a 4-bit weight to when it was quantized from FP16
+// (QuantState.dtype). Source: bitsandbytes 0.42.0 functional.py dequantize_4bit (`dtype=quant_state.dtype`).
+constexpr double kFp16Bytes = 2;
 
 std::string str(long long v) { return std::to_string(v); }
 
@@ -140,6 +143,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.profile.qlora_saves_inputs);
     s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
     s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
+    s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
     if (s.rt.cuda_context_bytes < 0)
         s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading));
 
@@ -649,8 +653,15 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
         if (s.in.sharding != Sharding::Zero3) parts.comm_buckets += s.rt.deepspeed_bucket_elements * compute_bytes;
     }
     // QLoRA: a 4-bit matmul dequantizes its weight for the call (forward and backward) and frees
-    // it after: the largest 4-bit matrix in the compute dtype.
-    parts.dequant = s.qlora ? sp.largest_quantized * compute_bytes : 0;
+    // it after: the largest 4-bit matrix, in the quantized weight's dtype, plus its cast to the
+    // compute dtype when those differ (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)).
+    if (s.qlora) {
+        const bool compute_fp16 = s.in.precision == TrainPrecision::Fp16Mixed || s.in.precision == TrainPrecision::Fp16True;
+        const double cast = profile.qlora_dequant_fp16 && !compute_fp16 ? compute_bytes : 0;
+        parts.dequant_bytes_per_value = profile.qlora_dequant_fp16 ? kFp16Bytes + cast : compute_bytes;
+        parts.dequant_values = sp.largest_quantized;
+    }
+    parts.dequant = s.qlora ? parts.dequant_values * parts.dequant_bytes_per_value : 0;
     parts.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? profile.prefetch_layers * sp.layer : sp.linear) : 0;
     return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + s.rt.library_workspace_bytes;
 }
