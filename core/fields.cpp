@@ -302,6 +302,8 @@ constexpr FieldDef kTable[] = {
             "the 4-bit matmul keeps each layer's input (bitsandbytes < 0.43.2); null: the profile (current bitsandbytes: no)"),
         Tog("training.lora.previous_graph", AT(training.lora.previous_graph),
             "the previous step's graph, with the 4-bit layers' kept inputs, alive through the next forward; null: the profile (LitGPT: yes)"),
+        Tog("training.lora.dequant_fp16", AT(training.lora.dequant_fp16),
+            "the 4-bit weights were quantized from FP16: each dequantized matrix is FP16 plus its cast to the compute dtype; null: the profile (LitGPT: yes)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")

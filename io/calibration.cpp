@@ -344,6 +344,10 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
         if (contains(row.get("source"), "litgpt config_hub") || contains(row.get("source"), "resource-tables") ||
             contains(row.get("source"), "resource tables") || (v > 0 && v < 43.02) || (v == 0 && year_before(where, 2024)))
             cfg.training.lora.saves_inputs = Toggle::On;
+        // Before 0.43.0 Params4bit.cuda quantized an FP16 copy (`.half()`), so every dequantized
+        // matrix is FP16 and the 4-bit matmul casts it to the compute dtype (LitGPT always: its
+        // Lightning plugin quantizes from torch.half, the profile's default).
+        if ((v > 0 && v < 43.0) || (v == 0 && year_before(where, 2024))) cfg.training.lora.dequant_fp16 = Toggle::On;
         // lit-gpt before 2024 (the resource tables: October 2023) ran the longest sample alone in
         // step one and random, mostly short, ones after: the step that keeps the longest sample's
         // inputs twice is not the peak, so one copy (training.lora.previous_graph off).

@@ -55,6 +55,9 @@ constexpr double kDoubleQuantGroup = 256;
 constexpr double kCompiledFragmentationFactor = 0.5;
 // LLM.int8 base weights: 1 byte per weight plus one FP32 scale per output row (negligible).
 constexpr double kInt8BytesPerWeight = 1;
+// FP16, the dtype bitsandbytes dequantizes a 4-bit weight to when it was quantized from FP16
+// (QuantState.dtype). Source: bitsandbytes 0.42.0 functional.py dequantize_4bit (`dtype=quant_state.dtype`).
+constexpr double kFp16Bytes = 2;
 
 std::string str(long long v) { return std::to_string(v); }
 
@@ -139,6 +142,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.logits_fp32 = toggle(in.logits_fp32, s.profile.logits_fp32);
     s.profile.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.profile.qlora_saves_inputs);
     s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
+    s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
+    s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
     if (s.rt.cuda_context_bytes < 0)
         s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading));
 
@@ -349,6 +354,7 @@ struct StageParams {
     double linear = 0;     // matmul weights (cast by autocast, quantized by QLoRA, FP8 linear layers)
     double head = 0;       // output layer on this GPU (0 if not the last stage)
     double largest = 0;    // largest single matrix on the GPU
+    double largest_quantized = 0;  // QLoRA: largest 4-bit matrix on the GPU (the head only when quantized)
     double layer = 0;      // one (the largest) layer on the GPU
     double lora = 0;       // LoRA adapters
 };
@@ -384,6 +390,11 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     const Widths w = attention_widths(m);
     const double f = std::max<double>(m.ffn, m.expert_ffn);
     sp.largest = std::max({h * (w.q + w.k + w.v) / tp, h * f / tp, (first || last) ? vocab_rows : 0.0});
+    // What a 4-bit matmul dequantizes: one Linear's weight. q, k and v are one matrix when fused
+    // (LitGPT's attn.qkv), else q_proj (o_proj is as large); the embedding is never quantized
+    // (nn.Embedding), the head only when the stack quantizes it (LitGPT yes, HF keeps lm_head).
+    const double attn_matrix = s.profile.fused_qkv ? h * (w.q + w.k + w.v) : h * std::max({w.q, w.k, w.v});
+    sp.largest_quantized = std::max({attn_matrix / tp, h * f / tp, (last && s.profile.qlora_quantizes_head) ? sp.head : 0.0});
     if (s.lora) {
         const double r = s.in.lora.rank;
         sp.lora = (dense_on * lora_layer_params(m, s.in.lora.targets, r, false) +
@@ -547,9 +558,7 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
         weights = sp.total * s.weight_bytes;
         st.trainable = sp.total;
     } else {
-        const bool head_quantized = s.in.lora.quantize_head == Toggle::Auto ? profile.qlora_quantizes_head
-                                                                              : s.in.lora.quantize_head == Toggle::On;
-        const double quantized = s.qlora ? sp.linear - ((last && !head_quantized) ? sp.head : 0) : 0;
+        const double quantized = s.qlora ? sp.linear - ((last && !profile.qlora_quantizes_head) ? sp.head : 0) : 0;
         parts.stage_quantized = quantized;
         parts.stage_unquantized = sp.total - quantized;
         weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
@@ -643,7 +652,16 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
         parts.comm_buckets = s.rt.deepspeed_bucket_elements * s.grad_bytes;
         if (s.in.sharding != Sharding::Zero3) parts.comm_buckets += s.rt.deepspeed_bucket_elements * compute_bytes;
     }
-    parts.dequant = s.qlora ? sp.largest * compute_bytes : 0;
+    // QLoRA: a 4-bit matmul dequantizes its weight for the call (forward and backward) and frees
+    // it after: the largest 4-bit matrix, in the quantized weight's dtype, plus its cast to the
+    // compute dtype when those differ (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)).
+    if (s.qlora) {
+        const bool compute_fp16 = s.in.precision == TrainPrecision::Fp16Mixed || s.in.precision == TrainPrecision::Fp16True;
+        const double cast = profile.qlora_dequant_fp16 && !compute_fp16 ? compute_bytes : 0;
+        parts.dequant_bytes_per_value = profile.qlora_dequant_fp16 ? kFp16Bytes + cast : compute_bytes;
+        parts.dequant_values = sp.largest_quantized;
+    }
+    parts.dequant = s.qlora ? parts.dequant_values * parts.dequant_bytes_per_value : 0;
     parts.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? profile.prefetch_layers * sp.layer : sp.linear) : 0;
     return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + s.rt.library_workspace_bytes;
 }

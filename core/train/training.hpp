@@ -93,6 +93,11 @@ struct LoraInputs {
     // sample first (get_batch(..., longest_seq_ix if iter_num == 1 else None)) and random ones
     // after, so its peak holds one copy. Auto: the profile (LitGPT: on).
     Toggle previous_graph = Toggle::Auto;
+    // The 4-bit weights were quantized from an FP16 copy, so bitsandbytes dequantizes them to FP16
+    // (QuantState.dtype) and MatMul4Bit's `.to(A.dtype)` makes a second, compute-dtype copy (BF16,
+    // FP32): both alive at the cast. Auto: the profile (LitGPT on, through Lightning's
+    // BitsandbytesPrecision; current bitsandbytes under HF keeps the weight's dtype: off).
+    Toggle dequant_fp16 = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -219,6 +224,13 @@ struct ProfileBehaviour {
                                         // MatMul4Bit did (ctx.tensors = (A, B)) until 0.43.2, which keeps
                                         // (None, B) (bitsandbytes PR #1270, merged 2024-07-16); torchao's
                                         // NF4 linear keeps nothing. TrainingInputs lora.saves_inputs overrides.
+    bool qlora_dequant_fp16 = false;    // the 4-bit weights were quantized from FP16, so each dequantized
+                                        // matrix is FP16 and MatMul4Bit casts it to the compute dtype:
+                                        // two copies at the cast unless compute is FP16. Lightning
+                                        // Fabric's _Linear4bit._quantize_weight casts to torch.half
+                                        // (lightning 2.2-2.4, fabric/plugins/precision/bitsandbytes.py);
+                                        // bitsandbytes < 0.43.0's Params4bit.cuda did `.half()` too
+                                        // (nn/modules.py), 0.43.0 keeps the weight's dtype.
     bool keeps_last_graph = false;      // the last step's autograd graph stays referenced through the next
                                         // forward (LitGPT's `logits` list): tensors held outside
                                         // save_for_backward (bitsandbytes' ctx.tensors) live twice

@@ -54,6 +54,7 @@ struct TrainingParts {
     double retained_graph = 0;                  // the previous step's bitsandbytes inputs, still referenced
     double logits_tokens = 0, logits_vocab = 0, logits_bytes_per_value = 0;
     double autocast_copies = 0, gather = 0, dequant = 0, fp8_copies = 0, comm_buckets = 0, ddp_copy = 0;
+    double dequant_values = 0, dequant_bytes_per_value = 0;  // QLoRA: the largest 4-bit matrix, bytes per value dequantized
     double adafactor_state = 0;
     bool grads_at_peak = true;
     double first_total = 0, last_total = 0;

@@ -153,13 +153,18 @@ ProfileBehaviour litgpt() {
         "in FP32 (keeping the FP32 normalised tensor when its weight trains), the LM head chunked by 128 tokens with "
         "the chunks' BF16 logits held through backward while the cross-entropy's FP32 buffers of every chunk are "
         "alive at once (autograd runs all chunks' loss backward before the head's), bitsandbytes quantizing every "
-        "Linear including the head, torch AdamW (foreach), zero_grad(set_to_none=True).";
+        "Linear including the head from FP16 (each dequantized matrix in FP16 beside its BF16 cast), torch AdamW "
+        "(foreach), zero_grad(set_to_none=True).";
     p.rmsnorm_normed_bytes = 4;
     p.fused_qkv = true;
     p.mha_v_view = true;
     p.autocast_input_copies = false;
     p.logits_held = 1;
+    // finetune/lora.py builds BitsandbytesPrecision(quantize[4:], dtype) with no ignore_modules, so
+    // Lightning replaces every nn.Linear, lm_head included (fabric/plugins/precision/bitsandbytes.py
+    // _convert_layers), and quantizes each from torch.half (_Linear4bit._quantize_weight).
     p.qlora_quantizes_head = true;
+    p.qlora_dequant_fp16 = true;
     p.keeps_last_graph = true;
     return p;
 }

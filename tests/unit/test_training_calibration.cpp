@@ -33,6 +33,15 @@ const char* const kHeader =
     "id,source,task,model,L,h,a,kv,hd,V,ffn,mlp,tied,params_b,weights,method,optimizer,batch,seq,ckpt,gpus,sharding,what,"
     "value,unit,note\n";
 
+// The config `validate` builds from one CSV row (kHeader's columns).
+Config row_config(const std::string& row) {
+    auto t = io::parse_csv(std::string(kHeader) + row + "\n");
+    REQUIRE(t.ok);
+    auto cfg = io::training_row_config(io::CalibrationRow{&t.value, 0});
+    REQUIRE(cfg.ok);
+    return cfg.value;
+}
+
 }  // namespace
 
 TEST_CASE("CSV reader: quotes, embedded commas, CRLF, blank lines", "[calibration]") {
@@ -102,15 +111,9 @@ TEST_CASE("row -> config: the sharding column in the spellings people write", "[
     // torchtitan splits a PP rank's local batch into as many micro-batches as pipeline stages
     // (pipeline_parallel_microbatches' default): local batch 32 under PP 8 is 8 micro-batches of 4.
     auto titan = [](const char* note) {
-        const std::string text = std::string(kHeader) +
-                                 "X1,torchtitan benchmarks,pretrain,Llama-3.1-405B,126,16384,128,8,128,128256,53248,swiglu,no,405,bf16-mixed,full,adamw,32,8192,full,"
-                                 "512,fsdp-full-shard dp8 tp8 pp8,reserved,82.5,GiB," +
-                                 note + "\n";
-        auto t = io::parse_csv(text);
-        REQUIRE(t.ok);
-        auto cfg = io::training_row_config(io::CalibrationRow{&t.value, 0});
-        REQUIRE(cfg.ok);
-        return cfg.value;
+        return row_config(std::string("X1,torchtitan benchmarks,pretrain,Llama-3.1-405B,126,16384,128,8,128,128256,53248,swiglu,no,405,bf16-mixed,full,adamw,32,8192,full,"
+                                      "512,fsdp-full-shard dp8 tp8 pp8,reserved,82.5,GiB,") +
+                          note);
     };
     CHECK(titan("1f1b").run.batch == 4);
     CHECK(titan("1f1b").training.grad_accum == 8);
@@ -139,6 +142,18 @@ TEST_CASE("QLoRA rows: bitsandbytes' version and lit-gpt's longest-first step pi
     CHECK(c[1].estimated_bytes - c[0].estimated_bytes == Catch::Detail::Approx(copy).epsilon(0.01));  // 0.41.1 (the tables' header), once
     CHECK(c[2].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(copy).epsilon(0.01));  // 0.42: LitGPT's loop keeps them twice
     CHECK(c[3].estimated_bytes == c[1].estimated_bytes);                                // lit-gpt in 2023: longest sample first
+}
+
+TEST_CASE("QLoRA rows: bitsandbytes before 0.43.0 dequantizes to FP16 (Params4bit.cuda quantized a .half() copy)", "[calibration]") {
+    auto dequant_fp16 = [](const char* source, const char* note) {
+        return row_config(std::string("A,") + source +
+                          ",qlora,Llama-2-7B,32,4096,32,32,128,32000,11008,swiglu,no,6.74,nf4-bnb,qlora r8 q+v,adamw,1,512,no,1,none,alloc,14,GB," + note)
+            .training.lora.dequant_fp16;
+    };
+    CHECK(dequant_fp16("HF blog", "bitsandbytes 0.42.0") == Toggle::On);
+    CHECK(dequant_fp16("HF blog", "bitsandbytes 0.43.0") == Toggle::Auto);  // keeps the weight's dtype
+    CHECK(dequant_fp16("HF blog (2023)", "") == Toggle::On);
+    CHECK(dequant_fp16("HF blog", "") == Toggle::Auto);
 }
 
 TEST_CASE("every task has a handler; unknown tasks are named; the context row is not scored", "[calibration]") {

@@ -187,6 +187,20 @@ Config llama2_7b_lora() {
     return cfg.value;
 }
 
+// The QLoRA dequantized-weight temporary (bytes) of Llama-3-8B, r 8 on q and v, 512 tokens.
+double llama3_8b_qlora_dequant(const char* profile, const char* lora_extra, const char* precision) {
+    const std::string text = std::string(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3-8b"},"batch":1,"seq":512,)") +
+                             R"("training":{"finetune":"qlora","precision":")" + precision + R"(","profile":")" + profile +
+                             R"(","lora":{"rank":8,"targets":"q,v")" + lora_extra + "}}}";
+    auto cfg = io::parse_config(text);
+    REQUIRE(cfg.ok);
+    auto s = training_setup(cfg.value);
+    REQUIRE(s.ok);
+    TrainingParts parts;
+    compute_training(s.value, &parts);
+    return parts.dequant;
+}
+
 }  // namespace
 
 TEST_CASE("LoRA adapters: Llama-2-7B, r 8 on q and v = 4,194,304 trainable (PEFT's count)") {
@@ -253,6 +267,34 @@ TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a 
     const double activations_off = training_result(cfg).value.activations;
     cfg.training.lora.previous_graph = Toggle::On;
     CHECK(training_result(cfg).value.activations == activations_off);
+}
+
+TEST_CASE("QLoRA dequantized weight: the largest 4-bit matrix, the head only where the stack quantizes it", "[training]") {
+    // Llama-3-8B QLoRA in BF16, one GPU: the temporary a 4-bit matmul dequantizes for its call.
+    auto dequant = [](const char* profile, const char* lora_extra, const char* precision) { return llama3_8b_qlora_dequant(profile, lora_extra, precision); };
+    // HF/PEFT keeps lm_head in 16 bits (transformers' get_keys_to_not_convert) and current
+    // bitsandbytes dequantizes to the weight's own dtype: one MLP matrix, 14336 x 4096 x 2 B.
+    CHECK(dequant("hf-trainer", "", "bf16-true") == 14336.0 * 4096 * 2);
+    // torchtune never quantizes output_proj either ("quantize_base is not applied to final output_proj").
+    CHECK(dequant("torchtune", "", "bf16-true") == 14336.0 * 4096 * 2);
+    // The head forced to 4 bits: it is the largest matrix, 128256 x 4096 x 2 B.
+    CHECK(dequant("hf-trainer", R"(,"quantize_head":true)", "bf16-true") == 128256.0 * 4096 * 2);
+}
+
+TEST_CASE("QLoRA in LitGPT: the 4-bit head dequantized to FP16 and cast to BF16, both alive at the cast", "[training]") {
+    // Lightning's BitsandbytesPrecision (no ignore_modules in finetune/lora.py) replaces every
+    // nn.Linear, lm_head included, and quantizes each from torch.half, so bitsandbytes'
+    // dequantize_4bit returns FP16 and MatMul4Bit's .to(A.dtype) makes the BF16 copy.
+    auto dequant = [](const char* lora_extra, const char* precision) { return llama3_8b_qlora_dequant("litgpt", lora_extra, precision); };
+    // The head, 128256 x 4096, in FP16 (2 B) and its BF16 cast (2 B): 2,101,346,304 B.
+    CHECK(dequant("", "bf16-true") == 128256.0 * 4096 * (2 + 2));
+    CHECK(dequant("", "bf16-true") == 2101346304.0);
+    // FP16 compute: .to(torch.float16) returns the same tensor, one copy.
+    CHECK(dequant("", "fp16-true") == 128256.0 * 4096 * 2);
+    // training.lora.dequant_fp16 off (a stack that quantizes from BF16): one BF16 copy.
+    CHECK(dequant(R"(,"dequant_fp16":false)", "bf16-true") == 128256.0 * 4096 * 2);
+    // The head left in 16 bits: the largest 4-bit matrix is an MLP one, 14336 x 4096, FP16 + BF16.
+    CHECK(dequant(R"(,"quantize_head":false)", "bf16-true") == 14336.0 * 4096 * (2 + 2));
 }
 
 TEST_CASE("optimizer state per trainable parameter") {

@@ -315,6 +315,8 @@ export interface TrainingLoraConfig {
     saves_inputs?: boolean | null;
     /** the previous step's graph, with the 4-bit layers' kept inputs, alive through the next forward; null: the profile (LitGPT: yes) (default null) */
     previous_graph?: boolean | null;
+    /** the 4-bit weights were quantized from FP16: each dequantized matrix is FP16 plus its cast to the compute dtype; null: the profile (LitGPT: yes) (default null) */
+    dequant_fp16?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
