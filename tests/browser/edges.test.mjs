@@ -122,6 +122,23 @@ for (const size of ['desktop', 'phone']) {
         await page2.context().close();
     });
 
+    test(`${size}: QLoRA's dequantization temporary is the largest 4-bit matrix (0.12 GB for Llama-3.1 8B), not the 16-bit LM head; LitGPT, which quantizes the head, holds it in FP16 and BF16`, async () => {
+        const [page, v] = await open(size, kQlora);
+        const dequant = async () => (await v.state()).result.components.find((c) => c.key === 'temporary').formula;
+        // HF / PEFT keeps lm_head in 16 bits: the largest NF4 matrix is an MLP one, 14336 x 4096 x 2 B.
+        assert.match(await dequant(), /^QLoRA dequantized weight 0\.12 GB \+/, 'HF / PEFT');
+        assert.equal((14336 * 4096 * 2 / 1e9).toFixed(2), '0.12');
+        await page.context().close();
+        // LitGPT quantizes every nn.Linear, the head too: 128256 x 4096 in FP16 and its BF16 cast.
+        const [page2, v2] = await open(size, `${kQlora}&training.profile=litgpt`);
+        assert.equal((await v2.state()).inputs.training.profile, 'litgpt');
+        const formula = (await v2.state()).result.components.find((c) => c.key === 'temporary').formula;
+        assert.match(formula, /^QLoRA dequantized weight 2\.10 GB \+/, 'LitGPT');
+        assert.equal((128256 * 4096 * 4 / 1e9).toFixed(2), '2.10');
+        assert.deepEqual(consoleErrors, []);
+        await page2.context().close();
+    });
+
     test(`${size}: a field's tooltip keeps clear of its own error message`, async () => {
         const [page, v] = await open(size);
         await v.inView('batch');
