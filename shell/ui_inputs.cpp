@@ -881,6 +881,9 @@ bool serving_inputs(App& a) {
                                  in.hf.gptq_act_order, "desc_act");
         }
         if (in.engine == Engine::Hf) {
+            changed |= check(m, {"inference.hf.lazy_loading", "CUDA lazy loading",
+                                 "Kernels load on first use (CUDA >= 11.7, driver >= 515): a 0.5 GiB context. Off: every kernel at start-up, 1343 MiB."},
+                             in.hf.lazy_loading, "lazy");
             bool fp32 = in.hf.bnb_compute_bytes == 4;
             if (check(m, {"inference.hf.bnb_compute_dtype", "bitsandbytes FP32 compute", "BitsAndBytesConfig's default float32 compute dtype keeps an FP32 copy of a dequantized matrix."},
                       fp32, "fp32")) {

@@ -354,6 +354,26 @@ test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worke
     await other.close();
 });
 
+test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches the context between 0.5 GiB and 1343 MiB', async () => {
+    const other = await context.newPage();
+    await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=h100-80gb');
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    let s = await w.state();
+    assert.equal(s.inputs.inference.engine, 'hf');
+    assert.equal(s.result.breakdown.runtime, 0.5 * 2 ** 30, 'lazy loading: a 0.5 GiB context');
+    await w.inView('more/serving_more');
+    await w.click('more/serving_more');
+    await w.inView('inference.hf.lazy_loading');
+    await w.click('inference.hf.lazy_loading');
+    s = await w.state();
+    assert.equal(s.inputs.inference.hf.lazy_loading, false);
+    assert.equal(s.result.breakdown.runtime, 1343 * 2 ** 20, 'eager loading: the 1343 MiB context (calibration C07)');
+    assert.match(s.fragment, /inference\.hf\.lazy_loading=false/);
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();
