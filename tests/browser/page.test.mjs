@@ -471,6 +471,10 @@ test('Reset returns to the starting example; Back undoes it', async () => {
 });
 
 test('Copy link and Copy summary use the clipboard; exports download JSON, CSV and Markdown', async () => {
+    // The state the earlier tests leave, set here too so that the test also runs alone.
+    const applied = await page.evaluate(() => window.vramcalcApplyInputs({ task: 'finetune', method: 'detailed', model: { preset: 'llama-3.1-70b' } }, 'the test'));
+    assert.equal(applied.ok, true, JSON.stringify(applied));
+    await v.settled();
     await v.click('copy_link');
     const s = await v.state();
     const copied = await v.hook('lastCopied');
