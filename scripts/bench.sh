@@ -31,11 +31,11 @@ total_raw=0 total_gz=0 code_gz=0
 for f in index.html vramcalc.js embed.js import.js app-stream.js app.wasm; do
     raw=$(stat -c %s "$site/$f")
     gz=$(gzip -9 -c "$site/$f" | wc -c)
-    printf '  %-12s %9d B raw %9d B gzip\n' "$f" "$raw" "$gz"
+    printf '  %-14s %9d B raw %9d B gzip\n' "$f" "$raw" "$gz"
     total_raw=$((total_raw + raw)); total_gz=$((total_gz + gz))
     case $f in *.js|*.wasm) code_gz=$((code_gz + gz)) ;; esac
 done
-printf '  %-12s %9d B raw %9d B gzip\n' total "$total_raw" "$total_gz"
+printf '  %-14s %9d B raw %9d B gzip\n' total "$total_raw" "$total_gz"
 printf '  (%-10s %9d B raw %9d B gzip: the single offline file, the wasm inside)\n' vramcalc.html "$(stat -c %s $site/vramcalc.html)" \
     "$(gzip -9 -c $site/vramcalc.html | wc -c)"
 awk -v b="$code_gz" 'BEGIN { printf "  wasm + js    %.1f KB gzip (budget <= 506 KB, issue 15 target <= 360 KB)\n", b / 1000 }'
