@@ -393,7 +393,7 @@ constexpr FieldDef kTable[] = {
         Int("inference.llamacpp.n_cpu_moe", AT(inference.llamacpp.n_cpu_moe), "routed experts of the first N layers in system RAM")
             .range(0, k2p20, "layers").omit_default().cli("--n-cpu-moe"),
         Bool("inference.llamacpp.no_kv_offload", AT(inference.llamacpp.no_kv_offload),
-             "-nkvo: every layer's KV cache in system RAM and its attention on the CPU (the GPU keeps its compute buffer)")
+             "-nkvo: every layer's KV cache in system RAM, attention on the CPU")
             .omit_default(),
         Enum("inference.llamacpp.split_mode", enum_names(kSplitModes), ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
             .omit_default().cli("-sm --split-mode"),

@@ -301,8 +301,7 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
                   ")";
         if (p.engine == Engine::Vllm && n > p.in.vllm.max_num_seqs) why += "; note vLLM runs at most max_num_seqs " + num(p.in.vllm.max_num_seqs) + " at once";
         if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload)
-            why += p.ram_bytes > 0 ? "; -nkvo: the KV is in system RAM, " + gib(p.ram_bytes) + " at " + num(share * 100) + "% bounds it too"
-                                   : "; -nkvo: the KV is in system RAM, not checked (give inference.host.ram_gib)";
+            why += p.ram_bytes > 0 ? "; -nkvo: bounded by " + gib(p.ram_bytes) + " of RAM too" : "; -nkvo: RAM not checked (give inference.host.ram_gib)";
         return answer("max_context", "Longest context at the concurrency", v, "tokens", why);
     }
     if (question == "max_concurrency") {

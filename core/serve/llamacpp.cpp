@@ -103,7 +103,7 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         }
     }
     if (o.no_kv_offload && o.ollama) {
-        err = Error{"inference.llamacpp.no_kv_offload", "inference.llamacpp.no_kv_offload is llama-server's -nkvo, which Ollama's parameters do not set: clear it or the Ollama profile"};
+        err = Error{"inference.llamacpp.no_kv_offload", "inference.llamacpp.no_kv_offload (-nkvo) has no Ollama parameter: clear it or the profile"};
         return false;
     }
     // V cache quantization needs flash attention (llama-context.cpp: "V cache quantization requires flash_attn").
