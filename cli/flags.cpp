@@ -49,10 +49,12 @@ Inputs (see docs/config.md):
                          config.json with a weights file); flags override what it sets (docs/import.md)
   --checkpointing        quick: activation checkpointing on (checkpointing = true)
   -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np; also --ctx-size)
-  -fa, --flash-attn on|off|auto                                (inference.llamacpp.flash_attn)
+  -fa, --flash-attn on|off|auto  auto: on, off with -nkvo     (inference.llamacpp.flash_attn)
   -ts, --tensor-split A,B,...   one share per GPU              (inference.llamacpp.tensor_split)
   --cpu-moe, -cmoe, -ot ".ffn_.*_exps.=CPU"   every layer's routed experts in system RAM
                          (inference.llamacpp.n_cpu_moe past the last layer; printed as --cpu-moe)
+  -nkvo, --no-kv-offload every layer's KV cache in system RAM (inference.llamacpp.no_kv_offload;
+                         -kvo, --kv-offload: on the GPUs, the default)
 Fields (each flag sets the config field it names; llama-server's own spellings work too, so a
 launch command's flags read back):
 )";
@@ -244,6 +246,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
     std::vector<std::string> model_files;
     bool print_import = false;
     long long ctx_total = 0;  // -c: the context over all slots (0: not given)
+    bool fa_auto = false;     // -fa auto (off with -nkvo, below)
     Error bad_set;            // the first --set path the field table does not know
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
@@ -287,6 +290,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             if (!need(v) || (v != "on" && v != "off" && v != "auto"))
                 return usage_error(a + " needs on, off or auto (auto: on, as llama.cpp turns it on where supported)");
             set_path(overrides, "inference.llamacpp.flash_attn", v != "off");
+            fa_auto = v == "auto";
         } else if (a == "--cpu-moe" || a == "-cmoe" || a == "-ot" || a == "--override-tensor") {
             // llama-server --cpu-moe, or -ot with its experts-to-CPU pattern (".ffn_.*_exps.=CPU"):
             // every layer's routed experts in system RAM, i.e. --n-cpu-moe past the last layer.
@@ -295,6 +299,9 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 return usage_error(a + " is read in its routed-experts-to-system-RAM form only (a pattern naming exps, =CPU: -ot \".ffn_.*_exps.=CPU\"), got " +
                                    io::quoted_excerpt(v) + "; for the experts of the first N layers use --n-cpu-moe N");
             set_path(overrides, "inference.llamacpp.n_cpu_moe", find_field("inference.llamacpp.n_cpu_moe")->max);
+        } else if (a == "-nkvo" || a == "--no-kv-offload" || a == "-kvo" || a == "--kv-offload") {
+            // llama-server's switch pair (common/arg.cpp: {"-kvo", "--kv-offload"}, {"-nkvo", "--no-kv-offload"}).
+            set_path(overrides, "inference.llamacpp.no_kv_offload", a == "-nkvo" || a == "--no-kv-offload");
         } else if (a == "-ts" || a == "--tensor-split") {
             json list;
             if (!need(v) || !number_list(v, list)) return usage_error(a + " needs numbers separated by commas, one per GPU (e.g. 3,1)");
@@ -375,6 +382,12 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                       overrides["inference"]["llamacpp"].contains("kv_dtype_v")) ||
                      (in_doc.is_object() && in_doc.contains("llamacpp") && in_doc["llamacpp"].is_object() && in_doc["llamacpp"].contains("kv_dtype_v"));
     if (ctk && !ctv) set_path(overrides, "inference.llamacpp.kv_dtype_v", json("f16"));
+    // -fa auto with -nkvo: llama.cpp turns flash attention off (llama-context.cpp's auto check finds
+    // the FA op on the CPU, off its layer's device: "fa_device_mismatch logic is wrong for
+    // --no-kv-offload"), so the pair reads as -fa off.
+    if (fa_auto && overrides.contains("inference") && overrides["inference"].contains("llamacpp") &&
+        overrides["inference"]["llamacpp"].value("no_kv_offload", false))
+        set_path(overrides, "inference.llamacpp.flash_attn", false);
     opt.doc.merge_patch(overrides);
     if (ctx_total > 0) {
         // -c over -np slots (the config's concurrency, 1 when absent).

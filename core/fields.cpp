@@ -392,6 +392,9 @@ constexpr FieldDef kTable[] = {
              "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default().cli("-ctv --ctv --cache-type-v"),
         Int("inference.llamacpp.n_cpu_moe", AT(inference.llamacpp.n_cpu_moe), "routed experts of the first N layers in system RAM")
             .range(0, k2p20, "layers").omit_default().cli("--n-cpu-moe"),
+        Bool("inference.llamacpp.no_kv_offload", AT(inference.llamacpp.no_kv_offload),
+             "-nkvo: every layer's KV cache in system RAM, attention on the CPU")
+            .omit_default(),
         Enum("inference.llamacpp.split_mode", enum_names(kSplitModes), ENUM(SplitMode, inference.llamacpp.split_mode), "-sm: how layers split over GPUs")
             .omit_default().cli("-sm --split-mode"),
         List("inference.llamacpp.tensor_split", "number[]", "-ts: one proportion per GPU (empty: by memory)").def("empty").hand(),

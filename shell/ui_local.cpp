@@ -135,6 +135,9 @@ bool llamacpp_rows(App& a, Form& k) {
     changed |= integer(k, {"inference.llamacpp.n_batch", "Logical batch (-b)", "n_batch: caps the physical batch (-ub) the compute buffer is sized for."},
                        o.n_batch, shown(Step::Double, "%.0f", {256, 512, 1024, 2048, 4096}));
     changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer; a quantized V cache needs it."}, o.flash_attn, "-fa on");
+    if (!o.ollama)  // Ollama's parameters have no -nkvo
+        changed |= check(k, {"inference.llamacpp.no_kv_offload", "KV cache in system RAM", "-nkvo: every layer's KV cache in system RAM, attention on the CPU."},
+                         o.no_kv_offload, "-nkvo");
 
     // -ctv: "same as K" or a type of its own (K is the KV cache dtype above).
     {
@@ -181,6 +184,7 @@ bool llamacpp_rows(App& a, Form& k) {
             in.context = static_cast<int>(in.constants.ollama_num_ctx);
             in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
             o.flash_attn = false;
+            o.no_kv_offload = false;  // Ollama has no -nkvo (the engine refuses the pair)
         }
         changed = true;
     }

@@ -564,16 +564,22 @@ Speed llamacpp_speed(const InferencePlan& p, double context, double n, double pr
     const double peak = p.cpu_only ? cpu_peak : p.gpu.bf16_tflops * 1e12 * k.compute_efficiency;
     s.bytes_per_step = t.gpu_bytes + t.host_bytes;
     s.flops_per_step = n * (2 * p.params.active + attention_flops_per_token(p, context));
-    const double t_compute = peak > 0 ? s.flops_per_step / peak : 0;
+    // -nkvo: the attention runs on the CPU (llama-context.cpp pins it there when the KV is not
+    // offloaded), at the CPU's FLOP/s; the matmuls of the weights stay on the GPU.
+    const bool cpu_attention = p.in.llamacpp.no_kv_offload && !p.cpu_only;
+    const double attn_cpu_s = cpu_attention && cpu_peak > 0 ? n * attention_flops_per_token(p, context) / cpu_peak : 0;
+    const double t_compute = peak > 0 ? (cpu_attention ? n * 2 * p.params.active / peak + attn_cpu_s : s.flops_per_step / peak) : 0;
     s.memory_bound = t.decode_memory_s >= t_compute;
     s.step_s = std::max(t.decode_memory_s, t_compute);
     if (s.step_s > 0) {
         s.tokens_per_s = 1 / s.step_s;
         s.tokens_per_s_total = n / s.step_s;
     }
-    const double prefill_flops = 2 * p.params.active * prompt + attention_flops_per_token(p, prompt) * prompt / 2;
+    const double prefill_attn = attention_flops_per_token(p, prompt) * prompt / 2;
+    const double prefill_flops = 2 * p.params.active * prompt + (cpu_attention ? 0 : prefill_attn);
+    const double prefill_cpu_s = cpu_attention && cpu_peak > 0 ? prefill_attn / cpu_peak : 0;
     // Unknown TFLOP/s (a custom GPU without them): the prefill time is unknown (0).
-    s.prefill_s = peak > 0 ? std::max(prefill_flops / peak + t.prefill_extra_s, t.decode_memory_s) : 0;  // at least one read of the weights
+    s.prefill_s = peak > 0 ? std::max(prefill_flops / peak + prefill_cpu_s + t.prefill_extra_s, t.decode_memory_s) : 0;  // at least one read of the weights
     return s;
 }
 
@@ -716,7 +722,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         case Engine::LlamaCpp: {
             e.components.push_back({"kv_cache", "KV cache", mem.kv,
                                     num(n) + " x " + num(c) + " tokens (padded to " + num(in.constants.llamacpp_ctx_pad) + " cells) x " +
-                                        p.kv.formula + (p.kv_share < 1 ? " x " + num(p.kv_share) + " on the GPU" : "")});
+                                        p.kv.formula + (in.llamacpp.no_kv_offload ? std::string(": -nkvo, all of it in system RAM")
+                                                        : p.kv_share < 1 ? " x " + num(p.kv_share) + " on the GPU" : std::string())});
             e.components.push_back({"activations", "Compute buffer", mem.activations,
                                     "n_ubatch " + num(llamacpp_ubatch(in.llamacpp)) + (in.llamacpp.flash_attn ? ", flash attention" : ", F32 attention scores") +
                                         ": inputs (KQ mask, hidden state" + (p.n_copies > 1 ? " x " + num(p.n_copies) + " pipeline copies" : std::string()) +
@@ -762,7 +769,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         add_metric(e, "activation_peak_bytes", "Profiled activation peak", p.activation_peak, "bytes");
         add_metric(e, "kv_needed_bytes", "KV the sequences need", n * seq_kv, "bytes");
     } else {
-        if (p.has_gpu) {
+        // -nkvo: no KV on the GPU, so no capacity left for it there (system RAM bounds it).
+        if (p.has_gpu && !(p.engine == Engine::LlamaCpp && in.llamacpp.no_kv_offload)) {
             const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu.memory_bytes) - (mem.total() - mem.kv);
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
@@ -805,7 +813,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");
-            if (m.experts > 0) {
+            if (m.experts > 0 || in.llamacpp.no_kv_offload) {
                 const LlamaCppTiming t = llamacpp_timing(p, c, n, prompt);
                 add_metric(e, "host_bytes_per_token", "Read from system RAM per decode step", t.host_bytes, "bytes");
             }

@@ -158,6 +158,10 @@ struct LlamaCppOptions {
     bool flash_attn = true;  // -fa (on by default where supported since 2025)
     std::string kv_dtype_v;  // -ctv; empty: inference.kv_dtype (-ctk) for both
     int n_cpu_moe = 0;       // --n-cpu-moe N: routed experts of the first N layers stay in host RAM
+    // -nkvo / --no-kv-offload: every layer's KV cache in host RAM, the attention on the CPU
+    // (src/llama-kv-cache.cpp: offload false -> ggml_backend_cpu_buffer_type(); llama.cpp issues
+    // #9302 and #12663). core/serve/llamacpp.cpp has the rules.
+    bool no_kv_offload = false;
     SplitMode split_mode = SplitMode::Layer;
     std::vector<double> tensor_split;  // --tensor-split; empty: by each GPU's memory
     double lora_bytes = 0;   // --lora: adapter tensors, on their layers' devices

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "core/config.hpp"
+#include "core/serve/llamacpp.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -54,7 +55,11 @@ double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu
 
 double slack(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Vllm) return p.pool - n * kv_sequence_bytes(p.kv, context, p.block);
-    return capacity(p, share) - memory_at(p, context, n).total();
+    const double gpu = capacity(p, share) - memory_at(p, context, n).total();
+    // -nkvo: the KV grows in system RAM, so RAM (when given) bounds the context as fits_at does.
+    if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload && p.ram_bytes > 0 && !(p.has_gpu && p.gpu.unified))
+        return std::min(gpu, p.ram_bytes * share - llamacpp_buffers(p, context, n).host.total());
+    return gpu;
 }
 
 
@@ -295,6 +300,8 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
                                               : count_text(memory) + " for " + sequences(n) + " on " + where(p)) +
                   ")";
         if (p.engine == Engine::Vllm && n > p.in.vllm.max_num_seqs) why += "; note vLLM runs at most max_num_seqs " + num(p.in.vllm.max_num_seqs) + " at once";
+        if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload)
+            why += p.ram_bytes > 0 ? "; -nkvo: bounded by " + gib(p.ram_bytes) + " of RAM too" : "; -nkvo: RAM not checked (give inference.host.ram_gib)";
         return answer("max_context", "Longest context at the concurrency", v, "tokens", why);
     }
     if (question == "max_concurrency") {

@@ -102,6 +102,10 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
             return false;
         }
     }
+    if (o.no_kv_offload && o.ollama) {
+        err = Error{"inference.llamacpp.no_kv_offload", "inference.llamacpp.no_kv_offload (-nkvo) has no Ollama parameter: clear it or the profile"};
+        return false;
+    }
     // V cache quantization needs flash attention (llama-context.cpp: "V cache quantization requires flash_attn").
     const std::string v_type = o.kv_dtype_v.empty() ? p.kv_dtype->id : o.kv_dtype_v;
     if (kv_type_quantized(v_type) && !o.flash_attn) {
@@ -139,9 +143,12 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         p.experts_on_host[static_cast<size_t>(il)] = moe_layer(m, il) && (il < o.n_cpu_moe || p.layer_device[static_cast<size_t>(il)] < 0);
     }
     p.output_device = p.output_on_gpu ? std::min(device_of(m.layers), p.n_devices - 1) : -1;
-    // Pipeline parallelism: several GPUs, every layer and the output offloaded, layer split
-    // (llama-context.cpp), and no tensor overrides such as --n-cpu-moe.
-    p.n_copies = p.n_devices > 1 && ngl > m.layers && o.split_mode == SplitMode::Layer && o.n_cpu_moe == 0 ? p.in.constants.llamacpp_sched_copies : 1;
+    // Pipeline parallelism: several GPUs, every layer and the output offloaded, layer split, the KV
+    // offloaded and no tensor overrides such as --n-cpu-moe (llama-context.cpp: pipeline_parallel =
+    // n_devices > 1 && n_gpu_layers > n_layer && split_mode == LAYER && offload_kqv && !has_tensor_overrides).
+    p.n_copies = p.n_devices > 1 && ngl > m.layers && o.split_mode == SplitMode::Layer && o.n_cpu_moe == 0 && !o.no_kv_offload
+                     ? p.in.constants.llamacpp_sched_copies
+                     : 1;
 
     // Weights: on the GPUs, the layers they hold (less routed experts kept on the host) and the
     // output layer (with tied embeddings a duplicate of token_embd); the rest in host RAM.
@@ -328,7 +335,9 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         b.host.model += experts_host;
         gpu_layer_bytes += w - experts_host;
         if (o.split_mode == SplitMode::Layer) g.model += w - experts_host;
-        g.kv += kv_layer;
+        // -nkvo: the KV of an offloaded layer is in host RAM too (src/llama-kv-cache.cpp: the
+        // layer's buffer type is its device's only when offload, else ggml_backend_cpu_buffer_type()).
+        (o.no_kv_offload ? b.host.kv : g.kv) += kv_layer;
         g.extras += lora_layer;
         ++layers_on[static_cast<size_t>(d)];
     }
@@ -383,7 +392,12 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const double host_copies = unified ? 1 : p.n_copies;
         b.host.compute = host_copies * mask + rows;
         // The CPU keeps the attention of its layers (their KV is in host RAM); the rest is offloaded.
-        if (cpu_layers > 0) {
+        // With -nkvo every layer's KV is in host RAM and llama.cpp pins the attention output to the
+        // CPU ("all nodes between the KV store and the attention output are run on the CPU":
+        // llama-context.cpp graph_get_cb, !offload_kqv -> kqv_merged_cont on backend_cpu), so the
+        // host graph holds one layer's attention. The GPUs' compute buffers are left as they are
+        // (llama.cpp issue #9302, ggerganov: "The CUDA compute buffer is normal to not be affected").
+        if (cpu_layers > 0 || o.no_kv_offload) {
             const double attn = o.flash_attn ? (2 * shape.q_width + shape.embd) * ub * kF32 + n_kv * ub * kF16
                                              : n_kv * ub * shape.heads * kF32 + (shape.q_width + shape.embd) * ub * kF32;
             b.host.compute = std::max(b.host.compute, mask + rows + attn);
@@ -449,7 +463,9 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
         }
         host_read += exp_host ? experts : 0;
         host_layer_weights += exp_host ? e : 0;
-        const double on_gpu = dense + (exp_host ? 0 : experts) + kv;
+        // -nkvo: the CPU runs the attention and reads the layer's KV from system RAM.
+        host_read += p.in.llamacpp.no_kv_offload ? kv : 0;
+        const double on_gpu = dense + (exp_host ? 0 : experts) + (p.in.llamacpp.no_kv_offload ? 0 : kv);
         if (p.in.llamacpp.split_mode == SplitMode::Row)
             for (int g = 0; g < nd; ++g) gpu_read[static_cast<size_t>(g)] += on_gpu * p.row_share[static_cast<size_t>(g)];
         else
@@ -538,6 +554,7 @@ std::string launch_command(const InferencePlan& p) {
     // up to N, so N past the last layer is printed as the flag for all of them).
     if (o.n_cpu_moe >= m.layers && m.experts > 0) s += " --cpu-moe";
     else if (o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
+    if (o.no_kv_offload) s += " -nkvo";
     if (p.n_devices > 1 || o.split_mode == SplitMode::None) {
         if (o.split_mode == SplitMode::Row) s += " -sm row";
         if (o.split_mode == SplitMode::None) s += " -sm none";

@@ -1,10 +1,11 @@
 // vramcalc core: llama.cpp's allocation rules, device by device. Which layers (and their KV cells)
 // each device holds for -ngl, --tensor-split and --split-mode; routed experts kept in host RAM by
-// --n-cpu-moe; each device's compute buffer for -ub (the graph allocator's peak with the
-// scheduler's input copies); the host's buffers; a vision projector, a draft model and LoRA
-// adapters; and decode / prompt speed for the split. Sources: llama-model.cpp (load_tensors: layer
-// placement), llama-context.cpp (graph reserve, pipeline parallelism), ggml-alloc.c (in-place reuse,
-// tensor lifetimes), ggml-backend.cpp (scheduler input copies). docs/local.md has the derivations.
+// --n-cpu-moe; every layer's KV in host RAM with -nkvo; each device's compute buffer for -ub (the
+// graph allocator's peak with the scheduler's input copies); the host's buffers; a vision
+// projector, a draft model and LoRA adapters; and decode / prompt speed for the split. Sources:
+// llama-model.cpp (load_tensors: layer placement), llama-context.cpp (graph reserve, pipeline
+// parallelism), llama-kv-cache.cpp (KV buffer types), ggml-alloc.c (in-place reuse, tensor
+// lifetimes), ggml-backend.cpp (scheduler input copies). docs/local.md has the derivations.
 #pragma once
 
 #include <string>

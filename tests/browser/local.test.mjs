@@ -2,7 +2,7 @@
 // a llama.cpp link (Qwen3-30B-A3B Q4_K_M on an RTX 4090 at -ngl 30), the per-device buffers and the
 // launch command are the CLI's for the same flags; Copy puts the command on the clipboard; -ngl
 // changed on the page changes the buffers as the CLI does; the llama.cpp fields are on the page and
-// in the link, which reads back to the same state.
+// in the link, which reads back to the same state; "KV cache in system RAM" (-nkvo) moves the KV.
 //   VRAMCALC_SITE   the built site folder (default build/wasm/site)
 //   VRAMCALC_BIN    the native CLI (default build/native/vramcalc)
 import { after, before, test } from 'node:test';
@@ -82,7 +82,7 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
     // Every llama.cpp input has its widget.
     for (const id of ['inference.llamacpp.n_gpu_layers', 'inference.llamacpp.n_cpu_moe', 'inference.llamacpp.n_ubatch', 'inference.llamacpp.flash_attn',
         'inference.llamacpp.kv_dtype_v', 'inference.llamacpp.mmproj.preset', 'inference.llamacpp.draft.preset', 'inference.llamacpp.lora_mib',
-        'inference.llamacpp.profile', 'inference.host.ram_gib', 'inference.host.bandwidth_gbps', 'inference.host.channels', 'inference.host.mts'])
+        'inference.llamacpp.profile', 'inference.llamacpp.no_kv_offload', 'inference.host.ram_gib', 'inference.host.bandwidth_gbps', 'inference.host.channels', 'inference.host.mts'])
         assert.ok(w[id], `no widget ${id}`);
     assert.deepEqual(consoleErrors, []);
 });
@@ -106,6 +106,26 @@ test('-ngl changed on the page: one more layer on the GPU, the CLI\'s buffers fo
     assert.equal((s.result.devices[0].kv_bytes - before[0].kv_bytes) / MiB, 16);
     assert.equal((before[1].kv_bytes - s.result.devices[1].kv_bytes) / MiB, 16);
     assert.match(s.fragment, /inference\.llamacpp\.n_gpu_layers=31/);
+});
+
+test('"KV cache in system RAM" ticked: -nkvo, the whole 768 MiB KV in system RAM, the CLI\'s buffers; the link carries it; cleared again', async () => {
+    const before = (await v.state()).result.devices;
+    await v.inView('inference.llamacpp.no_kv_offload');
+    await v.click('inference.llamacpp.no_kv_offload');
+    let s = await v.state();
+    assert.equal(s.inputs.inference.llamacpp.no_kv_offload, true);
+    assert.deepEqual(s.result.devices, cli(['-ngl', '31', '-nkvo']).devices);
+    assert.match(s.result.launch_command, / -ngl 31 -fa on -nkvo$/);
+    // 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B = 768 MiB, all in system RAM; the GPU's 496 MiB leave it.
+    assert.equal(s.result.devices[0].kv_bytes, 0);
+    assert.equal(s.result.devices[1].kv_bytes / MiB, 768);
+    assert.equal((before[0].total_bytes - s.result.devices[0].total_bytes) / MiB, 496);
+    assert.match(s.fragment, /inference\.llamacpp\.no_kv_offload=true/);
+    await v.click('inference.llamacpp.no_kv_offload');
+    s = await v.state();
+    assert.equal(s.inputs.inference.llamacpp.no_kv_offload, undefined);  // the default is left out of the config
+    assert.doesNotMatch(s.fragment, /no_kv_offload/);
+    assert.deepEqual(s.result.devices, before);
 });
 
 test('projector and Ollama profile picked on the page; the link reads back to the same state and buffers', async () => {

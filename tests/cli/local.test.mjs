@@ -149,3 +149,32 @@ test('--cpu-moe, -cmoe and -ot ".ffn_.*_exps.=CPU": every layer\'s experts in sy
   assert.match(r.err, /-ot is read in its routed-experts-to-system-RAM form only .* use --n-cpu-moe N/);
   assert.equal(run([...BASE, '-ot', 'exps=CUDA0']).code, 2);
 });
+
+test('-nkvo / --no-kv-offload: every layer\'s KV in system RAM (768 MiB), printed back as -nkvo; -kvo clears it', () => {
+  const cmd = 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on -nkvo';
+  const base = json([...BASE, '-ngl', '30', '-c', '8192']);
+  const nkvo = json([...BASE, '-ngl', '30', '-c', '8192', '-nkvo']);
+  assert.equal(nkvo.launch_command, cmd);
+  const [gpu, host] = nkvo.devices;
+  assert.equal(mib(gpu, 'kv'), 0);
+  assert.equal(mib(host, 'kv'), 768);  // 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B (was 480 on CUDA0 + 288 here)
+  assert.equal(mib(gpu, 'model'), mib(base.devices[0], 'model'));
+  assert.equal(mib(gpu, 'compute'), mib(base.devices[0], 'compute'));  // llama.cpp issue #9302: the GPU's compute buffer is not affected
+  // The long spelling, a JSON config and the printed command read back alike.
+  const long = json([...BASE, '-ngl', '30', '-c', '8192', '--no-kv-offload']);
+  assert.deepEqual(long.devices, nkvo.devices);
+  const config = json(['--config', '-'], JSON.stringify({ ...CONFIG, inference: { ...CONFIG.inference, llamacpp: { n_gpu_layers: 30, no_kv_offload: true } } }));
+  assert.deepEqual(config.devices, nkvo.devices);
+  const back = json([...BASE, ...cmd.split(' ').slice(3)]);
+  assert.equal(back.launch_command, cmd);
+  assert.deepEqual(back.devices, nkvo.devices);
+  // -fa auto with -nkvo: llama.cpp's auto check turns flash attention off (the FA op is on the CPU).
+  assert.match(json([...BASE, '-fa', 'auto', '-nkvo']).launch_command, / -fa off -nkvo$/);
+  assert.match(json([...BASE, '-fa', 'auto']).launch_command, / -fa on$/);
+  // -kvo (llama-server's positive spelling) after -nkvo turns it back off.
+  assert.deepEqual(json([...BASE, '-ngl', '30', '-c', '8192', '-nkvo', '-kvo']).devices, base.devices);
+  // Ollama's parameters have no such switch.
+  const r = run([...BASE, '-nkvo', '--profile', 'ollama']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /inference\.llamacpp\.no_kv_offload/);
+});

@@ -4,6 +4,7 @@
 #include <catch.hpp>
 
 #include "core/catalog/gpus.hpp"
+#include "core/serve/inference_solve.hpp"
 #include "core/serve/llamacpp.hpp"
 #include "core/solve.hpp"
 #include "core/units.hpp"
@@ -126,4 +127,85 @@ TEST_CASE("-b caps -ub: the compute buffer is reserved for min(-ub, -b, n_ctx) t
     REQUIRE_FALSE(bad.ok);
     CHECK(bad.error.field == "inference.llamacpp.n_batch");
     CHECK(bad.error.message.find("[1, 1048576]") != std::string::npos);
+}
+
+TEST_CASE("-nkvo: every layer's KV in system RAM, the attention's compute on the host, decode reads the KV from RAM") {
+    // Llama-3.1-8B Q4_K_M, -c 8192, f16 KV, every layer on an RTX 4090. KV = 2 (K, V) x 32 layers
+    // x 8 KV heads x 128 x 8192 cells x 2 B = 1,073,741,824 B, all of it on the GPU by default and
+    // all of it in host RAM with -nkvo (src/llama-kv-cache.cpp: ggml_backend_cpu_buffer_type()
+    // unless offload; llama.cpp issues #9302 and #12663).
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.flash_attn = false;
+    const LlamaCppBuffers on = llamacpp_buffers(plan(cfg), 8192, 1);
+    cfg.inference.llamacpp.no_kv_offload = true;
+    const InferencePlan p = plan(cfg);
+    const LlamaCppBuffers off = llamacpp_buffers(p, 8192, 1);
+    CHECK(on.gpus[0].kv == 1073741824.0);
+    CHECK(on.host.kv == 0);
+    CHECK(off.gpus[0].kv == 0);
+    CHECK(off.host.kv == 1073741824.0);
+    CHECK(off.gpus[0].model == on.gpus[0].model);  // the weights stay where -ngl puts them
+    // GPU compute unchanged (issue #9302: "The CUDA compute buffer is normal to not be affected"):
+    // 552 MiB without flash attention (the -b test above).
+    CHECK(off.gpus[0].compute / 1048576.0 == Approx(552));
+    // Host compute: without -nkvo the KQ mask 8192 x 4 B + the token rows 4096 x 4 B = 48 KiB per
+    // ubatch token (24 MiB at -ub 512); with it the CPU runs one layer's attention as well: the F32
+    // scores 8192 x 32 heads x 4 B + Q and the output 2 x 4096 x 4 B = 1056 KiB more, 552 MiB.
+    CHECK(on.host.compute / 1048576.0 == Approx(24));
+    CHECK(off.host.compute / 1048576.0 == Approx(552));
+    // With flash attention: Q, its output and the residual 3 x 4096 x 4 B + the F16 mask 8192 x 2 B
+    // = 64 KiB over the 48 KiB inputs: 112 KiB per token, 56 MiB.
+    cfg.inference.llamacpp.flash_attn = true;
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).host.compute / 1048576.0 == Approx(56));
+    CHECK(memory_at(plan(cfg), 8192, 1).kv == 0);
+    // Decode reads the 1 GiB of KV from system RAM, no longer from the GPU.
+    cfg.inference.llamacpp.no_kv_offload = false;
+    const LlamaCppTiming t_on = llamacpp_timing(plan(cfg), 8192, 1, 8192);
+    cfg.inference.llamacpp.no_kv_offload = true;
+    const LlamaCppTiming t_off = llamacpp_timing(plan(cfg), 8192, 1, 8192);
+    CHECK(t_off.host_bytes - t_on.host_bytes == Approx(1073741824.0));
+    CHECK(t_on.gpu_bytes - t_off.gpu_bytes == Approx(1073741824.0));
+    CHECK(inference_speed(plan(cfg), 8192, 1, 8192).tokens_per_s < 60);  // 60 GB/s host default: at most 56 steps/s for 1 GiB
+    CHECK(launch_command(plan(cfg)) == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa on -nkvo");
+    // Ollama's parameters have no -nkvo.
+    cfg.inference.llamacpp.ollama = true;
+    auto bad = make_inference_plan(cfg);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.llamacpp.no_kv_offload");
+}
+
+TEST_CASE("-nkvo: no pipeline parallelism; what fits moves the KV's limit from VRAM to system RAM") {
+    // llama-context.cpp: pipeline_parallel needs cparams.offload_kqv.
+    Config two = serving("qwen2.5-32b", Engine::LlamaCpp, "q8_0", "rtx-3090-ti-24gb", 32768);
+    two.inference.tp = 2;
+    two.inference.llamacpp.tensor_split = {10, 6};
+    two.inference.llamacpp.no_kv_offload = true;
+    CHECK(plan(two).n_copies == 1);
+    // Llama-3.1-8B Q4_K_M at 65536 tokens on an 8 GB card: 8 GiB of KV does not fit the GPU; with
+    // -nkvo it goes to RAM, which 64 GiB holds and 8 GiB does not.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4060-8gb", 65536);
+    cfg.inference.host.ram_bytes = gib_to_bytes(64);
+    CHECK_FALSE(fits_at(plan(cfg), 65536, 1, 1.0));
+    cfg.inference.llamacpp.no_kv_offload = true;
+    CHECK(fits_at(plan(cfg), 65536, 1, 1.0));
+    cfg.inference.host.ram_bytes = gib_to_bytes(8);
+    CHECK_FALSE(fits_at(plan(cfg), 65536, 1, 1.0));
+}
+
+TEST_CASE("-nkvo: the longest context is bounded by system RAM, not by the GPU") {
+    // Llama-3.1-8B Q4_K_M on an 8 GB card at the default 75%: the KV (128 KiB per token) limits the
+    // context on the GPU; with -nkvo and 32 GiB of RAM (24 GiB at 75%) the KV in RAM does: under
+    // 24 GiB / 128 KiB = 196,608 tokens, and more than the GPU alone allowed.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4060-8gb", 8192);
+    cfg.inference.host.ram_bytes = gib_to_bytes(32);
+    const InferencePlan on = plan(cfg);
+    const double gpu_bound = longest_context(on, 1, budget_share(on));
+    cfg.inference.llamacpp.no_kv_offload = true;
+    const InferencePlan off = plan(cfg);
+    const double ram_bound = longest_context(off, 1, budget_share(off));
+    CHECK(gpu_bound < 16384);
+    CHECK(ram_bound > 4 * gpu_bound);
+    CHECK(ram_bound < 196608);
+    CHECK(fits_at(off, ram_bound, 1, budget_share(off)));
+    CHECK_FALSE(fits_at(off, ram_bound + 256, 1, budget_share(off)));
 }

@@ -86,6 +86,28 @@ TEST_CASE("shell link: every llama.cpp field the page edits round-trips, with th
     CHECK(a.value.launch_command == b.value.launch_command);
 }
 
+TEST_CASE("shell link: -nkvo (KV cache in system RAM) round-trips with the same buffers and command") {
+    Config c = local_qwen();
+    c.inference.llamacpp.no_kv_offload = true;
+    sync_shared(c);
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    INFO("fragment: " << f);
+    CHECK(f.find("inference.llamacpp.no_kv_offload=true") != std::string::npos);
+    Config back;
+    UiState view;
+    Error err;
+    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    CHECK(back.inference.llamacpp.no_kv_offload);
+    const auto a = estimate(c), b = estimate(back);
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    REQUIRE(a.value.devices.size() == 2);
+    CHECK(a.value.devices[0].kv == 0);  // every layer's KV in system RAM
+    CHECK(b.value.devices[1].kv == a.value.devices[1].kv);
+    CHECK(a.value.launch_command == b.value.launch_command);
+    CHECK(a.value.launch_command.find(" -nkvo") != std::string::npos);
+}
+
 TEST_CASE("shell link: -ngl 30 on a 24 GB card reads back as -ngl 30, and the page's answers add the local questions") {
     App a;
     a.inputs = local_qwen();

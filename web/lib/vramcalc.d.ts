@@ -353,6 +353,8 @@ export interface InferenceLlamacppConfig {
     kv_dtype_v?: string;
     /** routed experts of the first N layers in system RAM (default 0; [0, 1048576] layers) */
     n_cpu_moe?: number;
+    /** -nkvo: every layer's KV cache in system RAM, attention on the CPU (default false) */
+    no_kv_offload?: boolean;
     /** -sm: how layers split over GPUs (default 'layer') */
     split_mode?: 'layer' | 'row' | 'none';
     /** -ts: one proportion per GPU (empty: by memory) (default empty) */
