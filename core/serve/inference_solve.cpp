@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
 #include "core/config.hpp"
@@ -53,13 +54,24 @@ double largest_fitting(Slack slack, double hi) {
 
 double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu.memory_bytes * share : 0; }
 
+// What system RAM has left for llama.cpp's host buffers at this shape (infinity when RAM is not
+// checked: no size given, another engine, or no GPU, which the CPU-only answers handle).
+double ram_slack(const InferencePlan& p, double context, double n, double share) {
+    if (p.engine != Engine::LlamaCpp || !p.has_gpu || p.ram_bytes <= 0) return std::numeric_limits<double>::infinity();
+    const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
+    double host = b.host.total();
+    if (p.gpu.unified) for (const auto& g : b.gpus) host += g.total();
+    return p.ram_bytes * share - host;
+}
+
 double slack(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Vllm) return p.pool - n * kv_sequence_bytes(p.kv, context, p.block);
     const double gpu = capacity(p, share) - memory_at(p, context, n).total();
-    // -nkvo: the KV grows in system RAM, so RAM (when given) bounds the context as fits_at does.
-    if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload && p.ram_bytes > 0 && !(p.has_gpu && p.gpu.unified))
-        return std::min(gpu, p.ram_bytes * share - llamacpp_buffers(p, context, n).host.total());
-    return gpu;
+    // System RAM (when given) bounds llama.cpp's context as fits_at checks it: the KV of the layers
+    // left on the CPU (-ngl below the layer count), every layer's with -nkvo, and the host compute
+    // buffer grow with the context in host RAM (on a unified Mac, the GPU's buffers are in it too).
+    const double ram = ram_slack(p, context, n, share);
+    return std::min(gpu, ram);
 }
 
 
@@ -300,8 +312,13 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
                                               : count_text(memory) + " for " + sequences(n) + " on " + where(p)) +
                   ")";
         if (p.engine == Engine::Vllm && n > p.in.vllm.max_num_seqs) why += "; note vLLM runs at most max_num_seqs " + num(p.in.vllm.max_num_seqs) + " at once";
-        if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload)
-            why += p.ram_bytes > 0 ? "; -nkvo: bounded by " + gib(p.ram_bytes) + " of RAM too" : "; -nkvo: RAM not checked (give inference.host.ram_gib)";
+        // Which memory stops it: system RAM when one more token would not fit there (llama.cpp's
+        // host buffers: the CPU layers' KV, every layer's with -nkvo).
+        if (memory < kMaxSolveContext && ram_slack(p, memory + 1, n, share) < 0)
+            why += "; system RAM binds: " + gib(p.ram_bytes) + " at " + num(share * 100) + "% holds the host buffers" +
+                   (p.in.llamacpp.no_kv_offload ? " (-nkvo: every layer's KV)" : " (the KV of the layers left on the CPU)");
+        else if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload && p.ram_bytes <= 0)
+            why += "; -nkvo: RAM not checked (give inference.host.ram_gib)";
         return answer("max_context", "Longest context at the concurrency", v, "tokens", why);
     }
     if (question == "max_concurrency") {

@@ -209,3 +209,27 @@ TEST_CASE("-nkvo: the longest context is bounded by system RAM, not by the GPU")
     CHECK(fits_at(off, ram_bound, 1, budget_share(off)));
     CHECK_FALSE(fits_at(off, ram_bound + 256, 1, budget_share(off)));
 }
+
+TEST_CASE("Partial -ngl: the longest context stops where the CPU layers' KV fills system RAM, as fits_at checks") {
+    // Llama-3.1-8B Q4_K_M on an 8 GB card with 16 of 32 layers offloaded: the other 16 layers' KV
+    // is in host RAM, 16 x 2 (K, V) x 8 KV heads x 128 x 2 B = 64 KiB per token.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4060-8gb", 8192);
+    cfg.inference.llamacpp.n_gpu_layers = 16;
+    const InferencePlan gpu_only = plan(cfg);  // no RAM size given: RAM is not checked
+    const double gpu_bound = longest_context(gpu_only, 1, budget_share(gpu_only));
+    cfg.inference.host.ram_bytes = gib_to_bytes(6);
+    const InferencePlan p = plan(cfg);
+    const double share = budget_share(p);
+    const LlamaCppBuffers a = llamacpp_buffers(p, 10240, 1), b = llamacpp_buffers(p, 20480, 1);
+    CHECK(b.host.kv - a.host.kv == Approx(10240.0 * 16 * 2 * 8 * 128 * 2));
+    // 6 GiB at 75% binds before the GPU does; the answer is the last context that fits.
+    const double v = longest_context(p, 1, share);
+    CHECK(v > 0);
+    CHECK(v < gpu_bound);
+    CHECK(fits_at(p, v, 1, share));
+    CHECK_FALSE(fits_at(p, v + 1, 1, share));
+    const auto r = solve(cfg, "max_context");
+    REQUIRE(r.ok);
+    CHECK(r.value.value == v);
+    CHECK(r.value.explanation.find("system RAM binds: 6.00 GiB at 75% holds the host buffers (the KV of the layers left on the CPU)") != std::string::npos);
+}
