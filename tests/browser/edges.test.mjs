@@ -5,14 +5,12 @@
 // combo's label) nor broken inside a number; list entries as tall as a touch target on the phone;
 // the arrow keys in the preset search; text colours at WCAG AA contrast. Widgets are found through
 // the page's registry; results are read through its test hook.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { serveSite } from '../../scripts/serve.mjs';
-import { launchChromium } from './chromium.mjs';
+import { useSite } from './site.mjs';
 import { kSizes, openPage } from './visitor.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,24 +18,13 @@ const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 // The README's screenshot: QLoRA of Llama-3.1 8B on an RTX 4090 (a long GPU name, long formulas).
 const kQlora = 'v=2&task=finetune&training.finetune=qlora&model.preset=llama-3.1-8b&gpu=rtx-4090-24gb';
 
-let server, url, browser;
+const live = useSite(site);  // live.url, live.browser
 const consoleErrors = [];
 
-const open = (size, fragment = '') => openPage(browser, url, size, fragment, consoleErrors, { settleMs: 20000 });
+const open = (size, fragment = '') => openPage(live.browser, live.url, size, fragment, consoleErrors, { settleMs: 20000 });
 
 const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 const right = (r) => r.x + r.w;
-
-before(async () => {
-    assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
-    ({ server, url } = await serveSite(site, { port: 0 }));
-    browser = await launchChromium();
-});
-
-after(async () => {
-    await browser?.close();
-    server?.close();
-});
 
 for (const size of ['desktop', 'phone']) {
     test(`${size}: parameters 0 is refused with params_b's range and the last valid result stays (not a 1.17B model that fits)`, async () => {

@@ -2,15 +2,13 @@
 // (RTX 4090) with llama.cpp and one 4,096-token sequence, the page's "Models that fit" panel lists
 // the presets x GGUF types that `vramcalc fit-models` lists for the same inputs, best first, under the
 // headline's budget; one click (desktop) or tap (phone) loads a row into the calculator.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { serveSite } from '../../scripts/serve.mjs';
-import { launchChromium } from './chromium.mjs';
+import { useSite } from './site.mjs';
 import { Visitor } from './visitor.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,25 +16,14 @@ const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
 const kFragment = '#v=2&task=inference&model.preset=llama-3.1-8b&gpu=rtx-4090-24gb&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=4096';
 
-let server, browser, url;
+const live = useSite(site);  // live.url, live.browser
 const errors = [];
 
-before(async () => {
-    assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
-    ({ server, url } = await serveSite(site, { port: 0 }));
-    browser = await launchChromium();
-});
-
-after(async () => {
-    await browser?.close();
-    server?.close();
-});
-
 async function open(options) {
-    const context = await browser.newContext(options);
+    const context = await live.browser.newContext(options);
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url + kFragment);
+    await page.goto(live.url + kFragment);
     await page.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
     const v = new Visitor(page);
     await v.settled();

@@ -4,14 +4,12 @@
 // Enter types; Escape then Tab leaves the canvas for the text form, whose fields edit the same
 // inputs through the widget's `set` path with the engine's messages; the phone's main controls
 // are at least 44 x 44 CSS px. Keys are real key presses; widgets are found through the registry.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { serveSite } from '../../scripts/serve.mjs';
-import { launchChromium } from './chromium.mjs';
+import { useSite } from './site.mjs';
 import { openPage } from './visitor.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,10 +17,10 @@ const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 
 const kStart = 'model.preset=llama-3.1-8b&batch=4';
 
-let server, url, browser;
+const live = useSite(site);  // live.url, live.browser
 const consoleErrors = [];
 
-const open = (size, fragment = '') => openPage(browser, url, size, fragment, consoleErrors);
+const open = (size, fragment = '') => openPage(live.browser, live.url, size, fragment, consoleErrors);
 
 const active = (page) => page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
 
@@ -43,17 +41,6 @@ async function tabTo(page, v, id, { limit = 60, key = 'Tab' } = {}) {
     }
     assert.fail(`Tab never reached ${id}: ${seen.join(', ')}`);
 }
-
-before(async () => {
-    assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
-    ({ server, url } = await serveSite(site, { port: 0 }));
-    browser = await launchChromium();
-});
-
-after(async () => {
-    await browser?.close();
-    server?.close();
-});
 
 for (const size of ['desktop', 'phone']) {
     test(`${size}: Tab reaches the canvas, then every control in reading order with a visible focus; Space presses, Enter types`, async () => {
