@@ -82,8 +82,8 @@ void word_in_shown_unit(const App& a, Error& e) {
     }
 }
 
-std::string link_error_text(const App& a) {
-    if (a.link_error.empty() || a.link_left_out.empty()) return a.link_error;
+// The first left-out field with its reason (worded as its row shows it), then the others' fields.
+static std::string left_out_text(const App& a) {
     Error first = a.link_left_out.front();
     word_in_shown_unit(a, first);
     std::string out = first.field + ": " + first.message;
@@ -94,6 +94,8 @@ std::string link_error_text(const App& a) {
     return out;
 }
 
+std::string link_error_text(const App& a) { return a.link_error.empty() || a.link_left_out.empty() ? a.link_error : left_out_text(a); }
+
 bool apply_fragment(App& a, const std::string& fragment) {
     Config cfg;
     UiState ui = a.ui;
@@ -101,8 +103,8 @@ bool apply_fragment(App& a, const std::string& fragment) {
     std::vector<Error> left_out;
     if (!decode_fragment(fragment, default_inputs(), cfg, ui, err, &left_out)) {
         err.message = page_words(err.message);
-        a.link_error = err.field + ": " + err.message;
         a.link_left_out = {err};
+        a.link_error = left_out_text(a);
         a.left_out_from = "the link";
         return false;
     }
@@ -115,12 +117,8 @@ bool apply_fragment(App& a, const std::string& fragment) {
     if (!err.field.empty()) {
         for (Error& e : left_out) e.message = page_words(e.message);  // (the refused value stays: word_in_shown_unit)
         a.left_out_from = "the link";
-        a.link_error = err.field + ": " + page_words(err.message);
-        if (left_out.size() > 1) {
-            a.link_error += "; also not applied:";
-            for (size_t i = 1; i < left_out.size(); ++i) a.link_error += (i > 1 ? ", " : " ") + left_out[i].field;
-        }
-        a.link_left_out = left_out;
+        a.link_left_out = left_out;  // err is its first
+        a.link_error = left_out_text(a);
     }
     return true;
 }
