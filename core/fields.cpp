@@ -165,7 +165,8 @@ constexpr FieldDef kTable[] = {
         // --- top level (io/config_json.cpp reads these by hand: params_b, the model and the task's
         // optimizer depend on each other) -------------------------------------------------------
         B("schema_version", FieldKind::Int, "the version of this document's layout").accepts("1").def("1").hand(),
-        Enum("method", enum_names(kMethods), ENUM(Method, method), "which estimator runs (docs/methods.md)").hand().cli("--method"),
+        Enum("method", enum_names(kMethods), ENUM(Method, method), "which estimator runs (docs/methods.md)")
+            .def("quick; detailed when the document sets an inference, training, parallel, runtime or plan field").hand().cli("--method"),
         Enum("task", enum_names(kTasks), ENUM(Task, task), "what the GPUs do").hand().cli("--task"),
         Obj("model", "a preset, a custom architecture, or a parameter count (below)").hand(),
         Num("params_b", AT(quick.params_b), "parameters in billions, a typed count (same as model.params_b); without it the quick and "

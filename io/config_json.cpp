@@ -178,9 +178,23 @@ Outcome<Config> config_from_json(const json& doc) {
     return Outcome<Config>::success(cfg);
 }
 
+Method method_for_document(const json& doc, std::string* section) {
+    if (section) section->clear();
+    if (!doc.is_object() || doc.contains("method")) return Config{}.method;
+    for (const char* s : {"inference", "training", "parallel", "runtime", "plan"}) {
+        const auto it = doc.find(s);
+        if (it != doc.end() && it->is_object() && !it->empty()) {
+            if (section) *section = s;
+            return Method::Detailed;
+        }
+    }
+    return Config{}.method;
+}
+
 Outcome<Config> parse_config(const std::string& text) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) return Outcome<Config>::failure("config", "the config is not valid JSON");
+    if (doc.is_object() && !doc.contains("method")) doc["method"] = method_name(method_for_document(doc));
     return config_from_json(doc);
 }
 

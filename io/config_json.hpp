@@ -17,8 +17,16 @@ namespace vc::io {
 inline constexpr int kSchemaVersion = 1;
 
 // Parses a JSON document (text) into a Config. Unknown keys are errors (they are usually typos).
+// A document that names no method gets the one `method_for_document` gives.
 Outcome<Config> parse_config(const std::string& text);
 Outcome<Config> config_from_json(const nlohmann::json& doc);
+
+// The method a user's document runs when it names none: the detailed model when it sets a field of a
+// section only that model reads (inference, training, parallel, runtime, plan: an engine, a weight
+// format, llama-server's -c or -ngl), which a rule of thumb would drop without a word; the quick
+// method otherwise (Config's default). `section` gets the first such section ("" when none).
+// parse_config (the JS API, `vramcalc batch`) and the CLI apply it; a link keeps its own base.
+Method method_for_document(const nlohmann::json& doc, std::string* section = nullptr);
 
 // The Config written back as JSON (every field, with its current value).
 nlohmann::json config_to_json(const Config& cfg);

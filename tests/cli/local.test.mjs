@@ -52,6 +52,24 @@ test('-ngl 30 -c 8192: CUDA0 12,287 MiB and CUDA_Host 7,277 MiB, the same as the
   assert.match(t.out, /Launch: llama-server -m qwen3-30b-a3b-Q4_K_M\.gguf -c 8192 -ngl 30 -fa on\n/);
 });
 
+test('without --method, llama-server\'s flags run the detailed model, not the rule of thumb that would drop them', () => {
+  // The same run as above with --method left out: -ngl and -c set inference fields, which only the
+  // detailed model reads, so the buffers are the same; --method quick still gives the rule of thumb.
+  const args = BASE.filter((a, i) => a !== '--method' && BASE[i - 1] !== '--method');
+  const implicit = json([...args, '-ngl', '30', '-c', '8192']);
+  const explicit = json([...BASE, '-ngl', '30', '-c', '8192']);
+  assert.equal(implicit.method, 'detailed');
+  assert.deepEqual(implicit.devices, explicit.devices);
+  assert.equal(implicit.total_bytes, explicit.total_bytes);
+  const quick = json([...args, '-ngl', '30', '-c', '8192', '--method', 'quick']);
+  assert.equal(quick.method, 'quick');
+  // Only the shared fields: the quick rule stays the default (7B FP16 AdamW mixed, batch 1, seq 2048:
+  // 14 + 14 + 84 + 0.0025 x 2048 x 7e9 = 35.84 GB of activations, 147.84 GB).
+  const bare = json(['--params', '7']);
+  assert.equal(bare.method, 'quick');
+  assert.equal(bare.total_bytes, 147.84e9);
+});
+
 test('-c is the context of all slots: -c 32768 -np 4 gives 8,192 tokens each, as llama-server does', () => {
   const r = run([...BASE, '-c', '32768', '-np', '4', '--print-config']);
   assert.equal(r.code, 0, r.err);

@@ -159,6 +159,31 @@ TEST_CASE("quick method: a serving config without an optimizer has none (the qui
     CHECK(r.value.component("gradients")->bytes == 0);
 }
 
+TEST_CASE("a document with no method runs the detailed model when it sets what only that model reads") {
+    // The JS API and `vramcalc batch` read documents with parse_config: an engine, a weight format or
+    // a llama.cpp option would be dropped by the quick rule without a word.
+    auto served = io::parse_config(R"({"task":"inference","model":{"preset":"llama-3.1-8b"},
+                                       "inference":{"engine":"llama.cpp","weights":"q4_k_m","context":8192}})");
+    REQUIRE(served.ok);
+    CHECK(served.value.method == Method::Detailed);
+    auto r = estimate(served.value);
+    REQUIRE(r.ok);
+    // Llama-3.1-8B's KV at 8,192 cells: 32 layers x 2 x 8 heads x 128 x 2 B = 128 KiB a token, 1 GiB.
+    CHECK(r.value.component("kv_cache")->bytes == 8192.0 * 32 * 2 * 8 * 128 * 2);
+    std::string section;
+    CHECK(io::method_for_document(nlohmann::json::parse(R"({"training":{"zero":3}})"), &section) == Method::Detailed);
+    CHECK(section == "training");
+    // A named method wins; an empty section or the shared fields alone keep the quick rule.
+    io::method_for_document(nlohmann::json::parse(R"({"method":"guide","inference":{"engine":"vllm"}})"), &section);
+    CHECK(section.empty());
+    auto named = io::parse_config(R"({"method":"guide","task":"inference","params_b":7,"inference":{"engine":"vllm"}})");
+    REQUIRE(named.ok);
+    CHECK(named.value.method == Method::Guide);
+    auto bare = io::parse_config(R"({"task":"inference","params_b":7,"inference":{}})");
+    REQUIRE(bare.ok);
+    CHECK(bare.value.method == Method::Quick);
+}
+
 TEST_CASE("bad input is an error value naming the field and the range") {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();

@@ -23,7 +23,7 @@ export interface Failure {
 export interface Config {
     /** the version of this document's layout (default 1; 1) */
     schema_version?: number;
-    /** which estimator runs (docs/methods.md) (default 'quick') */
+    /** which estimator runs (docs/methods.md) (default quick; detailed when the document sets an inference, training, parallel, runtime or plan field) */
     method?: 'quick' | 'guide' | 'detailed';
     /** what the GPUs do (default 'training') */
     task?: 'training' | 'finetune' | 'inference';
