@@ -230,7 +230,10 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
                             {"inference.llamacpp.draft.acceptance", o.draft.acceptance}},
                            err))
             return false;
-        auto rk = kv_layout(p.draft_model, *p.kv_dtype, 1, !p.in.swa_full);
+        // The draft's KV is F16 whatever -ctk/-ctv say: llama-server sets params_dft.cache_type_k/v
+        // from params.speculative (-ctkd/-ctvd, default GGML_TYPE_F16 in common/common.h); builds
+        // before them forced F16 ("force F16 KV cache for the draft model for extra performance").
+        auto rk = kv_layout(p.draft_model, *find_kv_dtype("fp16"), 1, !p.in.swa_full);
         if (!rk.ok) {
             err = Error{"inference.llamacpp.draft.preset", rk.error.message};
             return false;

@@ -337,7 +337,7 @@ TEST_CASE("Speculative decoding: acceptance outside [0, 1] and --draft-max outsi
     CHECK(r.error.message.find("[1, 1024]") != std::string::npos);
 }
 
-TEST_CASE("-nkvo: the draft's KV cache moves to system RAM with the target's") {
+TEST_CASE("-nkvo: the draft's KV cache moves to system RAM with the target's; it stays F16 under -ctk q8_0") {
     // llama-server copies the main parameters for the draft (params_dft = params_base), so
     // no_kv_offload reaches it: Llama-3.2-1B's 268,435,456 B of KV at -c 8192 (16 layers x 8 heads
     // x 64 x 2 x 2 B x 8192) leave the GPU for the host, and its decode reads them there.
@@ -352,4 +352,11 @@ TEST_CASE("-nkvo: the draft's KV cache moves to system RAM with the target's") {
     CHECK(off.host.extras - on.host.extras == 268435456.0);
     CHECK(t_off.host_bytes - t_on.host_bytes == 268435456.0);
     CHECK(t_on.gpu_bytes - t_off.gpu_bytes == 268435456.0);
+    // The draft's cache is F16 whatever -ctk says (llama-server: -ctkd/-ctvd default f16): with
+    // -ctk q8_0 -ctv q8_0 -fa the target's KV shrinks to 34/64, the draft's stays 268,435,456 B.
+    cfg.inference.llamacpp.no_kv_offload = false;
+    cfg.inference.kv_dtype = "q8_0";
+    CHECK(llamacpp_draft_timing(plan(cfg), 8192).gpu_bytes - t_on.gpu_bytes == 0);
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].extras == on.gpus[0].extras);
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].kv == 1073741824.0 * 34 / 64);
 }
