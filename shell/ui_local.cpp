@@ -170,10 +170,10 @@ bool llamacpp_rows(App& a, Form& k) {
     changed |= optional_combo(k, {"inference.llamacpp.draft.preset", "Draft model (-md)", "Speculative decoding: the draft's weights, KV and compute on the main GPU."},
                               "No speculative decoding.", drafts, o.draft.preset);
     if (!o.draft.preset.empty()) {  // the draft's speed inputs (SPEED shows the speed-up)
-        changed |= integer(k, {"inference.llamacpp.draft.max_tokens", "Draft tokens (--draft-max)", "Tokens the draft proposes per cycle at most; llama.cpp's default 16."},
+        changed |= integer(k, {"inference.llamacpp.draft.max_tokens", "Draft tokens (--draft-max)", "Most tokens drafted per cycle."},
                            o.draft.max_tokens, shown(Step::Add, "%.0f", {4, 8, 16, 32}));
         changed |= number(k, {"inference.llamacpp.draft.acceptance", "Draft acceptance",
-                              "The chance the target accepts each drafted token: it depends on the text and the pair (0.72 measured for Llama-3.1-8B with Llama-3.2-1B, llama.cpp #5877)."},
+                              "Chance each drafted token is accepted; it depends on the text."},
                           o.draft.acceptance, shown(Step::Add, "%.2f", {0.5, 0.6, 0.72, 0.8, 0.9}));
     }
     double lora_mib = o.lora_bytes / kBytesPerMiB;

@@ -903,20 +903,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu.name) +
                           ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
                           num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
-        if (spec) {
-            const DraftModel& d = in.llamacpp.draft;
-            auto fixed = [](double v, int digits) {
-                char buf[48];
-                std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-                return std::string(buf);
-            };
-            const std::string how = "Speculative decoding with " + p.draft_model.id + " (acceptance " + num(d.acceptance) +
-                                    " assumed, it depends on the text and the pair; --draft-max " + num(d.max_tokens) +
-                                    "; the draft taken to stop where the target would reject, an upper bound): " + fixed(sp.tokens_per_cycle, 2) +
-                                    " tokens per cycle of " + fixed(sp.draft_steps * n, 2) + " draft steps of " + fixed(sp.draft_step_s * 1e3, 2) +
-                                    " ms and a " + fixed(sp.verify_s * 1e3, 2) + " ms verification, " + fixed(sp.tokens_per_s, 1) + " tokens/s against " +
-                                    fixed(sp.tokens_per_s_no_draft, 1) + " without the draft (" + fixed(sp.speedup, 2) + "x)";
-            e.notes.push_back(sp.speedup > 1 ? how + "." : how + ": the draft gives no gain here; leave out -md or use a faster or better-matched draft.");
+        if (spec) {  // one snprintf: the wasm page's size budget (tests/browser/size.test.mjs)
+            char buf[512];
+            std::snprintf(buf, sizeof buf,
+                          "Speculative decoding with %s (acceptance %g assumed, text dependent; --draft-max %d; drafts stop where the target "
+                          "would reject, an upper bound): %.2f tokens per cycle of %.2f draft steps of %.2f ms and a %.2f ms verification, "
+                          "%.1f tokens/s against %.1f without the draft (%.2fx)%s",
+                          p.draft_model.id.c_str(), in.llamacpp.draft.acceptance, in.llamacpp.draft.max_tokens, sp.tokens_per_cycle, sp.draft_steps * n,
+                          sp.draft_step_s * 1e3, sp.verify_s * 1e3, sp.tokens_per_s, sp.tokens_per_s_no_draft, sp.speedup,
+                          sp.speedup > 1 ? "." : ": the draft gives no gain here.");
+            e.notes.push_back(buf);
         }
     } else {
         e.notes.push_back("No GPU chosen: set gpu for speed figures and the KV capacity left.");

@@ -517,11 +517,11 @@ export interface InferenceLlamacppDraftConfig {
     n_gpu_layers?: number;
     /** -cd per slot (0: the main context) (default 0; [0, 16777216] tokens) */
     context?: number;
-    /** --draft-max: tokens drafted per cycle at most (llama.cpp's n_max 16) (default 16; [1, 1024] tokens) */
+    /** --draft-max: most tokens drafted per cycle (default 16; [1, 1024] tokens) */
     max_tokens?: number;
-    /** --draft-min: shorter drafts are not verified (llama.cpp's n_min 0) (default 0; [0, 1024] tokens) */
+    /** --draft-min: shorter drafts are dropped (default 0; [0, 1024] tokens) */
     min_tokens?: number;
-    /** chance the target accepts each drafted token; workload dependent (0.72: Llama-3.1-8B with a Llama-3.2-1B draft, llama.cpp #5877) (default 0.72; [0, 1]) */
+    /** chance each drafted token is accepted; depends on the text (0.72 measured: docs/local.md) (default 0.72; [0, 1]) */
     acceptance?: number;
 }
 // end generated
