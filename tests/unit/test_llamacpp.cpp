@@ -270,8 +270,18 @@ TEST_CASE("Speculative decoding: Llama-3.1-8B Q4_K_M drafted by Llama-3.2-1B Q8_
     const SpeculativeSpeed m = speculative_speed(plan(cfg), 8192, 1, 8192);
     CHECK(m.tokens_per_cycle == Approx(3.8365).epsilon(1e-4));
     CHECK(m.tokens_per_s == Approx(231.28).epsilon(1e-4));
-    // The estimate shows both speeds, the speed-up, and says what is assumed.
+    // Two slots (-np 2): the drafts run slot after slot (2 x 4.8593 steps of 1.9614 ms = 19.062 ms)
+    // and one batch verifies both: the weights 5.691e9 - 1 GiB = 4.617e9 B plus two 1 GiB caches =
+    // 6.765e9 B, 8.389 ms (34 tokens' FLOPs 6.9e11 / 99e12 = 7.0 ms stay under it). Cycle 27.451 ms:
+    // 4.8874 / 27.451 ms = 178.04 tokens/s per sequence against 1 / 8.389 ms = 119.20, 1.494x.
     cfg.inference.llamacpp.draft.min_tokens = 0;
+    const SpeculativeSpeed two = speculative_speed(plan(cfg), 8192, 2, 8192);
+    CHECK(two.verify_s * 1e3 == Approx(8.389).epsilon(1e-3));
+    CHECK(two.cycle_s * 1e3 == Approx(27.451).epsilon(1e-3));
+    CHECK(two.tokens_per_s == Approx(178.04).epsilon(1e-4));
+    CHECK(two.tokens_per_s_total == Approx(2 * 178.04).epsilon(1e-4));
+    CHECK(two.speedup == Approx(1.494).epsilon(1e-3));
+    // The estimate shows both speeds, the speed-up, and says what is assumed.
     cfg.inference.llamacpp.draft.max_tokens = 8;
     auto e = estimate(cfg);
     REQUIRE(e.ok);
