@@ -897,7 +897,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             add_metric(e, "speculative_speedup", "Speed-up from the draft", sp.speedup, "x");
             add_metric(e, "speculative_tokens_per_cycle", "Tokens per draft-and-verify cycle", sp.tokens_per_cycle, "tokens");
         }
-        add_metric(e, "decode_tokens_per_s_total", "Decode speed, all sequences", s.tokens_per_s_total, "tokens/s");
+        add_metric(e, "decode_tokens_per_s_total", spec ? "Decode speed, all sequences, without the draft" : "Decode speed, all sequences", s.tokens_per_s_total,
+                   "tokens/s");
         add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
         add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
         e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu.name) +
