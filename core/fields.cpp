@@ -425,6 +425,13 @@ constexpr FieldDef kTable[] = {
         Int("inference.llamacpp.draft.n_gpu_layers", AT(inference.llamacpp.draft.n_gpu_layers), "-ngld (-1: all)").range(-1, k2p20, "layers"),
         Int("inference.llamacpp.draft.context", AT(inference.llamacpp.draft.context), "-cd per slot (0: the main context)")
             .range(0, k2p24, "tokens"),
+        Int("inference.llamacpp.draft.max_tokens", AT(inference.llamacpp.draft.max_tokens),
+            "--draft-max: most tokens drafted per cycle").range(1, 1024, "tokens").cli("--draft-max --draft-n"),
+        Int("inference.llamacpp.draft.min_tokens", AT(inference.llamacpp.draft.min_tokens),
+            "--draft-min: shorter drafts are dropped").range(0, 1024, "tokens").cli("--draft-min --draft-n-min"),
+        Num("inference.llamacpp.draft.acceptance", AT(inference.llamacpp.draft.acceptance),
+            "chance each drafted token is accepted; depends on the text (0.72 measured: docs/local.md)")
+            .range(0, 1).step(0.05).cli("--draft-acceptance"),
 
         // --- inference.hf --------------------------------------------------------------------------
         Enum("inference.hf.attention", enum_names(kHfAttention), ENUM(HfAttention, inference.hf.attention), "attention implementation (eager keeps s x s scores)"),

@@ -169,6 +169,13 @@ bool llamacpp_rows(App& a, Form& k) {
     for (const auto& m : model_presets()) drafts.emplace_back(m.id, m.name);
     changed |= optional_combo(k, {"inference.llamacpp.draft.preset", "Draft model (-md)", "Speculative decoding: the draft's weights, KV and compute on the main GPU."},
                               "No speculative decoding.", drafts, o.draft.preset);
+    if (!o.draft.preset.empty()) {  // the draft's speed inputs (SPEED shows the speed-up)
+        changed |= integer(k, {"inference.llamacpp.draft.max_tokens", "Draft tokens (--draft-max)", "Most tokens drafted per cycle."},
+                           o.draft.max_tokens, shown(Step::Add, "%.0f", {4, 8, 16, 32}));
+        changed |= number(k, {"inference.llamacpp.draft.acceptance", "Draft acceptance",
+                              "Chance each drafted token is accepted; it depends on the text."},
+                          o.draft.acceptance, shown(Step::Add, "%.2f", {0.5, 0.6, 0.72, 0.8, 0.9}));
+    }
     double lora_mib = o.lora_bytes / kBytesPerMiB;
     if (number(k, {"inference.llamacpp.lora_mib", "LoRA adapters (MiB)", "--lora: adapter tensors on their layers' devices."}, lora_mib,
                shown(Step::Add, "%.0f", {}, "MiB"))) {

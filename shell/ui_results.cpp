@@ -552,7 +552,7 @@ void model_fits_panel(App& a) {
 void figures(App& a) {
     const Estimate& e = a.results.estimate;
     const bool gib = a.ui.show_gib;
-    static const char* const kSpeed[] = {"decode_tokens_per_s", "decode_tokens_per_s_total", "ttft_s", "prefill_tokens_per_s"};
+    static const char* const kSpeed[] = {"decode_tokens_per_s", "decode_tokens_per_s_draft", "speculative_speedup", "decode_tokens_per_s_total", "ttft_s", "prefill_tokens_per_s"};
     bool any_speed = false;
     for (const char* k : kSpeed) any_speed |= e.metric(k) != nullptr;
     if (any_speed) {

@@ -554,21 +554,37 @@ double attention_flops_per_token(const InferencePlan& p, double context) {
     return flops;
 }
 
+// llama.cpp's compute rates: the CPU's (host.cpu_tflops, else the constant) and the device's that
+// runs the weights' matmuls (the GPU's x compute_efficiency, or the CPU's without a GPU).
+double llamacpp_cpu_peak(const InferencePlan& p) {
+    return (p.in.host.cpu_tflops > 0 ? p.in.host.cpu_tflops : p.in.constants.cpu_tflops) * 1e12;
+}
+double llamacpp_peak(const InferencePlan& p) {
+    return p.cpu_only ? llamacpp_cpu_peak(p) : p.gpu.bf16_tflops * 1e12 * p.in.constants.compute_efficiency;
+}
+
+// The compute time of a forward over `tokens` tokens against `context` cached ones: the weights'
+// FLOPs at the device's rate and the attention's, with -nkvo at the CPU's (llama-context.cpp pins
+// the attention there when the KV is not offloaded); the matmuls of the weights stay on the GPU.
+double llamacpp_compute_s(const InferencePlan& p, double context, double tokens) {
+    const double cpu_peak = llamacpp_cpu_peak(p), peak = llamacpp_peak(p);
+    const bool cpu_attention = p.in.llamacpp.no_kv_offload && !p.cpu_only;
+    const double attn_cpu_s = cpu_attention && cpu_peak > 0 ? tokens * attention_flops_per_token(p, context) / cpu_peak : 0;
+    const double flops = tokens * (2 * p.params.active + attention_flops_per_token(p, context));
+    return peak > 0 ? (cpu_attention ? tokens * 2 * p.params.active / peak + attn_cpu_s : flops / peak) : 0;
+}
+
 // llama.cpp: the GPUs' shares and the host's share read in turn (core/serve/llamacpp.cpp), compute
 // on the GPU (or the CPU when none); prompt batches also copy CPU-resident weights to the GPU.
 Speed llamacpp_speed(const InferencePlan& p, double context, double n, double prompt) {
     Speed s;
-    const auto& k = p.in.constants;
     const LlamaCppTiming t = llamacpp_timing(p, context, n, prompt);
-    const double cpu_peak = (p.in.host.cpu_tflops > 0 ? p.in.host.cpu_tflops : k.cpu_tflops) * 1e12;
-    const double peak = p.cpu_only ? cpu_peak : p.gpu.bf16_tflops * 1e12 * k.compute_efficiency;
+    const double cpu_peak = llamacpp_cpu_peak(p);
+    const double peak = llamacpp_peak(p);
     s.bytes_per_step = t.gpu_bytes + t.host_bytes;
     s.flops_per_step = n * (2 * p.params.active + attention_flops_per_token(p, context));
-    // -nkvo: the attention runs on the CPU (llama-context.cpp pins it there when the KV is not
-    // offloaded), at the CPU's FLOP/s; the matmuls of the weights stay on the GPU.
     const bool cpu_attention = p.in.llamacpp.no_kv_offload && !p.cpu_only;
-    const double attn_cpu_s = cpu_attention && cpu_peak > 0 ? n * attention_flops_per_token(p, context) / cpu_peak : 0;
-    const double t_compute = peak > 0 ? (cpu_attention ? n * 2 * p.params.active / peak + attn_cpu_s : s.flops_per_step / peak) : 0;
+    const double t_compute = llamacpp_compute_s(p, context, n);
     s.memory_bound = t.decode_memory_s >= t_compute;
     s.step_s = std::max(t.decode_memory_s, t_compute);
     if (s.step_s > 0) {
@@ -583,11 +599,63 @@ Speed llamacpp_speed(const InferencePlan& p, double context, double n, double pr
     return s;
 }
 
+bool llamacpp_has_speed(const InferencePlan& p) {
+    return p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.gpu.bandwidth_gbps > 0));
+}
+
 }  // namespace
+
+// Speculative decoding in llama-server (docs/local.md, "Speculative decoding"). Per slot and cycle
+// the draft proposes tokens one decode step at a time and the target verifies them in one batch.
+// Each drafted token is accepted with probability a (draft.acceptance), so the accepted run k is
+// geometric: P(k) = a^k (1 - a) for k < g, a^g for k = g (g = --draft-max). The draft stops at
+// the token it is unsure of (p_min, common/speculative.cpp: "if (cur_p->data[0].p < params.p_min)
+// break"), modelled as stopping exactly where the target would reject: it drafts k tokens in
+// k + 1 steps (the last token's step, then one per drafted token; g steps when --draft-max ends
+// it). The target decodes [last token, k drafts] in one batch and keeps k + 1 tokens; a draft
+// shorter than --draft-min is dropped (one token). With n_min 0 the tokens per cycle are
+// sum P(k) (k + 1) = (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023, eq. 1). Slots draft one after
+// the other (one draft context) and are verified in one batch: all slots are taken alike.
+SpeculativeSpeed speculative_speed(const InferencePlan& p, double context, double n, double prompt) {
+    SpeculativeSpeed r;
+    if (!p.has_draft || !llamacpp_has_speed(p)) return r;
+    const DraftModel& d = p.in.llamacpp.draft;
+    const Speed base = llamacpp_speed(p, context, n, prompt);
+    r.tokens_per_s_no_draft = base.tokens_per_s;
+    // One draft step: its bytes at the target's bandwidth model, or its weights' FLOPs (2 per
+    // parameter) at the rate of the device holding its layers.
+    const LlamaCppTiming dt = llamacpp_draft_timing(p, context);
+    const bool draft_on_gpu = !p.cpu_only && d.n_gpu_layers != 0;
+    const double dpeak = draft_on_gpu ? llamacpp_peak(p) : llamacpp_cpu_peak(p);
+    const double dflops = 2 * model_params(p.draft_model).active;
+    r.draft_step_s = std::max(dt.decode_memory_s, dpeak > 0 ? dflops / dpeak : 0);
+    const double a = d.acceptance;
+    const int g = d.max_tokens;
+    const bool moe = p.model.experts > 0;  // the verification batch touches more experts than one token
+    const double verify_memory_1 = llamacpp_timing(p, context, n, prompt).decode_memory_s;
+    for (int k = 0; k <= g; ++k) {
+        const double pk = k < g ? std::pow(a, k) * (1 - a) : std::pow(a, g);
+        if (!(pk > 0)) continue;
+        const double steps = k < g ? k + 1 : g;
+        const double kept = k >= std::max(d.min_tokens, 1) ? k : 0;
+        const double batch = n * (kept + 1);
+        const double memory_s = moe ? llamacpp_timing(p, context, n, prompt, batch).decode_memory_s : verify_memory_1;
+        r.tokens_per_cycle += pk * (kept + 1);
+        r.draft_steps += pk * steps;
+        r.verify_s += pk * std::max(memory_s, llamacpp_compute_s(p, context, batch));
+    }
+    r.cycle_s = n * r.draft_steps * r.draft_step_s + r.verify_s;
+    if (r.cycle_s > 0) {
+        r.tokens_per_s = r.tokens_per_cycle / r.cycle_s;
+        r.tokens_per_s_total = n * r.tokens_per_s;
+    }
+    r.speedup = r.tokens_per_s_no_draft > 0 ? r.tokens_per_s / r.tokens_per_s_no_draft : 0;
+    return r;
+}
 
 Speed inference_speed(const InferencePlan& p, double context, double n, double prompt) {
     Speed s;
-    if (p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.gpu.bandwidth_gbps > 0))) return llamacpp_speed(p, context, n, prompt);
+    if (llamacpp_has_speed(p)) return llamacpp_speed(p, context, n, prompt);
     if (!p.has_gpu || p.gpu.bandwidth_gbps <= 0) return s;
     const auto& k = p.in.constants;
     const double split = p.engine == Engine::Vllm ? p.tp : 1;  // per-GPU share of the compute
@@ -821,13 +889,32 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     }
     if (p.has_gpu || p.cpu_only) {
         const Speed s = inference_speed(p, c, n, prompt);
-        add_metric(e, "decode_tokens_per_s", "Decode speed per sequence", s.tokens_per_s, "tokens/s");
-        add_metric(e, "decode_tokens_per_s_total", "Decode speed, all sequences", s.tokens_per_s_total, "tokens/s");
+        const SpeculativeSpeed sp = speculative_speed(p, c, n, prompt);
+        const bool spec = sp.cycle_s > 0;
+        add_metric(e, "decode_tokens_per_s", spec ? "Decode speed per sequence without the draft" : "Decode speed per sequence", s.tokens_per_s, "tokens/s");
+        if (spec) {
+            add_metric(e, "decode_tokens_per_s_draft", "Decode speed per sequence with the draft", sp.tokens_per_s, "tokens/s");
+            add_metric(e, "speculative_speedup", "Speed-up from the draft", sp.speedup, "x");
+            add_metric(e, "speculative_tokens_per_cycle", "Tokens per draft-and-verify cycle", sp.tokens_per_cycle, "tokens");
+        }
+        add_metric(e, "decode_tokens_per_s_total", spec ? "Decode speed, all sequences, without the draft" : "Decode speed, all sequences", s.tokens_per_s_total,
+                   "tokens/s");
         add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
         add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
         e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu.name) +
                           ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
                           num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
+        if (spec) {  // one snprintf: the wasm page's size budget (tests/browser/size.test.mjs)
+            char buf[512];
+            std::snprintf(buf, sizeof buf,
+                          "Speculative decoding with %s (acceptance %g assumed, text dependent; --draft-max %d; drafts stop where the target "
+                          "would reject, an upper bound): %.2f tokens per cycle of %.2f draft steps of %.2f ms and a %.2f ms verification, "
+                          "%.1f tokens/s against %.1f without the draft (%.2fx)%s",
+                          p.draft_model.id.c_str(), in.llamacpp.draft.acceptance, in.llamacpp.draft.max_tokens, sp.tokens_per_cycle, sp.draft_steps * n,
+                          sp.draft_step_s * 1e3, sp.verify_s * 1e3, sp.tokens_per_s, sp.tokens_per_s_no_draft, sp.speedup,
+                          sp.speedup > 1 ? "." : ": the draft gives no gain here.");
+            e.notes.push_back(buf);
+        }
     } else {
         e.notes.push_back("No GPU chosen: set gpu for speed figures and the KV capacity left.");
     }

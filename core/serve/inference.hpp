@@ -146,6 +146,14 @@ struct DraftModel {
     std::string weights = "q8_0";
     int n_gpu_layers = -1;       // -ngld (-1: all)
     int context = 0;             // -cd per slot; 0: the main context
+    // --draft-max / --draft-min: llama.cpp's common_params_speculative n_max = 16, n_min = 0
+    // (common/common.h); a draft shorter than n_min is not verified (tools/server/server.cpp).
+    int max_tokens = 16;
+    int min_tokens = 0;
+    // The chance that the target accepts each drafted token (Leviathan et al. 2023's alpha);
+    // workload dependent. 0.72: Llama-3.1-8B Q8_0 drafted by Llama-3.2-1B Q8_0 with
+    // llama-speculative, 526 of 730 drafted tokens accepted (llama.cpp issue #5877, 2024-11-19).
+    double acceptance = 0.72;
 };
 
 struct LlamaCppOptions {
@@ -325,6 +333,22 @@ struct Speed {
     double flops_per_step = 0;      // per GPU
 };
 Speed inference_speed(const InferencePlan& p, double context, double concurrency, double prompt_tokens);
+
+// llama.cpp speculative decoding with a draft model (-md): per slot, the draft proposes up to
+// --draft-max tokens and the target verifies them in one batch (core/serve/inference.cpp has the
+// model). Zeros without a draft or without the speed figures.
+struct SpeculativeSpeed {
+    double tokens_per_cycle = 0;     // tokens a slot gains per draft-and-verify cycle (accepted + the target's own)
+    double draft_steps = 0;          // the draft's decode steps per cycle and slot
+    double draft_step_s = 0;         // one draft decode step of one sequence
+    double verify_s = 0;             // the target's forward over the drafted tokens (expected)
+    double cycle_s = 0;              // every slot's drafts, then one verification batch
+    double tokens_per_s = 0;         // per sequence, with the draft
+    double tokens_per_s_total = 0;   // all sequences
+    double tokens_per_s_no_draft = 0;
+    double speedup = 0;              // tokens_per_s / tokens_per_s_no_draft
+};
+SpeculativeSpeed speculative_speed(const InferencePlan& p, double context, double concurrency, double prompt_tokens);
 
 // The detailed inference estimate (core/estimate.cpp dispatches here).
 Outcome<Estimate> inference_estimate(const Config& cfg);

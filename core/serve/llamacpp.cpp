@@ -224,10 +224,16 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         }
         p.draft_weights = rw.value;
         if (!check_members({{"inference.llamacpp.draft.n_gpu_layers", o.draft.n_gpu_layers},
-                            {"inference.llamacpp.draft.context", o.draft.context}},
+                            {"inference.llamacpp.draft.context", o.draft.context},
+                            {"inference.llamacpp.draft.max_tokens", o.draft.max_tokens},
+                            {"inference.llamacpp.draft.min_tokens", o.draft.min_tokens},
+                            {"inference.llamacpp.draft.acceptance", o.draft.acceptance}},
                            err))
             return false;
-        auto rk = kv_layout(p.draft_model, *p.kv_dtype, 1, !p.in.swa_full);
+        // The draft's KV is F16 whatever -ctk/-ctv say: llama-server sets params_dft.cache_type_k/v
+        // from params.speculative (-ctkd/-ctvd, default GGML_TYPE_F16 in common/common.h); builds
+        // before them forced F16 ("force F16 KV cache for the draft model for extra performance").
+        auto rk = kv_layout(p.draft_model, *find_kv_dtype("fp16"), 1, !p.in.swa_full);
         if (!rk.ok) {
             err = Error{"inference.llamacpp.draft.preset", rk.error.message};
             return false;
@@ -419,8 +425,13 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const double dlayers = p.draft_weights.total - p.draft_weights.embedding - p.draft_weights.output;
         const double on = nd > 0 ? dlayers * share + (dngl > dm.layers ? dhead : 0) : 0;
         const double dcomp = device_compute(graph_shape(dm), ub, kv_cells(p, dctx, n), o.flash_attn, nd > 0 ? 1 : 0, dngl > 0, dngl > dm.layers);
-        main.extras += on + dkv * (nd > 0 ? share : 1) + (nd > 0 ? dcomp : 0);
-        b.host.extras += p.draft_weights.total - on + dkv * (nd > 0 ? 1 - share : 0);
+        // -nkvo reaches the draft too: llama-server builds the draft's parameters as a copy of the
+        // main ones (tools/server/server.cpp load_model: auto params_dft = params_base; then only
+        // devices, model, n_ctx, n_gpu_layers, n_parallel and the cache types are replaced), and
+        // common_context_params_to_llama sets offload_kqv = !no_kv_offload: its KV is in host RAM.
+        const double dkv_gpu = nd > 0 && !o.no_kv_offload ? dkv * share : nd > 0 ? 0 : dkv;
+        main.extras += on + dkv_gpu + (nd > 0 ? dcomp : 0);
+        b.host.extras += p.draft_weights.total - on + (nd > 0 ? dkv - dkv_gpu : 0);
     }
     double best = -1;
     for (int d = 0; d < nd; ++d)
@@ -439,12 +450,13 @@ double host_bandwidth(const InferencePlan& p) {
     return p.in.constants.host_bandwidth_gbps * 1e9;
 }
 
-LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n, double prompt) {
+LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n, double prompt, double tokens) {
     LlamaCppTiming t;
     const ModelSpec& m = p.model;
     const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
-    // A decode step of n sequences touches 1 - (1 - k/E)^n of each layer's routed experts.
-    const double touched = m.experts > 0 ? 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, n) : 1;
+    // A decode step of n sequences touches 1 - (1 - k/E)^n of each layer's routed experts (a
+    // verification batch: 1 - (1 - k/E)^tokens).
+    const double touched = m.experts > 0 ? 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, tokens > 0 ? tokens : n) : 1;
     const double exp_layer = layer_expert_bytes(p);
     const double kv_seq_layer = m.layers > 0 ? kv_sequence_bytes(p.kv, context, 0) / m.layers : 0;
     const int nd = static_cast<int>(b.gpus.size());
@@ -485,6 +497,28 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     // Prompt batches of 32+ tokens run CPU-resident weights on the GPU: each ubatch copies them.
     if (nd > 0 && !(p.has_gpu && p.gpu.unified) && host_layer_weights > 0 && prompt >= 32)
         t.prefill_extra_s = std::ceil(prompt / llamacpp_ubatch(p.in.llamacpp)) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
+    return t;
+}
+
+LlamaCppTiming llamacpp_draft_timing(const InferencePlan& p, double context) {
+    LlamaCppTiming t;
+    if (!p.has_draft) return t;
+    const ModelSpec& dm = p.draft_model;
+    const LlamaCppOptions& o = p.in.llamacpp;
+    const bool gpu = p.has_gpu && !p.cpu_only;
+    // The same placement as the buffers above: -ngld's share of the layers and, past the last
+    // layer, the output on the main GPU; the KV with its layers unless -nkvo.
+    const int dngl = !gpu ? 0 : o.draft.n_gpu_layers < 0 ? dm.layers + 1 : std::min(o.draft.n_gpu_layers, dm.layers + 1);
+    const double share = dm.layers > 0 ? std::min(1.0, static_cast<double>(dngl) / dm.layers) : 0;
+    const double dhead = dm.tied_embeddings ? p.draft_weights.embedding : p.draft_weights.output;
+    const double dlayers = p.draft_weights.total - p.draft_weights.embedding - p.draft_weights.output;
+    const double dctx = o.draft.context > 0 ? std::min<double>(o.draft.context, context) : context;
+    const double kv = kv_sequence_bytes(p.draft_kv, dctx, 0);
+    const double kv_gpu = gpu && !o.no_kv_offload ? kv * share : 0;
+    t.gpu_bytes = dlayers * share + (dngl > dm.layers ? dhead : 0) + kv_gpu;
+    t.host_bytes = dlayers * (1 - share) + (dngl > dm.layers ? 0 : dhead) + kv - kv_gpu;
+    const double bw = gpu ? p.gpu.bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
+    t.decode_memory_s = (bw > 0 ? t.gpu_bytes / bw : 0) + t.host_bytes / host_bandwidth(p);
     return t;
 }
 
@@ -569,6 +603,8 @@ std::string launch_command(const InferencePlan& p) {
         for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         s += " -md " + o.draft.preset + "-" + t + ".gguf -ngld " + num_plain(o.draft.n_gpu_layers < 0 ? 99 : o.draft.n_gpu_layers);
         if (o.draft.context > 0) s += " -cd " + num_plain(o.draft.context);
+        if (o.draft.max_tokens != DraftModel{}.max_tokens) s += " --draft-max " + num_plain(o.draft.max_tokens);
+        if (o.draft.min_tokens != DraftModel{}.min_tokens) s += " --draft-min " + num_plain(o.draft.min_tokens);
     }
     if (o.lora_bytes > 0) s += " --lora adapter.gguf";
     return s;

@@ -54,7 +54,13 @@ struct LlamaCppTiming {
     double host_bytes = 0;        // read from system RAM per step
     double prefill_extra_s = 0;   // weight copies to the GPU for CPU layers (per prompt)
 };
-LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n, double prompt);
+// `tokens` > 0: a forward over that many tokens (speculative verification) touches the routed
+// experts as that many tokens do; 0: n, one per sequence.
+LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n, double prompt, double tokens = 0);
+
+// One decode step of the draft model (-md) for one sequence at `context` tokens: its weights and
+// KV read where -ngld and -nkvo put them (decode_memory_s, gpu_bytes, host_bytes).
+LlamaCppTiming llamacpp_draft_timing(const InferencePlan& p, double context);
 
 // The host's achieved bandwidth, bytes/s.
 double host_bandwidth(const InferencePlan& p);

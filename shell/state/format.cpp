@@ -60,6 +60,10 @@ std::string format_value(double v, const std::string& unit, bool gib) {
         std::snprintf(buf, sizeof buf, v < 100 ? "%.1f" : "%.0f", v);
         return (v < 100 ? std::string(buf) : format_count(std::round(v))) + " tokens/s";
     }
+    if (unit == "x") {  // a speed-up: "2.07x"
+        std::snprintf(buf, sizeof buf, "%.2fx", v);
+        return buf;
+    }
     if (unit == "count" || unit.empty()) return format_count(v);
     if (unit == "share" || unit == "fraction") return format_percent(v);
     // "1 GPU", "1 sequence", "1 GPU/replica": a plural unit for one of it reads singular.

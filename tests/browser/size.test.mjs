@@ -9,9 +9,11 @@
 //    with the GGUF header read once, the JS library's result writer (shared io/ code), the presets'
 //    checkpoint dtype, the headroom's percent wording and the QLoRA rule to 505.3 KB (2026-12-06);
 //    llama.cpp's -nkvo (field, checkbox, KV-in-RAM rules, RAM-bounded context) 505.4 -> 506.0 KB
-//    measured against its base 816bbbd; issue 15 asks <= 360 KB);
-//  - the single offline file vramcalc.html (the wasm inside, as a string) <= 527 KB (measured 525.5 KB
-//    at 816bbbd, 526.2 KB with -nkvo).
+//    measured against its base 816bbbd; llama.cpp's speculative decoding (three draft fields, two
+//    page inputs, the speed model and its note) 506.2 -> 508.0 KB against main bb68b66; issue 15 asks
+//    <= 360 KB);
+//  - the single offline file vramcalc.html (the wasm inside, as a string) <= 529 KB (measured 525.5 KB
+//    at 816bbbd, 526.2 KB with -nkvo, 528.3 KB with speculative decoding).
 // Not a timing: a size only changes when the code does. docs/performance.md has where the bytes are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,8 +25,8 @@ import { gzipSync } from 'node:zlib';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const gzipBytes = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(join(site, f)), { level: 9 }).length, 0);
-const kPageBudgetBytes = 507 * 1000;
-const kSingleBudgetBytes = 527 * 1000;
+const kPageBudgetBytes = 508 * 1000;
+const kSingleBudgetBytes = 529 * 1000;
 
 test(`wasm + js of the hosted page stay within ${kPageBudgetBytes / 1000} KB gzip`, () => {
     const total = gzipBytes(['app-stream.js', 'app.wasm', 'vramcalc.js', 'embed.js', 'import.js']);

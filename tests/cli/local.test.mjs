@@ -1,5 +1,5 @@
 // CLI tests for local inference with llama.cpp: llama-server's flags (-ngl, -c, -np, -ctk/-ctv,
-// -fa, --n-cpu-moe, --cpu-moe / -ot exps=CPU, -ts, --mmproj, --draft, --ram-gib, --profile) set
+// -fa, --n-cpu-moe, --cpu-moe / -ot exps=CPU, -ts, --mmproj, --draft, --draft-max / --draft-min / --draft-acceptance, --ram-gib, --profile) set
 // the same config fields a JSON config does, the launch command reads back through them, and the
 // per-device buffers are the ones a user checks against llama.cpp's start-up log. Run by ctest (`cli`).
 import { test } from 'node:test';
@@ -97,8 +97,10 @@ test('the launch command\'s flags read back: the same command and the same buffe
   const [gpu, host] = first.devices;
   assert.equal(mib(gpu, 'kv'), 1632);  // 32768 x 48 x 2 x 512 values x 34/32 B = 1632 MiB
   assert.equal(host.kv_bytes, 0);
-  // The projector and the draft model are the GPU's "other" (11,563 MiB with the CUDA context).
-  assert.ok(Math.abs(mib(gpu, 'other') - 11563.23) < 0.01, `other ${mib(gpu, 'other')}`);
+  // The projector and the draft model are the GPU's "other" (13,723 MiB with the CUDA context). The
+  // draft's KV is F16 whatever -ctk says (llama-server's -ctkd default): Qwen3-8B's 36 layers x 8 heads
+  // x 128 x 2 x 2 B x 32768 cells = 4608 MiB (it was 2448 MiB in q8_0 before: +2160 MiB).
+  assert.ok(Math.abs(mib(gpu, 'other') - 13723.23) < 0.01, `other ${mib(gpu, 'other')}`);
 });
 
 test('-ts 3,1 over two RTX 4090s: layers split 3:1, the three model buffers add up to the file', () => {
@@ -195,4 +197,36 @@ test('-nkvo / --no-kv-offload: every layer\'s KV in system RAM (768 MiB), printe
   const r = run([...BASE, '-nkvo', '--profile', 'ollama']);
   assert.equal(r.code, 1);
   assert.match(r.err, /inference\.llamacpp\.no_kv_offload/);
+});
+
+test('--draft-max / --draft-n, --draft-min, --draft-acceptance: the speed with the draft and without, the speed-up, --draft-max in the command', () => {
+  // Llama-3.1-8B Q4_K_M drafted by Llama-3.2-1B Q8_0 on an RTX 4090 at -c 8192 (tests/unit/test_llamacpp.cpp
+  // has the arithmetic): target step 7.0575 ms (141.69 tokens/s), draft step 1.9614 ms; a = 0.8, g = 16:
+  // (1 - 0.8^17) / 0.2 = 4.8874 tokens per 4.8593 x 1.9614 + 7.0575 = 16.5885 ms: 294.63 tokens/s, 2.079x.
+  const L8 = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb',
+    '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '8192', '--draft', 'llama-3.2-1b'];
+  const j = json([...L8, '--draft-acceptance', '0.8']);
+  const near = (v, want) => assert.ok(Math.abs(v / want - 1) < 1e-4, `${v} vs ${want}`);
+  near(j.metrics.decode_tokens_per_s.value, 141.69);
+  near(j.metrics.decode_tokens_per_s_draft.value, 294.63);
+  near(j.metrics.speculative_speedup.value, 2.0793);
+  near(j.metrics.speculative_tokens_per_cycle.value, 4.8874);
+  assert.match(j.launch_command, / -md llama-3\.2-1b-Q8_0\.gguf -ngld 99$/);  // --draft-max 16 is llama.cpp's default
+  assert.ok(j.notes.some((n) => /acceptance 0\.8 assumed/.test(n) && /294\.6 tokens\/s against 141\.7 without the draft \(2\.08x\)/.test(n)));
+  // llama-server's spellings set the fields; not the default: printed back.
+  const cfg = JSON.parse(run([...L8, '--draft-n', '8', '--draft-min', '2', '--print-config']).out);
+  assert.equal(cfg.inference.llamacpp.draft.max_tokens, 8);
+  assert.equal(cfg.inference.llamacpp.draft.min_tokens, 2);
+  assert.equal(cfg.inference.llamacpp.draft.acceptance, 0.72);
+  assert.match(json([...L8, '--draft-max', '8', '--draft-min', '2']).launch_command, / -ngld 99 --draft-max 8 --draft-min 2$/);
+  // The table says both speeds; a = 0 gains nothing and says so (110.9 tokens/s: one 1.96 ms draft step per token).
+  const table = run([...L8, '--draft-acceptance', '0']);
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out, /Decode speed per sequence with the draft +110\.9 tokens\/s/);
+  assert.match(table.out, /the draft gives no gain here/);
+  // Out of range: the field and its range.
+  const bad = run([...L8, '--draft-acceptance', '1.5']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /inference\.llamacpp\.draft\.acceptance must be a number in \[0, 1\], got 1\.5/);
+  assert.match(run([...L8, '--draft-max', '0']).err, /inference\.llamacpp\.draft\.max_tokens must be a whole number in \[1, 1024\]/);
 });

@@ -59,3 +59,23 @@ test('solve(): the local questions answer as `vramcalc solve` does', () => {
     }
     assert.ok(vc.questions().some((q) => q.id === 'max_gpu_layers' && q.tasks === 'llamacpp'));
 });
+
+test('estimate(): a draft model\'s speed fields come through the config (acceptance, max_tokens) as the CLI\'s flags give them', () => {
+    // Llama-3.1-8B Q4_K_M + Llama-3.2-1B Q8_0 on an RTX 4090, -c 8192, a = 0.8, --draft-max 8:
+    // (1 - 0.8^9) / 0.2 = 4.3289 tokens per 4.1611 x 1.9614 + 7.0575 = 15.2191 ms, 284.44 tokens/s
+    // against 141.69 (tests/unit/test_llamacpp.cpp has the arithmetic).
+    const config = {
+        method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192, llamacpp: { draft: { preset: 'llama-3.2-1b', acceptance: 0.8, max_tokens: 8 } } },
+    };
+    const lib = vc.estimate(config);
+    assert.equal(lib.ok, true, JSON.stringify(lib.error));
+    assert.deepEqual(lib, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+        '--weights', 'q4_k_m', '-c', '8192', '--draft', 'llama-3.2-1b', '--draft-acceptance', '0.8', '--draft-max', '8']));
+    assert.ok(Math.abs(lib.metrics.decode_tokens_per_s_draft.value / 284.44 - 1) < 1e-4);
+    assert.ok(Math.abs(lib.metrics.speculative_tokens_per_cycle.value / 4.3289 - 1) < 1e-4);
+    assert.match(lib.launch_command, / --draft-max 8$/);
+    const bad = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { draft: { preset: 'llama-3.2-1b', acceptance: -1 } } } });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.field, 'inference.llamacpp.draft.acceptance');
+});

@@ -3,7 +3,10 @@
 // reader can check by hand.
 #include <catch.hpp>
 
+#include <cmath>
+
 #include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
 #include "core/serve/inference_solve.hpp"
 #include "core/serve/llamacpp.hpp"
 #include "core/solve.hpp"
@@ -232,4 +235,138 @@ TEST_CASE("Partial -ngl: the longest context stops where the CPU layers' KV fill
     REQUIRE(r.ok);
     CHECK(r.value.value == v);
     CHECK(r.value.explanation.find("system RAM binds: 6.00 GiB at 75% holds the host buffers (the KV of the layers left on the CPU)") != std::string::npos);
+}
+
+TEST_CASE("Speculative decoding: Llama-3.1-8B Q4_K_M drafted by Llama-3.2-1B Q8_0 on an RTX 4090, by hand") {
+    // RTX 4090: 1008 GB/s x 0.8 = 806.4e9 B/s. -c 8192, everything on the GPU.
+    // Target step: 5.691e9 B (the GPU's weights + 1 GiB of KV) = 7.0575 ms, 141.69 tokens/s.
+    // Draft step: its Q8_0 weights 1,313,251,328 B (the tied output a copy of token_embd on the
+    // GPU) + its KV 16 layers x 8 heads x 64 x 2 x 2 B = 32 KiB x 8192 = 268,435,456 B:
+    // 1,581,686,784 / 806.4e9 = 1.9614 ms (compute: 2 x 1.236e9 FLOP / 99e12 = 0.025 ms).
+    // a = 0.8, g = 16: tokens per cycle (1 - 0.8^17) / 0.2 = 4.8874 (Leviathan eq. 1); draft steps
+    // 1 + 0.8 (1 - 0.8^16) / 0.2 - 0.8^16 = 4.8593 (k + 1 for a run of k < g, g for k = g).
+    // Verification of up to 17 tokens: 17 x 2.036e10 FLOP / 99e12 = 3.5 ms < 7.0575 ms, so one
+    // read of the target: 7.0575 ms. Cycle 4.8593 x 1.9614 + 7.0575 = 16.5885 ms: 4.8874 /
+    // 16.5885 ms = 294.63 tokens/s, 2.079x.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
+    cfg.inference.llamacpp.draft.acceptance = 0.8;
+    const InferencePlan p = plan(cfg);
+    CHECK(llamacpp_draft_timing(p, 8192).gpu_bytes == 1313251328.0 + 268435456.0);
+    const SpeculativeSpeed s = speculative_speed(p, 8192, 1, 8192);
+    CHECK(s.tokens_per_cycle == Approx((1 - std::pow(0.8, 17)) / 0.2));
+    CHECK(s.tokens_per_cycle == Approx(4.8874).epsilon(1e-4));
+    CHECK(s.draft_steps == Approx(4.8593).epsilon(1e-4));
+    CHECK(s.draft_step_s * 1e3 == Approx(1.9614).epsilon(1e-4));
+    CHECK(s.verify_s * 1e3 == Approx(7.0575).epsilon(1e-4));
+    CHECK(s.cycle_s * 1e3 == Approx(16.5885).epsilon(1e-4));
+    CHECK(s.tokens_per_s == Approx(294.63).epsilon(1e-4));
+    CHECK(s.tokens_per_s_no_draft == Approx(141.69).epsilon(1e-4));
+    CHECK(s.speedup == Approx(2.0793).epsilon(1e-4));
+    // --draft-min 5: runs of 0-4 accepted tokens (1 - 0.8^5 = 67.2% of cycles) give one token:
+    // sum over k >= 5 of P(k) (k + 1) + 0.672 = 3.8365 tokens per cycle, the same draft steps:
+    // 3.8365 / 16.5885 ms = 231.28 tokens/s.
+    cfg.inference.llamacpp.draft.min_tokens = 5;
+    const SpeculativeSpeed m = speculative_speed(plan(cfg), 8192, 1, 8192);
+    CHECK(m.tokens_per_cycle == Approx(3.8365).epsilon(1e-4));
+    CHECK(m.tokens_per_s == Approx(231.28).epsilon(1e-4));
+    // Two slots (-np 2): the drafts run slot after slot (2 x 4.8593 steps of 1.9614 ms = 19.062 ms)
+    // and one batch verifies both: the weights 5.691e9 - 1 GiB = 4.617e9 B plus two 1 GiB caches =
+    // 6.765e9 B, 8.389 ms (34 tokens' FLOPs 6.9e11 / 99e12 = 7.0 ms stay under it). Cycle 27.451 ms:
+    // 4.8874 / 27.451 ms = 178.04 tokens/s per sequence against 1 / 8.389 ms = 119.20, 1.494x.
+    cfg.inference.llamacpp.draft.min_tokens = 0;
+    const SpeculativeSpeed two = speculative_speed(plan(cfg), 8192, 2, 8192);
+    CHECK(two.verify_s * 1e3 == Approx(8.389).epsilon(1e-3));
+    CHECK(two.cycle_s * 1e3 == Approx(27.451).epsilon(1e-3));
+    CHECK(two.tokens_per_s == Approx(178.04).epsilon(1e-4));
+    CHECK(two.tokens_per_s_total == Approx(2 * 178.04).epsilon(1e-4));
+    CHECK(two.speedup == Approx(1.494).epsilon(1e-3));
+    // The estimate shows both speeds, the speed-up, and says what is assumed.
+    cfg.inference.llamacpp.draft.max_tokens = 8;
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    REQUIRE(e.value.metric("decode_tokens_per_s_draft"));
+    REQUIRE(e.value.metric("speculative_speedup"));
+    CHECK(e.value.metric("decode_tokens_per_s")->value == Approx(141.69).epsilon(1e-4));
+    CHECK(e.value.metric("decode_tokens_per_s")->label == "Decode speed per sequence without the draft");
+    // g = 8: (1 - 0.8^9) / 0.2 = 4.3289 tokens; 1 + 4 (1 - 0.8^8) - 0.8^8 = 4.1611 steps;
+    // 4.1611 x 1.9614 + 7.0575 = 15.2191 ms: 284.44 tokens/s.
+    CHECK(e.value.metric("speculative_tokens_per_cycle")->value == Approx(4.3289).epsilon(1e-4));
+    CHECK(e.value.metric("decode_tokens_per_s_draft")->value == Approx(284.44).epsilon(1e-4));
+    bool said = false;
+    for (const auto& n : e.value.notes) said |= n.find("acceptance 0.8 assumed") != std::string::npos && n.find("(2.01x)") != std::string::npos;
+    CHECK(said);
+    CHECK(e.value.launch_command == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa on -md llama-3.2-1b-Q8_0.gguf -ngld 99 --draft-max 8");
+}
+
+TEST_CASE("Speculative decoding: no gain is said, not shown as a gain") {
+    // a = 0: every cycle drafts one step (1.9614 ms) and keeps the target's own token: 9.0189 ms
+    // per token, 110.88 tokens/s against 141.69, 0.7825x.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
+    cfg.inference.llamacpp.draft.acceptance = 0;
+    const SpeculativeSpeed s = speculative_speed(plan(cfg), 8192, 1, 8192);
+    CHECK(s.tokens_per_cycle == 1);
+    CHECK(s.tokens_per_s == Approx(110.88).epsilon(1e-4));
+    CHECK(s.speedup == Approx(0.7825).epsilon(1e-3));
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    bool said = false;
+    for (const auto& n : e.value.notes) said |= n.find("the draft gives no gain here") != std::string::npos;
+    CHECK(said);
+    // A draft slower than the target: a 70B "draft" on the host (-ngld 0) never pays off.
+    cfg.inference.llamacpp.draft.acceptance = 0.9;
+    cfg.inference.llamacpp.draft.preset = "llama-3.1-70b";
+    cfg.inference.llamacpp.draft.n_gpu_layers = 0;
+    CHECK(speculative_speed(plan(cfg), 8192, 1, 8192).speedup < 0.1);
+    // a = 1: every draft of 16 accepted: 17 tokens per cycle (the closed form's limit).
+    cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
+    cfg.inference.llamacpp.draft.n_gpu_layers = -1;
+    cfg.inference.llamacpp.draft.acceptance = 1;
+    CHECK(speculative_speed(plan(cfg), 8192, 1, 8192).tokens_per_cycle == 17);
+    // Without a draft: nothing.
+    cfg.inference.llamacpp.draft.preset.clear();
+    CHECK(speculative_speed(plan(cfg), 8192, 1, 8192).cycle_s == 0);
+}
+
+TEST_CASE("Speculative decoding: acceptance outside [0, 1] and --draft-max outside [1, 1024] name the field") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
+    for (double bad : {-0.1, 1.5, std::nan("")}) {
+        cfg.inference.llamacpp.draft.acceptance = bad;
+        auto r = make_inference_plan(cfg);
+        REQUIRE_FALSE(r.ok);
+        CHECK(r.error.field == "inference.llamacpp.draft.acceptance");
+        CHECK(r.error.message.find("[0, 1]") != std::string::npos);
+    }
+    cfg.inference.llamacpp.draft.acceptance = 0.8;
+    cfg.inference.llamacpp.draft.max_tokens = 0;
+    auto r = make_inference_plan(cfg);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.llamacpp.draft.max_tokens");
+    CHECK(r.error.message.find("[1, 1024]") != std::string::npos);
+}
+
+TEST_CASE("-nkvo: the draft's KV cache moves to system RAM with the target's; it stays F16 under -ctk q8_0") {
+    // llama-server copies the main parameters for the draft (params_dft = params_base), so
+    // no_kv_offload reaches it: Llama-3.2-1B's 268,435,456 B of KV at -c 8192 (16 layers x 8 heads
+    // x 64 x 2 x 2 B x 8192) leave the GPU for the host, and its decode reads them there.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
+    const LlamaCppBuffers on = llamacpp_buffers(plan(cfg), 8192, 1);
+    const LlamaCppTiming t_on = llamacpp_draft_timing(plan(cfg), 8192);
+    cfg.inference.llamacpp.no_kv_offload = true;
+    const LlamaCppBuffers off = llamacpp_buffers(plan(cfg), 8192, 1);
+    const LlamaCppTiming t_off = llamacpp_draft_timing(plan(cfg), 8192);
+    CHECK(on.gpus[0].extras - off.gpus[0].extras == 268435456.0);
+    CHECK(off.host.extras - on.host.extras == 268435456.0);
+    CHECK(t_off.host_bytes - t_on.host_bytes == 268435456.0);
+    CHECK(t_on.gpu_bytes - t_off.gpu_bytes == 268435456.0);
+    // The draft's cache is F16 whatever -ctk says (llama-server: -ctkd/-ctvd default f16): with
+    // -ctk q8_0 -ctv q8_0 -fa the target's KV shrinks to 34/64, the draft's stays 268,435,456 B.
+    cfg.inference.llamacpp.no_kv_offload = false;
+    cfg.inference.kv_dtype = "q8_0";
+    CHECK(llamacpp_draft_timing(plan(cfg), 8192).gpu_bytes - t_on.gpu_bytes == 0);
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].extras == on.gpus[0].extras);
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].kv == 1073741824.0 * 34 / 64);
 }

@@ -517,6 +517,12 @@ export interface InferenceLlamacppDraftConfig {
     n_gpu_layers?: number;
     /** -cd per slot (0: the main context) (default 0; [0, 16777216] tokens) */
     context?: number;
+    /** --draft-max: most tokens drafted per cycle (default 16; [1, 1024] tokens) */
+    max_tokens?: number;
+    /** --draft-min: shorter drafts are dropped (default 0; [0, 1024] tokens) */
+    min_tokens?: number;
+    /** chance each drafted token is accepted; depends on the text (0.72 measured: docs/local.md) (default 0.72; [0, 1]) */
+    acceptance?: number;
 }
 // end generated
 
