@@ -369,8 +369,8 @@ void take(ModelImport& r, const Header& h, const std::string& arch, const char* 
 
 // From the tensor table: the vocabulary, the head, biases, norms, the MLP kind, positions. A split
 // part without layer 0's tensors (they are in another part) takes its architecture's MLP kind.
-template <typename T>
-void read_tensor_facts(ModelImport& r, const std::vector<T>& tensors) {
+void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tensors) {
+    using T = GgufTensorShape;
     const std::string& arch = r.architecture;
     ModelSpec& m = r.model;
     if (const T* t = find_tensor(tensors, "token_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) m.vocab = static_cast<int>(t->ne[1]);
@@ -455,7 +455,7 @@ void read_model(ModelImport& r, const Header& h) {
     m.attn_softcap = std::max(0.0, kv_number(h, arch + ".attn_logit_softcapping", 0));
     m.final_softcap = std::max(0.0, kv_number(h, arch + ".final_logit_softcapping", 0));
 
-    read_tensor_facts(r, h.tensors);
+    read_tensor_facts(r, std::vector<GgufTensorShape>(h.tensors.begin(), h.tensors.end()));
     if (m.vocab > 0) return;
     if (kv_number(h, arch + ".vocab_size") > 0) take(r, h, arch, "vocab_size", "model.vocab", m.vocab, true);
     else r.missing.push_back({"model.vocab", "token_embd.weight, " + arch + ".vocab_size"});

@@ -437,7 +437,11 @@ nlohmann::json import_to_json(const ModelImport& r) {
     j["tensor_count"] = r.tensor_count;
     if (!r.files.empty()) {
         json files = json::array();
-        for (const auto& f : r.files) files.push_back({{"name", f.name}, {"kind", f.kind}, {"gave", f.gave}});
+        for (const auto& f : r.files) {
+            json one = json::object();
+            one["name"] = f.name, one["kind"] = f.kind, one["gave"] = f.gave;
+            files.push_back(std::move(one));
+        }
         j["files"] = files;
     }
 
@@ -455,8 +459,9 @@ nlohmann::json import_to_json(const ModelImport& r) {
     if (r.weights.total_bytes > 0) inf["weights_file"] = weights_file_to_json(r.weights);
     if (r.has_mmproj) {
         const VisionProjector& v = r.mmproj;
-        inf["llamacpp"] = {{"mmproj", {{"params_m", v.params / 1e6}, {"type", v.type}, {"image_tokens", v.image_tokens},
-                                       {"hidden", v.hidden}, {"heads", v.heads}, {"ffn", v.ffn}}}};
+        json& p = inf["llamacpp"]["mmproj"];
+        p["params_m"] = v.params / 1e6, p["type"] = v.type, p["image_tokens"] = v.image_tokens;
+        p["hidden"] = v.hidden, p["heads"] = v.heads, p["ffn"] = v.ffn;
     }
     if (!inf.empty()) cfg["inference"] = inf;
     j["config"] = cfg;
