@@ -36,9 +36,6 @@ struct MissingKey {
     std::string keys;   // the keys looked for, "num_attention_heads, n_head"
 };
 
-// One part of a split GGUF (llama.cpp gguf-split writes split.no, split.count and
-// split.tensors.count into every part, the model's metadata into part 1 only). merge_imports adds
-// the parts' tensors up when every part is given; one part alone gives no exact bytes.
 // A tensor's name and shape (ggml order: ne[0] the row length), as a GGUF header lists it.
 struct GgufTensorShape {
     std::string name;
@@ -46,6 +43,9 @@ struct GgufTensorShape {
     std::uint64_t ne[4] = {1, 1, 1, 1};
 };
 
+// One part of a split GGUF (llama.cpp gguf-split writes split.no, split.count and
+// split.tensors.count into every part, the model's metadata into part 1 only). merge_imports adds
+// the parts' tensors up when every part is given; one part alone gives no exact bytes.
 struct GgufSplitPart {
     int count = 0;                     // split.count (0: not a part of a split file)
     int no = 0;                        // split.no, 0-based (part 1 is no 0)

@@ -10,7 +10,9 @@
 
 #include "core/estimate.hpp"
 #include "io/config_json.hpp"
+#include "core/model/presets.hpp"
 #include "io/model_import.hpp"
+#include "shell/state/model_file.hpp"
 #include "import_builders.hpp"
 
 using namespace vc;
@@ -138,6 +140,18 @@ TEST_CASE("mmproj GGUF: the vision projector from its tensor table and clip.visi
     REQUIRE(with.ok);
     REQUIRE(without.ok);
     CHECK(with.value.total_bytes - without.value.total_bytes == 209280 + 30736);
+
+    // On the page, a projector alone keeps the model chosen and adds itself to it.
+    Config base;
+    base.model = *find_preset("llama-3.1-8b");
+    Config out;
+    const auto o = shell::apply_import(base, doc, out);
+    REQUIRE(o.applied);
+    CHECK_FALSE(o.problem);
+    CHECK(out.model.layers == 32);
+    CHECK(out.inference.llamacpp.mmproj.params == 104640);
+    CHECK(out.inference.llamacpp.mmproj.image_tokens == 17);
+    CHECK(o.message.rfind("Imported mmproj.gguf (vision projector GGUF, clip): 104,640 parameters", 0) == 0);
 }
 
 TEST_CASE("several files that are not one model's: a message naming the file", "[import][import-merge]") {
@@ -159,6 +173,10 @@ TEST_CASE("several files that are not one model's: a message naming the file", "
     r = merge({{"config.json", config}, {"tiny.gguf", test::tiny_llama_gguf()}});
     REQUIRE_FALSE(r.ok);
     CHECK(message(r) == "tiny.gguf: gives a hidden size of 256, config.json 4,096: files of two different models");
+    // A GGUF with a safetensors checkpoint: weights of two formats.
+    r = merge({{"tiny.gguf", test::tiny_llama_gguf()}, {"model.safetensors", test::safetensors_bytes({{"model.norm.weight", "F32", {256}}}, true)}});
+    REQUIRE_FALSE(r.ok);
+    CHECK(message(r) == "tiny.gguf: is a GGUF, model.safetensors a safetensors checkpoint: give the weights of one format");
     // A file of the wrong kind among several: the reader's own message, naming it.
     r = merge({{"config.json", config}, {"photo.safetensors", "\x89PNG\r\n\x1a\n...."}});
     REQUIRE_FALSE(r.ok);
