@@ -366,7 +366,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         }
         // The file's model replaces the config's; its serving fields go under what the config has.
         const json& fragment = doc["config"];
-        opt.doc["model"] = fragment["model"];
+        if (fragment.contains("model")) opt.doc["model"] = fragment["model"];
         if (fragment.contains("inference")) {
             if (!opt.doc.contains("inference") || !opt.doc["inference"].is_object()) opt.doc["inference"] = json::object();
             json merged = fragment["inference"];

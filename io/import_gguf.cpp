@@ -103,10 +103,7 @@ struct Value {
     std::vector<double> array;    // numeric arrays up to kKeptArrayValues
 };
 
-struct TensorInfo {
-    std::string name;
-    std::uint64_t ne[kMaxDims] = {1, 1, 1, 1};
-    std::uint32_t n_dims = 0;
+struct TensorInfo : GgufTensorShape {
     int type = 0;
     std::uint64_t offset = 0;
     double elements = 0;
@@ -335,8 +332,9 @@ std::string kv_text(const Header& h, const std::string& key) {
 // [SECTION] model ---------------------------------------------------------------------------------
 namespace {
 
-const TensorInfo* find_tensor(const Header& h, const std::string& name) {
-    for (const auto& t : h.tensors)
+template <typename T>
+const T* find_tensor(const std::vector<T>& tensors, const std::string& name) {
+    for (const auto& t : tensors)
         if (t.name == name) return &t;
     return nullptr;
 }
@@ -367,6 +365,40 @@ void take(ModelImport& r, const Header& h, const std::string& arch, const char* 
     } else if (required) {
         r.missing.push_back({field, arch + "." + key});
     }
+}
+
+// From the tensor table: the vocabulary, the head, biases, norms, the MLP kind, positions. A split
+// part without layer 0's tensors (they are in another part) takes its architecture's MLP kind.
+void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tensors) {
+    using T = GgufTensorShape;
+    const std::string& arch = r.architecture;
+    ModelSpec& m = r.model;
+    if (const T* t = find_tensor(tensors, "token_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) m.vocab = static_cast<int>(t->ne[1]);
+    m.tied_embeddings = find_tensor(tensors, "output.weight") == nullptr;
+    m.attn_bias = find_tensor(tensors, "blk.0.attn_q.bias") || find_tensor(tensors, "blk.0.attn_qkv.bias");
+    m.mlp_bias = find_tensor(tensors, "blk.0.ffn_up.bias") || find_tensor(tensors, "blk.0.ffn_up_exps.bias") ||
+                 find_tensor(tensors, "blk.0.attn_output.bias");
+    m.norm = find_tensor(tensors, "blk.0.attn_norm.bias") ? NormKind::LayerNorm : NormKind::RmsNorm;
+    // ffn_gate, ffn_gate_exps, ffn_gate_shexp are gate matrices; ffn_gate_inp is the router.
+    bool gate_matrix = false, layer0 = false;
+    for (const auto& t : tensors) {
+        if (detail::contains(t.name, ".ffn_gate") && !detail::contains(t.name, ".ffn_gate_inp")) gate_matrix = true;
+        if (t.name.rfind("blk.0.", 0) == 0) layer0 = true;
+    }
+    // Without layer 0: gated unless the family's MLP is plain GELU (llama.cpp's gpt2, bert, starcoder, falcon, phi2).
+    if (!layer0) gate_matrix = !(arch == "gpt2" || arch == "bert" || arch == "starcoder" || arch == "falcon" || arch == "phi2");
+    m.mlp = !gate_matrix ? MlpKind::Gelu : (arch.rfind("gemma", 0) == 0 ? MlpKind::GeGlu : MlpKind::SwiGlu);
+    if (arch == "gpt-oss") m.mlp = MlpKind::SwiGlu;  // ffn_gate_up_exps fused in some conversions
+    int norms = 0;
+    for (const char* n : {"blk.0.attn_norm.weight", "blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight",
+                          "blk.0.attn_norm_2.weight"})
+        if (find_tensor(tensors, n)) ++norms;
+    if (norms > 0) m.norms_per_layer = norms;
+    if (const T* t = find_tensor(tensors, "position_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) {
+        m.max_position = static_cast<int>(t->ne[1]);
+        if (m.context_limit == 0) m.context_limit = m.max_position;
+    }
+    if (const T* t = find_tensor(tensors, "token_types.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) m.type_vocab = static_cast<int>(t->ne[1]);
 }
 
 void read_model(ModelImport& r, const Header& h) {
@@ -423,34 +455,56 @@ void read_model(ModelImport& r, const Header& h) {
     m.attn_softcap = std::max(0.0, kv_number(h, arch + ".attn_logit_softcapping", 0));
     m.final_softcap = std::max(0.0, kv_number(h, arch + ".final_logit_softcapping", 0));
 
-    // From the tensor table: the vocabulary, the head, biases, norms, the MLP kind, positions.
-    if (const TensorInfo* t = find_tensor(h, "token_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30)
-        m.vocab = static_cast<int>(t->ne[1]);
-    else if (kv_number(h, arch + ".vocab_size") > 0)
-        take(r, h, arch, "vocab_size", "model.vocab", m.vocab, true);
-    else
-        r.missing.push_back({"model.vocab", "token_embd.weight, " + arch + ".vocab_size"});
-    m.tied_embeddings = find_tensor(h, "output.weight") == nullptr;
-    m.attn_bias = find_tensor(h, "blk.0.attn_q.bias") || find_tensor(h, "blk.0.attn_qkv.bias");
-    m.mlp_bias = find_tensor(h, "blk.0.ffn_up.bias") || find_tensor(h, "blk.0.ffn_up_exps.bias") || find_tensor(h, "blk.0.attn_output.bias");
-    m.norm = find_tensor(h, "blk.0.attn_norm.bias") ? NormKind::LayerNorm : NormKind::RmsNorm;
-    // ffn_gate, ffn_gate_exps, ffn_gate_shexp are gate matrices; ffn_gate_inp is the router.
-    bool gate_matrix = false;
-    for (const auto& t : h.tensors)
-        if (detail::contains(t.name, ".ffn_gate") && !detail::contains(t.name, ".ffn_gate_inp")) gate_matrix = true;
-    m.mlp = !gate_matrix ? MlpKind::Gelu : (arch.rfind("gemma", 0) == 0 ? MlpKind::GeGlu : MlpKind::SwiGlu);
-    if (arch == "gpt-oss") m.mlp = MlpKind::SwiGlu;  // ffn_gate_up_exps fused in some conversions
-    int norms = 0;
-    for (const char* n : {"blk.0.attn_norm.weight", "blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight",
-                          "blk.0.attn_norm_2.weight"})
-        if (find_tensor(h, n)) ++norms;
-    if (norms > 0) m.norms_per_layer = norms;
-    if (const TensorInfo* t = find_tensor(h, "position_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) {
-        m.max_position = static_cast<int>(t->ne[1]);
-        if (m.context_limit == 0) m.context_limit = m.max_position;
+    read_tensor_facts(r, std::vector<GgufTensorShape>(h.tensors.begin(), h.tensors.end()));
+    if (m.vocab > 0) return;
+    if (kv_number(h, arch + ".vocab_size") > 0) take(r, h, arch, "vocab_size", "model.vocab", m.vocab, true);
+    else r.missing.push_back({"model.vocab", "token_embd.weight, " + arch + ".vocab_size"});
+}
+
+// A vision projector (an mmproj GGUF: general.architecture "clip", llama.cpp tools/mtmd/clip.cpp):
+// the encoder's width, heads and MLP from clip.vision.*, the positions one image becomes from the
+// image and patch sizes (a class token, v.class_embd, adds one: CLIP ViT-L/14 at 336 px is
+// (336/14)^2 + 1 = 577), the parameters exactly from the tensor table, the type as most elements have it.
+void read_projector(ModelImport& r, const Header& h) {
+    r.kind = "gguf-mmproj";
+    r.architecture = "clip";
+    r.has_mmproj = true;
+    VisionProjector& v = r.mmproj;
+    const std::string enc = "clip.vision.";
+    auto count = [&](const char* key, const char* field, int& out) {
+        const double x = kv_number(h, enc + key);
+        if (x > 0 && x <= 1 << 22 && std::floor(x) == x) out = static_cast<int>(x);
+        else r.missing.push_back({field, enc + key});
+    };
+    count("embedding_length", "inference.llamacpp.mmproj.hidden", v.hidden);
+    count("attention.head_count", "inference.llamacpp.mmproj.heads", v.heads);
+    count("feed_forward_length", "inference.llamacpp.mmproj.ffn", v.ffn);
+    int image = 0, patch = 0;
+    count("image_size", "inference.llamacpp.mmproj.image_tokens", image);
+    count("patch_size", "inference.llamacpp.mmproj.image_tokens", patch);
+    if (image > 0 && patch > 0) {
+        const int side = image / patch;
+        v.image_tokens = side * side + (find_tensor(h.tensors, "v.class_embd") ? 1 : 0);
     }
-    if (const TensorInfo* t = find_tensor(h, "token_types.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30)
-        m.type_vocab = static_cast<int>(t->ne[1]);
+    std::map<std::string, double> by_type;
+    for (const auto& t : h.tensors) {
+        v.params += t.elements;
+        r.mmproj_bytes += t.bytes;
+        if (t.n_dims >= 2) by_type[t.type_name] += t.elements;
+    }
+    // The type the engine counts every parameter at (core/serve/llamacpp.cpp: f16, bf16, f32, q8_0).
+    std::string most;
+    double most_elements = -1;
+    for (const auto& [type, n] : by_type)
+        if (n > most_elements) most = type, most_elements = n;
+    const std::string type = ascii_lower(most);
+    if (type == "f16" || type == "bf16" || type == "f32" || type == "q8_0") v.type = type;
+    else if (!most.empty()) r.notes.push_back("the projector's matrices are mostly " + most + ", which the estimate does not model: counted as f16");
+    std::vector<std::pair<std::string, double>> shares(by_type.begin(), by_type.end());
+    r.notes.push_back("vision projector: " + count_text(v.params) + " parameters in " + count_text(double(h.tensors.size())) + " tensors, " +
+                      count_text(r.mmproj_bytes) + " bytes (" + detail::mix_text(shares) + "); the estimate counts " + v.type +
+                      " for every parameter, " + count_text(image) + " px images in " + count_text(v.image_tokens) + " positions");
+    r.complete = r.missing.empty();
 }
 
 }  // namespace
@@ -471,6 +525,8 @@ Part part_of(const std::string& n, int n_dims) {
 }
 
 }  // namespace
+
+void detail::gguf_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tensors) { read_tensor_facts(r, tensors); }
 
 ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::string& name, std::uint64_t file_size) {
     ByteReader in(data, size, file_size);
@@ -496,6 +552,10 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
     r.engine = "llama.cpp";
     r.header_bytes = h.end;
     r.tensor_count = h.tensor_count;
+    if (kv_text(h, "general.architecture") == "clip") {
+        read_projector(r, h);
+        return r;
+    }
     read_model(r, h);
 
     const double ft = kv_number(h, "general.file_type");
@@ -519,12 +579,30 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
     if (file_size > 0 && data_start + data_end > static_cast<double>(file_size))
         r.notes.push_back("the tensor table reaches byte " + count_text(data_start + data_end) + " but the file has " + count_text(double(file_size)) +
                           " bytes: a truncated download?");
+    std::vector<std::pair<std::string, double>> shares(by_type.begin(), by_type.end());
     const double split = kv_number(h, "split.count", 1);
     if (split > 1) {
-        r.notes.push_back("part " + num(kv_number(h, "split.no", 0) + 1) + " of a " + num(split) +
-                          "-part split GGUF: its tensor table lists this part's tensors only, so the exact bytes are not used");
+        // gguf-split: split.count and split.no are u16, split.tensors.count the model's whole table.
+        const double no = kv_number(h, "split.no", -1), total = kv_number(h, "split.tensors.count", -1);
+        if (!(split <= 65535 && std::floor(split) == split && no >= 0 && no < split && std::floor(no) == no))
+            return detail::failure("gguf", name, "split.no " + num(no) + " is not a part of a " + num(split) + "-part split (0 to " + num(split - 1) + ")");
+        if (!(total >= static_cast<double>(h.tensor_count) && total < std::ldexp(1.0, 40)))
+            return detail::failure("gguf", name, "split.tensors.count " + num(total) + " is less than this part's own " + count_text(double(h.tensor_count)) + " tensors");
+        GgufSplitPart& part = r.split;
+        part.count = static_cast<int>(split);
+        part.no = static_cast<int>(no);
+        part.tensors_total = static_cast<std::uint64_t>(total);
+        part.weights = sum.file;
+        part.weights.params = sum.params;
+        part.weights.layer_bytes = sum.layers;
+        part.weights.has_parts = true;
+        part.weights.source = name;
+        part.types = shares;
+        part.tensors.assign(h.tensors.begin(), h.tensors.end());
+        // The metadata is in part 1 only: the others name it instead of every key they lack.
+        if (part.no > 0 && r.architecture.empty())
+            r.missing = {{"model.layers", "general.architecture (in part 1, " + detail::split_part_name(name, part.no, part.count, 0) + ")"}};
     } else if (!h.tensors.empty()) {
-        std::vector<std::pair<std::string, double>> shares(by_type.begin(), by_type.end());
         sum.file.mix = detail::mix_text(shares);
         sum.finish(r, name);
     }

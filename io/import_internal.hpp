@@ -33,6 +33,14 @@ int layer_of(const std::string& name, const char* marker);
 bool ends_with(const std::string& s, const char* suffix);
 bool contains(const std::string& s, const char* part);
 
+// The file name of part `want_no` (0-based) of a split, from a part's name in llama.cpp's pattern
+// (llama_split_path: "PREFIX-%05d-of-%05d.gguf"); "part N of the split" when the name is not in it.
+std::string split_part_name(const std::string& given, int given_no, int count, int want_no);
+
+// What a GGUF's tensor table says of the architecture (vocabulary, tied head, biases, norms, the MLP
+// kind, positions), from the tensors of every part of a split (io/import_gguf.cpp).
+void gguf_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tensors);
+
 // "Q4_K 81%, Q6_K 19%" from (type name, bytes or parameters) pairs, largest first.
 std::string mix_text(std::vector<std::pair<std::string, double>> shares);
 

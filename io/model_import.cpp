@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "config_json.hpp"
 #include "core/text.hpp"
@@ -109,6 +110,14 @@ bool ends_with(const std::string& s, const char* suffix) {
 
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
+std::string split_part_name(const std::string& given, int given_no, int count, int want_no) {
+    char tail[40], want[40];
+    std::snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", given_no + 1, count);
+    std::snprintf(want, sizeof want, "-%05d-of-%05d.gguf", want_no + 1, count);
+    if (ends_with(given, tail)) return given.substr(0, given.size() - std::string(tail).size()) + want;
+    return "part " + std::to_string(want_no + 1) + " of the split";
+}
+
 std::string mix_text(std::vector<std::pair<std::string, double>> shares) {
     double total = 0;
     for (const auto& s : shares) total += s.second;
@@ -173,54 +182,209 @@ ModelImport import_model(const std::uint8_t* data, std::size_t size, const std::
 }
 
 // [SECTION] merge ---------------------------------------------------------------------------------
-ModelImport merge_imports(const std::vector<ModelImport>& parts) {
-    if (parts.empty()) return detail::failure("", "", "no file to import");
-    for (const auto& p : parts)
-        if (!p.ok) return p;
-    // The architecture: the first complete one, else the first read.
-    const ModelImport* arch = &parts[0];
-    for (const auto& p : parts)
-        if (p.complete) {
-            arch = &p;
-            break;
+namespace {
+
+// The parts of one split GGUF as one file: every part present once, of the same split, their
+// tensor tables adding up to split.tensors.count; the architecture from part 1. False: `out` is
+// the failure, naming the file.
+bool join_split(const std::vector<const ModelImport*>& given, ModelImport& out) {
+    const ModelImport& a = *given[0];
+    const int n = a.split.count;
+    std::vector<const ModelImport*> by_no(static_cast<size_t>(n), nullptr);
+    for (const ModelImport* p : given) {
+        if (p->split.count != n || p->split.tensors_total != a.split.tensors_total) {
+            out = detail::failure("gguf", p->name, "is part of a " + std::to_string(p->split.count) + "-part split of " + count_text(double(p->split.tensors_total)) +
+                                                       " tensors, " + a.name + " of a " + std::to_string(n) + "-part split of " +
+                                                       count_text(double(a.split.tensors_total)) + ": parts of two different models");
+            return false;
         }
-    ModelImport r = *arch;
-    r.weights = WeightsFile{};
-    std::string sources;
-    int with_weights = 0;
-    for (const auto& p : parts) {
-        if (&p != arch) {
-            for (const auto& n : p.notes) r.notes.push_back(p.name + ": " + n);
-            if (r.weights_format.empty()) r.weights_format = p.weights_format;
-            if (!p.weights_format.empty() && p.weights_format != r.weights_format)
-                r.notes.push_back(p.name + " reads as " + p.weights_format + ", " + arch->name + " as " + r.weights_format);
-            if (p.group_size > 0 && r.group_size == 0) r.group_size = p.group_size, r.has_zero_point = p.has_zero_point, r.act_order = p.act_order;
-            if (r.engine.empty()) r.engine = p.engine;
+        const ModelImport*& slot = by_no[static_cast<size_t>(p->split.no)];
+        if (slot) {
+            out = detail::failure("gguf", p->name, "is part " + std::to_string(p->split.no + 1) + " of " + std::to_string(n) + ", as " + slot->name + " is");
+            return false;
         }
-        const WeightsFile& w = p.weights;
-        if (w.total_bytes <= 0) continue;
-        ++with_weights;
-        WeightsFile& t = r.weights;
-        // Shards of one checkpoint: parts and layers add up; an index's total has no parts.
-        if (with_weights == 1) {
-            t = w;
-        } else {
-            t.total_bytes += w.total_bytes, t.params += w.params;
-            t.has_parts = t.has_parts && w.has_parts;
-            t.embedding += w.embedding, t.output += w.output, t.attention += w.attention, t.mlp += w.mlp;
-            t.experts += w.experts, t.experts_routed += w.experts_routed, t.router += w.router, t.other += w.other;
-            if (t.layer_bytes.size() == w.layer_bytes.size())
-                for (size_t i = 0; i < t.layer_bytes.size(); ++i) t.layer_bytes[i] += w.layer_bytes[i];
-            else
-                t.layer_bytes.clear();
-            t.mix.clear();
-        }
-        sources += (sources.empty() ? "" : " + ") + p.name;
+        slot = p;
     }
-    if (with_weights > 0) r.weights.source = sources;
-    // Per-layer bytes must match the architecture chosen.
-    if (!r.weights.layer_bytes.empty() && static_cast<int>(r.weights.layer_bytes.size()) != r.model.layers) r.weights.layer_bytes.clear();
+    std::string absent;
+    for (int k = 0; k < n; ++k)
+        if (!by_no[static_cast<size_t>(k)]) absent += (absent.empty() ? "" : ", ") + detail::split_part_name(a.name, a.split.no, n, k);
+    if (!absent.empty()) {
+        out = detail::failure("gguf", a.name, "is part of a " + std::to_string(n) + "-part split GGUF and " + absent +
+                                                  " is missing: give every part for the exact bytes, or one part alone for the architecture");
+        return false;
+    }
+    std::uint64_t tensors = 0;
+    for (const ModelImport* p : by_no) tensors += p->tensor_count;
+    if (tensors != a.split.tensors_total) {
+        out = detail::failure("gguf", a.name, "the " + std::to_string(n) + " parts list " + count_text(double(tensors)) + " tensors, but split.tensors.count is " +
+                                                  count_text(double(a.split.tensors_total)));
+        return false;
+    }
+    out = *by_no[0];
+    out.split = GgufSplitPart{};
+    out.tensor_count = tensors;
+    detail::WeightsSum sum;
+    std::map<std::string, double> types;
+    std::string source;
+    for (const ModelImport* p : by_no) {
+        const WeightsFile& w = p->split.weights;
+        WeightsFile& t = sum.file;
+        t.total_bytes += w.total_bytes, t.embedding += w.embedding, t.output += w.output, t.attention += w.attention, t.mlp += w.mlp;
+        t.experts += w.experts, t.experts_routed += w.experts_routed, t.router += w.router, t.other += w.other;
+        sum.params += w.params;
+        if (sum.layers.size() < w.layer_bytes.size()) sum.layers.resize(w.layer_bytes.size(), 0.0);
+        for (size_t i = 0; i < w.layer_bytes.size(); ++i) sum.layers[i] += w.layer_bytes[i];
+        for (const auto& [type, elements] : p->split.types) types[type] += elements;
+        if (p != by_no[0]) out.header_bytes += p->header_bytes;
+        source += (source.empty() ? "" : " + ") + p->name;
+    }
+    sum.file.mix = detail::mix_text(std::vector<std::pair<std::string, double>>(types.begin(), types.end()));
+    // The architecture's facts from every part's tensor names (the vocabulary, a tied head, the MLP kind).
+    std::vector<GgufTensorShape> all;
+    for (const ModelImport* p : by_no) all.insert(all.end(), p->split.tensors.begin(), p->split.tensors.end());
+    detail::gguf_tensor_facts(out, all);
+    if (out.model.vocab > 0)
+        out.missing.erase(std::remove_if(out.missing.begin(), out.missing.end(), [](const MissingKey& k) { return k.field == "model.vocab"; }), out.missing.end());
+    detail::finish_model(out);
+    sum.finish(out, source);
+    out.notes.push_back("exact bytes from the " + std::to_string(n) + " parts of the split GGUF (" + count_text(double(tensors)) + " tensors)");
+    return true;
+}
+
+// What one file gave, for the status line: "the architecture (llama)", "1,234 parameters, 2,468 bytes".
+std::string gave_text(const ModelImport& p, bool architecture) {
+    std::string s;
+    auto add = [&s](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+    if (p.has_mmproj) return "a vision projector of " + count_text(p.mmproj.params) + " parameters (" + p.mmproj.type + ")";
+    if (architecture) add("the architecture" + (p.architecture.empty() ? std::string() : " (" + p.architecture + ")"));
+    if (p.split.count > 1)
+        add("part " + std::to_string(p.split.no + 1) + " of " + std::to_string(p.split.count) + ", " + count_text(double(p.tensor_count)) + " tensors of " +
+            count_text(p.split.weights.total_bytes) + " bytes");
+    else if (p.weights.total_bytes > 0 && p.weights.params > 0)
+        add(count_text(p.weights.params) + " parameters, " + count_text(p.weights.total_bytes) + " bytes of weights");
+    else if (p.weights.total_bytes > 0)
+        add(count_text(p.weights.total_bytes) + " bytes of weights in all");
+    if (!p.weights_format.empty() && p.kind != "hf-config") add("format " + p.weights_format);
+    return s.empty() ? "nothing used (its architecture comes from another file)" : s;
+}
+
+}  // namespace
+
+ModelImport merge_imports(const std::vector<ModelImport>& given) {
+    if (given.empty()) return detail::failure("", "", "no file to import");
+    for (const auto& p : given)
+        if (!p.ok) return p;
+    if (given.size() == 1) return given[0];
+    if (given.size() > kMaxImportFiles)
+        return detail::failure("", "", count_text(double(given.size())) + " files are more than one model has (" + count_text(double(kMaxImportFiles)) + " at most)");
+    // Which file is which: one model's config, its weights (a GGUF, or safetensors shards with or
+    // without their index), the parts of one split GGUF, one projector.
+    const ModelImport* projector = nullptr;
+    const ModelImport* config = nullptr;
+    const ModelImport* gguf = nullptr;
+    std::vector<const ModelImport*> split;
+    std::vector<ModelImport> parts;
+    size_t split_at = 0;
+    for (size_t i = 0; i < given.size(); ++i) {
+        const ModelImport& p = given[i];
+        for (size_t j = 0; j < i; ++j)
+            if (given[j].name == p.name && !p.name.empty()) return detail::failure(p.kind, p.name, "is given twice");
+        const ModelImport** one = p.has_mmproj ? &projector : p.kind == "hf-config" ? &config : p.kind == "gguf" && p.split.count <= 1 ? &gguf : nullptr;
+        if (one && *one)
+            return detail::failure(p.kind, p.name, std::string(p.has_mmproj ? "a second vision projector" : p.kind == "gguf" ? "a second GGUF model" : "a second config.json") +
+                                                       " (" + (*one)->name + " is one already): give the files of one model");
+        if (one) *one = &p;
+        if (p.split.count > 1) {
+            if (split.empty()) split_at = parts.size();
+            split.push_back(&p);
+        } else if (!p.has_mmproj) {
+            parts.push_back(p);
+        }
+    }
+    if (split.size() == 1) {
+        parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(split_at), *split[0]);  // one part: the architecture, no exact bytes
+    } else if (!split.empty()) {
+        ModelImport whole;
+        if (!join_split(split, whole)) return whole;
+        parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(split_at), whole);
+    }
+    if (gguf && !split.empty())
+        return detail::failure("gguf", split[0]->name, "is part of a split GGUF, " + gguf->name + " a whole GGUF: give the files of one model");
+    const ModelImport* safetensors = nullptr;
+    for (const auto& p : parts)
+        if (p.kind.rfind("safetensors", 0) == 0) safetensors = &p;
+    for (const auto& p : parts)
+        if (p.kind == "gguf" && safetensors)
+            return detail::failure(p.kind, p.name, "is a GGUF, " + safetensors->name + " a safetensors checkpoint: give the weights of one format");
+
+    ModelImport r;
+    {
+        // The architecture: the first complete one, else the first read.
+        const ModelImport* arch = &parts[0];
+        for (const auto& p : parts)
+            if (p.complete) {
+                arch = &p;
+                break;
+            }
+        // Every file's tensors must fit the architecture's width (files of two models otherwise).
+        for (const auto& p : parts)
+            if (&p != arch && p.model.hidden > 0 && arch->model.hidden > 0 && p.model.hidden != arch->model.hidden)
+                return detail::failure(p.kind, p.name, "gives a hidden size of " + count_text(p.model.hidden) + ", " + arch->name + " " +
+                                                           count_text(arch->model.hidden) + ": files of two different models");
+        r = *arch;
+        r.weights = WeightsFile{};
+        std::string sources;
+        int with_weights = 0;
+        for (const auto& p : parts) {
+            if (&p != arch) {
+                for (const auto& n : p.notes) r.notes.push_back(p.name + ": " + n);
+                if (r.weights_format.empty()) r.weights_format = p.weights_format;
+                if (!p.weights_format.empty() && p.weights_format != r.weights_format)
+                    r.notes.push_back(p.name + " reads as " + p.weights_format + ", " + arch->name + " as " + r.weights_format);
+                if (p.group_size > 0 && r.group_size == 0) r.group_size = p.group_size, r.has_zero_point = p.has_zero_point, r.act_order = p.act_order;
+                if (r.engine.empty()) r.engine = p.engine;
+            }
+            const WeightsFile& w = p.weights;
+            if (w.total_bytes <= 0) continue;
+            ++with_weights;
+            WeightsFile& t = r.weights;
+            // Shards of one checkpoint: parts and layers add up; an index's total has no parts.
+            if (with_weights == 1) {
+                t = w;
+            } else {
+                t.total_bytes += w.total_bytes, t.params += w.params;
+                t.has_parts = t.has_parts && w.has_parts;
+                t.embedding += w.embedding, t.output += w.output, t.attention += w.attention, t.mlp += w.mlp;
+                t.experts += w.experts, t.experts_routed += w.experts_routed, t.router += w.router, t.other += w.other;
+                if (t.layer_bytes.size() == w.layer_bytes.size())
+                    for (size_t i = 0; i < t.layer_bytes.size(); ++i) t.layer_bytes[i] += w.layer_bytes[i];
+                else
+                    t.layer_bytes.clear();
+                t.mix.clear();
+            }
+            sources += (sources.empty() ? "" : " + ") + (w.source.empty() ? p.name : w.source);
+        }
+        if (with_weights > 0) r.weights.source = sources;
+        // Per-layer bytes must match the architecture chosen.
+        if (!r.weights.layer_bytes.empty() && static_cast<int>(r.weights.layer_bytes.size()) != r.model.layers) r.weights.layer_bytes.clear();
+        for (const auto& p : given)
+            r.files.push_back({p.name, p.kind, gave_text(p, p.name == arch->name)});
+    }
+    if (projector) {
+        r.has_mmproj = true;
+        r.mmproj = projector->mmproj;
+        r.mmproj_bytes = projector->mmproj_bytes;
+        for (const auto& n : projector->notes) r.notes.push_back(projector->name + ": " + n);
+        if (r.engine.empty()) r.engine = "llama.cpp";  // --mmproj is llama.cpp's
+    }
     return r;
+}
+
+std::string import_files_json(const std::vector<ImportBytes>& files) {
+    std::vector<ModelImport> parts;
+    parts.reserve(files.size());
+    for (const auto& f : files) parts.push_back(import_model(f.data, f.size, f.name, f.file_size));
+    return dump(import_to_json(merge_imports(parts)));
 }
 
 // [SECTION] json ----------------------------------------------------------------------------------
@@ -252,10 +416,17 @@ nlohmann::json import_to_json(const ModelImport& r) {
     else if (!r.complete)
         message = r.notes.empty() ? "the architecture read is not consistent" : r.notes.back();
     j["message"] = message;
-    j["notes"] = r.notes;
-    j["model"] = model_to_json(r.model);
-    double params = r.weights.params;
-    if (params <= 0 && r.complete) {
+    // A projector alone has no model: the document's model is null and its fragment has none.
+    const bool has_model = r.kind != "gguf-mmproj";
+    std::vector<std::string> notes = r.notes;
+    if (r.split.count > 1)
+        notes.push_back("part " + std::to_string(r.split.no + 1) + " of a " + std::to_string(r.split.count) + "-part split GGUF: it holds " +
+                        count_text(double(r.tensor_count)) + " of the model's " + count_text(double(r.split.tensors_total)) +
+                        " tensors, so the exact bytes are unknown until every part is given; the weights are inferred from the architecture and the file type");
+    j["notes"] = notes;
+    j["model"] = has_model ? model_to_json(r.model) : json(nullptr);
+    double params = has_model ? r.weights.params : r.mmproj.params;
+    if (params <= 0 && r.complete && has_model) {
         auto m = resolve_model(r.model);
         if (m.ok) params = model_params(m.value).total;
     }
@@ -264,10 +435,19 @@ nlohmann::json import_to_json(const ModelImport& r) {
     j["weights_format"] = r.weights_format;
     j["header_bytes"] = r.header_bytes;
     j["tensor_count"] = r.tensor_count;
+    if (!r.files.empty()) {
+        json files = json::array();
+        for (const auto& f : r.files) {
+            json one = json::object();
+            one["name"] = f.name, one["kind"] = f.kind, one["gave"] = f.gave;
+            files.push_back(std::move(one));
+        }
+        j["files"] = files;
+    }
 
     // A config fragment to merge into the user's: the model and, for serving, the weights.
-    json cfg;
-    cfg["model"] = j["model"];
+    json cfg = json::object();
+    if (has_model) cfg["model"] = j["model"];
     json inf = json::object();
     if (!r.engine.empty()) inf["engine"] = r.engine;
     if (!r.weights_format.empty()) inf["weights"] = r.weights_format;
@@ -277,6 +457,12 @@ nlohmann::json import_to_json(const ModelImport& r) {
         inf["act_order"] = r.act_order;
     }
     if (r.weights.total_bytes > 0) inf["weights_file"] = weights_file_to_json(r.weights);
+    if (r.has_mmproj) {
+        const VisionProjector& v = r.mmproj;
+        json& p = inf["llamacpp"]["mmproj"];
+        p["params_m"] = v.params / 1e6, p["type"] = v.type, p["image_tokens"] = v.image_tokens;
+        p["hidden"] = v.hidden, p["heads"] = v.heads, p["ffn"] = v.ffn;
+    }
     if (!inf.empty()) cfg["inference"] = inf;
     j["config"] = cfg;
     return j;

@@ -11,6 +11,9 @@
 //   resolveConfig(config)             -> the config with every field (--print-config)
 //   importModel(bytes | text, name, size) -> what `vramcalc --model-file F --print-import` prints
 //   importFile(file)                  -> a Promise of the same for a File/Blob, reading only its header (File.slice)
+//   importFiles(files)                -> a Promise of several files of one model merged (a FileList or an array of
+//                                        File/Blob, each read as importFile reads it): what `vramcalc --model-file A
+//                                        --model-file B --print-import` prints
 //   presets(), gpus(), questions()    -> the catalogs
 //   plan({...config, plan: {gpus, fabric}}) -> what `vramcalc plan --format json` prints
 //   fabrics()                         -> the interconnect and node catalogs
@@ -95,6 +98,7 @@ function vramcalcConfigText(config) {
 // The first bytes read of a model file; the reader asks for more (need_bytes) when its header is longer.
 const VRAMCALC_FIRST_SLICE = 4 << 20;  // 4 MiB: a config.json, a safetensors header, most of a GGUF tokenizer
 const VRAMCALC_MAX_SLICES = 16;
+const VRAMCALC_MAX_FILES = 256;  // io/model_import.hpp kMaxImportFiles
 
 // Bytes for importModel: a Uint8Array (or other typed array / ArrayBuffer) as it is, a string as UTF-8.
 function vramcalcImportBytes(data) {
@@ -126,6 +130,28 @@ function vramcalcApi(engine) {
     function withConfig(config, fn) {
         const text = vramcalcConfigText(config);
         return typeof text === 'string' ? call(function () { return fn(text); }) : text;
+    }
+    function isFile(file) { return !!file && typeof file.slice === 'function' && typeof file.size === 'number'; }
+    // A file's header: a slice, imported; when the header runs past it, the rest of the prefix asked
+    // for (only the bytes not read yet) after it, imported again. Resolves to {result, bytes, name, size}.
+    function readHeader(file) {
+        const name = typeof file.name === 'string' ? file.name : '';
+        function attempt(have, length, round) {
+            return file.slice(have.length, length).arrayBuffer().then(function (buffer) {
+                let bytes = new Uint8Array(buffer);
+                if (have.length > 0) {
+                    bytes = new Uint8Array(have.length + buffer.byteLength);
+                    bytes.set(have);
+                    bytes.set(new Uint8Array(buffer), have.length);
+                }
+                const result = api.importModel(bytes, name, file.size);
+                const more = !result.ok && result.need_bytes > bytes.length && bytes.length < file.size && round < VRAMCALC_MAX_SLICES;
+                return more ? attempt(bytes, Math.min(result.need_bytes, file.size), round + 1) : { result: result, bytes: bytes, name: name, size: file.size };
+            }, function (e) {
+                return { result: vramcalcFailure('import', name + ': the file could not be read: ' + (e && e.message ? e.message : String(e))) };
+            });
+        }
+        return attempt(new Uint8Array(0), Math.min(file.size, VRAMCALC_FIRST_SLICE), 1);
     }
     const api = {
         version: engine.version(),
@@ -164,28 +190,40 @@ function vramcalcApi(engine) {
         importFile: function (file) {
             const absent = missing('importModel');
             if (absent) return Promise.resolve(absent);
-            if (!file || typeof file.slice !== 'function' || typeof file.size !== 'number') {
-                return Promise.resolve(vramcalcFailure('import', 'importFile takes a File or Blob'));
+            if (!isFile(file)) return Promise.resolve(vramcalcFailure('import', 'importFile takes a File or Blob'));
+            return readHeader(file).then(function (read) { return read.result; });
+        },
+        importFiles: function (files) {
+            const absent = missing('importFiles');
+            if (absent) return Promise.resolve(absent);
+            const list = files && typeof files === 'object' && typeof files.length === 'number' ? Array.from(files) : null;
+            if (!list || list.length === 0 || list.length > VRAMCALC_MAX_FILES) {
+                return Promise.resolve(vramcalcFailure('import', 'importFiles takes a FileList or an array of 1 to ' + VRAMCALC_MAX_FILES +
+                    ' Files or Blobs, got ' + (list ? list.length + ' entries' : files === null ? 'null' : typeof files)));
             }
-            const name = typeof file.name === 'string' ? file.name : '';
-            // Read a slice, import it; when the header runs past it, read the rest of the prefix asked
-            // for (only the bytes not read yet) after it and import again.
-            function attempt(have, length, round) {
-                return file.slice(have.length, length).arrayBuffer().then(function (buffer) {
-                    let bytes = new Uint8Array(buffer);
-                    if (have.length > 0) {
-                        bytes = new Uint8Array(have.length + buffer.byteLength);
-                        bytes.set(have);
-                        bytes.set(new Uint8Array(buffer), have.length);
-                    }
-                    const result = api.importModel(bytes, name, file.size);
-                    const more = !result.ok && result.need_bytes > bytes.length && bytes.length < file.size && round < VRAMCALC_MAX_SLICES;
-                    return more ? attempt(bytes, Math.min(result.need_bytes, file.size), round + 1) : result;
-                }, function (e) {
-                    return vramcalcFailure('import', name + ': the file could not be read: ' + (e && e.message ? e.message : String(e)));
+            for (let i = 0; i < list.length; i++) {
+                if (!isFile(list[i])) return Promise.resolve(vramcalcFailure('import', 'importFiles: entry ' + i + ' is not a File or Blob'));
+            }
+            // Each file's header as importFile reads it, one file after the other; the engine merges them
+            // (io/ merge_imports, the CLI's rules). A file that cannot be read is the answer, naming it.
+            const read = [];
+            let chain = Promise.resolve(null);
+            list.forEach(function (file) {
+                chain = chain.then(function (failure) {
+                    if (failure) return failure;
+                    return readHeader(file).then(function (r) {
+                        read.push(r);
+                        return r.result.ok ? null : r.result;
+                    });
                 });
-            }
-            return attempt(new Uint8Array(0), Math.min(file.size, VRAMCALC_FIRST_SLICE), 1);
+            });
+            return chain.then(function (failure) {
+                if (failure) return failure;
+                if (read.length === 1) return read[0].result;
+                return call(function () {
+                    return engine.importFiles(read.map(function (r) { return { bytes: r.bytes, name: r.name, size: r.size }; }));
+                });
+            });
         },
         presets: function () { return missing('presets') || call(function () { return engine.presets(); }); },
         gpus: function () { return missing('gpus') || call(function () { return engine.gpus(); }); },

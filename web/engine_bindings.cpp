@@ -16,9 +16,11 @@
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
 //   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md);
 //                                     bytes a Uint8Array (web/api.js makes one of any input)
+//   importFiles([{bytes, name, size}]) -> io::import_files_json: several files of one model merged
+//                                     (what `vramcalc --model-file A --model-file B --print-import` prints)
 //   version() schemaVersion()      -> "0.1.0", 1
 // The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate (as text), solve, questions,
-// importModel (the model-file readers: the page's own import, web/import.js, so the single offline
+// importModel and importFiles (the model-file readers: the page's own import, web/import.js, so the single offline
 // file imports too), version and schemaVersion only. The rest would only add to its download, which
 // has a budget (tests/browser/size.test.mjs): the planner's cluster comparison and batch sizing, the
 // catalogs' and suggestions' JSON. There web/api.js answers those calls with a failure that names
@@ -30,6 +32,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/config_json.hpp"
 #include "io/model_import.hpp"
@@ -51,12 +54,37 @@ std::string gpus_text() { return vc::io::dump(vc::io::gpus_to_json()); }
 // No reader needs more than a header's worth (the caps in io/model_import.hpp): of longer bytes
 // (a whole file given to importModel) only that much is copied, and the rest counts in the file's
 // size, so the readers see a prefix and nothing larger than the cap is allocated.
-std::string import_model(const emscripten::val& bytes, const std::string& name, double file_size) {
+// Copies the first bytes of `bytes` (at most the cap) into `buf`; returns how many, and the file's size.
+std::size_t copy_prefix(const emscripten::val& bytes, std::unique_ptr<std::uint8_t[]>& buf, double& file_size) {
     const double length = bytes["length"].as<double>();
     const auto n = static_cast<std::size_t>(std::min(length, static_cast<double>(vc::io::kMaxImportHeaderBytes + 8)));
-    const std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[n]);  // not zeroed: set() fills it
+    buf.reset(new std::uint8_t[n]);  // not zeroed: set() fills it
     emscripten::val(emscripten::typed_memory_view(n, buf.get())).call<void>("set", bytes.call<emscripten::val>("subarray", 0.0, static_cast<double>(n)));
-    return vc::io::import_json(buf.get(), n, name, std::max(file_size, length));
+    file_size = std::max(file_size, length);
+    return n;
+}
+
+std::string import_model(const emscripten::val& bytes, const std::string& name, double file_size) {
+    std::unique_ptr<std::uint8_t[]> buf;
+    const std::size_t n = copy_prefix(bytes, buf, file_size);
+    return vc::io::import_json(buf.get(), n, name, file_size);
+}
+
+// Several files of one model: `files` an array of {bytes, name, size} (web/api.js importFiles, each
+// file's header as importFile reads it), merged by io/ (merge_imports, the CLI's --model-file rules).
+std::string import_files(const emscripten::val& files) {
+    const auto count = static_cast<std::size_t>(std::min(files["length"].as<double>(), double(vc::io::kMaxImportFiles)));
+    std::vector<std::unique_ptr<std::uint8_t[]>> bufs(count);
+    std::vector<vc::io::ImportBytes> list(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const emscripten::val f = files[i];
+        double size = f["size"].as<double>();
+        list[i].size = copy_prefix(f["bytes"], bufs[i], size);
+        list[i].data = bufs[i].get();
+        list[i].name = f["name"].as<std::string>();
+        list[i].file_size = size > 0 && size < 1.8e19 ? static_cast<std::uint64_t>(size) : 0;
+    }
+    return vc::io::import_files_json(list);
 }
 
 std::string version() { return VRAMCALC_VERSION; }
@@ -83,6 +111,7 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
     emscripten::function("importModel", &import_model);
+    emscripten::function("importFiles", &import_files);
 #ifndef VRAMCALC_PAGE_BUILD
     emscripten::function("estimateBytes", &estimate_bytes);
     emscripten::function("suggest", &vc::io::suggest_json);

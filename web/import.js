@@ -9,6 +9,7 @@
 //   vramcalcImport.pick()              opens the file picker (the shell's button calls it)
 //   vramcalcImport.file(file)          -> Promise of the import document, with `applied` and
 //                                      `page_message` (what the model panel now says)
+//   vramcalcImport.files(fileList)     -> the same for several files of one model, merged (importFiles)
 //   vramcalcImport.text(text, name)    -> the same for JSON text (a paste)
 //   vramcalcImport.message()           -> {message, problem}: the line the model panel shows
 'use strict';
@@ -40,6 +41,20 @@
         }
     }
 
+    // Several files of one model (config.json + its .safetensors, a split GGUF's parts, a GGUF + its
+    // mmproj): window.vramcalc.importFiles merges them in the engine; one file goes as importFile.
+    async function importFiles(files) {
+        const list = Array.from(files || []);
+        if (list.length <= 1) return list.length ? importFile(list[0]) : null;
+        const names = list.map((f) => (typeof f.name === 'string' && f.name ? f.name : 'a file')).join(', ');
+        try {
+            const vc = await ready();
+            return apply(await vc.importFiles(list));
+        } catch (e) {
+            return failed(names, e);
+        }
+    }
+
     async function importText(text, name) {
         const label = name || 'pasted config.json';
         try {
@@ -54,14 +69,15 @@
     const input = document.createElement('input');
     input.type = 'file';
     input.accept = '.json,.gguf,.safetensors,application/json';
+    input.multiple = true;  // a config.json with its weights, a split GGUF's parts, a GGUF with its mmproj
     input.hidden = true;
     input.id = 'import-file';
-    input.setAttribute('aria-label', 'Import a model file (config.json, .gguf, .safetensors): only its header is read, nothing is uploaded');
+    input.setAttribute('aria-label', 'Import model files (config.json, .gguf, .safetensors; several of one model merge): only their headers are read, nothing is uploaded');
     input.addEventListener('change', () => {
-        const file = input.files && input.files[0];
+        const files = Array.from(input.files || []);
         input.value = '';
         if (canvas) canvas.focus();
-        if (file) importFile(file);
+        if (files.length) importFiles(files);
     });
     document.body.appendChild(input);
 
@@ -74,10 +90,10 @@
     });
     document.addEventListener('drop', (e) => {
         if (!e.dataTransfer) return;
-        const file = e.dataTransfer.files && e.dataTransfer.files[0];
-        if (!file) return;
+        const files = Array.from(e.dataTransfer.files || []);
+        if (!files.length) return;
         e.preventDefault();
-        importFile(file);
+        importFiles(files);
     });
 
     // Pasted config.json text (or a pasted file). Other text is left alone.
@@ -100,6 +116,7 @@
     window.vramcalcImport = {
         pick: () => input.click(),
         file: importFile,
+        files: importFiles,
         text: importText,
         message: () => (window.Module && window.Module.importMessage ? JSON.parse(window.Module.importMessage()) : null),
     };

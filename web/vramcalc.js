@@ -2,7 +2,7 @@
 // browser services the shell asks for (window.vramcalcHost, called from web/platform_web.cpp).
 //   await vramcalc.ready
 //   vramcalc.estimate(config) ...  the JS library's API (web/api.js, inside app.js; docs/embed.md):
-//                              estimate, solve, suggest, resolveConfig, importModel, importFile,
+//                              estimate, solve, suggest, resolveConfig, importModel, importFile, importFiles,
 //                              presets, gpus, questions, plan, fabrics, version, schemaVersion
 // Host services: clipboard, downloads (Blob URLs), the URL fragment and history (the state lives
 // in the fragment, which browsers never send to a server), the accessible summary (#a11y, an

@@ -15,6 +15,7 @@ const char* kind_label(const std::string& kind) {
     if (kind == "gguf") return "GGUF";
     if (kind == "safetensors") return "safetensors header";
     if (kind == "safetensors-index") return "safetensors index";
+    if (kind == "gguf-mmproj") return "vision projector GGUF";
     return "config.json";
 }
 
@@ -36,7 +37,7 @@ ImportOutcome apply_import(const Config& base, const nlohmann::json& doc, Config
     // A custom architecture named after what was read (the file's model name, else the file's).
     if (patch.contains("model") && patch["model"].is_object() && !patch["model"].contains("name")) patch["model"]["name"] = name;
     Config start = base;
-    start.inference.weights_file = WeightsFile{};  // the previous file's bytes go with its model
+    if (patch.contains("model")) start.inference.weights_file = WeightsFile{};  // the previous file's bytes go with its model
     // A file that names its engine (GGUF: llama.cpp) is served: its per-tensor bytes count in the
     // detailed serving model.
     const nlohmann::json* inf = patch.contains("inference") && patch["inference"].is_object() ? &patch["inference"] : nullptr;
@@ -62,7 +63,14 @@ ImportOutcome apply_import(const Config& base, const nlohmann::json& doc, Config
         o.message = str("message");
         return o;
     }
-    o.message = "Imported " + name + " (" + kind_label(str("kind")) + (str("architecture").empty() ? "" : ", " + str("architecture")) + ")";
+    // Several files: which were read and what each gave, then what the model now is.
+    std::string read;
+    if (doc.contains("files") && doc["files"].is_array())
+        for (const auto& f : doc["files"])
+            if (f.is_object() && f.contains("name") && f["name"].is_string() && f.contains("gave") && f["gave"].is_string())
+                read += (read.empty() ? "Read " : "; ") + f["name"].get<std::string>() + ": " + f["gave"].get<std::string>();
+    o.message = (read.empty() ? "" : read + ". ") + "Imported " + name + " (" + kind_label(str("kind")) +
+                (str("architecture").empty() ? "" : ", " + str("architecture")) + ")";
     if (num("params") > 0) o.message += ": " + format_count(num("params")) + " parameters";
     const WeightsFile& w = next.inference.weights_file;
     if (w.total_bytes > 0) {

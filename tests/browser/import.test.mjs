@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { serveSite } from '../../scripts/serve.mjs';
-import { llamaGguf, llama70bGguf } from '../import_files.mjs';
+import { llamaGguf, llama70bGguf, mmprojGguf } from '../import_files.mjs';
 import { launchChromium } from './chromium.mjs';
 import { Visitor } from './visitor.mjs';
 
@@ -89,6 +89,17 @@ async function drop(page, name, base64, padding = 0) {
         canvas.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
         canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, [name, base64, padding]);
+}
+
+// Drops several files ([name, base64] pairs) on the canvas at once.
+async function dropMany(page, files) {
+    await page.evaluate((list) => {
+        const dt = new DataTransfer();
+        for (const [n, b] of list) dt.items.add(new File([Uint8Array.from(atob(b), (c) => c.charCodeAt(0))], n));
+        const canvas = document.getElementById('canvas');
+        canvas.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, files);
 }
 
 async function paste(page, text) {
@@ -219,6 +230,45 @@ test('desktop: a GGUF picked with Import, dropped, config.json pasted, missing k
     assert.equal(JSON.stringify((await v.state()).inputs), before);
 
     // No request at all: the readers are in the page's wasm, nothing is fetched or sent.
+    assert.deepEqual(requests, [], 'the page requested and sent nothing while importing');
+    await page.context().close();
+});
+
+test('desktop: several files dropped together merge (a split GGUF\'s parts and its mmproj); a bad one among them is named', async () => {
+    const { page, v, requests } = await open({ viewport: { width: 1280, height: 900 } });
+    assert.equal(await page.evaluate(() => document.getElementById('import-file').multiple), true, 'the picker takes several files');
+    const part = (no) => [`tiny-0000${no + 1}-of-00003.gguf`, llamaGguf({ split: { no, count: 3, total: 21 } }).bytes.toString('base64')];
+    await dropMany(page, [part(1), part(0), part(2), ['mmproj-tiny.gguf', mmprojGguf().bytes.toString('base64')]]);
+    let m = await importMessage(page);
+    await v.settled();
+    assert.equal(m.problem, false, m.message);
+    // Which files were read and what each gave, then the model.
+    assert.match(m.message, /^Read tiny-00002-of-00003\.gguf: part 2 of 3, 9 tensors of 376,064 bytes; tiny-00001-of-00003\.gguf: the architecture \(llama\), part 1 of 3, 3 tensors of 483,024 bytes, format q4_k_m; tiny-00003-of-00003\.gguf: part 3 of 3, 9 tensors of 376,064 bytes; mmproj-tiny\.gguf: a vision projector of 104,640 parameters \(f16\)\. Imported tiny-00001-of-00003\.gguf \(GGUF, llama\)/);
+    let s = await v.state();
+    assert.equal(s.error, null);
+    // 483,024 + 2 x 376,064: the three parts' tensors, the whole file's bytes.
+    assert.equal(s.inputs.inference.weights_file.total_bytes, 1235152);
+    assert.equal(weights(s), 1235152);
+    assert.equal(s.inputs.inference.llamacpp.mmproj.params_m, 0.10464);
+    assert.equal(s.inputs.inference.llamacpp.mmproj.image_tokens, 17);
+    // The projector on the GPU: 104,640 x 2 B + clip's graph for 17 positions (30,736 B).
+    assert.equal(s.result.breakdown.extras, 240016);
+
+    // config.json with a picture named model.safetensors: the picture is named, the form stays.
+    const before = JSON.stringify(s.inputs);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+    await dropMany(page, [['config.json', Buffer.from(JSON.stringify(kQwenConfig)).toString('base64')], ['model.safetensors', png.toString('base64')]]);
+    m = await importMessage(page, m.message);
+    await v.settled();
+    assert.equal(m.problem, true);
+    assert.match(m.message, /^Import failed, nothing changed: model\.safetensors: this is not a safetensors file/);
+    assert.equal(JSON.stringify((await v.state()).inputs), before);
+    // Two parts of three through the picker: the missing one is named, the form stays.
+    await page.setInputFiles('#import-file', [part(0), part(2)].map(([name, b]) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(b, 'base64') })));
+    m = await importMessage(page, m.message);
+    assert.equal(m.problem, true);
+    assert.match(m.message, /^Import failed, nothing changed: tiny-00001-of-00003\.gguf: is part of a 3-part split GGUF and tiny-00002-of-00003\.gguf is missing/);
+    assert.equal(JSON.stringify((await v.state()).inputs), before);
     assert.deepEqual(requests, [], 'the page requested and sent nothing while importing');
     await page.context().close();
 });

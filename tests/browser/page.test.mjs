@@ -547,7 +547,7 @@ test('Embind estimate() returns what the CLI prints with --format json', async (
 
 test('the page\'s vramcalc is the JS library\'s API (web/api.js): the same members, the same answers', async () => {
     const members = await page.evaluate(() => Object.keys(window.vramcalc).sort());
-    assert.deepEqual(members, ['estimate', 'fabrics', 'fitModels', 'gpus', 'importFile', 'importModel', 'plan', 'presets', 'questions', 'ready',
+    assert.deepEqual(members, ['estimate', 'fabrics', 'fitModels', 'gpus', 'importFile', 'importFiles', 'importModel', 'plan', 'presets', 'questions', 'ready',
         'resolveConfig', 'schemaVersion', 'solve', 'suggest', 'version']);
     const r = await page.evaluate(async () => ({
         solve: window.vramcalc.solve({ method: 'detailed', model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb' }, 'max_batch'),

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { llama70bGguf, llamaGguf, safetensors } from '../import_files.mjs';
+import { llama70bGguf, llamaGguf, mmprojGguf, safetensors } from '../import_files.mjs';
 
 const BIN = process.env.VRAMCALC_BIN || 'build/native/vramcalc';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -125,4 +125,57 @@ test('flags override what the file sets', () => {
   assert.equal(c.inference.llamacpp.n_gpu_layers, 1);
   assert.equal(c.inference.weights, 'q4_k_m');
   assert.equal(c.inference.weights_file.total_bytes, 1235152);
+});
+
+test('a split GGUF: every part gives the whole file\'s exact bytes; one part alone says they are inferred', () => {
+  const parts = [0, 1, 2].map((no) => {
+    const path = join(dir, `tiny-0000${no + 1}-of-00003.gguf`);
+    writeFileSync(path, llamaGguf({ split: { no, count: 3, total: 21 } }).bytes);
+    return path;
+  });
+  const all = run([...parts.flatMap((p) => ['--model-file', p]), '--print-import']);
+  assert.equal(all.code, 0, all.err);
+  const j = JSON.parse(all.out);
+  // Part 1: 272,000 (Q8_0 embedding) + 1,024 + 210,000 (Q6_K output); parts 2 and 3: 376,064 each (one layer).
+  assert.equal(j.weights_bytes, 483024 + 2 * 376064);
+  assert.equal(j.weights_bytes, llamaGguf().weightBytes);
+  assert.equal(j.tensor_count, 21);
+  assert.deepEqual(j.config.inference.weights_file.layer_bytes, [376064, 376064]);
+  assert.equal(j.model.mlp, 'swiglu');  // the gate matrices are in parts 2 and 3
+  const est = run([...parts.flatMap((p) => ['--model-file', p]), '--method', 'detailed', '--task', 'inference', '--gpu', 'rtx-4090-24gb', '--format', 'json']);
+  assert.equal(est.code, 0, est.err);
+  assert.equal(JSON.parse(est.out).metrics.weights_total_bytes.value, 1235152);
+
+  const one = JSON.parse(run(['--model-file', parts[0], '--print-import']).out);
+  assert.equal(one.complete, true);
+  assert.equal(one.weights_bytes, 0);  // not one part's 483,024 B as the model
+  assert.match(one.notes.at(-1), /^part 1 of a 3-part split GGUF: it holds 3 of the model's 21 tensors, so the exact bytes are unknown/);
+  const gap = run(['--model-file', parts[0], '--model-file', parts[2], '--print-import']);
+  assert.equal(gap.code, 1);
+  assert.match(JSON.parse(gap.out).error.message, /tiny-00002-of-00003\.gguf is missing/);
+});
+
+test('an mmproj GGUF: inference.llamacpp.mmproj from its tensors, alone or with the model', () => {
+  const model = join(dir, 'tiny.gguf');
+  writeFileSync(model, llamaGguf().bytes);
+  const mmproj = join(dir, 'mmproj-tiny.gguf');
+  writeFileSync(mmproj, mmprojGguf().bytes);
+  const alone = run(['--model-file', mmproj, '--print-import']);
+  assert.equal(alone.code, 0, alone.err);
+  const a = JSON.parse(alone.out);
+  assert.equal(a.kind, 'gguf-mmproj');
+  assert.equal(a.model, null);
+  assert.equal(a.params, 104640);  // 64 + 37,632 + 1,088 + 4 x 4,096 + 2 x 16,384 + 64 + 16,384 + 256
+  assert.deepEqual(a.config.inference.llamacpp.mmproj, { params_m: 0.10464, type: 'f16', image_tokens: 17, hidden: 64, heads: 4, ffn: 256 });
+  const args = ['--method', 'detailed', '--task', 'inference', '--gpu', 'rtx-4090-24gb', '--format', 'json'];
+  const without = JSON.parse(run(['--model-file', model, ...args]).out);
+  const withProj = JSON.parse(run(['--model-file', model, '--model-file', mmproj, ...args]).out);
+  // Weights 104,640 x 2 B (f16) = 209,280; clip's graph for 17 positions 30,736 B.
+  assert.equal(withProj.breakdown.extras, 209280 + 30736);
+  assert.equal(withProj.total_bytes - without.total_bytes, 240016);
+  assert.match(withProj.launch_command, /--mmproj /);
+  // The projector alone leaves the config's model as it is.
+  const onPreset = JSON.parse(run(['--preset', 'llama-3.1-8b', '--model-file', mmproj, '--engine', 'llama.cpp', ...args]).out);
+  assert.equal(onPreset.ok, true);
+  assert.equal(onPreset.breakdown.extras >= 240016, true);
 });

@@ -1,5 +1,5 @@
 // Fuzz target over the model importers (io/model_import.hpp): GGUF, safetensors, index and
-// config.json readers, whole files and prefixes of longer ones. A finding is a crash, a sanitizer
+// config.json readers, whole files and prefixes of longer ones, and the merge of several files. A finding is a crash, a sanitizer
 // report, or an import that claims more bytes than a file can hold. Seeds: tests/fuzz/corpus/import/
 // (small generated files, tests/fuzz/make_import_corpus.mjs).
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -DJSON_NOEXCEPTION=1 -I. -I<nlohmann include> \
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "io/model_import.hpp"
 
@@ -32,5 +33,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)vc::io::import_safetensors(data, n, "f.safetensors", file_size);
     (void)vc::io::import_hf_config(text, "config.json");
     (void)vc::io::import_safetensors_index(text, "index.json");
+    // Several files merged (the JS API's importFiles, several --model-file): the bytes cut in two
+    // where the mode byte says, as the two parts of a split GGUF, and the whole with a second name.
+    const size_t cut = n * (mode >> 4) / 16;
+    const std::vector<vc::io::ImportBytes> files = {{data, cut, "m-00001-of-00002.gguf", 0},
+                                                    {data + cut, n - cut, "m-00002-of-00002.gguf", 0},
+                                                    {data, n, "mmproj.gguf", file_size}};
+    (void)vc::io::import_files_json(files);
     return 0;
 }

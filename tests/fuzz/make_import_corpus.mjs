@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GGML, GgufWriter, llamaGguf, safetensors } from '../import_files.mjs';
+import { GGML, GgufWriter, llamaGguf, mmprojGguf, safetensors } from '../import_files.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, 'corpus/import');
@@ -21,6 +21,10 @@ moe.tensor('token_embd.weight', [64, 10], GGML.F16);
 moe.tensor('blk.0.ffn_gate_exps.weight', [64, 32, 4], GGML.Q8_0);
 moe.tensor('blk.0.ffn_gate_inp.weight', [64, 4], GGML.F32);
 seed('deepseek2.gguf', moe.bytes());
+// A split GGUF's parts (split.* keys) and a vision projector (clip.vision.*); mode 0x80 cuts in the middle for the merge.
+seed('split-1.gguf', llamaGguf({ layers: 1, hidden: 256, heads: 2, kvHeads: 1, ffn: 256, vocab: 8, split: { no: 0, count: 2, total: 12 } }).bytes, 0x80);
+seed('split-2.gguf', llamaGguf({ layers: 1, hidden: 256, heads: 2, kvHeads: 1, ffn: 256, vocab: 8, split: { no: 1, count: 2, total: 12 } }).bytes);
+seed('mmproj.gguf', mmprojGguf().bytes);
 seed('bf16.safetensors', safetensors([['model.embed_tokens.weight', 'BF16', [10, 8]], ['model.layers.0.mlp.up_proj.weight', 'BF16', [16, 8]],
   ['model.norm.weight', 'F32', [8]]], true).bytes);
 seed('gptq.safetensors', safetensors([['model.layers.0.mlp.down_proj.qweight', 'I32', [2, 16]], ['model.layers.0.mlp.down_proj.qzeros', 'I32', [1, 2]],

@@ -55,8 +55,14 @@ async function main(): Promise<number> {
     const imported = vc.importModel(new Uint8Array([71, 71, 85, 70]), 'model.gguf', 4e10);
     const bytes = new Uint8Array([123, 125]);  // "{}"
     const fromFile = await vc.importFile({ size: bytes.length, name: 'config.json', slice: (a = 0, b = bytes.length) => ({ arrayBuffer: async () => bytes.slice(a, b).buffer }) });
-    const layers = imported.ok ? (imported.model.layers ?? 0) + imported.weights_bytes : imported.need_bytes ?? 0;
+    // A projector (mmproj) alone has no model: model is null.
+    const layers = imported.ok ? (imported.model?.layers ?? 0) + imported.weights_bytes : imported.need_bytes ?? 0;
     if (fromFile.ok) vc.estimate({ ...fromFile.config, task: 'inference' });
+    // Several files of one model: what each gave, and one config fragment.
+    const merged = await vc.importFiles([{ size: bytes.length, name: 'config.json', slice: () => ({ arrayBuffer: async () => bytes.buffer }) }]);
+    if (merged.ok) vc.estimate({ ...merged.config, task: 'inference' }), (merged.files ?? []).map((f) => f.name + ': ' + f.gave);
+    // @ts-expect-error: importFiles takes a list of files
+    vc.importFiles(bytes);
     // @ts-expect-error: importModel takes bytes or text, not a number
     vc.importModel(42);
     return checked + extras + perMtok + fitShare + step + links + layers + gb + count + (answer.ok ? answer.value : 0) + ('error' in full ? 0 : 1) + vc.schemaVersion + vc.version.length;

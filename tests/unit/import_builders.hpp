@@ -16,6 +16,8 @@ public:
     enum Type : std::uint32_t { U8 = 0, I8, U16, I16, U32, I32, F32, BOOL, STRING, ARRAY, U64, I64, F64 };
 
     void u32(const std::string& key, std::uint32_t v) { kv(key, U32), put(v), ++kv_count_; }
+    void u16(const std::string& key, std::uint16_t v) { kv(key, U16), put(v), ++kv_count_; }
+    void i32(const std::string& key, std::int32_t v) { kv(key, I32), put(v), ++kv_count_; }
     void f32(const std::string& key, float v) { kv(key, F32), put(v), ++kv_count_; }
     void str(const std::string& key, const std::string& v) { kv(key, STRING), text(v), ++kv_count_; }
     void str_array(const std::string& key, const std::vector<std::string>& v) {
@@ -93,8 +95,7 @@ inline std::string safetensors_bytes(const std::vector<StEntry>& entries, bool w
 
 // A small Llama-style GGUF: 2 layers, hidden 256, 4 heads (2 KV), FFN 512, vocab 1000, Q4_K_M
 // (Q4_K matrices, Q6_K attn_v and ffn_down, Q8_0 embedding, F32 norms), untied output (Q6_K).
-inline std::string tiny_llama_gguf() {
-    GgufWriter w;
+inline void tiny_llama_metadata(GgufWriter& w) {
     w.str("general.architecture", "llama");
     w.str("general.name", "Tiny Llama");
     w.u32("general.file_type", 15);  // LLAMA_FTYPE_MOSTLY_Q4_K_M
@@ -106,10 +107,15 @@ inline std::string tiny_llama_gguf() {
     w.u32("llama.attention.head_count_kv", 2);
     w.f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
     w.str_array("tokenizer.ggml.tokens", std::vector<std::string>(1000, "tok"));
-    w.tensor("token_embd.weight", {256, 1000}, 8);   // Q8_0: 256,000 / 32 x 34 = 272,000 B
-    w.tensor("output_norm.weight", {256}, 0);        // 1,024 B
-    w.tensor("output.weight", {256, 1000}, 14);      // Q6_K: 256,000 / 256 x 210 = 210,000 B
-    for (int i = 0; i < 2; ++i) {
+}
+// The tensors outside the layers (483,024 B), then layer `first` to `last` (376,064 B each).
+inline void tiny_llama_tensors(GgufWriter& w, bool outside, int first, int last) {
+    if (outside) {
+        w.tensor("token_embd.weight", {256, 1000}, 8);   // Q8_0: 256,000 / 32 x 34 = 272,000 B
+        w.tensor("output_norm.weight", {256}, 0);        // 1,024 B
+        w.tensor("output.weight", {256, 1000}, 14);      // Q6_K: 256,000 / 256 x 210 = 210,000 B
+    }
+    for (int i = first; i <= last; ++i) {
         const std::string b = "blk." + std::to_string(i) + ".";
         w.tensor(b + "attn_norm.weight", {256}, 0);          // 1,024
         w.tensor(b + "attn_q.weight", {256, 256}, 12);       // Q4_K: 65,536 / 256 x 144 = 36,864
@@ -121,6 +127,54 @@ inline std::string tiny_llama_gguf() {
         w.tensor(b + "ffn_up.weight", {256, 512}, 12);       // 73,728
         w.tensor(b + "ffn_down.weight", {512, 256}, 14);     // Q6_K: 131,072 / 256 x 210 = 107,520
     }
+}
+inline std::string tiny_llama_gguf() {
+    GgufWriter w;
+    tiny_llama_metadata(w);
+    tiny_llama_tensors(w, true, 0, 1);
+    return w.bytes();
+}
+
+// The same model as llama.cpp's gguf-split writes it in 3 parts (tiny-00001-of-00003.gguf ...):
+// the metadata in part 1 only, split.no (u16, 0-based), split.count (u16) and split.tensors.count
+// (i32, the whole model's 21) in every part; part 1 holds the 3 tensors outside the layers,
+// parts 2 and 3 one layer (9 tensors) each. `count` and `total` can be set wrong for the tests.
+inline std::string tiny_llama_split(int no, int count = 3, int total = 21) {
+    GgufWriter w;
+    if (no == 0) tiny_llama_metadata(w);
+    w.u16("split.no", static_cast<std::uint16_t>(no));
+    w.u16("split.count", static_cast<std::uint16_t>(count));
+    w.i32("split.tensors.count", total);
+    if (no == 0) tiny_llama_tensors(w, true, 0, -1);
+    else tiny_llama_tensors(w, false, no - 1, no - 1);
+    return w.bytes();
+}
+
+// A small CLIP vision projector as llama.cpp's mmproj files hold it (general.architecture "clip",
+// clip.vision.* keys): width 64, 4 heads, MLP 256, 56 px images in 14 px patches, one block, a
+// class token, a 1-layer projector to the tiny Llama's 256. 104,640 parameters, 210,048 bytes.
+inline std::string tiny_mmproj_gguf() {
+    GgufWriter w;
+    w.str("general.architecture", "clip");
+    w.str("general.name", "Tiny CLIP");
+    w.u32("general.file_type", 1);
+    w.u32("clip.vision.embedding_length", 64);
+    w.u32("clip.vision.attention.head_count", 4);
+    w.u32("clip.vision.feed_forward_length", 256);
+    w.u32("clip.vision.image_size", 56);
+    w.u32("clip.vision.patch_size", 14);
+    w.u32("clip.vision.block_count", 1);
+    w.str("clip.projector_type", "mlp");
+    w.tensor("v.class_embd", {64}, 0);                     // F32: 64 elements, 256 B
+    w.tensor("v.patch_embd.weight", {14, 14, 3, 64}, 1);   // F16: 37,632 elements, 75,264 B
+    w.tensor("v.position_embd.weight", {64, 17}, 1);       // F16: 1,088, 2,176 B ((56/14)^2 + 1 = 17 positions)
+    for (const char* n : {"attn_q", "attn_k", "attn_v", "attn_out"})
+        w.tensor(std::string("v.blk.0.") + n + ".weight", {64, 64}, 1);  // F16: 4,096 each, 8,192 B
+    w.tensor("v.blk.0.ffn_up.weight", {64, 256}, 1);       // F16: 16,384, 32,768 B
+    w.tensor("v.blk.0.ffn_down.weight", {256, 64}, 1);     // F16: 16,384, 32,768 B
+    w.tensor("v.blk.0.ln1.weight", {64}, 0);               // F32: 64, 256 B
+    w.tensor("mm.0.weight", {64, 256}, 1);                 // F16: 16,384, 32,768 B
+    w.tensor("mm.0.bias", {256}, 0);                       // F32: 256, 1,024 B
     return w.bytes();
 }
 

@@ -950,7 +950,7 @@ export interface WeightsFile {
 /** What `vramcalc --model-file F --print-import` prints (docs/import.md). */
 export interface ModelImport {
     ok: true;
-    kind: 'hf-config' | 'gguf' | 'safetensors' | 'safetensors-index';
+    kind: 'hf-config' | 'gguf' | 'gguf-mmproj' | 'safetensors' | 'safetensors-index';
     name: string;
     /** config.json architectures[0] or model_type; GGUF general.architecture. */
     architecture: string;
@@ -960,8 +960,9 @@ export interface ModelImport {
     /** Empty when complete; else names the missing keys. */
     message: string;
     notes: string[];
-    model: ModelConfig;
-    /** Parameters counted in the file's tensor table, or derived from the architecture. */
+    /** null for a vision projector (mmproj) alone. */
+    model: ModelConfig | null;
+    /** Parameters counted in the file's tensor table, or derived from the architecture (an mmproj alone: the projector's). */
     params: number;
     /** Exact bytes of the tensors (0: the file has no tensor table). */
     weights_bytes: number;
@@ -969,8 +970,10 @@ export interface ModelImport {
     weights_format: string;
     header_bytes: number;
     tensor_count: number;
-    /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?}}. */
-    config: { model: ModelConfig; inference?: { engine?: InferenceConfig['engine']; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile } };
+    /** Several files merged (importFiles, several --model-file): which were read and what each gave. */
+    files?: { name: string; kind: string; gave: string }[];
+    /** A config fragment to merge into yours: {model, inference?: {engine?, weights?, group_size?, weights_file?, llamacpp?: {mmproj}}}. */
+    config: { model?: ModelConfig; inference?: { engine?: InferenceConfig['engine']; weights?: string; group_size?: number; zero_point?: boolean; act_order?: boolean; weights_file?: WeightsFile; llamacpp?: { mmproj: { params_m: number; type: string; image_tokens: number; hidden: number; heads: number; ffn: number } } } };
 }
 
 /** A failed import: field "import"; need_bytes > 0 when the header runs past the bytes given (read that many from the start). */
@@ -1012,6 +1015,9 @@ export interface VramCalc {
     importModel(data: Uint8Array | ArrayBuffer | string, name?: string, size?: number): ModelImport | ImportFailure;
     /** importModel over a File or Blob, reading only its header with File.slice (4 MiB, then the rest of the header the reader asks for). */
     importFile(file: FileLike): Promise<ModelImport | ImportFailure>;
+    /** Several files of one model (a FileList or an array), each read as importFile reads it, merged by the engine:
+     *  config.json + .safetensors shards or index, a split GGUF's parts, a GGUF + its mmproj (`vramcalc --model-file A --model-file B --print-import`). */
+    importFiles(files: ArrayLike<FileLike>): Promise<ModelImport | ImportFailure>;
     presets(): Preset[] | Failure;
     gpus(): Gpu[] | Failure;
     questions(): Question[] | Failure;
@@ -1021,7 +1027,7 @@ export interface VramCalc {
 }
 
 /** The page's `window.vramcalc` (index.html, widget.html): `ready` at once, the members of VramCalc
- *  when it resolves. The page carries estimate, solve, questions, importModel, importFile, version
+ *  when it resolves. The page carries estimate, solve, questions, importModel, importFile, importFiles, version
  *  and schemaVersion; the other members are there but return a Failure naming the library (its download has a budget). */
 export type VramCalcPage = { readonly ready: Promise<void> } & Partial<VramCalc>;
 
