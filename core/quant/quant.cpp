@@ -450,11 +450,43 @@ void add_part(WeightBreakdown& w, Role r, double bytes) {
     }
 }
 
+// The tensor's name in a GGUF file (llama-arch.cpp LLM_TENSOR_NAMES): "blk.7.ffn_up_exps.weight".
+// `first_pos` tells position_embd (a learned position table, written first) from token_types.
+std::string gguf_tensor_name(const ModelSpec& m, const Tensor& t, bool first_pos) {
+    const char* base = "";
+    switch (t.role) {
+        case Role::TokenEmbd: return "token_embd.weight";
+        case Role::PosEmbd: return first_pos && m.max_position > 0 ? "position_embd.weight" : "token_types.weight";
+        case Role::Output: return "output.weight";
+        case Role::AttnQ: base = "attn_q"; break;
+        case Role::AttnK: base = "attn_k"; break;
+        case Role::AttnV: base = "attn_v"; break;
+        case Role::AttnQkv: base = "attn_qkv"; break;
+        case Role::AttnOut: base = "attn_output"; break;
+        case Role::AttnQA: base = "attn_q_a"; break;
+        case Role::AttnQB: base = "attn_q_b"; break;
+        case Role::AttnKvA: base = "attn_kv_a_mqa"; break;
+        case Role::AttnKvB: base = "attn_kv_b"; break;
+        case Role::FfnGate: base = "ffn_gate"; break;
+        case Role::FfnUp: base = "ffn_up"; break;
+        case Role::FfnDown: base = "ffn_down"; break;
+        case Role::ExpGate: base = "ffn_gate_exps"; break;
+        case Role::ExpUp: base = "ffn_up_exps"; break;
+        case Role::ExpDown: base = "ffn_down_exps"; break;
+        case Role::ShGate: base = "ffn_gate_shexp"; break;
+        case Role::ShUp: base = "ffn_up_shexp"; break;
+        case Role::ShDown: base = "ffn_down_shexp"; break;
+        case Role::Router: base = "ffn_gate_inp"; break;
+    }
+    return "blk." + std::to_string(t.layer) + "." + base + ".weight";
+}
+
 // Sums `tensors` with the per-tensor byte function `bytes_of` and spreads the 1-D remainder (norms,
 // biases: model_params' total less the matrices) at `other_bytes_per_param`, per layer evenly.
+// With `list`, each tensor's name and bytes too (a layer's 1-D share as its attn_norm and ffn_norm).
 template <typename BytesOf>
 WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tensors, int tp, double other_bytes_per_param,
-                            BytesOf bytes_of) {
+                            BytesOf bytes_of, std::vector<TensorBytes>* list = nullptr) {
     WeightBreakdown w;
     w.layer_bytes.assign(static_cast<size_t>(m.layers), 0.0);
     const ParamBreakdown p = model_params(m);
@@ -470,10 +502,18 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
         w.per_gpu += b * tp_share(m, t.role, tp);
         if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
             w.largest_matrix = std::max(w.largest_matrix, t.rows * t.cols * scale);
+        if (list) {
+            const bool first_pos = t.role == Role::PosEmbd && (list->empty() || list->back().name != "position_embd.weight");
+            list->push_back(TensorBytes{gguf_tensor_name(m, t, first_pos), t.layer, b, is_routed(t.role), t.role == Role::Output});
+        }
     }
     const double other_params = std::max(0.0, p.total - matrix_params * scale);
     w.other = other_params * other_bytes_per_param;
     for (auto& lb : w.layer_bytes) lb += w.other / m.layers;
+    if (list)
+        for (int il = 0; il < m.layers; ++il)
+            for (const char* norm : {"attn_norm", "ffn_norm"})
+                list->push_back(TensorBytes{"blk." + std::to_string(il) + "." + norm + ".weight", il, w.other / m.layers / 2, false, false});
     w.per_gpu += w.other;  // replicated (norms; biases are small)
     w.params = matrix_params * scale + other_params;
     w.total = w.embedding + w.output + w.attention + w.mlp + w.experts + w.router + w.other;
@@ -495,7 +535,9 @@ std::string bits_text(double bits) {
 
 }  // namespace
 
-Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix) {
+namespace {
+
+Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix, std::vector<TensorBytes>* list) {
     int ft = -1;
     const auto& fts = gguf_ftypes();
     for (size_t i = 0; i < fts.size(); ++i)
@@ -528,7 +570,7 @@ Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string
         return n / g.block * g.block_bytes;
     };
     constexpr double kGgufOneDimBytes = 4;  // norms and biases: convert_hf_to_gguf writes 1-D tensors as F32
-    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of);
+    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of, list);
     by_type[F32] += w.other / 4;
     std::string mix;
     for (size_t i = 0; i < by_type.size(); ++i)
@@ -539,7 +581,7 @@ Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string
     return Outcome<WeightBreakdown>::success(w);
 }
 
-Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp) {
+Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* list) {
     auto main = lookup_format(q.format, "inference.weights");
     if (!main.ok) return Outcome<WeightBreakdown>::failure(main.error);
     const WeightFormat* f = main.value;
@@ -559,7 +601,7 @@ Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q,
             return Outcome<WeightBreakdown>::failure(Error{err.field, err.message + " (or -1 for one group per row)"});
     }
     if (f->family == FormatFamily::Gguf) {
-        auto r = gguf_weight_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix);
+        auto r = gguf_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix, list);
         if (r.ok && tp > 1) {
             // llama.cpp splits layers across GPUs (--split-mode layer): an even share of the layers.
             r.value.per_gpu = r.value.total / tp;
@@ -578,11 +620,26 @@ Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q,
             return t.rows * t.cols * t.count * dtype_bytes;
         return format_tensor_bytes(use, q, t);
     };
-    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of);
+    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of, list);
     w.formula = num(w.params) + " weights as " + f->label + (fe != f ? std::string(", experts ") + fe->label : std::string()) +
                 " x " + bits_text(w.bits_per_weight) + " bits / 8";
     if (f->family != FormatFamily::Float && q.keep_embeddings) w.formula += " (embeddings and LM head kept at " + num(dtype_bytes) + " B)";
     return Outcome<WeightBreakdown>::success(w);
+}
+
+}  // namespace
+
+Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix) {
+    return gguf_bytes(m, ftype_name, imatrix, nullptr);
+}
+
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp) { return format_bytes(m, q, tp, nullptr); }
+
+Outcome<std::vector<TensorBytes>> weight_tensor_list(const ModelSpec& m, const QuantOptions& q) {
+    std::vector<TensorBytes> list;
+    auto r = format_bytes(m, q, 1, &list);
+    if (!r.ok) return Outcome<std::vector<TensorBytes>>::failure(r.error);
+    return Outcome<std::vector<TensorBytes>>::success(std::move(list));
 }
 
 bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err) {

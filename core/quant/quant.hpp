@@ -121,6 +121,20 @@ bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Er
 // "inference.experts_weights" or "inference.group_size". `m` must be resolved (resolve_model).
 Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1);
 
+// One weight tensor as a GGUF file names it, with the bytes weight_bytes counts for it.
+struct TensorBytes {
+    std::string name;      // "blk.7.ffn_up_exps.weight", "token_embd.weight", "output.weight"
+    int layer = -1;        // its repeating layer; -1 for the embeddings and the head
+    double bytes = 0;
+    bool routed = false;   // a routed-experts tensor (ffn_{gate,up,down}_exps): a decode step reads a share
+    bool output = false;   // the LM head
+};
+
+// Every tensor of `m` in `q`'s format, in file order, with its bytes (tp 1). A layer's 1-D tensors
+// (norms, biases) are its attn_norm and ffn_norm, half of the layer's share each; the list's bytes
+// add up to weight_bytes' total. Errors as weight_bytes.
+Outcome<std::vector<TensorBytes>> weight_tensor_list(const ModelSpec& m, const QuantOptions& q);
+
 // The GGUF tensor type llama.cpp's quantizer gives each tensor of `m` for file type `ftype_name`,
 // summed: bytes of the tensor data (no metadata). Exposed for tests and docs.
 Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix);
