@@ -450,35 +450,34 @@ void add_part(WeightBreakdown& w, Role r, double bytes) {
     }
 }
 
-// The tensor's name in a GGUF file (llama-arch.cpp LLM_TENSOR_NAMES): "blk.7.ffn_up_exps.weight".
+// The tensor's kind in its GGUF name (llama-arch.cpp LLM_TENSOR_NAMES: "blk.N.<kind>.weight").
 // `first_pos` tells position_embd (a learned position table, written first) from token_types.
-std::string gguf_tensor_name(const ModelSpec& m, const Tensor& t, bool first_pos) {
-    const char* base = "";
-    switch (t.role) {
-        case Role::TokenEmbd: return "token_embd.weight";
-        case Role::PosEmbd: return first_pos && m.max_position > 0 ? "position_embd.weight" : "token_types.weight";
-        case Role::Output: return "output.weight";
-        case Role::AttnQ: base = "attn_q"; break;
-        case Role::AttnK: base = "attn_k"; break;
-        case Role::AttnV: base = "attn_v"; break;
-        case Role::AttnQkv: base = "attn_qkv"; break;
-        case Role::AttnOut: base = "attn_output"; break;
-        case Role::AttnQA: base = "attn_q_a"; break;
-        case Role::AttnQB: base = "attn_q_b"; break;
-        case Role::AttnKvA: base = "attn_kv_a_mqa"; break;
-        case Role::AttnKvB: base = "attn_kv_b"; break;
-        case Role::FfnGate: base = "ffn_gate"; break;
-        case Role::FfnUp: base = "ffn_up"; break;
-        case Role::FfnDown: base = "ffn_down"; break;
-        case Role::ExpGate: base = "ffn_gate_exps"; break;
-        case Role::ExpUp: base = "ffn_up_exps"; break;
-        case Role::ExpDown: base = "ffn_down_exps"; break;
-        case Role::ShGate: base = "ffn_gate_shexp"; break;
-        case Role::ShUp: base = "ffn_up_shexp"; break;
-        case Role::ShDown: base = "ffn_down_shexp"; break;
-        case Role::Router: base = "ffn_gate_inp"; break;
+const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
+    switch (r) {
+        case Role::TokenEmbd: return "token_embd";
+        case Role::PosEmbd: return first_pos && m.max_position > 0 ? "position_embd" : "token_types";
+        case Role::Output: return "output";
+        case Role::AttnQ: return "attn_q";
+        case Role::AttnK: return "attn_k";
+        case Role::AttnV: return "attn_v";
+        case Role::AttnQkv: return "attn_qkv";
+        case Role::AttnOut: return "attn_output";
+        case Role::AttnQA: return "attn_q_a";
+        case Role::AttnQB: return "attn_q_b";
+        case Role::AttnKvA: return "attn_kv_a_mqa";
+        case Role::AttnKvB: return "attn_kv_b";
+        case Role::FfnGate: return "ffn_gate";
+        case Role::FfnUp: return "ffn_up";
+        case Role::FfnDown: return "ffn_down";
+        case Role::ExpGate: return "ffn_gate_exps";
+        case Role::ExpUp: return "ffn_up_exps";
+        case Role::ExpDown: return "ffn_down_exps";
+        case Role::ShGate: return "ffn_gate_shexp";
+        case Role::ShUp: return "ffn_up_shexp";
+        case Role::ShDown: return "ffn_down_shexp";
+        case Role::Router: return "ffn_gate_inp";
     }
-    return "blk." + std::to_string(t.layer) + "." + base + ".weight";
+    return "";
 }
 
 // Sums `tensors` with the per-tensor byte function `bytes_of` and spreads the 1-D remainder (norms,
@@ -503,8 +502,8 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
         if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
             w.largest_matrix = std::max(w.largest_matrix, t.rows * t.cols * scale);
         if (list) {
-            const bool first_pos = t.role == Role::PosEmbd && (list->empty() || list->back().name != "position_embd.weight");
-            list->push_back(TensorBytes{gguf_tensor_name(m, t, first_pos), t.layer, b, is_routed(t.role), t.role == Role::Output});
+            const bool first_pos = t.role == Role::PosEmbd && (list->empty() || std::strcmp(list->back().kind, "position_embd") != 0);
+            list->push_back(TensorBytes{gguf_tensor_kind(m, t.role, first_pos), t.layer, b, is_routed(t.role), t.role == Role::Output});
         }
     }
     const double other_params = std::max(0.0, p.total - matrix_params * scale);
@@ -513,7 +512,7 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
     if (list)
         for (int il = 0; il < m.layers; ++il)
             for (const char* norm : {"attn_norm", "ffn_norm"})
-                list->push_back(TensorBytes{"blk." + std::to_string(il) + "." + norm + ".weight", il, w.other / m.layers / 2, false, false});
+                list->push_back(TensorBytes{norm, il, w.other / m.layers / 2, false, false});
     w.per_gpu += w.other;  // replicated (norms; biases are small)
     w.params = matrix_params * scale + other_params;
     w.total = w.embedding + w.output + w.attention + w.mlp + w.experts + w.router + w.other;
@@ -633,13 +632,9 @@ Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string
     return gguf_bytes(m, ftype_name, imatrix, nullptr);
 }
 
-Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp) { return format_bytes(m, q, tp, nullptr); }
-
-Outcome<std::vector<TensorBytes>> weight_tensor_list(const ModelSpec& m, const QuantOptions& q) {
-    std::vector<TensorBytes> list;
-    auto r = format_bytes(m, q, 1, &list);
-    if (!r.ok) return Outcome<std::vector<TensorBytes>>::failure(r.error);
-    return Outcome<std::vector<TensorBytes>>::success(std::move(list));
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* tensors) {
+    if (tensors) tensors->clear();
+    return format_bytes(m, q, tp, tensors);
 }
 
 bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err) {

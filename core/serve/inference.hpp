@@ -268,6 +268,7 @@ struct InferencePlan {
         bool routed = false;      // routed experts: a decode step reads a share
         bool read = true;         // read whole by a decode step (false: token_embd, only rows looked up)
     };
+    std::vector<TensorBytes> tensors;  // every weight tensor and its bytes, only with -ot (weight_bytes)
     std::vector<TensorMove> tensor_moves;
     double host_moved_largest = 0;  // the largest tensor -ot moves into host RAM (op offload copies it)
     int n_devices = 1;           // GPUs llama.cpp uses

@@ -62,12 +62,50 @@ std::string num_plain(double v) {
     return buf;
 }
 
+// -ot parsed, and each tensor's first matching pair. The what-fits searches and the planner build a
+// plan per candidate (thousands), with the same value and names: the last answer is kept, confirmed
+// against the value, the machine and every tensor's kind and layer (thread_local: nothing shared).
+struct OverrideCache {
+    std::string value, backend;
+    int n_gpus = -1;
+    bool ok = false;
+    Error err;
+    std::vector<TensorOverride> pairs;
+    std::vector<std::pair<const char*, int>> names;  // kind and layer of each tensor `hits` is for
+    std::vector<int> hits;                           // index of the first matching pair, -1: none
+};
+
+const OverrideCache& parsed_overrides(const std::string& value, const std::string& backend, int n_gpus) {
+    static thread_local OverrideCache c;
+    if (c.n_gpus != n_gpus || c.value != value || c.backend != backend) {
+        c = OverrideCache{};
+        c.value = value, c.backend = backend, c.n_gpus = n_gpus;
+        c.ok = parse_tensor_overrides(value, backend, n_gpus, c.pairs, c.err);
+    }
+    return c;
+}
+
+const std::vector<int>& override_hits(const OverrideCache& cc, const std::vector<TensorBytes>& list) {
+    OverrideCache& c = const_cast<OverrideCache&>(cc);
+    bool same = c.names.size() == list.size();
+    for (size_t k = 0; same && k < list.size(); ++k) same = c.names[k].first == list[k].kind && c.names[k].second == list[k].layer;
+    if (!same) {
+        c.names.clear();
+        c.hits.clear();
+        for (const auto& t : list) {
+            c.names.emplace_back(t.kind, t.layer);
+            c.hits.push_back(first_override(c.pairs, t.name()));
+        }
+    }
+    return c.hits;
+}
+
 // -ot: places every tensor of the model by the first override its name matches, else where the
 // layer placement and --n-cpu-moe put it (llama-model.cpp create_tensor: the overrides are searched
 // in order and the first match replaces the buffer type; -ot's pairs come before --n-cpu-moe's, as
 // when -ot is first on the command line). A GPU layer whose routed experts alone go to the CPU is
 // --n-cpu-moe's case (experts_on_host, the same bytes); every other difference is a TensorMove.
-void place_tensors(InferencePlan& p, const std::vector<TensorOverride>& ov, std::vector<TensorBytes> list) {
+void place_tensors(InferencePlan& p, const OverrideCache& ov, std::vector<TensorBytes> list) {
     const ModelSpec& m = p.model;
     const LlamaCppOptions& o = p.in.llamacpp;
     const size_t nl = static_cast<size_t>(m.layers);
@@ -81,7 +119,8 @@ void place_tensors(InferencePlan& p, const std::vector<TensorOverride>& ov, std:
         if (have > 0) t.bytes *= want / have;
     }
     // A tied head is token_embd duplicated on the output's device, created under token_embd's name.
-    if (m.tied_embeddings) list.push_back(TensorBytes{"token_embd.weight", -1, p.weights.embedding, false, true});
+    if (m.tied_embeddings) list.push_back(TensorBytes{"token_embd", -1, p.weights.embedding, false, true});
+    const std::vector<int>& hits = override_hits(ov, list);
 
     auto home = [&](const TensorBytes& t) { return t.layer >= 0 ? p.layer_device[static_cast<size_t>(t.layer)] : t.output ? p.output_device : -1; };
     std::vector<int> to(list.size());
@@ -89,9 +128,8 @@ void place_tensors(InferencePlan& p, const std::vector<TensorOverride>& ov, std:
     for (size_t k = 0; k < list.size(); ++k) {
         const TensorBytes& t = list[k];
         const int h = home(t);
-        const int hit = first_override(ov, t.name);
         const bool cpu_moe = t.layer >= 0 && t.routed && t.layer < o.n_cpu_moe;
-        to[k] = hit >= 0 ? ov[static_cast<size_t>(hit)].device : cpu_moe ? -1 : h;
+        to[k] = hits[k] >= 0 ? ov.pairs[static_cast<size_t>(hits[k])].device : cpu_moe ? -1 : h;
         if (t.layer < 0) continue;
         const size_t il = static_cast<size_t>(t.layer);
         if (t.routed) has_routed[il] = 1, routed_all_host[il] &= to[k] < 0 ? 1 : 0;
@@ -200,14 +238,12 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
     p.tensor_moves.clear();
     p.host_moved_largest = 0;
     if (!o.override_tensor.empty()) {
-        std::vector<TensorOverride> ov;
-        if (!parse_tensor_overrides(o.override_tensor, llamacpp_backend(p), p.cpu_only ? 0 : p.n_devices, ov, err)) return false;
-        auto rl = weight_tensor_list(m, p.in.weights);
-        if (!rl.ok) {
-            err = rl.error;
+        const OverrideCache& ov = parsed_overrides(o.override_tensor, llamacpp_backend(p), p.cpu_only ? 0 : p.n_devices);
+        if (!ov.ok) {
+            err = ov.err;
             return false;
         }
-        place_tensors(p, ov, std::move(rl.value));
+        place_tensors(p, ov, p.tensors);
     }
     // Pipeline parallelism: several GPUs, every layer and the output offloaded, layer split, the KV
     // offloaded and no tensor overrides such as --n-cpu-moe or -ot (llama-context.cpp: pipeline_parallel =

@@ -45,8 +45,7 @@ struct PatternCompiler {
     char peek() const { return s[i]; }
 
     int add_class(const std::bitset<256>& set) {
-        out.classes_.push_back(std::vector<bool>(256));
-        for (int c = 0; c < 256; ++c) out.classes_.back()[static_cast<size_t>(c)] = set[static_cast<size_t>(c)];
+        out.classes_.push_back(set);
         return static_cast<int>(out.classes_.size() - 1);
     }
     Frag one(const std::bitset<256>& set) { return Frag{Inst{Inst::Class, add_class(set), 0}}; }
@@ -277,36 +276,40 @@ bool TensorPattern::compile(const std::string& pattern, std::string& why) {
 bool TensorPattern::search(const std::string& name) const {
     const size_t n = prog_.size(), len = name.size();
     if (n == 0) return false;
-    std::vector<int> clist, nlist, stack;
-    std::vector<size_t> mark(n, static_cast<size_t>(-1));  // the position a pc was last added at
+    if (mark_.size() != n) mark_.assign(n, 0);
+    clist_.clear();
+    nlist_.clear();
+    const std::uint64_t base = stamp_ + 1;  // position pos is stamp base + pos
+    stamp_ += len + 1;
     // Follows jumps, splits and assertions from `pc` at position `pos`, adding the threads that
     // wait on a character (or match) to `list`.
     auto add = [&](std::vector<int>& list, int pc, size_t pos) {
-        stack.assign(1, pc);
-        while (!stack.empty()) {
-            const int at = stack.back();
-            stack.pop_back();
-            if (mark[static_cast<size_t>(at)] == pos) continue;
-            mark[static_cast<size_t>(at)] = pos;
+        const std::uint64_t stamp = base + pos;
+        stack_.assign(1, pc);
+        while (!stack_.empty()) {
+            const int at = stack_.back();
+            stack_.pop_back();
+            if (mark_[static_cast<size_t>(at)] == stamp) continue;
+            mark_[static_cast<size_t>(at)] = stamp;
             const Inst& in = prog_[static_cast<size_t>(at)];
             switch (in.op) {
-                case Inst::Jmp: stack.push_back(in.x); break;
-                case Inst::Split: stack.push_back(in.y), stack.push_back(in.x); break;
-                case Inst::Bol: if (pos == 0) stack.push_back(at + 1); break;
-                case Inst::Eol: if (pos == len) stack.push_back(at + 1); break;
+                case Inst::Jmp: stack_.push_back(in.x); break;
+                case Inst::Split: stack_.push_back(in.y), stack_.push_back(in.x); break;
+                case Inst::Bol: if (pos == 0) stack_.push_back(at + 1); break;
+                case Inst::Eol: if (pos == len) stack_.push_back(at + 1); break;
                 default: list.push_back(at);
             }
         }
     };
     for (size_t pos = 0; pos <= len; ++pos) {
-        add(clist, 0, pos);  // regex_search: a match may start anywhere
-        for (int pc : clist) {
+        add(clist_, 0, pos);  // regex_search: a match may start anywhere
+        for (int pc : clist_) {
             const Inst& in = prog_[static_cast<size_t>(pc)];
             if (in.op == Inst::Match) return true;
-            if (pos < len && classes_[static_cast<size_t>(in.x)][static_cast<unsigned char>(name[pos])]) add(nlist, pc + 1, pos + 1);
+            if (pos < len && classes_[static_cast<size_t>(in.x)][static_cast<unsigned char>(name[pos])]) add(nlist_, pc + 1, pos + 1);
         }
-        clist.swap(nlist);
-        nlist.clear();
+        clist_.swap(nlist_);
+        nlist_.clear();
     }
     return false;
 }

@@ -8,6 +8,8 @@
 // build has exceptions off, so a bad pattern is an Error naming inference.llamacpp.override_tensor.
 #pragma once
 
+#include <bitset>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,7 +34,12 @@ public:
 
 private:
     std::vector<Inst> prog_;
-    std::vector<std::vector<bool>> classes_;  // 256 entries each: which bytes the class takes
+    std::vector<std::bitset<256>> classes_;  // which bytes each class takes
+    // Scratch kept between searches (no allocation per name): thread lists, the follow stack, and
+    // for each pc the stamp of the position it was last added at (stamps grow across searches).
+    mutable std::vector<int> clist_, nlist_, stack_;
+    mutable std::vector<std::uint64_t> mark_;
+    mutable std::uint64_t stamp_ = 0;
     friend struct PatternCompiler;
 };
 
