@@ -104,7 +104,7 @@ bool tensor_split_row(App& a, Form& f) {
 // -ot as llama-server takes it. The engine reads it: a bad pattern or buffer type is its Error on
 // inference.llamacpp.override_tensor, drawn under this row by row_end while the last valid result stays.
 bool override_tensor_row(App& a, Form& f) {
-    static char buf[257];  // a text field's 256 bytes (io/text_input.hpp kMaxTextFieldBytes) and the NUL
+    static char buf[4097];  // the field's 4096 bytes (core/fields.cpp text_max) and the NUL
     static bool editing = false;
     std::string& value = a.inputs.inference.llamacpp.override_tensor;
     const Field field{"inference.llamacpp.override_tensor", "Tensor overrides (-ot)",

@@ -158,6 +158,13 @@ test('-ot with layer patterns: the experts of layers 16-47 in RAM (32 x 365,690,
   near(j.devices[1].model_bytes - base.devices[1].model_bytes, 32 * 365690880);
   near(base.devices[0].model_bytes - j.devices[0].model_bytes, 32 * 365690880);
   assert.equal(j.launch_command, `llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 4096 -ngl 49 -fa on -ot '${ot}'`);
+  // One pair per layer, as users often write it (32 pairs, 863 bytes: up to 4096 are read), is the same.
+  const perLayer = Array.from({ length: 32 }, (_, i) => `blk\\.${16 + i}\\.ffn_.*_exps\\.=CPU`).join(',');
+  assert.equal(perLayer.length, 863);
+  assert.deepEqual(json([...BASE, '-ot', perLayer]).devices, j.devices);
+  const tooLong = run([...BASE, '-ot', `${perLayer},${perLayer},${perLayer},${perLayer},${perLayer}`]);
+  assert.equal(tooLong.code, 1);
+  assert.match(tooLong.err, /inference\.llamacpp\.override_tensor must be at most 4096 bytes of text, got 4319/);
   // The printed command reads back (the shell removes the quotes).
   const back = json([...BASE, '-ngl', '49', '-ot', ot]);
   assert.deepEqual(back.devices, j.devices);
