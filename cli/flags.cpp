@@ -51,8 +51,11 @@ Inputs (see docs/config.md):
   -c, --ctx N            llama-server -c: context over all slots (inference.context = N / -np; also --ctx-size)
   -fa, --flash-attn on|off|auto  auto: on, off with -nkvo     (inference.llamacpp.flash_attn)
   -ts, --tensor-split A,B,...   one share per GPU              (inference.llamacpp.tensor_split)
-  --cpu-moe, -cmoe, -ot ".ffn_.*_exps.=CPU"   every layer's routed experts in system RAM
+  --cpu-moe, -cmoe       every layer's routed experts in system RAM
                          (inference.llamacpp.n_cpu_moe past the last layer; printed as --cpu-moe)
+  -ot, --override-tensor PATTERN=TYPE[,...]   tensors whose GGUF name PATTERN matches go to buffer
+                         type TYPE (CPU, CUDA0, CUDA1, ROCm0, Metal ...), first match wins; several
+                         -ot add up (inference.llamacpp.override_tensor; docs/local.md has the regex subset)
   -nkvo, --no-kv-offload every layer's KV cache in system RAM (inference.llamacpp.no_kv_offload;
                          -kvo, --kv-offload: on the GPUs, the default)
 Fields (each flag sets the config field it names; llama-server's own spellings work too, so a
@@ -73,22 +76,6 @@ Exit status: 0 ok, 1 invalid input (the message names the field), 2 usage error.
 std::string usage() { return kUsageIntro + io::fields_flag_help() + kUsageOutput; }
 
 namespace {
-
-// llama-server -ot PATTERN=BUFFER[,...] that moves every layer's routed experts to system RAM:
-// each pattern names the experts ("exps"), no layer number, and the buffer is CPU.
-bool experts_to_cpu(const std::string& v) {
-    size_t start = 0;
-    while (start <= v.size()) {
-        const size_t end = std::min(v.find(',', start), v.size());
-        const std::string item = v.substr(start, end - start);
-        const size_t eq = item.rfind('=');
-        if (eq == std::string::npos || item.substr(eq + 1) != "CPU") return false;
-        const std::string pattern = item.substr(0, eq);
-        if (pattern.find("exps") == std::string::npos || pattern.find_first_of("0123456789") != std::string::npos) return false;
-        start = end + 1;
-    }
-    return true;
-}
 
 bool read_all(const std::string& path, std::string& out) {
     if (path == "-") {
@@ -247,6 +234,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
     bool print_import = false;
     long long ctx_total = 0;  // -c: the context over all slots (0: not given)
     bool fa_auto = false;     // -fa auto (off with -nkvo, below)
+    std::string override_tensor;  // -ot values so far, joined by commas
     Error bad_set;            // the first --set path the field table does not know
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
@@ -291,14 +279,17 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 return usage_error(a + " needs on, off or auto (auto: on, as llama.cpp turns it on where supported)");
             set_path(overrides, "inference.llamacpp.flash_attn", v != "off");
             fa_auto = v == "auto";
-        } else if (a == "--cpu-moe" || a == "-cmoe" || a == "-ot" || a == "--override-tensor") {
-            // llama-server --cpu-moe, or -ot with its experts-to-CPU pattern (".ffn_.*_exps.=CPU"):
-            // every layer's routed experts in system RAM, i.e. --n-cpu-moe past the last layer.
-            const bool ot = a == "-ot" || a == "--override-tensor";
-            if (ot && (!need(v) || !experts_to_cpu(v)))
-                return usage_error(a + " is read in its routed-experts-to-system-RAM form only (a pattern naming exps, =CPU: -ot \".ffn_.*_exps.=CPU\"), got " +
-                                   io::quoted_excerpt(v) + "; for the experts of the first N layers use --n-cpu-moe N");
+        } else if (a == "--cpu-moe" || a == "-cmoe") {
+            // llama-server --cpu-moe: every layer's routed experts in system RAM, i.e. --n-cpu-moe
+            // past the last layer.
             set_path(overrides, "inference.llamacpp.n_cpu_moe", find_field("inference.llamacpp.n_cpu_moe")->max);
+        } else if (a == "-ot" || a == "--override-tensor") {
+            // llama-server -ot pattern=buffer_type[,...]: several flags add up in order (common/arg.cpp
+            // pushes each pair onto tensor_buft_overrides), so their values join with commas. The
+            // engine checks the patterns and buffer types (inference.llamacpp.override_tensor).
+            if (!need(v) || v.empty()) return usage_error(a + " needs pattern=buffer_type pairs separated by commas (e.g. -ot \".ffn_.*_exps.=CPU\")");
+            override_tensor += (override_tensor.empty() ? "" : ",") + v;
+            set_path(overrides, "inference.llamacpp.override_tensor", override_tensor);
         } else if (a == "-nkvo" || a == "--no-kv-offload" || a == "-kvo" || a == "--kv-offload") {
             // llama-server's switch pair (common/arg.cpp: {"-kvo", "--kv-offload"}, {"-nkvo", "--no-kv-offload"}).
             set_path(overrides, "inference.llamacpp.no_kv_offload", a == "-nkvo" || a == "--no-kv-offload");

@@ -122,6 +122,7 @@ struct B {
     constexpr B& omit_default() { return f.omit_default = true, *this; }
     constexpr B& whole() { return f.whole = true, *this; }
     constexpr B& hand() { return f.by_hand = true, *this; }
+    constexpr B& text_max(unsigned bytes) { return f.text_max = bytes, *this; }
     constexpr operator FieldDef() const { return f; }
 };
 
@@ -393,6 +394,10 @@ constexpr FieldDef kTable[] = {
              "-ctv: V cache type (empty: kv_dtype); a quantized V cache needs flash_attn").def("empty").omit_default().cli("-ctv --ctv --cache-type-v"),
         Int("inference.llamacpp.n_cpu_moe", AT(inference.llamacpp.n_cpu_moe), "routed experts of the first N layers in system RAM")
             .range(0, k2p20, "layers").omit_default().cli("--n-cpu-moe"),
+        Text("inference.llamacpp.override_tensor", AT(inference.llamacpp.override_tensor),
+             "-ot: tensors whose GGUF name a pattern matches go to its buffer type, first match wins (CPU: system RAM)")
+            .accepts("pattern=buffer_type pairs, comma-separated, up to 4096 bytes; buffer types CPU, CUDA0.. / ROCm0.. / Metal (one per GPU); patterns in the regex subset of docs/local.md")
+            .def("empty").omit_default().text_max(4096),  // one pair per layer is common: 32 x "blk\.N\.ffn_.*_exps\.=CPU" is 863 bytes
         Bool("inference.llamacpp.no_kv_offload", AT(inference.llamacpp.no_kv_offload),
              "-nkvo: every layer's KV cache in system RAM, attention on the CPU")
             .omit_default(),

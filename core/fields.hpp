@@ -75,6 +75,7 @@ struct FieldDef {
     bool omit_default = false;        // written only when it differs from the default Config's
     bool whole = false;               // a Number member that must hold a whole number
     bool by_hand = false;        // io/ reads and writes it itself (cross-field rules, objects)
+    unsigned text_max = 0;       // Text: the most bytes accepted (0: io/text_input.hpp's kMaxTextFieldBytes, 256)
     // Where it lives: the one accessor of its kind (none for Object, List and some by_hand fields).
     int* (*int_at)(Config&) = nullptr;
     double* (*number_at)(Config&) = nullptr;

@@ -53,7 +53,7 @@ bool read_field(ObjectReader& r, const FieldDef& f, Config& cfg) {
         }
         case FieldKind::Bool: return !f.bool_at || r.boolean(key, *f.bool_at(cfg));
         case FieldKind::Toggle: return !f.toggle_at || read_toggle(r, key, *f.toggle_at(cfg));
-        case FieldKind::Text: return !f.text_at || r.string(key, *f.text_at(cfg));
+        case FieldKind::Text: return !f.text_at || r.string(key, *f.text_at(cfg), f.text_max ? f.text_max : kMaxTextFieldBytes);
         case FieldKind::Enum: {
             if (!f.enum_set) return r.ok();
             std::string s;

@@ -56,7 +56,7 @@ bool ObjectReader::boolean(const char* key, bool& out) {
     return true;
 }
 
-bool ObjectReader::string(const char* key, std::string& out) {
+bool ObjectReader::string(const char* key, std::string& out, std::size_t max_bytes) {
     if (!ok_) return false;
     const nlohmann::json* found = get(key);
     if (!found) return true;
@@ -65,7 +65,7 @@ bool ObjectReader::string(const char* key, std::string& out) {
     // Checked in place, before the copy: a link or message can carry any bytes.
     const std::string& text = v.get_ref<const std::string&>();
     Error e;
-    if (!check_text(path(key), text, kMaxTextFieldBytes, e)) return fail(key, e.message);
+    if (!check_text(path(key), text, max_bytes, e)) return fail(key, e.message);
     out = text;
     return true;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.hpp"
+#include "io/text_input.hpp"
 
 namespace vc::io {
 
@@ -35,8 +36,8 @@ public:
     bool number(const char* key, double& out);
     bool integer(const char* key, int& out);   // a whole number that fits an int
     bool boolean(const char* key, bool& out);
-    // A text field: valid UTF-8 of at most kMaxTextFieldBytes (io/text_input.hpp), checked before the copy.
-    bool string(const char* key, std::string& out);
+    // A text field: valid UTF-8 of at most max_bytes (io/text_input.hpp), checked before the copy.
+    bool string(const char* key, std::string& out, std::size_t max_bytes = kMaxTextFieldBytes);
     // Every key of the object must be in `allowed`.
     bool only_keys(std::initializer_list<const char*> allowed);
     bool only_keys(const std::vector<const char*>& allowed);

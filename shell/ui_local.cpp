@@ -101,6 +101,30 @@ bool tensor_split_row(App& a, Form& f) {
     return changed;
 }
 
+// -ot as llama-server takes it. The engine reads it: a bad pattern or buffer type is its Error on
+// inference.llamacpp.override_tensor, drawn under this row by row_end while the last valid result stays.
+bool override_tensor_row(App& a, Form& f) {
+    static char buf[4097];  // the field's 4096 bytes (core/fields.cpp text_max) and the NUL
+    static bool editing = false;
+    std::string& value = a.inputs.inference.llamacpp.override_tensor;
+    const Field field{"inference.llamacpp.override_tensor", "Tensor overrides (-ot)",
+                      "pattern=buffer_type pairs, comma-separated: tensors whose GGUF name a pattern matches go to that buffer (CPU: system RAM; "
+                      "CUDA0, CUDA1 ...: that GPU), first match wins. E.g. blk\\.(1[6-9]|2[0-9])\\.ffn_.*_exps\\.=CPU"};
+    row_begin(f, field);
+    if (!editing) std::snprintf(buf, sizeof buf, "%s", value.c_str());
+    ImGui::PushID(field.id);
+    ImGui::InputTextWithHint("##v", "none (e.g. exps=CPU)", buf, sizeof buf);
+    editing = ImGui::IsItemActive();
+    const bool done = ImGui::IsItemDeactivatedAfterEdit();
+    reg(a, field.id);
+    field_tooltip(field);
+    ImGui::PopID();
+    const bool changed = done && value != buf;
+    if (changed) value = buf;
+    row_end(f, field);
+    return changed;
+}
+
 // A combo of "None" and ids (a projector or a draft model); `value` empty is None.
 bool optional_combo(Form& f, const Field& field, const char* none_tip, const std::vector<std::pair<std::string, std::string>>& items,
                     std::string& value) {
@@ -130,6 +154,8 @@ bool llamacpp_rows(App& a, Form& k) {
     if (c.model.experts > 0)
         changed |= integer(k, {"inference.llamacpp.n_cpu_moe", "CPU MoE layers (--n-cpu-moe)", "Routed experts of the first N layers stay in system RAM; attention stays on the GPU."},
                            o.n_cpu_moe, shown(Step::Add, "%.0f"));
+    if (!o.ollama)  // Ollama's parameters have no -ot
+        changed |= override_tensor_row(a, k);
     changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch (-ub)", "n_ubatch: the compute buffer grows with it."}, o.n_ubatch,
                        shown(Step::Double, "%.0f", {128, 256, 512, 1024, 2048}));
     changed |= integer(k, {"inference.llamacpp.n_batch", "Logical batch (-b)", "n_batch: caps the physical batch (-ub) the compute buffer is sized for."},
@@ -192,6 +218,7 @@ bool llamacpp_rows(App& a, Form& k) {
             in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
             o.flash_attn = false;
             o.no_kv_offload = false;  // Ollama has no -nkvo (the engine refuses the pair)
+            o.override_tensor.clear();  // nor -ot
         }
         changed = true;
     }

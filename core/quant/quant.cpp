@@ -450,11 +450,42 @@ void add_part(WeightBreakdown& w, Role r, double bytes) {
     }
 }
 
+// The tensor's kind in its GGUF name (llama-arch.cpp LLM_TENSOR_NAMES: "blk.N.<kind>.weight").
+// `first_pos` tells position_embd (a learned position table, written first) from token_types.
+const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
+    switch (r) {
+        case Role::TokenEmbd: return "token_embd";
+        case Role::PosEmbd: return first_pos && m.max_position > 0 ? "position_embd" : "token_types";
+        case Role::Output: return "output";
+        case Role::AttnQ: return "attn_q";
+        case Role::AttnK: return "attn_k";
+        case Role::AttnV: return "attn_v";
+        case Role::AttnQkv: return "attn_qkv";
+        case Role::AttnOut: return "attn_output";
+        case Role::AttnQA: return "attn_q_a";
+        case Role::AttnQB: return "attn_q_b";
+        case Role::AttnKvA: return "attn_kv_a_mqa";
+        case Role::AttnKvB: return "attn_kv_b";
+        case Role::FfnGate: return "ffn_gate";
+        case Role::FfnUp: return "ffn_up";
+        case Role::FfnDown: return "ffn_down";
+        case Role::ExpGate: return "ffn_gate_exps";
+        case Role::ExpUp: return "ffn_up_exps";
+        case Role::ExpDown: return "ffn_down_exps";
+        case Role::ShGate: return "ffn_gate_shexp";
+        case Role::ShUp: return "ffn_up_shexp";
+        case Role::ShDown: return "ffn_down_shexp";
+        case Role::Router: return "ffn_gate_inp";
+    }
+    return "";
+}
+
 // Sums `tensors` with the per-tensor byte function `bytes_of` and spreads the 1-D remainder (norms,
 // biases: model_params' total less the matrices) at `other_bytes_per_param`, per layer evenly.
+// With `list`, each tensor's name and bytes too (a layer's 1-D share as its attn_norm and ffn_norm).
 template <typename BytesOf>
 WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tensors, int tp, double other_bytes_per_param,
-                            BytesOf bytes_of) {
+                            BytesOf bytes_of, std::vector<TensorBytes>* list = nullptr) {
     WeightBreakdown w;
     w.layer_bytes.assign(static_cast<size_t>(m.layers), 0.0);
     const ParamBreakdown p = model_params(m);
@@ -470,10 +501,18 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
         w.per_gpu += b * tp_share(m, t.role, tp);
         if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
             w.largest_matrix = std::max(w.largest_matrix, t.rows * t.cols * scale);
+        if (list) {
+            const bool first_pos = t.role == Role::PosEmbd && (list->empty() || std::strcmp(list->back().kind, "position_embd") != 0);
+            list->push_back(TensorBytes{gguf_tensor_kind(m, t.role, first_pos), t.layer, b, is_routed(t.role), t.role == Role::Output});
+        }
     }
     const double other_params = std::max(0.0, p.total - matrix_params * scale);
     w.other = other_params * other_bytes_per_param;
     for (auto& lb : w.layer_bytes) lb += w.other / m.layers;
+    if (list)
+        for (int il = 0; il < m.layers; ++il)
+            for (const char* norm : {"attn_norm", "ffn_norm"})
+                list->push_back(TensorBytes{norm, il, w.other / m.layers / 2, false, false});
     w.per_gpu += w.other;  // replicated (norms; biases are small)
     w.params = matrix_params * scale + other_params;
     w.total = w.embedding + w.output + w.attention + w.mlp + w.experts + w.router + w.other;
@@ -495,7 +534,9 @@ std::string bits_text(double bits) {
 
 }  // namespace
 
-Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix) {
+namespace {
+
+Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix, std::vector<TensorBytes>* list) {
     int ft = -1;
     const auto& fts = gguf_ftypes();
     for (size_t i = 0; i < fts.size(); ++i)
@@ -528,7 +569,7 @@ Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string
         return n / g.block * g.block_bytes;
     };
     constexpr double kGgufOneDimBytes = 4;  // norms and biases: convert_hf_to_gguf writes 1-D tensors as F32
-    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of);
+    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of, list);
     by_type[F32] += w.other / 4;
     std::string mix;
     for (size_t i = 0; i < by_type.size(); ++i)
@@ -539,7 +580,7 @@ Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string
     return Outcome<WeightBreakdown>::success(w);
 }
 
-Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp) {
+Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* list) {
     auto main = lookup_format(q.format, "inference.weights");
     if (!main.ok) return Outcome<WeightBreakdown>::failure(main.error);
     const WeightFormat* f = main.value;
@@ -559,7 +600,7 @@ Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q,
             return Outcome<WeightBreakdown>::failure(Error{err.field, err.message + " (or -1 for one group per row)"});
     }
     if (f->family == FormatFamily::Gguf) {
-        auto r = gguf_weight_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix);
+        auto r = gguf_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix, list);
         if (r.ok && tp > 1) {
             // llama.cpp splits layers across GPUs (--split-mode layer): an even share of the layers.
             r.value.per_gpu = r.value.total / tp;
@@ -578,11 +619,22 @@ Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q,
             return t.rows * t.cols * t.count * dtype_bytes;
         return format_tensor_bytes(use, q, t);
     };
-    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of);
+    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of, list);
     w.formula = num(w.params) + " weights as " + f->label + (fe != f ? std::string(", experts ") + fe->label : std::string()) +
                 " x " + bits_text(w.bits_per_weight) + " bits / 8";
     if (f->family != FormatFamily::Float && q.keep_embeddings) w.formula += " (embeddings and LM head kept at " + num(dtype_bytes) + " B)";
     return Outcome<WeightBreakdown>::success(w);
+}
+
+}  // namespace
+
+Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix) {
+    return gguf_bytes(m, ftype_name, imatrix, nullptr);
+}
+
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* tensors) {
+    if (tensors) tensors->clear();
+    return format_bytes(m, q, tp, tensors);
 }
 
 bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err) {

@@ -117,9 +117,25 @@ struct WeightsFile {
 // largest matrix scale with the total. Errors name "inference.weights_file.*".
 bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err);
 
+// One weight tensor as a GGUF file names it, with the bytes weight_bytes counts for it.
+struct TensorBytes {
+    const char* kind = "";  // "ffn_up_exps", "attn_norm", "token_embd", "output" (a literal: no allocation per tensor)
+    int layer = -1;         // its repeating layer; -1 for the embeddings and the head
+    double bytes = 0;
+    bool routed = false;   // a routed-experts tensor (ffn_{gate,up,down}_exps): a decode step reads a share
+    bool output = false;   // the LM head
+    // The GGUF name: "blk.7.ffn_up_exps.weight", "token_embd.weight".
+    std::string name() const { return (layer >= 0 ? "blk." + std::to_string(layer) + "." : std::string()) + kind + ".weight"; }
+};
+
 // Resolves the format and computes the weights. Errors name "inference.weights",
 // "inference.experts_weights" or "inference.group_size". `m` must be resolved (resolve_model).
-Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1);
+// With `tensors`, every tensor of `m` too (whole, whatever `tp`), in file order, with its bytes: a layer's 1-D
+// tensors (norms, biases) as its attn_norm and ffn_norm, half of the layer's share each, so the
+// list adds up to the total (llama.cpp's -ot places tensors by name).
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1, std::vector<TensorBytes>* tensors = nullptr);
+
+
 
 // The GGUF tensor type llama.cpp's quantizer gives each tensor of `m` for file type `ftype_name`,
 // summed: bytes of the tensor data (no metadata). Exposed for tests and docs.

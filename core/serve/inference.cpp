@@ -231,7 +231,9 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     if (layer_split && in.tp > m.layers)
         return R::failure("inference.tp", "inference.tp (" + std::to_string(in.tp) + ") must be at most model.layers (" +
                                               std::to_string(m.layers) + "): " + engine_name(in.engine) + " splits whole layers across GPUs");
-    auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp);
+    // llama.cpp's -ot places tensors by name: the list comes with the same pass.
+    const bool by_tensor = in.engine == Engine::LlamaCpp && !in.llamacpp.override_tensor.empty();
+    auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr);
     if (!rw.ok) return R::failure(rw.error);
     p.weights = rw.value;
     if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err)) return R::failure(err);

@@ -166,6 +166,10 @@ struct LlamaCppOptions {
     bool flash_attn = true;  // -fa (on by default where supported since 2025)
     std::string kv_dtype_v;  // -ctv; empty: inference.kv_dtype (-ctk) for both
     int n_cpu_moe = 0;       // --n-cpu-moe N: routed experts of the first N layers stay in host RAM
+    // -ot / --override-tensor: "pattern=buffer_type" pairs, comma-separated (several -ot flags
+    // joined by commas); a tensor goes to the first pair whose pattern its GGUF name matches
+    // (llama-model.cpp create_tensor: std::regex_search in order). core/serve/tensor_override.hpp.
+    std::string override_tensor;
     // -nkvo / --no-kv-offload: every layer's KV cache in host RAM, the attention on the CPU
     // (src/llama-kv-cache.cpp: offload false -> ggml_backend_cpu_buffer_type(); llama.cpp issues
     // #9302 and #12663). core/serve/llamacpp.cpp has the rules.
@@ -263,6 +267,18 @@ struct InferencePlan {
     std::vector<int> layer_device;  // per repeating layer: GPU index, -1 = CPU
     std::vector<bool> experts_on_host;  // per layer: routed experts in host RAM (--n-cpu-moe)
     int output_device = -1;      // GPU of the output layer, -1 = CPU
+    // -ot: tensors an override puts somewhere else than the layer placement (and --n-cpu-moe) do;
+    // a GPU layer whose routed experts alone go to the CPU is marked in experts_on_host instead.
+    struct TensorMove {
+        int layer = -1;           // -1: token_embd or the head
+        int from = -1, to = -1;   // devices: GPU index, -1 = host
+        double bytes = 0;
+        bool routed = false;      // routed experts: a decode step reads a share
+        bool read = true;         // read whole by a decode step (false: token_embd, only rows looked up)
+    };
+    std::vector<TensorBytes> tensors;  // every weight tensor and its bytes, only with -ot (weight_bytes)
+    std::vector<TensorMove> tensor_moves;
+    double host_moved_largest = 0;  // the largest tensor -ot moves into host RAM (op offload copies it)
     int n_devices = 1;           // GPUs llama.cpp uses
     std::vector<double> row_share;  // --split-mode row: each GPU's share of every matrix
     double n_copies = 1;         // scheduler input copies (pipeline parallelism)

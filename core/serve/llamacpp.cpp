@@ -13,6 +13,7 @@
 
 #include "core/fields.hpp"
 #include "core/model/presets.hpp"
+#include "core/serve/tensor_override.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -61,6 +62,92 @@ std::string num_plain(double v) {
     return buf;
 }
 
+// -ot parsed, and each tensor's first matching pair. The what-fits searches and the planner build a
+// plan per candidate (thousands), with the same value and names: the last answer is kept, confirmed
+// against the value, the machine and every tensor's kind and layer (thread_local: nothing shared).
+struct OverrideCache {
+    std::string value, backend;
+    int n_gpus = -1;
+    bool ok = false;
+    Error err;
+    std::vector<TensorOverride> pairs;
+    std::vector<std::pair<const char*, int>> names;  // kind and layer of each tensor `hits` is for
+    std::vector<int> hits;                           // index of the first matching pair, -1: none
+};
+
+const OverrideCache& parsed_overrides(const std::string& value, const std::string& backend, int n_gpus) {
+    static thread_local OverrideCache c;
+    if (c.n_gpus != n_gpus || c.value != value || c.backend != backend) {
+        c = OverrideCache{};
+        c.value = value, c.backend = backend, c.n_gpus = n_gpus;
+        c.ok = parse_tensor_overrides(value, backend, n_gpus, c.pairs, c.err);
+    }
+    return c;
+}
+
+const std::vector<int>& override_hits(const OverrideCache& cc, const std::vector<TensorBytes>& list) {
+    OverrideCache& c = const_cast<OverrideCache&>(cc);
+    bool same = c.names.size() == list.size();
+    for (size_t k = 0; same && k < list.size(); ++k) same = c.names[k].first == list[k].kind && c.names[k].second == list[k].layer;
+    if (!same) {
+        c.names.clear();
+        c.hits.clear();
+        for (const auto& t : list) {
+            c.names.emplace_back(t.kind, t.layer);
+            c.hits.push_back(first_override(c.pairs, t.name()));
+        }
+    }
+    return c.hits;
+}
+
+// -ot: places every tensor of the model by the first override its name matches, else where the
+// layer placement and --n-cpu-moe put it (llama-model.cpp create_tensor: the overrides are searched
+// in order and the first match replaces the buffer type; -ot's pairs come before --n-cpu-moe's, as
+// when -ot is first on the command line). A GPU layer whose routed experts alone go to the CPU is
+// --n-cpu-moe's case (experts_on_host, the same bytes); every other difference is a TensorMove.
+void place_tensors(InferencePlan& p, const OverrideCache& ov, std::vector<TensorBytes> list) {
+    const ModelSpec& m = p.model;
+    const LlamaCppOptions& o = p.in.llamacpp;
+    const size_t nl = static_cast<size_t>(m.layers);
+    // Each part scaled to the breakdown's bytes (a weights file replaces the derived ones).
+    std::vector<double> derived(nl, 0.0);
+    double emb = 0, out = 0;
+    for (const auto& t : list) (t.layer >= 0 ? derived[static_cast<size_t>(t.layer)] : t.output ? out : emb) += t.bytes;
+    for (auto& t : list) {
+        const double have = t.layer >= 0 ? derived[static_cast<size_t>(t.layer)] : t.output ? out : emb;
+        const double want = t.layer >= 0 ? p.weights.layer_bytes[static_cast<size_t>(t.layer)] : t.output ? p.weights.output : p.weights.embedding;
+        if (have > 0) t.bytes *= want / have;
+    }
+    // A tied head is token_embd duplicated on the output's device, created under token_embd's name.
+    if (m.tied_embeddings) list.push_back(TensorBytes{"token_embd", -1, p.weights.embedding, false, true});
+    const std::vector<int>& hits = override_hits(ov, list);
+
+    auto home = [&](const TensorBytes& t) { return t.layer >= 0 ? p.layer_device[static_cast<size_t>(t.layer)] : t.output ? p.output_device : -1; };
+    std::vector<int> to(list.size());
+    std::vector<char> routed_all_host(nl, 1), others_home(nl, 1), has_routed(nl, 0);
+    for (size_t k = 0; k < list.size(); ++k) {
+        const TensorBytes& t = list[k];
+        const int h = home(t);
+        const bool cpu_moe = t.layer >= 0 && t.routed && t.layer < o.n_cpu_moe;
+        to[k] = hits[k] >= 0 ? ov.pairs[static_cast<size_t>(hits[k])].device : cpu_moe ? -1 : h;
+        if (t.layer < 0) continue;
+        const size_t il = static_cast<size_t>(t.layer);
+        if (t.routed) has_routed[il] = 1, routed_all_host[il] &= to[k] < 0 ? 1 : 0;
+        else others_home[il] &= to[k] == h ? 1 : 0;
+    }
+    p.tensor_moves.clear();
+    p.host_moved_largest = 0;
+    for (size_t il = 0; il < nl; ++il)
+        if (p.layer_device[il] >= 0) p.experts_on_host[il] = has_routed[il] && routed_all_host[il] && others_home[il];
+    for (size_t k = 0; k < list.size(); ++k) {
+        const TensorBytes& t = list[k];
+        const int h = home(t);
+        if (to[k] == h || (t.layer >= 0 && h >= 0 && p.experts_on_host[static_cast<size_t>(t.layer)])) continue;
+        p.tensor_moves.push_back(InferencePlan::TensorMove{t.layer, h, to[k], t.bytes, t.routed, t.layer >= 0 || t.output});
+        if (to[k] < 0 && t.layer >= 0) p.host_moved_largest = std::max(p.host_moved_largest, t.bytes);
+    }
+}
+
 }  // namespace
 
 bool kv_type_quantized(const std::string& id) {
@@ -101,6 +188,10 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
             err = Error{"inference.llamacpp.tensor_split", "inference.llamacpp.tensor_split needs at least one entry above 0"};
             return false;
         }
+    }
+    if (!o.override_tensor.empty() && o.ollama) {
+        err = Error{"inference.llamacpp.override_tensor", "inference.llamacpp.override_tensor (-ot) has no Ollama parameter: clear it or the profile"};
+        return false;
     }
     if (o.no_kv_offload && o.ollama) {
         err = Error{"inference.llamacpp.no_kv_offload", "inference.llamacpp.no_kv_offload (-nkvo) has no Ollama parameter: clear it or the profile"};
@@ -143,10 +234,22 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         p.experts_on_host[static_cast<size_t>(il)] = moe_layer(m, il) && (il < o.n_cpu_moe || p.layer_device[static_cast<size_t>(il)] < 0);
     }
     p.output_device = p.output_on_gpu ? std::min(device_of(m.layers), p.n_devices - 1) : -1;
+    // -ot: the tensors its patterns name go to the buffer type they give.
+    p.tensor_moves.clear();
+    p.host_moved_largest = 0;
+    if (!o.override_tensor.empty()) {
+        const OverrideCache& ov = parsed_overrides(o.override_tensor, llamacpp_backend(p), p.cpu_only ? 0 : p.n_devices);
+        if (!ov.ok) {
+            err = ov.err;
+            return false;
+        }
+        place_tensors(p, ov, p.tensors);
+    }
     // Pipeline parallelism: several GPUs, every layer and the output offloaded, layer split, the KV
-    // offloaded and no tensor overrides such as --n-cpu-moe (llama-context.cpp: pipeline_parallel =
+    // offloaded and no tensor overrides such as --n-cpu-moe or -ot (llama-context.cpp: pipeline_parallel =
     // n_devices > 1 && n_gpu_layers > n_layer && split_mode == LAYER && offload_kqv && !has_tensor_overrides).
-    p.n_copies = p.n_devices > 1 && ngl > m.layers && o.split_mode == SplitMode::Layer && o.n_cpu_moe == 0 && !o.no_kv_offload
+    p.n_copies = p.n_devices > 1 && ngl > m.layers && o.split_mode == SplitMode::Layer && o.n_cpu_moe == 0 && o.override_tensor.empty() &&
+                         !o.no_kv_offload
                      ? p.in.constants.llamacpp_sched_copies
                      : 1;
 
@@ -160,6 +263,7 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         on_gpu += p.weights.layer_bytes[static_cast<size_t>(il)] - (p.experts_on_host[static_cast<size_t>(il)] ? exp_layer : 0);
     }
     p.host_bytes = p.weights.total - on_gpu - (p.output_on_gpu && !m.tied_embeddings ? head : 0);
+    for (const auto& mv : p.tensor_moves) p.host_bytes += (mv.to < 0 ? mv.bytes : 0) - (mv.from < 0 ? mv.bytes : 0);
 
     // Vision projector.
     const VisionProjector& v = o.mmproj;
@@ -347,6 +451,18 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         g.extras += lora_layer;
         ++layers_on[static_cast<size_t>(d)];
     }
+    // -ot: tensors moved off their layer's (or the embedding's, the head's) device onto another.
+    for (const auto& mv : p.tensor_moves) {
+        if (mv.from < 0) b.host.model -= mv.bytes;
+        else if (mv.layer >= 0 && o.split_mode != SplitMode::Layer) gpu_layer_bytes -= mv.bytes;
+        else b.gpus[static_cast<size_t>(mv.from)].model -= mv.bytes;
+        if (mv.to < 0) {
+            b.host.model += mv.bytes;
+        } else {
+            b.gpus[static_cast<size_t>(mv.to)].model += mv.bytes;
+            if (mv.layer >= 0) ++layers_on[static_cast<size_t>(mv.to)];  // it runs that layer's ops: a graph to hold
+        }
+    }
     if (o.split_mode != SplitMode::Layer)  // row: each GPU a share of every matrix; none: all on GPU 0
         for (int d = 0; d < nd; ++d)
             b.gpus[static_cast<size_t>(d)].model += gpu_layer_bytes * (o.split_mode == SplitMode::Row ? p.row_share[static_cast<size_t>(d)] : 1);
@@ -375,15 +491,17 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
     // weights on the first GPU, copying each weight into its compute buffer (ggml-cuda offload_op).
     bool host_experts = false;
     for (bool e : p.experts_on_host) host_experts = host_experts || e;
-    if (nd > 0 && !unified && ub >= 32 && (cpu_layers > 0 || host_experts || p.output_device < 0)) {
+    const bool host_moved = p.host_moved_largest > 0;  // -ot put layer tensors in host RAM
+    if (nd > 0 && !unified && ub >= 32 && (cpu_layers > 0 || host_experts || host_moved || p.output_device < 0)) {
         const double mats = m.mlp != MlpKind::Gelu ? 3 : 2;
         double copy = 0, max_layer = 0;
         for (double w : p.weights.layer_bytes) max_layer = std::max(max_layer, w);
         if (cpu_layers > 0) copy = std::max(copy, std::min(p.weights.largest_matrix, max_layer / mats));
         if (host_experts) copy = std::max(copy, exp_layer / mats);
+        copy = std::max(copy, p.host_moved_largest);
         const double out_phase = p.output_device < 0 ? (shape.vocab + shape.embd) * ub * kF32 + head : 0;
         const double in_mask = n_kv * ub * kF32;
-        const double layer_phase = cpu_layers > 0 || host_experts
+        const double layer_phase = cpu_layers > 0 || host_experts || host_moved
                                        ? copies * (in_mask + shape.embd * ub * kF32) + (o.flash_attn ? n_kv * ub * kF16 : 0) + shape.ffn_peak * ub * kF32 + copy
                                        : 0;
         b.gpus[0].compute = std::max({b.gpus[0].compute, out_phase, layer_phase});
@@ -486,6 +604,18 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
     if (p.output_device >= 0 && nd > 0) gpu_read[static_cast<size_t>(p.output_device)] += head;
     else host_read += head;
+    // -ot: a moved tensor is read where it lives (routed experts: the share a step touches).
+    for (const auto& mv : p.tensor_moves) {
+        if (!mv.read) continue;
+        const double r = mv.routed ? mv.bytes * touched : mv.bytes;
+        const double layer_w = mv.layer >= 0 ? mv.bytes : 0;
+        if (mv.from < 0) host_read -= r, host_layer_weights -= layer_w;
+        else if (mv.layer >= 0 && p.in.llamacpp.split_mode == SplitMode::Row)
+            for (int g = 0; g < nd; ++g) gpu_read[static_cast<size_t>(g)] -= r * p.row_share[static_cast<size_t>(g)];
+        else gpu_read[static_cast<size_t>(mv.from)] -= r;
+        if (mv.to < 0) host_read += r, host_layer_weights += layer_w;
+        else gpu_read[static_cast<size_t>(mv.to)] += r;
+    }
     const double bw = p.has_gpu ? p.gpu.bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
     double gpu_s = 0;
     for (double r : gpu_read) {
@@ -539,6 +669,18 @@ std::string gguf_name(const InferencePlan& p) {
     return (p.model.id.empty() ? std::string("model") : p.model.id) + "-" + t + ".gguf";
 }
 
+// A word a POSIX shell reads back as it is: single-quoted where it holds anything but
+// [A-Za-z0-9_.,=/:+-] (a quote inside as '\'').
+std::string shell_quote(const std::string& v) {
+    bool plain = !v.empty();
+    for (char c : v)
+        plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::string("_.,=/:+-").find(c) != std::string::npos);
+    if (plain) return v;
+    std::string q = "'";
+    for (char c : v) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 std::string ctx_total(const InferencePlan& p) { return num_plain(static_cast<double>(p.in.context) * p.in.concurrency); }
 
 }  // namespace
@@ -584,6 +726,8 @@ std::string launch_command(const InferencePlan& p) {
     if (ctv != "f16") s += " -ctv " + ctv;
     if (o.n_ubatch != 512) s += " -ub " + num_plain(o.n_ubatch);
     if (o.n_batch != 2048) s += " -b " + num_plain(o.n_batch);
+    // -ot before --n-cpu-moe: llama.cpp keeps the overrides in command-line order, first match wins.
+    if (!o.override_tensor.empty()) s += " -ot " + shell_quote(o.override_tensor);
     // Every layer's experts: --cpu-moe (llama.cpp's --n-cpu-moe adds one tensor override per layer
     // up to N, so N past the last layer is printed as the flag for all of them).
     if (o.n_cpu_moe >= m.layers && m.experts > 0) s += " --cpu-moe";

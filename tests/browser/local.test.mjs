@@ -3,7 +3,8 @@
 // launch command are the CLI's for the same flags; Copy puts the command on the clipboard; -ngl
 // changed on the page changes the buffers as the CLI does; the llama.cpp fields are on the page and
 // in the link, which reads back to the same state; "KV cache in system RAM" (-nkvo) moves the KV; a
-// draft model's --draft-max and acceptance inputs appear with it and SPEED shows the speed-up.
+// draft model's --draft-max and acceptance inputs appear with it and SPEED shows the speed-up;
+// a typed -ot moves the experts of some layers, and a bad pattern is refused under its row.
 //   VRAMCALC_SITE   the built site folder (default build/wasm/site)
 //   VRAMCALC_BIN    the native CLI (default build/native/vramcalc)
 import { after, before, test } from 'node:test';
@@ -127,6 +128,39 @@ test('"KV cache in system RAM" ticked: -nkvo, the whole 768 MiB KV in system RAM
     assert.equal(s.inputs.inference.llamacpp.no_kv_offload, undefined);  // the default is left out of the config
     assert.doesNotMatch(s.fragment, /no_kv_offload/);
     assert.deepEqual(s.result.devices, before);
+});
+
+test('-ot typed on the page: the experts of layers 17-29 in system RAM, the CLI\'s buffers; a bad pattern shows the field\'s message and keeps the result', async () => {
+    const before = await v.state();
+    const ot = 'blk\\.(1[6-9]|2[0-9])\\.ffn_.*_exps\\.=CPU';
+    await v.inView('inference.llamacpp.override_tensor');
+    await v.typeInto('inference.llamacpp.override_tensor', ot);
+    let s = await v.state();
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.inference.llamacpp.override_tensor, ot);
+    assert.deepEqual(s.result.devices, cli(['-ngl', '31', '-ot', ot]).devices);
+    assert.ok(s.result.launch_command.endsWith(` -ngl 31 -fa on -ot '${ot}'`), s.result.launch_command);
+    // -ngl 31 keeps layers 17-47 on the GPU (16 is a CPU layer already): 13 layers' experts move,
+    // 365,690,880 B each on average (gate and up Q4_K, down Q6_K in half the layers) = 4,753,981,440 B.
+    assert.ok(Math.abs(before.result.devices[0].model_bytes - s.result.devices[0].model_bytes - 13 * 365690880) < 1);
+    assert.match(s.fragment, /inference\.llamacpp\.override_tensor=/);
+    // A bad pattern: the engine's message under the row, the last valid result kept.
+    await v.typeInto('inference.llamacpp.override_tensor', 'blk\\.(1[6-9]=CPU');
+    const bad = await v.state();
+    assert.equal(bad.error?.field, 'inference.llamacpp.override_tensor');
+    assert.match(bad.error.message, /unbalanced parenthesis/);
+    assert.deepEqual(bad.result, s.result);
+    assert.ok((await v.widget('inference.llamacpp.override_tensor/error')).h > 0, 'the message is drawn under the row');
+    // Cleared: no overrides, the buffers of before.
+    await v.click('inference.llamacpp.override_tensor');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await v.settled();
+    s = await v.state();
+    assert.equal(s.error, null);
+    assert.equal(s.inputs.inference.llamacpp.override_tensor, undefined);  // the default is left out of the config
+    assert.deepEqual(s.result.devices, before.result.devices);
 });
 
 test('projector and Ollama profile picked on the page; the link reads back to the same state and buffers', async () => {

@@ -1,5 +1,5 @@
 // CLI tests for local inference with llama.cpp: llama-server's flags (-ngl, -c, -np, -ctk/-ctv,
-// -fa, --n-cpu-moe, --cpu-moe / -ot exps=CPU, -ts, --mmproj, --draft, --draft-max / --draft-min / --draft-acceptance, --ram-gib, --profile) set
+// -fa, --n-cpu-moe, --cpu-moe, -ot / --override-tensor, -ts, --mmproj, --draft, --draft-max / --draft-min / --draft-acceptance, --ram-gib, --profile) set
 // the same config fields a JSON config does, the launch command reads back through them, and the
 // per-device buffers are the ones a user checks against llama.cpp's start-up log. Run by ctest (`cli`).
 import { test } from 'node:test';
@@ -150,24 +150,57 @@ test('bad flag values: a usage error or the field named', () => {
   assert.match(r.err, /inference\.llamacpp\.mmproj\.preset/);
 });
 
-test('--cpu-moe, -cmoe and -ot ".ffn_.*_exps.=CPU": every layer\'s experts in system RAM, as --n-cpu-moe 48; printed as --cpu-moe', () => {
+test('--cpu-moe, -cmoe and -ot ".ffn_.*_exps.=CPU": every layer\'s experts in system RAM, as --n-cpu-moe 48', () => {
   const all = json([...BASE, '--n-cpu-moe', '48']);  // Qwen3-30B-A3B has 48 layers, every one MoE
   const cmd = 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 4096 -ngl 49 -fa on --cpu-moe';
   assert.equal(all.launch_command, cmd);  // (--n-cpu-moe N adds one tensor override per layer up to N)
   for (const flags of [['--cpu-moe'], ['-cmoe'], ['-ot', '.ffn_.*_exps.=CPU'], ['--override-tensor', 'exps=CPU']]) {
     const j = json([...BASE, ...flags]);
-    assert.equal(j.launch_command, cmd, flags.join(' '));
     assert.deepEqual(j.devices, all.devices, flags.join(' '));
+    assert.deepEqual(j.metrics, all.metrics, flags.join(' '));
   }
+  // -ot prints itself back, single-quoted for the shell.
+  assert.equal(json([...BASE, '-ot', '.ffn_.*_exps.=CPU']).launch_command,
+    "llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 4096 -ngl 49 -fa on -ot '.ffn_.*_exps.=CPU'");
   // The experts (128 x 3 matrices of 768 x 2048 per layer: most of the 17.3 GiB) leave the GPU:
   // under 2.5 GiB stays on it (attention, norms, the output layer, KV and compute).
   const [gpu, host] = all.devices;
   assert.ok(gpu.total_bytes < 2.5 * GiB && host.total_bytes > 15 * GiB, JSON.stringify(all.devices.map((d) => d.total_bytes)));
-  // An -ot pattern for some layers only is not read: the message says what to use instead.
-  const r = run([...BASE, '-ot', 'blk\\.1[0-9]\\.ffn_.*_exps.=CPU']);
-  assert.equal(r.code, 2);
-  assert.match(r.err, /-ot is read in its routed-experts-to-system-RAM form only .* use --n-cpu-moe N/);
-  assert.equal(run([...BASE, '-ot', 'exps=CUDA0']).code, 2);
+});
+
+test('-ot with layer patterns: the experts of layers 16-47 in RAM (32 x 365,690,880 B); several -ot add up; errors name the field', () => {
+  const base = json(BASE);
+  const ot = 'blk\\.(1[6-9]|[23][0-9]|4[0-7])\\.ffn_.*_exps\\.=CPU';
+  const j = json([...BASE, '-ot', ot]);
+  // Per layer: gate and up 128 x 768 x 2048 x 144/256 B (Q4_K) = 113,246,208 each, down 139,198,464
+  // on average (Q6_K in half the layers): 365,690,880 B, 32 layers = 11,702,108,160 B.
+  const near = (a, b) => assert.ok(Math.abs(a - b) < 1, `${a} vs ${b}`);
+  near(j.devices[1].model_bytes - base.devices[1].model_bytes, 32 * 365690880);
+  near(base.devices[0].model_bytes - j.devices[0].model_bytes, 32 * 365690880);
+  assert.equal(j.launch_command, `llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 4096 -ngl 49 -fa on -ot '${ot}'`);
+  // One pair per layer, as users often write it (32 pairs, 863 bytes: up to 4096 are read), is the same.
+  const perLayer = Array.from({ length: 32 }, (_, i) => `blk\\.${16 + i}\\.ffn_.*_exps\\.=CPU`).join(',');
+  assert.equal(perLayer.length, 863);
+  assert.deepEqual(json([...BASE, '-ot', perLayer]).devices, j.devices);
+  const tooLong = run([...BASE, '-ot', `${perLayer},${perLayer},${perLayer},${perLayer},${perLayer}`]);
+  assert.equal(tooLong.code, 1);
+  assert.match(tooLong.err, /inference\.llamacpp\.override_tensor must be at most 4096 bytes of text, got 4319/);
+  // The printed command reads back (the shell removes the quotes).
+  const back = json([...BASE, '-ngl', '49', '-ot', ot]);
+  assert.deepEqual(back.devices, j.devices);
+  // Two -ot flags join with a comma, as llama.cpp appends each flag's pairs in order.
+  const two = run([...BASE, '-ot', 'blk\\.5\\.=CUDA0', '--override-tensor', 'exps=CPU', '--print-config']);
+  assert.equal(two.code, 0, two.err);
+  assert.equal(JSON.parse(two.out).inference.llamacpp.override_tensor, 'blk\\.5\\.=CUDA0,exps=CPU');
+  // Bad input: exit 1 and a message naming the field and what it accepts.
+  for (const [value, why] of [['blk\\.(1[6-9]=CPU', /unbalanced parenthesis/], ['exps=CUDA7', /"CUDA7", which this machine does not have .*one of CPU, CUDA0/],
+    ['=CPU', /empty pattern/]]) {
+    const r = run([...BASE, '-ot', value]);
+    assert.equal(r.code, 1, value);
+    assert.match(r.err, /inference\.llamacpp\.override_tensor/);
+    assert.match(r.err, why);
+  }
+  assert.equal(run([...BASE, '-ot']).code, 2);  // no value
 });
 
 test('-nkvo / --no-kv-offload: every layer\'s KV in system RAM (768 MiB), printed back as -nkvo; -kvo clears it', () => {

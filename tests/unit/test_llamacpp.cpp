@@ -9,6 +9,7 @@
 #include "core/estimate.hpp"
 #include "core/serve/inference_solve.hpp"
 #include "core/serve/llamacpp.hpp"
+#include "core/serve/tensor_override.hpp"
 #include "core/solve.hpp"
 #include "core/units.hpp"
 #include "inference_helpers.hpp"
@@ -369,4 +370,152 @@ TEST_CASE("-nkvo: the draft's KV cache moves to system RAM with the target's; it
     CHECK(llamacpp_draft_timing(plan(cfg), 8192).gpu_bytes - t_on.gpu_bytes == 0);
     CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].extras == on.gpus[0].extras);
     CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].kv == 1073741824.0 * 34 / 64);
+
+// -ot / --override-tensor (inference.llamacpp.override_tensor). Llama-3.1-8B Q4_K_M per layer, by
+// hand (llama-quant.cpp Q4_K_M: Q4_K = 144 B per 256 values; attn_v and ffn_down Q6_K = 210 B per
+// 256 in use_more_bits layers: i < 4, i >= 28, (i - 4) % 3 == 2 of 32, i.e. 16 layers):
+//   ffn_gate, ffn_up  14336 x 4096 x 144/256 = 33,030,144 B each
+//   ffn_down          33,030,144 B (Q4_K) or 14336 x 4096 x 210/256 = 48,168,960 B (Q6_K)
+TEST_CASE("-ot: the regex subset llama.cpp users write, searched anywhere in the name as std::regex_search") {
+    auto matches = [](const char* pattern, const char* name) {
+        TensorPattern re;
+        std::string why;
+        INFO(pattern << ": " << why);
+        REQUIRE(re.compile(pattern, why));
+        return re.search(name);
+    };
+    const char* layers = "blk\\.(1[6-9]|2[0-9]|3[01])\\.ffn_.*_exps\\.";
+    CHECK(matches(layers, "blk.16.ffn_up_exps.weight"));
+    CHECK(matches(layers, "blk.31.ffn_down_exps.weight"));
+    CHECK_FALSE(matches(layers, "blk.6.ffn_up_exps.weight"));   // "blk\." then 1[6-9]: "6" alone is not
+    CHECK_FALSE(matches(layers, "blk.32.ffn_up_exps.weight"));
+    CHECK_FALSE(matches(layers, "blk.16.ffn_up_shexp.weight"));
+    CHECK(matches("\\.ffn_(up|down)_exps\\.", "blk.0.ffn_down_exps.weight"));
+    CHECK_FALSE(matches("\\.ffn_(up|down)_exps\\.", "blk.0.ffn_gate_exps.weight"));
+    CHECK(matches(".ffn_.*_exps.", "blk.47.ffn_gate_exps.weight"));
+    CHECK(matches("attn", "blk.3.attn_kv_a_mqa.weight"));
+    CHECK(matches("^output\\.weight$", "output.weight"));
+    CHECK_FALSE(matches("^output\\.weight$", "blk.0.attn_output.weight"));  // ^ anchors at the name's start
+    CHECK(matches("blk\\.\\d+\\.ffn_(?:gate|up)\\.", "blk.12.ffn_gate.weight"));
+    CHECK(matches("blk\\.[0-9]{2}\\.", "blk.12.attn_q.weight"));
+    CHECK_FALSE(matches("blk\\.[0-9]{2}\\.", "blk.7.attn_q.weight"));
+    CHECK(matches("[^a-z_.0-9]", "blk.0.ATTN") );
+    CHECK(matches("(a*)*x", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaax"));  // empty loops end; no backtracking blow-up
+    CHECK_FALSE(matches("(a|a)*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+    // Outside the subset or malformed: a reason, never a throw.
+    for (const char* bad : {"blk\\.(1[6-9]", "a)", "[a-", "x**", "*x", "\\b", "\\1", "(?=a)", "[9-0]", "a{3,2}", "a{2000}"}) {
+        TensorPattern re;
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(re.compile(bad, why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
+TEST_CASE("-ot: Llama-3.1-8B's FFN of layers 0-15 in system RAM moves 16 x 2 x 33,030,144 B from CUDA0, read at host speed") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    const InferencePlan base = plan(cfg);
+    const LlamaCppBuffers b0 = llamacpp_buffers(base, 8192, 1);
+    cfg.inference.llamacpp.override_tensor = "blk\\.([0-9]|1[0-5])\\.ffn_(up|gate)\\.=CPU";
+    const InferencePlan p = plan(cfg);
+    const LlamaCppBuffers b = llamacpp_buffers(p, 8192, 1);
+    const double moved = 16 * 2 * 33030144.0;  // = 1,056,964,608 B: gate and up (Q4_K) of 16 layers
+    CHECK(b.host.model - b0.host.model == Approx(moved));
+    CHECK(b0.gpus[0].model - b.gpus[0].model == Approx(moved));
+    CHECK(b.gpus[0].kv == b0.gpus[0].kv);  // the KV follows the layer, not its tensors
+    CHECK(p.host_bytes - base.host_bytes == Approx(moved));
+    // Decode reads them from system RAM (dense: whole), the GPU reads that much less.
+    const LlamaCppTiming t0 = llamacpp_timing(base, 8192, 1, 8192), t = llamacpp_timing(p, 8192, 1, 8192);
+    CHECK(t.host_bytes - t0.host_bytes == Approx(moved));
+    CHECK(t0.gpu_bytes - t.gpu_bytes == Approx(moved));
+    CHECK(t.prefill_extra_s > 0);  // prompt ubatches copy host weights to the GPU (op offload)
+    CHECK(launch_command(p) == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa on -ot 'blk\\.([0-9]|1[0-5])\\.ffn_(up|gate)\\.=CPU'");
+}
+
+TEST_CASE("-ot: the first matching pair wins, in order (llama-model.cpp create_tensor breaks at the first regex_search hit)") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    const double host0 = llamacpp_buffers(plan(cfg), 8192, 1).host.model;
+    // ffn_down of every layer: 16 x 48,168,960 (Q6_K) + 16 x 33,030,144 (Q4_K) = 1,299,185,664 B.
+    cfg.inference.llamacpp.override_tensor = "ffn_down=CPU";
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).host.model - host0 == Approx(1299185664.0));
+    // Layer 5 pinned to CUDA0 first: its ffn_down (Q4_K, (5 - 4) % 3 == 1) stays: 1,266,155,520 B.
+    cfg.inference.llamacpp.override_tensor = "blk\\.5\\.=CUDA0,ffn_down=CPU";
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).host.model - host0 == Approx(1266155520.0));
+    // The other order: ffn_down=CPU matches first, layer 5's goes too.
+    cfg.inference.llamacpp.override_tensor = "ffn_down=CPU,blk\\.5\\.=CUDA0";
+    CHECK(llamacpp_buffers(plan(cfg), 8192, 1).host.model - host0 == Approx(1299185664.0));
+}
+
+TEST_CASE("-ot: layer 0 pinned to CUDA1 on two GPUs moves its 138,936,832 B; no pipeline parallelism with overrides") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.tp = 2;
+    const InferencePlan base = plan(cfg);
+    CHECK(base.n_copies == 4);
+    CHECK(base.layer_device[0] == 0);
+    cfg.inference.llamacpp.override_tensor = "blk\\.0\\.=CUDA1";
+    const InferencePlan p = plan(cfg);
+    CHECK(p.n_copies == 1);  // llama-context.cpp: pipeline_parallel needs !has_tensor_overrides
+    // Layer 0 (use_more_bits: attn_v and ffn_down Q6_K): attn_q, attn_output 4096 x 4096 x 144/256 =
+    // 9,437,184 each; attn_k 4096 x 1024 x 144/256 = 2,359,296; attn_v 4096 x 1024 x 210/256 = 3,440,640;
+    // gate, up 33,030,144 each; down 48,168,960; norms (2 x 4096 per layer + output_norm 4096 spread
+    // over 32 layers) x 4 B = 33,280: 138,936,832 B.
+    CHECK(p.weights.layer_bytes[0] == Approx(138936832.0));
+    const LlamaCppBuffers b0 = llamacpp_buffers(base, 8192, 1), b = llamacpp_buffers(p, 8192, 1);
+    CHECK(b0.gpus[0].model - b.gpus[0].model == Approx(138936832.0));
+    CHECK(b.gpus[1].model - b0.gpus[1].model == Approx(138936832.0));
+    CHECK(b.gpus[0].kv == b0.gpus[0].kv);  // layer 0's KV stays on CUDA0 (its layer's device)
+    CHECK(b.host.model == Approx(b0.host.model));
+}
+
+TEST_CASE("-ot: Qwen3-30B-A3B's experts of layers 16-47 in RAM = 32 x 365,690,880 B; all layers' equal --cpu-moe") {
+    Config cfg = serving("qwen3-30b-a3b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    const double host0 = llamacpp_buffers(plan(cfg), 4096, 1).host.model;
+    // Per layer: 128 experts x 768 x 2048 values per matrix; gate and up Q4_K (144/256 B):
+    // 113,246,208 B each; down Q6_K (165,150,720 B) in the 24 use_more_bits layers of 48, else Q4_K:
+    // 139,198,464 B on average (what --n-cpu-moe counts): 365,690,880 B a layer.
+    cfg.inference.llamacpp.override_tensor = "blk\\.(1[6-9]|[23][0-9]|4[0-7])\\.ffn_.*_exps\\.=CPU";
+    const InferencePlan p = plan(cfg);
+    CHECK(llamacpp_buffers(p, 4096, 1).host.model - host0 == Approx(32 * 365690880.0));
+    CHECK(p.experts_on_host[16]);
+    CHECK_FALSE(p.experts_on_host[15]);
+    // Every layer's experts: exactly --cpu-moe's buffers and speed.
+    cfg.inference.llamacpp.override_tensor = ".ffn_.*_exps.=CPU";
+    const InferencePlan all = plan(cfg);
+    cfg.inference.llamacpp.override_tensor.clear();
+    cfg.inference.llamacpp.n_cpu_moe = 48;
+    const InferencePlan cmoe = plan(cfg);
+    const LlamaCppBuffers a = llamacpp_buffers(all, 4096, 1), c = llamacpp_buffers(cmoe, 4096, 1);
+    CHECK(a.gpus[0].total() == c.gpus[0].total());
+    CHECK(a.host.total() == c.host.total());
+    CHECK(llamacpp_timing(all, 4096, 1, 4096).decode_memory_s == llamacpp_timing(cmoe, 4096, 1, 4096).decode_memory_s);
+    // Two of the three expert matrices: per tensor, each layer's own type. up: 48 x 113,246,208;
+    // down: 24 x 165,150,720 + 24 x 113,246,208; total 12,117,344,256 B. A decode step reads 8 of 128
+    // experts' share of them, 1 - (1 - 8/128)^1 = 1/16: 757,334,016 B from RAM.
+    cfg.inference.llamacpp.n_cpu_moe = 0;
+    cfg.inference.llamacpp.override_tensor = "\\.ffn_(up|down)_exps\\.=CPU";
+    const InferencePlan two = plan(cfg);
+    CHECK(llamacpp_buffers(two, 4096, 1).host.model - host0 == Approx(12117344256.0));
+    CHECK(llamacpp_timing(two, 4096, 1, 4096).host_bytes == Approx(757334016.0));
+}
+
+TEST_CASE("-ot: a bad pattern, an unknown buffer type or an empty pattern is an Error naming the field") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    auto error_of = [&](const char* value) {
+        cfg.inference.llamacpp.override_tensor = value;
+        auto r = make_inference_plan(cfg);
+        REQUIRE_FALSE(r.ok);
+        CHECK(r.error.field == "inference.llamacpp.override_tensor");
+        return r.error.message;
+    };
+    CHECK_THAT(error_of("blk\\.(1[6-9]=CPU"), Catch::Contains("unbalanced parenthesis"));
+    CHECK_THAT(error_of("exps=CUDA7"), Catch::Contains("\"CUDA7\", which this machine does not have") && Catch::Contains("one of CPU, CUDA0"));
+    CHECK_THAT(error_of("=CPU"), Catch::Contains("empty pattern"));
+    CHECK_THAT(error_of("exps"), Catch::Contains("has no '='"));
+    CHECK_THAT(error_of("exps=cpu"), Catch::Contains("\"cpu\""));  // buffer type names are exact
+    // Ollama has no such parameter.
+    cfg.inference.llamacpp.override_tensor = "exps=CPU";
+    cfg.inference.llamacpp.ollama = true;
+    auto r = make_inference_plan(cfg);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.llamacpp.override_tensor");
 }

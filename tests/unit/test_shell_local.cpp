@@ -108,6 +108,27 @@ TEST_CASE("shell link: -nkvo (KV cache in system RAM) round-trips with the same 
     CHECK(a.value.launch_command.find(" -nkvo") != std::string::npos);
 }
 
+TEST_CASE("shell link: an -ot value with regex characters round-trips with the same buffers and command") {
+    Config c = local_qwen();
+    c.inference.llamacpp.override_tensor = "blk\\.(1[6-9]|2[0-9]|3[01])\\.ffn_.*_exps\\.=CPU,token_embd\\.weight=CUDA0";
+    sync_shared(c);
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    INFO("fragment: " << f);
+    CHECK(f.find("inference.llamacpp.override_tensor=") != std::string::npos);
+    Config back;
+    UiState view;
+    Error err;
+    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    CHECK(back.inference.llamacpp.override_tensor == c.inference.llamacpp.override_tensor);
+    const auto a = estimate(c), b = estimate(back);
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    CHECK(b.value.devices[0].model == a.value.devices[0].model);
+    CHECK(b.value.devices[1].model == a.value.devices[1].model);
+    CHECK(a.value.launch_command == b.value.launch_command);
+    CHECK(a.value.launch_command.find(" -ot 'blk\\.(1[6-9]|2[0-9]|3[01])\\.ffn_.*_exps\\.=CPU,token_embd\\.weight=CUDA0'") != std::string::npos);
+}
+
 TEST_CASE("shell link: -ngl 30 on a 24 GB card reads back as -ngl 30, and the page's answers add the local questions") {
     App a;
     a.inputs = local_qwen();

@@ -353,6 +353,8 @@ export interface InferenceLlamacppConfig {
     kv_dtype_v?: string;
     /** routed experts of the first N layers in system RAM (default 0; [0, 1048576] layers) */
     n_cpu_moe?: number;
+    /** -ot: tensors whose GGUF name a pattern matches go to its buffer type, first match wins (CPU: system RAM) (default empty; pattern=buffer_type pairs, comma-separated, up to 4096 bytes; buffer types CPU, CUDA0.. / ROCm0.. / Metal (one per GPU); patterns in the regex subset of docs/local.md) */
+    override_tensor?: string;
     /** -nkvo: every layer's KV cache in system RAM, attention on the CPU (default false) */
     no_kv_offload?: boolean;
     /** -sm: how layers split over GPUs (default 'layer') */
