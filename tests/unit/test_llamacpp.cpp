@@ -370,6 +370,7 @@ TEST_CASE("-nkvo: the draft's KV cache moves to system RAM with the target's; it
     CHECK(llamacpp_draft_timing(plan(cfg), 8192).gpu_bytes - t_on.gpu_bytes == 0);
     CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].extras == on.gpus[0].extras);
     CHECK(llamacpp_buffers(plan(cfg), 8192, 1).gpus[0].kv == 1073741824.0 * 34 / 64);
+}
 
 // -ot / --override-tensor (inference.llamacpp.override_tensor). Llama-3.1-8B Q4_K_M per layer, by
 // hand (llama-quant.cpp Q4_K_M: Q4_K = 144 B per 256 values; attn_v and ffn_down Q6_K = 210 B per
