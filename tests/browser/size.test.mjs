@@ -14,11 +14,11 @@
 //    files of one model merged on the page (merge_imports, which the page did not link before,
 //    split GGUF and mmproj import, importFiles) 506.0 -> 516.4 KB against its base bb68b66;
 //    llama.cpp's -ot with general patterns (the pattern matcher, tensor-by-tensor placement, the
-//    page's text row) 506.2 -> 515.9 KB against bb68b66; the three merged: MERGED_PAGE KB;
+//    page's text row) 506.2 -> 515.9 KB against bb68b66; the three merged: 528.7 KB;
 //    issue 15 asks <= 360 KB);
 //  - the single offline file vramcalc.html (the wasm inside, as a string) <= 552 KB (measured 525.5 KB
 //    at 816bbbd, 526.2 KB with -nkvo, 528.3 KB with speculative decoding, 537.8 KB with several
-//    files merged, 537.0 KB with -ot, MERGED_SINGLE KB with the three).
+//    files merged, 537.0 KB with -ot, 549.6 KB with the three).
 // Not a timing: a size only changes when the code does. docs/performance.md has where the bytes are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
