@@ -394,7 +394,10 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
 
 void print_error(const Options& opt, const Error& err) {
     if (opt.format == "json") std::printf("%s\n", io::dump(io::error_to_json(err), 2).c_str());
-    std::fprintf(stderr, "vramcalc: %s: %s\n", err.field.c_str(), err.message.c_str());
+    // Most messages begin with their field's name ("gpu \"x\" is not in the catalog"): not twice.
+    const bool named = !err.field.empty() && err.message.compare(0, err.field.size(), err.field) == 0;
+    if (named) std::fprintf(stderr, "vramcalc: %s\n", err.message.c_str());
+    else std::fprintf(stderr, "vramcalc: %s: %s\n", err.field.c_str(), err.message.c_str());
 }
 
 bool load_config(const Options& opt, Config& out) {
