@@ -960,7 +960,10 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         f.fits = fits_at(q, c, n, 1.0) && mg.total() <= q.gpu_capacity;
         // Within the budget (budget_share): vLLM when its pool holds the sequences, the others
         // when the total is within the target.
-        f.within_target = f.fits && (p.engine == Engine::Vllm || mg.total() <= q.gpu_capacity * cfg.target_utilization);
+        // The same test as the GPU counts below: llama.cpp's host buffers (all of them on a unified
+        // Mac) within the target share of system RAM too, or a Mac could read "fits within target"
+        // beside "0 needed".
+        f.within_target = f.fits && (p.engine == Engine::Vllm || fits_at(q, c, n, budget_share(q)));
         for (size_t i = 0; i < candidates.size(); ++i) {
             InferencePlan* t = candidates.plan(i);
             if (!t) continue;
@@ -971,6 +974,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 break;
             }
         }
+        // A count the candidates skip (tp 9, say) that is within the target is its own answer.
+        if (f.gpus_needed == 0 && f.within_target) f.gpus_needed = p.in.tp;
         e.fits.push_back(f);
     }
     return Outcome<Estimate>::success(e);
