@@ -193,9 +193,10 @@ bool llamacpp_rows(App& a, Form& k) {
                               "No images.", projectors, o.mmproj.preset);
     std::vector<std::pair<std::string, std::string>> drafts;
     for (const auto& m : model_presets()) drafts.emplace_back(m.id, m.name);
-    changed |= optional_combo(k, {"inference.llamacpp.draft.preset", "Draft model (-md)", "Speculative decoding: the draft's weights, KV and compute on the main GPU."},
-                              "No speculative decoding.", drafts, o.draft.preset);
-    if (!o.draft.preset.empty()) {  // the draft's speed inputs (SPEED shows the speed-up)
+    if (!o.ollama)  // Ollama runs no draft model
+        changed |= optional_combo(k, {"inference.llamacpp.draft.preset", "Draft model (-md)", "Speculative decoding: the draft's weights, KV and compute on the main GPU."},
+                                  "No speculative decoding.", drafts, o.draft.preset);
+    if (!o.draft.preset.empty() && !o.ollama) {  // the draft's speed inputs (SPEED shows the speed-up)
         changed |= integer(k, {"inference.llamacpp.draft.max_tokens", "Draft tokens (--draft-max)", "Most tokens drafted per cycle."},
                            o.draft.max_tokens, shown(Step::Add, "%.0f", {4, 8, 16, 32}));
         changed |= number(k, {"inference.llamacpp.draft.acceptance", "Draft acceptance",
@@ -219,6 +220,7 @@ bool llamacpp_rows(App& a, Form& k) {
             o.flash_attn = false;
             o.no_kv_offload = false;  // Ollama has no -nkvo (the engine refuses the pair)
             o.override_tensor.clear();  // nor -ot
+            o.draft.preset.clear();     // nor a draft model
         }
         changed = true;
     }

@@ -193,6 +193,11 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         err = Error{"inference.llamacpp.override_tensor", "inference.llamacpp.override_tensor (-ot) has no Ollama parameter: clear it or the profile"};
         return false;
     }
+    // Ollama runs no draft model (its Modelfile and API options have no speculative decoding).
+    if (!o.draft.preset.empty() && o.ollama) {
+        err = Error{"inference.llamacpp.draft.preset", "inference.llamacpp.draft.preset (-md) has no Ollama parameter: clear it or the profile"};
+        return false;
+    }
     if (o.no_kv_offload && o.ollama) {
         err = Error{"inference.llamacpp.no_kv_offload", "inference.llamacpp.no_kv_offload (-nkvo) has no Ollama parameter: clear it or the profile"};
         return false;

@@ -170,10 +170,13 @@ test('projector and Ollama profile picked on the page; the link reads back to th
     assert.equal(s.inputs.inference.llamacpp.mmproj.preset, 'clip-vit-l-14-336');
     assert.match(s.result.launch_command, / --mmproj mmproj-clip-vit-l-14-336\.gguf$/);
     assert.deepEqual(s.result.devices, cli(['-ngl', '31', '--mmproj', 'clip-vit-l-14-336']).devices);
+    assert.ok((await v.hook('widgets'))['inference.llamacpp.draft.preset'], 'the draft combo before the profile');
     await v.inView('inference.llamacpp.profile');
     await v.click('inference.llamacpp.profile');
     s = await v.state();
     assert.equal(s.inputs.inference.llamacpp.profile, 'ollama');
+    // Ollama runs no draft model: the combo goes (as -nkvo's and -ot's rows do).
+    assert.equal((await v.hook('widgets'))['inference.llamacpp.draft.preset'], undefined, 'no draft combo under Ollama');
     assert.equal(s.inputs.inference.context, 4096, 'Ollama\'s num_ctx');
     assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 31');
     await v.inView('inference.host.ram_gib/inc');

@@ -521,6 +521,17 @@ TEST_CASE("-ot: a bad pattern, an unknown buffer type or an empty pattern is an 
     CHECK(r.error.field == "inference.llamacpp.override_tensor");
 }
 
+TEST_CASE("Ollama runs no draft model: a draft with the Ollama profile names the draft field") {
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
+    REQUIRE(make_inference_plan(cfg).ok);
+    cfg.inference.llamacpp.ollama = true;
+    auto r = make_inference_plan(cfg);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.llamacpp.draft.preset");
+    CHECK_THAT(r.error.message, Catch::Contains("no Ollama parameter"));
+}
+
 TEST_CASE("A Mac's fit: within the target only when unified memory keeps the target's share free (config fuzz finding)") {
     // Qwen3-30B-A3B Q3_K_M, -c 8192, two devices (tp 2) on a 16 GB M1: each GPU holds 7.4-7.9 GiB,
     // 74.1% of the M1's 10,922.67 MiB working set, and on a unified Mac both GPUs' buffers and the

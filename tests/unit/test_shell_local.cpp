@@ -34,6 +34,17 @@ Config local_qwen() {
     return c;
 }
 
+// The config read back from its own link (what the page's Copy link gives another tab).
+Config via_link(const Config& c) {
+    Config back;
+    UiState view;
+    Error err;
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    INFO("fragment: " << f);
+    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    return back;
+}
+
 }  // namespace
 
 TEST_CASE("shell link: every llama.cpp field the page edits round-trips, with the same buffers") {
@@ -48,7 +59,6 @@ TEST_CASE("shell link: every llama.cpp field the page edits round-trips, with th
     o.mmproj.preset = "clip-vit-l-14-336";
     o.draft.preset = "qwen3-8b";
     o.lora_bytes = 160 * 1048576.0;
-    o.ollama = true;
     c.inference.host.ram_bytes = 64 * 1073741824.0;
     c.inference.host.bandwidth_gbps = 85;
     c.inference.host.channels = 2;
@@ -66,7 +76,6 @@ TEST_CASE("shell link: every llama.cpp field the page edits round-trips, with th
     CHECK(f.find("inference.llamacpp.mmproj.preset=clip-vit-l-14-336") != std::string::npos);
     CHECK(f.find("inference.llamacpp.draft.preset=qwen3-8b") != std::string::npos);
     CHECK(f.find("inference.llamacpp.lora_mib=160") != std::string::npos);
-    CHECK(f.find("inference.llamacpp.profile=ollama") != std::string::npos);
     CHECK(f.find("inference.host.ram_gib=64") != std::string::npos);
     CHECK(f.find("inference.host.bandwidth_gbps=85") != std::string::npos);
 
@@ -84,6 +93,17 @@ TEST_CASE("shell link: every llama.cpp field the page edits round-trips, with th
         CHECK(a.value.devices[i].total() == b.value.devices[i].total());
     }
     CHECK(a.value.launch_command == b.value.launch_command);
+
+    // The Ollama profile (which runs no draft model: the engine refuses the pair) round-trips too.
+    o.draft.preset.clear();
+    o.ollama = true;
+    CHECK(encode_fragment(c, UiState{}, default_inputs()).find("inference.llamacpp.profile=ollama") != std::string::npos);
+    const Config ollama = via_link(c);
+    CHECK(doc(ollama) == doc(c));
+    const auto served = estimate(ollama);
+    REQUIRE(served.ok);
+    CHECK(served.value.launch_command == estimate(c).value.launch_command);
+    CHECK(served.value.launch_command.rfind("OLLAMA_NUM_PARALLEL=", 0) == 0);
 }
 
 TEST_CASE("shell link: -nkvo (KV cache in system RAM) round-trips with the same buffers and command") {
