@@ -418,7 +418,7 @@ constexpr FieldDef kTable[] = {
         Num("inference.llamacpp.mmproj.params_m", AT(inference.llamacpp.mmproj.params), "encoder and projector parameters")
             .range(0, 1e6, "million").scaled(1e6).omit_default(),
         Text("inference.llamacpp.mmproj.type", AT(inference.llamacpp.mmproj.type), "projector weights' type").accepts("f16, bf16, f32, q8_0"),
-        Int("inference.llamacpp.mmproj.image_tokens", AT(inference.llamacpp.mmproj.image_tokens), "tokens one image becomes")
+        Int("inference.llamacpp.mmproj.image_tokens", AT(inference.llamacpp.mmproj.image_tokens), "positions the encoder attends over per image (patches + class token; pooling projectors give the LLM fewer tokens): its graph grows with their square")
             .range(0, k2p20, "tokens").omit_default(),
         Int("inference.llamacpp.mmproj.hidden", AT(inference.llamacpp.mmproj.hidden), "encoder width").range(0, k2p20).omit_default(),
         Int("inference.llamacpp.mmproj.heads", AT(inference.llamacpp.mmproj.heads), "encoder heads").range(0, 1 << 14).omit_default(),

@@ -499,7 +499,7 @@ export interface InferenceLlamacppMmprojConfig {
     params_m?: number;
     /** projector weights' type (default 'f16'; f16, bf16, f32, q8_0) */
     type?: string;
-    /** tokens one image becomes (default 0; [0, 1048576] tokens) */
+    /** positions the encoder attends over per image (patches + class token; pooling projectors give the LLM fewer tokens): its graph grows with their square (default 0; [0, 1048576] tokens) */
     image_tokens?: number;
     /** encoder width (default 0; [0, 1048576]) */
     hidden?: number;
