@@ -696,11 +696,11 @@ TEST_CASE("HF generate, GQA models: repeat_kv's copies of K and V in eager and S
     // 2 x 8 x 32 x 1,024 x 128 x 2 B = 128 MiB (within 1 MiB: a cached block that would leave
     // 1 MiB or less is handed out whole and counted, should_split); enable_gqa leaves the cache and
     // one grown tensor.
-    auto replay = [](bool enable_gqa) {
-        Config cfg = serving("llama-3.1-8b", Engine::Hf, "bf16", "a100-80gb", 1024, 8);
+    auto replay = [](bool enable_gqa, int context = 1024) {
+        Config cfg = serving("llama-3.1-8b", Engine::Hf, "bf16", "a100-80gb", context, 8);
         cfg.inference.prompt_tokens = 64;
         cfg.inference.hf.sdpa_enable_gqa = enable_gqa;
-        return hf_allocator_replay(plan(cfg), 1024, 8, 0);
+        return hf_allocator_replay(plan(cfg), context, 8, 0);
     };
     const HfAllocatorReplay copies = replay(false), none = replay(true);
     CHECK(copies.peak_allocated == Approx(1073741824.0 + 134217728.0).margin(1048576.0));
@@ -710,6 +710,11 @@ TEST_CASE("HF generate, GQA models: repeat_kv's copies of K and V in eager and S
     // and 0.93 GiB without.
     CHECK((copies.peak_reserved - copies.peak_allocated) / 1073741824.0 == Approx(1.18).margin(0.005));
     CHECK((none.peak_reserved - none.peak_allocated) / 1073741824.0 == Approx(0.93).margin(0.005));
+    // To 4,096 tokens (steps of 32) the copies' freed blocks serve the cache's growth: the script
+    // reads 27.98 GiB with them and 59.15 GiB without.
+    const HfAllocatorReplay long_copies = replay(false, 4096), long_none = replay(true, 4096);
+    CHECK((long_copies.peak_reserved - long_copies.peak_allocated) / 1073741824.0 == Approx(27.98).margin(0.005));
+    CHECK((long_none.peak_reserved - long_none.peak_allocated) / 1073741824.0 == Approx(59.15).margin(0.005));
 
     // The field: read from JSON, written back, off by default (the copies: older transformers or
     // PyTorch, or a padding mask).
