@@ -453,6 +453,9 @@ constexpr FieldDef kTable[] = {
         Bool("inference.hf.lazy_loading", AT(inference.hf.lazy_loading),
              "CUDA lazy module loading (CUDA >= 11.7, driver >= 515; false: every kernel loaded at start-up, the eager context)")
             .omit_default(),
+        Bool("inference.hf.sdpa_enable_gqa", AT(inference.hf.sdpa_enable_gqa),
+             "SDPA takes enable_gqa: no repeat_kv copies of K/V (transformers >= 4.54, PyTorch >= 2.5, no padding mask)")
+            .omit_default(),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),

@@ -201,7 +201,8 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     Config cfg = row_config(row, Engine::Hf, err);
     const std::string note = row.get("note");
     row_int(std::floor(number_before(note, "-token prompt")), "column note (N-token prompt)", cfg.inference.prompt_tokens, err);
-    if (has(note, "eager")) cfg.inference.hf.attention = HfAttention::Eager;
+    // (CUDA_MODULE_LOADING=EAGER names the kernels' loading, not the attention.)
+    if (has(note, "eager") && !has(note, "loading=eager")) cfg.inference.hf.attention = HfAttention::Eager;
     // The transformers version when the row names one ("transformers 4.36"), else the year it was
     // measured in, else the HF docs' own 2023 measurements: before 4.42 generate held two copies of
     // the cache (PR #30536), before 4.45 it computed the prompt's logits in full (PR #31292).

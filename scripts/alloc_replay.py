@@ -82,10 +82,17 @@ def cache_only(tensors, start, step, steps):
     return (a.reserved - a.peak_allocated) / tensors
 
 
-def generate(n, prompt, context, layers=40, hidden=5120, kv_heads=40, head_dim=128, ffn=13824, vocab=32000, dtype=2):
-    """A Llama-2-13B-shaped generate: the prefill's tensors in order, then the decode's cache growth."""
+def generate(n, prompt, context, layers=40, hidden=5120, kv_heads=40, head_dim=128, ffn=13824, vocab=32000, dtype=2,
+             heads=None, step=1):
+    """A Llama-2-13B-shaped generate: the prefill's tensors in order, then the decode's cache growth.
+
+    With fewer K/V heads than query heads (GQA), each layer's attention also holds repeat_kv's copies
+    of K and V expanded to every query head (transformers' eager attention, and SDPA without
+    enable_gqa), freed when the attention returns. `step` tokens per replayed decode step."""
     a = Allocator()
+    heads = heads or kv_heads
     kv = lambda t: n * kv_heads * t * head_dim * dtype
+    rep = lambda t: n * heads * t * head_dim * dtype if heads > kv_heads else 0
     act = lambda width: n * prompt * width * dtype
     cache = []
     x = a.malloc(act(hidden))
@@ -95,8 +102,9 @@ def generate(n, prompt, context, layers=40, hidden=5120, kv_heads=40, head_dim=1
         q_rot, k_rot = a.malloc(act(hidden)), a.malloc(kv(prompt))
         a.release(q), a.release(k)
         cache.append([k_rot, v])
+        k_rep, v_rep = a.malloc(rep(prompt)), a.malloc(rep(prompt))
         attn = a.malloc(act(hidden))
-        a.release(q_rot), a.release(normed)
+        a.release(k_rep), a.release(v_rep), a.release(q_rot), a.release(normed)
         out = a.malloc(act(hidden))
         a.release(attn)
         x2 = a.malloc(act(hidden))
@@ -115,12 +123,16 @@ def generate(n, prompt, context, layers=40, hidden=5120, kv_heads=40, head_dim=1
         x = x2
     logits, logits32 = a.malloc(n * vocab * dtype), a.malloc(n * vocab * 4)
     a.release(logits), a.release(x), a.release(logits32)
-    for t in range(prompt, context):
+    t = prompt
+    while t < context:
+        t = min(context, t + step)
         for layer in cache:
             for j in range(2):
-                grown = a.malloc(kv(t + 1))
+                grown = a.malloc(kv(t))
                 a.release(layer[j])
                 layer[j] = grown
+            k_rep, v_rep = a.malloc(rep(t)), a.malloc(rep(t))
+            a.release(k_rep), a.release(v_rep)
         logits, logits32 = a.malloc(n * vocab * dtype), a.malloc(n * vocab * 4)
         a.release(logits), a.release(logits32)
     return a.reserved - a.peak_allocated
@@ -132,3 +144,8 @@ if __name__ == "__main__":
           f"(formula (160^2 - 80^2) / 4 = 4,800)")
     for n in (1, 2, 4):
         print(f"Llama-2-13B generate, 512 + 512 tokens, batch {n}: {generate(n, 512, 1024) / 2**30:.2f} GiB stranded")
+    llama31 = dict(layers=32, hidden=4096, kv_heads=8, head_dim=128, ffn=14336, vocab=128256)
+    for context, step in ((1024, 8), (4096, 32)):  # the core replay's steps: at most 128 of them
+        for heads, what in ((32, "repeat_kv's copies (eager, SDPA without enable_gqa)"), (None, "no copies (enable_gqa, flash)")):
+            print(f"Llama-3.1-8B generate, 64 + {context - 64} tokens in steps of {step}, batch 8, {what}: "
+                  f"{generate(8, 64, context, heads=heads, step=step, **llama31) / 2**30:.2f} GiB stranded")

@@ -844,6 +844,10 @@ bool serving_inputs(App& a) {
                 break;
             case Engine::Hf:
                 changed |= choice(k, {"inference.hf.attention", "Attention", "Eager keeps the prefill's s x s scores."}, kHfAttention, in.hf.attention, true);
+                if (in.hf.attention == HfAttention::Sdpa)
+                    changed |= check(k, {"inference.hf.sdpa_enable_gqa", "SDPA enable_gqa",
+                                         "transformers >= 4.54, PyTorch >= 2.5, no padding mask: K and V are not copied to every query head (repeat_kv)."},
+                                     in.hf.sdpa_enable_gqa, "no repeat_kv");
                 changed |= check(k, {"inference.hf.full_logits", "Full-prompt logits", "Logits for every prompt token (older transformers): prompt x vocab."},
                                  in.hf.full_logits, "prompt x vocab");
                 changed |= check(k, {"inference.hf.legacy_cache", "transformers < 4.42", "generate held two copies of the KV cache while decoding, and the prompt's FP32 logits."},

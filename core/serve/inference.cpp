@@ -341,6 +341,27 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
 // [SECTION] memory --------------------------------------------------------------------------------
 namespace {
 
+// GQA models' K and V expanded to every query head before attention: transformers' repeat_kv
+// (expand, then reshape: a copy) in eager_attention_forward (models/llama/modeling_llama.py v4.48+;
+// LlamaAttention and LlamaSdpaAttention before), and in integrations/sdpa_attention.py
+// sdpa_attention_forward unless use_gqa_in_sdpa (hf.sdpa_enable_gqa). Llama, Mistral, Mixtral,
+// Qwen2/3, Gemma (its one-head presets too) and gpt-oss share it; GPTBigCode and Falcon's
+// multi-query classes attend on the one head as it is, and flash_attn takes K/V heads as they are.
+// Both copies live together until the attention output: 2 n heads t head_dim dtype, over the t
+// tokens the widest layer keeps while decoding (a sliding window caps its cache and so its copies;
+// the prefill attends over the whole prompt, `cached` false).
+double hf_repeat_kv_bytes(const InferencePlan& p, double n, double tokens, bool cached = true) {
+    const ModelSpec& m = p.model;
+    const bool copies = p.in.hf.attention == HfAttention::Eager || (p.in.hf.attention == HfAttention::Sdpa && !p.in.hf.sdpa_enable_gqa);
+    if (!copies || m.kv_heads <= 0 || m.kv_heads >= m.heads || (m.kv_heads == 1 && m.family != "Gemma")) return 0;
+    double kept = 0;
+    for (int g = 0; g < p.kv.group_count; ++g) {
+        const double cap = p.kv.groups[g].cap_tokens;
+        kept = std::max(kept, cap > 0 && cached ? std::min(tokens, cap) : tokens);
+    }
+    return 2 * n * m.heads * kept * m.head_dim * p.dtype_bytes;
+}
+
 // Hugging Face generate: the prefill of `prompt` tokens for all sequences at once. The residual
 // stream (hidden states and a normed copy) plus the largest of: eager attention scores (dtype,
 // the FP32 softmax, and the probabilities), the MLP intermediates, and the logits (dtype + FP32).
@@ -356,23 +377,28 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     // (aten _scaled_dot_product_attention_math). Llama-style classes (Gemma's one-head presets)
     // repeat the head (repeat_kv) instead and keep the fused kernels.
     const bool mqa_math = p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
-    const double scores = p.in.hf.attention == HfAttention::Eager ? n * m.heads * P * P * (B + 4 + B)
-                          : mqa_math ? n * m.heads * P * P * 2 * B
-                                     : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B;
+    const bool eager = p.in.hf.attention == HfAttention::Eager;
+    const double scores = (eager ? n * m.heads * P * P * (B + 4 + B)
+                           : mqa_math ? n * m.heads * P * P * 2 * B
+                                      : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B) +
+                          hf_repeat_kv_bytes(p, n, P, false);
     const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
     const double mlp = n * P * ffn * B * (gated(m) ? 3 : 2);
     const double logits = (p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n) * m.vocab * (B + 4);
     // DynamicCache grows by torch.cat: one layer's keys are held twice while copying.
     const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
     const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + n * P * p.quant_temp_per_token + cat;
-    if (!p.in.hf.legacy_cache) return prefill + p.kernel_scratch;
+    // The last decode step's attention at the full context: K and V expanded to every query head
+    // (repeat_kv; more than one layer's torch.cat) and, under eager, the one query row's scores.
+    const double decode = hf_repeat_kv_bytes(p, n, context) + (eager ? n * m.heads * context * (B + 4 + B) : 0);
+    if (!p.in.hf.legacy_cache) return std::max(prefill, decode) + p.kernel_scratch;
     // transformers < 4.42: every decode step holds the previous cache while the next is built
     // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
     // KV component carries one copy at the full context; the second copy is counted here.
     const double kv_full = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
     const double kv_prompt = n * kv_sequence_bytes(p.kv, P, 0) * p.kv_share;
     const double second_step = 2 * kv_prompt + n * P * m.vocab * 4 - kv_full;
-    const double last_step = kv_full + n * m.vocab * (B + 4);
+    const double last_step = kv_full + std::max(n * m.vocab * (B + 4), decode);
     return std::max({prefill, second_step, last_step}) + p.kernel_scratch;
 }
 
@@ -424,6 +450,9 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
         const std::int64_t q_rot = a.malloc(act(q)), k_rot = a.malloc(kv(P));
         a.free(qs), a.free(ks);
         cache.push_back(k_rot), cache.push_back(vs);
+        // repeat_kv's copies of K and V, held until the attention output (hf_repeat_kv_bytes).
+        const double rep_prompt = hf_repeat_kv_bytes(p, n, P, false) / 2;
+        const std::int64_t k_rep = a.malloc(bytes(rep_prompt)), v_rep = a.malloc(bytes(rep_prompt));
         std::int64_t probs = -1;
         if (eager || mqa_math) {  // QK^T, eager's FP32 softmax, the probabilities in the dtype
             const std::int64_t sc = a.malloc(bytes(scores * B));
@@ -433,7 +462,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
             a.free(s32);
         }
         const std::int64_t attn = a.malloc(act(q));
-        a.free(probs), a.free(q_rot), a.free(normed);
+        a.free(probs), a.free(k_rep), a.free(v_rep), a.free(q_rot), a.free(normed);
         project_and_add(attn, -1);
         normed = a.malloc(act(h));
         const bool glu = gated(m);
@@ -459,11 +488,16 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     double reserved_sum = 0;
     for (double t = P; t < context;) {
         t = std::min(context, t + stride);
-        for (auto& c : cache) {
+        const double rep = hf_repeat_kv_bytes(p, n, t) / 2;
+        for (size_t c = 0; c < cache.size(); ++c) {
             const std::int64_t grown = a.malloc(kv(t));
-            if (p.in.hf.legacy_cache) old.push_back(c);
-            else a.free(c);
-            c = grown;
+            if (p.in.hf.legacy_cache) old.push_back(cache[c]);
+            else a.free(cache[c]);
+            cache[c] = grown;
+            if (c % 2 == 0 || !(rep > 0)) continue;
+            // The layer's attention on its grown K and V: repeat_kv's copies, freed on return.
+            const std::int64_t k_rep = a.malloc(bytes(rep)), v_rep = a.malloc(bytes(rep));
+            a.free(k_rep), a.free(v_rep);
         }
         for (std::int64_t o : old) a.free(o);
         old.clear();
@@ -816,6 +850,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                     "prefill of " + num(prompt) + " tokens x " + num(n) + " sequences" +
                                         (in.hf.attention == HfAttention::Eager ? ", eager attention scores" : "") +
                                         (in.hf.legacy_cache ? "; transformers < 4.42: a second copy of the cache while decoding" : "") +
+                                        (hf_repeat_kv_bytes(p, n, c) > 0 ? "; K and V repeated to every query head at " + num(c) + " tokens: " + num(hf_repeat_kv_bytes(p, n, c) / 1048576.0) + " MiB" : "") +
                                         (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
             e.components.push_back({"runtime", "CUDA context", mem.runtime,
                                     std::string("outside PyTorch's allocator") +

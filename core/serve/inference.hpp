@@ -211,6 +211,11 @@ struct HfOptions {
     // runtime >= 11.7 and driver >= 515, with CUDA_MODULE_LOADING=LAZY set by PyTorch >= 1.13 or the
     // driver's default from CUDA 12.2); false: constants.cuda_context_eager_bytes.
     bool lazy_loading = true;
+    // SDPA takes the K/V heads as they are (enable_gqa=True) instead of repeat_kv's copies:
+    // transformers >= 4.54 (PR #39412, integrations/sdpa_attention.py use_gqa_in_sdpa) with PyTorch
+    // >= 2.5 and no attention mask (one prompt length, no padding); otherwise SDPA, like eager, runs
+    // on K and V expanded to every query head.
+    bool sdpa_enable_gqa = false;
 };
 
 struct InferenceInputs {

@@ -374,6 +374,27 @@ test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches t
     await other.close();
 });
 
+test('transformers serving: SDPA enable_gqa (issue 12) drops GQA models\' repeat_kv copies from the last decode step', async () => {
+    const other = await context.newPage();
+    await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=a100-80gb' +
+        '&inference.context=4096&inference.prompt_tokens=64&inference.concurrency=8&inference.weights=bf16');
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    let s = await w.state();
+    assert.equal(s.inputs.inference.hf.attention, 'sdpa');
+    // K and V expanded to 32 heads for 8 sequences at 4,096 tokens: 2 x 8 x 32 x 4,096 x 128 x 2 B.
+    assert.equal(s.result.breakdown.activations, 536870912);
+    await w.inView('inference.hf.sdpa_enable_gqa');
+    await w.click('inference.hf.sdpa_enable_gqa');
+    s = await w.state();
+    assert.equal(s.inputs.inference.hf.sdpa_enable_gqa, true);
+    // The 64-token prefill: hidden states, the gated MLP and one layer's keys at 4,096 tokens.
+    assert.equal(s.result.breakdown.activations, 119537664);
+    assert.match(s.fragment, /inference\.hf\.sdpa_enable_gqa=true/);
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();

@@ -93,3 +93,20 @@ test('inference errors exit 1 and name the field', () => {
     assert.match(r.err, new RegExp(field.replace('.', '\\.')));
   }
 });
+
+test('HF generate, GQA: --set inference.hf.sdpa_enable_gqa=true drops the last step\'s repeat_kv copies', () => {
+  const cfg = {
+    method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'a100-80gb',
+    inference: { engine: 'hf', weights: 'bf16', context: 4096, prompt_tokens: 64, concurrency: 8 },
+  };
+  const copies = run(['--config', '-', '--format', 'json'], JSON.stringify(cfg));
+  const none = run(['--config', '-', '--set', 'inference.hf.sdpa_enable_gqa=true', '--format', 'json'], JSON.stringify(cfg));
+  assert.equal(copies.code, 0, copies.err);
+  assert.equal(none.code, 0, none.err);
+  // 2 x 8 sequences x 32 heads x 4,096 tokens x 128 x 2 B against the 64-token prefill's 119,537,664 B.
+  assert.equal(JSON.parse(copies.out).breakdown.activations, 536870912);
+  assert.equal(JSON.parse(none.out).breakdown.activations, 119537664);
+  const bad = run(['--config', '-', '--set', 'inference.hf.sdpa_enable_gqa=2'], JSON.stringify(cfg));
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.err, /inference\.hf\.sdpa_enable_gqa/);
+});

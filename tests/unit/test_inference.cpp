@@ -654,3 +654,76 @@ TEST_CASE("HF generate, multi-query models under SDPA: the math fallback materia
     // Gemma's one-head presets repeat K/V to every head (repeat_kv) and keep the fused kernels.
     CHECK(activations("gemma-2b", HfAttention::Sdpa) == activations("gemma-2b", HfAttention::Flash));
 }
+
+TEST_CASE("HF generate, GQA models: repeat_kv's copies of K and V in eager and SDPA attention") {
+    auto activations = [](const char* preset, HfAttention a, int n, int prompt, int context, bool enable_gqa = false) {
+        Config cfg = serving(preset, Engine::Hf, "bf16", "a100-80gb", context, n);
+        cfg.inference.prompt_tokens = prompt;
+        cfg.inference.hf.attention = a;
+        cfg.inference.hf.sdpa_enable_gqa = enable_gqa;
+        return memory_at(plan(cfg), context, n).activations;
+    };
+    // Llama-3.1-8B (32 query heads, 8 K/V heads, head_dim 128), 8 x 64-token prompts to 4,096: the
+    // last step's attention expands the layer's K and V to every query head,
+    // 2 x 8 x 32 x 4,096 x 128 x 2 B = 536,870,912 B (536.9 MB), and eager adds the one query row's
+    // scores, its FP32 softmax and probabilities, 8 x 32 x 4,096 x (2 + 4 + 2) B = 8,388,608 B. The
+    // prefill is smaller: 2 x 8 x 64 x 4,096 x 2 B of hidden states + the gated MLP's
+    // 8 x 64 x 14,336 x 2 x 3 B + one layer's keys at 4,096 tokens, 8 x 4,096 x 8 x 128 x 2 B
+    // = 8,388,608 + 44,040,192 + 67,108,864 = 119,537,664 B.
+    CHECK(activations("llama-3.1-8b", HfAttention::Eager, 8, 64, 4096) == 536870912.0 + 8388608.0);
+    CHECK(activations("llama-3.1-8b", HfAttention::Sdpa, 8, 64, 4096) == 536870912.0);
+    // SDPA with enable_gqa (transformers >= 4.54, PyTorch >= 2.5, no mask) and FlashAttention-2 take
+    // the 8 heads as they are: the prefill is the largest step.
+    CHECK(activations("llama-3.1-8b", HfAttention::Sdpa, 8, 64, 4096, true) == 119537664.0);
+    CHECK(activations("llama-3.1-8b", HfAttention::Flash, 8, 64, 4096) == 119537664.0);
+    // A 4,096-token prompt at batch 1 under eager: the prefill's expanded K and V,
+    // 2 x 32 x 4,096 x 128 x 2 B = 67,108,864 B, beside the scores 32 x 4,096^2 x 8 B =
+    // 4,294,967,296 B; with the hidden states 2 x 4,096 x 4,096 x 2 B = 67,108,864 B and one layer's
+    // keys 4,096 x 2,048 B = 8,388,608 B.
+    CHECK(activations("llama-3.1-8b", HfAttention::Eager, 1, 4096, 4096) == 67108864.0 + 4294967296.0 + 67108864.0 + 8388608.0);
+    // Gemma's one-K/V-head class repeats too: 2 x 8 x 8 x 4,096 x 256 x 2 B = 268,435,456 B.
+    CHECK(activations("gemma-2b", HfAttention::Sdpa, 8, 64, 4096) == 268435456.0);
+    // Mistral-7B v0.1 keeps a 4,096-token sliding window: at 8,192 tokens its copies stay at 4,096,
+    // 2 x 8 x 32 x 4,096 x 128 x 2 B = 536,870,912 B.
+    CHECK(activations("mistral-7b-v0.1", HfAttention::Sdpa, 8, 64, 8192) == 536870912.0);
+    // Falcon's multi-query class attends on its one head: eager keeps the prefill, 2 x 8 x 64 x
+    // 4,544 x 2 B + the GELU MLP's 8 x 64 x 18,176 x 2 x 2 B + one layer's keys 8 x 4,096 x 64 x 2 B
+    // = 9,306,112 + 37,224,448 + 4,194,304 B (its would-be copies: 595 MB).
+    CHECK(activations("falcon-7b", HfAttention::Eager, 8, 64, 4096) == 9306112.0 + 37224448.0 + 4194304.0);
+
+    // The allocator replay: Llama-3.1-8B, 8 x 64 tokens to 1,024. At the last layer of the last step
+    // the cache holds 64 tensors of 8 x 1,024 x 8 x 128 x 2 B = 16 MiB (1 GiB) beside the two copies,
+    // 2 x 8 x 32 x 1,024 x 128 x 2 B = 128 MiB (within 1 MiB: a cached block that would leave
+    // 1 MiB or less is handed out whole and counted, should_split); enable_gqa leaves the cache and
+    // one grown tensor.
+    auto replay = [](bool enable_gqa, int context = 1024) {
+        Config cfg = serving("llama-3.1-8b", Engine::Hf, "bf16", "a100-80gb", context, 8);
+        cfg.inference.prompt_tokens = 64;
+        cfg.inference.hf.sdpa_enable_gqa = enable_gqa;
+        return hf_allocator_replay(plan(cfg), context, 8, 0);
+    };
+    const HfAllocatorReplay copies = replay(false), none = replay(true);
+    CHECK(copies.peak_allocated == Approx(1073741824.0 + 134217728.0).margin(1048576.0));
+    CHECK(none.peak_allocated < copies.peak_allocated - 100e6);
+    // The copies' blocks grow with the cache and strand segments of their own: scripts/alloc_replay.py
+    // (the same tensors, steps of 8 tokens) reads 1.18 GiB reserved beyond the peak with the copies
+    // and 0.93 GiB without.
+    CHECK((copies.peak_reserved - copies.peak_allocated) / 1073741824.0 == Approx(1.18).margin(0.005));
+    CHECK((none.peak_reserved - none.peak_allocated) / 1073741824.0 == Approx(0.93).margin(0.005));
+    // To 4,096 tokens (steps of 32) the copies' freed blocks serve the cache's growth: the script
+    // reads 27.98 GiB with them and 59.15 GiB without.
+    const HfAllocatorReplay long_copies = replay(false, 4096), long_none = replay(true, 4096);
+    CHECK((long_copies.peak_reserved - long_copies.peak_allocated) / 1073741824.0 == Approx(27.98).margin(0.005));
+    CHECK((long_none.peak_reserved - long_none.peak_allocated) / 1073741824.0 == Approx(59.15).margin(0.005));
+
+    // The field: read from JSON, written back, off by default (the copies: older transformers or
+    // PyTorch, or a padding mask).
+    auto r = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"a100-80gb",
+        "inference":{"engine":"hf","weights":"bf16","context":1024,"hf":{"sdpa_enable_gqa":true}}})");
+    REQUIRE(r.ok);
+    CHECK(r.value.inference.hf.sdpa_enable_gqa);
+    auto back = io::config_from_json(io::config_to_json(r.value));
+    REQUIRE(back.ok);
+    CHECK(back.value.inference.hf.sdpa_enable_gqa);
+    CHECK_FALSE(Config{}.inference.hf.sdpa_enable_gqa);
+}

@@ -84,6 +84,28 @@ TEST_CASE("shell link: a preset, the detailed serving method and its inputs roun
     CHECK(a.value.total_bytes == b.value.total_bytes);
 }
 
+TEST_CASE("shell link: transformers' SDPA enable_gqa (no repeat_kv copies) round-trips and changes the figure") {
+    Config c = serving_llama_8b();
+    c.inference.engine = Engine::Hf;
+    c.inference.context = 4096;
+    c.inference.prompt_tokens = 64;
+    c.inference.concurrency = 8;
+    c.gpu_id = "a100-80gb";
+    sync_shared(c);
+    const auto copies = estimate(c);
+    c.inference.hf.sdpa_enable_gqa = true;
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    CHECK(f.find("inference.hf.sdpa_enable_gqa=true") != std::string::npos);
+    const Config back = round_trip(c, UiState{});
+    CHECK(back.inference.hf.sdpa_enable_gqa);
+    const auto none = estimate(back);
+    REQUIRE(copies.ok);
+    REQUIRE(none.ok);
+    // Llama-3.1-8B, 8 x 64 + 4,032 tokens: the last step's copies, 2 x 8 x 32 x 4,096 x 128 x 2 B =
+    // 536,870,912 B, against the 64-token prefill's 119,537,664 B (tests/unit/test_inference.cpp).
+    CHECK(copies.value.total_bytes - none.value.total_bytes == 536870912.0 - 119537664.0);
+}
+
 TEST_CASE("shell link: a custom architecture and a parameter count alone round-trip") {
     Config c = default_inputs();
     use_preset(c, *find_preset("mistral-7b-v0.1"));

@@ -387,6 +387,8 @@ export interface InferenceHfConfig {
     gptq_act_order?: boolean;
     /** CUDA lazy module loading (CUDA >= 11.7, driver >= 515; false: every kernel loaded at start-up, the eager context) (default true) */
     lazy_loading?: boolean;
+    /** SDPA takes enable_gqa: no repeat_kv copies of K/V (transformers >= 4.54, PyTorch >= 2.5, no padding mask) (default false) */
+    sdpa_enable_gqa?: boolean;
 }
 
 /** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
