@@ -38,6 +38,7 @@ struct Loop {
     int frames_to_draw = kSettleFrames;
     vc::shell::platform::Surface surface;  // measured at each frame
     float font_ratio = 0;          // the ratio the font atlas was rasterized for (0: none yet)
+    bool extras_due = false;       // the first frame is drawn: the rest of the results come at the next iteration
 };
 Loop g_loop;
 
@@ -151,14 +152,20 @@ void loop_iteration() {
         vc::shell::app().idle = true;
         return;
     }
-    const unsigned long version = vc::shell::app().version;
-    draw_frame();
-    --g_loop.frames_to_draw;
-    // The first frame showed the estimate; the rest of the results follow on the next one.
     vc::shell::App& a = vc::shell::app();
-    if (a.defer_extras) {
+    // The first frame showed the estimate; the rest of the results are computed here, at the start
+    // of the next iteration, and drawn by it: not in the first frame's browser task, which the
+    // browser presents as soon as it returns (README "Benchmark").
+    if (g_loop.extras_due) {
+        g_loop.extras_due = false;
         a.defer_extras = false;
         vc::shell::complete_results(a);
+    }
+    const unsigned long version = a.version;
+    draw_frame();
+    --g_loop.frames_to_draw;
+    if (a.defer_extras) {
+        g_loop.extras_due = true;
         request_frames();
     }
     // NOTE: ImGui trickles queued input (one key or button change per frame): while events wait,

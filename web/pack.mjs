@@ -143,6 +143,8 @@ export function singleFile(siteDir, pageName) {
         scriptHashes.push(sha256(text));
         return `<script>${text}</script>`;
     });
+    // The hosted page's preloads name files the single file carries inside (and a fetch it may not make).
+    html = html.replace(/<!--(?:(?!-->)[\s\S])*?preload(?:(?!-->)[\s\S])*?-->\n|<link rel="preload"[^>]*>\n/g, '');
     for (const m of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) if (!scriptHashes.includes(sha256(m[1]))) scriptHashes.push(sha256(m[1]));
     for (const m of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) styleHashes.push(sha256(m[1]));
     let found = false;

@@ -143,6 +143,10 @@ test('hosted page: a full session requests only its own files and stores nothing
 
     const paths = [...new Set(requests.map((u) => (u.startsWith(url) ? `/${u.slice(url.length)}` : u)))].sort();
     assert.deepEqual(paths, ['/', '/app-stream.js', '/app.wasm', '/embed.js', '/import.js', '/vramcalc.js']);
+    // Each once: index.html preloads the four scripts and app.wasm (docs/performance.md, "The first
+    // frame"); a preload the page's own request did not match (app.wasm's fetch is same-origin cors)
+    // would download that file a second time: 6 files, 6 requests.
+    assert.equal(requests.filter((u) => u.startsWith(url)).length, 6, requests.join('\n'));
 
     const stored = await page.evaluate(async () => ({
         local: localStorage.length, session: sessionStorage.length, cookie: document.cookie,
