@@ -16,18 +16,16 @@ std::string num(double v) {
     double a = std::fabs(v);
     if (a >= 1e7 || (a > 0 && a < 1e-4)) {
         std::snprintf(buf, sizeof buf, "%.4g", v);
-        // "7e+09" -> "7e9"
-        std::string s(buf);
-        auto e = s.find('e');
-        if (e != std::string::npos) {
-            std::string mant = s.substr(0, e);
-            std::string ex = s.substr(e + 1);
-            bool neg = !ex.empty() && ex[0] == '-';
-            size_t i = (ex[0] == '+' || ex[0] == '-') ? 1 : 0;
-            while (i + 1 < ex.size() && ex[i] == '0') ++i;
-            return mant + "e" + (neg ? "-" : "") + ex.substr(i);
-        }
-        return s;
+        // "7e+09" -> "7e9": the exponent without its "+" and leading zeros (in place)
+        char* e = std::strchr(buf, 'e');
+        if (!e) return buf;
+        char* out = e + 1;
+        const char* ex = out;
+        if (*ex == '-') *out++ = '-';
+        if (*ex == '+' || *ex == '-') ++ex;
+        while (ex[0] == '0' && ex[1] != '\0') ++ex;
+        while (*ex) *out++ = *ex++;
+        return std::string(buf, out);
     }
     long long whole = 0;
     if (std::floor(v) == v && to_int_checked(v, whole)) {

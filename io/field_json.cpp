@@ -32,8 +32,10 @@ const Config& default_config() {
 }  // namespace
 
 bool only_section_keys(ObjectReader& r, const std::string& section, FieldList table) {
+    const auto& fields = section_fields(section, table);
     std::vector<const char*> keys;
-    for (const FieldDef* f : section_fields(section, table)) keys.push_back(key_of(*f));
+    keys.reserve(fields.size());
+    for (const FieldDef* f : fields) keys.push_back(key_of(*f));
     return r.only_keys(keys);
 }
 
