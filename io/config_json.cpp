@@ -173,7 +173,7 @@ Outcome<Config> config_from_json(const json& doc) {
     // Detailed inference section ("inference") is read here.
     if (r.has("inference")) {
         Error err;
-        if (!read_inference(r.at("inference"), cfg.inference, err)) return Outcome<Config>::failure(err);
+        if (!read_inference(r.at("inference"), cfg, err)) return Outcome<Config>::failure(err);
     }
 
     return Outcome<Config>::success(std::move(cfg));
