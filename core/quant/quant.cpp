@@ -480,6 +480,15 @@ const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
     return "";
 }
 
+// TpShards kept beside sum_tensors (one copy of this code for both of its instantiations).
+void start_shards(TpShards* s, const ModelSpec& m, size_t tensors) {
+    *s = TpShards{};
+    s->heads = m.heads;
+    s->kv_heads = m.kv_heads;
+    s->parts.reserve(tensors);
+}
+void add_shard(TpShards* s, double bytes, Role r) { s->parts.push_back(TpShards::Part{bytes, static_cast<int>(r)}); }
+
 // Sums `tensors` with the per-tensor byte function `bytes_of` and spreads the 1-D remainder (norms,
 // biases: model_params' total less the matrices) at `other_bytes_per_param`, per layer evenly.
 // With `list`, each tensor's name and bytes too (a layer's 1-D share as its attn_norm and ffn_norm);
@@ -488,12 +497,7 @@ template <typename BytesOf>
 WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tensors, int tp, double other_bytes_per_param,
                             BytesOf bytes_of, std::vector<TensorBytes>* list, TpShards* shards) {
     WeightBreakdown w;
-    if (shards) {
-        *shards = TpShards{};
-        shards->heads = m.heads;
-        shards->kv_heads = m.kv_heads;
-        shards->parts.reserve(tensors.size());
-    }
+    if (shards) start_shards(shards, m, tensors.size());
     w.layer_bytes.assign(static_cast<size_t>(m.layers), 0.0);
     const ParamBreakdown p = model_params(m);
     double matrix_params = 0;
@@ -506,7 +510,7 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
         add_part(w, t.role, b);
         if (t.layer >= 0) w.layer_bytes[static_cast<size_t>(t.layer)] += b;
         w.per_gpu += b * tp_share(m.heads, m.kv_heads, t.role, tp);
-        if (shards) shards->parts.push_back(TpShards::Part{b, static_cast<int>(t.role)});
+        if (shards) add_shard(shards, b, t.role);
         if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
             w.largest_matrix = std::max(w.largest_matrix, t.rows * t.cols * scale);
         if (list) {
