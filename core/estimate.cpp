@@ -27,9 +27,9 @@ bool check_target_utilization(const Config& cfg, Error& err) {
 }
 
 bool check_result(const Estimate& e, const Config& cfg, Error& err) {
-    // The figure, its value and unit; the first one that is not a size is reported.
-    auto bad = [&](const std::string& figure, double v, const char* unit) {
-        if (std::isfinite(v) && v >= 0) return false;
+    // The first figure that is not a size is reported: its name (built only then), value and unit.
+    auto bad = [](double v) { return !(std::isfinite(v) && v >= 0); };
+    auto report = [&](const std::string& figure, double v, const char* unit) {
         const std::string value = std::isnan(v) ? "NaN" : std::isinf(v) ? (v > 0 ? "infinity" : "-infinity") : num(v);
         const bool rules = cfg.method != Method::Detailed;
         err = Error{rules ? "params_b" : "model",
@@ -38,16 +38,18 @@ bool check_result(const Estimate& e, const Config& cfg, Error& err) {
                         " (a size must be a finite number of at least 0); " +
                         (rules ? "use a smaller params_b, batch or seq"
                                : "check model (a preset, an architecture or params_b) and the sizes")};
-        return true;
+        return false;
     };
     for (const auto& c : e.components)
-        if (bad(c.label + " (" + c.key + ")", c.bytes, "bytes")) return false;
-    if (bad("total", e.total_bytes, "bytes") || bad("total with safety margin", e.buffered_bytes, "bytes")) return false;
-    for (const auto& f : e.fits)
-        if (bad("GPU utilization on " + f.gpu_id, f.utilization, "x one GPU") || bad("GPU count on " + f.gpu_id, f.gpus_needed, "GPUs"))
-            return false;
+        if (bad(c.bytes)) return report(c.label + " (" + c.key + ")", c.bytes, "bytes");
+    if (bad(e.total_bytes)) return report("total", e.total_bytes, "bytes");
+    if (bad(e.buffered_bytes)) return report("total with safety margin", e.buffered_bytes, "bytes");
+    for (const auto& f : e.fits) {
+        if (bad(f.utilization)) return report("GPU utilization on " + f.gpu_id, f.utilization, "x one GPU");
+        if (bad(f.gpus_needed)) return report("GPU count on " + f.gpu_id, f.gpus_needed, "GPUs");
+    }
     for (const auto& m : e.metrics)
-        if (bad(m.label + " (" + m.key + ")", m.value, m.unit.c_str())) return false;
+        if (bad(m.value)) return report(m.label + " (" + m.key + ")", m.value, m.unit.c_str());
     return true;
 }
 

@@ -42,7 +42,9 @@ const char* quick_optimizer_name(QuickOptimizer o) { return name_of(kQuickOptimi
 // [SECTION] model ---------------------------------------------------------------------------------
 namespace {
 
-bool read_model(const json& j, ModelSpec& m, Error& err) {
+// Reads the "model" section into cfg.model (every model field of the table is a member there).
+bool read_model(const json& j, Config& cfg, Error& err) {
+    ModelSpec& m = cfg.model;
     if (!j.is_object()) {
         err = Error{"model", "model must be an object: {\"preset\": ID} or architecture fields or {\"params_b\": N}"};
         return false;
@@ -63,11 +65,8 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     std::string name;
     r.string("name", name);
     if (!name.empty()) m.name = name;
-    // The architecture: every model field of the table (a Config holds the model being read).
-    Config holder;
-    holder.model = std::move(m);
-    read_section(r, "model", holder);
-    m = std::move(holder.model);
+    // The architecture: every model field of the table.
+    read_section(r, "model", cfg);
     r.number("params_b", m.params_override_b);
     if (!r.ok()) {
         err = r.error();
@@ -75,8 +74,10 @@ bool read_model(const json& j, ModelSpec& m, Error& err) {
     }
     // Edited: no longer the preset as published. The preset's own values beside its id (what
     // config_to_json writes) keep it.
-    const ModelSpec* p = preset.empty() ? nullptr : find_preset(preset);
-    if ((r.has("layers") || r.has("hidden")) && (!p || m.layers != p->layers || m.hidden != p->hidden)) m.id.clear();
+    if (r.has("layers") || r.has("hidden")) {
+        const ModelSpec* p = preset.empty() ? nullptr : find_preset(preset);
+        if (!p || m.layers != p->layers || m.hidden != p->hidden) m.id.clear();
+    }
     return true;
 }
 
@@ -118,7 +119,7 @@ Outcome<Config> config_from_json(const json& doc) {
 
     if (r.has("model")) {
         Error err;
-        if (!read_model(r.at("model"), cfg.model, err)) return Outcome<Config>::failure(err);
+        if (!read_model(r.at("model"), cfg, err)) return Outcome<Config>::failure(err);
         if (cfg.model.params_override_b > 0) cfg.quick.params_b = cfg.model.params_override_b;
     }
     r.number("params_b", cfg.quick.params_b);
@@ -143,7 +144,7 @@ Outcome<Config> config_from_json(const json& doc) {
     // reads the same model the page builds for it (the guide reads the dimensions).
     if (r.has("model") && cfg.model.id.empty() && cfg.model.layers == 0 && cfg.model.params_override_b > 0) {
         auto filled = resolve_model(cfg.model);
-        if (filled.ok) cfg.model = filled.value;
+        if (filled.ok) cfg.model = std::move(filled.value);
     }
 
     if (r.has("guide")) {
@@ -172,10 +173,10 @@ Outcome<Config> config_from_json(const json& doc) {
     // Detailed inference section ("inference") is read here.
     if (r.has("inference")) {
         Error err;
-        if (!read_inference(r.at("inference"), cfg.inference, err)) return Outcome<Config>::failure(err);
+        if (!read_inference(r.at("inference"), cfg, err)) return Outcome<Config>::failure(err);
     }
 
-    return Outcome<Config>::success(cfg);
+    return Outcome<Config>::success(std::move(cfg));
 }
 
 Method method_for_document(const json& doc, std::string* section) {

@@ -31,14 +31,29 @@ const Config& default_config() {
 
 }  // namespace
 
+namespace {
+
+// The key of a field of `section` (section_fields: its path is "section.key"), found without a
+// search for the last dot (a config read asks it of every field of each section it reads).
+const char* key_in(const std::string& section, const FieldDef& f) { return f.path + (section.empty() ? 0 : section.size() + 1); }
+
+bool read_field_at(ObjectReader& r, const FieldDef& f, const char* key, Config& cfg);
+
+}  // namespace
+
 bool only_section_keys(ObjectReader& r, const std::string& section, FieldList table) {
+    const auto& fields = section_fields(section, table);
     std::vector<const char*> keys;
-    for (const FieldDef* f : section_fields(section, table)) keys.push_back(key_of(*f));
+    keys.reserve(fields.size());
+    for (const FieldDef* f : fields) keys.push_back(key_in(section, *f));
     return r.only_keys(keys);
 }
 
-bool read_field(ObjectReader& r, const FieldDef& f, Config& cfg) {
-    const char* key = key_of(f);
+bool read_field(ObjectReader& r, const FieldDef& f, Config& cfg) { return read_field_at(r, f, key_of(f), cfg); }
+
+namespace {
+
+bool read_field_at(ObjectReader& r, const FieldDef& f, const char* key, Config& cfg) {
     switch (f.kind) {
         case FieldKind::Int: return !f.int_at || r.integer(key, *f.int_at(cfg));
         case FieldKind::Number: {
@@ -70,9 +85,11 @@ bool read_field(ObjectReader& r, const FieldDef& f, Config& cfg) {
     return r.ok();
 }
 
+}  // namespace
+
 bool read_section(ObjectReader& r, const std::string& section, Config& cfg) {
     for (const FieldDef* f : section_fields(section))
-        if (!f->by_hand && f->has_member()) read_field(r, *f, cfg);
+        if (!f->by_hand && f->has_member()) read_field_at(r, *f, key_in(section, *f), cfg);
     return r.ok();
 }
 

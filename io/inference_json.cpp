@@ -196,17 +196,12 @@ bool read_inference_section(const json& j, Config& cfg, Error& err) {
 
 }  // namespace
 
-bool read_inference(const json& j, InferenceInputs& in, Error& err) {
+bool read_inference(const json& j, Config& cfg, Error& err) {
     if (!j.is_object()) {
         err = Error{"inference", "inference must be an object (docs/config.md, \"inference\")"};
         return false;
     }
-    // The table's accessors reach the section through a Config.
-    Config holder;
-    holder.inference = std::move(in);
-    const bool ok = read_inference_section(j, holder, err);
-    in = std::move(holder.inference);
-    return ok;
+    return read_inference_section(j, cfg, err);
 }
 
 json weights_file_to_json(const WeightsFile& f) {

@@ -3,13 +3,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config.hpp"
 #include "core/serve/inference.hpp"
 #include "core/status.hpp"
 
 namespace vc::io {
 
-// Reads the section into `in` (fields absent keep their values). Errors name "inference.<field>".
-bool read_inference(const nlohmann::json& j, InferenceInputs& in, Error& err);
+// Reads the section into cfg.inference (fields absent keep their values; the field table's
+// accessors reach it through the Config). Errors name "inference.<field>".
+bool read_inference(const nlohmann::json& j, Config& cfg, Error& err);
 
 // Every field with its current value (byte constants in GiB, as the config takes them).
 nlohmann::json inference_to_json(const InferenceInputs& in);

@@ -70,13 +70,27 @@ bool ObjectReader::string(const char* key, std::string& out, std::size_t max_byt
     return true;
 }
 
+namespace {
+
+// `key` (any bytes, a NUL among them) is `name`; compared up to the first difference.
+bool same_key(const std::string& key, const char* name) {
+    for (size_t i = 0; i < key.size(); ++i)
+        if (name[i] != key[i] || name[i] == '\0') return false;
+    return name[key.size()] == '\0';
+}
+
+}  // namespace
+
 template <typename List>
 bool ObjectReader::only(const List& allowed) {
     if (!ok_) return false;
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
         bool known = false;
         for (const char* a : allowed)
-            if (it.key() == a) known = true;
+            if (same_key(it.key(), a)) {
+                known = true;
+                break;
+            }
         if (!known) {
             // Any bytes (a link's key), or none: an error always names a field.
             const std::string name = it.key().empty() ? "\"\"" : quoted_excerpt(it.key());

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,7 +26,7 @@ public:
     // The member's value, or nullptr when absent or null (one lookup: a config read asks every
     // field of a section).
     const nlohmann::json* get(const char* key) const {
-        const auto it = obj_.find(key);
+        const auto it = obj_.find(std::string_view(key));  // (a const char* key would be measured at each comparison)
         return it == obj_.end() || it->is_null() ? nullptr : &*it;
     }
     const nlohmann::json& at(const char* key) const { return obj_.at(key); }

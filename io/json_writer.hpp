@@ -17,7 +17,10 @@ namespace vc::io {
 class JsonWriter {
 public:
     // indent < 0: compact ({"a":1,"b":[2]}); otherwise one member per line, `indent` spaces a level.
-    explicit JsonWriter(int indent = -1) : indent_(indent) { out_.resize(8192); }
+    explicit JsonWriter(int indent = -1) : indent_(indent) {
+        grow(8192);
+        count_.reserve(8);
+    }
 
     void begin_object() { open('{'); }
     void end_object() { close('}'); }
@@ -57,17 +60,25 @@ private:
     void integer(long long x);
     void string(std::string_view s);
     // The text so far is out_[0, size_): appended by memcpy into a string grown by doubling (libc++'s
-    // std::string appends are out-of-line calls, most of the writer's time in WebAssembly).
+    // std::string appends are out-of-line calls, most of the writer's time in WebAssembly), through
+    // buf_ and cap_, its data and size (libc++ asks whether a string is short on each access).
     char* room(size_t n) {
-        if (out_.size() - size_ < n) out_.resize(std::max(out_.size() * 2, size_ + n));
-        char* at = &out_[size_];
+        if (cap_ - size_ < n) grow(n);
+        char* at = buf_ + size_;
         size_ += n;
         return at;
     }
-    void put(const char* s, size_t n) { std::memcpy(room(n), s, n); }
+    void grow(size_t n) {
+        out_.resize(std::max(out_.size() * 2, size_ + n));
+        buf_ = &out_[0];
+        cap_ = out_.size();
+    }
+    void put(const char* s, size_t n);
     void put(char c) { *room(1) = c; }
 
     std::string out_;
+    char* buf_ = nullptr;
+    size_t cap_ = 0;
     size_t size_ = 0;
     std::vector<unsigned> count_;  // members written so far, per open container
     int indent_;

@@ -392,13 +392,13 @@ namespace {
 // column/row-parallel matrices and the vocabulary-parallel embedding and head split tp ways;
 // K and V split by KV head but never below one head (replicated when kv_heads < tp); MLA's
 // down-projections, the router and position embeddings are replicated.
-double tp_share(const ModelSpec& m, Role r, int tp) {
+double tp_share(int heads, int kv_heads, Role r, int tp) {
     if (tp <= 1) return 1;
     switch (r) {
         case Role::PosEmbd: case Role::AttnQA: case Role::AttnKvA: case Role::Router: return 1;
-        case Role::AttnK: case Role::AttnV: return std::max(1.0 / tp, 1.0 / m.kv_heads);
+        case Role::AttnK: case Role::AttnV: return std::max(1.0 / tp, 1.0 / kv_heads);
         case Role::AttnQkv: {
-            const double q = m.heads, kv = m.kv_heads;
+            const double q = heads, kv = kv_heads;
             return (q / tp + 2 * kv * std::max(1.0 / tp, 1.0 / kv)) / (q + 2 * kv);
         }
         default: return 1.0 / tp;
@@ -480,13 +480,24 @@ const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
     return "";
 }
 
+// TpShards kept beside sum_tensors (one copy of this code for both of its instantiations).
+void start_shards(TpShards* s, const ModelSpec& m, size_t tensors) {
+    *s = TpShards{};
+    s->heads = m.heads;
+    s->kv_heads = m.kv_heads;
+    s->parts.reserve(tensors);
+}
+void add_shard(TpShards* s, double bytes, Role r) { s->parts.push_back(TpShards::Part{bytes, static_cast<int>(r)}); }
+
 // Sums `tensors` with the per-tensor byte function `bytes_of` and spreads the 1-D remainder (norms,
 // biases: model_params' total less the matrices) at `other_bytes_per_param`, per layer evenly.
-// With `list`, each tensor's name and bytes too (a layer's 1-D share as its attn_norm and ffn_norm).
+// With `list`, each tensor's name and bytes too (a layer's 1-D share as its attn_norm and ffn_norm);
+// with `shards`, each tensor's bytes and role, for per_gpu at another degree (TpShards::per_gpu).
 template <typename BytesOf>
 WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tensors, int tp, double other_bytes_per_param,
-                            BytesOf bytes_of, std::vector<TensorBytes>* list = nullptr) {
+                            BytesOf bytes_of, std::vector<TensorBytes>* list, TpShards* shards) {
     WeightBreakdown w;
+    if (shards) start_shards(shards, m, tensors.size());
     w.layer_bytes.assign(static_cast<size_t>(m.layers), 0.0);
     const ParamBreakdown p = model_params(m);
     double matrix_params = 0;
@@ -498,7 +509,8 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
         const double b = bytes_of(t) * scale;
         add_part(w, t.role, b);
         if (t.layer >= 0) w.layer_bytes[static_cast<size_t>(t.layer)] += b;
-        w.per_gpu += b * tp_share(m, t.role, tp);
+        w.per_gpu += b * tp_share(m.heads, m.kv_heads, t.role, tp);
+        if (shards) add_shard(shards, b, t.role);
         if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
             w.largest_matrix = std::max(w.largest_matrix, t.rows * t.cols * scale);
         if (list) {
@@ -514,6 +526,7 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
             for (const char* norm : {"attn_norm", "ffn_norm"})
                 list->push_back(TensorBytes{norm, il, w.other / m.layers / 2, false, false});
     w.per_gpu += w.other;  // replicated (norms; biases are small)
+    if (shards) shards->other = w.other;
     w.params = matrix_params * scale + other_params;
     w.total = w.embedding + w.output + w.attention + w.mlp + w.experts + w.router + w.other;
     w.bits_per_weight = w.params > 0 ? 8 * w.total / w.params : 0;
@@ -536,7 +549,8 @@ std::string bits_text(double bits) {
 
 namespace {
 
-Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix, std::vector<TensorBytes>* list) {
+Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix, std::vector<TensorBytes>* list,
+                                    TpShards* shards) {
     int ft = -1;
     const auto& fts = gguf_ftypes();
     for (size_t i = 0; i < fts.size(); ++i)
@@ -569,7 +583,7 @@ Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype
         return n / g.block * g.block_bytes;
     };
     constexpr double kGgufOneDimBytes = 4;  // norms and biases: convert_hf_to_gguf writes 1-D tensors as F32
-    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of, list);
+    WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of, list, shards);
     by_type[F32] += w.other / 4;
     std::string mix;
     for (size_t i = 0; i < by_type.size(); ++i)
@@ -580,7 +594,7 @@ Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype
     return Outcome<WeightBreakdown>::success(w);
 }
 
-Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* list) {
+Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* list, TpShards* shards) {
     auto main = lookup_format(q.format, "inference.weights");
     if (!main.ok) return Outcome<WeightBreakdown>::failure(main.error);
     const WeightFormat* f = main.value;
@@ -600,7 +614,8 @@ Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q,
             return Outcome<WeightBreakdown>::failure(Error{err.field, err.message + " (or -1 for one group per row)"});
     }
     if (f->family == FormatFamily::Gguf) {
-        auto r = gguf_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix, list);
+        auto r = gguf_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix, list, shards);
+        if (r.ok && shards) shards->layer_split = true, shards->total = r.value.total;
         if (r.ok && tp > 1) {
             // llama.cpp splits layers across GPUs (--split-mode layer): an even share of the layers.
             r.value.per_gpu = r.value.total / tp;
@@ -619,7 +634,7 @@ Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q,
             return t.rows * t.cols * t.count * dtype_bytes;
         return format_tensor_bytes(use, q, t);
     };
-    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of, list);
+    WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of, list, shards);
     w.formula = num(w.params) + " weights as " + f->label + (fe != f ? std::string(", experts ") + fe->label : std::string()) +
                 " x " + bits_text(w.bits_per_weight) + " bits / 8";
     if (f->family != FormatFamily::Float && q.keep_embeddings) w.formula += " (embeddings and LM head kept at " + num(dtype_bytes) + " B)";
@@ -629,15 +644,27 @@ Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q,
 }  // namespace
 
 Outcome<WeightBreakdown> gguf_weight_bytes(const ModelSpec& m, const std::string& ftype_name, bool imatrix) {
-    return gguf_bytes(m, ftype_name, imatrix, nullptr);
+    return gguf_bytes(m, ftype_name, imatrix, nullptr, nullptr);
 }
 
-Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* tensors) {
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp, std::vector<TensorBytes>* tensors, TpShards* shards) {
     if (tensors) tensors->clear();
-    return format_bytes(m, q, tp, tensors);
+    return format_bytes(m, q, tp, tensors, shards);
 }
 
-bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err) {
+double TpShards::per_gpu(int tp) const {
+    // The sums of sum_tensors and format_bytes, in their order (the same doubles, the same result).
+    double bytes = 0;
+    if (layer_split && tp > 1) {
+        bytes = total / tp;
+    } else {
+        for (const Part& p : parts) bytes += p.bytes * tp_share(heads, kv_heads, static_cast<Role>(p.role), tp);
+        bytes += other;
+    }
+    return bytes * file_scale;  // x 1 without a weights file: exact
+}
+
+bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err, TpShards* shards) {
     constexpr double kMaxFileBytes = 1e16;  // 10 PB: more is a typo
     if (!check_positive("inference.weights_file.total_bytes", f.total_bytes, kMaxFileBytes, err) ||
         !check_range("inference.weights_file.params", f.params, 0, kMaxFileBytes, err))
@@ -684,6 +711,7 @@ bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Er
     else
         for (auto& b : w.layer_bytes) b *= scale;
     w.per_gpu *= scale;
+    if (shards) shards->file_scale = scale;
     w.largest_matrix *= scale;
     w.total = f.total_bytes;
     if (f.params > 0) w.params = f.params;

@@ -100,6 +100,24 @@ struct WeightBreakdown {
     std::string formula;       // how the total follows
 };
 
+// WeightBreakdown::per_gpu at another tensor-parallel degree without the model's tensors listed
+// and priced again (an estimate plans several GPU counts: issue 15): each tensor's bytes and role
+// in weight_bytes' order, so per_gpu(tp) repeats its sum bit for bit. Filled by weight_bytes; owned
+// by the caller, for that model and format only.
+struct TpShards {
+    struct Part {
+        double bytes;
+        int role;  // the tensor's role in core/quant/quant.cpp (how tensor parallelism splits it)
+    };
+    std::vector<Part> parts;
+    int heads = 0, kv_heads = 0;
+    double other = 0;          // 1-D tensors (norms, biases): replicated
+    bool layer_split = false;  // a GGUF type: llama.cpp splits whole layers, an even share each
+    double total = 0;          // layer_split: the bytes split
+    double file_scale = 1;     // apply_weights_file's scale (the file's bytes over the derived ones)
+    double per_gpu(int tp) const;
+};
+
 // Exact weight bytes read from a model file's tensor table (a GGUF file's per-tensor ggml types, a
 // safetensors header's dtypes and shapes, an index's total_size): config "inference.weights_file".
 // total_bytes > 0 turns it on; it replaces the bytes the format's rules derive (docs/import.md).
@@ -114,8 +132,8 @@ struct WeightsFile {
 };
 
 // Replaces `w`'s bytes with the file's, for a model of `layers` layers. Per-GPU bytes and the
-// largest matrix scale with the total. Errors name "inference.weights_file.*".
-bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err);
+// largest matrix scale with the total (and `shards`' per_gpu alike). Errors name "inference.weights_file.*".
+bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Error& err, TpShards* shards = nullptr);
 
 // One weight tensor as a GGUF file names it, with the bytes weight_bytes counts for it.
 struct TensorBytes {
@@ -132,8 +150,10 @@ struct TensorBytes {
 // "inference.experts_weights" or "inference.group_size". `m` must be resolved (resolve_model).
 // With `tensors`, every tensor of `m` too (whole, whatever `tp`), in file order, with its bytes: a layer's 1-D
 // tensors (norms, biases) as its attn_norm and ffn_norm, half of the layer's share each, so the
-// list adds up to the total (llama.cpp's -ot places tensors by name).
-Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1, std::vector<TensorBytes>* tensors = nullptr);
+// list adds up to the total (llama.cpp's -ot places tensors by name). With `shards`, per_gpu at
+// any other tp (TpShards).
+Outcome<WeightBreakdown> weight_bytes(const ModelSpec& m, const QuantOptions& q, int tp = 1, std::vector<TensorBytes>* tensors = nullptr,
+                                      TpShards* shards = nullptr);
 
 
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iterator>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -181,9 +182,32 @@ double gptq_scratch(const ModelSpec& m, GptqKernel kernel, bool act_order, const
 
 }  // namespace
 
-Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, const std::string& format_override) {
-    using R = Outcome<InferencePlan>;
-    InferencePlan p;
+namespace {
+
+// A plan before the GPU count places anything: the inputs checked, the model resolved, the weights
+// summed at the config's own count, the formats and the KV layout. From it a plan at another count
+// (plan_at_count) redoes only what the count changes.
+struct PlanStart {
+    InferencePlan plan;
+    const GpuSpec* catalog_gpu = nullptr;  // the catalog's GPU (a custom one lives in plan.in; none: no gpu or "cpu")
+    TpShards shards;                       // vLLM, with_shards: the weights on one GPU at any tensor-parallel degree
+};
+
+// The GPU `p` is made for: its custom one, else the catalog's.
+const GpuSpec* plan_gpu(const InferencePlan& p, const GpuSpec* catalog_gpu) { return p.in.has_custom_gpu ? &p.in.custom_gpu : catalog_gpu; }
+
+// Engines other than vLLM split whole layers across GPUs.
+bool check_layer_split(const InferenceInputs& in, const ModelSpec& m, Error& err) {
+    if (in.engine == Engine::Vllm || in.tp <= m.layers) return true;
+    err = Error{"inference.tp", "inference.tp (" + std::to_string(in.tp) + ") must be at most model.layers (" + std::to_string(m.layers) +
+                                    "): " + engine_name(in.engine) + " splits whole layers across GPUs"};
+    return false;
+}
+
+Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::string& format_override, bool with_shards) {
+    using R = Outcome<PlanStart>;
+    PlanStart start;
+    InferencePlan& p = start.plan;
     p.in = cfg.inference;
     InferenceInputs& in = p.in;
     Error err;
@@ -207,36 +231,33 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     if (spec.layers == 0 && spec.params_override_b <= 0) spec.params_override_b = cfg.quick.params_b;
     auto rm = resolve_model(spec);
     if (!rm.ok) return R::failure(rm.error);
-    p.model = rm.value;
+    p.model = std::move(rm.value);
     const ModelSpec& m = p.model;
     p.params = model_params(m);
 
-    // GPU: a custom entry, a catalog id, or none (then only the engine-independent figures).
-    const GpuSpec* gpu = nullptr;
-    if (in.has_custom_gpu) {
-        gpu = &in.custom_gpu;
-    } else if (cfg.gpu_id == "cpu") {
+    // GPU: a custom entry (plan_gpu), a catalog id, or none (then only the engine-independent figures).
+    if (!in.has_custom_gpu && cfg.gpu_id == "cpu") {
         // CPU only: llama.cpp with every layer in system RAM.
         if (in.engine != Engine::LlamaCpp) return R::failure("gpu", "gpu \"cpu\" (no GPU) needs inference.engine \"llama.cpp\"");
         p.cpu_only = true;
-    } else if (!cfg.gpu_id.empty()) {
-        gpu = find_gpu(cfg.gpu_id);
-        if (!gpu) return R::failure("gpu", "gpu \"" + cfg.gpu_id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom");
+    } else if (!in.has_custom_gpu && !cfg.gpu_id.empty()) {
+        start.catalog_gpu = find_gpu(cfg.gpu_id);
+        if (!start.catalog_gpu)
+            return R::failure("gpu", "gpu \"" + cfg.gpu_id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom");
     }
-    if (in.engine == Engine::Vllm && !gpu)
+    if (in.engine == Engine::Vllm && !plan_gpu(p, start.catalog_gpu))
         return R::failure("gpu", "the vLLM profile sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
 
     // Weights. The vLLM engine shards them by tensor parallelism; the others split layers.
     const bool layer_split = in.engine != Engine::Vllm;
-    if (layer_split && in.tp > m.layers)
-        return R::failure("inference.tp", "inference.tp (" + std::to_string(in.tp) + ") must be at most model.layers (" +
-                                              std::to_string(m.layers) + "): " + engine_name(in.engine) + " splits whole layers across GPUs");
+    if (!check_layer_split(in, m, err)) return R::failure(err);
     // llama.cpp's -ot places tensors by name: the list comes with the same pass.
     const bool by_tensor = in.engine == Engine::LlamaCpp && !in.llamacpp.override_tensor.empty();
-    auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr);
+    TpShards* shards = with_shards && !layer_split ? &start.shards : nullptr;
+    auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr, shards);
     if (!rw.ok) return R::failure(rw.error);
-    p.weights = rw.value;
-    if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err)) return R::failure(err);
+    p.weights = std::move(rw.value);
+    if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err, shards)) return R::failure(err);
     p.format = find_weight_format(in.weights.format);
     if (in.engine == Engine::LlamaCpp && p.format->family != FormatFamily::Gguf && p.format->family != FormatFamily::Float &&
         std::string(p.format->id) != "mxfp4")
@@ -257,7 +278,7 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     }
     auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full);
     if (!rk.ok) return R::failure(rk.error);
-    p.kv = rk.value;
+    p.kv = std::move(rk.value);
     // llama.cpp -ctv: a V cache type apart from K's; each side is half of a one-type layout.
     if (in.engine == Engine::LlamaCpp && !in.llamacpp.kv_dtype_v.empty() && in.llamacpp.kv_dtype_v != kv_id) {
         const KvDtype* vt = find_kv_dtype(in.llamacpp.kv_dtype_v == "auto" ? kv_id : in.llamacpp.kv_dtype_v);
@@ -269,7 +290,13 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
         p.kv.bytes_per_token = (p.kv.bytes_per_token + rv.value.bytes_per_token) / 2;
         p.kv.formula = "(K " + std::string(p.kv_dtype->id) + " + V " + vt->id + ") halves of " + p.kv.formula;
     }
+    return R::success(std::move(start));
+}
 
+// The engine's placement at the plan's count (p.in.tp) on `gpu`, and what follows from the GPU.
+bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
+    const InferenceInputs& in = p.in;
+    const ModelSpec& m = p.model;
     const double layer_total = std::max(0.0, p.weights.total - p.weights.embedding - p.weights.output);
     const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
     switch (in.engine) {
@@ -295,7 +322,7 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
             // Layer and expert placement, projector, draft: core/serve/llamacpp.cpp.
             p.has_gpu = gpu != nullptr;
             if (gpu) p.gpu = *gpu;
-            if (!llamacpp_setup(p, err)) return R::failure(err);
+            if (!llamacpp_setup(p, err)) return false;
             const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
             double kv_gpu = 0, kv_all = b.host.kv;
             for (const auto& g : b.gpus) kv_all += g.kv;
@@ -335,7 +362,38 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
         }
     }
     set_plan_gpu(p, gpu);
-    return R::success(p);
+    return true;
+}
+
+// The plan at `tp` GPUs from `start` (made for the same config, with_shards): the same plan as
+// make_inference_plan(cfg, tp) without the inputs checked, the model resolved or the weights'
+// tensors summed again; what the count changes is redone (the estimate's "how many of this GPU").
+Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
+    using R = Outcome<InferencePlan>;
+    InferencePlan p = start.plan;
+    p.in.tp = p.tp = tp;
+    Error err;
+    if (!check_layer_split(p.in, p.model, err)) return R::failure(err);
+    if (p.engine == Engine::Vllm) {  // sharded by tensor parallelism: the weights and KV heads per GPU
+        p.weights.per_gpu = start.shards.per_gpu(tp);
+        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full);
+        if (!rk.ok) return R::failure(rk.error);
+        p.kv = std::move(rk.value);
+    }
+    if (!place_plan(p, plan_gpu(p, start.catalog_gpu), err)) return R::failure(err);
+    return R::success(std::move(p));
+}
+
+}  // namespace
+
+Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, const std::string& format_override) {
+    using R = Outcome<InferencePlan>;
+    auto rs = start_plan(cfg, tp_override, format_override, false);
+    if (!rs.ok) return R::failure(rs.error);
+    InferencePlan& p = rs.value.plan;
+    Error err;
+    if (!place_plan(p, plan_gpu(p, rs.value.catalog_gpu), err)) return R::failure(err);
+    return R::success(std::move(p));
 }
 
 // [SECTION] memory --------------------------------------------------------------------------------
@@ -752,35 +810,38 @@ std::string gib(double bytes) {
 // Plans at the GPU counts worth trying (tensor-parallel degrees for vLLM, layer splits for the
 // others), checked against every GPU for "how many of this GPU". Each is built when a GPU first
 // needs it (most GPUs fit at the first counts: issue 15, building all of them was a sixth of a
-// detailed estimate) and then serves every GPU; the config's own count is its plan, copied.
+// detailed estimate), from the config's own plan start (plan_at_count), and then serves every GPU;
+// the config's own count is its plan.
 class CandidatePlans {
 public:
-    CandidatePlans(const Config& cfg, const InferencePlan& own) : cfg_(cfg), own_(own) {
+    // `own`: the config's plan, which the caller sets on each GPU before asking for that GPU's plans.
+    CandidatePlans(const PlanStart& start, const InferencePlan& own) : start_(start), own_(own) {
         static const int kTp[] = {1, 2, 4, 8, 16, 32, 64};
         static const int kSplit[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64};
-        if (cfg.inference.engine == Engine::Vllm) counts_ = {std::begin(kTp), std::end(kTp)};
+        if (own.engine == Engine::Vllm) counts_ = {std::begin(kTp), std::end(kTp)};
         else counts_ = {std::begin(kSplit), std::end(kSplit)};
         plans_.resize(counts_.size());
         tried_.assign(counts_.size(), false);
     }
     size_t size() const { return counts_.size(); }
     int count(size_t i) const { return counts_[i]; }
-    // The plan at count(i), or nullptr when that count cannot be planned (skipped, as a plan error).
-    InferencePlan* plan(size_t i) {
+    // The plan at count(i) on `gpu`, or nullptr when that count cannot be planned (skipped, as a
+    // plan error). set_plan_gpu sets only the GPU's fields (and what follows from them and the
+    // plan's placement), so one copy of each plan serves every GPU.
+    const InferencePlan* on_gpu(size_t i, const GpuSpec* gpu) {
+        if (counts_[i] == own_.in.tp) return &own_;  // the caller's, on `gpu` already
         if (!tried_[i]) {
             tried_[i] = true;
-            if (counts_[i] == own_.in.tp) {
-                plans_[i] = own_;
-            } else {
-                auto r = make_inference_plan(cfg_, counts_[i]);
-                if (r.ok) plans_[i] = std::move(r.value);
-            }
+            auto r = plan_at_count(start_, counts_[i]);
+            if (r.ok) plans_[i] = std::move(r.value);
         }
-        return plans_[i] ? &*plans_[i] : nullptr;
+        if (!plans_[i]) return nullptr;
+        set_plan_gpu(*plans_[i], gpu);
+        return &*plans_[i];
     }
 
 private:
-    const Config& cfg_;
+    const PlanStart& start_;
     const InferencePlan& own_;
     std::vector<int> counts_;
     std::vector<std::optional<InferencePlan>> plans_;
@@ -790,9 +851,14 @@ private:
 }  // namespace
 
 Outcome<Estimate> inference_estimate(const Config& cfg) {
-    auto rp = make_inference_plan(cfg);
-    if (!rp.ok) return Outcome<Estimate>::failure(rp.error);
-    const InferencePlan& p = rp.value;
+    // The config's plan, and its start for the plans at other GPU counts (the fits below).
+    auto rs = start_plan(cfg, 0, "", true);
+    if (!rs.ok) return Outcome<Estimate>::failure(rs.error);
+    const PlanStart& start = rs.value;
+    InferencePlan own = start.plan;
+    Error err;
+    if (!place_plan(own, plan_gpu(own, start.catalog_gpu), err)) return Outcome<Estimate>::failure(err);
+    const InferencePlan& p = own;
     const InferenceInputs& in = p.in;
     const ModelSpec& m = p.model;
     const double c = in.context, n = in.concurrency;
@@ -803,6 +869,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     Estimate e;
     e.method = "detailed";
     e.task = "inference";
+    e.components.reserve(5);  // the most any engine reports below
+    e.metrics.reserve(20);     // room for any engine's metrics (about 17 at most)
     const std::string fmt_label = p.format->label;
     e.components.push_back({"weights", "Weights (" + fmt_label + ")", mem.weights,
                             p.weights.formula + (p.rope_cache > 0 ? " + RoPE cos/sin table " + num(p.rope_cache) + " B" : "") +
@@ -978,14 +1046,15 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
 
     // Fits on every catalog GPU (and the custom one).
     std::vector<const GpuSpec*> gpus;
+    gpus.reserve(gpu_catalog().size() + 1);
     for (const auto& g : gpu_catalog()) gpus.push_back(&g);
     if (in.has_custom_gpu) gpus.push_back(&in.custom_gpu);
     e.launch_command = launch_command(p);
-    if (p.cpu_only) return Outcome<Estimate>::success(e);
-    // set_plan_gpu sets only the GPU's fields (and what follows from them and the plan's placement),
-    // so one copy of each plan serves every GPU: a copy per GPU and count was most of the time.
-    CandidatePlans candidates(cfg, p);
-    InferencePlan q = p;
+    if (p.cpu_only) return Outcome<Estimate>::success(std::move(e));
+    // From here the config's plan is set on each GPU in turn (its figures above are written).
+    InferencePlan& q = own;
+    CandidatePlans candidates(start, q);
+    e.fits.reserve(gpus.size());
     for (const GpuSpec* g : gpus) {
         set_plan_gpu(q, g);
         GpuFit f;
@@ -1000,9 +1069,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // beside "0 needed".
         f.within_target = f.fits && (p.engine == Engine::Vllm || fits_at(q, c, n, budget_share(q)));
         for (size_t i = 0; i < candidates.size(); ++i) {
-            InferencePlan* t = candidates.plan(i);
+            const InferencePlan* t = candidates.on_gpu(i, g);
             if (!t) continue;
-            set_plan_gpu(*t, g);
             const double share = budget_share(*t);
             if (fits_at(*t, c, n, share) && memory_at(*t, c, n).total() <= t->gpu_capacity * share) {
                 f.gpus_needed = candidates.count(i);
@@ -1013,7 +1081,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         if (f.gpus_needed == 0 && f.within_target) f.gpus_needed = p.in.tp;
         e.fits.push_back(f);
     }
-    return Outcome<Estimate>::success(e);
+    return Outcome<Estimate>::success(std::move(e));
 }
 
 }  // namespace vc

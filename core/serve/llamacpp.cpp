@@ -8,6 +8,7 @@
 #include "core/serve/llamacpp.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -57,8 +58,10 @@ bool moe_layer(const ModelSpec& m, int il) { return m.experts > 0 && il >= m.den
 // A number as a command line takes it: integers whole ("131072"), others with up to 4 digits.
 std::string num_plain(double v) {
     char buf[48];
-    if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.4g", v);
+    // A whole number's digits are printf's "%.0f" (to_chars: no printf call), but -0's "-0".
+    if (v == std::floor(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v)))
+        return std::string(buf, std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v)).ptr);
+    std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
 }
 

@@ -81,6 +81,20 @@ TEST_CASE("number text never converts out of range") {
     CHECK(num(-9.5e18) == "-9.5e18");
 }
 
+TEST_CASE("large numbers in formulas: four significant digits, half to even as printf rounds") {
+    // num writes |v| >= 1e7 as printf's "%.4g" without the exponent's "+" and zeros; from 1e7 to
+    // 2^63 from the integer part's digits (core/text.cpp), beyond it through printf.
+    CHECK(num(8030261248.0) == "8.03e9");        // 8030|261248: down, the last zero dropped
+    CHECK(num(-16060522496.0) == "-1.606e10");   // 1606|0522496: down
+    CHECK(num(33554432.0) == "3.355e7");         // 3355|4432: down
+    CHECK(num(12345000.0) == "1.234e7");         // 1234|5000 exactly half: to the even 4
+    CHECK(num(12355000.0) == "1.236e7");         // 1235|5000 exactly half: to the even 6
+    CHECK(num(12345000.5) == "1.235e7");         // 1234|5000.5: above half
+    CHECK(num(99995000.0) == "1e8");             // 9999|5000: up, carried into a new digit
+    CHECK(num(1e7) == "1e7");
+    CHECK(num(9999999.0) == "9999999");          // below 1e7: the integer
+}
+
 TEST_CASE("QLoRA of a 0.001 B parameters-only model with a quantized head: no negative size") {
     const Config cfg = parse(R"({"method":"detailed","task":"finetune","model":{"params_b":0.001},
                                   "training":{"finetune":"qlora","lora":{"quantize_head":true}}})");

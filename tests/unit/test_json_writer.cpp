@@ -105,6 +105,35 @@ TEST_CASE("JsonWriter's numbers and strings are nlohmann's bytes") {
         w.value(x);
         CHECK(w.text() == json(x).dump());
     }
+    // Whole numbers below 10^15 take the writer's own path (the integer and ".0"); from 10^15
+    // nlohmann's exponent form: 1e15 is "1e+15", 999999999999999 is "999999999999999.0" by hand.
+    const double whole[] = {1.0, -1.0, 4096.0, 16060522496.0, -8e9, 999999999999999.0, -999999999999999.0, 1e15, 123456789012345.0,
+                            4503599627370496.0, 9007199254740993.0};
+    for (double x : whole) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == json(x).dump());
+    }
+    {
+        io::JsonWriter w;
+        w.begin_array();
+        w.value(999999999999999.0);
+        w.value(1e15);
+        w.end_array();
+        CHECK(w.text() == "[999999999999999.0,1e+15]");
+    }
+    // Every power of two and its neighbours up to 2^53, and a spread of 15-digit numbers.
+    for (double x = 1; x <= 9007199254740992.0; x *= 2)
+        for (double y : {x - 1, x, x + 1, -x, x * 1000 + 7}) {
+            io::JsonWriter w;
+            w.value(y);
+            CHECK(w.text() == json(y).dump());
+        }
+    for (double x = 1; x < 1e15; x = x * 7 + 3) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == json(x).dump());
+    }
     for (long long x : {0LL, 7LL, -1LL, 1234567890123LL, std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min()}) {
         io::JsonWriter w;
         w.value(x);
@@ -113,6 +142,18 @@ TEST_CASE("JsonWriter's numbers and strings are nlohmann's bytes") {
     const std::string strings[] = {"", "plain", "quote \" and \\ backslash", "tab\tnew\nline\r\b\f", std::string("nul\0byte", 8),
                                    "\x01\x1f\x7f", "UTF-8: 32 GiB \xc3\x97 2 \xe2\x80\x94 \xf0\x9f\x98\x80",
                                    "invalid \xff\xfe bytes \xc3", "overlong \xc0\xaf"};
+    // The writer tests 8 bytes at a time: a byte to escape (or a UTF-8 one) at every position of
+    // strings of 1 to 20 bytes, and the bytes around the tested range ('!' 0x21, '#' 0x23, '[' 0x5b,
+    // ']' 0x5d, '~' 0x7e and DEL 0x7f go as they are).
+    for (const char bad : {'"', '\\', '\n', '\x1f', '\x80', '\xff', '\0', '!', '#', '[', ']', '~', '\x7f'})
+        for (size_t n = 1; n <= 20; ++n)
+            for (size_t at = 0; at < n; ++at) {
+                std::string s(n, 'a');
+                s[at] = bad;
+                io::JsonWriter w;
+                w.value(s);
+                CHECK(w.text() == io::dump(json(s)));
+            }
     for (const auto& s : strings) {
         INFO(s);
         io::JsonWriter w;

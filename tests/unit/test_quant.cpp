@@ -140,6 +140,52 @@ TEST_CASE("tensor parallelism: per-GPU weights shard, KV projections replicate b
     CHECK(sixteen.per_gpu == Approx((one.total - kv_proj - one.other) / 16 + kv_proj / 8 + one.other).epsilon(1e-9));
 }
 
+TEST_CASE("TpShards: per-GPU weights at another degree are weight_bytes' at that degree, bit for bit") {
+    // Llama-3.1-8B in BF16: 16,060,522,496 B, of which 532,480 B of norms (32 layers x 2 x 4,096 +
+    // 4,096 weights x 2 B) stay whole on every GPU; 8 KV heads split evenly up to tp 8. At tp 2:
+    // (16,060,522,496 - 532,480) / 2 + 532,480 = 8,030,527,488 B.
+    const ModelSpec llama = preset("llama-3.1-8b");
+    QuantOptions bf16;
+    TpShards shards;
+    auto one = weight_bytes(llama, bf16, 1, nullptr, &shards);
+    REQUIRE(one.ok);
+    CHECK(one.value.per_gpu == 16060522496.0);
+    CHECK(shards.per_gpu(1) == 16060522496.0);
+    CHECK(shards.per_gpu(2) == 8030527488.0);
+    // The same sums as weight_bytes at each degree, for models whose tensors split differently:
+    // K/V replicated past kv_heads (70B at 16 and 64), MLA's replicated down-projections
+    // (DeepSeek-V3), experts in another format, a fused attn_qkv GGUF (layers split evenly), and
+    // bytes scaled from a model file.
+    struct Case {
+        const char* preset;
+        const char* format;
+        const char* experts;
+        double file_bytes;
+    };
+    const Case cases[] = {{"llama-3.1-70b", "bf16", "", 0},     {"llama-3.1-70b", "gptq-int4", "", 0}, {"deepseek-v3", "fp8-block", "", 0},
+                          {"gpt-oss-120b", "bf16", "mxfp4", 0}, {"falcon-7b", "q4_k_m", "", 0},        {"llama-3.1-8b", "awq-int4", "", 15e9}};
+    for (const auto& c : cases) {
+        INFO(c.preset << " " << c.format);
+        const ModelSpec m = preset(c.preset);
+        QuantOptions q;
+        q.format = c.format;
+        q.experts_format = c.experts;
+        WeightsFile file;
+        file.total_bytes = c.file_bytes;
+        TpShards s;
+        auto base = weight_bytes(m, q, 2, nullptr, &s);
+        REQUIRE(base.ok);
+        Error err;
+        if (c.file_bytes > 0) REQUIRE(apply_weights_file(base.value, file, m.layers, err, &s));
+        for (int tp : {1, 2, 3, 4, 8, 16, 64}) {
+            auto w = weight_bytes(m, q, tp);
+            REQUIRE(w.ok);
+            if (c.file_bytes > 0) REQUIRE(apply_weights_file(w.value, file, m.layers, err));
+            CHECK(s.per_gpu(tp) == w.value.per_gpu);
+        }
+    }
+}
+
 TEST_CASE("weight formats: unknown names and bad group sizes are errors naming the field") {
     const ModelSpec m = preset("llama-3.1-8b");
     QuantOptions q;
