@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/fields.hpp"
 #include "core/text.hpp"
 #include "import_bytes.hpp"
 #include "import_internal.hpp"
@@ -483,8 +484,13 @@ void read_projector(ModelImport& r, const Header& h) {
     count("image_size", "inference.llamacpp.mmproj.image_tokens", image);
     count("patch_size", "inference.llamacpp.mmproj.image_tokens", patch);
     if (image > 0 && patch > 0) {
-        const int side = image / patch;
-        v.image_tokens = side * side + (find_tensor(h.tensors, "v.class_embd") ? 1 : 0);
+        // In double: 2^22 px in 1 px patches squares past int; more positions than the field takes
+        // (core/fields.cpp) are not filled, as a key out of range is not (found by the import fuzz harness).
+        const double side = image / patch;
+        const double positions = side * side + (find_tensor(h.tensors, "v.class_embd") ? 1 : 0);
+        Error range;
+        if (check_value("inference.llamacpp.mmproj.image_tokens", positions, range)) v.image_tokens = static_cast<int>(positions);
+        else r.missing.push_back({"inference.llamacpp.mmproj.image_tokens", enc + "image_size"});
     }
     std::map<std::string, double> by_type;
     for (const auto& t : h.tensors) {

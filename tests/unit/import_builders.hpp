@@ -153,7 +153,7 @@ inline std::string tiny_llama_split(int no, int count = 3, int total = 21) {
 // A small CLIP vision projector as llama.cpp's mmproj files hold it (general.architecture "clip",
 // clip.vision.* keys): width 64, 4 heads, MLP 256, 56 px images in 14 px patches, one block, a
 // class token, a 1-layer projector to the tiny Llama's 256. 104,640 parameters, 210,048 bytes.
-inline std::string tiny_mmproj_gguf() {
+inline std::string tiny_mmproj_gguf(uint32_t image_size = 56, uint32_t patch_size = 14) {
     GgufWriter w;
     w.str("general.architecture", "clip");
     w.str("general.name", "Tiny CLIP");
@@ -161,8 +161,8 @@ inline std::string tiny_mmproj_gguf() {
     w.u32("clip.vision.embedding_length", 64);
     w.u32("clip.vision.attention.head_count", 4);
     w.u32("clip.vision.feed_forward_length", 256);
-    w.u32("clip.vision.image_size", 56);
-    w.u32("clip.vision.patch_size", 14);
+    w.u32("clip.vision.image_size", image_size);
+    w.u32("clip.vision.patch_size", patch_size);
     w.u32("clip.vision.block_count", 1);
     w.str("clip.projector_type", "mlp");
     w.tensor("v.class_embd", {64}, 0);                     // F32: 64 elements, 256 B

@@ -6,6 +6,7 @@
 #include <catch.hpp>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/estimate.hpp"
@@ -119,6 +120,16 @@ TEST_CASE("mmproj GGUF: the vision projector from its tensor table and clip.visi
     CHECK(p.mmproj.heads == 4);
     CHECK(p.mmproj.ffn == 256);
     CHECK(p.mmproj.image_tokens == 17);  // (56 / 14)^2 patches + the class token
+    // 4,194,304 px images in 1 px patches: 2^44 + 1 positions (int would overflow), past the field's
+    // 2^20: not filled, named as missing; 1,024 px in 1 px patches: 1,048,577 positions, one past 2^20;
+    // 1,023 px: 1,046,530, filled.
+    for (const auto& [image, patch, filled] : {std::tuple{4194304u, 1u, false}, {1024u, 1u, false}, {1023u, 1u, true}}) {
+        const auto big = read(test::tiny_mmproj_gguf(image, patch), "big.gguf");
+        REQUIRE(big.ok);
+        CHECK(big.complete == filled);
+        CHECK(big.mmproj.image_tokens == (filled ? 1023 * 1023 + 1 : 0));
+        CHECK((!big.missing.empty() && big.missing[0].field == "inference.llamacpp.mmproj.image_tokens") == !filled);
+    }
     const auto doc = io::import_to_json(p);
     CHECK(doc["model"].is_null());
     CHECK_FALSE(doc["config"].contains("model"));
