@@ -19,6 +19,20 @@ using vc::test::plan;
 using vc::test::serving;
 using Catch::Detail::Approx;
 
+namespace {
+
+// Ollama's parameters have no such option: the same config under the Ollama profile is refused,
+// naming `field`; returns the message for further checks.
+std::string refused_under_ollama(Config cfg, const char* field) {
+    cfg.inference.llamacpp.ollama = true;
+    const auto r = make_inference_plan(cfg);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == field);
+    return r.error.message;
+}
+
+}  // namespace
+
 TEST_CASE("Apple working-set limit: 2/3 of RAM up to 32 GiB, 3/4 above, iogpu.wired_limit_mb overrides") {
     CHECK(unified_gpu_budget(gib_to_bytes(16), 0) == Approx(mib_to_bytes(10922.67)).epsilon(1e-5));
     CHECK(unified_gpu_budget(gib_to_bytes(96), 0) == mib_to_bytes(73728));
@@ -172,10 +186,7 @@ TEST_CASE("-nkvo: every layer's KV in system RAM, the attention's compute on the
     CHECK(inference_speed(plan(cfg), 8192, 1, 8192).tokens_per_s < 60);  // 60 GB/s host default: at most 56 steps/s for 1 GiB
     CHECK(launch_command(plan(cfg)) == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa on -nkvo");
     // Ollama's parameters have no -nkvo.
-    cfg.inference.llamacpp.ollama = true;
-    auto bad = make_inference_plan(cfg);
-    REQUIRE_FALSE(bad.ok);
-    CHECK(bad.error.field == "inference.llamacpp.no_kv_offload");
+    refused_under_ollama(cfg, "inference.llamacpp.no_kv_offload");
 }
 
 TEST_CASE("-nkvo: no pipeline parallelism; what fits moves the KV's limit from VRAM to system RAM") {
@@ -515,21 +526,14 @@ TEST_CASE("-ot: a bad pattern, an unknown buffer type or an empty pattern is an 
     CHECK_THAT(error_of("exps=cpu"), Catch::Contains("\"cpu\""));  // buffer type names are exact
     // Ollama has no such parameter.
     cfg.inference.llamacpp.override_tensor = "exps=CPU";
-    cfg.inference.llamacpp.ollama = true;
-    auto r = make_inference_plan(cfg);
-    REQUIRE_FALSE(r.ok);
-    CHECK(r.error.field == "inference.llamacpp.override_tensor");
+    refused_under_ollama(cfg, "inference.llamacpp.override_tensor");
 }
 
 TEST_CASE("Ollama runs no draft model: a draft with the Ollama profile names the draft field") {
     Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
     cfg.inference.llamacpp.draft.preset = "llama-3.2-1b";
     REQUIRE(make_inference_plan(cfg).ok);
-    cfg.inference.llamacpp.ollama = true;
-    auto r = make_inference_plan(cfg);
-    REQUIRE_FALSE(r.ok);
-    CHECK(r.error.field == "inference.llamacpp.draft.preset");
-    CHECK_THAT(r.error.message, Catch::Contains("no Ollama parameter"));
+    CHECK_THAT(refused_under_ollama(cfg, "inference.llamacpp.draft.preset"), Catch::Contains("no Ollama parameter"));
 }
 
 TEST_CASE("A Mac's fit: within the target only when unified memory keeps the target's share free (config fuzz finding)") {

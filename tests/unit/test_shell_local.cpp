@@ -35,12 +35,13 @@ Config local_qwen() {
 }
 
 // The config read back from its own link (what the page's Copy link gives another tab).
-Config via_link(const Config& c) {
+Config via_link(const Config& c, const char* in_link = nullptr) {
     Config back;
     UiState view;
     Error err;
     const std::string f = encode_fragment(c, UiState{}, default_inputs());
     INFO("fragment: " << f);
+    if (in_link) CHECK(f.find(in_link) != std::string::npos);  // the link carries the field
     REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
     return back;
 }
@@ -110,13 +111,7 @@ TEST_CASE("shell link: -nkvo (KV cache in system RAM) round-trips with the same 
     Config c = local_qwen();
     c.inference.llamacpp.no_kv_offload = true;
     sync_shared(c);
-    const std::string f = encode_fragment(c, UiState{}, default_inputs());
-    INFO("fragment: " << f);
-    CHECK(f.find("inference.llamacpp.no_kv_offload=true") != std::string::npos);
-    Config back;
-    UiState view;
-    Error err;
-    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    const Config back = via_link(c, "inference.llamacpp.no_kv_offload=true");
     CHECK(back.inference.llamacpp.no_kv_offload);
     const auto a = estimate(c), b = estimate(back);
     REQUIRE(a.ok);
@@ -132,13 +127,7 @@ TEST_CASE("shell link: an -ot value with regex characters round-trips with the s
     Config c = local_qwen();
     c.inference.llamacpp.override_tensor = "blk\\.(1[6-9]|2[0-9]|3[01])\\.ffn_.*_exps\\.=CPU,token_embd\\.weight=CUDA0";
     sync_shared(c);
-    const std::string f = encode_fragment(c, UiState{}, default_inputs());
-    INFO("fragment: " << f);
-    CHECK(f.find("inference.llamacpp.override_tensor=") != std::string::npos);
-    Config back;
-    UiState view;
-    Error err;
-    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    const Config back = via_link(c, "inference.llamacpp.override_tensor=");
     CHECK(back.inference.llamacpp.override_tensor == c.inference.llamacpp.override_tensor);
     const auto a = estimate(c), b = estimate(back);
     REQUIRE(a.ok);
