@@ -273,6 +273,11 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // these stacks call have none, so they run eager attention (an explicit setting wins).
     s.attention = in.attention == AttentionKernel::Auto ? (s.m.attn_softcap > 0 ? AttentionKernel::Eager : s.profile.attention)
                                                         : in.attention;
+    // fa2 and sdpa-gqa name transformers' attention interfaces; the other stacks run their own attention.
+    if ((s.attention == AttentionKernel::Fa2 || s.attention == AttentionKernel::SdpaGqa) && !s.profile.hf_attention)
+        return fail("training.attention", std::string("\"") + (s.attention == AttentionKernel::Fa2 ? "fa2" : "sdpa-gqa") +
+                                              "\" is a transformers attention implementation (profiles hf-trainer, torch-compile, "
+                                              "deepspeed); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
     s.recompute = in.recompute;
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;

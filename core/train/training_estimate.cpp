@@ -91,10 +91,19 @@ std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& parts
     return f;
 }
 
+const char* attention_label(AttentionKernel a) {
+    switch (a) {
+        case AttentionKernel::Eager: return "eager";
+        case AttentionKernel::Fa2: return "FlashAttention-2";
+        case AttentionKernel::SdpaGqa: return "SDPA enable_gqa";
+        default: return "flash/SDPA";
+    }
+}
+
 std::string activations_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     std::string f = fnum(parts.dense_layers_on + parts.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
                      " per layer (" + fnum(r.tokens_per_micro_batch) + " tokens, " + recompute_name(s.recompute) +
-                     " recompute, " + (s.attention == AttentionKernel::Eager ? "eager" : "flash/SDPA") + " attention)";
+                     " recompute, " + attention_label(s.attention) + " attention)";
     if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
     if (parts.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(parts.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
