@@ -405,8 +405,7 @@ namespace {
 // get_correct_attn_implementation tries SDPA only as the default, falling back to eager when
 // _sdpa_can_dispatch raises (an explicit attn_implementation="sdpa" re-raises the ValueError).
 // hf.attention sdpa, the library's default, therefore runs eager_attention_forward.
-bool hf_sinks(const ModelSpec& m) { return m.family == "gpt-oss"; }
-bool hf_sdpa_falls_back(const InferencePlan& p) { return p.in.hf.attention == HfAttention::Sdpa && hf_sinks(p.model); }
+bool hf_sdpa_falls_back(const InferencePlan& p) { return p.in.hf.attention == HfAttention::Sdpa && gpt_oss_sinks(p.model); }
 bool hf_eager(const InferencePlan& p) { return p.in.hf.attention == HfAttention::Eager || hf_sdpa_falls_back(p); }
 
 // The keys the widest layer attends over at `tokens`: a sliding-window layer's cache
@@ -448,7 +447,7 @@ double hf_repeat_kv_bytes(const InferencePlan& p, double n, double tokens, bool 
 double hf_eager_scores(const InferencePlan& p, double n, double rows, double keys) {
     const ModelSpec& m = p.model;
     const double B = p.dtype_bytes;
-    if (hf_sinks(m)) return n * m.heads * rows * (3 * keys + 2) * B;
+    if (gpt_oss_sinks(m)) return n * m.heads * rows * (3 * keys + 2) * B;
     return n * m.heads * rows * keys * (B + 4 + B);
 }
 
@@ -519,7 +518,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     auto act = [&](double width) { return bytes(n * P * width * B); };
     const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim;
     const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
-    const bool eager = hf_eager(p), sinks = eager && hf_sinks(m);
+    const bool eager = hf_eager(p), sinks = eager && gpt_oss_sinks(m);
     const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
     const double scores = n * m.heads * P * P;
     // The prefill, tensor by tensor as a Llama-style decoder layer creates and drops them (the

@@ -196,6 +196,9 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     metric("in_flight_micro_batches", "Micro-batches in flight (pipeline)", r.in_flight_micro_batches, "count");
 
     e.notes.push_back(std::string("Framework profile: ") + s.profile.label + ".");
+    if (gpt_oss_sinks(s.m) && s.profile.hf_attention && s.in.attention == AttentionKernel::Auto)
+        e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks): loaded without attn_implementation it "
+                          "trains with eager attention, whose s x s scores are counted here.");
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");

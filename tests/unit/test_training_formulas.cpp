@@ -473,15 +473,19 @@ namespace {
 // The HF Trainer's Llama-3.1-8B layer at 4,096 tokens.
 LayerActivationInputs hf_llama_layer(AttentionKernel attention) { return llama_8b_layer("hf-trainer", 4096, attention); }
 
-double llama_layer_bytes(const char* profile, const char* attention) {
-    const std::string text = std::string(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":4096,)") +
-                             R"("training":{"profile":")" + profile + R"(","attention":")" + attention + R"("}})";
+// Activations per layer of one sequence of `seq` tokens (`training_extra`: more training members).
+double layer_bytes(const char* preset, double seq, const char* profile, const char* attention, const char* training_extra = "") {
+    const std::string text = std::string(R"({"method":"detailed","task":"finetune","model":{"preset":")") + preset + R"("},"batch":1,"seq":)" +
+                             std::to_string(static_cast<int>(seq)) + R"(,"training":{"profile":")" + profile + R"(","attention":")" + attention +
+                             R"(")" + training_extra + "}}";
     auto cfg = io::parse_config(text);
     REQUIRE(cfg.ok);
     auto r = training_result(cfg.value);
     REQUIRE(r.ok);
     return r.value.activation_bytes_per_layer;
 }
+
+double llama_layer_bytes(const char* profile, const char* attention) { return layer_bytes("llama-3.1-8b", 4096, profile, attention); }
 
 }  // namespace
 
@@ -525,4 +529,20 @@ TEST_CASE("training.attention fa2 / sdpa-gqa: written back by name, refused for 
         CHECK(r.error.field == "training.attention");
         CHECK(r.error.message.find("accepts auto, flash, sdpa or eager") != std::string::npos);
     }
+}
+
+TEST_CASE("gpt-oss trains with eager attention under the transformers profiles (no SDPA path for its sinks)", "[training][attention]") {
+    // gpt-oss-20b (64 query heads, 8 K/V heads of 64), LoRA on a BF16 base, one 2,048-token
+    // sequence. auto is eager: the scores' softmax runs in BF16 (dtype=combined_logits.dtype) and P.V
+    // reads it, 2 B a score, 64 x 2,048 x 2 B = 262,144 B a token, in place of FlashAttention's output
+    // (4,096 x 2 B) and log-sum-exp (64 x 4 B): 253,696 B a token, 519,569,408 B a layer.
+    const double flash = layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "flash", R"(,"finetune":"lora")");
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto", R"(,"finetune":"lora")") - flash == 519569408.0);
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "eager", R"(,"finetune":"lora")") - flash == 519569408.0);
+    // Under autocast (full fine-tuning, FP32 params) torch.cat promotes the BF16 scores beside the
+    // FP32 sinks: the FP32 softmax output and its BF16 cast for P.V, 6 B a score, as Llama's eager.
+    const double full_flash = layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "flash");
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto") - full_flash == 2048.0 * (64 * 2048 * 6 - 4096 * 2 - 64 * 4));
+    // Stacks with their own attention keep their default.
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "megatron", "auto") == layer_bytes("gpt-oss-20b", 2048, "megatron", "flash"));
 }
