@@ -49,8 +49,11 @@ constexpr EnumName kTrainOptimizers[] = {
     N("adam", OptimizerKind::AdamW),
 };
 constexpr EnumName kRecompute[] = {N("none", Recompute::None), N("selective", Recompute::Selective), N("full", Recompute::Full)};
+// fa2: transformers' attn_implementation="flash_attention_2" (its spelling accepted too); sdpa-gqa: its
+// SDPA with enable_gqa=True. Both keep K and V at their own heads; flash and sdpa keep the profile's.
 constexpr EnumName kAttention[] = {N("auto", AttentionKernel::Auto), N("flash", AttentionKernel::Flash), N("sdpa", AttentionKernel::Flash),
-                               N("eager", AttentionKernel::Eager)};
+                               N("eager", AttentionKernel::Eager), N("fa2", AttentionKernel::Fa2),
+                               N("flash_attention_2", AttentionKernel::Fa2, false), N("sdpa-gqa", AttentionKernel::SdpaGqa)};
 constexpr EnumName kFinetune[] = {N("full", FinetuneMethod::Full), N("lora", FinetuneMethod::Lora), N("qlora", FinetuneMethod::Qlora)};
 constexpr EnumName kBaseQuant[] = {N("none", BaseQuant::None), N("nf4", BaseQuant::Nf4), N("fp4", BaseQuant::Fp4), N("int8", BaseQuant::Int8)};
 constexpr EnumName kHeads[] = {N("lm", OutputHead::LanguageModel), N("classifier", OutputHead::Classifier)};
@@ -264,7 +267,8 @@ constexpr FieldDef kTable[] = {
             .range(0, 1e9, "sequences"),
         Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute), "activation recomputation (checkpointing)"),
         Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
-             "attention kernel (auto: the profile's); eager keeps the s x s scores"),
+             "attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and "
+             "sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads"),
         Num("training.dropout", AT(training.dropout), "hidden dropout: > 0 keeps 1-byte masks").range(0, 0.99).step(0.05),
         Num("training.attention_dropout", AT(training.attention_dropout), "attention dropout: > 0 keeps masks and dropped probabilities")
             .range(0, 0.99).step(0.05),

@@ -290,6 +290,14 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (note.find("float8") != std::string::npos || note.find("fp8") != std::string::npos) prec = TrainPrecision::Fp8Mixed;
     cfg.training.precision = prec;
     if (note.find("compile") != std::string::npos) cfg.training.compile = Toggle::On;
+    // transformers' attention implementation where the note names it (attn_implementation=
+    // "flash_attention_2", or SDPA's enable_gqa); the stacks with their own attention keep theirs.
+    const ProfileBehaviour* row_stack = find_training_profile(cfg.training.profile);
+    if (row_stack && row_stack->hf_attention) {
+        if (contains(note, "flash_attention_2") || contains(note, "flash-attention-2") || contains(note, "flash attention 2"))
+            cfg.training.attention = AttentionKernel::Fa2;
+        else if (contains(note, "enable_gqa")) cfg.training.attention = AttentionKernel::SdpaGqa;
+    }
     // CUDA module loading when the row names what decides it (else the profile's: eager for hf-legacy).
     ModuleLoading loading;
     if (row_module_loading(row.get("source") + " " + row.get("note") + " " + row.get("method"), loading))

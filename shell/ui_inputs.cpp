@@ -76,6 +76,8 @@ const Choice<AttentionKernel> kAttention[] = {
     {AttentionKernel::Auto, "Profile default", "The framework profile's attention kernel."},
     {AttentionKernel::Flash, "Flash / SDPA", "No s x s attention scores are kept."},
     {AttentionKernel::Eager, "Eager", "Softmax scores (heads x s x s) are kept for backward."},
+    {AttentionKernel::Fa2, "FlashAttention-2 (HF)", "transformers' flash_attention_2: GQA models' K and V stay at their own heads."},
+    {AttentionKernel::SdpaGqa, "SDPA enable_gqa (HF)", "transformers >= 4.54, PyTorch >= 2.5, no padding mask: no repeat_kv copies."},
 };
 const Choice<Sharding> kSharding[] = {
     {Sharding::None, "DDP (none)", "Every data-parallel GPU holds all weights, gradients and optimizer state."},

@@ -107,4 +107,9 @@ ModelSpec model_from_params(double params_b);
 // Empty when the window is unknown (0) or not exceeded.
 std::string context_window_note(const char* what, double tokens, const ModelSpec& m);
 
+// gpt-oss: a learned attention-sink logit per head, concatenated beside every score row
+// (transformers' models/gpt_oss/modeling_gpt_oss.py eager_attention_forward). transformers has no
+// SDPA path for it (GptOssPreTrainedModel._supports_sdpa = False), so its default is eager.
+inline bool gpt_oss_sinks(const ModelSpec& m) { return m.family == "gpt-oss"; }
+
 }  // namespace vc

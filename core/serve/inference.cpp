@@ -399,6 +399,29 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
 // [SECTION] memory --------------------------------------------------------------------------------
 namespace {
 
+// gpt-oss's attention sinks (a learned logit per head beside every score row) have no SDPA path in
+// transformers: GptOssPreTrainedModel sets _supports_sdpa = False (models/gpt_oss/modeling_gpt_oss.py,
+// 4.55 to 5.x; PR #43120: "gpt oss does not support sdpa"), and PreTrainedModel's
+// get_correct_attn_implementation tries SDPA only as the default, falling back to eager when
+// _sdpa_can_dispatch raises (an explicit attn_implementation="sdpa" re-raises the ValueError).
+// hf.attention sdpa, the library's default, therefore runs eager_attention_forward.
+bool hf_sdpa_falls_back(const InferencePlan& p) { return p.in.hf.attention == HfAttention::Sdpa && gpt_oss_sinks(p.model); }
+bool hf_eager(const InferencePlan& p) { return p.in.hf.attention == HfAttention::Eager || hf_sdpa_falls_back(p); }
+
+// The keys the widest layer attends over at `tokens`: a sliding-window layer's cache
+// (DynamicSlidingWindowLayer) keeps at most its window while decoding, so its attention does too;
+// the prefill (`cached` false) attends over the whole prompt on every layer (eager computes the full
+// P x P scores and masks them; the cache hands back the prompt's K and V in full on the first update).
+// gpt-oss alternates windowed and full layers, so its widest layer is always the full context.
+double hf_attended_tokens(const InferencePlan& p, double tokens, bool cached) {
+    double kept = 0;
+    for (int g = 0; g < p.kv.group_count; ++g) {
+        const double cap = p.kv.groups[g].cap_tokens;
+        kept = std::max(kept, cap > 0 && cached ? std::min(tokens, cap) : tokens);
+    }
+    return kept;
+}
+
 // GQA models' K and V expanded to every query head before attention: transformers' repeat_kv
 // (expand, then reshape: a copy) in eager_attention_forward (models/llama/modeling_llama.py v4.48+;
 // LlamaAttention and LlamaSdpaAttention before), and in integrations/sdpa_attention.py
@@ -410,14 +433,22 @@ namespace {
 // the prefill attends over the whole prompt, `cached` false).
 double hf_repeat_kv_bytes(const InferencePlan& p, double n, double tokens, bool cached = true) {
     const ModelSpec& m = p.model;
-    const bool copies = p.in.hf.attention == HfAttention::Eager || (p.in.hf.attention == HfAttention::Sdpa && !p.in.hf.sdpa_enable_gqa);
+    const bool copies = hf_eager(p) || (p.in.hf.attention == HfAttention::Sdpa && !p.in.hf.sdpa_enable_gqa);
     if (!copies || m.kv_heads <= 0 || m.kv_heads >= m.heads || (m.kv_heads == 1 && m.family != "Gemma")) return 0;
-    double kept = 0;
-    for (int g = 0; g < p.kv.group_count; ++g) {
-        const double cap = p.kv.groups[g].cap_tokens;
-        kept = std::max(kept, cap > 0 && cached ? std::min(tokens, cap) : tokens);
-    }
-    return 2 * n * m.heads * kept * m.head_dim * p.dtype_bytes;
+    return 2 * n * m.heads * hf_attended_tokens(p, tokens, cached) * m.head_dim * p.dtype_bytes;
+}
+
+// Eager attention's transient score tensors while `rows` queries of each of `n` sequences attend
+// over `keys` tokens. Llama-style eager_attention_forward: QK^T in the dtype, the FP32 softmax and
+// the probabilities cast back (B + 4 + B a score). gpt-oss's (models/gpt_oss/modeling_gpt_oss.py):
+// QK^T (+ mask), torch.cat with the sink column, minus its row maximum, and the softmax in the
+// dtype (`dtype=combined_logits.dtype`): three dtype tensors alive at once, two of them one
+// column wider.
+double hf_eager_scores(const InferencePlan& p, double n, double rows, double keys) {
+    const ModelSpec& m = p.model;
+    const double B = p.dtype_bytes;
+    if (gpt_oss_sinks(m)) return n * m.heads * rows * (3 * keys + 2) * B;
+    return n * m.heads * rows * keys * (B + 4 + B);
 }
 
 // Hugging Face generate: the prefill of `prompt` tokens for all sequences at once. The residual
@@ -434,9 +465,9 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     // runs the math fallback: QK^T and its softmax, two n x heads x P^2 tensors in the dtype
     // (aten _scaled_dot_product_attention_math). Llama-style classes (Gemma's one-head presets)
     // repeat the head (repeat_kv) instead and keep the fused kernels.
-    const bool mqa_math = p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
-    const bool eager = p.in.hf.attention == HfAttention::Eager;
-    const double scores = (eager ? n * m.heads * P * P * (B + 4 + B)
+    const bool eager = hf_eager(p);
+    const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
+    const double scores = (eager ? hf_eager_scores(p, n, P, P)
                            : mqa_math ? n * m.heads * P * P * 2 * B
                                       : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B) +
                           hf_repeat_kv_bytes(p, n, P, false);
@@ -447,8 +478,9 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
     const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + n * P * p.quant_temp_per_token + cat;
     // The last decode step's attention at the full context: K and V expanded to every query head
-    // (repeat_kv; more than one layer's torch.cat) and, under eager, the one query row's scores.
-    const double decode = hf_repeat_kv_bytes(p, n, context) + (eager ? n * m.heads * context * (B + 4 + B) : 0);
+    // (repeat_kv; more than one layer's torch.cat) and, under eager, the one query row's scores over
+    // the keys the widest layer keeps.
+    const double decode = hf_repeat_kv_bytes(p, n, context) + (eager ? hf_eager_scores(p, n, 1, hf_attended_tokens(p, context, true)) : 0);
     if (!p.in.hf.legacy_cache) return std::max(prefill, decode) + p.kernel_scratch;
     // transformers < 4.42: every decode step holds the previous cache while the next is built
     // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
@@ -486,8 +518,8 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     auto act = [&](double width) { return bytes(n * P * width * B); };
     const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim;
     const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
-    const bool eager = p.in.hf.attention == HfAttention::Eager;
-    const bool mqa_math = p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
+    const bool eager = hf_eager(p), sinks = eager && gpt_oss_sinks(m);
+    const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
     const double scores = n * m.heads * P * P;
     // The prefill, tensor by tensor as a Llama-style decoder layer creates and drops them (the
     // order scripts/alloc_replay.py replays): its freed blocks stay cached for the decode.
@@ -511,8 +543,16 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
         // repeat_kv's copies of K and V, held until the attention output (hf_repeat_kv_bytes).
         const double rep_prompt = hf_repeat_kv_bytes(p, n, P, false) / 2;
         const std::int64_t k_rep = a.malloc(bytes(rep_prompt)), v_rep = a.malloc(bytes(rep_prompt));
-        std::int64_t probs = -1;
-        if (eager || mqa_math) {  // QK^T, eager's FP32 softmax, the probabilities in the dtype
+        std::int64_t probs = -1, shifted = -1;
+        if (sinks) {  // gpt-oss: QK^T, the sink column concatenated, less its maximum, the softmax in the dtype
+            const std::int64_t sc = a.malloc(bytes(scores * B));
+            const double wide = n * m.heads * P * (P + 1) * B;
+            const std::int64_t joined = a.malloc(bytes(wide));
+            shifted = a.malloc(bytes(wide));
+            a.free(joined);
+            probs = a.malloc(bytes(wide));
+            a.free(sc);
+        } else if (eager || mqa_math) {  // QK^T, eager's FP32 softmax, the probabilities in the dtype
             const std::int64_t sc = a.malloc(bytes(scores * B));
             const std::int64_t s32 = eager ? a.malloc(bytes(scores * 4)) : -1;
             a.free(sc);
@@ -520,7 +560,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
             a.free(s32);
         }
         const std::int64_t attn = a.malloc(act(q));
-        a.free(probs), a.free(k_rep), a.free(v_rep), a.free(q_rot), a.free(normed);
+        a.free(probs), a.free(shifted), a.free(k_rep), a.free(v_rep), a.free(q_rot), a.free(normed);
         project_and_add(attn, -1);
         normed = a.malloc(act(h));
         const bool glu = gated(m);
@@ -916,7 +956,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.components.push_back({"kv_cache", "KV cache", mem.kv, num(n) + " x " + num(c) + " tokens x " + p.kv.formula});
             e.components.push_back({"activations", "Activations (current step)", mem.activations,
                                     "prefill of " + num(prompt) + " tokens x " + num(n) + " sequences" +
-                                        (in.hf.attention == HfAttention::Eager ? ", eager attention scores" : "") +
+                                        (hf_eager(p) ? ", eager attention scores" : "") +
                                         (in.hf.legacy_cache ? "; transformers < 4.42: a second copy of the cache while decoding" : "") +
                                         (hf_repeat_kv_bytes(p, n, c) > 0 ? "; K and V repeated to every query head at " + num(c) + " tokens: " + num(hf_repeat_kv_bytes(p, n, c) / 1048576.0) + " MiB" : "") +
                                         (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
@@ -1025,6 +1065,11 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     }
 
     // Engine notes.
+    if (p.engine == Engine::Hf && hf_sdpa_falls_back(p))
+        e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks: GptOssPreTrainedModel._supports_sdpa = False): "
+                          "with attn_implementation unset the model loads with eager attention, as computed here (inference.hf.attention "
+                          "sdpa stands for that default); an explicit attn_implementation=\"sdpa\" raises a ValueError, so inference.hf.attention eager "
+                          "describes the same run.");
     if (p.engine == Engine::Vllm) {
         if (p.pool <= 0)
             e.notes.push_back("vLLM would stop at start-up: nothing is left for KV blocks (" + gib(p.budget) + " budget, " + gib(p.weights_gpu) +

@@ -270,9 +270,18 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
         else s.quant_bytes = 0.5 + (in.lora.double_quant ? 1.0 / block + 4.0 / (block * kDoubleQuantGroup) : 4.0 / block);
     }
     // Soft-capped attention scores need a kernel that caps them: the SDPA/FlashAttention paths
-    // these stacks call have none, so they run eager attention (an explicit setting wins).
-    s.attention = in.attention == AttentionKernel::Auto ? (s.m.attn_softcap > 0 ? AttentionKernel::Eager : s.profile.attention)
+    // these stacks call have none, so they run eager attention (an explicit setting wins). gpt-oss's
+    // attention sinks have no SDPA path in transformers (GptOssPreTrainedModel._supports_sdpa =
+    // False), and a model loaded without attn_implementation falls back to eager
+    // (modeling_utils.py get_correct_attn_implementation).
+    const bool sinks_eager = gpt_oss_sinks(s.m) && s.profile.hf_attention;
+    s.attention = in.attention == AttentionKernel::Auto ? ((s.m.attn_softcap > 0 || sinks_eager) ? AttentionKernel::Eager : s.profile.attention)
                                                         : in.attention;
+    // fa2 and sdpa-gqa name transformers' attention interfaces; the other stacks run their own attention.
+    if ((s.attention == AttentionKernel::Fa2 || s.attention == AttentionKernel::SdpaGqa) && !s.profile.hf_attention)
+        return fail("training.attention", std::string("\"") + (s.attention == AttentionKernel::Fa2 ? "fa2" : "sdpa-gqa") +
+                                              "\" is a transformers attention implementation (profiles hf-trainer, torch-compile, "
+                                              "deepspeed); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
     s.recompute = in.recompute;
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
@@ -422,7 +431,10 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.residual_bytes = s.residual;
     a.linear_input_bytes = s.fp8 ? 1 : s.compute_bytes;
     a.autocast_casts = s.autocast_active && s.profile.autocast_input_copies;
-    a.softmax_fp32 = s.profile.softmax_fp32 || s.autocast_active;
+    // gpt-oss's eager softmax runs in its scores' dtype (models/gpt_oss/modeling_gpt_oss.py
+    // eager_attention_forward: dtype=combined_logits.dtype): FP32 only where autocast's torch.cat
+    // promoted BF16 scores beside the FP32 sinks; P.V then reads its cast back to V's dtype.
+    a.softmax_fp32 = (s.profile.softmax_fp32 && !gpt_oss_sinks(m)) || s.autocast_active;
     a.attn_softcap = m.attn_softcap > 0;
     a.dropout = s.in.dropout > 0;
     a.attention_dropout = s.in.attention_dropout > 0;

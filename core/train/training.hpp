@@ -56,7 +56,12 @@ enum class Sharding {
 };
 
 enum class Recompute { None, Selective, Full };
-enum class AttentionKernel { Auto, Flash, Eager };   // Auto: the profile's default
+// Auto: the profile's default. Flash: FlashAttention/SDPA on the K and V the stack hands it (repeated
+// to every query head where the profile's gqa_expand_kv says so). Fa2: transformers'
+// attn_implementation="flash_attention_2" (integrations/flash_attention.py: q, k, v only transposed,
+// no repeat_kv). SdpaGqa: transformers' SDPA passing enable_gqa=True instead of repeat_kv
+// (integrations/sdpa_attention.py use_gqa_in_sdpa: transformers >= 4.54, PyTorch >= 2.5, no mask).
+enum class AttentionKernel { Auto, Flash, Eager, Fa2, SdpaGqa };
 enum class PipelineSchedule { OneFOneB, Interleaved };
 enum class FinetuneMethod { Full, Lora, Qlora };
 enum class BaseQuant { None, Nf4, Fp4, Int8 };       // frozen base weights (LoRA / QLoRA)
@@ -175,6 +180,8 @@ struct ProfileBehaviour {
     double rmsnorm_normed_bytes = -1;   // ... and the normalised tensor when the norm weight trains
                                         //     (bytes per element; -1: residual-stream dtype; 0: none)
     bool gqa_expand_kv = true;          // K and V repeated to every query head before attention
+    bool hf_attention = true;           // a transformers model whose attn_implementation picks the kernel
+                                        // (training.attention fa2 / sdpa-gqa); false: the stack's own attention
     bool attn_out_copy = true;          // attention output transposed into a new tensor for the output projection
     bool fused_qkv = false;             // one QKV projection (one LoRA dropout for q, k, v)
     bool mha_v_view = false;            // MHA: V is a view of the fused QKV output, which stays alive

@@ -74,8 +74,12 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     }
 
     const bool flash = in.attention != AttentionKernel::Eager;
-    const double k_kept = profile.gqa_expand_kv ? q_width : kv_width;  // repeat_kv materialises K and V at every head
-    double v_kept = profile.gqa_expand_kv ? (v_width < q_width ? q_width * v_width / kv_width : v_width) : v_width;
+    // transformers' FlashAttention-2 (integrations/flash_attention.py: q, k, v only transposed) and its
+    // SDPA with enable_gqa (integrations/sdpa_attention.py, no repeat_kv) keep K and V at their own heads.
+    const bool fa2 = in.attention == AttentionKernel::Fa2;
+    const bool expand_kv = profile.gqa_expand_kv && !fa2 && in.attention != AttentionKernel::SdpaGqa;
+    const double k_kept = expand_kv ? q_width : kv_width;  // repeat_kv materialises K and V at every head
+    double v_kept = expand_kv ? (v_width < q_width ? q_width * v_width / kv_width : v_width) : v_width;
     if (profile.mha_v_view && !gqa) v_kept = q_width + kv_width + v_width;   // V is a view into the fused QKV output
 
     // Op-level selective checkpointing (torchtitan) keeps the layer input, the attention kernel's
@@ -134,9 +138,11 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         if (in.recompute != Recompute::Selective) r.scores = per_score * in.heads * in.seq_kv;
     }
     // The output projection's input: the attention output (a separate copy after the transpose,
-    // except when the kernel's saved output is the projection input itself).
+    // except when the kernel's saved output is the projection input itself). flash_attn returns
+    // (batch, seq, heads, head_dim), which the model's reshape(...).contiguous() leaves as it is: o_proj
+    // reads the tensor FlashAttnFunc saved (flash_attn_interface.py; models/llama/modeling_llama.py).
     {
-        const bool shared_with_core = flash && !profile.attn_out_copy;
+        const bool shared_with_core = flash && (!profile.attn_out_copy || fa2);
         double o_in = 0;
         if (in.full) o_in = shared_with_core ? 0 : in.linear_input_bytes * q_width;
         else {

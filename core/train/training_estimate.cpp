@@ -91,10 +91,19 @@ std::string optimizer_formula(const TrainingSetup& s, const TrainingParts& parts
     return f;
 }
 
+const char* attention_label(AttentionKernel a) {
+    switch (a) {
+        case AttentionKernel::Eager: return "eager";
+        case AttentionKernel::Fa2: return "FlashAttention-2";
+        case AttentionKernel::SdpaGqa: return "SDPA enable_gqa";
+        default: return "flash/SDPA";
+    }
+}
+
 std::string activations_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     std::string f = fnum(parts.dense_layers_on + parts.moe_layers_on) + " layers x " + bytes_gb(r.activation_bytes_per_layer) +
                      " per layer (" + fnum(r.tokens_per_micro_batch) + " tokens, " + recompute_name(s.recompute) +
-                     " recompute, " + (s.attention == AttentionKernel::Eager ? "eager" : "flash/SDPA") + " attention)";
+                     " recompute, " + attention_label(s.attention) + " attention)";
     if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
     if (parts.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(parts.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
@@ -187,6 +196,9 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     metric("in_flight_micro_batches", "Micro-batches in flight (pipeline)", r.in_flight_micro_batches, "count");
 
     e.notes.push_back(std::string("Framework profile: ") + s.profile.label + ".");
+    if (gpt_oss_sinks(s.m) && s.profile.hf_attention && s.in.attention == AttentionKernel::Auto)
+        e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks): loaded without attn_implementation it "
+                          "trains with eager attention, whose s x s scores are counted here.");
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");

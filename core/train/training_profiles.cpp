@@ -29,6 +29,8 @@ ProfileBehaviour hf_legacy() {
         "(PyTorch <= 1.10), per-parameter AdamW (no foreach temporaries), zero_grad() keeping gradients allocated, the "
         "loss over a shifted copy of the logits.";
     p.attention = AttentionKernel::Eager;
+    // transformers of 2022 had neither flash_attention_2 (4.34, October 2023) nor SDPA's enable_gqa (4.54).
+    p.hf_attention = false;
     p.softmax_saves_input = true;
     // PyTorch <= 1.12 loaded every kernel at start-up (lazy loading came with 1.13 and CUDA 11.7).
     p.lazy_module_loading = false;
@@ -66,6 +68,7 @@ ProfileBehaviour torchtitan() {
     p.autocast_input_copies = false;
     p.rmsnorm_normed_bytes = 2;
     p.op_level_selective = true;
+    p.hf_attention = false;  // torchtitan's own model (models/llama3/model: repeat_kv, then SDPA or flex)
     p.ddp_bucket_copy = false;
     // torchtitan's parallelize_llama TP plan wraps attention_norm / ffn_norm in SequenceParallel()
     // and shards the block outputs on the sequence (torchtitan/models/llama3/parallelize.py).
@@ -104,6 +107,7 @@ ProfileBehaviour megatron() {
     p.eager_rmsnorm = false;
     p.rmsnorm_normed_bytes = 0;
     p.gqa_expand_kv = false;
+    p.hf_attention = false;  // Transformer Engine's DotProductAttention takes the K/V groups as they are
     p.attn_out_copy = false;
     p.fused_qkv = true;
     p.softmax_fp32 = false;
@@ -158,6 +162,7 @@ ProfileBehaviour litgpt() {
     p.rmsnorm_normed_bytes = 4;
     p.fused_qkv = true;
     p.mha_v_view = true;
+    p.hf_attention = false;  // litgpt/model.py: K/V expanded to the query heads, then SDPA
     p.autocast_input_copies = false;
     p.logits_held = 1;
     // finetune/lora.py builds BitsandbytesPrecision(quantize[4:], dtype) with no ignore_modules, so
@@ -178,6 +183,7 @@ ProfileBehaviour torchtune() {
         "PyTorch torchtune recipes: the model in BF16 (no autocast), eager RMSNorm in FP32, GQA K/V expanded, the "
         "output projection cast to FP32 logits, torch AdamW; activation checkpointing is usually on.";
     p.rmsnorm_normed_bytes = 2;
+    p.hf_attention = false;  // torchtune's own MultiHeadAttention (K/V expanded, then SDPA or flex)
     p.mixed_params_fp32 = false;
     p.autocast = false;
     p.autocast_weight_copies = false;

@@ -335,3 +335,21 @@ test('plan() is what `vramcalc plan --format json` prints; fabrics() lists the c
     assert.ok(f.fabrics.some((x) => x.id === 'ib-hdr200' && x.line_gbps === 25));
     assert.ok(f.nodes.some((n) => n.gpu === 'b200-180gb' && n.purchase_usd === 45000));
 });
+
+test('training.attention fa2 / sdpa-gqa: K and V at their own heads, by hand; refused where the stack has its own attention', () => {
+    const config = (attention, profile = 'hf-trainer') => ({
+        method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 4096,
+        training: { finetune: 'lora', lora: { rank: 8, targets: 'q,v' }, attention, profile },
+    });
+    const acts = (attention) => vc.estimate(config(attention)).components.find((c) => c.key === 'activations').bytes;
+    // Llama-3.1-8B, 32 layers x 4,096 tokens: K and V at 8 heads instead of 32 (repeat_kv) save
+    // 2 x 24 x 128 x 2 B = 12,288 B a token and layer: 1,610,612,736 B.
+    assert.equal(acts('sdpa') - acts('fa2'), 32 * 4096 * 12288);
+    assert.equal(acts('sdpa') - acts('sdpa-gqa'), 32 * 4096 * 12288);
+    assert.equal(acts('flash_attention_2'), acts('fa2'));
+    assert.equal(vc.resolveConfig(config('flash_attention_2')).training.attention, 'fa2');
+    const e = vc.estimate(config('fa2', 'litgpt'));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.attention');
+    assert.match(e.error.message, /profile litgpt accepts auto, flash, sdpa or eager/);
+});

@@ -655,6 +655,44 @@ TEST_CASE("HF generate, multi-query models under SDPA: the math fallback materia
     CHECK(activations("gemma-2b", HfAttention::Sdpa) == activations("gemma-2b", HfAttention::Flash));
 }
 
+TEST_CASE("HF generate, gpt-oss: no SDPA path in transformers, so the default runs eager with the sink column", "[attention]") {
+    auto run = [](HfAttention a, int n, int prompt, int context) {
+        Config cfg = serving("gpt-oss-20b", Engine::Hf, "bf16", "h100-80gb", context, n);
+        cfg.inference.prompt_tokens = prompt;
+        cfg.inference.hf.attention = a;
+        return cfg;
+    };
+    // gpt-oss-20b (64 query heads, 8 K/V heads, head_dim 64, hidden 2,880), 2 x 4,096-token prompts
+    // to 8,192. eager_attention_forward keeps QK^T, the cat with the sink column and the row-max
+    // shifted copy, then the softmax in the dtype: three BF16 tensors, two one column wider,
+    // 2 x 64 x 4,096 x (3 x 4,096 + 2) x 2 B = 12,886,999,040 B; repeat_kv's prefill copies
+    // 2 x 2 x 64 x 4,096 x 64 x 2 B = 134,217,728 B; hidden states 2 x 2 x 4,096 x 2,880 x 2 B =
+    // 94,371,840 B; one layer's keys at 8,192 tokens while torch.cat grows them: 8,519,680 B.
+    const double eager = 94371840.0 + 12886999040.0 + 134217728.0 + 8519680.0;
+    CHECK(memory_at(plan(run(HfAttention::Eager, 2, 4096, 8192)), 8192, 2).activations == eager);
+    // hf.attention sdpa (transformers' default attn_implementation) falls back to eager: the same,
+    // where SDPA's q, k, v (2 x 4,096 x (64 + 16) x 64 x 2 B = 83,886,080 B) would have stood.
+    CHECK(memory_at(plan(run(HfAttention::Sdpa, 2, 4096, 8192)), 8192, 2).activations == eager);
+    auto e = estimate(run(HfAttention::Sdpa, 2, 4096, 8192));
+    REQUIRE(e.ok);
+    bool noted = false;
+    for (const auto& note : e.value.notes) noted |= note.find("gpt-oss has no SDPA path in transformers") != std::string::npos;
+    CHECK(noted);
+    CHECK(e.value.component("activations")->formula.find("eager attention scores") != std::string::npos);
+    // Decoding, its full-attention layers (every other one) attend over the whole cache while the
+    // 128-token windowed ones keep 128: 1 x 64 tokens to 8,192, the last step's copies at 8,192,
+    // 2 x 64 x 8,192 x 64 x 2 B = 134,217,728 B, and one query row's scores, 64 x (3 x 8,192 + 2) x 2 B
+    // = 3,145,984 B.
+    CHECK(memory_at(plan(run(HfAttention::Sdpa, 1, 64, 8192)), 8192, 1).activations == 134217728.0 + 3145984.0);
+    // Mistral-7B v0.1 windows every layer (4,096 tokens): eager's last decode row at 16,384 tokens
+    // attends over the 4,096 its cache keeps, 32 x 4,096 x (2 + 4 + 2) B = 1,048,576 B, beside the
+    // copies 2 x 32 x 4,096 x 128 x 2 B = 67,108,864 B.
+    Config mistral = serving("mistral-7b-v0.1", Engine::Hf, "bf16", "a100-80gb", 16384, 1);
+    mistral.inference.prompt_tokens = 64;
+    mistral.inference.hf.attention = HfAttention::Eager;
+    CHECK(memory_at(plan(mistral), 16384, 1).activations == 67108864.0 + 1048576.0);
+}
+
 TEST_CASE("HF generate, GQA models: repeat_kv's copies of K and V in eager and SDPA attention") {
     auto activations = [](const char* preset, HfAttention a, int n, int prompt, int context, bool enable_gqa = false) {
         Config cfg = serving(preset, Engine::Hf, "bf16", "a100-80gb", context, n);

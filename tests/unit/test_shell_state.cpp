@@ -106,6 +106,30 @@ TEST_CASE("shell link: transformers' SDPA enable_gqa (no repeat_kv copies) round
     CHECK(copies.value.total_bytes - none.value.total_bytes == 536870912.0 - 119537664.0);
 }
 
+TEST_CASE("shell link: training.attention fa2 round-trips; old links' flash and sdpa keep their meaning", "[attention]") {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    set_task(c, Task::FineTune);
+    set_method(c, Method::Detailed);
+    c.training.attention = AttentionKernel::Fa2;
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    CHECK(f.find("training.attention=fa2") != std::string::npos);
+    CHECK(round_trip(c, UiState{}).training.attention == AttentionKernel::Fa2);
+    c.training.attention = AttentionKernel::SdpaGqa;
+    CHECK(round_trip(c, UiState{}).training.attention == AttentionKernel::SdpaGqa);
+    for (const char* old : {"flash", "sdpa"}) {
+        Config back;
+        UiState view;
+        Error err;
+        const std::string link = encode_fragment(c, UiState{}, default_inputs());
+        std::string edited = link.substr(0, link.find("training.attention=")) + "training.attention=" + old +
+                             link.substr(link.find("training.attention=") + std::string("training.attention=sdpa-gqa").size());
+        INFO(edited);
+        REQUIRE(decode_fragment(edited, default_inputs(), back, view, err));
+        CHECK(back.training.attention == AttentionKernel::Flash);
+    }
+}
+
 TEST_CASE("shell link: a custom architecture and a parameter count alone round-trip") {
     Config c = default_inputs();
     use_preset(c, *find_preset("mistral-7b-v0.1"));

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/train/training.hpp"
 #include "core/units.hpp"
 #include "io/calibration.hpp"
 #include "io/calibration_cv.hpp"
@@ -40,6 +41,15 @@ Config row_config(const std::string& row) {
     auto cfg = io::training_row_config(io::CalibrationRow{&t.value, 0});
     REQUIRE(cfg.ok);
     return cfg.value;
+}
+
+// Every row of `rows` (kHeader's columns) checked as `validate` checks it; each must be compared.
+std::vector<io::RowCheck> compared_rows(const std::string& rows) {
+    auto t = io::parse_csv(std::string(kHeader) + rows);
+    REQUIRE(t.ok);
+    auto c = io::check_rows(t.value);
+    for (const auto& x : c) REQUIRE(x.compared);
+    return c;
 }
 
 }  // namespace
@@ -142,6 +152,26 @@ TEST_CASE("QLoRA rows: bitsandbytes' version and lit-gpt's longest-first step pi
     CHECK(c[1].estimated_bytes - c[0].estimated_bytes == Catch::Detail::Approx(copy).epsilon(0.01));  // 0.41.1 (the tables' header), once
     CHECK(c[2].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(copy).epsilon(0.01));  // 0.42: LitGPT's loop keeps them twice
     CHECK(c[3].estimated_bytes == c[1].estimated_bytes);                                // lit-gpt in 2023: longest sample first
+}
+
+TEST_CASE("validate reads transformers' attention implementation from a row's note", "[calibration][attention]") {
+    // Llama-3.1-8B LoRA r8 q+v, one 4,096-token sequence, BF16.
+    auto row = [](const char* id, const char* source, const char* note) {
+        return std::string(id) + "," + source + ",lora,Llama-3.1-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,bf16,lora r8 q+v,adamw,1,4096,no,1,none,alloc,20,GB," +
+               note + "\n";
+    };
+    CHECK(row_config(row("A", "TRL blog", "")).training.attention == AttentionKernel::Auto);
+    CHECK(row_config(row("B", "TRL blog", "attn_implementation=\"\"flash_attention_2\"\"")).training.attention == AttentionKernel::Fa2);
+    CHECK(row_config(row("C", "Axolotl run", "sdpa with enable_gqa, packed")).training.attention == AttentionKernel::SdpaGqa);
+    CHECK(row_config(row("D", "LitGPT blog", "flash_attention_2")).training.attention == AttentionKernel::Auto);  // LitGPT's own attention
+    const auto c = compared_rows(row("A", "TRL blog", "") + row("B", "TRL blog", "flash_attention_2"));
+    REQUIRE(c.size() == 2);
+    // FA2 keeps K and V at 8 heads, not 32 (2 x 24 x 128 x 2 B a token; the frozen o_proj keeps no
+    // input either way): 32 layers x 4,096 tokens x 12,288 B = 1,610,612,736 B of activations, plus
+    // at most the allocator's 6% churn share on top.
+    const double saved = 32 * 4096.0 * 12288;
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes >= saved);
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes <= saved * 1.07);
 }
 
 TEST_CASE("QLoRA rows: bitsandbytes before 0.43.0 dequantizes to FP16 (Params4bit.cuda quantized a .half() copy)", "[calibration]") {

@@ -114,8 +114,11 @@ TEST_CASE("DTensor TP (torchtitan): the all-gathered q/k/v and MLP inputs are sa
     CHECK(one_gpu == Approx(layer_activation(in).per_token(1, false)));
 }
 
-TEST_CASE("gated MLP and GQA terms") {
-    // Llama-3.1-8B layer under Megatron: h 4096, 32 heads, 8 KV heads of 128, SwiGLU 14336, RMSNorm.
+namespace {
+
+// One Llama-3.1-8B layer (h 4096, 32 query heads and 8 K/V heads of 128, SwiGLU 14336, RMSNorm),
+// BF16 activations, under a profile.
+LayerActivationInputs llama_8b_layer(const char* profile, double seq, AttentionKernel attention = AttentionKernel::Flash) {
     LayerActivationInputs in;
     in.hidden = 4096;
     in.q_width = 4096;
@@ -123,9 +126,17 @@ TEST_CASE("gated MLP and GQA terms") {
     in.heads = 32;
     in.ffn = 14336;
     in.gated = true;
-    in.seq_kv = 8192;
-    in.profile = find_training_profile("megatron");
-    const LayerActivation la = layer_activation(in);
+    in.seq_kv = seq;
+    in.attention = attention;
+    in.profile = find_training_profile(profile);
+    return in;
+}
+
+}  // namespace
+
+TEST_CASE("gated MLP and GQA terms") {
+    // Llama-3.1-8B layer under Megatron.
+    const LayerActivation la = layer_activation(llama_8b_layer("megatron", 8192));
     // norms 2 x 2h, QKV input 2h, Q 2h + K, V 2 x 2(kv) + flash out 2h + lse 4a, MLP input 2h,
     // gate/act/up/product 4 x 2f.
     const double h = 4096, kv = 1024, f = 14336;
@@ -455,4 +466,83 @@ TEST_CASE("one CUDA context model: lazy loading unless the stack predates it", "
     CHECK(runtime("hf-trainer", "null", 800 * MiB) == 800 * MiB);  // a reading overrides the model
     // Serving uses the same lazy-loading context.
     CHECK(InferenceConstants{}.cuda_context_bytes == 512 * MiB);
+}
+
+namespace {
+
+// The HF Trainer's Llama-3.1-8B layer at 4,096 tokens.
+LayerActivationInputs hf_llama_layer(AttentionKernel attention) { return llama_8b_layer("hf-trainer", 4096, attention); }
+
+// Activations per layer of one sequence of `seq` tokens (`training_extra`: more training members).
+double layer_bytes(const char* preset, double seq, const char* profile, const char* attention, const char* training_extra = "") {
+    const std::string text = std::string(R"({"method":"detailed","task":"finetune","model":{"preset":")") + preset + R"("},"batch":1,"seq":)" +
+                             std::to_string(static_cast<int>(seq)) + R"(,"training":{"profile":")" + profile + R"(","attention":")" + attention +
+                             R"(")" + training_extra + "}}";
+    auto cfg = io::parse_config(text);
+    REQUIRE(cfg.ok);
+    auto r = training_result(cfg.value);
+    REQUIRE(r.ok);
+    return r.value.activation_bytes_per_layer;
+}
+
+double llama_layer_bytes(const char* profile, const char* attention) { return layer_bytes("llama-3.1-8b", 4096, profile, attention); }
+
+}  // namespace
+
+TEST_CASE("transformers' FlashAttention-2 and SDPA enable_gqa keep GQA models' K and V at their own heads", "[training][attention]") {
+    const double tokens = 4096;
+    const double flash = layer_activation(hf_llama_layer(AttentionKernel::Flash)).per_token(1, false);
+    // repeat_kv's K and V at 32 heads against 8: 2 tensors x (32 - 8) heads x 128 x 2 B = 12,288 B a
+    // token, 50,331,648 B a layer at 1 x 4,096 tokens.
+    CHECK(flash - layer_activation(hf_llama_layer(AttentionKernel::SdpaGqa)).per_token(1, false) == 12288.0);
+    // FlashAttention-2 also hands o_proj the kernel's own (batch, seq, heads, head_dim) output, so
+    // the transposed copy of the attention output (4,096 x 2 B a token) is not kept either.
+    CHECK(flash - layer_activation(hf_llama_layer(AttentionKernel::Fa2)).per_token(1, false) == 12288.0 + 8192.0);
+    // Through the JSON config: the same per layer, and "sdpa" and "flash" keep their old meaning.
+    const double repeated = llama_layer_bytes("hf-trainer", "sdpa");
+    CHECK(llama_layer_bytes("hf-trainer", "flash") == repeated);
+    CHECK(repeated - llama_layer_bytes("hf-trainer", "sdpa-gqa") == Approx(12288.0 * tokens));  // 50,331,648 B
+    CHECK(repeated - llama_layer_bytes("hf-trainer", "fa2") == Approx(20480.0 * tokens));       // 83,886,080 B
+    CHECK(llama_layer_bytes("deepspeed", "fa2") == llama_layer_bytes("deepspeed", "flash_attention_2"));
+    // MHA (Llama-2-7B): no repeat_kv to drop; FA2 drops only the output copy (4,096 x 2 B a token).
+    LayerActivationInputs mha = hf_llama_layer(AttentionKernel::Flash);
+    mha.kv_width = 4096;
+    const double mha_flash = layer_activation(mha).per_token(1, false);
+    mha.attention = AttentionKernel::SdpaGqa;
+    CHECK(layer_activation(mha).per_token(1, false) == mha_flash);
+    mha.attention = AttentionKernel::Fa2;
+    CHECK(mha_flash - layer_activation(mha).per_token(1, false) == 8192.0);
+}
+
+TEST_CASE("training.attention fa2 / sdpa-gqa: written back by name, refused for stacks with their own attention", "[training][attention]") {
+    auto parsed = io::parse_config(R"({"method":"detailed","training":{"attention":"flash_attention_2"}})");
+    REQUIRE(parsed.ok);
+    CHECK(parsed.value.training.attention == AttentionKernel::Fa2);
+    CHECK(io::config_to_json(parsed.value)["training"]["attention"] == "fa2");
+    for (const char* profile : {"litgpt", "torchtune", "torchtitan", "megatron", "hf-legacy"}) {
+        INFO(profile);
+        auto cfg = io::parse_config(std::string(R"({"method":"detailed","model":{"preset":"llama-3.1-8b"},"training":{"profile":")") + profile +
+                                    R"(","attention":"sdpa-gqa"}})");
+        REQUIRE(cfg.ok);
+        auto r = training_result(cfg.value);
+        REQUIRE_FALSE(r.ok);
+        CHECK(r.error.field == "training.attention");
+        CHECK(r.error.message.find("accepts auto, flash, sdpa or eager") != std::string::npos);
+    }
+}
+
+TEST_CASE("gpt-oss trains with eager attention under the transformers profiles (no SDPA path for its sinks)", "[training][attention]") {
+    // gpt-oss-20b (64 query heads, 8 K/V heads of 64), LoRA on a BF16 base, one 2,048-token
+    // sequence. auto is eager: the scores' softmax runs in BF16 (dtype=combined_logits.dtype) and P.V
+    // reads it, 2 B a score, 64 x 2,048 x 2 B = 262,144 B a token, in place of FlashAttention's output
+    // (4,096 x 2 B) and log-sum-exp (64 x 4 B): 253,696 B a token, 519,569,408 B a layer.
+    const double flash = layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "flash", R"(,"finetune":"lora")");
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto", R"(,"finetune":"lora")") - flash == 519569408.0);
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "eager", R"(,"finetune":"lora")") - flash == 519569408.0);
+    // Under autocast (full fine-tuning, FP32 params) torch.cat promotes the BF16 scores beside the
+    // FP32 sinks: the FP32 softmax output and its BF16 cast for P.V, 6 B a score, as Llama's eager.
+    const double full_flash = layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "flash");
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto") - full_flash == 2048.0 * (64 * 2048 * 6 - 4096 * 2 - 64 * 4));
+    // Stacks with their own attention keep their default.
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "megatron", "auto") == layer_bytes("gpt-oss-20b", 2048, "megatron", "flash"));
 }

@@ -173,8 +173,8 @@ export interface TrainingConfig {
     global_batch?: number;
     /** activation recomputation (checkpointing) (default 'none') */
     recompute?: 'none' | 'selective' | 'full';
-    /** attention kernel (auto: the profile's); eager keeps the s x s scores (default 'auto') */
-    attention?: 'auto' | 'flash' | 'sdpa' | 'eager';
+    /** attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads (default 'auto') */
+    attention?: 'auto' | 'flash' | 'sdpa' | 'eager' | 'fa2' | 'flash_attention_2' | 'sdpa-gqa';
     /** hidden dropout: > 0 keeps 1-byte masks (default 0; [0, 0.99]) */
     dropout?: number;
     /** attention dropout: > 0 keeps masks and dropped probabilities (default 0; [0, 0.99]) */
