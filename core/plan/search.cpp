@@ -406,8 +406,10 @@ PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
 PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
 
 Error PlanSearch::start(const Config& cfg, const PlanInputs& in, const PlanMemoryPtr& reuse) {
-    st_.reset(new State{Search{cfg, in, {}, {}, 0, 0}, {}, {}, {}, 0, {}, 0, nullptr, nullptr});
+    st_.reset(new State{});
     Search& s = st_->s;
+    s.cfg = cfg;
+    s.in = in;
     auto ready = prepare(s);
     if (!ready.ok) {
         st_.reset();
@@ -760,7 +762,9 @@ Outcome<BatchSizing> size_on(const Config& cfg, const PlanInputs& in, const Layo
     PlanInputs pi = in;
     pi.fabric = id;
     pi.fabric_override = FabricSpec{};
-    Search s{cfg, pi, {}, {}, 0, 0};
+    Search s;
+    s.cfg = cfg;
+    s.in = pi;
     auto ready = prepare(s);
     if (!ready.ok) return Out::failure(ready.error);
     Layout base = layout;

@@ -74,8 +74,9 @@ struct OverrideCache {
     bool ok = false;
     Error err;
     std::vector<TensorOverride> pairs;
-    std::vector<std::pair<const char*, int>> names;  // kind and layer of each tensor `hits` is for
-    std::vector<int> hits;                           // index of the first matching pair, -1: none
+    // A memo of the last tensor list's matches (override_hits), kept beside the parsed pairs.
+    mutable std::vector<std::pair<const char*, int>> names;  // kind and layer of each tensor `hits` is for
+    mutable std::vector<int> hits;                           // index of the first matching pair, -1: none
 };
 
 const OverrideCache& parsed_overrides(const std::string& value, const std::string& backend, int n_gpus) {
@@ -88,8 +89,7 @@ const OverrideCache& parsed_overrides(const std::string& value, const std::strin
     return c;
 }
 
-const std::vector<int>& override_hits(const OverrideCache& cc, const std::vector<TensorBytes>& list) {
-    OverrideCache& c = const_cast<OverrideCache&>(cc);
+const std::vector<int>& override_hits(const OverrideCache& c, const std::vector<TensorBytes>& list) {
     bool same = c.names.size() == list.size();
     for (size_t k = 0; same && k < list.size(); ++k) same = c.names[k].first == list[k].kind && c.names[k].second == list[k].layer;
     if (!same) {
