@@ -16,7 +16,9 @@ bool check_custom_gpu(const GpuSpec& g, Error& err) {
     return check_members({{"inference.gpu_custom.memory_gib", g.memory_bytes},
                           {"inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps},
                           {"inference.gpu_custom.bf16_tflops", g.bf16_tflops},
-                          {"inference.gpu_custom.fp8_tflops", g.fp8_tflops}},
+                          {"inference.gpu_custom.fp8_tflops", g.fp8_tflops},
+                          {"inference.gpu_custom.sms", static_cast<double>(g.sms)},
+                          {"inference.gpu_custom.threads_per_sm", static_cast<double>(g.threads_per_sm)}},
                          err);
 }
 

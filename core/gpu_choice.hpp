@@ -1,5 +1,5 @@
 // vramcalc core: the GPU a config sizes for. The catalog entry `gpu` names, or the custom GPU the
-// config gives (inference.gpu_custom: name, memory, bandwidth, TFLOP/s), which replaces it for
+// config gives (inference.gpu_custom: name, memory, bandwidth, TFLOP/s, SMs), which replaces it for
 // every task and every answer (the page's "Custom GPU"). Its fit is listed under id "custom".
 #pragma once
 
@@ -20,7 +20,8 @@ const GpuSpec* config_gpu(const Config& cfg);
 // The id of that GPU in an estimate's fits ("custom" for the custom GPU), "" for none.
 std::string config_gpu_id(const Config& cfg);
 // Checks the custom GPU's figures (fields "inference.gpu_custom.*"): memory > 0, the speed figures
-// >= 0 (0: unknown, the speed answers say so).
+// >= 0 (0: unknown, the speed answers say so), SMs and threads per SM in [0, 4096] (0: unknown,
+// the flat CUDA context).
 bool check_custom_gpu(const GpuSpec& g, Error& err);
 // Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory), when the config gives one.
 void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes);

@@ -163,7 +163,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     e.components.push_back({"allocator", "Allocator slack (reserved - allocated)", r.allocator_slack,
                             fnum(s.fragmentation) + " x (activations + logits + temporaries) churn"});
     e.components.push_back({"runtime", "CUDA context + NCCL", r.runtime,
-                            "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) +
+                            "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) + " (" + s.context_formula + ")" +
                                 (s.gpus > 1 ? " + NCCL buffers " + bytes_gb(s.rt.nccl_bytes) : std::string())});
     for (const auto& c : e.components) e.total_bytes += c.bytes;
     e.buffered_bytes = e.total_bytes;
