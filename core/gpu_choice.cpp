@@ -22,10 +22,11 @@ bool check_custom_gpu(const GpuSpec& g, Error& err) {
                          err);
 }
 
-void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes) {
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const PerGpuBytes& on_gpu) {
     if (!cfg.inference.has_custom_gpu) return;
     const GpuSpec& g = cfg.inference.custom_gpu;
     if (!(g.memory_bytes > 0)) return;
+    if (on_gpu) per_gpu_bytes = on_gpu(g);
     GpuFit f;
     f.gpu_id = kCustomGpuId;
     f.utilization = per_gpu_bytes / g.memory_bytes;

@@ -3,6 +3,7 @@
 // every task and every answer (the page's "Custom GPU"). Its fit is listed under id "custom".
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "core/catalog/gpus.hpp"
@@ -23,7 +24,11 @@ std::string config_gpu_id(const Config& cfg);
 // >= 0 (0: unknown, the speed answers say so), SMs and threads per SM in [0, 4096] (0: unknown,
 // the flat CUDA context).
 bool check_custom_gpu(const GpuSpec& g, Error& err);
-// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory), when the config gives one.
-void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes);
+// What one GPU holds on a given card, where that depends on the card (fill_catalog_fits).
+using PerGpuBytes = std::function<double(const GpuSpec&)>;
+
+// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory, or on_gpu(custom GPU) when
+// given), when the config gives one.
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const PerGpuBytes& on_gpu = nullptr);
 
 }  // namespace vc

@@ -30,6 +30,17 @@ double cuda_bare_context_bytes(const GpuSpec& g) {
     return resident_threads(g) > 0 ? kCudaBareContextBytes + cuda_local_memory_bytes(g, kCudaStackLimitBytes) : 0;
 }
 
+// The framework part: the reading less the local memory of the GPU it was read on.
+static double framework_bytes(bool lazy_loading) {
+    const double reading = lazy_loading ? kCudaContextLazyBytes : kCudaContextEagerBytes;
+    return reading - (kCudaStackLimitBytes + kCudaDriverBytesPerThread) * (lazy_loading ? kLazyReadingThreads : kEagerReadingThreads);
+}
+
+double cuda_context_bytes(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes) {
+    if (!gpu || resident_threads(*gpu) <= 0) return lazy_loading ? kCudaContextLazyBytes : kCudaContextEagerBytes;
+    return framework_bytes(lazy_loading) + cuda_local_memory_bytes(*gpu, stack_limit_bytes);
+}
+
 CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes) {
     const double reading = lazy_loading ? kCudaContextLazyBytes : kCudaContextEagerBytes;
     // "lazy loading 512 MiB on an A100" / "eager loading 1343 MiB on a V100": the source reading.
@@ -41,10 +52,9 @@ CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_lim
                     ": the GPU's local-memory reservation is not modelled)";
         return c;
     }
-    const double threads = lazy_loading ? kLazyReadingThreads : kEagerReadingThreads;
-    const double framework = reading - (kCudaStackLimitBytes + kCudaDriverBytesPerThread) * threads;
+    const double framework = framework_bytes(lazy_loading);
     const double local = cuda_local_memory_bytes(*gpu, stack_limit_bytes);
-    c.bytes = framework + local;
+    c.bytes = cuda_context_bytes(gpu, lazy_loading, stack_limit_bytes);
     c.formula = "framework " + mib(framework) + " (" + source + " less its local memory) + local memory (" + num(stack_limit_bytes) +
                 " B stack + " + num(kCudaDriverBytesPerThread) + " B) x " + std::to_string(gpu->sms) + " SMs x " +
                 std::to_string(gpu->threads_per_sm) + " threads = " + mib(local) + " on " + gpu->name;

@@ -86,5 +86,7 @@ struct CudaContext {
 // chosen, non-NVIDIA, a custom one without them) takes the flat reading, and the formula says so.
 // One function for training (core/train/training.cpp) and serving (core/serve/inference.cpp).
 CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes = kCudaStackLimitBytes);
+// Its bytes alone (no text: the fits on every catalog GPU).
+double cuda_context_bytes(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes = kCudaStackLimitBytes);
 
 }  // namespace vc

@@ -146,8 +146,9 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
     s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
     s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
+    s.context_lazy = toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading);
     if (s.rt.cuda_context_bytes < 0) {
-        const CudaContext ctx = cuda_context(config_gpu(cfg), toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading), s.rt.cuda_stack_limit_bytes);
+        const CudaContext ctx = cuda_context(config_gpu(cfg), s.context_lazy, s.rt.cuda_stack_limit_bytes);
         s.rt.cuda_context_bytes = ctx.bytes;
         s.context_formula = ctx.formula;
     } else {

@@ -16,6 +16,7 @@ struct TrainingSetup {
     TrainingInputs in;
     RuntimeConstants rt;
     std::string context_formula;  // how rt.cuda_context_bytes was reached (cuda_context, or as given)
+    bool context_lazy = true;     // CUDA lazy module loading in effect (runtime.lazy_loading or the profile's)
     Task task = Task::Training;
     // Shape
     double gpus = 1, micro = 1, seq = 1, accum = 1, global = 1;

@@ -130,3 +130,23 @@ TEST_CASE("CUDA context: GPUs without SM figures keep the flat readings and say 
     CHECK(e.error.field == "inference.gpu_custom.sms");
     CHECK(e.error.message.find("[0, 4096] SMs") != std::string::npos);
 }
+
+TEST_CASE("CUDA context: each GPU's fit counts its own context, training and serving", "[cuda_context]") {
+    // Sized on an H100 (605.1 MiB context, 634,486,784 B): the RTX 4090's fit holds the 4090's
+    // 97,599,488 + 1986 x 128 x 1536 = 488,062,976 B instead; the MI300X the flat 512 MiB.
+    for (const std::string& text : {lora("h100-80gb"), hf("h100-80gb")}) {
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        const double total = e.value.metric("device_total_bytes") ? e.value.metric("device_total_bytes")->value : e.value.total_bytes;
+        auto used = [&](const char* id) {
+            for (const auto& f : e.value.fits)
+                if (f.gpu_id == id) return f.utilization * find_gpu(id)->memory_bytes;
+            return -1.0;
+        };
+        CHECK(used("h100-80gb") == Approx(total));
+        CHECK(used("rtx-4090-24gb") == Approx(total - 634486784 + 488062976));
+        CHECK(used("mi300x-192gb") == Approx(total - 634486784 + 512 * MiB));
+    }
+}
