@@ -120,14 +120,23 @@ double vllm_activation_peak(const InferencePlan& p) {
     return std::max(forward, logits);
 }
 
-// The CUDA context of llama.cpp and transformers on `gpu` (vLLM counts its non-torch memory
-// instead): the constant when the config gives one, else the model (core/catalog/cuda_context.hpp),
-// lazy for llama.cpp, by hf.lazy_loading for transformers.
-CudaContext serving_context(const InferenceInputs& in, const GpuSpec* gpu) {
-    const bool lazy = in.engine != Engine::Hf || in.hf.lazy_loading;
-    const double given = lazy ? in.constants.cuda_context_bytes : in.constants.cuda_context_eager_bytes;
-    if (given >= 0) return {given, std::string("as given (inference.constants.") + (lazy ? "cuda_context_gib)" : "cuda_context_eager_gib)")};
-    return cuda_context(gpu, lazy, in.constants.cuda_stack_limit_bytes);
+// The CUDA context of llama.cpp and transformers (vLLM counts its non-torch memory instead): the
+// constant when the config gives one, else the model (core/catalog/cuda_context.hpp), lazy for
+// llama.cpp, by hf.lazy_loading for transformers. Its bytes on `gpu` (every GPU's fit), and how
+// the plan's own was reached (the estimate's text).
+bool serving_lazy(const InferenceInputs& in) { return in.engine != Engine::Hf || in.hf.lazy_loading; }
+double serving_given_context(const InferenceInputs& in) {
+    return serving_lazy(in) ? in.constants.cuda_context_bytes : in.constants.cuda_context_eager_bytes;
+}
+double serving_context_bytes(const InferenceInputs& in, const GpuSpec* gpu) {
+    const double given = serving_given_context(in);
+    return given >= 0 ? given : cuda_context_bytes(gpu, serving_lazy(in), in.constants.cuda_stack_limit_bytes);
+}
+std::string serving_context_formula(const InferencePlan& p) {
+    const bool lazy = serving_lazy(p.in);
+    if (serving_given_context(p.in) >= 0)
+        return std::string("as given (inference.constants.") + (lazy ? "cuda_context_gib)" : "cuda_context_eager_gib)");
+    return cuda_context(p.has_gpu ? &p.gpu : nullptr, lazy, p.in.constants.cuda_stack_limit_bytes).formula;
 }
 
 // Sets the GPU and what depends on it (the CUDA context, vLLM's budget and KV pool).
@@ -135,11 +144,7 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     p.has_gpu = gpu != nullptr;
     if (gpu) p.gpu = *gpu;
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
-    if (p.engine != Engine::Vllm && !p.cpu_only) {
-        CudaContext ctx = serving_context(p.in, gpu);
-        p.runtime_gpu = ctx.bytes;
-        p.context_formula = std::move(ctx.formula);
-    }
+    if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
     if (p.engine == Engine::LlamaCpp && gpu) {
         llamacpp_set_gpu(p);
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
@@ -922,7 +927,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                             (p.has_draft ? "draft " + p.draft_model.id + " weights, KV and compute; " : std::string()) +
                                             (in.llamacpp.lora_bytes > 0 ? "LoRA on its layers' devices" : std::string())});
             e.components.push_back({"runtime", p.cpu_only ? "Runtime" : std::string(llamacpp_backend(p)) + " context", mem.runtime,
-                                    p.cpu_only ? "no GPU" : "driver context + BLAS handles: " + p.context_formula});
+                                    p.cpu_only ? "no GPU" : "driver context + BLAS handles: " + serving_context_formula(p)});
             const LlamaCppBuffers b = llamacpp_buffers(p, c, n);
             for (const auto& g : b.gpus) e.devices.push_back(DeviceUse{g.device, false, g.model, g.kv, g.compute, g.output + g.extras + p.runtime_gpu});
             e.devices.push_back(DeviceUse{b.host.device, true, b.host.model, b.host.kv, b.host.compute, b.host.output + b.host.extras});
@@ -939,7 +944,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.components.push_back({"runtime", "CUDA context", mem.runtime,
                                     std::string("outside PyTorch's allocator") +
                                         (in.hf.lazy_loading ? "" : "; eager module loading: every kernel loaded at start-up") + "; " +
-                                        p.context_formula});
+                                        serving_context_formula(p)});
             break;
     }
     e.total_bytes = mem.total();

@@ -257,7 +257,6 @@ struct InferencePlan {
     double weights_gpu = 0;      // weights on one GPU (vLLM: with its RoPE cos/sin table)
     double rope_cache = 0;       // vLLM: the rotary embedding's cos/sin table, counted with the weights
     double runtime_gpu = 0;      // CUDA context / non-torch memory
-    std::string context_formula; // how the CUDA context was reached (llama.cpp and transformers)
     double graphs_gpu = 0;       // CUDA graphs (vLLM)
     double kv_share = 1;         // share of the KV cache on one GPU (layer split, partial offload)
     double dtype_bytes = 2;      // activation dtype
