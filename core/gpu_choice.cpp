@@ -1,6 +1,7 @@
 // vramcalc core: the GPU a config sizes for (see gpu_choice.hpp).
 #include "core/gpu_choice.hpp"
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/fields.hpp"
 
 namespace vc {
@@ -22,11 +23,15 @@ bool check_custom_gpu(const GpuSpec& g, Error& err) {
                          err);
 }
 
-void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const PerGpuBytes& on_gpu) {
+double bytes_on(const GpuSpec& g, double bytes, const OwnContext* own) {
+    return own ? bytes - own->counted + cuda_context_bytes(&g, own->lazy, own->stack_limit) : bytes;
+}
+
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double bytes, const OwnContext* own) {
     if (!cfg.inference.has_custom_gpu) return;
     const GpuSpec& g = cfg.inference.custom_gpu;
     if (!(g.memory_bytes > 0)) return;
-    if (on_gpu) per_gpu_bytes = on_gpu(g);
+    const double per_gpu_bytes = bytes_on(g, bytes, own);
     GpuFit f;
     f.gpu_id = kCustomGpuId;
     f.utilization = per_gpu_bytes / g.memory_bytes;

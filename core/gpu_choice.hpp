@@ -3,7 +3,6 @@
 // every task and every answer (the page's "Custom GPU"). Its fit is listed under id "custom".
 #pragma once
 
-#include <functional>
 #include <string>
 
 #include "core/catalog/gpus.hpp"
@@ -24,11 +23,18 @@ std::string config_gpu_id(const Config& cfg);
 // >= 0 (0: unknown, the speed answers say so), SMs and threads per SM in [0, 4096] (0: unknown,
 // the flat CUDA context).
 bool check_custom_gpu(const GpuSpec& g, Error& err);
-// What one GPU holds on a given card, where that depends on the card (fill_catalog_fits).
-using PerGpuBytes = std::function<double(const GpuSpec&)>;
+// The modelled CUDA context inside a per-GPU size (the chosen GPU's), for each card's fit to count
+// its own instead (detailed training; core/catalog/cuda_context.hpp).
+struct OwnContext {
+    double counted = 0;
+    bool lazy = true;
+    double stack_limit = kCudaStackLimitBytes;
+};
+// What one GPU holds on `g`: `bytes`, with the context swapped for g's own when `own` is given.
+double bytes_on(const GpuSpec& g, double bytes, const OwnContext* own);
 
-// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory, or on_gpu(custom GPU) when
-// given), when the config gives one.
-void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const PerGpuBytes& on_gpu = nullptr);
+// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory; bytes_on it with `own`),
+// when the config gives one.
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const OwnContext* own = nullptr);
 
 }  // namespace vc

@@ -201,13 +201,10 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
         if (g && g->fp8_tflops <= 0) e.notes.push_back("FP8 linear layers need FP8 tensor cores; " + g->name + " has none.");
     }
     // Each GPU's fit counts its own CUDA context (its local memory), unless the config gives one.
-    PerGpuBytes on_gpu;
-    if (cfg.runtime.cuda_context_bytes < 0)
-        on_gpu = [&](const GpuSpec& g) {
-            return r.device_total - s.rt.cuda_context_bytes + cuda_context_bytes(&g, s.context_lazy, s.rt.cuda_stack_limit_bytes);
-        };
-    fill_catalog_fits(e, r.device_total, cfg.target_utilization, on_gpu);
-    add_custom_gpu_fit(e, cfg, r.device_total, on_gpu);
+    const OwnContext own{s.rt.cuda_context_bytes, s.context_lazy, s.rt.cuda_stack_limit_bytes};
+    const OwnContext* by_gpu = cfg.runtime.cuda_context_bytes < 0 ? &own : nullptr;
+    fill_catalog_fits(e, r.device_total, cfg.target_utilization, by_gpu);
+    add_custom_gpu_fit(e, cfg, r.device_total, by_gpu);
     return Outcome<Estimate>::success(std::move(e));
 }
 

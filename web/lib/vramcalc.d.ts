@@ -229,9 +229,9 @@ export interface ParallelConfig {
 
 /** "runtime": constants of the machine and the allocator (detailed training) */
 export interface RuntimeConfig {
-    /** CUDA context with PyTorch kernels, the whole of it (-1: the model: by lazy_loading, plus the GPU's local memory) (default -1; [-1, 1e+12] bytes) */
+    /** whole CUDA context (-1: the model, by lazy_loading and the GPU) (default -1; [-1, 1e+12] bytes) */
     cuda_context_bytes?: number;
-    /** cudaLimitStackSize: local memory reserved per resident thread (x SMs x threads per SM) (default 1024; [0, 1048576] bytes) */
+    /** cudaLimitStackSize, reserved for every resident thread (default 1024; [0, 1048576] bytes) */
     cuda_stack_limit_bytes?: number;
     /** CUDA lazy module loading; null: the profile (on, except hf-legacy) (default null) */
     lazy_loading?: boolean | null;
@@ -405,19 +405,19 @@ export interface InferenceGpuCustomConfig {
     bf16_tflops?: number;
     /** dense FP8 throughput (0: none) (default 0; [0, 10000000] TFLOP/s) */
     fp8_tflops?: number;
-    /** NVIDIA streaming multiprocessors, for the CUDA context's local memory (0: unknown, the flat context) (default 0; [0, 4096] SMs) */
+    /** NVIDIA SMs, for the CUDA context (0: unknown) (default 0; [0, 4096] SMs) */
     sms?: number;
-    /** most resident threads per SM: 2048, 1536 or 1024 by compute capability (0: unknown) (default 0; [0, 4096] threads) */
+    /** resident threads per SM (0: unknown) (default 0; [0, 4096] threads) */
     threads_per_sm?: number;
 }
 
 /** "inference.constants": serving constants (below; docs/inference.md) */
 export interface InferenceConstantsConfig {
-    /** CUDA context, the whole of it (-1: the model: 0.5 GiB on an A100, by the GPU's local memory) (default -1; [-1, 1000000] GiB) */
+    /** whole CUDA context (-1: the model, by the GPU) (default -1; [-1, 1000000] GiB) */
     cuda_context_gib?: number;
-    /** CUDA context with eager module loading (hf.lazy_loading false; -1: the model: 1343 MiB on a V100, by the GPU's local memory) (default -1; [-1, 1000000] GiB) */
+    /** the same with eager module loading (hf.lazy_loading false) (default -1; [-1, 1000000] GiB) */
     cuda_context_eager_gib?: number;
-    /** cudaLimitStackSize: local memory reserved per resident thread (x SMs x threads per SM) (default 1024; [0, 1048576] bytes) */
+    /** cudaLimitStackSize, reserved for every resident thread (default 1024; [0, 1048576] bytes) */
     cuda_stack_limit_bytes?: number;
     /** memory the driver keeps from a card (default 0.47; [0, 1000000] GiB) */
     driver_reserved_gib?: number;
