@@ -53,9 +53,10 @@ bool check_result(const Estimate& e, const Config& cfg, Error& err) {
     return true;
 }
 
-void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization) {
+void fill_catalog_fits(Estimate& e, double bytes, double target_utilization, const OwnContext* own) {
     e.fits.clear();
     for (const auto& g : gpu_catalog()) {
+        const double per_gpu_bytes = bytes_on(g, bytes, own);
         GpuFit f;
         f.gpu_id = g.id;
         f.utilization = per_gpu_bytes / g.memory_bytes;

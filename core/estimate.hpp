@@ -14,6 +14,7 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/result.hpp"
 #include "core/status.hpp"
 
@@ -32,6 +33,7 @@ bool check_result(const Estimate& e, const Config& cfg, Error& err);
 
 // For each catalog GPU: how many of it a job needs when each GPU must hold `per_gpu_bytes`
 // (1 when it fits on one, 0 when it never fits) and whether it fits with `gpus` of them.
-void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization);
+// With `own`, each card's fit counts its own CUDA context (bytes_on; detailed training).
+void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization, const OwnContext* own = nullptr);
 
 }  // namespace vc

@@ -327,7 +327,9 @@ constexpr FieldDef kTable[] = {
 
         // --- runtime -------------------------------------------------------------------------------
         Num("runtime.cuda_context_bytes", AT(runtime.cuda_context_bytes),
-            "CUDA context with PyTorch kernels (-1: by lazy_loading, 0.5 GiB lazy, 1343 MiB eager)").range(-1, 1e12, "bytes").step(50 * kMiB),
+            "whole CUDA context (-1: the model, by lazy_loading and the GPU)").range(-1, 1e12, "bytes").step(50 * kMiB),
+        Num("runtime.cuda_stack_limit_bytes", AT(runtime.cuda_stack_limit_bytes),
+            "cudaLimitStackSize, reserved for every resident thread").range(0, 1048576, "bytes").step(256),
         Tog("runtime.lazy_loading", AT(runtime.lazy_loading), "CUDA lazy module loading; null: the profile (on, except hf-legacy)"),
         Num("runtime.library_workspace_bytes", AT(runtime.library_workspace_bytes), "cuBLAS workspaces inside the caching allocator")
             .range(0, 1e12, "bytes"),
@@ -468,13 +470,20 @@ constexpr FieldDef kTable[] = {
         Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth (0: unknown, the speed metrics it feeds are 0)").range(0, 1e7, "GB/s").step(50).hand(),
         Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput (0: unknown)").range(0, 1e7, "TFLOP/s").step(10).hand(),
         Num("inference.gpu_custom.fp8_tflops", AT(inference.custom_gpu.fp8_tflops), "dense FP8 throughput (0: none)").range(0, 1e7, "TFLOP/s").step(10).hand(),
+        Int("inference.gpu_custom.sms", AT(inference.custom_gpu.sms), "NVIDIA SMs, for the CUDA context (0: unknown)")
+            .range(0, 4096, "SMs").hand(),
+        Int("inference.gpu_custom.threads_per_sm", AT(inference.custom_gpu.threads_per_sm), "resident threads per SM (0: unknown)")
+            .range(0, 4096, "threads").hand(),
 
         // --- inference.constants -------------------------------------------------------------------
-        Num("inference.constants.cuda_context_gib", AT(inference.constants.cuda_context_bytes), "CUDA context")
-            .range(0, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.cuda_context_gib", AT(inference.constants.cuda_context_bytes),
+            "whole CUDA context (-1: the model, by the GPU)")
+            .range(-1, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB),
         Num("inference.constants.cuda_context_eager_gib", AT(inference.constants.cuda_context_eager_bytes),
-            "CUDA context with eager module loading (hf.lazy_loading false)")
-            .range(0, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB).nonnegative(),
+            "the same with eager module loading (hf.lazy_loading false)")
+            .range(-1, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB),
+        Num("inference.constants.cuda_stack_limit_bytes", AT(inference.constants.cuda_stack_limit_bytes),
+            "cudaLimitStackSize, reserved for every resident thread").range(0, 1048576, "bytes").step(256),
         Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU")

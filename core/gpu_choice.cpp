@@ -1,6 +1,7 @@
 // vramcalc core: the GPU a config sizes for (see gpu_choice.hpp).
 #include "core/gpu_choice.hpp"
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/fields.hpp"
 
 namespace vc {
@@ -16,14 +17,21 @@ bool check_custom_gpu(const GpuSpec& g, Error& err) {
     return check_members({{"inference.gpu_custom.memory_gib", g.memory_bytes},
                           {"inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps},
                           {"inference.gpu_custom.bf16_tflops", g.bf16_tflops},
-                          {"inference.gpu_custom.fp8_tflops", g.fp8_tflops}},
+                          {"inference.gpu_custom.fp8_tflops", g.fp8_tflops},
+                          {"inference.gpu_custom.sms", static_cast<double>(g.sms)},
+                          {"inference.gpu_custom.threads_per_sm", static_cast<double>(g.threads_per_sm)}},
                          err);
 }
 
-void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes) {
+double bytes_on(const GpuSpec& g, double bytes, const OwnContext* own) {
+    return own ? bytes - own->counted + cuda_context_bytes(&g, own->lazy, own->stack_limit) : bytes;
+}
+
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double bytes, const OwnContext* own) {
     if (!cfg.inference.has_custom_gpu) return;
     const GpuSpec& g = cfg.inference.custom_gpu;
     if (!(g.memory_bytes > 0)) return;
+    const double per_gpu_bytes = bytes_on(g, bytes, own);
     GpuFit f;
     f.gpu_id = kCustomGpuId;
     f.utilization = per_gpu_bytes / g.memory_bytes;

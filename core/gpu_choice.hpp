@@ -1,5 +1,5 @@
 // vramcalc core: the GPU a config sizes for. The catalog entry `gpu` names, or the custom GPU the
-// config gives (inference.gpu_custom: name, memory, bandwidth, TFLOP/s), which replaces it for
+// config gives (inference.gpu_custom: name, memory, bandwidth, TFLOP/s, SMs), which replaces it for
 // every task and every answer (the page's "Custom GPU"). Its fit is listed under id "custom".
 #pragma once
 
@@ -20,9 +20,21 @@ const GpuSpec* config_gpu(const Config& cfg);
 // The id of that GPU in an estimate's fits ("custom" for the custom GPU), "" for none.
 std::string config_gpu_id(const Config& cfg);
 // Checks the custom GPU's figures (fields "inference.gpu_custom.*"): memory > 0, the speed figures
-// >= 0 (0: unknown, the speed answers say so).
+// >= 0 (0: unknown, the speed answers say so), SMs and threads per SM in [0, 4096] (0: unknown,
+// the flat CUDA context).
 bool check_custom_gpu(const GpuSpec& g, Error& err);
-// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory), when the config gives one.
-void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes);
+// The modelled CUDA context inside a per-GPU size (the chosen GPU's), for each card's fit to count
+// its own instead (detailed training; core/catalog/cuda_context.hpp).
+struct OwnContext {
+    double counted = 0;
+    bool lazy = true;
+    double stack_limit = kCudaStackLimitBytes;
+};
+// What one GPU holds on `g`: `bytes`, with the context swapped for g's own when `own` is given.
+double bytes_on(const GpuSpec& g, double bytes, const OwnContext* own);
+
+// Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory; bytes_on it with `own`),
+// when the config gives one.
+void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const OwnContext* own = nullptr);
 
 }  // namespace vc

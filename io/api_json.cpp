@@ -50,6 +50,8 @@ json gpu_to_json(const GpuSpec& g) {
             {"bf16_tflops", g.bf16_tflops},
             {"fp8_tflops", g.fp8_tflops},
             {"price_per_hour_usd", g.price_per_hour_usd},
+            {"sms", g.sms},
+            {"threads_per_sm", g.threads_per_sm},
             {"source", g.source}};
 }
 

@@ -24,7 +24,7 @@ nlohmann::json preset_to_json(const ModelSpec& m);
 nlohmann::json presets_to_json();  // every preset, in display order
 
 // {"id", "name", "nominal_gb", "memory_bytes", "bandwidth_gbps", "bf16_tflops", "fp8_tflops",
-//  "price_per_hour_usd", "source"}
+//  "price_per_hour_usd", "sms", "threads_per_sm", "source"}
 nlohmann::json gpu_to_json(const GpuSpec& g);
 nlohmann::json gpus_to_json();  // the catalog, in display order
 

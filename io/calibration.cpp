@@ -324,6 +324,7 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))
         return Outcome<Config>::failure("ckpt", "unknown checkpointing \"" + ckpt + "\"");
     if (to_number(row.get("gpus"), v)) cfg.gpus = v;
+    cfg.gpu_id = calibration_row_gpu(row);  // the CUDA context's local memory is the GPU's (cuda_context.hpp)
     apply_sharding(row.get("sharding"), cfg, err);
     // "grad accum 4" in the note.
     const size_t ga = note.find("grad accum");
@@ -537,13 +538,13 @@ void training_row(const CalibrationRow& row, RowCheck& out) {
     }
 }
 
-// The CUDA context alone (a process that touched the GPU). The runtime constant
-// (RuntimeConstants::cuda_context_bytes) is this row's reading, so scoring it would compare the
-// reading with itself: the row is reported, not scored (`validate --cv` scores the constant on
-// the rows of other sources that include it).
+// The CUDA context alone (a process that touched the GPU). The eager context
+// (kCudaContextEagerBytes, core/catalog/cuda_context.hpp) is this row's reading, so scoring it
+// would compare the reading with itself: the row is reported, not scored (`validate --cv` scores
+// the constant on the rows of other sources that include it).
 void context_row(const CalibrationRow&, RowCheck& out) {
-    out.skipped = "the source of runtime.cuda_context_bytes (" + std::to_string(static_cast<long long>(RuntimeConstants{}.cuda_context_bytes)) +
-                  " bytes): not scored against itself";
+    out.skipped = "the source of the eager CUDA context (" + std::to_string(static_cast<long long>(kCudaContextEagerBytes)) +
+                  " bytes, core/catalog/cuda_context.hpp): not scored against itself";
 }
 
 struct TaskHandler {

@@ -142,7 +142,7 @@ bool read_weights_file(const json& j, WeightsFile& f, Error& err) {
 
 bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
     ObjectReader r(j, "inference.gpu_custom.");
-    r.only_keys({"name", "memory_gib", "bandwidth_gbps", "bf16_tflops", "fp8_tflops"});
+    r.only_keys({"name", "memory_gib", "bandwidth_gbps", "bf16_tflops", "fp8_tflops", "sms", "threads_per_sm"});
     g.id = "custom";
     g.name = "Custom GPU";
     r.string("name", g.name);
@@ -152,6 +152,8 @@ bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
     r.number("bandwidth_gbps", g.bandwidth_gbps);
     r.number("bf16_tflops", g.bf16_tflops);
     r.number("fp8_tflops", g.fp8_tflops);
+    r.integer("sms", g.sms);
+    r.integer("threads_per_sm", g.threads_per_sm);
     g.memory_bytes = gib_to_bytes(mem);
     g.nominal_gb = bytes_to_gb(g.memory_bytes);
     g.source = "config inference.gpu_custom";
@@ -254,6 +256,11 @@ json inference_to_json(const InferenceInputs& in) {
                            {"bandwidth_gbps", g.bandwidth_gbps},
                            {"bf16_tflops", g.bf16_tflops},
                            {"fp8_tflops", g.fp8_tflops}};
+        // The SM figures only when given (a card without them keeps the flat CUDA context).
+        if (g.sms > 0 || g.threads_per_sm > 0) {
+            j["gpu_custom"]["sms"] = g.sms;
+            j["gpu_custom"]["threads_per_sm"] = g.threads_per_sm;
+        }
     }
     if (in.weights_file.total_bytes != 0) j["weights_file"] = weights_file_to_json(in.weights_file);
     write_section(cfg, "inference.constants", constants);

@@ -682,10 +682,10 @@ bool training_inputs(App& a) {
         changed |= choice(k, {"training.compile", "torch.compile", "Fused norms and pointwise ops keep fewer activations."}, kToggles, t.compile, true);
         changed |= choice(k, {"training.logits_fp32", "FP32 logits", "The loss upcasts batch x seq x vocab logits to FP32."}, kToggles, t.logits_fp32, true);
         changed |= choice(k, {"training.grad_fp32", "FP32 grad buffers", "FP32 gradient accumulation buffers (Megatron main_grad)."}, kToggles, t.grad_fp32, true);
-        changed |= choice(k, {"runtime.lazy_loading", "CUDA lazy loading", "Kernels load on first use (PyTorch >= 1.13): a 0.5 GiB context instead of 1343 MiB."},
+        changed |= choice(k, {"runtime.lazy_loading", "CUDA lazy loading", "Kernels load on first use (PyTorch >= 1.13): 0.5 GiB instead of 1343 MiB on an A100."},
                           kToggles, c.runtime.lazy_loading, true);
         double mib = c.runtime.cuda_context_bytes < 0 ? -1 : c.runtime.cuda_context_bytes / (1024.0 * 1024.0);
-        if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB, -1: model)", "Outside the allocator on every GPU; -1 follows lazy loading (512 or 1343 MiB)."}, mib,
+        if (number(k, {"runtime.cuda_context_bytes", "CUDA context (MiB, -1: model)", "Outside the allocator; -1: the model, by lazy loading and the GPU's SMs."}, mib,
                    shown(Step::Add, "%.0f", {-1, 300, 512, 800, 1343}, "MiB", 1.0 / (1024 * 1024)))) {
             c.runtime.cuda_context_bytes = mib < 0 ? -1 : mib * 1024 * 1024;
             changed = true;
@@ -901,9 +901,11 @@ bool serving_inputs(App& a) {
                           in.constants.bandwidth_efficiency, shown(Step::Add, "%.2f"));
         changed |= number(m, {"inference.constants.compute_efficiency", "Compute efficiency", "Share of dense tensor peak prefill reaches (roofline speed only)."},
                           in.constants.compute_efficiency, shown(Step::Add, "%.2f"));
-        double gib = in.constants.cuda_context_bytes / 1073741824.0;
-        if (number(m, {"inference.constants.cuda_context_gib", "CUDA context (GiB)", "Outside the allocator on every GPU."}, gib, shown(Step::Add, "%.2f"))) {
-            in.constants.cuda_context_bytes = gib * 1073741824.0;
+        double gib = in.constants.cuda_context_bytes < 0 ? -1 : in.constants.cuda_context_bytes / 1073741824.0;
+        if (number(m, {"inference.constants.cuda_context_gib", "CUDA context (GiB, -1: model)",
+                       "Outside the allocator; -1: the model, by the GPU's SMs."},
+                   gib, shown(Step::Add, "%.2f", {-1, 0.25, 0.5, 0.75, 1}))) {
+            in.constants.cuda_context_bytes = gib < 0 ? -1073741824.0 : gib * 1073741824.0;
             changed = true;
         }
         return changed;
@@ -981,6 +983,10 @@ bool gpu_section(App& a) {
                               custom.bf16_tflops, shown(Step::Add, "%.4g", {0, 82.6, 165, 312, 989}, "TFLOP/s"));
             changed |= number(f, {"inference.gpu_custom.fp8_tflops", "FP8 TFLOP/s (0: none)", "Dense FP8 tensor throughput; 0 when the card has no FP8 tensor cores."},
                               custom.fp8_tflops, shown(Step::Add, "%.4g", {0, 330, 660, 1979}, "TFLOP/s"));
+            changed |= integer(f, {"inference.gpu_custom.sms", "SMs (0: unknown)", "The CUDA context reserves local memory for each SM's threads."},
+                               custom.sms, shown(Step::Add, "%.0f", {0, 34, 82, 108, 128, 132, 170}, "SMs"));
+            changed |= integer(f, {"inference.gpu_custom.threads_per_sm", "Threads per SM (0: unknown)", "2048 (V100, A100, H100, B200), 1536 (RTX 30-50, L4, L40S), 1024 (T4)."},
+                               custom.threads_per_sm, shown(Step::Add, "%.0f", {0, 1024, 1536, 2048}, "threads"));
         }
         double pct = c.target_utilization * 100;
         if (number(f, {"target_utilization", "Headroom target (%)", "Plan to use at most this share of the GPU (fragmentation, spikes, versions)."},

@@ -1,5 +1,6 @@
-// [FOLDER] core/catalog/: gpus.hpp/.cpp (the GPU catalog with each figure's source), fabrics.hpp/.cpp
-//   (intra-node links, inter-node fabrics and GPU nodes, for the planner).
+// [FOLDER] core/catalog/: gpus.hpp/.cpp (the GPU catalog with each figure's source; local_gpus.cpp
+//   the local machines), fabrics.hpp/.cpp (intra-node links, inter-node fabrics and GPU nodes, for
+//   the planner), cuda_context.hpp/.cpp (the CUDA context per GPU, training's and serving's).
 // vramcalc core: the GPU catalog. Each figure is a named constant with its source in gpus.cpp;
 // a caller can pass a custom GpuSpec anywhere a catalog entry is accepted (that is the override).
 #pragma once
@@ -18,6 +19,10 @@ struct GpuSpec {
     double bf16_tflops = 0;    // dense BF16/FP16 tensor throughput, TFLOP/s (no sparsity)
     double fp8_tflops = 0;     // dense FP8 tensor throughput, TFLOP/s; 0 = no FP8 tensor cores
     double price_per_hour_usd = 0;  // typical on-demand cloud price per GPU-hour; 0 = unknown
+    // NVIDIA: streaming multiprocessors and the most threads one SM holds resident (the CUDA
+    // context's local-memory reservation, core/catalog/cuda_context.hpp); 0 = not modelled.
+    int sms = 0;
+    int threads_per_sm = 0;
     std::string source;        // one line: where the figures come from
     // Local machines (core/catalog/local_gpus.cpp). Empty vendor: read from the name's first word.
     std::string vendor;        // "nvidia", "amd", "intel", "apple"

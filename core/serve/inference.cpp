@@ -53,6 +53,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.llamacpp.n_batch", in.llamacpp.n_batch},
                         {"inference.constants.cuda_context_gib", k.cuda_context_bytes},
                         {"inference.constants.cuda_context_eager_gib", k.cuda_context_eager_bytes},
+                        {"inference.constants.cuda_stack_limit_bytes", k.cuda_stack_limit_bytes},
                         {"inference.constants.driver_reserved_gib", k.driver_reserved_bytes},
                         {"inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes},
                         {"inference.constants.vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes},
@@ -119,11 +120,31 @@ double vllm_activation_peak(const InferencePlan& p) {
     return std::max(forward, logits);
 }
 
-// Sets the GPU and what depends on it (vLLM's budget and KV pool).
+// The CUDA context of llama.cpp and transformers (vLLM counts its non-torch memory instead): the
+// constant when the config gives one, else the model (core/catalog/cuda_context.hpp), lazy for
+// llama.cpp, by hf.lazy_loading for transformers. Its bytes on `gpu` (every GPU's fit), and how
+// the plan's own was reached (the estimate's text).
+bool serving_lazy(const InferenceInputs& in) { return in.engine != Engine::Hf || in.hf.lazy_loading; }
+double serving_given_context(const InferenceInputs& in) {
+    return serving_lazy(in) ? in.constants.cuda_context_bytes : in.constants.cuda_context_eager_bytes;
+}
+double serving_context_bytes(const InferenceInputs& in, const GpuSpec* gpu) {
+    const double given = serving_given_context(in);
+    return given >= 0 ? given : cuda_context_bytes(gpu, serving_lazy(in), in.constants.cuda_stack_limit_bytes);
+}
+std::string serving_context_formula(const InferencePlan& p) {
+    const bool lazy = serving_lazy(p.in);
+    if (serving_given_context(p.in) >= 0)
+        return std::string("as given (inference.constants.") + (lazy ? "cuda_context_gib)" : "cuda_context_eager_gib)");
+    return cuda_context(p.has_gpu ? &p.gpu : nullptr, lazy, p.in.constants.cuda_stack_limit_bytes).formula;
+}
+
+// Sets the GPU and what depends on it (the CUDA context, vLLM's budget and KV pool).
 void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     p.has_gpu = gpu != nullptr;
     if (gpu) p.gpu = *gpu;
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
+    if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
     if (p.engine == Engine::LlamaCpp && gpu) {
         llamacpp_set_gpu(p);
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
@@ -331,7 +352,7 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
                 kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv;
             }
             p.kv_share = kv_all > 0 ? kv_gpu / kv_all : 0;
-            p.runtime_gpu = p.cpu_only ? 0 : in.constants.cuda_context_bytes;
+            p.runtime_gpu = 0;  // on a GPU: the CUDA context (set_plan_gpu)
             break;
         }
         case Engine::Hf: {
@@ -357,7 +378,7 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
             } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
             p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;
             p.kv_share = in.tp > 1 ? layers_share : 1;
-            p.runtime_gpu = in.hf.lazy_loading ? in.constants.cuda_context_bytes : in.constants.cuda_context_eager_bytes;
+            // The CUDA context: set_plan_gpu.
             break;
         }
     }
@@ -946,7 +967,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                             (p.has_draft ? "draft " + p.draft_model.id + " weights, KV and compute; " : std::string()) +
                                             (in.llamacpp.lora_bytes > 0 ? "LoRA on its layers' devices" : std::string())});
             e.components.push_back({"runtime", p.cpu_only ? "Runtime" : std::string(llamacpp_backend(p)) + " context", mem.runtime,
-                                    p.cpu_only ? "no GPU" : "driver context + BLAS handles"});
+                                    p.cpu_only ? "no GPU" : "driver context + BLAS handles: " + serving_context_formula(p)});
             const LlamaCppBuffers b = llamacpp_buffers(p, c, n);
             for (const auto& g : b.gpus) e.devices.push_back(DeviceUse{g.device, false, g.model, g.kv, g.compute, g.output + g.extras + p.runtime_gpu});
             e.devices.push_back(DeviceUse{b.host.device, true, b.host.model, b.host.kv, b.host.compute, b.host.output + b.host.extras});
@@ -962,7 +983,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                         (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
             e.components.push_back({"runtime", "CUDA context", mem.runtime,
                                     std::string("outside PyTorch's allocator") +
-                                        (in.hf.lazy_loading ? "" : "; eager module loading: every kernel loaded at start-up")});
+                                        (in.hf.lazy_loading ? "" : "; eager module loading: every kernel loaded at start-up") + "; " +
+                                        serving_context_formula(p)});
             break;
     }
     e.total_bytes = mem.total();

@@ -29,11 +29,16 @@ const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf"
 
 // Constants that model the world. Each is overridable from the config ("inference.constants").
 struct InferenceConstants {
-    // CUDA context plus cuBLAS/cuDNN handles on one GPU, outside PyTorch's allocator, with lazy
-    // module loading (core/catalog/cuda_context.hpp, the same model as training's), and with every
-    // kernel loaded at start-up (hf.lazy_loading false: the eager reading, calibration row C07).
-    double cuda_context_bytes = kCudaContextLazyBytes;
-    double cuda_context_eager_bytes = kCudaContextEagerBytes;
+    // CUDA context plus cuBLAS/cuDNN handles on one GPU, outside PyTorch's allocator, the whole of
+    // it as given, with lazy module loading and with every kernel loaded at start-up (hf.lazy_loading
+    // false). Negative (the document's -1 GiB): the model, the same as training's
+    // (core/catalog/cuda_context.hpp cuda_context: the framework part plus the GPU's local-memory
+    // reservation; without SM figures the flat readings, 0.5 GiB lazy and 1343 MiB eager, C07).
+    double cuda_context_bytes = -1.0 * 1024 * 1024 * 1024;
+    double cuda_context_eager_bytes = -1.0 * 1024 * 1024 * 1024;
+    // The per-thread stack limit (cudaLimitStackSize) the driver reserves local memory for, on
+    // every thread the GPU holds resident. Source: the CUDA default, 1024 B (cuda_context.hpp).
+    double cuda_stack_limit_bytes = kCudaStackLimitBytes;
     // nvidia-smi's total less what cudaMemGetInfo reports (what vLLM's total_gpu_memory is): vLLM
     // logs 79.22 GiB on an 79.65 GiB H100 (PR #10511) and C30 implies 39.50 GiB on a 40 GiB A100.
     double driver_reserved_bytes = 0.47 * 1073741824.0;
@@ -209,7 +214,7 @@ struct HfOptions {
     double bnb_compute_bytes = 4;
     // CUDA lazy module loading in effect (core/catalog/cuda_context.hpp lazy_loading_in_effect: CUDA
     // runtime >= 11.7 and driver >= 515, with CUDA_MODULE_LOADING=LAZY set by PyTorch >= 1.13 or the
-    // driver's default from CUDA 12.2); false: constants.cuda_context_eager_bytes.
+    // driver's default from CUDA 12.2); false: the eager context (constants.cuda_context_eager_bytes).
     bool lazy_loading = true;
     // SDPA takes the K/V heads as they are (enable_gqa=True) instead of repeat_kv's copies:
     // transformers >= 4.54 (PR #39412, integrations/sdpa_attention.py use_gqa_in_sdpa) with PyTorch

@@ -18,6 +18,7 @@
 
 #include "core/catalog/cuda_context.hpp"
 #include "core/fields.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/train/training_internal.hpp"
 
 namespace vc {
@@ -97,6 +98,7 @@ bool check_setup_ranges(const Config& cfg, Error& err) {
                          {"model.attn_softcap", cfg.model.attn_softcap},
                          {"model.final_softcap", cfg.model.final_softcap},
                          {"runtime.cuda_context_bytes", cfg.runtime.cuda_context_bytes},
+                         {"runtime.cuda_stack_limit_bytes", cfg.runtime.cuda_stack_limit_bytes},
                          {"runtime.library_workspace_bytes", cfg.runtime.library_workspace_bytes},
                          {"runtime.nccl_bytes", cfg.runtime.nccl_bytes},
                          {"runtime.allocator_fragmentation", cfg.runtime.allocator_fragmentation},
@@ -144,8 +146,14 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
     s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
     s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
-    if (s.rt.cuda_context_bytes < 0)
-        s.rt.cuda_context_bytes = cuda_context_bytes(toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading));
+    s.context_lazy = toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading);
+    if (s.rt.cuda_context_bytes < 0) {
+        const CudaContext ctx = cuda_context(config_gpu(cfg), s.context_lazy, s.rt.cuda_stack_limit_bytes);
+        s.rt.cuda_context_bytes = ctx.bytes;
+        s.context_formula = ctx.formula;
+    } else {
+        s.context_formula = "as given (runtime.cuda_context_bytes)";
+    }
 
     // Shape of the step: the members' ranges (check_training_ranges), unless the caller checked them.
     if (checks == TrainingChecks::All && !check_setup_ranges(cfg, err))

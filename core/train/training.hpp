@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/model/model.hpp"
 #include "core/result.hpp"
 #include "core/status.hpp"
@@ -144,9 +145,13 @@ struct ParallelInputs {
 
 // [SECTION] runtime -------------------------------------------------------------------------------
 struct RuntimeConstants {
-    // CUDA context with PyTorch's kernels, outside the caching allocator (core/catalog/cuda_context.hpp).
-    // -1: by lazy_loading (0.5 GiB lazy, 1343 MiB eager).
+    // CUDA context with PyTorch's kernels, outside the caching allocator, the whole of it as given.
+    // -1: the model (core/catalog/cuda_context.hpp cuda_context: by lazy_loading, and on the chosen
+    // GPU its local-memory reservation; 0.5 GiB lazy, 1343 MiB eager without SM figures).
     double cuda_context_bytes = -1;
+    // The per-thread stack limit (cudaLimitStackSize) the driver reserves local memory for, on
+    // every thread the GPU holds resident. Source: the CUDA default, 1024 B (cuda_context.hpp).
+    double cuda_stack_limit_bytes = kCudaStackLimitBytes;
     // CUDA lazy module loading (Auto: the profile's stack; PyTorch >= 1.13 with CUDA >= 11.7 loads
     // kernels on first use, the 2022 HF docs runs did not).
     Toggle lazy_loading = Toggle::Auto;

@@ -172,7 +172,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     e.components.push_back({"allocator", "Allocator slack (reserved - allocated)", r.allocator_slack,
                             fnum(s.fragmentation) + " x (activations + logits + temporaries) churn"});
     e.components.push_back({"runtime", "CUDA context + NCCL", r.runtime,
-                            "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) +
+                            "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) + " (" + s.context_formula + ")" +
                                 (s.gpus > 1 ? " + NCCL buffers " + bytes_gb(s.rt.nccl_bytes) : std::string())});
     for (const auto& c : e.components) e.total_bytes += c.bytes;
     e.buffered_bytes = e.total_bytes;
@@ -212,8 +212,11 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
         const GpuSpec* g = config_gpu(cfg);
         if (g && g->fp8_tflops <= 0) e.notes.push_back("FP8 linear layers need FP8 tensor cores; " + g->name + " has none.");
     }
-    fill_catalog_fits(e, r.device_total, cfg.target_utilization);
-    add_custom_gpu_fit(e, cfg, r.device_total);
+    // Each GPU's fit counts its own CUDA context (its local memory), unless the config gives one.
+    const OwnContext own{s.rt.cuda_context_bytes, s.context_lazy, s.rt.cuda_stack_limit_bytes};
+    const OwnContext* by_gpu = cfg.runtime.cuda_context_bytes < 0 ? &own : nullptr;
+    fill_catalog_fits(e, r.device_total, cfg.target_utilization, by_gpu);
+    add_custom_gpu_fit(e, cfg, r.device_total, by_gpu);
     return Outcome<Estimate>::success(std::move(e));
 }
 

@@ -15,6 +15,8 @@ struct TrainingSetup {
     ProfileBehaviour profile;     // the profile with the config's overrides applied
     TrainingInputs in;
     RuntimeConstants rt;
+    std::string context_formula;  // how rt.cuda_context_bytes was reached (cuda_context, or as given)
+    bool context_lazy = true;     // CUDA lazy module loading in effect (runtime.lazy_loading or the profile's)
     Task task = Task::Training;
     // Shape
     double gpus = 1, micro = 1, seq = 1, accum = 1, global = 1;

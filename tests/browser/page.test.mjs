@@ -354,7 +354,7 @@ test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worke
     await other.close();
 });
 
-test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches the context between 0.5 GiB and 1343 MiB', async () => {
+test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches the context between the lazy and the eager model', async () => {
     const other = await context.newPage();
     await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=h100-80gb');
     await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
@@ -362,14 +362,17 @@ test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches t
     await w.settled();
     let s = await w.state();
     assert.equal(s.inputs.inference.engine, 'hf');
-    assert.equal(s.result.breakdown.runtime, 0.5 * 2 ** 30, 'lazy loading: a 0.5 GiB context');
+    // On the H100 (core/catalog/cuda_context.hpp): the framework part, 0.5 GiB less the A100's local
+    // memory (1986 B x 108 x 2048) = 97,599,488 B, plus the H100's 1986 B x 132 SMs x 2048 threads.
+    assert.equal(s.result.breakdown.runtime, 97599488 + 1986 * 132 * 2048, 'lazy loading: a 605 MiB context');
     await w.inView('more/serving_more');
     await w.click('more/serving_more');
     await w.inView('inference.hf.lazy_loading');
     await w.click('inference.hf.lazy_loading');
     s = await w.state();
     assert.equal(s.inputs.inference.hf.lazy_loading, false);
-    assert.equal(s.result.breakdown.runtime, 1343 * 2 ** 20, 'eager loading: the 1343 MiB context (calibration C07)');
+    // 1343 MiB on a V100 (calibration C07) less its 1986 B x 80 x 2048, plus the H100's local memory.
+    assert.equal(s.result.breakdown.runtime, 1343 * 2 ** 20 - 1986 * 80 * 2048 + 1986 * 132 * 2048, 'eager loading: a 1545 MiB context');
     assert.match(s.fragment, /inference\.hf\.lazy_loading=false/);
     await other.close();
 });

@@ -175,7 +175,7 @@ TEST_CASE("fields: the engine's checks read the table's range, in the field's un
     auto r = run(doc);
     REQUIRE_FALSE(r.ok);
     CHECK(r.error.field == "inference.constants.cuda_context_gib");
-    CHECK(r.error.message == "inference.constants.cuda_context_gib must be a number in [0, 1000000] GiB, got 2000000");
+    CHECK(r.error.message == "inference.constants.cuda_context_gib must be a number in [-1, 1000000] GiB, got 2000000");
     // null (unset, held as -1) passes.
     json unset = base_for("inference.vllm.activation_peak_gib");
     set_at(unset, "inference.vllm.activation_peak_gib", nullptr);

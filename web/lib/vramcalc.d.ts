@@ -229,8 +229,10 @@ export interface ParallelConfig {
 
 /** "runtime": constants of the machine and the allocator (detailed training) */
 export interface RuntimeConfig {
-    /** CUDA context with PyTorch kernels (-1: by lazy_loading, 0.5 GiB lazy, 1343 MiB eager) (default -1; [-1, 1e+12] bytes) */
+    /** whole CUDA context (-1: the model, by lazy_loading and the GPU) (default -1; [-1, 1e+12] bytes) */
     cuda_context_bytes?: number;
+    /** cudaLimitStackSize, reserved for every resident thread (default 1024; [0, 1048576] bytes) */
+    cuda_stack_limit_bytes?: number;
     /** CUDA lazy module loading; null: the profile (on, except hf-legacy) (default null) */
     lazy_loading?: boolean | null;
     /** cuBLAS workspaces inside the caching allocator (default 8519680; [0, 1e+12] bytes) */
@@ -403,14 +405,20 @@ export interface InferenceGpuCustomConfig {
     bf16_tflops?: number;
     /** dense FP8 throughput (0: none) (default 0; [0, 10000000] TFLOP/s) */
     fp8_tflops?: number;
+    /** NVIDIA SMs, for the CUDA context (0: unknown) (default 0; [0, 4096] SMs) */
+    sms?: number;
+    /** resident threads per SM (0: unknown) (default 0; [0, 4096] threads) */
+    threads_per_sm?: number;
 }
 
 /** "inference.constants": serving constants (below; docs/inference.md) */
 export interface InferenceConstantsConfig {
-    /** CUDA context (default 0.5; [0, 1000000] GiB) */
+    /** whole CUDA context (-1: the model, by the GPU) (default -1; [-1, 1000000] GiB) */
     cuda_context_gib?: number;
-    /** CUDA context with eager module loading (hf.lazy_loading false) (default 1.311523438; [0, 1000000] GiB) */
+    /** the same with eager module loading (hf.lazy_loading false) (default -1; [-1, 1000000] GiB) */
     cuda_context_eager_gib?: number;
+    /** cudaLimitStackSize, reserved for every resident thread (default 1024; [0, 1048576] bytes) */
+    cuda_stack_limit_bytes?: number;
     /** memory the driver keeps from a card (default 0.47; [0, 1000000] GiB) */
     driver_reserved_gib?: number;
     /** vLLM non-torch memory, one GPU (default 0.13; [0, 1000000] GiB) */
@@ -610,6 +618,10 @@ export interface Gpu {
     bf16_tflops: number;
     fp8_tflops: number;
     price_per_hour_usd: number;
+    /** NVIDIA streaming multiprocessors (0: not modelled, e.g. AMD, Apple): the CUDA context's local memory. */
+    sms: number;
+    /** Most resident threads per SM (2048, 1536 or 1024 by compute capability; 0: not modelled). */
+    threads_per_sm: number;
     source: string;
 }
 
