@@ -15,6 +15,7 @@
 
 #include "core/text.hpp"
 #include "core/estimate.hpp"
+#include "core/catalog/cuda_context.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/model/presets.hpp"
 #include "core/units.hpp"
@@ -542,9 +543,23 @@ void training_row(const CalibrationRow& row, RowCheck& out) {
 // (kCudaContextEagerBytes, core/catalog/cuda_context.hpp) is this row's reading, so scoring it
 // would compare the reading with itself: the row is reported, not scored (`validate --cv` scores
 // the constant on the rows of other sources that include it).
-void context_row(const CalibrationRow&, RowCheck& out) {
-    out.skipped = "the source of the eager CUDA context (" + std::to_string(static_cast<long long>(kCudaContextEagerBytes)) +
-                  " bytes, core/catalog/cuda_context.hpp): not scored against itself";
+// A "context" row: a note starting "bare context" is a context with no framework kernels loaded
+// (cudaMemGetInfo's or PyTorch's first call, nothing run), set against cuda_bare_context_bytes on
+// the row's GPU; any other is the eager context's own source (C07).
+void context_row(const CalibrationRow& row, RowCheck& out) {
+    if (ascii_lower(row.get("note")).rfind("bare context", 0) != 0) {
+        out.skipped = "the source of the eager CUDA context (" + std::to_string(static_cast<long long>(kCudaContextEagerBytes)) +
+                      " bytes, core/catalog/cuda_context.hpp): not scored against itself";
+        return;
+    }
+    out.gpu_id = row_gpu(row);
+    const GpuSpec* gpu = find_gpu(out.gpu_id);
+    if (!gpu || resident_threads(*gpu) <= 0) {
+        out.skipped = "a bare CUDA context needs a catalog GPU with SM figures named in the source or note";
+        return;
+    }
+    out.estimated_bytes = cuda_bare_context_bytes(*gpu);
+    out.compared = true;
 }
 
 struct TaskHandler {

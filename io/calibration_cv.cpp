@@ -50,6 +50,10 @@ const std::vector<FittedConstant>& fitted_constants() {
          [](const CalibrationRow& r) { return source_has(r, "torchtitan") && ascii_lower(r.get("what")) == "reserved"; }},
         {"torch.compile fragmentation share 0.5", "core/train/training.cpp", "C26", "torchtitan rows with torch.compile",
          [](const CalibrationRow& r) { return source_has(r, "torchtitan") && ascii_lower(r.get("note")).find("compile") != std::string::npos; }},
+        {"CUDA driver 962 B per thread, bare context 8.1 MiB", "core/catalog/cuda_context.hpp kCudaDriverBytesPerThread", "X12",
+         "bare CUDA contexts (no framework kernels) on a catalog GPU; fitted on llama.cpp PR #23604's two readings (X12 and an "
+         "RTX PRO 6000 outside the catalog)",
+         [](const CalibrationRow& r) { return task_is(r, {"context"}) && ascii_lower(r.get("note")).rfind("bare context", 0) == 0; }},
         {"vLLM non-torch 0.10 GiB and sampler 10 B per logit", "core/serve/inference.hpp InferenceConstants", "C30",
          "every vLLM profile row", [](const CalibrationRow& r) { return task_is(r, {"serve"}); }},
     };

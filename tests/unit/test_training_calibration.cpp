@@ -294,33 +294,56 @@ TEST_CASE("validate reads the weight spellings people write", "[calibration]") {
 }
 
 TEST_CASE("validate --cv: each fitted constant scored on rows of other sources only", "[calibration]") {
-    std::string text;
+    // The two files as `vramcalc validate measured.csv extra.csv --cv` reads them: one table, in
+    // which every constant's fitted rows are found (X12, the bare CUDA context's, is in extra.csv).
+    std::string text, extra_text;
     if (!read_file(VRAMCALC_CALIBRATION_CSV, text)) FAIL("calibration CSV not found at " << VRAMCALC_CALIBRATION_CSV);
-    auto t = io::parse_csv(text);
-    REQUIRE(t.ok);
-    const auto checks = io::check_rows(t.value);
-    const auto lines = io::cross_validate(t.value, checks);
-    REQUIRE(lines.size() == io::fitted_constants().size());
-    std::vector<io::RowCheck> held_out;
-    for (const auto& l : lines) {
-        INFO(l.constant->name);
-        CHECK(!l.fitted_sources.empty());  // every constant's fitted rows are in the file
-        for (const auto& id : l.held_out_ids) {
-            // A held-out row never shares a source with a row the constant was fitted on.
-            for (size_t i = 0; i < t.value.rows.size(); ++i) {
-                const io::CalibrationRow row{&t.value, i};
-                if (row.get("id") != id) continue;
-                const std::string src = io::row_source(row);
-                CHECK(std::find(l.fitted_sources.begin(), l.fitted_sources.end(), src) == l.fitted_sources.end());
-                held_out.push_back(checks[i]);
+    if (!read_file(VRAMCALC_EXTRA_CSV, extra_text)) FAIL("extra CSV not found at " << VRAMCALC_EXTRA_CSV);
+    auto measured = io::parse_csv(text);
+    auto extra = io::parse_csv(extra_text);
+    REQUIRE(measured.ok);
+    REQUIRE(extra.ok);
+    REQUIRE(extra.value.header == measured.value.header);
+    io::CsvTable both = measured.value;
+    for (const auto& r : extra.value.rows) both.rows.push_back(r);
+    // Held-out rows of `t` (every constant's), checked never to share a source with a fitted row.
+    auto held_out_rows = [](const io::CsvTable& t, bool all_fitted_here) {
+        const auto checks = io::check_rows(t);
+        const auto lines = io::cross_validate(t, checks);
+        REQUIRE(lines.size() == io::fitted_constants().size());
+        std::vector<io::RowCheck> held_out;
+        for (const auto& l : lines) {
+            INFO(l.constant->name);
+            if (all_fitted_here) CHECK(!l.fitted_sources.empty());  // every constant's fitted rows are in the table
+            for (const auto& id : l.held_out_ids) {
+                // A held-out row never shares a source with a row the constant was fitted on.
+                for (size_t i = 0; i < t.rows.size(); ++i) {
+                    const io::CalibrationRow row{&t, i};
+                    if (row.get("id") != id) continue;
+                    const std::string src = io::row_source(row);
+                    CHECK(std::find(l.fitted_sources.begin(), l.fitted_sources.end(), src) == l.fitted_sources.end());
+                    held_out.push_back(checks[i]);
+                }
             }
         }
-    }
-    // The CUDA context (read on C07, perf_train_gpu_one) is tested by C01 (model_memory_anatomy).
-    CHECK(lines[0].held_out_ids == std::vector<std::string>{"C01"});
-    CHECK(std::fabs(checks[0].error) <= 0.03);
-    // Issue 12: the cross-validated column no worse than p90 <= 12%.
-    const io::CalibrationSummary s = io::summarize(held_out);
+        // The CUDA context (read on C07, perf_train_gpu_one) is tested by C01 (model_memory_anatomy).
+        CHECK(lines[0].held_out_ids == std::vector<std::string>{"C01"});
+        CHECK(std::fabs(checks[0].error) <= 0.03);
+        return held_out;
+    };
+    // The bare context's per-thread constant, fitted on X12 (RTX 4060 Ti), judged on X13 (RTX 3090,
+    // 246.64 vs 256 MiB) and X14 (B200, 582.17 vs 612 MiB): both within 5%.
+    const auto all_held = held_out_rows(both, true);
+    int bare = 0;
+    for (const auto& c : all_held)
+        if (c.id == "X13" || c.id == "X14") {
+            ++bare;
+            CHECK(std::fabs(c.error) <= 0.05);
+        }
+    CHECK(bare == 2);
+    // Issue 12: on the calibration file, the cross-validated column no worse than p90 <= 12%. (With
+    // extra.csv it is 13.1%: X01, torchtune's QLoRA residue judged off its own source; docs/accuracy.md.)
+    const io::CalibrationSummary s = io::summarize(held_out_rows(measured.value, false));
     CHECK(s.scored >= 1);
     CHECK(s.p90_abs_error <= 0.12);
 }
