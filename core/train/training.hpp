@@ -187,7 +187,6 @@ struct ProfileBehaviour {
     bool gqa_expand_kv = true;          // K and V repeated to every query head before attention
     bool hf_attention = true;           // a transformers model whose attn_implementation picks the kernel
                                         // (training.attention fa2 / sdpa-gqa); false: the stack's own attention
-    bool attn_out_copy = true;          // attention output transposed into a new tensor for the output projection
     bool fused_qkv = false;             // one QKV projection (one LoRA dropout for q, k, v)
     bool mha_v_view = false;            // MHA: V is a view of the fused QKV output, which stays alive
     bool softmax_saves_input = false;   // PyTorch <= 1.10: softmax backward kept its input

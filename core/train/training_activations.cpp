@@ -137,12 +137,15 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         else if (sm > value_bytes) per_score += value_bytes;
         if (in.recompute != Recompute::Selective) r.scores = per_score * in.heads * in.seq_kv;
     }
-    // The output projection's input: the attention output (a separate copy after the transpose,
-    // except when the kernel's saved output is the projection input itself). flash_attn returns
-    // (batch, seq, heads, head_dim), which the model's reshape(...).contiguous() leaves as it is: o_proj
-    // reads the tensor FlashAttnFunc saved (flash_attn_interface.py; models/llama/modeling_llama.py).
+    // The output projection's input: under eager attention a separate copy (the matmul's output is
+    // (batch, heads, seq, dim); the transpose(1, 2).contiguous() before o_proj copies it). A fused
+    // kernel's saved output is the projection input itself: flash_attn returns (batch, seq, heads,
+    // head_dim) (flash_attn_interface.py), and PyTorch's flash and memory-efficient SDPA backends run
+    // on (batch, seq, heads, dim) and return it transposed (aten/src/ATen/native/transformers/cuda/
+    // attention.cu), so transformers' transpose(1, 2).contiguous(), LitGPT's reshape and torchtitan's
+    // .contiguous().view are views and o_proj saves the tensor the kernel saved.
     {
-        const bool shared_with_core = flash && (!profile.attn_out_copy || fa2);
+        const bool shared_with_core = flash;
         double o_in = 0;
         if (in.full) o_in = shared_with_core ? 0 : in.linear_input_bytes * q_width;
         else {

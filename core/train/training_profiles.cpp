@@ -108,7 +108,6 @@ ProfileBehaviour megatron() {
     p.rmsnorm_normed_bytes = 0;
     p.gqa_expand_kv = false;
     p.hf_attention = false;  // Transformer Engine's DotProductAttention takes the K/V groups as they are
-    p.attn_out_copy = false;
     p.fused_qkv = true;
     p.softmax_fp32 = false;
     p.mixed_params_fp32 = false;

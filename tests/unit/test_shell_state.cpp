@@ -282,8 +282,9 @@ TEST_CASE("shell reports: summary, CSV and Markdown of the quick worked example"
     const auto s = nlohmann::json::parse(accessible_summary_json(a));
     // A rule of thumb: the detailed model's answer first (issue 14), then the rule's figure.
     CHECK(s["results"][0][0] == "Rule of thumb (Quick method)");
-    // (On the page's H100 the CUDA context is 605 MiB, core/catalog/cuda_context.hpp.)
-    CHECK(s["results"][0][1] == "a comparison, not the answer; the detailed model gives 184.97 GB per GPU");
+    // (On the page's H100 the CUDA context is 605 MiB, core/catalog/cuda_context.hpp; the fused attention
+    // kernel's output is o_proj's input, no copy: core/train/training_activations.cpp.)
+    CHECK(s["results"][0][1] == "a comparison, not the answer; the detailed model gives 182.69 GB per GPU");
     CHECK(s["results"][1][0] == "Per-GPU total");
     CHECK(s["results"][1][1] == "255.36 GB");
     CHECK(export_file_name(a.inputs, "csv") == "vramcalc-params-training-quick.csv");

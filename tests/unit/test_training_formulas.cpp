@@ -255,9 +255,10 @@ TEST_CASE("QLoRA saved inputs: bitsandbytes before 0.43.2 keeps every 4-bit laye
     REQUIRE(off.ok);
     CHECK(current.value.activation_bytes_per_layer == off.value.activation_bytes_per_layer);
     // q and v carry adapters (which keep the attention norm's output either way); the legacy matmul
-    // adds the inputs of o (the transposed attention output, 4096), gate/up (the MLP norm's output,
-    // 4096) and down (11008): 512 tokens x 2 B x 19,200 = 19,660,800 B per layer.
-    CHECK(legacy.value.activation_bytes_per_layer - off.value.activation_bytes_per_layer == Approx(512.0 * 2 * (4096 + 4096 + 11008)));
+    // adds the inputs of gate/up (the MLP norm's output, 4096) and down (11008): 512 tokens x 2 B x
+    // 15,104 = 15,466,496 B per layer. o's input is SDPA's saved output itself (the fused kernel's
+    // transpose makes the model's .contiguous() a view), kept either way.
+    CHECK(legacy.value.activation_bytes_per_layer - off.value.activation_bytes_per_layer == Approx(512.0 * 2 * (4096 + 11008)));
 }
 
 TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a second time, unless training.lora.previous_graph is off") {
@@ -271,8 +272,9 @@ TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a 
     auto once = training_result(cfg);   // lit-gpt 2023: the longest sample alone in step one
     REQUIRE(twice.ok);
     REQUIRE(once.ok);
-    // The second copy: 32 layers x the inputs of o, gate/up and down, 512 tokens x 2 B x 19,200 B.
-    CHECK(twice.value.activations - once.value.activations == Approx(32 * 512.0 * 2 * (4096 + 4096 + 11008)));
+    // The second copy: 32 layers x the inputs of gate/up and down, 512 tokens x 2 B x 15,104 B (o's
+    // input is the attention kernel's saved output, not a 4-bit layer's own copy).
+    CHECK(twice.value.activations - once.value.activations == Approx(32 * 512.0 * 2 * (4096 + 11008)));
     // Current bitsandbytes keeps no input: the previous graph retains nothing of it.
     cfg.training.lora.saves_inputs = Toggle::Off;
     const double activations_off = training_result(cfg).value.activations;
@@ -495,23 +497,24 @@ TEST_CASE("transformers' FlashAttention-2 and SDPA enable_gqa keep GQA models' K
     // repeat_kv's K and V at 32 heads against 8: 2 tensors x (32 - 8) heads x 128 x 2 B = 12,288 B a
     // token, 50,331,648 B a layer at 1 x 4,096 tokens.
     CHECK(flash - layer_activation(hf_llama_layer(AttentionKernel::SdpaGqa)).per_token(1, false) == 12288.0);
-    // FlashAttention-2 also hands o_proj the kernel's own (batch, seq, heads, head_dim) output, so
-    // the transposed copy of the attention output (4,096 x 2 B a token) is not kept either.
-    CHECK(flash - layer_activation(hf_llama_layer(AttentionKernel::Fa2)).per_token(1, false) == 12288.0 + 8192.0);
+    // FlashAttention-2 hands o_proj the kernel's own (batch, seq, heads, head_dim) output, as SDPA's
+    // fused backends do (their transposed output is a view): only repeat_kv's copies differ.
+    CHECK(flash - layer_activation(hf_llama_layer(AttentionKernel::Fa2)).per_token(1, false) == 12288.0);
     // Through the JSON config: the same per layer, and "sdpa" and "flash" keep their old meaning.
     const double repeated = llama_layer_bytes("hf-trainer", "sdpa");
     CHECK(llama_layer_bytes("hf-trainer", "flash") == repeated);
     CHECK(repeated - llama_layer_bytes("hf-trainer", "sdpa-gqa") == Approx(12288.0 * tokens));  // 50,331,648 B
-    CHECK(repeated - llama_layer_bytes("hf-trainer", "fa2") == Approx(20480.0 * tokens));       // 83,886,080 B
+    CHECK(repeated - llama_layer_bytes("hf-trainer", "fa2") == Approx(12288.0 * tokens));       // 50,331,648 B
     CHECK(llama_layer_bytes("deepspeed", "fa2") == llama_layer_bytes("deepspeed", "flash_attention_2"));
-    // MHA (Llama-2-7B): no repeat_kv to drop; FA2 drops only the output copy (4,096 x 2 B a token).
+    // MHA (Llama-2-7B): no repeat_kv to drop, and the output is shared under every fused kernel:
+    // flash, sdpa-gqa and fa2 keep the same bytes.
     LayerActivationInputs mha = hf_llama_layer(AttentionKernel::Flash);
     mha.kv_width = 4096;
     const double mha_flash = layer_activation(mha).per_token(1, false);
     mha.attention = AttentionKernel::SdpaGqa;
     CHECK(layer_activation(mha).per_token(1, false) == mha_flash);
     mha.attention = AttentionKernel::Fa2;
-    CHECK(mha_flash - layer_activation(mha).per_token(1, false) == 8192.0);
+    CHECK(layer_activation(mha).per_token(1, false) == mha_flash);
 }
 
 TEST_CASE("training.attention fa2 / sdpa-gqa: written back by name, refused for stacks with their own attention", "[training][attention]") {
@@ -540,9 +543,11 @@ TEST_CASE("gpt-oss trains with eager attention under the transformers profiles (
     CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto", R"(,"finetune":"lora")") - flash == 519569408.0);
     CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "eager", R"(,"finetune":"lora")") - flash == 519569408.0);
     // Under autocast (full fine-tuning, FP32 params) torch.cat promotes the BF16 scores beside the
-    // FP32 sinks: the FP32 softmax output and its BF16 cast for P.V, 6 B a score, as Llama's eager.
+    // FP32 sinks: the FP32 softmax output and its BF16 cast for P.V, 6 B a score, as Llama's eager,
+    // less FlashAttention's log-sum-exp (64 x 4 B); eager's transposed copy of the attention output
+    // for o_proj (4,096 x 2 B) takes the place of the kernel's saved output, which o_proj shares.
     const double full_flash = layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "flash");
-    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto") - full_flash == 2048.0 * (64 * 2048 * 6 - 4096 * 2 - 64 * 4));
+    CHECK(layer_bytes("gpt-oss-20b", 2048, "hf-trainer", "auto") - full_flash == 2048.0 * (64 * 2048 * 6 - 64 * 4));
     // Stacks with their own attention keep their default.
     CHECK(layer_bytes("gpt-oss-20b", 2048, "megatron", "auto") == layer_bytes("gpt-oss-20b", 2048, "megatron", "flash"));
 }
