@@ -27,6 +27,15 @@ double runtime_of(const std::string& text) {
     return e.value.component("runtime")->bytes;
 }
 
+// The error an estimate of `text` stops with (the config itself reads).
+Error refusal_of(const std::string& text) {
+    auto cfg = io::parse_config(text);
+    REQUIRE(cfg.ok);
+    auto e = estimate(cfg.value);
+    REQUIRE_FALSE(e.ok);
+    return e.error;
+}
+
 std::string lora(const std::string& gpu, const std::string& runtime = "") {
     return R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"training":{"finetune":"lora"},)" +
            (runtime.empty() ? std::string() : R"("runtime":{)" + runtime + "},") + R"("gpu":")" + gpu + R"("})";
@@ -96,12 +105,9 @@ TEST_CASE("CUDA context: the stack limit and a whole context as given", "[cuda_c
     CHECK(runtime_of(lora("h100-80gb", R"("cuda_context_bytes":838860800)")) == 800 * MiB);
     CHECK(runtime_of(hf("h100-80gb", R"(,"constants":{"cuda_context_gib":0.6})")) == Approx(0.6 * 1024 * MiB));
     // A stack limit outside [0, 1 MiB] is named with its range.
-    auto bad = io::parse_config(lora("h100-80gb", R"("cuda_stack_limit_bytes":-5)"));
-    REQUIRE(bad.ok);
-    auto e = estimate(bad.value);
-    REQUIRE_FALSE(e.ok);
-    CHECK(e.error.field == "runtime.cuda_stack_limit_bytes");
-    CHECK(e.error.message.find("[0, 1048576] bytes") != std::string::npos);
+    const Error stack = refusal_of(lora("h100-80gb", R"("cuda_stack_limit_bytes":-5)"));
+    CHECK(stack.field == "runtime.cuda_stack_limit_bytes");
+    CHECK(stack.message.find("[0, 1048576] bytes") != std::string::npos);
 }
 
 TEST_CASE("CUDA context: GPUs without SM figures keep the flat readings and say so", "[cuda_context]") {
@@ -123,12 +129,9 @@ TEST_CASE("CUDA context: GPUs without SM figures keep the flat readings and say 
     REQUIRE(back.ok);
     CHECK(back.value.inference.custom_gpu.sms == 132);
     CHECK(back.value.inference.custom_gpu.threads_per_sm == 2048);
-    auto bad = io::parse_config(custom + R"(,"sms":5000}}})");
-    REQUIRE(bad.ok);
-    auto e = estimate(bad.value);
-    REQUIRE_FALSE(e.ok);
-    CHECK(e.error.field == "inference.gpu_custom.sms");
-    CHECK(e.error.message.find("[0, 4096] SMs") != std::string::npos);
+    const Error sms = refusal_of(custom + R"(,"sms":5000}}})");
+    CHECK(sms.field == "inference.gpu_custom.sms");
+    CHECK(sms.message.find("[0, 4096] SMs") != std::string::npos);
 }
 
 TEST_CASE("CUDA context: each GPU's fit counts its own context, training and serving", "[cuda_context]") {
