@@ -242,7 +242,7 @@ test('validate: p90, within 10%, verdicts; several files as one; --cv table', ()
   assert.match(one.out, /C07 .*not scored against itself/);
   const both = run(['validate', ...files, '--cv']);
   assert.equal(both.code, 0, both.err);
-  assert.match(both.out, /compared 61 rows/);
+  assert.match(both.out, /compared 62 rows/);
   // X13, a bare context on an RTX 3090 (82 SMs x 1536 threads): 8,480,768 + 1986 x 82 x 1536 B =
   // 258,621,440 B = 246.64 MiB against 256 MiB measured.
   assert.match(both.out, /X13\s+context\s+none\s+smi\s+256\.00 MiB\s+246\.64 MiB\s+-3\.7%/);
