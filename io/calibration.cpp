@@ -133,6 +133,9 @@ int leading_int(const char* text, const std::string& field, Error& err) {
 // Source: alpaca-cleaned tokenized with the Llama-2 tokenizer and the Alpaca prompt template.
 constexpr double kAlpacaLongestTokens = 1024;
 
+// CEWithChunkedOutputLoss's default num_output_chunks. Source: torchtune/modules/loss/ce_chunked_output_loss.py.
+constexpr double kTorchtuneOutputChunks = 8;
+
 // The row's model: the preset of the same name when its dimensions agree with the row's columns,
 // else an architecture from the columns (GELU rows get LayerNorm and biases, as BERT/GPT/phi).
 ModelSpec row_model(const CalibrationRow& row, Error& err) {
@@ -291,6 +294,11 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     if (note.find("float8") != std::string::npos || note.find("fp8") != std::string::npos) prec = TrainPrecision::Fp8Mixed;
     cfg.training.precision = prec;
     if (note.find("compile") != std::string::npos) cfg.training.compile = Toggle::On;
+    // "compiled loss": the loss function itself under torch.compile, as torchtitan runs it with
+    // training.compile since April 2025 (components/loss.py build_cross_entropy_loss, PR #1033) and
+    // torchtune's recipes with compile=True (training.compile_loss): inductor fuses the `.float()`
+    // upcast into the cross-entropy kernels, so the loss's vocab-sized buffers stay 16-bit.
+    if (note.find("compiled loss") != std::string::npos) cfg.training.logits_fp32 = Toggle::Off;
     // transformers' attention implementation where the note names it (attn_implementation=
     // "flash_attention_2", or SDPA's enable_gqa); the stacks with their own attention keep theirs.
     const ProfileBehaviour* row_stack = find_training_profile(cfg.training.profile);
@@ -324,6 +332,9 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     const std::string ckpt = ascii_lower(row.get("ckpt"));
     if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))
         return Outcome<Config>::failure("ckpt", "unknown checkpointing \"" + ckpt + "\"");
+    // torchtune's CEWithChunkedOutputLoss splits the logits into num_output_chunks (default 8) on the
+    // sequence and upcasts one chunk at a time (torchtune/modules/loss/ce_chunked_output_loss.py).
+    if (contains(note, "cewithchunkedoutputloss")) cfg.training.loss_chunk_tokens = cfg.run.batch * cfg.run.seq / kTorchtuneOutputChunks;
     if (to_number(row.get("gpus"), v)) cfg.gpus = v;
     cfg.gpu_id = calibration_row_gpu(row);  // the CUDA context's local memory is the GPU's (cuda_context.hpp)
     apply_sharding(row.get("sharding"), cfg, err);

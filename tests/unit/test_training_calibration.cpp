@@ -155,6 +155,33 @@ TEST_CASE("QLoRA rows: bitsandbytes' version and lit-gpt's longest-first step pi
     CHECK(c[3].estimated_bytes == c[1].estimated_bytes);                                // lit-gpt in 2023: longest sample first
 }
 
+TEST_CASE("validate reads a compiled loss and torchtune's chunked cross-entropy from a row's note", "[calibration]") {
+    // torchtitan Llama-3.1-8B, FSDP over 8 GPUs, one 8,192-token sequence, op-level SAC, compiled.
+    auto titan = [](const char* id, const char* note) {
+        return std::string(id) + ",torchtitan run,pretrain,Llama-3.1-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,bf16-mixed,full,adamw,1,"
+                                 "8192,selective,8,fsdp-full-shard dp8,reserved,40,GiB," +
+               note + "\n";
+    };
+    CHECK(row_config(titan("A", "compile")).training.logits_fp32 == Toggle::Auto);
+    CHECK(row_config(titan("B", "torch.compile with compiled loss")).training.logits_fp32 == Toggle::Off);
+    CHECK(row_config(titan("C", "torch.compile with compiled loss")).training.compile == Toggle::On);
+    // The loss's three vocab-sized buffers (torchtitan: no 16-bit logits held) go from FP32 to BF16:
+    // 8,192 tokens x 128,256 x (12 - 6) B = 6,304,038,912 B less allocated.
+    const auto c = compared_rows(titan("A", "compile") + titan("B", "compiled loss"));
+    REQUIRE(c.size() == 2);
+    const double saved = 8192 * 128256.0 * 6;
+    CHECK(c[0].breakdown.find("logits_loss 12.608") != std::string::npos);  // 8,192 x 128,256 x 12 B
+    CHECK(c[1].breakdown.find("logits_loss 6.3040") != std::string::npos);
+    // Reserved falls by more: the torchtitan churn share (0.13 x 0.5 compiled) of the saving too.
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes >= saved);
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes <= saved * 1.07);
+    // torchtune's CEWithChunkedOutputLoss: 8 chunks on the sequence, 2 x 2,048 / 8 = 512 tokens each.
+    const Config tt = row_config("T,torchtune README,qlora,Llama-3.1-8B,32,4096,32,8,128,128256,14336,swiglu,no,8.03,nf4-torchao,"
+                                 "qlora r8 q+k+v+o+mlp,adamw,2,2048,full,1,none,reserved,7.4,GiB,compiled loss (CEWithChunkedOutputLoss)");
+    CHECK(tt.training.loss_chunk_tokens == 512);
+    CHECK(row_config(titan("D", "compile")).training.loss_chunk_tokens == -1);  // the profile's
+}
+
 TEST_CASE("validate reads transformers' attention implementation from a row's note", "[calibration][attention]") {
     // Llama-3.1-8B LoRA r8 q+v, one 4,096-token sequence, BF16.
     auto row = [](const char* id, const char* source, const char* note) {
@@ -327,10 +354,20 @@ TEST_CASE("validate --cv: each fitted constant scored on rows of other sources o
                 }
             }
         }
-        // The CUDA context (read on C07, perf_train_gpu_one) is tested by C01 (model_memory_anatomy).
-        CHECK(lines[0].held_out_ids == std::vector<std::string>{"C01"});
+        // The CUDA context (read on C07, perf_train_gpu_one) is tested by C01 (model_memory_anatomy)
+        // and, with extra.csv, by the 2021 performance page's DDP rows (X53-X56).
+        REQUIRE(!lines[0].held_out_ids.empty());
+        CHECK(lines[0].held_out_ids[0] == "C01");
         CHECK(std::fabs(checks[0].error) <= 0.03);
         return held_out;
+    };
+    // The ids a constant is judged on away from its own source, found by name.
+    auto held_ids = [](const io::CsvTable& t, const char* constant) {
+        const auto checks = io::check_rows(t);
+        for (const auto& l : io::cross_validate(t, checks))
+            if (std::string(l.constant->name) == constant) return l.held_out_ids;
+        FAIL("no fitted constant named " << constant);
+        return std::vector<std::string>{};
     };
     // The bare context's per-thread constant, fitted on X12 (RTX 4060 Ti), judged on X13 (RTX 3090,
     // 246.64 vs 256 MiB) and X14 (B200, 582.17 vs 612 MiB): both within 5%.
@@ -342,8 +379,55 @@ TEST_CASE("validate --cv: each fitted constant scored on rows of other sources o
             CHECK(std::fabs(c.error) <= 0.05);
         }
     CHECK(bare == 2);
-    // Issue 12: on the calibration file, the cross-validated column no worse than p90 <= 12%. (With
-    // extra.csv it is 13.1%: X01, torchtune's QLoRA residue judged off its own source; docs/accuracy.md.)
+    // Issue 12's held-out rows for the training constants (extra.csv X40-X57, each from a source the
+    // constant was not fitted on), scored as `validate --cv` scores them (docs/accuracy.md):
+    auto error_of = [&](const std::string& id) {
+        for (const auto& c : all_held)
+            if (c.id == id) return c;
+        FAIL("held-out row " << id << " missing");
+        return io::RowCheck{};
+    };
+    const std::vector<std::string> bert = {"X53", "X54", "X55", "X56"};
+    CHECK(held_ids(both, "hf-legacy allocator fragmentation 0.03") == bert);
+    const std::vector<std::string> litgpt = {"X40", "X41", "X42", "X43", "X44", "X45", "X46"};
+    CHECK(held_ids(both, "LitGPT loss 14 B per logit") == litgpt);
+    const std::vector<std::string> qlora = {"X01", "X52"};
+    CHECK(held_ids(both, "torchtune QLoRA init residue 0.40") == qlora);
+    const std::vector<std::string> titan = {"X47", "X48", "X49", "X50", "X51"};
+    std::vector<std::string> titan_all = titan;
+    titan_all.push_back("X57");  // eager: not the compile share's
+    CHECK(held_ids(both, "torchtitan allocator fragmentation 0.13") == titan_all);
+    CHECK(held_ids(both, "torch.compile fragmentation share 0.5") == titan);
+    // bert-base DDP on 2 GPUs (nvidia-smi): 5.4-8.3% over, the fixed part (context, NCCL, DDP
+    // buckets) of a card the page does not name; every row within 10%.
+    for (const auto& id : bert) {
+        INFO(id);
+        CHECK(error_of(id).error > 0);
+        CHECK(error_of(id).error <= 0.10);
+    }
+    // LitGPT's resource tables (A100 40 GB): the LoRA and QLoRA rows 2-6% under, and both OOMs
+    // (micro-batch 4 on 7B, 2 on 13B) called as OOMs on the 40 GB card.
+    for (const auto& id : litgpt) {
+        INFO(id);
+        const io::RowCheck c = error_of(id);
+        CHECK(c.verdict_known);
+        CHECK(c.verdict_right);
+        if (!c.measured_oom) CHECK(std::fabs(c.error) <= 0.06);
+    }
+    CHECK(error_of("X42").measured_oom);
+    CHECK(error_of("X44").measured_oom);
+    // torchtitan before its loss was compiled (torchao's float8 README, March 2025) and eager
+    // (PR #1884, October 2025, its peak the optimizer step's): within 5%.
+    CHECK(std::fabs(error_of("X51").error) <= 0.05);
+    CHECK(std::fabs(error_of("X57").error) <= 0.05);
+    // After it (June 2025), the open misses docs/accuracy.md names: 12-40% over, never under.
+    for (const char* id : {"X47", "X48", "X49", "X50"}) {
+        INFO(id);
+        CHECK(error_of(id).error > 0.10);
+        CHECK(error_of(id).error < 0.40);
+    }
+    // Issue 12: on the calibration file, the cross-validated column no worse than p90 <= 12% (C01,
+    // 0.5%). With extra.csv it also holds X01, X52 and X47-X50, the open misses above (docs/accuracy.md).
     const io::CalibrationSummary s = io::summarize(held_out_rows(measured.value, false));
     CHECK(s.scored >= 1);
     CHECK(s.p90_abs_error <= 0.12);
