@@ -112,4 +112,14 @@ std::string context_window_note(const char* what, double tokens, const ModelSpec
 // SDPA path for it (GptOssPreTrainedModel._supports_sdpa = False), so its default is eager.
 inline bool gpt_oss_sinks(const ModelSpec& m) { return m.family == "gpt-oss"; }
 
+// Multi-query attention as transformers' GPTBigCode and Falcon classes run it: the one K/V head is
+// attended as it is (GPTBigCode folds the heads into the query for baddbmm; Falcon hands the head to
+// `@` or SDPA broadcast over the query heads), where Llama-style classes with one KV head (Gemma's
+// one-head presets, an imported Llama or Qwen config) call repeat_kv like any GQA model
+// (models/gpt_bigcode/modeling_gpt_bigcode.py, models/falcon/modeling_falcon.py; import_hf reads
+// model_type gpt_bigcode and falcon as these families).
+inline bool hf_one_head_mqa(const ModelSpec& m) {
+    return m.kv_heads == 1 && m.heads > 1 && (m.family == "StarCoder" || m.family == "Falcon");
+}
+
 }  // namespace vc

@@ -448,14 +448,15 @@ double hf_attended_tokens(const InferencePlan& p, double tokens, bool cached) {
 // LlamaAttention and LlamaSdpaAttention before), and in integrations/sdpa_attention.py
 // sdpa_attention_forward unless use_gqa_in_sdpa (hf.sdpa_enable_gqa). Llama, Mistral, Mixtral,
 // Qwen2/3, Gemma (its one-head presets too) and gpt-oss share it; GPTBigCode and Falcon's
-// multi-query classes attend on the one head as it is, and flash_attn takes K/V heads as they are.
+// multi-query classes attend on the one head as it is (hf_one_head_mqa), and flash_attn takes K/V
+// heads as they are.
 // Both copies live together until the attention output: 2 n heads t head_dim dtype, over the t
 // tokens the widest layer keeps while decoding (a sliding window caps its cache and so its copies;
 // the prefill attends over the whole prompt, `cached` false).
 double hf_repeat_kv_bytes(const InferencePlan& p, double n, double tokens, bool cached = true) {
     const ModelSpec& m = p.model;
     const bool copies = hf_eager(p) || (p.in.hf.attention == HfAttention::Sdpa && !p.in.hf.sdpa_enable_gqa);
-    if (!copies || m.kv_heads <= 0 || m.kv_heads >= m.heads || (m.kv_heads == 1 && m.family != "Gemma")) return 0;
+    if (!copies || m.kv_heads <= 0 || m.kv_heads >= m.heads || hf_one_head_mqa(m)) return 0;
     return 2 * n * m.heads * hf_attended_tokens(p, tokens, cached) * m.head_dim * p.dtype_bytes;
 }
 
@@ -487,7 +488,7 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     // (aten _scaled_dot_product_attention_math). Llama-style classes (Gemma's one-head presets)
     // repeat the head (repeat_kv) instead and keep the fused kernels.
     const bool eager = hf_eager(p);
-    const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
+    const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && hf_one_head_mqa(m);
     const double scores = (eager ? hf_eager_scores(p, n, P, P)
                            : mqa_math ? n * m.heads * P * P * 2 * B
                                       : n * P * (m.heads + 2.0 * m.kv_heads) * m.head_dim * B) +
@@ -540,7 +541,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim;
     const double ffn = std::max<double>(m.ffn, m.experts > 0 ? m.expert_ffn : 0);
     const bool eager = hf_eager(p), sinks = eager && gpt_oss_sinks(m);
-    const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && m.kv_heads == 1 && m.heads > 1 && m.family != "Gemma";
+    const bool mqa_math = !eager && p.in.hf.attention == HfAttention::Sdpa && hf_one_head_mqa(m);
     const double scores = n * m.heads * P * P;
     // The prefill, tensor by tensor as a Llama-style decoder layer creates and drops them (the
     // order scripts/alloc_replay.py replays): its freed blocks stay cached for the decode.

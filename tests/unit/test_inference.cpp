@@ -656,6 +656,26 @@ TEST_CASE("HF generate, multi-query models under SDPA: the math fallback materia
     CHECK(activations("gemma-2b", HfAttention::Sdpa) == activations("gemma-2b", HfAttention::Flash));
 }
 
+TEST_CASE("HF generate, one KV head: only the GPTBigCode and Falcon classes attend on it as it is", "[mqa]") {
+    // The last decode step at 8,192 tokens, 4 sequences of 64-token prompts, BF16, SDPA.
+    auto decode = [](const char* preset, int kv_heads) {
+        Config cfg = serving(preset, Engine::Hf, "bf16", "a100-80gb", 8192, 4);
+        cfg.model.kv_heads = kv_heads;
+        cfg.inference.prompt_tokens = 64;
+        cfg.inference.hf.attention = HfAttention::Sdpa;
+        return memory_at(plan(cfg), 8192, 4).activations;
+    };
+    // A Llama-3-8B with one KV head (a Llama-style class: repeat_kv) holds K and V expanded to its
+    // 32 query heads, 2 x 4 x 32 x 8,192 x 128 x 2 B = 536,870,912 B, more than its prefill (hidden
+    // states 4 x 64 x 4,096 x 2 x 2 B, the MLP 4 x 64 x 14,336 x 3 x 2 B, one layer's torch.cat
+    // 4 x 8,192 x 512 B: about 35 MB). The rule reads the class (family), not the head count.
+    CHECK(decode("llama-3-8b", 1) == 536870912.0);
+    CHECK(decode("gemma-2b", 1) == 2.0 * 4 * 8 * 8192 * 256 * 2);  // Gemma 2B: 8 heads of 256
+    // Falcon-7B attends on its one head: no copies, so its decode step is below the prefill's
+    // MLP alone (4 x 64 x 18,176 x 2 x 2 B = 18,612,224 B, GELU: two tensors).
+    CHECK(decode("falcon-7b", 1) < 2.0 * 4 * 64 * 4544 * 2 + 18612224.0 + 4.0 * 8192 * 32 * 256 / 64 + 1e6);
+}
+
 TEST_CASE("HF generate, gpt-oss: no SDPA path in transformers, so the default runs eager with the sink column", "[attention]") {
     auto run = [](HfAttention a, int n, int prompt, int context) {
         Config cfg = serving("gpt-oss-20b", Engine::Hf, "bf16", "h100-80gb", context, n);
