@@ -433,7 +433,8 @@ bool measured_bytes(const CalibrationRow& row, double& bytes, bool& oom, std::st
     if (unit == "GB") per_unit = gb_to_bytes(1);
     else if (unit == "GiB") per_unit = gib_to_bytes(1);
     else if (unit == "MiB") per_unit = mib_to_bytes(1);
-    else return fail("unreadable unit \"" + unit + "\" (GB, GiB or MiB)");
+    else if (unit == "tokens" && row.get("task") == "serve") per_unit = 1;  // a count: vLLM's "GPU KV cache size: N tokens"
+    else return fail("unreadable unit \"" + unit + "\" (GB, GiB or MiB; tokens for a serve row)");
     bytes = v * per_unit;
     // The range in GB, whatever the row's unit: (0, kMaxMeasuredGB].
     if (!(bytes > 0 && bytes <= gb_to_bytes(kMaxMeasuredGB))) {
@@ -662,7 +663,7 @@ std::string format_checks(const std::vector<RowCheck>& checks, bool verbose) {
                   "estimate", "error", "verdict");
     out += buf;
     auto unit_value = [](double bytes, const std::string& unit) {
-        return unit == "GiB" ? bytes_to_gib(bytes) : unit == "MiB" ? bytes / kBytesPerMiB : bytes_to_gb(bytes);
+        return unit == "GiB" ? bytes_to_gib(bytes) : unit == "MiB" ? bytes / kBytesPerMiB : unit == "tokens" ? bytes : bytes_to_gb(bytes);
     };
     for (const auto& c : checks) {
         const std::string model = c.model.size() > 28 ? c.model.substr(0, 27) + "~" : c.model;
@@ -671,11 +672,13 @@ std::string format_checks(const std::vector<RowCheck>& checks, bool verbose) {
                           c.skipped.c_str());
         } else {
             char measured[32], estimate[32];
+            const char* value_format = c.unit == "tokens" ? "%.0f %s" : "%.2f %s";
             if (c.measured_oom) std::snprintf(measured, sizeof measured, "OOM");
-            else std::snprintf(measured, sizeof measured, "%.2f %s", unit_value(c.measured_bytes, c.unit), c.unit.c_str());
-            std::snprintf(estimate, sizeof estimate, "%.2f %s", unit_value(c.estimated_bytes, c.unit), c.unit.c_str());
-            const char* verdict = !c.verdict_known ? "-" : c.verdict_right ? (c.measured_oom ? "OOM right" : "fits right")
-                                                                           : (c.measured_oom ? "OOM WRONG" : "fits WRONG");
+            else std::snprintf(measured, sizeof measured, value_format, unit_value(c.measured_bytes, c.unit), c.unit.c_str());
+            std::snprintf(estimate, sizeof estimate, value_format, unit_value(c.estimated_bytes, c.unit), c.unit.c_str());
+            const bool failed = c.measured_oom || c.start_failed;
+            const char* verdict = !c.verdict_known ? "-" : c.verdict_right ? (failed ? "OOM right" : "fits right")
+                                                                           : (failed ? "OOM WRONG" : "fits WRONG");
             std::snprintf(buf, sizeof buf, "%-5s %-10s %-28s %-9s %12s %12s %+7.1f%%  %s %s\n", c.id.c_str(), c.task.c_str(),
                           model.c_str(), c.what.c_str(), measured, estimate, c.error * 100, verdict, c.gpu_id.c_str());
         }

@@ -31,8 +31,9 @@ struct RowCheck {
     std::string id, task, model, what, unit;
     bool compared = false;        // an estimate was made and set against the measurement
     std::string skipped;          // why not ("" when compared)
-    double measured_bytes = 0;    // 0 with measured_oom
+    double measured_bytes = 0;    // 0 with measured_oom; a count in unit "tokens" (a serve row's KV capacity)
     bool measured_oom = false;    // the run ran out of memory
+    bool start_failed = false;    // measured, then refused to start (a vLLM KV pool below max_model_len: the note says "start failed")
     double estimated_bytes = 0;   // the quantity `what` names (alloc, reserved, smi, ...)
     double error = 0;             // (estimated - measured) / measured
     std::string gpu_id;           // the row's GPU, for the fits / OOM verdict ("" if unknown)
@@ -87,7 +88,8 @@ void file_row(const CalibrationRow& row, RowCheck& out);
 // `as_labelled`: the CSV's words only, without the source recipes' settings.
 Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled = false);
 
-// Measured bytes from a row's value and unit (GB 1e9, GiB 2^30, MiB 2^20), or "OOM". False, with
+// Measured bytes from a row's value and unit (GB 1e9, GiB 2^30, MiB 2^20), or "OOM"; a serve row
+// may count "tokens" (vLLM's KV capacity), taken as it is. False, with
 // the reason in `why` when given, for an unreadable value or unit, or a value outside
 // (0, kMaxMeasuredGB] GB: a measurement of 0, infinity or 1e308 cannot be scored.
 inline constexpr double kMaxMeasuredGB = 1e6;  // a million GB: far past any GPU or node

@@ -54,7 +54,7 @@ const std::vector<FittedConstant>& fitted_constants() {
          "bare CUDA contexts (no framework kernels) on a catalog GPU; fitted on llama.cpp PR #23604's two readings (X12 and an "
          "RTX PRO 6000 outside the catalog)",
          [](const CalibrationRow& r) { return task_is(r, {"context"}) && ascii_lower(r.get("note")).rfind("bare context", 0) == 0; }},
-        {"vLLM non-torch 0.10 GiB and sampler 10 B per logit", "core/serve/inference.hpp InferenceConstants", "C30",
+        {"vLLM non-torch 0.13 GiB, 10 B per token logit", "core/serve/inference.hpp InferenceConstants", "C30",
          "every vLLM profile row", [](const CalibrationRow& r) { return task_is(r, {"serve"}); }},
     };
     return list;

@@ -4,8 +4,10 @@
 //   file       a GGUF file's size
 // Each row becomes a detailed-inference Config from its columns; nothing is taken from the
 // measured figures in the note.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -32,14 +34,17 @@ double number_before(const std::string& text, const char* suffix) {
     return start < at ? std::atof(t.c_str() + start) : 0;
 }
 
-// The number after `key` ("max_model_len 8192", "util 0.90"); `fallback` if absent.
+// The number after `key` where the key starts a word ("max_model_len 8192", "util 0.90", "tp 4" but
+// not "output 4"); `fallback` if no occurrence is followed by a number.
 double number_after(const std::string& text, const char* key, double fallback) {
-    const std::string t = ascii_lower(text);
-    size_t at = t.find(key);
-    if (at == std::string::npos) return fallback;
-    at += std::string(key).size();
-    while (at < t.size() && (t[at] == ' ' || t[at] == '=' || t[at] == ':')) ++at;
-    return at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])) ? std::atof(t.c_str() + at) : fallback;
+    const std::string t = ascii_lower(text), k = key;
+    for (size_t at = t.find(k); at != std::string::npos; at = t.find(k, at + 1)) {
+        if (at > 0 && (std::isalnum(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '_')) continue;
+        size_t i = at + k.size();
+        while (i < t.size() && (t[i] == ' ' || t[i] == '=' || t[i] == ':')) ++i;
+        if (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) return std::atof(t.c_str() + i);
+    }
+    return fallback;
 }
 
 // The minor version after "transformers 4." / "transformers==4." / "transformers v4." (0: none).
@@ -92,7 +97,7 @@ void compare(const Config& cfg, const Error& read, RowCheck& out, Pick pick) {
         bool fits = e.value.total_bytes <= g->memory_bytes;
         for (const auto& f : e.value.fits)
             if (f.gpu_id == g->id) fits = f.fits;
-        out.verdict_right = fits != out.measured_oom;
+        out.verdict_right = fits != (out.measured_oom || out.start_failed);
     }
 }
 
@@ -270,25 +275,56 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     });
 }
 
-// vLLM: "vllm util 0.90 max_model_len 8192" in the method column; the value is the quantity the
-// note names first: weights, KV cache, activation peak or non-torch memory.
+// vLLM: the method column carries the log's settings, "vllm util 0.90 max_model_len 8192", and where
+// stated "max_num_seqs 256", "max_num_batched_tokens 2048", "tp 4", "enforce-eager", "chunked
+// prefill off", and for a card outside the catalog "total_gpu_memory 21.48 GiB". The value is the
+// quantity the note names first: weights, KV cache (the pool; in unit "tokens" vLLM's "GPU KV cache
+// size: N tokens"), activation peak or non-torch memory.
 void serve_row(const CalibrationRow& row, RowCheck& out) {
     Error err;
     Config cfg = row_config(row, Engine::Vllm, err);
-    if (cfg.gpu_id.empty()) {
-        out.skipped = "no GPU named in the row (vLLM sizes its pool from the card)";
+    const std::string method = row.get("method");
+    // vLLM's total_gpu_memory is cudaMemGetInfo's total: what the driver reserves is already out of it.
+    const double total_gib = number_after(method, "total_gpu_memory", -1);
+    if (total_gib >= 0) {
+        if (!(total_gib > 0 && total_gib <= kMaxMeasuredGB) && err.field.empty()) {
+            char got[32];
+            std::snprintf(got, sizeof got, "%.10g", total_gib);
+            err = Error{"column method (total_gpu_memory)", std::string("column method (total_gpu_memory) must be greater than 0 and at most ") +
+                                                                std::to_string(static_cast<long long>(kMaxMeasuredGB)) + " GiB, got " + got};
+        }
+        cfg.gpu_id.clear();
+        cfg.inference.has_custom_gpu = true;
+        cfg.inference.custom_gpu.name = "total_gpu_memory " + std::to_string(total_gib) + " GiB";
+        cfg.inference.custom_gpu.memory_bytes = gib_to_bytes(total_gib);
+        cfg.inference.constants.driver_reserved_bytes = 0;
+    } else if (cfg.gpu_id.empty()) {
+        out.skipped = "no GPU named in the row (vLLM sizes its pool from the card): name one, or total_gpu_memory in the method";
         return;
     }
-    const std::string method = row.get("method");
-    cfg.inference.vllm.gpu_memory_utilization = number_after(method, "util", 0.9);
+    auto& v = cfg.inference.vllm;
+    v.gpu_memory_utilization = number_after(method, "util", 0.9);
     row_int(std::floor(number_after(method, "max_model_len", cfg.inference.context)), "column method (max_model_len)",
             cfg.inference.context, err);
+    row_int(number_after(method, "max_num_seqs", v.max_num_seqs), "column method (max_num_seqs)", v.max_num_seqs, err);
+    // Without chunked prefill vLLM V0 profiles one prompt of the whole length: max_num_batched_tokens
+    // defaults to max(max_model_len, 2048) (vllm/config.py SchedulerConfig, v0.7).
+    const bool whole_prompts = has(method, "chunked prefill off") || has(method, "chunked_prefill off");
+    const double batched = whole_prompts ? std::max(cfg.inference.context, 2048) : v.max_num_batched_tokens;
+    row_int(number_after(method, "max_num_batched_tokens", batched), "column method (max_num_batched_tokens)", v.max_num_batched_tokens, err);
+    row_int(number_after(method, "tp", cfg.inference.tp), "column method (tp)", cfg.inference.tp, err);
+    v.enforce_eager = has(method, "enforce-eager") || has(method, "enforce_eager");
     const std::string note = ascii_lower(row.get("note"));
     const char* key = "weights";
     if (note.rfind("kv", 0) == 0) key = "kv_cache";
     else if (note.rfind("activation", 0) == 0) key = "activations";
     else if (note.rfind("non-torch", 0) == 0 || note.rfind("non_torch", 0) == 0) key = "runtime";
-    compare(cfg, err, out, [&](const Estimate& e) { return component(e, key); });
+    // vLLM refuses to start when one max_model_len sequence does not fit the pool (V0 worker.py
+    // raise_if_cache_size_invalid; V1 kv_cache_utils.py check_enough_kv_cache_memory): the right
+    // verdict for such a log is "does not fit", its pool still scored.
+    out.start_failed = has(note, "start failed");
+    const bool tokens = row.get("unit") == "tokens";
+    compare(cfg, err, out, [&](const Estimate& e) { return tokens ? e.metric("kv_capacity_tokens")->value : component(e, key); });
 }
 
 // A GGUF file: the tensor data llama.cpp's quantizer writes for the file type.
