@@ -60,7 +60,7 @@ void JsonWriter::value(double x) {
         put("null", 4);
         return;
     }
-    char buf[64];  // nlohmann's serializer's number buffer
+    char buf[24];
     // A whole number below 10^15 (most byte counts): its shortest round-trip digits are its own (a
     // double below 2^53 holds every integer, so no shorter decimal lies within half an ulp), which
     // nlohmann writes as the integer and ".0" (format_buffer: up to digits10 = 15 digits). -0 is
@@ -71,8 +71,24 @@ void JsonWriter::value(double x) {
         put(buf, static_cast<size_t>(r.ptr + 2 - buf));
         return;
     }
-    const char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, x);
-    put(buf, static_cast<size_t>(end - buf));
+    number(x);
+}
+
+void JsonWriter::number(double x) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    Written& w = written_[(bits ^ (bits >> 32)) % (sizeof written_ / sizeof written_[0])];
+    if (w.bits == bits) {
+        put(w.text, w.size);
+        return;
+    }
+    char buf[64];  // nlohmann's serializer's number buffer
+    const size_t n = static_cast<size_t>(nlohmann::detail::to_chars(buf, buf + sizeof buf, x) - buf);
+    put(buf, n);
+    if (n > sizeof w.text) return;
+    w.bits = bits;
+    w.size = static_cast<unsigned char>(n);
+    std::memcpy(w.text, buf, n);
 }
 
 void JsonWriter::integer(long long x) {
@@ -136,6 +152,57 @@ void JsonWriter::put(const char* s, size_t n) {
     else std::memcpy(at, s, n);
 }
 
+void JsonWriter::plain_key(const char* k, size_t n) {
+    element();
+    char* at = room(n + 3);
+    at[0] = '"';
+    if (n <= 16) copy_short(at + 1, k, n);
+    else std::memcpy(at + 1, k, n);
+    at[n + 1] = '"';
+    at[n + 2] = ':';
+    if (indent_ >= 0) put(' ');
+    after_key_ = true;
+}
+
+void JsonWriter::escaped(std::string_view s) {
+    // UTF-8 (and an invalid byte to replace) through nlohmann's own escaping, so the bytes cannot
+    // differ; ASCII here (issue 15: a note quoting a config value cost ~8,000 instructions there),
+    // as its serializer escapes with ensure_ascii false (serializer.hpp, dump_escaped, v3.11.2):
+    // the two-character escapes, \u00xx (lowercase hex) for the other bytes below 0x20, DEL as it is.
+    for (const char c : s)
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            const std::string text = nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            put(text.data(), text.size());
+            return;
+        }
+    put('"');
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && c != '"' && c != '\\') {
+            put(c);
+            continue;
+        }
+        char* at = room(2);
+        at[0] = '\\';
+        switch (c) {
+            case '"': at[1] = '"'; break;
+            case '\\': at[1] = '\\'; break;
+            case '\b': at[1] = 'b'; break;
+            case '\t': at[1] = 't'; break;
+            case '\n': at[1] = 'n'; break;
+            case '\f': at[1] = 'f'; break;
+            case '\r': at[1] = 'r'; break;
+            default: {
+                static const char hex[] = "0123456789abcdef";
+                at[1] = 'u';
+                char* d = room(4);
+                d[0] = '0', d[1] = '0', d[2] = hex[u >> 4], d[3] = hex[u & 15];
+            }
+        }
+    }
+    put('"');
+}
+
 void JsonWriter::string(std::string_view s) {
     // Printable ASCII without quote or backslash goes as it is; anything else (escapes, UTF-8, an
     // invalid byte to replace) through nlohmann's own escaping, so the bytes cannot differ. Tested
@@ -155,8 +222,7 @@ void JsonWriter::string(std::string_view s) {
         plain = !needs_escape(w);
     }
     if (!plain) {
-        const std::string escaped = nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        put(escaped.data(), escaped.size());
+        escaped(s);
         return;
     }
     char* at = room(s.size() + 2);

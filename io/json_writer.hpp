@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -28,6 +29,13 @@ public:
     void end_array() { close(']'); }
     // A member's name inside an object; its value comes next.
     void key(std::string_view k);
+    // A name written in the code, a string literal of letters, digits and '_' (nothing to escape):
+    // copied as it is, without the escape test (issue 15: the result's ~320 names were a tenth of
+    // writing it). tests/unit/test_json_writer.cpp checks every result against nlohmann's bytes.
+    template <size_t N>
+    void key(const char (&k)[N]) {
+        plain_key(k, N - 1);
+    }
 
     void value(std::string_view s);
     void value(const char* s) { value(std::string_view(s)); }
@@ -39,8 +47,8 @@ public:
     void null();
 
     // Shorthands for one member.
-    template <class T>
-    void member(std::string_view k, const T& v) {
+    template <class K, class T>
+    void member(const K& k, const T& v) {
         key(k);
         value(v);
     }
@@ -59,6 +67,9 @@ private:
     void newline(size_t depth);
     void integer(long long x);
     void string(std::string_view s);
+    void plain_key(const char* k, size_t n);
+    void escaped(std::string_view s);  // a string with something to escape (string's slow way)
+    void number(double x);  // a fractional or large number: nlohmann's digits, remembered
     // The text so far is out_[0, size_): appended by memcpy into a string grown by doubling (libc++'s
     // std::string appends are out-of-line calls, most of the writer's time in WebAssembly), through
     // buf_ and cap_, its data and size (libc++ asks whether a string is short on each access).
@@ -81,6 +92,15 @@ private:
     size_t cap_ = 0;
     size_t size_ = 0;
     std::vector<unsigned> count_;  // members written so far, per open container
+    // The last numbers given to nlohmann's to_chars (grisu2, ~700 instructions each) and their
+    // text, by the low bits of their bits: a result repeats many (a GPU's utilization is its
+    // neighbours' when their memory is the same; the KV pool in the breakdown and the components).
+    struct Written {
+        std::uint64_t bits = ~std::uint64_t{0};  // a NaN's bits: never a number written here
+        unsigned char size = 0;
+        char text[31] = {};
+    };
+    Written written_[16];
     int indent_;
     bool after_key_ = false;
 };

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <utility>
@@ -24,6 +25,17 @@
 #include "core/units.hpp"
 
 namespace vc {
+
+void PlanGpu::set(const GpuSpec& g) {
+    const std::vector<GpuSpec>& catalog = gpu_catalog();
+    const std::less<const GpuSpec*> before;  // a total order on pointers into different objects
+    if (!before(&g, catalog.data()) && before(&g, catalog.data() + catalog.size())) {
+        at_ = &g;
+        return;
+    }
+    own_ = g;
+    at_ = &own_;
+}
 
 const char* engine_name(Engine e) {
     return enum_name(kEngineNames, static_cast<int>(e));  // the field table's spelling (core/fields.cpp)
@@ -136,13 +148,13 @@ std::string serving_context_formula(const InferencePlan& p) {
     const bool lazy = serving_lazy(p.in);
     if (serving_given_context(p.in) >= 0)
         return std::string("as given (inference.constants.") + (lazy ? "cuda_context_gib)" : "cuda_context_eager_gib)");
-    return cuda_context(p.has_gpu ? &p.gpu : nullptr, lazy, p.in.constants.cuda_stack_limit_bytes).formula;
+    return cuda_context(p.has_gpu ? p.gpu.get() : nullptr, lazy, p.in.constants.cuda_stack_limit_bytes).formula;
 }
 
 // Sets the GPU and what depends on it (the CUDA context, vLLM's budget and KV pool).
 void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     p.has_gpu = gpu != nullptr;
-    if (gpu) p.gpu = *gpu;
+    if (gpu) p.gpu.set(*gpu);
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
     if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
     if (p.engine == Engine::LlamaCpp && gpu) {
@@ -342,7 +354,7 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
         case Engine::LlamaCpp: {
             // Layer and expert placement, projector, draft: core/serve/llamacpp.cpp.
             p.has_gpu = gpu != nullptr;
-            if (gpu) p.gpu = *gpu;
+            if (gpu) p.gpu.set(*gpu);
             if (!llamacpp_setup(p, err)) return false;
             const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
             double kv_gpu = 0, kv_all = b.host.kv;
@@ -679,7 +691,7 @@ bool fits_at(const InferencePlan& p, double context, double n, double share) {
         // System RAM holds the host buffers (and, on a unified Mac, the GPU's too).
         const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
         double host = b.host.total();
-        if (p.has_gpu && p.gpu.unified) for (const auto& g : b.gpus) host += g.total();
+        if (p.has_gpu && p.gpu->unified) for (const auto& g : b.gpus) host += g.total();
         if (p.cpu_only) return p.ram_bytes <= 0 || host <= p.ram_bytes * share;
         if (host > p.ram_bytes * share) return false;
     }
@@ -716,7 +728,7 @@ double llamacpp_cpu_peak(const InferencePlan& p) {
     return (p.in.host.cpu_tflops > 0 ? p.in.host.cpu_tflops : p.in.constants.cpu_tflops) * 1e12;
 }
 double llamacpp_peak(const InferencePlan& p) {
-    return p.cpu_only ? llamacpp_cpu_peak(p) : p.gpu.bf16_tflops * 1e12 * p.in.constants.compute_efficiency;
+    return p.cpu_only ? llamacpp_cpu_peak(p) : p.gpu->bf16_tflops * 1e12 * p.in.constants.compute_efficiency;
 }
 
 // The compute time of a forward over `tokens` tokens against `context` cached ones: the weights'
@@ -756,7 +768,7 @@ Speed llamacpp_speed(const InferencePlan& p, double context, double n, double pr
 }
 
 bool llamacpp_has_speed(const InferencePlan& p) {
-    return p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.gpu.bandwidth_gbps > 0));
+    return p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.gpu->bandwidth_gbps > 0));
 }
 
 }  // namespace
@@ -812,11 +824,11 @@ SpeculativeSpeed speculative_speed(const InferencePlan& p, double context, doubl
 Speed inference_speed(const InferencePlan& p, double context, double n, double prompt) {
     Speed s;
     if (llamacpp_has_speed(p)) return llamacpp_speed(p, context, n, prompt);
-    if (!p.has_gpu || p.gpu.bandwidth_gbps <= 0) return s;
+    if (!p.has_gpu || p.gpu->bandwidth_gbps <= 0) return s;
     const auto& k = p.in.constants;
     const double split = p.engine == Engine::Vllm ? p.tp : 1;  // per-GPU share of the compute
-    const double bw = p.gpu.bandwidth_gbps * 1e9 * k.bandwidth_efficiency;
-    const double tflops = uses_fp8_math(*p.format) && p.gpu.fp8_tflops > 0 ? p.gpu.fp8_tflops : p.gpu.bf16_tflops;
+    const double bw = p.gpu->bandwidth_gbps * 1e9 * k.bandwidth_efficiency;
+    const double tflops = uses_fp8_math(*p.format) && p.gpu->fp8_tflops > 0 ? p.gpu->fp8_tflops : p.gpu->bf16_tflops;
     const double peak = tflops * 1e12 * k.compute_efficiency;
 
     // Bytes read per decode step on one GPU: the weights (of an untied embedding table only n
@@ -1007,7 +1019,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     } else {
         // -nkvo: no KV on the GPU, so no capacity left for it there (system RAM bounds it).
         if (p.has_gpu && !(p.engine == Engine::LlamaCpp && in.llamacpp.no_kv_offload)) {
-            const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu.memory_bytes) - (mem.total() - mem.kv);
+            const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu->memory_bytes) - (mem.total() - mem.kv);
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
         }
@@ -1018,12 +1030,12 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // context, persistent buffers); a replay of its rules says what it keeps reserved.
         const double outside = mem.total() - mem.kv - mem.activations;
         const double prompt_tokens = in.prompt_tokens > 0 ? std::min<double>(in.prompt_tokens, c) : c;
-        const HfAllocatorReplay replay = p.engine == Engine::Hf && p.has_gpu && !p.gpu.unified && p.gpu.memory_bytes > outside && c > prompt_tokens
-                                             ? hf_allocator_replay(p, c, n, p.gpu.memory_bytes - outside)
+        const HfAllocatorReplay replay = p.engine == Engine::Hf && p.has_gpu && !p.gpu->unified && p.gpu->memory_bytes > outside && c > prompt_tokens
+                                             ? hf_allocator_replay(p, c, n, p.gpu->memory_bytes - outside)
                                              : HfAllocatorReplay{};
         const double stranded = std::max(0.0, replay.peak_reserved - replay.peak_allocated);
         if (stranded >= 1048576.0) {
-            const double reading = std::min(p.gpu.memory_bytes, mem.total() + stranded);
+            const double reading = std::min(p.gpu->memory_bytes, mem.total() + stranded);
             // Once the card fills, the reading saws between what a release leaves and the card.
             const double mean = std::min(reading, mem.total() + std::max(0.0, replay.mean_reserved - replay.peak_allocated));
             add_metric(e, "reserved_decoding_bytes", "nvidia-smi's highest reading while decoding (the allocator's cached segments)", reading, "bytes");
@@ -1041,11 +1053,11 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             add_metric(e, "host_bytes", "Weights in system memory", p.host_bytes, "bytes");
             const LlamaCppBuffers b = llamacpp_buffers(p, c, n);
             double host = b.host.total();
-            if (p.has_gpu && p.gpu.unified) {
+            if (p.has_gpu && p.gpu->unified) {
                 for (const auto& g : b.gpus) host += g.total();
                 add_metric(e, "gpu_working_set_bytes", "GPU working-set limit (unified memory)", p.gpu_capacity, "bytes");
             }
-            add_metric(e, "host_total_bytes", p.has_gpu && p.gpu.unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
+            add_metric(e, "host_total_bytes", p.has_gpu && p.gpu->unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
             add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");
@@ -1069,7 +1081,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                    "tokens/s");
         add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
         add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
-        e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu.name) +
+        e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu->name) +
                           ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
                           num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
         if (spec) {  // one snprintf: the wasm page's size budget (tests/browser/size.test.mjs)

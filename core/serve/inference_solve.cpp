@@ -52,7 +52,7 @@ double largest_fitting(Slack slack, double hi) {
     return lo;
 }
 
-double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu.memory_bytes * share : 0; }
+double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu->memory_bytes * share : 0; }
 
 // What system RAM has left for llama.cpp's host buffers at this shape (infinity when RAM is not
 // checked: no size given, another engine, or no GPU, which the CPU-only answers handle).
@@ -60,7 +60,7 @@ double ram_slack(const InferencePlan& p, double context, double n, double share)
     if (p.engine != Engine::LlamaCpp || !p.has_gpu || p.ram_bytes <= 0) return std::numeric_limits<double>::infinity();
     const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
     double host = b.host.total();
-    if (p.gpu.unified) for (const auto& g : b.gpus) host += g.total();
+    if (p.gpu->unified) for (const auto& g : b.gpus) host += g.total();
     return p.ram_bytes * share - host;
 }
 
@@ -84,12 +84,12 @@ std::string gib(double bytes) {
 std::string sequences(double n) { return num(n) + (n == 1 ? " sequence" : " sequences"); }
 
 std::string where(const InferencePlan& p) {
-    std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu.name;
+    std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu->name;
     if (p.engine == Engine::Vllm && p.pool > 0) s += " (vLLM pool " + gib(p.pool) + " per GPU)";
     else if (p.engine == Engine::Vllm)
         s += " (no vLLM pool: weights " + gib(p.weights_gpu) + " + activation peak " + gib(p.activation_peak) + " + non-torch " +
              gib(p.runtime_gpu) + " per GPU exceed the budget " + gib(p.budget) + ")";
-    else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu.memory_bytes);
+    else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu->memory_bytes);
     return s;
 }
 
@@ -120,7 +120,7 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
                               (vllm ? " with tensor parallelism " + num(count) : std::string(", layers split ") + num(count) + " ways"));
     }
     return answer("min_gpus", "Fewest GPUs", 0, "GPUs",
-                  "does not fit on up to 64 x " + base.gpu.name + (last_error.empty() ? std::string() : " (" + last_error + ")"));
+                  "does not fit on up to 64 x " + base.gpu->name + (last_error.empty() ? std::string() : " (" + last_error + ")"));
 }
 
 Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {

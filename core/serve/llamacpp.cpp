@@ -159,7 +159,7 @@ bool kv_type_quantized(const std::string& id) {
 
 const char* llamacpp_backend(const InferencePlan& p) {
     if (p.cpu_only || !p.has_gpu) return "CPU";
-    const std::string v = gpu_vendor(p.gpu);
+    const std::string v = gpu_vendor(*p.gpu);
     if (v == "apple") return "Metal";
     if (v == "amd") return "ROCm";
     if (v == "intel") return "SYCL";
@@ -357,8 +357,8 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
 
 void llamacpp_set_gpu(InferencePlan& p) {
     if (!p.has_gpu) return;
-    p.gpu_capacity = p.gpu.unified ? unified_gpu_budget(p.gpu.memory_bytes, p.in.host.wired_limit_mb) : p.gpu.memory_bytes;
-    p.ram_bytes = p.gpu.unified ? p.gpu.memory_bytes : p.in.host.ram_bytes;
+    p.gpu_capacity = p.gpu->unified ? unified_gpu_budget(p.gpu->memory_bytes, p.in.host.wired_limit_mb) : p.gpu->memory_bytes;
+    p.ram_bytes = p.gpu->unified ? p.gpu->memory_bytes : p.in.host.ram_bytes;
 }
 
 // [SECTION] buffers -------------------------------------------------------------------------------
@@ -425,7 +425,7 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
     const LlamaCppOptions& o = p.in.llamacpp;
     LlamaCppBuffers b;
     const std::string backend = llamacpp_backend(p);
-    const bool unified = p.has_gpu && p.gpu.unified;
+    const bool unified = p.has_gpu && p.gpu->unified;
     const int nd = p.cpu_only ? 0 : p.n_devices;
     b.gpus.resize(static_cast<size_t>(nd));
     for (int d = 0; d < nd; ++d)
@@ -624,7 +624,7 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
         if (mv.to < 0) host_read += r, host_layer_weights += layer_w;
         else gpu_read[static_cast<size_t>(mv.to)] += r;
     }
-    const double bw = p.has_gpu ? p.gpu.bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
+    const double bw = p.has_gpu ? p.gpu->bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
     double gpu_s = 0;
     for (double r : gpu_read) {
         t.gpu_bytes += r;
@@ -633,7 +633,7 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     t.host_bytes = host_read;
     t.decode_memory_s = gpu_s + host_read / host_bandwidth(p);
     // Prompt batches of 32+ tokens run CPU-resident weights on the GPU: each ubatch copies them.
-    if (nd > 0 && !(p.has_gpu && p.gpu.unified) && host_layer_weights > 0 && prompt >= 32)
+    if (nd > 0 && !(p.has_gpu && p.gpu->unified) && host_layer_weights > 0 && prompt >= 32)
         t.prefill_extra_s = std::ceil(prompt / llamacpp_ubatch(p.in.llamacpp)) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
     return t;
 }
@@ -655,7 +655,7 @@ LlamaCppTiming llamacpp_draft_timing(const InferencePlan& p, double context) {
     const double kv_gpu = gpu && !o.no_kv_offload ? kv * share : 0;
     t.gpu_bytes = dlayers * share + (dngl > dm.layers ? dhead : 0) + kv_gpu;
     t.host_bytes = dlayers * (1 - share) + (dngl > dm.layers ? 0 : dhead) + kv - kv_gpu;
-    const double bw = gpu ? p.gpu.bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
+    const double bw = gpu ? p.gpu->bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
     t.decode_memory_s = (bw > 0 ? t.gpu_bytes / bw : 0) + t.host_bytes / host_bandwidth(p);
     return t;
 }

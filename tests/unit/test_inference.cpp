@@ -786,3 +786,37 @@ TEST_CASE("HF generate, GQA models: repeat_kv's copies of K and V in eager and S
     CHECK(back.value.inference.hf.sdpa_enable_gqa);
     CHECK_FALSE(Config{}.inference.hf.sdpa_enable_gqa);
 }
+
+TEST_CASE("a plan points to its catalog GPU and keeps its own copy of a custom one, past the config") {
+    // Catalog: the plan's GPU is the catalog's entry itself (no copy of its strings, issue 15).
+    const Config h100 = vc::test::serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 8192);
+    const InferencePlan on_h100 = plan(h100);
+    REQUIRE(on_h100.has_gpu);
+    CHECK(on_h100.gpu.get() == find_gpu("h100-80gb"));
+    // Custom: a copy the plan owns, which a copy or a move of the plan carries with it, and which
+    // the config's own struct can go away before.
+    InferencePlan copied, moved;
+    {
+        Config c = h100;
+        c.inference.has_custom_gpu = true;
+        c.inference.custom_gpu.id = "custom";
+        c.inference.custom_gpu.name = "My 48 GB card";
+        c.inference.custom_gpu.memory_bytes = 48 * kBytesPerGiB;
+        c.inference.custom_gpu.bandwidth_gbps = 960;
+        InferencePlan p = plan(c);
+        REQUIRE(p.has_gpu);
+        CHECK(p.gpu.get() != &c.inference.custom_gpu);
+        copied = p;
+        moved = std::move(p);
+        c.inference.custom_gpu.name = "renamed";
+    }
+    for (const InferencePlan* p : {&copied, &moved}) {
+        CHECK(p->gpu->name == "My 48 GB card");
+        CHECK(p->gpu->memory_bytes == 48 * kBytesPerGiB);  // 51,539,607,552 B
+        CHECK(p->gpu.get() != find_gpu("h100-80gb"));
+    }
+    CHECK(copied.gpu.get() != moved.gpu.get());  // each plan its own copy
+    // Set back on a catalog GPU, a plan points to the catalog again.
+    copied = on_h100;
+    CHECK(copied.gpu.get() == find_gpu("h100-80gb"));
+}

@@ -167,6 +167,47 @@ TEST_CASE("JsonWriter's numbers and strings are nlohmann's bytes") {
     }
 }
 
+TEST_CASE("JsonWriter: a number written again, and numbers sharing a remembered slot, are nlohmann's bytes") {
+    // 1/3 is "0.3333333333333333" (16 threes: the shortest that reads back), 0.1 is "0.1"; the
+    // second 1/3 comes from what the writer remembers of the first.
+    io::JsonWriter w;
+    w.begin_array();
+    for (double x : {1.0 / 3, 0.1, 1.0 / 3}) w.value(x);
+    w.end_array();
+    CHECK(w.text() == "[0.3333333333333333,0.1,0.3333333333333333]");
+    // 2,000 fractional numbers, each written twice, in 16 slots: most share a slot with another.
+    io::JsonWriter many;
+    json reference = json::array();
+    many.begin_array();
+    double x = 0.7071;
+    for (int i = 0; i < 2000; ++i) {
+        x = std::fmod(x * 3.7 + 0.123, 1000.0);
+        for (int twice = 0; twice < 2; ++twice) {
+            many.value(x);
+            reference.push_back(x);
+        }
+        many.value(x * 1e-300);
+        reference.push_back(x * 1e-300);
+    }
+    many.end_array();
+    CHECK(many.text() == reference.dump());
+}
+
+TEST_CASE("JsonWriter escapes every ASCII byte as nlohmann does") {
+    // Bytes 0x00-0x7f in one string: \b \t \n \f \r, \u00xx (lowercase) for the other controls,
+    // \" and \\, DEL as it is; and one byte each, e.g. 0x1b is "\u001b" by hand.
+    std::string all;
+    for (int c = 0; c < 0x80; ++c) all.push_back(static_cast<char>(c));
+    for (const std::string& s : {all, std::string("\x1b"), std::string("say \"hi\"")}) {
+        io::JsonWriter w;
+        w.value(s);
+        CHECK(w.text() == io::dump(json(s)));
+    }
+    io::JsonWriter esc;
+    esc.value("\x1b");
+    CHECK(esc.text() == "\"\\u001b\"");
+}
+
 TEST_CASE("a result written as text is the tree's dump: every method and engine") {
     const char* configs[] = {
         R"({"method":"quick","params_b":7,"precision":"fp16","optimizer":"adamw-mixed","batch":4,"seq":2048})",
