@@ -289,6 +289,8 @@ constexpr FieldDef kTable[] = {
             .accepts("hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune"),
         Tog("training.compile", AT(training.compile), "torch.compile fusions on or off; null: the profile"),
         Tog("training.logits_fp32", AT(training.logits_fp32), "the loss upcasts logits to FP32; null: the profile"),
+        Tog("training.compile_loss", AT(training.compile_loss),
+            "the loss under torch.compile (torchtitan since April 2025, torchtune compile=True): 16-bit loss buffers; null: the profile (off)"),
         Num("training.loss_chunk_tokens", AT(training.loss_chunk_tokens), "chunked cross-entropy: tokens per chunk (0: off, -1: the profile)")
             .range(-1, 17592186044416.0, "tokens"),
 

@@ -297,8 +297,9 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     // "compiled loss": the loss function itself under torch.compile, as torchtitan runs it with
     // training.compile since April 2025 (components/loss.py build_cross_entropy_loss, PR #1033) and
     // torchtune's recipes with compile=True (training.compile_loss): inductor fuses the `.float()`
-    // upcast into the cross-entropy kernels, so the loss's vocab-sized buffers stay 16-bit.
-    if (note.find("compiled loss") != std::string::npos) cfg.training.logits_fp32 = Toggle::Off;
+    // upcast into the cross-entropy kernels, so the loss keeps its 16-bit input and writes a 16-bit
+    // gradient (training.compile_loss; its auto is off, which the other rows' dates need).
+    if (note.find("compiled loss") != std::string::npos) cfg.training.compile_loss = Toggle::On;
     // transformers' attention implementation where the note names it (attn_implementation=
     // "flash_attention_2", or SDPA's enable_gqa); the stacks with their own attention keep theirs.
     const ProfileBehaviour* row_stack = find_training_profile(cfg.training.profile);

@@ -681,6 +681,8 @@ bool training_inputs(App& a) {
         }
         changed |= choice(k, {"training.compile", "torch.compile", "Fused norms and pointwise ops keep fewer activations."}, kToggles, t.compile, true);
         changed |= choice(k, {"training.logits_fp32", "FP32 logits", "The loss upcasts batch x seq x vocab logits to FP32."}, kToggles, t.logits_fp32, true);
+        changed |= choice(k, {"training.compile_loss", "Compiled loss", "The loss under torch.compile (torchtitan since April 2025, torchtune compile=True): 16-bit logits and gradient, no FP32 copies."},
+                          kToggles, t.compile_loss, true);
         changed |= choice(k, {"training.grad_fp32", "FP32 grad buffers", "FP32 gradient accumulation buffers (Megatron main_grad)."}, kToggles, t.grad_fp32, true);
         changed |= choice(k, {"runtime.lazy_loading", "CUDA lazy loading", "Kernels load on first use (PyTorch >= 1.13): 0.5 GiB instead of 1343 MiB on an A100."},
                           kToggles, c.runtime.lazy_loading, true);

@@ -59,6 +59,15 @@ constexpr double kInt8BytesPerWeight = 1;
 // FP16, the dtype bitsandbytes dequantizes a 4-bit weight to when it was quantized from FP16
 // (QuantState.dtype). Source: bitsandbytes 0.42.0 functional.py dequantize_4bit (`dtype=quant_state.dtype`).
 constexpr double kFp16Bytes = 2;
+// A compiled cross_entropy(pred.float(), labels) (torchtitan components/loss.py, PR #1033; torchtune
+// training.compile_loss): aten decomposes log_softmax into amax, sub, exp, sum, log and its backward
+// into grad - exp(logp) * sum(grad) (torch/_decomp/decompositions.py _log_softmax_backward_data,
+// nll_loss_forward/backward, PyTorch 2.7), and the min-cut partitioner (torch/_functorch/partitioners.py)
+// saves the graph's 16-bit input and the per-row max and log-sum-exp, recomputing the pointwise
+// rest, so no FP32 copy or log-probabilities are saved; inductor's one fused backward kernel writes
+// the 16-bit gradient. At the loss backward: the saved logits (1) and their gradient (1), compute dtype.
+constexpr double kCompiledLossSaved = 1;
+constexpr double kCompiledLossGradient = 1;
 
 std::string str(long long v) { return std::to_string(v); }
 
@@ -142,6 +151,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
         if (s.profile.compiled) s.profile.eager_rmsnorm = false;
     }
     s.profile.logits_fp32 = toggle(in.logits_fp32, s.profile.logits_fp32);
+    s.profile.compile_loss = toggle(in.compile_loss, s.profile.compile_loss);
     s.profile.qlora_saves_inputs = toggle(in.lora.saves_inputs, s.profile.qlora_saves_inputs);
     s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
     s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
@@ -548,13 +558,26 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         parts.logits_vocab = static_cast<double>(m.vocab) / s.tp;
         parts.logits_tokens = tokens;
         const double loss_dtype = profile.logits_fp32 ? 4 : s.compute_bytes;
-        double buffers = profile.loss_buffers;
         const double chunk = profile.loss_chunk_tokens;
-        if (chunk > 0 && tokens > chunk) buffers = 1 + (profile.loss_buffers - 1) * chunk / tokens;
-        if (s.tp > 1) buffers += profile.loss_parallel_buffers;
+        const bool chunked = chunk > 0 && tokens > chunk;
         // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
         const double softcap = m.final_softcap > 0 ? s.compute_bytes : 0;
-        parts.logits_bytes_per_value = profile.logits_held * s.compute_bytes + softcap + buffers * loss_dtype;
+        if (profile.compile_loss) {
+            // The compiled loss saves the held 16-bit logits themselves (so at least one buffer is
+            // held) and writes a 16-bit gradient; chunked (one compiled call per chunk, torchtune's
+            // CEWithChunkedOutputLoss), autograd runs the chunks' loss backwards one after another:
+            // each frees its saved chunk as it writes the chunk's gradient, so the gradient adds one
+            // chunk's share at a time. Under TP the loss_parallel handlers' ops are traced into the
+            // same graph (AOTAutograd flattens DTensor) and fused: no loss-parallel buffer.
+            const double held = std::max(profile.logits_held, kCompiledLossSaved);
+            const double gradient = kCompiledLossGradient * (chunked ? chunk / tokens : 1);
+            parts.logits_bytes_per_value = (held + gradient) * s.compute_bytes + softcap;
+        } else {
+            double buffers = profile.loss_buffers;
+            if (chunked) buffers = 1 + (profile.loss_buffers - 1) * chunk / tokens;
+            if (s.tp > 1) buffers += profile.loss_parallel_buffers;
+            parts.logits_bytes_per_value = profile.logits_held * s.compute_bytes + softcap + buffers * loss_dtype;
+        }
     }
     a.logits = parts.logits_tokens * parts.logits_vocab * parts.logits_bytes_per_value;
     return a;

@@ -128,6 +128,7 @@ struct TrainingInputs {
     std::string profile = "hf-trainer";     // framework profile id (training_profiles())
     Toggle compile = Toggle::Auto;          // torch.compile fusions (fused norms and elementwise ops)
     Toggle logits_fp32 = Toggle::Auto;      // the loss upcasts logits to FP32
+    Toggle compile_loss = Toggle::Auto;     // the loss function itself under torch.compile (Auto: the profile's, off)
     double loss_chunk_tokens = -1;          // chunked loss: tokens per chunk (0: off, -1: profile)
 };
 
@@ -213,6 +214,11 @@ struct ProfileBehaviour {
     // Logits and loss
     bool logits_fp32 = true;            // the loss upcasts logits to FP32
     double loss_chunk_tokens = 0;       // chunked cross-entropy: tokens per chunk (0: off)
+    bool compile_loss = false;          // the loss under torch.compile: the upcast fused, 16-bit buffers only
+                                        // (torchtitan since PR #1033 and torchtune with compile=True do it,
+                                        // but the calibration rows predate it: off in every profile)
+    bool compiles_loss_now = false;     // the stack's current version compiles the loss with the model
+                                        // (a note says so when compile_loss is left to auto)
     double logits_held = 0;             // vocab-sized buffers (logits dtype) held through the loss peak
     double loss_buffers = 3;            // vocab-sized buffers (loss dtype) at the loss peak: saved + gradients
     double loss_parallel_buffers = 0;   // more of them with tensor parallelism, where the loss runs on the

@@ -116,7 +116,7 @@ std::string logits_formula(const TrainingSetup& s, const TrainingParts& parts, c
     std::string f = fnum(parts.logits_tokens) + " tokens x " + fnum(parts.logits_vocab) +
                     (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(parts.logits_bytes_per_value) + " B";
     if (s.in.head == OutputHead::LanguageModel)
-        f += std::string(" (") + (s.profile.logits_fp32 ? "FP32 loss" : "16-bit loss") +
+        f += std::string(" (") + (s.profile.compile_loss ? "compiled loss" : s.profile.logits_fp32 ? "FP32 loss" : "16-bit loss") +
              (s.profile.loss_chunk_tokens > 0 ? ", chunked by " + fnum(s.profile.loss_chunk_tokens) + " tokens" : "") + ")";
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
     return f;
@@ -202,6 +202,11 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");
+    if (s.profile.compiles_loss_now && s.profile.compiled && s.in.compile_loss == Toggle::Auto && s.in.head == OutputHead::LanguageModel)
+        e.notes.push_back(std::string("Recent ") + s.profile.id + " compiles the loss with the model (torchtitan since April 2025, "
+                          "torchtune with compile=True), which keeps 16-bit logits and gradient instead of FP32 copies: set "
+                          "training.compile_loss true (--set training.compile_loss=true) for those versions; auto leaves it off, "
+                          "as older versions ran.");
     if (step) e.notes.push_back("The peak is the optimizer step (activations are freed by then).");
     if (r.host_ram > 0) e.notes.push_back("Offload needs " + bytes_gb(r.host_ram) + " of (pinned) host RAM per GPU.");
     if (s.in.optimizer == OptimizerKind::PagedAdamW || s.in.optimizer == OptimizerKind::PagedAdamW8bit)

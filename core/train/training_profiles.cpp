@@ -90,6 +90,9 @@ ProfileBehaviour torchtitan() {
     // the schedule (torchtitan parallelize_llama.py; torch/distributed/pipelining/stage.py;
     // FSDPParam.to_accumulated_grad_if_needed).
     p.pp_keeps_unsharded = true;
+    // Since PR #1033 (April 2025) build_cross_entropy_loss wraps the loss in torch.compile whenever
+    // the model is compiled (torchtitan components/loss.py); C26-C28 (December 2024) predate it.
+    p.compiles_loss_now = true;
     // FSDP2 with 8k-32k-token steps: the FP32 loss buffers (tens of GB) and per-block gathers
     // leave cached blocks the next allocations cannot reuse. Fitted to C25-C29 (docs/accuracy.md).
     p.allocator_fragmentation = 0.13;
@@ -193,6 +196,9 @@ ProfileBehaviour torchtune() {
     // reserved. Source: torchtune's QLoRA tutorial reads 9.13 GB reserved right after init of
     // Llama-2-7B (NF4 weights ~3.9 GB, BF16 linears 13.0 GB): (9.13 - 3.9) / 13.0 = 0.40.
     p.qlora_init_residue = 0.40;
+    // Its recipes call training.compile_loss(self._loss_fn) when compile=True (recipes/
+    // lora_finetune_single_device.py, torchtune 0.3+): each chunk's cross-entropy compiled.
+    p.compiles_loss_now = true;
     return p;
 }
 

@@ -105,3 +105,26 @@ test('solve with target_utilization 1e16: an error with the range, not "-2147483
   assert.equal(r.out, '');
   assert.match(r.err, /target_utilization must be a number in \[0\.05, 1\], got 1e\+16/);
 });
+
+test('--set training.compile_loss=true: the compiled loss at 4 B a logit, the note gone; a bad value names the field', () => {
+  const titan = JSON.stringify({
+    method: 'detailed', task: 'training', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 8192, gpus: 8,
+    training: { sharding: 'fsdp', profile: 'torchtitan', compile: true },
+  });
+  const logits = (j) => j.components.find((c) => c.key === 'logits_loss');
+  const auto = run(['--config', '-', '--format', 'json'], titan);
+  assert.equal(auto.code, 0, auto.err);
+  const a = JSON.parse(auto.out);
+  // 8,192 tokens x 128,256 logits x 12 B (FP32) eager; 4 B (BF16 saved + BF16 gradient) compiled.
+  assert.equal(logits(a).bytes, 8192 * 128256 * 12);
+  assert.ok(a.notes.some((n) => n.includes('--set training.compile_loss=true')));
+  const on = run(['--config', '-', '--format', 'json', '--set', 'training.compile_loss=true'], titan);
+  assert.equal(on.code, 0, on.err);
+  const o = JSON.parse(on.out);
+  assert.equal(logits(o).bytes, 8192 * 128256 * 4);
+  assert.match(logits(o).formula, /x 4 B \(compiled loss\)/);
+  assert.ok(!o.notes.some((n) => n.includes('compile_loss')));
+  const bad = run(['--config', '-', '--set', 'training.compile_loss="maybe"'], titan);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /training\.compile_loss/);
+});

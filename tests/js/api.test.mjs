@@ -356,3 +356,21 @@ test('training.attention fa2 / sdpa-gqa: K and V at their own heads, by hand; re
     assert.equal(e.error.field, 'training.attention');
     assert.match(e.error.message, /profile litgpt accepts auto, flash, sdpa or eager/);
 });
+
+test('training.compile_loss: the compiled loss keeps 4 B a logit, by hand; a wrong value names the field', () => {
+    const config = (compile_loss) => ({
+        method: 'detailed', task: 'training', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 8192, gpus: 8,
+        training: { sharding: 'fsdp', profile: 'torchtitan', compile: true, compile_loss },
+    });
+    const loss = (v) => vc.estimate(config(v)).components.find((c) => c.key === 'logits_loss').bytes;
+    // Llama-3.1-8B, 8,192 tokens x 128,256 logits: eager FP32 buffers 3 x 4 B, compiled the saved
+    // BF16 logits and the BF16 gradient, 2 + 2 B: 12,608,077,824 B and 4,202,692,608 B.
+    assert.equal(loss(null), 8192 * 128256 * 12);
+    assert.equal(loss(false), 8192 * 128256 * 12);
+    assert.equal(loss(true), 8192 * 128256 * 4);
+    assert.ok(vc.estimate(config(null)).notes.some((n) => n.includes('training.compile_loss true')));
+    assert.deepEqual(vc.estimate(config(true)), cli(config(true)).json);
+    const e = vc.estimate(config('yes'));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.compile_loss');
+});

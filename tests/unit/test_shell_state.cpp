@@ -106,6 +106,29 @@ TEST_CASE("shell link: transformers' SDPA enable_gqa (no repeat_kv copies) round
     CHECK(copies.value.total_bytes - none.value.total_bytes == 536870912.0 - 119537664.0);
 }
 
+TEST_CASE("shell link: training.compile_loss round-trips (on, off, auto) and a bad value names the field", "[training]") {
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    set_task(c, Task::Training);
+    set_method(c, Method::Detailed);
+    c.training.profile = "torchtitan";
+    c.training.compile = Toggle::On;
+    c.training.compile_loss = Toggle::On;
+    CHECK(encode_fragment(c, UiState{}, default_inputs()).find("training.compile_loss=true") != std::string::npos);
+    CHECK(round_trip(c, UiState{}).training.compile_loss == Toggle::On);
+    c.training.compile_loss = Toggle::Off;
+    CHECK(round_trip(c, UiState{}).training.compile_loss == Toggle::Off);
+    c.training.compile_loss = Toggle::Auto;
+    CHECK(encode_fragment(c, UiState{}, default_inputs()).find("compile_loss") == std::string::npos);  // the default
+    CHECK(round_trip(c, UiState{}).training.compile_loss == Toggle::Auto);
+    Config back;
+    UiState view;
+    Error err;
+    REQUIRE(decode_fragment("v=2&method=detailed&training.compile_loss=7", default_inputs(), back, view, err));
+    CHECK(err.field == "training.compile_loss");
+    CHECK(back.training.compile_loss == Toggle::Auto);
+}
+
 TEST_CASE("shell link: training.attention fa2 round-trips; old links' flash and sdpa keep their meaning", "[attention]") {
     Config c = default_inputs();
     use_preset(c, *find_preset("llama-3.1-8b"));

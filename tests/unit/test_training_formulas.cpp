@@ -414,6 +414,53 @@ TEST_CASE("torchtitan's loss_parallel under TP: the vocabulary shard's loss hold
     CHECK(logits(4) == 8192.0 * 32064 * 16);
 }
 
+TEST_CASE("a compiled loss keeps the 16-bit logits and writes a 16-bit gradient: 4 B per logit, not 12", "[training]") {
+    // Llama-3.1-8B, batch 1 x 8192 tokens, 8 GPUs with FSDP: the logits component per GPU.
+    auto logits = [](const std::string& profile, const std::string& extra, int tp) {
+        const std::string text = std::string(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},)") +
+                                 R"("batch":1,"seq":8192,"gpus":8,"parallel":{"tp":)" + std::to_string(tp) +
+                                 R"(},"training":{"sharding":"fsdp","profile":")" + profile + "\"" + extra + "}}";
+        auto cfg = io::parse_config(text);
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        return e.value.component("logits_loss")->bytes;
+    };
+    // torchtitan, eager loss: the FP32 copy's log-probabilities, the gradient and its output,
+    // 8192 x 128,256 x 3 x 4 B = 12.61 GB; auto (off) is that too.
+    CHECK(logits("torchtitan", "", 1) == 8192.0 * 128256 * 12);
+    CHECK(logits("torchtitan", R"(,"compile_loss":false)", 1) == 8192.0 * 128256 * 12);
+    // Compiled: the saved BF16 logits and the BF16 gradient, 8192 x 128,256 x (2 + 2) B = 4.20 GB,
+    // 8.41 GB (7.83 GiB) less; logits_fp32 no longer matters (the upcast is inside the kernels).
+    CHECK(logits("torchtitan", R"(,"compile_loss":true)", 1) == 8192.0 * 128256 * 4);
+    CHECK(logits("torchtitan", R"(,"compile_loss":true,"logits_fp32":true)", 1) == 8192.0 * 128256 * 4);
+    // TP 4 (loss_parallel): eager 8192 x 32,064 x 4 x 4 B; compiled the same 4 B per logit of the shard.
+    CHECK(logits("torchtitan", R"(,"compile_loss":true)", 4) == 8192.0 * 32064 * 4);
+    // torchtune's CEWithChunkedOutputLoss, 1,024-token chunks compiled one by one: the BF16 logits
+    // (held and saved, 2 B) plus one chunk's BF16 gradient at a time (2 B x 1024 / 8192):
+    // 8192 x 128,256 x 2.25 B = 2.36 GB.
+    CHECK(logits("torchtune", R"(,"compile_loss":true,"loss_chunk_tokens":1024)", 1) == 8192.0 * 128256 * 2.25);
+}
+
+TEST_CASE("torchtitan and torchtune under compile note that recent versions compile the loss; auto leaves it off", "[training]") {
+    auto noted = [](const std::string& training) {
+        auto cfg = io::parse_config(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":8192,)"
+                                    R"("gpus":8,"training":{"sharding":"fsdp",)" + training + "}}");
+        REQUIRE(cfg.ok);
+        auto e = estimate(cfg.value);
+        REQUIRE(e.ok);
+        bool found = false;
+        for (const auto& n : e.value.notes) found |= n.find("training.compile_loss true") != std::string::npos;
+        return found;
+    };
+    CHECK(noted(R"("profile":"torchtitan","compile":true)"));
+    CHECK(noted(R"("profile":"torchtune","compile":true)"));
+    CHECK_FALSE(noted(R"("profile":"torchtitan")"));                                   // eager: no compiled loss
+    CHECK_FALSE(noted(R"("profile":"torchtitan","compile":true,"compile_loss":false)"));  // said, so no note
+    CHECK_FALSE(noted(R"("profile":"torchtitan","compile":true,"compile_loss":true)"));
+    CHECK_FALSE(noted(R"("profile":"torch-compile")"));                                 // HF's loss: not this mechanism
+}
+
 TEST_CASE("torchtitan with PP: FSDP keeps the stage gathered and its FP32 gradients unsharded across micro-batches", "[training]") {
     // Llama-3.1-8B, 16 GPUs: PP 2 x FSDP 8, 2 micro-batches of 1 x 2048 tokens, 1F1B.
     auto cfg = io::parse_config(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":2048,

@@ -201,6 +201,8 @@ export interface TrainingConfig {
     compile?: boolean | null;
     /** the loss upcasts logits to FP32; null: the profile (default null) */
     logits_fp32?: boolean | null;
+    /** the loss under torch.compile (torchtitan since April 2025, torchtune compile=True): 16-bit loss buffers; null: the profile (off) (default null) */
+    compile_loss?: boolean | null;
     /** chunked cross-entropy: tokens per chunk (0: off, -1: the profile) (default -1; [-1, 1.759218604e+13] tokens) */
     loss_chunk_tokens?: number;
 }
