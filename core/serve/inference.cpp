@@ -118,8 +118,8 @@ double vllm_non_torch(const InferenceInputs& in, const GpuSpec* gpu) {
 std::string vllm_sampler_text(const InferenceInputs& in) {
     if (in.vllm.profile_all_tokens) return num(in.constants.vllm_token_logit_bytes) + " B (logits, FP32 copy, probabilities)";
     return num(vllm_sampler_bytes(in)) + (in.vllm.sampler == VllmSampler::Flashinfer
-                                              ? " B (FlashInfer sampler: FP32 logits, masked copy, probabilities; no sort)"
-                                              : " B (PyTorch top-k/top-p: sorted FP32 logits, int64 indices, probabilities)");
+                                              ? " B (FlashInfer sampler: 16-bit logits, FP32 copy, masked copy, probabilities; no sort)"
+                                              : " B (PyTorch top-k/top-p: 16-bit logits, FP32 copy, sorted values, int64 indices, probabilities, cumsum)");
 }
 std::string vllm_non_torch_text(const InferencePlan& p) {
     const InferenceInputs& in = p.in;

@@ -133,8 +133,8 @@ struct HostInputs {
 
 // The sampler vLLM profiles (v1/sample/ops/topk_topp_sampler.py): the PyTorch path sorts the
 // logits; FlashInfer's samples by rejection. Auto: PyTorch, since the default changed with the
-// version (V1 0.7 used FlashInfer when installed, 0.8 only with VLLM_USE_FLASHINFER_SAMPLER=1,
-// later releases again by default where flashinfer is installed and supports the GPU).
+// version (V1 0.7 used FlashInfer when installed; from 0.8 releases asked for
+// VLLM_USE_FLASHINFER_SAMPLER=1; vLLM main turns it on where flashinfer is installed and supports the GPU).
 enum class VllmSampler { Auto, Pytorch, Flashinfer };
 // Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py): Auto as vLLM
 // decides, on at TP 2, 4, 6, 8 when TP is 2 or the GPUs are fully NVLink-connected; Off as
