@@ -73,6 +73,9 @@ constexpr EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("ex
 // bitsandbytes compute dtype, as the bytes of one value (the member holds bytes).
 constexpr EnumName kBnbCompute[] = {{"fp32", 4, true}, {"bf16", 2, true}, {"fp16", 2, true}};
 constexpr EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, true}};
+constexpr EnumName kVllmSamplers[] = {N("auto", VllmSampler::Auto), N("pytorch", VllmSampler::Pytorch), N("flashinfer", VllmSampler::Flashinfer)};
+constexpr EnumName kVllmCustomAllReduce[] = {N("auto", VllmCustomAllReduce::Auto), N("on", VllmCustomAllReduce::On),
+                                             N("off", VllmCustomAllReduce::Off)};
 constexpr EnumName kLlamaProfiles[] = {{"llama-server", 0, true}, {"ollama", 1, true}};
 // The planner's cluster ranking (PlanRank in core/plan/plan.hpp: Time, Cost, TokensPerGpu).
 constexpr EnumName kPlanRanks[] = {{"time", 0, true}, {"cost", 1, true}, {"tokens_per_gpu", 2, true}};
@@ -383,6 +386,10 @@ constexpr FieldDef kTable[] = {
         Bool("inference.vllm.enforce_eager", AT(inference.vllm.enforce_eager), "no CUDA graphs"),
         Enum("inference.vllm.profile_logits", enum_names(kProfileLogits), ENUM(bool, inference.vllm.profile_all_tokens),
              "the profiling run's logits: one per sequence, or one per batched token"),
+        Enum("inference.vllm.sampler", enum_names(kVllmSamplers), ENUM(VllmSampler, inference.vllm.sampler),
+             "top-k/top-p sampler in the profiling run: pytorch sorts the logits, flashinfer does not (auto: pytorch)"),
+        Enum("inference.vllm.custom_all_reduce", enum_names(kVllmCustomAllReduce), ENUM(VllmCustomAllReduce, inference.vllm.custom_all_reduce),
+             "custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce)"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
@@ -490,12 +497,18 @@ constexpr FieldDef kTable[] = {
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
-        Num("inference.constants.vllm_non_torch_tp_gib", AT(inference.constants.vllm_non_torch_tp_bytes), "vLLM non-torch memory with tp > 1")
+        Num("inference.constants.vllm_non_torch_tp_gib", AT(inference.constants.vllm_non_torch_tp_bytes),
+            "vLLM non-torch memory with tp > 1 (NCCL and custom all-reduce)")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
+        Num("inference.constants.vllm_custom_all_reduce_mib", AT(inference.constants.vllm_custom_all_reduce_bytes),
+            "custom all-reduce's part of vllm_non_torch_tp_gib")
+            .range(0, 1e6, "MiB").scaled(kBytesPerMiB).nonnegative(),
         Num("inference.constants.vllm_cuda_graph_gib", AT(inference.constants.vllm_cuda_graph_bytes), "vLLM CUDA graphs")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_sampler_bytes_per_logit", AT(inference.constants.vllm_sampler_bytes_per_logit),
             "vLLM sampler bytes per logit in the profiling run").range(0, 1e6, "bytes"),
+        Num("inference.constants.vllm_flashinfer_sampler_bytes_per_logit", AT(inference.constants.vllm_flashinfer_sampler_bytes_per_logit),
+            "the same with FlashInfer's sampler (vllm.sampler flashinfer)").range(0, 1e6, "bytes"),
         Num("inference.constants.vllm_token_logit_bytes", AT(inference.constants.vllm_token_logit_bytes), "vLLM bytes per token logit")
             .range(0, 1e6, "bytes"),
         Num("inference.constants.llamacpp_ctx_pad", AT(inference.constants.llamacpp_ctx_pad), "llama.cpp pads the context to a multiple of this")

@@ -277,9 +277,11 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
 
 // vLLM: the method column carries the log's settings, "vllm util 0.90 max_model_len 8192", and where
 // stated "max_num_seqs 256", "max_num_batched_tokens 2048", "tp 4", "enforce-eager", "chunked
-// prefill off", and for a card outside the catalog "total_gpu_memory 21.48 GiB". The value is the
-// quantity the note names first: weights, KV cache (the pool; in unit "tokens" vLLM's "GPU KV cache
-// size: N tokens"), activation peak or non-torch memory.
+// prefill off", and for a card outside the catalog "total_gpu_memory 21.48 GiB" (a custom GPU: PCIe,
+// so no custom all-reduce beyond TP 2). The method or note naming "FlashInfer sampler" / "FlashInfer
+// top-p" sets inference.vllm.sampler flashinfer, "disable-custom-all-reduce" custom_all_reduce off.
+// The value is the quantity the note names first: weights, KV cache (the pool; in unit "tokens"
+// vLLM's "GPU KV cache size: N tokens"), activation peak or non-torch memory.
 void serve_row(const CalibrationRow& row, RowCheck& out) {
     Error err;
     Config cfg = row_config(row, Engine::Vllm, err);
@@ -315,6 +317,9 @@ void serve_row(const CalibrationRow& row, RowCheck& out) {
     row_int(number_after(method, "tp", cfg.inference.tp), "column method (tp)", cfg.inference.tp, err);
     v.enforce_eager = has(method, "enforce-eager") || has(method, "enforce_eager");
     const std::string note = ascii_lower(row.get("note"));
+    const std::string said = ascii_lower(method) + " " + note;
+    if (has(said, "flashinfer sampler") || has(said, "flashinfer top-p")) v.sampler = VllmSampler::Flashinfer;
+    if (has(said, "disable-custom-all-reduce") || has(said, "disable_custom_all_reduce")) v.custom_all_reduce = VllmCustomAllReduce::Off;
     const char* key = "weights";
     if (note.rfind("kv", 0) == 0) key = "kv_cache";
     else if (note.rfind("activation", 0) == 0) key = "activations";

@@ -120,6 +120,16 @@ const Choice<GptqKernel> kGptqKernels[] = {
     {GptqKernel::Marlin, "Marlin", "Fused dequantization: no buffer."},
     {GptqKernel::Torch, "Dequantize", "Triton / torch kernels: the largest matrix in FP16 while it runs."},
 };
+const Choice<VllmSampler> kVllmSamplers[] = {
+    {VllmSampler::Auto, "Auto (PyTorch)", "The default changed between releases: taken as the PyTorch sort."},
+    {VllmSampler::Pytorch, "PyTorch", "Top-k/top-p sorts the logits: 40 B per logit in the profile."},
+    {VllmSampler::Flashinfer, "FlashInfer", "Rejection sampling without a sort: 14 B per logit (VLLM_USE_FLASHINFER_SAMPLER=1)."},
+};
+const Choice<VllmCustomAllReduce> kVllmCustomAllReduce[] = {
+    {VllmCustomAllReduce::Auto, "Auto", "As vLLM decides: on at TP 2, and at TP 4, 6, 8 on NVLink / xGMI boards."},
+    {VllmCustomAllReduce::On, "On", "Its two 8 MiB IPC buffers per GPU counted."},
+    {VllmCustomAllReduce::Off, "Off", "--disable-custom-all-reduce: NCCL alone."},
+};
 
 // Powers of two for batch-like inputs and context lengths.
 constexpr std::initializer_list<double> kBatchPresets = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
@@ -881,6 +891,12 @@ bool serving_inputs(App& a) {
         if (in.engine == Engine::Vllm)
             changed |= check(m, {"inference.vllm.profile_logits", "Profile all tokens' logits", "vLLM V1 <= 0.7 computed logits for every batched token: GiBs more."},
                              in.vllm.profile_all_tokens, "older vLLM");
+        if (in.engine == Engine::Vllm && !in.vllm.profile_all_tokens)
+            changed |= choice(m, {"inference.vllm.sampler", "Sampler", "The top-k/top-p sampler vLLM profiles over max_num_seqs x vocab logits."},
+                              kVllmSamplers, in.vllm.sampler);
+        if (in.engine == Engine::Vllm && in.tp != 1)
+            changed |= choice(m, {"inference.vllm.custom_all_reduce", "Custom all-reduce", "vLLM's all-reduce kernel for tensor parallelism and its IPC buffers."},
+                              kVllmCustomAllReduce, in.vllm.custom_all_reduce);
         if (in.engine == Engine::Hf && wf && std::string(wf->id).rfind("gptq", 0) == 0) {
             changed |= choice(m, {"inference.hf.gptq_kernel", "GPTQ kernel", "The kernel's persistent buffers (AutoGPTQ / optimum / transformers)."},
                               kGptqKernels, in.hf.gptq_kernel);

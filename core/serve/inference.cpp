@@ -69,8 +69,10 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.driver_reserved_gib", k.driver_reserved_bytes},
                         {"inference.constants.vllm_non_torch_gib", k.vllm_non_torch_bytes},
                         {"inference.constants.vllm_non_torch_tp_gib", k.vllm_non_torch_tp_bytes},
+                        {"inference.constants.vllm_custom_all_reduce_mib", k.vllm_custom_all_reduce_bytes},
                         {"inference.constants.vllm_cuda_graph_gib", k.vllm_cuda_graph_bytes},
                         {"inference.constants.vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit},
+                        {"inference.constants.vllm_flashinfer_sampler_bytes_per_logit", k.vllm_flashinfer_sampler_bytes_per_logit},
                         {"inference.constants.vllm_token_logit_bytes", k.vllm_token_logit_bytes},
                         {"inference.constants.llamacpp_ctx_pad", k.llamacpp_ctx_pad},
                         {"inference.constants.bandwidth_efficiency", k.bandwidth_efficiency},
@@ -107,6 +109,43 @@ bool gated(const ModelSpec& m) { return m.mlp != MlpKind::Gelu; }
 // [SECTION] plan ----------------------------------------------------------------------------------
 namespace {
 
+// The sampler's peak per logit in vLLM's dummy sampler run (inference.vllm.sampler).
+double vllm_sampler_bytes(const InferenceInputs& in) {
+    return in.vllm.sampler == VllmSampler::Flashinfer ? in.constants.vllm_flashinfer_sampler_bytes_per_logit
+                                                       : in.constants.vllm_sampler_bytes_per_logit;
+}
+
+// vLLM's non-torch memory on one GPU of `gpu` (nullptr: none chosen): the measured figure when the
+// config gives one, else the CUDA runtime, with TP the NCCL part, and custom all-reduce's buffers
+// when it runs (vllm_custom_all_reduce_on).
+double vllm_non_torch(const InferenceInputs& in, const GpuSpec* gpu) {
+    const auto& k = in.constants;
+    if (in.vllm.non_torch_bytes >= 0) return in.vllm.non_torch_bytes;
+    if (in.tp <= 1) return k.vllm_non_torch_bytes;
+    const double nccl = std::max(0.0, k.vllm_non_torch_tp_bytes - k.vllm_custom_all_reduce_bytes);
+    return k.vllm_non_torch_bytes + nccl + (vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, gpu) ? k.vllm_custom_all_reduce_bytes : 0);
+}
+
+// The assumptions of the two above, for the estimate's components.
+std::string vllm_sampler_text(const InferenceInputs& in) {
+    if (in.vllm.profile_all_tokens) return num(in.constants.vllm_token_logit_bytes) + " B (logits, FP32 copy, probabilities)";
+    return num(vllm_sampler_bytes(in)) + (in.vllm.sampler == VllmSampler::Flashinfer
+                                              ? " B (FlashInfer sampler: 16-bit logits, FP32 copy, masked copy, probabilities; no sort)"
+                                              : " B (PyTorch top-k/top-p: 16-bit logits, FP32 copy, sorted values, int64 indices, probabilities, cumsum)");
+}
+std::string vllm_non_torch_text(const InferencePlan& p) {
+    const InferenceInputs& in = p.in;
+    if (in.vllm.non_torch_bytes >= 0) return "measured value from the config";
+    if (in.tp <= 1) return "CUDA runtime";
+    const bool on = vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, p.has_gpu ? p.gpu.get() : nullptr);
+    if (on) return "CUDA runtime + NCCL buffers + custom all-reduce IPC buffers " + num(in.constants.vllm_custom_all_reduce_bytes / 1048576) + " MiB";
+    return "CUDA runtime + NCCL buffers; custom all-reduce off (" +
+           std::string(in.vllm.custom_all_reduce == VllmCustomAllReduce::Off ? "custom_all_reduce off"
+                       : in.tp % 2 != 0 || in.tp > 8                        ? "vLLM supports it at TP 2, 4, 6, 8 only"
+                                                                             : "vLLM disables it beyond 2 GPUs without NVLink") +
+           ")";
+}
+
 // The profiled activation peak of a vLLM-like engine: one forward over max_num_batched_tokens
 // tokens (the residual stream plus the largest of the attention projections and the MLP), then
 // the logits and the sampler (docs/inference.md, "vLLM profile").
@@ -127,7 +166,7 @@ double vllm_activation_peak(const InferencePlan& p) {
     const double moe = m.experts > 0 ? m.top_k * ((gated(m) ? 3.0 : 2.0) * m.expert_ffn / tp + h) : 0;
     const double forward = T * B * (2 * h + std::max({attn_width, dense_mlp, moe}));
     const double rows = v.profile_all_tokens ? T : std::min<double>(v.max_num_seqs, T);
-    const double per_logit = v.profile_all_tokens ? p.in.constants.vllm_token_logit_bytes : p.in.constants.vllm_sampler_bytes_per_logit;
+    const double per_logit = v.profile_all_tokens ? p.in.constants.vllm_token_logit_bytes : vllm_sampler_bytes(p.in);
     const double logits = T * h * B + rows * m.vocab * per_logit;
     return std::max(forward, logits);
 }
@@ -157,6 +196,7 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     if (gpu) p.gpu.set(*gpu);
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
     if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
+    if (p.engine == Engine::Vllm) p.runtime_gpu = vllm_non_torch(p.in, gpu);
     if (p.engine == Engine::LlamaCpp && gpu) {
         llamacpp_set_gpu(p);
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
@@ -344,9 +384,7 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
                 p.rope_cache = static_cast<double>(m.context_limit) * rotary_dim * p.dtype_bytes;
             }
             p.weights_gpu = p.weights.per_gpu + p.rope_cache;
-            p.runtime_gpu = in.vllm.non_torch_bytes >= 0
-                                ? in.vllm.non_torch_bytes
-                                : in.constants.vllm_non_torch_bytes + (in.tp > 1 ? in.constants.vllm_non_torch_tp_bytes : 0);
+            p.runtime_gpu = vllm_non_torch(in, gpu);  // again for each GPU in set_plan_gpu
             p.graphs_gpu = in.vllm.enforce_eager ? 0 : (in.vllm.cuda_graph_bytes >= 0 ? in.vllm.cuda_graph_bytes : in.constants.vllm_cuda_graph_bytes);
             p.activation_peak = in.vllm.activation_peak_bytes >= 0 ? in.vllm.activation_peak_bytes : vllm_activation_peak(p);
             break;
@@ -427,6 +465,16 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     Error err;
     if (!place_plan(p, plan_gpu(p, rs.value.catalog_gpu), err)) return R::failure(err);
     return R::success(std::move(p));
+}
+
+bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu) {
+    if (tp <= 1 || mode == VllmCustomAllReduce::Off) return false;
+    if (mode == VllmCustomAllReduce::On) return true;
+    // vllm/distributed/device_communicators/custom_all_reduce.py (read at main, 2026): _SUPPORTED_WORLD_SIZES
+    // [2, 4, 6, 8]; "not supported on more than two PCIe-only GPUs" (world_size > 2 and not
+    // is_fully_connected). P2P is not modelled: a TP 2 pair without it also falls back to NCCL.
+    if (tp != 2 && tp != 4 && tp != 6 && tp != 8) return false;
+    return tp == 2 || gpu == nullptr || gpu_fully_connected(*gpu);
 }
 
 // [SECTION] memory --------------------------------------------------------------------------------
@@ -960,8 +1008,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                         : "forward over " + num(in.vllm.max_num_batched_tokens) + " batched tokens, then logits for " +
                                               num(in.vllm.profile_all_tokens ? in.vllm.max_num_batched_tokens
                                                                              : std::min(in.vllm.max_num_seqs, in.vllm.max_num_batched_tokens)) +
-                                              " rows x vocab " + num(m.vocab)});
-            e.components.push_back({"runtime", "Non-torch memory", mem.runtime, in.tp > 1 ? "CUDA runtime + NCCL buffers" : "CUDA runtime"});
+                                              " rows x vocab " + num(m.vocab) + " x " + vllm_sampler_text(in)});
+            e.components.push_back({"runtime", "Non-torch memory", mem.runtime, vllm_non_torch_text(p)});
             e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs,
                                     in.vllm.enforce_eager ? std::string("enforce_eager: none") : "captured after the KV pool, outside gpu_memory_utilization"});
             break;

@@ -49,6 +49,10 @@ struct InferenceConstants {
     // Extra non-torch memory per GPU with tensor parallelism (NCCL and custom all-reduce buffers):
     // vLLM logs show 0.59-0.73 GiB at TP 2 (vllm-gfx906 issue 10).
     double vllm_non_torch_tp_bytes = 0.6 * 1073741824.0;
+    // The part of it custom all-reduce allocates outside torch on each GPU: two IPC buffers of
+    // max_size 8 MiB each, the metadata one and the registered input one (vLLM main, 2026,
+    // distributed/device_communicators/custom_all_reduce.py, create_shared_buffer; rank_data is torch).
+    double vllm_custom_all_reduce_bytes = 2 * 8.0 * 1048576.0;
     // CUDA graphs captured after the KV cache is allocated, outside gpu_memory_utilization: vLLM
     // logs "Graph capturing finished ... took 0.3-0.7 GiB" for 1-8B models.
     double vllm_cuda_graph_bytes = 0.5 * 1073741824.0;
@@ -56,6 +60,10 @@ struct InferenceConstants {
     // bf16 logits, an FP32 copy, sorted values and int64 indices, probabilities, cumulative sums.
     // PR #10511 logs 1.26 GiB for Llama-3-8B at 256 x 128,256 logits: ~41 B per logit.
     double vllm_sampler_bytes_per_logit = 40;
+    // The same peak with FlashInfer's sampler (vLLM V1 flashinfer_sample -> flashinfer sampling.py
+    // top_k_top_p_sampling_from_logits, "top_k_first"; flashinfer 0.2.x-0.3): the model's bf16 logits
+    // (2 B), the sampler's FP32 copy (4), top_k_mask_logits' masked copy (4) and its softmax (4).
+    double vllm_flashinfer_sampler_bytes_per_logit = 14;
     // Profiles that compute logits for every batched token (vLLM V1 up to 0.7): BF16 logits, an
     // FP32 copy and FP32 probabilities, 2 + 4 + 4 bytes per logit. Inferred from C30, whose log
     // shows a 9.37 GiB peak for Llama-3-8B at 8192 batched tokens.
@@ -124,6 +132,16 @@ struct HostInputs {
     double wired_limit_mb = 0;  // Apple: sysctl iogpu.wired_limit_mb (0: macOS's default limit)
 };
 
+// The sampler vLLM profiles (v1/sample/ops/topk_topp_sampler.py): the PyTorch path sorts the
+// logits; FlashInfer's samples by rejection. Auto: PyTorch, since the default changed with the
+// version (V1 0.7 used FlashInfer when installed; from 0.8 releases asked for
+// VLLM_USE_FLASHINFER_SAMPLER=1; vLLM main turns it on where flashinfer is installed and supports the GPU).
+enum class VllmSampler { Auto, Pytorch, Flashinfer };
+// Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py): Auto as vLLM
+// decides, on at TP 2, 4, 6, 8 when TP is 2 or the GPUs are fully NVLink-connected; Off as
+// --disable-custom-all-reduce.
+enum class VllmCustomAllReduce { Auto, On, Off };
+
 struct VllmOptions {
     double gpu_memory_utilization = 0.9;   // vLLM default
     int max_num_batched_tokens = 8192;     // tokens in the profiling forward (vLLM V1 default for the LLM class)
@@ -133,7 +151,13 @@ struct VllmOptions {
     double activation_peak_bytes = -1;     // >= 0: a measured peak (vLLM's log) replaces the model
     double non_torch_bytes = -1;           // >= 0: replaces the constant
     double cuda_graph_bytes = -1;          // >= 0: replaces the constant
+    VllmSampler sampler = VllmSampler::Auto;
+    VllmCustomAllReduce custom_all_reduce = VllmCustomAllReduce::Auto;
 };
+
+// Whether vLLM's custom all-reduce runs at `tp` GPUs of `gpu` (nullptr: no GPU chosen, taken as
+// fully connected, the figure before the interconnect was modelled) under `mode`.
+bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu);
 
 enum class SplitMode { Layer, Row, None };  // --split-mode
 

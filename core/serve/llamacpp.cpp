@@ -710,6 +710,9 @@ std::string launch_command(const InferencePlan& p) {
         if (in.vllm.max_num_batched_tokens != 8192) s += " --max-num-batched-tokens " + num_plain(in.vllm.max_num_batched_tokens);
         if (p.kv_dtype && std::string(p.kv_dtype->id) == "fp8") s += " --kv-cache-dtype fp8";
         if (in.vllm.enforce_eager) s += " --enforce-eager";
+        if (in.vllm.custom_all_reduce == VllmCustomAllReduce::Off && p.tp > 1) s += " --disable-custom-all-reduce";
+        // FlashInfer's sampler is the default only in some releases (VllmSampler): ask for it.
+        if (in.vllm.sampler == VllmSampler::Flashinfer) s = "VLLM_USE_FLASHINFER_SAMPLER=1 " + s;
         return s;
     }
     if (p.engine == Engine::Hf) return "";

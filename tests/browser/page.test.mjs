@@ -398,6 +398,36 @@ test('transformers serving: SDPA enable_gqa (issue 12) drops GQA models\' repeat
     await other.close();
 });
 
+test('vLLM serving: the sampler and custom all-reduce choices (issue 12) under MORE INPUTS change the profile and non-torch memory', async () => {
+    const other = await context.newPage();
+    await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=vllm&model.preset=llama-3.1-8b&gpu=l40s-48gb&inference.tp=4');
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    let s = await w.state();
+    assert.equal(s.inputs.inference.vllm.sampler, 'auto');
+    // The sampler's logits peak over 8,192 batched tokens at TP 4: 8192 x 4096 x 2 B + 256 x 128,256 x 40 B.
+    assert.equal(s.result.breakdown.activations, 67108864 + 1313341440);
+    const offRuntime = s.result.breakdown.runtime;
+    await w.inView('more/serving_more');
+    await w.click('more/serving_more');
+    await w.inView('inference.vllm.sampler');
+    await w.pick('inference.vllm.sampler', 'inference.vllm.sampler/flashinfer');
+    s = await w.state();
+    assert.equal(s.inputs.inference.vllm.sampler, 'flashinfer');
+    // FlashInfer: 14 B per logit, 8192 x 4096 x 2 B + 256 x 128,256 x 14 B.
+    assert.equal(s.result.breakdown.activations, 67108864 + 459669504);
+    assert.match(s.fragment, /inference\.vllm\.sampler=flashinfer/);
+    // TP 4 on L40S cards (PCIe): vLLM leaves custom all-reduce off; on adds its two 8 MiB IPC buffers.
+    await w.inView('inference.vllm.custom_all_reduce');
+    await w.pick('inference.vllm.custom_all_reduce', 'inference.vllm.custom_all_reduce/on');
+    s = await w.state();
+    assert.equal(s.inputs.inference.vllm.custom_all_reduce, 'on');
+    assert.ok(Math.abs(s.result.breakdown.runtime - offRuntime - 16 * 2 ** 20) < 1, 'custom all-reduce: 16 MiB more');
+    assert.match(s.fragment, /inference\.vllm\.custom_all_reduce=on/);
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();

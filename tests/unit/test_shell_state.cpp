@@ -129,6 +129,30 @@ TEST_CASE("shell link: training.compile_loss round-trips (on, off, auto) and a b
     CHECK(back.training.compile_loss == Toggle::Auto);
 }
 
+TEST_CASE("shell link: vLLM's sampler and custom all-reduce round-trip and change the figure", "[vllm-mech]") {
+    Config c = serving_llama_8b();
+    c.gpu_id = "l40s-48gb";
+    c.inference.tp = 2;
+    sync_shared(c);
+    const auto before = estimate(c);
+    c.inference.vllm.sampler = VllmSampler::Flashinfer;
+    c.inference.vllm.custom_all_reduce = VllmCustomAllReduce::Off;
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    CHECK(f.find("inference.vllm.sampler=flashinfer") != std::string::npos);
+    CHECK(f.find("inference.vllm.custom_all_reduce=off") != std::string::npos);
+    const Config back = round_trip(c, UiState{});
+    CHECK(back.inference.vllm.sampler == VllmSampler::Flashinfer);
+    CHECK(back.inference.vllm.custom_all_reduce == VllmCustomAllReduce::Off);
+    const auto after = estimate(back);
+    REQUIRE(before.ok);
+    REQUIRE(after.ok);
+    // Llama-3.1-8B at TP 2: 256 x 128,256 logits x (40 - 14) B = 853,671,936 B less profile peak
+    // (the logits, not the forward, are its peak either way) and the 16 MiB of custom all-reduce's
+    // buffers less non-torch memory.
+    CHECK(before.value.component("activations")->bytes - after.value.component("activations")->bytes == 256.0 * 128256 * 26);
+    CHECK(before.value.component("runtime")->bytes - after.value.component("runtime")->bytes == 16.0 * 1048576);
+}
+
 TEST_CASE("shell link: training.attention fa2 round-trips; old links' flash and sdpa keep their meaning", "[attention]") {
     Config c = default_inputs();
     use_preset(c, *find_preset("llama-3.1-8b"));

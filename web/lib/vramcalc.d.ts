@@ -335,6 +335,10 @@ export interface InferenceVllmConfig {
     enforce_eager?: boolean;
     /** the profiling run's logits: one per sequence, or one per batched token (default 'sequences') */
     profile_logits?: 'sequences' | 'tokens';
+    /** top-k/top-p sampler in the profiling run: pytorch sorts the logits, flashinfer does not (auto: pytorch) (default 'auto') */
+    sampler?: 'auto' | 'pytorch' | 'flashinfer';
+    /** custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce) (default 'auto') */
+    custom_all_reduce?: 'auto' | 'on' | 'off';
     /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null; [0, 1000000] GiB) */
     activation_peak_gib?: number | null;
     /** measured non-torch memory replaces the constant (null: constant) (default null; [0, 1000000] GiB) */
@@ -425,12 +429,16 @@ export interface InferenceConstantsConfig {
     driver_reserved_gib?: number;
     /** vLLM non-torch memory, one GPU (default 0.13; [0, 1000000] GiB) */
     vllm_non_torch_gib?: number;
-    /** vLLM non-torch memory with tp > 1 (default 0.6; [0, 1000000] GiB) */
+    /** vLLM non-torch memory with tp > 1 (NCCL and custom all-reduce) (default 0.6; [0, 1000000] GiB) */
     vllm_non_torch_tp_gib?: number;
+    /** custom all-reduce's part of vllm_non_torch_tp_gib (default 16; [0, 1000000] MiB) */
+    vllm_custom_all_reduce_mib?: number;
     /** vLLM CUDA graphs (default 0.5; [0, 1000000] GiB) */
     vllm_cuda_graph_gib?: number;
     /** vLLM sampler bytes per logit in the profiling run (default 40; [0, 1000000] bytes) */
     vllm_sampler_bytes_per_logit?: number;
+    /** the same with FlashInfer's sampler (vllm.sampler flashinfer) (default 14; [0, 1000000] bytes) */
+    vllm_flashinfer_sampler_bytes_per_logit?: number;
     /** vLLM bytes per token logit (default 10; [0, 1000000] bytes) */
     vllm_token_logit_bytes?: number;
     /** llama.cpp pads the context to a multiple of this (default 256; [1, 1048576] tokens) */

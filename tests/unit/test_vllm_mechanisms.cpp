@@ -1,0 +1,136 @@
+// vLLM's sampler (inference.vllm.sampler) and custom all-reduce (inference.vllm.custom_all_reduce):
+// the profile peak and the non-torch memory each changes, computed by hand, and the settings' JSON.
+#include <catch.hpp>
+
+#include <string>
+
+#include "core/estimate.hpp"
+#include "core/serve/inference.hpp"
+#include "core/units.hpp"
+#include "inference_helpers.hpp"
+#include "io/config_json.hpp"
+
+using namespace vc;
+using vc::test::plan;
+using vc::test::serving;
+
+namespace {
+
+const double kGiB = 1073741824.0, kMiB = 1048576.0;
+
+std::string component_text(const Config& cfg, const char* id) {
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    return e.value.component(id)->formula;
+}
+
+}  // namespace
+
+TEST_CASE("vLLM sampler: FlashInfer's dummy sampler run holds 14 B per logit, the PyTorch sort 40 B (X21)", "[vllm-mech]") {
+    // Llama-3.2-1B BF16 as X21 profiles it: 2048 batched tokens, 256 sequences, vocab 128,256.
+    Config cfg = serving("llama-3.2-1b", Engine::Vllm, "bf16", "h100-80gb", 131072);
+    cfg.inference.vllm.max_num_batched_tokens = 2048;
+    cfg.inference.vllm.max_num_seqs = 256;
+    // Forward: 2048 x 2 B x (2 x 2048 + max(attention (32 + 2 x 8) x 64 + 32 x 64 = 5120,
+    // MLP 3 x 8192 = 24576)) = 117,440,512 B. Logits: the hidden states 2048 x 2048 x 2 B =
+    // 8,388,608 B plus 256 x 128,256 logits x bytes per logit; the larger of the two is the peak.
+    const double hidden = 2048.0 * 2048 * 2, logits = 256.0 * 128256;
+    SECTION("auto is the PyTorch path: 8,388,608 + 32,833,536 x 40 = 1,321,730,048 B") {
+        CHECK(plan(cfg).activation_peak == hidden + logits * 40);
+        CHECK(plan(cfg).activation_peak == 1321730048.0);
+        cfg.inference.vllm.sampler = VllmSampler::Pytorch;
+        CHECK(plan(cfg).activation_peak == 1321730048.0);
+        CHECK(component_text(cfg, "activations").find("PyTorch top-k/top-p") != std::string::npos);
+    }
+    SECTION("flashinfer: 8,388,608 + 32,833,536 x 14 = 468,058,112 B = 0.436 GiB (X21 logs 0.45 GiB)") {
+        cfg.inference.vllm.sampler = VllmSampler::Flashinfer;
+        CHECK(plan(cfg).activation_peak == hidden + logits * 14);
+        CHECK(plan(cfg).activation_peak == 468058112.0);
+        CHECK(component_text(cfg, "activations").find("FlashInfer sampler") != std::string::npos);
+        // The constant moves it: 10 B per logit gives 8,388,608 + 328,335,360 = 336,723,968 B.
+        cfg.inference.constants.vllm_flashinfer_sampler_bytes_per_logit = 10;
+        CHECK(plan(cfg).activation_peak == 336723968.0);
+    }
+    SECTION("logits for every batched token (profile_logits tokens) take no sampler setting") {
+        cfg.inference.vllm.profile_all_tokens = true;
+        const double all_tokens = plan(cfg).activation_peak;
+        cfg.inference.vllm.sampler = VllmSampler::Flashinfer;
+        CHECK(plan(cfg).activation_peak == all_tokens);
+        // 8,388,608 + 2048 x 128,256 x 10 B = 8,388,608 + 2,626,682,880 = 2,635,071,488 B.
+        CHECK(all_tokens == 2635071488.0);
+    }
+}
+
+TEST_CASE("vLLM custom all-reduce: its two 8 MiB IPC buffers where vLLM runs it, NCCL's part everywhere (X19)", "[vllm-mech]") {
+    // Non-torch per GPU: 0.13 GiB, with TP + 0.6 GiB, of which custom all-reduce is 2 x 8 MiB.
+    const double with_car = 0.13 * kGiB + 0.6 * kGiB, without = with_car - 16 * kMiB;
+    auto runtime = [](const char* gpu, int tp, VllmCustomAllReduce mode = VllmCustomAllReduce::Auto) {
+        Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", gpu, 8192);
+        cfg.inference.tp = tp;
+        cfg.inference.vllm.custom_all_reduce = mode;
+        return plan(cfg).runtime_gpu;
+    };
+    SECTION("auto: on at TP 2 on any card, at TP 4 and 8 only on fully connected (SXM / OAM) cards") {
+        CHECK(runtime("h100-80gb", 1) == 0.13 * kGiB);
+        CHECK(runtime("h100-80gb", 2) == with_car);
+        CHECK(runtime("l40s-48gb", 2) == with_car);
+        CHECK(runtime("h100-80gb", 4) == with_car);
+        CHECK(runtime("a100-80gb", 8) == with_car);
+        CHECK(runtime("l40s-48gb", 4) == without);
+        CHECK(runtime("rtx-4090-24gb", 8) == without);
+        // H100 NVL: NVLink bridges pairs only, so four of them are not fully connected.
+        CHECK(runtime("h100-nvl-94gb", 4) == without);
+    }
+    SECTION("on / off force it either way") {
+        CHECK(runtime("l40s-48gb", 4, VllmCustomAllReduce::On) == with_car);
+        CHECK(runtime("h100-80gb", 2, VllmCustomAllReduce::Off) == without);
+        CHECK(runtime("h100-80gb", 1, VllmCustomAllReduce::On) == 0.13 * kGiB);  // one GPU: no all-reduce
+    }
+    SECTION("the rule: world sizes 2, 4, 6, 8; a custom GPU is PCIe; no GPU keeps the figure before the rule") {
+        CHECK(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 2, nullptr));
+        CHECK(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 4, nullptr));
+        CHECK_FALSE(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 3, nullptr));
+        CHECK_FALSE(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 16, find_gpu("h100-80gb")));
+        CHECK(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 6, find_gpu("mi300x-192gb")));
+        GpuSpec lab;
+        lab.name = "Lab card";
+        lab.memory_bytes = 48 * kGiB;
+        CHECK_FALSE(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 4, &lab));
+        CHECK(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 2, &lab));
+    }
+    SECTION("the estimate names the assumption; the launch command carries the two settings") {
+        Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "l40s-48gb", 8192);
+        cfg.inference.tp = 4;
+        CHECK(component_text(cfg, "runtime").find("custom all-reduce off (vLLM disables it beyond 2 GPUs without NVLink)") != std::string::npos);
+        cfg.gpu_id = "h100-80gb";
+        CHECK(component_text(cfg, "runtime").find("custom all-reduce IPC buffers 16 MiB") != std::string::npos);
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.component("runtime")->bytes == with_car);
+        CHECK(e.value.launch_command.find("--disable-custom-all-reduce") == std::string::npos);
+        cfg.inference.vllm.custom_all_reduce = VllmCustomAllReduce::Off;
+        cfg.inference.vllm.sampler = VllmSampler::Flashinfer;
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find(" --disable-custom-all-reduce") != std::string::npos);
+    }
+}
+
+TEST_CASE("vLLM sampler and custom all-reduce settings: JSON names, round trip, a named error", "[vllm-mech]") {
+    auto r = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"l40s-48gb",
+        "inference":{"engine":"vllm","tp":2,"vllm":{"sampler":"flashinfer","custom_all_reduce":"off"}}})");
+    REQUIRE(r.ok);
+    CHECK(r.value.inference.vllm.sampler == VllmSampler::Flashinfer);
+    CHECK(r.value.inference.vllm.custom_all_reduce == VllmCustomAllReduce::Off);
+    auto back = io::config_from_json(io::config_to_json(r.value));
+    REQUIRE(back.ok);
+    CHECK(back.value.inference.vllm.sampler == VllmSampler::Flashinfer);
+    CHECK(back.value.inference.vllm.custom_all_reduce == VllmCustomAllReduce::Off);
+    auto bad = io::parse_config(R"({"task":"inference","inference":{"vllm":{"sampler":"triton"}}})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.vllm.sampler");
+    bad = io::parse_config(R"({"task":"inference","inference":{"vllm":{"custom_all_reduce":"yes"}}})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.vllm.custom_all_reduce");
+}
