@@ -54,6 +54,16 @@ after(async () => {
     server?.close();
 });
 
+// A second page opened at `link`, its first frames drawn and its results settled.
+async function openSettled(link) {
+    const other = await context.newPage();
+    await other.goto(link);
+    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
+    const w = new Visitor(other);
+    await w.settled();
+    return { other, w };
+}
+
 test('the page loads the worked example with no console errors and no request leaving localhost', async () => {
     await v.settled();
     assert.deepEqual(consoleErrors, []);
@@ -297,11 +307,7 @@ test('switching task and method keeps the shared inputs; the page computes what 
 });
 
 test('the length chart marks the model\'s context window; the longest context stops there', async () => {
-    const other = await context.newPage();
-    await other.goto(`${url}#v=1&method=detailed&task=inference&model.preset=llama-3-8b&gpu=h200-141gb`);
-    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
-    const w = new Visitor(other);
-    await w.settled();
+    const { other, w } = await openSettled(`${url}#v=1&method=detailed&task=inference&model.preset=llama-3-8b&gpu=h200-141gb`);
     const s = await w.state();
     // Llama-3 8B: 8,192 tokens (config.json max_position_embeddings); an H200 holds far more KV.
     assert.equal(s.answers.max_context.value, 8192);
@@ -320,11 +326,7 @@ test('the length chart marks the model\'s context window; the longest context st
 });
 
 test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worked example showed FP16; INT8 stays', async () => {
-    const other = await context.newPage();
-    await other.goto(url);
-    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
-    const w = new Visitor(other);
-    await w.settled();
+    const { other, w } = await openSettled(url);
     await w.click('method/quick');
     let s = await w.state();
     assert.equal(s.inputs.precision, 'fp16', 'the worked example: a 7B model in FP16');
@@ -355,11 +357,7 @@ test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worke
 });
 
 test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches the context between the lazy and the eager model', async () => {
-    const other = await context.newPage();
-    await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=h100-80gb');
-    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
-    const w = new Visitor(other);
-    await w.settled();
+    const { other, w } = await openSettled(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=h100-80gb');
     let s = await w.state();
     assert.equal(s.inputs.inference.engine, 'hf');
     // On the H100 (core/catalog/cuda_context.hpp): the framework part, 0.5 GiB less the A100's local
@@ -378,12 +376,8 @@ test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches t
 });
 
 test('transformers serving: SDPA enable_gqa (issue 12) drops GQA models\' repeat_kv copies from the last decode step', async () => {
-    const other = await context.newPage();
-    await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=a100-80gb' +
+    const { other, w } = await openSettled(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=a100-80gb' +
         '&inference.context=4096&inference.prompt_tokens=64&inference.concurrency=8&inference.weights=bf16');
-    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
-    const w = new Visitor(other);
-    await w.settled();
     let s = await w.state();
     assert.equal(s.inputs.inference.hf.attention, 'sdpa');
     // K and V expanded to 32 heads for 8 sequences at 4,096 tokens: 2 x 8 x 32 x 4,096 x 128 x 2 B.
@@ -399,11 +393,7 @@ test('transformers serving: SDPA enable_gqa (issue 12) drops GQA models\' repeat
 });
 
 test('vLLM serving: the sampler and custom all-reduce choices (issue 12) under MORE INPUTS change the profile and non-torch memory', async () => {
-    const other = await context.newPage();
-    await other.goto(url + '#v=2&task=inference&method=detailed&inference.engine=vllm&model.preset=llama-3.1-8b&gpu=l40s-48gb&inference.tp=4');
-    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
-    const w = new Visitor(other);
-    await w.settled();
+    const { other, w } = await openSettled(url + '#v=2&task=inference&method=detailed&inference.engine=vllm&model.preset=llama-3.1-8b&gpu=l40s-48gb&inference.tp=4');
     let s = await w.state();
     assert.equal(s.inputs.inference.vllm.sampler, 'auto');
     // The sampler's logits peak over 8,192 batched tokens at TP 4: 8192 x 4096 x 2 B + 256 x 128,256 x 40 B.
@@ -451,11 +441,7 @@ test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
 test('a shared link restores the same state in a fresh page, and back/forward walk the history', async () => {
     const s = await v.state();
     const link = `${url}#${s.fragment}`;
-    const other = await context.newPage();
-    await other.goto(link);
-    await other.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2);
-    const w = new Visitor(other);
-    await w.settled();
+    const { other, w } = await openSettled(link);
     const t = await w.state();
     assert.deepEqual(t.inputs, s.inputs);
     assert.deepEqual(t.result, s.result);
