@@ -371,7 +371,7 @@ json fabrics_to_json() {
     json f = json::array(), n = json::array();
     for (const auto& x : fabric_catalog())
         f.push_back({{"id", x.id}, {"name", x.name}, {"intra_node", x.intra_node}, {"line_gbps", x.line_gbps},
-                     {"efficiency", x.efficiency}, {"achieved_gbps", x.achieved_gbps()}, {"latency_us", x.latency_us}, {"source", x.source}});
+                     {"efficiency", x.efficiency}, {"achieved_gbps", x.achieved_gbps()}, {"latency_us", x.latency_us}, {"all_to_all", x.all_to_all}, {"source", x.source}});
     for (const auto& x : node_catalog())
         n.push_back({{"gpu", x.gpu_id}, {"gpus_per_node", x.gpus_per_node}, {"intra_fabric", x.intra_fabric},
                      {"purchase_usd", x.purchase_usd}, {"gemm_share", x.gemm_share}, {"attention_share", x.attention_share},

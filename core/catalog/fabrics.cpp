@@ -27,15 +27,15 @@ const std::vector<FabricSpec>& fabric_catalog() {
     static const std::vector<FabricSpec> catalog = {
         // intra-node links
         {"nvlink5", "NVLink 5 / NVSwitch (B200)", true, 900, 0.80, 3,
-         "NVIDIA DGX B200 datasheet: 1.8 TB/s NVLink per GPU (both directions); nccl-tests busbw ~80% of it"},
+         "NVIDIA DGX B200 datasheet: 1.8 TB/s NVLink per GPU (both directions); nccl-tests busbw ~80% of it", true},
         {"nvlink4", "NVLink 4 / NVSwitch (H100, H200)", true, 450, 0.80, 3,
-         "NVIDIA H100 datasheet: 900 GB/s NVLink per GPU (both directions); nccl-tests busbw ~360 GB/s"},
+         "NVIDIA H100 datasheet: 900 GB/s NVLink per GPU (both directions); nccl-tests busbw ~360 GB/s", true},
         {"nvlink3", "NVLink 3 / NVSwitch (A100)", true, 300, 0.78, 4,
-         "NVIDIA A100 datasheet: 600 GB/s NVLink per GPU (both directions); nccl-tests busbw ~230 GB/s"},
+         "NVIDIA A100 datasheet: 600 GB/s NVLink per GPU (both directions); nccl-tests busbw ~230 GB/s", true},
         {"nvlink2", "NVLink 2 (V100, DGX-1 hybrid cube mesh)", true, 150, 0.75, 5,
          "NVIDIA V100 datasheet: 300 GB/s NVLink per GPU (both directions)"},
         {"infinity-fabric", "AMD Infinity Fabric (MI300X, 8-GPU mesh)", true, 448, 0.70, 5,
-         "AMD MI300X datasheet: 7 links x 128 GB/s (both directions) = 896 GB/s per GPU; RCCL busbw ~70% of it"},
+         "AMD MI300X datasheet: 7 links x 128 GB/s (both directions) = 896 GB/s per GPU; RCCL busbw ~70% of it", true},
         {"pcie5", "PCIe Gen5 x16 (no NVLink)", true, 64, 0.75, 8,
          "PCI-SIG Gen5 x16: 64 GB/s per direction; P2P through the host bridge reaches ~75%"},
         {"pcie4", "PCIe Gen4 x16 (no NVLink)", true, 32, 0.75, 8,
@@ -94,6 +94,12 @@ const NodeSpec* find_node(const std::string& gpu_id) {
     for (const auto& n : node_catalog())
         if (n.gpu_id == gpu_id) return &n;
     return nullptr;
+}
+
+bool gpu_fully_connected(const GpuSpec& g) {
+    const NodeSpec* n = find_node(g.id);
+    const FabricSpec* f = n ? find_fabric(n->intra_fabric) : nullptr;
+    return f && f->all_to_all;
 }
 
 }  // namespace vc

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/catalog/gpus.hpp"
 #include "core/status.hpp"
 
 namespace vc {
@@ -19,6 +20,10 @@ struct FabricSpec {
     double efficiency = 0;       // achieved share of the line rate for large collectives (bus bandwidth)
     double latency_us = 0;       // per hop / per message latency, microseconds (the alpha term)
     std::string source;          // one line: where the figures come from
+    // Every GPU of the node linked directly to every other (NVSwitch, AMD's 8-GPU Infinity Fabric
+    // mesh), as vLLM's is_fully_connected asks of NVML / amdsmi; PCIe and NVLink 2's hybrid cube
+    // mesh (DGX-1: each V100 links to four of the seven others) are not.
+    bool all_to_all = false;
     double achieved_gbps() const { return line_gbps * efficiency; }
 };
 
@@ -44,5 +49,10 @@ const std::vector<FabricSpec>& fabric_catalog();       // intra-node links first
 const FabricSpec* find_fabric(const std::string& id);  // nullptr if unknown
 const std::vector<NodeSpec>& node_catalog();
 const NodeSpec* find_node(const std::string& gpu_id);  // nullptr if the GPU has no node entry
+
+// Whether a node of these cards has every GPU linked to every other: the node catalog's link for
+// the GPU is `all_to_all` (the SXM / OAM boards). PCIe cards, pairs bridged by NVLink (H100 NVL),
+// consumer cards and a custom GPU (no node entry): false.
+bool gpu_fully_connected(const GpuSpec& g);
 
 }  // namespace vc

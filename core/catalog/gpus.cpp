@@ -60,13 +60,4 @@ const GpuSpec* find_gpu(const std::string& id) {
     return nullptr;
 }
 
-bool gpu_fully_connected(const GpuSpec& g) {
-    // HGX / DGX boards: H100 and H200 SXM5 and B200 through NVSwitch, A100 SXM4 through NVSwitch
-    // (the A100 whitepaper's HGX A100), MI300X through xGMI (AMD Instinct MI300X platform, 8 OAM).
-    static const char* const kLinked[] = {"h100-80gb", "h200-141gb", "b200-180gb", "a100-80gb", "a100-40gb", "mi300x-192gb"};
-    for (const char* id : kLinked)
-        if (g.id == id) return true;
-    return false;
-}
-
 }  // namespace vc

@@ -33,11 +33,6 @@ struct GpuSpec {
 // "nvidia", "amd", "intel", "apple" (the vendor field, else the name's first word).
 std::string gpu_vendor(const GpuSpec& g);
 
-// Whether a node of these cards has every GPU linked to every other (NVLink / NVSwitch, AMD
-// xGMI), as vLLM's is_fully_connected asks of NVML / amdsmi: the SXM / OAM boards of the catalog.
-// PCIe cards, pairs bridged by NVLink (H100 NVL), consumer cards and a custom GPU: false.
-bool gpu_fully_connected(const GpuSpec& g);
-
 // The Metal working-set limit macOS reports for a unified-memory Mac with `ram_bytes` of RAM
 // (recommendedMaxWorkingSetSize): 2/3 of RAM up to 32 GiB, 3/4 above (constants in local_gpus.cpp;
 // tests/calibration/llamacpp.csv L22-L24). `wired_limit_mb` > 0 (sysctl iogpu.wired_limit_mb)

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/catalog/fabrics.hpp"
 #include "core/config.hpp"
 #include "core/fields.hpp"
 #include "core/gpu_choice.hpp"

@@ -54,6 +54,9 @@ test('plan --list-fabrics: the catalog with sources', () => {
   assert.equal(ndr.line_gbps, 50);
   assert.ok(Math.abs(ndr.achieved_gbps - 45) < 1e-9);
   assert.ok(j.nodes.find((n) => n.gpu === 'h100-80gb').purchase_usd === 25000);
+  // every GPU linked to every other: NVSwitch yes; PCIe and DGX-1's hybrid cube mesh (NVLink 2) no
+  const a2a = (id) => j.fabrics.find((f) => f.id === id).all_to_all;
+  assert.deepEqual(['nvlink4', 'infinity-fabric', 'pcie4', 'nvlink2'].map(a2a), [true, true, false, false]);
 });
 
 test('plan --pareto --fabric-chart: time against cost over cluster sizes, the same job on each fabric', () => {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/catalog/fabrics.hpp"
 #include "core/estimate.hpp"
 #include "core/serve/inference.hpp"
 #include "core/units.hpp"
@@ -97,6 +98,18 @@ TEST_CASE("vLLM custom all-reduce: its two 8 MiB IPC buffers where vLLM runs it,
         lab.memory_bytes = 48 * kGiB;
         CHECK_FALSE(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 4, &lab));
         CHECK(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 2, &lab));
+        // DGX-1's hybrid cube mesh links each V100 to four of the other seven: not every pair.
+        CHECK_FALSE(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 4, find_gpu("v100-16gb")));
+    }
+    SECTION("fully connected is the node catalog's link, one place: NVSwitch and the MI300X mesh") {
+        int linked = 0;
+        for (const auto& g : gpu_catalog()) {
+            const NodeSpec* n = find_node(g.id);
+            const std::string link = n ? n->intra_fabric : "";
+            CHECK(gpu_fully_connected(g) == (link == "nvlink5" || link == "nvlink4" || link == "nvlink3" || link == "infinity-fabric"));
+            linked += gpu_fully_connected(g);
+        }
+        CHECK(linked == 6);  // H100 SXM, H200, B200, A100 80GB and 40GB SXM, MI300X
     }
     SECTION("the estimate names the assumption; the launch command carries the two settings") {
         Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "l40s-48gb", 8192);
