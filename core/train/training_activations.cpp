@@ -92,9 +92,9 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         const double* mm = in.gated ? gated_mm : plain_mm;
         const int n = in.gated ? 7 : 6;
         double kept = 0, kept_whole = 0;
-        // Compiled, MUST_SAVE only bans recomputing a node; the min-cut partitioner saves the nodes
-        // the backward reads (torch/_functorch/partitioners.py should_ban_recomputation, solve_min_cut),
-        // and a dense layer's down projection output feeds only the residual add: not saved.
+        // Compiled, MUST_SAVE only bans recomputing a node, and the partitioner drops saved values the
+        // backward does not use (torch/_functorch/partitioners.py should_ban_recomputation,
+        // _extract_fwd_bwd_modules); a dense layer's down projection output feeds only the residual add.
         const bool down_unread = profile.compiled && in.gated && !moe;
         const int last_kept = down_unread ? n - 1 : n;
         for (int i = 0; i < last_kept; i += 2) {
