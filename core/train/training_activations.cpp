@@ -92,7 +92,12 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         const double* mm = in.gated ? gated_mm : plain_mm;
         const int n = in.gated ? 7 : 6;
         double kept = 0, kept_whole = 0;
-        for (int i = 0; i < n; i += 2) {
+        // Compiled, MUST_SAVE only bans recomputing a node, and the partitioner drops saved values the
+        // backward does not use (torch/_functorch/partitioners.py should_ban_recomputation,
+        // _extract_fwd_bwd_modules); a dense layer's down projection output feeds only the residual add.
+        const bool down_unread = profile.compiled && in.gated && !moe;
+        const int last_kept = down_unread ? n - 1 : n;
+        for (int i = 0; i < last_kept; i += 2) {
             // The rowwise down projection's matmul output (width h) is whole on every TP rank.
             if (profile.tp_saves_gathered && in.gated && i == n - 1) kept_whole += mm[i];
             else kept += mm[i];
@@ -101,8 +106,9 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         r.sharded = value_bytes * kept + value_bytes * q_width + 4 * in.heads;
         r.gathered = value_bytes * kept_whole;
         // torchtitan's save list also keeps _c10d_functional.reduce_scatter_tensor outputs: with
-        // TP + SP the sequence-sharded outputs of wo and w2 (2 x h per token / TP).
-        if (profile.tp_saves_gathered) r.scattered = 2 * value_bytes * h;
+        // TP + SP the sequence-sharded outputs of wo and w2 (2 x h per token / TP); compiled, only
+        // wo's, which the recomputed ffn_norm input reads.
+        if (profile.tp_saves_gathered) r.scattered = (down_unread ? 1 : 2) * value_bytes * h;
         return r;
     }
 

@@ -62,7 +62,7 @@ ProfileBehaviour torchtitan() {
     p.description =
         "PyTorch torchtitan: FSDP2 with BF16 compute params gathered per block (FP32 sharded params, FP32 reduce), "
         "eager RMSNorm in FP32, repeat_kv for GQA, op-level selective checkpointing (every other matmul output kept), "
-        "loss on .float() logits, foreach AdamW.";
+        "loss on .float() logits, fused AdamW.";
     p.autocast = false;
     p.autocast_weight_copies = false;
     p.autocast_input_copies = false;
@@ -90,6 +90,9 @@ ProfileBehaviour torchtitan() {
     // the schedule (torchtitan parallelize_llama.py; torch/distributed/pipelining/stage.py;
     // FSDPParam.to_accumulated_grad_if_needed).
     p.pp_keeps_unsharded = true;
+    // optimizer.implementation defaults to "fused" since PR #881 (February 2025; components/
+    // optimizer.py passes fused=True to AdamW): one kernel per parameter group, no foreach temporaries.
+    p.foreach_optimizer = false;
     // Since PR #1033 (April 2025) build_cross_entropy_loss wraps the loss in torch.compile whenever
     // the model is compiled (torchtitan components/loss.py); C26-C28 (December 2024) predate it.
     p.compiles_loss_now = true;

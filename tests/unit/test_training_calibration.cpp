@@ -417,21 +417,27 @@ TEST_CASE("validate --cv: each fitted constant scored on rows of other sources o
     }
     CHECK(error_of("X42").measured_oom);
     CHECK(error_of("X44").measured_oom);
-    // torchtitan before its loss was compiled (torchao's float8 README, March 2025) and eager
-    // (PR #1884, October 2025, its peak the optimizer step's): within 5%.
+    // torchtitan before its loss was compiled (torchao's float8 README, March 2025: its BF16 baseline,
+    // whose note names the float8 README but no float8 run) and eager (PR #1884, October 2025): within 5%.
+    for (size_t i = 0; i < extra.value.rows.size(); ++i)
+        if (extra.value.rows[i][0] == "X51") {
+            auto x51 = io::training_row_config(io::CalibrationRow{&extra.value, i});
+            REQUIRE(x51.ok);
+            CHECK(x51.value.training.precision == TrainPrecision::Bf16Mixed);
+        }
     CHECK(std::fabs(error_of("X51").error) <= 0.05);
     CHECK(std::fabs(error_of("X57").error) <= 0.05);
-    // After it (June 2025), with the compiled loss at 4 B a logit: the batch-2 H200 runs within 6%
-    // over, the batch-1 runs the open miss docs/accuracy.md names (about 30% over); never under.
+    // After it (June 2025), with the compiled loss at 4 B a logit and the partitioner's unsaved down
+    // projection: the batch-2 H200 runs within 5% under, the batch-1 runs the open miss
+    // docs/accuracy.md names (about 24% over).
     for (const char* id : {"X49", "X50"}) {
         INFO(id);
-        CHECK(error_of(id).error > 0);
-        CHECK(error_of(id).error < 0.06);
+        CHECK(std::fabs(error_of(id).error) < 0.05);
     }
     for (const char* id : {"X47", "X48"}) {
         INFO(id);
-        CHECK(error_of(id).error > 0.25);
-        CHECK(error_of(id).error < 0.35);
+        CHECK(error_of(id).error > 0.20);
+        CHECK(error_of(id).error < 0.27);
     }
     // The vLLM constants (fitted on C30, vLLM issue 12330) judged on the seven other vLLM logs, X15-X29
     // (docs/validation.md): median 4.1% over their pools, activation peaks, non-torch and weights.
