@@ -69,4 +69,25 @@ bool gpu_fully_connected(const GpuSpec& g) {
     return false;
 }
 
+int gpu_compute_capability(const GpuSpec& g) {
+    // From the catalog entries' comments (the CUDA C++ Programming Guide's compute capabilities),
+    // gpus.cpp and local_gpus.cpp.
+    struct Cc {
+        const char* id;
+        int cc;
+    };
+    static const Cc kCc[] = {
+        {"h100-80gb", 90},        {"h100-nvl-94gb", 90},          {"h200-141gb", 90},       {"b200-180gb", 100},
+        {"a100-80gb", 80},        {"a100-40gb", 80},              {"l40s-48gb", 89},        {"a10g-24gb", 86},
+        {"l4-24gb", 89},          {"v100-16gb", 70},              {"t4-16gb", 75},          {"rtx-4090-24gb", 89},
+        {"rtx-5090-32gb", 120},   {"rtx-3060-12gb", 86},          {"rtx-3090-24gb", 86},    {"rtx-3090-ti-24gb", 86},
+        {"rtx-4060-8gb", 89},     {"rtx-4060-ti-16gb", 89},       {"rtx-4070-12gb", 89},    {"rtx-4070-ti-super-16gb", 89},
+        {"rtx-4080-16gb", 89},    {"rtx-5060-ti-16gb", 120},      {"rtx-5070-12gb", 120},   {"rtx-5080-16gb", 120},
+        {"rtx-4060-laptop-8gb", 89}, {"rtx-4090-laptop-16gb", 89}, {"rtx-5090-laptop-24gb", 120}, {"rtx-a6000-48gb", 86},
+    };
+    for (const auto& c : kCc)
+        if (g.id == c.id) return c.cc;
+    return 0;
+}
+
 }  // namespace vc

@@ -38,6 +38,11 @@ std::string gpu_vendor(const GpuSpec& g);
 // PCIe cards, pairs bridged by NVLink (H100 NVL), consumer cards and a custom GPU: false.
 bool gpu_fully_connected(const GpuSpec& g);
 
+// The CUDA compute capability of an NVIDIA catalog card as major x 10 + minor (80 for the A100,
+// 86 for the A10G, 90 for the H100), as each entry's comment gives it; 0 for AMD, Intel, Apple and
+// a custom GPU (not known). vLLM picks kernels by it (core/serve: the MXFP4 MoE backend).
+int gpu_compute_capability(const GpuSpec& g);
+
 // The Metal working-set limit macOS reports for a unified-memory Mac with `ram_bytes` of RAM
 // (recommendedMaxWorkingSetSize): 2/3 of RAM up to 32 GiB, 3/4 above (constants in local_gpus.cpp;
 // tests/calibration/llamacpp.csv L22-L24). `wired_limit_mb` > 0 (sysctl iogpu.wired_limit_mb)
