@@ -52,6 +52,7 @@ json gpu_to_json(const GpuSpec& g) {
             {"price_per_hour_usd", g.price_per_hour_usd},
             {"sms", g.sms},
             {"threads_per_sm", g.threads_per_sm},
+            {"compute_capability", g.compute_capability},
             {"source", g.source}};
 }
 

@@ -23,6 +23,10 @@ struct GpuSpec {
     // context's local-memory reservation, core/catalog/cuda_context.hpp); 0 = not modelled.
     int sms = 0;
     int threads_per_sm = 0;
+    // NVIDIA: the CUDA compute capability as major x 10 + minor (80 for the A100, 86 for the A10G,
+    // 90 for the H100); 0 for AMD, Intel, Apple and a custom GPU (not known). vLLM picks kernels by
+    // it (core/serve: the MXFP4 MoE backend); threads_per_sm follows from it (unit test).
+    int compute_capability = 0;
     std::string source;        // one line: where the figures come from
     // Local machines (core/catalog/local_gpus.cpp). Empty vendor: read from the name's first word.
     std::string vendor;        // "nvidia", "amd", "intel", "apple"

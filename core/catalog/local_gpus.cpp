@@ -40,11 +40,12 @@ GpuSpec local(const char* id, const char* name, double gib, double bw, double tf
 // GeForce SMs hold 128 FP32 cores), threads per SM 1536 at compute capability 8.6, 8.9 and 12.0
 // (CUDA C++ Programming Guide, compute capabilities table). AMD, Intel and Apple keep 0: their
 // runtime's context is the flat one (cuda_context).
-GpuSpec nvidia(const char* id, const char* name, double gib, double bw, double tflops, int sms, int threads_per_sm, const char* source,
-               double memory_bytes = 0) {
+GpuSpec nvidia(const char* id, const char* name, double gib, double bw, double tflops, int sms, int threads_per_sm,
+               int compute_capability, const char* source, double memory_bytes = 0) {
     GpuSpec g = local(id, name, gib, bw, tflops, "nvidia", source, false, memory_bytes);
     g.sms = sms;
     g.threads_per_sm = threads_per_sm;
+    g.compute_capability = compute_capability;
     return g;
 }
 
@@ -67,35 +68,35 @@ std::string gpu_vendor(const GpuSpec& g) {
 const std::vector<GpuSpec>& local_gpu_entries() {
     static const std::vector<GpuSpec> list = {
         // NVIDIA GeForce desktop (Ampere, Ada, Blackwell) and laptop parts.
-        nvidia("rtx-3060-12gb", "NVIDIA GeForce RTX 3060 12GB", 12, 360, 25.6, 28, 1536,  // 28 SMs (3,584 CUDA cores / 128) x 1536 threads (compute capability 8.6)
+        nvidia("rtx-3060-12gb", "NVIDIA GeForce RTX 3060 12GB", 12, 360, 25.6, 28, 1536, 86,  // 28 SMs (3,584 CUDA cores / 128) x 1536 threads (compute capability 8.6)
                "NVIDIA Ampere GA10x whitepaper (360 GB/s; 12.7 TF FP32 shader, FP16 tensor FP32-acc dense 25.6 TF); nvidia-smi 12288 MiB"),
-        nvidia("rtx-3090-24gb", "NVIDIA GeForce RTX 3090 24GB", 24, 936, 71, 82, 1536,  // 82 SMs (10,496 CUDA cores / 128) x 1536 threads (compute capability 8.6)
+        nvidia("rtx-3090-24gb", "NVIDIA GeForce RTX 3090 24GB", 24, 936, 71, 82, 1536, 86,  // 82 SMs (10,496 CUDA cores / 128) x 1536 threads (compute capability 8.6)
                "NVIDIA Ampere GA102 whitepaper (936 GB/s, 71 TF FP16 tensor FP32-acc dense); nvidia-smi 24576 MiB"),
-        nvidia("rtx-3090-ti-24gb", "NVIDIA GeForce RTX 3090 Ti 24GB", 24, 1008, 80, 84, 1536,  // 84 SMs (10,752 CUDA cores / 128) x 1536 threads (compute capability 8.6)
+        nvidia("rtx-3090-ti-24gb", "NVIDIA GeForce RTX 3090 Ti 24GB", 24, 1008, 80, 84, 1536, 86,  // 84 SMs (10,752 CUDA cores / 128) x 1536 threads (compute capability 8.6)
                "NVIDIA RTX 3090 Ti specifications (1,008 GB/s; 40 TF FP32 shader, x2 FP16 tensor FP32-acc dense)", mib_to_bytes(24564)),
-        nvidia("rtx-4060-8gb", "NVIDIA GeForce RTX 4060 8GB", 8, 272, 30.2, 24, 1536,  // 24 SMs (3,072 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4060-8gb", "NVIDIA GeForce RTX 4060 8GB", 8, 272, 30.2, 24, 1536, 89,  // 24 SMs (3,072 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA RTX 4060 specifications (272 GB/s; 15.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-4060-ti-16gb", "NVIDIA GeForce RTX 4060 Ti 16GB", 16, 288, 44.1, 34, 1536,  // 34 SMs (4,352 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4060-ti-16gb", "NVIDIA GeForce RTX 4060 Ti 16GB", 16, 288, 44.1, 34, 1536, 89,  // 34 SMs (4,352 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA RTX 4060 Ti specifications (288 GB/s; 22.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-4070-12gb", "NVIDIA GeForce RTX 4070 12GB", 12, 504, 58.3, 46, 1536,  // 46 SMs (5,888 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4070-12gb", "NVIDIA GeForce RTX 4070 12GB", 12, 504, 58.3, 46, 1536, 89,  // 46 SMs (5,888 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA RTX 4070 specifications (504 GB/s; 29.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-4070-ti-super-16gb", "NVIDIA GeForce RTX 4070 Ti SUPER 16GB", 16, 672, 88.2, 66, 1536,  // 66 SMs (8,448 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4070-ti-super-16gb", "NVIDIA GeForce RTX 4070 Ti SUPER 16GB", 16, 672, 88.2, 66, 1536, 89,  // 66 SMs (8,448 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA RTX 4070 Ti SUPER specifications (672 GB/s; 44.1 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-4080-16gb", "NVIDIA GeForce RTX 4080 16GB", 16, 717, 97.5, 76, 1536,  // 76 SMs (9,728 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4080-16gb", "NVIDIA GeForce RTX 4080 16GB", 16, 717, 97.5, 76, 1536, 89,  // 76 SMs (9,728 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA Ada whitepaper (RTX 4080: 716.8 GB/s, 97.5 TF FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-5060-ti-16gb", "NVIDIA GeForce RTX 5060 Ti 16GB", 16, 448, 47.4, 36, 1536,  // 36 SMs (4,608 CUDA cores / 128) x 1536 threads (compute capability 12.0)
+        nvidia("rtx-5060-ti-16gb", "NVIDIA GeForce RTX 5060 Ti 16GB", 16, 448, 47.4, 36, 1536, 120,  // 36 SMs (4,608 CUDA cores / 128) x 1536 threads (compute capability 12.0)
                "NVIDIA RTX 5060 Ti specifications (448 GB/s; 23.7 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-5070-12gb", "NVIDIA GeForce RTX 5070 12GB", 12, 672, 61.8, 48, 1536,  // 48 SMs (6,144 CUDA cores / 128) x 1536 threads (compute capability 12.0)
+        nvidia("rtx-5070-12gb", "NVIDIA GeForce RTX 5070 12GB", 12, 672, 61.8, 48, 1536, 120,  // 48 SMs (6,144 CUDA cores / 128) x 1536 threads (compute capability 12.0)
                "NVIDIA RTX 5070 specifications (672 GB/s; 30.9 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-5080-16gb", "NVIDIA GeForce RTX 5080 16GB", 16, 960, 112.6, 84, 1536,  // 84 SMs (10,752 CUDA cores / 128) x 1536 threads (compute capability 12.0)
+        nvidia("rtx-5080-16gb", "NVIDIA GeForce RTX 5080 16GB", 16, 960, 112.6, 84, 1536, 120,  // 84 SMs (10,752 CUDA cores / 128) x 1536 threads (compute capability 12.0)
                "NVIDIA RTX 5080 specifications (960 GB/s; 56.3 TF FP32 shader, x2 FP16 tensor FP32-acc dense)"),
-        nvidia("rtx-4060-laptop-8gb", "NVIDIA GeForce RTX 4060 Laptop 8GB", 8, 256, 23, 24, 1536,  // 24 SMs (3,072 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4060-laptop-8gb", "NVIDIA GeForce RTX 4060 Laptop 8GB", 8, 256, 23, 24, 1536, 89,  // 24 SMs (3,072 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA RTX 4060 Laptop specifications (256 GB/s; ~11.6 TF FP32 shader at 115 W, x2 FP16 tensor)"),
-        nvidia("rtx-4090-laptop-16gb", "NVIDIA GeForce RTX 4090 Laptop 16GB", 16, 576, 66, 76, 1536,  // 76 SMs (9,728 CUDA cores / 128) x 1536 threads (compute capability 8.9)
+        nvidia("rtx-4090-laptop-16gb", "NVIDIA GeForce RTX 4090 Laptop 16GB", 16, 576, 66, 76, 1536, 89,  // 76 SMs (9,728 CUDA cores / 128) x 1536 threads (compute capability 8.9)
                "NVIDIA RTX 4090 Laptop specifications (576 GB/s; ~33 TF FP32 shader at 150 W, x2 FP16 tensor)"),
-        nvidia("rtx-5090-laptop-24gb", "NVIDIA GeForce RTX 5090 Laptop 24GB", 24, 896, 64, 82, 1536,  // 82 SMs (10,496 CUDA cores / 128) x 1536 threads (compute capability 12.0)
+        nvidia("rtx-5090-laptop-24gb", "NVIDIA GeForce RTX 5090 Laptop 24GB", 24, 896, 64, 82, 1536, 120,  // 82 SMs (10,496 CUDA cores / 128) x 1536 threads (compute capability 12.0)
                "NVIDIA RTX 5090 Laptop specifications (896 GB/s; ~32 TF FP32 shader at 150 W, x2 FP16 tensor)"),
-        nvidia("rtx-a6000-48gb", "NVIDIA RTX A6000 48GB", 48, 768, 155, 84, 1536,  // 84 SMs (10,752 CUDA cores / 128) x 1536 threads (compute capability 8.6)
+        nvidia("rtx-a6000-48gb", "NVIDIA RTX A6000 48GB", 48, 768, 155, 84, 1536, 86,  // 84 SMs (10,752 CUDA cores / 128) x 1536 threads (compute capability 8.6)
                "NVIDIA RTX A6000 datasheet (768 GB/s, 154.8 TF FP16 tensor dense)"),
         // AMD Radeon and Instinct.
         local("rx-7900-xtx-24gb", "AMD Radeon RX 7900 XTX 24GB", 24, 960, 122.8, "amd",

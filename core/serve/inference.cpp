@@ -172,6 +172,31 @@ double vllm_activation_peak(const InferencePlan& p) {
     return std::max(forward, logits);
 }
 
+// vLLM's MXFP4 MoE backend is Marlin on every NVIDIA card but compute capability 9.x and 10.x
+// (vllm/model_executor/layers/quantization/mxfp4.py at 007d500, get_mxfp4_backend: FlashInfer
+// only on SM90 / SM100 when installed, OpenAI's triton_kernels only for 9.0 <= capability < 11.0,
+// else "Using Marlin backend"): the A100, A10G, L4, L40S, RTX 30/40/50 cards. On the H100, H200 and
+// B200 the backend depends on what is installed (not modelled); AMD and a custom GPU: not known.
+// Below 8.0 (V100, T4) Mxfp4Config.get_min_capability (80) refuses the checkpoint: no padding taken.
+bool vllm_mxfp4_marlin(const GpuSpec& g) {
+    const int cc = g.compute_capability;
+    return cc >= 80 && (cc < 90 || cc >= 110);
+}
+
+// Mxfp4MoEMethod.create_weights pads each expert for the Marlin MoE kernel ("n % 256 == 0 and
+// k % 128 == 0"): the intermediate size per TP rank up to a multiple of 128, the hidden size up to
+// 256 (mxfp4.py above). gpt-oss-20b: 2880 -> 2944 and 3072, 0.85 GiB over 24 layers x 32 experts.
+// The padding's MXFP4 bytes (4 bits + an E8M0 scale per 32) on one GPU.
+double vllm_marlin_moe_padding(const InferencePlan& p) {
+    const ModelSpec& m = p.model;
+    auto round_up = [](double x, double to) { return std::ceil(x / to) * to; };
+    const double inter = static_cast<double>(m.expert_ffn) / p.tp, h = m.hidden;
+    const double matrices = gated(m) ? 3 : 2;  // gate + up (w13) and down (w2)
+    const double extra = matrices * (round_up(inter, 128) * round_up(h, 256) - inter * h) * m.experts * (m.layers - m.dense_layers);
+    const WeightFormat* mx = find_weight_format("mxfp4");
+    return extra * (mx->element_bits + mx->block_bits / mx->block) / 8;
+}
+
 // The CUDA context of llama.cpp and transformers (vLLM counts its non-torch memory instead): the
 // constant when the config gives one, else the model (core/catalog/cuda_context.hpp), lazy for
 // llama.cpp, by hf.lazy_loading for transformers. Its bytes on `gpu` (every GPU's fit), and how
@@ -202,6 +227,10 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
         llamacpp_set_gpu(p);
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
         if (!b.gpus.empty()) p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
+    }
+    if (p.engine == Engine::Vllm) {
+        p.moe_padding = p.mxfp4_experts && gpu && vllm_mxfp4_marlin(*gpu) ? vllm_marlin_moe_padding(p) : 0;
+        p.weights_gpu = p.weights.per_gpu + p.rope_cache + p.moe_padding;
     }
     if (p.engine != Engine::Vllm || !gpu) return;
     const double total = std::max(0.0, gpu->memory_bytes - p.in.constants.driver_reserved_bytes);
@@ -328,7 +357,20 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     // llama.cpp's -ot places tensors by name: the list comes with the same pass.
     const bool by_tensor = in.engine == Engine::LlamaCpp && !in.llamacpp.override_tensor.empty();
     TpShards* shards = with_shards && !layer_split ? &start.shards : nullptr;
-    auto rw = weight_bytes(m, in.weights, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr, shards);
+    // vLLM's MXFP4 quantizes the fused MoE experts alone; every linear layer (attention, router,
+    // dense MLPs) loads unquantized (vllm/model_executor/layers/quantization/mxfp4.py at 007d500:
+    // Mxfp4Config.get_quant_method gives LinearBase an UnquantizedLinearMethod, FusedMoE an
+    // Mxfp4MoEMethod), as gpt-oss's checkpoint stores it (modules_to_not_convert: self_attn, router,
+    // embed_tokens, lm_head). A dense model keeps the format on every matrix (vLLM has no MXFP4
+    // linear method to load it with).
+    QuantOptions weights_q = in.weights;
+    if (in.engine == Engine::Vllm && m.experts > 0 && ascii_lower(in.weights.format) == "mxfp4" && in.weights.experts_format.empty()) {
+        weights_q.experts_format = "mxfp4";
+        weights_q.format = in.weights.dtype_bytes >= 4 ? "fp32" : "bf16";
+    }
+    const std::string experts_fmt = weights_q.experts_format.empty() ? weights_q.format : weights_q.experts_format;
+    p.mxfp4_experts = in.engine == Engine::Vllm && m.experts > 0 && ascii_lower(experts_fmt) == "mxfp4";
+    auto rw = weight_bytes(m, weights_q, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr, shards);
     if (!rw.ok) return R::failure(rw.error);
     p.weights = std::move(rw.value);
     if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err, shards)) return R::failure(err);
@@ -382,7 +424,10 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
             // Llama-3.1 131,072 x 128 x 2 B = 32 MiB. Learned position embeddings have none.
             if (m.max_position == 0 && m.context_limit > 0) {
                 const double rotary_dim = m.qk_rope_head_dim > 0 ? m.qk_rope_head_dim : m.head_dim;
-                p.rope_cache = static_cast<double>(m.context_limit) * rotary_dim * p.dtype_bytes;
+                // gpt-oss builds its YaRN table in FP32 (vllm/model_executor/models/gpt_oss.py:
+                // get_rope(..., dtype=torch.float32)): 131,072 x 64 x 4 B = 32 MiB.
+                const double table_bytes = gpt_oss_sinks(m) ? 4 : p.dtype_bytes;
+                p.rope_cache = static_cast<double>(m.context_limit) * rotary_dim * table_bytes;
             }
             p.weights_gpu = p.weights.per_gpu + p.rope_cache;
             p.runtime_gpu = vllm_non_torch(in, gpu);  // again for each GPU in set_plan_gpu
@@ -997,7 +1042,10 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     const std::string fmt_label = p.format->label;
     e.components.push_back({"weights", "Weights (" + fmt_label + ")", mem.weights,
                             p.weights.formula + (p.rope_cache > 0 ? " + RoPE cos/sin table " + num(p.rope_cache) + " B" : "") +
-                                (p.weights_gpu != p.weights.total + p.rope_cache ? "; " + num(p.weights_gpu) + " B on one GPU" : "")});
+                                (p.moe_padding > 0 ? " + MXFP4 experts padded for vLLM's Marlin MoE kernel (intermediate to 128, hidden to 256) " +
+                                                         num(p.moe_padding) + " B"
+                                                   : "") +
+                                (p.weights_gpu != p.weights.total + p.rope_cache + p.moe_padding ? "; " + num(p.weights_gpu) + " B on one GPU" : "")});
     switch (p.engine) {
         case Engine::Vllm:
             e.components.push_back({"kv_cache", "KV cache pool", mem.kv,

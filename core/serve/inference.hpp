@@ -314,6 +314,8 @@ struct InferencePlan {
     int block = 0;               // per-sequence paging (vLLM block size; 0: none)
     double weights_gpu = 0;      // weights on one GPU (vLLM: with its RoPE cos/sin table)
     double rope_cache = 0;       // vLLM: the rotary embedding's cos/sin table, counted with the weights
+    bool mxfp4_experts = false;  // vLLM: the routed experts load as MXFP4 (FusedMoE's Mxfp4MoEMethod)
+    double moe_padding = 0;      // vLLM: MXFP4 expert bytes its Marlin MoE kernel adds by padding (set_plan_gpu)
     double runtime_gpu = 0;      // CUDA context / non-torch memory
     double graphs_gpu = 0;       // CUDA graphs (vLLM)
     double kv_share = 1;         // share of the KV cache on one GPU (layer split, partial offload)

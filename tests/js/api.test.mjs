@@ -161,10 +161,10 @@ test('presets(), gpus(), questions() and version match the CLI listings', () => 
     assert.equal(a100.memory_bytes, 81920 * 2 ** 20);  // nvidia-smi's 81920 MiB
     assert.equal(a100.nominal_gb, 80);
     // The CUDA context's local memory: 108 SMs x 2048 threads (A100 whitepaper, compute capability 8.0); AMD not modelled.
-    assert.deepEqual([a100.sms, a100.threads_per_sm], [108, 2048]);
+    assert.deepEqual([a100.sms, a100.threads_per_sm, a100.compute_capability], [108, 2048, 80]);
     assert.deepEqual([gpus.find((g) => g.id === 'mi300x-192gb').sms, gpus.find((g) => g.id === 'rtx-4090-24gb').threads_per_sm], [0, 1536]);
     for (const g of gpus) {
-        assert.deepEqual(Object.keys(g).sort(), ['bandwidth_gbps', 'bf16_tflops', 'fp8_tflops', 'id', 'memory_bytes', 'name', 'nominal_gb', 'price_per_hour_usd', 'sms', 'source', 'threads_per_sm']);
+        assert.deepEqual(Object.keys(g).sort(), ['bandwidth_gbps', 'bf16_tflops', 'compute_capability', 'fp8_tflops', 'id', 'memory_bytes', 'name', 'nominal_gb', 'price_per_hour_usd', 'sms', 'source', 'threads_per_sm']);
         assert.ok(g.memory_bytes > 0 && g.source.length > 0, g.id);
     }
 

@@ -31,6 +31,8 @@ const configs = [
     base('llama-3.1-8b', 'rtx-4090-24gb', { engine: 'llama.cpp', weights: 'q4_k_m', context: 32768, llamacpp: { n_gpu_layers: 20 } }),
     base('starcoder', 'a100-80gb', { engine: 'hf', weights: 'bnb-nf4', context: 80, prompt_tokens: 20, hf: { attention: 'eager' } }),
     base('gpt-oss-120b', 'h100-80gb', { engine: 'vllm', weights: 'bf16', experts_weights: 'mxfp4', context: 131072 }),
+    // vLLM's MXFP4 on an Ampere card: BF16 linear layers, experts padded for Marlin (X29).
+    base('gpt-oss-20b', 'a100-80gb', { engine: 'vllm', weights: 'mxfp4', tp: 2, context: 131072 }),
 ];
 
 test('estimates: identical table and JSON for every engine', () => {

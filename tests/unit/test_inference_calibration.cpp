@@ -259,13 +259,18 @@ TEST_CASE("extra.csv's vLLM logs (X15-X29): each row's error, fitted on nothing"
     // X25 by hand: 0.90 x (79.65 - 0.47) GiB = 71.262 GiB, less weights 14.989 GiB (8,030,261,248 x 2 B
     // and the 131,072 x 128 x 2 B RoPE table), the profile 1.2388 GiB (256 x 128,256 logits x 40 B +
     // 2048 x 4096 x 2 B) and non-torch 0.13 GiB: 54.904 GiB against the logged 54.93.
+    // X29 by hand (gpt-oss-20b on an A100, vLLM's MXFP4: experts alone, padded for Marlin): experts
+    // 24 x 32 x 3 x 2944 x 3072 x 4.25 / 8 B = 11,069,816,832 B; attention 637,009,920 x 2 B, router
+    // 2,211,840 x 2 B, embedding and head 2 x 201,088 x 2880 x 2 B, the 1-D rest (norms, biases, sinks)
+    // 7,169,728 x 2 B and the FP32 YaRN table 131,072 x 64 x 4 B: 14,712,688,000 B = 13.702 GiB against
+    // 13.72 logged, -0.13%.
     const struct {
         const char* id;
         double error;
     } expected[] = {
         {"X15", 0.0170}, {"X16", -0.0950}, {"X17", -0.0389}, {"X18", 0.0424}, {"X19", 2.5719}, {"X20", -0.0027}, {"X21", -0.0313},
-        {"X22", -0.0197}, {"X23", 0.0461},  {"X24", -0.2481}, {"X25", -0.0005}, {"X26", 0.0410}, {"X27", 0.0833}, {"X28", 0.0305},
-        {"X29", -0.1282},
+        {"X22", -0.0197}, {"X23", 0.0461},  {"X24", -0.2481}, {"X25", -0.0005}, {"X26", 0.0410}, {"X27", 0.0833}, {"X28", -0.0171},
+        {"X29", -0.0013},
     };
     int found = 0;
     for (const auto& c : checks) {

@@ -1,5 +1,5 @@
-// vLLM's sampler (inference.vllm.sampler) and custom all-reduce (inference.vllm.custom_all_reduce):
-// the profile peak and the non-torch memory each changes, computed by hand, and the settings' JSON.
+// vLLM's sampler (inference.vllm.sampler), custom all-reduce (inference.vllm.custom_all_reduce) and MXFP4
+// MoE loading: the profile peak, the non-torch memory and the weights each changes, computed by hand.
 #include <catch.hpp>
 
 #include <string>
@@ -146,4 +146,77 @@ TEST_CASE("vLLM sampler and custom all-reduce settings: JSON names, round trip, 
     bad = io::parse_config(R"({"task":"inference","inference":{"vllm":{"custom_all_reduce":"yes"}}})");
     CHECK_FALSE(bad.ok);
     CHECK(bad.error.field == "inference.vllm.custom_all_reduce");
+}
+
+TEST_CASE("vLLM MXFP4: the experts alone in MXFP4, padded on Marlin cards; gpt-oss's FP32 YaRN table (X29)", "[vllm-mech]") {
+    // gpt-oss-20b: 24 layers, hidden 2880, 64 heads x 64, 8 KV heads, 32 experts of 2880, vocab 201,088.
+    Config cfg = serving("gpt-oss-20b", Engine::Vllm, "mxfp4", "a100-80gb", 131072);
+    const InferencePlan a100 = plan(cfg);
+    SECTION("experts MXFP4, attention 16-bit (vLLM's Mxfp4Config: linear layers unquantized)") {
+        // Experts: 24 x 32 x 3 x 2880 x 2880 = 19,110,297,600 weights x 4.25 bits / 8 = 10,152,345,600 B.
+        CHECK(a100.weights.experts == 10152345600.0);
+        // Attention: 24 x (4096 + 512 + 512 + 4096) x 2880 = 637,009,920 weights x 2 B = 1,274,019,840 B.
+        CHECK(a100.weights.attention == 1274019840.0);
+        // llama.cpp's MXFP4 GGUF path is untouched: attention there at 4.25 bits = 338,411,520 B.
+        Config gguf = cfg;
+        gguf.inference.engine = Engine::LlamaCpp;
+        CHECK(plan(gguf).weights.attention == 338411520.0);
+        // An explicit experts format is the user's: bf16 + experts mxfp4 is the same split.
+        Config split = cfg;
+        split.inference.weights.format = "bf16";
+        split.inference.weights.experts_format = "mxfp4";
+        CHECK(plan(split).weights.total == a100.weights.total);
+    }
+    SECTION("the RoPE table in FP32: 131,072 x 64 x 4 B = 33,554,432 B") {
+        CHECK(a100.rope_cache == 33554432.0);
+    }
+    SECTION("Marlin pads 2880 to 2944 (x128) and 3072 (x256) on the A100 and RTX cards; not on the H100") {
+        // 3 x (2944 x 3072 - 2880 x 2880) = 2,248,704 weights per expert, x 32 x 24 = 1,727,004,672
+        // x 4.25 / 8 = 917,471,232 B (0.854 GiB).
+        CHECK(a100.moe_padding == 917471232.0);
+        CHECK(a100.weights_gpu == a100.weights.per_gpu + 33554432.0 + 917471232.0);
+        Config other = cfg;
+        other.gpu_id = "rtx-5090-32gb";  // compute capability 12.0: Marlin too
+        CHECK(plan(other).moe_padding == 917471232.0);
+        other.gpu_id = "h100-80gb";  // 9.0: FlashInfer or triton_kernels, by what is installed
+        CHECK(plan(other).moe_padding == 0);
+        other.gpu_id = "t4-16gb";  // 7.5: below Mxfp4Config's minimum capability 80
+        CHECK(plan(other).moe_padding == 0);
+        other.gpu_id = "h100-80gb";
+        CHECK(plan(other).weights_gpu == a100.weights_gpu - 917471232.0);
+        // TP 2: 1440 per rank -> 1536; 3 x (1536 x 3072 - 1440 x 2880) = 1,714,176 per expert,
+        // x 768 = 1,316,487,168 x 4.25 / 8 = 699,383,808 B per GPU.
+        other.gpu_id = "a100-80gb";
+        other.inference.tp = 2;
+        CHECK(plan(other).moe_padding == 699383808.0);
+        // Not MXFP4 experts: no padding.
+        other.inference.tp = 1;
+        other.inference.weights.format = "bf16";
+        CHECK(plan(other).moe_padding == 0);
+    }
+    SECTION("the estimate says so; the A100's weights come to 13.70 GiB where X29 logs 13.72") {
+        CHECK(component_text(cfg, "weights").find("experts MXFP4") != std::string::npos);
+        CHECK(component_text(cfg, "weights").find("padded for vLLM's Marlin MoE kernel") != std::string::npos);
+        CHECK(a100.weights_gpu / kGiB == Approx(13.70).margin(0.005));
+    }
+}
+
+TEST_CASE("GPU catalog: every NVIDIA card has its compute capability, and its threads per SM follow from it", "[vllm-mech]") {
+    // CUDA C++ Programming Guide, compute capabilities table: the most resident threads per SM.
+    auto threads_at = [](int cc) { return cc == 75 ? 1024 : (cc == 86 || cc == 89 || cc == 120) ? 1536 : 2048; };
+    for (const auto& g : gpu_catalog()) {
+        INFO(g.id);
+        if (gpu_vendor(g) == "nvidia") {
+            CHECK(g.compute_capability >= 70);
+            CHECK(g.threads_per_sm == threads_at(g.compute_capability));
+        } else {
+            CHECK(g.compute_capability == 0);
+        }
+    }
+    CHECK(find_gpu("a100-80gb")->compute_capability == 80);
+    CHECK(find_gpu("a10g-24gb")->compute_capability == 86);
+    CHECK(find_gpu("h100-nvl-94gb")->compute_capability == 90);
+    CHECK(find_gpu("b200-180gb")->compute_capability == 100);
+    CHECK(find_gpu("rtx-5090-32gb")->compute_capability == 120);
+    CHECK(find_gpu("t4-16gb")->compute_capability == 75);
 }

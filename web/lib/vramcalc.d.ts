@@ -632,6 +632,8 @@ export interface Gpu {
     sms: number;
     /** Most resident threads per SM (2048, 1536 or 1024 by compute capability; 0: not modelled). */
     threads_per_sm: number;
+    /** CUDA compute capability x 10 (80: A100, 90: H100; 0: not NVIDIA or not known): vLLM's MXFP4 kernel choice. */
+    compute_capability: number;
     source: string;
 }
 
