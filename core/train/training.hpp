@@ -266,7 +266,7 @@ struct ProfileBehaviour {
     double qlora_init_residue = 0;      // quantize-on-GPU at model init: share of the 16-bit base weights
                                         // whose freed blocks stay reserved (a floor on peak reserved),
                                         // where the quantizer works on whole matrices (qlora_unchunked_init)
-    bool qlora_unchunked_init = false;  // torchao 0.1's to_nf4 (before PR #196, May 2024): a 16-wide FP32
+    bool qlora_unchunked_init = false;  // torchao 0.1's to_nf4 (before PR #196, v0.2.0): a 16-wide BF16
                                         // distance tensor of the whole matrix; later releases quantize in
                                         // chunks of 1024^2 values. TrainingInputs lora.unchunked_quantize overrides.
 };
