@@ -296,6 +296,8 @@ constexpr FieldDef kTable[] = {
             "the loss under torch.compile (torchtitan since April 2025, torchtune compile=True): 16-bit loss buffers; null: the profile (off)"),
         Num("training.loss_chunk_tokens", AT(training.loss_chunk_tokens), "chunked cross-entropy: tokens per chunk (0: off, -1: the profile)")
             .range(-1, 17592186044416.0, "tokens"),
+        Tog("training.keeps_logits", AT(training.keeps_logits),
+            "the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no)"),
 
         // --- training.lora -------------------------------------------------------------------------
         Int("training.lora.rank", AT(training.lora.rank), "adapter rank").range(1, k2p16),
@@ -315,6 +317,8 @@ constexpr FieldDef kTable[] = {
             "the previous step's graph, with the 4-bit layers' kept inputs, alive through the next forward; null: the profile (LitGPT: yes)"),
         Tog("training.lora.dequant_fp16", AT(training.lora.dequant_fp16),
             "the 4-bit weights were quantized from FP16: each dequantized matrix is FP16 plus its cast to the compute dtype; null: the profile (LitGPT: yes)"),
+        Tog("training.lora.unchunked_quantize", AT(training.lora.unchunked_quantize),
+            "NF4 quantized on the GPU a whole matrix at a time at init (torchao 0.1): the freed blocks stay reserved; null: the profile (no)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")

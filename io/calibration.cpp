@@ -336,6 +336,13 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     // torchtune's CEWithChunkedOutputLoss splits the logits into num_output_chunks (default 8) on the
     // sequence and upcasts one chunk at a time (torchtune/modules/loss/ce_chunked_output_loss.py).
     if (contains(note, "cewithchunkedoutputloss")) cfg.training.loss_chunk_tokens = cfg.run.batch * cfg.run.seq / kTorchtuneOutputChunks;
+    // torchtune's recipes before PR #1235 (July 2024) kept `logits` referenced through backward, and
+    // torchao 0.1 (torchtune's pin until May 2024) quantized whole matrices at init: as the note says,
+    // or for torchtune's docs tutorials (lora_finetune, qlora_finetune: PRs #693 and #702, 15 April
+    // 2024, figures not remeasured since), which ran torchtune 0.1 with both.
+    const bool torchtune_tutorial = contains(row.get("source"), "torchtune docs");
+    if (contains(note, "logits kept") || torchtune_tutorial) cfg.training.keeps_logits = Toggle::On;
+    if (contains(note, "torchao 0.1") || torchtune_tutorial) cfg.training.lora.unchunked_quantize = Toggle::On;
     if (to_number(row.get("gpus"), v)) cfg.gpus = v;
     cfg.gpu_id = calibration_row_gpu(row);  // the CUDA context's local memory is the GPU's (cuda_context.hpp)
     apply_sharding(row.get("sharding"), cfg, err);

@@ -41,9 +41,11 @@ const std::vector<FittedConstant>& fitted_constants() {
         {"LitGPT loss 14 B per logit", "core/train/training_profiles.cpp (litgpt)", "C12,C14", "every LitGPT training row",
          [](const CalibrationRow& r) { return training_task(r) && source_has(r, "litgpt"); }},
         {"torchtune QLoRA init residue 0.40", "core/train/training_profiles.cpp (torchtune)", "C24",
-         "torchtune QLoRA rows measured as reserved memory",
+         "torchtune QLoRA rows measured as reserved memory with torchao 0.1 (whole-matrix quantization at init)",
          [](const CalibrationRow& r) {
-             return task_is(r, {"qlora"}) && source_has(r, "torchtune") && ascii_lower(r.get("what")) == "reserved";
+             if (!task_is(r, {"qlora"}) || !source_has(r, "torchtune") || ascii_lower(r.get("what")) != "reserved") return false;
+             const auto cfg = training_row_config(r);
+             return cfg.ok && cfg.value.training.lora.unchunked_quantize == Toggle::On;
          }},
         {"torchtitan allocator fragmentation 0.13", "core/train/training_profiles.cpp (torchtitan)", "C25",
          "torchtitan rows measured as reserved memory",

@@ -156,6 +156,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.keeps_last_graph = toggle(in.lora.previous_graph, s.profile.keeps_last_graph);
     s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
     s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
+    s.profile.qlora_unchunked_init = toggle(in.lora.unchunked_quantize, s.profile.qlora_unchunked_init);
+    if (in.keeps_logits != Toggle::Auto) s.profile.loss_frees_logits = in.keeps_logits == Toggle::Off;
     s.context_lazy = toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading);
     if (s.rt.cuda_context_bytes < 0) {
         const CudaContext ctx = cuda_context(config_gpu(cfg), s.context_lazy, s.rt.cuda_stack_limit_bytes);
@@ -744,7 +746,7 @@ void allocator_peak(const TrainingSetup& s, double temp_fb, double temp_step, Tr
     const bool comm_stream_grads = !parts.grads_at_peak && s.in.sharding >= Sharding::Zero2 && s.dp_shard > 1;
     const double comm_pool = comm_stream_grads ? std::min(live, out.gradients) : 0;
     out.peak_reserved = out.peak_allocated + frag * churn + comm_pool;
-    if (s.qlora && profile.qlora_init_residue > 0)
+    if (s.qlora && profile.qlora_unchunked_init && profile.qlora_init_residue > 0)
         out.peak_reserved = std::max(out.peak_reserved, out.weights + profile.qlora_init_residue * parts.stage_quantized * 2);
     out.allocator_slack = out.peak_reserved - out.peak_allocated;
     out.runtime = s.rt.cuda_context_bytes + (s.gpus > 1 ? s.rt.nccl_bytes : 0);
@@ -758,7 +760,11 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
 
     // Activations on this stage.
     const double micro_batches = first ? a.in_flight : 1;
-    double acts = micro_batches * parts.stage_act_one_mb + parts.recompute_transient + parts.retained_graph;
+    // When the loss frees the logits, autograd runs the loss's and the head's backward before it
+    // recomputes the last checkpointed layer: the recompute adds only what exceeds the logits.
+    parts.recompute_counted = parts.recompute_transient;
+    if (last && s.profile.loss_frees_logits) parts.recompute_counted = std::max(0.0, parts.recompute_transient - a.logits);
+    double acts = micro_batches * parts.stage_act_one_mb + parts.recompute_counted + parts.retained_graph;
     if (first) acts += micro_batches * a.edge_first;
     if (last) acts += a.edge_last;
     out.activations = acts;

@@ -104,6 +104,10 @@ struct LoraInputs {
     // FP32): both alive at the cast. Auto: the profile (LitGPT on, through Lightning's
     // BitsandbytesPrecision; current bitsandbytes under HF keeps the weight's dtype: off).
     Toggle dequant_fp16 = Toggle::Auto;
+    // The NF4 layers were quantized on the GPU a whole matrix at a time at init (torchao 0.1, before
+    // its PR #196 quantized in chunks of 1024^2 values, May 2024): the quantizer's large
+    // intermediates' blocks stay reserved after init. Auto: the profile (current torchao: off).
+    Toggle unchunked_quantize = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -130,6 +134,8 @@ struct TrainingInputs {
     Toggle logits_fp32 = Toggle::Auto;      // the loss upcasts logits to FP32
     Toggle compile_loss = Toggle::Auto;     // the loss function itself under torch.compile (Auto: the profile's, off)
     double loss_chunk_tokens = -1;          // chunked loss: tokens per chunk (0: off, -1: profile)
+    Toggle keeps_logits = Toggle::Auto;     // the loop holds its own reference to the logits through
+                                            // backward (Auto: the profile's; torchtune: off since July 2024)
 };
 
 struct ParallelInputs {
@@ -219,6 +225,10 @@ struct ProfileBehaviour {
                                         // but the calibration rows predate it: off in every profile)
     bool compiles_loss_now = false;     // the stack's current version compiles the loss with the model
                                         // (a note says so when compile_loss is left to auto)
+    bool loss_frees_logits = false;     // nothing outside autograd holds the logits, so the loss's and the
+                                        // head's backward free them before the last checkpointed layer is
+                                        // recomputed: that recompute and the logits are never alive together
+                                        // (torchtune: `del logits` before backward since PR #1235)
     double logits_held = 0;             // vocab-sized buffers (logits dtype) held through the loss peak
     double loss_buffers = 3;            // vocab-sized buffers (loss dtype) at the loss peak: saved + gradients
     double loss_parallel_buffers = 0;   // more of them with tensor parallelism, where the loss runs on the
@@ -254,7 +264,11 @@ struct ProfileBehaviour {
     // Allocator
     double allocator_fragmentation = 0.06;  // default RuntimeConstants::allocator_fragmentation
     double qlora_init_residue = 0;      // quantize-on-GPU at model init: share of the 16-bit base weights
-                                        // whose freed blocks stay reserved (a floor on peak reserved)
+                                        // whose freed blocks stay reserved (a floor on peak reserved),
+                                        // where the quantizer works on whole matrices (qlora_unchunked_init)
+    bool qlora_unchunked_init = false;  // torchao 0.1's to_nf4 (before PR #196, v0.2.0): a 16-wide BF16
+                                        // distance tensor of the whole matrix; later releases quantize in
+                                        // chunks of 1024^2 values. TrainingInputs lora.unchunked_quantize overrides.
 };
 
 const std::vector<ProfileBehaviour>& training_profiles();

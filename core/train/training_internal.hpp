@@ -53,6 +53,7 @@ struct TrainingParts {
     double layer_bytes = 0, moe_layer_bytes = 0, stage_act_one_mb = 0;
     double dense_layers_on = 0, moe_layers_on = 0;
     double recompute_transient = 0, edge_bytes = 0;
+    double recompute_counted = 0;  // the part of recompute_transient that adds to the logits (loss_frees_logits)
     double retained_graph = 0;                  // the previous step's bitsandbytes inputs, still referenced
     double logits_tokens = 0, logits_vocab = 0, logits_bytes_per_value = 0;
     double autocast_copies = 0, gather = 0, dequant = 0, fp8_copies = 0, comm_buckets = 0, ddp_copy = 0;

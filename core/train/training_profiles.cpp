@@ -195,10 +195,17 @@ ProfileBehaviour torchtune() {
     p.autocast_input_copies = false;
     p.logits_held = 1;
     p.loss_buffers = 2;
-    // QLoRA builds each NF4 layer from a BF16 weight on the GPU at init; the freed BF16 blocks stay
-    // reserved. Source: torchtune's QLoRA tutorial reads 9.13 GB reserved right after init of
-    // Llama-2-7B (NF4 weights ~3.9 GB, BF16 linears 13.0 GB): (9.13 - 3.9) / 13.0 = 0.40.
+    // QLoRA builds each NF4 layer from a BF16 weight on the GPU at init; with torchao 0.1 (torchtune's
+    // pin until May 2024) the freed blocks stay reserved. Source: torchtune's QLoRA tutorial reads
+    // 9.13 GB reserved right after init of Llama-2-7B (NF4 weights ~3.9 GB, BF16 linears 13.0 GB):
+    // (9.13 - 3.9) / 13.0 = 0.40. torchao PR #196 (May 2024, nf4tensor.py CHUNK_SIZE = 1024**2)
+    // quantizes in chunks; torchtune issue #1398 (August 2024) logs 6.27 GiB reserved after init of
+    // llama3_1/8B_qlora_single_device: the weights and no residue, so off unless lora.unchunked_quantize.
     p.qlora_init_residue = 0.40;
+    p.qlora_unchunked_init = false;
+    // recipes/lora_finetune_single_device.py: `del logits` before backward ("free logits otherwise it
+    // peaks backward memory", PR #1235, July 2024); training.keeps_logits for the recipes before it.
+    p.loss_frees_logits = true;
     // Its recipes call training.compile_loss(self._loss_fn) when compile=True (recipes/
     // lora_finetune_single_device.py, torchtune 0.3+): each chunk's cross-entropy compiled.
     p.compiles_loss_now = true;

@@ -205,6 +205,8 @@ export interface TrainingConfig {
     compile_loss?: boolean | null;
     /** chunked cross-entropy: tokens per chunk (0: off, -1: the profile) (default -1; [-1, 1.759218604e+13] tokens) */
     loss_chunk_tokens?: number;
+    /** the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no) (default null) */
+    keeps_logits?: boolean | null;
 }
 
 /** "parallel": parallel layout of detailed training (below) */
@@ -321,6 +323,8 @@ export interface TrainingLoraConfig {
     previous_graph?: boolean | null;
     /** the 4-bit weights were quantized from FP16: each dequantized matrix is FP16 plus its cast to the compute dtype; null: the profile (LitGPT: yes) (default null) */
     dequant_fp16?: boolean | null;
+    /** NF4 quantized on the GPU a whole matrix at a time at init (torchao 0.1): the freed blocks stay reserved; null: the profile (no) (default null) */
+    unchunked_quantize?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
