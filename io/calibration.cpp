@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/stable_sort.hpp"
 #include "core/text.hpp"
 #include "core/estimate.hpp"
 #include "core/catalog/cuda_context.hpp"
@@ -480,7 +481,7 @@ std::string row_gpu(const CalibrationRow& row) {
             const std::string family = dash == std::string::npos ? g.id : g.id.substr(0, dash);
             if (std::none_of(f.begin(), f.end(), [&](const Family& x) { return x.name == family; })) f.push_back(Family{family, {}, {}});
         }
-        std::stable_sort(f.begin(), f.end(), [](const Family& a, const Family& b) { return a.name.size() > b.name.size(); });
+        stable_sort_by(f, [](const Family& a, const Family& b) { return a.name.size() > b.name.size(); });
         for (Family& x : f) {
             for (const auto& g : gpu_catalog())
                 if (g.id.rfind(x.name + "-", 0) == 0) x.sizes.push_back(&g);  // "h100": also "h100-nvl-94gb"

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "config_json.hpp"
+#include "core/stable_sort.hpp"
 #include "core/text.hpp"
 #include "import_internal.hpp"
 #include "inference_json.hpp"
@@ -121,7 +122,7 @@ std::string split_part_name(const std::string& given, int given_no, int count, i
 std::string mix_text(std::vector<std::pair<std::string, double>> shares) {
     double total = 0;
     for (const auto& s : shares) total += s.second;
-    std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    stable_sort_by(shares, [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string out;
     for (const auto& s : shares) {
         char pct[32];

@@ -95,8 +95,10 @@ const kGroups = [
     ['Embind', /emscripten::|embind|_embind_/],
     ['ImGui', /^(ImGui|Im[A-Z]|ImGui_|stbtt|stb_|ImStb|igl_|ImFont|ImDraw)|ImGui::|Im[A-Z][A-Za-z]+::|stbrp|stbtt/],
     ['printf/strtod (libc)', /^(printf_core|fmt_fp|fmt_|pop_arg|vfprintf|vsnprintf|snprintf|sn_write|out|pad|getint|frexp|strtod|strtof|__floatscan|decfloat|scanexp|__shgetc|__shlim|__intscan|hexfloat|wcrtomb|wctomb|vsscanf|sscanf|__isxdigit)/],
-    ['libc++', /^std::|^void std::|^bool std::|std::__2::/],
-    ['engine (core)', /vc::core::|^vc::(?!io::|shell::)/],
+    // libc++ by the function's own name (a template function's demangled name starts with its return
+    // type), not by a std:: type among its parameters: vc::io::import_model(..., std::string) is io.
+    ['libc++', /^(?:(?:void|bool|int|unsigned \w+|long|char|double|float) )?std::/],
+    ['engine (core)', /vc::core::|^(?:\w+ )?vc::(?!io::|shell::)/],
     ['io', /vc::io::/],
     ['shell', /vc::shell::|vc::ui::|shell::/],
 ];

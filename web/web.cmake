@@ -13,15 +13,21 @@ include(${CMAKE_SOURCE_DIR}/shell/shell.cmake)
 # 1.3 KB gzip; -O3 would cost 30 KB, docs/planner.md "Speed"). NOTE: compiling for size makes an
 # estimate ~3x slower than a speed build (irrelevant for one estimate per keystroke); bench/ builds
 # its own -O2 copy of core/ to time the engine itself.
-set(VC_PAGE_OPT "-Os" CACHE STRING "Optimisation flag the page's libraries are compiled with")
+# -Oz since branch sz (1.2 KB gzip less than -Os, docs/performance.md); named VC_PAGE_OPT
+# before, a name a build folder configured then still holds at -Os: this one starts at -Oz there too.
+set(VC_PAGE_LIB_OPT "-Oz" CACHE STRING "Optimisation flag the page's libraries are compiled with")
 set(VC_PAGE_LINK_OPT "-O2" CACHE STRING "Optimisation flag the page is linked with (binaryen's passes at link)")
 option(VC_PAGE_LTO "Compile and link the page with link-time optimisation" OFF)
 set(VC_PAGE_LTO_FLAG "")
 if(VC_PAGE_LTO)
   set(VC_PAGE_LTO_FLAG -flto)
 endif()
+# No RTTI in the page (issue 15: 1.4 KB gzip of type names and typeinfo; nothing of ours uses typeid
+# or dynamic_cast). Embind then keys its types by address and needs EMSCRIPTEN_HAS_UNBOUND_TYPE_NAMES=0
+# (emscripten 3.1.6 system/include/emscripten/wire.h); its error for a type never bound names no type.
+set(VC_PAGE_RTTI -fno-rtti)
 foreach(t imgui vc_core vc_io vc_shell vc_shell_state)
-  target_compile_options(${t} PRIVATE ${VC_PAGE_OPT} ${VC_PAGE_LTO_FLAG})
+  target_compile_options(${t} PRIVATE ${VC_PAGE_LIB_OPT} ${VC_PAGE_LTO_FLAG} ${VC_PAGE_RTTI})
 endforeach()
 # The cluster planner's hot path inside the page at -O2 (issue 11: the page's search within 2x of
 # native; at -Os it was 3.8-8.5x): a layout is the training engine's memory (core/train, the model's
@@ -46,7 +52,8 @@ add_executable(app ${CMAKE_SOURCE_DIR}/shell/main.cpp ${CMAKE_SOURCE_DIR}/web/en
 target_link_libraries(app PRIVATE vc_shell vc_io)
 target_compile_definitions(app PRIVATE VRAMCALC_PAGE_BUILD)  # web/engine_bindings.cpp: the page's subset
 target_compile_definitions(app PRIVATE GLFW_INCLUDE_ES3)     # GLFW includes GL ES 3 (WebGL2), not desktop GL
-target_compile_options(app PRIVATE ${VC_PAGE_OPT} ${VC_PAGE_LTO_FLAG})
+target_compile_options(app PRIVATE ${VC_PAGE_LIB_OPT} ${VC_PAGE_LTO_FLAG} ${VC_PAGE_RTTI})
+target_compile_definitions(app PRIVATE EMSCRIPTEN_HAS_UNBOUND_TYPE_NAMES=0)  # with -fno-rtti (above); -fno-rtti at the link too: emcc then links libembind's no-RTTI variant, whose builtin types (std::string, val) carry the same ids (tools/system_libs.py libembind with_rtti)
 # The JS glue goes through the Closure compiler (issue 15: 27.5 -> 17.0 KB gzip). Debian's Emscripten
 # has none: npm's google-closure-compiler, the version Emscripten 3.1.6 was tested with
 # (package.json; scripts/setup.sh runs npm ci), named to emcc by EM_CLOSURE_COMPILER.
@@ -55,7 +62,7 @@ if(NOT VC_CLOSURE_COMPILER)
   message(FATAL_ERROR "google-closure-compiler not found in node_modules/.bin: run scripts/setup.sh (npm ci)")
 endif()
 set_property(TARGET app PROPERTY RULE_LAUNCH_LINK "${CMAKE_COMMAND} -E env EM_CLOSURE_COMPILER=${VC_CLOSURE_COMPILER}")
-target_link_options(app PRIVATE ${VC_WEB_FLAGS} ${VC_PAGE_LINK_OPT} ${VC_PAGE_LTO_FLAG} --closure 1 --bind
+target_link_options(app PRIVATE ${VC_WEB_FLAGS} ${VC_PAGE_LINK_OPT} ${VC_PAGE_LTO_FLAG} ${VC_PAGE_RTTI} --closure 1 --bind
   -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig  # web/imgui_no_default_font.cpp
   -sENVIRONMENT=web -sFILESYSTEM=0 -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0
   -sDYNAMIC_EXECUTION=0  # no eval / new Function: the page's Content-Security-Policy forbids them

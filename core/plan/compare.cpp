@@ -9,6 +9,7 @@
 #include "core/plan/plan_internal.hpp"
 #include "core/serve/inference.hpp"
 #include "core/serve/inference_solve.hpp"
+#include "core/stable_sort.hpp"
 #include "core/text.hpp"
 
 namespace vc {
@@ -73,7 +74,7 @@ Outcome<std::vector<ParetoPoint>> pareto_points(const Config& cfg, const PlanInp
 }
 
 void mark_pareto_front(std::vector<ParetoPoint>& pts) {
-    std::stable_sort(pts.begin(), pts.end(), [](const ParetoPoint& a, const ParetoPoint& b) {
+    stable_sort_by(pts, [](const ParetoPoint& a, const ParetoPoint& b) {
         if (a.layout.train_days != b.layout.train_days) return a.layout.train_days < b.layout.train_days;
         return a.layout.rent_usd < b.layout.rent_usd;
     });
@@ -238,7 +239,7 @@ Outcome<std::vector<ServeClusterResult>> serve_clusters(const Config& cfg, const
     if (!rm.ok) return Out::failure(rm.error);
     std::vector<ServeClusterResult> out;
     for (size_t i = 0; i < clusters.size(); ++i) out.push_back(serve_cluster(cfg, in, goal, clusters[i], static_cast<long>(i)));
-    std::stable_sort(out.begin(), out.end(), [](const ServeClusterResult& a, const ServeClusterResult& b) {
+    stable_sort_by(out, [](const ServeClusterResult& a, const ServeClusterResult& b) {
         if (a.meets != b.meets) return a.meets;
         if (a.ok != b.ok) return a.ok;
         const double ka = a.usd_per_mtok > 0 ? a.usd_per_mtok : 1e300, kb = b.usd_per_mtok > 0 ? b.usd_per_mtok : 1e300;

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/plan/plan_internal.hpp"
+#include "core/stable_sort.hpp"
 #include "core/text.hpp"
 #include "core/train/training.hpp"
 
@@ -54,7 +55,7 @@ struct Rejects {
     std::vector<RejectClass> list() const {
         std::vector<RejectClass> v;
         for (const auto& kv : by) v.push_back(kv.second);
-        std::stable_sort(v.begin(), v.end(), [](const RejectClass& a, const RejectClass& b) { return a.count > b.count; });
+        stable_sort_by(v, [](const RejectClass& a, const RejectClass& b) { return a.count > b.count; });
         return v;
     }
 };
@@ -837,7 +838,7 @@ std::string sizing_fix(const Config& cfg, const PlanInputs& in, const BatchSizin
     std::vector<const FabricSpec*> faster;
     for (const auto& f : fabric_catalog())
         if (!f.intra_node && here && f.achieved_gbps() > here->achieved_gbps()) faster.push_back(&f);
-    std::stable_sort(faster.begin(), faster.end(), [](const FabricSpec* a, const FabricSpec* c) { return a->achieved_gbps() < c->achieved_gbps(); });
+    stable_sort_by(faster, [](const FabricSpec* a, const FabricSpec* c) { return a->achieved_gbps() < c->achieved_gbps(); });
     for (const FabricSpec* f : faster) {
         auto o = size_on(cfg, in, b.layout, f->id, target_efficiency);
         if (o.ok && o.value.fits)
@@ -953,7 +954,7 @@ void rank_clusters(std::vector<ClusterResult>& out, PlanRank rank) {
         if (rank == PlanRank::TokensPerGpu) return -r.best.time.tokens_per_s_per_gpu;
         return r.train_days > 0 ? r.train_days : 1.0 / std::max(1e-30, r.best.time.tokens_per_s_per_gpu * r.cluster.gpus);
     };
-    std::stable_sort(out.begin(), out.end(), [&](const ClusterResult& a, const ClusterResult& b) { return key(a) < key(b); });
+    stable_sort_by(out, [&](const ClusterResult& a, const ClusterResult& b) { return key(a) < key(b); });
 }
 
 Outcome<ClusterResult> fewest_gpus(const Config& cfg, const PlanInputs& in, double deadline_days, int max_gpus) {

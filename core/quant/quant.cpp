@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/stable_sort.hpp"
 #include "core/text.hpp"
 
 namespace vc {
@@ -150,7 +151,7 @@ const std::vector<WeightFormat>& weight_formats() {
             v.push_back({ft[i].id, ft[i].label, FormatFamily::Gguf, ggml_bits_per_weight(ft[i].default_type), 0, 0, 0, 0, 0, 0, true,
                          static_cast<int>(i), ft[i].quality, kEngineLlamaCpp,
                          "llama.cpp llama-quantize: per-tensor types by llama_tensor_get_type"});
-        std::stable_sort(v.begin(), v.end(), [](const WeightFormat& a, const WeightFormat& b) {
+        stable_sort_by(v, [](const WeightFormat& a, const WeightFormat& b) {
             if (a.quality != b.quality) return a.quality < b.quality;
             return a.element_bits > b.element_bits;
         });

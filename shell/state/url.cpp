@@ -17,6 +17,7 @@
 
 #include "core/fields.hpp"
 #include "core/model/presets.hpp"
+#include "core/stable_sort.hpp"
 #include "io/config_json.hpp"
 #include "io/text_input.hpp"
 #include "scenario.hpp"
@@ -295,7 +296,7 @@ std::string encode_pairs(const Config& cfg, const UiState& ui, const Config& bas
         if (k == "view" || k.rfind("plan.", 0) == 0) return 5;
         return 3;
     };
-    std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+    stable_sort_by(pairs, [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
     std::string out = "v=" + std::to_string(kFragmentVersion);
     for (const auto& [key, value] : pairs) out += "&" + percent_encode(key) + "=" + percent_encode(value);
     return out;
