@@ -396,7 +396,7 @@ constexpr FieldDef kTable[] = {
         Enum("inference.vllm.custom_all_reduce", enum_names(kVllmCustomAllReduce), ENUM(VllmCustomAllReduce, inference.vllm.custom_all_reduce),
              "custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce)"),
         Enum("inference.vllm.p2p", enum_names(kGpuP2p), ENUM(GpuP2p, inference.vllm.p2p),
-             "peer-to-peer access between the tp GPUs; off: NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce cards)"),
+             "GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce)"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
