@@ -76,6 +76,7 @@ constexpr EnumName kProfileLogits[] = {{"sequences", 0, true}, {"tokens", 1, tru
 constexpr EnumName kVllmSamplers[] = {N("auto", VllmSampler::Auto), N("pytorch", VllmSampler::Pytorch), N("flashinfer", VllmSampler::Flashinfer)};
 constexpr EnumName kVllmCustomAllReduce[] = {N("auto", VllmCustomAllReduce::Auto), N("on", VllmCustomAllReduce::On),
                                              N("off", VllmCustomAllReduce::Off)};
+constexpr EnumName kGpuP2p[] = {N("auto", GpuP2p::Auto), N("on", GpuP2p::On), N("off", GpuP2p::Off)};
 constexpr EnumName kLlamaProfiles[] = {{"llama-server", 0, true}, {"ollama", 1, true}};
 // The planner's cluster ranking (PlanRank in core/plan/plan.hpp: Time, Cost, TokensPerGpu).
 constexpr EnumName kPlanRanks[] = {{"time", 0, true}, {"cost", 1, true}, {"tokens_per_gpu", 2, true}};
@@ -394,6 +395,8 @@ constexpr FieldDef kTable[] = {
              "top-k/top-p sampler in the profiling run: pytorch sorts the logits, flashinfer does not (auto: pytorch)"),
         Enum("inference.vllm.custom_all_reduce", enum_names(kVllmCustomAllReduce), ENUM(VllmCustomAllReduce, inference.vllm.custom_all_reduce),
              "custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce)"),
+        Enum("inference.vllm.p2p", enum_names(kGpuP2p), ENUM(GpuP2p, inference.vllm.p2p),
+             "GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce)"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),

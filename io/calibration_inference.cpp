@@ -279,7 +279,8 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
 // stated "max_num_seqs 256", "max_num_batched_tokens 2048", "tp 4", "enforce-eager", "chunked
 // prefill off", and for a card outside the catalog "total_gpu_memory 21.48 GiB" (a custom GPU: PCIe,
 // so no custom all-reduce beyond TP 2). The method or note naming "FlashInfer sampler" / "FlashInfer
-// top-p" sets inference.vllm.sampler flashinfer, "disable-custom-all-reduce" custom_all_reduce off.
+// top-p" sets inference.vllm.sampler flashinfer, "disable-custom-all-reduce" custom_all_reduce off,
+// "no P2P" inference.vllm.p2p off.
 // The value is the quantity the note names first: weights, KV cache (the pool; in unit "tokens"
 // vLLM's "GPU KV cache size: N tokens"), activation peak or non-torch memory.
 void serve_row(const CalibrationRow& row, RowCheck& out) {
@@ -320,6 +321,7 @@ void serve_row(const CalibrationRow& row, RowCheck& out) {
     const std::string said = ascii_lower(method) + " " + note;
     if (has(said, "flashinfer sampler") || has(said, "flashinfer top-p")) v.sampler = VllmSampler::Flashinfer;
     if (has(said, "disable-custom-all-reduce") || has(said, "disable_custom_all_reduce")) v.custom_all_reduce = VllmCustomAllReduce::Off;
+    if (has(said, "no p2p")) v.p2p = GpuP2p::Off;
     const char* key = "weights";
     if (note.rfind("kv", 0) == 0) key = "kv_cache";
     else if (note.rfind("activation", 0) == 0) key = "activations";

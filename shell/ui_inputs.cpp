@@ -130,6 +130,11 @@ const Choice<VllmCustomAllReduce> kVllmCustomAllReduce[] = {
     {VllmCustomAllReduce::On, "On", "Its two 8 MiB IPC buffers per GPU counted."},
     {VllmCustomAllReduce::Off, "Off", "--disable-custom-all-reduce: NCCL alone."},
 };
+const Choice<GpuP2p> kGpuP2p[] = {
+    {GpuP2p::Auto, "Auto", "Off on GeForce cards (no peer access over PCIe), on otherwise."},
+    {GpuP2p::On, "On", "NCCL's buffers in device memory; custom all-reduce may run."},
+    {GpuP2p::Off, "Off", "NCCL's buffers in host memory (SHM transport); no custom all-reduce."},
+};
 
 // Powers of two for batch-like inputs and context lengths.
 constexpr std::initializer_list<double> kBatchPresets = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
@@ -897,6 +902,9 @@ bool serving_inputs(App& a) {
         if (in.engine == Engine::Vllm && in.tp != 1)
             changed |= choice(m, {"inference.vllm.custom_all_reduce", "Custom all-reduce", "vLLM's all-reduce kernel for tensor parallelism and its IPC buffers."},
                               kVllmCustomAllReduce, in.vllm.custom_all_reduce);
+        if (in.engine == Engine::Vllm && in.tp != 1)
+            changed |= choice(m, {"inference.vllm.p2p", "GPU P2P", "Peer-to-peer access between the GPUs: where NCCL keeps its buffers."},
+                              kGpuP2p, in.vllm.p2p);
         if (in.engine == Engine::Hf && wf && std::string(wf->id).rfind("gptq", 0) == 0) {
             changed |= choice(m, {"inference.hf.gptq_kernel", "GPTQ kernel", "The kernel's persistent buffers (AutoGPTQ / optimum / transformers)."},
                               kGptqKernels, in.hf.gptq_kernel);

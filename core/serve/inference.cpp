@@ -123,8 +123,11 @@ double vllm_non_torch(const InferenceInputs& in, const GpuSpec* gpu) {
     const auto& k = in.constants;
     if (in.vllm.non_torch_bytes >= 0) return in.vllm.non_torch_bytes;
     if (in.tp <= 1) return k.vllm_non_torch_bytes;
-    const double nccl = std::max(0.0, k.vllm_non_torch_tp_bytes - k.vllm_custom_all_reduce_bytes);
-    return k.vllm_non_torch_bytes + nccl + (vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, gpu) ? k.vllm_custom_all_reduce_bytes : 0);
+    // Without P2P NCCL's SHM transport keeps the connections' buffers in host memory: no NCCL part.
+    const bool p2p = vllm_gpu_p2p(in.vllm.p2p, gpu);
+    const double nccl = p2p ? std::max(0.0, k.vllm_non_torch_tp_bytes - k.vllm_custom_all_reduce_bytes) : 0.0;
+    return k.vllm_non_torch_bytes + nccl +
+           (vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, gpu, p2p) ? k.vllm_custom_all_reduce_bytes : 0);
 }
 
 // The assumptions of the two above, for the estimate's components.
@@ -138,11 +141,15 @@ std::string vllm_non_torch_text(const InferencePlan& p) {
     const InferenceInputs& in = p.in;
     if (in.vllm.non_torch_bytes >= 0) return "measured value from the config";
     if (in.tp <= 1) return "CUDA runtime";
-    const bool on = vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, p.has_gpu ? p.gpu.get() : nullptr);
-    if (on) return "CUDA runtime + NCCL buffers + custom all-reduce IPC buffers " + num(in.constants.vllm_custom_all_reduce_bytes / 1048576) + " MiB";
-    return "CUDA runtime + NCCL buffers; custom all-reduce off (" +
+    const GpuSpec* gpu = p.has_gpu ? p.gpu.get() : nullptr;
+    const bool p2p = vllm_gpu_p2p(in.vllm.p2p, gpu);
+    const bool on = vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, gpu, p2p);
+    const std::string nccl = p2p ? "CUDA runtime + NCCL buffers" : "CUDA runtime; NCCL buffers in host memory (no P2P: SHM transport)";
+    if (on) return nccl + " + custom all-reduce IPC buffers " + num(in.constants.vllm_custom_all_reduce_bytes / 1048576) + " MiB";
+    return nccl + "; custom all-reduce off (" +
            std::string(in.vllm.custom_all_reduce == VllmCustomAllReduce::Off ? "custom_all_reduce off"
                        : in.tp % 2 != 0 || in.tp > 8                        ? "vLLM supports it at TP 2, 4, 6, 8 only"
+                       : !p2p                                                ? "vLLM needs P2P for it"
                                                                              : "vLLM disables it beyond 2 GPUs without NVLink") +
            ")";
 }
@@ -513,14 +520,21 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     return R::success(std::move(p));
 }
 
-bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu) {
+bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p) {
     if (tp <= 1 || mode == VllmCustomAllReduce::Off) return false;
     if (mode == VllmCustomAllReduce::On) return true;
     // vllm/distributed/device_communicators/custom_all_reduce.py (read at main, 2026): _SUPPORTED_WORLD_SIZES
     // [2, 4, 6, 8]; "not supported on more than two PCIe-only GPUs" (world_size > 2 and not
-    // is_fully_connected). P2P is not modelled: a TP 2 pair without it also falls back to NCCL.
+    // is_fully_connected); then "lacks GPU P2P capability" (not _can_p2p) at any size.
     if (tp != 2 && tp != 4 && tp != 6 && tp != 8) return false;
+    if (!p2p) return false;
     return tp == 2 || gpu == nullptr || gpu_fully_connected(*gpu);
+}
+
+bool vllm_gpu_p2p(GpuP2p mode, const GpuSpec* gpu) {
+    if (mode != GpuP2p::Auto) return mode == GpuP2p::On;
+    // GeForce boards get no peer access over PCIe from NVIDIA's driver (inference.hpp, GpuP2p).
+    return gpu == nullptr || gpu->name.find("GeForce") == std::string::npos;
 }
 
 // [SECTION] memory --------------------------------------------------------------------------------

@@ -141,6 +141,14 @@ enum class VllmSampler { Auto, Pytorch, Flashinfer };
 // decides, on at TP 2, 4, 6, 8 when TP is 2 or the GPUs are fully NVLink-connected; Off as
 // --disable-custom-all-reduce.
 enum class VllmCustomAllReduce { Auto, On, Off };
+// Peer-to-peer access between the TP GPUs. With it NCCL's P2P transport keeps each connection's
+// buffers in device memory; without it the SHM transport keeps them in host memory
+// (nccl src/transport/shm.cc, shmRecvSetup: ncclShmOpen of the protocols' buffSizes), and vLLM's
+// custom all-reduce disables itself (custom_all_reduce.py, _can_p2p: "lacks GPU P2P capability").
+// Auto: off on GeForce cards, whose driver grants no peer access over PCIe (p2pBandwidthLatencyTest
+// "CANNOT Access Peer": RTX 2080 Ti, NVIDIA/nccl-tests issue 117; RTX 3090, NVIDIA/nccl issue 1127),
+// on for every other card and a custom GPU (the figure before this setting).
+enum class GpuP2p { Auto, On, Off };
 
 struct VllmOptions {
     double gpu_memory_utilization = 0.9;   // vLLM default
@@ -153,11 +161,15 @@ struct VllmOptions {
     double cuda_graph_bytes = -1;          // >= 0: replaces the constant
     VllmSampler sampler = VllmSampler::Auto;
     VllmCustomAllReduce custom_all_reduce = VllmCustomAllReduce::Auto;
+    GpuP2p p2p = GpuP2p::Auto;
 };
 
 // Whether vLLM's custom all-reduce runs at `tp` GPUs of `gpu` (nullptr: no GPU chosen, taken as
-// fully connected, the figure before the interconnect was modelled) under `mode`.
-bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu);
+// fully connected, the figure before the interconnect was modelled) under `mode`; `p2p` false
+// (vllm_gpu_p2p): Auto finds it off, as vLLM's _can_p2p test does.
+bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p = true);
+// Whether the TP GPUs of `gpu` (nullptr: none chosen) have peer-to-peer access under `mode`.
+bool vllm_gpu_p2p(GpuP2p mode, const GpuSpec* gpu);
 
 enum class SplitMode { Layer, Row, None };  // --split-mode
 

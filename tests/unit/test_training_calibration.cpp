@@ -476,13 +476,13 @@ TEST_CASE("validate --cv: each fitted constant scored on rows of other sources o
         CHECK(error_of(id).error < 0.27);
     }
     // The vLLM constants (fitted on C30, vLLM issue 12330) judged on the seven other vLLM logs, X15-X29
-    // (docs/validation.md): median 3.9% over their pools, activation peaks, non-torch and weights.
+    // (docs/validation.md): median 3.1% over their pools, activation peaks, non-torch and weights.
     for (const auto& l : io::cross_validate(both, io::check_rows(both))) {
         if (std::string(l.constant->fitted_on) != "C30") continue;
         CHECK(l.held_out_ids == std::vector<std::string>{"X15", "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25",
                                                          "X26", "X27", "X28", "X29"});
         CHECK(l.held_out.scored == 15);
-        CHECK(l.held_out.median_abs_error == Catch::Detail::Approx(0.0389).margin(0.0005));  // X17's -3.89%
+        CHECK(l.held_out.median_abs_error == Catch::Detail::Approx(0.0313).margin(0.0005));  // X21's -3.13%
     }
     // Issue 12: on the calibration file, the cross-validated column no worse than p90 <= 12% (C01,
     // 0.5%). With extra.csv it also holds X01, X47-X50 and the vLLM row X19, the open

@@ -62,7 +62,7 @@ TEST_CASE("vLLM sampler: FlashInfer's dummy sampler run holds 14 B per logit, th
     }
 }
 
-TEST_CASE("vLLM custom all-reduce: its two 8 MiB IPC buffers where vLLM runs it, NCCL's part everywhere (X19)", "[vllm-mech]") {
+TEST_CASE("vLLM custom all-reduce: its two 8 MiB IPC buffers where vLLM runs it, NCCL's part with P2P (X19)", "[vllm-mech]") {
     // Non-torch per GPU: 0.13 GiB, with TP + 0.6 GiB, of which custom all-reduce is 2 x 8 MiB.
     const double with_car = 0.13 * kGiB + 0.6 * kGiB, without = with_car - 16 * kMiB;
     auto runtime = [](const char* gpu, int tp, VllmCustomAllReduce mode = VllmCustomAllReduce::Auto) {
@@ -78,7 +78,7 @@ TEST_CASE("vLLM custom all-reduce: its two 8 MiB IPC buffers where vLLM runs it,
         CHECK(runtime("h100-80gb", 4) == with_car);
         CHECK(runtime("a100-80gb", 8) == with_car);
         CHECK(runtime("l40s-48gb", 4) == without);
-        CHECK(runtime("rtx-4090-24gb", 8) == without);
+        CHECK(runtime("l4-24gb", 8) == without);
         // H100 NVL: NVLink bridges pairs only, so four of them are not fully connected.
         CHECK(runtime("h100-nvl-94gb", 4) == without);
     }
@@ -130,6 +130,46 @@ TEST_CASE("vLLM custom all-reduce: its two 8 MiB IPC buffers where vLLM runs it,
     }
 }
 
+TEST_CASE("vLLM without GPU P2P: NCCL's buffers in host memory, no custom all-reduce; GeForce cards by default (X19)", "[vllm-mech]") {
+    auto runtime = [](const char* gpu, int tp, GpuP2p p2p = GpuP2p::Auto, VllmCustomAllReduce car = VllmCustomAllReduce::Auto) {
+        Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", gpu, 8192);
+        cfg.inference.tp = tp;
+        cfg.inference.vllm.p2p = p2p;
+        cfg.inference.vllm.custom_all_reduce = car;
+        return plan(cfg).runtime_gpu;
+    };
+    SECTION("auto: GeForce cards have none, so non-torch is the CUDA runtime's 0.13 GiB at any TP") {
+        CHECK(runtime("rtx-4090-24gb", 2) == 0.13 * kGiB);  // not 0.13 + 0.6 GiB: no NCCL part, no custom all-reduce
+        CHECK(runtime("rtx-3090-24gb", 4) == 0.13 * kGiB);
+        CHECK(runtime("rtx-5090-32gb", 8) == 0.13 * kGiB);
+        // The workstation RTX A6000 and datacenter PCIe cards keep P2P: 0.13 + 0.6 GiB at TP 2.
+        CHECK(runtime("rtx-a6000-48gb", 2) == 0.73 * kGiB);
+        CHECK(runtime("l40s-48gb", 2) == 0.73 * kGiB);
+    }
+    SECTION("on / off override the card; off also turns custom all-reduce off unless it is forced") {
+        CHECK(runtime("rtx-4090-24gb", 2, GpuP2p::On) == 0.73 * kGiB);         // an NVLink-bridged or patched pair
+        CHECK(runtime("h100-80gb", 2, GpuP2p::Off) == 0.13 * kGiB);             // NCCL_P2P_DISABLE=1
+        // custom_all_reduce on counts its 2 x 8 MiB even so: 0.13 GiB + 16 MiB.
+        CHECK(runtime("h100-80gb", 2, GpuP2p::Off, VllmCustomAllReduce::On) == 0.13 * kGiB + 16 * kMiB);
+        CHECK(vllm_gpu_p2p(GpuP2p::Auto, nullptr));
+        CHECK_FALSE(vllm_gpu_p2p(GpuP2p::Auto, find_gpu("rtx-4090-24gb")));
+        CHECK_FALSE(vllm_custom_all_reduce_on(VllmCustomAllReduce::Auto, 2, find_gpu("h100-80gb"), false));
+    }
+    SECTION("the estimate names it; X19's card (a custom GPU, modified RTX 2080 Ti) reads 0.13 GiB with p2p off") {
+        Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "rtx-4090-24gb", 8192);
+        cfg.inference.tp = 2;
+        CHECK(component_text(cfg, "runtime").find("NCCL buffers in host memory (no P2P: SHM transport); custom all-reduce off (vLLM needs P2P for it)") !=
+              std::string::npos);
+        cfg.gpu_id.clear();
+        cfg.inference.has_custom_gpu = true;
+        cfg.inference.custom_gpu.memory_bytes = 21.48 * kGiB;
+        cfg.inference.tp = 4;
+        CHECK(plan(cfg).runtime_gpu == 0.13 * kGiB + 0.6 * kGiB - 16 * kMiB);  // auto: a custom card keeps P2P
+        cfg.inference.vllm.p2p = GpuP2p::Off;
+        CHECK(plan(cfg).runtime_gpu == 0.13 * kGiB);  // X19 logs 0.20 GiB: -35%, was 0.71 GiB (+257%)
+    }
+}
+
 TEST_CASE("vLLM sampler and custom all-reduce settings: JSON names, round trip, a named error", "[vllm-mech]") {
     auto r = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"l40s-48gb",
         "inference":{"engine":"vllm","tp":2,"vllm":{"sampler":"flashinfer","custom_all_reduce":"off"}}})");
@@ -146,6 +186,15 @@ TEST_CASE("vLLM sampler and custom all-reduce settings: JSON names, round trip, 
     bad = io::parse_config(R"({"task":"inference","inference":{"vllm":{"custom_all_reduce":"yes"}}})");
     CHECK_FALSE(bad.ok);
     CHECK(bad.error.field == "inference.vllm.custom_all_reduce");
+    auto p2p = io::parse_config(R"({"task":"inference","gpu":"l40s-48gb","inference":{"engine":"vllm","tp":2,"vllm":{"p2p":"off"}}})");
+    REQUIRE(p2p.ok);
+    CHECK(p2p.value.inference.vllm.p2p == GpuP2p::Off);
+    auto p2p_back = io::config_from_json(io::config_to_json(p2p.value));
+    REQUIRE(p2p_back.ok);
+    CHECK(p2p_back.value.inference.vllm.p2p == GpuP2p::Off);
+    bad = io::parse_config(R"({"task":"inference","inference":{"vllm":{"p2p":"shm"}}})");
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.vllm.p2p");
 }
 
 TEST_CASE("vLLM MXFP4: the experts alone in MXFP4, padded on Marlin cards; gpt-oss's FP32 YaRN table (X29)", "[vllm-mech]") {

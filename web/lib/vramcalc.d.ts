@@ -343,6 +343,8 @@ export interface InferenceVllmConfig {
     sampler?: 'auto' | 'pytorch' | 'flashinfer';
     /** custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce) (default 'auto') */
     custom_all_reduce?: 'auto' | 'on' | 'off';
+    /** GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce) (default 'auto') */
+    p2p?: 'auto' | 'on' | 'off';
     /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null; [0, 1000000] GiB) */
     activation_peak_gib?: number | null;
     /** measured non-torch memory replaces the constant (null: constant) (default null; [0, 1000000] GiB) */
