@@ -31,6 +31,7 @@ Outcome<CsvTable> parse_csv(const std::string& text) {
     std::string cell;
     bool quoted = false, any = false;
     size_t line = 1;
+    std::string extra_cells;  // the first row with more cells than the header: a comma in an unquoted note
     auto end_row = [&]() {
         row.push_back(cell);
         cell.clear();
@@ -38,6 +39,9 @@ Outcome<CsvTable> parse_csv(const std::string& text) {
         if (!blank) {
             if (t.header.empty()) t.header = row;
             else t.rows.push_back(row);
+            if (row.size() > t.header.size() && extra_cells.empty())
+                extra_cells = "line " + std::to_string(line) + " has " + std::to_string(row.size()) + " cells, the header " +
+                              std::to_string(t.header.size()) + ": quote a cell that holds a comma (\"a, b\")";
         }
         row.clear();
         any = false;
@@ -73,6 +77,7 @@ Outcome<CsvTable> parse_csv(const std::string& text) {
     if (quoted) return Outcome<CsvTable>::failure("csv", "unterminated quoted cell at line " + std::to_string(line));
     if (any || !cell.empty()) end_row();
     if (t.header.empty()) return Outcome<CsvTable>::failure("csv", "the file has no header row");
+    if (!extra_cells.empty()) return Outcome<CsvTable>::failure("csv", extra_cells);
     return Outcome<CsvTable>::success(std::move(t));
 }
 

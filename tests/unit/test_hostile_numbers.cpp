@@ -219,3 +219,17 @@ TEST_CASE("guide method: bytes out of range names guide.bytes or guide.weight_by
     REQUIRE_FALSE(ignored.ok);
     CHECK(ignored.error.field == "guide.overhead_factor");
 }
+
+TEST_CASE("a calibration CSV row with more cells than the header is refused, naming its line (a comma in an unquoted note)") {
+    // 26 columns in the header; the note "start failed, inferred" unquoted makes the row 27 cells.
+    const std::string row = std::string(kBertRow) + "8,512,no,1,none,alloc,14.0,GiB,start failed, inferred\n";
+    auto t = io::parse_csv(std::string(kHeader) + row);
+    REQUIRE_FALSE(t.ok);
+    CHECK(t.error.field == "csv");
+    CHECK(t.error.message.find("line 2 has 27 cells, the header 26") != std::string::npos);
+    // Quoted, the same note is one cell and the row reads.
+    auto quoted = io::parse_csv(std::string(kHeader) + kBertRow + "8,512,no,1,none,alloc,14.0,GiB,\"start failed, inferred\"\n");
+    REQUIRE(quoted.ok);
+    REQUIRE(quoted.value.rows.size() == 1);
+    CHECK(quoted.value.rows[0].back() == "start failed, inferred");
+}

@@ -191,7 +191,7 @@ TEST_CASE("validate reads transformers' attention implementation from a row's no
     };
     CHECK(row_config(row("A", "TRL blog", "")).training.attention == AttentionKernel::Auto);
     CHECK(row_config(row("B", "TRL blog", "attn_implementation=\"\"flash_attention_2\"\"")).training.attention == AttentionKernel::Fa2);
-    CHECK(row_config(row("C", "Axolotl run", "sdpa with enable_gqa, packed")).training.attention == AttentionKernel::SdpaGqa);
+    CHECK(row_config(row("C", "Axolotl run", "\"sdpa with enable_gqa, packed\"")).training.attention == AttentionKernel::SdpaGqa);
     CHECK(row_config(row("D", "LitGPT blog", "flash_attention_2")).training.attention == AttentionKernel::Auto);  // LitGPT's own attention
     const auto c = compared_rows(row("A", "TRL blog", "") + row("B", "TRL blog", "flash_attention_2"));
     REQUIRE(c.size() == 2);
