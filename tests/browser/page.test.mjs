@@ -392,7 +392,7 @@ test('transformers serving: SDPA enable_gqa (issue 12) drops GQA models\' repeat
     await other.close();
 });
 
-test('vLLM serving: the sampler and custom all-reduce choices (issue 12) under MORE INPUTS change the profile and non-torch memory', async () => {
+test('vLLM serving: the sampler, custom all-reduce and GPU P2P choices (issue 12) under MORE INPUTS change the profile and non-torch memory', async () => {
     const { other, w } = await openSettled(url + '#v=2&task=inference&method=detailed&inference.engine=vllm&model.preset=llama-3.1-8b&gpu=l40s-48gb&inference.tp=4');
     let s = await w.state();
     assert.equal(s.inputs.inference.vllm.sampler, 'auto');
@@ -415,6 +415,14 @@ test('vLLM serving: the sampler and custom all-reduce choices (issue 12) under M
     assert.equal(s.inputs.inference.vllm.custom_all_reduce, 'on');
     assert.ok(Math.abs(s.result.breakdown.runtime - offRuntime - 16 * 2 ** 20) < 1, 'custom all-reduce: 16 MiB more');
     assert.match(s.fragment, /inference\.vllm\.custom_all_reduce=on/);
+    // GPU P2P off: NCCL's buffers go to host memory (the SHM transport), so non-torch memory is the
+    // 0.13 GiB without TP plus the forced custom all-reduce's 16 MiB: 139,586,437 + 16,777,216 B.
+    await w.inView('inference.vllm.p2p');
+    await w.pick('inference.vllm.p2p', 'inference.vllm.p2p/off');
+    s = await w.state();
+    assert.equal(s.inputs.inference.vllm.p2p, 'off');
+    assert.ok(Math.abs(s.result.breakdown.runtime - (0.13 * 2 ** 30 + 16 * 2 ** 20)) < 1, 'no P2P: NCCL off the card');
+    assert.match(s.fragment, /inference\.vllm\.p2p=off/);
     await other.close();
 });
 
