@@ -229,17 +229,16 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     if (gpu) p.gpu.set(*gpu);
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
     if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
-    if (p.engine == Engine::Vllm) p.runtime_gpu = vllm_non_torch(p.in, gpu);
     if (p.engine == Engine::LlamaCpp && gpu) {
         llamacpp_set_gpu(p);
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
         if (!b.gpus.empty()) p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
     }
-    if (p.engine == Engine::Vllm) {
-        p.moe_padding = p.mxfp4_experts && gpu && vllm_mxfp4_marlin(*gpu) ? vllm_marlin_moe_padding(p) : 0;
-        p.weights_gpu = p.weights.per_gpu + p.rope_cache + p.moe_padding;
-    }
-    if (p.engine != Engine::Vllm || !gpu) return;
+    if (p.engine != Engine::Vllm) return;
+    p.runtime_gpu = vllm_non_torch(p.in, gpu);
+    p.moe_padding = p.mxfp4_experts && gpu && vllm_mxfp4_marlin(*gpu) ? vllm_marlin_moe_padding(p) : 0;
+    p.weights_gpu = p.weights.per_gpu + p.rope_cache + p.moe_padding;
+    if (!gpu) return;
     const double total = std::max(0.0, gpu->memory_bytes - p.in.constants.driver_reserved_bytes);
     p.budget = p.in.vllm.gpu_memory_utilization * total;
     p.pool = p.budget - p.weights_gpu - p.activation_peak - p.runtime_gpu;
@@ -436,8 +435,8 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
                 const double table_bytes = gpt_oss_sinks(m) ? 4 : p.dtype_bytes;
                 p.rope_cache = static_cast<double>(m.context_limit) * rotary_dim * table_bytes;
             }
-            p.weights_gpu = p.weights.per_gpu + p.rope_cache;
-            p.runtime_gpu = vllm_non_torch(in, gpu);  // again for each GPU in set_plan_gpu
+            // The weights on one GPU (with Marlin's MoE padding) and non-torch memory depend on
+            // the GPU: set_plan_gpu, below.
             p.graphs_gpu = in.vllm.enforce_eager ? 0 : (in.vllm.cuda_graph_bytes >= 0 ? in.vllm.cuda_graph_bytes : in.constants.vllm_cuda_graph_bytes);
             p.activation_peak = in.vllm.activation_peak_bytes >= 0 ? in.vllm.activation_peak_bytes : vllm_activation_peak(p);
             break;
