@@ -355,6 +355,10 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     // "grad accum 4" in the note.
     const size_t ga = note.find("grad accum");
     if (ga != std::string::npos) cfg.training.grad_accum = std::atof(note.c_str() + ga + 10);
+    // The tutorials ran the configs' defaults: gradient_accumulation_steps 64 in 7B_lora_single_device.yaml,
+    // 16 in 7B_qlora_single_device.yaml (recipes/configs/llama2 at 0914d5cfb and ff594c231), so the
+    // adapters' gradients stay allocated between micro-batches.
+    else if (torchtune_tutorial) cfg.training.grad_accum = cfg.training.finetune == FinetuneMethod::Qlora ? 16 : 64;
     // torchtitan with PP: the batch column is the local batch, which the schedule splits into
     // pipeline_parallel_microbatches, by default the number of pipeline stages (config_manager.py at
     // the December 2024 benchmarks' commit 9dec370): pp micro-batches under 1F1B, one stage a rank.

@@ -503,6 +503,7 @@ struct MicroBatchActivations {
     double edge_last = 0;   // last stage: the final norm's saved input and the head's input
     double in_flight = 1;   // micro-batches whose activations the first stage holds
     double logits = 0;      // last stage: logits and the loss's buffers
+    double logits_kept = 0; // the part of them the loop keeps beside the recompute (kept_logits_buffers)
 };
 
 MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingParts& parts) {
@@ -574,6 +575,12 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
             const double held = std::max(profile.logits_held, kCompiledLossSaved);
             const double gradient = kCompiledLossGradient * (chunked ? chunk / tokens : 1);
             parts.logits_bytes_per_value = (held + gradient) * s.compute_bytes + softcap;
+        } else if (!profile.loss_frees_logits && profile.kept_logits_buffers > 0 && !chunked) {
+            // The loop keeps its own loss-dtype copy through backward: at the loss's backward it and
+            // the loss's buffers; beside the last layer's recompute, the copy alone (logits_kept).
+            const double buffers = profile.kept_logits_buffers + (s.tp > 1 ? profile.loss_parallel_buffers : 0);
+            parts.logits_bytes_per_value = loss_dtype + softcap + buffers * loss_dtype;
+            a.logits_kept = parts.logits_tokens * parts.logits_vocab * loss_dtype;
         } else {
             double buffers = profile.loss_buffers;
             if (chunked) buffers = 1 + (profile.loss_buffers - 1) * chunk / tokens;
@@ -760,10 +767,12 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
 
     // Activations on this stage.
     const double micro_batches = first ? a.in_flight : 1;
-    // When the loss frees the logits, autograd runs the loss's and the head's backward before it
-    // recomputes the last checkpointed layer: the recompute adds only what exceeds the logits.
+    // Autograd runs the loss's and the head's backward before it recomputes the last checkpointed
+    // layer: when the loss frees the logits, the recompute adds only what exceeds them; when the loop
+    // keeps a copy (logits_kept), only what exceeds the rest, which the loss's backward freed.
     parts.recompute_counted = parts.recompute_transient;
     if (last && s.profile.loss_frees_logits) parts.recompute_counted = std::max(0.0, parts.recompute_transient - a.logits);
+    else if (last && a.logits_kept > 0) parts.recompute_counted = std::max(0.0, parts.recompute_transient - (a.logits - a.logits_kept));
     double acts = micro_batches * parts.stage_act_one_mb + parts.recompute_counted + parts.retained_graph;
     if (first) acts += micro_batches * a.edge_first;
     if (last) acts += a.edge_last;

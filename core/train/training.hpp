@@ -229,6 +229,9 @@ struct ProfileBehaviour {
                                         // head's backward free them before the last checkpointed layer is
                                         // recomputed: that recompute and the logits are never alive together
                                         // (torchtune: `del logits` before backward since PR #1235)
+    double kept_logits_buffers = 0;     // with the loop's own reference to the logits (loss_frees_logits off):
+                                        // loss-dtype buffers the loss's backward holds beside that kept
+                                        // loss-dtype copy, which alone stays beside the recompute (0: not modelled)
     double logits_held = 0;             // vocab-sized buffers (logits dtype) held through the loss peak
     double loss_buffers = 3;            // vocab-sized buffers (loss dtype) at the loss peak: saved + gradients
     double loss_parallel_buffers = 0;   // more of them with tensor parallelism, where the loss runs on the

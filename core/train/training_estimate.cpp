@@ -106,8 +106,9 @@ std::string activations_formula(const TrainingSetup& s, const TrainingParts& par
                      " recompute, " + attention_label(s.attention) + " attention)";
     if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
     if (parts.recompute_transient > 0 && parts.recompute_counted < parts.recompute_transient)
-        f += " + one layer recomputed " + bytes_gb(parts.recompute_transient) + " after the loss freed the logits (" +
-             bytes_gb(parts.recompute_counted) + " above them)";
+        f += " + one layer recomputed " + bytes_gb(parts.recompute_transient) +
+             (s.profile.loss_frees_logits ? " after the loss freed the logits (" + bytes_gb(parts.recompute_counted) + " above them)"
+                                          : " beside the loop's kept logits (" + bytes_gb(parts.recompute_counted) + " above the loss's backward)");
     else if (parts.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(parts.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
     else if (!parts.grads_at_peak && r.gradients > r.activations + r.logits_loss) f += "; freed by the end of backward (the peak)";

@@ -206,6 +206,11 @@ ProfileBehaviour torchtune() {
     // recipes/lora_finetune_single_device.py: `del logits` before backward ("free logits otherwise it
     // peaks backward memory", PR #1235, July 2024); training.keeps_logits for the recipes before it.
     p.loss_frees_logits = true;
+    // With training.keeps_logits (the recipe at 0217d44c2, May 2024), `logits` is the shifted FP32 copy
+    // (`logits[..., :-1, :].contiguous()` of the decoder's `.float()` output), alive until backward returns.
+    // log_softmax's backward holds it beside its saved output, nll_loss2d's gradient and its own gradient
+    // (aten/src/ATen/native/cuda/SoftMax.cu host_softmax_backward, PyTorch 2.3): 3 FP32 buffers more.
+    p.kept_logits_buffers = 3;
     // Its recipes call training.compile_loss(self._loss_fn) when compile=True (recipes/
     // lora_finetune_single_device.py, torchtune 0.3+): each chunk's cross-entropy compiled.
     p.compiles_loss_now = true;

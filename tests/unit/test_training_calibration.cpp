@@ -230,6 +230,13 @@ TEST_CASE("torchtune rows: torchao 0.1's init residue and the kept logits from t
     CHECK(cfg("torchtune README (RTX-4090)", "torchao 0.1; logits kept").keeps_logits == Toggle::On);
     CHECK(cfg("torchtune README Llama-3.1 table (RTX-4090)", "").lora.unchunked_quantize == Toggle::Auto);
     CHECK(cfg("torchtune README Llama-3.1 table (RTX-4090)", "").keeps_logits == Toggle::Auto);
+    // The tutorials ran the configs' gradient_accumulation_steps (16 QLoRA, 64 LoRA: recipes/configs/
+    // llama2 at 0914d5cfb); a README row and a note's own "grad accum" keep theirs.
+    CHECK(cfg("torchtune docs qlora_finetune", "").grad_accum == 16);
+    CHECK(row_config("A,torchtune docs lora_finetune,lora,Llama-2-7B,32,4096,32,32,128,32000,11008,swiglu,no,6.74,bf16,lora r8 q+v,"
+                     "adamw,2,1024,full,1,none,reserved,15,GB,").training.grad_accum == 64);
+    CHECK(cfg("torchtune docs qlora_finetune", "grad accum 2").grad_accum == 2);
+    CHECK(cfg("torchtune README (RTX-4090)", "").grad_accum == 0);  // 0: from global_batch, else 1
     // The residue's floor over the step's own peak (about 5.5 GB), with torchao 0.1 only: the weights,
     // 6,476,005,376 NF4 weights x 0.515869 B + the BF16 embedding and head 2 x 32,000 x 4096 x 2 B +
     // 4,194,304 adapters x 2 B = 3,873,447,936 B, plus 0.40 x those linears in BF16 (5,180,804,300.8 B).

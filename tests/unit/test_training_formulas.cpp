@@ -542,6 +542,49 @@ TEST_CASE("torchtune frees the logits before the last checkpointed layer is reco
     CHECK(small_kept.activations - small.activations == Approx(4096.0 * 32000 * 2.25));
 }
 
+TEST_CASE("torchtune's May 2024 loop keeps its FP32 logits: 16 B per logit at the loss's backward, 4 beside the recompute", "[training]") {
+    // X02's shape (torchtune README at 0217d44c2): Llama-2-7B, LoRA r8 on q and v, 4 x 2048 tokens,
+    // full recompute, training.keeps_logits. The loop's `logits` (the FP32 shifted copy) is alive while
+    // log_softmax's backward holds its saved output, nll_loss2d's gradient and its own gradient:
+    // 4 x 4 B = 16 B per logit, 8192 x 32,000 x 16 B = 4,194,304,000 B.
+    auto run = [](double vocab, TrainingParts& parts) {
+        auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-2-7b"},"batch":4,"seq":2048,)"
+                                    R"("training":{"finetune":"lora","precision":"bf16-true","profile":"torchtune","recompute":"full",)"
+                                    R"("optimizer":"adamw","keeps_logits":true,"lora":{"rank":8,"targets":"q,v","dropout":0}}})");
+        REQUIRE(cfg.ok);
+        cfg.value.model.vocab = static_cast<int>(vocab);
+        auto s = training_setup(cfg.value);
+        REQUIRE(s.ok);
+        return compute_training(s.value, &parts);
+    };
+    TrainingParts parts;
+    const TrainingResult r = run(32000, parts);
+    CHECK(r.logits_loss == 8192.0 * 32000 * 16);
+    // After the loss's and the head's backward only the kept copy (8192 x 32,000 x 4 B = 1,048,576,000 B)
+    // is beside the last layer's recompute (about 1.08 GB), under the 12 B per logit the loss's backward
+    // freed: the activations are the 32 layer inputs and the final norm's input, 33 x 8192 x 4096 x 2 B.
+    REQUIRE(parts.recompute_transient > 0);
+    CHECK(parts.recompute_transient < 8192.0 * 32000 * 12);
+    CHECK(parts.recompute_counted == 0);
+    CHECK(r.activations == 33.0 * 8192 * 4096 * 2);
+    // A vocabulary of 8,000: the loss's extra buffers are 8192 x 8,000 x 12 B = 786,432,000 B, less than
+    // the recompute, which adds what exceeds them: the peak is max(16 B x N, 4 B x N + recompute).
+    TrainingParts small_parts;
+    const TrainingResult small = run(8000, small_parts);
+    CHECK(small.logits_loss == 8192.0 * 8000 * 16);
+    CHECK(small_parts.recompute_counted == Approx(small_parts.recompute_transient - 8192.0 * 8000 * 12));
+    CHECK(small.activations + small.logits_loss == Approx(33.0 * 8192 * 4096 * 2 + 8192.0 * 8000 * 4 + small_parts.recompute_transient));
+    // The recipe since PR #1235 frees the logits (the profile's default): 10 B per logit, and the
+    // recompute adds only its excess over them.
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-2-7b"},"batch":4,"seq":2048,)"
+                                R"("training":{"finetune":"lora","precision":"bf16-true","profile":"torchtune","recompute":"full",)"
+                                R"("optimizer":"adamw","lora":{"rank":8,"targets":"q,v","dropout":0}}})");
+    REQUIRE(cfg.ok);
+    auto freed = training_result(cfg.value);
+    REQUIRE(freed.ok);
+    CHECK(freed.value.logits_loss == 8192.0 * 32000 * 10);
+}
+
 TEST_CASE("torchtitan and torchtune under compile note that recent versions compile the loss; auto leaves it off", "[training]") {
     auto noted = [](const std::string& training) {
         auto cfg = io::parse_config(R"({"method":"detailed","task":"training","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":8192,)"
