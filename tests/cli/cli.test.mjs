@@ -233,6 +233,17 @@ test('batch: one JSON result per config line, errors in place, answers with --so
   assert.equal(run(['batch']).code, 2);
 });
 
+test('batch and validate: --help prints the usage (exit 0), an unknown option is named (exit 2)', () => {
+  for (const cmd of ['batch', 'validate']) {
+    const help = run([cmd, '--help']);
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, new RegExp(`^usage: vramcalc ${cmd} FILE`));
+    const bad = run([cmd, '--bogus', 'x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, new RegExp(`vramcalc: ${cmd}: unknown option --bogus`));
+  }
+});
+
 test('validate: p90, within 10%, verdicts; several files as one; --cv table', () => {
   const dir = new URL('../calibration/', import.meta.url).pathname;
   const files = [join(dir, 'measured.csv'), join(dir, 'extra.csv')];
