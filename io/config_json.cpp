@@ -192,10 +192,21 @@ Method method_for_document(const json& doc, std::string* section) {
     return Config{}.method;
 }
 
+void complete_document(json& doc) {
+    if (!doc.is_object()) return;
+    if (!doc.contains("method")) doc["method"] = method_name(method_for_document(doc));
+    if (doc.contains("task")) return;
+    const auto sets = [&](const char* s) {
+        const auto it = doc.find(s);
+        return it != doc.end() && it->is_object() && !it->empty();
+    };
+    if (sets("inference") && !sets("training") && !sets("parallel") && !sets("runtime")) doc["task"] = "inference";
+}
+
 Outcome<Config> parse_config(const std::string& text) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) return Outcome<Config>::failure("config", "the config is not valid JSON");
-    if (doc.is_object() && !doc.contains("method")) doc["method"] = method_name(method_for_document(doc));
+    complete_document(doc);
     return config_from_json(doc);
 }
 

@@ -233,6 +233,19 @@ test('batch: one JSON result per config line, errors in place, answers with --so
   assert.equal(run(['batch']).code, 2);
 });
 
+test('no --task with only inference flags: the inference task (not a training estimate that drops them)', () => {
+  const r = run(['--preset', 'llama-3.1-8b', '--engine', 'llama.cpp', '-c', '8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.method, 'detailed');
+  assert.equal(j.task, 'inference');
+  // 8,192 cells x 32 layers x 2 (K, V) x 8 KV heads x 128 x 2 B = 1 GiB
+  assert.equal(j.breakdown.kv_cache, 8192 * 32 * 2 * 8 * 128 * 2);
+  // a training flag beside them keeps the default task
+  const t = JSON.parse(run(['--preset', 'llama-3.1-8b', '-c', '8192', '--set', 'training.recompute="full"', '--format', 'json']).out);
+  assert.equal(t.task, 'training');
+});
+
 test('batch and validate: --help prints the usage (exit 0), an unknown option is named (exit 2)', () => {
   for (const cmd of ['batch', 'validate']) {
     const help = run([cmd, '--help']);

@@ -25,7 +25,7 @@ export interface Config {
     schema_version?: number;
     /** which estimator runs (docs/methods.md) (default quick; detailed when the document sets an inference, training, parallel, runtime or plan field) */
     method?: 'quick' | 'guide' | 'detailed';
-    /** what the GPUs do (default 'training') */
+    /** what the GPUs do (default training; inference when the document sets an inference field and no training, parallel or runtime one) */
     task?: 'training' | 'finetune' | 'inference';
     /** a preset, a custom architecture, or a parameter count (below) */
     model?: ModelConfig;
