@@ -74,3 +74,19 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   const best = j.models.filter((m) => m.fits).slice(0, 8);
   assert.deepEqual([...new Set(best.map((m) => m.model))], ['mixtral-8x7b', 'qwen2.5-32b', 'qwen3-30b-a3b', 'gemma-2-27b']);
 });
+
+test("README's counts: 40 presets, 47 rows of extra.csv, 2,200 golden configs", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const presets = JSON.parse(run('--list-presets --format json').out);
+  assert.match(readme, new RegExp(`from ${presets.length} presets`));
+  assert.equal(presets.length, 40);
+  // validate's summary counts every row it compared
+  const extra = run('validate tests/calibration/extra.csv');
+  assert.equal(extra.code, 0, extra.err);
+  const rows = Number(/compared (\d+) rows/.exec(extra.out)[1]);
+  assert.equal(rows, 47);
+  assert.match(readme, new RegExp(`against ${rows} further public measurements`));
+  assert.match(readFileSync(join(root, 'docs/validation.md'), 'utf8'), new RegExp(`on ${rows} further public measurements`));
+  const golden = readFileSync(join(root, 'tests/golden/configs.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+  assert.match(readme, new RegExp(`${golden.toLocaleString('en-US')} configs`));
+});
