@@ -354,7 +354,8 @@ constexpr FieldDef kTable[] = {
         Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").range(0, 1e12, "bytes"),
 
         // --- inference -----------------------------------------------------------------------------
-        Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")").cli("--engine"),
+        Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")")
+            .def("vllm; the engine whose own section (llamacpp, vllm, hf) alone the document sets").cli("--engine"),
         Text("inference.weights", AT(inference.weights.format),
              "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md").cli("--weights"),
         Text("inference.experts_weights", AT(inference.weights.experts_format), "MoE experts in their own (non-GGUF) format")

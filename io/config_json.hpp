@@ -28,10 +28,11 @@ Outcome<Config> config_from_json(const nlohmann::json& doc);
 // parse_config (the JS API, `vramcalc batch`) and the CLI apply it; a link keeps its own base.
 Method method_for_document(const nlohmann::json& doc, std::string* section = nullptr);
 
-// Fills what a user's document leaves out as above: `method` from method_for_document, and `task`
+// Fills what a user's document leaves out as above: `method` from method_for_document; `task`
 // "inference" when it names no task and sets an inference field but no training, parallel or
-// runtime one (`--engine llama.cpp -ngl 30` alone sizes llama.cpp; a training estimate would drop
-// them without a word). parse_config and the CLI apply it.
+// runtime one; and `inference.engine` when it names none and sets one engine's own section
+// (`llamacpp`, `vllm` or `hf`). So `vramcalc --preset ... -ngl 30` alone sizes llama.cpp, where a
+// training estimate (or vLLM) would drop -ngl without a word. parse_config and the CLI apply it.
 void complete_document(nlohmann::json& doc);
 
 // The Config written back as JSON (every field, with its current value).

@@ -255,7 +255,7 @@ export interface RuntimeConfig {
 
 /** "inference": detailed inference and serving (below) */
 export interface InferenceConfig {
-    /** how the engine takes memory (docs/inference.md, "Engines") (default 'vllm') */
+    /** how the engine takes memory (docs/inference.md, "Engines") (default vllm; the engine whose own section (llamacpp, vllm, hf) alone the document sets) */
     engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf' | 'transformers';
     /** weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md (default 'bf16') */
     weights?: string;
