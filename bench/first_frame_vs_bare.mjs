@@ -1,5 +1,6 @@
 // vramcalc benchmark: the app's first drawn frame against a bare Dear ImGui page built the same way
-// (bench/bare: same ImGui, font, WebGL2 flags, link and packing), in headless Chromium with software
+// (bench/bare: same ImGui, font, WebGL2 flags, link and packing; its context keeps GLFW's default
+// depth and stencil buffers, which the app's does not ask for), in headless Chromium with software
 // WebGL2. Runs alternate between the two pages, each in a fresh context (empty cache), and the
 // medians are compared. Target (issue 5): app <= 1.5x bare. The app's first frame shows the
 // estimate; the comparison of methods, the answers and the charts follow on the next frame, whose

@@ -4,5 +4,5 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bash "$root/scripts/build.sh" web
+bash "$root/scripts/build.sh" page
 exec node "$root/scripts/serve.mjs" "$root/build/wasm/site" --port "${PORT:-8080}" --host 127.0.0.1

@@ -41,4 +41,8 @@ include(${CMAKE_SOURCE_DIR}/shell/state.cmake)
 
 file(GLOB VC_SHELL_UI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shell/ui*.cpp)
 add_library(vc_shell STATIC ${VC_SHELL_UI_SOURCES} ${VC_FONT_SOURCES})
-target_link_libraries(vc_shell PUBLIC vc_shell_state imgui)
+# The page's copy of the shell state where it has one (web/web.cmake VC_PAGE_SHELL_STATE).
+if(NOT VC_PAGE_SHELL_STATE)
+  set(VC_PAGE_SHELL_STATE vc_shell_state)
+endif()
+target_link_libraries(vc_shell PUBLIC ${VC_PAGE_SHELL_STATE} imgui)

@@ -724,6 +724,9 @@ bool training_inputs(App& a) {
                                t.shard_group, shown(Step::Double, "%.0f", {8, 16, 32, 64}));
         changed |= number(m, {"training.loss_chunk_tokens", "Loss chunk (-1: profile, 0: off)", "Chunked cross-entropy: logits for this many tokens at a time."},
                           t.loss_chunk_tokens, shown(Step::Double, "%.0f", {1024, 2048, 4096, 8192}));
+        // The logits matter beside the last layer's recompute only (core/train/training.cpp, rank_memory).
+        if (t.recompute != Recompute::None)
+            changed |= choice(m, {"training.keeps_logits", "Loop keeps the logits", nullptr}, kToggles, t.keeps_logits, true);
         if (c.model.experts > 0)
             changed |= integer(m, {"parallel.etp", "Expert tensor parallel (0: = TP)", "Each expert's matrices split over this many GPUs."}, par.etp,
                                shown(Step::Double, "%.0f"));
@@ -734,6 +737,12 @@ bool training_inputs(App& a) {
                               kToggles, t.lora.quantize_head, true);
             changed |= choice(m, {"training.lora.saves_inputs", "4-bit layers keep inputs", "bitsandbytes before 0.43.2 kept each 4-bit layer's input for backward."},
                               kToggles, t.lora.saves_inputs, true);
+            // The quantized base's framework versions (tips: the field table's meanings, core/fields.cpp).
+            if (t.finetune == FinetuneMethod::Qlora || t.lora.quant != BaseQuant::None) {
+                changed |= choice(m, {"training.lora.previous_graph", "Previous step's graph kept", nullptr}, kToggles, t.lora.previous_graph, true);
+                changed |= choice(m, {"training.lora.dequant_fp16", "4-bit base from FP16", nullptr}, kToggles, t.lora.dequant_fp16, true);
+                changed |= choice(m, {"training.lora.unchunked_quantize", "Unchunked NF4 init", nullptr}, kToggles, t.lora.unchunked_quantize, true);
+            }
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
         if (number(m, {"runtime.nccl_bytes", "NCCL buffers (MiB)", "Per GPU when the job has more than one, outside the allocator."}, nccl,

@@ -103,6 +103,13 @@ const char* context_hints() {
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    // No depth or stencil buffer: ImGui's GL3 renderer draws with scissor rectangles only
+    // (imgui_impl_opengl3.cpp 1.90.1 disables GL_DEPTH_TEST and GL_STENCIL_TEST). GLFW's defaults,
+    // 24 and 8 bits, become WebGL's depth and stencil attributes (Emscripten 3.1.6,
+    // src/library_glfw.js createWindow), and with either Chromium's getContext waits on the GPU
+    // process to check the depth-stencil framebuffer: ~18 vs ~9 ms (docs/performance.md, "The first frame").
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
     return "#version 300 es";  // WebGL2
 }
 

@@ -116,18 +116,17 @@ double vllm_sampler_bytes(const InferenceInputs& in) {
                                                        : in.constants.vllm_sampler_bytes_per_logit;
 }
 
-// vLLM's non-torch memory on one GPU of `gpu` (nullptr: none chosen): the measured figure when the
-// config gives one, else the CUDA runtime, with TP the NCCL part, and custom all-reduce's buffers
-// when it runs (vllm_custom_all_reduce_on).
-double vllm_non_torch(const InferenceInputs& in, const GpuSpec* gpu) {
+// vLLM's non-torch memory on one GPU, by the plan's P2P and custom all-reduce decisions (set_plan_gpu):
+// the measured figure when the config gives one, else the CUDA runtime, with TP the NCCL part, and
+// custom all-reduce's buffers when it runs.
+double vllm_non_torch(const InferencePlan& p) {
+    const InferenceInputs& in = p.in;
     const auto& k = in.constants;
     if (in.vllm.non_torch_bytes >= 0) return in.vllm.non_torch_bytes;
     if (in.tp <= 1) return k.vllm_non_torch_bytes;
     // Without P2P NCCL's SHM transport keeps the connections' buffers in host memory: no NCCL part.
-    const bool p2p = vllm_gpu_p2p(in.vllm.p2p, gpu);
-    const double nccl = p2p ? std::max(0.0, k.vllm_non_torch_tp_bytes - k.vllm_custom_all_reduce_bytes) : 0.0;
-    return k.vllm_non_torch_bytes + nccl +
-           (vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, gpu, p2p) ? k.vllm_custom_all_reduce_bytes : 0);
+    const double nccl = p.p2p ? std::max(0.0, k.vllm_non_torch_tp_bytes - k.vllm_custom_all_reduce_bytes) : 0.0;
+    return k.vllm_non_torch_bytes + nccl + (p.all_reduce_off ? 0 : k.vllm_custom_all_reduce_bytes);
 }
 
 // The assumptions of the two above, for the estimate's components.
@@ -141,17 +140,9 @@ std::string vllm_non_torch_text(const InferencePlan& p) {
     const InferenceInputs& in = p.in;
     if (in.vllm.non_torch_bytes >= 0) return "measured value from the config";
     if (in.tp <= 1) return "CUDA runtime";
-    const GpuSpec* gpu = p.has_gpu ? p.gpu.get() : nullptr;
-    const bool p2p = vllm_gpu_p2p(in.vllm.p2p, gpu);
-    const bool on = vllm_custom_all_reduce_on(in.vllm.custom_all_reduce, in.tp, gpu, p2p);
-    const std::string nccl = p2p ? "CUDA runtime + NCCL buffers" : "CUDA runtime; NCCL buffers in host memory (no P2P: SHM transport)";
-    if (on) return nccl + " + custom all-reduce IPC buffers " + num(in.constants.vllm_custom_all_reduce_bytes / 1048576) + " MiB";
-    return nccl + "; custom all-reduce off (" +
-           std::string(in.vllm.custom_all_reduce == VllmCustomAllReduce::Off ? "custom_all_reduce off"
-                       : in.tp % 2 != 0 || in.tp > 8                        ? "vLLM supports it at TP 2, 4, 6, 8 only"
-                       : !p2p                                                ? "vLLM needs P2P for it"
-                                                                             : "vLLM disables it beyond 2 GPUs without NVLink") +
-           ")";
+    const std::string nccl = p.p2p ? "CUDA runtime + NCCL buffers" : "CUDA runtime; NCCL buffers in host memory (no P2P: SHM transport)";
+    if (!p.all_reduce_off) return nccl + " + custom all-reduce IPC buffers " + num(in.constants.vllm_custom_all_reduce_bytes / 1048576) + " MiB";
+    return nccl + "; custom all-reduce off (" + p.all_reduce_off + ")";
 }
 
 // The profiled activation peak of a vLLM-like engine: one forward over max_num_batched_tokens
@@ -235,7 +226,9 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
         if (!b.gpus.empty()) p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
     }
     if (p.engine != Engine::Vllm) return;
-    p.runtime_gpu = vllm_non_torch(p.in, gpu);
+    p.p2p = vllm_gpu_p2p(p.in.vllm.p2p, gpu);
+    p.all_reduce_off = vllm_custom_all_reduce_off(p.in.vllm.custom_all_reduce, p.in.tp, gpu, p.p2p);
+    p.runtime_gpu = vllm_non_torch(p);
     p.moe_padding = p.mxfp4_experts && gpu && vllm_mxfp4_marlin(*gpu) ? vllm_marlin_moe_padding(p) : 0;
     p.weights_gpu = p.weights.per_gpu + p.rope_cache + p.moe_padding;
     if (!gpu) return;
@@ -519,15 +512,20 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, c
     return R::success(std::move(p));
 }
 
-bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p) {
-    if (tp <= 1 || mode == VllmCustomAllReduce::Off) return false;
-    if (mode == VllmCustomAllReduce::On) return true;
+const char* vllm_custom_all_reduce_off(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p) {
+    if (tp <= 1) return "one GPU";
+    if (mode == VllmCustomAllReduce::Off) return "custom_all_reduce off";
+    if (mode == VllmCustomAllReduce::On) return nullptr;
     // vllm/distributed/device_communicators/custom_all_reduce.py (read at main, 2026): _SUPPORTED_WORLD_SIZES
     // [2, 4, 6, 8]; "not supported on more than two PCIe-only GPUs" (world_size > 2 and not
     // is_fully_connected); then "lacks GPU P2P capability" (not _can_p2p) at any size.
-    if (tp != 2 && tp != 4 && tp != 6 && tp != 8) return false;
-    if (!p2p) return false;
-    return tp == 2 || gpu == nullptr || gpu_fully_connected(*gpu);
+    if (tp != 2 && tp != 4 && tp != 6 && tp != 8) return "vLLM supports it at TP 2, 4, 6, 8 only";
+    if (!p2p) return "vLLM needs P2P for it";
+    return tp == 2 || gpu == nullptr || gpu_fully_connected(*gpu) ? nullptr : "vLLM disables it beyond 2 GPUs without NVLink";
+}
+
+bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p) {
+    return vllm_custom_all_reduce_off(mode, tp, gpu, p2p) == nullptr;
 }
 
 bool vllm_gpu_p2p(GpuP2p mode, const GpuSpec* gpu) {

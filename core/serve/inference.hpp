@@ -168,6 +168,8 @@ struct VllmOptions {
 // fully connected, the figure before the interconnect was modelled) under `mode`; `p2p` false
 // (vllm_gpu_p2p): Auto finds it off, as vLLM's _can_p2p test does.
 bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p = true);
+// The same decision with its reason: why custom all-reduce is off, in words, or nullptr when it runs.
+const char* vllm_custom_all_reduce_off(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p);
 // Whether the TP GPUs of `gpu` (nullptr: none chosen) have peer-to-peer access under `mode`.
 bool vllm_gpu_p2p(GpuP2p mode, const GpuSpec* gpu);
 
@@ -342,6 +344,8 @@ struct InferencePlan {
     double budget = 0;           // gpu_memory_utilization x cudaMemGetInfo total
     double activation_peak = 0;  // profiled peak
     double pool = 0;             // KV pool: budget - weights - activation peak - non-torch
+    bool p2p = true;             // the TP GPUs have peer access (vllm_gpu_p2p; set_plan_gpu)
+    const char* all_reduce_off = nullptr;  // why custom all-reduce is off, nullptr: it runs (set_plan_gpu)
     // llama.cpp
     int gpu_layers = 0;          // layers on the GPU
     bool output_on_gpu = true;

@@ -426,6 +426,27 @@ test('vLLM serving: the sampler, custom all-reduce and GPU P2P choices (issue 12
     await other.close();
 });
 
+test('QLoRA: the framework-version toggles under MORE INPUTS; the previous step\'s graph off frees the second copy of the 4-bit layers\' inputs', async () => {
+    const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=qlora' +
+        '&training.profile=litgpt&training.lora.saves_inputs=true&training.lora.dropout=0&batch=1&seq=512');
+    let s = await w.state();
+    assert.equal(s.inputs.training.lora.previous_graph, null);  // the profile's: LitGPT keeps it
+    const kept = s.result.breakdown.activations;
+    await w.inView('more/training_more');
+    await w.click('more/training_more');
+    for (const id of ['training.lora.previous_graph', 'training.lora.dequant_fp16', 'training.lora.unchunked_quantize'])
+        assert.ok(await w.hook('widget', `${id}/off`), `${id} has a row`);
+    assert.equal(await w.hook('widget', 'training.keeps_logits/off'), null, 'no recomputation: the logits toggle is hidden');
+    await w.inView('training.lora.previous_graph/off');
+    await w.click('training.lora.previous_graph/off');
+    s = await w.state();
+    assert.equal(s.inputs.training.lora.previous_graph, false);
+    // The second copy: 32 layers x 512 tokens x 2 B x (gate/up's input 4,096 + down's 14,336) = 603,979,776 B.
+    assert.equal(kept - s.result.breakdown.activations, 32 * 512 * 2 * (4096 + 14336));
+    assert.match(s.fragment, /training\.lora\.previous_graph=false/);
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();

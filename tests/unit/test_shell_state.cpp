@@ -129,6 +129,53 @@ TEST_CASE("shell link: training.compile_loss round-trips (on, off, auto) and a b
     CHECK(back.training.compile_loss == Toggle::Auto);
 }
 
+TEST_CASE("shell link: the framework-version toggles (keeps_logits and the QLoRA base's) round-trip and change the figure", "[training]") {
+    // The page's LitGPT QLoRA of Llama-3.1-8B, one 512-token sequence, bitsandbytes < 0.43.2 keeping
+    // the 4-bit layers' inputs, no LoRA dropout.
+    Config c = default_inputs();
+    use_preset(c, *find_preset("llama-3.1-8b"));
+    set_task(c, Task::FineTune, FinetuneMethod::Qlora);
+    set_method(c, Method::Detailed);
+    c.training.profile = "litgpt";
+    c.training.lora.saves_inputs = Toggle::On;
+    c.training.lora.dropout = 0;
+    c.run.batch = 1;
+    c.run.seq = 512;
+    struct Tog {
+        const char* key;
+        Toggle TrainingInputs::*top;
+        Toggle LoraInputs::*lora;
+    };
+    const Tog toggles[] = {{"training.keeps_logits", &TrainingInputs::keeps_logits, nullptr},
+                           {"training.lora.previous_graph", nullptr, &LoraInputs::previous_graph},
+                           {"training.lora.dequant_fp16", nullptr, &LoraInputs::dequant_fp16},
+                           {"training.lora.unchunked_quantize", nullptr, &LoraInputs::unchunked_quantize}};
+    for (const Tog& t : toggles) {
+        Config d = c;
+        Toggle& v = t.top ? d.training.*t.top : d.training.lora.*t.lora;
+        for (const auto& [value, text] : {std::pair<Toggle, const char*>{Toggle::On, "=true"}, {Toggle::Off, "=false"}}) {
+            v = value;
+            INFO(t.key << text);
+            CHECK(encode_fragment(d, UiState{}, default_inputs()).find(std::string(t.key) + text) != std::string::npos);
+            const Config back = round_trip(d, UiState{});
+            CHECK((t.top ? back.training.*t.top : back.training.lora.*t.lora) == value);
+        }
+        v = Toggle::Auto;  // the profile's: not written
+        CHECK(encode_fragment(d, UiState{}, default_inputs()).find(t.key) == std::string::npos);
+    }
+    // The figure follows the link: LitGPT's previous graph keeps the 4-bit layers' inputs a second
+    // time, 32 layers x 512 tokens x 2 B x (gate/up's input 4,096 + down's 14,336) = 603,979,776 B
+    // (q and v read the attention norm's output, which their adapters keep either way).
+    Config kept = c, freed = c;
+    kept.training.lora.previous_graph = Toggle::On;
+    freed.training.lora.previous_graph = Toggle::Off;
+    const auto twice = estimate(round_trip(kept, UiState{}));
+    const auto once = estimate(round_trip(freed, UiState{}));
+    REQUIRE(twice.ok);
+    REQUIRE(once.ok);
+    CHECK(twice.value.component("activations")->bytes - once.value.component("activations")->bytes == 32.0 * 512 * 2 * (4096 + 14336));
+}
+
 TEST_CASE("shell link: vLLM's sampler and custom all-reduce round-trip and change the figure", "[vllm-mech]") {
     Config c = serving_llama_8b();
     c.gpu_id = "l40s-48gb";

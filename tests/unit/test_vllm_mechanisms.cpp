@@ -170,6 +170,25 @@ TEST_CASE("vLLM without GPU P2P: NCCL's buffers in host memory, no custom all-re
     }
 }
 
+TEST_CASE("vLLM non-torch memory: the text reads the P2P and custom all-reduce decisions the bytes used", "[vllm-mech]") {
+    Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "rtx-4090-24gb", 8192);
+    cfg.inference.tp = 2;
+    cfg.inference.vllm.p2p = GpuP2p::On;  // a GeForce pair with peer access forced on
+    const InferencePlan on = plan(cfg);
+    CHECK(on.p2p);
+    CHECK(on.all_reduce_off == nullptr);  // TP 2 with P2P: vLLM runs it
+    // 0.13 GiB runtime + (0.6 GiB NCCL - 16 MiB) + 16 MiB of custom all-reduce = 0.73 GiB.
+    CHECK(on.runtime_gpu == 0.73 * kGiB);
+    CHECK(component_text(cfg, "runtime").find("CUDA runtime + NCCL buffers + custom all-reduce IPC buffers 16 MiB") != std::string::npos);
+    // The reasons, in vLLM's order (custom_all_reduce.py): the setting, the world size, P2P, NVLink.
+    const GpuSpec* l40s = find_gpu("l40s-48gb");
+    CHECK(std::string(vllm_custom_all_reduce_off(VllmCustomAllReduce::Off, 2, l40s, true)) == "custom_all_reduce off");
+    CHECK(std::string(vllm_custom_all_reduce_off(VllmCustomAllReduce::Auto, 3, l40s, false)) == "vLLM supports it at TP 2, 4, 6, 8 only");
+    CHECK(std::string(vllm_custom_all_reduce_off(VllmCustomAllReduce::Auto, 4, l40s, false)) == "vLLM needs P2P for it");
+    CHECK(std::string(vllm_custom_all_reduce_off(VllmCustomAllReduce::Auto, 4, l40s, true)) == "vLLM disables it beyond 2 GPUs without NVLink");
+    CHECK(vllm_custom_all_reduce_off(VllmCustomAllReduce::On, 4, l40s, false) == nullptr);
+}
+
 TEST_CASE("vLLM sampler and custom all-reduce settings: JSON names, round trip, a named error", "[vllm-mech]") {
     auto r = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"l40s-48gb",
         "inference":{"engine":"vllm","tp":2,"vllm":{"sampler":"flashinfer","custom_all_reduce":"off"}}})");
