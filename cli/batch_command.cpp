@@ -52,18 +52,23 @@ std::string batch_line(const std::string& line, bool with_solve) {
 }  // namespace
 
 int batch_command(int argc, char** argv) {
+    static const char kUsage[] = "usage: vramcalc batch FILE.jsonl [--solve]   (FILE may be - for standard input)\n";
     const char* path = nullptr;
     bool with_solve = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--solve") == 0) with_solve = true;
-        else if (!path) path = argv[i];
+        else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return std::printf("%s", kUsage), 0;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            std::fprintf(stderr, "vramcalc: batch: unknown option %s\n%s", argv[i], kUsage);
+            return 2;
+        } else if (!path) path = argv[i];
         else {
             std::fprintf(stderr, "vramcalc: batch takes one FILE, got also \"%s\"\n", argv[i]);
             return 2;
         }
     }
     if (!path) {
-        std::fprintf(stderr, "usage: vramcalc batch FILE.jsonl [--solve]   (FILE may be - for standard input)\n");
+        std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
     std::ifstream file;

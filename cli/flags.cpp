@@ -401,9 +401,10 @@ void print_error(const Options& opt, const Error& err) {
 }
 
 bool load_config(const Options& opt, Config& out) {
-    // No --method: the detailed model when the flags or the config set what only it reads.
+    // No --method: the detailed model when the flags or the config set what only it reads (and no
+    // --task with only inference fields: the inference task).
     json doc = opt.doc;
-    if (doc.is_object() && !doc.contains("method")) doc["method"] = method_name(io::method_for_document(doc));
+    io::complete_document(doc);
     auto cfg = io::config_from_json(doc);
     if (!cfg.ok) {
         print_error(opt, cfg.error);

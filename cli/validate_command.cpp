@@ -16,10 +16,12 @@
 namespace vc::cli {
 
 int validate_command(int argc, char** argv) {
+    static const char kUsage[] = "usage: vramcalc validate FILE.csv [FILE.csv ...] [--cv] [--verbose] [--as-labelled]\n";
     bool verbose = false, as_labelled = false, cv = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
+        if (a == "--help" || a == "-h") return std::printf("%s", kUsage), 0;
         if (a == "--verbose") verbose = true;
         else if (a == "--as-labelled") as_labelled = true;
         else if (a == "--cv") cv = true;
@@ -29,7 +31,7 @@ int validate_command(int argc, char** argv) {
         } else files.push_back(a);
     }
     if (files.empty()) {
-        std::fprintf(stderr, "usage: vramcalc validate FILE.csv [FILE.csv ...] [--cv] [--verbose] [--as-labelled]\n");
+        std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
     io::CsvTable all;

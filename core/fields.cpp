@@ -175,7 +175,8 @@ constexpr FieldDef kTable[] = {
         B("schema_version", FieldKind::Int, "the version of this document's layout").accepts("1").def("1").hand(),
         Enum("method", enum_names(kMethods), ENUM(Method, method), "which estimator runs (docs/methods.md)")
             .def("quick; detailed when the document sets an inference, training, parallel, runtime or plan field").hand().cli("--method"),
-        Enum("task", enum_names(kTasks), ENUM(Task, task), "what the GPUs do").hand().cli("--task"),
+        Enum("task", enum_names(kTasks), ENUM(Task, task), "what the GPUs do")
+            .def("training; inference when the document sets an inference field and no training, parallel or runtime one").hand().cli("--task"),
         Obj("model", "a preset, a custom architecture, or a parameter count (below)").hand(),
         Num("params_b", AT(quick.params_b), "parameters in billions, a typed count (same as model.params_b); without it the quick and "
                                             "guide methods read the count of model").above(0, 1e5, "billion").step(0.1).hand().cli("--params"),
@@ -353,7 +354,8 @@ constexpr FieldDef kTable[] = {
         Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").range(0, 1e12, "bytes"),
 
         // --- inference -----------------------------------------------------------------------------
-        Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")").cli("--engine"),
+        Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")")
+            .def("vllm; the engine whose own section (llamacpp, vllm, hf) alone the document sets").cli("--engine"),
         Text("inference.weights", AT(inference.weights.format),
              "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md").cli("--weights"),
         Text("inference.experts_weights", AT(inference.weights.experts_format), "MoE experts in their own (non-GGUF) format")

@@ -192,10 +192,30 @@ Method method_for_document(const json& doc, std::string* section) {
     return Config{}.method;
 }
 
+void complete_document(json& doc) {
+    if (!doc.is_object()) return;
+    if (!doc.contains("method")) doc["method"] = method_name(method_for_document(doc));
+    const auto sets = [](const json& j, const char* s) {
+        const auto it = j.find(s);
+        return it != j.end() && it->is_object() && !it->empty();
+    };
+    // An engine's own section without an engine names it: `-ngl 30` alone is llama.cpp's.
+    json* inference = sets(doc, "inference") ? &doc["inference"] : nullptr;
+    if (inference && !inference->contains("engine")) {
+        const char* named = nullptr;
+        int count = 0;
+        for (const auto& [section, engine] : {std::pair{"llamacpp", "llama.cpp"}, {"vllm", "vllm"}, {"hf", "hf"}})
+            if (sets(*inference, section)) named = engine, ++count;
+        if (count == 1) (*inference)["engine"] = named;
+    }
+    if (doc.contains("task")) return;
+    if (inference && !sets(doc, "training") && !sets(doc, "parallel") && !sets(doc, "runtime")) doc["task"] = "inference";
+}
+
 Outcome<Config> parse_config(const std::string& text) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) return Outcome<Config>::failure("config", "the config is not valid JSON");
-    if (doc.is_object() && !doc.contains("method")) doc["method"] = method_name(method_for_document(doc));
+    complete_document(doc);
     return config_from_json(doc);
 }
 

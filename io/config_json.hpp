@@ -17,7 +17,7 @@ namespace vc::io {
 inline constexpr int kSchemaVersion = 1;
 
 // Parses a JSON document (text) into a Config. Unknown keys are errors (they are usually typos).
-// A document that names no method gets the one `method_for_document` gives.
+// A document that names no method or task gets the ones `complete_document` gives.
 Outcome<Config> parse_config(const std::string& text);
 Outcome<Config> config_from_json(const nlohmann::json& doc);
 
@@ -27,6 +27,13 @@ Outcome<Config> config_from_json(const nlohmann::json& doc);
 // method otherwise (Config's default). `section` gets the first such section ("" when none).
 // parse_config (the JS API, `vramcalc batch`) and the CLI apply it; a link keeps its own base.
 Method method_for_document(const nlohmann::json& doc, std::string* section = nullptr);
+
+// Fills what a user's document leaves out as above: `method` from method_for_document; `task`
+// "inference" when it names no task and sets an inference field but no training, parallel or
+// runtime one; and `inference.engine` when it names none and sets one engine's own section
+// (`llamacpp`, `vllm` or `hf`). So `vramcalc --preset ... -ngl 30` alone sizes llama.cpp, where a
+// training estimate (or vLLM) would drop -ngl without a word. parse_config and the CLI apply it.
+void complete_document(nlohmann::json& doc);
 
 // The Config written back as JSON (every field, with its current value).
 nlohmann::json config_to_json(const Config& cfg);

@@ -233,6 +233,36 @@ test('batch: one JSON result per config line, errors in place, answers with --so
   assert.equal(run(['batch']).code, 2);
 });
 
+test("no --task with only inference flags: the inference task, and an engine's own flag names the engine (not an estimate that drops them)", () => {
+  const r = run(['--preset', 'llama-3.1-8b', '--engine', 'llama.cpp', '-c', '8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.method, 'detailed');
+  assert.equal(j.task, 'inference');
+  // 8,192 cells x 32 layers x 2 (K, V) x 8 KV heads x 128 x 2 B = 1 GiB
+  assert.equal(j.breakdown.kv_cache, 8192 * 32 * 2 * 8 * 128 * 2);
+  // llama-server's -ngl alone names the llama.cpp engine: -ngl 16 of 32 layers keeps half the KV,
+  // 4,096 cells x 16 layers x 2 x 8 KV heads x 128 x 2 B = 256 MiB
+  const local = JSON.parse(run(['--preset', 'llama-3.1-8b', '-ngl', '16', '--weights', 'q4_k_m', '--gpu', 'rtx-4090-24gb', '--format', 'json']).out);
+  assert.equal(local.task, 'inference');
+  assert.equal(local.breakdown.kv_cache, 4096 * 16 * 2 * 8 * 128 * 2);
+  assert.match(local.launch_command, /^llama-server .*-ngl 16/);
+  // a training flag beside them keeps the default task
+  const t = JSON.parse(run(['--preset', 'llama-3.1-8b', '-c', '8192', '--set', 'training.recompute="full"', '--format', 'json']).out);
+  assert.equal(t.task, 'training');
+});
+
+test('batch and validate: --help prints the usage (exit 0), an unknown option is named (exit 2)', () => {
+  for (const cmd of ['batch', 'validate']) {
+    const help = run([cmd, '--help']);
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, new RegExp(`^usage: vramcalc ${cmd} FILE`));
+    const bad = run([cmd, '--bogus', 'x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, new RegExp(`vramcalc: ${cmd}: unknown option --bogus`));
+  }
+});
+
 test('validate: p90, within 10%, verdicts; several files as one; --cv table', () => {
   const dir = new URL('../calibration/', import.meta.url).pathname;
   const files = [join(dir, 'measured.csv'), join(dir, 'extra.csv')];

@@ -184,6 +184,53 @@ TEST_CASE("a document with no method runs the detailed model when it sets what o
     CHECK(bare.value.method == Method::Quick);
 }
 
+TEST_CASE("a document with no task that sets only inference fields is an inference") {
+    // `vramcalc --preset llama-3.1-8b --engine llama.cpp -c 8192` names no task: a training estimate
+    // would drop the engine and the context without a word.
+    auto served = io::parse_config(R"({"model":{"preset":"llama-3.1-8b"},
+                                       "inference":{"engine":"llama.cpp","weights":"q4_k_m","context":8192}})");
+    REQUIRE(served.ok);
+    CHECK(served.value.method == Method::Detailed);
+    CHECK(served.value.task == Task::Inference);
+    auto r = estimate(served.value);
+    REQUIRE(r.ok);
+    // the same KV as above: 8,192 cells x 32 layers x 2 x 8 heads x 128 x 2 B = 1 GiB
+    CHECK(r.value.component("kv_cache")->bytes == 8192.0 * 32 * 2 * 8 * 128 * 2);
+    // A named task wins; a training, parallel or runtime field beside it keeps the default task.
+    auto named = io::parse_config(R"({"task":"finetune","model":{"preset":"llama-3.1-8b"},"inference":{"context":8192}})");
+    REQUIRE(named.ok);
+    CHECK(named.value.task == Task::FineTune);
+    auto mixed = io::parse_config(R"({"model":{"preset":"llama-3.1-8b"},"inference":{"context":8192},"training":{"recompute":"full"}})");
+    REQUIRE(mixed.ok);
+    CHECK(mixed.value.task == Task::Training);
+    auto bare = io::parse_config(R"({"params_b":7,"inference":{}})");
+    REQUIRE(bare.ok);
+    CHECK(bare.value.task == Task::Training);
+}
+
+TEST_CASE("a document that sets one engine's own section and names no engine runs that engine") {
+    // `vramcalc --preset llama-3.1-8b -ngl 16 --gpu rtx-4090-24gb`: vLLM would drop -ngl without a word.
+    auto local = io::parse_config(R"({"model":{"preset":"llama-3.1-8b"},"gpu":"rtx-4090-24gb",
+                                      "inference":{"weights":"q4_k_m","llamacpp":{"n_gpu_layers":16}}})");
+    REQUIRE(local.ok);
+    CHECK(local.value.task == Task::Inference);
+    CHECK(local.value.inference.engine == Engine::LlamaCpp);
+    auto r = estimate(local.value);
+    REQUIRE(r.ok);
+    // -ngl 16 of 32 layers: half the layers' KV on the GPU, 4,096 cells x 16 layers x 2 x 8 heads x 128 x 2 B
+    CHECK(r.value.component("kv_cache")->bytes == 4096.0 * 16 * 2 * 8 * 128 * 2);
+    auto hf = io::parse_config(R"({"inference":{"hf":{"attention":"eager"}}})");
+    REQUIRE(hf.ok);
+    CHECK(hf.value.inference.engine == Engine::Hf);
+    // A named engine wins; two engines' sections name none (the default stays).
+    auto named = io::parse_config(R"({"inference":{"engine":"vllm","llamacpp":{"n_gpu_layers":16}}})");
+    REQUIRE(named.ok);
+    CHECK(named.value.inference.engine == Engine::Vllm);
+    auto both = io::parse_config(R"({"inference":{"hf":{"attention":"eager"},"llamacpp":{"n_gpu_layers":16}}})");
+    REQUIRE(both.ok);
+    CHECK(both.value.inference.engine == Config{}.inference.engine);
+}
+
 TEST_CASE("bad input is an error value naming the field and the range") {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();

@@ -25,7 +25,7 @@ export interface Config {
     schema_version?: number;
     /** which estimator runs (docs/methods.md) (default quick; detailed when the document sets an inference, training, parallel, runtime or plan field) */
     method?: 'quick' | 'guide' | 'detailed';
-    /** what the GPUs do (default 'training') */
+    /** what the GPUs do (default training; inference when the document sets an inference field and no training, parallel or runtime one) */
     task?: 'training' | 'finetune' | 'inference';
     /** a preset, a custom architecture, or a parameter count (below) */
     model?: ModelConfig;
@@ -255,7 +255,7 @@ export interface RuntimeConfig {
 
 /** "inference": detailed inference and serving (below) */
 export interface InferenceConfig {
-    /** how the engine takes memory (docs/inference.md, "Engines") (default 'vllm') */
+    /** how the engine takes memory (docs/inference.md, "Engines") (default vllm; the engine whose own section (llamacpp, vllm, hf) alone the document sets) */
     engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf' | 'transformers';
     /** weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md (default 'bf16') */
     weights?: string;

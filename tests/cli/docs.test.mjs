@@ -1,0 +1,92 @@
+// The docs' CLI examples run as written: every indented `build/native/vramcalc ...` line of README.md
+// and docs/*.md (with its `\` continuation lines, less its `# comment`) is run from the repository
+// root and must exit 0 (a renamed flag, preset or a file not in the repository fails it), and the
+// figures the docs quote beside an example are today's output.
+// Run by ctest (`cli`) with VRAMCALC_BIN set to the built binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = resolve(root, process.env.VRAMCALC_BIN || 'build/native/vramcalc');
+const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+// [{where, args}] of every example: an indented code line that starts with build/native/vramcalc.
+function examples() {
+  const out = [];
+  for (const doc of docs) {
+    const lines = readFileSync(join(root, doc), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; ++i) {
+      const m = /^ {4,}build\/native\/vramcalc\b(.*)$/.exec(lines[i]);
+      if (!m) continue;
+      const where = `${doc}:${i + 1}`;
+      let cmd = m[1];
+      while (/\\\s*$/.test(cmd) && i + 1 < lines.length) cmd = cmd.replace(/\\\s*$/, ' ') + lines[++i].trim();
+      out.push({ where, args: cmd.replace(/\s+#\s.*$/, '') });
+    }
+  }
+  return out;
+}
+
+function run(args) {
+  // The docs write the arguments for a POSIX shell (--set x='"qlora"'), so a shell reads them.
+  const r = spawnSync('/bin/sh', ['-c', `"$0" ${args}`, BIN], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('every CLI example in README.md and docs/ runs as written', () => {
+  const all = examples();
+  assert.ok(all.length >= 19, `found only ${all.length} examples`);
+  for (const { where, args } of all) {
+    const r = run(args);
+    assert.equal(r.code, 0, `${where}: vramcalc${args}\n${r.err}${r.out.slice(0, 400)}`);
+  }
+});
+
+test("README: the LoRA fine-tune's largest micro-batch on an H100 is 3", () => {
+  // 3 x 2048 tokens fit 75% of 81,559 MiB = 64.14 GB; the README's comment says "3 sequences".
+  const r = run(`solve max_batch --method detailed --task finetune --preset llama-3.1-8b --set training.finetune='"lora"' --gpu h100-80gb`);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Largest micro-batch that fits: 3 sequences/);
+  assert.match(r.out, /within 64\.14 GB \(75% of NVIDIA H100 80GB/);
+});
+
+test("docs/fit-models.md's example: the figures its prose quotes", () => {
+  const r = run(`fit-models --method detailed --task inference --preset llama-3.1-8b --gpu rtx-4090-24gb --set inference.engine='"llama.cpp"' --set inference.context=4096 --format json`);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  // budget: 0.75 x 24,564 MiB x 1,048,576 B = 19,318,964,224 B = 19.32 GB
+  assert.equal(j.budget_bytes, 0.75 * 24564 * 1048576);
+  const row = (model, format) => j.models.find((m) => m.model === model && m.format === format);
+  const gb = (b) => (b / 1e9).toFixed(2);
+  const pct = (m) => (100 * m.share).toFixed(1);
+  // share = total / budget: 16.31 / 19.32 = 84.4%; 28.13 / 19.32 = 145.6%
+  assert.equal(gb(row('llama-3.1-8b', 'gguf-bf16').total_bytes), '16.31');
+  assert.equal(pct(row('llama-3.1-8b', 'gguf-bf16')), '84.4');
+  assert.equal(gb(row('llama-3.1-8b', 'q4_k_m').total_bytes), '5.91');
+  assert.equal(gb(row('llama-3.1-70b', 'q2_k').total_bytes), '28.13');
+  assert.equal(pct(row('llama-3.1-70b', 'q2_k')), '145.6');
+  assert.ok(j.models.filter((m) => m.model === 'llama-3.1-70b').every((m) => !m.fits), 'the 70B fits in no GGUF type');
+  // the best-ranked rows that fit: 27-47B models (Mixtral 8x7B 46.7B ... Gemma-2 27B) at 2-4 bits
+  const best = j.models.filter((m) => m.fits).slice(0, 8);
+  assert.deepEqual([...new Set(best.map((m) => m.model))], ['mixtral-8x7b', 'qwen2.5-32b', 'qwen3-30b-a3b', 'gemma-2-27b']);
+});
+
+test("README's counts: 40 presets, 47 rows of extra.csv, 2,200 golden configs", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const presets = JSON.parse(run('--list-presets --format json').out);
+  assert.match(readme, new RegExp(`from ${presets.length} presets`));
+  assert.equal(presets.length, 40);
+  // validate's summary counts every row it compared
+  const extra = run('validate tests/calibration/extra.csv');
+  assert.equal(extra.code, 0, extra.err);
+  const rows = Number(/compared (\d+) rows/.exec(extra.out)[1]);
+  assert.equal(rows, 47);
+  assert.match(readme, new RegExp(`against ${rows} further public measurements`));
+  assert.match(readFileSync(join(root, 'docs/validation.md'), 'utf8'), new RegExp(`on ${rows} further public measurements`));
+  const golden = readFileSync(join(root, 'tests/golden/configs.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+  assert.match(readme, new RegExp(`${golden.toLocaleString('en-US')} configs`));
+});
