@@ -204,8 +204,10 @@ void complete_document(json& doc) {
     if (inference && !inference->contains("engine")) {
         const char* named = nullptr;
         int count = 0;
-        for (const auto& [section, engine] : {std::pair{"llamacpp", "llama.cpp"}, {"vllm", "vllm"}, {"hf", "hf"}})
-            if (sets(*inference, section)) named = engine, ++count;
+        // Each engine's own section (the field table's inference.llamacpp, .vllm, .hf); the name the
+        // engine field reads is core's engine_name.
+        for (const auto& [section, engine] : {std::pair{"llamacpp", Engine::LlamaCpp}, {"vllm", Engine::Vllm}, {"hf", Engine::Hf}})
+            if (sets(*inference, section)) named = engine_name(engine), ++count;
         if (count == 1) (*inference)["engine"] = named;
     }
     if (doc.contains("task")) return;
