@@ -1,7 +1,9 @@
 // vramcalc core: dispatch from a Config to its method.
 #include "core/estimate.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/catalog/gpus.hpp"
 #include "core/fields.hpp"
@@ -132,12 +134,67 @@ static Outcome<Estimate> run_method(const Config& cfg) {
     return Outcome<Estimate>::failure("method", "method must be one of quick, guide, detailed");
 }
 
+// A field of the table whose member differs from the default Config's (a written config carries
+// every section at its defaults: those are not "set"). Fields without a member (lists, objects) never.
+static bool sets_field(const Config& cfg, const FieldDef& f) {
+    static const Config kDefault;
+    Config& c = const_cast<Config&>(cfg);  // the accessors take Config&; nothing is written here
+    Config& d = const_cast<Config&>(kDefault);
+    if (f.text_at) return *f.text_at(c) != *f.text_at(d);
+    if (f.toggle_at) return *f.toggle_at(c) != *f.toggle_at(d);
+    return f.has_member() && f.number_of(cfg) != f.number_of(kDefault);
+}
+
+// The engine an engine's own section belongs to: the section's key is one of the engine field's
+// spellings (the table's inference.llamacpp, .vllm, .hf); -1 for any other section.
+static int section_engine(const std::string& path) {
+    const std::string head = "inference.";
+    if (path.compare(0, head.size(), head) != 0) return -1;
+    const std::string key = path.substr(head.size(), path.find('.', head.size()) - head.size());
+    int e = -1;
+    return enum_value(kEngineNames, key, e) ? e : -1;
+}
+
+// Input is never dropped without a word: the detailed method's fields the config sets (differing
+// from the default Config's) that its task or engine never reads, one note per owner, e.g.
+// "inference.llamacpp.n_gpu_layers is llama.cpp's; inference.engine is vllm: ignored".
+static void note_ignored_fields(const Config& cfg, Estimate& e) {
+    if (cfg.method != Method::Detailed) return;
+    const bool inference = cfg.task == Task::Inference;
+    // Owners: each engine (0..), then training (the sections training, parallel, runtime).
+    const int kTraining = 100;
+    std::vector<std::pair<int, std::vector<std::string>>> owners;
+    for (const FieldDef& f : config_fields()) {
+        const int engine = section_engine(f.path);
+        const bool training_field = std::strncmp(f.path, "training.", 9) == 0 || std::strncmp(f.path, "parallel.", 9) == 0 ||
+                                    std::strncmp(f.path, "runtime.", 8) == 0;
+        int owner = -1;
+        if (engine >= 0 && (!inference || engine != static_cast<int>(cfg.inference.engine))) owner = engine;
+        else if (training_field && inference) owner = kTraining;
+        if (owner < 0 || !sets_field(cfg, f)) continue;
+        auto it = std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == owner; });
+        if (it == owners.end()) it = owners.insert(owners.end(), {owner, {}});
+        it->second.push_back(f.path);
+    }
+    for (const auto& [owner, paths] : owners) {
+        std::string list;
+        for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+        const char* verb = paths.size() == 1 ? " is " : " are ";
+        if (owner == kTraining) e.notes.push_back(list + verb + "training's; task is inference: ignored");
+        else if (inference)
+            e.notes.push_back(list + verb + engine_name(static_cast<Engine>(owner)) + "'s; inference.engine is " +
+                              engine_name(cfg.inference.engine) + ": ignored");
+        else e.notes.push_back(list + verb + engine_name(static_cast<Engine>(owner)) + "'s; task is training: ignored");
+    }
+}
+
 Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
     if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);
     if (cfg.inference.has_custom_gpu && !check_custom_gpu(cfg.inference.custom_gpu, err)) return Outcome<Estimate>::failure(err);
     auto r = run_method(cfg);
     if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);
+    if (r.ok) note_ignored_fields(cfg, r.value);
     return r;
 }
 

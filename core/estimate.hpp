@@ -21,6 +21,8 @@
 namespace vc {
 
 // Validates `cfg` and runs its method. Never throws; errors name the config field.
+// The detailed method's notes name each field `cfg` sets (not at its default) that its task or engine
+// never reads ("... is llama.cpp's; inference.engine is vllm: ignored"): not an error.
 Outcome<Estimate> estimate(const Config& cfg);
 
 // The checks every result of estimate() and solve() passes before a front end sees it (issue 16).

@@ -374,3 +374,14 @@ test('training.compile_loss: the compiled loss keeps 4 B a logit, by hand; a wro
     assert.equal(e.ok, false);
     assert.equal(e.error.field, 'training.compile_loss');
 });
+
+test('a field the engine ignores is named in the notes, as the CLI does (never dropped without a word)', () => {
+    const config = (llamacpp) => ({ model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb', inference: { engine: 'vllm', llamacpp } });
+    const e = vc.estimate(config({ n_gpu_layers: 30 }));
+    assert.ok(e.notes.includes("inference.llamacpp.n_gpu_layers is llama.cpp's; inference.engine is vllm: ignored"));
+    // llama.cpp's defaults given (what a written config carries) are no note; the bytes are the same.
+    const plain = vc.estimate(config({ n_gpu_layers: -1 }));
+    assert.ok(!plain.notes.some((n) => n.endsWith(': ignored')));
+    assert.equal(e.total_bytes, plain.total_bytes);
+    assert.deepEqual(e, cli(config({ n_gpu_layers: 30 })).json);
+});
