@@ -34,7 +34,7 @@ bool applies_to(const QuestionInfo& q, const std::string& task) {
 std::string batch_line(const std::string& line, bool with_solve) {
     auto cfg = io::parse_config(line);
     if (!cfg.ok) return io::dump(io::error_to_json(cfg.error));
-    auto est = estimate(cfg.value);
+    auto est = estimate_document(cfg.value);
     nlohmann::json out = est.ok ? io::estimate_to_json(est.value) : io::error_to_json(est.error);
     if (with_solve) {
         const std::string task = io::config_to_json(cfg.value).value("task", "");

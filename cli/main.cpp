@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
         std::printf("%s\n", vc::io::dump(vc::io::config_to_json(cfg), 2).c_str());
         return 0;
     }
-    auto est = vc::estimate(cfg);
+    auto est = vc::estimate_document(cfg);
     if (!est.ok) {
         vc::cli::print_error(opt, est.error);
         return 1;

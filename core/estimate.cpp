@@ -194,6 +194,11 @@ Outcome<Estimate> estimate(const Config& cfg) {
     if (cfg.inference.has_custom_gpu && !check_custom_gpu(cfg.inference.custom_gpu, err)) return Outcome<Estimate>::failure(err);
     auto r = run_method(cfg);
     if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);
+    return r;
+}
+
+Outcome<Estimate> estimate_document(const Config& cfg) {
+    auto r = estimate(cfg);
     if (r.ok) note_ignored_fields(cfg, r.value);
     return r;
 }

@@ -21,9 +21,13 @@
 namespace vc {
 
 // Validates `cfg` and runs its method. Never throws; errors name the config field.
-// The detailed method's notes name each field `cfg` sets (not at its default) that its task or engine
-// never reads ("... is llama.cpp's; inference.engine is vllm: ignored"): not an error.
 Outcome<Estimate> estimate(const Config& cfg);
+
+// The estimate of a document a user wrote (the CLI, `batch`, the JS API): estimate() plus, with the
+// detailed method, a note naming each field the document sets (not at its default) that its task or
+// engine never reads ("... is llama.cpp's; inference.engine is vllm: ignored"): not an error. The page
+// calls estimate(): its hidden sections keep the values a visitor set before switching engine or task.
+Outcome<Estimate> estimate_document(const Config& cfg);
 
 // The checks every result of estimate() and solve() passes before a front end sees it (issue 16).
 // target_utilization in [0.05, 1], checked before any method runs (the solvers size against it).

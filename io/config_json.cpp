@@ -367,7 +367,7 @@ json error_to_json(const Error& err) {
 std::string estimate_json(const std::string& config_text) {
     auto cfg = parse_config(config_text);
     if (!cfg.ok) return dump(error_to_json(cfg.error));
-    auto est = estimate(cfg.value);
+    auto est = estimate_document(cfg.value);
     if (!est.ok) return dump(error_to_json(est.error));
     return estimate_text(est.value);
 }
