@@ -537,10 +537,13 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         const double moe = m.experts > 0 ? layer_bytes(s, true, s.recompute, tokens) - layer_bytes(plain, true, s.recompute, tokens) : 0;
         parts.retained_graph = parts.dense_layers_on * dense + parts.moe_layers_on * moe;
     }
-    // Outside the layers: the embedding's dropout mask (first stage); the final norm's saved input
-    // and the head's input (last stage).
+    // Outside the layers: the embedding's dropout mask (first stage); what the final norm saves (as a
+    // layer's norm: eager RMSNorm its FP32 input copy and, when its weight trains, the normalised
+    // tensor) and the head's input (last stage). The final norm sits outside the checkpointed layers,
+    // so this is held through backward whatever the recompute.
     a.edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
-    a.edge_last = tokens * h * (s.lora ? s.residual : s.residual + s.compute_bytes) / (s.sp ? s.tp : 1);
+    const double final_norm = norm_saved_bytes(layer_inputs(s, false, Recompute::None));
+    a.edge_last = tokens * h * (s.lora ? final_norm : final_norm + s.compute_bytes) / (s.sp ? s.tp : 1);
     // DTensor TP: the output projection all-gathers the final norm's output and keeps it whole.
     if (s.sp && profile.tp_saves_gathered && !s.lora) a.edge_last += tokens * h * s.compute_bytes * (1 - 1.0 / s.tp);
 

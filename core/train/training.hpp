@@ -363,6 +363,8 @@ struct LayerActivationInputs {
     const ProfileBehaviour* profile = nullptr;  // required
 };
 LayerActivation layer_activation(const LayerActivationInputs& in);
+// Bytes per hidden value one norm saves for backward (the layers' norms and the final norm).
+double norm_saved_bytes(const LayerActivationInputs& in);
 
 // Parses and names enums (shared with io/ and the CLI).
 const char* precision_name(TrainPrecision p);

@@ -59,6 +59,17 @@ double mlp_hidden(const LayerActivationInputs& in, double ffn_width) {
 
 }  // namespace
 
+// Norms: each keeps its input; eager RMSNorm keeps an FP32 copy instead (x.float() feeds pow and the
+// multiply by rsqrt, which save it), and the normalised tensor when its weight trains.
+double norm_saved_bytes(const LayerActivationInputs& in) {
+    const ProfileBehaviour& profile = *in.profile;
+    if (in.layernorm || !profile.eager_rmsnorm || profile.compiled) return in.residual_bytes;
+    double bytes = 4;
+    if (in.full && profile.rmsnorm_normed_bytes != 0)
+        bytes += profile.rmsnorm_normed_bytes < 0 ? in.residual_bytes : profile.rmsnorm_normed_bytes;
+    return bytes;
+}
+
 LayerActivation layer_activation(const LayerActivationInputs& in) {
     LayerActivation r;
     const ProfileBehaviour& profile = *in.profile;
@@ -112,15 +123,7 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         return r;
     }
 
-    // Norms: each keeps its input; eager RMSNorm keeps an FP32 copy, and the normalised tensor when
-    // its weight trains.
-    double norm_each = in.residual_bytes * h;
-    if (!in.layernorm && profile.eager_rmsnorm && !profile.compiled) {
-        norm_each = 4 * h;
-        if (in.full && profile.rmsnorm_normed_bytes != 0)
-            norm_each += (profile.rmsnorm_normed_bytes < 0 ? in.residual_bytes : profile.rmsnorm_normed_bytes) * h;
-    }
-    r.replicated += in.norms * norm_each;
+    r.replicated += in.norms * norm_saved_bytes(in) * h;
 
     // Attention: the inputs of q, k, v.
     const int qkv_projections = profile.fused_qkv ? 1 : 3;

@@ -11,6 +11,8 @@ namespace {
 ProfileBehaviour hf_trainer() {
     ProfileBehaviour p;
     p.no_sync_accumulation = true;  // Accelerate's accumulate() wraps FSDP/DDP in no_sync()
+    // eager_rmsnorm (default): transformers LlamaRMSNorm upcasts, hidden_states.to(torch.float32), and
+    // returns self.weight * hidden_states.to(input_dtype) (models/llama/modeling_llama.py).
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -164,6 +166,8 @@ ProfileBehaviour litgpt() {
         "alive at once (autograd runs all chunks' loss backward before the head's), bitsandbytes quantizing every "
         "Linear including the head from FP16 (each dequantized matrix in FP16 beside its BF16 cast), torch AdamW "
         "(foreach), zero_grad(set_to_none=True).";
+    // litgpt/model.py RMSNorm: x = x.float(), then (x_normed * weight.float()).to(dtype): the FP32 copy
+    // and the FP32 normalised tensor, in every layer and the final norm.
     p.rmsnorm_normed_bytes = 4;
     p.fused_qkv = true;
     p.mha_v_view = true;
@@ -187,6 +191,8 @@ ProfileBehaviour torchtune() {
     p.description =
         "PyTorch torchtune recipes: the model in BF16 (no autocast), eager RMSNorm in FP32, GQA K/V expanded, the "
         "output projection cast to FP32 logits, torch AdamW; activation checkpointing is usually on.";
+    // torchtune/modules/rms_norm.py: x_fp32 = x.float(), normalised, .type_as(x) (BF16), times self.scale:
+    // the FP32 copy and the BF16 normalised tensor, in every layer and the final norm.
     p.rmsnorm_normed_bytes = 2;
     p.hf_attention = false;  // torchtune's own MultiHeadAttention (K/V expanded, then SDPA or flex)
     p.mixed_params_fp32 = false;

@@ -377,8 +377,9 @@ TEST_CASE("shell reports: summary, CSV and Markdown of the quick worked example"
     // A rule of thumb: the detailed model's answer first (issue 14), then the rule's figure.
     CHECK(s["results"][0][0] == "Rule of thumb (Quick method)");
     // (On the page's H100 the CUDA context is 605 MiB, core/catalog/cuda_context.hpp; the fused attention
-    // kernel's output is o_proj's input, no copy: core/train/training_activations.cpp.)
-    CHECK(s["results"][0][1] == "a comparison, not the answer; the detailed model gives 182.69 GB per GPU");
+    // kernel's output is o_proj's input, no copy: core/train/training_activations.cpp. The final norm keeps
+    // eager RMSNorm's FP32 input and FP32 normalised tensor under autocast: 4 + 4 B, was 4.)
+    CHECK(s["results"][0][1] == "a comparison, not the answer; the detailed model gives 182.83 GB per GPU");
     CHECK(s["results"][1][0] == "Per-GPU total");
     CHECK(s["results"][1][1] == "255.36 GB");
     CHECK(export_file_name(a.inputs, "csv") == "vramcalc-params-training-quick.csv");

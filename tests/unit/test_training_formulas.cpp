@@ -562,18 +562,20 @@ TEST_CASE("torchtune's May 2024 loop keeps its FP32 logits: 16 B per logit at th
     CHECK(r.logits_loss == 8192.0 * 32000 * 16);
     // After the loss's and the head's backward only the kept copy (8192 x 32,000 x 4 B = 1,048,576,000 B)
     // is beside the last layer's recompute (about 1.08 GB), under the 12 B per logit the loss's backward
-    // freed: the activations are the 32 layer inputs and the final norm's input, 33 x 8192 x 4096 x 2 B.
+    // freed: the activations are the 32 layer inputs, 32 x 8192 x 4096 x 2 B, and the final norm's
+    // FP32 input copy (torchtune/modules/rms_norm.py x.float(); its scale is frozen under LoRA),
+    // 8192 x 4096 x 4 B: 2,147,483,648 + 134,217,728 = 2,281,701,376 B.
     REQUIRE(parts.recompute_transient > 0);
     CHECK(parts.recompute_transient < 8192.0 * 32000 * 12);
     CHECK(parts.recompute_counted == 0);
-    CHECK(r.activations == 33.0 * 8192 * 4096 * 2);
+    CHECK(r.activations == 2281701376.0);
     // A vocabulary of 8,000: the loss's extra buffers are 8192 x 8,000 x 12 B = 786,432,000 B, less than
     // the recompute, which adds what exceeds them: the peak is max(16 B x N, 4 B x N + recompute).
     TrainingParts small_parts;
     const TrainingResult small = run(8000, small_parts);
     CHECK(small.logits_loss == 8192.0 * 8000 * 16);
     CHECK(small_parts.recompute_counted == Approx(small_parts.recompute_transient - 8192.0 * 8000 * 12));
-    CHECK(small.activations + small.logits_loss == Approx(33.0 * 8192 * 4096 * 2 + 8192.0 * 8000 * 4 + small_parts.recompute_transient));
+    CHECK(small.activations + small.logits_loss == Approx(2281701376.0 + 8192.0 * 8000 * 4 + small_parts.recompute_transient));
     // The recipe since PR #1235 frees the logits (the profile's default): 10 B per logit, and the
     // recompute adds only its excess over them.
     auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-2-7b"},"batch":4,"seq":2048,)"
@@ -583,6 +585,31 @@ TEST_CASE("torchtune's May 2024 loop keeps its FP32 logits: 16 B per logit at th
     auto freed = training_result(cfg.value);
     REQUIRE(freed.ok);
     CHECK(freed.value.logits_loss == 8192.0 * 32000 * 10);
+}
+
+TEST_CASE("the final norm saves what a layer's norm saves: eager RMSNorm's FP32 copy, compiled only its input", "[training]") {
+    // Llama-2-7B (hidden 4096), 4 x 2048 = 8192 tokens, full recompute: the activations are the 32
+    // checkpointed layer inputs (32 x 8192 x 4096 x 2 B = 2,147,483,648 B) plus the final norm and head.
+    auto acts = [](const std::string& training) {
+        auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-2-7b"},"batch":4,"seq":2048,)"
+                                    R"("training":{"precision":"bf16-true","recompute":"full","optimizer":"adamw",)" + training + "}}");
+        REQUIRE(cfg.ok);
+        TrainingParts parts;
+        auto s = training_setup(cfg.value);
+        REQUIRE(s.ok);
+        const TrainingResult r = compute_training(s.value, &parts);
+        return r.activations - parts.recompute_counted - 32.0 * 8192 * 4096 * 2;
+    };
+    const double th = 8192.0 * 4096;  // tokens x hidden
+    // torchtune full fine-tuning (torchtune/modules/rms_norm.py): x.float() saved (4 B), x_normed
+    // (BF16, 2 B) for the trained scale, and the output projection's input (2 B): 8 B x 33,554,432.
+    CHECK(acts(R"("finetune":"full","profile":"torchtune")") == 8 * th);
+    // LoRA: the scale and the head are frozen, only the FP32 copy stays: 4 B (2 B before this change).
+    CHECK(acts(R"("finetune":"lora","profile":"torchtune","lora":{"rank":8,"targets":"q,v","dropout":0})") == 4 * th);
+    // LitGPT (litgpt/model.py RMSNorm): x.float() (4 B), the FP32 x_normed times weight.float() (4 B), head input 2 B.
+    CHECK(acts(R"("finetune":"full","profile":"litgpt")") == 10 * th);
+    // Compiled (inductor fuses the norm): its BF16 input (2 B) and the head's input (2 B).
+    CHECK(acts(R"("finetune":"full","profile":"torchtune","compile":true)") == 4 * th);
 }
 
 TEST_CASE("torchtitan and torchtune under compile note that recent versions compile the loss; auto leaves it off", "[training]") {
