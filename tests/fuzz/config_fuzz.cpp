@@ -1,8 +1,12 @@
 // vramcalc fuzz harness "config": a config JSON document through the reader, the estimate and every
-// "what fits" question (docs/fuzzing.md). Properties, on every input:
+// "what fits" question (docs/fuzzing.md). The estimate is a document's (estimate_document: the CLI,
+// `batch` and the JS API), so the notes naming fields the engine or task ignores run too. Properties,
+// on every input:
 //   - nothing crashes or trips a sanitizer; a rejected config names its field and says why
 //   - every figure of an estimate (components, totals, GPU fits, metrics) and of an answer is
 //     finite and not negative, and no text carries NaN, Inf or a wrapped integer
+//   - a document's notes change no figure: estimate_document and estimate (the page's) agree on
+//     the outcome and the total
 //   - config -> JSON -> config estimates to byte-identical JSON (links, exports and the JS API
 //     rely on a config surviving its own JSON)
 #include <cstdint>
@@ -65,7 +69,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
 
-    auto est = vc::estimate(cfg.value);
+    auto est = vc::estimate_document(cfg.value);
+    {
+        const auto plain = vc::estimate(cfg.value);
+        FUZZ_CHECK(plain.ok == est.ok && (!plain.ok || plain.value.total_bytes == est.value.total_bytes),
+                   "estimate_document and estimate disagree");
+    }
     if (!est.ok) {
         check_error(est.error, "estimate");
     } else {
@@ -74,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const std::string written = vc::io::dump(vc::io::config_to_json(cfg.value));
         auto again = vc::io::parse_config(written);
         FUZZ_CHECK(again.ok, "config_to_json wrote a config its reader rejects: " + again.error.message + "\n" + written);
-        auto est2 = vc::estimate(again.value);
+        auto est2 = vc::estimate_document(again.value);
         FUZZ_CHECK(est2.ok, "the config's own JSON does not estimate: " + est2.error.message + "\n" + written);
         const std::string twice = vc::io::dump(vc::io::estimate_to_json(est2.value));
         FUZZ_CHECK(once == twice, "config -> JSON -> config changes the estimate:\n" + once + "\n" + twice + "\nconfig " + written);
