@@ -239,6 +239,8 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
         cfg.inference.constants.bnb_int8_input_copies = 3;
         cfg.inference.constants.bnb_int8_output_bytes = 6;
     }
+    // Linear4bit computes in BitsAndBytesConfig's bnb_4bit_compute_dtype (FP32 unless the row names one).
+    if (has(where, "compute_dtype=torch.float16") || has(where, "compute_dtype=torch.bfloat16")) cfg.inference.hf.bnb_compute_bytes = 2;
     // CUDA lazy module loading unless the row names what rules it out (core/catalog/cuda_context.hpp).
     ModuleLoading loading;
     if (row_module_loading(where, loading)) cfg.inference.hf.lazy_loading = lazy_loading_in_effect(loading);

@@ -590,6 +590,14 @@ double hf_eager_scores(const InferencePlan& p, double n, double rows, double key
     return n * m.heads * rows * keys * (B + 4 + B);
 }
 
+// generate stops once the token a forward picks reaches max_length (generation/utils.py greedy_search
+// v4.32 and `_sample` since: `stopping_criteria(input_ids, scores)` after the token is appended), so a
+// prompt one token short of the context (optimum's GPTQ benchmark --prefill: max_new_tokens 1) runs
+// the prefill forward alone: no decode step grows, copies or attends over the cache.
+bool hf_prefill_only(const InferencePlan& p, double context, double P) {
+    return p.in.prompt_tokens > 0 && context > P && context - P < 1.5;
+}
+
 // Hugging Face generate: the prefill of `prompt` tokens for all sequences at once. The residual
 // stream (hidden states and a normed copy) plus the largest of: eager attention scores (dtype,
 // the FP32 softmax, and the probabilities), the MLP intermediates, and the logits (dtype + FP32).
@@ -620,6 +628,7 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     // (repeat_kv; more than one layer's torch.cat) and, under eager, the one query row's scores over
     // the keys the widest layer keeps.
     const double decode = hf_repeat_kv_bytes(p, n, context) + (eager ? hf_eager_scores(p, n, 1, hf_attended_tokens(p, context, true)) : 0);
+    if (hf_prefill_only(p, context, P)) return prefill + p.kernel_scratch;
     if (!p.in.hf.legacy_cache) return std::max(prefill, decode) + p.kernel_scratch;
     // transformers < 4.42: every decode step holds the previous cache while the next is built
     // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
@@ -723,7 +732,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     const double stride = std::max({1.0, min_tokens, std::ceil((context - P) / std::max(1, max_steps))});
     std::vector<std::int64_t> old;
     double reserved_sum = 0;
-    for (double t = P; t < context;) {
+    for (double t = P; t < context && !hf_prefill_only(p, context, P);) {
         t = std::min(context, t + stride);
         const double rep = hf_repeat_kv_bytes(p, n, t) / 2;
         for (size_t c = 0; c < cache.size(); ++c) {
@@ -747,7 +756,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     out.peak_allocated = static_cast<double>(a.peak_allocated);
     out.releases = a.releases;
     out.final_reserved = static_cast<double>(a.reserved);
-    out.steps = static_cast<int>(std::ceil((context - P) / stride));
+    out.steps = hf_prefill_only(p, context, P) ? 0 : static_cast<int>(std::ceil((context - P) / stride));
     out.mean_reserved = out.steps > 0 ? reserved_sum / out.steps : out.final_reserved;
     return out;
 }

@@ -272,7 +272,10 @@ test('validate: p90, within 10%, verdicts; several files as one; --cv table', ()
   assert.match(one.out, /C07 .*not scored against itself/);
   const both = run(['validate', ...files, '--cv']);
   assert.equal(both.code, 0, both.err);
-  assert.match(both.out, /compared 77 rows/);
+  assert.match(both.out, /compared 90 rows/);
+  // X62, optimum's GPTQ --prefill row at batch 16 (512 + 1 tokens): generate runs the prefill alone,
+  // no decode step (+28.7% when the legacy cache's second copy was counted).
+  assert.match(both.out, /X62\s+inference\s+Llama-2-13B\s+smi\s+18\.10 GB\s+17\.38 GB\s+-4\.0%/);
   // X20, a vLLM V1 log's "GPU KV cache size: 1,215,552 tokens", compared in tokens.
   // Its note names the FlashInfer sampler (14 B per logit in the profile, inference.vllm.sampler).
   assert.match(both.out, /X20\s+serve\s+Llama-3.2-1B\s+vllm\s+1215552 tokens 1212256 tokens\s+-0\.3%/);

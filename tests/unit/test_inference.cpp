@@ -597,6 +597,30 @@ TEST_CASE("HF generate, transformers < 4.42: two copies of the cache while decod
                                                                         1024.0 * 819200 + 32000.0 * 6)));
 }
 
+TEST_CASE("HF generate with one new token runs the prefill alone (optimum's GPTQ benchmark --prefill)") {
+    // Llama-2-13B FP16, 16 sequences of 512 prompt tokens, max_new_tokens 1 (context 513), SDPA,
+    // transformers 4.32 (two cache copies while decoding, the prompt's logits in full).
+    Config cfg = serving("llama-2-13b", Engine::Hf, "fp16", "a100-80gb", 513);
+    cfg.inference.prompt_tokens = 512;
+    cfg.inference.hf.legacy_cache = true;
+    cfg.inference.hf.full_logits = true;
+    // The prefill by hand: hidden states and a normed copy 2 x 16 x 512 x 5120 x 2 B = 167,772,160;
+    // the largest transient, the prompt's logits in FP16 and FP32, 16 x 512 x 32,000 x (2 + 4) B =
+    // 1,572,864,000 (above the MLP's 16 x 512 x 13,824 x 2 B x 3 = 679,477,248); one layer's cache
+    // torch.cat, 16 x 513 x 819,200 B / 80 = 84,049,920. No decode step: no second cache copy.
+    const double prefill = 167772160.0 + 1572864000.0 + 84049920.0;
+    CHECK(memory_at(plan(cfg), 513, 16).activations == Approx(prefill));
+    cfg.inference.hf.legacy_cache = false;
+    CHECK(memory_at(plan(cfg), 513, 16).activations == Approx(prefill));
+    // Two new tokens: one decode step holds the 512-token cache twice and the prompt's FP32 logits.
+    cfg.inference.hf.legacy_cache = true;
+    const double second_step = 2 * 16.0 * 512 * 819200 + 16.0 * 512 * 32000 * 4 - 16.0 * 514 * 819200;
+    CHECK(memory_at(plan(cfg), 514, 16).activations == Approx(second_step));
+    // Without a prompt length the context is the prefill and the decode bound stays (unchanged).
+    cfg.inference.prompt_tokens = 0;
+    CHECK(memory_at(plan(cfg), 513, 16).activations > prefill);
+}
+
 TEST_CASE("CUDA context: lazy module loading and what rules it out (one model for training and serving)") {
     // NVIDIA's Lazy Loading requirements: CUDA runtime >= 11.7, driver >= 515; LAZY when the
     // environment says so, when PyTorch >= 1.13 sets it, or by the driver's default from CUDA 12.2.

@@ -114,6 +114,27 @@ TEST_CASE("inference rows: GPTQ kernel and act-order words; optimum's benchmark 
     CHECK(c[5].estimated_bytes > c[4].estimated_bytes);
 }
 
+TEST_CASE("inference rows: bitsandbytes' 4-bit compute dtype as the row names it", "[calibration]") {
+    // Llama-2-13B FP4 (bitsandbytes), 16 sequences of 512 prompt tokens and one new token (optimum's
+    // --prefill benchmark), allocated memory; B names BitsAndBytesConfig's compute dtype as optimum's
+    // benchmark_gptq.py sets it.
+    auto row = [](const char* id, const char* note) {
+        return std::string(id) + ",a blog (A100-80GB),inference,Llama-2-13B,40,5120,40,40,128,32000,13824,swiglu,no,13.0,fp4-bnb,generate,,16,513,no,1,"
+                                 "none,alloc,17,GB,512-token prompt + 1 new token; transformers 4.32" + note + "\n";
+    };
+    const std::string text = std::string(kHeader) + row("A", "") + row("B", "; bnb_4bit_compute_dtype=torch.float16");
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    const auto c = io::check_rows(t.value);
+    REQUIRE(c.size() == 2);
+    REQUIRE(c[0].compared);
+    REQUIRE(c[1].compared);
+    // Linear4bit's FP32 default: the dequantized largest matrix cast again (5120 x 13824 x 4 B) and,
+    // per prefill token, the input and output in FP32 at the widest projection ((5120 + 13824) x 4 B
+    // x 16 x 512 tokens); in FP16 (the model's dtype) neither exists.
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(5120.0 * 13824 * 4 + (5120.0 + 13824) * 4 * 16 * 512));
+}
+
 TEST_CASE("inference and training rows: what a row says about CUDA module loading", "[calibration]") {
     // Llama-2-13B FP16 generate, 1 x 512 + 512 tokens, nvidia-smi through optimum's benchmark
     // (allocated + outside PyTorch): the rows differ only in what they say about the CUDA stack.
