@@ -133,6 +133,23 @@ test('--print-config round-trips through --config', () => {
   assert.deepEqual(again, direct);
 });
 
+test('--print-config writes whole numbers as integers ("batch": 4, not 4.0) and reads back to the same text', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb',
+    '--engine', 'llama.cpp', '-c', '8192', '--ram-gib', '32', '--batch', '4', '--print-config'];
+  const printed = run(args);
+  assert.equal(printed.code, 0, printed.err);
+  assert.match(printed.out, /\n {2}"batch": 4,\n/);
+  assert.match(printed.out, /\n {2}"seq": 2048,\n/);
+  assert.match(printed.out, /\n {2}"gpus": 1,\n/);
+  assert.match(printed.out, /"ram_gib": 32,?\n/);        // a GiB field: 32, as typed
+  assert.match(printed.out, /"nccl_bytes": 314572800,?\n/);  // runtime.nccl_bytes' default, 300 MiB
+  assert.match(printed.out, /"target_utilization": 0\.75,\n/);  // fractions stay as they are
+  assert.doesNotMatch(printed.out, /[0-9]\.0[,\n]/);  // no whole number written as N.0
+  const again = run(['--config', '-', '--print-config'], printed.out);
+  assert.equal(again.code, 0, again.err);
+  assert.equal(again.out, printed.out);
+});
+
 test('--print-config keeps a model given as a count with a context window (issue 16: it was dropped)', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--gpu', 'h100-80gb', '--set', 'model.params_b=7',
     '--set', 'model.context_limit=8192', '--set', 'inference.context=131072'];
