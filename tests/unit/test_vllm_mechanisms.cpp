@@ -168,6 +168,34 @@ TEST_CASE("vLLM without GPU P2P: NCCL's buffers in host memory, no custom all-re
         cfg.inference.vllm.p2p = GpuP2p::Off;
         CHECK(plan(cfg).runtime_gpu == 0.13 * kGiB);  // X19 logs 0.20 GiB: -35%, was 0.71 GiB (+257%)
     }
+    SECTION("the launch command says so: NCCL_P2P_DISABLE=1 and --disable-custom-all-reduce, as the plan has them") {
+        Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "rtx-4090-24gb", 8192);
+        cfg.inference.tp = 2;  // GeForce: no P2P by default
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("NCCL_P2P_DISABLE=1 vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find(" --tensor-parallel-size 2") != std::string::npos);
+        CHECK(e.value.launch_command.find(" --disable-custom-all-reduce") != std::string::npos);
+        cfg.gpu_id = "h100-80gb";  // NVSwitch: P2P on, nothing to say
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find("--disable-custom-all-reduce") == std::string::npos);
+        cfg.inference.vllm.p2p = GpuP2p::Off;  // turned off on a card that has it: vLLM's own P2P test would pass
+        cfg.inference.vllm.sampler = VllmSampler::Flashinfer;
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("NCCL_P2P_DISABLE=1 VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find(" --disable-custom-all-reduce") != std::string::npos);
+        cfg.inference.vllm.custom_all_reduce = VllmCustomAllReduce::On;  // forced on: the plan counts it, no flag
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.find("--disable-custom-all-reduce") == std::string::npos);
+        cfg.inference.tp = 1;  // one GPU: no NCCL
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.find("NCCL_P2P_DISABLE") == std::string::npos);
+    }
 }
 
 TEST_CASE("vLLM non-torch memory: the text reads the P2P and custom all-reduce decisions the bytes used", "[vllm-mech]") {
