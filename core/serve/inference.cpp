@@ -1217,9 +1217,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         if (p.pool <= 0)
             e.notes.push_back("vLLM would stop at start-up: nothing is left for KV blocks (" + gib(p.budget) + " budget, " + gib(p.weights_gpu) +
                               " weights, " + gib(p.activation_peak) + " activation peak).");
-        else if (n * seq_kv > p.pool)
-            e.notes.push_back("The KV pool (" + gib(p.pool) + ") holds " + num(std::floor(p.pool / seq_kv)) + " sequences of " + num(c) +
+        else if (seq_kv > p.pool)  // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory: a ValueError, not a queue
+            e.notes.push_back("vLLM would stop at start-up: one sequence of max_model_len " + num(c) + " needs " + gib(seq_kv) +
+                              " of KV cache per GPU, more than the " + gib(p.pool) + " pool (its blocks hold " +
+                              num(std::floor(p.pool / (p.kv.bytes_per_token * in.block_size)) * in.block_size) +
+                              " tokens): lower max_model_len or raise gpu_memory_utilization.");
+        else if (n * seq_kv > p.pool) {
+            const double fit = std::floor(p.pool / seq_kv);
+            e.notes.push_back("The KV pool (" + gib(p.pool) + ") holds " + num(fit) + (fit == 1 ? " sequence of " : " sequences of ") + num(c) +
                               " tokens, fewer than the " + num(n) + " asked: vLLM queues the rest.");
+        }
         if (!in.vllm.profile_all_tokens && in.vllm.activation_peak_bytes < 0)
             e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
                               "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");

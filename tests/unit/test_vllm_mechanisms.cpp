@@ -316,3 +316,35 @@ TEST_CASE("GPU catalog: every NVIDIA card has its compute capability, and its th
     CHECK(find_gpu("rtx-5090-32gb")->compute_capability == 120);
     CHECK(find_gpu("t4-16gb")->compute_capability == 75);
 }
+
+TEST_CASE("vLLM whose pool holds less than one max_model_len sequence stops at start-up; one that holds some queues the rest", "[vllm-mech]") {
+    // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory: "To serve at least one request with
+    // the models's max seq len (...) KV cache is needed, which is larger than the available KV cache
+    // memory (...)" is a ValueError at start-up, not a queue.
+    auto notes_of = [](const Config& cfg) {
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        std::string all;
+        for (const auto& n : e.value.notes) all += n + "\n";
+        return all;
+    };
+    // Llama-3.1-70B BF16 on 2 x H100 80GB, util 0.9, max_model_len 32768 (the CLI's figures: pool
+    // 3.695e9 B = 3.44 GiB per GPU). One sequence: 32768 x 2 x 80 layers x 4 KV heads per GPU x 128 x 2 B
+    // = 32768 x 163840 B = 5.00 GiB > 3.44 GiB. The pool's blocks: floor(3.695e9 / (16 x 163840)) =
+    // 1409, x 16 = 22544 tokens: vLLM's estimated maximum model length.
+    Config cfg = serving("llama-3.1-70b", Engine::Vllm, "bf16", "h100-80gb", 32768);
+    cfg.inference.tp = 2;
+    const InferencePlan p = plan(cfg);
+    CHECK(p.pool == Approx(3.695e9).epsilon(1e-3));
+    std::string notes = notes_of(cfg);
+    INFO(notes);
+    CHECK(notes.find("vLLM would stop at start-up: one sequence of max_model_len 32768 needs 5.00 GiB of KV cache per GPU, more than "
+                     "the 3.44 GiB pool (its blocks hold 22544 tokens): lower max_model_len or raise gpu_memory_utilization.") != std::string::npos);
+    CHECK(notes.find("queues the rest") == std::string::npos);
+    // max_model_len 16384: 2.50 GiB fits the pool once (floor(3.44 / 2.50) = 1); 4 sequences asked: queued.
+    cfg.inference.context = 16384;
+    cfg.inference.concurrency = 4;
+    notes = notes_of(cfg);
+    CHECK(notes.find("The KV pool (3.44 GiB) holds 1 sequence of 16384 tokens, fewer than the 4 asked: vLLM queues the rest.") != std::string::npos);
+    CHECK(notes.find("would stop at start-up") == std::string::npos);
+}
