@@ -319,3 +319,36 @@ test('quick method past 1,048,576 GPUs: none fits (the count no longer overflows
   const t = run(['--method', 'quick', '--params', '100000', '--batch', '1048576']);
   assert.match(t.out, /A100 80GB.*- needed.*does not fit/);
 });
+
+test('a typed flag the method or task never reads is named in a note, not dropped without a word', () => {
+  const notes = (args) => {
+    const r = run([...args, '--format', 'json']);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out).notes.filter((n) => n.endsWith(': ignored')).sort();  // by path
+  };
+  const serve = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp'];
+  // Detailed serving reads -np and -c (inference.concurrency, inference.context), not the training run's batch and seq:
+  // the bytes are those of 1 x 4096 tokens either way (KV 4096 x 131072 B = 0.50 GiB).
+  assert.deepEqual(notes([...serve, '--batch', '4', '--seq', '8192']), [
+    'batch is the training run\'s; detailed inference reads inference.concurrency: ignored',
+    'seq is the training run\'s; detailed inference reads inference.context: ignored']);
+  const plain = JSON.parse(run([...serve, '--format', 'json']).out);
+  assert.equal(JSON.parse(run([...serve, '--batch', '4', '--format', 'json']).out).total_bytes, plain.total_bytes);
+  // The quick method's precision and optimizer, and a typed count beside a preset, with the detailed method.
+  const train = ['--method', 'detailed', '--task', 'training', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb'];
+  assert.deepEqual(notes([...train, '--precision', 'fp32', '--optimizer', 'sgd', '--params', '70']), [
+    'optimizer is the quick method\'s; method is detailed (training.optimizer): ignored',
+    'params_b is a typed count for the rules of thumb; method is detailed (the architecture of llama-3.1-8b): ignored',
+    'precision is the quick method\'s; method is detailed (training.precision): ignored']);
+  // The bytes are the architecture's: 8.03e9 parameters either way.
+  const counted = JSON.parse(run([...train, '--params', '70', '--format', 'json']).out);
+  assert.equal(counted.metrics.params.value, 8030261248);
+  // The detailed method's sections with a rule of thumb.
+  assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--set', 'training.recompute="full"', '-ngl', '3']), [
+    'inference.llamacpp.n_gpu_layers is the detailed method\'s; method is quick: ignored',
+    'training.recompute is the detailed method\'s; method is quick: ignored']);
+  // What each method reads: no note.
+  assert.deepEqual(notes([...serve, '-np', '4', '-c', '8192']), []);
+  assert.deepEqual(notes([...train, '--batch', '4', '--seq', '8192', '--set', 'training.precision="fp32"']), []);
+  assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--precision', 'fp32', '--batch', '4']), []);
+});
