@@ -398,6 +398,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         const long long slots = np && np->is_number_integer() && np->get<long long>() > 0 ? np->get<long long>() : 1;
         if (ctx_total < slots) return usage_error("-c " + std::to_string(ctx_total) + " gives each of the " + std::to_string(slots) + " slots (-np) no token");
         set_path(opt.doc, "inference.context", json(ctx_total / slots));
+        opt.typed.push_back("inference.context");
     }
     return -1;
 }

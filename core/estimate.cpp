@@ -193,6 +193,7 @@ std::vector<std::string> unread_field_notes(const Config& cfg, const std::vector
     const bool detailed = cfg.method == Method::Detailed, serving = serves_engine(cfg);
     const auto starts = [](const std::string& path, const char* head) { return path.compare(0, std::strlen(head), head) == 0; };
     for (const std::string& path : paths) {
+        if (path == "inference.gpu_custom" || starts(path, "inference.gpu_custom.")) continue;  // every method's and task's GPU
         std::string why;
         if (serving && (path == "batch" || path == "seq"))
             why = " is the training run's; detailed inference reads " + std::string(path == "batch" ? run_shape_paths(cfg).batch : run_shape_paths(cfg).seq);
@@ -206,6 +207,8 @@ std::vector<std::string> unread_field_notes(const Config& cfg, const std::vector
                   (cfg.model.id.empty() ? std::string("the model") : cfg.model.id) + ")";
         else if (!detailed && (starts(path, "inference.") || starts(path, "training.") || starts(path, "parallel.") || starts(path, "runtime.")))
             why = std::string(" is the detailed method's; method is ") + method_name(cfg.method);
+        else if (detailed && cfg.task != Task::Inference && starts(path, "inference.") && section_engine(path) < 0)  // an engine's own: note_ignored_fields
+            why = std::string(" is serving's; task is ") + task_name(cfg.task);
         if (why.empty()) continue;
         const std::string note = path + why + ": ignored";
         if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);

@@ -347,6 +347,14 @@ test('a typed flag the method or task never reads is named in a note, not droppe
   assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--set', 'training.recompute="full"', '-ngl', '3']), [
     'inference.llamacpp.n_gpu_layers is the detailed method\'s; method is quick: ignored',
     'training.recompute is the detailed method\'s; method is quick: ignored']);
+  // Serving's fields with detailed training (-c, -np, --weights); an engine's own section is the document's note.
+  assert.deepEqual(notes([...train, '-c', '8192', '-np', '4', '--weights', 'q4_k_m', '-ngl', '3']), [
+    'inference.concurrency is serving\'s; task is training: ignored',
+    'inference.context is serving\'s; task is training: ignored',
+    'inference.llamacpp.n_gpu_layers is llama.cpp\'s; task is training: ignored',
+    'inference.weights is serving\'s; task is training: ignored']);
+  // A custom GPU is every method's.
+  assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--set', 'inference.gpu_custom={"memory_gib": 40}']), []);
   // What each method reads: no note.
   assert.deepEqual(notes([...serve, '-np', '4', '-c', '8192']), []);
   assert.deepEqual(notes([...train, '--batch', '4', '--seq', '8192', '--set', 'training.precision="fp32"']), []);
