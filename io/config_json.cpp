@@ -142,9 +142,11 @@ Outcome<Config> config_from_json(const json& doc) {
     if (r.has("model") && cfg.model.id.empty() && cfg.model.layers == 0 && !(cfg.model.params_override_b > 0))
         return Outcome<Config>::failure("model", "model needs a preset (model.preset), an architecture (model.layers, ...) or a "
                                                  "parameter count (model.params_b > 0)");
-    // A count alone: the architecture filled from typical ratios (resolve_model), so every method
-    // reads the same model the page builds for it (the guide reads the dimensions).
-    if (r.has("model") && cfg.model.id.empty() && cfg.model.layers == 0 && cfg.model.params_override_b > 0) {
+    // A count alone (model.params_b, or the top-level params_b with no model: --params): the
+    // architecture filled from typical ratios (resolve_model), so every method reads the same model
+    // the page builds for it (the guide reads the dimensions), and the document config_to_json
+    // writes for it ({"model": {"params_b": N}}) reads back to the same estimate.
+    if ((r.has("model") || r.has("params_b")) && cfg.model.id.empty() && cfg.model.layers == 0 && cfg.model.params_override_b > 0) {
         auto filled = resolve_model(cfg.model);
         if (filled.ok) cfg.model = std::move(filled.value);
     }

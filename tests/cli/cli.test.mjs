@@ -77,6 +77,20 @@ test('guide method: 70B training on 8 GPUs is 162.54 GB per GPU', () => {
   assert.ok(Math.abs(j.buffered_bytes / 1e9 - 162.54) < 0.01, String(j.buffered_bytes));
 });
 
+test('guide method with --params alone reads the architecture a count fills in, as its --print-config does', () => {
+  // It said "model.layers must be a whole number in [1, 1024], got 0", while the config --print-config wrote
+  // for the same flags ({"model": {"params_b": 70}}) was estimated. A 70B count fills L 72, h 9216:
+  // states 7e10 x (2 x 2 + 12) / 8 GPUs = 140.00 GB; activations 2 x b 1 x s 2048 x h 9216 x L 72 x 2 B / 8 = 0.68 GB.
+  const args = ['--method', 'guide', '--params', '70', '--gpus', '8'];
+  const r = run([...args, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.breakdown.model_states, 140e9);
+  assert.equal(j.breakdown.activations, 2 * 1 * 2048 * 9216 * 72 * 2 / 8);
+  const printed = run([...args, '--print-config']);
+  assert.deepEqual(JSON.parse(run(['--config', '-', '--format', 'json'], printed.out).out), j);
+});
+
 test('guide method: 70B INT8 inference, b4 s8192 is 83.59 GB', () => {
   const r = run(['--method', 'guide', '--task', 'inference', '--params', '70', '--layers', '80', '--hidden', '8192',
     '--heads', '32', '--batch', '4', '--seq', '8192', '--set', 'guide.weight_bytes=1', '--format', 'json']);
