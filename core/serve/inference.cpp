@@ -855,6 +855,7 @@ Speed llamacpp_speed(const InferencePlan& p, double context, double n, double pr
     const double cpu_peak = llamacpp_cpu_peak(p);
     const double peak = llamacpp_peak(p);
     s.bytes_per_step = t.gpu_bytes + t.host_bytes;
+    s.host_bytes_per_step = t.host_bytes;
     s.flops_per_step = n * (2 * p.params.active + attention_flops_per_token(p, context));
     const bool cpu_attention = p.in.llamacpp.no_kv_offload && !p.cpu_only;
     const double t_compute = llamacpp_compute_s(p, context, n);
@@ -1189,8 +1190,13 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                    "tokens/s");
         add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
         add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
+        // llama.cpp with weights or KV in system RAM: the step's bytes are the GPUs' and the host's,
+        // read in turn (llamacpp_speed), so the note names both and the host's share.
+        const bool host = !p.cpu_only && s.host_bytes_per_step > 0;
         e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu->name) +
-                          ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
+                          (host ? " and system RAM: " + num(s.bytes_per_step) + " B per step, " + num(s.host_bytes_per_step) + " B of them from system RAM, and " +
+                                      num(s.flops_per_step) + " FLOP (roofline at "
+                                : ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at ") +
                           num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
         if (spec) {  // one snprintf: the wasm page's size budget (tests/browser/size.test.mjs)
             char buf[512];
