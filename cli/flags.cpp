@@ -58,8 +58,8 @@ Inputs (see docs/config.md):
                          -ot add up (inference.llamacpp.override_tensor; docs/local.md has the regex subset)
   -nkvo, --no-kv-offload every layer's KV cache in system RAM (inference.llamacpp.no_kv_offload;
                          -kvo, --kv-offload: on the GPUs, the default)
-Fields (each flag sets the config field it names; llama-server's own spellings work too, so a
-launch command's flags read back):
+Fields (each flag sets the config field it names; llama-server's and vllm serve's own spellings
+work too, so a launch command's flags read back):
 )";
 
 const char* const kUsageOutput = R"(Output:
@@ -159,6 +159,15 @@ bool check_set_path(const std::string& path, Error& err) {
     const std::string key = path.substr(section.empty() ? 0 : section.size() + 1);
     std::string best, keys;
     const std::string typed = key.substr(0, key.find('.'));
+    // A launch argument's own name (vLLM's max_model_len) for a field kept elsewhere: the field one of
+    // whose CLI spellings it is (--max-model-len: inference.context).
+    std::string flag = "--" + typed;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    if (const FieldDef* held = find_flag_field(flag)) {
+        err = Error{path, "unknown field " + path + ": " + flag + " sets " + held->path + " (--set " + held->path + "=VALUE or " + flag +
+                              " VALUE; docs/config.md)"};
+        return false;
+    }
     size_t best_d = std::max<size_t>(3, typed.size() / 3 + 1);  // a suggestion within a third of the key's edits
     for (const FieldDef* f : section_fields(section)) {
         const std::string k = f->key();

@@ -368,12 +368,13 @@ constexpr FieldDef kTable[] = {
         Bool("inference.gguf_imatrix", AT(inference.weights.gguf_imatrix), "the GGUF file was made with an importance matrix"),
         Text("inference.kv_dtype", AT(inference.kv_dtype), "KV cache element type (auto: the model dtype; llama.cpp f16)")
             .accepts("auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl").cli("-ctk --ctk --cache-type-k"),
-        Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens"),
+        Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens")
+            .cli("--max-model-len"),
         Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences").cli("-np --parallel"),
         Int("inference.prompt_tokens", AT(inference.prompt_tokens), "prefill length for TTFT and HF activations (0: the context)")
             .range(0, k2p24, "tokens"),
         Int("inference.tp", AT(inference.tp), "GPUs the model is split over (vLLM: tensor parallel; llama.cpp / HF: layers); 0: gpus")
-            .range(0, 4096, "GPUs"),
+            .range(0, 4096, "GPUs").cli("-tp --tensor-parallel-size"),
         Int("inference.block_size", AT(inference.block_size), "vLLM KV block").range(1, 4096, "tokens"),
         Bool("inference.swa_full", AT(inference.swa_full), "keep the full context in sliding-window layers too"),
         Obj("inference.vllm", "vLLM options (below)"),
@@ -386,10 +387,10 @@ constexpr FieldDef kTable[] = {
 
         // --- inference.vllm ------------------------------------------------------------------------
         Num("inference.vllm.gpu_memory_utilization", AT(inference.vllm.gpu_memory_utilization), "share of the card vLLM reserves")
-            .above(0, 1).step(0.05),
+            .above(0, 1).step(0.05).cli("--gpu-memory-utilization"),
         Int("inference.vllm.max_num_batched_tokens", AT(inference.vllm.max_num_batched_tokens), "tokens in the profiling forward")
             .range(1, k2p24, "tokens"),
-        Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences"),
+        Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences").cli("--max-num-seqs"),
         Bool("inference.vllm.enforce_eager", AT(inference.vllm.enforce_eager), "no CUDA graphs"),
         Enum("inference.vllm.profile_logits", enum_names(kProfileLogits), ENUM(bool, inference.vllm.profile_all_tokens),
              "the profiling run's logits: one per sequence, or one per batched token"),

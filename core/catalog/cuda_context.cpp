@@ -46,6 +46,13 @@ CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_lim
     // "lazy loading 512 MiB on an A100" / "eager loading 1343 MiB on a V100": the source reading.
     const std::string source = std::string(lazy_loading ? "lazy" : "eager") + " loading " + mib(reading) + (lazy_loading ? " on an A100" : " on a V100");
     CudaContext c;
+    if (gpu && gpu->unified && resident_threads(*gpu) <= 0) {
+        // A Mac: no Metal context reading here, so the flat budget (the reading's bytes, not its GPU) stands in.
+        c.bytes = reading;
+        c.formula = mib(reading) + " flat: the " + (lazy_loading ? "lazy" : "eager") + "-loading CUDA context budget stands in for " +
+                    gpu->name + "'s Metal context, which is not measured (cuda_context.hpp)";
+        return c;
+    }
     if (!gpu || resident_threads(*gpu) <= 0) {
         c.bytes = reading;
         c.formula = source + " (" + (gpu ? gpu->name + " has no SM figures" : std::string("no GPU chosen")) +

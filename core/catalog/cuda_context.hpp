@@ -83,7 +83,8 @@ struct CudaContext {
 // loading: the framework part (kCudaContextLazyBytes less the A100's local memory, 93 MiB;
 // kCudaContextEagerBytes less the V100's, 1033 MiB: the source readings come back on their own
 // GPUs) plus the local memory of `gpu` at `stack_limit_bytes`. A GPU without SM figures (none
-// chosen, non-NVIDIA, a custom one without them) takes the flat reading, and the formula says so.
+// chosen, non-NVIDIA, a custom one without them) takes the flat reading, and the formula says so; on
+// a unified-memory Mac the formula says the flat figure stands in for Metal's unmeasured context.
 // One function for training (core/train/training.cpp) and serving (core/serve/inference.cpp).
 CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes = kCudaStackLimitBytes);
 // Its bytes alone (no text: the fits on every catalog GPU).

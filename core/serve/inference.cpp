@@ -315,8 +315,12 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     Error err;
     static const FieldDef& tp_field = *find_field("inference.tp");
     if (!check_number(tp_field, in.tp, err)) return R::failure(Error{err.field, err.message + " (0: the top-level gpus)"});
-    if (in.tp == 0) {  // the top-level "gpus", within inference.tp's range
-        if (!check_int_range("gpus", cfg.gpus, 1, static_cast<long long>(tp_field.max), err)) return R::failure(err);
+    if (in.tp == 0) {  // the top-level "gpus": its own range (the one --help gives), then inference.tp's
+        static const FieldDef& gpus_field = *find_field("gpus");
+        if (!check_number(gpus_field, cfg.gpus, err)) return R::failure(err);
+        if (cfg.gpus > tp_field.max)
+            return R::failure(Error{"gpus", "gpus (" + num(cfg.gpus) + ") is the tensor-parallel size here (inference.tp 0: the top-level gpus), " +
+                                                "and inference.tp must be in " + field_range_text(tp_field) + ": set inference.tp or fewer gpus"});
         in.tp = static_cast<int>(cfg.gpus);
     }
     if (tp_override > 0) in.tp = tp_override;

@@ -54,7 +54,9 @@ std::string shards(const TrainingSetup& s, const char* what) {
 std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     std::string f;
     if (!s.lora) {
-        f = fnum(parts.stage_params) + " params on this GPU x " + fnum(s.weight_bytes) + " B";
+        // With ZeRO-3 the count is the GPU's stage and TP slice before sharding; the shards divide it below.
+        f = fnum(parts.stage_params) + (s.in.sharding == Sharding::Zero3 ? " params before sharding x " : " params on this GPU x ") +
+            fnum(s.weight_bytes) + " B";
         f += s.fp32 ? " (FP32)" : (s.weight_bytes == 4 ? " (FP32 params, mixed precision)" : " (16-bit params)");
     } else {
         if (s.qlora)
@@ -188,7 +190,8 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     metric("host_ram_bytes", "Host RAM per GPU (offload)", r.host_ram, "bytes");
     metric("params", "Parameters", r.params_total, "count");
     metric("trainable_params", "Trainable parameters", s.lora ? r.params_trainable : r.params_total, "count");
-    metric("params_per_gpu", "Parameters on this GPU", r.params_on_gpu, "count");
+    // The stage's TP slice, not divided by ZeRO-3/FSDP's shards (the Weights formula divides it).
+    metric("params_per_gpu", "Parameters on this GPU before ZeRO-3/FSDP sharding", r.params_on_gpu, "count");
     metric("gradients_bytes", "Gradients (all, this GPU)", r.gradients, "bytes");
     metric("activations_bytes", "Activations at the forward/backward peak", r.activations, "bytes");
     metric("activation_bytes_per_layer", "Activations per layer, one micro-batch", r.activation_bytes_per_layer, "bytes");

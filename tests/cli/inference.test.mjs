@@ -110,3 +110,55 @@ test('HF generate, GQA: --set inference.hf.sdpa_enable_gqa=true drops the last s
   assert.notEqual(bad.code, 0);
   assert.match(bad.err, /inference\.hf\.sdpa_enable_gqa/);
 });
+
+test('vLLM\'s own flags set the fields that hold them: --max-model-len, -tp / --tensor-parallel-size, --gpu-memory-utilization, --max-num-seqs', () => {
+  const base = ['--task', 'inference', '--method', 'detailed', '--engine', 'vllm', '--preset', 'llama-3-8b', '--gpu', 'a100-80gb'];
+  const printed = (args) => {
+    const r = run([...base, ...args, '--print-config']);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out).inference;
+  };
+  const a = printed(['--max-model-len', '8192', '--tensor-parallel-size', '2', '--gpu-memory-utilization', '0.85', '--max-num-seqs', '64']);
+  assert.equal(a.context, 8192);
+  assert.equal(a.tp, 2);
+  assert.equal(a.vllm.gpu_memory_utilization, 0.85);
+  assert.equal(a.vllm.max_num_seqs, 64);
+  assert.equal(printed(['-tp', '4']).tp, 4);
+  // Llama-3-8B's KV per sequence at --max-model-len 8192: 2 (K, V) x 32 layers x 8 KV heads x 128 x 2 B
+  // = 131,072 B a token x 8,192 tokens = 1 GiB, and at -tp 2 half the KV heads on each GPU: 512 MiB.
+  const j = JSON.parse(run([...base, '--max-model-len', '8192', '-tp', '2', '--format', 'json']).out);
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 2 ** 29);
+  // Out of range through an alias: the message names the field and its range, as --set would.
+  const bad = run([...base, '--gpu-memory-utilization', '1.5']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /inference\.vllm\.gpu_memory_utilization must be a number greater than 0 and at most 1, got 1\.5/);
+  // The help lists each spelling beside its field.
+  const help = run(['--help']).out;
+  assert.match(help, /--max-model-len N[\s\S]*?\(inference\.context:/);
+  assert.match(help, /-tp, --tensor-parallel-size N[\s\S]*?\(inference\.tp:/);
+  assert.match(help, /--gpu-memory-utilization N[\s\S]*?\(inference\.vllm\.gpu_memory_utilization:/);
+  assert.match(help, /--max-num-seqs N[\s\S]*?\(inference\.vllm\.max_num_seqs:/);
+});
+
+test('--set with a vLLM argument\'s name where the config keeps it elsewhere: the message names the field that holds it', () => {
+  const r = run(['--task', 'inference', '--preset', 'llama-3-8b', '--set', 'inference.vllm.max_model_len=8192']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /unknown field inference\.vllm\.max_model_len.*--max-model-len.*inference\.context/);
+  const tp = run(['--task', 'inference', '--preset', 'llama-3-8b', '--set', 'inference.vllm.tensor_parallel_size=2']);
+  assert.equal(tp.code, 1);
+  assert.match(tp.err, /--tensor-parallel-size.*inference\.tp/);
+});
+
+test('--gpus out of range with an inference task: the range --help gives, or inference.tp\'s when gpus stands in for it', () => {
+  const help = run(['--help']).out.replace(/\s+/g, ' ');
+  const range = help.match(/\(gpus: (\[1, \d+\]) GPUs/)[1];
+  assert.equal(range, '[1, 1048576]');  // 2^20
+  const base = ['--task', 'inference', '--method', 'detailed', '--preset', 'llama-3.1-8b'];
+  const half = run([...base, '--gpus', '1.5']);
+  assert.equal(half.code, 1);
+  assert.match(half.err, /gpus must be a whole number in \[1, 1048576\] GPUs, got 1\.5/);
+  // 5,000 GPUs is a valid job size, but more than inference.tp's [0, 4096]: the message says that limit is tp's.
+  const many = run([...base, '--gpus', '5000']);
+  assert.equal(many.code, 1);
+  assert.match(many.err, /gpus \(5000\).*inference\.tp.*\[0, 4096\]/);
+});

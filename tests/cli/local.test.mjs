@@ -282,3 +282,15 @@ test('the decode note splits the bytes a step reads between the GPU and system R
     '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '8192']);
   assert.ok(g.notes.includes('Decode is memory-bandwidth bound on NVIDIA GeForce RTX 4090 24GB: 5.691e9 B and 2.036e10 FLOP per step per GPU (roofline at 80% bandwidth, 60% compute).'), g.notes.join('\n'));
 });
+
+test('a Mac\'s Metal context: 512 MiB, and its formula says the figure is the flat budget standing in, not an A100 reading', () => {
+  const j = json(['--task', 'inference', '--engine', 'llama.cpp', '--preset', 'llama-3.1-8b', '--gpu', 'apple-m1-16gb']);
+  const ctx = j.components.find((c) => c.key === 'runtime');
+  assert.equal(ctx.label, 'Metal context');
+  assert.equal(ctx.bytes, 512 * MiB);  // 0.5 GiB, the flat lazy-loading budget (core/catalog/cuda_context.hpp)
+  assert.doesNotMatch(ctx.formula, /A100|SM figures/);
+  assert.match(ctx.formula, /512 MiB flat.*Metal.*not measured/);
+  // An NVIDIA card keeps its SM-based formula.
+  const h = json(['--task', 'inference', '--engine', 'llama.cpp', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb']);
+  assert.match(h.components.find((c) => c.key === 'runtime').formula, /SMs x 1536 threads/);
+});

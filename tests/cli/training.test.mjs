@@ -145,3 +145,17 @@ test('--set training.compile_loss=true: the compiled loss at 4 B a logit, the no
   assert.equal(bad.code, 1);
   assert.match(bad.err, /training\.compile_loss/);
 });
+
+test('ZeRO-3 over 8 GPUs: the parameter count per GPU is labelled as the count before sharding, the weights divide it by 8', () => {
+  const args = ['--preset', 'llama-3.1-8b', '--method', 'detailed', '--task', 'training', '--gpus', '8', '--gpu', 'h100-80gb',
+    '--set', 'training.sharding="zero3"'];
+  const j = JSON.parse(run([...args, '--format', 'json']).out);
+  // Llama-3.1-8B: 8,030,261,248 parameters, all on each GPU before ZeRO-3 shards them (no TP, no PP).
+  assert.equal(j.metrics.params_per_gpu.value, 8030261248);
+  assert.match(j.metrics.params_per_gpu.label, /before ZeRO-3\/FSDP sharding/);
+  // Weights at rest: 8,030,261,248 x 4 B (FP32 master params) / 8 = 4,015,130,624 B.
+  assert.ok(Math.abs(j.breakdown.weights - 4015130624) < 1, `${j.breakdown.weights}`);
+  const text = run(args).out;
+  assert.match(text, /Parameters on this GPU before ZeRO-3\/FSDP sharding\s+8030261248/);
+  assert.match(text, /8\.03e9 params before sharding x 4 B .*\/ 8 \(ZeRO-3 shards\)/);
+});
