@@ -98,7 +98,7 @@ int plan_command(int argc, char** argv) {
             }
             if (!good) { std::fprintf(stderr, "vramcalc: --serve: \"%s\" is not CONCURRENCY[xCONTEXT] (e.g. 256x8192)\n", v.c_str()); return 2; }
             plan["serve"] = {{"concurrency", c}};
-            if (ctx > 0) plan["serve"]["context"] = ctx;
+            if (x != std::string::npos) plan["serve"]["context"] = ctx;  // the engine checks its range
             continue;
         }
         if (const FieldDef* f = find_flag_field(a, request_fields())) {
@@ -124,8 +124,11 @@ int plan_command(int argc, char** argv) {
         return 0;
     }
     json doc = opt.doc;
-    if (doc.contains("plan") && doc["plan"].is_object()) doc["plan"].update(plan);
-    else if (!plan.empty()) doc["plan"] = plan;
+    if (doc.contains("plan") && doc["plan"].is_object()) {
+        // A switch (--batch-sizing, --pareto, --fabric-chart) keeps the object --set or --config gave it.
+        for (const auto& [key, value] : plan.items())
+            if (!(value.is_boolean() && value.get<bool>() && doc["plan"].contains(key) && doc["plan"][key].is_object())) doc["plan"][key] = value;
+    } else if (!plan.empty()) doc["plan"] = plan;
     auto req = io::plan_request_from_json(doc);
     if (!req.ok) { print_error(opt, req.error); return 1; }
     const json out = io::run_plan_request(req.value);

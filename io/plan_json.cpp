@@ -327,7 +327,7 @@ json run_plan_request(const PlanRequest& req) {
         for (const auto& x : c.value) arr.push_back(cluster_to_json(x, req.deadline_days));
         out["clusters"] = arr;
     }
-    if (req.deadline_days > 0) {
+    if (req.deadline_days != 0) {  // 0: not asked; anything else is checked against (0, 36500] days
         auto f = fewest_gpus(req.cfg, req.in, req.deadline_days, req.max_gpus);
         if (!f.ok) return error_to_json(f.error);
         const auto& x = f.value;

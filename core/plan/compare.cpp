@@ -138,6 +138,8 @@ Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const
 Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
                                                     const Layout& reference, double target_efficiency, const PlanMemoryPtr& reuse) {
     using Out = Outcome<std::vector<FabricPoint>>;
+    Error err;
+    if (!check_fabric_list("plan.fabric_comparison.fabrics", fabrics, err)) return Out::failure(err);
     const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<FabricPoint> out;
     for (const auto& id : ids) {
@@ -173,8 +175,10 @@ ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const
     if (!check_value("plan.gpus", c.gpus, range)) return why(range);
     const NodeSpec* node = find_node(c.gpu_id);
     const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
-    const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
-    const double buy = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
+    // The plan's prices are its GPU type's (cluster_plan_request): another type takes its catalog's.
+    const bool own = c.gpu_id == base.gpu_id;
+    const double price = own && in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
+    const double buy = own && in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
     const double context = goal.context > 0 ? goal.context : base.inference.context;
     std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " " + noun_for(context, "tokens");
     bool have = false;

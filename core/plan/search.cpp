@@ -90,6 +90,16 @@ std::vector<std::string> inter_node_fabrics() {
     return ids;
 }
 
+bool check_fabric_list(const std::string& field, const std::vector<std::string>& ids, Error& err) {
+    for (const auto& id : ids) {
+        const FabricSpec* f = find_fabric(id);
+        if (f && !f->intra_node) continue;
+        err = Error{field, field + " must be one of " + fabric_ids(false) + ", got \"" + id + "\""};
+        return false;
+    }
+    return true;
+}
+
 const char* layout_label_sharding(Sharding s) { return sharding_name(s); }  // the training engine's names
 
 std::string layout_label(const Layout& l) {
@@ -872,7 +882,9 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
                                                const std::vector<std::string>& fabrics, double target_efficiency) {
     using Out = Outcome<std::vector<BatchSizing>>;
     Error err;
-    if (!check_value("plan.batch_sizing.target_efficiency", target_efficiency, err)) return Out::failure(err);
+    if (!check_value("plan.batch_sizing.target_efficiency", target_efficiency, err) ||
+        !check_fabric_list("plan.batch_sizing.fabrics", fabrics, err))
+        return Out::failure(err);
     const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
     std::vector<BatchSizing> out;
     for (const auto& id : ids) {
@@ -900,6 +912,8 @@ void cluster_plan_request(const Config& cfg, const PlanInputs& in, const Cluster
     cc = cfg;
     cc.gpu_id = c.gpu_id;
     pi = in;
+    // The plan's prices are its GPU type's: another type takes its catalog's.
+    if (c.gpu_id != cfg.gpu_id) pi.price_per_hour_usd = pi.purchase_usd = -1;
     pi.gpus = c.gpus;
     pi.fabric = c.fabric;
     pi.top = 1;

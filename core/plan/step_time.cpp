@@ -75,9 +75,9 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
     pm.flash = uses_flash(cfg);
     const TrainPrecision prec = cfg.training.precision;
     pm.p = prec == TrainPrecision::Fp32 ? 4 : 2;
+    // The training engine's gradient bytes (FP32 under torch autocast's FP32 params or FP32 buffers).
     const ProfileBehaviour* pr = find_training_profile(cfg.training.profile);
-    const bool grad32 = cfg.training.grad_fp32 == Toggle::On || (cfg.training.grad_fp32 == Toggle::Auto && pr && pr->grad_fp32_default);
-    pm.grad_bytes = prec == TrainPrecision::Fp32 || grad32 ? 4 : 2;
+    pm.grad_bytes = pr ? gradient_bytes(cfg.training, *pr) : (prec == TrainPrecision::Fp32 ? 4 : 2);
     const double bf16 = gpu.bf16_tflops * 1e12;
     pm.attn_peak = prec == TrainPrecision::Fp32 ? bf16 / 2 : bf16;  // FP32 training runs TF32 tensor cores at half rate
     pm.gemm_peak = prec == TrainPrecision::Fp8Mixed && gpu.fp8_tflops > 0 ? gpu.fp8_tflops * 1e12 : pm.attn_peak;

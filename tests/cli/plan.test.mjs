@@ -231,3 +231,34 @@ test('plan: bad input of the issue, each named with what would work, none hangs'
   e = JSON.parse(run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '2000000', '--format', 'json']).out).error;
   assert.equal(e.field, 'plan.gpus');
 });
+
+test('plan: no flag or field is dropped silently (deadline, --serve context, --batch-sizing with its object, sizing fabrics)', () => {
+  const base = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--seq', '4096', '--top', '1', '--format', 'json'];
+  // A negative deadline is out of plan.deadline_days's range (0, 36500] days, not "not asked".
+  let r = run([...base, '--tokens', '1e9', '--deadline-days', '-3']);
+  assert.equal(r.code, 1, r.out);
+  let e = JSON.parse(r.out).error;
+  assert.equal(e.field, 'plan.deadline_days');
+  assert.match(e.message, /plan\.deadline_days must be a number greater than 0 and at most 36500 days, got -3/);
+  // --serve CONCURRENCYxCONTEXT: a negative context is plan.serve.context's error, not the config's context.
+  r = run([...base, '--serve', '10x-5']);
+  assert.equal(r.code, 1, r.out);
+  e = JSON.parse(r.out).error;
+  assert.equal(e.field, 'plan.serve.context');
+  assert.match(e.message, /\[0, 100000000\] tokens, got -5/);
+  // --batch-sizing switches batch sizing on; it keeps the object --set gave it (its range is checked).
+  r = run([...base, '--batch-sizing', '--set', 'plan.batch_sizing={"fabrics":["roce-100"],"target_efficiency":2}']);
+  assert.equal(r.code, 1, r.out);
+  assert.equal(JSON.parse(r.out).error.field, 'plan.batch_sizing.target_efficiency');
+  r = run([...base, '--set', 'plan.batch_sizing={"fabrics":["roce-100"]}', '--batch-sizing']);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out).batch_sizing.map((b) => b.fabric), ['roce-100']);
+  // An unknown fabric in a list is named by the list's path, with the fabrics that exist.
+  for (const key of ['batch_sizing', 'fabric_comparison']) {
+    r = run([...base, '--set', `plan.${key}={"fabrics":["carrier-pigeon"]}`]);
+    assert.equal(r.code, 1, r.out);
+    e = JSON.parse(r.out).error;
+    assert.equal(e.field, `plan.${key}.fabrics`);
+    assert.match(e.message, /must be one of ib-ndr400, .*eth-100-tcp, got "carrier-pigeon"/);
+  }
+});

@@ -403,7 +403,10 @@ TEST_CASE("fabrics: the same job on a slower network is slower and needs a bigge
     CHECK(r.value[1].sizing.global_batch == r.value[1].sizing.per_gpu_batch * 64);
     auto bad = fabric_comparison(c, in, {"carrier-pigeon"}, ref, 0.9);
     REQUIRE_FALSE(bad.ok);
-    CHECK(bad.error.field == "plan.fabric");
+    // Named by the list it came from, with the catalog's inter-node fabrics.
+    CHECK(bad.error.field == "plan.fabric_comparison.fabrics");
+    CHECK(bad.error.message == "plan.fabric_comparison.fabrics must be one of ib-ndr400, ib-hdr200, roce-400, roce-200, roce-100, eth-100-tcp, got \"carrier-pigeon\"");
+    CHECK(batch_sizing(c, in, ref, {"nvlink4"}, 0.9).error.field == "plan.batch_sizing.fabrics");  // inside a node: not a choice
 }
 
 TEST_CASE("batch sizing: a batch that does not fit says what would", "[plan]") {
@@ -799,4 +802,61 @@ TEST_CASE("interleaving with uneven chunks keeps the busiest stage at ceil(L / P
     auto even = plan(p, in);
     REQUIRE(even.ok);
     for (const auto& l : even.value.ranked) CHECK(126 % (l.layout.pp * l.layout.v) == 0);
+}
+
+TEST_CASE("step time: gradients cross the wire in the bytes the training engine holds them", "[plan]") {
+    // Llama-3.1-8B, bf16-mixed: the default profile (hf-trainer, torch autocast) keeps FP32 params,
+    // so its gradients are FP32 (training engine: 4 B per parameter); DDP all-reduces them as they are.
+    // Megatron keeps BF16 params with FP32 main_grad buffers: 4 B too. Pure BF16 training: 2 B.
+    Config c = small_config();
+    c.gpus = 8;
+    Layout l;  // TP1 PP1 DP8 ddp mb1 x1: the whole model's gradients all-reduced over 8 GPUs of one node
+    l.dp = 8;
+    l.sharding = Sharding::None;
+    const double n = model_params(c.model).total;  // 8,030,261,248
+    // ring all-reduce over NVLink 4 (450 GB/s x 0.80 = 360 GB/s): 2 x 7/8 x n x B / 360e9,
+    // + tree latency 2 x log2(8) x 3 us = 18 us; 8.03e9 x 4 B: 0.15614 s
+    auto wire = [&](double bytes) { return 2.0 * 7 / 8 * n * bytes / 360e9 + 18e-6; };
+    for (const char* profile : {"hf-trainer", "megatron"}) {
+        c.training.profile = profile;
+        auto mem = training_result(layout_config(c, l, 8));
+        REQUIRE(mem.ok);
+        CHECK(mem.value.gradients / mem.value.params_trainable_on_gpu == Approx(4));
+        CHECK(step_time(c, h100(), PlanConstants{}, l).dp_comm_total == Approx(wire(4)));
+    }
+    c.training.profile = "hf-trainer";
+    c.training.precision = TrainPrecision::Bf16True;
+    auto mem = training_result(layout_config(c, l, 8));
+    REQUIRE(mem.ok);
+    CHECK(mem.value.gradients / mem.value.params_trainable_on_gpu == Approx(2));
+    CHECK(step_time(c, h100(), PlanConstants{}, l).dp_comm_total == Approx(wire(2)));
+}
+
+TEST_CASE("clusters: an overridden price is the plan's GPU type's; other GPU types keep their catalog's", "[plan]") {
+    Config c = small_config();  // the plan's GPU: h100-80gb
+    PlanInputs in;
+    in.train_tokens = 1e11;
+    in.price_per_hour_usd = 2.5;  // what the user pays for an H100-hour (catalog: $3.00)
+    in.purchase_usd = 20000;      // and for an H100 (catalog: $25,000)
+    auto r = plan_clusters(c, in, {{"h100-80gb", 16, "ib-ndr400"}, {"b200-180gb", 16, "ib-ndr400"}});
+    REQUIRE(r.ok);
+    for (const auto& x : r.value) {
+        REQUIRE(x.ok);
+        const bool h100 = x.cluster.gpu_id == "h100-80gb";
+        // rent = GPUs x hours x price: 16 x days x 24 x ($2.50 for the H100s, the catalog's $6.00 for the B200s)
+        CHECK(x.rent_usd == Approx(16 * x.train_days * 24 * (h100 ? 2.5 : 6.0)));
+        // purchase = GPUs x price x 1.15: 16 x $20,000 x 1.15 = $368,000; 16 x $45,000 x 1.15 = $828,000
+        CHECK(x.purchase_usd == Approx(h100 ? 368000 : 828000));
+    }
+    ServeGoal goal;
+    goal.concurrency = 8;
+    goal.context = 4096;
+    auto s = serve_clusters(c, in, goal, {{"h100-80gb", 8, "ib-ndr400"}, {"b200-180gb", 8, "ib-ndr400"}});
+    REQUIRE(s.ok);
+    for (const auto& x : s.value) {
+        REQUIRE(x.ok);
+        const bool h100 = x.cluster.gpu_id == "h100-80gb";
+        CHECK(x.rent_usd_per_hour == Approx(8 * (h100 ? 2.5 : 6.0)));  // 8 GPUs x $/GPU-hour
+        CHECK(x.purchase_usd == Approx(8 * (h100 ? 20000 : 45000) * 1.15));
+    }
 }
