@@ -262,3 +262,20 @@ test('plan: no flag or field is dropped silently (deadline, --serve context, --b
     assert.match(e.message, /must be one of ib-ndr400, .*eth-100-tcp, got "carrier-pigeon"/);
   }
 });
+
+test('plan: without a token budget the table prints no days or cost (not 0.0 days and $0)', () => {
+  const args = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--seq', '4096', '--top', '2'];
+  let r = run(args);
+  assert.equal(r.code, 0, r.err);
+  const rows = r.out.split('\n').filter((l) => /^\s+[12]\s+TP/.test(l));
+  assert.equal(rows.length, 2);
+  for (const l of rows) assert.match(l, /\s+-\s+-$/, l);
+  assert.match(r.out, /days and cost: --tokens N/);
+  // With one: days = 1e9 tokens / (1024 x 4096 tokens a step) x step s / 86400; rent = 8 GPUs x hours x $3.00.
+  r = run([...args, '--tokens', '1e9']);
+  const row = r.out.split('\n').find((l) => /^\s+1\s+TP/.test(l)).trim().split(/\s+/);
+  const step = Number(row[row.length - 7]), days = Number(row.at(-2)), rent = Number(row.at(-1));
+  const hand = 1e9 / (1024 * 4096) * step / 86400;
+  assert.ok(Math.abs(days - hand) <= 0.05, `${days} vs ${hand}`);
+  assert.ok(Math.abs(rent - 8 * hand * 24 * 3.0) <= 0.01 * rent + 1, `${rent}`);
+});
