@@ -104,7 +104,7 @@ Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInpu
 PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric) {
     PlanInputs pi = in;
     pi.fabric = fabric;
-    pi.fabric_override = FabricSpec{};
+    if (!custom_fabric(in, fabric)) pi.fabric_override = FabricSpec{};
     pi.top = 1;
     pi.suggest_fit = false;
     pi.ranked_only = true;
@@ -139,8 +139,8 @@ Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const Pla
                                                     const Layout& reference, double target_efficiency, const PlanMemoryPtr& reuse) {
     using Out = Outcome<std::vector<FabricPoint>>;
     Error err;
-    if (!check_fabric_list("plan.fabric_comparison.fabrics", fabrics, err)) return Out::failure(err);
-    const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
+    if (!check_fabric_list("plan.fabric_comparison.fabrics", fabrics, in, err)) return Out::failure(err);
+    const std::vector<std::string> ids = fabric_list(in, fabrics);
     std::vector<FabricPoint> out;
     for (const auto& id : ids) {
         auto fp = fabric_point(cfg, in, id, reference, target_efficiency, reuse);

@@ -279,3 +279,21 @@ test('plan: without a token budget the table prints no days or cost (not 0.0 day
   assert.ok(Math.abs(days - hand) <= 0.05, `${days} vs ${hand}`);
   assert.ok(Math.abs(rent - 8 * hand * 24 * 3.0) <= 0.01 * rent + 1, `${rent}`);
 });
+
+test('plan --batch-sizing --fabric-chart with plan.fabric_spec: the request\'s own fabric comes first', () => {
+  // A fabric so slow that no batch hides its traffic: 0.1 GB/s x 0.5 per GPU, 100 us.
+  const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--seq', '4096', '--top', '1',
+    '--set', 'plan.fabric_spec={"id":"slow","line_gbps":0.1,"efficiency":0.5,"latency_us":100}',
+    '--batch-sizing', '--fabric-chart', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.plan.fabric, 'slow');
+  assert.equal(j.batch_sizing[0].fabric, 'slow');
+  assert.equal(j.batch_sizing[0].per_gpu_batch, 0);
+  assert.match(j.batch_sizing[0].verdict, /no per-GPU batch up to 8192 sequences reaches 90% compute on slow/);
+  assert.equal(j.batch_sizing.length, 7);  // slow + the six inter-node fabrics of the catalog
+  assert.equal(j.fabric_comparison[0].fabric, 'slow');
+  // Its best layout is the plan's own (same request, same fabric).
+  assert.equal(j.fabric_comparison[0].best.layout.label, j.plan.ranked[0].layout.label);
+  assert.equal(j.fabric_comparison[0].best.step_s, j.plan.ranked[0].step_s);
+});

@@ -860,3 +860,62 @@ TEST_CASE("clusters: an overridden price is the plan's GPU type's; other GPU typ
         CHECK(x.purchase_usd == Approx(8 * (h100 ? 20000 : 45000) * 1.15));
     }
 }
+
+TEST_CASE("batch sizing and the fabric chart include the request's own fabric (plan.fabric_spec)", "[plan]") {
+    // Llama-3.1-8B on 64 H100, TP1 ZeRO-1: the custom fabric is RoCE 100 GbE's figures under another
+    // name (12.5 GB/s x 0.85, 8 us), so its sizing and best layout are roce-100's exactly.
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 64;
+    in.fabric_override = FabricSpec{};
+    in.fabric_override.id = "my-roce";
+    in.fabric_override.name = "my-roce";
+    in.fabric_override.line_gbps = 12.5;
+    in.fabric_override.efficiency = 0.85;
+    in.fabric_override.latency_us = 8;
+    Layout l;
+    l.sharding = Sharding::Zero1;
+    auto r = batch_sizing(c, in, l, {}, 0.9);  // empty: the request's fabric, then every inter-node fabric
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == inter_node_fabrics().size() + 1);
+    const BatchSizing& mine = r.value.front();
+    CHECK(mine.fabric_id == "my-roce");
+    const auto roce = std::find_if(r.value.begin(), r.value.end(), [](const BatchSizing& b) { return b.fabric_id == "roce-100"; });
+    REQUIRE(roce != r.value.end());
+    CHECK(mine.per_gpu_batch == roce->per_gpu_batch);
+    CHECK(mine.step_s == Approx(roce->step_s));
+    CHECK(mine.memory_bytes == roce->memory_bytes);
+    // Named in a list too; an id that is neither it nor the catalog's is named by the list.
+    auto named = batch_sizing(c, in, l, {"my-roce"}, 0.9);
+    REQUIRE(named.ok);
+    CHECK(named.value.front().per_gpu_batch == roce->per_gpu_batch);
+    auto f = fabric_comparison(c, in, {"my-roce", "roce-100"}, l, 0.9);
+    REQUIRE(f.ok);
+    REQUIRE(f.value.size() == 2);
+    REQUIRE(f.value[0].ok);
+    CHECK(f.value[0].fabric_id == "my-roce");
+    CHECK(f.value[0].best.time.total == Approx(f.value[1].best.time.total));
+    CHECK(f.value[0].best.layout.tp == f.value[1].best.layout.tp);
+}
+
+TEST_CASE("batch sizing tries per-GPU batches up to 8192 sequences, not 12,288", "[plan]") {
+    // 8B on 16 H100 (two nodes), TP8 SP DP2 ZeRO-1 (the plan's best split) over 0.1 GB/s x 0.5 per
+    // GPU: the gradients need a batch past 8192 sequences to hide (92% compute at 12,288, the next
+    // 1.5x step, which the search tried before): no batch within the limit.
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 16;
+    in.fabric_override = FabricSpec{};
+    in.fabric_override.id = "slow";
+    in.fabric_override.line_gbps = 0.1;
+    in.fabric_override.efficiency = 0.5;
+    in.fabric_override.latency_us = 100;
+    Layout l;
+    l.tp = 8;
+    l.sp = true;
+    l.sharding = Sharding::Zero1;
+    auto r = batch_sizing(c, in, l, {"slow"}, 0.9);
+    REQUIRE(r.ok);
+    CHECK(r.value.front().per_gpu_batch == 0);
+    CHECK(r.value.front().verdict == "no per-GPU batch up to 8192 sequences reaches 90% compute on slow");
+}
