@@ -861,18 +861,25 @@ TEST_CASE("clusters: an overridden price is the plan's GPU type's; other GPU typ
     }
 }
 
+namespace {
+// A plan.fabric_spec: line rate per GPU (GB/s), achieved share, latency (us).
+FabricSpec fabric_spec(const char* id, double line_gbps, double efficiency, double latency_us) {
+    FabricSpec f;
+    f.id = f.name = id;
+    f.line_gbps = line_gbps;
+    f.efficiency = efficiency;
+    f.latency_us = latency_us;
+    return f;
+}
+}  // namespace
+
 TEST_CASE("batch sizing and the fabric chart include the request's own fabric (plan.fabric_spec)", "[plan]") {
     // Llama-3.1-8B on 64 H100, TP1 ZeRO-1: the custom fabric is RoCE 100 GbE's figures under another
     // name (12.5 GB/s x 0.85, 8 us), so its sizing and best layout are roce-100's exactly.
     Config c = small_config();
     PlanInputs in;
     in.gpus = 64;
-    in.fabric_override = FabricSpec{};
-    in.fabric_override.id = "my-roce";
-    in.fabric_override.name = "my-roce";
-    in.fabric_override.line_gbps = 12.5;
-    in.fabric_override.efficiency = 0.85;
-    in.fabric_override.latency_us = 8;
+    in.fabric_override = fabric_spec("my-roce", 12.5, 0.85, 8);
     Layout l;
     l.sharding = Sharding::Zero1;
     auto r = batch_sizing(c, in, l, {}, 0.9);  // empty: the request's fabric, then every inter-node fabric
@@ -905,11 +912,7 @@ TEST_CASE("batch sizing tries per-GPU batches up to 8192 sequences, not 12,288",
     Config c = small_config();
     PlanInputs in;
     in.gpus = 16;
-    in.fabric_override = FabricSpec{};
-    in.fabric_override.id = "slow";
-    in.fabric_override.line_gbps = 0.1;
-    in.fabric_override.efficiency = 0.5;
-    in.fabric_override.latency_us = 100;
+    in.fabric_override = fabric_spec("slow", 0.1, 0.5, 100);
     Layout l;
     l.tp = 8;
     l.sp = true;
