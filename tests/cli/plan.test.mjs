@@ -297,3 +297,16 @@ test('plan --batch-sizing --fabric-chart with plan.fabric_spec: the request\'s o
   assert.equal(j.fabric_comparison[0].best.layout.label, j.plan.ranked[0].layout.label);
   assert.equal(j.fabric_comparison[0].best.step_s, j.plan.ranked[0].step_s);
 });
+
+test('plan --gpus: a count that is not a whole number of GPUs is named, not replaced by 8', () => {
+  for (const n of ['0', '2.5']) {
+    const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', n, '--top', '1', '--format', 'json']);
+    assert.equal(r.code, 1, r.out);
+    const e = JSON.parse(r.out).error;
+    assert.equal(e.field, 'plan.gpus');  // the plan's count, which --gpus gives
+    assert.match(e.message, new RegExp(`^plan\\.gpus must be a whole number in \\[1, 1000000\\] GPUs, got ${n.replace('.', '\\.')}`));
+  }
+  // 16 is taken as it is (two nodes of 8).
+  const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--top', '1', '--format', 'json']);
+  assert.equal(JSON.parse(r.out).plan.gpus, 16);
+});
