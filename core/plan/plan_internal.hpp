@@ -19,6 +19,7 @@ struct PlanModel {
     double total_params = 0, embedding_params = 0, expert_params_total = 0;
     double p = 2;                  // activation bytes
     double grad_bytes = 2;         // gradient bytes on the wire (setup's default)
+    double trainable_share = 1;    // trainable / all parameters: LoRA reduces and updates its adapters alone
     double gemm_peak = 0, attn_peak = 0;  // FLOP/s
     double hbm = 0;                // bytes/s (datasheet)
     double model_flops_per_token = 0;

@@ -922,3 +922,26 @@ TEST_CASE("batch sizing tries per-GPU batches up to 8192 sequences, not 12,288",
     CHECK(r.value.front().per_gpu_batch == 0);
     CHECK(r.value.front().verdict == "no per-GPU batch up to 8192 sequences reaches 90% compute on slow");
 }
+
+TEST_CASE("step time: a LoRA fine-tune reduces and updates the adapters, not the frozen base", "[plan]") {
+    // Llama-3.1-8B, LoRA rank 16 on q and v: 32 layers x 16 x ((4096 + 4096) + (4096 + 1024)) =
+    // 6,815,744 trainable parameters, FP32 (the training engine's 27,262,976 B of gradients).
+    Config c = small_config();
+    c.task = Task::FineTune;
+    c.training.profile = "hf-trainer";
+    c.training.finetune = FinetuneMethod::Lora;
+    c.gpus = 8;
+    Layout l;  // TP1 PP1 DP8 ddp mb1 x1
+    l.dp = 8;
+    l.sharding = Sharding::None;
+    auto mem = training_result(layout_config(c, l, 8));
+    REQUIRE(mem.ok);
+    const double trainable = 32.0 * 16 * (4096 + 4096 + 4096 + 1024);
+    CHECK(mem.value.params_trainable == Approx(trainable));
+    CHECK(mem.value.gradients == Approx(trainable * 4));
+    // ring all-reduce over NVLink 4 (360 GB/s): 2 x 7/8 x 6,815,744 x 4 B / 360e9 = 0.133 ms, + 18 us
+    const StepTime t = step_time(c, h100(), PlanConstants{}, l);
+    CHECK(t.dp_comm_total == Approx(2.0 * 7 / 8 * trainable * 4 / 360e9 + 18e-6));
+    // the optimizer step reads and writes 36 B per trainable parameter at 0.85 x 3.35 TB/s
+    CHECK(t.optimizer == Approx(trainable * 36 / (0.85 * 3350e9)));
+}
