@@ -225,6 +225,15 @@ void list_questions(bool as_json) {
     for (const auto& q : solve_questions()) std::printf("%-22s %-48s %s\n", q.id, q.label, q.tasks);
 }
 
+// The dotted paths of `j`'s leaves (an array is one leaf: -ts), as the field table spells them.
+void leaf_paths(const json& j, const std::string& prefix, std::vector<std::string>& out) {
+    if (!j.is_object()) {
+        out.push_back(prefix);
+        return;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) leaf_paths(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+}
+
 }  // namespace
 
 int parse_flags(int argc, char** argv, int first, Options& opt) {
@@ -379,6 +388,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
     if (fa_auto && overrides.contains("inference") && overrides["inference"].contains("llamacpp") &&
         overrides["inference"]["llamacpp"].value("no_kv_offload", false))
         set_path(overrides, "inference.llamacpp.flash_attn", false);
+    leaf_paths(overrides, "", opt.typed);
     opt.doc.merge_patch(overrides);
     if (ctx_total > 0) {
         // -c over -np slots (the config's concurrency, 1 when absent).
@@ -388,6 +398,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         const long long slots = np && np->is_number_integer() && np->get<long long>() > 0 ? np->get<long long>() : 1;
         if (ctx_total < slots) return usage_error("-c " + std::to_string(ctx_total) + " gives each of the " + std::to_string(slots) + " slots (-np) no token");
         set_path(opt.doc, "inference.context", json(ctx_total / slots));
+        opt.typed.push_back("inference.context");
     }
     return -1;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@ struct Options {
     nlohmann::json doc = nlohmann::json::object();  // the config document, flags merged in
     std::string format = "table";                  // "table" or "json"
     bool print_config = false;
+    std::vector<std::string> typed;  // the field paths the flags and --set gave, sorted (unread_field_notes)
 };
 
 // Parses argv[first..argc). Returns -1 to go on, or an exit code to return at once (after

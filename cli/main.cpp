@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
         vc::cli::print_error(opt, est.error);
         return 1;
     }
+    for (auto& note : vc::unread_field_notes(cfg, opt.typed)) est.value.notes.push_back(std::move(note));
     if (opt.format == "json")
         std::printf("%s\n", vc::io::estimate_text(est.value, 2).c_str());
     else

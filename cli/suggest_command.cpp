@@ -3,12 +3,45 @@
 #include <cstdio>
 
 #include "core/advice.hpp"
+#include "core/estimate.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/units.hpp"
 #include "../io/config_json.hpp"
 #include "../io/solve_json.hpp"
 #include "flags.hpp"
 
 namespace vc::cli {
+
+namespace {
+
+// Which of the reasons for an empty list holds (fit_suggestions: no GPU, it fits within the target, or
+// no single change or pair it tries reaches the target), with the detailed total it judged.
+void print_nothing_to_suggest(const Config& in) {
+    const GpuSpec* gpu = config_gpu(in);
+    if (!gpu) {
+        std::printf("nothing to suggest: no GPU is chosen (--gpu)\n");
+        return;
+    }
+    Config cfg = in;
+    cfg.method = Method::Detailed;  // fit_suggestions judges the detailed model's total
+    const auto est = estimate(cfg);
+    const std::string id = config_gpu_id(cfg);
+    const GpuFit* fit = nullptr;
+    if (est.ok)
+        for (const auto& f : est.value.fits) fit = f.gpu_id == id ? &f : fit;
+    if (!fit) {
+        std::printf("nothing to suggest: %s\n", est.ok ? "no fit for the chosen GPU" : est.error.message.c_str());
+        return;
+    }
+    // vLLM's budget is its own gpu_memory_utilization (the page's and the verdict's target).
+    const double target = serves_engine(cfg) && cfg.inference.engine == Engine::Vllm ? cfg.inference.vllm.gpu_memory_utilization : cfg.target_utilization;
+    std::printf(fit->within_target ? "nothing to suggest: it fits %s within the target (%.2f GB, %.1f%% of its memory; target %g%%)\n"
+                                   : "nothing to suggest: no change or pair of changes tried makes it fit %s within the target (%.2f GB now, "
+                                     "%.1f%% of its memory; target %g%%)\n",
+                gpu->name.c_str(), bytes_to_gb(est.value.total_bytes), fit->utilization * 100, target * 100);
+}
+
+}  // namespace
 
 int suggest_command(int argc, char** argv) {
     Options opt;
@@ -22,7 +55,7 @@ int suggest_command(int argc, char** argv) {
         return 0;
     }
     if (list.empty()) {
-        std::printf("nothing to suggest: it fits within the target, no GPU is chosen (--gpu), or no single change makes it fit\n");
+        print_nothing_to_suggest(cfg);
         return 0;
     }
     for (const auto& s : list)

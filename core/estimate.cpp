@@ -188,6 +188,34 @@ static void note_ignored_fields(const Config& cfg, Estimate& e) {
     }
 }
 
+std::vector<std::string> unread_field_notes(const Config& cfg, const std::vector<std::string>& paths) {
+    std::vector<std::string> notes;
+    const bool detailed = cfg.method == Method::Detailed, serving = serves_engine(cfg);
+    const auto starts = [](const std::string& path, const char* head) { return path.compare(0, std::strlen(head), head) == 0; };
+    for (const std::string& path : paths) {
+        if (path == "inference.gpu_custom" || starts(path, "inference.gpu_custom.")) continue;  // every method's and task's GPU
+        std::string why;
+        if (serving && (path == "batch" || path == "seq"))
+            why = " is the training run's; detailed inference reads " + std::string(path == "batch" ? run_shape_paths(cfg).batch : run_shape_paths(cfg).seq);
+        else if (detailed && (path == "precision" || path == "optimizer"))
+            why = " is the quick method's; method is detailed" +
+                  std::string(serving ? (path == "precision" ? " (inference.weights)" : "") : (path == "precision" ? " (training.precision)" : " (training.optimizer)"));
+        else if (detailed && (starts(path, "constants.") || starts(path, "guide.")))
+            why = std::string(" is the ") + (starts(path, "guide.") ? "guide" : "quick") + " method's; method is detailed";
+        else if (detailed && (path == "params_b" || path == "model.params_b") && cfg.model.layers > 0 && !cfg.model.approximate)
+            why = " is a typed count for the rules of thumb; method is detailed (the architecture of " +
+                  (cfg.model.id.empty() ? std::string("the model") : cfg.model.id) + ")";
+        else if (!detailed && (starts(path, "inference.") || starts(path, "training.") || starts(path, "parallel.") || starts(path, "runtime.")))
+            why = std::string(" is the detailed method's; method is ") + method_name(cfg.method);
+        else if (detailed && cfg.task != Task::Inference && starts(path, "inference.") && section_engine(path) < 0)  // an engine's own: note_ignored_fields
+            why = std::string(" is serving's; task is ") + task_name(cfg.task);
+        if (why.empty()) continue;
+        const std::string note = path + why + ": ignored";
+        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+    }
+    return notes;
+}
+
 Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
     if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);

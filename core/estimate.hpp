@@ -29,6 +29,15 @@ Outcome<Estimate> estimate(const Config& cfg);
 // calls estimate(): its hidden sections keep the values a visitor set before switching engine or task.
 Outcome<Estimate> estimate_document(const Config& cfg);
 
+// Notes for fields a front end knows the user typed (the CLI's flags and --set paths, `paths` as the
+// field table spells them) that the config's method or task never reads, where a document cannot
+// tell (the page's states carry batch, seq, precision ... for every method): the training run's
+// batch and seq with detailed serving, the quick method's precision and optimizer, the guide's and
+// quick method's constants and a typed count beside an architecture with the detailed method, and
+// the detailed method's sections with a rule of thumb. "batch is the training run's; detailed
+// inference reads inference.concurrency: ignored".
+std::vector<std::string> unread_field_notes(const Config& cfg, const std::vector<std::string>& paths);
+
 // The checks every result of estimate() and solve() passes before a front end sees it (issue 16).
 // target_utilization in [0.05, 1], checked before any method runs (the solvers size against it).
 bool check_target_utilization(const Config& cfg, Error& err);

@@ -18,7 +18,7 @@ namespace {
 // here; snprintf was a tenth of an estimate's time in WebAssembly.
 std::string large_4g(double v) {
     const double a = std::fabs(v), whole = std::trunc(a);
-    char d[24];
+    char d[24] = {};  // zeroed, or GCC 12 -O3 warns -Wmaybe-uninitialized (to_chars writes 8+ digits)
     const auto r = std::to_chars(d, d + sizeof d, static_cast<unsigned long long>(whole));
     const int n = static_cast<int>(r.ptr - d);  // 8 digits or more
     int exp10 = n - 1;

@@ -8,6 +8,8 @@
 #include "config_json.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "core/estimate.hpp"
@@ -140,9 +142,11 @@ Outcome<Config> config_from_json(const json& doc) {
     if (r.has("model") && cfg.model.id.empty() && cfg.model.layers == 0 && !(cfg.model.params_override_b > 0))
         return Outcome<Config>::failure("model", "model needs a preset (model.preset), an architecture (model.layers, ...) or a "
                                                  "parameter count (model.params_b > 0)");
-    // A count alone: the architecture filled from typical ratios (resolve_model), so every method
-    // reads the same model the page builds for it (the guide reads the dimensions).
-    if (r.has("model") && cfg.model.id.empty() && cfg.model.layers == 0 && cfg.model.params_override_b > 0) {
+    // A count alone (model.params_b, or the top-level params_b with no model: --params): the
+    // architecture filled from typical ratios (resolve_model), so every method reads the same model
+    // the page builds for it (the guide reads the dimensions), and the document config_to_json
+    // writes for it ({"model": {"params_b": N}}) reads back to the same estimate.
+    if ((r.has("model") || r.has("params_b")) && cfg.model.id.empty() && cfg.model.layers == 0 && cfg.model.params_override_b > 0) {
         auto filled = resolve_model(cfg.model);
         if (filled.ok) cfg.model = std::move(filled.value);
     }
@@ -221,6 +225,22 @@ Outcome<Config> parse_config(const std::string& text) {
     return config_from_json(doc);
 }
 
+namespace {
+
+// Whole numbers as integers ("batch": 4, not 4.0): the members are doubles, and nlohmann writes a
+// double with a ".0"; the readers take either, so the document reads back to the same text. Only
+// below 2^53, where every integer is a double (the link's values, shell/state/url.cpp, do the same).
+void whole_numbers_as_integers(json& j) {
+    if (j.is_structured()) {
+        for (auto& v : j) whole_numbers_as_integers(v);
+    } else if (j.is_number_float()) {
+        const double d = j.get<double>();
+        if (d == std::trunc(d) && std::fabs(d) < 9007199254740992.0) j = static_cast<std::int64_t>(d);
+    }
+}
+
+}  // namespace
+
 json config_to_json(const Config& cfg) {
     json j;
     j["schema_version"] = kSchemaVersion;
@@ -246,6 +266,7 @@ json config_to_json(const Config& cfg) {
     j["constants"] = constants;
     write_training_sections(cfg, j);
     if (cfg.task == Task::Inference) j["inference"] = inference_to_json(cfg.inference);
+    whole_numbers_as_integers(j);
     return j;
 }
 

@@ -35,7 +35,7 @@ Method method_for_document(const nlohmann::json& doc, std::string* section = nul
 // training estimate (or vLLM) would drop -ngl without a word. parse_config and the CLI apply it.
 void complete_document(nlohmann::json& doc);
 
-// The Config written back as JSON (every field, with its current value).
+// The Config written back as JSON (every field, with its current value; whole numbers as integers).
 nlohmann::json config_to_json(const Config& cfg);
 // The "model" object of a config: {"preset": id (when unedited), architecture fields...}.
 nlohmann::json model_to_json(const ModelSpec& m);

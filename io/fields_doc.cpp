@@ -34,7 +34,7 @@ std::string code(const std::string& s) { return "`" + s + "`"; }
 std::string default_text(const FieldDef& f) {
     if (f.def) return f.def;
     if (f.kind == FieldKind::Object || f.kind == FieldKind::List || !f.has_member()) return "";
-    static const Config c{};
+    static const Config c = Config();  // copy-initialised: `c{}` gives GCC 12 -O3 a false -Wmaybe-uninitialized
     const json v = field_json(c, f);
     if (v.is_null()) return "null";
     if (v.is_string()) return v.get<std::string>().empty() ? "none" : code(v.get<std::string>());

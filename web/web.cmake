@@ -102,6 +102,10 @@ target_link_options(app PRIVATE ${VC_WEB_FLAGS} ${VC_PAGE_LINK_OPT} ${VC_PAGE_LT
   -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig  # web/imgui_no_default_font.cpp
   -sENVIRONMENT=web -sFILESYSTEM=0 -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0
   -sDYNAMIC_EXECUTION=0  # no eval / new Function: the page's Content-Security-Policy forbids them
+  # No WebGL extension enabled at start: Emscripten's GL.initExtensions enables every one the browser
+  # offers (src/library_webgl.js, 3.1.6): in Chromium 31 synchronous getExtension round trips to the GPU
+  # process, 22-43 ms of main(); ImGui's ES3 renderer uses none (docs/performance.md, "The first frame").
+  -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
   --js-library ${CMAKE_SOURCE_DIR}/web/library_vramcalc.js)
 set_property(TARGET app APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/library_vramcalc.js)
 # A size profile (docs/performance.md): function names kept in the wasm for scripts/wasm_profile.mjs.

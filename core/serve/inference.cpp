@@ -864,6 +864,7 @@ Speed llamacpp_speed(const InferencePlan& p, double context, double n, double pr
     const double cpu_peak = llamacpp_cpu_peak(p);
     const double peak = llamacpp_peak(p);
     s.bytes_per_step = t.gpu_bytes + t.host_bytes;
+    s.host_bytes_per_step = t.host_bytes;
     s.flops_per_step = n * (2 * p.params.active + attention_flops_per_token(p, context));
     const bool cpu_attention = p.in.llamacpp.no_kv_offload && !p.cpu_only;
     const double t_compute = llamacpp_compute_s(p, context, n);
@@ -1198,8 +1199,13 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                    "tokens/s");
         add_metric(e, "ttft_s", "Time to first token (prefill)", s.prefill_s, "s");
         add_metric(e, "prefill_tokens_per_s", "Prefill speed", s.prefill_s > 0 ? prompt / s.prefill_s : 0, "tokens/s");
+        // llama.cpp with weights or KV in system RAM: the step's bytes are the GPUs' and the host's,
+        // read in turn (llamacpp_speed), so the note names both and the host's share.
+        const bool host = !p.cpu_only && s.host_bytes_per_step > 0;
         e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu->name) +
-                          ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at " +
+                          (host ? " and system RAM: " + num(s.bytes_per_step) + " B per step, " + num(s.host_bytes_per_step) + " B of them from system RAM, and " +
+                                      num(s.flops_per_step) + " FLOP (roofline at "
+                                : ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at ") +
                           num(in.constants.bandwidth_efficiency * 100) + "% bandwidth, " + num(in.constants.compute_efficiency * 100) + "% compute).");
         if (spec) {  // one snprintf: the wasm page's size budget (tests/browser/size.test.mjs)
             char buf[512];
@@ -1226,9 +1232,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         if (p.pool <= 0)
             e.notes.push_back("vLLM would stop at start-up: nothing is left for KV blocks (" + gib(p.budget) + " budget, " + gib(p.weights_gpu) +
                               " weights, " + gib(p.activation_peak) + " activation peak).");
-        else if (n * seq_kv > p.pool)
-            e.notes.push_back("The KV pool (" + gib(p.pool) + ") holds " + num(std::floor(p.pool / seq_kv)) + " sequences of " + num(c) +
+        else if (seq_kv > p.pool)  // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory: a ValueError, not a queue
+            e.notes.push_back("vLLM would stop at start-up: one sequence of max_model_len " + num(c) + " needs " + gib(seq_kv) +
+                              " of KV cache per GPU, more than the " + gib(p.pool) + " pool (its blocks hold " +
+                              num(std::floor(p.pool / (p.kv.bytes_per_token * in.block_size)) * in.block_size) +
+                              " tokens): lower max_model_len or raise gpu_memory_utilization.");
+        else if (n * seq_kv > p.pool) {
+            const double fit = std::floor(p.pool / seq_kv);
+            e.notes.push_back("The KV pool (" + gib(p.pool) + ") holds " + num(fit) + (fit == 1 ? " sequence of " : " sequences of ") + num(c) +
                               " tokens, fewer than the " + num(n) + " asked: vLLM queues the rest.");
+        }
         if (!in.vllm.profile_all_tokens && in.vllm.activation_peak_bytes < 0)
             e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
                               "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");

@@ -433,6 +433,7 @@ struct Speed {
     bool memory_bound = true;
     double bytes_per_step = 0;      // per GPU
     double flops_per_step = 0;      // per GPU
+    double host_bytes_per_step = 0; // llama.cpp: of bytes_per_step, read from system RAM (CPU-side weights, -nkvo's KV)
 };
 Speed inference_speed(const InferencePlan& p, double context, double concurrency, double prompt_tokens);
 

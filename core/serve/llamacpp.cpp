@@ -710,9 +710,17 @@ std::string launch_command(const InferencePlan& p) {
         if (in.vllm.max_num_batched_tokens != 8192) s += " --max-num-batched-tokens " + num_plain(in.vllm.max_num_batched_tokens);
         if (p.kv_dtype && std::string(p.kv_dtype->id) == "fp8") s += " --kv-cache-dtype fp8";
         if (in.vllm.enforce_eager) s += " --enforce-eager";
-        if (in.vllm.custom_all_reduce == VllmCustomAllReduce::Off && p.tp > 1) s += " --disable-custom-all-reduce";
+        // Without P2P the plan keeps custom all-reduce off (unless forced on): say so, since vLLM's own
+        // P2P test (custom_all_reduce.py _can_p2p) passes on a card that has P2P and p2p set off.
+        const bool no_p2p = !p.p2p && p.tp > 1;
+        if (p.tp > 1 && (in.vllm.custom_all_reduce == VllmCustomAllReduce::Off || (no_p2p && in.vllm.custom_all_reduce == VllmCustomAllReduce::Auto)))
+            s += " --disable-custom-all-reduce";
         // FlashInfer's sampler is the default only in some releases (VllmSampler): ask for it.
         if (in.vllm.sampler == VllmSampler::Flashinfer) s = "VLLM_USE_FLASHINFER_SAMPLER=1 " + s;
+        // The plan's NCCL buffers without P2P are the SHM transport's, in host memory (inference.hpp,
+        // GpuP2p): NCCL_P2P_DISABLE=1 makes NCCL take it (docs.nvidia.com/deeplearning/nccl env.html: "disables
+        // the peer to peer (P2P) transport, which uses CUDA direct access between GPUs").
+        if (no_p2p) s = "NCCL_P2P_DISABLE=1 " + s;
         return s;
     }
     if (p.engine == Engine::Hf) return "";

@@ -580,6 +580,36 @@ test('the page is idle: no frames are drawn without input', async () => {
     assert.ok((await v.hook('frameCount')) > start, 'a mouse move draws frames');
 });
 
+// The context main() creates (web/platform_web.cpp context_hints; web/web.cmake): no depth or stencil
+// buffer, no multisampling, an alpha channel, and no WebGL extension asked for. Emscripten used to
+// enable every extension Chromium offers (31 getExtension calls here, each a synchronous round trip to
+// the GPU process: 22-30 ms of main(); docs/performance.md, "The first frame"); ImGui's renderer uses none.
+test('the WebGL2 context: no depth, stencil or multisampling, and no extension enabled by the first frames', async () => {
+    const fresh = await context.newPage();
+    await fresh.addInitScript(() => {
+        window.glExtensionsAsked = [];
+        const getExtension = WebGL2RenderingContext.prototype.getExtension;
+        WebGL2RenderingContext.prototype.getExtension = function (name) {
+            window.glExtensionsAsked.push(name);
+            return getExtension.call(this, name);
+        };
+    });
+    await fresh.goto(url);
+    await fresh.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.completeFrameMs() !== null, null, { timeout: 30000 });
+    await new Visitor(fresh).settled();
+    const { asked, attributes, image } = await fresh.evaluate(() => {
+        const gl = document.getElementById('canvas').getContext('webgl2');  // the page's own context, as created
+        return { asked: window.glExtensionsAsked, attributes: gl.getContextAttributes(), image: [gl.drawingBufferWidth, gl.drawingBufferHeight] };
+    });
+    await fresh.close();
+    assert.deepEqual(asked, [], 'no getExtension call');
+    assert.equal(attributes.depth, false);
+    assert.equal(attributes.stencil, false);
+    assert.equal(attributes.antialias, false);
+    assert.equal(attributes.alpha, true);
+    assert.deepEqual(image, [1280, 800], 'the drawing buffer is the 1280x800 viewport at device pixel ratio 1');
+});
+
 test('the mouse wheel scrolls the results, once per event and with no console error', async () => {
     const before = await v.widget('breakdown_bar');
     await page.mouse.move(before.x + before.w / 2, before.y + before.h / 2);

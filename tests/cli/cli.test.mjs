@@ -77,6 +77,20 @@ test('guide method: 70B training on 8 GPUs is 162.54 GB per GPU', () => {
   assert.ok(Math.abs(j.buffered_bytes / 1e9 - 162.54) < 0.01, String(j.buffered_bytes));
 });
 
+test('guide method with --params alone reads the architecture a count fills in, as its --print-config does', () => {
+  // It said "model.layers must be a whole number in [1, 1024], got 0", while the config --print-config wrote
+  // for the same flags ({"model": {"params_b": 70}}) was estimated. A 70B count fills L 72, h 9216:
+  // states 7e10 x (2 x 2 + 12) / 8 GPUs = 140.00 GB; activations 2 x b 1 x s 2048 x h 9216 x L 72 x 2 B / 8 = 0.68 GB.
+  const args = ['--method', 'guide', '--params', '70', '--gpus', '8'];
+  const r = run([...args, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.breakdown.model_states, 140e9);
+  assert.equal(j.breakdown.activations, 2 * 1 * 2048 * 9216 * 72 * 2 / 8);
+  const printed = run([...args, '--print-config']);
+  assert.deepEqual(JSON.parse(run(['--config', '-', '--format', 'json'], printed.out).out), j);
+});
+
 test('guide method: 70B INT8 inference, b4 s8192 is 83.59 GB', () => {
   const r = run(['--method', 'guide', '--task', 'inference', '--params', '70', '--layers', '80', '--hidden', '8192',
     '--heads', '32', '--batch', '4', '--seq', '8192', '--set', 'guide.weight_bytes=1', '--format', 'json']);
@@ -131,6 +145,23 @@ test('--print-config round-trips through --config', () => {
   const again = JSON.parse(run(['--config', '-', '--format', 'json'], printed.out).out);
   const direct = JSON.parse(run([...WORKED, '--format', 'json']).out);
   assert.deepEqual(again, direct);
+});
+
+test('--print-config writes whole numbers as integers ("batch": 4, not 4.0) and reads back to the same text', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb',
+    '--engine', 'llama.cpp', '-c', '8192', '--ram-gib', '32', '--batch', '4', '--print-config'];
+  const printed = run(args);
+  assert.equal(printed.code, 0, printed.err);
+  assert.match(printed.out, /\n {2}"batch": 4,\n/);
+  assert.match(printed.out, /\n {2}"seq": 2048,\n/);
+  assert.match(printed.out, /\n {2}"gpus": 1,\n/);
+  assert.match(printed.out, /"ram_gib": 32,?\n/);        // a GiB field: 32, as typed
+  assert.match(printed.out, /"nccl_bytes": 314572800,?\n/);  // runtime.nccl_bytes' default, 300 MiB
+  assert.match(printed.out, /"target_utilization": 0\.75,\n/);  // fractions stay as they are
+  assert.doesNotMatch(printed.out, /[0-9]\.0[,\n]/);  // no whole number written as N.0
+  const again = run(['--config', '-', '--print-config'], printed.out);
+  assert.equal(again.code, 0, again.err);
+  assert.equal(again.out, printed.out);
 });
 
 test('--print-config keeps a model given as a count with a context window (issue 16: it was dropped)', () => {
@@ -304,4 +335,45 @@ test('quick method past 1,048,576 GPUs: none fits (the count no longer overflows
   }
   const t = run(['--method', 'quick', '--params', '100000', '--batch', '1048576']);
   assert.match(t.out, /A100 80GB.*- needed.*does not fit/);
+});
+
+test('a typed flag the method or task never reads is named in a note, not dropped without a word', () => {
+  const notes = (args) => {
+    const r = run([...args, '--format', 'json']);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out).notes.filter((n) => n.endsWith(': ignored')).sort();  // by path
+  };
+  const serve = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp'];
+  // Detailed serving reads -np and -c (inference.concurrency, inference.context), not the training run's batch and seq:
+  // the bytes are those of 1 x 4096 tokens either way (KV 4096 x 131072 B = 0.50 GiB).
+  assert.deepEqual(notes([...serve, '--batch', '4', '--seq', '8192']), [
+    'batch is the training run\'s; detailed inference reads inference.concurrency: ignored',
+    'seq is the training run\'s; detailed inference reads inference.context: ignored']);
+  const plain = JSON.parse(run([...serve, '--format', 'json']).out);
+  assert.equal(JSON.parse(run([...serve, '--batch', '4', '--format', 'json']).out).total_bytes, plain.total_bytes);
+  // The quick method's precision and optimizer, and a typed count beside a preset, with the detailed method.
+  const train = ['--method', 'detailed', '--task', 'training', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb'];
+  assert.deepEqual(notes([...train, '--precision', 'fp32', '--optimizer', 'sgd', '--params', '70']), [
+    'optimizer is the quick method\'s; method is detailed (training.optimizer): ignored',
+    'params_b is a typed count for the rules of thumb; method is detailed (the architecture of llama-3.1-8b): ignored',
+    'precision is the quick method\'s; method is detailed (training.precision): ignored']);
+  // The bytes are the architecture's: 8.03e9 parameters either way.
+  const counted = JSON.parse(run([...train, '--params', '70', '--format', 'json']).out);
+  assert.equal(counted.metrics.params.value, 8030261248);
+  // The detailed method's sections with a rule of thumb.
+  assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--set', 'training.recompute="full"', '-ngl', '3']), [
+    'inference.llamacpp.n_gpu_layers is the detailed method\'s; method is quick: ignored',
+    'training.recompute is the detailed method\'s; method is quick: ignored']);
+  // Serving's fields with detailed training (-c, -np, --weights); an engine's own section is the document's note.
+  assert.deepEqual(notes([...train, '-c', '8192', '-np', '4', '--weights', 'q4_k_m', '-ngl', '3']), [
+    'inference.concurrency is serving\'s; task is training: ignored',
+    'inference.context is serving\'s; task is training: ignored',
+    'inference.llamacpp.n_gpu_layers is llama.cpp\'s; task is training: ignored',
+    'inference.weights is serving\'s; task is training: ignored']);
+  // A custom GPU is every method's.
+  assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--set', 'inference.gpu_custom={"memory_gib": 40}']), []);
+  // What each method reads: no note.
+  assert.deepEqual(notes([...serve, '-np', '4', '-c', '8192']), []);
+  assert.deepEqual(notes([...train, '--batch', '4', '--seq', '8192', '--set', 'training.precision="fp32"']), []);
+  assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--precision', 'fp32', '--batch', '4']), []);
 });

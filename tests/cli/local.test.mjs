@@ -265,3 +265,20 @@ test('--draft-max / --draft-n, --draft-min, --draft-acceptance: the speed with t
   assert.match(bad.err, /inference\.llamacpp\.draft\.acceptance must be a number in \[0, 1\], got 1\.5/);
   assert.match(run([...L8, '--draft-max', '0']).err, /inference\.llamacpp\.draft\.max_tokens must be a whole number in \[1, 1024\]/);
 });
+
+test('the decode note splits the bytes a step reads between the GPU and system RAM (it said "per GPU" for both)', () => {
+  // --cpu-moe: every layer's routed experts in RAM. The note's bytes are the step's whole read (GPU + host); the
+  // host part is the "Read from system RAM per decode step" metric, the rest the GPU's.
+  const d = json([...BASE, '-c', '8192', '--cpu-moe']);
+  const note = d.notes.find((n) => n.startsWith('Decode is'));
+  const host = d.metrics.host_bytes_per_token.value;
+  assert.ok(host > 1e9 && host < 1.2e9, String(host));  // 1.10 GB of experts touched a step
+  const m = /^Decode is memory-bandwidth bound on NVIDIA GeForce RTX 4090 24GB and system RAM: ([0-9.e]+) B per step, ([0-9.e]+) B of them from system RAM, and ([0-9.e]+) FLOP \(roofline at 80% bandwidth, 60% compute\)\.$/.exec(note);
+  assert.ok(m, note);
+  assert.ok(Math.abs(Number(m[2]) - host) / host < 1e-3, `${m[2]} vs ${host}`);
+  assert.ok(Number(m[1]) > Number(m[2]));
+  // Everything on the GPU (Llama-3.1-8B Q4_K_M, -c 8192): the GPU's bytes alone, as before.
+  const g = json(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb',
+    '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '8192']);
+  assert.ok(g.notes.includes('Decode is memory-bandwidth bound on NVIDIA GeForce RTX 4090 24GB: 5.691e9 B and 2.036e10 FLOP per step per GPU (roofline at 80% bandwidth, 60% compute).'), g.notes.join('\n'));
+});

@@ -78,6 +78,23 @@ test('suggest lists the smallest changes that make it fit, each with its total',
   assert.match(fits.out, /nothing to suggest/);
 });
 
+test('suggest with nothing to suggest says which reason holds, with the total and the target', () => {
+  const cfg = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048, training: { finetune: 'qlora' } };
+  // No GPU chosen.
+  let r = run(['suggest', '--config', '-'], JSON.stringify(cfg));
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'nothing to suggest: no GPU is chosen (--gpu)\n');
+  // It fits: the same total as the estimate, and its share of the 75% target.
+  r = run(['suggest', '--config', '-'], JSON.stringify({ ...cfg, gpu: 'h100-80gb' }));
+  const e = JSON.parse(run(['--config', '-', '--format', 'json'], JSON.stringify({ ...cfg, gpu: 'h100-80gb' })).out);
+  const gb = (e.total_bytes / 1e9).toFixed(2);
+  assert.match(r.out, new RegExp(`^nothing to suggest: it fits NVIDIA H100 80GB \\(SXM\\) within the target \\(${gb.replace('.', '\\.')} GB, \\d+\\.\\d% of its memory; target 75%\\)\n$`));
+  // QLoRA of Llama-3.1-70B on one 48 GB L40S at 2048 tokens: 98 GiB without recomputation, 44.6 GiB with it (above
+  // the 75% target of 45 GiB): no single change or pair the engine tries reaches the target.
+  r = run(['suggest', '--config', '-'], JSON.stringify({ ...cfg, model: { preset: 'llama-3.1-70b' }, gpu: 'l40s-48gb' }));
+  assert.match(r.out, /^nothing to suggest: no change or pair of changes tried makes it fit NVIDIA L40S 48GB within the target \(105\.\d\d GB now, 2\d\d\.\d% of its memory; target 75%\)\n$/);
+});
+
 test('validate skips a measured value of 0 or 1e308 with its range, never NaN, Inf or "+0.0%" (issue 16)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vc-'));
   const csv = join(dir, 'rows.csv');

@@ -73,7 +73,7 @@ TEST_CASE("shell link: every llama.cpp field the page edits round-trips, with th
     CHECK(f.find("inference.llamacpp.n_cpu_moe=6") != std::string::npos);
     CHECK(f.find("inference.llamacpp.kv_dtype_v=q4_0") != std::string::npos);
     CHECK(f.find("inference.llamacpp.split_mode=row") != std::string::npos);
-    CHECK(f.find("inference.llamacpp.tensor_split=[3.0,1.5]") != std::string::npos);
+    CHECK(f.find("inference.llamacpp.tensor_split=[3,1.5]") != std::string::npos);  // whole numbers as integers (config_to_json)
     CHECK(f.find("inference.llamacpp.mmproj.preset=clip-vit-l-14-336") != std::string::npos);
     CHECK(f.find("inference.llamacpp.draft.preset=qwen3-8b") != std::string::npos);
     CHECK(f.find("inference.llamacpp.lora_mib=160") != std::string::npos);

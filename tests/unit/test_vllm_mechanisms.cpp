@@ -168,6 +168,34 @@ TEST_CASE("vLLM without GPU P2P: NCCL's buffers in host memory, no custom all-re
         cfg.inference.vllm.p2p = GpuP2p::Off;
         CHECK(plan(cfg).runtime_gpu == 0.13 * kGiB);  // X19 logs 0.20 GiB: -35%, was 0.71 GiB (+257%)
     }
+    SECTION("the launch command says so: NCCL_P2P_DISABLE=1 and --disable-custom-all-reduce, as the plan has them") {
+        Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "rtx-4090-24gb", 8192);
+        cfg.inference.tp = 2;  // GeForce: no P2P by default
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("NCCL_P2P_DISABLE=1 vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find(" --tensor-parallel-size 2") != std::string::npos);
+        CHECK(e.value.launch_command.find(" --disable-custom-all-reduce") != std::string::npos);
+        cfg.gpu_id = "h100-80gb";  // NVSwitch: P2P on, nothing to say
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find("--disable-custom-all-reduce") == std::string::npos);
+        cfg.inference.vllm.p2p = GpuP2p::Off;  // turned off on a card that has it: vLLM's own P2P test would pass
+        cfg.inference.vllm.sampler = VllmSampler::Flashinfer;
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.rfind("NCCL_P2P_DISABLE=1 VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve llama-3.1-8b", 0) == 0);
+        CHECK(e.value.launch_command.find(" --disable-custom-all-reduce") != std::string::npos);
+        cfg.inference.vllm.custom_all_reduce = VllmCustomAllReduce::On;  // forced on: the plan counts it, no flag
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.find("--disable-custom-all-reduce") == std::string::npos);
+        cfg.inference.tp = 1;  // one GPU: no NCCL
+        e = estimate(cfg);
+        REQUIRE(e.ok);
+        CHECK(e.value.launch_command.find("NCCL_P2P_DISABLE") == std::string::npos);
+    }
 }
 
 TEST_CASE("vLLM non-torch memory: the text reads the P2P and custom all-reduce decisions the bytes used", "[vllm-mech]") {
@@ -287,4 +315,36 @@ TEST_CASE("GPU catalog: every NVIDIA card has its compute capability, and its th
     CHECK(find_gpu("b200-180gb")->compute_capability == 100);
     CHECK(find_gpu("rtx-5090-32gb")->compute_capability == 120);
     CHECK(find_gpu("t4-16gb")->compute_capability == 75);
+}
+
+TEST_CASE("vLLM whose pool holds less than one max_model_len sequence stops at start-up; one that holds some queues the rest", "[vllm-mech]") {
+    // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory: "To serve at least one request with
+    // the models's max seq len (...) KV cache is needed, which is larger than the available KV cache
+    // memory (...)" is a ValueError at start-up, not a queue.
+    auto notes_of = [](const Config& cfg) {
+        auto e = estimate(cfg);
+        REQUIRE(e.ok);
+        std::string all;
+        for (const auto& n : e.value.notes) all += n + "\n";
+        return all;
+    };
+    // Llama-3.1-70B BF16 on 2 x H100 80GB, util 0.9, max_model_len 32768 (the CLI's figures: pool
+    // 3.695e9 B = 3.44 GiB per GPU). One sequence: 32768 x 2 x 80 layers x 4 KV heads per GPU x 128 x 2 B
+    // = 32768 x 163840 B = 5.00 GiB > 3.44 GiB. The pool's blocks: floor(3.695e9 / (16 x 163840)) =
+    // 1409, x 16 = 22544 tokens: vLLM's estimated maximum model length.
+    Config cfg = serving("llama-3.1-70b", Engine::Vllm, "bf16", "h100-80gb", 32768);
+    cfg.inference.tp = 2;
+    const InferencePlan p = plan(cfg);
+    CHECK(p.pool == Approx(3.695e9).epsilon(1e-3));
+    std::string notes = notes_of(cfg);
+    INFO(notes);
+    CHECK(notes.find("vLLM would stop at start-up: one sequence of max_model_len 32768 needs 5.00 GiB of KV cache per GPU, more than "
+                     "the 3.44 GiB pool (its blocks hold 22544 tokens): lower max_model_len or raise gpu_memory_utilization.") != std::string::npos);
+    CHECK(notes.find("queues the rest") == std::string::npos);
+    // max_model_len 16384: 2.50 GiB fits the pool once (floor(3.44 / 2.50) = 1); 4 sequences asked: queued.
+    cfg.inference.context = 16384;
+    cfg.inference.concurrency = 4;
+    notes = notes_of(cfg);
+    CHECK(notes.find("The KV pool (3.44 GiB) holds 1 sequence of 16384 tokens, fewer than the 4 asked: vLLM queues the rest.") != std::string::npos);
+    CHECK(notes.find("would stop at start-up") == std::string::npos);
 }
