@@ -98,7 +98,7 @@ int plan_command(int argc, char** argv) {
             }
             if (!good) { std::fprintf(stderr, "vramcalc: --serve: \"%s\" is not CONCURRENCY[xCONTEXT] (e.g. 256x8192)\n", v.c_str()); return 2; }
             plan["serve"] = {{"concurrency", c}};
-            if (ctx > 0) plan["serve"]["context"] = ctx;
+            if (x != std::string::npos) plan["serve"]["context"] = ctx;  // the engine checks its range
             continue;
         }
         if (const FieldDef* f = find_flag_field(a, request_fields())) {
@@ -124,8 +124,11 @@ int plan_command(int argc, char** argv) {
         return 0;
     }
     json doc = opt.doc;
-    if (doc.contains("plan") && doc["plan"].is_object()) doc["plan"].update(plan);
-    else if (!plan.empty()) doc["plan"] = plan;
+    if (doc.contains("plan") && doc["plan"].is_object()) {
+        // A switch (--batch-sizing, --pareto, --fabric-chart) keeps the object --set or --config gave it.
+        for (const auto& [key, value] : plan.items())
+            if (!(value.is_boolean() && value.get<bool>() && doc["plan"].contains(key) && doc["plan"][key].is_object())) doc["plan"][key] = value;
+    } else if (!plan.empty()) doc["plan"] = plan;
     auto req = io::plan_request_from_json(doc);
     if (!req.ok) { print_error(opt, req.error); return 1; }
     const json out = io::run_plan_request(req.value);
@@ -140,11 +143,19 @@ int plan_command(int argc, char** argv) {
     if (!p["ranked"].empty()) {
         std::printf("%3s  %-46s %9s %8s %6s %10s %8s %8s %9s %12s\n", "#", "layout", "GB/GPU", "step s", "MFU", "tok/s/GPU", "comm s", "bubble s", "days", "rent USD");
         int i = 0;
-        for (const auto& r : p["ranked"])
-            std::printf("%3d  %-46s %9s %8.2f %5.1f%% %10.0f %8.2f %8.2f %9.1f %12.0f\n", ++i, r["layout"]["label"].get<std::string>().c_str(),
+        bool budget = false;  // days and cost exist for a token budget only (plan.train_tokens > 0)
+        for (const auto& r : p["ranked"]) {
+            char days[32] = "-", rent[32] = "-";
+            if (r["train_days"].get<double>() > 0) {
+                budget = true;
+                std::snprintf(days, sizeof days, "%.1f", r["train_days"].get<double>());
+                std::snprintf(rent, sizeof rent, "%.0f", r["rent_usd"].get<double>());
+            }
+            std::printf("%3d  %-46s %9s %8.2f %5.1f%% %10.0f %8.2f %8.2f %9s %12s\n", ++i, r["layout"]["label"].get<std::string>().c_str(),
                         gb(r["memory_bytes"].get<double>()).c_str(), r["step_s"].get<double>(), 100 * r["mfu"].get<double>(),
-                        r["tokens_per_s_per_gpu"].get<double>(), r["comm_exposed_s"].get<double>(), r["bubble_s"].get<double>(),
-                        r["train_days"].get<double>(), r["rent_usd"].get<double>());
+                        r["tokens_per_s_per_gpu"].get<double>(), r["comm_exposed_s"].get<double>(), r["bubble_s"].get<double>(), days, rent);
+        }
+        if (!budget) std::printf("days and cost: --tokens N (plan.train_tokens) sets the token budget they are for\n");
     }
     if (!p["rejected"].empty()) {
         std::printf("rejected:\n");

@@ -66,11 +66,13 @@ Outcome<PlanRequest> plan_request_from_json(const json& doc_in) {
     // The keys and ranges are the request table's (core/fields.cpp, plan.*); the engine checks the ranges.
     ObjectReader r(p, "plan.");
     only_section_keys(r, "plan", request_fields());
-    // GPUs default to the config's "gpus" (whole GPUs), else 8.
-    in.gpus = cfg.value.gpus >= 1 && cfg.value.gpus == static_cast<int>(cfg.value.gpus) && doc.contains("gpus") ? static_cast<int>(cfg.value.gpus) : 8;
+    // GPUs default to the config's "gpus", else 8; a config count the plan cannot take (0, 2.5,
+    // 2,000,000) is plan.gpus's range error, not replaced by 8.
+    Error range;
+    if (doc.contains("gpus") && !p.contains("gpus") && !check_value("plan.gpus", cfg.value.gpus, range)) return Out::failure(range);
+    in.gpus = doc.contains("gpus") ? static_cast<int>(cfg.value.gpus) : 8;
     double gpus = in.gpus;
     r.number("gpus", gpus);
-    Error range;
     if (r.ok() && !check_value("plan.gpus", gpus, range)) return Out::failure(range);
     if (r.ok()) in.gpus = static_cast<int>(gpus);
     r.string("fabric", in.fabric);
@@ -327,7 +329,7 @@ json run_plan_request(const PlanRequest& req) {
         for (const auto& x : c.value) arr.push_back(cluster_to_json(x, req.deadline_days));
         out["clusters"] = arr;
     }
-    if (req.deadline_days > 0) {
+    if (req.deadline_days != 0) {  // 0: not asked; anything else is checked against (0, 36500] days
         auto f = fewest_gpus(req.cfg, req.in, req.deadline_days, req.max_gpus);
         if (!f.ok) return error_to_json(f.error);
         const auto& x = f.value;

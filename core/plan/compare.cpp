@@ -104,7 +104,7 @@ Outcome<std::vector<ParetoPoint>> pareto_sweep(const Config& cfg, const PlanInpu
 PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric) {
     PlanInputs pi = in;
     pi.fabric = fabric;
-    pi.fabric_override = FabricSpec{};
+    if (!custom_fabric(in, fabric)) pi.fabric_override = FabricSpec{};
     pi.top = 1;
     pi.suggest_fit = false;
     pi.ranked_only = true;
@@ -138,7 +138,9 @@ Outcome<FabricPoint> fabric_point(const Config& cfg, const PlanInputs& in, const
 Outcome<std::vector<FabricPoint>> fabric_comparison(const Config& cfg, const PlanInputs& in, const std::vector<std::string>& fabrics,
                                                     const Layout& reference, double target_efficiency, const PlanMemoryPtr& reuse) {
     using Out = Outcome<std::vector<FabricPoint>>;
-    const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
+    Error err;
+    if (!check_fabric_list("plan.fabric_comparison.fabrics", fabrics, in, err)) return Out::failure(err);
+    const std::vector<std::string> ids = fabric_list(in, fabrics);
     std::vector<FabricPoint> out;
     for (const auto& id : ids) {
         auto fp = fabric_point(cfg, in, id, reference, target_efficiency, reuse);
@@ -173,8 +175,10 @@ ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const
     if (!check_value("plan.gpus", c.gpus, range)) return why(range);
     const NodeSpec* node = find_node(c.gpu_id);
     const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
-    const double price = in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
-    const double buy = in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
+    // The plan's prices are its GPU type's (cluster_plan_request): another type takes its catalog's.
+    const bool own = c.gpu_id == base.gpu_id;
+    const double price = own && in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
+    const double buy = own && in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
     const double context = goal.context > 0 ? goal.context : base.inference.context;
     std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " " + noun_for(context, "tokens");
     bool have = false;

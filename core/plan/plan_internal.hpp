@@ -19,6 +19,7 @@ struct PlanModel {
     double total_params = 0, embedding_params = 0, expert_params_total = 0;
     double p = 2;                  // activation bytes
     double grad_bytes = 2;         // gradient bytes on the wire (setup's default)
+    double trainable_share = 1;    // trainable / all parameters: LoRA reduces and updates its adapters alone
     double gemm_peak = 0, attn_peak = 0;  // FLOP/s
     double hbm = 0;                // bytes/s (datasheet)
     double model_flops_per_token = 0;
@@ -39,5 +40,14 @@ Config serve_config(const Config& base, const std::string& gpu_id, int tp);
 ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const ServeGoal& goal, const ClusterCandidate& c, long index);
 // plan.serve.concurrency in [1, 1e7], plan.serve.context in [0, 1e8] (0: the config's), plan.network_share.
 bool check_serve_goal(const ServeGoal& goal, const PlanInputs& in, Error& err);
+// Whether `id` names the request's own inter-node fabric (plan.fabric_spec, by its id).
+bool custom_fabric(const PlanInputs& in, const std::string& id);
+// The fabrics of a list (batch sizing, the fabric chart): `ids`, or when empty the request's own
+// fabric (plan.fabric_spec) first, then every inter-node fabric of the catalog.
+std::vector<std::string> fabric_list(const PlanInputs& in, const std::vector<std::string>& ids);
+// Each id of a fabric list (`field`: plan.batch_sizing.fabrics, plan.fabric_comparison.fabrics) the
+// request's own fabric or an inter-node fabric of the catalog; else the message names the field
+// and the ids that would work.
+bool check_fabric_list(const std::string& field, const std::vector<std::string>& ids, const PlanInputs& in, Error& err);
 
 }  // namespace vc

@@ -90,6 +90,26 @@ std::vector<std::string> inter_node_fabrics() {
     return ids;
 }
 
+bool custom_fabric(const PlanInputs& in, const std::string& id) { return in.fabric_override.line_gbps > 0 && id == in.fabric_override.id; }
+
+std::vector<std::string> fabric_list(const PlanInputs& in, const std::vector<std::string>& ids) {
+    if (!ids.empty()) return ids;
+    std::vector<std::string> out = inter_node_fabrics();
+    if (in.fabric_override.line_gbps > 0) out.insert(out.begin(), in.fabric_override.id);
+    return out;
+}
+
+bool check_fabric_list(const std::string& field, const std::vector<std::string>& ids, const PlanInputs& in, Error& err) {
+    for (const auto& id : ids) {
+        const FabricSpec* f = find_fabric(id);
+        if ((f && !f->intra_node) || custom_fabric(in, id)) continue;
+        const std::string own = in.fabric_override.line_gbps > 0 ? in.fabric_override.id + " (plan.fabric_spec), " : "";
+        err = Error{field, field + " must be one of " + own + fabric_ids(false) + ", got \"" + id + "\""};
+        return false;
+    }
+    return true;
+}
+
 const char* layout_label_sharding(Sharding s) { return sharding_name(s); }  // the training engine's names
 
 std::string layout_label(const Layout& l) {
@@ -757,12 +777,15 @@ Outcome<PlanResult> plan(const Config& cfg, const PlanInputs& in, const PlanMemo
 
 namespace {
 
+// The largest per-GPU batch batch sizing tries (sequences; docs/planner.md, "Network-aware batch sizing").
+constexpr int kMaxSizedBatch = 8192;
+
 // The smallest per-GPU batch of `layout`'s split on fabric `id` (batch_sizing, one fabric).
 Outcome<BatchSizing> size_on(const Config& cfg, const PlanInputs& in, const Layout& layout, const std::string& id, double target_efficiency) {
     using Out = Outcome<BatchSizing>;
     PlanInputs pi = in;
     pi.fabric = id;
-    pi.fabric_override = FabricSpec{};
+    if (!custom_fabric(in, id)) pi.fabric_override = FabricSpec{};
     Search s;
     s.cfg = cfg;
     s.in = pi;
@@ -780,7 +803,7 @@ Outcome<BatchSizing> size_on(const Config& cfg, const PlanInputs& in, const Layo
     for (int e = 0; e <= 13 && b.per_gpu_batch == 0; ++e) {
         for (int mult : {2, 3}) {
             const int per = (mult == 2) ? (1 << e) : (e >= 1 ? 3 << (e - 1) : 0);
-            if (per <= 0 || (mult == 3 && e == 0)) continue;
+            if (per <= 0 || (mult == 3 && e == 0) || per > kMaxSizedBatch) continue;  // 3 << 12 = 12,288 is past the limit
             double best_eff = 0;
             Layout best = base;
             StepTime best_t;
@@ -811,7 +834,7 @@ Outcome<BatchSizing> size_on(const Config& cfg, const PlanInputs& in, const Layo
         }
     }
     if (b.per_gpu_batch == 0)
-        b.verdict = "no per-GPU batch up to 8192 sequences reaches " + fixed(target_efficiency * 100, 0) + "% compute on " + id;
+        b.verdict = "no per-GPU batch up to " + std::to_string(kMaxSizedBatch) + " sequences reaches " + fixed(target_efficiency * 100, 0) + "% compute on " + id;
     else if (b.fits)
         b.verdict = fixed(b.per_gpu_batch, 0) + " " + noun_for(b.per_gpu_batch, "sequences") + " per GPU (micro-batch " + std::to_string(b.layout.micro) + " x " +
                     std::to_string(b.layout.accum) + (reads_as_one(b.per_gpu_batch) ? ") keeps " : ") keep ") + fixed(b.efficiency * 100, 0) + "% compute; " + gb(b.memory_bytes) +
@@ -834,7 +857,7 @@ std::string sizing_fix(const Config& cfg, const PlanInputs& in, const BatchSizin
         if (mem.ok && mem.value.device_total <= target)
             return "full recomputation: " + gb(mem.value.device_total) + " per GPU at the same batch";
     }
-    const FabricSpec* here = find_fabric(b.fabric_id);
+    const FabricSpec* here = custom_fabric(in, b.fabric_id) ? &in.fabric_override : find_fabric(b.fabric_id);
     std::vector<const FabricSpec*> faster;
     for (const auto& f : fabric_catalog())
         if (!f.intra_node && here && f.achieved_gbps() > here->achieved_gbps()) faster.push_back(&f);
@@ -872,8 +895,10 @@ Outcome<std::vector<BatchSizing>> batch_sizing(const Config& cfg, const PlanInpu
                                                const std::vector<std::string>& fabrics, double target_efficiency) {
     using Out = Outcome<std::vector<BatchSizing>>;
     Error err;
-    if (!check_value("plan.batch_sizing.target_efficiency", target_efficiency, err)) return Out::failure(err);
-    const std::vector<std::string> ids = fabrics.empty() ? inter_node_fabrics() : fabrics;
+    if (!check_value("plan.batch_sizing.target_efficiency", target_efficiency, err) ||
+        !check_fabric_list("plan.batch_sizing.fabrics", fabrics, in, err))
+        return Out::failure(err);
+    const std::vector<std::string> ids = fabric_list(in, fabrics);
     std::vector<BatchSizing> out;
     for (const auto& id : ids) {
         auto b = size_on(cfg, in, layout, id, target_efficiency);
@@ -900,6 +925,8 @@ void cluster_plan_request(const Config& cfg, const PlanInputs& in, const Cluster
     cc = cfg;
     cc.gpu_id = c.gpu_id;
     pi = in;
+    // The plan's prices are its GPU type's: another type takes its catalog's.
+    if (c.gpu_id != cfg.gpu_id) pi.price_per_hour_usd = pi.purchase_usd = -1;
     pi.gpus = c.gpus;
     pi.fabric = c.fabric;
     pi.top = 1;

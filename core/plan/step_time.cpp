@@ -75,9 +75,15 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
     pm.flash = uses_flash(cfg);
     const TrainPrecision prec = cfg.training.precision;
     pm.p = prec == TrainPrecision::Fp32 ? 4 : 2;
+    // The training engine's gradient bytes (FP32 under torch autocast's FP32 params or FP32 buffers).
     const ProfileBehaviour* pr = find_training_profile(cfg.training.profile);
-    const bool grad32 = cfg.training.grad_fp32 == Toggle::On || (cfg.training.grad_fp32 == Toggle::Auto && pr && pr->grad_fp32_default);
-    pm.grad_bytes = prec == TrainPrecision::Fp32 || grad32 ? 4 : 2;
+    pm.grad_bytes = pr ? gradient_bytes(cfg.training, *pr) : (prec == TrainPrecision::Fp32 ? 4 : 2);
+    // LoRA / QLoRA: the frozen base has no gradients and no optimizer state; the training engine's
+    // count of the adapters, over the base's parameters the layout splits, sets the share that has.
+    if (cfg.training.finetune != FinetuneMethod::Full && pm.total_params > 0) {
+        auto tr = training_result(cfg);
+        if (tr.ok) pm.trainable_share = tr.value.params_trainable / pm.total_params;
+    }
     const double bf16 = gpu.bf16_tflops * 1e12;
     pm.attn_peak = prec == TrainPrecision::Fp32 ? bf16 / 2 : bf16;  // FP32 training runs TF32 tensor cores at half rate
     pm.gemm_peak = prec == TrainPrecision::Fp8Mixed && gpu.fp8_tflops > 0 ? gpu.fp8_tflops * 1e12 : pm.attn_peak;
@@ -199,13 +205,14 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
     const Link dp_link = group_link(dpg, l.tp, hw.gpus_per_node, hw.intra, hw.inter);
     const int edpg = std::max(1, l.dp * l.cp / l.ep);
     const Link edp_link = group_link(edpg, l.tp * l.ep, hw.gpus_per_node, hw.intra, hw.inter);
-    const double grad_sync = all_reduce_s(dense_local * gbytes, dpg, dp_link) +
-                             all_reduce_s(expert_local * gbytes, edpg, edp_link);
+    const double tshare = pm.trainable_share;  // gradients exist for the trainable parameters only
+    const double grad_sync = all_reduce_s(dense_local * tshare * gbytes, dpg, dp_link) +
+                             all_reduce_s(expert_local * tshare * gbytes, edpg, edp_link);
     const double backward_last = 2.0 / 3.0 * per_mb;
     if (l.sharding == Sharding::Zero3) {
         const double gather = all_gather_s(dense_local * p, dpg, dp_link) + all_gather_s(expert_local * p, edpg, edp_link);
-        const double rs = reduce_scatter_s(dense_local * gbytes, dpg, dp_link) +
-                          reduce_scatter_s(expert_local * gbytes, edpg, edp_link);
+        const double rs = reduce_scatter_s(dense_local * tshare * gbytes, dpg, dp_link) +
+                          reduce_scatter_s(expert_local * tshare * gbytes, edpg, edp_link);
         const double per_micro = (full ? 3.0 : 2.0) * gather + rs;
         st.dp_comm_total = m_count * per_micro;
         st.dp_comm = k.dp_overlap ? m_count * std::max(0.0, per_micro - per_mb) : st.dp_comm_total;
@@ -214,7 +221,7 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
         st.dp_comm = k.dp_overlap ? std::max(0.0, grad_sync - backward_last) : grad_sync;
     }
     // Optimizer step: memory-bound over the parameters this GPU updates.
-    const double held = (dense_local + expert_local) / (l.sharding == Sharding::None ? 1.0 : static_cast<double>(dpg));
+    const double held = (dense_local + expert_local) * tshare / (l.sharding == Sharding::None ? 1.0 : static_cast<double>(dpg));
     st.optimizer = held * k.optimizer_bytes_per_param / hbm;
 
     st.total = st.compute + st.comm_exposed() + st.bubble + st.optimizer + k.step_overhead_s;

@@ -81,6 +81,12 @@ bool is_mixed(TrainPrecision p) {
 
 bool toggle(Toggle t, bool profile_default) { return t == Toggle::Auto ? profile_default : t == Toggle::On; }
 
+// FP32 trainable parameters: FP32 training, or mixed precision on a stack that keeps FP32 params
+// and casts per op (torch autocast: profile.mixed_params_fp32).
+bool trainable_params_fp32(TrainPrecision prec, const ProfileBehaviour& profile) {
+    return prec == TrainPrecision::Fp32 || (is_mixed(prec) && profile.mixed_params_fp32);
+}
+
 // The setup's members (training_setup checks them after resolving the model, which checks its own).
 bool check_setup_ranges(const Config& cfg, Error& err) {
     const TrainingInputs& in = cfg.training;
@@ -118,6 +124,11 @@ bool check_setup_ranges(const Config& cfg, Error& err) {
 }
 
 }  // namespace
+
+int gradient_bytes(const TrainingInputs& in, const ProfileBehaviour& profile) {
+    if (trainable_params_fp32(in.precision, profile)) return 4;
+    return toggle(in.grad_fp32, is_mixed(in.precision) && profile.grad_fp32_default) ? 4 : 2;
+}
 
 bool check_training_ranges(const Config& cfg, Error& err) { return check_model_ranges(cfg.model, err) && check_setup_ranges(cfg, err); }
 
@@ -276,11 +287,11 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // a LoRA base loaded in 16 bits runs in 16 bits.
     s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && !s.lora;
     s.residual = (s.fp32 || s.autocast_active) ? 4 : 2;
-    const bool params_fp32 = s.fp32 || (s.mixed && s.profile.mixed_params_fp32);
+    const bool params_fp32 = trainable_params_fp32(prec, s.profile);
     s.weight_bytes = s.lora ? s.compute_bytes : (params_fp32 ? 4 : 2);
     s.adapter_bytes = params_fp32 ? 4 : 2;
     const double trainable_bytes = s.lora ? s.adapter_bytes : s.weight_bytes;
-    s.grad_bytes = trainable_bytes == 4 ? 4 : (toggle(in.grad_fp32, s.mixed && s.profile.grad_fp32_default) ? 4 : 2);
+    s.grad_bytes = gradient_bytes(in, s.profile);
     s.master_bytes = (s.mixed && trainable_bytes < 4) ? 4 : 0;
     s.state_bytes = (trainable_bytes == 4 || s.master_bytes > 0) ? 4 : 2;
     if (s.qlora) {

@@ -276,6 +276,10 @@ struct ProfileBehaviour {
 
 const std::vector<ProfileBehaviour>& training_profiles();
 const ProfileBehaviour* find_training_profile(const std::string& id);
+// Bytes per gradient value the setup holds and data parallelism reduces (trainable parameters,
+// LoRA adapters included): 4 with FP32 trainable params (FP32 training; mixed precision under
+// torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.
+int gradient_bytes(const TrainingInputs& in, const ProfileBehaviour& profile);
 
 // [SECTION] result --------------------------------------------------------------------------------
 // Bytes per GPU on the worst rank, and the quantities behind them.

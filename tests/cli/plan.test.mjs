@@ -231,3 +231,82 @@ test('plan: bad input of the issue, each named with what would work, none hangs'
   e = JSON.parse(run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '2000000', '--format', 'json']).out).error;
   assert.equal(e.field, 'plan.gpus');
 });
+
+test('plan: no flag or field is dropped silently (deadline, --serve context, --batch-sizing with its object, sizing fabrics)', () => {
+  const base = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--seq', '4096', '--top', '1', '--format', 'json'];
+  // A negative deadline is out of plan.deadline_days's range (0, 36500] days, not "not asked".
+  let r = run([...base, '--tokens', '1e9', '--deadline-days', '-3']);
+  assert.equal(r.code, 1, r.out);
+  let e = JSON.parse(r.out).error;
+  assert.equal(e.field, 'plan.deadline_days');
+  assert.match(e.message, /plan\.deadline_days must be a number greater than 0 and at most 36500 days, got -3/);
+  // --serve CONCURRENCYxCONTEXT: a negative context is plan.serve.context's error, not the config's context.
+  r = run([...base, '--serve', '10x-5']);
+  assert.equal(r.code, 1, r.out);
+  e = JSON.parse(r.out).error;
+  assert.equal(e.field, 'plan.serve.context');
+  assert.match(e.message, /\[0, 100000000\] tokens, got -5/);
+  // --batch-sizing switches batch sizing on; it keeps the object --set gave it (its range is checked).
+  r = run([...base, '--batch-sizing', '--set', 'plan.batch_sizing={"fabrics":["roce-100"],"target_efficiency":2}']);
+  assert.equal(r.code, 1, r.out);
+  assert.equal(JSON.parse(r.out).error.field, 'plan.batch_sizing.target_efficiency');
+  r = run([...base, '--set', 'plan.batch_sizing={"fabrics":["roce-100"]}', '--batch-sizing']);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out).batch_sizing.map((b) => b.fabric), ['roce-100']);
+  // An unknown fabric in a list is named by the list's path, with the fabrics that exist.
+  for (const key of ['batch_sizing', 'fabric_comparison']) {
+    r = run([...base, '--set', `plan.${key}={"fabrics":["carrier-pigeon"]}`]);
+    assert.equal(r.code, 1, r.out);
+    e = JSON.parse(r.out).error;
+    assert.equal(e.field, `plan.${key}.fabrics`);
+    assert.match(e.message, /must be one of ib-ndr400, .*eth-100-tcp, got "carrier-pigeon"/);
+  }
+});
+
+test('plan: without a token budget the table prints no days or cost (not 0.0 days and $0)', () => {
+  const args = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--seq', '4096', '--top', '2'];
+  let r = run(args);
+  assert.equal(r.code, 0, r.err);
+  const rows = r.out.split('\n').filter((l) => /^\s+[12]\s+TP/.test(l));
+  assert.equal(rows.length, 2);
+  for (const l of rows) assert.match(l, /\s+-\s+-$/, l);
+  assert.match(r.out, /days and cost: --tokens N/);
+  // With one: days = 1e9 tokens / (1024 x 4096 tokens a step) x step s / 86400; rent = 8 GPUs x hours x $3.00.
+  r = run([...args, '--tokens', '1e9']);
+  const row = r.out.split('\n').find((l) => /^\s+1\s+TP/.test(l)).trim().split(/\s+/);
+  const step = Number(row[row.length - 7]), days = Number(row.at(-2)), rent = Number(row.at(-1));
+  const hand = 1e9 / (1024 * 4096) * step / 86400;
+  assert.ok(Math.abs(days - hand) <= 0.05, `${days} vs ${hand}`);
+  assert.ok(Math.abs(rent - 8 * hand * 24 * 3.0) <= 0.01 * rent + 1, `${rent}`);
+});
+
+test('plan --batch-sizing --fabric-chart with plan.fabric_spec: the request\'s own fabric comes first', () => {
+  // A fabric so slow that no batch hides its traffic: 0.1 GB/s x 0.5 per GPU, 100 us.
+  const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--seq', '4096', '--top', '1',
+    '--set', 'plan.fabric_spec={"id":"slow","line_gbps":0.1,"efficiency":0.5,"latency_us":100}',
+    '--batch-sizing', '--fabric-chart', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.plan.fabric, 'slow');
+  assert.equal(j.batch_sizing[0].fabric, 'slow');
+  assert.equal(j.batch_sizing[0].per_gpu_batch, 0);
+  assert.match(j.batch_sizing[0].verdict, /no per-GPU batch up to 8192 sequences reaches 90% compute on slow/);
+  assert.equal(j.batch_sizing.length, 7);  // slow + the six inter-node fabrics of the catalog
+  assert.equal(j.fabric_comparison[0].fabric, 'slow');
+  // Its best layout is the plan's own (same request, same fabric).
+  assert.equal(j.fabric_comparison[0].best.layout.label, j.plan.ranked[0].layout.label);
+  assert.equal(j.fabric_comparison[0].best.step_s, j.plan.ranked[0].step_s);
+});
+
+test('plan --gpus: a count that is not a whole number of GPUs is named, not replaced by 8', () => {
+  for (const n of ['0', '2.5']) {
+    const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', n, '--top', '1', '--format', 'json']);
+    assert.equal(r.code, 1, r.out);
+    const e = JSON.parse(r.out).error;
+    assert.equal(e.field, 'plan.gpus');  // the plan's count, which --gpus gives
+    assert.match(e.message, new RegExp(`^plan\\.gpus must be a whole number in \\[1, 1000000\\] GPUs, got ${n.replace('.', '\\.')}`));
+  }
+  // 16 is taken as it is (two nodes of 8).
+  const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--top', '1', '--format', 'json']);
+  assert.equal(JSON.parse(r.out).plan.gpus, 16);
+});

@@ -403,7 +403,10 @@ TEST_CASE("fabrics: the same job on a slower network is slower and needs a bigge
     CHECK(r.value[1].sizing.global_batch == r.value[1].sizing.per_gpu_batch * 64);
     auto bad = fabric_comparison(c, in, {"carrier-pigeon"}, ref, 0.9);
     REQUIRE_FALSE(bad.ok);
-    CHECK(bad.error.field == "plan.fabric");
+    // Named by the list it came from, with the catalog's inter-node fabrics.
+    CHECK(bad.error.field == "plan.fabric_comparison.fabrics");
+    CHECK(bad.error.message == "plan.fabric_comparison.fabrics must be one of ib-ndr400, ib-hdr200, roce-400, roce-200, roce-100, eth-100-tcp, got \"carrier-pigeon\"");
+    CHECK(batch_sizing(c, in, ref, {"nvlink4"}, 0.9).error.field == "plan.batch_sizing.fabrics");  // inside a node: not a choice
 }
 
 TEST_CASE("batch sizing: a batch that does not fit says what would", "[plan]") {
@@ -799,4 +802,146 @@ TEST_CASE("interleaving with uneven chunks keeps the busiest stage at ceil(L / P
     auto even = plan(p, in);
     REQUIRE(even.ok);
     for (const auto& l : even.value.ranked) CHECK(126 % (l.layout.pp * l.layout.v) == 0);
+}
+
+TEST_CASE("step time: gradients cross the wire in the bytes the training engine holds them", "[plan]") {
+    // Llama-3.1-8B, bf16-mixed: the default profile (hf-trainer, torch autocast) keeps FP32 params,
+    // so its gradients are FP32 (training engine: 4 B per parameter); DDP all-reduces them as they are.
+    // Megatron keeps BF16 params with FP32 main_grad buffers: 4 B too. Pure BF16 training: 2 B.
+    Config c = small_config();
+    c.gpus = 8;
+    Layout l;  // TP1 PP1 DP8 ddp mb1 x1: the whole model's gradients all-reduced over 8 GPUs of one node
+    l.dp = 8;
+    l.sharding = Sharding::None;
+    const double n = model_params(c.model).total;  // 8,030,261,248
+    // ring all-reduce over NVLink 4 (450 GB/s x 0.80 = 360 GB/s): 2 x 7/8 x n x B / 360e9,
+    // + tree latency 2 x log2(8) x 3 us = 18 us; 8.03e9 x 4 B: 0.15614 s
+    auto wire = [&](double bytes) { return 2.0 * 7 / 8 * n * bytes / 360e9 + 18e-6; };
+    for (const char* profile : {"hf-trainer", "megatron"}) {
+        c.training.profile = profile;
+        auto mem = training_result(layout_config(c, l, 8));
+        REQUIRE(mem.ok);
+        CHECK(mem.value.gradients / mem.value.params_trainable_on_gpu == Approx(4));
+        CHECK(step_time(c, h100(), PlanConstants{}, l).dp_comm_total == Approx(wire(4)));
+    }
+    c.training.profile = "hf-trainer";
+    c.training.precision = TrainPrecision::Bf16True;
+    auto mem = training_result(layout_config(c, l, 8));
+    REQUIRE(mem.ok);
+    CHECK(mem.value.gradients / mem.value.params_trainable_on_gpu == Approx(2));
+    CHECK(step_time(c, h100(), PlanConstants{}, l).dp_comm_total == Approx(wire(2)));
+}
+
+TEST_CASE("clusters: an overridden price is the plan's GPU type's; other GPU types keep their catalog's", "[plan]") {
+    Config c = small_config();  // the plan's GPU: h100-80gb
+    PlanInputs in;
+    in.train_tokens = 1e11;
+    in.price_per_hour_usd = 2.5;  // what the user pays for an H100-hour (catalog: $3.00)
+    in.purchase_usd = 20000;      // and for an H100 (catalog: $25,000)
+    auto r = plan_clusters(c, in, {{"h100-80gb", 16, "ib-ndr400"}, {"b200-180gb", 16, "ib-ndr400"}});
+    REQUIRE(r.ok);
+    for (const auto& x : r.value) {
+        REQUIRE(x.ok);
+        const bool h100 = x.cluster.gpu_id == "h100-80gb";
+        // rent = GPUs x hours x price: 16 x days x 24 x ($2.50 for the H100s, the catalog's $6.00 for the B200s)
+        CHECK(x.rent_usd == Approx(16 * x.train_days * 24 * (h100 ? 2.5 : 6.0)));
+        // purchase = GPUs x price x 1.15: 16 x $20,000 x 1.15 = $368,000; 16 x $45,000 x 1.15 = $828,000
+        CHECK(x.purchase_usd == Approx(h100 ? 368000 : 828000));
+    }
+    ServeGoal goal;
+    goal.concurrency = 8;
+    goal.context = 4096;
+    auto s = serve_clusters(c, in, goal, {{"h100-80gb", 8, "ib-ndr400"}, {"b200-180gb", 8, "ib-ndr400"}});
+    REQUIRE(s.ok);
+    for (const auto& x : s.value) {
+        REQUIRE(x.ok);
+        const bool h100 = x.cluster.gpu_id == "h100-80gb";
+        CHECK(x.rent_usd_per_hour == Approx(8 * (h100 ? 2.5 : 6.0)));  // 8 GPUs x $/GPU-hour
+        CHECK(x.purchase_usd == Approx(8 * (h100 ? 20000 : 45000) * 1.15));
+    }
+}
+
+namespace {
+// A plan.fabric_spec: line rate per GPU (GB/s), achieved share, latency (us).
+FabricSpec fabric_spec(const char* id, double line_gbps, double efficiency, double latency_us) {
+    FabricSpec f;
+    f.id = f.name = id;
+    f.line_gbps = line_gbps;
+    f.efficiency = efficiency;
+    f.latency_us = latency_us;
+    return f;
+}
+}  // namespace
+
+TEST_CASE("batch sizing and the fabric chart include the request's own fabric (plan.fabric_spec)", "[plan]") {
+    // Llama-3.1-8B on 64 H100, TP1 ZeRO-1: the custom fabric is RoCE 100 GbE's figures under another
+    // name (12.5 GB/s x 0.85, 8 us), so its sizing and best layout are roce-100's exactly.
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 64;
+    in.fabric_override = fabric_spec("my-roce", 12.5, 0.85, 8);
+    Layout l;
+    l.sharding = Sharding::Zero1;
+    auto r = batch_sizing(c, in, l, {}, 0.9);  // empty: the request's fabric, then every inter-node fabric
+    REQUIRE(r.ok);
+    REQUIRE(r.value.size() == inter_node_fabrics().size() + 1);
+    const BatchSizing& mine = r.value.front();
+    CHECK(mine.fabric_id == "my-roce");
+    const auto roce = std::find_if(r.value.begin(), r.value.end(), [](const BatchSizing& b) { return b.fabric_id == "roce-100"; });
+    REQUIRE(roce != r.value.end());
+    CHECK(mine.per_gpu_batch == roce->per_gpu_batch);
+    CHECK(mine.step_s == Approx(roce->step_s));
+    CHECK(mine.memory_bytes == roce->memory_bytes);
+    // Named in a list too; an id that is neither it nor the catalog's is named by the list.
+    auto named = batch_sizing(c, in, l, {"my-roce"}, 0.9);
+    REQUIRE(named.ok);
+    CHECK(named.value.front().per_gpu_batch == roce->per_gpu_batch);
+    auto f = fabric_comparison(c, in, {"my-roce", "roce-100"}, l, 0.9);
+    REQUIRE(f.ok);
+    REQUIRE(f.value.size() == 2);
+    REQUIRE(f.value[0].ok);
+    CHECK(f.value[0].fabric_id == "my-roce");
+    CHECK(f.value[0].best.time.total == Approx(f.value[1].best.time.total));
+    CHECK(f.value[0].best.layout.tp == f.value[1].best.layout.tp);
+}
+
+TEST_CASE("batch sizing tries per-GPU batches up to 8192 sequences, not 12,288", "[plan]") {
+    // 8B on 16 H100 (two nodes), TP8 SP DP2 ZeRO-1 (the plan's best split) over 0.1 GB/s x 0.5 per
+    // GPU: the gradients need a batch past 8192 sequences to hide (92% compute at 12,288, the next
+    // 1.5x step, which the search tried before): no batch within the limit.
+    Config c = small_config();
+    PlanInputs in;
+    in.gpus = 16;
+    in.fabric_override = fabric_spec("slow", 0.1, 0.5, 100);
+    Layout l;
+    l.tp = 8;
+    l.sp = true;
+    l.sharding = Sharding::Zero1;
+    auto r = batch_sizing(c, in, l, {"slow"}, 0.9);
+    REQUIRE(r.ok);
+    CHECK(r.value.front().per_gpu_batch == 0);
+    CHECK(r.value.front().verdict == "no per-GPU batch up to 8192 sequences reaches 90% compute on slow");
+}
+
+TEST_CASE("step time: a LoRA fine-tune reduces and updates the adapters, not the frozen base", "[plan]") {
+    // Llama-3.1-8B, LoRA rank 16 on q and v: 32 layers x 16 x ((4096 + 4096) + (4096 + 1024)) =
+    // 6,815,744 trainable parameters, FP32 (the training engine's 27,262,976 B of gradients).
+    Config c = small_config();
+    c.task = Task::FineTune;
+    c.training.profile = "hf-trainer";
+    c.training.finetune = FinetuneMethod::Lora;
+    c.gpus = 8;
+    Layout l;  // TP1 PP1 DP8 ddp mb1 x1
+    l.dp = 8;
+    l.sharding = Sharding::None;
+    auto mem = training_result(layout_config(c, l, 8));
+    REQUIRE(mem.ok);
+    const double trainable = 32.0 * 16 * (4096 + 4096 + 4096 + 1024);
+    CHECK(mem.value.params_trainable == Approx(trainable));
+    CHECK(mem.value.gradients == Approx(trainable * 4));
+    // ring all-reduce over NVLink 4 (360 GB/s): 2 x 7/8 x 6,815,744 x 4 B / 360e9 = 0.133 ms, + 18 us
+    const StepTime t = step_time(c, h100(), PlanConstants{}, l);
+    CHECK(t.dp_comm_total == Approx(2.0 * 7 / 8 * trainable * 4 / 360e9 + 18e-6));
+    // the optimizer step reads and writes 36 B per trainable parameter at 0.85 x 3.35 TB/s
+    CHECK(t.optimizer == Approx(trainable * 36 / (0.85 * 3350e9)));
 }
