@@ -110,7 +110,11 @@ static Outcome<Estimate> run_method(const Config& cfg) {
             if (!params.ok) return Outcome<Estimate>::failure(params.error);
             QuickInputs q = cfg.quick;
             q.params_b = params.value / 1e9;
-            return with_window_note(quick_estimate(q, cfg.run), cfg);
+            auto r = quick_estimate(q, cfg.run);
+            // The quick rule sizes the whole job and never divides by gpus, but a count outside the field
+            // table's range is refused (after the rule's own inputs) as the guide and detailed methods refuse it.
+            if (Error err; r.ok && !check_value("gpus", cfg.gpus, err)) return Outcome<Estimate>::failure(err);
+            return with_window_note(std::move(r), cfg);
         }
         case Method::Guide: {
             auto params = rule_params(cfg);
