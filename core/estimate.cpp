@@ -190,6 +190,12 @@ static void note_ignored_fields(const Config& cfg, Estimate& e) {
                               engine_name(cfg.inference.engine) + ": ignored");
         else e.notes.push_back(list + verb + engine_name(static_cast<Engine>(owner)) + "'s; task is training: ignored");
     }
+    // Model chunks are the interleaved schedule's (training_setup reads them with it only). Megatron-LM has
+    // no 1F1B with chunks to refuse: a virtual pipeline size selects the interleaved schedule
+    // (megatron/core/pipeline_parallel/schedules.py get_forward_backward_func).
+    if (!inference && cfg.parallel.schedule != PipelineSchedule::Interleaved && cfg.parallel.virtual_stages > 1)
+        e.notes.push_back(std::string("parallel.virtual_stages is the interleaved schedule's; parallel.schedule is ") +
+                          enum_name(kScheduleNames, static_cast<int>(cfg.parallel.schedule)) + ": ignored");
 }
 
 std::vector<std::string> unread_field_notes(const Config& cfg, const std::vector<std::string>& paths) {
