@@ -110,7 +110,11 @@ static Outcome<Estimate> run_method(const Config& cfg) {
             if (!params.ok) return Outcome<Estimate>::failure(params.error);
             QuickInputs q = cfg.quick;
             q.params_b = params.value / 1e9;
-            return with_window_note(quick_estimate(q, cfg.run), cfg);
+            auto r = quick_estimate(q, cfg.run);
+            // The quick rule sizes the whole job and never divides by gpus, but a count outside the field
+            // table's range is refused (after the rule's own inputs) as the guide and detailed methods refuse it.
+            if (Error err; r.ok && !check_value("gpus", cfg.gpus, err)) return Outcome<Estimate>::failure(err);
+            return with_window_note(std::move(r), cfg);
         }
         case Method::Guide: {
             auto params = rule_params(cfg);
@@ -186,6 +190,12 @@ static void note_ignored_fields(const Config& cfg, Estimate& e) {
                               engine_name(cfg.inference.engine) + ": ignored");
         else e.notes.push_back(list + verb + engine_name(static_cast<Engine>(owner)) + "'s; task is training: ignored");
     }
+    // Model chunks are the interleaved schedule's (training_setup reads them with it only). Megatron-LM has
+    // no 1F1B with chunks to refuse: a virtual pipeline size selects the interleaved schedule
+    // (megatron/core/pipeline_parallel/schedules.py get_forward_backward_func).
+    if (!inference && cfg.parallel.schedule != PipelineSchedule::Interleaved && cfg.parallel.virtual_stages > 1)
+        e.notes.push_back(std::string("parallel.virtual_stages is the interleaved schedule's; parallel.schedule is ") +
+                          enum_name(kScheduleNames, static_cast<int>(cfg.parallel.schedule)) + ": ignored");
 }
 
 std::vector<std::string> unread_field_notes(const Config& cfg, const std::vector<std::string>& paths) {

@@ -337,6 +337,29 @@ test('quick method past 1,048,576 GPUs: none fits (the count no longer overflows
   assert.match(t.out, /A100 80GB.*- needed.*does not fit/);
 });
 
+test('--gpus 0 or 1.5: every method refuses it with gpus\'s range (the quick method took it silently)', () => {
+  // The field table's gpus: a whole number in [1, 1048576] GPUs, the range --help prints.
+  const msg = (got) => `vramcalc: gpus must be a whole number in [1, 1048576] GPUs, got ${got}\n`;
+  for (const method of [['--method', 'quick', '--params', '70'], ['--method', 'guide', '--params', '70'],
+    ['--method', 'detailed', '--preset', 'llama-2-7b'], ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-2-7b']]) {
+    for (const got of ['0', '1.5']) {
+      const r = run([...method, '--gpus', got]);
+      assert.equal(r.code, 1, `${method.join(' ')} --gpus ${got}: ${r.out}`);
+      assert.equal(r.err, msg(got));
+    }
+  }
+  // The config --print-config writes is the one refused when it is read back.
+  const cfg = run(['--method', 'quick', '--params', '70', '--gpus', '1.5', '--print-config']);
+  assert.equal(JSON.parse(cfg.out).gpus, 1.5);
+  const back = run(['--config', '-', '--format', 'json'], cfg.out);
+  assert.equal(back.code, 1);
+  assert.deepEqual(JSON.parse(back.out).error, { field: 'gpus', message: 'gpus must be a whole number in [1, 1048576] GPUs, got 1.5' });
+  // A whole count in range still runs: 70e9 x (2 + 2 + 12) B = 1120 GB states (the count only sizes the guide's share).
+  const ok = run(['--method', 'quick', '--params', '70', '--gpus', '8', '--format', 'json']);
+  assert.equal(ok.code, 0, ok.err);
+  assert.equal(JSON.parse(ok.out).breakdown.weights + JSON.parse(ok.out).breakdown.gradients + JSON.parse(ok.out).breakdown.optimizer, 1120e9);
+});
+
 test('a typed flag the method or task never reads is named in a note, not dropped without a word', () => {
   const notes = (args) => {
     const r = run([...args, '--format', 'json']);

@@ -52,3 +52,14 @@ test('--print-config of llama.cpp, vLLM, HF, training and fine-tuning configs re
     assert.equal(read_back.total_bytes, direct.total_bytes, args.join(' '));
   }
 });
+
+test('--set parallel.virtual_stages=4 with the 1f1b schedule: a note, the bytes of the run without it', () => {
+  const base = ['--method', 'detailed', '--preset', 'llama-3.1-8b', '--gpus', '2', '--set', 'parallel.pp=2'];
+  const chunks = json([...base, '--set', 'parallel.virtual_stages=4']);
+  const plain = json(base);
+  assert.deepEqual(ignored(chunks), ["parallel.virtual_stages is the interleaved schedule's; parallel.schedule is 1f1b: ignored"]);
+  assert.deepEqual(ignored(plain), []);
+  assert.equal(chunks.total_bytes, plain.total_bytes);
+  // Read with the interleaved schedule (32 layers = 2 stages x 4 chunks of 4): no note.
+  assert.deepEqual(ignored(json([...base, '--set', 'parallel.virtual_stages=4', '--set', 'parallel.schedule="interleaved"'])), []);
+});

@@ -112,6 +112,18 @@ test('an estimate has the documented fields (docs/config.md, "Result")', () => {
     assert.match(e.error.message, /batch must be a whole number in \[1, 1048576\] sequences, got 0/);
 });
 
+test('the engine the CLI shares: gpus 0 or 1.5 refused by the quick method, virtual stages with 1f1b named', () => {
+    // The field table's gpus: a whole number in [1, 1048576] GPUs, as the guide method already said.
+    for (const gpus of [0, 1.5])
+        assert.deepEqual(vc.estimate({ method: 'quick', params_b: 70, gpus }),
+            { ok: false, error: { field: 'gpus', message: `gpus must be a whole number in [1, 1048576] GPUs, got ${gpus}` } });
+    const base = { method: 'detailed', task: 'training', model: { preset: 'llama-3.1-8b' }, gpus: 2 };
+    const chunks = vc.estimate({ ...base, parallel: { pp: 2, virtual_stages: 4, schedule: '1f1b' } });
+    const plain = vc.estimate({ ...base, parallel: { pp: 2 } });
+    assert.ok(chunks.notes.includes("parallel.virtual_stages is the interleaved schedule's; parallel.schedule is 1f1b: ignored"));
+    assert.equal(chunks.total_bytes, plain.total_bytes);
+});
+
 test('defaults: no config, undefined, {} and "{}" are the same documented defaults', () => {
     const d = vc.resolveConfig({});
     assert.equal(d.schema_version, 1);

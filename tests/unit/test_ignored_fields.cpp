@@ -96,3 +96,18 @@ TEST_CASE("the page's estimate() names no hidden field: a visitor's llama.cpp se
           std::vector<std::string>{"inference.llamacpp.n_gpu_layers is llama.cpp's; inference.engine is vllm: ignored"});
     CHECK(document.value.total_bytes == page.value.total_bytes);
 }
+
+TEST_CASE("parallel.virtual_stages with the 1f1b schedule is named: virtual stages need the interleaved schedule", "[ignored_fields]") {
+    // Megatron-LM has no 1F1B with model chunks to refuse: a virtual pipeline size is what selects the
+    // interleaved schedule (megatron/core/pipeline_parallel/schedules.py get_forward_backward_func), so the
+    // setting is dropped here, with a word, not refused.
+    const std::string base = R"({"method": "detailed", "task": "training", "model": {"preset": "llama-3.1-8b"}, "gpus": 2, "parallel": {"pp": 2)";
+    const auto e = run(base + R"(, "virtual_stages": 4, "schedule": "1f1b"}})");
+    CHECK(ignored_notes(e) == std::vector<std::string>{"parallel.virtual_stages is the interleaved schedule's; parallel.schedule is 1f1b: ignored"});
+    // Ignored means ignored: the bytes of the same 1F1B run without it, to the byte.
+    const auto plain = run(base + "}}");
+    CHECK(ignored_notes(plain).empty());
+    CHECK(e.total_bytes == plain.total_bytes);
+    // With the interleaved schedule it is read (32 layers: 2 stages x 4 chunks of 4): no note.
+    CHECK(ignored_notes(run(base + R"(, "virtual_stages": 4, "schedule": "interleaved"}})")).empty());
+}
