@@ -135,34 +135,43 @@ int plan_command(int argc, char** argv) {
     if (!out.value("ok", false)) { print_error(opt, Error{out["error"].value("field", ""), out["error"].value("message", "")}); return 1; }
     if (opt.format == "json") { std::printf("%s\n", io::dump(out, 2).c_str()); return 0; }
     const json& p = out["plan"];
-    std::printf("%d x %s (%d per node on %s), %s between nodes; global batch %.0f x %.0f tokens; target %s GB per GPU\n",
-                p["gpus"].get<int>(), p["gpu"].get<std::string>().c_str(), p["gpus_per_node"].get<int>(), p["intra_fabric"].get<std::string>().c_str(),
-                p["fabric"].get<std::string>().c_str(), p["global_batch"].get<double>(), p["seq"].get<double>(), gb(p["target_bytes"].get<double>()).c_str());
-    const long long evaluated = p["evaluated"].get<long long>();
-    std::printf("%lld %s evaluated, %lld fit\n", evaluated, noun_for(static_cast<double>(evaluated), "layouts").c_str(), p["fitting"].get<long long>());
-    if (!p["ranked"].empty()) {
-        std::printf("%3s  %-46s %9s %8s %6s %10s %8s %8s %9s %12s\n", "#", "layout", "GB/GPU", "step s", "MFU", "tok/s/GPU", "comm s", "bubble s", "days", "rent USD");
-        int i = 0;
-        bool budget = false;  // days and cost exist for a token budget only (plan.train_tokens > 0)
-        for (const auto& r : p["ranked"]) {
-            char days[32] = "-", rent[32] = "-";
-            if (r["train_days"].get<double>() > 0) {
-                budget = true;
-                std::snprintf(days, sizeof days, "%.1f", r["train_days"].get<double>());
-                std::snprintf(rent, sizeof rent, "%.0f", r["rent_usd"].get<double>());
+    // A serving goal (--serve) answers with its checklist and clusters: the training search of the
+    // same cluster (global batch, layouts, rejections) would read as the answer; --format json keeps it.
+    const bool serving = out.contains("serve_clusters");
+    if (serving)
+        std::printf("%d x %s (%d per node on %s): serving; the training layouts of this cluster are in --format json (plan)\n",
+                    p["gpus"].get<int>(), p["gpu"].get<std::string>().c_str(), p["gpus_per_node"].get<int>(), p["intra_fabric"].get<std::string>().c_str());
+    else
+        std::printf("%d x %s (%d per node on %s), %s between nodes; global batch %.0f x %.0f tokens; target %s GB per GPU\n",
+                    p["gpus"].get<int>(), p["gpu"].get<std::string>().c_str(), p["gpus_per_node"].get<int>(), p["intra_fabric"].get<std::string>().c_str(),
+                    p["fabric"].get<std::string>().c_str(), p["global_batch"].get<double>(), p["seq"].get<double>(), gb(p["target_bytes"].get<double>()).c_str());
+    if (!serving) {
+        const long long evaluated = p["evaluated"].get<long long>();
+        std::printf("%lld %s evaluated, %lld fit\n", evaluated, noun_for(static_cast<double>(evaluated), "layouts").c_str(), p["fitting"].get<long long>());
+        if (!p["ranked"].empty()) {
+            std::printf("%3s  %-46s %9s %8s %6s %10s %8s %8s %9s %12s\n", "#", "layout", "GB/GPU", "step s", "MFU", "tok/s/GPU", "comm s", "bubble s", "days", "rent USD");
+            int i = 0;
+            bool budget = false;  // days and cost exist for a token budget only (plan.train_tokens > 0)
+            for (const auto& r : p["ranked"]) {
+                char days[32] = "-", rent[32] = "-";
+                if (r["train_days"].get<double>() > 0) {
+                    budget = true;
+                    std::snprintf(days, sizeof days, "%.1f", r["train_days"].get<double>());
+                    std::snprintf(rent, sizeof rent, "%.0f", r["rent_usd"].get<double>());
+                }
+                std::printf("%3d  %-46s %9s %8.2f %5.1f%% %10.0f %8.2f %8.2f %9s %12s\n", ++i, r["layout"]["label"].get<std::string>().c_str(),
+                            gb(r["memory_bytes"].get<double>()).c_str(), r["step_s"].get<double>(), 100 * r["mfu"].get<double>(),
+                            r["tokens_per_s_per_gpu"].get<double>(), r["comm_exposed_s"].get<double>(), r["bubble_s"].get<double>(), days, rent);
             }
-            std::printf("%3d  %-46s %9s %8.2f %5.1f%% %10.0f %8.2f %8.2f %9s %12s\n", ++i, r["layout"]["label"].get<std::string>().c_str(),
-                        gb(r["memory_bytes"].get<double>()).c_str(), r["step_s"].get<double>(), 100 * r["mfu"].get<double>(),
-                        r["tokens_per_s_per_gpu"].get<double>(), r["comm_exposed_s"].get<double>(), r["bubble_s"].get<double>(), days, rent);
+            if (!budget) std::printf("days and cost: --tokens N (plan.train_tokens) sets the token budget they are for\n");
         }
-        if (!budget) std::printf("days and cost: --tokens N (plan.train_tokens) sets the token budget they are for\n");
+        if (!p["rejected"].empty()) {
+            std::printf("rejected:\n");
+            for (const auto& c : p["rejected"])
+                std::printf("  %6lld  %s; e.g. %s\n", c["count"].get<long long>(), c["reason"].get<std::string>().c_str(), c["example"].get<std::string>().c_str());
+        }
+        for (const auto& n : p["notes"]) std::printf("note: %s\n", n.get<std::string>().c_str());
     }
-    if (!p["rejected"].empty()) {
-        std::printf("rejected:\n");
-        for (const auto& c : p["rejected"])
-            std::printf("  %6lld  %s; e.g. %s\n", c["count"].get<long long>(), c["reason"].get<std::string>().c_str(), c["example"].get<std::string>().c_str());
-    }
-    for (const auto& n : p["notes"]) std::printf("note: %s\n", n.get<std::string>().c_str());
     if (out["checklist"].is_object()) {
         const json& c = out["checklist"];
         const bool serve = c["goal"] == "serve";

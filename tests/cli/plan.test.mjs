@@ -112,6 +112,11 @@ test('plan --clusters --serve: replicas x TP, throughput and cost per million to
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, /clusters for serving/);
   assert.match(t.out, /8 x h100-80gb\s+\d+ x TP\d/);
+  // The text answers the serving goal: the same cluster's training search (its global batch, layouts
+  // and out-of-memory rejections) stays in --format json only.
+  assert.match(t.out, /^8 x h100-80gb \(8 per node on nvlink4\): serving; the training layouts/);
+  assert.doesNotMatch(t.out, /global batch|layouts evaluated|rejected:/);
+  assert.ok(j.plan.evaluated > 0);
   const bad = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--serve', 'lots']);
   assert.equal(bad.code, 2);
   const zero = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--serve', '0', '--format', 'json']);
