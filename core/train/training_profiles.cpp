@@ -11,8 +11,8 @@ namespace {
 ProfileBehaviour hf_trainer() {
     ProfileBehaviour p;
     p.no_sync_accumulation = true;  // Accelerate's accumulate() wraps FSDP/DDP in no_sync()
-    // eager_rmsnorm (default): transformers LlamaRMSNorm upcasts, hidden_states.to(torch.float32), and
-    // returns self.weight * hidden_states.to(input_dtype) (models/llama/modeling_llama.py).
+    // eager_rmsnorm (default): transformers' LlamaRMSNorm.forward upcasts, hidden_states.to(torch.float32), and
+    // returns self.weight * hidden_states.to(input_dtype) (src/transformers/models/llama/modeling_llama.py at 0022728).
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
