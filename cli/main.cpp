@@ -33,6 +33,6 @@ int main(int argc, char** argv) {
     if (opt.format == "json")
         std::printf("%s\n", vc::io::estimate_text(est.value, 2).c_str());
     else
-        std::fputs(vc::io::format_table(est.value).c_str(), stdout);
+        std::fputs(vc::io::format_table(est.value, vc::gpu_count_rule(cfg)).c_str(), stdout);
     return 0;
 }

@@ -64,8 +64,67 @@ void fill_catalog_fits(Estimate& e, double bytes, double target_utilization, con
         f.utilization = per_gpu_bytes / g.memory_bytes;
         f.fits = per_gpu_bytes <= g.memory_bytes;
         f.within_target = per_gpu_bytes <= g.memory_bytes * target_utilization;
-        f.gpus_needed = f.fits ? 1 : 0;
+        f.gpus_needed = f.within_target ? 1 : 0;
         e.fits.push_back(f);
+    }
+}
+
+void apply_one_machine_rule(Estimate& e) {
+    auto mac = [](const GpuFit& f) {
+        const GpuSpec* g = find_gpu(f.gpu_id);
+        return g && g->unified ? g : nullptr;
+    };
+    for (auto& f : e.fits) {
+        if (!mac(f)) continue;
+        if (f.gpus_needed > 1) f.gpus_needed = 0;
+        // Within the target per GPU of a layout over several GPUs: one Mac does not hold the job.
+        if (f.gpus_needed == 0 && f.within_target) f.fits = f.within_target = false;
+    }
+    for (auto& f : e.fits) {
+        const GpuSpec* g = mac(f);
+        if (!g || f.gpus_needed > 0) continue;
+        f.mac_needed_bytes = 0;
+        for (const auto& o : e.fits)
+            if (const GpuSpec* h = mac(o); h && o.gpus_needed == 1 && h->memory_bytes > g->memory_bytes &&
+                                          (f.mac_needed_bytes == 0 || h->memory_bytes < f.mac_needed_bytes))
+                f.mac_needed_bytes = h->memory_bytes;
+    }
+}
+
+std::string gpu_count_rule(const Config& cfg) {
+    const std::string target = "within the " + num(std::round(cfg.target_utilization * 1000) / 10) + "% target";
+    const char* whole = "; fits: within one whole card at this layout; a Mac (unified memory) is one machine, never a count of them";
+    if (cfg.method == Method::Quick)
+        return "needed: the quick rule's own count, ceil(total with its 20% margin / the card's nominal GB): the whole card, no "
+               "headroom target (the other methods count within the target); fits: one card holds the total with its margin";
+    if (cfg.method == Method::Guide)
+        return std::string(cfg.task == Task::Inference ? "needed: 1 when one GPU holds the guide's total " + target +
+                                                             " (its inference formula does not split over GPUs), else none"
+                                                       : "needed: the fewest of each type at which the guide's per-GPU total (divided over them) is " + target) +
+               whole;
+    if (cfg.task != Task::Inference)
+        return "needed: the fewest of each type at which each GPU is " + target + " (data parallelism grown; TP, PP, CP as set)" + whole;
+    if (cfg.inference.engine == Engine::Vllm)
+        return "needed: the fewest of each type (tensor parallelism 1, 2, 4, ...) at which vLLM's KV pool, within its gpu_memory_utilization " +
+               num(cfg.inference.vllm.gpu_memory_utilization) + ", holds the sequences (vLLM's own budget, not the target)" + whole;
+    return "needed: the fewest of each type (the layers split over them) at which each GPU is " + target +
+           (cfg.inference.engine == Engine::LlamaCpp ? " (a Mac: of its GPU working-set limit, and its RAM)" : "") + whole;
+}
+
+// The guide's training formula divides everything by the GPU count: the per-GPU total at n GPUs is
+// (the total at the config's count x that count) / n, so the fewest n within each GPU's target is
+// a ceiling (up to the most GPUs a job may have; 0 past it).
+static void guide_gpu_counts(Estimate& e, const Config& cfg) {
+    const double job = e.buffered_bytes * cfg.gpus;
+    const double most = find_field("gpus")->max;
+    for (auto& f : e.fits) {
+        const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
+        if (!g || !(g->memory_bytes > 0)) continue;
+        const double budget = g->memory_bytes * cfg.target_utilization;
+        double n = std::max(1.0, std::ceil(job / budget));
+        while (n > 1 && job / (n - 1) <= budget) --n;  // rounding of the division, either way
+        while (n <= most && job / n > budget) ++n;
+        f.gpus_needed = n <= most ? static_cast<int>(n) : 0;
     }
 }
 
@@ -123,6 +182,7 @@ static Outcome<Estimate> run_method(const Config& cfg) {
             if (r.ok) {
                 fill_catalog_fits(r.value, r.value.buffered_bytes, cfg.target_utilization);
                 add_custom_gpu_fit(r.value, cfg, r.value.buffered_bytes);
+                if (cfg.task != Task::Inference) guide_gpu_counts(r.value, cfg);
             }
             return with_window_note(std::move(r), cfg);
         }
@@ -231,6 +291,7 @@ Outcome<Estimate> estimate(const Config& cfg) {
     if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);
     if (cfg.inference.has_custom_gpu && !check_custom_gpu(cfg.inference.custom_gpu, err)) return Outcome<Estimate>::failure(err);
     auto r = run_method(cfg);
+    if (r.ok) apply_one_machine_rule(r.value);
     if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);
     return r;
 }

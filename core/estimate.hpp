@@ -46,9 +46,23 @@ bool check_target_utilization(const Config& cfg, Error& err);
 // figure and the config's inputs that drive it instead of printing NaN, Inf or a negative size.
 bool check_result(const Estimate& e, const Config& cfg, Error& err);
 
-// For each catalog GPU: how many of it a job needs when each GPU must hold `per_gpu_bytes`
-// (1 when it fits on one, 0 when it never fits) and whether it fits with `gpus` of them.
-// With `own`, each card's fit counts its own CUDA context (bytes_on; detailed training).
+// For each catalog GPU: whether `per_gpu_bytes` fits it (the whole card) and is within its
+// memory x target_utilization, and 1 GPU needed when it is within the target, else 0 (a method
+// whose per-GPU total shrinks with the count, the guide's training and detailed training, then
+// counts the fewest within the target itself). With `own`, each card's fit counts its own CUDA
+// context (bytes_on; detailed training).
 void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization, const OwnContext* own = nullptr);
+
+// A Mac (a unified-memory GPU of the catalog) is one machine, never a count of them: its row needs
+// 1 or none (a count above 1, or a layout over several GPUs that each hold their share, reads as
+// not fitting), and a row that needs none names the memory of the smallest catalog Mac whose row
+// needs 1 (mac_needed_bytes; 0 when none does). estimate() applies it to every method's fits.
+void apply_one_machine_rule(Estimate& e);
+
+// The rule behind a result's GPU counts for `cfg`'s method, task and engine, in one sentence for a
+// front end's table header or tooltip (the CLI's "GPUs" line, the page's GPU table), e.g. "needed:
+// the fewest of each type at which each GPU is within the 75% target (data parallelism grown; TP,
+// PP, CP as set); fits: within one whole card; a Mac is one machine".
+std::string gpu_count_rule(const Config& cfg);
 
 }  // namespace vc

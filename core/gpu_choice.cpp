@@ -13,6 +13,11 @@ const GpuSpec* config_gpu(const Config& cfg) {
 
 std::string config_gpu_id(const Config& cfg) { return cfg.inference.has_custom_gpu ? kCustomGpuId : cfg.gpu_id; }
 
+const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id) {
+    if (gpu_id == kCustomGpuId) return cfg.inference.has_custom_gpu ? &cfg.inference.custom_gpu : nullptr;
+    return find_gpu(gpu_id);
+}
+
 bool check_custom_gpu(const GpuSpec& g, Error& err) {
     return check_members({{"inference.gpu_custom.memory_gib", g.memory_bytes},
                           {"inference.gpu_custom.bandwidth_gbps", g.bandwidth_gbps},
@@ -37,7 +42,7 @@ void add_custom_gpu_fit(Estimate& e, const Config& cfg, double bytes, const OwnC
     f.utilization = per_gpu_bytes / g.memory_bytes;
     f.fits = per_gpu_bytes <= g.memory_bytes;
     f.within_target = per_gpu_bytes <= g.memory_bytes * cfg.target_utilization;
-    f.gpus_needed = f.fits ? 1 : 0;
+    f.gpus_needed = f.within_target ? 1 : 0;
     e.fits.push_back(f);
 }
 

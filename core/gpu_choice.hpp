@@ -19,6 +19,9 @@ inline constexpr const char* kCustomGpuId = "custom";
 const GpuSpec* config_gpu(const Config& cfg);
 // The id of that GPU in an estimate's fits ("custom" for the custom GPU), "" for none.
 std::string config_gpu_id(const Config& cfg);
+// The GPU of one row of an estimate's fits: the catalog entry, or the config's custom GPU for
+// "custom"; nullptr for neither.
+const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id);
 // Checks the custom GPU's figures (fields "inference.gpu_custom.*"): memory > 0, the speed figures
 // >= 0 (0: unknown, the speed answers say so), SMs and threads per SM in [0, 4096] (0: unknown,
 // the flat CUDA context).
@@ -34,7 +37,7 @@ struct OwnContext {
 double bytes_on(const GpuSpec& g, double bytes, const OwnContext* own);
 
 // Adds the custom GPU's fit to `e.fits` (per-GPU bytes over its memory; bytes_on it with `own`),
-// when the config gives one.
+// when the config gives one: 1 GPU needed when within the target, else 0 (as fill_catalog_fits).
 void add_custom_gpu_fit(Estimate& e, const Config& cfg, double per_gpu_bytes, const OwnContext* own = nullptr);
 
 }  // namespace vc

@@ -14,12 +14,20 @@ struct Component {
     std::string formula;  // the formula with the numbers put in, e.g. "7e9 params x 2 B"
 };
 
+// One GPU type's row. The rule every method and task follows (docs/methods.md, "GPU counts"):
+// gpus_needed is the fewest GPUs of this type at which the per-GPU total is within the headroom
+// target (Config::target_utilization; vLLM: its KV pool within gpu_memory_utilization holds the
+// sequences), by the method's own per-GPU formula; `fits` is the whole card at the config's own
+// layout. The one exception is the quick rule, kept as published: ceil(total with its 20% margin
+// / the card's nominal GB), no target. A Mac (unified memory) is one machine: 1 or none
+// (apply_one_machine_rule).
 struct GpuFit {
     std::string gpu_id;
-    int gpus_needed = 0;       // GPUs of this type the method says the job needs (0 = cannot fit at any count)
+    int gpus_needed = 0;       // the fewest GPUs of this type within the target (0 = no count up to the method's limit)
     double utilization = 0;    // per-GPU total / usable memory of one GPU
     bool fits = false;         // per-GPU total <= the GPU's memory (it would run)
     bool within_target = false; // per-GPU total <= memory x the config's target_utilization
+    double mac_needed_bytes = 0; // a Mac row that does not hold it: the memory of the smallest catalog Mac that does (0: none does, or not a Mac)
 };
 
 struct Metric {

@@ -339,6 +339,8 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
         w.member("fits", f.fits);
         w.member("gpu", f.gpu_id);
         w.member("gpus_needed", f.gpus_needed);
+        // A Mac that does not hold it (one machine: core/estimate.hpp apply_one_machine_rule).
+        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0) w.member("mac_needed_bytes", f.mac_needed_bytes);
         w.member("utilization", f.utilization);
         w.member("within_target", f.within_target);
         w.end_object();

@@ -46,7 +46,7 @@ std::string fmt_value(double v) {
 
 }  // namespace
 
-std::string format_table(const Estimate& e) {
+std::string format_table(const Estimate& e, const std::string& count_rule) {
     const int w = label_width(e);
     std::string out;
     out += "vramcalc: " + e.method + " method, " + e.task + " (per GPU)\n";
@@ -77,10 +77,18 @@ std::string format_table(const Estimate& e) {
     }
     if (!e.launch_command.empty()) out += "Launch: " + e.launch_command + "\n";
     if (!e.fits.empty()) {
-        out += "GPUs:\n";
+        out += count_rule.empty() ? "GPUs:\n" : "GPUs (" + count_rule + "):\n";
         for (const auto& f : e.fits) {
             const GpuSpec* g = find_gpu(f.gpu_id);
-            const char* verdict = !f.fits ? "does not fit" : f.within_target ? "fits within target" : "fits, above target";
+            std::string verdict = !f.fits ? "does not fit" : f.within_target ? "fits within target" : "fits, above target";
+            // A Mac is one machine (core/estimate.hpp apply_one_machine_rule): the Mac that would hold it.
+            if (g && g->unified && f.gpus_needed == 0) {
+                char mac[96];
+                if (f.mac_needed_bytes > 0) std::snprintf(mac, sizeof mac, "; one Mac: needs a Mac with >= %.0f GiB (%.0f GB)", bytes_to_gib(f.mac_needed_bytes),
+                                  bytes_to_gb(f.mac_needed_bytes));
+                else std::snprintf(mac, sizeof mac, "; one Mac: no Mac in the catalog holds it");
+                verdict += mac;
+            }
             char need[32];
             if (f.gpus_needed > 0)
                 std::snprintf(need, sizeof need, "%4d needed", f.gpus_needed);
@@ -88,7 +96,7 @@ std::string format_table(const Estimate& e) {
                 std::snprintf(need, sizeof need, "%4s needed", "-");
             char buf[256];
             std::snprintf(buf, sizeof buf, "  %-*s %s   %7.1f%% of one   %s\n", w, g ? g->name.c_str() : f.gpu_id.c_str(), need,
-                          f.utilization * 100, verdict);
+                          f.utilization * 100, verdict.c_str());
             out += buf;
         }
     }

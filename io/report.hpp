@@ -8,7 +8,8 @@
 
 namespace vc::io {
 
-std::string format_table(const Estimate& e);
+// `count_rule`: what the GPU counts mean (core gpu_count_rule), on the "GPUs" line; empty: none.
+std::string format_table(const Estimate& e, const std::string& count_rule = "");
 
 // "14.00 GB" or "13.04 GiB": two decimals and the unit label.
 std::string format_bytes(double bytes, bool gib);

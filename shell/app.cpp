@@ -222,6 +222,11 @@ void complete_results(App& a) {
             row.fit.gpus_needed = s.ok && s.value.value > 0 ? static_cast<int>(s.value.value) : 0;
             row.solver_note = s.ok ? s.value.explanation : page_words(s.error.message);
         }
+        // A Mac is one machine (the solver counts 1 or none there): its row says so, and which Mac would hold it.
+        Estimate rows;
+        for (const auto& row : res.gpus) rows.fits.push_back(row.fit);
+        apply_one_machine_rule(rows);
+        for (size_t i = 0; i < res.gpus.size(); ++i) res.gpus[i].fit = rows.fits[i];
     }
 
     res.suggestions = fit_suggestions(a.inputs);

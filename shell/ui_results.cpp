@@ -16,6 +16,7 @@
 #include <string>
 
 #include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
 #include "core/gpu_choice.hpp"
 #include "state/format.hpp"
 #include "state/report.hpp"
@@ -620,8 +621,21 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TableSetupColumn("Memory", ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn("Price of that many", ImGuiTableColumnFlags_WidthFixed);
     }
+    // What the counts mean (core gpu_count_rule): training's rows are the detailed model's "Fewest GPUs"
+    // whatever the method shown (complete_results), serving's the method's own.
+    Config counted = a.inputs;
+    if (counted.task != Task::Inference) set_method(counted, Method::Detailed);
+    const std::string count_rule = "GPUs " + gpu_count_rule(counted) + ".";
     ImGui::PushFont(font(Font::Small));
-    ImGui::TableHeadersRow();
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < cols; ++c) {
+        ImGui::TableSetColumnIndex(c);
+        ImGui::TableHeader(ImGui::TableGetColumnName(c));
+        if (c == 2) {
+            tooltip(count_rule.c_str());
+            reg(a, "fits/gpus_header");
+        }
+    }
     ImGui::PopFont();
     const double target = a.results.target_utilization;
     for (const auto& row : r.gpus) {
@@ -667,10 +681,22 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TextUnformatted(pct.c_str());
 
         ImGui::TableSetColumnIndex(2);
-        if (f.gpus_needed > 0) {
+        if (g && g->unified && f.gpus_needed == 0 && (row.from_method || row.from_solver)) {
+            // A Mac is one machine, never a count of them: the row says which Mac would hold it.
+            const std::string mac = f.mac_needed_bytes > 0 ? "Mac >= " + format_size(f.mac_needed_bytes, gib) : std::string("no Mac");
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+            ImGui::TextUnformatted(mac.c_str());
+            ImGui::PopStyleColor();
+            reg(a, "fit/" + f.gpu_id + "/mac");
+            tooltip(("A Mac is one machine: " + name + " does not hold this within the budget; " +
+                     (f.mac_needed_bytes > 0 ? "it needs a Mac with at least " + format_size(f.mac_needed_bytes, gib) + " of unified memory (the smallest in the catalog that holds it)."
+                                             : std::string("no Mac in the catalog holds it.")))
+                        .c_str());
+        } else if (f.gpus_needed > 0) {
             ImGui::Text("%d", f.gpus_needed);
             if (row.from_solver)
                 tooltip(("Fewest GPUs of this type (detailed model, data parallelism grown; TP, PP, CP as set): " + row.solver_note).c_str());
+            else tooltip(count_rule.c_str());
         } else {
             ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
             ImGui::TextUnformatted("\xe2\x80\x94");

@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "core/catalog/gpus.hpp"
 
 namespace vc {
 
@@ -40,6 +41,8 @@ double cuda_context_bytes(const GpuSpec* gpu, bool lazy_loading, double stack_li
     if (!gpu || resident_threads(*gpu) <= 0) return lazy_loading ? kCudaContextLazyBytes : kCudaContextEagerBytes;
     return framework_bytes(lazy_loading) + cuda_local_memory_bytes(*gpu, stack_limit_bytes);
 }
+
+const char* gpu_runtime_name(const GpuSpec* gpu) { return gpu && gpu_vendor(*gpu) == "apple" ? "Metal" : "CUDA"; }
 
 CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes) {
     const double reading = lazy_loading ? kCudaContextLazyBytes : kCudaContextEagerBytes;

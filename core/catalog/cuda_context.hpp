@@ -87,6 +87,9 @@ struct CudaContext {
 // a unified-memory Mac the formula says the flat figure stands in for Metal's unmeasured context.
 // One function for training (core/train/training.cpp) and serving (core/serve/inference.cpp).
 CudaContext cuda_context(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes = kCudaStackLimitBytes);
+// The name of that context on `gpu` for a result's label: "Metal" on an Apple GPU (PyTorch's MPS
+// backend and llama.cpp run on Metal there), else "CUDA" (none chosen included).
+const char* gpu_runtime_name(const GpuSpec* gpu);
 // Its bytes alone (no text: the fits on every catalog GPU).
 double cuda_context_bytes(const GpuSpec* gpu, bool lazy_loading, double stack_limit_bytes = kCudaStackLimitBytes);
 

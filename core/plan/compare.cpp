@@ -174,11 +174,11 @@ ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const
     Error range;
     if (!check_value("plan.gpus", c.gpus, range)) return why(range);
     const NodeSpec* node = find_node(c.gpu_id);
-    const int per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);
-    // The plan's prices are its GPU type's (cluster_plan_request): another type takes its catalog's.
-    const bool own = c.gpu_id == base.gpu_id;
-    const double price = own && in.price_per_hour_usd >= 0 ? in.price_per_hour_usd : g->price_per_hour_usd;
-    const double buy = own && in.purchase_usd >= 0 ? in.purchase_usd : (node ? node->purchase_usd : 0);
+    // The plan's prices and node size are its GPU type's: another type takes its catalogs' (plan_inputs_for_gpu).
+    const PlanInputs own = plan_inputs_for_gpu(base, in, c.gpu_id);
+    const int per_node = own.gpus_per_node > 0 ? own.gpus_per_node : (node ? node->gpus_per_node : 8);
+    const double price = own.price_per_hour_usd >= 0 ? own.price_per_hour_usd : g->price_per_hour_usd;
+    const double buy = own.purchase_usd >= 0 ? own.purchase_usd : (node ? node->purchase_usd : 0);
     const double context = goal.context > 0 ? goal.context : base.inference.context;
     std::string last_error = "no tensor-parallel size holds one sequence of " + fixed(context, 0) + " " + noun_for(context, "tokens");
     bool have = false;

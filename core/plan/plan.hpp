@@ -350,6 +350,10 @@ std::vector<ParetoPoint> pareto_points_from(const PlanResult& p);
 PlanInputs fabric_plan_inputs(const PlanInputs& in, const std::string& fabric);
 Outcome<FabricPoint> fabric_point_from(const Config& cfg, const PlanInputs& fabric_in, const Layout& reference, double target_efficiency,
                                        const Outcome<PlanResult>& p);
+// The request's inputs for a candidate of GPU type `gpu_id`: the overrides that describe the plan's
+// own GPU type (plan.price_per_hour_usd, plan.purchase_usd, plan.gpus_per_node, plan.intra_spec)
+// apply to that type only; another type takes its catalogs' (its price, its node's size and link).
+PlanInputs plan_inputs_for_gpu(const Config& cfg, const PlanInputs& in, const std::string& gpu_id);
 void cluster_plan_request(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, Config& cluster_cfg, PlanInputs& cluster_in);
 // `index`: the cluster's place in the request (its errors are named plan.clusters[index].*), -1 for none.
 ClusterResult cluster_result_from(const Config& cluster_cfg, const PlanInputs& cluster_in, const ClusterCandidate& c,

@@ -921,12 +921,21 @@ Error cluster_error(Error e, size_t i) {
     return e;
 }
 
+PlanInputs plan_inputs_for_gpu(const Config& cfg, const PlanInputs& in, const std::string& gpu_id) {
+    PlanInputs pi = in;
+    if (gpu_id == cfg.gpu_id) return pi;
+    pi.price_per_hour_usd = pi.purchase_usd = -1;
+    pi.gpus_per_node = 0;
+    pi.intra_override = FabricSpec{};
+    return pi;
+}
+
 void cluster_plan_request(const Config& cfg, const PlanInputs& in, const ClusterCandidate& c, Config& cc, PlanInputs& pi) {
     cc = cfg;
     cc.gpu_id = c.gpu_id;
-    pi = in;
-    // The plan's prices are its GPU type's: another type takes its catalog's.
-    if (c.gpu_id != cfg.gpu_id) pi.price_per_hour_usd = pi.purchase_usd = -1;
+    // The plan's prices and node (plan.gpus_per_node, plan.intra_spec) are its GPU type's: another
+    // type takes its catalogs' (plan_inputs_for_gpu).
+    pi = plan_inputs_for_gpu(cfg, in, c.gpu_id);
     pi.gpus = c.gpus;
     pi.fabric = c.fabric;
     pi.top = 1;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/catalog/fabrics.hpp"
 #include "core/config.hpp"
 #include "core/fields.hpp"
@@ -139,8 +140,9 @@ std::string vllm_sampler_text(const InferenceInputs& in) {
 std::string vllm_non_torch_text(const InferencePlan& p) {
     const InferenceInputs& in = p.in;
     if (in.vllm.non_torch_bytes >= 0) return "measured value from the config";
-    if (in.tp <= 1) return "CUDA runtime";
-    const std::string nccl = p.p2p ? "CUDA runtime + NCCL buffers" : "CUDA runtime; NCCL buffers in host memory (no P2P: SHM transport)";
+    const std::string runtime = std::string(gpu_runtime_name(p.has_gpu ? p.gpu.get() : nullptr)) + " runtime";
+    if (in.tp <= 1) return runtime;
+    const std::string nccl = p.p2p ? runtime + " + NCCL buffers" : runtime + "; NCCL buffers in host memory (no P2P: SHM transport)";
     if (!p.all_reduce_off) return nccl + " + custom all-reduce IPC buffers " + num(in.constants.vllm_custom_all_reduce_bytes / 1048576) + " MiB";
     return nccl + "; custom all-reduce off (" + p.all_reduce_off + ")";
 }
@@ -1116,7 +1118,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                         (in.hf.legacy_cache ? "; transformers < 4.42: a second copy of the cache while decoding" : "") +
                                         (hf_repeat_kv_bytes(p, n, c) > 0 ? "; K and V repeated to every query head at " + num(c) + " tokens: " + num(hf_repeat_kv_bytes(p, n, c) / 1048576.0) + " MiB" : "") +
                                         (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
-            e.components.push_back({"runtime", "CUDA context", mem.runtime,
+            e.components.push_back({"runtime", std::string(gpu_runtime_name(p.has_gpu ? p.gpu.get() : nullptr)) + " context", mem.runtime,
                                     std::string("outside PyTorch's allocator") +
                                         (in.hf.lazy_loading ? "" : "; eager module loading: every kernel loaded at start-up") + "; " +
                                         serving_context_formula(p)});
@@ -1140,10 +1142,13 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         add_metric(e, "kv_needed_bytes", "KV the sequences need", n * seq_kv, "bytes");
     } else {
         // -nkvo: no KV on the GPU, so no capacity left for it there (system RAM bounds it).
+        // Within the target, as the verdict and the GPU counts: what the GPU's share (its memory,
+        // a Mac's working-set limit) x target_utilization leaves after the rest; the solver's
+        // kv_capacity answer is the same figure.
         if (p.has_gpu && !(p.engine == Engine::LlamaCpp && in.llamacpp.no_kv_offload)) {
-            const double usable = (p.engine == Engine::LlamaCpp ? p.gpu_capacity : p.gpu->memory_bytes) - (mem.total() - mem.kv);
+            const double usable = p.gpu_capacity * budget_share(p) - (mem.total() - mem.kv);
             const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
-            add_metric(e, "kv_capacity_tokens", "KV capacity left on the GPU", tokens, "tokens");
+            add_metric(e, "kv_capacity_tokens", "KV capacity within the target", tokens, "tokens");
         }
         // The reading is bounded by the card (a failed cudaMalloc releases the cache): without a GPU
         // the bound alone can be absurd, so the metric needs one, and a CUDA/HIP one (Apple's MPS

@@ -52,7 +52,9 @@ double largest_fitting(Slack slack, double hi) {
     return lo;
 }
 
-double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu->memory_bytes * share : 0; }
+// What the answers may fill on one GPU: its share (its memory, a Mac's working-set limit under
+// llama.cpp: InferencePlan::gpu_capacity) x `share`, the test fits_at makes.
+double capacity(const InferencePlan& p, double share) { return p.has_gpu ? p.gpu_capacity * share : 0; }
 
 // What system RAM has left for llama.cpp's host buffers at this shape (infinity when RAM is not
 // checked: no size given, another engine, or no GPU, which the CPU-only answers handle).
@@ -89,7 +91,8 @@ std::string where(const InferencePlan& p) {
     else if (p.engine == Engine::Vllm)
         s += " (no vLLM pool: weights " + gib(p.weights_gpu) + " + activation peak " + gib(p.activation_peak) + " + non-torch " +
              gib(p.runtime_gpu) + " per GPU exceed the budget " + gib(p.budget) + ")";
-    else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu->memory_bytes);
+    else s += " at " + num(p.target_utilization * 100) + "% of " + gib(p.gpu_capacity) +
+              (p.gpu_capacity != p.gpu->memory_bytes ? " (its GPU working-set limit)" : "");
     return s;
 }
 
@@ -108,7 +111,9 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
     const double c = cfg.inference.context, n = cfg.inference.concurrency;
     const bool vllm = base.engine == Engine::Vllm;
     std::string last_error;
-    for (int count = 1; count <= 64; count = vllm ? count * 2 : count + 1) {
+    // A Mac is one machine (apply_one_machine_rule, core/estimate.hpp): one GPU or none.
+    const int most = base.gpu->unified ? 1 : 64;
+    for (int count = 1; count <= most; count = vllm ? count * 2 : count + 1) {
         auto r = make_inference_plan(cfg, count);
         if (!r.ok) {
             last_error = r.error.message;
@@ -120,7 +125,8 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
                               (vllm ? " with tensor parallelism " + num(count) : std::string(", layers split ") + num(count) + " ways"));
     }
     return answer("min_gpus", "Fewest GPUs", 0, "GPUs",
-                  "does not fit on up to 64 x " + base.gpu->name + (last_error.empty() ? std::string() : " (" + last_error + ")"));
+                  (most == 1 ? "a Mac is one machine: does not fit on one " : "does not fit on up to 64 x ") + base.gpu->name +
+                      (last_error.empty() ? std::string() : " (" + last_error + ")"));
 }
 
 Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {

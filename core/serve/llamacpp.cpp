@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/catalog/cuda_context.hpp"
 #include "core/fields.hpp"
 #include "core/model/presets.hpp"
 #include "core/serve/tensor_override.hpp"
@@ -160,7 +161,7 @@ bool kv_type_quantized(const std::string& id) {
 const char* llamacpp_backend(const InferencePlan& p) {
     if (p.cpu_only || !p.has_gpu) return "CPU";
     const std::string v = gpu_vendor(*p.gpu);
-    if (v == "apple") return "Metal";
+    if (v == "apple") return gpu_runtime_name(p.gpu.get());
     if (v == "amd") return "ROCm";
     if (v == "intel") return "SYCL";
     return "CUDA";

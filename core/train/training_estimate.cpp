@@ -4,10 +4,12 @@
 #include <string>
 
 #include "core/estimate.hpp"
+#include "core/catalog/cuda_context.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/gpu_choice.hpp"
 #include "core/text.hpp"
 #include "core/train/training_internal.hpp"
+#include "core/train/training_solve.hpp"
 
 namespace vc {
 namespace {
@@ -177,8 +179,10 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     e.components.push_back({"temporary", "Temporary buffers", r.temporary, temporary_formula(s, p, r)});
     e.components.push_back({"allocator", "Allocator slack (reserved - allocated)", r.allocator_slack,
                             fnum(s.fragmentation) + " x (activations + logits + temporaries) churn"});
-    e.components.push_back({"runtime", "CUDA context + NCCL", r.runtime,
-                            "CUDA context " + bytes_gb(s.rt.cuda_context_bytes) + " (" + s.context_formula + ")" +
+    const std::string context = std::string(gpu_runtime_name(config_gpu(cfg))) + " context";
+    const bool metal = context == "Metal context";  // PyTorch's MPS backend: no NCCL on a Mac
+    e.components.push_back({"runtime", metal ? context : context + " + NCCL", r.runtime,
+                            context + " " + bytes_gb(s.rt.cuda_context_bytes) + " (" + s.context_formula + ")" +
                                 (s.gpus > 1 ? " + NCCL buffers " + bytes_gb(s.rt.nccl_bytes) : std::string())});
     for (const auto& c : e.components) e.total_bytes += c.bytes;
     e.buffered_bytes = e.total_bytes;
@@ -229,6 +233,16 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     const OwnContext* by_gpu = cfg.runtime.cuda_context_bytes < 0 ? &own : nullptr;
     fill_catalog_fits(e, r.device_total, cfg.target_utilization, by_gpu);
     add_custom_gpu_fit(e, cfg, r.device_total, by_gpu);
+    // GPUs needed: the fewest of each type within its target, data parallelism grown ("min_gpus"'s
+    // search); the config's own count is one when its layout is within the target (a global batch
+    // the search drops can change the total a little).
+    TrainingGpuCounts counts(cfg);
+    for (auto& f : e.fits) {
+        const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
+        if (!g) continue;
+        f.gpus_needed = counts.fewest(*g, by_gpu);
+        if (f.within_target && !g->unified && (f.gpus_needed == 0 || f.gpus_needed > cfg.gpus)) f.gpus_needed = cfg.gpus;
+    }
     return Outcome<Estimate>::success(std::move(e));
 }
 

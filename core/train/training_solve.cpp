@@ -39,21 +39,62 @@ double last_fitting(Fits fits, double hi) {
     return lo;
 }
 
-// Smallest k in [1, hi] with fits(k), for fits monotone (false then true); 0 when fits(hi) is false.
-template <typename Fits>
-double first_fitting(Fits fits, double hi) {
-    if (!fits(hi)) return 0;
-    if (fits(1)) return 1;
-    double lo = 1;
-    while (hi - lo > 1) {
-        const double mid = std::floor((lo + hi) / 2);
-        if (fits(mid)) hi = mid;
-        else lo = mid;
+}  // namespace
+
+TrainingGpuCounts::TrainingGpuCounts(const Config& cfg) : c_(cfg) {
+    // Grow data parallelism (ZeRO/FSDP shards spread further); tensor, pipeline and context
+    // parallelism stay as configured. With experts, dp steps keep ep x etp dividing tp x dp x cp.
+    c_.method = Method::Detailed;
+    c_.training.global_batch = 0;
+    c_.parallel.dp = 0;
+    mp_ = static_cast<long long>(cfg.parallel.tp) * cfg.parallel.pp * cfg.parallel.cp;
+    if (cfg.parallel.ep > 1) {
+        const long long etp = cfg.parallel.etp > 0 ? cfg.parallel.etp : cfg.parallel.tp;
+        const long long need = static_cast<long long>(cfg.parallel.ep) * etp;
+        const long long have = static_cast<long long>(cfg.parallel.tp) * cfg.parallel.cp;
+        step_ = need / std::gcd(need, have);
     }
-    return hi;
+    const double hi = std::floor(kMaxSolveGpus / static_cast<double>(mp_ * step_));
+    steps_ = hi < 1 ? 1 : hi;
 }
 
-}  // namespace
+double TrainingGpuCounts::total_at_step(double k) {
+    for (const auto& [at, total] : memo_)
+        if (at == k) return total;
+    c_.gpus = k * step_ * mp_;
+    // Only gpus (in its range), the global batch and dp (their "auto" 0) differ from a config
+    // whose ranges were checked (TrainingGpuCounts' callers have run it).
+    auto r = training_result(c_, TrainingChecks::RangesChecked);
+    memo_.emplace_back(k, r.ok ? r.value.device_total : -1.0);
+    return memo_.back().second;
+}
+
+double TrainingGpuCounts::total_at(double gpus) { return total_at_step(gpus / (step_ * mp_)); }
+
+int TrainingGpuCounts::fewest(const GpuSpec& g, const OwnContext* own) {
+    const double budget = g.memory_bytes * c_.target_utilization;
+    auto within = [&](double k) {
+        const double t = total_at_step(k);
+        return t >= 0 && bytes_on(g, t, own) <= budget;
+    };
+    // A Mac is one machine (apply_one_machine_rule): one GPU or none.
+    if (g.unified) return mp_ * step_ == 1 && within(1) ? 1 : 0;
+    // Doubling from 1, then halving the last gap: the smallest step count within the target when
+    // memory never grows with the data-parallel size (tests/unit/test_training_properties), as
+    // a bisection of [1, 65536] would, in about 2 log2(answer) totals, most of them shared by every GPU.
+    double lo = 0, hi = 1;
+    while (!within(hi)) {
+        if (hi >= steps_) return 0;
+        lo = hi;
+        hi = std::min(hi * 2, steps_);
+    }
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        if (within(mid)) hi = mid;
+        else lo = mid;
+    }
+    return static_cast<int>(hi * step_ * mp_);
+}
 
 Outcome<Answer> solve_training(const Config& in, const std::string& question) {
     if (in.gpu_id.empty() && !in.inference.has_custom_gpu)
@@ -125,30 +166,22 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
     if (question == "min_gpus") {
         a.label = "Fewest GPUs of the chosen type";
         a.unit = "GPUs";
-        // Grow data parallelism (ZeRO/FSDP shards spread further); tensor, pipeline and context
-        // parallelism stay as configured. With experts, dp steps keep ep x etp dividing tp x dp x cp.
-        Config c = cfg;
-        c.training.global_batch = 0;
-        c.parallel.dp = 0;
-        const long long mp = static_cast<long long>(cfg.parallel.tp) * cfg.parallel.pp * cfg.parallel.cp;
-        long long step = 1;
-        if (cfg.parallel.ep > 1) {
-            const long long etp = cfg.parallel.etp > 0 ? cfg.parallel.etp : cfg.parallel.tp;
-            const long long need = static_cast<long long>(cfg.parallel.ep) * etp;
-            const long long have = static_cast<long long>(cfg.parallel.tp) * cfg.parallel.cp;
-            step = need / std::gcd(need, have);
-        }
-        const double hi = std::floor(kMaxSolveGpus / static_cast<double>(mp * step));
-        const double k = first_fitting([&](double x) { c.gpus = x * step * mp; return within(c); }, hi < 1 ? 1 : hi);
-        a.value = k * step * mp;
+        TrainingGpuCounts counts(cfg);
+        a.value = counts.fewest(*g, nullptr);
+        const double unit = counts.gpus_per_step();
         if (a.value > 0) {
-            c.gpus = a.value;
-            a.explanation = int_text(a.value) + " " + noun_for(a.value, "GPUs") + " (dp " + int_text(k * step) + (a.value == 1 ? ") needs " : ") need ") +
-                            gb(total(c)) + " per GPU, within " + target;
+            a.explanation = int_text(a.value) + " " + noun_for(a.value, "GPUs") + " (dp " + int_text(a.value / counts.model_parallel()) +
+                            (a.value == 1 ? ") needs " : ") need ") + gb(counts.total_at(a.value)) + " per GPU, within " + target;
+        } else if (g->unified) {
+            a.explanation = "a Mac is one machine: " + (unit == 1 ? "1 GPU needs " + gb(counts.total_at(1)) + ", over " + target
+                                                                  : "this layout needs " + int_text(unit) + " GPUs (tp x pp x cp)");
         } else {
             // What stays on each GPU however many there are: the floor at the largest count, and
             // what would lower it (only what this config does not already do).
-            c.gpus = (hi < 1 ? 1 : hi) * step * mp;
+            Config c = cfg;
+            c.training.global_batch = 0;
+            c.parallel.dp = 0;
+            c.gpus = counts.steps() * unit;
             auto floor = training_result(c);
             a.explanation = "no count fits: more data parallelism stops shrinking per-GPU memory under sharding \"" +
                             std::string(sharding_name(cfg.training.sharding)) + "\"";

@@ -123,11 +123,6 @@ const GpuFit* chosen_fit(const Config& cfg, const Results& r) {
     return nullptr;
 }
 
-const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id) {
-    if (gpu_id == kCustomGpuId) return cfg.inference.has_custom_gpu ? &cfg.inference.custom_gpu : nullptr;
-    return find_gpu(gpu_id);
-}
-
 double headline_bytes(const Estimate& e) { return e.buffered_bytes > e.total_bytes ? e.buffered_bytes : e.total_bytes; }
 
 // [SECTION] rows ----------------------------------------------------------------------------------
@@ -204,6 +199,12 @@ std::string budget_text(const Config& cfg, double target, bool gib) {
                "the sequences, and every answer fills the same pool.";
     return "Budget: " + format_size(g->memory_bytes * target, gib) + ", the " + format_percent(target) +
            " target of " + format_size(g->memory_bytes, gib) + "; the verdict, the bar, the GPU table and every answer use it.";
+}
+
+std::string mac_text(const Config& cfg, const GpuFit& f, bool gib) {
+    const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
+    if (!g || !g->unified || f.gpus_needed > 0) return std::string();
+    return f.mac_needed_bytes > 0 ? "; one Mac: needs a Mac with >= " + format_size(f.mac_needed_bytes, gib) : std::string("; one Mac: no Mac in the catalog holds it");
 }
 
 std::string verdict_text(const GpuFit& f) {
@@ -307,7 +308,7 @@ std::string export_csv(const Config& cfg, const Results& r) {
         const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         row("gpu", f.gpu_id, g ? g->name : f.gpu_id, g ? g->memory_bytes : 0, f.utilization,
             std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit") +
-                (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()));
+                (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()) + mac_text(cfg, f, false));
     }
     return out;
 }

@@ -20,8 +20,9 @@ const char* task_label(Task t);
 double headline_bytes(const Estimate& e);
 // The fit on the chosen GPU (Config::gpu_id, or the custom GPU: core/gpu_choice.hpp), or nullptr.
 const GpuFit* chosen_fit(const Config& cfg, const Results& r);
-// The GPU of a fit's row: the config's custom GPU for id "custom", else the catalog's; or nullptr.
-const GpuSpec* fit_gpu(const Config& cfg, const std::string& gpu_id);
+// A Mac row that needs none (one machine: core apply_one_machine_rule): "; one Mac: needs a Mac
+// with >= 128.00 GB" (or that none in the catalog holds it); empty for any other row.
+std::string mac_text(const Config& cfg, const GpuFit& f, bool gib);
 
 // One budget for the verdict, the bar, the GPU table and every answer, said in one place: the
 // target share of the chosen GPU, or for vLLM its own reservation (gpu_memory_utilization) that

@@ -236,3 +236,24 @@ test('a draft model chosen: --draft-max and acceptance inputs beside it, the spe
     await p.close();
     assert.deepEqual(consoleErrors, []);
 });
+
+test('a Mac is one machine on the page: its GPU table row says which Mac would hold it, never a count of Macs; the result is the CLI\'s', async () => {
+    // Llama-3.1-70B Q8_0 under llama.cpp on an M2 Max 96GB: its 72 GiB working set x 75% is too little.
+    const [p, w] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-70b&gpu=apple-m2-max-96gb'
+        + '&inference.engine=llama.cpp&inference.weights=q8_0');
+    const s = await w.state();
+    const fromCli = JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b',
+        '--gpu', 'apple-m2-max-96gb', '--engine', 'llama.cpp', '--weights', 'q8_0', '--format', 'json'], { encoding: 'utf8' }));
+    assert.deepEqual(s.result.fits, fromCli.fits);
+    for (const f of s.result.fits.filter((x) => x.gpu.startsWith('apple-'))) assert.ok(f.gpus_needed <= 1, `${f.gpu}: ${f.gpus_needed}`);
+    const m2 = s.result.fits.find((f) => f.gpu === 'apple-m2-max-96gb');
+    assert.equal(m2.gpus_needed, 0);
+    assert.ok(m2.mac_needed_bytes > 96 * 2 ** 30);
+    // The row's GPUs cell names the Mac (its widget), and the column header carries the rule.
+    await w.inView('fit/apple-m2-max-96gb');
+    await w.widget('fit/apple-m2-max-96gb/mac');
+    await w.inView('fits/gpus_header');
+    await w.widget('fits/gpus_header');
+    await p.close();
+    assert.deepEqual(consoleErrors, []);
+});

@@ -400,3 +400,34 @@ test('a typed flag the method or task never reads is named in a note, not droppe
   assert.deepEqual(notes([...train, '--batch', '4', '--seq', '8192', '--set', 'training.precision="fp32"']), []);
   assert.deepEqual(notes(['--method', 'quick', '--params', '7', '--precision', 'fp32', '--batch', '4']), []);
 });
+
+test('GPUs needed means one thing: training counts the fewest within the target (the solver\'s), the text states the rule', () => {
+  // Llama-3.1-8B full fine-tuning, ZeRO-3, on 1 H100: one card does not hold it; the row used to read
+  // "- needed" while `solve min_gpus` said how many; now both say the same count.
+  const base = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '1',
+                '--batch', '1', '--seq', '2048', '--set', 'training.sharding="zero3"'];
+  const j = JSON.parse(run([...base, '--format', 'json']).out);
+  const h100 = j.fits.find((f) => f.gpu === 'h100-80gb');
+  const s = JSON.parse(run(['solve', 'min_gpus', ...base, '--format', 'json']).out);
+  assert.ok(s.value > 1, JSON.stringify(s));
+  assert.equal(h100.gpus_needed, s.value);
+  assert.equal(h100.fits, false);
+  const t = run(base);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /GPUs \(needed: the fewest of each type at which each GPU is within the 75% target/);
+  assert.match(t.out, new RegExp(`H100 80GB.*\\s${s.value} needed.*does not fit`));
+  // The quick rule keeps its published whole-card count, and says so.
+  assert.match(run(WORKED).out, /GPUs \(needed: the quick rule's own count.*the whole card, no headroom target/);
+});
+
+test('a Mac is one machine: no count of Macs, the row names the Mac that would hold it (text and JSON)', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--engine', 'llama.cpp', '--weights', 'q8_0',
+                '--gpu', 'apple-m2-max-96gb'];
+  const j = JSON.parse(run([...args, '--format', 'json']).out);
+  for (const f of j.fits.filter((x) => x.gpu.startsWith('apple-'))) assert.ok(f.gpus_needed <= 1, `${f.gpu}: ${f.gpus_needed}`);
+  const m2 = j.fits.find((f) => f.gpu === 'apple-m2-max-96gb');
+  assert.equal(m2.gpus_needed, 0);
+  assert.ok(m2.mac_needed_bytes > 96 * 2 ** 30, JSON.stringify(m2));
+  const gib = Math.round(m2.mac_needed_bytes / 2 ** 30);
+  assert.match(run(args).out, new RegExp(`Apple M2 Max 96GB\\s+- needed.*one Mac: needs a Mac with >= ${gib} GiB`));
+});

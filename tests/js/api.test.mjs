@@ -397,3 +397,23 @@ test('a field the engine ignores is named in the notes, as the CLI does (never d
     assert.equal(e.total_bytes, plain.total_bytes);
     assert.deepEqual(e, cli(config({ n_gpu_layers: 30 })).json);
 });
+
+test('GPU counts mean one thing in the library: training rows are solve min_gpus\'s; a Mac is one machine and names the Mac that would hold it', () => {
+    const train = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', gpus: 1, batch: 1, seq: 2048,
+        training: { sharding: 'zero3' } };
+    const e = vc.estimate(train);
+    assert.equal(e.ok, true);
+    const fewest = vc.solve(train, 'min_gpus');
+    assert.ok(fewest.value > 1);
+    assert.equal(e.fits.find((f) => f.gpu === 'h100-80gb').gpus_needed, fewest.value);
+    const mac = vc.estimate({ method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'apple-m2-max-96gb',
+        inference: { engine: 'llama.cpp', weights: 'q8_0' } });
+    assert.equal(mac.ok, true);
+    for (const f of mac.fits.filter((x) => x.gpu.startsWith('apple-'))) assert.ok(f.gpus_needed <= 1, `${f.gpu}: ${f.gpus_needed}`);
+    const m2 = mac.fits.find((f) => f.gpu === 'apple-m2-max-96gb');
+    assert.deepEqual(Object.keys(m2).sort(), ['fits', 'gpu', 'gpus_needed', 'mac_needed_bytes', 'utilization', 'within_target']);
+    assert.equal(m2.gpus_needed, 0);
+    const smallest = Math.min(...mac.fits.filter((f) => f.gpu.startsWith('apple-') && f.gpus_needed === 1)
+        .map((f) => vc.gpus().find((g) => g.id === f.gpu).memory_bytes));
+    assert.equal(m2.mac_needed_bytes, smallest);
+});

@@ -14,17 +14,13 @@
 #include "core/text.hpp"
 #include "io/calibration.hpp"
 #include "io/config_json.hpp"
+#include "config_text.hpp"
 
 using namespace vc;
 
 namespace {
 
-Config parse(const char* json) {
-    auto c = io::parse_config(json);
-    INFO(c.error.field << ": " << c.error.message);
-    REQUIRE(c.ok);
-    return c.value;
-}
+using test::parse;
 
 const char* kHeader =
     "id,source,task,model,L,h,a,kv,hd,V,ffn,mlp,tied,params_b,weights,method,optimizer,batch,seq,ckpt,gpus,sharding,what,value,unit,note\n";

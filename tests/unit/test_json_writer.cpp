@@ -33,8 +33,11 @@ json reference_tree(const Estimate& e) {
     j["total_bytes"] = e.total_bytes;
     j["buffered_bytes"] = e.buffered_bytes;
     json fits = json::array();
-    for (const auto& f : e.fits)
+    for (const auto& f : e.fits) {
         fits.push_back({{"gpu", f.gpu_id}, {"gpus_needed", f.gpus_needed}, {"utilization", f.utilization}, {"fits", f.fits}, {"within_target", f.within_target}});
+        // A Mac row that needs none names the Mac that would hold it (core apply_one_machine_rule).
+        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0) fits.back()["mac_needed_bytes"] = f.mac_needed_bytes;
+    }
     j["fits"] = fits;
     json metrics = json::object();
     for (const auto& m : e.metrics) metrics[m.key] = {{"label", m.label}, {"value", m.value}, {"unit", m.unit}};

@@ -564,12 +564,23 @@ export interface Component {
     formula: string;
 }
 
+/** One GPU type's row (docs/methods.md, "GPU counts"). */
 export interface GpuFit {
     gpu: string;
+    /** The fewest GPUs of this type at which the per-GPU total is within the headroom target
+     *  (`target_utilization`; vLLM: its KV pool within gpu_memory_utilization holds the sequences);
+     *  0: no count does. The quick rule keeps its published count (whole card, its 20% margin).
+     *  A Mac (unified memory) is one machine: 1 or 0. */
     gpus_needed: number;
+    /** Per-GPU total / one GPU's memory (a Mac under llama.cpp: its GPU working-set limit). */
     utilization: number;
+    /** The per-GPU total fits the whole card at the config's own layout. */
     fits: boolean;
+    /** The per-GPU total is within memory x target_utilization at the config's own layout. */
     within_target: boolean;
+    /** A Mac row with gpus_needed 0 only: the memory (bytes) of the smallest Mac in the catalog
+     *  that holds it within the target; 0 when none does. */
+    mac_needed_bytes?: number;
 }
 
 export interface Metric {
