@@ -154,7 +154,10 @@ void place_tensors(InferencePlan& p, const OverrideCache& ov, std::vector<Tensor
 }  // namespace
 
 bool kv_type_quantized(const std::string& id) {
-    return id != "fp16" && id != "bf16" && id != "fp32" && id != "auto" && !id.empty();
+    // llama.cpp's own spellings (-ctv f16, f32) are the same types as fp16 and fp32 (find_kv_dtype).
+    const KvDtype* d = find_kv_dtype(id);
+    const std::string t = d ? d->id : id;
+    return t != "fp16" && t != "bf16" && t != "fp32" && t != "auto" && !t.empty();
 }
 
 const char* llamacpp_backend(const InferencePlan& p) {

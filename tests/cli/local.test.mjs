@@ -147,6 +147,10 @@ test('bad flag values: a usage error or the field named', () => {
   r = run([...BASE, '-ctv', 'q4_0', '-fa', 'off']);
   assert.equal(r.code, 1);
   assert.match(r.err, /inference\.llamacpp\.kv_dtype_v/);
+  // -ctk alone quantizes K only (V stays f16), which llama.cpp runs without flash attention.
+  const k8 = json([...BASE, '-ctk', 'q8_0', '-fa', 'off']);
+  assert.match(k8.launch_command, / -fa off -ctk q8_0( |$)/);
+  assert.doesNotMatch(k8.launch_command, /-ctv/);
   r = run([...BASE, '--mmproj', 'no-such-projector']);
   assert.equal(r.code, 1);
   assert.match(r.err, /inference\.llamacpp\.mmproj\.preset/);

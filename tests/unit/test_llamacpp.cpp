@@ -94,6 +94,15 @@ TEST_CASE("llama.cpp refuses a quantized V cache without flash attention") {
     REQUIRE(ok.ok);
     // K at 34/32 B, V at 2 B per value: (8 x 128) x (1.0625 + 2) x 32 layers per token.
     CHECK(ok.value.kv.bytes_per_token == Approx(32.0 * 8 * 128 * (34.0 / 32 + 2)));
+    // llama.cpp's spelling of the same V type (-ctv f16, what the CLI writes for -ctk alone) and f32.
+    cfg.inference.llamacpp.kv_dtype_v = "f16";
+    auto f16 = make_inference_plan(cfg);
+    REQUIRE(f16.ok);
+    CHECK(f16.value.kv.bytes_per_token == Approx(32.0 * 8 * 128 * (34.0 / 32 + 2)));
+    cfg.inference.llamacpp.kv_dtype_v = "f32";
+    auto f32 = make_inference_plan(cfg);
+    REQUIRE(f32.ok);
+    CHECK(f32.value.kv.bytes_per_token == Approx(32.0 * 8 * 128 * (34.0 / 32 + 4)));
 }
 
 TEST_CASE("solve: most layers, experts on the GPU, best GGUF type; the launch command") {
