@@ -298,3 +298,18 @@ test('a Mac\'s Metal context: 512 MiB, and its formula says the figure is the fl
   const h = json(['--task', 'inference', '--engine', 'llama.cpp', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb']);
   assert.match(h.components.find((c) => c.key === 'runtime').formula, /SMs x 1536 threads/);
 });
+
+test('-c out of range: each message names inference.context and its range in tokens', () => {
+  for (const c of ['0', '-5', '1e12', '1.5']) {
+    const r = run([...BASE, '-c', c]);
+    assert.equal(r.code, 2, c);
+    assert.match(r.err, /-c needs a whole number of tokens, at least 1 .*inference\.context = -c \/ -np, in \[1, 16777216\] tokens\), got "/, c);
+  }
+  // A whole number past the field's range (and int's): the field's own range, not [-2147483647, 2147483647].
+  const r = run([...BASE, '-c', '1000000000000']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /inference\.context must be a whole number in \[1, 16777216\] tokens, got 1e\+?12/);
+  const s = run([...BASE, '--set', 'inference.concurrency=1e10']);
+  assert.equal(s.code, 1);
+  assert.match(s.err, /inference\.concurrency must be a whole number in \[1, 1048576\] sequences/);
+});
