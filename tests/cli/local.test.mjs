@@ -118,10 +118,18 @@ test('-ts 3,1 over two RTX 4090s: layers split 3:1, the three model buffers add 
   assert.deepEqual(cfg.inference.llamacpp.tensor_split, [3, 1]);
 });
 
-test('--profile ollama: Ollama\'s num_ctx 4096, one request, flash attention off, its parameters', () => {
+test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), one request, flash attention as llama.cpp\'s auto', () => {
   const j = json([...BASE, '-ngl', '30', '--profile', 'ollama']);
-  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 30');
-  assert.equal(mib(j.devices[0], 'kv'), 240);  // 30 layers x 4096 cells
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 30');
+  assert.equal(mib(j.devices[0], 'kv'), 1920);  // 30 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
+  // Below 23 GiB of VRAM: 4,096 tokens (an 8 GB card); 48 GB: 262,144, capped at Qwen3-30B-A3B's 40,960.
+  const small = json([...BASE, '--gpu', 'rtx-4060-8gb', '-ngl', '30', '--profile', 'ollama']);
+  assert.match(small.launch_command, /PARAMETER num_ctx 4096;/);
+  const large = json([...BASE, '--gpu', 'rtx-a6000-48gb', '--profile', 'ollama']);
+  assert.match(large.launch_command, /PARAMETER num_ctx 40960;/);
+  // A context given (-c) is kept; OLLAMA_FLASH_ATTENTION=0 is -fa off.
+  const given = json([...BASE, '-c', '8192', '-fa', 'off', '--profile', 'ollama']);
+  assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192;/);
 });
 
 test('host flags: --ram-gib, --ddr and --channels, --host-bandwidth-gbps set inference.host', () => {

@@ -567,3 +567,34 @@ TEST_CASE("A Mac's fit: within the target only when unified memory keeps the tar
     }
     CHECK(seen);
 }
+
+TEST_CASE("Ollama's default num_ctx: by the VRAM of every GPU (23 and 47 GiB tiers), capped at the model's window") {
+    // Ollama v0.15.5+ server/routes.go: >= 47 GiB -> 262,144; >= 23 GiB -> 32,768; else 4,096.
+    auto ctx = [](const char* preset, const char* gpu, int gpus = 0, double wired_mb = 0) {
+        Config cfg = serving(preset, Engine::LlamaCpp, "q4_k_m", gpu, 4096);
+        cfg.inference.tp = gpus;
+        cfg.inference.host.wired_limit_mb = wired_mb;
+        return ollama_default_context(cfg);
+    };
+    CHECK(ctx("llama-3.1-8b", "rtx-4060-8gb") == 4096);
+    CHECK(ctx("llama-3.1-8b", "rtx-4060-ti-16gb") == 4096);
+    CHECK(ctx("llama-3.1-8b", "rtx-4090-24gb") == 32768);   // 24 GiB >= 23
+    CHECK(ctx("llama-3.1-8b", "rtx-3090-ti-24gb") == 32768);  // nvidia-smi's 24,564 MiB = 23.99 GiB
+    CHECK(ctx("llama-3.1-8b", "rtx-a6000-48gb") == 131072);  // 262,144 capped at Llama-3.1's 131,072
+    CHECK(ctx("llama-3.1-8b", "rtx-4090-24gb", 2) == 131072); // two cards: 48 GiB together
+    CHECK(ctx("qwen3-30b-a3b", "rtx-a6000-48gb") == 40960);  // Qwen3-30B-A3B's window
+    // A Mac: Metal's working-set limit, not the RAM. 32 GiB -> 21.3 GiB; 48 GiB -> 36; 96 GiB -> 72.
+    CHECK(ctx("llama-3.1-8b", "apple-m1-max-32gb") == 4096);
+    CHECK(ctx("llama-3.1-8b", "apple-m1-max-32gb", 0, 24576) == 32768);  // iogpu.wired_limit_mb 24,576
+    CHECK(ctx("llama-3.1-8b", "apple-m4-pro-48gb") == 32768);
+    CHECK(ctx("llama-3.1-70b", "apple-m2-max-96gb") == 131072);
+    // No GPU: 4,096.
+    CHECK(ctx("llama-3.1-8b", "cpu") == 4096);
+    // The tiers are constants.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    cfg.inference.constants.ollama_vram_mid_gib = 25;
+    CHECK(ollama_default_context(cfg) == 4096);
+    cfg.inference.constants.ollama_vram_mid_gib = 23;
+    cfg.inference.constants.ollama_num_ctx_mid = 16384;
+    CHECK(ollama_default_context(cfg) == 16384);
+}
