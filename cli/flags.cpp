@@ -290,7 +290,9 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             // -c / -np (llama_context: n_ctx_seq = n_ctx / n_seq_max), set once every flag is read.
             json n;
             if (!need(v) || !(n = flag_value(v)).is_number_integer() || n.get<long long>() < 1)
-                return usage_error(a + " needs a whole number of tokens (the context of all slots, as llama-server's -c)");
+                return usage_error(a + " needs a whole number of tokens, at least 1 (the context of all slots, as llama-server's -c; each slot's " +
+                                   "inference.context = -c / -np, in " + field_range_text(*find_field("inference.context")) + ")" +
+                                   (v.empty() ? std::string() : ", got \"" + v + "\""));
             ctx_total = n.get<long long>();
         } else if (a == "-fa" || a == "--flash-attn") {
             if (!need(v) || (v != "on" && v != "off" && v != "auto"))

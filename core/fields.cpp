@@ -434,7 +434,7 @@ constexpr FieldDef kTable[] = {
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
         Enum("inference.llamacpp.profile", enum_names(kLlamaProfiles), ENUM(bool, inference.llamacpp.ollama),
-             "ollama: context and concurrency default to Ollama's num_ctx and OLLAMA_NUM_PARALLEL, flash attention off")
+             "ollama: context and concurrency default to Ollama's num_ctx (by the GPUs' VRAM, at most the model's window) and OLLAMA_NUM_PARALLEL")
             .omit_default().cli("--profile"),
 
         // --- inference.llamacpp.mmproj -------------------------------------------------------------
@@ -535,7 +535,16 @@ constexpr FieldDef kTable[] = {
         Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").above(0, 1e5, "TFLOP/s"),
         Num("inference.constants.llamacpp_sched_copies", AT(inference.constants.llamacpp_sched_copies),
             "llama.cpp scheduler input copies with pipeline parallelism").range(1, 64).whole(),
-        Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context").range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context below ollama_vram_mid_gib of VRAM")
+            .range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_num_ctx_mid", AT(inference.constants.ollama_num_ctx_mid),
+            "Ollama's default context from ollama_vram_mid_gib of VRAM").range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_num_ctx_large", AT(inference.constants.ollama_num_ctx_large),
+            "Ollama's default context from ollama_vram_large_gib of VRAM").range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_vram_mid_gib", AT(inference.constants.ollama_vram_mid_gib),
+            "VRAM of all GPUs (a Mac: its working-set limit) from which Ollama defaults to ollama_num_ctx_mid").range(0, 1e6, "GiB"),
+        Num("inference.constants.ollama_vram_large_gib", AT(inference.constants.ollama_vram_large_gib),
+            "VRAM from which Ollama defaults to ollama_num_ctx_large").range(0, 1e6, "GiB"),
         Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences")
             .range(1, k2p20, "sequences").whole(),
         Num("inference.constants.exllamav2_max_input_len", AT(inference.constants.exllamav2_max_input_len),

@@ -1,6 +1,8 @@
 // vramcalc io: the field table's JSON reads and writes (see field_json.hpp).
 #include "field_json.hpp"
 
+#include <cmath>
+
 #include <cstring>
 #include <vector>
 
@@ -55,7 +57,18 @@ namespace {
 
 bool read_field_at(ObjectReader& r, const FieldDef& f, const char* key, Config& cfg) {
     switch (f.kind) {
-        case FieldKind::Int: return !f.int_at || r.integer(key, *f.int_at(cfg));
+        case FieldKind::Int: {
+            if (!f.int_at) return r.ok();
+            // A fraction or a number past int's range (a context of 1e12) is refused with the
+            // field's own range in its unit, as the engine words it, not int's.
+            if (r.ok() && r.has(key) && r.at(key).is_number()) {
+                const double d = r.at(key).get<double>();
+                Error e;
+                if (std::isfinite(d) && (std::floor(d) != d || std::fabs(d) > 2147483647.0) && !check_number(f, d, e))
+                    return r.fail(key, e.message);
+            }
+            return r.integer(key, *f.int_at(cfg));
+        }
         case FieldKind::Number: {
             if (!f.number_at) return r.ok();
             if (f.scale == 1 && !f.read_nonnegative) return r.number(key, *f.number_at(cfg));

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "core/serve/llamacpp.hpp"
 #include "core/units.hpp"
 #include "enum_names.hpp"
 #include "field_json.hpp"
@@ -177,13 +178,6 @@ bool read_inference_section(const json& j, Config& cfg, Error& err) {
     if (object_at(r, "vllm", err) && !read_plain(r.at("vllm"), "inference.vllm", cfg, err)) return false;
     if (object_at(r, "llamacpp", err)) {
         if (!read_llamacpp(r.at("llamacpp"), cfg, err)) return false;
-        // The Ollama profile: its context and parallel defaults where the config gives none, and
-        // flash attention off unless asked (OLLAMA_FLASH_ATTENTION defaults to 0).
-        if (in.llamacpp.ollama) {
-            if (!r.has("context")) in.context = static_cast<int>(in.constants.ollama_num_ctx);
-            if (!r.has("concurrency")) in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
-            if (!r.at("llamacpp").contains("flash_attn")) in.llamacpp.flash_attn = false;
-        }
     }
     if (object_at(r, "host", err) && !read_host(r.at("host"), in.host, err)) return false;
     if (object_at(r, "hf", err) && !read_plain(r.at("hf"), "inference.hf", cfg, err)) return false;
@@ -193,6 +187,14 @@ bool read_inference_section(const json& j, Config& cfg, Error& err) {
     }
     if (object_at(r, "weights_file", err) && !read_weights_file(r.at("weights_file"), in.weights_file, err)) return false;
     if (object_at(r, "constants", err) && !read_plain(r.at("constants"), "inference.constants", cfg, err)) return false;
+    // The Ollama profile: its context and parallel defaults where the config gives none, once the
+    // GPU (a custom one, the host's wired limit) and the constants are read. Flash attention keeps
+    // llama.cpp's default: Ollama passes --flash-attn auto since v0.13.4 (llm/llama_server.go
+    // LlamaServerFlashAttention; OLLAMA_FLASH_ATTENTION unset), on where the GPU supports it.
+    if (in.llamacpp.ollama) {
+        if (!r.has("context")) in.context = ollama_default_context(cfg);
+        if (!r.has("concurrency")) in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
+    }
     return err.field.empty();
 }
 

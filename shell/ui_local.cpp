@@ -210,14 +210,13 @@ bool llamacpp_rows(App& a, Form& k) {
         changed = true;
     }
     bool ollama = o.ollama;
-    if (check(k, {"inference.llamacpp.profile", "Ollama profile", "Ollama's defaults (num_ctx, one request, flash attention off) and its parameters in the launch command."},
+    if (check(k, {"inference.llamacpp.profile", "Ollama profile", "Ollama's defaults (num_ctx by the GPU's VRAM, one request) and its parameters in the launch command."},
               ollama, "Ollama")) {
         o.ollama = ollama;
         if (ollama) {
             // What the config reader does for a profile without its own context and parallel.
-            in.context = static_cast<int>(in.constants.ollama_num_ctx);
+            in.context = ollama_default_context(c);
             in.concurrency = static_cast<int>(in.constants.ollama_num_parallel);
-            o.flash_attn = false;
             o.no_kv_offload = false;  // Ollama has no -nkvo (the engine refuses the pair)
             o.override_tensor.clear();  // nor -ot
             o.draft.preset.clear();     // nor a draft model

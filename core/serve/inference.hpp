@@ -90,9 +90,16 @@ struct InferenceConstants {
     // ggml_backend_sched keeps this many copies of each device's inputs when llama.cpp pipelines
     // micro-batches over several GPUs (GGML_SCHED_MAX_COPIES, logged as "n_copies=4").
     double llamacpp_sched_copies = 4;
-    // Ollama's defaults (docs/faq.md): a 4,096-token context (num_ctx; OLLAMA_CONTEXT_LENGTH) and
-    // one request at a time per model (OLLAMA_NUM_PARALLEL); each slot gets the whole num_ctx.
+    // Ollama's defaults (v0.15.5 and later): num_ctx (OLLAMA_CONTEXT_LENGTH unset) by the VRAM of
+    // every GPU together, "Use slightly lower thresholds (47/23 GiB vs. 48/24 GiB)": 262,144 tokens
+    // from 47 GiB, 32,768 from 23 GiB, else 4,096 (server/routes.go; docs/context-length.mdx), capped
+    // at the model's trained context (ollama_default_context); one request at a time per model
+    // (OLLAMA_NUM_PARALLEL, envconfig/config.go default 1); each slot gets the whole num_ctx.
     double ollama_num_ctx = 4096;
+    double ollama_num_ctx_mid = 32768;
+    double ollama_num_ctx_large = 262144;
+    double ollama_vram_mid_gib = 23;
+    double ollama_vram_large_gib = 47;
     double ollama_num_parallel = 1;
     // ExLlamaV2 GPTQ kernels (AutoGPTQ / optimum / GPTQModel) allocate one scratch buffer per GPU
     // at post_init, sized by the largest quantized layer for max_input_len x max_batch_size rows:

@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "core/catalog/cuda_context.hpp"
+#include "core/config.hpp"
 #include "core/fields.hpp"
 #include "core/model/presets.hpp"
 #include "core/serve/tensor_override.hpp"
@@ -155,7 +156,10 @@ void place_tensors(InferencePlan& p, const OverrideCache& ov, std::vector<Tensor
 }  // namespace
 
 bool kv_type_quantized(const std::string& id) {
-    return id != "fp16" && id != "bf16" && id != "fp32" && id != "auto" && !id.empty();
+    // llama.cpp's own spellings (-ctv f16, f32) are the same types as fp16 and fp32 (find_kv_dtype).
+    const KvDtype* d = find_kv_dtype(id);
+    const std::string t = d ? d->id : id;
+    return t != "fp16" && t != "bf16" && t != "fp32" && t != "auto" && !t.empty();
 }
 
 const char* llamacpp_backend(const InferencePlan& p) {
@@ -165,6 +169,25 @@ const char* llamacpp_backend(const InferencePlan& p) {
     if (v == "amd") return "ROCm";
     if (v == "intel") return "SYCL";
     return "CUDA";
+}
+
+int ollama_default_context(const Config& cfg) {
+    const InferenceInputs& in = cfg.inference;
+    const InferenceConstants& k = in.constants;
+    const GpuSpec* gpu = in.has_custom_gpu ? &in.custom_gpu : cfg.gpu_id.empty() || cfg.gpu_id == "cpu" ? nullptr : find_gpu(cfg.gpu_id);
+    // Ollama sums TotalMemory over the GPUs it finds (less OLLAMA_GPU_OVERHEAD, 0 by default); Metal's
+    // TotalMemory is recommendedMaxWorkingSetSize, the unified budget.
+    const double count = in.tp > 0 ? in.tp : std::max(1.0, cfg.gpus);
+    const double each = !gpu ? 0 : gpu->unified ? unified_gpu_budget(gpu->memory_bytes, in.host.wired_limit_mb) : gpu->memory_bytes;
+    const double vram = each * count;
+    double ctx = vram >= gib_to_bytes(k.ollama_vram_large_gib) ? k.ollama_num_ctx_large
+                 : vram >= gib_to_bytes(k.ollama_vram_mid_gib) ? k.ollama_num_ctx_mid
+                                                               : k.ollama_num_ctx;
+    ModelSpec spec = cfg.model;
+    if (spec.layers == 0 && spec.params_override_b <= 0) spec.params_override_b = cfg.quick.params_b;
+    const auto rm = resolve_model(spec);
+    if (rm.ok && rm.value.context_limit > 0) ctx = std::min<double>(ctx, rm.value.context_limit);
+    return static_cast<int>(ctx);
 }
 
 // [SECTION] setup ---------------------------------------------------------------------------------

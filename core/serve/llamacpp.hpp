@@ -82,4 +82,12 @@ std::vector<ProjectorInfo> projector_presets();
 // Whether a KV cache type is quantized (V quantization needs flash attention in llama.cpp).
 bool kv_type_quantized(const std::string& id);
 
+// Ollama's default num_ctx for `cfg` (Ollama v0.15.5 and later, server/routes.go): by the memory of
+// every GPU it sees together (a Mac: the working-set limit Metal reports), at least
+// constants.ollama_vram_large_gib -> ollama_num_ctx_large, at least ollama_vram_mid_gib ->
+// ollama_num_ctx_mid, else ollama_num_ctx; never past the model's trained context
+// (server/sched.go effectiveModelContext). Only the catalog or custom GPU and the model are read;
+// a model that does not resolve is not capped (the estimate reports it).
+int ollama_default_context(const Config& cfg);
+
 }  // namespace vc

@@ -177,8 +177,8 @@ test('projector and Ollama profile picked on the page; the link reads back to th
     assert.equal(s.inputs.inference.llamacpp.profile, 'ollama');
     // Ollama runs no draft model: the combo goes (as -nkvo's and -ot's rows do).
     assert.equal((await v.hook('widgets'))['inference.llamacpp.draft.preset'], undefined, 'no draft combo under Ollama');
-    assert.equal(s.inputs.inference.context, 4096, 'Ollama\'s num_ctx');
-    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 31');
+    assert.equal(s.inputs.inference.context, 32768, 'Ollama\'s num_ctx on a 24 GB card');
+    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 31');
     await v.inView('inference.host.ram_gib/inc');
     await v.click('inference.host.ram_gib/inc');
     s = await v.state();

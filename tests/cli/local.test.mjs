@@ -118,10 +118,18 @@ test('-ts 3,1 over two RTX 4090s: layers split 3:1, the three model buffers add 
   assert.deepEqual(cfg.inference.llamacpp.tensor_split, [3, 1]);
 });
 
-test('--profile ollama: Ollama\'s num_ctx 4096, one request, flash attention off, its parameters', () => {
+test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), one request, flash attention as llama.cpp\'s auto', () => {
   const j = json([...BASE, '-ngl', '30', '--profile', 'ollama']);
-  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 ollama serve; PARAMETER num_ctx 4096; PARAMETER num_gpu 30');
-  assert.equal(mib(j.devices[0], 'kv'), 240);  // 30 layers x 4096 cells
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 30');
+  assert.equal(mib(j.devices[0], 'kv'), 1920);  // 30 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
+  // Below 23 GiB of VRAM: 4,096 tokens (an 8 GB card); 48 GB: 262,144, capped at Qwen3-30B-A3B's 40,960.
+  const small = json([...BASE, '--gpu', 'rtx-4060-8gb', '-ngl', '30', '--profile', 'ollama']);
+  assert.match(small.launch_command, /PARAMETER num_ctx 4096;/);
+  const large = json([...BASE, '--gpu', 'rtx-a6000-48gb', '--profile', 'ollama']);
+  assert.match(large.launch_command, /PARAMETER num_ctx 40960;/);
+  // A context given (-c) is kept; OLLAMA_FLASH_ATTENTION=0 is -fa off.
+  const given = json([...BASE, '-c', '8192', '-fa', 'off', '--profile', 'ollama']);
+  assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192;/);
 });
 
 test('host flags: --ram-gib, --ddr and --channels, --host-bandwidth-gbps set inference.host', () => {
@@ -147,6 +155,10 @@ test('bad flag values: a usage error or the field named', () => {
   r = run([...BASE, '-ctv', 'q4_0', '-fa', 'off']);
   assert.equal(r.code, 1);
   assert.match(r.err, /inference\.llamacpp\.kv_dtype_v/);
+  // -ctk alone quantizes K only (V stays f16), which llama.cpp runs without flash attention.
+  const k8 = json([...BASE, '-ctk', 'q8_0', '-fa', 'off']);
+  assert.match(k8.launch_command, / -fa off -ctk q8_0( |$)/);
+  assert.doesNotMatch(k8.launch_command, /-ctv/);
   r = run([...BASE, '--mmproj', 'no-such-projector']);
   assert.equal(r.code, 1);
   assert.match(r.err, /inference\.llamacpp\.mmproj\.preset/);
@@ -293,4 +305,19 @@ test('a Mac\'s Metal context: 512 MiB, and its formula says the figure is the fl
   // An NVIDIA card keeps its SM-based formula.
   const h = json(['--task', 'inference', '--engine', 'llama.cpp', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb']);
   assert.match(h.components.find((c) => c.key === 'runtime').formula, /SMs x 1536 threads/);
+});
+
+test('-c out of range: each message names inference.context and its range in tokens', () => {
+  for (const c of ['0', '-5', '1e12', '1.5']) {
+    const r = run([...BASE, '-c', c]);
+    assert.equal(r.code, 2, c);
+    assert.match(r.err, /-c needs a whole number of tokens, at least 1 .*inference\.context = -c \/ -np, in \[1, 16777216\] tokens\), got "/, c);
+  }
+  // A whole number past the field's range (and int's): the field's own range, not [-2147483647, 2147483647].
+  const r = run([...BASE, '-c', '1000000000000']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /inference\.context must be a whole number in \[1, 16777216\] tokens, got 1e\+?12/);
+  const s = run([...BASE, '--set', 'inference.concurrency=1e10']);
+  assert.equal(s.code, 1);
+  assert.match(s.err, /inference\.concurrency must be a whole number in \[1, 1048576\] sequences/);
 });

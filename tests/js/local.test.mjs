@@ -79,3 +79,20 @@ test('estimate(): a draft model\'s speed fields come through the config (accepta
     assert.equal(bad.ok, false);
     assert.equal(bad.error.field, 'inference.llamacpp.draft.acceptance');
 });
+
+test('estimate(): the Ollama profile takes Ollama\'s num_ctx by the VRAM (4,096 / 32,768 / 262,144 at most the window), flash attention on', () => {
+    const ollama = (gpu) => vc.estimate({ ...CONFIG, gpu, inference: { engine: 'llama.cpp', weights: 'q4_k_m', llamacpp: { profile: 'ollama' } } });
+    const r24 = ollama('rtx-4090-24gb');
+    assert.equal(r24.ok, true, JSON.stringify(r24.error));
+    assert.equal(r24.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 49');
+    assert.equal(r24.devices[0].kv_bytes / MiB, 3072);  // 48 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
+    assert.match(ollama('rtx-4060-8gb').launch_command, /PARAMETER num_ctx 4096;/);
+    assert.match(ollama('rtx-a6000-48gb').launch_command, /PARAMETER num_ctx 40960;/);  // Qwen3-30B-A3B's window
+    assert.deepEqual(r24.devices, cli([...FLAGS.slice(0, 12), '--profile', 'ollama']).devices);
+});
+
+test('estimate(): a q8_0 K cache with an f16 V cache (llama.cpp\'s spelling) runs without flash attention', () => {
+    const r = vc.estimate({ ...CONFIG, inference: { ...CONFIG.inference, llamacpp: { n_gpu_layers: 30, kv_dtype_v: 'f16', flash_attn: false } } });
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.match(r.launch_command, / -fa off -ctk q8_0( |$)/);
+});

@@ -94,6 +94,15 @@ TEST_CASE("llama.cpp refuses a quantized V cache without flash attention") {
     REQUIRE(ok.ok);
     // K at 34/32 B, V at 2 B per value: (8 x 128) x (1.0625 + 2) x 32 layers per token.
     CHECK(ok.value.kv.bytes_per_token == Approx(32.0 * 8 * 128 * (34.0 / 32 + 2)));
+    // llama.cpp's spelling of the same V type (-ctv f16, what the CLI writes for -ctk alone) and f32.
+    cfg.inference.llamacpp.kv_dtype_v = "f16";
+    auto f16 = make_inference_plan(cfg);
+    REQUIRE(f16.ok);
+    CHECK(f16.value.kv.bytes_per_token == Approx(32.0 * 8 * 128 * (34.0 / 32 + 2)));
+    cfg.inference.llamacpp.kv_dtype_v = "f32";
+    auto f32 = make_inference_plan(cfg);
+    REQUIRE(f32.ok);
+    CHECK(f32.value.kv.bytes_per_token == Approx(32.0 * 8 * 128 * (34.0 / 32 + 4)));
 }
 
 TEST_CASE("solve: most layers, experts on the GPU, best GGUF type; the launch command") {
@@ -557,4 +566,35 @@ TEST_CASE("A Mac's fit: within the target only when unified memory keeps the tar
         CHECK(f.gpus_needed == 0);
     }
     CHECK(seen);
+}
+
+TEST_CASE("Ollama's default num_ctx: by the VRAM of every GPU (23 and 47 GiB tiers), capped at the model's window") {
+    // Ollama v0.15.5+ server/routes.go: >= 47 GiB -> 262,144; >= 23 GiB -> 32,768; else 4,096.
+    auto ctx = [](const char* preset, const char* gpu, int gpus = 0, double wired_mb = 0) {
+        Config cfg = serving(preset, Engine::LlamaCpp, "q4_k_m", gpu, 4096);
+        cfg.inference.tp = gpus;
+        cfg.inference.host.wired_limit_mb = wired_mb;
+        return ollama_default_context(cfg);
+    };
+    CHECK(ctx("llama-3.1-8b", "rtx-4060-8gb") == 4096);
+    CHECK(ctx("llama-3.1-8b", "rtx-4060-ti-16gb") == 4096);
+    CHECK(ctx("llama-3.1-8b", "rtx-4090-24gb") == 32768);   // 24 GiB >= 23
+    CHECK(ctx("llama-3.1-8b", "rtx-3090-ti-24gb") == 32768);  // nvidia-smi's 24,564 MiB = 23.99 GiB
+    CHECK(ctx("llama-3.1-8b", "rtx-a6000-48gb") == 131072);  // 262,144 capped at Llama-3.1's 131,072
+    CHECK(ctx("llama-3.1-8b", "rtx-4090-24gb", 2) == 131072); // two cards: 48 GiB together
+    CHECK(ctx("qwen3-30b-a3b", "rtx-a6000-48gb") == 40960);  // Qwen3-30B-A3B's window
+    // A Mac: Metal's working-set limit, not the RAM. 32 GiB -> 21.3 GiB; 48 GiB -> 36; 96 GiB -> 72.
+    CHECK(ctx("llama-3.1-8b", "apple-m1-max-32gb") == 4096);
+    CHECK(ctx("llama-3.1-8b", "apple-m1-max-32gb", 0, 24576) == 32768);  // iogpu.wired_limit_mb 24,576
+    CHECK(ctx("llama-3.1-8b", "apple-m4-pro-48gb") == 32768);
+    CHECK(ctx("llama-3.1-70b", "apple-m2-max-96gb") == 131072);
+    // No GPU: 4,096.
+    CHECK(ctx("llama-3.1-8b", "cpu") == 4096);
+    // The tiers are constants.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    cfg.inference.constants.ollama_vram_mid_gib = 25;
+    CHECK(ollama_default_context(cfg) == 4096);
+    cfg.inference.constants.ollama_vram_mid_gib = 23;
+    cfg.inference.constants.ollama_num_ctx_mid = 16384;
+    CHECK(ollama_default_context(cfg) == 16384);
 }

@@ -381,7 +381,7 @@ export interface InferenceLlamacppConfig {
     mmproj?: InferenceLlamacppMmprojConfig;
     /** draft model for speculative decoding (below); written when a preset is set */
     draft?: InferenceLlamacppDraftConfig;
-    /** ollama: context and concurrency default to Ollama's num_ctx and OLLAMA_NUM_PARALLEL, flash attention off (default 'llama-server') */
+    /** ollama: context and concurrency default to Ollama's num_ctx (by the GPUs' VRAM, at most the model's window) and OLLAMA_NUM_PARALLEL (default 'llama-server') */
     profile?: 'llama-server' | 'ollama';
 }
 
@@ -463,8 +463,16 @@ export interface InferenceConstantsConfig {
     cpu_tflops?: number;
     /** llama.cpp scheduler input copies with pipeline parallelism (default 4; [1, 64]) */
     llamacpp_sched_copies?: number;
-    /** Ollama's default context (default 4096; [1, 16777216] tokens) */
+    /** Ollama's default context below ollama_vram_mid_gib of VRAM (default 4096; [1, 16777216] tokens) */
     ollama_num_ctx?: number;
+    /** Ollama's default context from ollama_vram_mid_gib of VRAM (default 32768; [1, 16777216] tokens) */
+    ollama_num_ctx_mid?: number;
+    /** Ollama's default context from ollama_vram_large_gib of VRAM (default 262144; [1, 16777216] tokens) */
+    ollama_num_ctx_large?: number;
+    /** VRAM of all GPUs (a Mac: its working-set limit) from which Ollama defaults to ollama_num_ctx_mid (default 23; [0, 1000000] GiB) */
+    ollama_vram_mid_gib?: number;
+    /** VRAM from which Ollama defaults to ollama_num_ctx_large (default 47; [0, 1000000] GiB) */
+    ollama_vram_large_gib?: number;
     /** Ollama's default parallel sequences (default 1; [1, 1048576] sequences) */
     ollama_num_parallel?: number;
     /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
