@@ -313,7 +313,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
         return fail("training.attention", std::string("\"") + (s.attention == AttentionKernel::Fa2 ? "fa2" : "sdpa-gqa") +
                                               "\" is a transformers attention implementation (profiles hf-trainer, torch-compile, "
                                               "deepspeed); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
-    s.recompute = in.recompute;
+    s.recompute = resolved_recompute(in);
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
     (void)kBnb8bitBlock;
