@@ -176,3 +176,16 @@ test('QLoRA under hf-trainer: recompute auto is full as peft does (70B fits one 
   assert.ok(!full.notes.some((n) => /prepare_model_for_kbit_training/.test(n)));
   assert.equal(JSON.parse(run([...args, '--print-config']).out).training.recompute, 'auto');
 });
+
+test('hostile shapes name the field and its range in its unit: seq "nan" (a string), a LoRA rank above the hidden size', () => {
+  const base = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b'];
+  let r = run([...base, '--seq', 'nan']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /seq must be a whole number in \[1, 16777216\] tokens, got a string/);
+  r = run([...base, '--batch', 'many']);
+  assert.match(r.err, /batch must be a whole number in \[1, 1048576\] sequences, got a string/);
+  r = run([...base, '--set', 'training.finetune="lora"', '--set', 'training.lora.rank=8192']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /training\.lora\.rank must be a whole number in \[1, 4096\] \(the model's hidden size[^)]*\), got 8192/);
+  assert.equal(run([...base, '--set', 'training.finetune="lora"', '--set', 'training.lora.rank=4096']).code, 0);
+});
