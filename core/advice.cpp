@@ -47,11 +47,12 @@ struct Candidate {
 std::vector<Candidate> training_candidates(const Config& cfg) {
     std::vector<Candidate> out;
     const TrainingInputs& t = cfg.training;
-    const std::string rc = recompute_name(t.recompute);
+    // What the run uses (auto resolved by the profile: full for a quantized base under peft).
+    const std::string rc = recompute_name(resolved_recompute(t));
     out.push_back({"recompute_selective", "Selective activation recomputation", "training.recompute: " + rc + " -> selective",
-                   [](Config& c) { return c.training.recompute == Recompute::None ? (c.training.recompute = Recompute::Selective, true) : false; }});
+                   [](Config& c) { return resolved_recompute(c.training) == Recompute::None ? (c.training.recompute = Recompute::Selective, true) : false; }});
     out.push_back({"recompute_full", "Full activation recomputation", "training.recompute: " + rc + " -> full",
-                   [](Config& c) { return c.training.recompute != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
+                   [](Config& c) { return resolved_recompute(c.training) != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
     // Halve the micro-batch (down to 1) and double the accumulation steps: the global batch stays.
     for (double b = cfg.run.batch / 2; b >= 1; b /= 2) {
         const double steps = (t.grad_accum > 0 ? t.grad_accum : 1) * cfg.run.batch / b;

@@ -48,7 +48,8 @@ constexpr EnumName kTrainOptimizers[] = {
     N("sgd-momentum", OptimizerKind::SgdMomentum), N("lion", OptimizerKind::Lion), N("custom", OptimizerKind::Custom),
     N("adam", OptimizerKind::AdamW),
 };
-constexpr EnumName kRecompute[] = {N("none", Recompute::None), N("selective", Recompute::Selective), N("full", Recompute::Full)};
+constexpr EnumName kRecompute[] = {N("none", Recompute::None), N("selective", Recompute::Selective), N("full", Recompute::Full),
+                                    N("auto", Recompute::Auto)};
 // fa2: transformers' attn_implementation="flash_attention_2" (its spelling accepted too); sdpa-gqa: its
 // SDPA with enable_gqa=True. Both keep K and V at their own heads; flash and sdpa keep the profile's.
 constexpr EnumName kAttention[] = {N("auto", AttentionKernel::Auto), N("flash", AttentionKernel::Flash), N("sdpa", AttentionKernel::Flash),
@@ -270,7 +271,9 @@ constexpr FieldDef kTable[] = {
         Num("training.global_batch", AT(training.global_batch),
             "sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp")
             .range(0, 1e9, "sequences"),
-        Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute), "activation recomputation (checkpointing)"),
+        Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute),
+             "activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, "
+             "hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), else none"),
         Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
              "attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and "
              "sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads"),

@@ -337,7 +337,9 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     else if (contains(seq, "alpaca")) cfg.run.seq = kAlpacaLongestTokens;
     else return Outcome<Config>::failure("seq", "no sequence length in \"" + seq + "\"");
     const std::string ckpt = ascii_lower(row.get("ckpt"));
-    if (!ckpt.empty() && ckpt != "no" && !parse_recompute(ckpt, cfg.training.recompute))
+    // The row's checkpointing wins over the profile's auto (peft's kbit default): "no" is none.
+    if (ckpt == "no") cfg.training.recompute = Recompute::None;
+    else if (!ckpt.empty() && !parse_recompute(ckpt, cfg.training.recompute))
         return Outcome<Config>::failure("ckpt", "unknown checkpointing \"" + ckpt + "\"");
     // torchtune's CEWithChunkedOutputLoss splits the logits into num_output_chunks (default 8) on the
     // sequence and upcasts one chunk at a time (torchtune/modules/loss/ce_chunked_output_loss.py).

@@ -4,9 +4,31 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/fields.hpp"
 #include "text_input.hpp"
 
 namespace vc::io {
+
+namespace {
+
+// "seq must be a whole number in [1, 16777216] tokens, got a string": a value of the wrong JSON type
+// for a field of the table with a range gets that range in the field's unit, as the engine's range
+// checks word it; other keys keep the plain wording.
+std::string not_a_number(const std::string& path, const nlohmann::json& v, const char* plain) {
+    const FieldDef* f = find_any_field(path.c_str());
+    const std::string range = f ? field_range_text(*f) : std::string();
+    if (range.empty() || f->accepts) return path + plain;
+    const bool whole = f->kind == FieldKind::Int || f->whole;
+    // A string is named, not echoed: "NaN" or "inf" typed for a number never reads as a figure.
+    const std::string got = v.is_string()    ? "a string"
+                            : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
+                            : v.is_null()    ? "null"
+                            : v.is_array()   ? "an array"
+                                             : "an object";
+    return path + (whole ? " must be a whole number in " : " must be a number in ") + range + ", got " + got;
+}
+
+}  // namespace
 
 bool ObjectReader::fail(const char* key, const std::string& message) {
     if (ok_) err_ = Error{path(key), message};
@@ -25,7 +47,7 @@ bool ObjectReader::number(const char* key, double& out) {
     const nlohmann::json* found = get(key);
     if (!found) return true;
     const auto& v = *found;
-    if (!v.is_number()) return fail(key, path(key) + " must be a number");
+    if (!v.is_number()) return fail(key, not_a_number(path(key), v, " must be a number"));
     double d = v.get<double>();
     if (!std::isfinite(d)) return fail(key, path(key) + " must be a finite number");
     out = d;
@@ -37,7 +59,7 @@ bool ObjectReader::integer(const char* key, int& out) {
     const nlohmann::json* found = get(key);
     if (!found) return true;
     const auto& v = *found;
-    if (!v.is_number()) return fail(key, path(key) + " must be a whole number");
+    if (!v.is_number()) return fail(key, not_a_number(path(key), v, " must be a whole number"));
     double d = v.get<double>();
     int n = 0;
     if (std::floor(d) != d || d < -2147483647.0 || !to_int_checked(d, n))

@@ -68,6 +68,7 @@ const Choice<OptimizerKind> kOptimizers[] = {
     {OptimizerKind::Custom, "Custom bytes/param", "Your own optimizer state per trainable parameter."},
 };
 const Choice<Recompute> kRecompute[] = {
+    {Recompute::Auto, "Profile default", "As the framework does: full for a quantized base under HF/peft (prepare_model_for_kbit_training), else none."},
     {Recompute::None, "None", "Every layer keeps its activations for the backward pass."},
     {Recompute::Selective, "Selective", "Recompute the attention internals (Korthikanti et al.): drops the s x s terms."},
     {Recompute::Full, "Full", "Keep only each layer's input; recompute the rest in backward (~1 layer live)."},
@@ -725,7 +726,7 @@ bool training_inputs(App& a) {
         changed |= number(m, {"training.loss_chunk_tokens", "Loss chunk (-1: profile, 0: off)", "Chunked cross-entropy: logits for this many tokens at a time."},
                           t.loss_chunk_tokens, shown(Step::Double, "%.0f", {1024, 2048, 4096, 8192}));
         // The logits matter beside the last layer's recompute only (core/train/training.cpp, rank_memory).
-        if (t.recompute != Recompute::None)
+        if (resolved_recompute(t) != Recompute::None)
             changed |= choice(m, {"training.keeps_logits", "Loop keeps the logits", nullptr}, kToggles, t.keeps_logits, true);
         if (c.model.experts > 0)
             changed |= integer(m, {"parallel.etp", "Expert tensor parallel (0: = TP)", "Each expert's matrices split over this many GPUs."}, par.etp,

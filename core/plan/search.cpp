@@ -249,7 +249,7 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
     const int N = s.in.gpus;
     const int kvh = m.kv_heads > 0 ? m.kv_heads : m.heads;
     const bool moe = m.experts > 0;
-    std::vector<Recompute> recs = {s.cfg.training.recompute};
+    std::vector<Recompute> recs = {resolved_recompute(s.cfg.training)};
     if (s.in.search_recompute) recs = {Recompute::None, Recompute::Selective, Recompute::Full};
     for (int tp = 1; tp <= std::min(N, m.heads); ++tp) {
         if (N % tp) continue;

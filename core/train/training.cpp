@@ -274,6 +274,11 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
             return Outcome<TrainingSetup>::failure(err);
         if ((in.lora.targets & (kLoraAllLinear | kLoraHead)) == 0)
             return fail("training.lora.targets", "must name at least one module (q, k, v, o, gate, up, down, head)");
+        // Every adapted matrix has the hidden size on one side, so B A (out x r times r x in) has rank at
+        // most h: a rank past it adds parameters and memory, never rank (almost always a typo).
+        if (in.lora.rank > md.hidden)
+            return fail("training.lora.rank", "must be a whole number in [1, " + str(md.hidden) + "] (the model's hidden size: an adapter's "
+                                              "B A has rank at most that), got " + str(in.lora.rank));
     }
 
     // Dtypes.
@@ -313,7 +318,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
         return fail("training.attention", std::string("\"") + (s.attention == AttentionKernel::Fa2 ? "fa2" : "sdpa-gqa") +
                                               "\" is a transformers attention implementation (profiles hf-trainer, torch-compile, "
                                               "deepspeed); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
-    s.recompute = in.recompute;
+    s.recompute = resolved_recompute(in);
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
     (void)kBnb8bitBlock;

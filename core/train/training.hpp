@@ -56,7 +56,9 @@ enum class Sharding {
     Zero3,  // + parameters sharded, gathered per layer ("fsdp-full-shard")
 };
 
-enum class Recompute { None, Selective, Full };
+// Auto: the profile's default (resolved_recompute): full where the stack turns checkpointing on by
+// itself (peft's prepare_model_for_kbit_training for a quantized base), none otherwise.
+enum class Recompute { None, Selective, Full, Auto };
 // Auto: the profile's default. Flash: FlashAttention/SDPA on the K and V the stack hands it (repeated
 // to every query head where the profile's gqa_expand_kv says so). Fa2: transformers'
 // attn_implementation="flash_attention_2" (integrations/flash_attention.py: q, k, v only transposed,
@@ -117,7 +119,7 @@ struct TrainingInputs {
     Toggle grad_fp32 = Toggle::Auto;        // FP32 gradient accumulation buffers (Megatron main_grad)
     double grad_accum = 0;                  // micro-batches per optimizer step (0: from global_batch, else 1)
     double global_batch = 0;                // sequences per optimizer step over all data-parallel ranks (0: derived)
-    Recompute recompute = Recompute::None;
+    Recompute recompute = Recompute::Auto;  // Auto: the profile's (resolved_recompute)
     AttentionKernel attention = AttentionKernel::Auto;
     double dropout = 0;                     // hidden dropout (residual and MLP); >0 keeps 1-byte masks
     double attention_dropout = 0;           // dropout on attention probabilities (eager attention keeps them)
@@ -186,6 +188,13 @@ struct ProfileBehaviour {
     const char* id = "";
     const char* label = "";
     const char* description = "";
+    // Recomputation when training.recompute is auto: full for a quantized base (QLoRA, LoRA over
+    // NF4/FP4/INT8) where the stack prepares it with peft's prepare_model_for_kbit_training, whose
+    // use_gradient_checkpointing defaults to True and calls model.gradient_checkpointing_enable()
+    // (peft src/peft/utils/other.py:158-159 at 5d602fd, August 2026: `def prepare_model_for_kbit_training(
+    // model, use_gradient_checkpointing=True, ...)`; artidoro/qlora's qlora.py and TRL's SFTConfig, which
+    // passes its own gradient_checkpointing, default to True as well).
+    bool kbit_checkpointing = false;
     // Attention and layers
     AttentionKernel attention = AttentionKernel::Flash;  // default kernel (Flash = FlashAttention/SDPA: no s^2 terms)
     bool eager_rmsnorm = true;          // RMSNorm in eager PyTorch: an FP32 copy of its input is saved
@@ -276,6 +285,11 @@ struct ProfileBehaviour {
 
 const std::vector<ProfileBehaviour>& training_profiles();
 const ProfileBehaviour* find_training_profile(const std::string& id);
+// The recomputation a run uses: training.recompute, or for auto the profile's default (full for a
+// quantized base under a profile with kbit_checkpointing, else none). An unknown profile: none.
+Recompute resolved_recompute(const TrainingInputs& in);
+// Whether auto resolved to full by the profile's kbit_checkpointing rule (the result notes it).
+bool recompute_from_kbit_rule(const TrainingInputs& in);
 // Bytes per gradient value the setup holds and data parallelism reduces (trainable parameters,
 // LoRA adapters included): 4 with FP32 trainable params (FP32 training; mixed precision under
 // torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.

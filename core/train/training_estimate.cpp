@@ -210,6 +210,11 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     if (gpt_oss_sinks(s.m) && s.profile.hf_attention && s.in.attention == AttentionKernel::Auto)
         e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks): loaded without attn_implementation it "
                           "trains with eager attention, whose s x s scores are counted here.");
+    if (recompute_from_kbit_rule(s.in))
+        e.notes.push_back("Full recomputation (training.recompute auto): peft's prepare_model_for_kbit_training, which " +
+                          std::string(s.profile.id) + " runs on a quantized base, turns gradient checkpointing on "
+                          "(use_gradient_checkpointing=True by default); set training.recompute \"none\" if your script "
+                          "passes use_gradient_checkpointing=False.");
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");

@@ -13,6 +13,10 @@ ProfileBehaviour hf_trainer() {
     p.no_sync_accumulation = true;  // Accelerate's accumulate() wraps FSDP/DDP in no_sync()
     // eager_rmsnorm (default): transformers' LlamaRMSNorm.forward upcasts, hidden_states.to(torch.float32), and
     // returns self.weight * hidden_states.to(input_dtype) (src/transformers/models/llama/modeling_llama.py at 0022728).
+    // A quantized base goes through peft's prepare_model_for_kbit_training, which turns gradient
+    // checkpointing on by default (peft src/peft/utils/other.py:159, `use_gradient_checkpointing=True`,
+    // then `model.gradient_checkpointing_enable(**gc_enable_kwargs)`): auto recompute is full there.
+    p.kbit_checkpointing = true;
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -59,6 +63,7 @@ ProfileBehaviour torch_compile() {
 ProfileBehaviour torchtitan() {
     ProfileBehaviour p = hf_trainer();
     p.no_sync_accumulation = false;
+    p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -157,6 +162,7 @@ ProfileBehaviour deepspeed() {
 
 ProfileBehaviour litgpt() {
     ProfileBehaviour p = hf_trainer();
+    p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -186,6 +192,7 @@ ProfileBehaviour litgpt() {
 ProfileBehaviour torchtune() {
     ProfileBehaviour p = hf_trainer();
     p.no_sync_accumulation = false;
+    p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =
@@ -235,6 +242,18 @@ const ProfileBehaviour* find_training_profile(const std::string& id) {
     for (const auto& p : training_profiles())
         if (id == p.id) return &p;
     return nullptr;
+}
+
+bool recompute_from_kbit_rule(const TrainingInputs& in) {
+    if (in.recompute != Recompute::Auto) return false;
+    const bool quantized_base = in.finetune == FinetuneMethod::Qlora || (in.finetune == FinetuneMethod::Lora && in.lora.quant != BaseQuant::None);
+    const ProfileBehaviour* p = find_training_profile(in.profile);
+    return quantized_base && p && p->kbit_checkpointing;
+}
+
+Recompute resolved_recompute(const TrainingInputs& in) {
+    if (in.recompute != Recompute::Auto) return in.recompute;
+    return recompute_from_kbit_rule(in) ? Recompute::Full : Recompute::None;
 }
 
 }  // namespace vc

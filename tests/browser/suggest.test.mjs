@@ -17,8 +17,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
 const kConfig = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb', batch: 1, seq: 2048,
-    training: { finetune: 'qlora' } };
-const kFragment = '#v=1&method=detailed&task=finetune&model.preset=llama-3.1-8b&gpu=rtx-4090-24gb&batch=1&seq=2048&training.finetune=qlora';
+    training: { finetune: 'qlora', recompute: 'none' } };  // checkpointing off as stated (auto: peft's full, which fits)
+const kFragment = '#v=1&method=detailed&task=finetune&model.preset=llama-3.1-8b&gpu=rtx-4090-24gb&batch=1&seq=2048&training.finetune=qlora' +
+    '&training.recompute=none';
 
 let server, browser, page, v;
 const errors = [];

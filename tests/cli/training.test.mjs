@@ -69,7 +69,7 @@ test('validate prints estimate vs measured and the summary', () => {
 
 test('suggest lists the smallest changes that make it fit, each with its total', () => {
   const cfg = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
-    batch: 4, seq: 2048, training: { finetune: 'qlora' } };
+    batch: 4, seq: 2048, training: { finetune: 'qlora', recompute: 'none' } };  // checkpointing off as stated (auto: peft's full)
   const r = run(['suggest', '--config', '-'], JSON.stringify(cfg));
   assert.equal(r.code, 0, r.err);
   // Micro-batch 4 needs two changes: full recomputation and micro-batch 2 with 2 accumulation steps.
@@ -79,7 +79,8 @@ test('suggest lists the smallest changes that make it fit, each with its total',
 });
 
 test('suggest with nothing to suggest says which reason holds, with the total and the target', () => {
-  const cfg = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048, training: { finetune: 'qlora' } };
+  const cfg = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048,
+    training: { finetune: 'qlora', recompute: 'none' } };
   // No GPU chosen.
   let r = run(['suggest', '--config', '-'], JSON.stringify(cfg));
   assert.equal(r.code, 0, r.err);
@@ -158,4 +159,33 @@ test('ZeRO-3 over 8 GPUs: the parameter count per GPU is labelled as the count b
   const text = run(args).out;
   assert.match(text, /Parameters on this GPU before ZeRO-3\/FSDP sharding\s+8030261248/);
   assert.match(text, /8\.03e9 params before sharding x 4 B .*\/ 8 \(ZeRO-3 shards\)/);
+});
+
+test('QLoRA under hf-trainer: recompute auto is full as peft does (70B fits one H100), the note says so; none as stated', () => {
+  const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-70b', '--gpu', 'h100-80gb', '--batch', '1',
+    '--seq', '2048', '--set', 'training.finetune="qlora"', '--format', 'json'];
+  const auto = JSON.parse(run(args).out);
+  const none = JSON.parse(run([...args, '--set', 'training.recompute="none"']).out);
+  const full = JSON.parse(run([...args, '--set', 'training.recompute="full"']).out);
+  assert.equal(auto.total_bytes, full.total_bytes);
+  // 80 layers x 2,048 tokens x 8,192 x 2 B checkpointed inputs, instead of every layer's activations.
+  assert.equal(auto.metrics.activation_bytes_per_layer.value, 2048 * 8192 * 2);
+  assert.ok(auto.fits.find((f) => f.gpu === 'h100-80gb').within_target, `${auto.total_bytes / 1e9} GB`);
+  assert.ok(!none.fits.find((f) => f.gpu === 'h100-80gb').fits, `${none.total_bytes / 1e9} GB`);
+  assert.ok(auto.notes.some((n) => /prepare_model_for_kbit_training/.test(n)));
+  assert.ok(!full.notes.some((n) => /prepare_model_for_kbit_training/.test(n)));
+  assert.equal(JSON.parse(run([...args, '--print-config']).out).training.recompute, 'auto');
+});
+
+test('hostile shapes name the field and its range in its unit: seq "nan" (a string), a LoRA rank above the hidden size', () => {
+  const base = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b'];
+  let r = run([...base, '--seq', 'nan']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /seq must be a whole number in \[1, 16777216\] tokens, got a string/);
+  r = run([...base, '--batch', 'many']);
+  assert.match(r.err, /batch must be a whole number in \[1, 1048576\] sequences, got a string/);
+  r = run([...base, '--set', 'training.finetune="lora"', '--set', 'training.lora.rank=8192']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /training\.lora\.rank must be a whole number in \[1, 4096\] \(the model's hidden size[^)]*\), got 8192/);
+  assert.equal(run([...base, '--set', 'training.finetune="lora"', '--set', 'training.lora.rank=4096']).code, 0);
 });

@@ -276,8 +276,9 @@ test('loading makes no request: the wasm is inside the file', async () => {
 });
 
 test('suggest(): the changes that make QLoRA of an 8B model fit a 24 GB card, as `vramcalc suggest` prints them', () => {
+    // Checkpointing off as stated (auto would be peft's full recomputation, which fits as it is).
     const config = { method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
-        batch: 1, seq: 2048, training: { finetune: 'qlora' } };
+        batch: 1, seq: 2048, training: { finetune: 'qlora', recompute: 'none' } };
     const r = vc.suggest(config);
     assert.equal(r.ok, true);
     assert.ok(r.suggestions.length >= 1);
@@ -416,4 +417,27 @@ test('GPU counts mean one thing in the library: training rows are solve min_gpus
     const smallest = Math.min(...mac.fits.filter((f) => f.gpu.startsWith('apple-') && f.gpus_needed === 1)
         .map((f) => vc.gpus().find((g) => g.id === f.gpu).memory_bytes));
     assert.equal(m2.mac_needed_bytes, smallest);
+});
+
+test('QLoRA under hf-trainer: recompute auto is full, as peft prepare_model_for_kbit_training does; stated values win', () => {
+    const config = (recompute, profile = 'hf-trainer') => ({
+        method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 4096, gpu: 'rtx-4090-24gb',
+        training: { finetune: 'qlora', profile, ...(recompute === undefined ? {} : { recompute }) },
+    });
+    const est = (r, p) => vc.estimate(config(r, p));
+    const acts = (r, p) => est(r, p).components.find((c) => c.key === 'activations').bytes;
+    assert.equal(vc.resolveConfig(config()).training.recompute, 'auto');
+    // Said nothing: full recomputation, each layer keeping its checkpointed input, 4,096 tokens x 4,096 x 2 B.
+    assert.equal(acts(), acts('full'));
+    assert.equal(est().metrics.activation_bytes_per_layer.value, 4096 * 4096 * 2);
+    assert.ok(est().notes.some((n) => n.includes('prepare_model_for_kbit_training')));
+    assert.ok(!est('full').notes.some((n) => n.includes('prepare_model_for_kbit_training')));
+    assert.ok(acts('none') > acts() + 10 * GB);
+    // LitGPT's loop never calls peft: auto is none there.
+    assert.equal(acts(undefined, 'litgpt'), acts('none', 'litgpt'));
+    assert.deepEqual(est(), cli(config()).json);
+    const bad = est('always');
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.field, 'training.recompute');
+    assert.match(bad.error.message, /auto/);
 });

@@ -404,6 +404,8 @@ TEST_CASE("shell reports: the summary lists the inputs the detailed method reads
     const auto rows = input_rows(qlora);
     CHECK(has(rows, "Adapters", "QLoRA rank 16, targets q,v"));
     CHECK(has(rows, "Micro-batch", "4"));
+    // Recomputation left to the profile: HF/peft's prepare_model_for_kbit_training checkpoints in full.
+    CHECK(has(rows, "Recomputation", "auto: full"));
 }
 
 TEST_CASE("shell results: invalid inputs keep the last valid result beside the error") {

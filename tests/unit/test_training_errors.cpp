@@ -136,6 +136,19 @@ TEST_CASE("LoRA needs a positive rank and a target") {
     CHECK(field_of(cfg) == "training.lora.targets");
 }
 
+TEST_CASE("LoRA rank above the hidden size is refused with the model's range", "[training]") {
+    Config cfg = llama8b();
+    cfg.training.finetune = FinetuneMethod::Qlora;
+    cfg.training.lora.rank = 4096;  // h: B A of a 4096-wide matrix has rank at most 4096
+    CHECK(field_of(cfg).empty());
+    cfg.training.lora.rank = 4097;
+    CHECK(field_of(cfg) == "training.lora.rank");
+    CHECK(message_of(cfg).find("training.lora.rank must be a whole number in [1, 4096]") == 0);
+    CHECK(message_of(cfg).find("got 4097") != std::string::npos);
+    cfg.training.finetune = FinetuneMethod::Full;  // no adapters: the rank is not read
+    CHECK(field_of(cfg).empty());
+}
+
 TEST_CASE("offloading parameters needs ZeRO-3") {
     Config cfg = llama8b();
     cfg.training.offload_params = true;

@@ -293,6 +293,7 @@ TEST_CASE("QLoRA saved inputs: bitsandbytes before 0.43.2 keeps every 4-bit laye
     Config cfg = llama2_7b_lora();
     cfg.training.finetune = FinetuneMethod::Qlora;
     cfg.training.lora.quant = BaseQuant::Nf4;
+    cfg.training.recompute = Recompute::None;  // every layer keeps what it saves (auto: full under HF/peft)
     auto current = training_result(cfg);  // profile default: bitsandbytes >= 0.43.2 (ctx.tensors = (None, B))
     cfg.training.lora.saves_inputs = Toggle::On;
     auto legacy = training_result(cfg);
@@ -307,6 +308,61 @@ TEST_CASE("QLoRA saved inputs: bitsandbytes before 0.43.2 keeps every 4-bit laye
     // 15,104 = 15,466,496 B per layer. o's input is SDPA's saved output itself (the fused kernel's
     // transpose makes the model's .contiguous() a view), kept either way.
     CHECK(legacy.value.activation_bytes_per_layer - off.value.activation_bytes_per_layer == Approx(512.0 * 2 * (4096 + 11008)));
+}
+
+TEST_CASE("QLoRA under HF/peft: recompute auto is full, as prepare_model_for_kbit_training turns checkpointing on", "[training]") {
+    Config cfg = llama2_7b_lora();
+    cfg.training.finetune = FinetuneMethod::Qlora;
+    cfg.training.lora.quant = BaseQuant::Nf4;
+    REQUIRE(cfg.training.recompute == Recompute::Auto);  // the default when the config says nothing
+    auto by_default = training_result(cfg);
+    cfg.training.recompute = Recompute::Full;
+    auto full = training_result(cfg);
+    cfg.training.recompute = Recompute::None;
+    auto none = training_result(cfg);
+    REQUIRE(by_default.ok);
+    REQUIRE(full.ok);
+    REQUIRE(none.ok);
+    // peft's use_gradient_checkpointing=True: the same bytes as full recomputation, and each layer keeps
+    // only its checkpointed input, 512 tokens x 4096 x 2 B (BF16 residual stream).
+    CHECK(by_default.value.device_total == full.value.device_total);
+    CHECK(by_default.value.activation_bytes_per_layer == 512.0 * 4096 * 2);
+    CHECK(none.value.activations > full.value.activations);
+    // The estimate says why.
+    cfg.training.recompute = Recompute::Auto;
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    auto noted = [](const Estimate& est) {
+        for (const auto& n : est.notes)
+            if (n.find("prepare_model_for_kbit_training") != std::string::npos) return true;
+        return false;
+    };
+    CHECK(noted(e.value));
+    cfg.training.recompute = Recompute::Full;
+    CHECK_FALSE(noted(estimate(cfg).value));  // stated, not assumed: no note
+    // deepspeed and torch-compile load a transformers model through peft too; LoRA over an NF4 base as well.
+    cfg.training.recompute = Recompute::Auto;
+    for (const char* profile : {"deepspeed", "torch-compile"}) {
+        cfg.training.profile = profile;
+        CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    }
+    cfg.training.profile = "hf-trainer";
+    cfg.training.finetune = FinetuneMethod::Lora;
+    CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    // A 16-bit LoRA base is not prepared for k-bit training: auto is none, the same bytes as none.
+    cfg.training.lora.quant = BaseQuant::None;
+    CHECK(resolved_recompute(cfg.training) == Recompute::None);
+    cfg.training.finetune = FinetuneMethod::Qlora;
+    cfg.training.lora.quant = BaseQuant::Nf4;
+    // Stacks with their own loop and model never call peft: none unless the config says so.
+    for (const char* profile : {"litgpt", "torchtune", "torchtitan", "megatron"}) {
+        cfg.training.profile = profile;
+        CHECK(resolved_recompute(cfg.training) == Recompute::None);
+    }
+    // Full fine-tuning under HF: none (TrainingArguments.gradient_checkpointing defaults to False).
+    Config ft = llama2_7b_lora();
+    ft.training.finetune = FinetuneMethod::Full;
+    CHECK(resolved_recompute(ft.training) == Recompute::None);
 }
 
 TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a second time, unless training.lora.previous_graph is off") {

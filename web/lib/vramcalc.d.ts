@@ -171,8 +171,8 @@ export interface TrainingConfig {
     grad_accum?: number;
     /** sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp (default 0; [0, 1000000000] sequences) */
     global_batch?: number;
-    /** activation recomputation (checkpointing) (default 'none') */
-    recompute?: 'none' | 'selective' | 'full';
+    /** activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), else none (default 'auto') */
+    recompute?: 'none' | 'selective' | 'full' | 'auto';
     /** attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads (default 'auto') */
     attention?: 'auto' | 'flash' | 'sdpa' | 'eager' | 'fa2' | 'flash_attention_2' | 'sdpa-gqa';
     /** hidden dropout: > 0 keeps 1-byte masks (default 0; [0, 0.99]) */
