@@ -1,6 +1,8 @@
 // vramcalc core (internal to core/plan/): the model quantities a step needs, resolved once per plan.
 #pragma once
 
+#include <cmath>
+
 #include "core/fields.hpp"
 #include "core/plan/plan.hpp"
 
@@ -26,6 +28,11 @@ struct PlanModel {
 };
 
 PlanModel plan_model(const Config& cfg, const GpuSpec& gpu);
+
+// A price (USD) times counts, to the cent, as a user multiplies it out: 64 B200 at $45,000 with a 15%
+// network share are $3,312,000, which the product of doubles misses by half a millionth of a cent
+// (3311999.9999999995, what the JSON wrote). Under 2^53 cents the cents are a whole number.
+inline double whole_cents(double usd) { return std::round(usd * 100) / 100; }
 StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
 
 // A compared cluster's error named by the path its request gives it: a cluster's GPU count, GPU and
