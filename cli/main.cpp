@@ -20,14 +20,16 @@ int main(int argc, char** argv) {
     if (rc >= 0) return rc;
     vc::Config cfg;
     if (!vc::cli::load_config(opt, cfg)) return 1;
-    if (opt.print_config) {
-        std::printf("%s\n", vc::io::dump(vc::io::config_to_json(cfg), 2).c_str());
-        return 0;
-    }
+    // The estimate checks every value against its field's range: a config it refuses is not printed
+    // as if it were fine (--print-config gives the estimate's message and writes no config).
     auto est = vc::estimate_document(cfg);
     if (!est.ok) {
         vc::cli::print_error(opt, est.error);
         return 1;
+    }
+    if (opt.print_config) {
+        std::printf("%s\n", vc::io::dump(vc::io::config_to_json(cfg), 2).c_str());
+        return 0;
     }
     for (auto& note : vc::unread_field_notes(cfg, opt.typed)) est.value.notes.push_back(std::move(note));
     if (opt.format == "json")

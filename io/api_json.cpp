@@ -1,6 +1,7 @@
 // vramcalc io: the effective config, presets and GPUs as JSON (io/api_json.hpp).
 #include "api_json.hpp"
 
+#include "core/estimate.hpp"
 #include "core/model/presets.hpp"
 #include "config_json.hpp"
 
@@ -11,6 +12,10 @@ using nlohmann::json;
 std::string resolve_config_json(const std::string& config_text) {
     auto cfg = parse_config(config_text);
     if (!cfg.ok) return dump(error_to_json(cfg.error));
+    // What the estimate refuses (a value outside its field's range) is refused here too, as
+    // `vramcalc --print-config` refuses it: the same error, no config.
+    const auto est = estimate(cfg.value);
+    if (!est.ok) return dump(error_to_json(est.error));
     return dump(config_to_json(cfg.value));
 }
 

@@ -14,7 +14,8 @@
 namespace vc::io {
 
 // The effective config for a config text: every field with its value, defaults filled in (what
-// `vramcalc --print-config` prints), or the error document.
+// `vramcalc --print-config` prints), or the error document: the reader's, or the estimate's for a
+// value it refuses (outside its field's range), as `--print-config` refuses it.
 std::string resolve_config_json(const std::string& config_text);
 
 // {"id", "name", "family", "params_b", "active_params_b", "published_params_b", "approximate",

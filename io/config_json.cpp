@@ -378,9 +378,36 @@ std::string estimate_text(const Estimate& e, int indent) {
 
 json estimate_to_json(const Estimate& e) { return json::parse(estimate_text(e), nullptr, /*allow_exceptions=*/false); }
 
+void write_json(JsonWriter& w, const json& j) {
+    switch (j.type()) {
+        case json::value_t::object:
+            w.begin_object();
+            for (auto it = j.begin(); it != j.end(); ++it) {  // std::map order: sorted, as dump() writes
+                w.key(std::string_view(it.key()));
+                write_json(w, it.value());
+            }
+            w.end_object();
+            return;
+        case json::value_t::array:
+            w.begin_array();
+            for (const json& x : j) write_json(w, x);
+            w.end_array();
+            return;
+        case json::value_t::string: w.value(j.get_ref<const std::string&>()); return;
+        case json::value_t::boolean: w.value(j.get<bool>()); return;
+        case json::value_t::number_integer: w.value(static_cast<long long>(j.get<std::int64_t>())); return;
+        case json::value_t::number_unsigned: w.value(static_cast<unsigned long long>(j.get<std::uint64_t>())); return;
+        case json::value_t::number_float: w.value(j.get<double>()); return;
+        default: w.null(); return;  // null; binary and discarded values are never written
+    }
+}
+
 std::string dump(const json& j, int indent) {
-    // NOTE: replace invalid UTF-8 (an echoed user string) instead of throwing, which would abort wasm.
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    // The writer's layout is dump()'s; its numbers are the shortest that read back (json_writer.hpp),
+    // and invalid UTF-8 (an echoed user string) is replaced, never thrown, which would abort wasm.
+    JsonWriter w(indent);
+    write_json(w, j);
+    return w.take();
 }
 
 json error_to_json(const Error& err) {

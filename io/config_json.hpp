@@ -49,8 +49,10 @@ nlohmann::json estimate_to_json(const Estimate& e);
 // {"ok":false, "error":{"field", "message"}}
 nlohmann::json error_to_json(const Error& err);
 
-// Serialises without throwing: invalid UTF-8 in strings is replaced. indent -1 = compact.
+// Serialises without throwing: invalid UTF-8 in strings is replaced. indent -1 = compact. dump()'s
+// layout, every number the shortest text that reads back as the same double (json_writer.hpp).
 std::string dump(const nlohmann::json& j, int indent = -1);
+void write_json(JsonWriter& w, const nlohmann::json& j);
 
 // Convenience for front ends: parse, estimate, serialise. Always returns a JSON document.
 std::string estimate_json(const std::string& config_text);

@@ -1,10 +1,13 @@
-// vramcalc io: the streaming JSON writer (json_writer.hpp). Byte for byte what nlohmann's
-// serializer writes: tests/unit/test_json_writer.cpp compares the two.
+// vramcalc io: the streaming JSON writer (json_writer.hpp). nlohmann's serializer's layout and
+// escaping, with the shortest round-trip numbers: tests/unit/test_json_writer.cpp compares the two.
 #include "json_writer.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -74,6 +77,74 @@ void JsonWriter::value(double x) {
     number(x);
 }
 
+namespace {
+
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// Whether the decimal m x 10^e reads back as x (what strtod, JSON.parse and nlohmann's parser give:
+// the nearest double, ties to even). Exact by IEEE arithmetic where m and 10^|e| are doubles
+// (m < 2^53, |e| <= 22: one correctly rounded multiply or divide, Clinger 1990); strtod otherwise.
+bool reads_back(std::uint64_t m, int e, double x) {
+    if (m < (std::uint64_t{1} << 53) && e >= -22 && e <= 22)
+        return (e >= 0 ? static_cast<double>(m) * kPow10[e] : static_cast<double>(m) / kPow10[-e]) == x;
+    char text[48];
+    std::snprintf(text, sizeof text, "%llue%d", static_cast<unsigned long long>(m), e);
+    return std::strtod(text, nullptr) == x;
+}
+
+}  // namespace
+
+size_t shortest_double(char* buf, double x) {
+    char* at = buf;
+    if (std::signbit(x)) {
+        *at++ = '-';
+        x = -x;
+    }
+    if (x == 0) {
+        std::memcpy(at, "0.0", 3);
+        return static_cast<size_t>(at + 3 - buf);
+    }
+    // grisu2 (nlohmann's, x = digits x 10^e) reads back, but is a digit longer than it needs in about 1
+    // double of 2,000 (12594211843.881321 for 12594211843.88132). A decimal of one digit less that
+    // reads back lies within one unit in the last place of x from grisu2's: it is q (grisu2's digits
+    // with the last dropped), q + 1, or, with 16 digits, where that spacing is down to 0.45 of a unit in
+    // the last place, up to q - 2 or q + 3. Each is tried; one that reads back is taken and the search
+    // goes on, one digit less each time.
+    int len = 0, e = 0;
+    nlohmann::detail::dtoa_impl::grisu2(at, len, e, x);
+    std::uint64_t m = 0;
+    for (int i = 0; i < len; ++i) m = m * 10 + static_cast<unsigned>(at[i] - '0');
+    bool shorter = false;
+    for (int n = len; n > 1;) {
+        const std::uint64_t q = m / 10;
+        const int lo = n - 1 >= 16 ? -2 : 0, hi = n - 1 >= 16 ? 3 : 1;
+        bool found = false;
+        for (int j : {0, 1, -1, 2, -2, 3}) {
+            if (j < lo || j > hi || (j < 0 && q <= static_cast<std::uint64_t>(-j))) continue;
+            if (j == 0 && q == 0) continue;
+            if (reads_back(q + j, e + 1, x)) {
+                m = q + j, e += 1, found = shorter = true;
+                break;
+            }
+        }
+        if (!found) break;
+        while (m % 10 == 0) m /= 10, ++e;
+        n = 0;
+        for (std::uint64_t t = m; t > 0; t /= 10) ++n;
+    }
+    if (shorter) {
+        char digits[24];
+        len = 0;
+        for (std::uint64_t t = m; t > 0; t /= 10) digits[len++] = static_cast<char>('0' + t % 10);
+        for (int i = 0; i < len; ++i) at[i] = digits[len - 1 - i];
+    }
+    // Laid out as nlohmann writes a double (to_chars: fixed from 1e-4 to below 1e15, "1.0" for a whole
+    // number, else d.ddde+XX).
+    char* end = nlohmann::detail::dtoa_impl::format_buffer(at, len, e, -4, std::numeric_limits<double>::digits10);
+    return static_cast<size_t>(end - buf);
+}
+
 void JsonWriter::number(double x) {
     std::uint64_t bits;
     std::memcpy(&bits, &x, sizeof bits);
@@ -82,8 +153,8 @@ void JsonWriter::number(double x) {
         put(w.text, w.size);
         return;
     }
-    char buf[64];  // nlohmann's serializer's number buffer
-    const size_t n = static_cast<size_t>(nlohmann::detail::to_chars(buf, buf + sizeof buf, x) - buf);
+    char buf[64];
+    const size_t n = shortest_double(buf, x);
     put(buf, n);
     if (n > sizeof w.text) return;
     w.bits = bits;
@@ -92,6 +163,13 @@ void JsonWriter::number(double x) {
 }
 
 void JsonWriter::integer(long long x) {
+    element();
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    put(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+void JsonWriter::value(unsigned long long x) {
     element();
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, x);

@@ -1,9 +1,11 @@
 // vramcalc io: JSON text written straight into a string, with no nlohmann::json tree in between
 // (issue 15: building and destroying the result's tree was a quarter of a detailed estimate's time
-// in the JS library). The bytes are those nlohmann's dump() writes for the same tree (indent -1
-// compact or 2 spaces, error_handler replace): numbers through its own shortest round-trip
-// formatter, strings with its escaping. Keys are written in the order given; a caller mirroring a
-// nlohmann object writes them sorted, as its std::map holds them.
+// in the JS library). Laid out as nlohmann's dump() lays out the same tree (indent -1 compact or 2
+// spaces, error_handler replace; strings with its escaping), but a number is the shortest text that
+// reads back as the same double (shortest_double), which nlohmann's grisu2 is not always: every JSON
+// text of the CLI, the JS library and the page goes through here (io::dump writes a tree with it).
+// Keys are written in the order given; a caller mirroring a nlohmann object writes them sorted, as
+// its std::map holds them.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +16,13 @@
 #include <vector>
 
 namespace vc::io {
+
+// A finite double as JSON text into `buf` (32 bytes suffice); returns its length. The digits are the
+// fewest that read back as exactly `x` (strtod, JSON.parse: the same bits), as JavaScript's
+// Number#toString and C++17's std::to_chars choose them (Emscripten 3.1.6's libc++ has no double
+// std::to_chars); the layout is nlohmann's: fixed from 1e-4 to below 1e15 with ".0" on a whole
+// number ("14000000000.0"), else "1.2345e+20"; -0 is "-0.0".
+size_t shortest_double(char* buf, double x);
 
 class JsonWriter {
 public:
@@ -43,6 +52,7 @@ public:
     void value(double x);   // NaN and infinities as null, as nlohmann writes them
     void value(int x) { integer(x); }
     void value(long long x) { integer(x); }
+    void value(unsigned long long x);
     void value(bool b);
     void null();
 
@@ -69,7 +79,7 @@ private:
     void string(std::string_view s);
     void plain_key(const char* k, size_t n);
     void escaped(std::string_view s);  // a string with something to escape (string's slow way)
-    void number(double x);  // a fractional or large number: nlohmann's digits, remembered
+    void number(double x);  // a fractional or large number: shortest_double, remembered
     // The text so far is out_[0, size_): appended by memcpy into a string grown by doubling (libc++'s
     // std::string appends are out-of-line calls, most of the writer's time in WebAssembly), through
     // buf_ and cap_, its data and size (libc++ asks whether a string is short on each access).
@@ -92,7 +102,7 @@ private:
     size_t cap_ = 0;
     size_t size_ = 0;
     std::vector<unsigned> count_;  // members written so far, per open container
-    // The last numbers given to nlohmann's to_chars (grisu2, ~700 instructions each) and their
+    // The last numbers given to shortest_double (grisu2, ~700 instructions each) and their
     // text, by the low bits of their bits: a result repeats many (a GPU's utilization is its
     // neighbours' when their memory is the same; the KV pool in the breakdown and the components).
     struct Written {

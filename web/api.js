@@ -12,7 +12,7 @@
 //   importModel(bytes | text, name, size) -> what `vramcalc --model-file F --print-import` prints
 //   importFile(file)                  -> a Promise of the same for a File/Blob, reading only its header (File.slice)
 //   importFiles(files)                -> a Promise of several files of one model merged (a FileList or an array of
-//                                        File/Blob, each read as importFile reads it): what `vramcalc --model-file A
+//                                        File/Blob, each read as importFile reads it, its header parsed once): what `vramcalc --model-file A
 //                                        --model-file B --print-import` prints
 //   presets(), gpus(), questions()    -> the catalogs
 //   plan({...config, plan: {gpus, fabric}}) -> what `vramcalc plan --format json` prints
@@ -133,8 +133,9 @@ function vramcalcApi(engine) {
     }
     function isFile(file) { return !!file && typeof file.slice === 'function' && typeof file.size === 'number'; }
     // A file's header: a slice, imported; when the header runs past it, the rest of the prefix asked
-    // for (only the bytes not read yet) after it, imported again. Resolves to {result, bytes, name, size}.
-    function readHeader(file) {
+    // for (only the bytes not read yet) after it, imported again. Resolves to the import document.
+    // With `id` (importFiles), the engine keeps what it read under that import for the merge.
+    function readHeader(file, id) {
         const name = typeof file.name === 'string' ? file.name : '';
         function attempt(have, length, round) {
             return file.slice(have.length, length).arrayBuffer().then(function (buffer) {
@@ -144,11 +145,12 @@ function vramcalcApi(engine) {
                     bytes.set(have);
                     bytes.set(new Uint8Array(buffer), have.length);
                 }
-                const result = api.importModel(bytes, name, file.size);
+                const result = id === undefined ? api.importModel(bytes, name, file.size)
+                    : call(function () { return engine.importPart(id, bytes, name, file.size); });
                 const more = !result.ok && result.need_bytes > bytes.length && bytes.length < file.size && round < VRAMCALC_MAX_SLICES;
-                return more ? attempt(bytes, Math.min(result.need_bytes, file.size), round + 1) : { result: result, bytes: bytes, name: name, size: file.size };
+                return more ? attempt(bytes, Math.min(result.need_bytes, file.size), round + 1) : result;
             }, function (e) {
-                return { result: vramcalcFailure('import', name + ': the file could not be read: ' + (e && e.message ? e.message : String(e))) };
+                return vramcalcFailure('import', name + ': the file could not be read: ' + (e && e.message ? e.message : String(e)));
             });
         }
         return attempt(new Uint8Array(0), Math.min(file.size, VRAMCALC_FIRST_SLICE), 1);
@@ -191,10 +193,10 @@ function vramcalcApi(engine) {
             const absent = missing('importModel');
             if (absent) return Promise.resolve(absent);
             if (!isFile(file)) return Promise.resolve(vramcalcFailure('import', 'importFile takes a File or Blob'));
-            return readHeader(file).then(function (read) { return read.result; });
+            return readHeader(file);
         },
         importFiles: function (files) {
-            const absent = missing('importFiles');
+            const absent = missing('importPart');
             if (absent) return Promise.resolve(absent);
             const list = files && typeof files === 'object' && typeof files.length === 'number' ? Array.from(files) : null;
             if (!list || list.length === 0 || list.length > VRAMCALC_MAX_FILES) {
@@ -204,25 +206,30 @@ function vramcalcApi(engine) {
             for (let i = 0; i < list.length; i++) {
                 if (!isFile(list[i])) return Promise.resolve(vramcalcFailure('import', 'importFiles: entry ' + i + ' is not a File or Blob'));
             }
-            // Each file's header as importFile reads it, one file after the other; the engine merges them
-            // (io/ merge_imports, the CLI's rules). A file that cannot be read is the answer, naming it.
+            // Each file's header as importFile reads it, one file after the other, parsed once: the engine
+            // keeps what it read under this import's id and merges it (io/ merge_imports, the CLI's rules).
+            // A file that cannot be read is the answer, naming it.
+            const id = engine.importBegin();
             const read = [];
             let chain = Promise.resolve(null);
             list.forEach(function (file) {
                 chain = chain.then(function (failure) {
                     if (failure) return failure;
-                    return readHeader(file).then(function (r) {
-                        read.push(r);
-                        return r.result.ok ? null : r.result;
+                    return readHeader(file, id).then(function (result) {
+                        read.push(result);
+                        return result.ok ? null : result;
                     });
                 });
             });
             return chain.then(function (failure) {
-                if (failure) return failure;
-                if (read.length === 1) return read[0].result;
-                return call(function () {
-                    return engine.importFiles(read.map(function (r) { return { bytes: r.bytes, name: r.name, size: r.size }; }));
-                });
+                if (failure || read.length === 1) {
+                    engine.importEnd(id);
+                    return failure || read[0];
+                }
+                return call(function () { return engine.importMerge(id); });
+            }, function (e) {
+                engine.importEnd(id);
+                throw e;
             });
         },
         presets: function () { return missing('presets') || call(function () { return engine.presets(); }); },

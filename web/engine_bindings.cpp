@@ -16,11 +16,15 @@
 //   fabrics()                      -> io::fabrics_json: the interconnect and node catalogs
 //   importModel(bytes, name, size) -> io::import_json: a model file's start read (docs/import.md);
 //                                     bytes a Uint8Array (web/api.js makes one of any input)
-//   importFiles([{bytes, name, size}]) -> io::import_files_json: several files of one model merged
-//                                     (what `vramcalc --model-file A --model-file B --print-import` prints)
+//   importBegin() importPart(id, bytes, name, size) importMerge(id) importEnd(id)
+//                                  -> several files of one model merged (what `vramcalc --model-file A
+//                                     --model-file B --print-import` prints), each file's header parsed
+//                                     once: importPart answers as importModel and keeps what it read under
+//                                     the import `id` (importBegin's), importMerge merges what it kept
+//                                     (io/ merge_imports) and forgets it, importEnd forgets it
 //   version() schemaVersion()      -> "0.1.0", 1
 // The page (app.js) links this file with VRAMCALC_PAGE_BUILD: estimate (as text), solve, questions,
-// importModel and importFiles (the model-file readers: the page's own import, web/import.js, so the single offline
+// importModel and importBegin/Part/Merge/End (the model-file readers: the page's own import, web/import.js, so the single offline
 // file imports too), version and schemaVersion only. The rest would only add to its download, which
 // has a budget (tests/browser/size.test.mjs): the planner's cluster comparison and batch sizing, the
 // catalogs' and suggestions' JSON. There web/api.js answers those calls with a failure that names
@@ -70,21 +74,57 @@ std::string import_model(const emscripten::val& bytes, const std::string& name, 
     return vc::io::import_json(buf.get(), n, name, file_size);
 }
 
-// Several files of one model: `files` an array of {bytes, name, size} (web/api.js importFiles, each
-// file's header as importFile reads it), merged by io/ (merge_imports, the CLI's --model-file rules).
-std::string import_files(const emscripten::val& files) {
-    const auto count = static_cast<std::size_t>(std::min(files["length"].as<double>(), double(vc::io::kMaxImportFiles)));
-    std::vector<std::unique_ptr<std::uint8_t[]>> bufs(count);
-    std::vector<vc::io::ImportBytes> list(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        const emscripten::val f = files[i];
-        double size = f["size"].as<double>();
-        list[i].size = copy_prefix(f["bytes"], bufs[i], size);
-        list[i].data = bufs[i].get();
-        list[i].name = f["name"].as<std::string>();
-        list[i].file_size = size > 0 && size < 1.8e19 ? static_cast<std::uint64_t>(size) : 0;
-    }
-    return vc::io::import_files_json(list);
+// Several files of one model (web/api.js importFiles): each file's header read by importPart, which
+// answers as importModel does and keeps the file's import under the call's id; importMerge merges
+// what it kept (merge_imports, the CLI's --model-file rules). Each header is parsed once (before,
+// importFiles parsed every file a second time from the same bytes to merge them). An id per call
+// keeps the files of two imports at once apart (two drops in a row); the oldest ids beyond
+// kOpenImports are forgotten (a caller that never merged nor ended).
+constexpr std::size_t kOpenImports = 8;
+struct OpenImport {
+    int id = 0;
+    std::vector<vc::io::ModelImport> parts;
+};
+std::vector<OpenImport>& open_imports() {  // oldest first
+    static std::vector<OpenImport> imports;
+    return imports;
+}
+std::vector<OpenImport>::iterator find_import(int id) {
+    auto& imports = open_imports();
+    return std::find_if(imports.begin(), imports.end(), [id](const OpenImport& o) { return o.id == id; });
+}
+
+int import_begin() {
+    static int next = 0;
+    auto& imports = open_imports();
+    if (imports.size() >= kOpenImports) imports.erase(imports.begin());
+    imports.push_back(OpenImport{++next, {}});
+    return next;
+}
+
+std::string import_part(int id, const emscripten::val& bytes, const std::string& name, double file_size) {
+    std::unique_ptr<std::uint8_t[]> buf;
+    const std::size_t n = copy_prefix(bytes, buf, file_size);
+    const std::uint64_t size = file_size > 0 && file_size < 1.8e19 ? static_cast<std::uint64_t>(file_size) : 0;
+    vc::io::ModelImport r = vc::io::import_model(buf.get(), n, name, size);
+    std::string text = vc::io::dump(vc::io::import_to_json(r));
+    const auto it = find_import(id);
+    if (r.ok && it != open_imports().end() && it->parts.size() < vc::io::kMaxImportFiles) it->parts.push_back(std::move(r));
+    return text;
+}
+
+std::string import_merge(int id) {
+    const auto it = find_import(id);
+    if (it == open_imports().end() || it->parts.empty())
+        return vc::io::dump(vc::io::error_to_json(vc::Error{"import", "no files were read for this import (importPart)"}));
+    std::string text = vc::io::dump(vc::io::import_to_json(vc::io::merge_imports(it->parts)));
+    open_imports().erase(it);
+    return text;
+}
+
+void import_end(int id) {
+    const auto it = find_import(id);
+    if (it != open_imports().end()) open_imports().erase(it);
 }
 
 std::string version() { return VRAMCALC_VERSION; }
@@ -111,7 +151,10 @@ EMSCRIPTEN_BINDINGS(vramcalc_engine) {
     emscripten::function("version", &version);
     emscripten::function("schemaVersion", &schema_version);
     emscripten::function("importModel", &import_model);
-    emscripten::function("importFiles", &import_files);
+    emscripten::function("importBegin", &import_begin);
+    emscripten::function("importPart", &import_part);
+    emscripten::function("importMerge", &import_merge);
+    emscripten::function("importEnd", &import_end);
 #ifndef VRAMCALC_PAGE_BUILD
     emscripten::function("estimateBytes", &estimate_bytes);
     emscripten::function("suggest", &vc::io::suggest_json);

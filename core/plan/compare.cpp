@@ -210,9 +210,9 @@ ServeClusterResult serve_cluster(const Config& base, const PlanInputs& in, const
         const Speed sp = inference_speed(ip, context, r.seqs_per_replica, context);
         r.tokens_per_s_replica = sp.tokens_per_s_total;
         r.tokens_per_s = sp.tokens_per_s_total * r.replicas;
-        r.rent_usd_per_hour = price * c.gpus;
+        r.rent_usd_per_hour = whole_cents(price * c.gpus);
         r.usd_per_mtok = r.tokens_per_s > 0 && price > 0 ? r.rent_usd_per_hour / (r.tokens_per_s * 3600) * 1e6 : 0;
-        r.purchase_usd = buy * c.gpus * (1 + in.network_share);
+        r.purchase_usd = whole_cents(buy * c.gpus * (1 + in.network_share));
         // Better: meets the goal over not; then cheaper per token; then more capacity.
         auto better = [](const ServeClusterResult& a, const ServeClusterResult& b) {
             if (a.meets != b.meets) return a.meets;

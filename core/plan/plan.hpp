@@ -129,7 +129,7 @@ struct StepTime {
     double total = 0;
     double comm_exposed() const { return tp_comm + cp_comm + ep_comm + pp_comm + dp_comm; }
     double tokens_per_s_per_gpu = 0;
-    double model_flops_per_gpu = 0;     // 6N + attention per token, no recomputation, per step
+    double model_flops_per_gpu = 0;     // training_flops_per_token's model(): no recomputation, per step
     double mfu = 0;                     // model FLOPs / (total x peak)
 };
 
@@ -265,9 +265,37 @@ Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in);
 // Step time of one layout (no memory). cfg supplies the model, seq (cfg.run.seq) and precision.
 StepTime step_time(const Config& cfg, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
 
-// Model FLOPs per token (forward + backward, no recomputation): 6 x matmul parameters touched
-// + 12 x layers x seq x attention width (PaLM's MFU convention, non-causal).
-double model_flops_per_token(const ModelSpec& m, double seq);
+// One training step's work in forward passes, by kind of work: the one count the step time and the
+// model FLOPs (training_flops_per_token) both take. A pass kind's forward is 1; then
+//   linear     the layers' matmul weights: backward 2 when they train (the input's gradient and the
+//              weight's), 1 when frozen (LoRA's and QLoRA's base: the input's gradient only)
+//   head       the LM head's matmul: the same, never recomputed
+//   attention  the attention core and its scores (no weights): backward 2 (dQ, dK, dV)
+//   elementwise norms, activations, residual adds: backward 2
+//   adapters   LoRA's adapters, which train: backward 2
+// Full recomputation runs the layers' forward once more (all but the head); selective the
+// attention core's.
+struct Passes {
+    double backward = 2, recompute = 0;
+    double total() const { return 1 + backward + recompute; }
+};
+struct StepPasses {
+    Passes linear, head, attention, elementwise, adapters;
+};
+StepPasses step_passes(bool frozen_base, Recompute recompute);
+
+// FLOPs of one token through one training step, as a user counts them by hand with step_passes:
+// 2 per matmul weight the token meets a pass (the layers' active weights and the LM head's,
+// hidden x vocab, tied or not), 4 x seq x attention width per layer for the attention core (PaLM's
+// convention: non-causal), 2 per LoRA adapter weight the token meets (lora_active_params). Full
+// training of Llama-3.1-8B: forward 2N + A, backward 4N + 2A, N = 7.50e9 matmul weights, A = 4 x L
+// x seq x width; LoRA: backward 2N + 2A + 4 x adapters. Recomputation from cfg.training.recompute.
+struct TrainingFlops {
+    double forward = 0, backward = 0, recompute = 0;
+    double model() const { return forward + backward; }  // MFU's model FLOPs: no recomputation
+    double total() const { return forward + backward + recompute; }
+};
+TrainingFlops training_flops_per_token(const Config& cfg);
 
 // The Config the detailed training engine reads for a layout (memory per GPU).
 Config layout_config(const Config& base, const Layout& l, int gpus);

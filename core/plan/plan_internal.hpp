@@ -1,6 +1,8 @@
 // vramcalc core (internal to core/plan/): the model quantities a step needs, resolved once per plan.
 #pragma once
 
+#include <cmath>
+
 #include "core/fields.hpp"
 #include "core/plan/plan.hpp"
 
@@ -20,12 +22,19 @@ struct PlanModel {
     double p = 2;                  // activation bytes
     double grad_bytes = 2;         // gradient bytes on the wire (setup's default)
     double trainable_share = 1;    // trainable / all parameters: LoRA reduces and updates its adapters alone
+    bool frozen_base = false;      // LoRA / QLoRA: the base's linears compute no weight gradients
+    double lora_rank = 0, lora_dense = 0, lora_moe = 0, lora_head = 0;  // adapter weights a token meets (lora_active_params)
     double gemm_peak = 0, attn_peak = 0;  // FLOP/s
     double hbm = 0;                // bytes/s (datasheet)
     double model_flops_per_token = 0;
 };
 
 PlanModel plan_model(const Config& cfg, const GpuSpec& gpu);
+
+// A price (USD) times counts, to the cent, as a user multiplies it out: 64 B200 at $45,000 with a 15%
+// network share are $3,312,000, which the product of doubles misses by half a millionth of a cent
+// (3311999.9999999995, what the JSON wrote). Under 2^53 cents the cents are a whole number.
+inline double whole_cents(double usd) { return std::round(usd * 100) / 100; }
 StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanConstants& k, const Layout& l);
 
 // A compared cluster's error named by the path its request gives it: a cluster's GPU count, GPU and

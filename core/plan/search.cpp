@@ -957,7 +957,7 @@ ClusterResult cluster_result_from(const Config& cc, const PlanInputs& pi, const 
         r.train_days = r.best.train_days;
         r.rent_usd = r.best.rent_usd;
         auto hw = plan_hardware(cc, pi);
-        if (hw.ok) r.purchase_usd = hw.value.purchase_usd * c.gpus * (1 + pi.network_share);
+        if (hw.ok) r.purchase_usd = whole_cents(hw.value.purchase_usd * c.gpus * (1 + pi.network_share));
     }
     return r;
 }

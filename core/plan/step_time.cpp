@@ -32,15 +32,45 @@ bool uses_flash(const Config& cfg) {
 
 }  // namespace
 
-double model_flops_per_token(const ModelSpec& md, double seq) {
-    auto r = resolve_model(md);
-    const ModelSpec& m = r.ok ? r.value : md;
+StepPasses step_passes(bool frozen_base, Recompute recompute) {
+    StepPasses p;
+    if (frozen_base) p.linear.backward = p.head.backward = 1;
+    const double full = recompute == Recompute::Full ? 1 : 0;
+    p.linear.recompute = p.elementwise.recompute = p.adapters.recompute = full;
+    p.attention.recompute = recompute == Recompute::None ? 0 : 1;
+    return p;
+}
+
+TrainingFlops training_flops_per_token(const Config& cfg) {
+    auto r = resolve_model(cfg.model);
+    const ModelSpec& m = r.ok ? r.value : cfg.model;
     const ParamBreakdown pb = model_params(m);
+    const double seq = cfg.run.seq;
     const double hd = m.head_dim > 0 ? m.head_dim : (m.heads > 0 ? static_cast<double>(m.hidden) / m.heads : 0);
     const double qw = m.kv_lora_rank > 0 ? m.heads * static_cast<double>(m.qk_nope_head_dim + m.qk_rope_head_dim) : m.heads * hd;
-    const double head = static_cast<double>(m.hidden) * m.vocab;
-    const double matmul = pb.active - pb.embedding - pb.output - pb.norms + head;  // the LM head's matmul counts, tied or not
-    return 6.0 * matmul + 12.0 * m.layers * seq * qw;
+    const bool frozen = cfg.training.finetune != FinetuneMethod::Full;
+    const StepPasses ps = step_passes(frozen, cfg.training.recompute);
+    // Forward FLOPs per token of each kind.
+    const double linear = 2.0 * (pb.active - pb.embedding - pb.output - pb.norms);
+    const double head = 2.0 * static_cast<double>(m.hidden) * m.vocab;  // the LM head's matmul counts, tied or not
+    const double attention = 4.0 * m.layers * seq * qw;
+    double adapters = 0;
+    if (frozen) {
+        const LoraActiveParams a = lora_active_params(m, cfg.training.lora);
+        const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+        adapters = 2.0 * ((m.layers - moe_layers) * a.dense_layer + moe_layers * a.moe_layer + a.head);
+    }
+    TrainingFlops f;
+    const auto add = [&f](double forward, const Passes& p) {
+        f.forward += forward;
+        f.backward += forward * p.backward;
+        f.recompute += forward * p.recompute;
+    };
+    add(linear, ps.linear);
+    add(head, ps.head);
+    add(attention, ps.attention);
+    add(adapters, ps.adapters);
+    return f;
 }
 
 PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
@@ -80,15 +110,25 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
     pm.grad_bytes = pr ? gradient_bytes(cfg.training, *pr) : (prec == TrainPrecision::Fp32 ? 4 : 2);
     // LoRA / QLoRA: the frozen base has no gradients and no optimizer state; the training engine's
     // count of the adapters, over the base's parameters the layout splits, sets the share that has.
-    if (cfg.training.finetune != FinetuneMethod::Full && pm.total_params > 0) {
-        auto tr = training_result(cfg);
-        if (tr.ok) pm.trainable_share = tr.value.params_trainable / pm.total_params;
+    // Its linears' backward computes the input's gradient only (step_passes); the adapters' GEMMs
+    // (rank r wide) run forward and backward.
+    pm.frozen_base = cfg.training.finetune != FinetuneMethod::Full;
+    if (pm.frozen_base) {
+        if (pm.total_params > 0) {
+            auto tr = training_result(cfg);
+            if (tr.ok) pm.trainable_share = tr.value.params_trainable / pm.total_params;
+        }
+        const LoraActiveParams a = lora_active_params(m, cfg.training.lora);
+        pm.lora_rank = cfg.training.lora.rank;
+        pm.lora_dense = a.dense_layer;
+        pm.lora_moe = a.moe_layer;
+        pm.lora_head = a.head;
     }
     const double bf16 = gpu.bf16_tflops * 1e12;
     pm.attn_peak = prec == TrainPrecision::Fp32 ? bf16 / 2 : bf16;  // FP32 training runs TF32 tensor cores at half rate
     pm.gemm_peak = prec == TrainPrecision::Fp8Mixed && gpu.fp8_tflops > 0 ? gpu.fp8_tflops * 1e12 : pm.attn_peak;
     pm.hbm = gpu.bandwidth_gbps * 1e9;
-    pm.model_flops_per_token = model_flops_per_token(m, pm.seq);
+    pm.model_flops_per_token = training_flops_per_token(cfg).model();
     return pm;
 }
 
@@ -103,7 +143,7 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
     const double hbm = pm.hbm * k.hbm_efficiency;
     const double p = pm.p;
     const double gbytes = k.grad_comm_bytes > 0 ? k.grad_comm_bytes : pm.grad_bytes;
-    const bool full = l.recompute == Recompute::Full, selective = l.recompute == Recompute::Selective;
+    const bool full = l.recompute == Recompute::Full;
     const bool sp = l.sp && l.tp > 1;
 
     // Forward time of one dense or MoE layer's parts (seconds), one micro-batch.
@@ -137,22 +177,28 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
     const double ew_dense = (rep + dense_shard) * ew_scale, ew_moe = (rep + moe_shard) * ew_scale;
     const double ew_scores = scores * ew_scale;
 
-    auto layer_fwd = [&](bool moe) { return attn_gemm + (moe ? moe_mlp : dense_mlp) + attn_core + (moe ? ew_moe : ew_dense) + ew_scores; };
-    // Forward + backward (2x forward) + recomputation (full: the forward again; selective: the attention core and its scores).
+    // LoRA adapters: per adapted matrix (in x out) a T x in x r GEMM and a T x r x out one, 2 x T x
+    // r x (in + out) FLOPs at the efficiency of their smallest side, the rank; split over TP as their base.
+    const double r = std::max(1.0, pm.lora_rank);
+    const auto adapter_s = [&](double params) { return params > 0 ? gemm_s(T, r, params / r / tp, pm.gemm_peak, k) : 0.0; };
+    const double lora_dense = adapter_s(pm.lora_dense), lora_moe = adapter_s(pm.lora_moe);
+
+    // Forward, backward and recomputation of each kind of work (step_passes: a frozen base's
+    // linears' backward is one forward, a trained one's two; full recomputation runs the forward
+    // again, selective the attention core and its scores).
+    const StepPasses ps = step_passes(pm.frozen_base, l.recompute);
     auto layer_step = [&](bool moe) {
-        const double f = layer_fwd(moe);
-        double t = 3.0 * f;
-        if (full) t += f;
-        else if (selective) t += attn_core + ew_scores;
-        return t;
+        return (attn_gemm + (moe ? moe_mlp : dense_mlp)) * ps.linear.total() + (attn_core + ew_scores) * ps.attention.total() +
+               (moe ? ew_moe : ew_dense) * ps.elementwise.total() + (moe ? lora_moe : lora_dense) * ps.adapters.total();
     };
 
     // Layers on the busiest stage (uneven splits put ceil(L / pp) on it), dense ones first.
     const double layers_on = std::ceil(pm.layers / pp);
     const double moe_on = std::min(layers_on, pm.moe_layers);
     const double dense_on = layers_on - moe_on;
-    // The LM head and loss on the last stage: GEMM forward + backward, FP32 logits passes.
-    const double head = 3.0 * gemm_s(T, pm.h, pm.vocab / tp, pm.gemm_peak, k) + 6.0 * T * pm.vocab / tp * 4.0 / hbm;
+    // The LM head and loss on the last stage: GEMM forward + backward (and its adapter's), FP32 logits passes.
+    const double head = ps.head.total() * gemm_s(T, pm.h, pm.vocab / tp, pm.gemm_peak, k) + ps.adapters.total() * adapter_s(pm.lora_head) +
+                        6.0 * T * pm.vocab / tp * 4.0 / hbm;
     const double compute_mb = dense_on * layer_step(false) + moe_on * layer_step(true) + head;
 
     // Tensor parallel: per layer 2 all-reduces forward and 2 backward (+2 when fully recomputed) of

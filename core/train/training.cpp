@@ -375,6 +375,25 @@ double lora_layer_params(const ModelSpec& m, unsigned t, double r, bool moe) {
     return n;
 }
 
+}  // namespace
+
+LoraActiveParams lora_active_params(const ModelSpec& m, const LoraInputs& lora) {
+    LoraActiveParams a;
+    const unsigned t = lora.targets;
+    a.dense_layer = lora_layer_params(m, t, lora.rank, false);
+    if (m.experts > 0) {
+        // lora_layer_params counts every expert's MLP adapters; a token meets top_k + shared of them.
+        const double attention = lora_layer_params(m, t & kLoraAttention, lora.rank, true);
+        const double experts = lora_layer_params(m, t & kLoraMlp, lora.rank, true);
+        const double all = static_cast<double>(m.experts) + m.shared_experts;
+        a.moe_layer = attention + experts * (static_cast<double>(m.top_k) + m.shared_experts) / all;
+    }
+    if (t & kLoraHead) a.head = lora.rank * (static_cast<double>(m.hidden) + m.vocab);
+    return a;
+}
+
+namespace {
+
 // Adafactor's factored second moment: rows + columns per weight matrix, full size for vectors.
 double adafactor_elements(const ModelSpec& m, const ParamBreakdown& params) {
     const Widths w = attention_widths(m);

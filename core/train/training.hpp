@@ -295,6 +295,14 @@ bool recompute_from_kbit_rule(const TrainingInputs& in);
 // torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.
 int gradient_bytes(const TrainingInputs& in, const ProfileBehaviour& profile);
 
+// LoRA adapter weights one token meets (r x (in + out) per adapted matrix): in a dense layer, in an
+// MoE layer (its attention's, and the MLP adapters of its top_k routed and its shared experts), and
+// on the LM head when it is a target. The step's FLOPs count these (core/plan training_flops_per_token).
+struct LoraActiveParams {
+    double dense_layer = 0, moe_layer = 0, head = 0;
+};
+LoraActiveParams lora_active_params(const ModelSpec& m, const LoraInputs& lora);
+
 // [SECTION] result --------------------------------------------------------------------------------
 // Bytes per GPU on the worst rank, and the quantities behind them.
 struct TrainingResult {

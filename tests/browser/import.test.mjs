@@ -238,7 +238,23 @@ test('desktop: several files dropped together merge (a split GGUF\'s parts and i
     const { page, v, requests } = await open({ viewport: { width: 1280, height: 900 } });
     assert.equal(await page.evaluate(() => document.getElementById('import-file').multiple), true, 'the picker takes several files');
     const part = (no) => [`tiny-0000${no + 1}-of-00003.gguf`, llamaGguf({ split: { no, count: 3, total: 21 } }).bytes.toString('base64')];
-    await dropMany(page, [part(1), part(0), part(2), ['mmproj-tiny.gguf', mmprojGguf().bytes.toString('base64')]]);
+    // What the page hands its engine: the bytes given to each of the engine's import functions
+    // (Module.importModel, importPart, ...; a list of {bytes} counted too). Each file's header is
+    // parsed once, so each byte read goes in once (the merge used to parse every header again).
+    await page.evaluate(() => {
+        window.engineBytes = [];
+        const count = (x) => (x instanceof Uint8Array ? x.length : Array.isArray(x) ? x.reduce((n, y) => n + count(y && y.bytes ? y.bytes : y), 0) : 0);
+        for (const name of Object.keys(Module).filter((k) => /^import/.test(k) && typeof Module[k] === 'function')) {
+            const f = Module[name];
+            Module[name] = function () {
+                const n = Array.from(arguments).reduce((sum, a) => sum + count(a), 0);
+                if (n > 0) window.engineBytes.push([name, n]);
+                return f.apply(this, arguments);
+            };
+        }
+    });
+    const dropped = [part(1), part(0), part(2), ['mmproj-tiny.gguf', mmprojGguf().bytes.toString('base64')]];
+    await dropMany(page, dropped);
     let m = await importMessage(page);
     await v.settled();
     assert.equal(m.problem, false, m.message);
@@ -253,6 +269,12 @@ test('desktop: several files dropped together merge (a split GGUF\'s parts and i
     assert.equal(s.inputs.inference.llamacpp.mmproj.image_tokens, 17);
     // The projector on the GPU: 104,640 x 2 B + clip's graph for 17 positions (30,736 B).
     assert.equal(s.result.breakdown.extras, 240016);
+    // The four files (under 4 MiB: each read whole in one slice) went into the engine once each:
+    // four calls, their sizes summed, not twice that.
+    const sizes = dropped.map(([, b]) => Buffer.from(b, 'base64').length);
+    const given = await page.evaluate(() => window.engineBytes);
+    assert.deepEqual(given.map(([, n]) => n), sizes, JSON.stringify(given));
+    assert.equal(given.reduce((sum, [, n]) => sum + n, 0), sizes.reduce((a, b) => a + b, 0));
 
     // config.json with a picture named model.safetensors: the picture is named, the form stays.
     const before = JSON.stringify(s.inputs);

@@ -164,6 +164,35 @@ test('--print-config writes whole numbers as integers ("batch": 4, not 4.0) and 
   assert.equal(again.out, printed.out);
 });
 
+test('--print-config runs the estimate\'s checks: an out-of-range value gets the estimate\'s message, exit 1, no config', () => {
+  // Each printed a config as if it were fine (exit 0) while the estimate of the same flags refused it.
+  const cases = [
+    [['--batch', '0'], 'batch must be a whole number in [1, 1048576] sequences, got 0'],
+    [['--seq', '-1'], 'seq must be a whole number in [1, 16777216] tokens, got -1'],
+    [['--params', '-7'], 'params_b must be a number greater than 0 and at most 100000 billion, got -7'],
+    [['--set', 'target_utilization=2'], 'target_utilization must be a number in [0.05, 1], got 2 (a share of the GPU\'s memory: 0.75 = 75%)'],
+    [['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--set', 'inference.context=0'],
+      'inference.context must be a whole number in [1, 16777216] tokens, got 0'],
+  ];
+  for (const [args, message] of cases) {
+    const printed = run([...args, '--print-config']);
+    const estimated = run(args);
+    assert.equal(printed.code, 1, `${args.join(' ')} --print-config: exit ${printed.code}`);
+    assert.equal(printed.out, '', 'no config written');
+    assert.equal(printed.err, `vramcalc: ${message}\n`);
+    assert.equal(printed.err, estimated.err, 'the estimate\'s own message');
+    assert.equal(estimated.code, 1);
+  }
+  // With --format json the error object, as the estimate prints it.
+  const j = run(['--batch', '0', '--print-config', '--format', 'json']);
+  assert.equal(j.code, 1);
+  assert.deepEqual(JSON.parse(j.out), { ok: false, error: { field: 'batch', message: 'batch must be a whole number in [1, 1048576] sequences, got 0' } });
+  // A config that does not fit the GPU is no error: it is printed.
+  const big = run(['--method', 'detailed', '--task', 'training', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--print-config']);
+  assert.equal(big.code, 0, big.err);
+  assert.equal(JSON.parse(big.out).model.preset, 'llama-3.1-70b');
+});
+
 test('--print-config keeps a model given as a count with a context window (issue 16: it was dropped)', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--gpu', 'h100-80gb', '--set', 'model.params_b=7',
     '--set', 'model.context_limit=8192', '--set', 'inference.context=131072'];
@@ -348,10 +377,12 @@ test('--gpus 0 or 1.5: every method refuses it with gpus\'s range (the quick met
       assert.equal(r.err, msg(got));
     }
   }
-  // The config --print-config writes is the one refused when it is read back.
+  // --print-config refuses it as the estimate does (it wrote a config that was refused when read back).
   const cfg = run(['--method', 'quick', '--params', '70', '--gpus', '1.5', '--print-config']);
-  assert.equal(JSON.parse(cfg.out).gpus, 1.5);
-  const back = run(['--config', '-', '--format', 'json'], cfg.out);
+  assert.equal(cfg.code, 1);
+  assert.equal(cfg.out, '');
+  assert.equal(cfg.err, msg('1.5'));
+  const back = run(['--config', '-', '--format', 'json'], JSON.stringify({ method: 'quick', params_b: 70, gpus: 1.5 }));
   assert.equal(back.code, 1);
   assert.deepEqual(JSON.parse(back.out).error, { field: 'gpus', message: 'gpus must be a whole number in [1, 1048576] GPUs, got 1.5' });
   // A whole count in range still runs: 70e9 x (2 + 2 + 12) B = 1120 GB states (the count only sizes the guide's share).

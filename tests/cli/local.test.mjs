@@ -114,8 +114,13 @@ test('-ts 3,1 over two RTX 4090s: layers split 3:1, the three model buffers add 
   assert.ok(Math.abs((a.model_bytes + b.model_bytes + host.model_bytes) / j.metrics.weights_total_bytes.value - 1) < 1e-9);
   assert.equal(mib(a, 'kv') + mib(b, 'kv'), 768);  // 48 layers x 16 KiB per token... x 8192 cells
   assert.match(j.launch_command, / -ngl 49 -fa on -ts 3,1$/);
-  const cfg = JSON.parse(run([...BASE, '--tensor-split', '3,1', '--print-config']).out);
+  const cfg = JSON.parse(run([...BASE, '--gpus', '2', '--tensor-split', '3,1', '--print-config']).out);
   assert.deepEqual(cfg.inference.llamacpp.tensor_split, [3, 1]);
+  // On one GPU the split is refused, by --print-config too (it printed the config as if it were fine).
+  const one = run([...BASE, '--tensor-split', '3,1', '--print-config']);
+  assert.equal(one.code, 1);
+  assert.equal(one.out, '');
+  assert.equal(one.err, 'vramcalc: inference.llamacpp.tensor_split has 2 entries; it needs one per GPU (1)\n');
 });
 
 test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), one request, flash attention as llama.cpp\'s auto', () => {

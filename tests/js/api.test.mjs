@@ -90,6 +90,16 @@ test('resolveConfig() is what `vramcalc --print-config` prints, defaults filled 
         const r = spawnSync(cliBin, ['--config', '-', '--print-config'], { input: JSON.stringify(c.config), encoding: 'utf8' });
         assert.deepEqual(vc.resolveConfig(c.config), JSON.parse(r.stdout), c.name);
     }
+    // A config the estimate refuses is refused with its error, as --print-config refuses it (both
+    // wrote the config of `batch: 0` as if it were fine).
+    for (const c of cases.filter((x) => x.error !== undefined)) {
+        const r = spawnSync(cliBin, ['--config', '-', '--print-config', '--format', 'json'], { input: JSON.stringify(c.config), encoding: 'utf8' });
+        assert.equal(r.status, 1, c.name);
+        const refused = vc.resolveConfig(c.config);
+        assert.deepEqual(refused, JSON.parse(r.stdout), c.name);
+        assert.deepEqual(refused, vc.estimate(c.config), c.name);
+        assert.equal(refused.error.field, c.error, c.name);
+    }
 });
 
 // [SECTION] field names and defaults -----------------------------------------------------------

@@ -1,11 +1,16 @@
-// The streaming JSON writer (io/json_writer.hpp) and the result written with it: the same bytes as
+// The streaming JSON writer (io/json_writer.hpp) and the result written with it: the layout of
 // nlohmann's dump() of the tree the result used to be built as (the tree below is that former
-// builder, kept here as the reference).
+// builder, kept here as the reference), every number the shortest text that reads back as the same
+// double (nlohmann's grisu2 wrote a digit more for about 1 double in 2,000).
 #include <catch.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 
 #include "core/estimate.hpp"
 #include "io/config_json.hpp"
@@ -54,11 +59,81 @@ json reference_tree(const Estimate& e) {
     return j;
 }
 
+// The text with every number outside a string replaced by '#': the layout, to hold against
+// nlohmann's dump(), whose digits differ where grisu2 writes more than the shortest.
+std::string layout(const std::string& text) {
+    std::string out;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\') out += text[++i];
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+            out += c;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            while (i + 1 < text.size() && std::strchr("0123456789.eE+-", text[i + 1])) ++i;
+            out += '#';
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// The fewest significant digits of a decimal that reads back as x, found the slow way: for each
+// count from 1, the nearest decimal of that many digits (printf's %.*e, correctly rounded) and its
+// neighbours either side (a power of two has a narrower interval below it), each read by strtod.
+int fewest_digits(double x) {
+    for (int p = 1; p <= 17; ++p) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.*e", p - 1, std::fabs(x));
+        long long m = 0;
+        for (const char* c = text; *c && *c != 'e'; ++c)
+            if (*c != '.') m = m * 10 + (*c - '0');
+        const int e = std::atoi(std::strchr(text, 'e') + 1) - (p - 1);
+        for (long long j = -3; j <= 3; ++j) {
+            if (m + j <= 0) continue;
+            std::snprintf(text, sizeof text, "%llde%d", m + j, e);
+            if (std::strtod(text, nullptr) == std::fabs(x)) return p;
+        }
+    }
+    return 17;
+}
+
+// Significant digits of a JSON number ("12.50" -> 3, "0.0012" -> 2, "1e+20" -> 1).
+int digits_of(const std::string& number) {
+    std::string d;
+    for (char c : number.substr(0, number.find_first_of("eE")))
+        if (c >= '0' && c <= '9') d += c;
+    d.erase(0, std::min(d.find_first_not_of('0'), d.size()));
+    while (!d.empty() && d.back() == '0') d.pop_back();
+    return static_cast<int>(d.size());
+}
+
+// What the writer writes for x: read back, the same bits; as few digits as any decimal that does.
+void check_shortest(double x) {
+    char buf[64];
+    const size_t n = io::shortest_double(buf, x);
+    const std::string text(buf, n);
+    INFO(text);
+    const double back = std::strtod(text.c_str(), nullptr);
+    CHECK(std::memcmp(&back, &x, sizeof x) == 0);
+    if (x != 0) CHECK(digits_of(text) == fewest_digits(x));
+    io::JsonWriter w;
+    w.value(x);
+    CHECK(w.text() == text);
+}
+
 void check_same_bytes(const Estimate& e) {
     const json tree = reference_tree(e);
     CHECK(io::estimate_text(e) == io::dump(tree));
     CHECK(io::estimate_text(e, 2) == io::dump(tree, 2));
     CHECK(io::dump(io::estimate_to_json(e), 2) == io::dump(tree, 2));
+    // nlohmann's layout; its numbers read back as the same doubles.
+    CHECK(layout(io::estimate_text(e, 2)) == layout(tree.dump(2, ' ', false, json::error_handler_t::replace)));
 }
 
 }  // namespace
@@ -170,6 +245,49 @@ TEST_CASE("JsonWriter's numbers and strings are nlohmann's bytes") {
     }
 }
 
+TEST_CASE("numbers are the shortest text that reads back as the same double") {
+    // nlohmann's grisu2 wrote a digit more than needed for about 1 double in 2,000: these read back
+    // as the same double with one digit less (the shortest, as JavaScript writes them).
+    const std::pair<double, const char*> fixed[] = {{12594211843.88132, "12594211843.88132"},
+                                                    {-55184930.43883745, "-55184930.43883745"},
+                                                    {7.97105580151532e-07, "7.97105580151532e-07"},
+                                                    {-3.223839540649372e-236, "-3.223839540649372e-236"},
+                                                    {-1.645837086224035e+283, "-1.645837086224035e+283"}};
+    for (const auto& [x, text] : fixed) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == text);
+        CHECK(json(x).dump().size() == std::strlen(text) + 1);  // grisu2's: one digit more
+        check_shortest(x);
+    }
+    // The layout stays nlohmann's: ".0" on a whole number, fixed from 1e-4 to below 1e15.
+    for (const auto& [x, text] : std::initializer_list<std::pair<double, const char*>>{
+             {3312000.0, "3312000.0"}, {0.1 + 0.2, "0.30000000000000004"}, {1e-4, "0.0001"}, {1e-5, "1e-05"}, {1e15, "1e+15"},
+             {2.5e-320, "2.5e-320"}, {5e-324, "5e-324"}, {1.7976931348623157e308, "1.7976931348623157e+308"}, {-0.0, "-0.0"},
+             {3311999.9999999995, "3311999.9999999995"}}) {
+        io::JsonWriter w;
+        w.value(x);
+        CHECK(w.text() == text);
+    }
+    // Powers of two (a narrower interval below them) and their neighbours, over the whole range.
+    for (int e = -1074; e <= 1023; ++e) {
+        const double x = std::ldexp(1.0, e);
+        check_shortest(x);
+        check_shortest(std::nextafter(x, 0.0));
+        check_shortest(std::nextafter(x, 2 * x));
+    }
+    // 20,000 doubles of every exponent and mantissa, and byte counts with fractions as the formulas make them.
+    std::uint64_t state = 88172645463325252ull;
+    for (int i = 0; i < 20000; ++i) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        double x;
+        std::memcpy(&x, &state, sizeof x);
+        if (!std::isfinite(x)) continue;
+        check_shortest(x);
+        check_shortest(static_cast<double>(state >> 11) * 1e-4);
+    }
+}
+
 TEST_CASE("JsonWriter: a number written again, and numbers sharing a remembered slot, are nlohmann's bytes") {
     // 1/3 is "0.3333333333333333" (16 threes: the shortest that reads back), 0.1 is "0.1"; the
     // second 1/3 comes from what the writer remembers of the first.
@@ -193,7 +311,17 @@ TEST_CASE("JsonWriter: a number written again, and numbers sharing a remembered 
         reference.push_back(x * 1e-300);
     }
     many.end_array();
-    CHECK(many.text() == reference.dump());
+    CHECK(many.text() == io::dump(reference));
+    CHECK(layout(many.text()) == layout(reference.dump()));
+    CHECK(json::parse(many.text()) == reference);  // every number read back bit-equal
+    // Each number as a writer that remembers nothing writes it.
+    std::string fresh = "[";
+    for (const json& v : reference) {
+        char buf[64];
+        fresh.append(buf, io::shortest_double(buf, v.get<double>())).append(",");
+    }
+    fresh.back() = ']';
+    CHECK(many.text() == fresh);
 }
 
 TEST_CASE("JsonWriter escapes every ASCII byte as nlohmann does") {
@@ -260,7 +388,8 @@ TEST_CASE("every result of the golden corpus written as text is the tree's dump"
     std::ifstream f(std::string(VRAMCALC_IMPORT_FIXTURES) + "/../golden/configs.jsonl");
     REQUIRE(f.good());
     std::string line;
-    int results = 0;
+    int results = 0, moved = 0;
+    std::set<double> numbers;
     while (std::getline(f, line)) {
         auto cfg = io::parse_config(line);
         if (!cfg.ok) continue;
@@ -268,9 +397,20 @@ TEST_CASE("every result of the golden corpus written as text is the tree's dump"
         if (!est.ok) continue;
         ++results;
         const json tree = reference_tree(est.value);
-        if (io::estimate_text(est.value) != io::dump(tree) || io::estimate_text(est.value, 2) != io::dump(tree, 2)) {
-            FAIL_CHECK(line);
-        }
+        const std::string text = io::estimate_text(est.value);
+        if (text != io::dump(tree) || io::estimate_text(est.value, 2) != io::dump(tree, 2)) FAIL_CHECK(line);
+        // nlohmann's layout, and read back: the same numbers, bit for bit.
+        const std::string nlohmann_text = tree.dump(-1, ' ', false, json::error_handler_t::replace);
+        if (layout(text) != layout(nlohmann_text) || json::parse(text) != tree) FAIL_CHECK(line);
+        if (text != nlohmann_text) ++moved;
+        for (const auto& c : est.value.components) numbers.insert(c.bytes);
+        for (const auto& m : est.value.metrics) numbers.insert(m.value);
+        for (const auto& f : est.value.fits) numbers.insert(f.utilization);
     }
     CHECK(results >= 1500);
+    // Results whose text differs from grisu2's (a number a digit shorter): few, and each read back above.
+    INFO(moved << " of " << results << " results written shorter than nlohmann's dump()");
+    CHECK(moved < results / 10);
+    for (double x : numbers)
+        if (std::isfinite(x)) check_shortest(x);
 }

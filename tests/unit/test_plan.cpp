@@ -102,11 +102,76 @@ TEST_CASE("step time: the pipeline bubble is (p-1)/(v m) of the compute", "[plan
 }
 
 TEST_CASE("step time: FLOPs per token are 6N + 12 L s w", "[plan]") {
-    const ModelSpec m = *find_preset("llama-3.1-8b");
+    Config c = small_config();
+    c.run.seq = 8192;
     // Llama-3.1-8B: 6.98e9 matmul parameters in the layers + 4096 x 128256 in the head
     const double L = 32, h = 4096, ffn = 14336, V = 128256, kv = 1024;
     const double matmul = L * (h * h * 2 + 2 * h * kv + 3 * h * ffn) + h * V;
-    CHECK(model_flops_per_token(m, 8192) == Approx(6 * matmul + 12 * L * 8192 * h).epsilon(1e-6));
+    const TrainingFlops f = training_flops_per_token(c);
+    CHECK(f.model() == Approx(6 * matmul + 12 * L * 8192 * h).epsilon(1e-6));
+    CHECK(f.forward == Approx(2 * matmul + 4 * L * 8192 * h).epsilon(1e-6));
+    CHECK(f.recompute == 0);
+}
+
+TEST_CASE("step time: a LoRA step's frozen base computes input gradients only (FLOPs by hand)", "[plan]") {
+    // Llama-3.1-8B, seq 2048: N = 32 x (2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336) + 4096 x
+    // 128256 = 7,504,658,432 matmul weights a token meets (the head's 525,336,576 among them);
+    // the attention core 4 x 32 x 2048 x 4096 = 1,073,741,824 FLOPs per token forward; LoRA rank 16
+    // on q and v: 32 x 16 x ((4096 + 4096) + (4096 + 1024)) = 6,815,744 adapter weights.
+    Config c = small_config();
+    c.run.seq = 2048;
+    const double N = 7504658432.0, head = 525336576.0, A = 1073741824.0, ad = 6815744.0;
+    const TrainingFlops full = training_flops_per_token(c);
+    CHECK(full.forward == Approx(2 * N + A));
+    CHECK(full.backward == Approx(4 * N + 2 * A));  // input and weight gradients: 2x the forward
+    c.task = Task::FineTune;
+    c.training.finetune = FinetuneMethod::Lora;
+    const TrainingFlops lora = training_flops_per_token(c);
+    // Forward 2N + A + 2 x adapters = 16,096,690,176; backward: the frozen base's input gradients
+    // (2N, 1x its forward), the attention core's 2A, the adapters' 4 x 6,815,744 = 17,174,063,488.
+    CHECK(lora.forward == Approx(16096690176.0));
+    CHECK(lora.backward == Approx(17174063488.0));
+    CHECK(lora.backward == Approx(2 * N + 2 * A + 4 * ad));
+    CHECK(lora.recompute == 0);
+    CHECK(lora.model() / full.model() == Approx(33270753664.0 / 48249176064.0));  // 0.69 of full training's FLOPs
+    // Full recomputation: the layers' forward again (not the head's): 2 x (N - head) + A + 2 x adapters.
+    c.training.recompute = Recompute::Full;
+    CHECK(training_flops_per_token(c).recompute == Approx(2 * (N - head) + A + 2 * ad));
+    c.training.recompute = Recompute::Selective;
+    CHECK(training_flops_per_token(c).recompute == Approx(A));
+    c.training.finetune = FinetuneMethod::Qlora;  // QLoRA's base is frozen too
+    c.training.recompute = Recompute::None;
+    CHECK(training_flops_per_token(c).backward == Approx(2 * N + 2 * A + 4 * ad));
+}
+
+TEST_CASE("step time: the step's compute is the FLOPs by hand at the GEMM rate, LoRA and full, with and without recomputation", "[plan]") {
+    // One GPU, one micro-batch of 2048 tokens, every GEMM and the attention at 50% of the BF16 peak
+    // (no shape penalty: gemm_half_dim 0), elementwise kernels and the logits' passes off (HBM at
+    // 1e12 GB/s), eager attention (keys = seq, as the FLOP count): compute = FLOPs x T / (peak / 2).
+    Config c = small_config();
+    c.run.seq = 2048;
+    c.training.attention = AttentionKernel::Eager;
+    PlanHardware hw = h100();
+    hw.gpu.bandwidth_gbps = 1e12;
+    PlanConstants k;
+    k.gemm_half_dim = 0;
+    k.gemm_efficiency_max = 0.5;
+    k.attention_efficiency = 0.5;
+    k.elementwise_passes = 0;
+    const double rate = hw.gpu.bf16_tflops * 1e12 * 0.5, T = 2048;
+    for (FinetuneMethod f : {FinetuneMethod::Full, FinetuneMethod::Lora})
+        for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+            c.task = f == FinetuneMethod::Full ? Task::Training : Task::FineTune;
+            c.training.finetune = f;
+            c.training.recompute = r;
+            Layout l;
+            l.sharding = Sharding::None;
+            l.recompute = r;
+            const StepTime t = step_time(c, hw, k, l);
+            INFO("lora " << (f == FinetuneMethod::Lora) << " recompute " << static_cast<int>(r));
+            CHECK(t.compute == Approx(training_flops_per_token(c).total() * T / rate).epsilon(1e-6));
+            CHECK(t.model_flops_per_gpu == Approx(training_flops_per_token(c).model() * T));
+        }
 }
 
 TEST_CASE("step time: more GPUs in TP shrink GEMMs and add communication", "[plan]") {
