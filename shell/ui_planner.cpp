@@ -6,17 +6,22 @@
 //
 // [SECTIONS]
 //   tab        Calculator | Cluster planner
+//   prices     the collapsed "Prices and nodes": rent, purchase and node size, the catalogs' or the user's
 //   inputs     GPUs, GPU type, fabric, global batch, token budget, ranking
 //   layouts    the ranked table, rejections, notes
 //   panel      the planner column
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/catalog/fabrics.hpp"
 #include "core/catalog/gpus.hpp"
+#include "core/fields.hpp"
 #include "core/text.hpp"
 #include "state/format.hpp"
 #include "state/planner.hpp"
@@ -56,6 +61,123 @@ void right_aligned(const std::string& s) {
     const float avail = ImGui::GetContentRegionAvail().x;
     if (avail > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - w);
     ImGui::TextUnformatted(s.c_str());
+}
+
+// [SECTION] prices --------------------------------------------------------------------------------
+// A catalog override's row (plan.price_per_hour_usd, plan.purchase_usd, plan.gpus_per_node): typed
+// text, empty showing the catalog's value for the chosen GPU as its hint; applies on Enter or on
+// leaving the field (empty: back to the catalog's); "Catalog" resets it. The range is the request
+// table's, checked with the request (planner_check_overrides): its message names the field.
+bool override_row(Form& f, const Field& field, std::optional<double>& v, const std::string& hint) {
+    App& a = f.a;
+    struct Edit {
+        char buf[64] = {};
+        bool editing = false;
+        std::string bad;  // text that is no number, as typed (not applied)
+    };
+    static std::map<std::string, Edit> edits;
+    Edit& e = edits[field.id];
+    bool changed = false;
+    row_begin(f, field);
+    ImGui::PushID(field.id);
+    const float h = ImGui::GetFrameHeight();
+    const char* reset = "Catalog";
+    const float reset_w = ImGui::CalcTextSize(reset).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (!e.editing && e.bad.empty()) {
+        if (v) std::snprintf(e.buf, sizeof e.buf, "%.10g", *v);
+        else e.buf[0] = '\0';
+    }
+    ImGui::SetNextItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x - reset_w - 4));
+    ImGui::InputTextWithHint("##v", hint.c_str(), e.buf, sizeof e.buf, ImGuiInputTextFlags_CharsScientific);
+    e.editing = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        const std::string text = e.buf;
+        char* end = nullptr;
+        const double x = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+        e.bad.clear();
+        if (text.empty()) {
+            changed = v.has_value();
+            v.reset();
+        } else if (end && *end == '\0' && std::isfinite(x)) {
+            changed = !v || *v != x;
+            v = x;
+        } else {
+            e.bad = text;
+        }
+    }
+    reg(a, field.id);
+    field_tooltip(field);
+    ImGui::SameLine(0, 4);
+    ImGui::BeginDisabled(!v && e.bad.empty());
+    if (ImGui::Button(reset, ImVec2(reset_w, h))) {
+        changed = v.has_value();
+        v.reset();
+        e.bad.clear();
+    }
+    ImGui::EndDisabled();
+    reg(a, std::string(field.id) + "/reset");
+    tooltip("Back to the catalog's value for this GPU.");
+    ImGui::PopID();
+    row_end(f, field);
+    if (!e.bad.empty()) {
+        // Text that is no number stays in the field, unapplied, with the field's range from the table.
+        const FieldDef* def = find_request_field(field.id);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        error_text(std::string(field.id) + " must be a number in " + (def ? field_range_text(*def) : std::string("its range")) +
+                   ", got \"" + e.bad + "\" (not applied)");
+        reg_rect(a, std::string(field.id) + "/error", at, ImGui::GetItemRectMax());
+    }
+    return changed;
+}
+
+// "$2.49", "$30,000": a catalog figure as the hint shows it.
+std::string usd(double v, int decimals) { return "$" + (decimals ? fixed(v, decimals) : format_count(std::round(v))); }
+
+// The collapsed "Prices and nodes" section: the chosen GPU's rental price, purchase price and node
+// size, each the catalog's unless the user typed their own (for the plan's GPU type only).
+bool prices_section(App& a) {
+    PlannerView& p = a.ui.planner;
+    Config c;
+    c.gpu_id = a.inputs.gpu_id;
+    const auto hw = plan_hardware(c, PlanInputs{});  // the catalogs' figures for this GPU
+    if (!hw.ok) return false;                          // no GPU chosen: the GPU row says so
+    const PlanHardware& k = hw.value;
+    const bool own = p.price_per_hour_usd || p.purchase_usd || p.gpus_per_node;
+    // The figures the plan uses: the user's where set and in range (a refused one reads "?": its message is above).
+    auto figure = [](const char* path, const std::optional<double>& v, double catalog, bool& refused) {
+        Error e;
+        refused = v && !check_value(path, *v, e);
+        return v ? *v : catalog;
+    };
+    bool bad_price = false, bad_buy = false, bad_node = false;
+    const double price = figure("plan.price_per_hour_usd", p.price_per_hour_usd, k.price_per_hour_usd, bad_price);
+    const double buy = figure("plan.purchase_usd", p.purchase_usd, k.purchase_usd, bad_buy);
+    const double node = figure("plan.gpus_per_node", p.gpus_per_node, k.gpus_per_node, bad_node);
+    const std::string summary = (bad_price ? std::string("?") : usd(price, 2)) + "/GPU-hour, " + (bad_buy ? std::string("?") : usd(buy, 0)) +
+                                "/GPU, " + (bad_node ? std::string("?") : format_count(node)) + " GPUs/node" + (own ? " (yours)" : " (catalog)");
+    ImGui::PushFont(font(Font::Small));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+    if (own) ImGui::SetNextItemOpen(true, ImGuiCond_Once);  // a link with the user's figures shows them
+    const bool open = ImGui::TreeNodeEx(("Prices and nodes: " + summary + "###plan_prices").c_str(),
+                                        ImGuiTreeNodeFlags_SpanAvailWidth | ImGuiTreeNodeFlags_NoTreePushOnOpen);
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    reg(a, "plan/prices");
+    tooltip("The chosen GPU's rental price, purchase price and node size: the catalogs', or your own (a negotiated rate, "
+            "an owned cluster, 4-GPU nodes). Your figures apply to this GPU type only; the compared clusters of other types keep the catalogs'.");
+    if (!open) return false;
+    bool changed = false;
+    Form f{a};
+    if (begin_form("plan_prices_form")) {
+        changed |= override_row(f, {"plan.price_per_hour_usd", "Rent (USD per GPU-hour)", "Rental price per GPU-hour: cost = GPU-hours x this."},
+                                p.price_per_hour_usd, usd(k.price_per_hour_usd, 2) + " (catalog)");
+        changed |= override_row(f, {"plan.purchase_usd", "Purchase (USD per GPU)", "Purchase price per GPU: a cluster's price = GPUs x this x 1.15 (networking's share)."},
+                                p.purchase_usd, usd(k.purchase_usd, 0) + " (catalog)");
+        changed |= override_row(f, {"plan.gpus_per_node", "GPUs per node", "GPUs in a node, on its intra-node link: tensor parallelism stays inside one; a cluster is whole nodes."},
+                                p.gpus_per_node, format_count(k.gpus_per_node) + " (catalog)");
+        end_form(f);
+    }
+    return changed;
 }
 
 // [SECTION] inputs --------------------------------------------------------------------------------
@@ -131,6 +253,7 @@ bool planner_inputs(App& a) {
         row_end(f, rank_field);
         end_form(f);
     }
+    view_changed |= prices_section(a);
     panel_end();
     if (config_changed) mark_changed(a);
     else if (view_changed) a.publish = true;
@@ -613,7 +736,8 @@ void compare_panel(App& a, const PlanResult& plan, const PlannerExtras& x) {
             if (p.deadline_days > 0) ImGui::TextColored(meets ? palette().good : palette().error, meets ? "meets" : "misses");
         }
         ImGui::EndTable();
-        dim_text("Rent: GPU-hours x the catalog's hourly price; buy: GPUs x price x 1.15 (networking's share).");
+        dim_text("Rent: GPU-hours x the hourly price; buy: GPUs x price x 1.15 (networking's share). Prices are the catalogs', or yours for %s "
+                 "(Prices and nodes).", plan.gpu_id.c_str());
     }
     if (p.serve && !x.serve.empty() && ImGui::BeginTable("plan_compare_serve", 6, flags)) {
         for (const char* h : {"Cluster", "Replicas", "Seq/replica", "Tokens/s", "$/M tokens", "Buy"}) ImGui::TableSetupColumn(h);

@@ -2,6 +2,7 @@
 #include "planner.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -79,6 +80,17 @@ Cache& cache() {
 
 const char* plan_rank_name(PlanRank r) { return enum_name(kPlanRankNames, static_cast<int>(r)); }
 
+namespace {
+// The catalog overrides a view sets, by their request paths (the link's keys and the request's).
+template <typename View>
+auto overrides(View& p) {
+    using Member = decltype(&p.price_per_hour_usd);
+    return std::array<std::pair<const char*, Member>, 3>{{{"plan.price_per_hour_usd", &p.price_per_hour_usd},
+                                                          {"plan.purchase_usd", &p.purchase_usd},
+                                                          {"plan.gpus_per_node", &p.gpus_per_node}}};
+}
+}  // namespace
+
 // [SECTION] fragment ------------------------------------------------------------------------------
 void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::string, std::string>>& pairs) {
     const PlannerView d;
@@ -93,6 +105,8 @@ void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::str
     if (p.deadline_days != d.deadline_days) pairs.emplace_back("plan.deadline_days", number_text(p.deadline_days));
     if (p.serve_goal.concurrency != d.serve_goal.concurrency) pairs.emplace_back("plan.serve.concurrency", number_text(p.serve_goal.concurrency));
     if (p.serve_goal.context != d.serve_goal.context) pairs.emplace_back("plan.serve.context", number_text(p.serve_goal.context));
+    for (const auto& [key, v] : overrides(p))
+        if (*v) pairs.emplace_back(key, number_text(**v));
 }
 
 std::string planner_default_clusters(const std::string& gpu_id, int gpus, const std::string& fabric) {
@@ -127,6 +141,14 @@ bool planner_fragment_key(const std::string& key_in, const std::string& value, P
         }
         (key == "plan.global_batch" ? p.global_batch : key == "plan.train_tokens" ? p.train_tokens : key == "plan.deadline_days" ? p.deadline_days
                                                                     : key == "plan.serve.concurrency" ? p.serve_goal.concurrency : p.serve_goal.context) = x;
+    } else if (key == "plan.price_per_hour_usd" || key == "plan.purchase_usd" || key == "plan.gpus_per_node") {
+        // The range is checked with the request (planner_check_overrides): a link's -1 is refused there, by name.
+        if (!parse_number(value, x)) {
+            err = Error{key, key + " must be a number, got \"" + io::quoted_excerpt(value) + "\""};
+            return false;
+        }
+        for (const auto& [k, v] : overrides(p))
+            if (key == k) *v = x;
     } else if (key == "plan.clusters") {
         p.clusters = value;  // read (and a bad item named) by the request, as the CLI's --clusters
     } else if (key == "plan.goal") {
@@ -142,7 +164,8 @@ bool planner_fragment_key(const std::string& key_in, const std::string& value, P
         }
     } else {
         err = Error{key, key + " is not a planner field (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens, plan.rank, plan.clusters, "
-                             "plan.goal, plan.deadline_days, plan.serve.concurrency, plan.serve.context)"};
+                             "plan.goal, plan.deadline_days, plan.serve.concurrency, plan.serve.context, plan.price_per_hour_usd, "
+                             "plan.purchase_usd, plan.gpus_per_node)"};
         return false;
     }
     return true;
@@ -156,6 +179,12 @@ Config planner_config(const Config& inputs) {
     return c;
 }
 
+bool planner_check_overrides(const PlannerView& p, Error& err) {
+    for (const auto& [key, v] : overrides(p))
+        if (*v && !check_value(key, **v, err)) return false;
+    return true;
+}
+
 json planner_request_json(const Config& inputs, const PlannerView& p) {
     json doc = io::config_to_json(planner_config(inputs));
     doc["plan"] = json{{"gpus", p.gpus}, {"fabric", p.fabric}, {"global_batch", p.global_batch}, {"train_tokens", p.train_tokens},
@@ -166,6 +195,14 @@ json planner_request_json(const Config& inputs, const PlannerView& p) {
     doc["plan"]["clusters"] = list;  // the request reads "GPU:COUNT:FABRIC,..." and names a bad item
     if (p.serve) doc["plan"]["serve"] = json{{"concurrency", p.serve_goal.concurrency}, {"context", p.serve_goal.context}};
     else if (p.deadline_days > 0) doc["plan"]["deadline_days"] = p.deadline_days;
+    // The user's figures for the plan's GPU type (the comparison's other GPU types keep the catalog's).
+    // A node size in range is whole: written as the integer the request reads.
+    for (const auto& [key, v] : overrides(p)) {
+        if (!*v) continue;
+        const double x = **v;
+        const bool whole = x == std::floor(x) && std::fabs(x) < 1e9;
+        doc["plan"][std::string(key).substr(5)] = whole && v == &p.gpus_per_node ? json(static_cast<int>(x)) : json(x);
+    }
     return doc;
 }
 
@@ -184,9 +221,14 @@ void begin(Cache& c, App& a, bool hold) {
     c.view = a.ui.planner;
     c.search = PlanSearch{};
     const auto started = Clock::now();
-    // The same path as `vramcalc plan --config FILE`: the request document, read and run.
-    auto req = io::plan_request_from_json(planner_request_json(a.inputs, a.ui.planner));
-    const Error err = req.ok ? c.search.start(req.value.cfg, req.value.in) : req.error;
+    // The user's overrides against the table's ranges first (the request reads a negative price as
+    // the catalog's); then the same path as `vramcalc plan --config FILE`: the request document, read and run.
+    Error err;
+    Outcome<io::PlanRequest> req = Outcome<io::PlanRequest>::failure("plan", "not read");
+    if (planner_check_overrides(a.ui.planner, err)) {
+        req = io::plan_request_from_json(planner_request_json(a.inputs, a.ui.planner));
+        err = req.ok ? c.search.start(req.value.cfg, req.value.in) : req.error;
+    }
     c.search_ms = ms_since(started);
     if (!err.field.empty()) {
         c.results.error = err;
@@ -509,6 +551,7 @@ json planner_state_json(App& a) {
     json j{{"open", p.open}, {"gpus", p.gpus}, {"fabric", p.fabric}, {"global_batch", p.global_batch}, {"train_tokens", p.train_tokens},
            {"rank", plan_rank_name(p.rank)}, {"clusters", p.clusters}, {"goal", p.serve ? "serve" : "train"}, {"deadline_days", p.deadline_days},
            {"serve", {{"concurrency", p.serve_goal.concurrency}, {"context", p.serve_goal.context}}}};
+    for (const auto& [key, v] : overrides(p)) j[std::string(key).substr(5)] = *v ? json(**v) : json(nullptr);  // null: the catalog's
     j["request"] = planner_request_json(a.inputs, p);
     if (!p.open) return j;  // computed only when shown
     const PlannerResults& r = planner_results(a);

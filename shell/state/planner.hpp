@@ -1,12 +1,14 @@
 // vramcalc shell state: the Cluster planner view (core/plan/plan.hpp on the page). Its inputs are
 // view state that a link carries (plan.gpus, plan.fabric, plan.global_batch, plan.train_tokens,
-// plan.rank, plan.clusters, plan.deadline_days, plan.serve.concurrency, plan.serve.context: the
+// plan.rank, plan.clusters, plan.deadline_days, plan.serve.concurrency, plan.serve.context,
+// plan.price_per_hour_usd, plan.purchase_usd, plan.gpus_per_node: the
 // paths of the request table, core/fields.cpp, as the "plan" object of a plan request writes them,
 // docs/planner.md; plan.goal and view=planner are the page's own); the model, sequence, precision
 // and GPU type are the calculator's own inputs. The plan is recomputed only when either changes;
 // the last valid plan stays beside an error.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,10 +38,16 @@ struct PlannerView {
     bool serve = false;
     double deadline_days = 0;
     ServeGoal serve_goal{256, 8192};
+    // The user's own figures for the plan's GPU type instead of the catalogs' (unset: the catalog's):
+    // rental USD per GPU-hour, purchase USD per GPU, GPUs per node. Held as typed and checked against
+    // the request table's ranges before the request is run (planner_check_overrides): the engine
+    // reads a negative price or a node of 0 GPUs as "the catalog's", the page refuses them.
+    std::optional<double> price_per_hour_usd, purchase_usd, gpus_per_node;
     bool operator==(const PlannerView& o) const {
         return open == o.open && gpus == o.gpus && fabric == o.fabric && global_batch == o.global_batch && train_tokens == o.train_tokens &&
                rank == o.rank && clusters == o.clusters && serve == o.serve && deadline_days == o.deadline_days &&
-               serve_goal.concurrency == o.serve_goal.concurrency && serve_goal.context == o.serve_goal.context;
+               serve_goal.concurrency == o.serve_goal.concurrency && serve_goal.context == o.serve_goal.context &&
+               price_per_hour_usd == o.price_per_hour_usd && purchase_usd == o.purchase_usd && gpus_per_node == o.gpus_per_node;
     }
     bool operator!=(const PlannerView& o) const { return !(*this == o); }
 };
@@ -60,9 +68,14 @@ void planner_fragment_pairs(const PlannerView& p, std::vector<std::pair<std::str
 // plan.serve_concurrency and plan.serve_context: those still read.
 bool planner_fragment_key(const std::string& key, const std::string& value, PlannerView& p, Error& err);
 
+// The overrides the view sets, checked against the request table (core/fields.cpp): false with
+// `err` naming the first refused field and its accepted range in the field's unit.
+bool planner_check_overrides(const PlannerView& p, Error& err);
+
 // The plan request the page runs, as a config document with its "plan" object: exactly what
-// `vramcalc plan --config FILE` reads (docs/planner.md). The calculator's config is read by the
-// detailed training method (an inference scenario plans its model's training).
+// `vramcalc plan --config FILE` reads (docs/planner.md), with the overrides the view sets. The
+// calculator's config is read by the detailed training method (an inference scenario plans its
+// model's training).
 Config planner_config(const Config& inputs);
 nlohmann::json planner_request_json(const Config& inputs, const PlannerView& p);
 

@@ -26,8 +26,10 @@ const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const GB = 1e9;
 
 let server, url, origin, browser;
-// A widget showing the Cluster planner (docs/embed.md): 16 H100 for Llama-3.1-8B, 256 sequences a step.
-const kPlanWidget = '#v=1&method=detailed&model.preset=llama-3.1-8b&seq=4096&gpu=h100-80gb&view=planner&plan.gpus=16&plan.global_batch=256';
+// A widget showing the Cluster planner (docs/embed.md): 16 H100 for Llama-3.1-8B, 256 sequences a step,
+// in 4-GPU nodes rented at the host's $2.25 per GPU-hour.
+const kPlanWidget = '#v=1&method=detailed&model.preset=llama-3.1-8b&seq=4096&gpu=h100-80gb&view=planner&plan.gpus=16&plan.global_batch=256' +
+    '&plan.price_per_hour_usd=2.25&plan.gpus_per_node=4';
 const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
 let foreign, foreignUrl;          // a second origin: a page that is not on the widget's allow-list
 const problems = [];              // console errors, page errors and CSP violations, from every page and frame
@@ -362,13 +364,18 @@ test('a planner widget (view=planner) shows the plan and sends it: the layouts v
     assert.equal(m.planError, null);
     assert.equal(m.plan.gpus, 16);
     assert.equal(m.plan.global_batch, 256);
-    const request = { ...m.config, plan: { gpus: 16, fabric: 'ib-ndr400', global_batch: 256, train_tokens: 1e12, top: 10 } };
+    assert.equal(m.plan.gpus_per_node, 4, 'the link\'s node size');
+    const request = { ...m.config, plan: { gpus: 16, fabric: 'ib-ndr400', global_batch: 256, train_tokens: 1e12, top: 10,
+        price_per_hour_usd: 2.25, gpus_per_node: 4 } };
     const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'], { input: JSON.stringify(request) }));
     assert.equal(cli.ok, true);
     assert.equal(m.plan.evaluated, cli.plan.evaluated);
     assert.equal(m.plan.fitting, cli.plan.fitting);
     assert.deepEqual(m.plan.ranked.map((r) => r.layout.label), cli.plan.ranked.map((r) => r.layout.label));
     assert.equal(m.plan.ranked[0].step_s, cli.plan.ranked[0].step_s);
+    // The link's price: cost = days x 24 x 16 GPUs x $2.25.
+    const best = m.plan.ranked[0];
+    assert.ok(Math.abs(best.rent_usd - best.train_days * 24 * 16 * 2.25) <= 1e-9 * best.rent_usd, `${best.rent_usd} at $2.25`);
     // The widget draws the planner in its column: the table's first row and the checklist's answer.
     for (const id of ['plan/use/0', 'plan/checklist/target', 'plan/checklist/answer']) assert.ok(await hook(frame, 'widget', id), `${id} is drawn`);
     const s = await hook(frame, 'state');

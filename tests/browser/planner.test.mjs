@@ -1,7 +1,8 @@
 // The Cluster planner view (issue 11, item 8): a link opens the planner on 32 H100s over RoCE
 // 200 GbE; its first ranked layouts are those `vramcalc plan --format json` prints for the same
 // request; "Use" loads a layout into the detailed training inputs; the link round-trips; bad input
-// names its field and keeps the last plan.
+// names its field and keeps the last plan; the "Prices and nodes" rows set the price, purchase
+// price and node size.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -292,6 +293,89 @@ test('when nothing fits, one click applies what would: the fewest GPUs, or a lar
     await page.close();
     [page, v] = await open(kFragment);
     assert.equal((await v.state()).planner.gpus, 32);
+});
+
+test('Prices and nodes: a typed price is the plan\'s cost, the link carries it, a bad value is named', async () => {
+    let s = await v.state();
+    for (const k of ['price_per_hour_usd', 'purchase_usd', 'gpus_per_node']) assert.equal(s.planner[k], null, `${k}: the catalog's`);
+    const catalog = JSON.parse(execFileSync(cliBin, ['--list-gpus', '--format', 'json'])).find((g) => g.id === 'h100-80gb').price_per_hour_usd;
+    const best = s.planner.plan.ranked[0];
+    // Cost = GPU-hours x price: days x 24 x 32 GPUs x the catalog's $3.00.
+    const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.abs(b);
+    assert.ok(close(best.rent_usd, best.train_days * 24 * 32 * catalog), `${best.rent_usd} vs ${best.train_days} days at $${catalog}`);
+    await v.inView('plan/prices');
+    if (!(await v.hook('widget', 'plan.price_per_hour_usd'))) await v.click('plan/prices');  // the collapsed section opens
+    await v.inView('plan.price_per_hour_usd');
+    await v.typeInto('plan.price_per_hour_usd', '1.5');
+    s = await v.state();
+    assert.equal(s.planner.error, null, JSON.stringify(s.planner.error));
+    assert.equal(s.planner.price_per_hour_usd, 1.5);
+    assert.equal(s.planner.request.plan.price_per_hour_usd, 1.5);
+    const mine = s.planner.plan.ranked[0];
+    assert.equal(mine.layout.label, best.layout.label, 'the price changes the cost, not the fastest layout');
+    assert.ok(close(mine.rent_usd, mine.train_days * 24 * 32 * 1.5), `${mine.rent_usd} vs ${mine.train_days} days x 24 x 32 x $1.50`);
+    assert.ok(close(mine.rent_usd, best.rent_usd * 1.5 / catalog), 'half the catalog\'s cost');
+    // The comparison prices this GPU type at $1.50, the others at their catalog's.
+    const h100 = s.planner.extras.clusters.find((c) => c.gpu === 'h100-80gb');
+    assert.ok(close(h100.rent_usd, h100.train_days * 24 * 32 * 1.5), `${h100.rent_usd}`);
+    const a100Price = JSON.parse(execFileSync(cliBin, ['--list-gpus', '--format', 'json'])).find((g) => g.id === 'a100-80gb').price_per_hour_usd;
+    const a100 = s.planner.extras.clusters.find((c) => c.gpu === 'a100-80gb' && c.gpus === 32);
+    assert.ok(close(a100.rent_usd, a100.train_days * 24 * 32 * a100Price), `${a100.rent_usd} at $${a100Price}`);
+    // Purchase: GPUs x price x 1.15 (networking's share).
+    await v.inView('plan.purchase_usd');
+    await v.typeInto('plan.purchase_usd', '20000');
+    s = await v.state();
+    assert.equal(s.planner.error, null, JSON.stringify(s.planner.error));
+    assert.ok(close(s.planner.extras.clusters.find((c) => c.gpu === 'h100-80gb').purchase_usd, 32 * 20000 * 1.15));
+    assert.ok(s.fragment.includes('plan.price_per_hour_usd=1.5') && s.fragment.includes('plan.purchase_usd=20000'), s.fragment);
+    // The link round-trips them (the section opens by itself); a link without them took the catalog's (above).
+    const [p2, v2] = await open('#' + s.fragment);
+    const s2 = await v2.state();
+    assert.equal(s2.fragment, s.fragment);
+    assert.equal(s2.planner.price_per_hour_usd, 1.5);
+    assert.equal(s2.planner.purchase_usd, 20000);
+    assert.ok(close(s2.planner.plan.ranked[0].rent_usd, mine.rent_usd));
+    assert.ok(await v2.hook('widget', 'plan.price_per_hour_usd'), 'the section is open');
+    await p2.close();
+    // A negative price: the table's range in USD, naming the field; the last valid plan stays, no NaN.
+    await v.inView('plan.price_per_hour_usd');
+    await v.typeInto('plan.price_per_hour_usd', '-2');
+    s = await v.state();
+    assert.deepEqual(s.planner.error, { field: 'plan.price_per_hour_usd', message: 'plan.price_per_hour_usd must be a number in [0, 10000] USD, got -2' });
+    assert.ok(await v.hook('widget', 'plan/error'));
+    assert.ok(close(s.planner.plan.ranked[0].rent_usd, mine.rent_usd), 'the last valid plan stays');
+    // "Catalog" resets it: the catalog's cost again.
+    await v.click('plan.price_per_hour_usd/reset');
+    s = await v.state();
+    assert.equal(s.planner.error, null);
+    assert.equal(s.planner.price_per_hour_usd, null);
+    assert.ok(close(s.planner.plan.ranked[0].rent_usd, best.rent_usd));
+    assert.ok(!s.fragment.includes('plan.price_per_hour_usd'), s.fragment);
+    // 4-GPU nodes: the plan the CLI makes for the same request; 0 GPUs per node is refused by name.
+    await v.inView('plan.gpus_per_node');
+    await v.typeInto('plan.gpus_per_node', '4');
+    s = await v.state();
+    assert.equal(s.planner.error, null, JSON.stringify(s.planner.error));
+    assert.equal(s.planner.plan.gpus_per_node, 4);
+    const cli = JSON.parse(execFileSync(cliBin, ['plan', '--config', '-', '--format', 'json'],
+        { input: JSON.stringify({ ...s.inputs, plan: { ...kPlan, top: 10, purchase_usd: 20000, gpus_per_node: 4 } }) }));
+    assert.equal(cli.plan.gpus_per_node, 4);
+    assert.equal(s.planner.plan.ranked[0].layout.label, cli.plan.ranked[0].layout.label);
+    assert.ok(close(s.planner.plan.ranked[0].step_s, cli.plan.ranked[0].step_s));
+    await v.typeInto('plan.gpus_per_node', '0');
+    s = await v.state();
+    assert.equal(s.planner.error.field, 'plan.gpus_per_node');
+    assert.match(s.planner.error.message, /^plan\.gpus_per_node must be .*\[1, 1024\] GPUs, got 0$/);
+    assert.equal(s.planner.plan.gpus_per_node, 4, 'the last valid plan stays');
+    for (const id of ['plan.gpus_per_node/reset', 'plan.purchase_usd/reset']) {
+        await v.inView(id);
+        await v.click(id);
+    }
+    s = await v.state();
+    assert.equal(s.planner.error, null);
+    assert.equal(s.planner.plan.gpus_per_node, 8);
+    assert.ok(!JSON.stringify(s.planner).includes('NaN'));
+    assert.deepEqual(errors, []);
 });
 
 test('Use this layout loads it into the detailed training inputs', async () => {

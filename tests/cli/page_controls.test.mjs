@@ -44,10 +44,10 @@ const kNotOnPage = [
     ['inference.constants.*']],
   ['the host shorthands: `ddr` only sets the MT/s row\'s value; `cpu_tflops` replaces a constant', ['inference.host.ddr', 'inference.host.cpu_tflops']],
   ['read from a model file the page imports, never typed', ['inference.weights_file.*']],
-  ['the planner request\'s search knobs and extras: the page searches with the request\'s defaults, prices and node sizes from the ' +
-    'GPU and fabric catalogs, and runs the fabric, batch-sizing and Pareto extras itself (docs/planner.md)',
-    ['plan.top', 'plan.tp_across_nodes', 'plan.uneven_pp', 'plan.max_micro_batch', 'plan.max_cp', 'plan.search.*', 'plan.gpus_per_node',
-      'plan.price_per_hour_usd', 'plan.purchase_usd', 'plan.network_share', 'plan.fabric_spec.*', 'plan.constants.*', 'plan.max_gpus',
+  ['the planner request\'s search knobs and extras: the page searches with the request\'s defaults and the fabric catalog\'s links ' +
+    '(its "Prices and nodes" rows edit the price, purchase price and node size), and runs the fabric, batch-sizing and Pareto extras ' +
+    'itself (docs/planner.md)',
+    ['plan.top', 'plan.tp_across_nodes', 'plan.uneven_pp', 'plan.max_micro_batch', 'plan.max_cp', 'plan.search.*', 'plan.network_share', 'plan.fabric_spec.*', 'plan.constants.*', 'plan.max_gpus',
       'plan.batch_sizing', 'plan.batch_sizing.*', 'plan.pareto', 'plan.pareto.*', 'plan.fabric_comparison', 'plan.fabric_comparison.*']],
 ];
 const allowed = kNotOnPage.flatMap(([, paths]) => paths);

@@ -163,3 +163,62 @@ TEST_CASE("plan fields: the page's link keys are the request's paths; old serve 
     CHECK_FALSE(shell::planner_fragment_key("plan.rank", "speed", q, err));
     CHECK(err.message == "plan.rank must be one of time, cost, tokens_per_gpu, got \"speed\"");
 }
+
+TEST_CASE("plan fields: the page's price and node overrides travel in the link and the request, checked by the table", "[plan][fields]") {
+    shell::PlannerView p;
+    Error err;
+    // Unset: the catalog's; neither the link nor the request names them.
+    std::vector<std::pair<std::string, std::string>> pairs;
+    shell::planner_fragment_pairs(p, pairs);
+    CHECK(pairs.empty());
+    Config cfg;
+    cfg.gpu_id = "h100-80gb";
+    json doc = shell::planner_request_json(cfg, p);
+    CHECK_FALSE(doc["plan"].contains("price_per_hour_usd"));
+    CHECK_FALSE(doc["plan"].contains("purchase_usd"));
+    CHECK_FALSE(doc["plan"].contains("gpus_per_node"));
+    // A negotiated price, an owned cluster's price, 4-GPU nodes: written by path, read back alike.
+    p.price_per_hour_usd = 1.85;
+    p.purchase_usd = 21000;
+    p.gpus_per_node = 4;
+    shell::planner_fragment_pairs(p, pairs);
+    CHECK(pairs == std::vector<std::pair<std::string, std::string>>{
+                       {"plan.price_per_hour_usd", "1.8500000000000001"}, {"plan.purchase_usd", "21000"}, {"plan.gpus_per_node", "4"}});
+    shell::PlannerView q;
+    for (const auto& kv : pairs) REQUIRE(shell::planner_fragment_key(kv.first, kv.second, q, err));
+    CHECK(q == p);
+    CHECK(shell::planner_check_overrides(q, err));
+    doc = shell::planner_request_json(cfg, q);
+    CHECK(doc["plan"]["price_per_hour_usd"] == 1.85);
+    CHECK(doc["plan"]["purchase_usd"] == 21000.0);
+    CHECK(doc["plan"]["gpus_per_node"].is_number_integer());
+    CHECK(doc["plan"]["gpus_per_node"] == 4);
+    // The request reads them as the CLI's --set plan.*=... does: the plan's hardware is the user's.
+    auto req = io::plan_request_from_json(doc);
+    REQUIRE(req.ok);
+    CHECK(req.value.in.price_per_hour_usd == 1.85);
+    CHECK(req.value.in.purchase_usd == 21000);
+    CHECK(req.value.in.gpus_per_node == 4);
+    // Refused by the table's ranges in the field's unit, naming the field: a negative price (which the
+    // request would read as "the catalog's"), a node of 0 or 2.5 GPUs, a price past the range.
+    q.price_per_hour_usd = -2;
+    CHECK_FALSE(shell::planner_check_overrides(q, err));
+    CHECK(err.field == "plan.price_per_hour_usd");
+    CHECK(err.message == "plan.price_per_hour_usd must be a number in [0, 10000] USD, got -2");
+    q.price_per_hour_usd.reset();
+    q.gpus_per_node = 0;
+    CHECK_FALSE(shell::planner_check_overrides(q, err));
+    CHECK(err.field == "plan.gpus_per_node");
+    CHECK(err.message.find("[1, 1024] GPUs") != std::string::npos);
+    q.gpus_per_node = 2.5;
+    CHECK_FALSE(shell::planner_check_overrides(q, err));
+    CHECK(err.field == "plan.gpus_per_node");
+    q.gpus_per_node.reset();
+    q.purchase_usd = 2e8;
+    CHECK_FALSE(shell::planner_check_overrides(q, err));
+    CHECK(err.field == "plan.purchase_usd");
+    // Not a number: the link's key is named.
+    CHECK_FALSE(shell::planner_fragment_key("plan.price_per_hour_usd", "cheap", q, err));
+    CHECK(err.field == "plan.price_per_hour_usd");
+    CHECK(err.message == "plan.price_per_hour_usd must be a number, got \"cheap\"");
+}
