@@ -131,6 +131,7 @@ struct B {
     constexpr B& whole() { return f.whole = true, *this; }
     constexpr B& hand() { return f.by_hand = true, *this; }
     constexpr B& text_max(unsigned bytes) { return f.text_max = bytes, *this; }
+    constexpr B& off_page(const char* why) { return f.off_page = why, *this; }
     constexpr operator FieldDef() const { return f; }
 };
 
@@ -169,11 +170,41 @@ constexpr B List(const char* path, const char* ts_type, const char* meaning) { r
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double k2p20 = 1 << 20, k2p24 = 1 << 24, k2p16 = 1 << 16;
 
+// Why the page has no row for a field (tests/cli/page_controls.test.mjs holds the page to these; a
+// section's reason covers its fields). Not in the page's build (fields.hpp).
+constexpr const char* kLayoutVersion = "the document's layout version, not an input";
+constexpr const char* kSameCount = "the same count as the top-level params_b, which the page's \"Parameters (billions)\" row edits";
+constexpr const char* kQuickConstants =
+    "the quick rule's constants: the page shows the rule as published (docs/methods.md); a what-if sets them in JSON or on the CLI";
+constexpr const char* kDisplayName = "a display name: the preset's or the imported file's; it changes no figure";
+constexpr const char* kFamilyDetails =
+    "architecture details of particular families (biases: hidden-sized vectors, under 0.01% of the weights; BERT's token types; "
+    "DeepSeek's MLA dimensions; Gemma's global-layer period, norms and softcaps; the context window, which the charts mark; the "
+    "checkpoint's dtype, which only picks the default precision): a preset or an imported config.json sets them, and the custom "
+    "architecture panel edits the dimensions every family has";
+constexpr const char* kFrameworkDefaults =
+    "the frameworks' own defaults (the CUDA stack limit, cuBLAS workspaces, DeepSpeed and DDP buckets), each sourced where declared; "
+    "the page's runtime rows are the CUDA context, NCCL and the allocator slack";
+constexpr const char* kVllmMeasured = "figures measured in a vLLM log, replacing the model (the calibration rows, `validate`)";
+constexpr const char* kProjectorDetails =
+    "the projector's details: the page picks a projector preset (or imports an mmproj file), which fills them";
+constexpr const char* kDraftDetails =
+    "the draft model's launch details: on the page the draft takes the main model's format, offloads every layer and shares the "
+    "main context (the fields' defaults); the page edits its preset, draft tokens and acceptance";
+constexpr const char* kServingConstants =
+    "sourced or fitted constants of the serving model (docs/inference.md); a what-if sets them in JSON or on the CLI";
+constexpr const char* kHostShorthands = "the host shorthands: `ddr` only sets the MT/s row's value; `cpu_tflops` replaces a constant";
+constexpr const char* kFromFile = "read from a model file the page imports, never typed";
+constexpr const char* kPlanExtras =
+    "the planner request's search knobs and extras: the page searches with the request's defaults and the fabric catalog's links "
+    "(its \"Prices and nodes\" rows edit the price, purchase price and node size), and runs the fabric, batch-sizing and Pareto "
+    "extras itself (docs/planner.md)";
+
 // [SECTION] table ---------------------------------------------------------------------------------
-constexpr FieldDef kTable[] = {
+constexpr FieldDef kConfigTable[] = {
         // --- top level (io/config_json.cpp reads these by hand: params_b, the model and the task's
         // optimizer depend on each other) -------------------------------------------------------
-        B("schema_version", FieldKind::Int, "the version of this document's layout").accepts("1").def("1").hand(),
+        B("schema_version", FieldKind::Int, "the version of this document's layout").off_page(kLayoutVersion).accepts("1").def("1").hand(),
         Enum("method", enum_names(kMethods), ENUM(Method, method), "which estimator runs (docs/methods.md)")
             .def("quick; detailed when the document sets an inference, training, parallel, runtime or plan field").hand().cli("--method"),
         Enum("task", enum_names(kTasks), ENUM(Task, task), "what the GPUs do")
@@ -192,7 +223,7 @@ constexpr FieldDef kTable[] = {
         Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand().cli("--gpus"),
         Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand().cli("--gpu"),
         Obj("guide", "guide method inputs (below)"),
-        Obj("constants", "quick method constants (below)"),
+        Obj("constants", "quick method constants (below)").off_page(kQuickConstants),
         Num("target_utilization", AT(target_utilization), "plan to use at most this share of a GPU's memory").range(0.05, 1).step(0.05).hand(),
         Obj("training", "detailed training and fine-tuning (below)"),
         Obj("parallel", "parallel layout of detailed training (below)"),
@@ -214,7 +245,7 @@ constexpr FieldDef kTable[] = {
 
         // --- model ---------------------------------------------------------------------------------
         Text("model.preset", AT(model.id), "a preset id (vramcalc --list-presets); fields beside it override it").def("none").hand().cli("--preset"),
-        Text("model.name", AT(model.name), "display name (empty: the preset's)").def("none").hand(),
+        Text("model.name", AT(model.name), "display name (empty: the preset's)").off_page(kDisplayName).def("none").hand(),
         Int("model.layers", AT(model.layers), "transformer blocks: weights, KV cache and activations grow with them").range(1, 1024).cli("--layers"),
         Int("model.hidden", AT(model.hidden), "model width h: weights grow with h^2, activations with h").range(1, k2p20).step(64).cli("--hidden"),
         Int("model.heads", AT(model.heads), "query heads; eager attention keeps heads x s x s scores").range(1, k2p16).cli("--heads"),
@@ -226,38 +257,38 @@ constexpr FieldDef kTable[] = {
         Int("model.vocab", AT(model.vocab), "vocabulary: embedding and LM head rows; the logits are batch x seq x vocab").range(1, k2p24).step(1024).cli("--vocab"),
         Bool("model.tied_embeddings", AT(model.tied_embeddings), "the LM head shares the embedding matrix: one fewer vocab x h"),
         Enum("model.norm", enum_names(kNorm), ENUM(NormKind, model.norm), "LayerNorm adds a bias per channel"),
-        Bool("model.attn_bias", AT(model.attn_bias), "biases on the q, k, v (and o with mlp_bias) projections"),
-        Bool("model.mlp_bias", AT(model.mlp_bias), "biases on the MLP and output projections"),
-        Int("model.max_position", AT(model.max_position), "learned absolute position embeddings: rows (0: rotary)").range(0, k2p24),
+        Bool("model.attn_bias", AT(model.attn_bias), "biases on the q, k, v (and o with mlp_bias) projections").off_page(kFamilyDetails),
+        Bool("model.mlp_bias", AT(model.mlp_bias), "biases on the MLP and output projections").off_page(kFamilyDetails),
+        Int("model.max_position", AT(model.max_position), "learned absolute position embeddings: rows (0: rotary)").off_page(kFamilyDetails).range(0, k2p24),
         Int("model.context_limit", AT(model.context_limit),
             "tokens the model is configured for (max_position_embeddings; 0: unknown): the max_context and max_seq answers stop there")
             .range(0, k2p24, "tokens"),
         Text("model.checkpoint_dtype", AT(model.checkpoint_dtype),
              "the checkpoint's dtype (config.json torch_dtype; empty: unknown). No bytes: choosing the model sets the 2-byte "
-             "float choices to it (fp32: bf16)")
+             "float choices to it (fp32: bf16)").off_page(kFamilyDetails)
             .accepts("bf16, fp16, fp32 or empty")
             .def("none")
             .omit_default(),
-        Int("model.type_vocab", AT(model.type_vocab), "BERT token-type embedding rows").range(0, k2p24),
+        Int("model.type_vocab", AT(model.type_vocab), "BERT token-type embedding rows").off_page(kFamilyDetails).range(0, k2p24),
         Int("model.experts", AT(model.experts), "routed experts per MoE layer (0: dense); all are stored").range(0, k2p16),
         Int("model.top_k", AT(model.top_k), "routed experts each token uses: compute and routed activations").accepts("[1, model.experts] with experts"),
         Int("model.shared_experts", AT(model.shared_experts), "experts every token uses").range(0, k2p16),
         Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20).step(64),
         Int("model.dense_layers", AT(model.dense_layers), "leading layers with a dense MLP instead of experts").accepts("[0, model.layers]"),
-        Int("model.q_lora_rank", AT(model.q_lora_rank), "multi-head latent attention: query rank (0: a plain q projection)").range(0, k2p20),
+        Int("model.q_lora_rank", AT(model.q_lora_rank), "multi-head latent attention: query rank (0: a plain q projection)").off_page(kFamilyDetails).range(0, k2p20),
         Int("model.kv_lora_rank", AT(model.kv_lora_rank), "multi-head latent attention: the KV latent per token (0: off)").range(0, k2p20).step(64),
-        Int("model.qk_rope_head_dim", AT(model.qk_rope_head_dim), "MLA: rotary part of a query/key head").range(0, k2p20),
-        Int("model.qk_nope_head_dim", AT(model.qk_nope_head_dim), "MLA: non-rotary part of a query/key head").range(0, k2p20),
-        Int("model.v_head_dim", AT(model.v_head_dim), "MLA: value head width").range(0, k2p20),
+        Int("model.qk_rope_head_dim", AT(model.qk_rope_head_dim), "MLA: rotary part of a query/key head").off_page(kFamilyDetails).range(0, k2p20),
+        Int("model.qk_nope_head_dim", AT(model.qk_nope_head_dim), "MLA: non-rotary part of a query/key head").off_page(kFamilyDetails).range(0, k2p20),
+        Int("model.v_head_dim", AT(model.v_head_dim), "MLA: value head width").off_page(kFamilyDetails).range(0, k2p20),
         Int("model.sliding_window", AT(model.sliding_window), "local layers cache at most this many tokens (0: none)")
             .range(0, 1073741824.0, "tokens"),
-        Int("model.global_every", AT(model.global_every), "every n-th layer attends globally (0: every layer uses the window)")
+        Int("model.global_every", AT(model.global_every), "every n-th layer attends globally (0: every layer uses the window)").off_page(kFamilyDetails)
             .accepts("[0, model.layers]"),
         Num("model.params_b", AT(model.params_override_b), "a parameter count in billions; alone, the architecture is filled from "
-                                                            "typical ratios").range(0, 1e5, "billion").hand(),
-        Int("model.norms_per_layer", AT(model.norms_per_layer), "2; 1 for a parallel attention/MLP block, 4 for Gemma-2").range(0, 8),
-        Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").range(0, 1e6),
-        Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").range(0, 1e6),
+                                                            "typical ratios").off_page(kSameCount).range(0, 1e5, "billion").hand(),
+        Int("model.norms_per_layer", AT(model.norms_per_layer), "2; 1 for a parallel attention/MLP block, 4 for Gemma-2").off_page(kFamilyDetails).range(0, 8),
+        Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
+        Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
 
         // --- training ------------------------------------------------------------------------------
         Enum("training.precision", enum_names(kTrainPrecisions), ENUM(TrainPrecision, training.precision),
@@ -343,18 +374,18 @@ constexpr FieldDef kTable[] = {
         Num("runtime.cuda_context_bytes", AT(runtime.cuda_context_bytes),
             "whole CUDA context (-1: the model, by lazy_loading and the GPU)").range(-1, 1e12, "bytes").step(50 * kMiB),
         Num("runtime.cuda_stack_limit_bytes", AT(runtime.cuda_stack_limit_bytes),
-            "cudaLimitStackSize, reserved for every resident thread").range(0, 1048576, "bytes").step(256),
+            "cudaLimitStackSize, reserved for every resident thread").off_page(kFrameworkDefaults).range(0, 1048576, "bytes").step(256),
         Tog("runtime.lazy_loading", AT(runtime.lazy_loading), "CUDA lazy module loading; null: the profile (on, except hf-legacy)"),
-        Num("runtime.library_workspace_bytes", AT(runtime.library_workspace_bytes), "cuBLAS workspaces inside the caching allocator")
+        Num("runtime.library_workspace_bytes", AT(runtime.library_workspace_bytes), "cuBLAS workspaces inside the caching allocator").off_page(kFrameworkDefaults)
             .range(0, 1e12, "bytes"),
         Num("runtime.nccl_bytes", AT(runtime.nccl_bytes), "NCCL buffers per GPU when gpus > 1 (outside the allocator)").range(0, 1e12, "bytes").step(50 * kMiB),
         Num("runtime.allocator_fragmentation", AT(runtime.allocator_fragmentation),
             "reserved - allocated, as a share of activations + logits + temporaries (-1: the profile)").range(-1, 10).step(0.01),
-        Num("runtime.deepspeed_bucket_elements", AT(runtime.deepspeed_bucket_elements), "DeepSpeed reduce / all-gather bucket")
+        Num("runtime.deepspeed_bucket_elements", AT(runtime.deepspeed_bucket_elements), "DeepSpeed reduce / all-gather bucket").off_page(kFrameworkDefaults)
             .range(0, 1e12, "elements"),
-        Num("runtime.deepspeed_prefetch_elements", AT(runtime.deepspeed_prefetch_elements), "DeepSpeed ZeRO-3 prefetch bucket")
+        Num("runtime.deepspeed_prefetch_elements", AT(runtime.deepspeed_prefetch_elements), "DeepSpeed ZeRO-3 prefetch bucket").off_page(kFrameworkDefaults)
             .range(0, 1e12, "elements"),
-        Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").range(0, 1e12, "bytes"),
+        Num("runtime.ddp_bucket_bytes", AT(runtime.ddp_bucket_bytes), "DDP bucket cap").off_page(kFrameworkDefaults).range(0, 1e12, "bytes"),
 
         // --- inference -----------------------------------------------------------------------------
         Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")")
@@ -386,7 +417,7 @@ constexpr FieldDef kTable[] = {
         Obj("inference.gpu_custom", "a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below)").hand(),
         Obj("inference.constants", "serving constants (below; docs/inference.md)"),
         Obj("inference.host", "the machine around the GPU (below); written only when set").hand(),
-        Obj("inference.weights_file", "exact weight bytes read from a model file (below; docs/import.md)").hand(),
+        Obj("inference.weights_file", "exact weight bytes read from a model file (below; docs/import.md)").off_page(kFromFile).hand(),
 
         // --- inference.vllm ------------------------------------------------------------------------
         Num("inference.vllm.gpu_memory_utilization", AT(inference.vllm.gpu_memory_utilization), "share of the card vLLM reserves")
@@ -404,11 +435,11 @@ constexpr FieldDef kTable[] = {
         Enum("inference.vllm.p2p", enum_names(kGpuP2p), ENUM(GpuP2p, inference.vllm.p2p),
              "GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce)"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
-            "a measured activation peak from vLLM's log replaces the model (null: modelled)")
+            "a measured activation peak from vLLM's log replaces the model (null: modelled)").off_page(kVllmMeasured)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
-        Num("inference.vllm.non_torch_gib", AT(inference.vllm.non_torch_bytes), "measured non-torch memory replaces the constant (null: constant)")
+        Num("inference.vllm.non_torch_gib", AT(inference.vllm.non_torch_bytes), "measured non-torch memory replaces the constant (null: constant)").off_page(kVllmMeasured)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
-        Num("inference.vllm.cuda_graph_gib", AT(inference.vllm.cuda_graph_bytes), "measured CUDA graph memory replaces the constant (null: constant)")
+        Num("inference.vllm.cuda_graph_gib", AT(inference.vllm.cuda_graph_bytes), "measured CUDA graph memory replaces the constant (null: constant)").off_page(kVllmMeasured)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),
 
         // --- inference.llamacpp --------------------------------------------------------------------
@@ -443,25 +474,25 @@ constexpr FieldDef kTable[] = {
         // --- inference.llamacpp.mmproj -------------------------------------------------------------
         Text("inference.llamacpp.mmproj.preset", AT(inference.llamacpp.mmproj.preset), "clip-vit-l-14-336 or siglip-so400m-896 (fills the rest)")
             .def("none").omit_default().cli("--mmproj"),
-        Num("inference.llamacpp.mmproj.params_m", AT(inference.llamacpp.mmproj.params), "encoder and projector parameters")
+        Num("inference.llamacpp.mmproj.params_m", AT(inference.llamacpp.mmproj.params), "encoder and projector parameters").off_page(kProjectorDetails)
             .range(0, 1e6, "million").scaled(1e6).omit_default(),
-        Text("inference.llamacpp.mmproj.type", AT(inference.llamacpp.mmproj.type), "projector weights' type").accepts("f16, bf16, f32, q8_0"),
-        Int("inference.llamacpp.mmproj.image_tokens", AT(inference.llamacpp.mmproj.image_tokens), "positions the encoder attends over per image (patches + class token; pooling projectors give the LLM fewer tokens): its graph grows with their square")
+        Text("inference.llamacpp.mmproj.type", AT(inference.llamacpp.mmproj.type), "projector weights' type").off_page(kProjectorDetails).accepts("f16, bf16, f32, q8_0"),
+        Int("inference.llamacpp.mmproj.image_tokens", AT(inference.llamacpp.mmproj.image_tokens), "positions the encoder attends over per image (patches + class token; pooling projectors give the LLM fewer tokens): its graph grows with their square").off_page(kProjectorDetails)
             .range(0, k2p20, "tokens").omit_default(),
-        Int("inference.llamacpp.mmproj.hidden", AT(inference.llamacpp.mmproj.hidden), "encoder width").range(0, k2p20).omit_default(),
-        Int("inference.llamacpp.mmproj.heads", AT(inference.llamacpp.mmproj.heads), "encoder heads").range(0, 1 << 14).omit_default(),
-        Int("inference.llamacpp.mmproj.ffn", AT(inference.llamacpp.mmproj.ffn), "encoder MLP width").range(0, 1 << 22).omit_default(),
+        Int("inference.llamacpp.mmproj.hidden", AT(inference.llamacpp.mmproj.hidden), "encoder width").off_page(kProjectorDetails).range(0, k2p20).omit_default(),
+        Int("inference.llamacpp.mmproj.heads", AT(inference.llamacpp.mmproj.heads), "encoder heads").off_page(kProjectorDetails).range(0, 1 << 14).omit_default(),
+        Int("inference.llamacpp.mmproj.ffn", AT(inference.llamacpp.mmproj.ffn), "encoder MLP width").off_page(kProjectorDetails).range(0, 1 << 22).omit_default(),
 
         // --- inference.llamacpp.draft --------------------------------------------------------------
         Text("inference.llamacpp.draft.preset", AT(inference.llamacpp.draft.preset), "a model preset (empty: no draft)").def("none").cli("--draft"),
-        Text("inference.llamacpp.draft.weights", AT(inference.llamacpp.draft.weights), "the draft's weight format"),
-        Int("inference.llamacpp.draft.n_gpu_layers", AT(inference.llamacpp.draft.n_gpu_layers), "-ngld (-1: all)").range(-1, k2p20, "layers"),
-        Int("inference.llamacpp.draft.context", AT(inference.llamacpp.draft.context), "-cd per slot (0: the main context)")
+        Text("inference.llamacpp.draft.weights", AT(inference.llamacpp.draft.weights), "the draft's weight format").off_page(kDraftDetails),
+        Int("inference.llamacpp.draft.n_gpu_layers", AT(inference.llamacpp.draft.n_gpu_layers), "-ngld (-1: all)").off_page(kDraftDetails).range(-1, k2p20, "layers"),
+        Int("inference.llamacpp.draft.context", AT(inference.llamacpp.draft.context), "-cd per slot (0: the main context)").off_page(kDraftDetails)
             .range(0, k2p24, "tokens"),
         Int("inference.llamacpp.draft.max_tokens", AT(inference.llamacpp.draft.max_tokens),
             "--draft-max: most tokens drafted per cycle").range(1, 1024, "tokens").cli("--draft-max --draft-n"),
         Int("inference.llamacpp.draft.min_tokens", AT(inference.llamacpp.draft.min_tokens),
-            "--draft-min: shorter drafts are dropped").range(0, 1024, "tokens").cli("--draft-min --draft-n-min"),
+            "--draft-min: shorter drafts are dropped").off_page(kDraftDetails).range(0, 1024, "tokens").cli("--draft-min --draft-n-min"),
         Num("inference.llamacpp.draft.acceptance", AT(inference.llamacpp.draft.acceptance),
             "chance each drafted token is accepted; depends on the text (0.72 measured: docs/local.md)")
             .range(0, 1).step(0.05).cli("--draft-acceptance"),
@@ -502,78 +533,78 @@ constexpr FieldDef kTable[] = {
             "whole CUDA context (-1: the model, by the GPU)")
             .range(-1, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB),
         Num("inference.constants.cuda_context_eager_gib", AT(inference.constants.cuda_context_eager_bytes),
-            "the same with eager module loading (hf.lazy_loading false)")
+            "the same with eager module loading (hf.lazy_loading false)").off_page(kServingConstants)
             .range(-1, 1e6, "GiB").step(0.1).scaled(kBytesPerGiB),
         Num("inference.constants.cuda_stack_limit_bytes", AT(inference.constants.cuda_stack_limit_bytes),
-            "cudaLimitStackSize, reserved for every resident thread").range(0, 1048576, "bytes").step(256),
-        Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card")
+            "cudaLimitStackSize, reserved for every resident thread").off_page(kServingConstants).range(0, 1048576, "bytes").step(256),
+        Num("inference.constants.driver_reserved_gib", AT(inference.constants.driver_reserved_bytes), "memory the driver keeps from a card").off_page(kServingConstants)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
-        Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU")
+        Num("inference.constants.vllm_non_torch_gib", AT(inference.constants.vllm_non_torch_bytes), "vLLM non-torch memory, one GPU").off_page(kServingConstants)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_non_torch_tp_gib", AT(inference.constants.vllm_non_torch_tp_bytes),
-            "vLLM non-torch memory with tp > 1 (NCCL and custom all-reduce)")
+            "vLLM non-torch memory with tp > 1 (NCCL and custom all-reduce)").off_page(kServingConstants)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_custom_all_reduce_mib", AT(inference.constants.vllm_custom_all_reduce_bytes),
-            "custom all-reduce's part of vllm_non_torch_tp_gib")
+            "custom all-reduce's part of vllm_non_torch_tp_gib").off_page(kServingConstants)
             .range(0, 1e6, "MiB").scaled(kBytesPerMiB).nonnegative(),
-        Num("inference.constants.vllm_cuda_graph_gib", AT(inference.constants.vllm_cuda_graph_bytes), "vLLM CUDA graphs")
+        Num("inference.constants.vllm_cuda_graph_gib", AT(inference.constants.vllm_cuda_graph_bytes), "vLLM CUDA graphs").off_page(kServingConstants)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).nonnegative(),
         Num("inference.constants.vllm_sampler_bytes_per_logit", AT(inference.constants.vllm_sampler_bytes_per_logit),
-            "vLLM sampler bytes per logit in the profiling run").range(0, 1e6, "bytes"),
+            "vLLM sampler bytes per logit in the profiling run").off_page(kServingConstants).range(0, 1e6, "bytes"),
         Num("inference.constants.vllm_flashinfer_sampler_bytes_per_logit", AT(inference.constants.vllm_flashinfer_sampler_bytes_per_logit),
-            "the same with FlashInfer's sampler (vllm.sampler flashinfer)").range(0, 1e6, "bytes"),
-        Num("inference.constants.vllm_token_logit_bytes", AT(inference.constants.vllm_token_logit_bytes), "vLLM bytes per token logit")
+            "the same with FlashInfer's sampler (vllm.sampler flashinfer)").off_page(kServingConstants).range(0, 1e6, "bytes"),
+        Num("inference.constants.vllm_token_logit_bytes", AT(inference.constants.vllm_token_logit_bytes), "vLLM bytes per token logit").off_page(kServingConstants)
             .range(0, 1e6, "bytes"),
-        Num("inference.constants.llamacpp_ctx_pad", AT(inference.constants.llamacpp_ctx_pad), "llama.cpp pads the context to a multiple of this")
+        Num("inference.constants.llamacpp_ctx_pad", AT(inference.constants.llamacpp_ctx_pad), "llama.cpp pads the context to a multiple of this").off_page(kServingConstants)
             .range(1, k2p20, "tokens").whole(),
         Num("inference.constants.bandwidth_efficiency", AT(inference.constants.bandwidth_efficiency), "share of peak memory bandwidth reached")
             .above(0, 1).step(0.05),
         Num("inference.constants.compute_efficiency", AT(inference.constants.compute_efficiency), "share of peak tensor throughput reached")
             .above(0, 1).step(0.05),
-        Num("inference.constants.host_bandwidth_gbps", AT(inference.constants.host_bandwidth_gbps), "host memory bandwidth when none is given")
+        Num("inference.constants.host_bandwidth_gbps", AT(inference.constants.host_bandwidth_gbps), "host memory bandwidth when none is given").off_page(kServingConstants)
             .above(0, 1e7, "GB/s"),
         Num("inference.constants.host_bandwidth_efficiency", AT(inference.constants.host_bandwidth_efficiency),
-            "share of channels x 8 B x MT/s reached").above(0, 1).step(0.05),
-        Num("inference.constants.pcie_gbps", AT(inference.constants.pcie_gbps), "host-to-GPU copies").above(0, 1e5, "GB/s"),
-        Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").above(0, 1e5, "TFLOP/s"),
+            "share of channels x 8 B x MT/s reached").off_page(kServingConstants).above(0, 1).step(0.05),
+        Num("inference.constants.pcie_gbps", AT(inference.constants.pcie_gbps), "host-to-GPU copies").off_page(kServingConstants).above(0, 1e5, "GB/s"),
+        Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").off_page(kServingConstants).above(0, 1e5, "TFLOP/s"),
         Num("inference.constants.llamacpp_sched_copies", AT(inference.constants.llamacpp_sched_copies),
-            "llama.cpp scheduler input copies with pipeline parallelism").range(1, 64).whole(),
-        Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context below ollama_vram_mid_gib of VRAM")
+            "llama.cpp scheduler input copies with pipeline parallelism").off_page(kServingConstants).range(1, 64).whole(),
+        Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context below ollama_vram_mid_gib of VRAM").off_page(kServingConstants)
             .range(1, k2p24, "tokens").whole(),
         Num("inference.constants.ollama_num_ctx_mid", AT(inference.constants.ollama_num_ctx_mid),
-            "Ollama's default context from ollama_vram_mid_gib of VRAM").range(1, k2p24, "tokens").whole(),
+            "Ollama's default context from ollama_vram_mid_gib of VRAM").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),
         Num("inference.constants.ollama_num_ctx_large", AT(inference.constants.ollama_num_ctx_large),
-            "Ollama's default context from ollama_vram_large_gib of VRAM").range(1, k2p24, "tokens").whole(),
+            "Ollama's default context from ollama_vram_large_gib of VRAM").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),
         Num("inference.constants.ollama_vram_mid_gib", AT(inference.constants.ollama_vram_mid_gib),
-            "VRAM of all GPUs (a Mac: its working-set limit) from which Ollama defaults to ollama_num_ctx_mid").range(0, 1e6, "GiB"),
+            "VRAM of all GPUs (a Mac: its working-set limit) from which Ollama defaults to ollama_num_ctx_mid").off_page(kServingConstants).range(0, 1e6, "GiB"),
         Num("inference.constants.ollama_vram_large_gib", AT(inference.constants.ollama_vram_large_gib),
-            "VRAM from which Ollama defaults to ollama_num_ctx_large").range(0, 1e6, "GiB"),
-        Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences")
+            "VRAM from which Ollama defaults to ollama_num_ctx_large").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences").off_page(kServingConstants)
             .range(1, k2p20, "sequences").whole(),
         Num("inference.constants.exllamav2_max_input_len", AT(inference.constants.exllamav2_max_input_len),
-            "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").range(1, k2p24, "tokens").whole(),
+            "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),
         Num("inference.constants.exllamav2_max_batch_size", AT(inference.constants.exllamav2_max_batch_size),
-            "ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size)").range(1, k2p20, "sequences").whole(),
+            "ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size)").off_page(kServingConstants).range(1, k2p20, "sequences").whole(),
         Num("inference.constants.exllama_max_input_len", AT(inference.constants.exllama_max_input_len),
-            "ExLlama v1 temp_state rows with act-order (AutoGPTQ's EXLLAMA_DEFAULT_MAX_INPUT_LENGTH)").range(1, k2p24, "tokens").whole(),
+            "ExLlama v1 temp_state rows with act-order (AutoGPTQ's EXLLAMA_DEFAULT_MAX_INPUT_LENGTH)").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),
         Num("inference.constants.bnb_int8_input_copies", AT(inference.constants.bnb_int8_input_copies),
-            "LLM.int8 int8 copies of a matmul's input (bitsandbytes >= 0.45: 1; <= 0.44: 3)").range(0, 16),
+            "LLM.int8 int8 copies of a matmul's input (bitsandbytes >= 0.45: 1; <= 0.44: 3)").off_page(kServingConstants).range(0, 16),
         Num("inference.constants.bnb_int8_output_bytes", AT(inference.constants.bnb_int8_output_bytes),
-            "LLM.int8 bytes per output element beside the 16-bit output (>= 0.45: 4, int32; <= 0.44: 6)").range(0, 64, "bytes"),
+            "LLM.int8 bytes per output element beside the 16-bit output (>= 0.45: 4, int32; <= 0.44: 6)").off_page(kServingConstants).range(0, 64, "bytes"),
         Num("inference.constants.torch_min_large_alloc_mib", AT(inference.constants.torch_min_large_alloc_mib),
-            "PyTorch caching allocator: requests from this size get a segment of their own (kMinLargeAlloc)").range(1, 1e6, "MiB"),
+            "PyTorch caching allocator: requests from this size get a segment of their own (kMinLargeAlloc)").off_page(kServingConstants).range(1, 1e6, "MiB"),
         Num("inference.constants.torch_round_large_mib", AT(inference.constants.torch_round_large_mib),
-            "PyTorch caching allocator: such segments are rounded up to this (kRoundLarge)").range(0.001, 1e6, "MiB"),
+            "PyTorch caching allocator: such segments are rounded up to this (kRoundLarge)").off_page(kServingConstants).range(0.001, 1e6, "MiB"),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).hand().cli("--ram-gib"),
         Int("inference.host.channels", AT(inference.host.channels), "memory channels, 64 bits each").range(0, 64).hand().cli("--channels"),
         Num("inference.host.mts", AT(inference.host.mts), "DDR transfer rate").range(0, 1e5, "MT/s").step(400).hand(),
-        B("inference.host.ddr", FieldKind::Text, "generation and speed, \"ddr5-5600\": sets mts").def("none").hand().cli("--ddr"),
+        B("inference.host.ddr", FieldKind::Text, "generation and speed, \"ddr5-5600\": sets mts").off_page(kHostShorthands).def("none").hand().cli("--ddr"),
         Num("inference.host.bandwidth_gbps", AT(inference.host.bandwidth_gbps), "measured host bandwidth, replaces channels x 8 B x MT/s")
             .range(0, 1e6, "GB/s").step(10).hand().cli("--host-bandwidth-gbps"),
-        Num("inference.host.cpu_tflops", AT(inference.host.cpu_tflops), "replaces constants.cpu_tflops (0: the constant)")
+        Num("inference.host.cpu_tflops", AT(inference.host.cpu_tflops), "replaces constants.cpu_tflops (0: the constant)").off_page(kHostShorthands)
             .range(0, 1e5, "TFLOP/s").hand(),
         Num("inference.host.wired_limit_mb", AT(inference.host.wired_limit_mb), "Apple: sysctl iogpu.wired_limit_mb (0: macOS's default)")
             .range(0, 1e9, "MB").step(1024).hand().cli("--wired-limit-mb"),
@@ -598,7 +629,7 @@ constexpr FieldDef kTable[] = {
 // against these ranges, the page's planner rows and link keys are these paths). None lives in
 // Config: each is read by hand (no accessor) and its default is written in words, equal to
 // PlanInputs' / PlanConstants' / PlanRequest's initializers (test_fields checks them).
-constexpr FieldDef kRequestTable[] = {
+constexpr FieldDef kRequestTableAll[] = {
         Obj("plan", "the cluster planner's request (docs/planner.md): the cluster, the search and the comparisons").hand(),
         Int("plan.gpus", nullptr, "GPUs in the cluster; whole nodes when more than one node").range(1, 1e6, "GPUs")
             .def("the config's gpus, else 8").hand(),
@@ -607,14 +638,14 @@ constexpr FieldDef kRequestTable[] = {
             .range(0, 1e7, "sequences").def("0").hand().cli("--global-batch"),
         Num("plan.train_tokens", nullptr, "token budget: days and rental cost of each layout to train it (0: none)")
             .range(0, 1e16, "tokens").step(1e9).def("0").hand().cli("--tokens"),
-        Int("plan.top", nullptr, "layouts listed").range(1, 10000, "layouts").def("20").hand().cli("--top"),
+        Int("plan.top", nullptr, "layouts listed").off_page(kPlanExtras).range(1, 10000, "layouts").def("20").hand().cli("--top"),
         Enum("plan.rank", enum_names(kPlanRanks), nullptr, nullptr, "cluster comparisons rank by time, rental cost or tokens/s per GPU")
             .def("`time`").hand(),
-        Bool("plan.tp_across_nodes", nullptr, "allow a tensor-parallel group larger than a node").def("false").hand(),
-        Bool("plan.uneven_pp", nullptr, "pipeline stages with unequal layer counts (Megatron, torchtitan)").def("true").hand(),
-        Int("plan.max_micro_batch", nullptr, "largest micro-batch tried").range(1, 1024, "sequences").def("16").hand(),
-        Int("plan.max_cp", nullptr, "largest context-parallel size tried").range(1, 1024, "GPUs").def("16").hand(),
-        Obj("plan.search", "what the search varies (false: the config's value)").hand(),
+        Bool("plan.tp_across_nodes", nullptr, "allow a tensor-parallel group larger than a node").off_page(kPlanExtras).def("false").hand(),
+        Bool("plan.uneven_pp", nullptr, "pipeline stages with unequal layer counts (Megatron, torchtitan)").off_page(kPlanExtras).def("true").hand(),
+        Int("plan.max_micro_batch", nullptr, "largest micro-batch tried").off_page(kPlanExtras).range(1, 1024, "sequences").def("16").hand(),
+        Int("plan.max_cp", nullptr, "largest context-parallel size tried").off_page(kPlanExtras).range(1, 1024, "GPUs").def("16").hand(),
+        Obj("plan.search", "what the search varies (false: the config's value)").off_page(kPlanExtras).hand(),
         Bool("plan.search.recompute", nullptr, "try none, selective and full recomputation").def("true").hand(),
         Bool("plan.search.sharding", nullptr, "try ddp, zero1, zero2 and zero3").def("true").hand(),
         Bool("plan.search.interleave", nullptr, "try the interleaved schedule with v model chunks").def("true").hand(),
@@ -624,9 +655,9 @@ constexpr FieldDef kRequestTable[] = {
             .def("the GPU catalog's").hand(),
         Num("plan.purchase_usd", nullptr, "purchase price per GPU (negative: the node catalog's)").range(0, 1e8, "USD")
             .def("the node catalog's").hand(),
-        Num("plan.network_share", nullptr, "networking's share of a cluster's purchase price, added to the GPUs'").range(0, 10)
+        Num("plan.network_share", nullptr, "networking's share of a cluster's purchase price, added to the GPUs'").off_page(kPlanExtras).range(0, 10)
             .def("0.15").hand(),
-        Obj("plan.fabric_spec", "a custom inter-node fabric instead of the catalog's").def("the catalog's").hand(),
+        Obj("plan.fabric_spec", "a custom inter-node fabric instead of the catalog's").off_page(kPlanExtras).def("the catalog's").hand(),
         B("plan.fabric_spec.id", FieldKind::Text, "its id").def("`custom`").hand(),
         B("plan.fabric_spec.name", FieldKind::Text, "its display name").def("`custom`").hand(),
         Num("plan.fabric_spec.line_gbps", nullptr, "line rate per GPU (required)").above(0, 1e6, "GB/s").def("required").hand(),
@@ -635,7 +666,7 @@ constexpr FieldDef kRequestTable[] = {
         B("plan.fabric_spec.source", FieldKind::Text, "where its figures come from").def("none").hand(),
         Obj("plan.intra_spec", "a custom link inside a node, the same fields as plan.fabric_spec").ts("PlanFabricSpecConfig")
             .def("the catalog's").hand(),
-        Obj("plan.constants", "the step-time model's constants (docs/planner.md, \"Constants and their sources\")").hand(),
+        Obj("plan.constants", "the step-time model's constants (docs/planner.md, \"Constants and their sources\")").off_page(kPlanExtras).hand(),
         Num("plan.constants.gemm_efficiency_max", nullptr, "share of the dense tensor peak a large GEMM reaches (0: the node catalog's)")
             .range(0, 1).def("0").hand(),
         Num("plan.constants.gemm_half_dim", nullptr, "a GEMM whose smallest side is this runs at half the maximum").range(0, 1e6)
@@ -658,18 +689,18 @@ constexpr FieldDef kRequestTable[] = {
              "clusters to compare: [{gpu, gpus, fabric}] (at most 64) or \"GPU:COUNT:FABRIC,...\"").def("none").hand().cli("--clusters"),
         Num("plan.deadline_days", nullptr, "fewest GPUs of gpu that train train_tokens within these days (0: not asked)")
             .above(0, 36500, "days").def("0").hand().cli("--deadline-days"),
-        Int("plan.max_gpus", nullptr, "the deadline search stops at this many GPUs").range(1, 1e6, "GPUs").def("65536").hand(),
-        Obj("plan.batch_sizing", "true or an object: the smallest per-GPU batch that hides communication, per fabric")
+        Int("plan.max_gpus", nullptr, "the deadline search stops at this many GPUs").off_page(kPlanExtras).range(1, 1e6, "GPUs").def("65536").hand(),
+        Obj("plan.batch_sizing", "true or an object: the smallest per-GPU batch that hides communication, per fabric").off_page(kPlanExtras)
             .ts("boolean | PlanBatchSizingConfig").def("false").hand().cli("--batch-sizing"),
         List("plan.batch_sizing.fabrics", "string[]", "fabric ids (empty: every inter-node fabric)").def("every inter-node fabric").hand(),
         Num("plan.batch_sizing.target_efficiency", nullptr, "share of the step not lost to what a bigger batch hides")
             .range(0.05, 0.999).def("0.9").hand(),
-        Obj("plan.pareto", "true or an object: time against cost over cluster sizes, the front marked")
+        Obj("plan.pareto", "true or an object: time against cost over cluster sizes, the front marked").off_page(kPlanExtras)
             .ts("boolean | PlanParetoConfig").def("false").hand().cli("--pareto"),
         List("plan.pareto.counts", "number[]", "GPU counts tried, at most 16 whole counts in [1, 1000000]")
             .def("1/4x, 1/2x, 1x, 2x, 4x gpus").hand(),
         Int("plan.pareto.per_count", nullptr, "layouts per cluster size").range(1, 1000, "layouts").def("5").hand(),
-        Obj("plan.fabric_comparison", "true or an object: the same job on every fabric")
+        Obj("plan.fabric_comparison", "true or an object: the same job on every fabric").off_page(kPlanExtras)
             .ts("boolean | PlanFabricComparisonConfig").def("false").hand().cli("--fabric-chart"),
         List("plan.fabric_comparison.fabrics", "string[]", "fabric ids (empty: every inter-node fabric)").def("every inter-node fabric").hand(),
         Obj("plan.serve", "compare clusters (or this one) for serving concurrent sequences instead of training").def("none").hand(),
@@ -682,11 +713,50 @@ constexpr FieldDef kRequestTable[] = {
 #undef AT
 #undef ENUM
 
+// [SECTION] the page's subset ---------------------------------------------------------------------
+// The tables as this build keeps them. The page's build (VRAMCALC_PAGE_BUILD) drops the texts it
+// can never show (fields.hpp): what the tables held only for the docs, the CLI and the tests costs the
+// page's download ~2.4 KB gzip (docs/performance.md, "The page's strings"). A text dropped here is not
+// in the page's wasm at all: the full tables are only read while these are computed at compile time.
+template <size_t N>
+struct Table {
+    FieldDef at[N];
+};
+
+constexpr bool under_section(const char* path, const char* section) {
+    size_t i = 0;
+    for (; section[i]; ++i)
+        if (path[i] != section[i]) return false;
+    return path[i] == '.';
+}
+
+template <size_t N>
+constexpr Table<N> as_built(const FieldDef (&all)[N]) {
+    Table<N> t{};
+    for (size_t i = 0; i < N; ++i) t.at[i] = all[i];
+#ifdef VRAMCALC_PAGE_BUILD
+    size_t off_sections[N] = {}, n_off = 0;  // the sections off the page, whose reason covers their fields
+    for (size_t i = 0; i < N; ++i)
+        if (all[i].kind == FieldKind::Object && all[i].off_page) off_sections[n_off++] = i;
+    for (size_t i = 0; i < N; ++i) {
+        FieldDef& f = t.at[i];
+        bool shown = f.kind != FieldKind::Object && !f.off_page;  // a section is never a row
+        for (size_t k = 0; k < n_off && shown; ++k) shown = !under_section(f.path, all[off_sections[k]].path);
+        if (!shown) f.meaning = "";
+        f.def = f.flags = f.ts_type = f.off_page = nullptr;
+    }
+#endif
+    return t;
+}
+
+constexpr auto kTable = as_built(kConfigTable);
+constexpr auto kRequestTable = as_built(kRequestTableAll);
+
 }  // namespace
 
 // [SECTION] queries -------------------------------------------------------------------------------
-FieldList config_fields() { return FieldList{std::begin(kTable), std::end(kTable)}; }
-FieldList request_fields() { return FieldList{std::begin(kRequestTable), std::end(kRequestTable)}; }
+FieldList config_fields() { return FieldList{std::begin(kTable.at), std::end(kTable.at)}; }
+FieldList request_fields() { return FieldList{std::begin(kRequestTable.at), std::end(kRequestTable.at)}; }
 
 std::string FieldDef::key() const {
     const char* dot = std::strrchr(path, '.');
@@ -768,6 +838,19 @@ const std::vector<const FieldDef*>& section_fields(const std::string& section, F
     for (const Section& s : *sections)
         if (s.first == section) return s.second;
     return none;
+}
+
+const char* off_page_reason(const FieldDef& f) {
+    if (f.off_page) return f.off_page;
+    // The nearest section's: "plan.batch_sizing.fabrics" -> "plan.batch_sizing" -> "plan".
+    std::string section = f.section();
+    while (!section.empty()) {
+        const FieldDef* s = find_any_field(section.c_str());
+        if (s && s->off_page) return s->off_page;
+        const size_t dot = section.rfind('.');
+        section.resize(dot == std::string::npos ? 0 : dot);
+    }
+    return nullptr;
 }
 
 const FieldDef* find_flag_field(const std::string& flag, FieldList table) {

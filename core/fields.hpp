@@ -76,6 +76,10 @@ struct FieldDef {
     bool whole = false;               // a Number member that must hold a whole number
     bool by_hand = false;        // io/ reads and writes it itself (cross-field rules, objects)
     unsigned text_max = 0;       // Text: the most bytes accepted (0: io/text_input.hpp's kMaxTextFieldBytes, 256)
+    // Why the page has no row for it (a section's reason covers the fields inside it): `vramcalc
+    // fields --format json` writes it as "off_page", and tests/cli/page_controls.test.mjs holds the
+    // page to it (no control for such a field; every other field has one).
+    const char* off_page = nullptr;
     // Where it lives: the one accessor of its kind (none for Object, List and some by_hand fields).
     int* (*int_at)(Config&) = nullptr;
     double* (*number_at)(Config&) = nullptr;
@@ -93,6 +97,10 @@ struct FieldDef {
     double number_of(const Config& c) const;
 };
 
+// The page's build (VRAMCALC_PAGE_BUILD: the page's own copy of core/, web/web.cmake) keeps of the
+// tables only what the page can show (issue 15, its download): no def, flags, ts_type or off_page
+// text, and no meaning for a section or a field off the page (the page shows a meaning only as the
+// tooltip of a field's row). The CLI, the docs, the JS library and the tests read the whole table.
 // Every field, sections in document order, each section's keys in the order its reader accepts them.
 struct FieldList {
     const FieldDef* first;
@@ -114,6 +122,9 @@ const FieldDef* find_field(const std::string& path);
 const FieldDef* find_request_field(const char* path);
 // A config field, else a request field (the checks and the page's rows read either).
 const FieldDef* find_any_field(const char* path);
+// The reason a field has no row on the page: its own off_page, else its nearest section's; nullptr
+// when it has a row (always nullptr in the page's build, which keeps no such text).
+const char* off_page_reason(const FieldDef& f);
 // The field of `table` a CLI flag sets (its `flags` spellings, e.g. "-ngl"), or nullptr.
 const FieldDef* find_flag_field(const std::string& flag, FieldList table = config_fields());
 // The fields of `table` directly inside `section` ("" for the top level, "inference.vllm", "plan").

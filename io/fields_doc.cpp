@@ -201,6 +201,7 @@ json fields_json() {
             json j = {{"path", f.path}, {"type", kind_word(f)}, {"meaning", f.meaning}, {"default", default_text(f)}, {"accepted", accepted_text(f)}};
             if (*f.unit) j["unit"] = f.unit;
             if (f.flags) j["flags"] = f.flags;
+            if (const char* why = off_page_reason(f)) j["off_page"] = why;
             if (f.ranged) j["range"] = {f.min, f.max};
             if (f.kind == FieldKind::Enum) {
                 json names = json::array();

@@ -4,13 +4,23 @@
 // Prints the sections, the code by group (nlohmann-json, libc++, ImGui, Embind, printf, the engine,
 // io, the shell) and the TOP largest functions, each raw and as the gzip -9 of its bytes on their own
 // (a function's share of the whole module's gzip is smaller: the stream shares matches across it).
+//   node scripts/wasm_profile.mjs APP.wasm --strings [MIN_LEN] [--list ORIGIN]
+// prints the data segments' strings by the source file that holds them instead (scripts/wasm_strings.mjs;
+// any app.wasm, no names needed).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const [file, topArg] = process.argv.slice(2);
+import { printStrings } from './wasm_strings.mjs';
+
+const args = process.argv.slice(2);
+const listAt = args.indexOf('--list');
+const listOrigin = listAt >= 0 ? args.splice(listAt, 2)[1] : null;
+const strings = args.includes('--strings');
+if (strings) args.splice(args.indexOf('--strings'), 1);
+const [file, topArg] = args;
 if (!file) {
-    console.error('usage: node scripts/wasm_profile.mjs APP.wasm [TOP]');
+    console.error('usage: node scripts/wasm_profile.mjs APP.wasm [TOP] | APP.wasm --strings [MIN_LEN] [--list ORIGIN]');
     process.exit(2);
 }
 const top = Number(topArg || 40);
@@ -71,6 +81,11 @@ while (p < b.length) {
     }
     sections.push({ label, size });
     p = end;
+}
+
+if (strings) {
+    printStrings(dataSegs.map(([s, e]) => b.subarray(s, e)), file, Number(topArg || 8), listOrigin);
+    process.exit(0);
 }
 
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;

@@ -34,6 +34,9 @@ if(VC_PAGE_LINK_LTO)
   vc_engine_copy(page)
   add_library(vc_shell_state_page STATIC EXCLUDE_FROM_ALL ${VC_SHELL_STATE_SOURCES})
   target_link_libraries(vc_shell_state_page PUBLIC vc_io_page)
+  # The page's copy of the field tables keeps only the texts the page can show (core/fields.hpp;
+  # docs/performance.md "The page's strings"): the CLI, the tests and the JS library link vc_core.
+  target_compile_definitions(vc_core_page PRIVATE VRAMCALC_PAGE_BUILD)
   set(VC_PAGE_CORE vc_core_page)
   set(VC_PAGE_IO vc_io_page)
   set(VC_PAGE_SHELL_STATE vc_shell_state_page)

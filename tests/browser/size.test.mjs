@@ -44,6 +44,7 @@
 // Not a timing: a size only changes when the code does. docs/performance.md has where the bytes are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,4 +64,26 @@ test(`wasm + js of the hosted page stay within ${kPageBudgetBytes / 1000} KB gzi
 test(`the single offline file stays within ${kSingleBudgetBytes / 1000} KB gzip`, () => {
     const total = gzipBytes(['vramcalc.html']);
     assert.ok(total <= kSingleBudgetBytes, `vramcalc.html is ${(total / 1000).toFixed(1)} KB gzip, over the ${kSingleBudgetBytes / 1000} KB budget`);
+});
+
+// The page's copy of the field tables keeps only what the page can show (core/fields.hpp; issue 15,
+// docs/performance.md "The page's strings"): the docs' and the CLI's texts (def, flags), why a field
+// has no row (off_page), and the meanings of such fields, which only a row's tooltip would show.
+test('the page ships none of the field tables\' texts it cannot show; the meanings of its rows it keeps', () => {
+    const bin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
+    const fields = JSON.parse(spawnSync(bin, ['fields', '--format', 'json'], { encoding: 'utf8' }).stdout);
+    const wasm = readFileSync(join(site, 'app.wasm'));
+    const has = (text) => wasm.includes(Buffer.from(`${text}\0`));
+    const byPath = (p) => fields.find((f) => f.path === p);
+    // Long enough to be no other text's: one of each kind.
+    const dropped = [byPath('method').default, byPath('plan.gpus').default, byPath('inference.llamacpp.n_gpu_layers').flags,
+        byPath('model.attn_bias').off_page, byPath('inference.constants.pcie_gbps').meaning, byPath('plan.top').meaning,
+        byPath('runtime.ddp_bucket_bytes').meaning];
+    for (const t of dropped) assert.ok(t.length >= 10 && !has(t), `the page's wasm holds "${t}"`);
+    const off = fields.filter((f) => f.off_page && f.meaning.length >= 20 && !fields.some((g) => !g.off_page && g.meaning === f.meaning));
+    assert.ok(off.length >= 80, `${off.length} meanings of fields off the page`);
+    assert.deepEqual(off.filter((f) => has(f.meaning)).map((f) => f.path), [], 'meanings of fields off the page in its wasm');
+    // Kept: a row's tooltip (model.layers's row shows the table's meaning) and an error's range words.
+    assert.ok(has(byPath('model.layers').meaning), 'the meaning of a field with a row');
+    assert.ok(has(byPath('model.kv_heads').accepted), 'the accepted values the page writes in a tooltip');
 });
