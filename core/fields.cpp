@@ -723,7 +723,7 @@ struct Table {
     FieldDef at[N];
 };
 
-constexpr bool under_section(const char* path, const char* section) {
+[[maybe_unused]] constexpr bool under_section(const char* path, const char* section) {
     size_t i = 0;
     for (; section[i]; ++i)
         if (path[i] != section[i]) return false;
