@@ -63,7 +63,7 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
     } else {
         if (s.qlora)
             f = fnum(parts.stage_quantized) + " quantized x " + fnum(s.quant_bytes) + " B + " + fnum(parts.stage_unquantized) + " x " +
-                fnum(s.weight_bytes) + (s.upcast_frozen ? " B (frozen base outside the quantized linears, FP32: peft's cast) + " : " B (frozen base) + ") +
+                fnum(s.weight_bytes) + (s.upcast_frozen ? " B (frozen base in FP32: peft's cast) + " : " B (frozen base) + ") +
                 fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
         else
             f = fnum(parts.stage_params - parts.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(parts.stage_trainable) +

@@ -425,7 +425,7 @@ TEST_CASE("QLoRA under HF/peft: prepare_model_for_kbit_training keeps the embedd
     // The estimate names it: the weights formula and a note with the way out.
     auto e = estimate(llama31_8b_qlora(""));
     REQUIRE(e.ok);
-    CHECK(e.value.component("weights")->formula.find("1.051e9 x 4 B (frozen base outside the quantized linears, FP32") != std::string::npos);
+    CHECK(e.value.component("weights")->formula.find("1.051e9 x 4 B (frozen base in FP32: peft's cast) +") != std::string::npos);
     CHECK(has_note(e.value, "training.lora.upcast_frozen auto"));
     CHECK(has_note(e.value, "+2.10 GB of weights"));
     CHECK(has_note(e.value, "--set training.lora.upcast_frozen=false"));
