@@ -355,6 +355,9 @@ constexpr FieldDef kConfigTable[] = {
             "the 4-bit weights were quantized from FP16: each dequantized matrix is FP16 plus its cast to the compute dtype; null: the profile (LitGPT: yes)"),
         Tog("training.lora.unchunked_quantize", AT(training.lora.unchunked_quantize),
             "NF4 quantized on the GPU a whole matrix at a time at init (torchao 0.1): the freed blocks stay reserved; null: the profile (no)"),
+        Tog("training.lora.upcast_frozen", AT(training.lora.upcast_frozen),
+            "a quantized base's embedding, LM head and norms in FP32, and so its hidden states (peft's prepare_model_for_kbit_training); "
+            "null: the profile (hf-trainer, hf-legacy, torch-compile: yes)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")

@@ -168,6 +168,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.qlora_quantizes_head = toggle(in.lora.quantize_head, s.profile.qlora_quantizes_head);
     s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
     s.profile.qlora_unchunked_init = toggle(in.lora.unchunked_quantize, s.profile.qlora_unchunked_init);
+    s.profile.kbit_upcasts_frozen = toggle(in.lora.upcast_frozen, s.profile.kbit_upcasts_frozen);
     if (in.keeps_logits != Toggle::Auto) s.profile.loss_frees_logits = in.keeps_logits == Toggle::Off;
     s.context_lazy = toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading);
     if (s.rt.cuda_context_bytes < 0) {
@@ -291,9 +292,15 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // Autocast (FP32 residual stream, casts per op) applies when full training keeps FP32 params;
     // a LoRA base loaded in 16 bits runs in 16 bits.
     s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && !s.lora;
-    s.residual = (s.fp32 || s.autocast_active) ? 4 : 2;
+    // A quantized base prepared by peft (kbit_upcasts_frozen): its unquantized parameters in FP32. The
+    // FP32 embedding's output, the FP32 norms' products (LlamaRMSNorm: self.weight * x.to(input_dtype))
+    // and bitsandbytes' layers, which return their input's dtype (bitsandbytes nn/modules.py:626-637 at
+    // 95f9af3, Linear4bit.forward: `.to(inp_dtype)`; MatMul8bitLt's output is A.dtype), keep the hidden
+    // states, and so the checkpointed layer inputs and the MLP's hidden tensors, in FP32.
+    s.upcast_frozen = s.qlora && s.profile.kbit_upcasts_frozen;
+    s.residual = (s.fp32 || s.autocast_active || s.upcast_frozen) ? 4 : 2;
     const bool params_fp32 = trainable_params_fp32(prec, s.profile);
-    s.weight_bytes = s.lora ? s.compute_bytes : (params_fp32 ? 4 : 2);
+    s.weight_bytes = s.lora ? (s.upcast_frozen ? 4 : s.compute_bytes) : (params_fp32 ? 4 : 2);
     s.adapter_bytes = params_fp32 ? 4 : 2;
     const double trainable_bytes = s.lora ? s.adapter_bytes : s.weight_bytes;
     s.grad_bytes = gradient_bytes(in, s.profile);
@@ -485,6 +492,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.bytes = s.compute_bytes;
     a.residual_bytes = s.residual;
     a.linear_input_bytes = s.fp8 ? 1 : s.compute_bytes;
+    a.mlp_hidden_bytes = s.upcast_frozen ? 4 : 0;
     a.autocast_casts = s.autocast_active && s.profile.autocast_input_copies;
     // gpt-oss's eager softmax runs in its scores' dtype (models/gpt_oss/modeling_gpt_oss.py
     // eager_attention_forward: dtype=combined_logits.dtype): FP32 only where autocast's torch.cat
@@ -753,7 +761,14 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
     }
     parts.dequant = s.qlora ? parts.dequant_values * parts.dequant_bytes_per_value : 0;
     parts.fp8_copies = s.fp8 ? (s.in.sharding == Sharding::Zero3 ? profile.prefetch_layers * sp.layer : sp.linear) : 0;
-    return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + s.rt.library_workspace_bytes;
+    // The FP32 LM head of a peft-prepared base under autocast: F.linear casts the frozen weight to the
+    // compute dtype on every call (autocast caches only FP32 leaves that require grad: PyTorch
+    // aten/src/ATen/autocast_mode.cpp cached_cast at cfed411) and the matmul keeps that copy for its
+    // input's gradient, from the head's forward to its backward.
+    const bool head_fp32 = last && s.upcast_frozen && s.mixed && profile.autocast && !profile.qlora_quantizes_head;
+    parts.head_cast = head_fp32 ? sp.head * compute_bytes : 0;
+    return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + parts.head_cast +
+           s.rt.library_workspace_bytes;
 }
 
 // Optimizer-step temporaries: foreach AdamW materialises sqrt(v) for all local params;

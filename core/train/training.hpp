@@ -110,6 +110,10 @@ struct LoraInputs {
     // its PR #196 quantized in chunks of 1024^2 values, May 2024): the quantizer's large
     // intermediates' blocks stay reserved after init. Auto: the profile (current torchao: off).
     Toggle unchunked_quantize = Toggle::Auto;
+    // peft's prepare_model_for_kbit_training casts every FP16/BF16 parameter that is not a 4-bit
+    // weight to FP32: the embedding, an unquantized LM head, the norms (INT8 weights are int8, not
+    // cast). The hidden states then stay FP32 between layers. Auto: the profile (kbit_upcasts_frozen).
+    Toggle upcast_frozen = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -195,6 +199,12 @@ struct ProfileBehaviour {
     // model, use_gradient_checkpointing=True, ...)`; artidoro/qlora's qlora.py and TRL's SFTConfig, which
     // passes its own gradient_checkpointing, default to True as well).
     bool kbit_checkpointing = false;
+    // The same call casts the frozen base's FP16/BF16 parameters, all but bitsandbytes' 4-bit and
+    // INT8 weights, to FP32 (peft src/peft/utils/other.py:204-209 at 5d602fd: `if ((param.dtype ==
+    // torch.float16) or (param.dtype == torch.bfloat16)) and param.__class__.__name__ != "Params4bit":
+    // param.data = param.data.to(torch.float32)`), for bitsandbytes-quantized models (GPTQ, AQLM, EETQ,
+    // HQQ and torchao are skipped). TrainingInputs lora.upcast_frozen overrides.
+    bool kbit_upcasts_frozen = false;
     // Attention and layers
     AttentionKernel attention = AttentionKernel::Flash;  // default kernel (Flash = FlashAttention/SDPA: no s^2 terms)
     bool eager_rmsnorm = true;          // RMSNorm in eager PyTorch: an FP32 copy of its input is saved
@@ -373,6 +383,8 @@ struct LayerActivationInputs {
     double bytes = 2;                  // activation dtype bytes
     double residual_bytes = 2;         // residual stream dtype bytes (FP32 under autocast with FP32 params)
     double linear_input_bytes = 2;     // saved linear inputs (1 with FP8 linear layers)
+    double mlp_hidden_bytes = 0;       // the MLP's hidden tensors (0: bytes); 4 where FP32 hidden states meet
+                                       // bitsandbytes layers, which return their input's dtype
     bool autocast_casts = false;       // autocast casts a shared input once per projection
     bool softmax_fp32 = false;         // eager softmax in FP32 (the profile's upcast, or autocast)
     bool attn_softcap = false;         // scores soft-capped (tanh): its output is kept too

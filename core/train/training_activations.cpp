@@ -38,6 +38,7 @@ int count_targets(unsigned targets, unsigned mask) {
 // and the down projection's input (the product, or the GELU output).
 double mlp_hidden(const LayerActivationInputs& in, double ffn_width) {
     const double value_bytes = in.bytes;
+    const double hidden_bytes = in.mlp_hidden_bytes > 0 ? in.mlp_hidden_bytes : value_bytes;
     const ProfileBehaviour& profile = *in.profile;
     // Down projection input: kept when it trains, by QLoRA's 4-bit matmul, or by a LoRA adapter.
     double down_in = 0;
@@ -49,12 +50,12 @@ double mlp_hidden(const LayerActivationInputs& in, double ffn_width) {
     if (in.gated) {
         // gate output (the activation's input), activation output and up output (the product's two
         // inputs); compiled: only the two matmul outputs, the rest is recomputed.
-        if (profile.compiled) return 2 * value_bytes * ffn_width + (in.full ? 0 : down_in);
-        return 3 * value_bytes * ffn_width + down_in;
+        if (profile.compiled) return 2 * hidden_bytes * ffn_width + (in.full ? 0 : down_in);
+        return 3 * hidden_bytes * ffn_width + down_in;
     }
     // GELU: its input, and its output as the down projection's input.
-    if (profile.compiled) return value_bytes * ffn_width + (in.full ? 0 : down_in);
-    return value_bytes * ffn_width + down_in;
+    if (profile.compiled) return hidden_bytes * ffn_width + (in.full ? 0 : down_in);
+    return hidden_bytes * ffn_width + down_in;
 }
 
 }  // namespace

@@ -63,7 +63,8 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
     } else {
         if (s.qlora)
             f = fnum(parts.stage_quantized) + " quantized x " + fnum(s.quant_bytes) + " B + " + fnum(parts.stage_unquantized) + " x " +
-                fnum(s.weight_bytes) + " B (frozen base) + " + fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
+                fnum(s.weight_bytes) + (s.upcast_frozen ? " B (frozen base in FP32: peft's cast) + " : " B (frozen base) + ") +
+                fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
         else
             f = fnum(parts.stage_params - parts.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(parts.stage_trainable) +
                 " adapter params x " + fnum(s.adapter_bytes) + " B";
@@ -145,6 +146,7 @@ std::string temporary_formula(const TrainingSetup& s, const TrainingParts& parts
     add("communication buckets", parts.comm_buckets);
     add("QLoRA dequantized weight", parts.dequant);
     add("FP8 weight copies", parts.fp8_copies);
+    add("FP32 LM head's 16-bit autocast copy", parts.head_cast);
     add("cuBLAS workspace", s.rt.library_workspace_bytes);
     return f.empty() ? "0" : f;
 }
@@ -164,7 +166,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     e.task = task_name(cfg.task);
     e.components.reserve(8);
     e.metrics.reserve(16);
-    e.notes.reserve(4);
+    e.notes.reserve(5);
     // The components show the peak moment. Without accumulation and with set_to_none, backward
     // allocates gradients as it frees activations: the peak is its start (activations + logits) or
     // its end (all gradients), whichever is larger; the optimizer step is a third candidate.
@@ -215,6 +217,16 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           std::string(s.profile.id) + " runs on a quantized base, turns gradient checkpointing on "
                           "(use_gradient_checkpointing=True by default); set training.recompute \"none\" if your script "
                           "passes use_gradient_checkpointing=False.");
+    if (s.upcast_frozen) {
+        // What the cast adds to the weights on this GPU (the shards divide them under ZeRO-3, offload moves them).
+        const double extra = p.weights_full > 0 ? p.stage_unquantized * (s.weight_bytes - s.compute_bytes) * r.weights / p.weights_full : 0;
+        e.notes.push_back(std::string("Frozen base in FP32 outside the quantized linears (training.lora.upcast_frozen ") +
+                          (s.in.lora.upcast_frozen == Toggle::Auto ? "auto" : "true") +
+                          "): peft's prepare_model_for_kbit_training casts every 16-bit parameter but the 4-bit and INT8 weights to FP32 "
+                          "(the embedding, the norms, an unquantized LM head: " + fnum(p.stage_unquantized) + " params, +" + bytes_gb(extra) +
+                          " of weights), and the hidden states stay FP32 between layers; set training.lora.upcast_frozen false "
+                          "(--set training.lora.upcast_frozen=false) if your script does not call it (TRL's SFTTrainer 0.26 and later does not).");
+    }
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");

@@ -28,9 +28,10 @@ struct TrainingSetup {
     // What trains and in which dtypes (bytes per value)
     bool mixed = false, pure16 = false, fp8 = false, fp32 = false;
     bool lora = false, qlora = false, autocast_active = false;
+    bool upcast_frozen = false;   // a quantized base's unquantized parameters in FP32 (peft; profile.kbit_upcasts_frozen)
     double compute_bytes = 2;     // bytes of an activation value (the compute dtype)
     double residual = 2;          // residual stream (FP32 under autocast with FP32 params)
-    double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized
+    double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized (FP32 with upcast_frozen)
     double adapter_bytes = 2;     // LoRA adapters
     double grad_bytes = 2;
     double state_bytes = 4;       // optimizer moment dtype
@@ -57,6 +58,7 @@ struct TrainingParts {
     double retained_graph = 0;                  // the previous step's bitsandbytes inputs, still referenced
     double logits_tokens = 0, logits_vocab = 0, logits_bytes_per_value = 0;
     double autocast_copies = 0, gather = 0, dequant = 0, fp8_copies = 0, comm_buckets = 0, ddp_copy = 0;
+    double head_cast = 0;                       // the FP32 LM head's 16-bit autocast copy (upcast_frozen)
     double dequant_values = 0, dequant_bytes_per_value = 0;  // QLoRA: the largest 4-bit matrix, bytes per value dequantized
     double adafactor_state = 0;
     bool grads_at_peak = true;

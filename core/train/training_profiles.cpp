@@ -17,6 +17,9 @@ ProfileBehaviour hf_trainer() {
     // checkpointing on by default (peft src/peft/utils/other.py:159, `use_gradient_checkpointing=True`,
     // then `model.gradient_checkpointing_enable(**gc_enable_kwargs)`): auto recompute is full there.
     p.kbit_checkpointing = true;
+    // The same call casts the base's 16-bit parameters but the 4-bit weights to FP32 (peft other.py:204-209):
+    // the embedding, the unquantized lm_head and the norms stay FP32 through training.
+    p.kbit_upcasts_frozen = true;
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -64,6 +67,7 @@ ProfileBehaviour torchtitan() {
     ProfileBehaviour p = hf_trainer();
     p.no_sync_accumulation = false;
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
+    p.kbit_upcasts_frozen = false;
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -143,6 +147,10 @@ ProfileBehaviour megatron() {
 ProfileBehaviour deepspeed() {
     ProfileBehaviour p = hf_trainer();
     p.no_sync_accumulation = false;
+    // The engine casts every floating-point parameter back to the BF16/FP16 it trains in, so peft's FP32
+    // cast does not last (deepspeed/runtime/engine.py:1755-1762 and 1541-1544 at edaa722, August 2026,
+    // _cast_module_mixed_precision; module.bfloat16() before 0.19.2). The 4-bit weights are uint8.
+    p.kbit_upcasts_frozen = false;
     p.id = "deepspeed";
     p.label = "DeepSpeed ZeRO (HF model)";
     p.description =
@@ -163,6 +171,7 @@ ProfileBehaviour deepspeed() {
 ProfileBehaviour litgpt() {
     ProfileBehaviour p = hf_trainer();
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
+    p.kbit_upcasts_frozen = false;
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -193,6 +202,7 @@ ProfileBehaviour torchtune() {
     ProfileBehaviour p = hf_trainer();
     p.no_sync_accumulation = false;
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
+    p.kbit_upcasts_frozen = false;
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =

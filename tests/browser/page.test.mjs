@@ -434,7 +434,7 @@ test('QLoRA: the framework-version toggles under MORE INPUTS; the previous step\
     const kept = s.result.breakdown.activations;
     await w.inView('more/training_more');
     await w.click('more/training_more');
-    for (const id of ['training.lora.previous_graph', 'training.lora.dequant_fp16', 'training.lora.unchunked_quantize'])
+    for (const id of ['training.lora.previous_graph', 'training.lora.dequant_fp16', 'training.lora.unchunked_quantize', 'training.lora.upcast_frozen'])
         assert.ok(await w.hook('widget', `${id}/off`), `${id} has a row`);
     assert.equal(await w.hook('widget', 'training.keeps_logits/off'), null, 'no recomputation: the logits toggle is hidden');
     await w.inView('training.lora.previous_graph/off');

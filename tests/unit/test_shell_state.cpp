@@ -149,7 +149,8 @@ TEST_CASE("shell link: the framework-version toggles (keeps_logits and the QLoRA
     const Tog toggles[] = {{"training.keeps_logits", &TrainingInputs::keeps_logits, nullptr},
                            {"training.lora.previous_graph", nullptr, &LoraInputs::previous_graph},
                            {"training.lora.dequant_fp16", nullptr, &LoraInputs::dequant_fp16},
-                           {"training.lora.unchunked_quantize", nullptr, &LoraInputs::unchunked_quantize}};
+                           {"training.lora.unchunked_quantize", nullptr, &LoraInputs::unchunked_quantize},
+                           {"training.lora.upcast_frozen", nullptr, &LoraInputs::upcast_frozen}};
     for (const Tog& t : toggles) {
         Config d = c;
         Toggle& v = t.top ? d.training.*t.top : d.training.lora.*t.lora;
@@ -174,6 +175,16 @@ TEST_CASE("shell link: the framework-version toggles (keeps_logits and the QLoRA
     REQUIRE(twice.ok);
     REQUIRE(once.ok);
     CHECK(twice.value.component("activations")->bytes - once.value.component("activations")->bytes == 32.0 * 512 * 2 * (4096 + 14336));
+    // training.lora.upcast_frozen=true (peft's FP32 cast, which LitGPT's loop never runs): the embedding
+    // and the norms, 128,256 x 4,096 + 2 x 4,096 x 32 + 4,096 = 525,602,816 parameters (LitGPT quantizes
+    // the head), 2 B more each: 1,051,205,632 B of weights.
+    Config cast = c;
+    cast.training.lora.upcast_frozen = Toggle::On;
+    const auto upcast = estimate(round_trip(cast, UiState{}));
+    const auto plain = estimate(c);
+    REQUIRE(upcast.ok);
+    REQUIRE(plain.ok);
+    CHECK(upcast.value.component("weights")->bytes - plain.value.component("weights")->bytes == 525602816.0 * 2);
 }
 
 TEST_CASE("shell link: vLLM's sampler and custom all-reduce round-trip and change the figure", "[vllm-mech]") {

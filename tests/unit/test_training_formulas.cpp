@@ -324,9 +324,10 @@ TEST_CASE("QLoRA under HF/peft: recompute auto is full, as prepare_model_for_kbi
     REQUIRE(full.ok);
     REQUIRE(none.ok);
     // peft's use_gradient_checkpointing=True: the same bytes as full recomputation, and each layer keeps
-    // only its checkpointed input, 512 tokens x 4096 x 2 B (BF16 residual stream).
+    // only its checkpointed input, 512 tokens x 4096 x 4 B (the same call's FP32 embedding and norms
+    // keep the hidden states FP32: training.lora.upcast_frozen, below).
     CHECK(by_default.value.device_total == full.value.device_total);
-    CHECK(by_default.value.activation_bytes_per_layer == 512.0 * 4096 * 2);
+    CHECK(by_default.value.activation_bytes_per_layer == 512.0 * 4096 * 4);
     CHECK(none.value.activations > full.value.activations);
     // The estimate says why.
     cfg.training.recompute = Recompute::Auto;
@@ -334,7 +335,7 @@ TEST_CASE("QLoRA under HF/peft: recompute auto is full, as prepare_model_for_kbi
     REQUIRE(e.ok);
     auto noted = [](const Estimate& est) {
         for (const auto& n : est.notes)
-            if (n.find("prepare_model_for_kbit_training") != std::string::npos) return true;
+            if (n.find("turns gradient checkpointing on") != std::string::npos) return true;
         return false;
     };
     CHECK(noted(e.value));
@@ -363,6 +364,120 @@ TEST_CASE("QLoRA under HF/peft: recompute auto is full, as prepare_model_for_kbi
     Config ft = llama2_7b_lora();
     ft.training.finetune = FinetuneMethod::Full;
     CHECK(resolved_recompute(ft.training) == Recompute::None);
+}
+
+namespace {
+
+// Llama-3.1-8B QLoRA (NF4, double-quantized, r 16 on q and v), one 2,048-token sequence, BF16 mixed.
+Config llama31_8b_qlora(const char* extra, const char* finetune = "qlora") {
+    auto cfg = io::parse_config(std::string(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"batch":1,"seq":2048,)") +
+                                R"("training":{"finetune":")" + finetune + "\"" + extra + "}}");
+    REQUIRE(cfg.ok);
+    return cfg.value;
+}
+
+bool has_note(const Estimate& e, const char* text) {
+    for (const auto& n : e.notes)
+        if (n.find(text) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("QLoRA under HF/peft: prepare_model_for_kbit_training keeps the embedding, the head and the norms in FP32", "[training][upcast]") {
+    // Llama-3.1-8B: the 32 layers' linears, 32 x (2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336) =
+    // 6,979,321,856, in NF4 with double-quantized absmax, 0.5 + 1/64 + 4/(64 x 256) = 0.515869140625 B:
+    // 3,600,416,768 B. Outside them: the embedding and the untied head, 2 x 128,256 x 4,096 = 1,050,673,152,
+    // and the norms, 2 x 4,096 x 32 + 4,096 = 266,240: 1,050,939,392 parameters. Adapters: 32 x 16 x
+    // ((4096 + 4096) + (4096 + 1024)) = 6,815,744, FP32 under autocast (4 B).
+    const double quantized = 6979321856.0 * 0.515869140625, outside = 1050939392.0, adapters = 6815744.0 * 4;
+    REQUIRE(quantized == 3600416768.0);
+    auto cast = training_result(llama31_8b_qlora(""));  // hf-trainer, auto: peft's cast
+    auto kept = training_result(llama31_8b_qlora(R"(,"lora":{"upcast_frozen":false})"));
+    REQUIRE(cast.ok);
+    REQUIRE(kept.ok);
+    // Before (16-bit): 3,600,416,768 + 1,050,939,392 x 2 + 27,262,976 = 5,729,558,528 B;
+    // after (FP32):    3,600,416,768 + 1,050,939,392 x 4 + 27,262,976 = 7,831,437,312 B, +2,101,878,784 B.
+    CHECK(kept.value.weights == quantized + outside * 2 + adapters);
+    CHECK(kept.value.weights == 5729558528.0);
+    CHECK(cast.value.weights == quantized + outside * 4 + adapters);
+    CHECK(cast.value.weights == 7831437312.0);
+    // The hidden states stay FP32 (the embedding's output; bitsandbytes' layers return their input's
+    // dtype): each checkpointed layer input is 2,048 x 4,096 x 4 B = 33,554,432 B, not 16,777,216.
+    CHECK(cast.value.activation_bytes_per_layer == 2048.0 * 4096 * 4);
+    CHECK(kept.value.activation_bytes_per_layer == 2048.0 * 4096 * 2);
+    // The FP32 head under autocast: its BF16 copy, 128,256 x 4,096 x 2 B = 1,050,673,152 B, held from the
+    // head's forward to its backward (a temporary at the loss's peak).
+    auto s = training_setup(llama31_8b_qlora(""));
+    REQUIRE(s.ok);
+    TrainingParts parts;
+    compute_training(s.value, &parts);
+    CHECK(parts.head_cast == 128256.0 * 4096 * 2);
+    CHECK(parts.stage_unquantized == outside);
+    CHECK(cast.value.temporary - kept.value.temporary == 128256.0 * 4096 * 2);
+    // Without recomputation, the MLP's gate output, SiLU output and up output are FP32 too: 2,048 x 3 x
+    // 14,336 x 2 B = 176,160,768 B more per layer (the norms' saved FP32 copies are 4 B either way).
+    auto cast_none = training_result(llama31_8b_qlora(R"(,"recompute":"none")"));
+    auto kept_none = training_result(llama31_8b_qlora(R"(,"recompute":"none","lora":{"upcast_frozen":false})"));
+    REQUIRE(cast_none.ok);
+    REQUIRE(kept_none.ok);
+    CHECK(cast_none.value.activation_bytes_per_layer - kept_none.value.activation_bytes_per_layer == 2048.0 * 3 * 14336 * 2);
+    // The estimate names it: the weights formula and a note with the way out.
+    auto e = estimate(llama31_8b_qlora(""));
+    REQUIRE(e.ok);
+    CHECK(e.value.component("weights")->formula.find("1.051e9 x 4 B (frozen base in FP32: peft's cast) +") != std::string::npos);
+    CHECK(has_note(e.value, "training.lora.upcast_frozen auto"));
+    CHECK(has_note(e.value, "+2.10 GB of weights"));
+    CHECK(has_note(e.value, "--set training.lora.upcast_frozen=false"));
+    CHECK(e.value.component("temporary")->formula.find("FP32 LM head's 16-bit autocast copy 1.05 GB") != std::string::npos);
+    auto off = estimate(llama31_8b_qlora(R"(,"lora":{"upcast_frozen":false})"));
+    REQUIRE(off.ok);
+    CHECK_FALSE(has_note(off.value, "upcast_frozen"));
+    CHECK(off.value.component("weights")->formula.find("1.051e9 x 2 B (frozen base) +") != std::string::npos);
+}
+
+TEST_CASE("QLoRA FP32 cast: only where the stack runs peft's prepare_model_for_kbit_training on a bitsandbytes base", "[training][upcast]") {
+    const double outside = 1050939392.0;  // embedding + head + norms of Llama-3.1-8B (above)
+    auto weights = [](const char* extra, const char* finetune = "qlora") {
+        auto r = training_result(llama31_8b_qlora(extra, finetune));
+        REQUIRE(r.ok);
+        return r.value.weights;
+    };
+    const double hf = weights("");
+    // torch-compile and hf-legacy load the model through peft too.
+    CHECK(weights(R"(,"profile":"torch-compile")") == hf);
+    CHECK(weights(R"(,"profile":"hf-legacy")") == hf);
+    // DeepSpeed casts every floating-point parameter back to BF16 (engine.py _cast_module_mixed_precision);
+    // LitGPT, torchtune and torchtitan never call peft: 2 B, as the override off gives under hf-trainer.
+    const double off = weights(R"(,"lora":{"upcast_frozen":false})");
+    CHECK(hf - off == outside * 2);
+    for (const char* profile : {"deepspeed", "litgpt", "torchtune", "torchtitan"}) {
+        INFO(profile);
+        const std::string p = std::string(R"(,"profile":")") + profile + "\"";
+        const std::string on = p + R"(,"lora":{"upcast_frozen":true})";
+        auto r = training_setup(llama31_8b_qlora(p.c_str()));
+        REQUIRE(r.ok);
+        CHECK_FALSE(r.value.upcast_frozen);
+        CHECK(r.value.weight_bytes == 2);
+        auto forced = training_setup(llama31_8b_qlora(on.c_str()));
+        REQUIRE(forced.ok);
+        CHECK(forced.value.upcast_frozen);  // true wins over the profile
+        CHECK(forced.value.weight_bytes == 4);
+    }
+    // LoRA over an INT8 base: Int8Params are int8, not cast; everything else is (the same 1,050,939,392 at 4 B).
+    const double int8_on = weights(R"(,"lora":{"quant":"int8"})", "lora");
+    const double int8_off = weights(R"(,"lora":{"quant":"int8","upcast_frozen":false})", "lora");
+    CHECK(int8_on - int8_off == outside * 2);
+    // A 16-bit LoRA base is never prepared for k-bit training: true changes nothing there.
+    CHECK(weights(R"(,"lora":{"upcast_frozen":true})", "lora") == weights("", "lora"));
+    // FP32 training keeps the base in FP32 already: no head copy (no autocast), the same weights.
+    CHECK(weights(R"(,"precision":"fp32")") == weights(R"(,"precision":"fp32","lora":{"upcast_frozen":false})"));
+    // Without autocast (bf16-true) the FP32 head makes no 16-bit copy.
+    auto s = training_setup(llama31_8b_qlora(R"(,"precision":"bf16-true")"));
+    REQUIRE(s.ok);
+    TrainingParts parts;
+    compute_training(s.value, &parts);
+    CHECK(parts.head_cast == 0);
 }
 
 TEST_CASE("QLoRA saved inputs in LitGPT: the previous step's graph keeps them a second time, unless training.lora.previous_graph is off") {

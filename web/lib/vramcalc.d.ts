@@ -325,6 +325,8 @@ export interface TrainingLoraConfig {
     dequant_fp16?: boolean | null;
     /** NF4 quantized on the GPU a whole matrix at a time at init (torchao 0.1): the freed blocks stay reserved; null: the profile (no) (default null) */
     unchunked_quantize?: boolean | null;
+    /** a quantized base's embedding, LM head and norms in FP32, and so its hidden states (peft's prepare_model_for_kbit_training); null: the profile (hf-trainer, hf-legacy, torch-compile: yes) (default null) */
+    upcast_frozen?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
