@@ -19,6 +19,7 @@
 #include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
 #include "../io/fields_doc.hpp"
+#include "../io/json_syntax.hpp"
 #include "../io/report.hpp"
 #include "../io/solve_json.hpp"
 #include "../io/text_input.hpp"
@@ -254,6 +255,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
     bool fa_auto = false;     // -fa auto (off with -nkvo, below)
     std::string override_tensor;  // -ot values so far, joined by commas
     Error bad_set;            // the first --set path the field table does not know
+    Error bad_config;         // a --config file that is not a JSON object
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
         std::string v;
@@ -278,10 +280,13 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 return 2;
             }
             opt.doc = json::parse(text, nullptr, false);
-            if (opt.doc.is_discarded() || !opt.doc.is_object()) {
-                std::fprintf(stderr, "vramcalc: config: %s is not a JSON object\n", v.c_str());
-                return 1;
-            }
+            // Reported once every flag is read, so --format json (given before or after) applies.
+            // (The JS library's words for the same text.)
+            if (opt.doc.is_discarded())
+                bad_config = Error{"config", io::not_json_message("the config", text)};
+            else if (!opt.doc.is_object())
+                bad_config = Error{"config", std::string("the config must be a JSON object, got a JSON ") + opt.doc.type_name()};
+            if (!bad_config.field.empty()) opt.doc = json::object();
         } else if (a == "--format") {
             if (!need(opt.format) || (opt.format != "table" && opt.format != "json"))
                 return usage_error("--format must be table or json");
@@ -345,6 +350,10 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             if (!io::check_text(field->path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);
             set_path(overrides, field->path, flag_value(v));
         }
+    }
+    if (!bad_config.field.empty() && listing.empty()) {
+        print_error(opt, bad_config);
+        return 1;
     }
     if (!bad_set.field.empty() && listing.empty()) {
         print_error(opt, bad_set);

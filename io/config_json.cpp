@@ -19,6 +19,7 @@
 #include "inference_json.hpp"
 #include "json_read.hpp"
 #include "training_json.hpp"
+#include "json_syntax.hpp"
 
 namespace vc::io {
 
@@ -107,7 +108,7 @@ json model_to_json(const ModelSpec& m) {
 
 // [SECTION] config --------------------------------------------------------------------------------
 Outcome<Config> config_from_json(const json& doc) {
-    if (!doc.is_object()) return Outcome<Config>::failure("config", "the config must be a JSON object");
+    if (!doc.is_object()) return Outcome<Config>::failure("config", std::string("the config must be a JSON object, got a JSON ") + doc.type_name());
     Config cfg;
     ObjectReader r(doc, "");
     only_section_keys(r, "");
@@ -220,7 +221,7 @@ void complete_document(json& doc) {
 
 Outcome<Config> parse_config(const std::string& text) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return Outcome<Config>::failure("config", "the config is not valid JSON");
+    if (doc.is_discarded()) return Outcome<Config>::failure("config", not_json_message("the config", text));
     complete_document(doc);
     return config_from_json(doc);
 }

@@ -10,6 +10,7 @@
 
 #include "core/text.hpp"
 #include "import_internal.hpp"
+#include "io/json_syntax.hpp"
 
 namespace vc::io {
 
@@ -142,7 +143,7 @@ void read_quantization(const json& q, ModelImport& r) {
 
 ModelImport import_hf_config(const std::string& text, const std::string& name) {
     json top = json::parse(text, nullptr, false);
-    if (top.is_discarded()) return detail::failure("hf-config", name, "not valid JSON");
+    if (top.is_discarded()) return detail::failure("hf-config", name, "not valid JSON" + json_syntax_suffix(text));
     if (!top.is_object()) return detail::failure("hf-config", name, "a config.json is a JSON object; this is a " + std::string(top.type_name()));
     ModelImport r;
     r.ok = true;

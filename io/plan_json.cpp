@@ -7,6 +7,7 @@
 #include "io/config_json.hpp"
 #include "io/field_json.hpp"
 #include "io/json_read.hpp"
+#include "io/json_syntax.hpp"
 
 using nlohmann::json;
 
@@ -228,7 +229,7 @@ bool parse_cluster_list(const std::string& s, json& out, std::string& bad) {
 
 Outcome<PlanRequest> parse_plan_request(const std::string& text) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return Outcome<PlanRequest>::failure("config", "the plan request is not valid JSON");
+    if (doc.is_discarded()) return Outcome<PlanRequest>::failure("config", not_json_message("the plan request", text));
     return plan_request_from_json(doc);
 }
 

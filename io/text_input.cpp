@@ -58,12 +58,14 @@ bool check_text(const std::string& field, const char* s, std::size_t n, std::siz
     return true;
 }
 
-std::string quoted_excerpt(const std::string& s) {
+std::string quoted_excerpt(const std::string& s) { return safe_excerpt(s, kMaxQuotedBytes); }
+
+std::string safe_excerpt(const std::string& s, std::size_t max_bytes) {
     std::string out;
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     for (std::size_t i = 0; i < s.size();) {
         const std::size_t len = sequence_length(p + i, s.size() - i);
-        if (out.size() + (len ? len : 3) > kMaxQuotedBytes) return out + "...";
+        if (out.size() + (len ? len : 3) > max_bytes) return out + "...";
         if (len == 0 || p[i] < 0x20 || p[i] == 0x7F) {
             out += "\xEF\xBF\xBD";  // U+FFFD
             i += 1;

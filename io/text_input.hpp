@@ -37,5 +37,7 @@ inline bool check_text(const std::string& field, const std::string& s, std::size
 // `s` cut to kMaxQuotedBytes (on a character boundary, "..." added) with invalid bytes and control
 // characters replaced by U+FFFD: safe to put in an error message whatever `s` holds.
 std::string quoted_excerpt(const std::string& s);
+// The same cut at `max_bytes`.
+std::string safe_excerpt(const std::string& s, std::size_t max_bytes);
 
 }  // namespace vc::io

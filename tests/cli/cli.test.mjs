@@ -136,7 +136,23 @@ test('usage errors exit 2; a config that is not JSON exits 1', () => {
   assert.equal(run(['--config', '/nonexistent/file.json']).code, 2);
   const r = run(['--config', '-'], '{not json');
   assert.equal(r.code, 1);
-  assert.match(r.err, /not a JSON object/);
+  // Where it stopped (nlohmann counts the characters read): the lexer read 'n' and 'o' hoping for
+  // `null` where a member's quoted name should start, so column 3, the 'o'.
+  assert.equal(r.err, "vramcalc: config: the config is not valid JSON: line 1, column 3: syntax error while parsing object key - " +
+    "invalid literal; last read: '{no'; expected string literal\n");
+  // With --format json (before or after --config) the error is the JSON error object on stdout.
+  for (const args of [['--format', 'json', '--config', '-'], ['--config', '-', '--format', 'json']]) {
+    const j = run(args, '{\n  "task": "inference",\n}');
+    assert.equal(j.code, 1);
+    const doc = JSON.parse(j.out);
+    assert.equal(doc.ok, false);
+    assert.equal(doc.error.field, 'config');
+    // The '}' after the trailing comma: line 3, column 1.
+    assert.equal(doc.error.message, "the config is not valid JSON: line 3, column 1: syntax error while parsing object key - unexpected '}'; expected string literal");
+  }
+  const arr = run(['--config', '-', '--format', 'json'], '[1, 2]');
+  assert.equal(arr.code, 1);
+  assert.equal(JSON.parse(arr.out).error.message, 'the config must be a JSON object, got a JSON array');
 });
 
 test('--print-config round-trips through --config', () => {
@@ -220,7 +236,9 @@ test('text input: a name over 256 bytes or with a line break is refused, naming 
   // Invalid UTF-8 in a config file: not JSON (nlohmann-json's reader refuses it), no crash.
   const bytes = run(['--config', '-'], Buffer.from([0x7b, 0x22, 0x67, 0x70, 0x75, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
   assert.equal(bytes.code, 1);
-  assert.match(bytes.err, /not a JSON object/);
+  // The 9th byte, 0xff, stops it (column 9); it is quoted as U+FFFD, so the message is valid UTF-8.
+  assert.equal(bytes.err, "vramcalc: config: the config is not valid JSON: line 1, column 9: syntax error while parsing value - " +
+    "invalid string: ill-formed UTF-8 byte; last read: '\"\ufffd'\n");
 });
 
 test('--list-gpus and --version', () => {

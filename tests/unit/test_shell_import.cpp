@@ -104,6 +104,7 @@ TEST_CASE("page import: a file that cannot be read changes nothing") {
     CHECK(png.message.find("89 50 4e 47") != std::string::npos);
     const ImportOutcome json = apply_import(base, read("{\"model_type\": ", "config.json"), out);
     CHECK_FALSE(json.applied);
-    CHECK(json.message == "Import failed, nothing changed: config.json: not valid JSON");
+    // (the page's own build names no line and column: io/json_syntax.hpp)
+    CHECK(json.message.rfind("Import failed, nothing changed: config.json: not valid JSON", 0) == 0);
     CHECK(io::dump(io::config_to_json(out)) == before);
 }
