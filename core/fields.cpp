@@ -468,7 +468,7 @@ constexpr FieldDef kConfigTable[] = {
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
         Enum("inference.llamacpp.profile", enum_names(kLlamaProfiles), ENUM(bool, inference.llamacpp.ollama),
-             "ollama: context and concurrency default to Ollama's num_ctx (by the GPUs' VRAM, at most the model's window) and OLLAMA_NUM_PARALLEL; -ngl unset, the layers on the GPU to its automatic num_gpu (llama-server's --fit)")
+             "ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit)")
             .omit_default().cli("--profile"),
 
         // --- inference.llamacpp.mmproj -------------------------------------------------------------

@@ -1201,16 +1201,14 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 for (const auto& g : b.gpus) on_gpu += g.total() + p.runtime_gpu;
                 const bool all = p.auto_gpu_layers > m.layers;
                 const int moe_host = p.auto_cpu_moe > 0 ? std::min(p.auto_cpu_moe, m.layers) - std::min(p.auto_cpu_moe, m.dense_layers) : 0;
-                const std::string gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
-                std::string where = all ? "all " + count_text(m.layers) + " layers and the output layer" : count_text(p.gpu_layers) + " of " + count_text(m.layers) + " layers";
-                where += " on the " + gpus;
-                if (moe_host > 0)
-                    where += all ? " with the routed experts of " + count_text(moe_host) + " of " + count_text(m.layers - m.dense_layers) + " MoE layers in system RAM"
-                                 : " (their routed experts in system RAM)";
-                const std::string split = gib(on_gpu) + " on the " + gpus + (all && moe_host == 0 ? "." : ", " + gib(host) + " in system RAM.");
-                e.notes.push_back("Ollama puts " + where + " (its automatic num_gpu: llama-server's --fit leaves " + gib(in.constants.ollama_fit_target_bytes) +
-                                  " free per GPU)" + (all && moe_host == 0 ? ": " : all ? "; those experts run on the CPU: " : "; the rest run on the CPU from system RAM: ") +
-                                  split);
+                // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
+                const char* gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
+                char experts[80] = "", buf[400];
+                if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, m.layers - m.dense_layers);
+                std::snprintf(buf, sizeof buf, "Ollama puts %d of %d layers%s on the %s%s (its automatic num_gpu: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
+                              p.gpu_layers, m.layers, all ? " and the output layer" : "", gpus, experts, bytes_to_gib(in.constants.ollama_fit_target_bytes),
+                              all && !experts[0] ? ": " : "; the rest run on the CPU from system RAM: ", bytes_to_gib(on_gpu), gpus, bytes_to_gib(host));
+                e.notes.push_back(buf);
             }
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");

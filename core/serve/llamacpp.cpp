@@ -417,27 +417,19 @@ bool ollama_fit(InferencePlan& p, double context_bytes, Error& err) {
     int ngl = all, cpu_moe = user_moe;
     // Step 1: every layer and the output layer leave the margin: no change.
     if (!fits(all, user_moe)) {
-        if (experts && fits(all, m.layers)) {
-            // Steps 3-4 for a MoE model whose dense weights fit: every layer on the GPU, the routed
-            // experts of the fewest layers in system RAM (--fit fills whole layers front to back).
-            int lo = 0, hi = m.layers;
-            while (lo < hi) {
-                const int mid = lo + (hi - lo) / 2;
-                if (fits(all, mid)) hi = mid;
-                else lo = mid + 1;
-            }
-            cpu_moe = lo;
-        } else {
-            // Step 3: the most layers (a MoE model's without their experts) back to front.
-            cpu_moe = experts ? m.layers : user_moe;
-            int lo = 0, hi = m.layers;
-            while (lo < hi) {
-                const int mid = lo + (hi - lo + 1) / 2;
-                if (fits(mid, cpu_moe)) lo = mid;
-                else hi = mid - 1;
-            }
-            ngl = lo;
+        // Steps 3-4: for a MoE model whose dense weights of every layer fit, every layer on the GPU
+        // and the routed experts of the most layers with them (--fit fills whole layers front to
+        // back); else the most layers (a MoE model's without their experts), filled back to front.
+        const bool moe_first = experts && fits(all, m.layers);
+        if (experts) cpu_moe = m.layers;
+        int lo = 0, hi = m.layers;  // the largest count that fits (0 always "fits": the least there is)
+        while (lo < hi) {
+            const int mid = lo + (hi - lo + 1) / 2;
+            if (moe_first ? fits(all, m.layers - mid) : fits(mid, cpu_moe)) lo = mid;
+            else hi = mid - 1;
         }
+        if (moe_first) cpu_moe = m.layers - lo;
+        else ngl = lo;
     }
     if (failed || (fits(ngl, cpu_moe), failed)) return false;
     p.auto_gpu_layers = ngl;

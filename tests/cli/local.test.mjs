@@ -148,7 +148,7 @@ test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server -
   assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
   assert.equal(mib(j.devices[0], 'kv'), 35 * 128);
   assert.equal(mib(j.devices[1], 'kv'), 45 * 128);
-  assert.ok(j.notes.includes('Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: llama-server\'s --fit leaves 1.00 GiB free per GPU); ' +
+  assert.ok(j.notes.includes('Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); ' +
     'the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM.'), j.notes.join('\n'));
   const own = j.fits.find((f) => f.gpu === 'rtx-4090-24gb');
   assert.equal(own.fits, true);

@@ -636,7 +636,7 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     CHECK(b.host.kv == 45 * mib_to_bytes(128));
     // The launch command leaves num_gpu to Ollama; the estimate says what Ollama does.
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768");
-    CHECK(note_starts(cfg, "Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: llama-server's --fit leaves 1.00 GiB free per GPU); "
+    CHECK(note_starts(cfg, "Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); "
                            "the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM."));
     auto e = estimate(cfg);
     REQUIRE(e.ok);
@@ -707,5 +707,5 @@ TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, th
     CHECK(b.gpus[0].model / 1048576.0 == Approx(10200.62).epsilon(1e-5));
     CHECK((b.gpus[0].total()) / 1048576.0 == Approx(10885.37).epsilon(1e-5));
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096");
-    CHECK(note_starts(cfg, "Ollama puts all 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
+    CHECK(note_starts(cfg, "Ollama puts 48 of 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
 }

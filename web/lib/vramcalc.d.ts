@@ -381,7 +381,7 @@ export interface InferenceLlamacppConfig {
     mmproj?: InferenceLlamacppMmprojConfig;
     /** draft model for speculative decoding (below); written when a preset is set */
     draft?: InferenceLlamacppDraftConfig;
-    /** ollama: context and concurrency default to Ollama's num_ctx (by the GPUs' VRAM, at most the model's window) and OLLAMA_NUM_PARALLEL; -ngl unset, the layers on the GPU to its automatic num_gpu (llama-server's --fit) (default 'llama-server') */
+    /** ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit) (default 'llama-server') */
     profile?: 'llama-server' | 'ollama';
 }
 
