@@ -471,7 +471,7 @@ constexpr FieldDef kConfigTable[] = {
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
         Enum("inference.llamacpp.profile", enum_names(kLlamaProfiles), ENUM(bool, inference.llamacpp.ollama),
-             "ollama: context and concurrency default to Ollama's num_ctx (by the GPUs' VRAM, at most the model's window) and OLLAMA_NUM_PARALLEL")
+             "ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit)")
             .omit_default().cli("--profile"),
 
         // --- inference.llamacpp.mmproj -------------------------------------------------------------
@@ -584,6 +584,9 @@ constexpr FieldDef kConfigTable[] = {
             "VRAM from which Ollama defaults to ollama_num_ctx_large").off_page(kServingConstants).range(0, 1e6, "GiB"),
         Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences").off_page(kServingConstants)
             .range(1, k2p20, "sequences").whole(),
+        Num("inference.constants.ollama_fit_target_mib", AT(inference.constants.ollama_fit_target_bytes),
+            "memory llama-server's --fit leaves free per GPU when Ollama's num_gpu is automatic (--fit-target)").off_page(kServingConstants)
+            .range(0, 1e6, "MiB").scaled(kBytesPerMiB).nonnegative(),
         Num("inference.constants.exllamav2_max_input_len", AT(inference.constants.exllamav2_max_input_len),
             "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),
         Num("inference.constants.exllamav2_max_batch_size", AT(inference.constants.exllamav2_max_batch_size),

@@ -149,7 +149,13 @@ bool llamacpp_rows(App& a, Form& k) {
     InferenceInputs& in = c.inference;
     LlamaCppOptions& o = in.llamacpp;
     bool changed = false;
-    changed |= integer(k, {"inference.llamacpp.n_gpu_layers", "GPU layers (-ngl, -1: all)", "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},
+    // Under the Ollama profile -1 is num_gpu unset: the label shows the count Ollama's --fit chose
+    // (the estimate's auto_gpu_layers).
+    char ngl_label[48] = "GPU layers (-ngl, -1: all)";
+    if (const Metric* mt = o.ollama ? a.results.estimate.metric("auto_gpu_layers") : nullptr)
+        std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (num_gpu, -1: auto = %.0f)", mt->value);
+    else if (o.ollama) std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (num_gpu, -1: auto)");
+    changed |= integer(k, {"inference.llamacpp.n_gpu_layers", ngl_label, "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},
                        o.n_gpu_layers, shown(Step::Add, "%.0f"));
     if (c.model.experts > 0)
         changed |= integer(k, {"inference.llamacpp.n_cpu_moe", "CPU MoE layers (--n-cpu-moe)", "Routed experts of the first N layers stay in system RAM; attention stays on the GPU."},

@@ -90,6 +90,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_vram_mid_gib", k.ollama_vram_mid_gib},
                         {"inference.constants.ollama_vram_large_gib", k.ollama_vram_large_gib},
                         {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
+                        {"inference.constants.ollama_fit_target_mib", k.ollama_fit_target_bytes},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
                         {"inference.constants.exllama_max_input_len", k.exllama_max_input_len},
@@ -226,10 +227,22 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     if (gpu) p.gpu.set(*gpu);
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
     if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
-    if (p.engine == Engine::LlamaCpp && gpu) {
-        llamacpp_set_gpu(p);
+    if (p.engine == Engine::LlamaCpp) {
+        if (gpu) {
+            llamacpp_set_gpu(p);
+            // Ollama with num_gpu unset: llama-server's --fit places the layers (and experts) by
+            // this GPU's memory less the CUDA context, so each GPU the plan is set on gets its own.
+            Error ignored;  // the placement's inputs were checked by llamacpp_setup already
+            if (p.auto_gpu_layers >= 0 || ollama_fit_applies(p)) ollama_fit(p, p.runtime_gpu, ignored);
+        }
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
-        if (!b.gpus.empty()) p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
+        double kv_gpu = 0, kv_all = b.host.kv;
+        for (const auto& g : b.gpus) kv_all += g.kv;
+        if (!b.gpus.empty()) {
+            p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
+            kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv;
+        }
+        p.kv_share = kv_all > 0 ? kv_gpu / kv_all : 0;
     }
     if (p.engine != Engine::Vllm) return;
     p.p2p = vllm_gpu_p2p(p.in.vllm.p2p, gpu);
@@ -449,15 +462,7 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
             p.has_gpu = gpu != nullptr;
             if (gpu) p.gpu.set(*gpu);
             if (!llamacpp_setup(p, err)) return false;
-            const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
-            double kv_gpu = 0, kv_all = b.host.kv;
-            for (const auto& g : b.gpus) kv_all += g.kv;
-            if (!b.gpus.empty()) {
-                p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
-                kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv;
-            }
-            p.kv_share = kv_all > 0 ? kv_gpu / kv_all : 0;
-            p.runtime_gpu = 0;  // on a GPU: the CUDA context (set_plan_gpu)
+            p.runtime_gpu = 0;  // on a GPU: the CUDA context; the weights and KV on the fullest GPU (set_plan_gpu)
             break;
         }
         case Engine::Hf: {
@@ -1190,6 +1195,21 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             }
             add_metric(e, "host_total_bytes", p.has_gpu && p.gpu->unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
             add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
+            if (p.auto_gpu_layers >= 0) {
+                add_metric(e, "auto_gpu_layers", "Ollama's automatic num_gpu (-ngl)", p.auto_gpu_layers, "layers");
+                double on_gpu = 0;
+                for (const auto& g : b.gpus) on_gpu += g.total() + p.runtime_gpu;
+                const bool all = p.auto_gpu_layers > m.layers;
+                const int moe_host = p.auto_cpu_moe > 0 ? std::min(p.auto_cpu_moe, m.layers) - std::min(p.auto_cpu_moe, m.dense_layers) : 0;
+                // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
+                const char* gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
+                char experts[80] = "", buf[400];
+                if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, m.layers - m.dense_layers);
+                std::snprintf(buf, sizeof buf, "Ollama puts %d of %d layers%s on the %s%s (its automatic num_gpu: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
+                              p.gpu_layers, m.layers, all ? " and the output layer" : "", gpus, experts, bytes_to_gib(in.constants.ollama_fit_target_bytes),
+                              all && !experts[0] ? ": " : "; the rest run on the CPU from system RAM: ", bytes_to_gib(on_gpu), gpus, bytes_to_gib(host));
+                e.notes.push_back(buf);
+            }
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");
             if (m.experts > 0 || in.llamacpp.no_kv_offload) {

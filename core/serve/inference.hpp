@@ -101,6 +101,11 @@ struct InferenceConstants {
     double ollama_vram_mid_gib = 23;
     double ollama_vram_large_gib = 47;
     double ollama_num_parallel = 1;
+    // Ollama's automatic num_gpu (v0.32.15 llm/llama_server.go: num_gpu unset passes no -ngl, so
+    // llama-server's --fit places the layers): the memory --fit leaves free on each GPU, llama.cpp's
+    // --fit-target default (common/common.h fit_params_target = 1024 MiB per device; Ollama sets
+    // LLAMA_ARG_FIT_TARGET only with a vision projector, to its size + 1 GiB).
+    double ollama_fit_target_bytes = 1024 * 1048576.0;
     // ExLlamaV2 GPTQ kernels (AutoGPTQ / optimum / GPTQModel) allocate one scratch buffer per GPU
     // at post_init, sized by the largest quantized layer for max_input_len x max_batch_size rows:
     // in x out x 2 B (temp_dq) + out x rows x 4 B (temp_fwd); qlinear_exllamav2.py
@@ -355,6 +360,10 @@ struct InferencePlan {
     const char* all_reduce_off = nullptr;  // why custom all-reduce is off, nullptr: it runs (set_plan_gpu)
     // llama.cpp
     int gpu_layers = 0;          // layers on the GPU
+    // The Ollama profile with num_gpu unset: the -ngl (and, for a MoE model, the --n-cpu-moe) that
+    // llama-server's --fit chose (ollama_fit); -1 where the layers were stated or the fit does not run.
+    int auto_gpu_layers = -1;
+    int auto_cpu_moe = -1;
     bool output_on_gpu = true;
     double host_bytes = 0;       // weights kept in system memory
     std::vector<int> layer_device;  // per repeating layer: GPU index, -1 = CPU

@@ -379,6 +379,64 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
     return true;
 }
 
+// [SECTION] Ollama's automatic num_gpu ------------------------------------------------------------
+// Ollama v0.32.15 (b7871fc) llm/llama_server.go: "NumGPU == -1 (default): don't pass -ngl, let
+// llama-server auto-detect"; llama-server then runs --fit (on by default, -ngl auto: common/common.h
+// n_gpu_layers = -1, fit_params = true), common/fit.cpp common_params_fit_impl. Ollama passes
+// num_ctx as -c, so --fit leaves the context alone and moves weights to system RAM instead.
+bool ollama_fit_applies(const InferencePlan& p) {
+    const LlamaCppOptions& o = p.in.llamacpp;
+    return o.ollama && o.n_gpu_layers < 0 && p.has_gpu && !p.cpu_only && o.split_mode != SplitMode::Row && o.tensor_split.empty();
+}
+
+bool ollama_fit(InferencePlan& p, double context_bytes, Error& err) {
+    const ModelSpec& m = p.model;
+    LlamaCppOptions& o = p.in.llamacpp;
+    if (p.auto_gpu_layers >= 0) {  // fitted before (another GPU): from the user's settings again
+        o.n_gpu_layers = -1;
+        if (p.auto_cpu_moe >= 0) o.n_cpu_moe = 0;
+    }
+    const double c = p.in.context, n = p.in.concurrency;
+    // --fit's target per device: its free memory (the card less the CUDA context) less the margin.
+    const double target = p.gpu_capacity - context_bytes - p.in.constants.ollama_fit_target_bytes;
+    bool failed = false;
+    auto fits = [&](int ngl, int cpu_moe) {
+        o.n_gpu_layers = ngl;
+        o.n_cpu_moe = cpu_moe;
+        if (!llamacpp_setup(p, err)) {
+            failed = true;
+            return false;
+        }
+        const LlamaCppBuffers b = llamacpp_buffers(p, c, n);
+        for (const auto& g : b.gpus)
+            if (g.total() > target) return false;
+        return true;
+    };
+    const int all = m.layers + 1, user_moe = o.n_cpu_moe;
+    const bool experts = m.experts > 0 && user_moe == 0;  // a --n-cpu-moe of the user's is a tensor override: --fit keeps it
+    int ngl = all, cpu_moe = user_moe;
+    // Step 1: every layer and the output layer leave the margin: no change.
+    if (!fits(all, user_moe)) {
+        // Steps 3-4: for a MoE model whose dense weights of every layer fit, every layer on the GPU
+        // and the routed experts of the most layers with them (--fit fills whole layers front to
+        // back); else the most layers (a MoE model's without their experts), filled back to front.
+        const bool moe_first = experts && fits(all, m.layers);
+        if (experts) cpu_moe = m.layers;
+        int lo = 0, hi = m.layers;  // the largest count that fits (0 always "fits": the least there is)
+        while (lo < hi) {
+            const int mid = lo + (hi - lo + 1) / 2;
+            if (moe_first ? fits(all, m.layers - mid) : fits(mid, cpu_moe)) lo = mid;
+            else hi = mid - 1;
+        }
+        if (moe_first) cpu_moe = m.layers - lo;
+        else ngl = lo;
+    }
+    if (failed || (fits(ngl, cpu_moe), failed)) return false;
+    p.auto_gpu_layers = ngl;
+    p.auto_cpu_moe = experts ? cpu_moe : -1;
+    return true;
+}
+
 void llamacpp_set_gpu(InferencePlan& p) {
     if (!p.has_gpu) return;
     p.gpu_capacity = p.gpu->unified ? unified_gpu_budget(p.gpu->memory_bytes, p.in.host.wired_limit_mb) : p.gpu->memory_bytes;
@@ -757,7 +815,8 @@ std::string launch_command(const InferencePlan& p) {
         // the API's "options").
         std::string s = "OLLAMA_NUM_PARALLEL=" + num_plain(in.concurrency) + " OLLAMA_FLASH_ATTENTION=" + (o.flash_attn ? "1" : "0");
         if (ctk != "f16") s += " OLLAMA_KV_CACHE_TYPE=" + ctk;
-        s += " ollama serve; PARAMETER num_ctx " + num_plain(in.context) + "; PARAMETER num_gpu " + num_plain(ngl);
+        s += " ollama serve; PARAMETER num_ctx " + num_plain(in.context);
+        if (p.auto_gpu_layers < 0) s += "; PARAMETER num_gpu " + num_plain(ngl);  // automatic: Ollama's --fit chooses it
         if (llamacpp_ubatch(o) != 512) s += "; PARAMETER num_batch " + num_plain(llamacpp_ubatch(o));
         return s;
     }

@@ -257,3 +257,21 @@ test('a Mac is one machine on the page: its GPU table row says which Mac would h
     await p.close();
     assert.deepEqual(consoleErrors, []);
 });
+
+test('Ollama without num_gpu on the page: the layers its --fit puts on the GPU, in the -ngl row\'s label, the CLI\'s buffers', async () => {
+    // Llama-3.1-70B Q4_K_M on one RTX 4090 at Ollama's 32,768 tokens: 35 of 80 layers (tests/unit/test_llamacpp.cpp).
+    const [p, w] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-70b&gpu=rtx-4090-24gb'
+        + '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=32768&inference.llamacpp.profile=ollama');
+    const s = await w.state();
+    assert.equal(s.error, null);
+    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
+    const fromCli = JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b',
+        '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama', '--format', 'json'], { encoding: 'utf8' }));
+    assert.deepEqual(s.result.devices, fromCli.devices);
+    assert.equal(s.result.devices[0].kv_bytes / MiB, 35 * 128);
+    await w.inView('inference.llamacpp.n_gpu_layers');
+    const labels = await p.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
+    assert.ok(labels.includes('GPU layers (num_gpu, -1: auto = 35)'), labels.join(' | '));
+    await p.close();
+    assert.deepEqual(consoleErrors, []);
+});

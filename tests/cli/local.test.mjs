@@ -131,10 +131,34 @@ test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), 
   const small = json([...BASE, '--gpu', 'rtx-4060-8gb', '-ngl', '30', '--profile', 'ollama']);
   assert.match(small.launch_command, /PARAMETER num_ctx 4096;/);
   const large = json([...BASE, '--gpu', 'rtx-a6000-48gb', '--profile', 'ollama']);
-  assert.match(large.launch_command, /PARAMETER num_ctx 40960;/);
+  assert.match(large.launch_command, /PARAMETER num_ctx 40960$/);  // num_gpu left to Ollama
   // A context given (-c) is kept; OLLAMA_FLASH_ATTENTION=0 is -fa off.
   const given = json([...BASE, '-c', '8192', '-fa', 'off', '--profile', 'ollama']);
-  assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192;/);
+  assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192$/);
+});
+
+test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server --fit) puts 35 of Llama-3.1-70B\'s 80 layers on an RTX 4090', () => {
+  // 24,564 MiB - 465.45 MiB CUDA context - 1,024 MiB --fit-target = 23,074.55 MiB; 35 layers x (491.99 MiB
+  // Q4_K_M + 128 MiB KV at 32,768 tokens) + 1,088.45 MiB compute = 22,788.1 MiB; a 36th would need 23,408.1.
+  const A = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '--profile', 'ollama'];
+  const j = json(A);
+  assert.equal(j.metrics.auto_gpu_layers.value, 35);
+  assert.equal(j.metrics.gpu_layers.value, 35);
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
+  assert.equal(mib(j.devices[0], 'kv'), 35 * 128);
+  assert.equal(mib(j.devices[1], 'kv'), 45 * 128);
+  assert.ok(j.notes.includes('Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); ' +
+    'the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM.'), j.notes.join('\n'));
+  const own = j.fits.find((f) => f.gpu === 'rtx-4090-24gb');
+  assert.equal(own.fits, true);
+  // The table says it too; a stated -ngl (num_gpu) wins and is printed; the margin is a constant.
+  assert.match(run(A).out, /Note: Ollama puts 35 of 80 layers on the GPU/);
+  assert.match(json([...A, '-ngl', '30']).launch_command, /; PARAMETER num_gpu 30$/);
+  assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 33);
+  const bad = run([...A, '--set', 'inference.constants.ollama_fit_target_mib=-1']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /inference\.constants\.ollama_fit_target_mib/);
 });
 
 test('host flags: --ram-gib, --ddr and --channels, --host-bandwidth-gbps set inference.host', () => {

@@ -84,11 +84,30 @@ test('estimate(): the Ollama profile takes Ollama\'s num_ctx by the VRAM (4,096 
     const ollama = (gpu) => vc.estimate({ ...CONFIG, gpu, inference: { engine: 'llama.cpp', weights: 'q4_k_m', llamacpp: { profile: 'ollama' } } });
     const r24 = ollama('rtx-4090-24gb');
     assert.equal(r24.ok, true, JSON.stringify(r24.error));
-    assert.equal(r24.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 49');
+    // 20.86 GiB with every layer on the GPU leaves --fit's 1 GiB: num_gpu is Ollama's, not printed.
+    assert.equal(r24.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
+    assert.equal(r24.metrics.auto_gpu_layers.value, 49);
     assert.equal(r24.devices[0].kv_bytes / MiB, 3072);  // 48 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
-    assert.match(ollama('rtx-4060-8gb').launch_command, /PARAMETER num_ctx 4096;/);
-    assert.match(ollama('rtx-a6000-48gb').launch_command, /PARAMETER num_ctx 40960;/);  // Qwen3-30B-A3B's window
+    assert.match(ollama('rtx-4060-8gb').launch_command, /PARAMETER num_ctx 4096$/);
+    assert.match(ollama('rtx-a6000-48gb').launch_command, /PARAMETER num_ctx 40960$/);  // Qwen3-30B-A3B's window
     assert.deepEqual(r24.devices, cli([...FLAGS.slice(0, 12), '--profile', 'ollama']).devices);
+});
+
+test('estimate(): the Ollama profile without n_gpu_layers puts as many layers on the GPU as llama-server\'s --fit leaves 1 GiB for', () => {
+    // Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens: 23,074.55 MiB for the buffers (24,564 less
+    // the 465.45 MiB CUDA context and 1,024 MiB); 35 x (491.99 + 128) + 1,088.45 = 22,788.1 MiB fits, 36 layers do not.
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', llamacpp: { profile: 'ollama' } } };
+    const r = vc.estimate(config);
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.equal(r.metrics.auto_gpu_layers.value, 35);
+    assert.equal(r.devices[0].kv_bytes / MiB, 35 * 128);
+    assert.ok(r.notes.some((n) => n.startsWith('Ollama puts 35 of 80 layers on the GPU')));
+    assert.deepEqual(r.devices, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb',
+        '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama']).devices);
+    const stated = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { profile: 'ollama', n_gpu_layers: 30 } } });
+    assert.equal(stated.metrics.gpu_layers.value, 30);
+    assert.equal(stated.metrics.auto_gpu_layers, undefined);
 });
 
 test('estimate(): a q8_0 K cache with an f16 V cache (llama.cpp\'s spelling) runs without flash attention', () => {

@@ -31,6 +31,22 @@ std::string refused_under_ollama(Config cfg, const char* field) {
     return r.error.message;
 }
 
+// A Q4_K_M llama.cpp config under the Ollama profile with num_gpu unset.
+Config ollama_config(const char* preset, const char* gpu, int context) {
+    Config cfg = serving(preset, Engine::LlamaCpp, "q4_k_m", gpu, context);
+    cfg.inference.llamacpp.ollama = true;
+    return cfg;
+}
+
+// Whether one of the estimate's notes starts with `text`.
+bool note_starts(const Config& cfg, const std::string& text) {
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    for (const auto& n : e.value.notes)
+        if (n.rfind(text, 0) == 0) return true;
+    return false;
+}
+
 }  // namespace
 
 TEST_CASE("Apple working-set limit: 2/3 of RAM up to 32 GiB, 3/4 above, iogpu.wired_limit_mb overrides") {
@@ -597,4 +613,99 @@ TEST_CASE("Ollama's default num_ctx: by the VRAM of every GPU (23 and 47 GiB tie
     cfg.inference.constants.ollama_vram_mid_gib = 23;
     cfg.inference.constants.ollama_num_ctx_mid = 16384;
     CHECK(ollama_default_context(cfg) == 16384);
+}
+
+TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens puts 35 of 80 layers on the GPU") {
+    // Ollama v0.32.15 passes no -ngl when num_gpu is unset; llama-server's --fit keeps 1,024 MiB free
+    // per GPU. By hand: the RTX 4090's 24,564 MiB less its CUDA context (93 + 372 = 465.45 MiB) less
+    // 1,024 MiB leaves 23,074.55 MiB for the buffers. A layer is 17,219.64 / 35 = 491.99 MiB of
+    // Q4_K_M weights and 32,768 cells x 8 KV heads x 128 x 2 x 2 B = 128 MiB of F16 KV; the compute
+    // buffer is 1,088.45 MiB. 35 layers: 35 x 619.99 + 1,088.45 = 22,788.1 MiB (fits); 36 layers:
+    // 23,408.1 MiB (does not). The other 45 layers, the output layer and token_embd stay in RAM.
+    Config cfg = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 32768);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.auto_gpu_layers == 35);
+    CHECK(p.gpu_layers == 35);
+    CHECK_FALSE(p.output_on_gpu);
+    const LlamaCppBuffers b = llamacpp_buffers(p, 32768, 1);
+    REQUIRE(b.gpus.size() == 1);
+    CHECK(b.gpus[0].kv == 35 * mib_to_bytes(128));
+    CHECK(b.gpus[0].model / 35 / 1048576.0 == Approx(491.99).epsilon(1e-4));
+    CHECK(b.gpus[0].compute / 1048576.0 == Approx(1088.45).epsilon(1e-4));
+    CHECK(b.gpus[0].total() / 1048576.0 == Approx(22788.1).epsilon(1e-5));
+    CHECK(b.host.kv == 45 * mib_to_bytes(128));
+    // The launch command leaves num_gpu to Ollama; the estimate says what Ollama does.
+    CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768");
+    CHECK(note_starts(cfg, "Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); "
+                           "the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM."));
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    // Fits on the whole card with that split (above the 75% target); before, all 81 on the GPU did not.
+    bool seen = false;
+    for (const auto& f : e.value.fits) {
+        if (f.gpu_id != "rtx-4090-24gb") continue;
+        seen = true;
+        CHECK(f.fits);
+        CHECK_FALSE(f.within_target);
+    }
+    CHECK(seen);
+    // A stated num_gpu (-ngl) wins and is printed.
+    cfg.inference.llamacpp.n_gpu_layers = 40;
+    const InferencePlan stated = plan(cfg);
+    CHECK(stated.auto_gpu_layers == -1);
+    CHECK(stated.gpu_layers == 40);
+    CHECK(launch_command(stated) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 40");
+    // The margin is a constant: 2,048 MiB leaves 22,050.55 MiB, 33 layers (33 x 619.99 + 1,088.45 = 21,548.1).
+    cfg.inference.llamacpp.n_gpu_layers = -1;
+    cfg.inference.constants.ollama_fit_target_bytes = mib_to_bytes(2048);
+    CHECK(plan(cfg).auto_gpu_layers == 33);
+    // Without the profile -ngl -1 is every layer, as llama-server -ngl 999.
+    cfg.inference.llamacpp.ollama = false;
+    CHECK(plan(cfg).auto_gpu_layers == -1);
+    CHECK(plan(cfg).gpu_layers == 80);
+}
+
+TEST_CASE("Ollama's automatic num_gpu: a model that fits keeps every layer; each catalog GPU gets its own split") {
+    // Llama-3.1-8B Q4_K_M at 32,768 tokens on an RTX 4090 is 9.01 GiB: all 32 layers and the output layer.
+    const Config cfg = ollama_config("llama-3.1-8b", "rtx-4090-24gb", 32768);
+    CHECK(plan(cfg).auto_gpu_layers == 33);
+    CHECK(plan(cfg).output_on_gpu);
+    // The 70B's GPU table: an 80 GB H100 holds it all (62.6%), so --fit changes nothing there.
+    Config big = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 32768);
+    auto e = estimate(big);
+    REQUIRE(e.ok);
+    for (const auto& f : e.value.fits)
+        if (f.gpu_id == "h100-80gb") {
+            CHECK(f.within_target);
+            CHECK(f.gpus_needed == 1);
+        }
+    // Two 4090s at 32,768 tokens: the layers split by memory over both, each GPU within 23,074.55 MiB:
+    // 72 layers put 36 on CUDA0 (17,326.83 MiB of weights + 36 x 128 MiB KV + 1,088.45 MiB compute =
+    // 23,023.28 MiB); a 73rd would put 37 there, ~620 MiB more.
+    big.inference.tp = 2;
+    const InferencePlan two = plan(big);
+    CHECK(two.auto_gpu_layers == 72);
+    const LlamaCppBuffers b2 = llamacpp_buffers(two, 32768, 1);
+    REQUIRE(b2.gpus.size() == 2);
+    CHECK(b2.gpus[0].kv == 36 * mib_to_bytes(128));
+    CHECK(b2.gpus[0].total() / 1048576.0 == Approx(23023.28).epsilon(1e-5));
+}
+
+TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, the routed experts of the fewest layers in RAM") {
+    // Qwen3-30B-A3B Q4_K_M on an RTX 3060 12GB (4,096 tokens: below 23 GiB). By hand: 12,288 MiB less
+    // the CUDA context (174.54 MiB) less 1,024 MiB leaves 11,089.46 MiB. One layer's routed experts
+    // are 348.75 MiB. With the experts of 21 layers in RAM the GPU holds 10,200.62 MiB of weights +
+    // 384 MiB KV (48 x 4,096 x 4 x 128 x 2 x 2 B) + 300.75 MiB compute = 10,885.37 MiB (fits); with 20,
+    // 11,234.12 MiB (does not). Every layer and the output layer stay on the GPU (-ngl 49).
+    const Config cfg = ollama_config("qwen3-30b-a3b", "rtx-3060-12gb", 4096);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.auto_gpu_layers == 49);
+    CHECK(p.auto_cpu_moe == 21);
+    CHECK(p.experts_on_host[20]);
+    CHECK_FALSE(p.experts_on_host[21]);
+    const LlamaCppBuffers b = llamacpp_buffers(p, 4096, 1);
+    CHECK(b.gpus[0].model / 1048576.0 == Approx(10200.62).epsilon(1e-5));
+    CHECK((b.gpus[0].total()) / 1048576.0 == Approx(10885.37).epsilon(1e-5));
+    CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096");
+    CHECK(note_starts(cfg, "Ollama puts 48 of 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
 }

@@ -383,7 +383,7 @@ export interface InferenceLlamacppConfig {
     mmproj?: InferenceLlamacppMmprojConfig;
     /** draft model for speculative decoding (below); written when a preset is set */
     draft?: InferenceLlamacppDraftConfig;
-    /** ollama: context and concurrency default to Ollama's num_ctx (by the GPUs' VRAM, at most the model's window) and OLLAMA_NUM_PARALLEL (default 'llama-server') */
+    /** ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit) (default 'llama-server') */
     profile?: 'llama-server' | 'ollama';
 }
 
@@ -477,6 +477,8 @@ export interface InferenceConstantsConfig {
     ollama_vram_large_gib?: number;
     /** Ollama's default parallel sequences (default 1; [1, 1048576] sequences) */
     ollama_num_parallel?: number;
+    /** memory llama-server's --fit leaves free per GPU when Ollama's num_gpu is automatic (--fit-target) (default 1024; [0, 1000000] MiB) */
+    ollama_fit_target_mib?: number;
     /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
     exllamav2_max_input_len?: number;
     /** ExLlamaV2 scratch sequences (AutoGPTQ's max_batch_size) (default 8; [1, 1048576] sequences) */
