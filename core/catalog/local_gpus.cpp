@@ -59,6 +59,7 @@ double unified_gpu_budget(double ram_bytes, double wired_limit_mb) {
 
 std::string gpu_vendor(const GpuSpec& g) {
     if (!g.vendor.empty()) return g.vendor;
+    if (g.unified) return "apple";  // a custom GPU marked unified (inference.gpu_custom.unified) is a Mac
     if (g.name.rfind("AMD", 0) == 0) return "amd";
     if (g.name.rfind("Intel", 0) == 0) return "intel";
     if (g.name.rfind("Apple", 0) == 0) return "apple";
@@ -117,14 +118,40 @@ const std::vector<GpuSpec>& local_gpu_entries() {
         local("arc-b580-12gb", "Intel Arc B580 12GB", 12, 456, 117, "intel",
               "Intel Arc B580 specifications (456 GB/s, 117 TF FP16 XMX)"),
         // Apple Silicon: unified memory (the GPU's share is unified_gpu_budget of the RAM).
+        // Ordered by generation, then tier (base, Pro, Max, Ultra), then memory. Apple publishes
+        // TFLOPS for M1 and M2 parts only; M3 and M4 rows are GPU cores x 128 FP32 lanes x 2 FLOP
+        // x the GPU clock (M3 ~1.6 GHz: 0.41 TF a core, M4 ~1.8 GHz: 0.46 TF a core), as the rows
+        // already here were (the M2 Pro and the 60-core M2 Ultra: 19/38 and 60/76 of the M2 Max's and
+        // M2 Ultra's figures); the figure feeds prefill speed only.
         local("apple-m1-16gb", "Apple M1 16GB", 16, 68.25, 2.6, "apple", "Apple M1 tech specs (68.25 GB/s; 2.6 TF FP32 GPU)", true),
+        local("apple-m1-pro-32gb", "Apple M1 Pro 32GB", 32, 200, 5.2, "apple", "Apple M1 Pro tech specs (200 GB/s; 5.2 TF FP32, 16-core GPU)", true),
         local("apple-m1-max-32gb", "Apple M1 Max 32GB", 32, 400, 10.4, "apple", "Apple M1 Max tech specs (400 GB/s; 10.4 TF FP32 GPU)", true),
+        local("apple-m1-max-64gb", "Apple M1 Max 64GB", 64, 400, 10.4, "apple", "Apple M1 Max tech specs (400 GB/s; 10.4 TF FP32, 32-core GPU)", true),
+        local("apple-m1-ultra-128gb", "Apple M1 Ultra 128GB", 128, 800, 21, "apple",
+              "Apple M1 Ultra tech specs (800 GB/s; ~21 TF FP32, 64-core GPU)", true),
+        local("apple-m2-pro-32gb", "Apple M2 Pro 32GB", 32, 200, 6.8, "apple",
+              "Apple M2 Pro tech specs (200 GB/s; ~6.8 TF FP32, 19-core GPU)", true),
+        local("apple-m2-max-64gb", "Apple M2 Max 64GB", 64, 400, 13.6, "apple", "Apple M2 Max tech specs (400 GB/s; 13.6 TF FP32, 38-core GPU)", true),
         local("apple-m2-max-96gb", "Apple M2 Max 96GB", 96, 400, 13.6, "apple", "Apple M2 Max tech specs (400 GB/s; 13.6 TF FP32 GPU)", true),
+        local("apple-m2-ultra-64gb", "Apple M2 Ultra 64GB (60-core GPU)", 64, 800, 21.5, "apple",
+              "Apple Mac Studio (2023) tech specs (M2 Ultra 800 GB/s; ~21.5 TF FP32, 60-core GPU)", true),
         local("apple-m2-ultra-192gb", "Apple M2 Ultra 192GB", 192, 800, 27.2, "apple", "Apple M2 Ultra tech specs (800 GB/s; 27.2 TF FP32 GPU)", true),
+        local("apple-m3-pro-18gb", "Apple M3 Pro 18GB", 18, 150, 7.4, "apple", "Apple M3 Pro tech specs (150 GB/s; ~7.4 TF FP32, 18-core GPU)", true),
+        local("apple-m3-pro-36gb", "Apple M3 Pro 36GB", 36, 150, 7.4, "apple", "Apple M3 Pro tech specs (150 GB/s; ~7.4 TF FP32, 18-core GPU)", true),
         local("apple-m3-max-36gb", "Apple M3 Max 36GB (30-core GPU)", 36, 300, 12.3, "apple", "Apple M3 Max tech specs (300 GB/s with the 30-core GPU; ~12 TF FP32)", true),
+        local("apple-m3-max-64gb", "Apple M3 Max 64GB", 64, 400, 16.4, "apple", "Apple M3 Max tech specs (400 GB/s with the 40-core GPU; ~16 TF FP32)", true),
         local("apple-m3-max-128gb", "Apple M3 Max 128GB", 128, 400, 16.4, "apple", "Apple M3 Max tech specs (400 GB/s with the 40-core GPU; ~16 TF FP32)", true),
+        local("apple-m3-ultra-96gb", "Apple M3 Ultra 96GB (60-core GPU)", 96, 819, 24.6, "apple",
+              "Apple Mac Studio (2025) tech specs (M3 Ultra 819 GB/s; ~24.6 TF FP32, 60-core GPU)", true),
         local("apple-m3-ultra-512gb", "Apple M3 Ultra 512GB", 512, 819, 32.8, "apple", "Apple M3 Ultra tech specs (819 GB/s; ~33 TF FP32, 80-core GPU)", true),
+        local("apple-m4-16gb", "Apple M4 16GB", 16, 120, 4.6, "apple", "Apple M4 tech specs (120 GB/s; ~4.6 TF FP32, 10-core GPU)", true),
+        local("apple-m4-24gb", "Apple M4 24GB", 24, 120, 4.6, "apple", "Apple M4 tech specs (120 GB/s; ~4.6 TF FP32, 10-core GPU)", true),
+        local("apple-m4-32gb", "Apple M4 32GB", 32, 120, 4.6, "apple", "Apple M4 tech specs (120 GB/s; ~4.6 TF FP32, 10-core GPU)", true),
         local("apple-m4-pro-48gb", "Apple M4 Pro 48GB", 48, 273, 9.2, "apple", "Apple M4 Pro tech specs (273 GB/s; ~9 TF FP32, 20-core GPU)", true),
+        local("apple-m4-pro-64gb", "Apple M4 Pro 64GB", 64, 273, 9.2, "apple", "Apple M4 Pro tech specs (273 GB/s; ~9 TF FP32, 20-core GPU)", true),
+        local("apple-m4-max-36gb", "Apple M4 Max 36GB (32-core GPU)", 36, 410, 14.7, "apple",
+              "Apple M4 Max tech specs (410 GB/s with the 32-core GPU; ~14.7 TF FP32)", true),
+        local("apple-m4-max-64gb", "Apple M4 Max 64GB", 64, 546, 18.4, "apple", "Apple M4 Max tech specs (546 GB/s; ~18 TF FP32, 40-core GPU)", true),
         local("apple-m4-max-128gb", "Apple M4 Max 128GB", 128, 546, 18.4, "apple", "Apple M4 Max tech specs (546 GB/s; ~18 TF FP32, 40-core GPU)", true),
     };
     return list;
