@@ -145,25 +145,32 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::vector<std::string> nearest_names(const std::string& typed, const std::vector<std::string>& names, size_t most) {
     const std::string t = ascii_lower(typed);
-    const size_t limit = std::max<size_t>(3, t.size() / 3 + 1);
-    std::vector<std::pair<size_t, size_t>> near;  // (edits, index in names)
-    for (size_t i = 0; i < names.size(); ++i) {
-        const std::string n = ascii_lower(names[i]);
-        const size_t d = t.size() >= 3 && n.rfind(t, 0) == 0 ? 1 : edit_distance(t, n);
-        if (d < limit) near.emplace_back(d, i);
-    }
-    std::sort(near.begin(), near.end());  // by edits, then the list's order
+    const size_t limit = std::max<size_t>(3, t.size() / 3 + 1);  // only names under this many edits
+    size_t fewest = limit;
     std::vector<std::string> out;
-    for (size_t k = 0; k < near.size() && out.size() < most && near[k].first == near[0].first; ++k) out.push_back(names[near[k].second]);
+    for (const auto& name : names) {
+        const std::string n = ascii_lower(name);
+        const size_t d = t.size() >= 3 && n.rfind(t, 0) == 0 ? 1 : edit_distance(t, n);
+        if (d >= limit) continue;
+        if (d < fewest) fewest = d, out.clear();  // nearer than all so far: they go
+        if (d == fewest && out.size() < most) out.push_back(name);
+    }
     return out;
 }
 
 std::string did_you_mean(const std::string& typed, const std::vector<std::string>& names) {
+#ifdef VRAMCALC_PAGE_BUILD
+    // The page's build (web/web.cmake) names no ids: its preset and GPU come from lists, and its
+    // download has a budget (tests/browser/size.test.mjs); the CLI, JSON and the JS library do.
+    (void)typed, (void)names;
+    return std::string();
+#else
     const std::vector<std::string> near = nearest_names(typed, names);
     if (near.empty()) return std::string();
     std::string s = "; did you mean ";
     for (size_t i = 0; i < near.size(); ++i) s += (i == 0 ? "" : i + 1 == near.size() ? " or " : ", ") + near[i];
     return s + "?";
+#endif
 }
 
 }  // namespace vc

@@ -43,7 +43,8 @@ size_t edit_distance(const std::string& a, const std::string& b);
 // name that starts with typed, 3 bytes or more, one edit away), when that is within a third of
 // typed's length (under max(3, length / 3 + 1)), in the list's order. Empty when none is near.
 std::vector<std::string> nearest_names(const std::string& typed, const std::vector<std::string>& names, size_t most = 3);
-// The same as a message's tail: "; did you mean llama-3.1-8b?" ("a, b or c?"), "" when none is near.
+// The same as a message's tail: "; did you mean llama-3.1-8b?" ("a, b or c?"), "" when none is near
+// (and always "" in the page's build, whose preset and GPU come from its lists).
 std::string did_you_mean(const std::string& typed, const std::vector<std::string>& names);
 
 }  // namespace vc
