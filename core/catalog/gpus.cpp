@@ -64,7 +64,9 @@ const GpuSpec* find_gpu(const std::string& id) {
 
 std::string gpu_suggestion(const std::string& id) {
     std::vector<std::string> ids;
+#ifndef VRAMCALC_PAGE_BUILD  // the page's build names no ids (core/text.hpp did_you_mean)
     for (const auto& g : gpu_catalog()) ids.push_back(g.id);
+#endif
     return did_you_mean(id, ids);
 }
 

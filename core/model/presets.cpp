@@ -285,7 +285,9 @@ const ModelSpec* find_preset(const std::string& id) {
 
 std::string preset_suggestion(const std::string& id) {
     std::vector<std::string> ids;
+#ifndef VRAMCALC_PAGE_BUILD  // the page's build names no ids (core/text.hpp did_you_mean)
     for (const auto& m : model_presets()) ids.push_back(m.id);
+#endif
     return did_you_mean(id, ids);
 }
 

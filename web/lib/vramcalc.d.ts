@@ -411,7 +411,7 @@ export interface InferenceGpuCustomConfig {
     name?: string;
     /** the card's memory (required) (default required; (0, 1000000] GiB) */
     memory_gib: number;
-    /** a Mac's unified memory: memory_gib is the RAM, the GPU wires macOS's working-set share of it; one machine (default false) */
+    /** a Mac: memory_gib is its RAM, the GPU wires macOS's working-set share of it; one machine (default false) */
     unified?: boolean;
     /** memory bandwidth (0: unknown, the speed metrics it feeds are 0) (default 0; [0, 10000000] GB/s) */
     bandwidth_gbps?: number;
