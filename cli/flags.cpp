@@ -16,6 +16,7 @@
 #include "core/model/model.hpp"
 #include "core/model/presets.hpp"
 #include "core/solve.hpp"
+#include "core/text.hpp"
 #include "../io/api_json.hpp"
 #include "../io/config_json.hpp"
 #include "../io/fields_doc.hpp"
@@ -121,22 +122,6 @@ int usage_error(const std::string& msg) {
     return 2;
 }
 
-// Edit distance of two short keys (for "did you mean").
-size_t distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t cur = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            prev = cur;
-        }
-    }
-    return row[b.size()];
-}
-
 // A --set path checked against the field table: a declared field, or inside an object whose
 // inside the table leaves to its reader (inference.weights_file.parts). Paths outside the config's
 // sections (plan.* of `vramcalc plan`) are left to their reader. False with `err` naming the path,
@@ -169,14 +154,13 @@ bool check_set_path(const std::string& path, Error& err) {
                               " VALUE; docs/config.md)"};
         return false;
     }
-    size_t best_d = std::max<size_t>(3, typed.size() / 3 + 1);  // a suggestion within a third of the key's edits
+    std::vector<std::string> names;
     for (const FieldDef* f : section_fields(section)) {
-        const std::string k = f->key();
-        keys += (keys.empty() ? "" : ", ") + k;
-        // A prefix ("gpu_mem") counts as one edit.
-        const size_t d = typed.size() >= 3 && k.rfind(typed, 0) == 0 ? 1 : distance(typed, k);
-        if (d < best_d) best_d = d, best = k;
+        names.push_back(f->key());
+        keys += (keys.empty() ? "" : ", ") + names.back();
     }
+    // A suggestion within a third of the key's edits; a prefix ("gpu_mem") counts as one edit.
+    if (const auto near = nearest_names(typed, names, 1); !near.empty()) best = near[0];
     const std::string where = section.empty() ? "" : section + ".";
     err = Error{path, "unknown field " + path + (best.empty() ? "" : " (did you mean " + where + best + "?)") + "; " +
                           (section.empty() ? "top-level fields" : section) + ": " + keys + " (docs/config.md)"};
@@ -222,8 +206,11 @@ void list_gpus(bool as_json) {
         std::printf("%s\n", io::dump(io::gpus_to_json(), 2).c_str());
         return;
     }
+    // Columns as wide as the longest id and name ("apple-m2-ultra-192gb" is past 16 bytes).
+    int id_w = 0, name_w = 0;
+    for (const auto& g : gpu_catalog()) id_w = std::max(id_w, static_cast<int>(g.id.size())), name_w = std::max(name_w, static_cast<int>(g.name.size()));
     for (const auto& g : gpu_catalog())
-        std::printf("%-16s %-34s %s\n", g.id.c_str(), g.name.c_str(), io::format_bytes(g.memory_bytes, true).c_str());
+        std::printf("%-*s %-*s %s\n", id_w, g.id.c_str(), name_w, g.name.c_str(), io::format_bytes(g.memory_bytes, true).c_str());
 }
 
 // The what-fits questions of `vramcalc solve` and the tasks each answers.

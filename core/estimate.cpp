@@ -69,13 +69,15 @@ void fill_catalog_fits(Estimate& e, double bytes, double target_utilization, con
     }
 }
 
-void apply_one_machine_rule(Estimate& e) {
-    auto mac = [](const GpuFit& f) {
-        const GpuSpec* g = find_gpu(f.gpu_id);
+void apply_one_machine_rule(Estimate& e, const Config& cfg) {
+    // A row's Mac: a unified-memory catalog entry, or the custom GPU marked unified.
+    auto mac = [&cfg](const GpuFit& f) {
+        const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         return g && g->unified ? g : nullptr;
     };
     for (auto& f : e.fits) {
-        if (!mac(f)) continue;
+        f.mac = mac(f) != nullptr;
+        if (!f.mac) continue;
         if (f.gpus_needed > 1) f.gpus_needed = 0;
         // Within the target per GPU of a layout over several GPUs: one Mac does not hold the job.
         if (f.gpus_needed == 0 && f.within_target) f.fits = f.within_target = false;
@@ -84,9 +86,10 @@ void apply_one_machine_rule(Estimate& e) {
         const GpuSpec* g = mac(f);
         if (!g || f.gpus_needed > 0) continue;
         f.mac_needed_bytes = 0;
+        // The Mac that would hold it: the smallest catalog Mac (never the custom one) whose row needs 1.
         for (const auto& o : e.fits)
-            if (const GpuSpec* h = mac(o); h && o.gpus_needed == 1 && h->memory_bytes > g->memory_bytes &&
-                                          (f.mac_needed_bytes == 0 || h->memory_bytes < f.mac_needed_bytes))
+            if (const GpuSpec* h = o.gpu_id == kCustomGpuId ? nullptr : mac(o); h && o.gpus_needed == 1 && h->memory_bytes > g->memory_bytes &&
+                                                                          (f.mac_needed_bytes == 0 || h->memory_bytes < f.mac_needed_bytes))
                 f.mac_needed_bytes = h->memory_bytes;
     }
 }
@@ -291,7 +294,7 @@ Outcome<Estimate> estimate(const Config& cfg) {
     if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);
     if (cfg.inference.has_custom_gpu && !check_custom_gpu(cfg.inference.custom_gpu, err)) return Outcome<Estimate>::failure(err);
     auto r = run_method(cfg);
-    if (r.ok) apply_one_machine_rule(r.value);
+    if (r.ok) apply_one_machine_rule(r.value, cfg);
     if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);
     return r;
 }

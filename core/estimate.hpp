@@ -53,11 +53,12 @@ bool check_result(const Estimate& e, const Config& cfg, Error& err);
 // context (bytes_on; detailed training).
 void fill_catalog_fits(Estimate& e, double per_gpu_bytes, double target_utilization, const OwnContext* own = nullptr);
 
-// A Mac (a unified-memory GPU of the catalog) is one machine, never a count of them: its row needs
-// 1 or none (a count above 1, or a layout over several GPUs that each hold their share, reads as
-// not fitting), and a row that needs none names the memory of the smallest catalog Mac whose row
-// needs 1 (mac_needed_bytes; 0 when none does). estimate() applies it to every method's fits.
-void apply_one_machine_rule(Estimate& e);
+// A Mac (a unified-memory GPU: of the catalog, or cfg's custom GPU marked unified) is one machine,
+// never a count of them: its row needs 1 or none (a count above 1, or a layout over several GPUs
+// that each hold their share, reads as not fitting), and a row that needs none names the memory of
+// the smallest catalog Mac whose row needs 1 (mac_needed_bytes; 0 when none does). estimate()
+// applies it to every method's fits.
+void apply_one_machine_rule(Estimate& e, const Config& cfg);
 
 // The rule behind a result's GPU counts for `cfg`'s method, task and engine, in one sentence for a
 // front end's table header or tooltip (the CLI's "GPUs" line, the page's GPU table), e.g. "needed:

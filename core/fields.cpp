@@ -523,6 +523,8 @@ constexpr FieldDef kConfigTable[] = {
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),
         Num("inference.gpu_custom.memory_gib", AT(inference.custom_gpu.memory_bytes), "the card's memory (required)")
             .above(0, 1e6, "GiB").scaled(kBytesPerGiB).def("required").hand(),
+        Bool("inference.gpu_custom.unified", AT(inference.custom_gpu.unified),
+             "a Mac: memory_gib is its RAM, the GPU wires macOS's working-set share of it; one machine").hand(),
         Num("inference.gpu_custom.bandwidth_gbps", AT(inference.custom_gpu.bandwidth_gbps), "memory bandwidth (0: unknown, the speed metrics it feeds are 0)").range(0, 1e7, "GB/s").step(50).hand(),
         Num("inference.gpu_custom.bf16_tflops", AT(inference.custom_gpu.bf16_tflops), "dense BF16 throughput (0: unknown)").range(0, 1e7, "TFLOP/s").step(10).hand(),
         Num("inference.gpu_custom.fp8_tflops", AT(inference.custom_gpu.fp8_tflops), "dense FP8 throughput (0: none)").range(0, 1e7, "TFLOP/s").step(10).hand(),

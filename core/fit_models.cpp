@@ -51,7 +51,7 @@ std::vector<FitFormat> fit_formats(const Config& cfg) {
 bool apply_model_format(Config& cfg, const std::string& model_id, const std::string& format, Error& err) {
     const ModelSpec* preset = find_preset(model_id);
     if (!preset) {
-        err = Error{"model", "model \"" + model_id + "\" is not a preset (vramcalc --list-models)"};
+        err = Error{"model", "model \"" + model_id + "\" is not a preset (vramcalc --list-models)" + preset_suggestion(model_id)};
         return false;
     }
     bool known = false;

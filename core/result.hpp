@@ -28,6 +28,7 @@ struct GpuFit {
     bool fits = false;         // per-GPU total <= the GPU's memory (it would run)
     bool within_target = false; // per-GPU total <= memory x the config's target_utilization
     double mac_needed_bytes = 0; // a Mac row that does not hold it: the memory of the smallest catalog Mac that does (0: none does, or not a Mac)
+    bool mac = false;          // a Mac's row (unified memory, a catalog Mac or the custom GPU marked unified: one machine), set by apply_one_machine_rule
 };
 
 struct Metric {

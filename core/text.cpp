@@ -1,6 +1,7 @@
 // vramcalc core: compact number formatting for formulas.
 #include "core/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -125,6 +126,51 @@ std::string noun_for(double n, const std::string& plural) {
     if (ends("ches") || ends("shes") || ends("xes") || ends("sses")) word.resize(word.size() - 2);
     else if (ends("s")) word.resize(word.size() - 1);
     return word + plural.substr(end);
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t cur = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            prev = cur;
+        }
+    }
+    return row[b.size()];
+}
+
+std::vector<std::string> nearest_names(const std::string& typed, const std::vector<std::string>& names, size_t most) {
+    const std::string t = ascii_lower(typed);
+    const size_t limit = std::max<size_t>(3, t.size() / 3 + 1);  // only names under this many edits
+    size_t fewest = limit;
+    std::vector<std::string> out;
+    for (const auto& name : names) {
+        const std::string n = ascii_lower(name);
+        const size_t d = t.size() >= 3 && n.rfind(t, 0) == 0 ? 1 : edit_distance(t, n);
+        if (d >= limit) continue;
+        if (d < fewest) fewest = d, out.clear();  // nearer than all so far: they go
+        if (d == fewest && out.size() < most) out.push_back(name);
+    }
+    return out;
+}
+
+std::string did_you_mean(const std::string& typed, const std::vector<std::string>& names) {
+#ifdef VRAMCALC_PAGE_BUILD
+    // The page's build (web/web.cmake) names no ids: its preset and GPU come from lists, and its
+    // download has a budget (tests/browser/size.test.mjs); the CLI, JSON and the JS library do.
+    (void)typed, (void)names;
+    return std::string();
+#else
+    const std::vector<std::string> near = nearest_names(typed, names);
+    if (near.empty()) return std::string();
+    std::string s = "; did you mean ";
+    for (size_t i = 0; i < near.size(); ++i) s += (i == 0 ? "" : i + 1 == near.size() ? " or " : ", ") + near[i];
+    return s + "?";
+#endif
 }
 
 }  // namespace vc

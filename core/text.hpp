@@ -2,7 +2,9 @@
 // totals, which the front ends do in GB or GiB).
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace vc {
 
@@ -33,5 +35,16 @@ std::string count_text(double v);
 std::string noun_for(double n, const std::string& plural);
 // Whether a count reads "1" as printed with no decimals (0.6 and 1.4 do; printf rounds half to even).
 bool reads_as_one(double n);
+
+// Edit distance (Levenshtein: insertions, deletions, substitutions) of two short strings, byte by byte.
+size_t edit_distance(const std::string& a, const std::string& b);
+
+// The names nearest to `typed`, at most `most`: those at the fewest edits (ASCII case ignored, a
+// name that starts with typed, 3 bytes or more, one edit away), when that is within a third of
+// typed's length (under max(3, length / 3 + 1)), in the list's order. Empty when none is near.
+std::vector<std::string> nearest_names(const std::string& typed, const std::vector<std::string>& names, size_t most = 3);
+// The same as a message's tail: "; did you mean llama-3.1-8b?" ("a, b or c?"), "" when none is near
+// (and always "" in the page's build, whose preset and GPU come from its lists).
+std::string did_you_mean(const std::string& typed, const std::vector<std::string>& names);
 
 }  // namespace vc

@@ -59,7 +59,7 @@ bool read_model(const json& j, Config& cfg, Error& err) {
     if (r.ok() && !preset.empty()) {
         const ModelSpec* p = find_preset(preset);
         if (!p) {
-            err = Error{"model.preset", "model.preset \"" + preset + "\" is not a known preset (see vramcalc --list-presets)"};
+            err = Error{"model.preset", "model.preset \"" + preset + "\" is not a known preset (see vramcalc --list-presets)" + preset_suggestion(preset)};
             return false;
         }
         m = *p;  // fields below override the preset
@@ -341,7 +341,7 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
         w.member("gpu", f.gpu_id);
         w.member("gpus_needed", f.gpus_needed);
         // A Mac that does not hold it (one machine: core/estimate.hpp apply_one_machine_rule).
-        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0) w.member("mac_needed_bytes", f.mac_needed_bytes);
+        if (f.mac && f.gpus_needed == 0) w.member("mac_needed_bytes", f.mac_needed_bytes);
         w.member("utilization", f.utilization);
         w.member("within_target", f.within_target);
         w.end_object();

@@ -143,13 +143,14 @@ bool read_weights_file(const json& j, WeightsFile& f, Error& err) {
 
 bool read_custom_gpu(const json& j, GpuSpec& g, Error& err) {
     ObjectReader r(j, "inference.gpu_custom.");
-    r.only_keys({"name", "memory_gib", "bandwidth_gbps", "bf16_tflops", "fp8_tflops", "sms", "threads_per_sm"});
+    r.only_keys({"name", "memory_gib", "unified", "bandwidth_gbps", "bf16_tflops", "fp8_tflops", "sms", "threads_per_sm"});
     g.id = "custom";
     g.name = "Custom GPU";
     r.string("name", g.name);
     double mem = 0;
     r.number("memory_gib", mem);
     if (r.ok() && !r.has("memory_gib")) r.fail("memory_gib", "inference.gpu_custom.memory_gib is required (the card's memory in GiB)");
+    r.boolean("unified", g.unified);
     r.number("bandwidth_gbps", g.bandwidth_gbps);
     r.number("bf16_tflops", g.bf16_tflops);
     r.number("fp8_tflops", g.fp8_tflops);
@@ -258,7 +259,9 @@ json inference_to_json(const InferenceInputs& in) {
                            {"bandwidth_gbps", g.bandwidth_gbps},
                            {"bf16_tflops", g.bf16_tflops},
                            {"fp8_tflops", g.fp8_tflops}};
-        // The SM figures only when given (a card without them keeps the flat CUDA context).
+        // Unified memory only when set (a card's own memory otherwise); the SM figures only when
+        // given (a card without them keeps the flat CUDA context).
+        if (g.unified) j["gpu_custom"]["unified"] = true;
         if (g.sms > 0 || g.threads_per_sm > 0) {
             j["gpu_custom"]["sms"] = g.sms;
             j["gpu_custom"]["threads_per_sm"] = g.threads_per_sm;

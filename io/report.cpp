@@ -82,7 +82,7 @@ std::string format_table(const Estimate& e, const std::string& count_rule) {
             const GpuSpec* g = find_gpu(f.gpu_id);
             std::string verdict = !f.fits ? "does not fit" : f.within_target ? "fits within target" : "fits, above target";
             // A Mac is one machine (core/estimate.hpp apply_one_machine_rule): the Mac that would hold it.
-            if (g && g->unified && f.gpus_needed == 0) {
+            if (f.mac && f.gpus_needed == 0) {
                 char mac[96];
                 if (f.mac_needed_bytes > 0) std::snprintf(mac, sizeof mac, "; one Mac: needs a Mac with >= %.0f GiB (%.0f GB)", bytes_to_gib(f.mac_needed_bytes),
                                   bytes_to_gb(f.mac_needed_bytes));

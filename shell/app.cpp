@@ -225,7 +225,7 @@ void complete_results(App& a) {
         // A Mac is one machine (the solver counts 1 or none there): its row says so, and which Mac would hold it.
         Estimate rows;
         for (const auto& row : res.gpus) rows.fits.push_back(row.fit);
-        apply_one_machine_rule(rows);
+        apply_one_machine_rule(rows, a.inputs);
         for (size_t i = 0; i < res.gpus.size(); ++i) res.gpus[i].fit = rows.fits[i];
     }
 

@@ -986,6 +986,7 @@ bool gpu_section(App& a) {
                     custom.id = kCustomGpuId;
                     custom.name = "My GPU";
                     custom.price_per_hour_usd = 0;
+                    custom.vendor.clear();  // as a document gives it: a Mac by the unified flag alone
                     custom.source = "your figures (custom GPU)";
                 }
                 c.inference.has_custom_gpu = true;
@@ -1014,6 +1015,8 @@ bool gpu_section(App& a) {
                 custom.nominal_gb = custom.memory_bytes / 1e9;
                 changed = true;
             }
+            // A Mac (unified memory): the GPU wires macOS's working-set share of this RAM, one machine.
+            changed |= check(f, {"inference.gpu_custom.unified", "Unified memory", nullptr}, custom.unified, "a Mac");
             changed |= number(f, {"inference.gpu_custom.bandwidth_gbps", "Bandwidth (GB/s, 0: unknown)", "Peak memory bandwidth: decode speed reads the weights and KV at this rate."},
                               custom.bandwidth_gbps, shown(Step::Add, "%.0f", {0, 288, 448, 936, 1008, 2039, 3350, 4800}, "GB/s"));
             changed |= number(f, {"inference.gpu_custom.bf16_tflops", "BF16 TFLOP/s (0: unknown)", "Dense BF16/FP16 tensor throughput: prefill speed and compute-bound steps."},

@@ -681,7 +681,7 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TextUnformatted(pct.c_str());
 
         ImGui::TableSetColumnIndex(2);
-        if (g && g->unified && f.gpus_needed == 0 && (row.from_method || row.from_solver)) {
+        if (f.mac && f.gpus_needed == 0 && (row.from_method || row.from_solver)) {
             // A Mac is one machine, never a count of them: the row says which Mac would hold it.
             const std::string mac = f.mac_needed_bytes > 0 ? "Mac >= " + format_size(f.mac_needed_bytes, gib) : std::string("no Mac");
             ImGui::PushStyleColor(ImGuiCol_Text, palette().error);

@@ -4,6 +4,7 @@
 // Prices are typical on-demand list prices per GPU-hour in late 2025 and are indicative only.
 #include "core/catalog/gpus.hpp"
 
+#include "core/text.hpp"
 #include "core/units.hpp"
 
 namespace vc {
@@ -59,6 +60,14 @@ const GpuSpec* find_gpu(const std::string& id) {
     for (const auto& g : gpu_catalog())
         if (g.id == id) return &g;
     return nullptr;
+}
+
+std::string gpu_suggestion(const std::string& id) {
+    std::vector<std::string> ids;
+#ifndef VRAMCALC_PAGE_BUILD  // the page's build names no ids (core/text.hpp did_you_mean)
+    for (const auto& g : gpu_catalog()) ids.push_back(g.id);
+#endif
+    return did_you_mean(id, ids);
 }
 
 }  // namespace vc

@@ -28,13 +28,18 @@ struct GpuSpec {
     // it (core/serve: the MXFP4 MoE backend); threads_per_sm follows from it (unit test).
     int compute_capability = 0;
     std::string source;        // one line: where the figures come from
-    // Local machines (core/catalog/local_gpus.cpp). Empty vendor: read from the name's first word.
+    // Local machines (core/catalog/local_gpus.cpp). Empty vendor: "apple" when unified, else read
+    // from the name's first word.
     std::string vendor;        // "nvidia", "amd", "intel", "apple"
-    bool unified = false;      // memory shared with the CPU (Apple Silicon): memory_bytes is the RAM,
-                               // the GPU may wire only its working-set limit (unified_gpu_budget)
+    // Memory shared with the CPU (a Mac: Apple Silicon, or the custom GPU with
+    // inference.gpu_custom.unified): memory_bytes is the RAM, the GPU may wire only its working-set
+    // limit (unified_gpu_budget), Metal's context, one machine (apply_one_machine_rule). The one
+    // question "is it a Mac" every part of the engine asks.
+    bool unified = false;
 };
 
-// "nvidia", "amd", "intel", "apple" (the vendor field, else the name's first word).
+// "nvidia", "amd", "intel", "apple" (the vendor field, else "apple" when unified, else the name's
+// first word).
 std::string gpu_vendor(const GpuSpec& g);
 
 // The Metal working-set limit macOS reports for a unified-memory Mac with `ram_bytes` of RAM
@@ -52,5 +57,8 @@ const std::vector<GpuSpec>& gpu_catalog();
 
 // Returns the catalog entry with `id`, or nullptr if there is none.
 const GpuSpec* find_gpu(const std::string& id);
+// For a message about an id the catalog does not have: "; did you mean h100-80gb?" (the nearest
+// ids, core/text.hpp did_you_mean), "" when none is near.
+std::string gpu_suggestion(const std::string& id);
 
 }  // namespace vc

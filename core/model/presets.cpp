@@ -3,6 +3,8 @@
 // rounds, the Hub's safetensors count) states. docs/models.md tabulates derived vs published.
 #include "core/model/presets.hpp"
 
+#include "core/text.hpp"
+
 namespace vc {
 namespace {
 
@@ -279,6 +281,14 @@ const ModelSpec* find_preset(const std::string& id) {
     for (const auto& m : model_presets())
         if (m.id == id) return &m;
     return nullptr;
+}
+
+std::string preset_suggestion(const std::string& id) {
+    std::vector<std::string> ids;
+#ifndef VRAMCALC_PAGE_BUILD  // the page's build names no ids (core/text.hpp did_you_mean)
+    for (const auto& m : model_presets()) ids.push_back(m.id);
+#endif
+    return did_you_mean(id, ids);
 }
 
 }  // namespace vc

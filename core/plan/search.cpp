@@ -126,7 +126,7 @@ std::string layout_label(const Layout& l) {
 Outcome<PlanHardware> plan_hardware(const Config& cfg, const PlanInputs& in) {
     PlanHardware hw;
     const GpuSpec* g = find_gpu(cfg.gpu_id);
-    if (!g) return Outcome<PlanHardware>::failure("gpu", "must name a GPU of the catalog (e.g. h100-80gb), got \"" + cfg.gpu_id + "\"");
+    if (!g) return Outcome<PlanHardware>::failure("gpu", "must name a GPU of the catalog (e.g. h100-80gb), got \"" + cfg.gpu_id + "\"" + gpu_suggestion(cfg.gpu_id));
     hw.gpu = *g;
     const NodeSpec* node = find_node(g->id);
     hw.gpus_per_node = in.gpus_per_node > 0 ? in.gpus_per_node : (node ? node->gpus_per_node : 8);

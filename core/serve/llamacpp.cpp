@@ -342,7 +342,7 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
     if (p.has_draft) {
         const ModelSpec* preset = find_preset(o.draft.preset);
         if (!preset) {
-            err = Error{"inference.llamacpp.draft.preset", "inference.llamacpp.draft.preset \"" + o.draft.preset + "\" is not a model preset (vramcalc --list-presets)"};
+            err = Error{"inference.llamacpp.draft.preset", "inference.llamacpp.draft.preset \"" + o.draft.preset + "\" is not a model preset (vramcalc --list-presets)" + preset_suggestion(o.draft.preset)};
             return false;
         }
         auto rm = resolve_model(*preset);

@@ -202,9 +202,8 @@ std::string budget_text(const Config& cfg, double target, bool gib) {
            " target of " + format_size(g->memory_bytes, gib) + "; the verdict, the bar, the GPU table and every answer use it.";
 }
 
-std::string mac_text(const Config& cfg, const GpuFit& f, bool gib) {
-    const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
-    if (!g || !g->unified || f.gpus_needed > 0) return std::string();
+std::string mac_text(const GpuFit& f, bool gib) {
+    if (!f.mac || f.gpus_needed > 0) return std::string();
     return f.mac_needed_bytes > 0 ? "; one Mac: needs a Mac with >= " + format_size(f.mac_needed_bytes, gib) : std::string("; one Mac: no Mac in the catalog holds it");
 }
 
@@ -309,7 +308,7 @@ std::string export_csv(const Config& cfg, const Results& r) {
         const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         row("gpu", f.gpu_id, g ? g->name : f.gpu_id, g ? g->memory_bytes : 0, f.utilization,
             std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit") +
-                (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()) + mac_text(cfg, f, false));
+                (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()) + mac_text(f, false));
     }
     return out;
 }

@@ -22,7 +22,7 @@ double headline_bytes(const Estimate& e);
 const GpuFit* chosen_fit(const Config& cfg, const Results& r);
 // A Mac row that needs none (one machine: core apply_one_machine_rule): "; one Mac: needs a Mac
 // with >= 128.00 GB" (or that none in the catalog holds it); empty for any other row.
-std::string mac_text(const Config& cfg, const GpuFit& f, bool gib);
+std::string mac_text(const GpuFit& f, bool gib);
 
 // One budget for the verdict, the bar, the GPU table and every answer, said in one place: the
 // target share of the chosen GPU, or for vLLM its own reservation (gpu_memory_utilization) that

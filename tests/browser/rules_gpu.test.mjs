@@ -146,6 +146,41 @@ test('desktop: a custom GPU is the GPU everywhere; missing speed figures are unk
     void GiB;
 });
 
+test('desktop: Custom GPU from a Mac keeps "Unified memory" ticked and the Mac\'s answer; unticked it is a card; the link keeps it', async () => {
+    const options = { viewport: { width: 1440, height: 900 }, colorScheme: 'dark' };
+    // Llama-3.1-8B Q8_0 under llama.cpp on the M4 Max 64GB; Custom GPU starts from its figures.
+    const { page, v } = await open(options, 'v=2&method=detailed&task=inference&model.preset=llama-3.1-8b&gpu=apple-m4-max-64gb'
+        + '&inference.engine=llama.cpp&inference.weights=q8_0');
+    const mac = await v.state();
+    await v.inView('gpu', options.viewport.height);
+    await v.pick('gpu', 'gpu/custom');
+    let s = await v.state();
+    assert.equal(s.inputs.inference.gpu_custom.unified, true);
+    assert.equal(s.inputs.inference.gpu_custom.memory_gib, 64);
+    assert.equal(s.result.total_bytes, mac.result.total_bytes);
+    assert.deepEqual(s.result.metrics, mac.result.metrics);
+    assert.equal(s.result.metrics.gpu_working_set_bytes.value, 48 * GiB);  // 64 GiB x 3/4
+    assert.match(s.fragment, /inference\.gpu_custom\.unified=true/);
+    // Unticked: a 64 GiB card, no working-set limit, a CUDA context.
+    await v.inView('inference.gpu_custom.unified', options.viewport.height);
+    await v.click('inference.gpu_custom.unified');
+    s = await v.state();
+    assert.equal(s.inputs.inference.gpu_custom.unified, undefined);
+    assert.equal(s.result.metrics.gpu_working_set_bytes, undefined);
+    assert.equal(s.result.components.find((c) => c.key === 'runtime').label, 'CUDA context');
+    // Ticked again, and the link reads back to the same Mac.
+    await v.click('inference.gpu_custom.unified');
+    s = await v.state();
+    assert.equal(s.inputs.inference.gpu_custom.unified, true);
+    assert.equal(s.result.components.find((c) => c.key === 'runtime').label, 'Metal context');
+    const { v: v2, page: p2 } = await open(options, s.fragment);
+    const back = await v2.state();
+    assert.deepEqual(back.inputs.inference.gpu_custom, s.inputs.inference.gpu_custom);
+    assert.equal(back.result.total_bytes, mac.result.total_bytes);
+    await p2.context().close();
+    await page.context().close();
+});
+
 test('no errors in the console', () => {
     assert.deepEqual(consoleErrors, []);
 });

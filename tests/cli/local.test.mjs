@@ -336,6 +336,45 @@ test('a Mac\'s Metal context: 512 MiB, and its formula says the figure is the fl
   assert.match(h.components.find((c) => c.key === 'runtime').formula, /SMs x 1536 threads/);
 });
 
+test('a Mac the catalog lacks: --set inference.gpu_custom.unified=true gives the catalog Mac\'s answer; the 64 GB Macs are named', () => {
+  // Llama-3.1-8B Q8_0 under llama.cpp on the M4 Max 64GB (546 GB/s, 18.4 TF), and on a custom 64 GiB
+  // unified machine with the same figures: the same components, metrics and fit.
+  const base = ['--method', 'detailed', '--task', 'inference', '--engine', 'llama.cpp', '--preset', 'llama-3.1-8b', '--weights', 'q8_0'];
+  const mac = json([...base, '--gpu', 'apple-m4-max-64gb']);
+  const custom = json([...base, '--set', 'inference.gpu_custom={"name":"My Mac","memory_gib":64,"bandwidth_gbps":546,"bf16_tflops":18.4}',
+    '--set', 'inference.gpu_custom.unified=true']);
+  const parts = (j) => j.components.map(({ key, label, bytes }) => ({ key, label, bytes }));  // (formulas name the machine)
+  assert.deepEqual(parts(custom), parts(mac));
+  assert.deepEqual(custom.metrics, mac.metrics);
+  assert.equal(custom.metrics.gpu_working_set_bytes.value, 48 * GiB);  // 64 GiB x 3/4
+  const own = custom.fits.find((f) => f.gpu === 'custom');
+  const m4 = custom.fits.find((f) => f.gpu === 'apple-m4-max-64gb');
+  assert.deepEqual({ ...own, gpu: m4.gpu }, m4);
+  // --print-config writes the flag back, and reads it again.
+  const printed = run([...base, '--set', 'inference.gpu_custom={"memory_gib":64}', '--set', 'inference.gpu_custom.unified=true', '--print-config']);
+  assert.equal(printed.code, 0, printed.err);
+  assert.equal(JSON.parse(printed.out).inference.gpu_custom.unified, true);
+  // A load the 48 GB Mac does not hold (the guide: 20e9 x 2 B + 50,331,648 B of KV, x 1.15 = 42.89 GiB,
+  // over 48 GiB x 75% = 36 GiB) names the 64 GB Macs (64 x 75% = 48 GiB), not the 96 GB M2 Max.
+  const guide = ['--method', 'guide', '--task', 'inference', '--params', '20', '--gpu', 'apple-m4-pro-48gb'];
+  const g = json(guide);
+  assert.equal(g.fits.find((f) => f.gpu === 'apple-m4-pro-48gb').mac_needed_bytes, 64 * GiB);
+  assert.match(run(guide).out, /Apple M4 Pro 48GB\s+- needed.*one Mac: needs a Mac with >= 64 GiB \(69 GB\)/);
+  // A value that is no boolean is refused, naming the field.
+  const bad = run([...base, '--set', 'inference.gpu_custom={"memory_gib":64,"unified":"yes"}']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.err, /inference\.gpu_custom\.unified/);
+});
+
+test('an unknown preset or GPU names the nearest ids', () => {
+  const p = run(['--preset', 'llama-3.1-8bb']);
+  assert.notEqual(p.code, 0);
+  assert.match(p.err, /model\.preset "llama-3\.1-8bb" is not a known preset \(see vramcalc --list-presets\); did you mean llama-3\.1-8b\?/);
+  const g = run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090']);
+  assert.notEqual(g.code, 0);
+  assert.match(g.err, /gpu "rtx-4090" is not in the catalog.*; did you mean rtx-4090-24gb or rtx-4090-laptop-16gb\?/);
+});
+
 test('-c out of range: each message names inference.context and its range in tokens', () => {
   for (const c of ['0', '-5', '1e12', '1.5']) {
     const r = run([...BASE, '-c', c]);

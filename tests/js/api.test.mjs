@@ -458,6 +458,28 @@ test('training.lora.upcast_frozen: peft\'s FP32 embedding, head and norms by han
     assert.equal(e.error.field, 'training.lora.upcast_frozen');
 });
 
+test('a custom GPU marked unified is a Mac: the catalog Mac\'s answer with the same figures; an unknown preset names the nearest', () => {
+    // Llama-3.1-8B Q8_0 under llama.cpp: the M4 Max 64GB (546 GB/s, 18.4 TF) and a custom 64 GiB unified machine alike.
+    const base = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' } };
+    const mac = vc.estimate({ ...base, gpu: 'apple-m4-max-64gb', inference: { engine: 'llama.cpp', weights: 'q8_0' } });
+    const custom = vc.estimate({ ...base, inference: { engine: 'llama.cpp', weights: 'q8_0',
+        gpu_custom: { name: 'My Mac', memory_gib: 64, unified: true, bandwidth_gbps: 546, bf16_tflops: 18.4 } } });
+    assert.equal(mac.ok, true);
+    assert.equal(custom.ok, true);
+    assert.equal(custom.total_bytes, mac.total_bytes);
+    assert.deepEqual(custom.metrics, mac.metrics);
+    assert.equal(custom.metrics.gpu_working_set_bytes.value, 48 * 2 ** 30);  // 64 GiB x 3/4
+    assert.equal(custom.components.find((c) => c.key === 'runtime').label, 'Metal context');
+    const own = custom.fits.find((f) => f.gpu === 'custom');
+    assert.deepEqual({ ...own, gpu: 'apple-m4-max-64gb' }, custom.fits.find((f) => f.gpu === 'apple-m4-max-64gb'));
+    // The resolved config carries the flag, as the CLI's --print-config does.
+    assert.equal(vc.resolveConfig({ ...base, inference: { gpu_custom: { memory_gib: 64, unified: true } } }).inference.gpu_custom.unified, true);
+    const bad = vc.estimate({ ...base, model: { preset: 'llama-3.1-8bb' } });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.field, 'model.preset');
+    assert.match(bad.error.message, /; did you mean llama-3\.1-8b\?$/);
+});
+
 test('QLoRA under hf-trainer: recompute auto is full, as peft prepare_model_for_kbit_training does; stated values win', () => {
     const config = (recompute, profile = 'hf-trainer') => ({
         method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 4096, gpu: 'rtx-4090-24gb',

@@ -413,6 +413,8 @@ export interface InferenceGpuCustomConfig {
     name?: string;
     /** the card's memory (required) (default required; (0, 1000000] GiB) */
     memory_gib: number;
+    /** a Mac: memory_gib is its RAM, the GPU wires macOS's working-set share of it; one machine (default false) */
+    unified?: boolean;
     /** memory bandwidth (0: unknown, the speed metrics it feeds are 0) (default 0; [0, 10000000] GB/s) */
     bandwidth_gbps?: number;
     /** dense BF16 throughput (0: unknown) (default 0; [0, 10000000] TFLOP/s) */
