@@ -293,6 +293,10 @@ Outcome<Estimate> estimate(const Config& cfg) {
     Error err;
     if (!check_target_utilization(cfg, err)) return Outcome<Estimate>::failure(err);
     if (cfg.inference.has_custom_gpu && !check_custom_gpu(cfg.inference.custom_gpu, err)) return Outcome<Estimate>::failure(err);
+    // An id the catalog does not have is a typo for every task and method (the fits would name no
+    // row of it, silently): serving's own check adds its CPU-only and custom-GPU choices.
+    if (!cfg.inference.has_custom_gpu && !cfg.gpu_id.empty() && cfg.gpu_id != "cpu" && !find_gpu(cfg.gpu_id))
+        return Outcome<Estimate>::failure("gpu", unknown_gpu_message(cfg.gpu_id));
     auto r = run_method(cfg);
     if (r.ok) apply_one_machine_rule(r.value, cfg);
     if (r.ok && !check_result(r.value, cfg, err)) return Outcome<Estimate>::failure(err);

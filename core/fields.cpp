@@ -221,7 +221,7 @@ constexpr FieldDef kConfigTable[] = {
         Num("seq", AT(run.seq), "sequence length in tokens").range(1, k2p24, "tokens").whole().hand().cli("--seq"),
         Bool("checkpointing", AT(quick.checkpointing), "quick method: activations x 0.25; detailed: training.recompute full unless given").hand(),
         Num("gpus", AT(gpus), "GPUs in the job (the guide's training formula divides by it)").range(1, k2p20, "GPUs").whole().hand().cli("--gpus"),
-        Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus").def("none").hand().cli("--gpu"),
+        Text("gpu", AT(gpu_id), "the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus (another is refused)").def("none").hand().cli("--gpu"),
         Obj("guide", "guide method inputs (below)"),
         Obj("constants", "quick method constants (below)").off_page(kQuickConstants),
         Num("target_utilization", AT(target_utilization), "plan to use at most this share of a GPU's memory").range(0.05, 1).step(0.05).hand(),

@@ -70,4 +70,8 @@ std::string gpu_suggestion(const std::string& id) {
     return did_you_mean(id, ids);
 }
 
+std::string unknown_gpu_message(const std::string& id) {
+    return "gpu \"" + id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom" + gpu_suggestion(id);
+}
+
 }  // namespace vc

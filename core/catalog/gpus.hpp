@@ -60,5 +60,7 @@ const GpuSpec* find_gpu(const std::string& id);
 // For a message about an id the catalog does not have: "; did you mean h100-80gb?" (the nearest
 // ids, core/text.hpp did_you_mean), "" when none is near.
 std::string gpu_suggestion(const std::string& id);
+// The error of a `gpu` the catalog does not have, with that suggestion (every task, method and answer).
+std::string unknown_gpu_message(const std::string& id);
 
 }  // namespace vc

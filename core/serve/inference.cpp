@@ -368,7 +368,7 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     } else if (!in.has_custom_gpu && !cfg.gpu_id.empty()) {
         start.catalog_gpu = find_gpu(cfg.gpu_id);
         if (!start.catalog_gpu)
-            return R::failure("gpu", "gpu \"" + cfg.gpu_id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom" + gpu_suggestion(cfg.gpu_id));
+            return R::failure("gpu", unknown_gpu_message(cfg.gpu_id));
     }
     if (in.engine == Engine::Vllm && !plan_gpu(p, start.catalog_gpu))
         return R::failure("gpu", "the vLLM profile sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");

@@ -102,7 +102,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
     Error gpu_err;
     if (in.inference.has_custom_gpu && !check_custom_gpu(in.inference.custom_gpu, gpu_err)) return Outcome<Answer>::failure(gpu_err);
     const GpuSpec* g = config_gpu(in);
-    if (!g) return Outcome<Answer>::failure("gpu", "gpu \"" + in.gpu_id + "\" is not in the catalog (vramcalc --list-gpus)" + gpu_suggestion(in.gpu_id));
+    if (!g) return Outcome<Answer>::failure("gpu", unknown_gpu_message(in.gpu_id));
     Config cfg = in;
     cfg.method = Method::Detailed;
     const double budget = g->memory_bytes * cfg.target_utilization;

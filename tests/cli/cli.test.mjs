@@ -241,6 +241,15 @@ test('text input: a name over 256 bytes or with a line break is refused, naming 
     "invalid string: ill-formed UTF-8 byte; last read: '\"\ufffd'\n");
 });
 
+test('an unknown --gpu is refused for training as for serving, naming the nearest ids', () => {
+  // The quick method (the default) printed its table with no row for "h100", as if the id were fine.
+  const r = run(['--preset', 'llama-3.1-8b', '--gpu', 'h100']);
+  assert.equal(r.code, 1);
+  assert.equal(r.err, 'vramcalc: gpu "h100" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom; ' +
+    'did you mean h100-80gb or h100-nvl-94gb?\n');
+  assert.equal(run(['--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb']).code, 0);
+});
+
 test('--list-gpus and --version', () => {
   const g = run(['--list-gpus']);
   assert.equal(g.code, 0);

@@ -232,7 +232,11 @@ TEST_CASE("an unknown preset or GPU id names the nearest ids (did you mean)", "[
     // The refusal of a config text: "field: message".
     auto refusal = [](const std::string& json) {
         auto r = io::parse_config(json);
-        if (r.ok) r = Outcome<Config>::failure(estimate(r.value).error);
+        if (r.ok) {
+            const auto e = estimate(r.value);
+            if (e.ok) return std::string("config: ok");
+            r = Outcome<Config>::failure(e.error);
+        }
         return r.error.field + ": " + r.error.message;
     };
     // llama-3.1-8bb is one edit from llama-3.1-8b, two from llama-3.1-70b: only the nearest is named.
@@ -241,6 +245,13 @@ TEST_CASE("an unknown preset or GPU id names the nearest ids (did you mean)", "[
     // "h100" begins two ids (one edit each): both, in the catalog's order.
     CHECK_THAT(refusal(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"h100"})"),
                Catch::StartsWith("gpu: gpu \"h100\"") && Catch::EndsWith("; did you mean h100-80gb or h100-nvl-94gb?"));
+    // Every task and method refuses it: training (quick, guide, detailed) said nothing and named no row.
+    for (const char* doc : {R"({"model":{"preset":"llama-3.1-8b"},"gpu":"h100"})", R"({"method":"guide","params_b":7,"gpu":"h100"})",
+                            R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"gpu":"h100"})"})
+        CHECK(refusal(doc) == "gpu: gpu \"h100\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom; "
+                              "did you mean h100-80gb or h100-nvl-94gb?");
+    // A custom GPU is the GPU whatever gpu says; "cpu" is serving's CPU-only choice.
+    CHECK(refusal(R"({"model":{"preset":"llama-3.1-8b"},"gpu":"h100","inference":{"gpu_custom":{"memory_gib":80}}})") == "config: ok");
     // Nothing near: no suggestion, the message as before.
     CHECK(refusal(R"({"model":{"preset":"no-such-model"}})") ==
           "model.preset: model.preset \"no-such-model\" is not a known preset (see vramcalc --list-presets)");

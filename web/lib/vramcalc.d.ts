@@ -43,7 +43,7 @@ export interface Config {
     checkpointing?: boolean;
     /** GPUs in the job (the guide's training formula divides by it) (default 1; [1, 1048576] GPUs) */
     gpus?: number;
-    /** the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus (default none) */
+    /** the GPU to size for (solvers, fit verdicts): an id from vramcalc --list-gpus (another is refused) (default none) */
     gpu?: string;
     /** guide method inputs (below) */
     guide?: GuideConfig;
