@@ -66,7 +66,7 @@ void fill_catalog_fits(Estimate& e, double bytes, double target_utilization, con
         f.fits = per_gpu_bytes <= g.memory_bytes;
         f.within_target = per_gpu_bytes <= g.memory_bytes * target_utilization;
         f.gpus_needed = f.within_target ? 1 : 0;
-        e.fits.push_back(f);
+        e.fits.push_back(std::move(f));
     }
 }
 
@@ -76,10 +76,10 @@ void fill_catalog_fits(Estimate& e, double bytes, double target_utilization, con
 // estimate from JS (issue 15; docs/performance.md, session 17).
 static std::vector<const GpuSpec*> fit_gpus(const Config& cfg, const std::vector<GpuFit>& fits) {
     const auto& catalog = gpu_catalog();
+    constexpr std::string_view custom = kCustomGpuId;
     std::vector<const GpuSpec*> out(fits.size());
     for (size_t i = 0; i < fits.size(); ++i)
-        out[i] = i < catalog.size() && fits[i].gpu_id != kCustomGpuId && catalog[i].id == fits[i].gpu_id ? &catalog[i]
-                                                                                                          : fit_gpu(cfg, fits[i].gpu_id);
+        out[i] = i < catalog.size() && catalog[i].id == fits[i].gpu_id && fits[i].gpu_id != custom ? &catalog[i] : fit_gpu(cfg, fits[i].gpu_id);
     return out;
 }
 
