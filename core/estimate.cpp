@@ -136,10 +136,8 @@ std::string gpu_count_rule(const Config& cfg) {
 static void guide_gpu_counts(Estimate& e, const Config& cfg) {
     const double job = e.buffered_bytes * cfg.gpus;
     const double most = find_field("gpus")->max;
-    const std::vector<const GpuSpec*> gpus = fit_gpus(cfg, e.fits);
-    for (size_t i = 0; i < e.fits.size(); ++i) {
-        GpuFit& f = e.fits[i];
-        const GpuSpec* g = gpus[i];
+    for (auto& f : e.fits) {
+        const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         if (!g || !(g->memory_bytes > 0)) continue;
         const double budget = g->memory_bytes * cfg.target_utilization;
         double n = std::max(1.0, std::ceil(job / budget));
@@ -231,20 +229,15 @@ static bool sets_field(const Config& cfg, const FieldDef& f) {
 }
 
 // The engine an engine's own section belongs to: the section's key is one of the engine field's
-// spellings (the table's inference.llamacpp, .vllm, .hf); -1 for any other section. Read in place
-// (no string built: note_ignored_fields asks it of every field of the table).
-static int section_engine(std::string_view path) {
-    constexpr std::string_view head = "inference.";
-    if (path.substr(0, head.size()) != head) return -1;
-    const std::string_view key = path.substr(head.size(), path.find('.', head.size()) - head.size());
-    for (const auto& n : kEngineNames)
-        if (key == n.name) return n.value;
-    return -1;
+// spellings (the table's inference.llamacpp, .vllm, .hf); -1 for any other section.
+static int section_engine(const std::string& path) {
+    const std::string head = "inference.";
+    if (path.compare(0, head.size(), head) != 0) return -1;
+    const std::string key = path.substr(head.size(), path.find('.', head.size()) - head.size());
+    int e = -1;
+    return enum_value(kEngineNames, key, e) ? e : -1;
 }
 
-// Input is never dropped without a word: the detailed method's fields the config sets (differing
-// from the default Config's) that its task or engine never reads, one note per owner, e.g.
-// "inference.llamacpp.n_gpu_layers is llama.cpp's; inference.engine is vllm: ignored".
 // Owners: each engine (0..), then training (the sections training, parallel, runtime).
 constexpr int kTrainingOwner = 100;
 
@@ -267,6 +260,9 @@ static const std::vector<int>& field_owners() {
     return owners;
 }
 
+// Input is never dropped without a word: the detailed method's fields the config sets (differing
+// from the default Config's) that its task or engine never reads, one note per owner, e.g.
+// "inference.llamacpp.n_gpu_layers is llama.cpp's; inference.engine is vllm: ignored".
 static void note_ignored_fields(const Config& cfg, Estimate& e) {
     if (cfg.method != Method::Detailed) return;
     const bool inference = cfg.task == Task::Inference;
