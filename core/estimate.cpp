@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 #include "core/catalog/gpus.hpp"
 #include "core/fields.hpp"
@@ -65,31 +66,46 @@ void fill_catalog_fits(Estimate& e, double bytes, double target_utilization, con
         f.fits = per_gpu_bytes <= g.memory_bytes;
         f.within_target = per_gpu_bytes <= g.memory_bytes * target_utilization;
         f.gpus_needed = f.within_target ? 1 : 0;
-        e.fits.push_back(f);
+        e.fits.push_back(std::move(f));
     }
+}
+
+// The GPU of each row of `fits` (fit_gpu's): the catalog's entry at the row's own index first, as
+// fill_catalog_fits and the detailed estimates list the catalog in its order (the custom GPU last),
+// else found by id. One pass: a search by id per row and per pair of rows was a fifth of a detailed
+// estimate from JS (issue 15; docs/performance.md, session 17).
+static std::vector<const GpuSpec*> fit_gpus(const Config& cfg, const std::vector<GpuFit>& fits) {
+    const auto& catalog = gpu_catalog();
+    constexpr std::string_view custom = kCustomGpuId;
+    std::vector<const GpuSpec*> out(fits.size());
+    for (size_t i = 0; i < fits.size(); ++i)
+        out[i] = i < catalog.size() && catalog[i].id == fits[i].gpu_id && fits[i].gpu_id != custom ? &catalog[i] : fit_gpu(cfg, fits[i].gpu_id);
+    return out;
 }
 
 void apply_one_machine_rule(Estimate& e, const Config& cfg) {
     // A row's Mac: a unified-memory catalog entry, or the custom GPU marked unified.
-    auto mac = [&cfg](const GpuFit& f) {
-        const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
-        return g && g->unified ? g : nullptr;
-    };
-    for (auto& f : e.fits) {
-        f.mac = mac(f) != nullptr;
+    std::vector<const GpuSpec*> macs = fit_gpus(cfg, e.fits);
+    for (auto& g : macs)
+        if (g && !g->unified) g = nullptr;
+    for (size_t i = 0; i < e.fits.size(); ++i) {
+        GpuFit& f = e.fits[i];
+        f.mac = macs[i] != nullptr;
         if (!f.mac) continue;
         if (f.gpus_needed > 1) f.gpus_needed = 0;
         // Within the target per GPU of a layout over several GPUs: one Mac does not hold the job.
         if (f.gpus_needed == 0 && f.within_target) f.fits = f.within_target = false;
     }
-    for (auto& f : e.fits) {
-        const GpuSpec* g = mac(f);
+    const GpuSpec* custom = &cfg.inference.custom_gpu;  // the custom row's GPU (fit_gpu), never a catalog entry
+    for (size_t i = 0; i < e.fits.size(); ++i) {
+        GpuFit& f = e.fits[i];
+        const GpuSpec* g = macs[i];
         if (!g || f.gpus_needed > 0) continue;
         f.mac_needed_bytes = 0;
         // The Mac that would hold it: the smallest catalog Mac (never the custom one) whose row needs 1.
-        for (const auto& o : e.fits)
-            if (const GpuSpec* h = o.gpu_id == kCustomGpuId ? nullptr : mac(o); h && o.gpus_needed == 1 && h->memory_bytes > g->memory_bytes &&
-                                                                          (f.mac_needed_bytes == 0 || h->memory_bytes < f.mac_needed_bytes))
+        for (size_t j = 0; j < e.fits.size(); ++j)
+            if (const GpuSpec* h = macs[j] == custom ? nullptr : macs[j]; h && e.fits[j].gpus_needed == 1 && h->memory_bytes > g->memory_bytes &&
+                                                                         (f.mac_needed_bytes == 0 || h->memory_bytes < f.mac_needed_bytes))
                 f.mac_needed_bytes = h->memory_bytes;
     }
 }
@@ -222,22 +238,43 @@ static int section_engine(const std::string& path) {
     return enum_value(kEngineNames, key, e) ? e : -1;
 }
 
+// Owners: each engine (0..), then training (the sections training, parallel, runtime).
+constexpr int kTrainingOwner = 100;
+
+// The owner of each field of the table by its index (section_engine's engine, kTrainingOwner, or -1 for
+// every other section): facts of the constant field table, found once, as section_fields finds its
+// lists (its paths' string tests for every estimate were a tenth of a detailed estimate from JS:
+// issue 15, docs/performance.md session 17).
+static const std::vector<int>& field_owners() {
+    static const std::vector<int> owners = [] {
+        std::vector<int> v;
+        for (const FieldDef& f : config_fields()) {
+            int owner = section_engine(f.path);
+            if (owner < 0 && (std::strncmp(f.path, "training.", 9) == 0 || std::strncmp(f.path, "parallel.", 9) == 0 ||
+                              std::strncmp(f.path, "runtime.", 8) == 0))
+                owner = kTrainingOwner;
+            v.push_back(owner);
+        }
+        return v;
+    }();
+    return owners;
+}
+
 // Input is never dropped without a word: the detailed method's fields the config sets (differing
 // from the default Config's) that its task or engine never reads, one note per owner, e.g.
 // "inference.llamacpp.n_gpu_layers is llama.cpp's; inference.engine is vllm: ignored".
 static void note_ignored_fields(const Config& cfg, Estimate& e) {
     if (cfg.method != Method::Detailed) return;
     const bool inference = cfg.task == Task::Inference;
-    // Owners: each engine (0..), then training (the sections training, parallel, runtime).
-    const int kTraining = 100;
+    const std::vector<int>& sections = field_owners();
     std::vector<std::pair<int, std::vector<std::string>>> owners;
-    for (const FieldDef& f : config_fields()) {
-        const int engine = section_engine(f.path);
-        const bool training_field = std::strncmp(f.path, "training.", 9) == 0 || std::strncmp(f.path, "parallel.", 9) == 0 ||
-                                    std::strncmp(f.path, "runtime.", 8) == 0;
+    const FieldList fields = config_fields();
+    for (size_t i = 0; i < fields.size(); ++i) {
+        const FieldDef& f = fields.first[i];
+        const int section = sections[i];
         int owner = -1;
-        if (engine >= 0 && (!inference || engine != static_cast<int>(cfg.inference.engine))) owner = engine;
-        else if (training_field && inference) owner = kTraining;
+        if (section >= 0 && section != kTrainingOwner && (!inference || section != static_cast<int>(cfg.inference.engine))) owner = section;
+        else if (section == kTrainingOwner && inference) owner = kTrainingOwner;
         if (owner < 0 || !sets_field(cfg, f)) continue;
         auto it = std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == owner; });
         if (it == owners.end()) it = owners.insert(owners.end(), {owner, {}});
@@ -247,7 +284,7 @@ static void note_ignored_fields(const Config& cfg, Estimate& e) {
         std::string list;
         for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
         const char* verb = paths.size() == 1 ? " is " : " are ";
-        if (owner == kTraining) e.notes.push_back(list + verb + "training's; task is inference: ignored");
+        if (owner == kTrainingOwner) e.notes.push_back(list + verb + "training's; task is inference: ignored");
         else if (inference)
             e.notes.push_back(list + verb + engine_name(static_cast<Engine>(owner)) + "'s; inference.engine is " +
                               engine_name(cfg.inference.engine) + ": ignored");

@@ -43,7 +43,7 @@ void add_custom_gpu_fit(Estimate& e, const Config& cfg, double bytes, const OwnC
     f.fits = per_gpu_bytes <= g.memory_bytes;
     f.within_target = per_gpu_bytes <= g.memory_bytes * cfg.target_utilization;
     f.gpus_needed = f.within_target ? 1 : 0;
-    e.fits.push_back(f);
+    e.fits.push_back(std::move(f));
 }
 
 }  // namespace vc

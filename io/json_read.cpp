@@ -30,6 +30,21 @@ std::string not_a_number(const std::string& path, const nlohmann::json& v, const
 
 }  // namespace
 
+ObjectReader::ObjectReader(const nlohmann::json& obj, std::string prefix) : obj_(obj), prefix_(std::move(prefix)) {
+    if (!obj_.is_object()) return;
+    for (const auto& member : obj_.get_ref<const nlohmann::json::object_t&>()) {
+        const auto c = static_cast<unsigned char>(member.first.c_str()[0]);
+        first_[c >> 6] |= std::uint64_t{1} << (c & 63);
+    }
+}
+
+const nlohmann::json* ObjectReader::get(const char* key) const {
+    const auto c = static_cast<unsigned char>(key[0]);
+    if (!((first_[c >> 6] >> (c & 63)) & 1)) return nullptr;  // no member's name starts with this byte (most fields are not given)
+    const auto it = obj_.find(std::string_view(key));  // (a const char* key would be measured at each comparison)
+    return it == obj_.end() || it->is_null() ? nullptr : &*it;
+}
+
 bool ObjectReader::fail(const char* key, const std::string& message) {
     if (ok_) err_ = Error{path(key), message};
     ok_ = false;

@@ -1322,7 +1322,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         }
         // A count the candidates skip (tp 9, say) that is within the target is its own answer.
         if (f.gpus_needed == 0 && f.within_target) f.gpus_needed = p.in.tp;
-        e.fits.push_back(f);
+        e.fits.push_back(std::move(f));  // (its id moved, not copied: issue 15)
     }
     return Outcome<Estimate>::success(std::move(e));
 }

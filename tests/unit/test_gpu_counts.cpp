@@ -123,6 +123,45 @@ TEST_CASE("a Mac is one machine: 1 or none, never '2 x M2 Max', and the row name
     CHECK_THAT(json, Catch::Contains("\"mac_needed_bytes\""));
 }
 
+TEST_CASE("the one-machine rule finds each row's GPU by its id, the rows in any order", "[gpu_counts]") {
+    // Rows as a caller may list them (not the catalog's order; the rule looks at the catalog's row
+    // at the same index first), with a custom unified GPU and an id the catalog does not have.
+    Config c = parse(R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},
+                         "inference":{"engine":"llama.cpp","gpu_custom":{"name":"Mac Studio","memory_gib":256,"unified":true}}})");
+    REQUIRE(c.inference.has_custom_gpu);
+    auto fit = [](const char* id, int needed) {
+        GpuFit f;
+        f.gpu_id = id;
+        f.gpus_needed = needed;
+        f.fits = f.within_target = needed > 0;
+        return f;
+    };
+    Estimate e;
+    e.fits = {fit("h100-80gb", 2), fit("custom", 1), fit("apple-m2-max-96gb", 2), fit("apple-m2-ultra-192gb", 1),
+              fit("apple-m3-ultra-512gb", 1), fit("apple-m1-16gb", 0), fit("not-a-gpu", 3)};
+    apply_one_machine_rule(e, c);
+    // The H100 and the unknown id: not Macs, untouched.
+    CHECK_FALSE(row(e, "h100-80gb").mac);
+    CHECK(row(e, "h100-80gb").gpus_needed == 2);
+    CHECK_FALSE(row(e, "not-a-gpu").mac);
+    CHECK(row(e, "not-a-gpu").gpus_needed == 3);
+    // The custom unified GPU is a Mac that holds it: 1.
+    CHECK(row(e, "custom").mac);
+    CHECK(row(e, "custom").gpus_needed == 1);
+    // "2 x M2 Max 96GB" is one Mac that does not hold it: 0, not within the target, and the Mac that
+    // would is the smallest catalog Mac whose row needs 1 and has more memory: the M2 Ultra 192GB,
+    // 192 x 2^30 = 206,158,430,208 B (the 512 GB M3 Ultra is larger; the custom 256 GiB is never named).
+    const GpuFit& m2 = row(e, "apple-m2-max-96gb");
+    CHECK(m2.mac);
+    CHECK(m2.gpus_needed == 0);
+    CHECK_FALSE(m2.fits);
+    CHECK_FALSE(m2.within_target);
+    CHECK(m2.mac_needed_bytes == 192 * kBytesPerGiB);
+    CHECK(row(e, "apple-m1-16gb").mac_needed_bytes == 192 * kBytesPerGiB);
+    CHECK(row(e, "apple-m2-ultra-192gb").gpus_needed == 1);
+    CHECK(row(e, "apple-m2-ultra-192gb").mac_needed_bytes == 0);
+}
+
 TEST_CASE("a Mac in training: one machine, the solver's fewest GPUs is 1 or 0", "[gpu_counts]") {
     // Llama-3.1-8B full fine-tuning on an M2 Max 96GB: about 130 GB, more than one Mac holds;
     // ZeRO-3 "over 2 Macs" would have read 2.

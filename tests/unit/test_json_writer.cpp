@@ -14,6 +14,7 @@
 
 #include "core/estimate.hpp"
 #include "io/config_json.hpp"
+#include "io/json_read.hpp"
 #include "io/json_writer.hpp"
 
 using namespace vc;
@@ -420,4 +421,24 @@ TEST_CASE("every result of the golden corpus written as text is the tree's dump"
     CHECK(moved < results / 10);
     for (double x : numbers)
         if (std::isfinite(x)) check_shortest(x);
+}
+
+TEST_CASE("ObjectReader finds a member by its name whatever its first byte: the empty name, UTF-8, null as absent", "[json_read]") {
+    // get() rules out a name whose first byte starts no member before searching (issue 15).
+    const json j = json::parse(R"({"":1,"batch":2,"\u00e9t\u00e9":3,"b":null})");
+    io::ObjectReader r(j, "");
+    REQUIRE(r.get(""));
+    CHECK(*r.get("") == 1);
+    REQUIRE(r.get("batch"));
+    CHECK(*r.get("batch") == 2);
+    REQUIRE(r.get("\xc3\xa9t\xc3\xa9"));  // "été" in UTF-8: a first byte from 0x80
+    CHECK(*r.get("\xc3\xa9t\xc3\xa9") == 3);
+    CHECK(r.get("b") == nullptr);      // null reads as absent
+    CHECK(r.get("bat") == nullptr);    // a first byte some member has, a name none has
+    CHECK(r.get("seq") == nullptr);    // a first byte no member has
+    CHECK(r.get("\xc3\xa9") == nullptr);
+    const json not_object = json::array({1, 2});
+    io::ObjectReader a(not_object, "");
+    CHECK(a.get("") == nullptr);
+    CHECK(a.get("batch") == nullptr);
 }
