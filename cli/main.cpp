@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/estimate.hpp"
+#include "core/gpu_choice.hpp"
 #include "../io/config_json.hpp"
 #include "../io/report.hpp"
 #include "commands.hpp"
@@ -35,6 +36,6 @@ int main(int argc, char** argv) {
     if (opt.format == "json")
         std::printf("%s\n", vc::io::estimate_text(est.value, 2).c_str());
     else
-        std::fputs(vc::io::format_table(est.value, vc::gpu_count_rule(cfg)).c_str(), stdout);
+        std::fputs(vc::io::format_table(est.value, vc::gpu_count_rule(cfg), vc::fit_gpu(cfg, vc::kCustomGpuId)).c_str(), stdout);
     return 0;
 }

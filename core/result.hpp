@@ -36,6 +36,9 @@ struct Metric {
     std::string label;
     double value = 0;
     std::string unit;     // "bytes", "tokens", "tokens/s", "s", "count", ...
+    // A speed figure the GPU's specs leave out (a custom GPU without bandwidth or TFLOP/s) is 0:
+    // every front end shows it as "unknown", never as 0 tokens/s.
+    bool unknown() const { return !(value > 0) && (unit == "tokens/s" || key == "ttft_s"); }
 };
 
 // Memory on one device as the engine would log it at start-up (llama.cpp: per CUDA/Metal device

@@ -46,5 +46,17 @@ std::vector<std::string> nearest_names(const std::string& typed, const std::vect
 // The same as a message's tail: "; did you mean llama-3.1-8b?" ("a, b or c?"), "" when none is near
 // (and always "" in the page's build, whose preset and GPU come from its lists).
 std::string did_you_mean(const std::string& typed, const std::vector<std::string>& names);
+// did_you_mean over the ids of a catalog (presets, GPUs: anything with an `id`); the page's build
+// lists none (above).
+template <class Catalog>
+std::string did_you_mean_id(const std::string& typed, const Catalog& catalog) {
+    std::vector<std::string> ids;
+#ifndef VRAMCALC_PAGE_BUILD
+    for (const auto& entry : catalog) ids.push_back(entry.id);
+#else
+    (void)catalog;
+#endif
+    return did_you_mean(typed, ids);
+}
 
 }  // namespace vc

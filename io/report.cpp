@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/catalog/gpus.hpp"
+#include "core/gpu_choice.hpp"
 #include "core/units.hpp"
 
 namespace vc::io {
@@ -46,7 +47,7 @@ std::string fmt_value(double v) {
 
 }  // namespace
 
-std::string format_table(const Estimate& e, const std::string& count_rule) {
+std::string format_table(const Estimate& e, const std::string& count_rule, const GpuSpec* custom) {
     const int w = label_width(e);
     std::string out;
     out += "vramcalc: " + e.method + " method, " + e.task + " (per GPU)\n";
@@ -61,7 +62,8 @@ std::string format_table(const Estimate& e, const std::string& count_rule) {
         if (m.unit == "bytes")
             std::snprintf(buf, sizeof buf, "  %-*s %12.2f %12.2f\n", w, m.label.c_str(), bytes_to_gb(m.value), bytes_to_gib(m.value));
         else
-            std::snprintf(buf, sizeof buf, "  %-*s %12s %s\n", w, m.label.c_str(), fmt_value(m.value).c_str(), m.unit.c_str());
+            std::snprintf(buf, sizeof buf, "  %-*s %12s %s\n", w, m.label.c_str(), m.unknown() ? "unknown" : fmt_value(m.value).c_str(),
+                          m.unknown() ? "" : m.unit.c_str());
         out += buf;
     }
     if (!e.devices.empty()) {
@@ -79,7 +81,8 @@ std::string format_table(const Estimate& e, const std::string& count_rule) {
     if (!e.fits.empty()) {
         out += count_rule.empty() ? "GPUs:\n" : "GPUs (" + count_rule + "):\n";
         for (const auto& f : e.fits) {
-            const GpuSpec* g = find_gpu(f.gpu_id);
+            // The custom GPU's row is listed under id "custom" (core/gpu_choice.hpp): its own name.
+            const GpuSpec* g = f.gpu_id == kCustomGpuId ? custom : find_gpu(f.gpu_id);
             std::string verdict = !f.fits ? "does not fit" : f.within_target ? "fits within target" : "fits, above target";
             // A Mac is one machine (core/estimate.hpp apply_one_machine_rule): the Mac that would hold it.
             if (f.mac && f.gpus_needed == 0) {

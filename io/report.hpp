@@ -4,12 +4,14 @@
 
 #include <string>
 
+#include "core/catalog/gpus.hpp"
 #include "core/result.hpp"
 
 namespace vc::io {
 
 // `count_rule`: what the GPU counts mean (core gpu_count_rule), on the "GPUs" line; empty: none.
-std::string format_table(const Estimate& e, const std::string& count_rule = "");
+// `custom`: the config's custom GPU (inference.gpu_custom), whose row is named by its own name.
+std::string format_table(const Estimate& e, const std::string& count_rule = "", const GpuSpec* custom = nullptr);
 
 // "14.00 GB" or "13.04 GiB": two decimals and the unit label.
 std::string format_bytes(double bytes, bool gib);

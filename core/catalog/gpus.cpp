@@ -62,13 +62,7 @@ const GpuSpec* find_gpu(const std::string& id) {
     return nullptr;
 }
 
-std::string gpu_suggestion(const std::string& id) {
-    std::vector<std::string> ids;
-#ifndef VRAMCALC_PAGE_BUILD  // the page's build names no ids (core/text.hpp did_you_mean)
-    for (const auto& g : gpu_catalog()) ids.push_back(g.id);
-#endif
-    return did_you_mean(id, ids);
-}
+std::string gpu_suggestion(const std::string& id) { return did_you_mean_id(id, gpu_catalog()); }
 
 std::string unknown_gpu_message(const std::string& id) {
     return "gpu \"" + id + "\" is not in the catalog (vramcalc --list-gpus), or give inference.gpu_custom" + gpu_suggestion(id);

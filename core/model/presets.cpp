@@ -283,12 +283,6 @@ const ModelSpec* find_preset(const std::string& id) {
     return nullptr;
 }
 
-std::string preset_suggestion(const std::string& id) {
-    std::vector<std::string> ids;
-#ifndef VRAMCALC_PAGE_BUILD  // the page's build names no ids (core/text.hpp did_you_mean)
-    for (const auto& m : model_presets()) ids.push_back(m.id);
-#endif
-    return did_you_mean(id, ids);
-}
+std::string preset_suggestion(const std::string& id) { return did_you_mean_id(id, model_presets()); }
 
 }  // namespace vc

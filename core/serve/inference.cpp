@@ -1235,7 +1235,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // llama.cpp with weights or KV in system RAM: the step's bytes are the GPUs' and the host's,
         // read in turn (llamacpp_speed), so the note names both and the host's share.
         const bool host = !p.cpu_only && s.host_bytes_per_step > 0;
-        e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu->name) +
+        // Without the GPU's bandwidth (a custom GPU that leaves it out) there is no step time to bound.
+        if (s.step_s > 0)
+            e.notes.push_back(std::string("Decode is ") + (s.memory_bound ? "memory-bandwidth" : "compute") + " bound on " + (p.cpu_only ? std::string("the CPU") : p.gpu->name) +
                           (host ? " and system RAM: " + num(s.bytes_per_step) + " B per step, " + num(s.host_bytes_per_step) + " B of them from system RAM, and " +
                                       num(s.flops_per_step) + " FLOP (roofline at "
                                 : ": " + num(s.bytes_per_step) + " B and " + num(s.flops_per_step) + " FLOP per step per GPU (roofline at ") +

@@ -186,8 +186,7 @@ std::vector<Row> input_rows(const Config& cfg) {
 }
 
 std::string metric_text(const Metric& m, bool gib) {
-    const bool speed = m.key == "decode_tokens_per_s" || m.key == "decode_tokens_per_s_draft" || m.key == "decode_tokens_per_s_total" || m.key == "ttft_s" || m.key == "prefill_tokens_per_s";
-    if (speed && !(m.value > 0)) return "unknown";
+    if (m.unknown()) return "unknown";
     return format_value(m.value, m.unit, gib);
 }
 

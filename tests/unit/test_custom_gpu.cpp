@@ -89,6 +89,20 @@ TEST_CASE("custom GPU: a speed figure it leaves out is unknown, not the other bo
     e = estimate(c);
     REQUIRE(e.ok);
     CHECK(metric_text(*e.value.metric("decode_tokens_per_s"), false) == "unknown");
+    // The CLI's table says the same, names the row by the card's name, and no roofline note bounds
+    // a step it cannot time (it read "memory-bandwidth bound ...: 0 B and 0 FLOP per step").
+    c.inference.custom_gpu.name = "My card";
+    e = estimate(c);
+    REQUIRE(e.ok);
+    const std::string table = io::format_table(e.value, "", fit_gpu(c, kCustomGpuId));
+    const auto at = table.find("Decode speed per sequence");
+    REQUIRE(at != std::string::npos);
+    const std::string row = table.substr(at, table.find('\n', at) - at);
+    CHECK(row.find("unknown") != std::string::npos);
+    CHECK_THAT(table, Catch::Contains("  My card "));
+    CHECK_THAT(table, !Catch::Contains("  custom "));
+    CHECK_THAT(table, !Catch::Contains("bound on"));
+    CHECK_THAT(table, !Catch::Contains("0 tokens/s"));
     // With both figures the speeds are back.
     c.inference.custom_gpu.bandwidth_gbps = 1008;
     c.inference.custom_gpu.bf16_tflops = 165;
