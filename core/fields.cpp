@@ -304,7 +304,8 @@ constexpr FieldDef kConfigTable[] = {
             .range(0, 1e9, "sequences"),
         Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute),
              "activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, "
-             "hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), else none"),
+             "hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), full for every run under trl "
+             "(SFTConfig's gradient_checkpointing defaults to true), else none"),
         Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
              "attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and "
              "sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads"),
@@ -325,12 +326,13 @@ constexpr FieldDef kConfigTable[] = {
              "optimizer state and FP32 master in host RAM (ZeRO-Offload, FSDP CPU offload)"),
         Bool("training.offload_params", AT(training.offload_params), "parameters in host RAM, gathered per layer (needs zero3)"),
         Text("training.profile", AT(training.profile), "framework behaviours (docs/training.md, \"Framework profiles\")")
-            .accepts("hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune"),
+            .accepts("hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune, trl"),
         Tog("training.compile", AT(training.compile), "torch.compile fusions on or off; null: the profile"),
         Tog("training.logits_fp32", AT(training.logits_fp32), "the loss upcasts logits to FP32; null: the profile"),
         Tog("training.compile_loss", AT(training.compile_loss),
             "the loss under torch.compile (torchtitan since April 2025, torchtune compile=True): 16-bit loss buffers; null: the profile (off)"),
-        Num("training.loss_chunk_tokens", AT(training.loss_chunk_tokens), "chunked cross-entropy: tokens per chunk (0: off, -1: the profile)")
+        Num("training.loss_chunk_tokens", AT(training.loss_chunk_tokens),
+            "chunked cross-entropy: tokens per chunk (0: off, -1: the profile; trl: 256, its chunked_nll loss, 0 for loss_type nll)")
             .range(-1, 17592186044416.0, "tokens"),
         Tog("training.keeps_logits", AT(training.keeps_logits),
             "the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no)"),
@@ -358,6 +360,9 @@ constexpr FieldDef kConfigTable[] = {
         Tog("training.lora.upcast_frozen", AT(training.lora.upcast_frozen),
             "a quantized base's embedding, LM head and norms in FP32, and so its hidden states (peft's prepare_model_for_kbit_training); "
             "null: the profile (hf-trainer, hf-legacy, torch-compile: yes)"),
+        Tog("training.lora.adapters_bf16", AT(training.lora.adapters_bf16),
+            "a quantized base's adapters cast to BF16: BF16 weights, gradients and AdamW moments, no FP32 master (TRL 0.26 and later); "
+            "null: the profile (trl: yes)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")

@@ -744,6 +744,7 @@ bool training_inputs(App& a) {
                 changed |= choice(m, {"training.lora.dequant_fp16", "4-bit base from FP16", nullptr}, kToggles, t.lora.dequant_fp16, true);
                 changed |= choice(m, {"training.lora.unchunked_quantize", "Unchunked NF4 init", nullptr}, kToggles, t.lora.unchunked_quantize, true);
                 changed |= choice(m, {"training.lora.upcast_frozen", "FP32 embedding, head, norms", nullptr}, kToggles, t.lora.upcast_frozen, true);
+                changed |= choice(m, {"training.lora.adapters_bf16", "BF16 adapters", nullptr}, kToggles, t.lora.adapters_bf16, true);
             }
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);

@@ -126,6 +126,8 @@ bool check_setup_ranges(const Config& cfg, Error& err) {
 }  // namespace
 
 int gradient_bytes(const TrainingInputs& in, const ProfileBehaviour& profile) {
+    // A quantized base whose adapters the stack casts to BF16 (qlora_adapters_bf16): BF16 gradients.
+    if (quantized_base(in) && toggle(in.lora.adapters_bf16, profile.qlora_adapters_bf16)) return 2;
     if (trainable_params_fp32(in.precision, profile)) return 4;
     return toggle(in.grad_fp32, is_mixed(in.precision) && profile.grad_fp32_default) ? 4 : 2;
 }
@@ -169,6 +171,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.profile.qlora_dequant_fp16 = toggle(in.lora.dequant_fp16, s.profile.qlora_dequant_fp16);
     s.profile.qlora_unchunked_init = toggle(in.lora.unchunked_quantize, s.profile.qlora_unchunked_init);
     s.profile.kbit_upcasts_frozen = toggle(in.lora.upcast_frozen, s.profile.kbit_upcasts_frozen);
+    s.profile.qlora_adapters_bf16 = toggle(in.lora.adapters_bf16, s.profile.qlora_adapters_bf16);
     if (in.keeps_logits != Toggle::Auto) s.profile.loss_frees_logits = in.keeps_logits == Toggle::Off;
     s.context_lazy = toggle(cfg.runtime.lazy_loading, s.profile.lazy_module_loading);
     if (s.rt.cuda_context_bytes < 0) {
@@ -266,7 +269,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
 
     // Fine-tuning.
     s.lora = in.finetune != FinetuneMethod::Full;
-    s.qlora = in.finetune == FinetuneMethod::Qlora || (s.lora && in.lora.quant != BaseQuant::None);
+    s.qlora = quantized_base(in);
     if (s.lora) {
         if (!check_members({{"training.lora.rank", in.lora.rank},
                             {"training.lora.dropout", in.lora.dropout},
@@ -301,10 +304,13 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.residual = (s.fp32 || s.autocast_active || s.upcast_frozen) ? 4 : 2;
     const bool params_fp32 = trainable_params_fp32(prec, s.profile);
     s.weight_bytes = s.lora ? (s.upcast_frozen ? 4 : s.compute_bytes) : (params_fp32 ? 4 : 2);
-    s.adapter_bytes = params_fp32 ? 4 : 2;
+    // TRL casts a quantized base's adapters to BF16 in every precision (qlora_adapters_bf16): the
+    // parameters themselves, so no FP32 master and torch AdamW's moments in BF16.
+    s.adapters_bf16 = s.qlora && s.profile.qlora_adapters_bf16;
+    s.adapter_bytes = (params_fp32 && !s.adapters_bf16) ? 4 : 2;
     const double trainable_bytes = s.lora ? s.adapter_bytes : s.weight_bytes;
     s.grad_bytes = gradient_bytes(in, s.profile);
-    s.master_bytes = (s.mixed && trainable_bytes < 4) ? 4 : 0;
+    s.master_bytes = (s.mixed && trainable_bytes < 4 && !s.adapters_bf16) ? 4 : 0;
     s.state_bytes = (trainable_bytes == 4 || s.master_bytes > 0) ? 4 : 2;
     if (s.qlora) {
         const BaseQuant base_quant = in.lora.quant == BaseQuant::None ? BaseQuant::Nf4 : in.lora.quant;
@@ -324,10 +330,16 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     if ((s.attention == AttentionKernel::Fa2 || s.attention == AttentionKernel::SdpaGqa) && !s.profile.hf_attention)
         return fail("training.attention", std::string("\"") + (s.attention == AttentionKernel::Fa2 ? "fa2" : "sdpa-gqa") +
                                               "\" is a transformers attention implementation (profiles hf-trainer, torch-compile, "
-                                              "deepspeed); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
+                                              "deepspeed, trl); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
     s.recompute = resolved_recompute(in);
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
+    // The chunked loss reads the head's weight directly, so TRL refuses an adapter on it
+    // (huggingface/trl@35def3e sft_trainer.py:1312-1318, a ValueError naming loss_type "nll").
+    if (checkpointed_loss(s) && s.lora && (in.lora.targets & kLoraHead))
+        return fail("training.lora.targets", std::string("must leave out the LM head under profile ") + s.profile.id +
+                                                 "'s chunked loss (TRL's loss_type \"chunked_nll\" refuses an lm_head adapter); "
+                                                 "set training.loss_chunk_tokens 0 (loss_type \"nll\") to adapt the head");
     (void)kBnb8bitBlock;
     return Outcome<TrainingSetup>::success(s);
 }
@@ -547,6 +559,7 @@ struct MicroBatchActivations {
     double in_flight = 1;   // micro-batches whose activations the first stage holds
     double logits = 0;      // last stage: logits and the loss's buffers
     double logits_kept = 0; // the part of them the loop keeps beside the recompute (kept_logits_buffers)
+    bool logits_freed = false; // the loss frees all of it before the last layer's recompute (loss_frees_logits)
 };
 
 MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingParts& parts) {
@@ -611,7 +624,39 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         const bool chunked = chunk > 0 && tokens > chunk;
         // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
         const double softcap = m.final_softcap > 0 ? s.compute_bytes : 0;
-        if (profile.compile_loss) {
+        if (checkpointed_loss(s)) {
+            // TRL's chunked_nll: each chunk of `chunk` valid tokens runs `h.float() @ w.float().t()`,
+            // log-softmax and nll_loss under torch.utils.checkpoint (non-reentrant), so no chunk's
+            // buffers outlive its own forward or backward (huggingface/trl@35def3e sft_trainer.py:98-114,
+            // 212-226). Under autocast (HF Trainer's bf16/fp16 via accelerate) the matmul casts both
+            // operands back to the compute dtype: the chunk's logits are 16-bit and log-softmax (an
+            // autocast FP32 op) returns FP32; without it the logits are FP32. At a chunk's backward: its
+            // logits (the matmul's dtype), tanh's output when soft-capped, and the loss's FP32 buffers
+            // (saved log-probabilities, nll_loss's gradient, log-softmax's gradient). The entropy's exp and
+            // product (FP32, sft_trainer.py:113) live only in the chunk's forward and recompute, before
+            // its gradients exist, and the argmax is one integer a token.
+            const bool autocast_matmul = s.mixed && profile.autocast && s.compute_bytes < 4;
+            const double logit_bytes = autocast_matmul ? s.compute_bytes : 4;
+            parts.loss_checkpointed = true;
+            parts.logits_tokens = std::min(chunk, tokens);
+            parts.logits_bytes_per_value = logit_bytes + (softcap > 0 ? logit_bytes : 0) + profile.loss_buffers * 4;
+            // The head weight: `w.float()` copies a 16-bit weight to FP32, and autocast's matmul casts that
+            // copy back to the compute dtype (autocast caches casts of FP32 leaves only), both alive at the
+            // call; the matmul saves the copy it multiplied (the 16-bit cast, else the FP32 copy, else the
+            // FP32 weight itself) from the chunk's recompute to its backward.
+            // A trainable FP32 head (full fine-tuning under autocast) is a leaf that requires grad: `w.float()`
+            // is the parameter itself and autocast caches its cast, which autocast_copies already counts.
+            const bool cached = s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3;
+            const double head = static_cast<double>(m.vocab) / s.tp * h;
+            const double fp32_copy = s.weight_bytes < 4 ? 4 : 0;
+            const double cast = autocast_matmul && !cached ? s.compute_bytes : 0;
+            parts.loss_head_at_cast = head * (fp32_copy + cast);
+            parts.loss_head_saved = head * (cast > 0 || cached ? cast : fp32_copy);
+            // The hidden states sorted valid-first (`hidden = hidden[order]`, sft_trainer.py:203), the chunks'
+            // checkpoint inputs through backward, and their gradient: 2 copies of t x h in the stream's dtype.
+            parts.loss_hidden = 2 * tokens * h * s.residual;
+            a.logits_freed = true;
+        } else if (profile.compile_loss) {
             // The compiled loss saves the held 16-bit logits themselves (so at least one buffer is
             // held) and writes a 16-bit gradient; chunked (one compiled call per chunk, torchtune's
             // CEWithChunkedOutputLoss), autograd runs the chunks' loss backwards one after another:
@@ -635,6 +680,10 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         }
     }
     a.logits = parts.logits_tokens * parts.logits_vocab * parts.logits_bytes_per_value;
+    // The checkpointed chunked loss: the larger of the head weight's copies at the cast and a chunk's
+    // backward (its saved copy beside the chunk's buffers), over the sorted hidden states.
+    if (parts.loss_checkpointed)
+        a.logits = std::max(parts.loss_head_at_cast, parts.loss_head_saved + a.logits) + parts.loss_hidden;
     return a;
 }
 
@@ -765,7 +814,8 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
     // compute dtype on every call (autocast caches only FP32 leaves that require grad: PyTorch
     // aten/src/ATen/autocast_mode.cpp cached_cast at cfed411) and the matmul keeps that copy for its
     // input's gradient, from the head's forward to its backward.
-    const bool head_fp32 = last && s.upcast_frozen && s.mixed && profile.autocast && !profile.qlora_quantizes_head;
+    // The checkpointed chunked loss never calls the head (its own copies are in the loss's bytes).
+    const bool head_fp32 = last && s.upcast_frozen && s.mixed && profile.autocast && !profile.qlora_quantizes_head && !checkpointed_loss(s);
     parts.head_cast = head_fp32 ? sp.head * compute_bytes : 0;
     return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + parts.head_cast +
            s.rt.library_workspace_bytes;
@@ -824,7 +874,7 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
     // layer: when the loss frees the logits, the recompute adds only what exceeds them; when the loop
     // keeps a copy (logits_kept), only what exceeds the rest, which the loss's backward freed.
     parts.recompute_counted = parts.recompute_transient;
-    if (last && s.profile.loss_frees_logits) parts.recompute_counted = std::max(0.0, parts.recompute_transient - a.logits);
+    if (last && (s.profile.loss_frees_logits || a.logits_freed)) parts.recompute_counted = std::max(0.0, parts.recompute_transient - a.logits);
     else if (last && a.logits_kept > 0) parts.recompute_counted = std::max(0.0, parts.recompute_transient - (a.logits - a.logits_kept));
     double acts = micro_batches * parts.stage_act_one_mb + parts.recompute_counted + parts.retained_graph;
     if (first) acts += micro_batches * a.edge_first;
@@ -839,6 +889,10 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
 }
 
 }  // namespace
+
+bool checkpointed_loss(const TrainingSetup& s) {
+    return s.profile.loss_chunks_checkpointed && s.profile.loss_chunk_tokens > 0 && s.in.head == OutputHead::LanguageModel;
+}
 
 bool pp_unsharded(const TrainingSetup& s) {
     return s.profile.pp_keeps_unsharded && s.pp > 1 && s.in.sharding == Sharding::Zero3 && s.dp_shard > 1;

@@ -57,7 +57,8 @@ enum class Sharding {
 };
 
 // Auto: the profile's default (resolved_recompute): full where the stack turns checkpointing on by
-// itself (peft's prepare_model_for_kbit_training for a quantized base), none otherwise.
+// itself (peft's prepare_model_for_kbit_training for a quantized base; TRL's SFTConfig for every run),
+// none otherwise.
 enum class Recompute { None, Selective, Full, Auto };
 // Auto: the profile's default. Flash: FlashAttention/SDPA on the K and V the stack hands it (repeated
 // to every query head where the profile's gqa_expand_kv says so). Fa2: transformers'
@@ -114,6 +115,10 @@ struct LoraInputs {
     // weight to FP32: the embedding, an unquantized LM head, the norms (INT8 weights are int8, not
     // cast). The hidden states then stay FP32 between layers. Auto: the profile (kbit_upcasts_frozen).
     Toggle upcast_frozen = Toggle::Auto;
+    // A quantized base's adapters in BF16 rather than FP32: BF16 adapter weights, gradients and torch
+    // AdamW moments, no FP32 master (TRL's SFTTrainer 0.26 and later casts them). Auto: the profile
+    // (qlora_adapters_bf16: trl).
+    Toggle adapters_bf16 = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -205,6 +210,15 @@ struct ProfileBehaviour {
     // param.data = param.data.to(torch.float32)`), for bitsandbytes-quantized models (GPTQ, AQLM, EETQ,
     // HQQ and torchao are skipped). TrainingInputs lora.upcast_frozen overrides.
     bool kbit_upcasts_frozen = false;
+    // Recomputation when training.recompute is auto, for every run: full. TRL's SFTConfig turns
+    // gradient checkpointing on by default since 0.22 (huggingface/trl@35def3e, v1.9.0,
+    // trl/trainer/base_config.py:61-62: `gradient_checkpointing: bool = field(default=True, ...)`).
+    bool checkpoints_by_default = false;
+    // A quantized base's trainable adapters cast to BF16 (no FP32 master, BF16 gradients, torch AdamW's
+    // moments in the parameters' dtype): TRL's SFTTrainer since 0.26 (huggingface/trl@35def3e
+    // trl/trainer/sft_trainer.py:1127-1130: `if _is_quantized_model: ... param.data = param.data.to(
+    // torch.bfloat16)` for every parameter that requires grad). TrainingInputs lora.adapters_bf16 overrides.
+    bool qlora_adapters_bf16 = false;
     // Attention and layers
     AttentionKernel attention = AttentionKernel::Flash;  // default kernel (Flash = FlashAttention/SDPA: no s^2 terms)
     bool eager_rmsnorm = true;          // RMSNorm in eager PyTorch: an FP32 copy of its input is saved
@@ -239,6 +253,11 @@ struct ProfileBehaviour {
     // Logits and loss
     bool logits_fp32 = true;            // the loss upcasts logits to FP32
     double loss_chunk_tokens = 0;       // chunked cross-entropy: tokens per chunk (0: off)
+    bool loss_chunks_checkpointed = false; // the chunked loss (loss_chunk_tokens) runs each chunk's head matmul and
+                                        // cross-entropy under torch.utils.checkpoint, skipping ignored tokens: no
+                                        // full logits or loss buffers, one chunk's at a time; each chunk upcasts the
+                                        // head weight (`h.float() @ w.float().t()`, TRL's chunked_nll loss,
+                                        // huggingface/trl@35def3e trl/trainer/sft_trainer.py:98-114, 203-226)
     bool compile_loss = false;          // the loss under torch.compile: the upcast fused, 16-bit buffers only
                                         // (torchtitan since PR #1033 and torchtune with compile=True do it,
                                         // but the calibration rows predate it: off in every profile)
@@ -298,8 +317,12 @@ const ProfileBehaviour* find_training_profile(const std::string& id);
 // The recomputation a run uses: training.recompute, or for auto the profile's default (full for a
 // quantized base under a profile with kbit_checkpointing, else none). An unknown profile: none.
 Recompute resolved_recompute(const TrainingInputs& in);
+// A quantized base: QLoRA, or LoRA over NF4, FP4 or INT8.
+bool quantized_base(const TrainingInputs& in);
 // Whether auto resolved to full by the profile's kbit_checkpointing rule (the result notes it).
 bool recompute_from_kbit_rule(const TrainingInputs& in);
+// Whether auto resolved to full because the profile checkpoints every run (checkpoints_by_default).
+bool recompute_from_profile_default(const TrainingInputs& in);
 // Bytes per gradient value the setup holds and data parallelism reduces (trainable parameters,
 // LoRA adapters included): 4 with FP32 trainable params (FP32 training; mixed precision under
 // torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.

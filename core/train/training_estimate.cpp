@@ -112,7 +112,7 @@ std::string activations_formula(const TrainingSetup& s, const TrainingParts& par
     if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
     if (parts.recompute_transient > 0 && parts.recompute_counted < parts.recompute_transient)
         f += " + one layer recomputed " + bytes_gb(parts.recompute_transient) +
-             (s.profile.loss_frees_logits ? " after the loss freed the logits (" + bytes_gb(parts.recompute_counted) + " above them)"
+             (s.profile.loss_frees_logits || parts.loss_checkpointed ? " after the loss freed the logits (" + bytes_gb(parts.recompute_counted) + " above them)"
                                           : " beside the loop's kept logits (" + bytes_gb(parts.recompute_counted) + " above the loss's backward)");
     else if (parts.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(parts.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
@@ -124,9 +124,15 @@ std::string logits_formula(const TrainingSetup& s, const TrainingParts& parts, c
     if (r.logits_loss == 0 && !r.peak_in_optimizer_step) return "0 (not the last pipeline stage)";
     std::string f = fnum(parts.logits_tokens) + " tokens x " + fnum(parts.logits_vocab) +
                     (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(parts.logits_bytes_per_value) + " B";
-    if (s.in.head == OutputHead::LanguageModel)
+    if (parts.loss_checkpointed) {
+        // One chunk's buffers, the head weight's copies, the sorted hidden states (TRL's chunked_nll).
+        f += " (one chunk of " + fnum(s.profile.loss_chunk_tokens) + " valid tokens under checkpoint: its logits and FP32 loss)";
+        f = "max(head copies at the cast " + bytes_gb(parts.loss_head_at_cast) + ", the saved copy " + bytes_gb(parts.loss_head_saved) +
+            " + " + f + ") + sorted hidden states and their gradient " + bytes_gb(parts.loss_hidden);
+    } else if (s.in.head == OutputHead::LanguageModel) {
         f += std::string(" (") + (s.profile.compile_loss ? "compiled loss" : s.profile.logits_fp32 ? "FP32 loss" : "16-bit loss") +
              (s.profile.loss_chunk_tokens > 0 ? ", chunked by " + fnum(s.profile.loss_chunk_tokens) + " tokens" : "") + ")";
+    }
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
     return f;
 }
@@ -217,6 +223,23 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           std::string(s.profile.id) + " runs on a quantized base, turns gradient checkpointing on "
                           "(use_gradient_checkpointing=True by default); set training.recompute \"none\" if your script "
                           "passes use_gradient_checkpointing=False.");
+    else if (recompute_from_profile_default(s.in))
+        e.notes.push_back("Full recomputation (training.recompute auto): TRL's SFTConfig defaults gradient_checkpointing to True "
+                          "(0.22 and later); set training.recompute \"none\" if your SFTConfig passes gradient_checkpointing=False.");
+    if (p.loss_checkpointed) {
+        // The head's copies a chunk makes (none where autocast's cached cast of a trainable FP32 head serves).
+        const std::string copies = s.weight_bytes < 4 ? (p.loss_head_at_cast > p.loss_head_saved ? "FP32 copy (w.float()) and autocast's 16-bit cast of it"
+                                                                                                  : "FP32 copy (w.float())")
+                                                      : "16-bit autocast cast";
+        e.notes.push_back("Loss: TRL's chunked_nll (SFTConfig's loss_type default since 1.7), " + fnum(s.profile.loss_chunk_tokens) +
+                          " valid tokens at a time under checkpoint, so the full logits never exist" +
+                          (p.loss_head_at_cast > 0 ? "; each chunk makes the LM head's " + copies + ", " + bytes_gb(p.loss_head_at_cast) + " at the cast" : "") +
+                          "; set training.loss_chunk_tokens 0 for loss_type \"nll\" (TRL 1.6 and earlier).");
+    }
+    if (s.adapters_bf16)
+        e.notes.push_back(std::string("Adapters in BF16 (training.lora.adapters_bf16 ") + (s.in.lora.adapters_bf16 == Toggle::Auto ? "auto" : "true") +
+                          "): TRL's SFTTrainer (0.26 and later) casts a quantized model's trainable parameters to BF16, so their "
+                          "gradients and AdamW moments are BF16 and there is no FP32 master; set it false for TRL 0.25 and earlier.");
     if (s.upcast_frozen) {
         // What the cast adds to the weights on this GPU (the shards divide them under ZeRO-3, offload moves them).
         const double extra = p.weights_full > 0 ? p.stage_unquantized * (s.weight_bytes - s.compute_bytes) * r.weights / p.weights_full : 0;

@@ -29,6 +29,7 @@ struct TrainingSetup {
     bool mixed = false, pure16 = false, fp8 = false, fp32 = false;
     bool lora = false, qlora = false, autocast_active = false;
     bool upcast_frozen = false;   // a quantized base's unquantized parameters in FP32 (peft; profile.kbit_upcasts_frozen)
+    bool adapters_bf16 = false;   // a quantized base's adapters in BF16, no master (profile.qlora_adapters_bf16)
     double compute_bytes = 2;     // bytes of an activation value (the compute dtype)
     double residual = 2;          // residual stream (FP32 under autocast with FP32 params)
     double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized (FP32 with upcast_frozen)
@@ -59,6 +60,11 @@ struct TrainingParts {
     double logits_tokens = 0, logits_vocab = 0, logits_bytes_per_value = 0;
     double autocast_copies = 0, gather = 0, dequant = 0, fp8_copies = 0, comm_buckets = 0, ddp_copy = 0;
     double head_cast = 0;                       // the FP32 LM head's 16-bit autocast copy (upcast_frozen)
+    // The checkpointed chunked loss (loss_chunks_checkpointed, TRL's chunked_nll): the head weight's copies
+    // a chunk makes (its FP32 upcast and autocast's 16-bit cast, alive together at the matmul; the one
+    // the matmul saves), the sorted hidden states and their gradient; the logits_* above are one chunk's.
+    bool loss_checkpointed = false;
+    double loss_head_at_cast = 0, loss_head_saved = 0, loss_hidden = 0;
     double dequant_values = 0, dequant_bytes_per_value = 0;  // QLoRA: the largest 4-bit matrix, bytes per value dequantized
     double adafactor_state = 0;
     bool grads_at_peak = true;
@@ -70,5 +76,9 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts);
 // FSDP under pipeline parallelism in a stack that keeps the stage gathered between micro-batches
 // (ProfileBehaviour::pp_keeps_unsharded): gradients unsharded, the whole stage gathered.
 bool pp_unsharded(const TrainingSetup& s);
+
+// The loss runs chunked under checkpoint (ProfileBehaviour::loss_chunks_checkpointed with
+// loss_chunk_tokens > 0, a language-model head): TRL's chunked_nll.
+bool checkpointed_loss(const TrainingSetup& s);
 
 }  // namespace vc

@@ -7,6 +7,10 @@
 namespace vc {
 namespace {
 
+// TRL's chunked_nll loss: valid tokens per chunk. Source: huggingface/trl@35def3e (v1.9.0)
+// trl/trainer/sft_trainer.py:85, `_CHUNKED_LM_HEAD_CHUNK_SIZE = 256`. Override: training.loss_chunk_tokens.
+constexpr double kTrlLossChunkTokens = 256;
+
 // Hugging Face Trainer on PyTorch 2.x, eager: the defaults of ProfileBehaviour.
 ProfileBehaviour hf_trainer() {
     ProfileBehaviour p;
@@ -240,11 +244,41 @@ ProfileBehaviour torchtune() {
     return p;
 }
 
+// TRL's SFTTrainer (the current release, 1.9.0, July 2026; from 1.7.0 for the loss): an HF Trainer
+// subclass, so the model and the loop are hf-trainer's; what its SFTConfig and its model preparation change.
+ProfileBehaviour trl() {
+    ProfileBehaviour p = hf_trainer();
+    p.id = "trl";
+    p.label = "TRL SFTTrainer (HF Trainer + peft)";
+    p.description =
+        "Hugging Face TRL's SFTTrainer (1.7 and later) over the HF Trainer: SFTConfig checkpoints every run by default, "
+        "the default chunked_nll loss computes the head and cross-entropy 256 valid tokens at a time under checkpoint "
+        "(no full logits; each chunk upcasts the head weight to FP32), a quantized base keeps its 16-bit embedding, "
+        "head and norms (no peft cast) and trains BF16 adapters; otherwise as hf-trainer.";
+    // SFTConfig (via TRL's _BaseConfig) defaults gradient_checkpointing to True since 0.22
+    // (huggingface/trl@35def3e trl/trainer/base_config.py:61-62; sft_config.py:135 lists it).
+    p.checkpoints_by_default = true;
+    p.kbit_checkpointing = false;  // no peft prepare_model_for_kbit_training since 0.26 (below)
+    // From 0.26 (PR #4577) SFTTrainer calls neither peft's prepare_model_for_kbit_training nor its own
+    // cast: 0.7.5-0.24 cast embedding and head back to BF16 and kept the norms FP32 (trl@9000c02
+    // trl/models/utils.py prepare_peft_model, peft_module_casting_to_bf16); 0.25 cast only the norms.
+    p.kbit_upcasts_frozen = false;
+    // ... and casts a 4-/8-bit model's trainable parameters to BF16 (trl@35def3e sft_trainer.py:1127-1130).
+    p.qlora_adapters_bf16 = true;
+    // SFTConfig.loss_type defaults to "chunked_nll" since 1.7.0 (trl@35def3e sft_config.py:334-336, "nll"
+    // with use_liger_kernel): _CHUNKED_LM_HEAD_CHUNK_SIZE = 256 valid tokens (sft_trainer.py:85), each
+    // chunk's `h.float() @ w.float().t()`, log-softmax and nll_loss under torch.utils.checkpoint
+    // (sft_trainer.py:98-114, 212-226). training.loss_chunk_tokens 0 is loss_type "nll" (TRL <= 1.6).
+    p.loss_chunk_tokens = kTrlLossChunkTokens;
+    p.loss_chunks_checkpointed = true;
+    return p;
+}
+
 }  // namespace
 
 const std::vector<ProfileBehaviour>& training_profiles() {
     static const std::vector<ProfileBehaviour> profiles = {hf_trainer(), hf_legacy(), torch_compile(), torchtitan(),
-                                                           megatron(),   deepspeed(), litgpt(),        torchtune()};
+                                                           megatron(),   deepspeed(), litgpt(),        torchtune(), trl()};
     return profiles;
 }
 
@@ -254,16 +288,25 @@ const ProfileBehaviour* find_training_profile(const std::string& id) {
     return nullptr;
 }
 
+bool quantized_base(const TrainingInputs& in) {
+    return in.finetune == FinetuneMethod::Qlora || (in.finetune == FinetuneMethod::Lora && in.lora.quant != BaseQuant::None);
+}
+
 bool recompute_from_kbit_rule(const TrainingInputs& in) {
     if (in.recompute != Recompute::Auto) return false;
-    const bool quantized_base = in.finetune == FinetuneMethod::Qlora || (in.finetune == FinetuneMethod::Lora && in.lora.quant != BaseQuant::None);
     const ProfileBehaviour* p = find_training_profile(in.profile);
-    return quantized_base && p && p->kbit_checkpointing;
+    return quantized_base(in) && p && p->kbit_checkpointing;
+}
+
+bool recompute_from_profile_default(const TrainingInputs& in) {
+    if (in.recompute != Recompute::Auto) return false;
+    const ProfileBehaviour* p = find_training_profile(in.profile);
+    return p && p->checkpoints_by_default;
 }
 
 Recompute resolved_recompute(const TrainingInputs& in) {
     if (in.recompute != Recompute::Auto) return in.recompute;
-    return recompute_from_kbit_rule(in) ? Recompute::Full : Recompute::None;
+    return recompute_from_profile_default(in) || recompute_from_kbit_rule(in) ? Recompute::Full : Recompute::None;
 }
 
 }  // namespace vc

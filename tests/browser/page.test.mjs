@@ -434,7 +434,8 @@ test('QLoRA: the framework-version toggles under MORE INPUTS; the previous step\
     const kept = s.result.breakdown.activations;
     await w.inView('more/training_more');
     await w.click('more/training_more');
-    for (const id of ['training.lora.previous_graph', 'training.lora.dequant_fp16', 'training.lora.unchunked_quantize', 'training.lora.upcast_frozen'])
+    for (const id of ['training.lora.previous_graph', 'training.lora.dequant_fp16', 'training.lora.unchunked_quantize', 'training.lora.upcast_frozen',
+        'training.lora.adapters_bf16'])
         assert.ok(await w.hook('widget', `${id}/off`), `${id} has a row`);
     assert.equal(await w.hook('widget', 'training.keeps_logits/off'), null, 'no recomputation: the logits toggle is hidden');
     await w.inView('training.lora.previous_graph/off');
@@ -444,6 +445,22 @@ test('QLoRA: the framework-version toggles under MORE INPUTS; the previous step\
     // The second copy: 32 layers x 512 tokens x 2 B x (gate/up's input 4,096 + down's 14,336) = 603,979,776 B.
     assert.equal(kept - s.result.breakdown.activations, 32 * 512 * 2 * (4096 + 14336));
     assert.match(s.fragment, /training\.lora\.previous_graph=false/);
+    await other.close();
+});
+
+test('the profile combo lists the engine\'s profiles: picking TRL SFTTrainer gives its QLoRA figures by hand', async () => {
+    const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=qlora' +
+        '&batch=1&seq=2048&gpu=rtx-4090-24gb');
+    assert.equal((await w.state()).inputs.training.profile, 'hf-trainer');
+    await w.inView('training.profile');
+    await w.pick('training.profile', 'training.profile/trl');
+    const s = await w.state();
+    assert.equal(s.inputs.training.profile, 'trl');
+    assert.match(s.fragment, /training\.profile=trl/);
+    // No peft cast, BF16 adapters: 3,600,416,768 + 1,050,939,392 x 2 + 6,815,744 x 2 B; the chunked loss:
+    // 128,256 x 4,096 x 6 B at a chunk's cast + 2 x 2,048 x 4,096 x 2 B of sorted hidden states.
+    assert.equal(s.result.breakdown.weights, 5715927040);
+    assert.equal(s.result.breakdown.logits_loss, 128256 * 4096 * 6 + 2 * 2048 * 4096 * 2);
     await other.close();
 });
 

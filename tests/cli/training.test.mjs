@@ -209,6 +209,34 @@ test('QLoRA under hf-trainer: peft\'s FP32 cast of the embedding, head and norms
   assert.match(bad.err, /training\.lora\.upcast_frozen/);
 });
 
+test('profile trl (TRL SFTTrainer): Llama-3.1-8B QLoRA r16, 1 x 2048 on an RTX 4090, by hand against hf-trainer; listed where a wrong profile is refused', () => {
+  const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b', '--batch', '1', '--seq', '2048',
+    '--set', 'training.finetune="qlora"', '--gpu', 'rtx-4090-24gb', '--format', 'json'];
+  const hf = JSON.parse(run(args).out);
+  const trl = JSON.parse(run([...args, '--set', 'training.profile="trl"']).out);
+  // No peft cast and BF16 adapters: 3,600,416,768 + 1,050,939,392 x 2 + 6,815,744 x 2 = 5,715,927,040 B; AdamW 6,815,744 x 4 B.
+  assert.equal(trl.breakdown.weights, 5715927040);
+  assert.equal(trl.breakdown.optimizer, 6815744 * 4);
+  // The chunked loss: the head's FP32 copy and its BF16 cast, 128,256 x 4,096 x 6 B, + the sorted hidden states and
+  // their gradient 2 x 2,048 x 4,096 x 2 B, against hf-trainer's 2,048 x 128,256 x 12 B.
+  assert.equal(trl.breakdown.logits_loss, 128256 * 4096 * 6 + 2 * 2048 * 4096 * 2);
+  assert.equal(hf.breakdown.logits_loss, 2048 * 128256 * 12);
+  // Checkpointing on (SFTConfig): 32 BF16 layer inputs + the final norm's FP32 copy.
+  assert.equal(trl.breakdown.activations, 32 * 2048 * 4096 * 2 + 2048 * 4096 * 4);
+  assert.ok(trl.notes.some((n) => n.includes('SFTConfig defaults gradient_checkpointing to True')), trl.notes.join('\n'));
+  assert.ok(trl.notes.some((n) => n.includes("TRL's chunked_nll")));
+  // 10.35 GB against 14.67 GB on nvidia-smi.
+  assert.equal((trl.total_bytes / 1e9).toFixed(2), '10.35');
+  assert.equal((hf.total_bytes / 1e9).toFixed(2), '14.67');
+  // loss_type "nll" (training.loss_chunk_tokens 0): hf-trainer's loss bytes.
+  const nll = JSON.parse(run([...args, '--set', 'training.profile="trl"', '--set', 'training.loss_chunk_tokens=0']).out);
+  assert.equal(nll.breakdown.logits_loss, hf.breakdown.logits_loss);
+  // A wrong profile lists trl among the accepted ones.
+  const bad = run([...args, '--set', 'training.profile="sft"']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /training\.profile.*torchtune, trl/);
+});
+
 test('hostile shapes name the field and its range in its unit: seq "nan" (a string), a LoRA rank above the hidden size', () => {
   const base = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b'];
   let r = run([...base, '--seq', 'nan']);

@@ -436,6 +436,26 @@ test('GPU counts mean one thing in the library: training rows are solve min_gpus
     assert.equal(m2.mac_needed_bytes, smallest);
 });
 
+test('profile trl: TRL\'s SFTTrainer by hand (Llama-3.1-8B QLoRA, 1 x 2048), as the CLI gives it; lora.adapters_bf16 overrides, a wrong value names the field', () => {
+    const config = (profile, lora = {}) => ({
+        method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048, gpu: 'rtx-4090-24gb',
+        training: { finetune: 'qlora', profile, lora },
+    });
+    const trl = vc.estimate(config('trl'));
+    const part = (e, key) => e.components.find((c) => c.key === key).bytes;
+    // 3,600,416,768 NF4 + 1,050,939,392 x 2 (no peft cast) + 6,815,744 x 2 (BF16 adapters) = 5,715,927,040 B.
+    assert.equal(part(trl, 'weights'), 5715927040);
+    // The chunked loss: 128,256 x 4,096 x (4 + 2) B at a chunk's cast + 2 x 2,048 x 4,096 x 2 B of hidden states.
+    assert.equal(part(trl, 'logits_loss'), 128256 * 4096 * 6 + 2 * 2048 * 4096 * 2);
+    // FP32 adapters (TRL 0.25 and earlier): 6,815,744 x 2 B more weights.
+    assert.equal(part(vc.estimate(config('trl', { adapters_bf16: false })), 'weights') - part(trl, 'weights'), 6815744 * 2);
+    assert.equal(vc.resolveConfig(config('trl')).training.lora.adapters_bf16, null);
+    assert.deepEqual(trl, cli(config('trl')).json);
+    const e = vc.estimate(config('trl', { adapters_bf16: 'maybe' }));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.lora.adapters_bf16');
+});
+
 test('training.lora.upcast_frozen: peft\'s FP32 embedding, head and norms by hand, as the CLI gives them; a wrong value names the field', () => {
     const config = (upcast_frozen, profile = 'hf-trainer') => ({
         method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048,

@@ -939,3 +939,170 @@ TEST_CASE("gpt-oss trains with eager attention under the transformers profiles (
     // Stacks with their own attention keep their default.
     CHECK(layer_bytes("gpt-oss-20b", 2048, "megatron", "auto") == layer_bytes("gpt-oss-20b", 2048, "megatron", "flash"));
 }
+
+namespace {
+
+// The trl profile (TRL's SFTTrainer over the HF Trainer), by hand. Sources: huggingface/trl@35def3e
+// (v1.9.0): trl/trainer/base_config.py:61-62 (gradient_checkpointing True), sft_config.py:334-336
+// (loss_type "chunked_nll"), sft_trainer.py:85 (256-token chunks), :98-114 (`h.float() @ w.float().t()`
+// per chunk), :1127-1130 (a quantized model's adapters in BF16).
+// Llama-3.1-8B QLoRA as llama31_8b_qlora, on an RTX 4090, under `profile`; `extra` adds training members.
+Config qlora_4090(const char* profile, const char* extra = "") {
+    const std::string members = std::string(R"(,"profile":")") + profile + "\"" + extra;
+    Config cfg = llama31_8b_qlora(members.c_str());
+    cfg.gpu_id = "rtx-4090-24gb";
+    return cfg;
+}
+
+// Llama-3.1-8B: vocabulary 128,256, hidden 4,096; its 6,979,321,856 linear weights in NF4 with double-
+// quantized absmax, 0.515869140625 B each = 3,600,416,768 B; 1,050,939,392 parameters outside them
+// (embedding and head 2 x 128,256 x 4,096, norms 266,240); 6,815,744 adapters (32 x 16 x (8,192 + 5,120)).
+constexpr double kQuantized = 3600416768.0, kOutside = 1050939392.0, kAdapters = 6815744.0;
+constexpr double kHead = 128256.0 * 4096;  // 525,336,576 head weights
+
+}  // namespace
+
+TEST_CASE("trl worked example: Llama-3.1-8B QLoRA r16, 1 x 2048, RTX 4090, hf-trainer vs trl", "[training][trl]") {
+    auto hf = training_result(qlora_4090("hf-trainer"));
+    auto trl = training_result(qlora_4090("trl"));
+    REQUIRE(hf.ok);
+    REQUIRE(trl.ok);
+    const TrainingResult& a = hf.value;
+    const TrainingResult& b = trl.value;
+    // Weights. hf-trainer: peft's FP32 cast, 3,600,416,768 + 1,050,939,392 x 4 + 6,815,744 x 4 = 7,831,437,312 B.
+    // trl (no peft cast since 0.26, adapters cast to BF16): 3,600,416,768 + 1,050,939,392 x 2 + 6,815,744 x 2
+    // = 5,715,927,040 B.
+    CHECK(a.weights == kQuantized + kOutside * 4 + kAdapters * 4);
+    CHECK(b.weights == kQuantized + kOutside * 2 + kAdapters * 2);
+    CHECK(b.weights == 5715927040.0);
+    // AdamW: FP32 moments 8 B vs BF16 moments 4 B a trainable parameter, no master either way:
+    // 54,525,952 B vs 27,262,976 B. Gradients, 4 B vs 2 B, are allocated as backward frees activations (not
+    // at the peak).
+    CHECK(a.optimizer == kAdapters * 8);
+    CHECK(b.optimizer == kAdapters * 4);
+    CHECK(a.gradients == kAdapters * 4);
+    CHECK(b.gradients == kAdapters * 2);
+    // Activations, full recompute both (peft's use_gradient_checkpointing / SFTConfig's default): each layer
+    // keeps its checkpointed input, FP32 under the peft cast (2,048 x 4,096 x 4 = 33,554,432 B) and BF16 under
+    // trl (16,777,216 B); the final norm's FP32 input copy, 2,048 x 4,096 x 4 = 33,554,432 B, either way.
+    CHECK(a.activation_bytes_per_layer == 2048.0 * 4096 * 4);
+    CHECK(b.activation_bytes_per_layer == 2048.0 * 4096 * 2);
+    // trl's chunked loss frees everything before the last layer's recompute (0.34 GB < its 3.19 GB), so
+    // the activations are the 32 checkpoints and the final norm's copy: 536,870,912 + 33,554,432 = 570,425,344 B.
+    CHECK(b.activations == 32 * 2048.0 * 4096 * 2 + 2048.0 * 4096 * 4);
+    CHECK(b.activations == 570425344.0);
+    // Loss. hf-trainer: 2,048 tokens x 128,256 x 12 B (log-softmax saved, its gradient, the logits' gradient,
+    // FP32) = 3,152,019,456 B. trl: at a chunk's matmul, the head's FP32 copy (w.float(), 4 B) and autocast's
+    // BF16 cast of it (2 B): 525,336,576 x 6 = 3,152,019,456 B, more than the saved BF16 copy 1,050,673,152 B
+    // + one chunk's 256 x 128,256 x (2 B logits + 3 x 4 B) = 459,669,504 B; plus the sorted hidden states and
+    // their gradient, 2 x 2,048 x 4,096 x 2 B = 33,554,432 B: 3,185,573,888 B.
+    CHECK(a.logits_loss == 2048.0 * 128256 * 12);
+    CHECK(b.logits_loss == kHead * 6 + 2 * 2048.0 * 4096 * 2);
+    CHECK(b.logits_loss == 3185573888.0);
+    // Temporaries: the largest dequantized matrix, 14,336 x 4,096 x 2 B = 117,440,512 B, and cuBLAS's
+    // 8.125 MiB = 8,519,680 B; hf-trainer adds the FP32 head's BF16 autocast copy, 1,050,673,152 B.
+    CHECK(b.temporary == 14336.0 * 4096 * 2 + 8519680);
+    CHECK(a.temporary - b.temporary == kHead * 2);
+    // Peak allocated: trl 5,715,927,040 + 27,262,976 + 125,960,192 + 570,425,344 + 3,185,573,888 = 9,625,149,440 B
+    // (8.96 GiB); hf-trainer 13,825,490,944 B (12.88 GiB). Reserved adds 0.06 x (activations + loss + temporaries):
+    // 232,917,565.44 B under trl.
+    CHECK(b.peak_allocated == 9625149440.0);
+    CHECK(a.peak_allocated == 13825490944.0);
+    CHECK(b.peak_reserved == Approx(9625149440.0 + 0.06 * (570425344.0 + 3185573888.0 + 125960192.0)));
+    // nvidia-smi: the same CUDA context on the same card; trl needs 4.32 GB (4.03 GiB) less.
+    CHECK(a.runtime == b.runtime);
+    CHECK(a.device_total - b.device_total == Approx((13825490944.0 + 0.06 * (1610874880.0 + 3152019456.0 + 1176633344.0)) -
+                                                    (9625149440.0 + 0.06 * (570425344.0 + 3185573888.0 + 125960192.0))));
+    CHECK(a.activations == 1610874880.0);
+}
+
+TEST_CASE("trl: recompute auto is full for every run (SFTConfig's gradient_checkpointing), noted; stated values win", "[training][trl]") {
+    Config cfg = qlora_4090("trl");
+    cfg.training.finetune = FinetuneMethod::Full;  // full fine-tuning too, unlike peft's k-bit rule
+    CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    cfg.training.finetune = FinetuneMethod::Lora;  // a 16-bit LoRA base
+    cfg.training.lora.quant = BaseQuant::None;
+    CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    CHECK(has_note(e.value, "SFTConfig defaults gradient_checkpointing to True"));
+    CHECK_FALSE(has_note(e.value, "prepare_model_for_kbit_training, which"));
+    cfg.training.recompute = Recompute::None;
+    CHECK(resolved_recompute(cfg.training) == Recompute::None);
+    auto none = estimate(cfg);
+    REQUIRE(none.ok);
+    CHECK_FALSE(has_note(none.value, "SFTConfig defaults gradient_checkpointing"));
+    // hf-trainer's auto stays none for a 16-bit LoRA base (TrainingArguments defaults to False).
+    cfg.training.recompute = Recompute::Auto;
+    cfg.training.profile = "hf-trainer";
+    CHECK(resolved_recompute(cfg.training) == Recompute::None);
+}
+
+TEST_CASE("trl: loss_chunk_tokens 0 is loss_type nll, hf-trainer's loss; the chunk size overrides", "[training][trl]") {
+    auto nll = training_result(qlora_4090("trl", R"(,"loss_chunk_tokens":0)"));
+    REQUIRE(nll.ok);
+    // The HF loss over all 2,048 tokens: 12 B a logit, 3,152,019,456 B. SFTTrainer's metrics (entropy in
+    // 128-row chunks, argmax) run after the loss under no_grad beside the BF16 logits and the saved FP32
+    // log-probabilities, 2 + 4 (+ 2 for a contiguous shifted copy when batch > 1) B a logit: below 12.
+    CHECK(nll.value.logits_loss == 2048.0 * 128256 * 12);
+    // 512-token chunks: the chunk's buffers are 512 x 128,256 x 14 B = 919,339,008 B; with the saved BF16
+    // head copy 1,970,012,160 B, still below the 3,152,019,456 B at the cast.
+    auto big = training_result(qlora_4090("trl", R"(,"loss_chunk_tokens":512)"));
+    REQUIRE(big.ok);
+    CHECK(big.value.logits_loss == kHead * 6 + 2 * 2048.0 * 4096 * 2);
+    // 2,048-token chunks (the whole sequence in one): 2,048 x 128,256 x 14 = 3,677,356,032 B + the saved copy
+    // 1,050,673,152 B = 4,728,029,184 B, now above the cast.
+    auto one = training_result(qlora_4090("trl", R"(,"loss_chunk_tokens":4096)"));
+    REQUIRE(one.ok);
+    CHECK(one.value.logits_loss == 2048.0 * 128256 * 14 + kHead * 2 + 2 * 2048.0 * 4096 * 2);
+    // Without autocast (bf16-true) the chunk's matmul is FP32: only w.float() (4 B), which it saves,
+    // and FP32 logits: max(525,336,576 x 4, 525,336,576 x 4 + 256 x 128,256 x 16) + the hidden states.
+    auto pure = training_result(qlora_4090("trl", R"(,"precision":"bf16-true")"));
+    REQUIRE(pure.ok);
+    CHECK(pure.value.logits_loss == kHead * 4 + 256 * 128256.0 * 16 + 2 * 2048.0 * 4096 * 2);
+}
+
+TEST_CASE("trl: adapters in BF16 on a quantized base only; training.lora.adapters_bf16 overrides", "[training][trl]") {
+    auto s = training_setup(qlora_4090("trl"));
+    REQUIRE(s.ok);
+    CHECK(s.value.adapter_bytes == 2);
+    CHECK(s.value.grad_bytes == 2);
+    CHECK(s.value.master_bytes == 0);
+    CHECK(s.value.state_bytes == 2);
+    CHECK_FALSE(s.value.upcast_frozen);  // no peft cast since TRL 0.26
+    // TRL 0.25 and earlier: FP32 adapters under autocast, as hf-trainer: 6,815,744 x (4 - 2) B more weights,
+    // x (8 - 4) B more AdamW state.
+    auto old = training_result(qlora_4090("trl", R"(,"lora":{"adapters_bf16":false})"));
+    auto now = training_result(qlora_4090("trl"));
+    REQUIRE(old.ok);
+    REQUIRE(now.ok);
+    CHECK(old.value.weights - now.value.weights == kAdapters * 2);
+    CHECK(old.value.optimizer - now.value.optimizer == kAdapters * 4);
+    // A 16-bit LoRA base: TRL casts only a 4-/8-bit model's adapters (FP32 under autocast, 4 B).
+    auto lora = training_setup(qlora_4090("trl", R"(,"finetune":"lora")"));
+    REQUIRE(lora.ok);
+    CHECK(lora.value.adapter_bytes == 4);
+    CHECK(gradient_bytes(lora.value.in, lora.value.profile) == 4);
+    // true under hf-trainer: the same BF16 bytes there.
+    auto forced = training_setup(qlora_4090("hf-trainer", R"(,"lora":{"adapters_bf16":true})"));
+    REQUIRE(forced.ok);
+    CHECK(forced.value.adapter_bytes == 2);
+    CHECK(forced.value.master_bytes == 0);
+}
+
+TEST_CASE("trl: the chunked loss refuses an adapter on the LM head, naming the field and the way out", "[training][trl]") {
+    auto bad = training_result(qlora_4090("trl", R"(,"lora":{"targets":["q","v","head"]})"));
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "training.lora.targets");
+    CHECK(bad.error.message.find("training.loss_chunk_tokens 0") != std::string::npos);
+    // loss_type "nll" adapts the head.
+    CHECK(training_result(qlora_4090("trl", R"(,"loss_chunk_tokens":0,"lora":{"targets":["q","v","head"]})")).ok);
+}
+
+TEST_CASE("trl: listed with the profiles, as the field table accepts it", "[training][trl]") {
+    const ProfileBehaviour* p = find_training_profile("trl");
+    REQUIRE(p != nullptr);
+    CHECK(std::string(p->label) == "TRL SFTTrainer (HF Trainer + peft)");
+    CHECK(p->hf_attention);  // a transformers model: fa2 and sdpa-gqa are accepted
+    CHECK(training_result(qlora_4090("trl", R"(,"attention":"fa2")")).ok);
+}

@@ -171,7 +171,7 @@ export interface TrainingConfig {
     grad_accum?: number;
     /** sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp (default 0; [0, 1000000000] sequences) */
     global_batch?: number;
-    /** activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), else none (default 'auto') */
+    /** activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), full for every run under trl (SFTConfig's gradient_checkpointing defaults to true), else none (default 'auto') */
     recompute?: 'none' | 'selective' | 'full' | 'auto';
     /** attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads (default 'auto') */
     attention?: 'auto' | 'flash' | 'sdpa' | 'eager' | 'fa2' | 'flash_attention_2' | 'sdpa-gqa';
@@ -195,7 +195,7 @@ export interface TrainingConfig {
     offload_optimizer?: boolean;
     /** parameters in host RAM, gathered per layer (needs zero3) (default false) */
     offload_params?: boolean;
-    /** framework behaviours (docs/training.md, "Framework profiles") (default 'hf-trainer'; hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune) */
+    /** framework behaviours (docs/training.md, "Framework profiles") (default 'hf-trainer'; hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune, trl) */
     profile?: string;
     /** torch.compile fusions on or off; null: the profile (default null) */
     compile?: boolean | null;
@@ -203,7 +203,7 @@ export interface TrainingConfig {
     logits_fp32?: boolean | null;
     /** the loss under torch.compile (torchtitan since April 2025, torchtune compile=True): 16-bit loss buffers; null: the profile (off) (default null) */
     compile_loss?: boolean | null;
-    /** chunked cross-entropy: tokens per chunk (0: off, -1: the profile) (default -1; [-1, 1.759218604e+13] tokens) */
+    /** chunked cross-entropy: tokens per chunk (0: off, -1: the profile; trl: 256, its chunked_nll loss, 0 for loss_type nll) (default -1; [-1, 1.759218604e+13] tokens) */
     loss_chunk_tokens?: number;
     /** the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no) (default null) */
     keeps_logits?: boolean | null;
@@ -327,6 +327,8 @@ export interface TrainingLoraConfig {
     unchunked_quantize?: boolean | null;
     /** a quantized base's embedding, LM head and norms in FP32, and so its hidden states (peft's prepare_model_for_kbit_training); null: the profile (hf-trainer, hf-legacy, torch-compile: yes) (default null) */
     upcast_frozen?: boolean | null;
+    /** a quantized base's adapters cast to BF16: BF16 weights, gradients and AdamW moments, no FP32 master (TRL 0.26 and later); null: the profile (trl: yes) (default null) */
+    adapters_bf16?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
