@@ -153,7 +153,7 @@ bool llamacpp_rows(App& a, Form& k) {
     // chose (the estimate's auto_gpu_layers), else "all".
     const char* ngl_name = o.ollama ? "num_gpu" : "-ngl";
     char ngl_label[48];
-    if (const Metric* mt = a.results.estimate.metric("auto_gpu_layers"))
+    if (const Metric* mt = o.fit ? a.results.estimate.metric("auto_gpu_layers") : nullptr)
         std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (%s, -1: auto = %.0f)", ngl_name, mt->value);
     else std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (%s, -1: %s)", ngl_name, o.fit ? "auto" : "all");
     changed |= integer(k, {"inference.llamacpp.n_gpu_layers", ngl_label, "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},

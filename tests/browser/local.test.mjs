@@ -298,8 +298,13 @@ test('plain llama-server without -ngl on the page: its default --fit in the -ngl
     assert.match(s.fragment, /inference\.llamacpp\.fit=false/);
     assert.match(s.result.launch_command, / -ngl 81 -fa on$/);
     assert.deepEqual(s.result.devices, cli70b(['-c', '8192', '--fit', 'off']).devices);
-    await w.inView('inference.llamacpp.n_gpu_layers');
-    assert.ok((await labels()).includes('GPU layers (-ngl, -1: all)'), (await labels()).join(' | '));
     await p.close();
+    // The link reads back to every layer on the GPU, and the -ngl row says -1 is all.
+    const [p2, w2] = await open(s.fragment);
+    assert.match((await w2.state()).result.launch_command, / -ngl 81 -fa on$/);
+    await w2.inView('inference.llamacpp.n_gpu_layers');
+    const labels2 = await p2.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
+    assert.ok(labels2.includes('GPU layers (-ngl, -1: all)'), labels2.join(' | '));
+    await p2.close();
     assert.deepEqual(consoleErrors, []);
 });
