@@ -60,6 +60,8 @@ Inputs (see docs/config.md):
                          -ot add up (inference.llamacpp.override_tensor; docs/local.md has the regex subset)
   -nkvo, --no-kv-offload every layer's KV cache in system RAM (inference.llamacpp.no_kv_offload;
                          -kvo, --kv-offload: on the GPUs, the default)
+  -fit, --fit on|off     llama-server's --fit (on): -ngl unset, it places the layers (inference.llamacpp.fit)
+  -fitt, --fit-target MiB  memory --fit leaves free per GPU (inference.constants.ollama_fit_target_mib)
 Fields (each flag sets the config field it names; llama-server's and vllm serve's own spellings
 work too, so a launch command's flags read back):
 )";
@@ -305,6 +307,17 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         } else if (a == "-nkvo" || a == "--no-kv-offload" || a == "-kvo" || a == "--kv-offload") {
             // llama-server's switch pair (common/arg.cpp: {"-kvo", "--kv-offload"}, {"-nkvo", "--no-kv-offload"}).
             set_path(overrides, "inference.llamacpp.no_kv_offload", a == "-nkvo" || a == "--no-kv-offload");
+        } else if (a == "-fit" || a == "--fit") {
+            // llama-server -fit on|off (on by default): -ngl unset, --fit places the layers.
+            if (!need(v) || (v != "on" && v != "off")) return usage_error(a + " needs on or off (llama-server's --fit: with -ngl unset it places the layers)");
+            set_path(overrides, "inference.llamacpp.fit", v == "on");
+        } else if (a == "-fitt" || a == "--fit-target") {
+            // llama-server -fitt MiB: the memory --fit leaves free per device (one value for all).
+            json n;
+            if (!need(v) || !(n = flag_value(v)).is_number() || n.get<double>() < 0)
+                return usage_error(a + " needs one number of MiB, at least 0 (the memory --fit leaves free on each GPU; inference.constants.ollama_fit_target_mib)" +
+                                   (v.empty() ? std::string() : ", got \"" + v + "\""));
+            set_path(overrides, "inference.constants.ollama_fit_target_mib", n);
         } else if (a == "-ts" || a == "--tensor-split") {
             json list;
             if (!need(v) || !number_list(v, list)) return usage_error(a + " needs numbers separated by commas, one per GPU (e.g. 3,1)");

@@ -452,7 +452,7 @@ constexpr FieldDef kConfigTable[] = {
 
         // --- inference.llamacpp --------------------------------------------------------------------
         Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
-            "-ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
+            "-ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
         Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch), "-ub: physical batch").range(1, k2p20, "tokens").cli("-ub --ubatch --ubatch-size"),
         Int("inference.llamacpp.n_batch", AT(inference.llamacpp.n_batch), "-b: logical batch; the compute buffers take min(-ub, -b, context) tokens")
             .range(1, k2p20, "tokens").cli("-b --batch-size"),
@@ -475,6 +475,9 @@ constexpr FieldDef kConfigTable[] = {
             .omit_default().cli("--lora-mib"),
         Obj("inference.llamacpp.mmproj", "vision projector (below); written when a preset or params_m is set").hand(),
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
+        Bool("inference.llamacpp.fit", AT(inference.llamacpp.fit),
+             "--fit (llama-server's default): with -ngl unset, layers and MoE experts go to system RAM until ollama_fit_target_mib stays free per GPU; false: --fit off or an older llama.cpp")
+            .omit_default(),
         Enum("inference.llamacpp.profile", enum_names(kLlamaProfiles), ENUM(bool, inference.llamacpp.ollama),
              "ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit)")
             .omit_default().cli("--profile"),
@@ -591,8 +594,8 @@ constexpr FieldDef kConfigTable[] = {
             "VRAM from which Ollama defaults to ollama_num_ctx_large").off_page(kServingConstants).range(0, 1e6, "GiB"),
         Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences").off_page(kServingConstants)
             .range(1, k2p20, "sequences").whole(),
-        Num("inference.constants.ollama_fit_target_mib", AT(inference.constants.ollama_fit_target_bytes),
-            "memory llama-server's --fit leaves free per GPU when Ollama's num_gpu is automatic (--fit-target)").off_page(kServingConstants)
+        Num("inference.constants.ollama_fit_target_mib", AT(inference.constants.fit_target_bytes),
+            "memory llama-server's --fit leaves free per GPU with -ngl (Ollama's num_gpu) unset (--fit-target; the name is kept from before plain llama-server's fit)").off_page(kServingConstants)
             .range(0, 1e6, "MiB").scaled(kBytesPerMiB).nonnegative(),
         Num("inference.constants.exllamav2_max_input_len", AT(inference.constants.exllamav2_max_input_len),
             "ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len)").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),

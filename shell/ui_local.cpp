@@ -149,14 +149,18 @@ bool llamacpp_rows(App& a, Form& k) {
     InferenceInputs& in = c.inference;
     LlamaCppOptions& o = in.llamacpp;
     bool changed = false;
-    // Under the Ollama profile -1 is num_gpu unset: the label shows the count Ollama's --fit chose
-    // (the estimate's auto_gpu_layers).
-    char ngl_label[48] = "GPU layers (-ngl, -1: all)";
-    if (const Metric* mt = o.ollama ? a.results.estimate.metric("auto_gpu_layers") : nullptr)
-        std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (num_gpu, -1: auto = %.0f)", mt->value);
-    else if (o.ollama) std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (num_gpu, -1: auto)");
+    // -1 is -ngl (Ollama: num_gpu) unset: with --fit the label shows the count llama-server's --fit
+    // chose (the estimate's auto_gpu_layers), else "all".
+    const char* ngl_name = o.ollama ? "num_gpu" : "-ngl";
+    char ngl_label[48];
+    if (const Metric* mt = o.fit ? a.results.estimate.metric("auto_gpu_layers") : nullptr)
+        std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (%s, -1: auto = %.0f)", ngl_name, mt->value);
+    else std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (%s, -1: %s)", ngl_name, o.fit ? "auto" : "all");
     changed |= integer(k, {"inference.llamacpp.n_gpu_layers", ngl_label, "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},
                        o.n_gpu_layers, shown(Step::Add, "%.0f"));
+    if (!o.ollama)  // Ollama runs llama-server with its default --fit
+        changed |= check(k, {"inference.llamacpp.fit", "Fit to GPU memory (--fit)", "-ngl unset: llama-server moves layers (MoE experts first) to system RAM until --fit-target (1 GiB by default) stays free per GPU. Off: --fit off or llama.cpp before 2025-12."},
+                         o.fit, "--fit on");
     if (c.model.experts > 0)
         changed |= integer(k, {"inference.llamacpp.n_cpu_moe", "CPU MoE layers (--n-cpu-moe)", "Routed experts of the first N layers stay in system RAM; attention stays on the GPU."},
                            o.n_cpu_moe, shown(Step::Add, "%.0f"));

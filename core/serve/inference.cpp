@@ -90,7 +90,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_vram_mid_gib", k.ollama_vram_mid_gib},
                         {"inference.constants.ollama_vram_large_gib", k.ollama_vram_large_gib},
                         {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
-                        {"inference.constants.ollama_fit_target_mib", k.ollama_fit_target_bytes},
+                        {"inference.constants.ollama_fit_target_mib", k.fit_target_bytes},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
                         {"inference.constants.exllama_max_input_len", k.exllama_max_input_len},
@@ -230,10 +230,11 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     if (p.engine == Engine::LlamaCpp) {
         if (gpu) {
             llamacpp_set_gpu(p);
-            // Ollama with num_gpu unset: llama-server's --fit places the layers (and experts) by
-            // this GPU's memory less the CUDA context, so each GPU the plan is set on gets its own.
+            // -ngl unset (Ollama: num_gpu unset): llama-server's --fit places the layers (and
+            // experts) by this GPU's memory less the CUDA context, so each GPU the plan is set on
+            // gets its own.
             Error ignored;  // the placement's inputs were checked by llamacpp_setup already
-            if (p.auto_gpu_layers >= 0 || ollama_fit_applies(p)) ollama_fit(p, p.runtime_gpu, ignored);
+            if (p.auto_gpu_layers >= 0 || llamacpp_fit_applies(p)) llamacpp_fit(p, p.runtime_gpu, ignored);
         }
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
         double kv_gpu = 0, kv_all = b.host.kv;
@@ -1156,7 +1157,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // kv_capacity answer is the same figure.
         if (p.has_gpu && !(p.engine == Engine::LlamaCpp && in.llamacpp.no_kv_offload)) {
             const double usable = p.gpu_capacity * budget_share(p) - (mem.total() - mem.kv);
-            const double tokens = p.kv.bytes_per_token > 0 ? std::floor(std::max(0.0, usable) / (p.kv.bytes_per_token * p.kv_share)) : 0;
+            // No layer's KV on the GPU (-ngl 0, or --fit leaving none there): 0, as the solver's answer.
+            const double per_token = p.kv.bytes_per_token * p.kv_share;
+            const double tokens = per_token > 0 ? std::floor(std::max(0.0, usable) / per_token) : 0;
             add_metric(e, "kv_capacity_tokens", "KV capacity within the target", tokens, "tokens");
         }
         // The reading is bounded by the card (a failed cudaMalloc releases the cache): without a GPU
@@ -1195,8 +1198,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             }
             add_metric(e, "host_total_bytes", p.has_gpu && p.gpu->unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
             add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
-            if (p.auto_gpu_layers >= 0) {
-                add_metric(e, "auto_gpu_layers", "Ollama's automatic num_gpu (-ngl)", p.auto_gpu_layers, "layers");
+            if (llamacpp_fit_shown(p)) {
+                const bool ollama = in.llamacpp.ollama;
+                add_metric(e, "auto_gpu_layers", ollama ? "Ollama's automatic num_gpu (-ngl)" : "llama-server's --fit (-ngl)", p.auto_gpu_layers, "layers");
                 double on_gpu = 0;
                 for (const auto& g : b.gpus) on_gpu += g.total() + p.runtime_gpu;
                 const bool all = p.auto_gpu_layers > m.layers;
@@ -1205,10 +1209,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 const char* gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
                 char experts[80] = "", buf[400];
                 if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, m.layers - m.dense_layers);
-                std::snprintf(buf, sizeof buf, "Ollama puts %d of %d layers%s on the %s%s (its automatic num_gpu: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
-                              p.gpu_layers, m.layers, all ? " and the output layer" : "", gpus, experts, bytes_to_gib(in.constants.ollama_fit_target_bytes),
+                std::snprintf(buf, sizeof buf, "%s %d of %d layers%s on the %s%s (%s: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
+                              ollama ? "Ollama puts" : "llama-server's --fit puts", p.gpu_layers, m.layers, all ? " and the output layer" : "", gpus,
+                              experts, ollama ? "its automatic num_gpu" : "-ngl unset", bytes_to_gib(in.constants.fit_target_bytes),
                               all && !experts[0] ? ": " : "; the rest run on the CPU from system RAM: ", bytes_to_gib(on_gpu), gpus, bytes_to_gib(host));
                 e.notes.push_back(buf);
+                // --fit lowers only a context left unset (common/fit.cpp step 2, n_ctx_auto), before
+                // it moves layers; the launch command passes -c, so the split above keeps it.
+                if (!ollama && m.context_limit > c)
+                    e.notes.push_back("Started without -c, llama-server would first lower the context from the model's " + count_text(m.context_limit) +
+                                      " tokens (no lower than --fit-ctx) and move layers only if that is not enough.");
             }
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");

@@ -101,11 +101,12 @@ struct InferenceConstants {
     double ollama_vram_mid_gib = 23;
     double ollama_vram_large_gib = 47;
     double ollama_num_parallel = 1;
-    // Ollama's automatic num_gpu (v0.32.15 llm/llama_server.go: num_gpu unset passes no -ngl, so
-    // llama-server's --fit places the layers): the memory --fit leaves free on each GPU, llama.cpp's
-    // --fit-target default (common/common.h fit_params_target = 1024 MiB per device; Ollama sets
-    // LLAMA_ARG_FIT_TARGET only with a vision projector, to its size + 1 GiB).
-    double ollama_fit_target_bytes = 1024 * 1048576.0;
+    // llama-server's --fit with -ngl unset (plain llama-server, and Ollama v0.32.15, whose
+    // llm/llama_server.go passes no -ngl when num_gpu is unset): the memory --fit leaves free on each
+    // GPU, --fit-target's default (ggml-org/llama.cpp@001d906:common/common.h fit_params_target =
+    // 1024 MiB per device; Ollama sets LLAMA_ARG_FIT_TARGET only with a vision projector, to its size
+    // + 1 GiB). Config path inference.constants.ollama_fit_target_mib (kept: links and configs use it).
+    double fit_target_bytes = 1024 * 1048576.0;
     // ExLlamaV2 GPTQ kernels (AutoGPTQ / optimum / GPTQModel) allocate one scratch buffer per GPU
     // at post_init, sized by the largest quantized layer for max_input_len x max_batch_size rows:
     // in x out x 2 B (temp_dq) + out x rows x 4 B (temp_fwd); qlinear_exllamav2.py
@@ -213,7 +214,7 @@ struct DraftModel {
 };
 
 struct LlamaCppOptions {
-    int n_gpu_layers = -1;   // -1: every layer and the output layer on the GPU (-ngl 999)
+    int n_gpu_layers = -1;   // -1: unset: --fit places the layers (fit), else every layer and the output layer (-ngl 999)
     int n_ubatch = 512;      // physical batch (llama.cpp default)
     // -b: logical batch (llama.cpp default 2048). llama_context caps it by the context and the
     // physical batch by it (src/llama-context.cpp: n_batch = min(n_ctx, n_batch); n_ubatch =
@@ -236,6 +237,11 @@ struct LlamaCppOptions {
     VisionProjector mmproj{};
     DraftModel draft{};
     bool ollama = false;     // profile "ollama": Ollama's defaults and its parameters in the launch command
+    // --fit (llama-server's default since llama.cpp PR #16653, 2025-12: common/common.h
+    // fit_params = true, n_gpu_layers = -1 "auto"): with -ngl unset the layers (a MoE model's routed
+    // experts first) go to system RAM until constants.fit_target_bytes stays free per GPU
+    // (llamacpp_fit). false: --fit off, or a release before it, where -ngl unset is every layer.
+    bool fit = true;
 };
 
 enum class HfAttention { Eager, Sdpa, Flash };
@@ -360,8 +366,9 @@ struct InferencePlan {
     const char* all_reduce_off = nullptr;  // why custom all-reduce is off, nullptr: it runs (set_plan_gpu)
     // llama.cpp
     int gpu_layers = 0;          // layers on the GPU
-    // The Ollama profile with num_gpu unset: the -ngl (and, for a MoE model, the --n-cpu-moe) that
-    // llama-server's --fit chose (ollama_fit); -1 where the layers were stated or the fit does not run.
+    // -ngl unset with --fit (either profile; Ollama: num_gpu unset): the -ngl (and, for a MoE model,
+    // the --n-cpu-moe) that llama-server's --fit chose (llamacpp_fit); -1 where the layers were
+    // stated or the fit does not run.
     int auto_gpu_layers = -1;
     int auto_cpu_moe = -1;
     bool output_on_gpu = true;

@@ -191,6 +191,7 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
         if (base.model.experts == 0) return answer("max_gpu_experts", "MoE layers with experts on the GPU", 0, "layers", "the model has no experts");
         Config t = cfg;
         t.inference.llamacpp.n_gpu_layers = -1;  // the usual pairing: -ngl 99 --n-cpu-moe N
+        t.inference.llamacpp.fit = false;         // -ngl given: --fit moves no layer
         for (int k = 0; k <= layers; ++k) {
             t.inference.llamacpp.n_cpu_moe = k;
             auto r = make_inference_plan(t);

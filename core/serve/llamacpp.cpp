@@ -379,17 +379,25 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
     return true;
 }
 
-// [SECTION] Ollama's automatic num_gpu ------------------------------------------------------------
-// Ollama v0.32.15 (b7871fc) llm/llama_server.go: "NumGPU == -1 (default): don't pass -ngl, let
-// llama-server auto-detect"; llama-server then runs --fit (on by default, -ngl auto: common/common.h
-// n_gpu_layers = -1, fit_params = true), common/fit.cpp common_params_fit_impl. Ollama passes
-// num_ctx as -c, so --fit leaves the context alone and moves weights to system RAM instead.
-bool ollama_fit_applies(const InferencePlan& p) {
+// [SECTION] llama-server's --fit (-ngl unset) ---------------------------------------------------
+// llama-server runs --fit by default (ggml-org/llama.cpp PR #16653, 2025-12; @001d906
+// common/common.h: n_gpu_layers = -1 "auto", fit_params = true, fit_params_target 1024 MiB per
+// device, fit_params_min_ctx = 4096), placing the model in common/fit.cpp common_params_fit_impl
+// (@08033df). Ollama v0.32.15 (b7871fc) llm/llama_server.go passes no -ngl when num_gpu is unset
+// ("NumGPU == -1 (default): don't pass -ngl, let llama-server auto-detect"), so the same fit runs
+// there. The steps: (1) nothing changes when every device keeps its target free; (2) only with
+// the context unset (no -c: n_ctx_auto) the context is lowered first, from the trained one towards
+// --fit-ctx; the launch command here always passes -c, so this step keeps it ("context size set by
+// user ... no change"); (3) the layers move, which --fit refuses ("abort": the load then takes the
+// user's settings, every layer) when -ngl, a tensor split, row split or a tensor override
+// (-ot, --n-cpu-moe: both tensor_buft_overrides) was given.
+bool llamacpp_fit_applies(const InferencePlan& p) {
     const LlamaCppOptions& o = p.in.llamacpp;
-    return o.ollama && o.n_gpu_layers < 0 && p.has_gpu && !p.cpu_only && o.split_mode != SplitMode::Row && o.tensor_split.empty();
+    return o.fit && o.n_gpu_layers < 0 && p.has_gpu && !p.cpu_only && o.split_mode != SplitMode::Row && o.tensor_split.empty() &&
+           o.override_tensor.empty() && o.n_cpu_moe == 0;
 }
 
-bool ollama_fit(InferencePlan& p, double context_bytes, Error& err) {
+bool llamacpp_fit(InferencePlan& p, double context_bytes, Error& err) {
     const ModelSpec& m = p.model;
     LlamaCppOptions& o = p.in.llamacpp;
     if (p.auto_gpu_layers >= 0) {  // fitted before (another GPU): from the user's settings again
@@ -398,7 +406,7 @@ bool ollama_fit(InferencePlan& p, double context_bytes, Error& err) {
     }
     const double c = p.in.context, n = p.in.concurrency;
     // --fit's target per device: its free memory (the card less the CUDA context) less the margin.
-    const double target = p.gpu_capacity - context_bytes - p.in.constants.ollama_fit_target_bytes;
+    const double target = p.gpu_capacity - context_bytes - p.in.constants.fit_target_bytes;
     bool failed = false;
     auto fits = [&](int ngl, int cpu_moe) {
         o.n_gpu_layers = ngl;
@@ -412,11 +420,11 @@ bool ollama_fit(InferencePlan& p, double context_bytes, Error& err) {
             if (g.total() > target) return false;
         return true;
     };
-    const int all = m.layers + 1, user_moe = o.n_cpu_moe;
-    const bool experts = m.experts > 0 && user_moe == 0;  // a --n-cpu-moe of the user's is a tensor override: --fit keeps it
-    int ngl = all, cpu_moe = user_moe;
+    const int all = m.layers + 1;
+    const bool experts = m.experts > 0;  // the user's --n-cpu-moe or -ot stops the fit (llamacpp_fit_applies)
+    int ngl = all, cpu_moe = 0;
     // Step 1: every layer and the output layer leave the margin: no change.
-    if (!fits(all, user_moe)) {
+    if (!fits(all, 0)) {
         // Steps 3-4: for a MoE model whose dense weights of every layer fit, every layer on the GPU
         // and the routed experts of the most layers with them (--fit fills whole layers front to
         // back); else the most layers (a MoE model's without their experts), filled back to front.
@@ -435,6 +443,10 @@ bool ollama_fit(InferencePlan& p, double context_bytes, Error& err) {
     p.auto_gpu_layers = ngl;
     p.auto_cpu_moe = experts ? cpu_moe : -1;
     return true;
+}
+
+bool llamacpp_fit_shown(const InferencePlan& p) {
+    return p.auto_gpu_layers >= 0 && (p.in.llamacpp.ollama || p.auto_gpu_layers <= p.model.layers || p.auto_cpu_moe > 0);
 }
 
 void llamacpp_set_gpu(InferencePlan& p) {
@@ -816,13 +828,17 @@ std::string launch_command(const InferencePlan& p) {
         std::string s = "OLLAMA_NUM_PARALLEL=" + num_plain(in.concurrency) + " OLLAMA_FLASH_ATTENTION=" + (o.flash_attn ? "1" : "0");
         if (ctk != "f16") s += " OLLAMA_KV_CACHE_TYPE=" + ctk;
         s += " ollama serve; PARAMETER num_ctx " + num_plain(in.context);
-        if (p.auto_gpu_layers < 0) s += "; PARAMETER num_gpu " + num_plain(ngl);  // automatic: Ollama's --fit chooses it
+        if (p.auto_gpu_layers < 0) s += "; PARAMETER num_gpu " + num_plain(ngl);  // automatic: llama-server's --fit chooses it
         if (llamacpp_ubatch(o) != 512) s += "; PARAMETER num_batch " + num_plain(llamacpp_ubatch(o));
         return s;
     }
     std::string s = "llama-server -m " + gguf_name(p) + " -c " + ctx_total(p);
     if (in.concurrency > 1) s += " -np " + num_plain(in.concurrency);
-    s += " -ngl " + num_plain(ngl);
+    // -ngl unset and --fit moving layers or experts: llama-server places them itself (llamacpp_fit),
+    // so no -ngl is passed (nor the --n-cpu-moe it chose). Otherwise -ngl is printed, layers + 1 for
+    // "all": with -ngl and -c given --fit changes nothing, and releases before it run the same.
+    const bool fitted = llamacpp_fit_shown(p);
+    if (!fitted) s += " -ngl " + num_plain(ngl);
     s += std::string(" -fa ") + (o.flash_attn ? "on" : "off");
     if (ctk != "f16") s += " -ctk " + ctk;
     if (ctv != "f16") s += " -ctv " + ctv;
@@ -832,8 +848,8 @@ std::string launch_command(const InferencePlan& p) {
     if (!o.override_tensor.empty()) s += " -ot " + shell_quote(o.override_tensor);
     // Every layer's experts: --cpu-moe (llama.cpp's --n-cpu-moe adds one tensor override per layer
     // up to N, so N past the last layer is printed as the flag for all of them).
-    if (o.n_cpu_moe >= m.layers && m.experts > 0) s += " --cpu-moe";
-    else if (o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
+    if (!fitted && o.n_cpu_moe >= m.layers && m.experts > 0) s += " --cpu-moe";
+    else if (!fitted && o.n_cpu_moe > 0) s += " --n-cpu-moe " + num_plain(o.n_cpu_moe);
     if (o.no_kv_offload) s += " -nkvo";
     if (p.n_devices > 1 || o.split_mode == SplitMode::None) {
         if (o.split_mode == SplitMode::Row) s += " -sm row";

@@ -82,18 +82,24 @@ std::vector<ProjectorInfo> projector_presets();
 // Whether a KV cache type is quantized (V quantization needs flash attention in llama.cpp).
 bool kv_type_quantized(const std::string& id);
 
-// Ollama's automatic num_gpu (Ollama v0.32.15: num_gpu unset passes no -ngl to llama-server, whose
-// --fit then places the model; llama.cpp common/fit.cpp common_params_fit_impl). Applies under the
-// Ollama profile with -ngl unset, on a GPU, with layer split and no tensor split (--fit changes
-// neither row split nor a -ts the user gave).
-bool ollama_fit_applies(const InferencePlan& p);
+// llama-server's --fit with -ngl unset (plain llama-server by default since llama.cpp PR #16653;
+// Ollama v0.32.15 with num_gpu unset passes no -ngl): llama.cpp common/fit.cpp
+// common_params_fit_impl. Applies with inference.llamacpp.fit on, -ngl unset, on a GPU, with layer
+// split, no tensor split and no tensor override (-ot, --n-cpu-moe): --fit refuses to change those.
+bool llamacpp_fit_applies(const InferencePlan& p);
 // On a plan llamacpp_setup has filled: if every layer and the output layer leave
-// constants.ollama_fit_target_bytes free on each GPU (its memory less `context_bytes`, the CUDA
-// context) nothing changes; else a dense model gets the most layers that do (-ngl), and a MoE model
-// first keeps routed experts in system RAM: every layer on the GPU with the experts of the fewest
-// layers on the CPU (--n-cpu-moe) when the dense weights fit, else the most layers with all
-// experts on the CPU. Sets auto_gpu_layers / auto_cpu_moe and redoes the placement.
-bool ollama_fit(InferencePlan& p, double context_bytes, Error& err);
+// constants.fit_target_bytes free on each GPU (its memory less `context_bytes`, the CUDA context)
+// nothing changes; else a dense model gets the most layers that do (-ngl), and a MoE model first
+// keeps routed experts in system RAM: every layer on the GPU with the experts of the fewest layers
+// on the CPU (--n-cpu-moe) when the dense weights fit, else the most layers with all experts on the
+// CPU. The context stays (the launch command passes -c). Sets auto_gpu_layers / auto_cpu_moe and
+// redoes the placement.
+bool llamacpp_fit(InferencePlan& p, double context_bytes, Error& err);
+// Whether the estimate reports the fit (auto_gpu_layers, its note) and the launch command leaves
+// -ngl to it: under the Ollama profile whenever it ran (num_gpu is Ollama's); plain llama-server
+// only when it moved layers or experts to system RAM. When --fit keeps every layer it changes
+// nothing, and the command prints -ngl layers + 1 as with --fit off (the same load on any release).
+bool llamacpp_fit_shown(const InferencePlan& p);
 
 // Ollama's default num_ctx for `cfg` (Ollama v0.15.5 and later, server/routes.go): by the memory of
 // every GPU it sees together (a Mac: the working-set limit Metal reports), at least

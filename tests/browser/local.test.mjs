@@ -258,20 +258,53 @@ test('a Mac is one machine on the page: its GPU table row says which Mac would h
     assert.deepEqual(consoleErrors, []);
 });
 
-test('Ollama without num_gpu on the page: the layers its --fit puts on the GPU, in the -ngl row\'s label, the CLI\'s buffers', async () => {
-    // Llama-3.1-70B Q4_K_M on one RTX 4090 at Ollama's 32,768 tokens: 35 of 80 layers (tests/unit/test_llamacpp.cpp).
+// Llama-3.1-70B Q4_K_M on one RTX 4090 under llama.cpp: the CLI's JSON for `flags`, and the page
+// opened on the link with `query` added, its state checked against the CLI's devices.
+const cli70b = (flags) => JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b',
+    '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp', '--weights', 'q4_k_m', ...flags, '--format', 'json'], { encoding: 'utf8' }));
+async function open70b(query, flags) {
     const [p, w] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-70b&gpu=rtx-4090-24gb'
-        + '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=32768&inference.llamacpp.profile=ollama');
+        + '&inference.engine=llama.cpp&inference.weights=q4_k_m' + query);
     const s = await w.state();
     assert.equal(s.error, null);
+    assert.deepEqual(s.result.devices, cli70b(flags).devices);
+    return [p, w, s];
+}
+
+test('Ollama without num_gpu on the page: the layers its --fit puts on the GPU, in the -ngl row\'s label, the CLI\'s buffers', async () => {
+    // Llama-3.1-70B Q4_K_M on one RTX 4090 at Ollama's 32,768 tokens: 35 of 80 layers (tests/unit/test_llamacpp.cpp).
+    const [p, w, s] = await open70b('&inference.context=32768&inference.llamacpp.profile=ollama', ['--profile', 'ollama']);
     assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
-    const fromCli = JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b',
-        '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama', '--format', 'json'], { encoding: 'utf8' }));
-    assert.deepEqual(s.result.devices, fromCli.devices);
     assert.equal(s.result.devices[0].kv_bytes / MiB, 35 * 128);
     await w.inView('inference.llamacpp.n_gpu_layers');
     const labels = await p.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
     assert.ok(labels.includes('GPU layers (num_gpu, -1: auto = 35)'), labels.join(' | '));
     await p.close();
+    assert.deepEqual(consoleErrors, []);
+});
+
+test('plain llama-server without -ngl on the page: its default --fit in the -ngl row\'s label, the CLI\'s buffers; "Fit to GPU memory" cleared: every layer', async () => {
+    // Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens: 42 of 80 layers (tests/unit/test_llamacpp.cpp).
+    let [p, w, s] = await open70b('&inference.context=8192', ['-c', '8192']);
+    assert.equal(s.result.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on');
+    assert.equal(s.result.devices[0].kv_bytes / MiB, 42 * 32);
+    await w.inView('inference.llamacpp.n_gpu_layers');
+    const labels = () => p.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
+    assert.ok((await labels()).includes('GPU layers (-ngl, -1: auto = 42)'), (await labels()).join(' | '));
+    await w.inView('inference.llamacpp.fit');
+    await w.click('inference.llamacpp.fit');
+    s = await w.state();
+    assert.equal(s.inputs.inference.llamacpp.fit, false);
+    assert.match(s.fragment, /inference\.llamacpp\.fit=false/);
+    assert.match(s.result.launch_command, / -ngl 81 -fa on$/);
+    assert.deepEqual(s.result.devices, cli70b(['-c', '8192', '--fit', 'off']).devices);
+    await p.close();
+    // The link reads back to every layer on the GPU, and the -ngl row says -1 is all.
+    const [p2, w2] = await open(s.fragment);
+    assert.match((await w2.state()).result.launch_command, / -ngl 81 -fa on$/);
+    await w2.inView('inference.llamacpp.n_gpu_layers');
+    const labels2 = await p2.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
+    assert.ok(labels2.includes('GPU layers (-ngl, -1: all)'), labels2.join(' | '));
+    await p2.close();
     assert.deepEqual(consoleErrors, []);
 });

@@ -52,7 +52,7 @@ test('--help lists each field flag with its path, accepted values and default, f
   const help = run(['--help']).out;
   assert.match(help, /^usage: vramcalc \[options\]/);  // the hand-written intro stays
   const flat = help.replace(/\s+/g, ' ');
-  assert.match(flat, / -ngl, --ngl, --n-gpu-layers N -ngl: -1 all /);
+  assert.match(flat, / -ngl, --ngl, --n-gpu-layers N -ngl: -1 unset \(with fit: --fit places the layers; else all /);
   assert.ok(flat.includes('(inference.llamacpp.n_gpu_layers: [-1, 1048576] layers; default -1)'), flat);
   assert.ok(flat.includes('--method NAME which estimator runs (docs/methods.md) (method: quick, guide, detailed; default quick; detailed when the document sets an inference, training, parallel, runtime or plan field)'), flat);
   assert.ok(flat.includes('--batch N micro-batch size (sequences per step per GPU) (batch: [1, 1048576] sequences; default 1)'), flat);

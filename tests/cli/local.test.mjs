@@ -161,6 +161,37 @@ test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server -
   assert.match(bad.err, /inference\.constants\.ollama_fit_target_mib/);
 });
 
+test('llama-server without -ngl: its default --fit puts 42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at -c 8192; --fit off, --fit-target', () => {
+  // 24,564 MiB - 465.45 MiB CUDA context - 1,024 MiB --fit-target = 23,074.55 MiB; layers 38-79:
+  // 20,557.70 MiB Q4_K_M + 42 x 32 MiB KV + 1,088.45 MiB compute = 22,990.16 MiB; a 43rd adds 521+ MiB.
+  const A = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '-c', '8192'];
+  const j = json(A);
+  assert.equal(j.metrics.auto_gpu_layers.value, 42);
+  assert.equal(j.metrics.auto_gpu_layers.label, "llama-server's --fit (-ngl)");
+  assert.equal(mib(j.devices[0], 'kv'), 42 * 32);
+  assert.equal(mib(j.devices[1], 'kv'), 38 * 32);
+  assert.equal(j.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on');  // -ngl left to --fit
+  assert.ok(j.notes.includes("llama-server's --fit puts 42 of 80 layers on the GPU (-ngl unset: --fit leaves 1.00 GiB free per GPU); " +
+    'the rest run on the CPU from system RAM: 22.91 GiB on the GPU, 20.79 GiB in system RAM.'), j.notes.join('\n'));
+  assert.equal(j.fits.find((f) => f.gpu === 'rtx-4090-24gb').fits, true);
+  // The command reads back to the same split.
+  const back = json([...A.slice(0, 12), ...j.launch_command.split(' ').slice(3)]);
+  assert.equal(back.metrics.auto_gpu_layers.value, 42);
+  // --fit-target (MiB, llama-server's -fitt) is the constant Ollama's fit uses: 2,048 MiB leaves 40 layers.
+  assert.equal(json([...A, '-fitt', '2048']).metrics.auto_gpu_layers.value, 40);
+  assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 40);
+  // --fit off (or a release before it): every layer and the output layer, printed as -ngl 81; it does not fit.
+  const off = json([...A, '--fit', 'off']);
+  assert.equal(off.metrics.auto_gpu_layers, undefined);
+  assert.equal(off.metrics.gpu_layers.value, 80);
+  assert.equal(off.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -ngl 81 -fa on');
+  assert.equal(off.fits.find((f) => f.gpu === 'rtx-4090-24gb').fits, false);
+  const bad = run([...A, '--fit', 'maybe']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--fit needs on or off/);
+});
+
 test('host flags: --ram-gib, --ddr and --channels, --host-bandwidth-gbps set inference.host', () => {
   const cfg = JSON.parse(run([...BASE, '--ram-gib', '32', '--ddr', 'ddr5-5600', '--channels', '2', '--print-config']).out);
   assert.equal(cfg.inference.host.ram_gib, 32);

@@ -110,6 +110,28 @@ test('estimate(): the Ollama profile without n_gpu_layers puts as many layers on
     assert.equal(stated.metrics.auto_gpu_layers, undefined);
 });
 
+test('estimate(): plain llama-server without n_gpu_layers runs its default --fit (42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at 8,192 tokens); fit: false is every layer', () => {
+    // 23,074.55 MiB for the buffers (24,564 less the 465.45 MiB CUDA context and 1,024 MiB); layers
+    // 38-79: 20,557.70 MiB of weights + 42 x 32 MiB KV + 1,088.45 MiB compute = 22,990.16 MiB.
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192 } };
+    const r = vc.estimate(config);
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.equal(r.metrics.auto_gpu_layers.value, 42);
+    assert.equal(r.devices[0].kv_bytes / MiB, 42 * 32);
+    assert.equal(r.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on');
+    assert.ok(r.notes.some((n) => n.startsWith("llama-server's --fit puts 42 of 80 layers on the GPU")));
+    assert.deepEqual(r.devices, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb',
+        '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '8192']).devices);
+    const off = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { fit: false } } });
+    assert.equal(off.metrics.auto_gpu_layers, undefined);
+    assert.equal(off.metrics.gpu_layers.value, 80);
+    assert.match(off.launch_command, / -ngl 81 /);
+    const bad = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { fit: 'yes' } } });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.field, 'inference.llamacpp.fit');
+});
+
 test('estimate(): a q8_0 K cache with an f16 V cache (llama.cpp\'s spelling) runs without flash attention', () => {
     const r = vc.estimate({ ...CONFIG, inference: { ...CONFIG.inference, llamacpp: { n_gpu_layers: 30, kv_dtype_v: 'f16', flash_attn: false } } });
     assert.equal(r.ok, true, JSON.stringify(r.error));

@@ -285,6 +285,7 @@ TEST_CASE("properties: memory grows with context and sequences, shrinks with TP 
         for (Engine e : engines) {
             INFO(id << " " << engine_name(e));
             Config cfg = serving(id, e, e == Engine::LlamaCpp ? "q8_0" : "bf16", "h200-141gb", 1024);
+            cfg.inference.llamacpp.fit = false;  // every layer on the GPU: --fit would move DeepSeek-V3's experts to RAM
             const InferencePlan p = plan(cfg);
             double prev = 0;
             for (int c = 1; c <= 1 << 20; c *= 4) {

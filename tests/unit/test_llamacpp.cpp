@@ -47,6 +47,17 @@ bool note_starts(const Config& cfg, const std::string& text) {
     return false;
 }
 
+// The one GPU's buffers of a plan at `context` tokens with `layers` layers there and `kv_mib` of KV
+// per layer: the KV on each side, the compute buffer and the GPU's total, in MiB.
+void check_one_gpu(const InferencePlan& p, double context, int layers, double kv_mib, double compute_mib, double total_mib) {
+    const LlamaCppBuffers b = llamacpp_buffers(p, context, 1);
+    REQUIRE(b.gpus.size() == 1);
+    CHECK(b.gpus[0].kv == layers * mib_to_bytes(kv_mib));
+    CHECK(b.host.kv == (p.model.layers - layers) * mib_to_bytes(kv_mib));
+    CHECK(b.gpus[0].compute / 1048576.0 == Approx(compute_mib).epsilon(1e-4));
+    CHECK(b.gpus[0].total() / 1048576.0 == Approx(total_mib).epsilon(1e-5));
+}
+
 }  // namespace
 
 TEST_CASE("Apple working-set limit: 2/3 of RAM up to 32 GiB, 3/4 above, iogpu.wired_limit_mb overrides") {
@@ -222,8 +233,9 @@ TEST_CASE("-nkvo: no pipeline parallelism; what fits moves the KV's limit from V
     two.inference.llamacpp.no_kv_offload = true;
     CHECK(plan(two).n_copies == 1);
     // Llama-3.1-8B Q4_K_M at 65536 tokens on an 8 GB card: 8 GiB of KV does not fit the GPU; with
-    // -nkvo it goes to RAM, which 64 GiB holds and 8 GiB does not.
+    // -nkvo it goes to RAM, which 64 GiB holds and 8 GiB does not. (--fit off: it would move layers.)
     Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4060-8gb", 65536);
+    cfg.inference.llamacpp.fit = false;
     cfg.inference.host.ram_bytes = gib_to_bytes(64);
     CHECK_FALSE(fits_at(plan(cfg), 65536, 1, 1.0));
     cfg.inference.llamacpp.no_kv_offload = true;
@@ -627,13 +639,8 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     CHECK(p.auto_gpu_layers == 35);
     CHECK(p.gpu_layers == 35);
     CHECK_FALSE(p.output_on_gpu);
-    const LlamaCppBuffers b = llamacpp_buffers(p, 32768, 1);
-    REQUIRE(b.gpus.size() == 1);
-    CHECK(b.gpus[0].kv == 35 * mib_to_bytes(128));
-    CHECK(b.gpus[0].model / 35 / 1048576.0 == Approx(491.99).epsilon(1e-4));
-    CHECK(b.gpus[0].compute / 1048576.0 == Approx(1088.45).epsilon(1e-4));
-    CHECK(b.gpus[0].total() / 1048576.0 == Approx(22788.1).epsilon(1e-5));
-    CHECK(b.host.kv == 45 * mib_to_bytes(128));
+    check_one_gpu(p, 32768, 35, 128, 1088.45, 22788.1);
+    CHECK(llamacpp_buffers(p, 32768, 1).gpus[0].model / 35 / 1048576.0 == Approx(491.99).epsilon(1e-4));
     // The launch command leaves num_gpu to Ollama; the estimate says what Ollama does.
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768");
     CHECK(note_starts(cfg, "Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); "
@@ -657,12 +664,83 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     CHECK(launch_command(stated) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 40");
     // The margin is a constant: 2,048 MiB leaves 22,050.55 MiB, 33 layers (33 x 619.99 + 1,088.45 = 21,548.1).
     cfg.inference.llamacpp.n_gpu_layers = -1;
-    cfg.inference.constants.ollama_fit_target_bytes = mib_to_bytes(2048);
+    cfg.inference.constants.fit_target_bytes = mib_to_bytes(2048);
     CHECK(plan(cfg).auto_gpu_layers == 33);
-    // Without the profile -ngl -1 is every layer, as llama-server -ngl 999.
+    // Plain llama-server runs the same --fit (33 layers at this margin); with --fit off -ngl -1 is
+    // every layer, as llama-server -ngl 999.
     cfg.inference.llamacpp.ollama = false;
+    CHECK(plan(cfg).auto_gpu_layers == 33);
+    cfg.inference.llamacpp.fit = false;
     CHECK(plan(cfg).auto_gpu_layers == -1);
     CHECK(plan(cfg).gpu_layers == 80);
+}
+
+TEST_CASE("llama-server's --fit (-ngl unset): Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens puts 42 of 80 layers on the GPU") {
+    // Current llama-server runs --fit by default (llama.cpp PR #16653): with -ngl unset it keeps the
+    // context given by -c and moves layers to system RAM until 1,024 MiB stays free. By hand: the
+    // RTX 4090's 24,564 MiB less the CUDA context (465.45 MiB) less 1,024 MiB leaves 23,074.55 MiB.
+    // Filled back to front, layers 38-79 on the GPU: 20,557.70 MiB of Q4_K_M weights (489.47 MiB a
+    // layer on average: Q4_K_M keeps some ffn_down / attn_v in Q6_K), 42 x 32 MiB of F16 KV (8,192
+    // cells x 8 KV heads x 128 x 2 x 2 B) and the 1,088.45 MiB compute buffer: 22,990.16 MiB, 84.4 MiB
+    // under the target; a 43rd layer adds at least 489 + 32 MiB.
+    Config cfg = serving("llama-3.1-70b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.auto_gpu_layers == 42);
+    CHECK(p.gpu_layers == 42);
+    CHECK_FALSE(p.output_on_gpu);
+    check_one_gpu(p, 8192, 42, 32, 1088.45, 22990.16);
+    CHECK(llamacpp_buffers(p, 8192, 1).gpus[0].model / 1048576.0 == Approx(20557.70).epsilon(1e-5));
+    // llama-server places the layers itself: no -ngl in the command; it reads back to the same plan.
+    CHECK(launch_command(p) == "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on");
+    CHECK(note_starts(cfg, "llama-server's --fit puts 42 of 80 layers on the GPU (-ngl unset: --fit leaves 1.00 GiB free per GPU); "
+                           "the rest run on the CPU from system RAM: 22.91 GiB on the GPU, 20.79 GiB in system RAM."));
+    // -c is always passed, so --fit keeps the context; without it, llama-server would lower it first.
+    CHECK(note_starts(cfg, "Started without -c, llama-server would first lower the context from the model's 131,072 tokens"));
+    // The same margin constant as Ollama's: 2,048 MiB leaves 22,050.55 MiB, 40 layers.
+    cfg.inference.constants.fit_target_bytes = mib_to_bytes(2048);
+    CHECK(plan(cfg).auto_gpu_layers == 40);
+    cfg.inference.constants.fit_target_bytes = mib_to_bytes(1024);
+    // --fit off (or a release before it): -ngl -1 is every layer and the output layer, printed.
+    cfg.inference.llamacpp.fit = false;
+    CHECK(plan(cfg).auto_gpu_layers == -1);
+    CHECK(plan(cfg).gpu_layers == 80);
+    CHECK(launch_command(plan(cfg)) == "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -ngl 81 -fa on");
+    // --fit refuses to move layers when the user gave a tensor override (-ot, --n-cpu-moe) or a
+    // tensor split (common/fit.cpp: "... already set by user, abort"): every layer then.
+    cfg.inference.llamacpp.fit = true;
+    cfg.inference.llamacpp.override_tensor = "blk\\.79\\.ffn_down.*=CPU";
+    CHECK(plan(cfg).auto_gpu_layers == -1);
+    CHECK(plan(cfg).gpu_layers == 80);
+    cfg.inference.llamacpp.override_tensor.clear();
+    // No layer on the GPU (-ngl 0, or --fit leaving none) has no KV capacity there (0, not a division by 0).
+    cfg.inference.llamacpp.n_gpu_layers = 0;
+    auto none = estimate(cfg);
+    REQUIRE(none.ok);
+    CHECK(none.value.metric("kv_capacity_tokens")->value == 0);
+    // A stated -ngl wins and is printed.
+    cfg.inference.llamacpp.n_gpu_layers = 30;
+    CHECK(plan(cfg).auto_gpu_layers == -1);
+    CHECK(launch_command(plan(cfg)) == "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on");
+}
+
+TEST_CASE("llama-server's --fit: a model that fits keeps every layer, and the estimate and command are as before") {
+    // Llama-3.1-8B Q4_K_M at 8,192 tokens on an RTX 4090 leaves far more than 1 GiB: --fit changes
+    // nothing, no fit note or metric, and -ngl 33 (every layer and the output layer) is printed.
+    const Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.auto_gpu_layers == 33);
+    CHECK(p.output_on_gpu);
+    CHECK_FALSE(llamacpp_fit_shown(p));
+    CHECK(launch_command(p) == "llama-server -m llama-3.1-8b-Q4_K_M.gguf -c 8192 -ngl 33 -fa on");
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    CHECK(e.value.metric("auto_gpu_layers") == nullptr);
+    Config off = cfg;
+    off.inference.llamacpp.fit = false;
+    auto e_off = estimate(off);
+    REQUIRE(e_off.ok);
+    CHECK(e_off.value.total_bytes == e.value.total_bytes);
+    CHECK(e_off.value.notes == e.value.notes);
 }
 
 TEST_CASE("Ollama's automatic num_gpu: a model that fits keeps every layer; each catalog GPU gets its own split") {

@@ -359,7 +359,7 @@ export interface InferenceVllmConfig {
 
 /** "inference.llamacpp": llama.cpp options (below; docs/local.md) */
 export interface InferenceLlamacppConfig {
-    /** -ngl: -1 all and the output layer; N the last N layers; layers + 1 also the output layer (default -1; [-1, 1048576] layers) */
+    /** -ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N the last N layers; layers + 1 also the output layer (default -1; [-1, 1048576] layers) */
     n_gpu_layers?: number;
     /** -ub: physical batch (default 512; [1, 1048576] tokens) */
     n_ubatch?: number;
@@ -385,6 +385,8 @@ export interface InferenceLlamacppConfig {
     mmproj?: InferenceLlamacppMmprojConfig;
     /** draft model for speculative decoding (below); written when a preset is set */
     draft?: InferenceLlamacppDraftConfig;
+    /** --fit (llama-server's default): with -ngl unset, layers and MoE experts go to system RAM until ollama_fit_target_mib stays free per GPU; false: --fit off or an older llama.cpp (default true) */
+    fit?: boolean;
     /** ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit) (default 'llama-server') */
     profile?: 'llama-server' | 'ollama';
 }
@@ -481,7 +483,7 @@ export interface InferenceConstantsConfig {
     ollama_vram_large_gib?: number;
     /** Ollama's default parallel sequences (default 1; [1, 1048576] sequences) */
     ollama_num_parallel?: number;
-    /** memory llama-server's --fit leaves free per GPU when Ollama's num_gpu is automatic (--fit-target) (default 1024; [0, 1000000] MiB) */
+    /** memory llama-server's --fit leaves free per GPU with -ngl (Ollama's num_gpu) unset (--fit-target; the name is kept from before plain llama-server's fit) (default 1024; [0, 1000000] MiB) */
     ollama_fit_target_mib?: number;
     /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
     exllamav2_max_input_len?: number;
