@@ -68,9 +68,21 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
     if (cfg.task == Task::FineTune && t.finetune == FinetuneMethod::Full)
         out.push_back({"lora", "LoRA instead of full fine-tuning", "training.finetune: full -> lora",
                        [](Config& c) { c.training.finetune = FinetuneMethod::Lora; return true; }});
-    if (cfg.task == Task::FineTune && t.finetune != FinetuneMethod::Qlora)
-        out.push_back({"qlora", "QLoRA (4-bit NF4 base weights)", "training.finetune -> qlora",
-                       [](Config& c) { c.training.finetune = FinetuneMethod::Qlora; return true; }});
+    if (cfg.task == Task::FineTune && t.finetune != FinetuneMethod::Qlora) {
+        // Under a transformers 5 profile an MoE's routed experts, most of its weights, stay 16-bit.
+        TrainingInputs qlora = t;
+        qlora.finetune = FinetuneMethod::Qlora;
+        const bool experts_left = experts_left_unquantized(qlora, cfg.model);
+        out.push_back({"qlora", experts_left ? "QLoRA (4-bit NF4 base weights; the MoE's routed experts stay 16-bit)" : "QLoRA (4-bit NF4 base weights)",
+                       "training.finetune -> qlora", [](Config& c) { c.training.finetune = FinetuneMethod::Qlora; return true; }});
+    }
+    // The routed experts a transformers 5 bitsandbytes base leaves unquantized, quantized at load
+    // (Unsloth; Axolotl's quantize_moe_experts: true).
+    if (experts_left_unquantized(t, cfg.model))
+        out.push_back({"experts_quantized", "Quantize the MoE's routed experts too (Unsloth, or Axolotl with quantize_moe_experts: true)",
+                       std::string("training.lora.experts_unquantized: ") + (t.lora.experts_unquantized == Toggle::Auto ? "auto (true)" : "true") +
+                           " -> false",
+                       [](Config& c) { c.training.lora.experts_unquantized = Toggle::Off; return true; }});
     if (cfg.gpus > 1) {
         out.push_back({"zero2", "ZeRO-2: shard optimizer state and gradients", "training.sharding -> zero2",
                        [](Config& c) {

@@ -363,6 +363,10 @@ constexpr FieldDef kConfigTable[] = {
         Tog("training.lora.adapters_bf16", AT(training.lora.adapters_bf16),
             "a quantized base's adapters cast to BF16: BF16 weights, gradients and AdamW moments, no FP32 master (TRL 0.26 and later); "
             "null: the profile (trl: yes)"),
+        Tog("training.lora.experts_unquantized", AT(training.lora.experts_unquantized),
+            "a quantized base's MoE routed experts left unquantized, in the base's 16-bit (or peft's FP32) dtype: transformers 5's "
+            "fused 3-D experts, which its bitsandbytes quantizer skips; null: the profile (hf-trainer, torch-compile, deepspeed: yes); "
+            "false: Unsloth, Axolotl's quantize_moe_experts, transformers 4"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")
@@ -525,6 +529,10 @@ constexpr FieldDef kConfigTable[] = {
             .omit_default(),
         Bool("inference.hf.sdpa_enable_gqa", AT(inference.hf.sdpa_enable_gqa),
              "SDPA takes enable_gqa: no repeat_kv copies of K/V (transformers >= 4.54, PyTorch >= 2.5, no padding mask)")
+            .omit_default(),
+        Bool("inference.hf.experts_unquantized", AT(inference.hf.experts_unquantized),
+             "bitsandbytes formats: an MoE's routed experts stay in the checkpoint's 16-bit dtype (transformers 5's fused experts, which "
+             "its bitsandbytes integration skips); false: transformers 4, or a loader that quantizes them (Unsloth)")
             .omit_default(),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------

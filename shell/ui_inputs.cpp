@@ -745,6 +745,9 @@ bool training_inputs(App& a) {
                 changed |= choice(m, {"training.lora.unchunked_quantize", "Unchunked NF4 init", nullptr}, kToggles, t.lora.unchunked_quantize, true);
                 changed |= choice(m, {"training.lora.upcast_frozen", "FP32 embedding, head, norms", nullptr}, kToggles, t.lora.upcast_frozen, true);
                 changed |= choice(m, {"training.lora.adapters_bf16", "BF16 adapters", nullptr}, kToggles, t.lora.adapters_bf16, true);
+                if (c.model.experts > 0)
+                    changed |= choice(m, {"training.lora.experts_unquantized", "MoE experts unquantized", nullptr}, kToggles,
+                                      t.lora.experts_unquantized, true);
             }
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
@@ -934,6 +937,10 @@ bool serving_inputs(App& a) {
                 in.hf.bnb_compute_bytes = fp32 ? 4 : 2;
                 changed = true;
             }
+            if (c.model.experts > 0 && wf && std::string(wf->id).rfind("bnb-", 0) == 0)
+                changed |= check(m, {"inference.hf.experts_unquantized", "MoE experts 16-bit",
+                                     "transformers 5 keeps an MoE's fused experts in 16-bit under bitsandbytes. Off: transformers 4 or Unsloth."},
+                                 in.hf.experts_unquantized, "16-bit");
         }
         changed |= number(m, {"inference.constants.bandwidth_efficiency", "Bandwidth efficiency", "Share of peak HBM bandwidth decode reaches (roofline speed only)."},
                           in.constants.bandwidth_efficiency, shown(Step::Add, "%.2f"));

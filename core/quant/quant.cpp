@@ -630,13 +630,15 @@ Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q,
     const auto tensors = weight_tensors(m, false);
     auto bytes_of = [&](const Tensor& t) {
         const bool embedding_like = t.role == Role::TokenEmbd || t.role == Role::PosEmbd || t.role == Role::Output;
-        const WeightFormat& use = is_expert(t.role) ? *fe : *f;
+        const bool own_format = is_expert(t.role) && (!q.experts_format_routed_only || is_routed(t.role));
+        const WeightFormat& use = own_format ? *fe : *f;
         if (t.role == Role::PosEmbd || t.role == Role::Router || (embedding_like && use.keeps_embeddings && q.keep_embeddings))
             return t.rows * t.cols * t.count * dtype_bytes;
         return format_tensor_bytes(use, q, t);
     };
     WeightBreakdown w = sum_tensors(m, tensors, tp, dtype_bytes, bytes_of, list, shards);
-    w.formula = num(w.params) + " weights as " + f->label + (fe != f ? std::string(", experts ") + fe->label : std::string()) +
+    w.formula = num(w.params) + " weights as " + f->label +
+                (fe != f ? std::string(q.experts_format_routed_only ? ", routed experts " : ", experts ") + fe->label : std::string()) +
                 " x " + bits_text(w.bits_per_weight) + " bits / 8";
     if (f->family != FormatFamily::Float && q.keep_embeddings) w.formula += " (embeddings and LM head kept at " + num(dtype_bytes) + " B)";
     return Outcome<WeightBreakdown>::success(w);

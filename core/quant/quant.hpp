@@ -71,6 +71,7 @@ const std::vector<GgufFtype>& gguf_ftypes();
 struct QuantOptions {
     std::string format = "bf16";
     std::string experts_format;   // MoE experts (routed and shared) in another format; empty = `format`
+    bool experts_format_routed_only = false;  // experts_format for the routed experts alone (shared ones take `format`)
     int group_size = 128;         // GPTQ/AWQ: inputs per group; -1 = one group per row (per channel)
     bool zero_point = true;       // GPTQ/AWQ: asymmetric, a b-bit zero point per group
     bool act_order = false;       // GPTQ: desc_act stores g_idx, an int32 per input column

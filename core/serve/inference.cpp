@@ -272,6 +272,16 @@ Projections projections(const ModelSpec& m) {
     return Projections{{{h, q}, {h, kv}, {q, h}, {h, f}, {f, h}}};
 }
 
+// The largest weight matrix outside the routed experts: q, k/v or o, a dense layer's MLP, a shared expert.
+double largest_non_expert_matrix(const ModelSpec& m) {
+    const Projections p = projections(m);
+    const double h = m.hidden;
+    double out = std::max({p.shapes[0][0] * p.shapes[0][1], p.shapes[1][0] * p.shapes[1][1], p.shapes[2][0] * p.shapes[2][1]});
+    if (m.experts == 0 || m.dense_layers > 0) out = std::max(out, h * m.ffn);
+    if (m.shared_experts > 0) out = std::max(out, h * m.expert_ffn);
+    return out;
+}
+
 // Per prefill token, the most a quantized projection's temporaries take beside its 16-bit output:
 // in_bytes per input element and out_bytes per output element.
 double matmul_temporaries(const ModelSpec& m, double in_bytes, double out_bytes) {
@@ -391,6 +401,14 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         weights_q.experts_format = "mxfp4";
         weights_q.format = in.weights.dtype_bytes >= 4 ? "fp32" : "bf16";
     }
+    // transformers 5's bitsandbytes integration quantizes nn.Linear modules only: the fused routed
+    // experts load in the checkpoint's dtype (HfOptions::experts_unquantized).
+    p.bnb_experts_16bit = in.engine == Engine::Hf && m.experts > 0 && in.hf.experts_unquantized && in.weights.experts_format.empty() &&
+                          ascii_lower(in.weights.format).rfind("bnb-", 0) == 0;
+    if (p.bnb_experts_16bit) {
+        weights_q.experts_format = in.weights.dtype_bytes >= 4 ? "fp32" : "bf16";
+        weights_q.experts_format_routed_only = true;
+    }
     const std::string experts_fmt = weights_q.experts_format.empty() ? weights_q.format : weights_q.experts_format;
     p.mxfp4_experts = in.engine == Engine::Vllm && m.experts > 0 && ascii_lower(experts_fmt) == "mxfp4";
     auto rw = weight_bytes(m, weights_q, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr, shards);
@@ -477,11 +495,14 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
             // .to(inp_dtype) (bitsandbytes nn/modules.py Linear4bit.forward).
             const std::string id = p.format->id;
             const double compute = in.hf.bnb_compute_bytes;
+            // With the routed experts left 16-bit, the largest matrix a bitsandbytes layer dequantizes
+            // is a non-expert one.
+            const double largest = p.bnb_experts_16bit ? largest_non_expert_matrix(m) : p.weights.largest_matrix;
             if (id.rfind("bnb-int8", 0) == 0) {
-                p.dequant_bytes = p.weights.largest_matrix;
+                p.dequant_bytes = largest;
                 p.quant_temp_per_token = matmul_temporaries(m, in.constants.bnb_int8_input_copies, in.constants.bnb_int8_output_bytes);
             } else if (id.rfind("bnb-", 0) == 0) {
-                p.dequant_bytes = p.weights.largest_matrix * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
+                p.dequant_bytes = largest * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
                 if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
             } else if (id.rfind("gptq", 0) == 0) {
                 p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.hf.gptq_act_order, in.constants);
@@ -1268,6 +1289,12 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     }
 
     // Engine notes.
+    if (p.bnb_experts_16bit)
+        e.notes.push_back("Routed experts in " + std::string(p.in.weights.dtype_bytes >= 4 ? "FP32" : "16-bit") +
+                          " (inference.hf.experts_unquantized): transformers 5 stores an MoE's routed experts as fused 3-D parameters and "
+                          "its bitsandbytes integration quantizes nn.Linear modules only (bitsandbytes issue #1849): " + gib(p.weights.experts_routed) +
+                          " of the weights are the experts. Set inference.hf.experts_unquantized false for transformers 4 or a loader "
+                          "that quantizes them (Unsloth).");
     if (p.engine == Engine::Hf && hf_sdpa_falls_back(p))
         e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks: GptOssPreTrainedModel._supports_sdpa = False): "
                           "with attn_implementation unset the model loads with eager attention, as computed here (inference.hf.attention "

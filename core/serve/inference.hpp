@@ -278,6 +278,12 @@ struct HfOptions {
     // >= 2.5 and no attention mask (one prompt length, no padding); otherwise SDPA, like eager, runs
     // on K and V expanded to every query head.
     bool sdpa_enable_gqa = false;
+    // A bitsandbytes format (BitsAndBytesConfig load_in_4bit / load_in_8bit) leaves an MoE's routed
+    // experts in the checkpoint's 16-bit dtype: transformers 5 stores them as fused 3-D nn.Parameters
+    // and its bitsandbytes integration replaces nn.Linear modules only (bitsandbytes issue #1849;
+    // docs/training.md "MoE experts under bitsandbytes"). false: transformers 4 (a ModuleList of
+    // nn.Linear experts), or a loader that quantizes them (Unsloth).
+    bool experts_unquantized = true;
 };
 
 struct InferenceInputs {
@@ -347,6 +353,7 @@ struct InferencePlan {
     double weights_gpu = 0;      // weights on one GPU (vLLM: with its RoPE cos/sin table)
     double rope_cache = 0;       // vLLM: the rotary embedding's cos/sin table, counted with the weights
     bool mxfp4_experts = false;  // vLLM: the routed experts load as MXFP4 (FusedMoE's Mxfp4MoEMethod)
+    bool bnb_experts_16bit = false;  // HF + bitsandbytes: the routed experts stay 16-bit (HfOptions::experts_unquantized)
     double moe_padding = 0;      // vLLM: MXFP4 expert bytes its Marlin MoE kernel adds by padding (set_plan_gpu)
     double runtime_gpu = 0;      // CUDA context / non-torch memory
     double graphs_gpu = 0;       // CUDA graphs (vLLM)

@@ -301,6 +301,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // 95f9af3, Linear4bit.forward: `.to(inp_dtype)`; MatMul8bitLt's output is A.dtype), keep the hidden
     // states, and so the checkpointed layer inputs and the MLP's hidden tensors, in FP32.
     s.upcast_frozen = s.qlora && s.profile.kbit_upcasts_frozen;
+    s.experts_unquantized = experts_left_unquantized(in, s.m);
     s.residual = (s.fp32 || s.autocast_active || s.upcast_frozen) ? 4 : 2;
     const bool params_fp32 = trainable_params_fp32(prec, s.profile);
     s.weight_bytes = s.lora ? (s.upcast_frozen ? 4 : s.compute_bytes) : (params_fp32 ? 4 : 2);
@@ -438,6 +439,7 @@ struct StageParams {
     double head = 0;       // output layer on this GPU (0 if not the last stage)
     double largest = 0;    // largest single matrix on the GPU
     double largest_quantized = 0;  // QLoRA: largest 4-bit matrix on the GPU (the head only when quantized)
+    double routed = 0;     // routed experts on the GPU (of linear)
     double layer = 0;      // one (the largest) layer on the GPU
     double lora = 0;       // LoRA adapters
 };
@@ -459,6 +461,7 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     StageParams sp;
     sp.total = dense_on * dense_layer + moe_on * moe_layer;
     sp.linear = dense_on * (attn + params.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
+    sp.routed = moe_on * routed;
     sp.layer = std::max(dense_on > 0 ? dense_layer : 0, moe_on > 0 ? moe_layer : 0);
     const double vocab_rows = static_cast<double>(m.vocab) * h / tp * params.count_scale;
     if (first) sp.total += params.embedding / tp;
@@ -477,7 +480,12 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     // (LitGPT's attn.qkv), else q_proj (o_proj is as large); the embedding is never quantized
     // (nn.Embedding), the head only when the stack quantizes it (LitGPT yes, HF keeps lm_head).
     const double attn_matrix = s.profile.fused_qkv ? h * (w.q + w.k + w.v) : h * std::max({w.q, w.k, w.v});
-    sp.largest_quantized = std::max({attn_matrix / tp, h * f / tp, (last && s.profile.qlora_quantizes_head) ? sp.head : 0.0});
+    // Routed experts left unquantized dequantize nothing: the MLP matrices that do are the dense
+    // layers' and the shared experts' (each a plain MLP module of nn.Linear in transformers 5).
+    const double f_quantized = !s.experts_unquantized ? f
+                                                      : std::max(dense_on > 0 ? static_cast<double>(m.ffn) : 0.0,
+                                                                 moe_on > 0 && m.shared_experts > 0 ? static_cast<double>(m.expert_ffn) : 0.0);
+    sp.largest_quantized = std::max({attn_matrix / tp, h * f_quantized / tp, (last && s.profile.qlora_quantizes_head) ? sp.head : 0.0});
     if (s.lora) {
         const double r = s.in.lora.rank;
         sp.lora = (dense_on * lora_layer_params(m, s.in.lora.targets, r, false) +
@@ -705,8 +713,10 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
         weights = sp.total * s.weight_bytes;
         st.trainable = sp.total;
     } else {
-        const double quantized = s.qlora ? sp.linear - ((last && !profile.qlora_quantizes_head) ? sp.head : 0) : 0;
+        const double skipped = s.experts_unquantized ? sp.routed : 0;
+        const double quantized = s.qlora ? sp.linear - ((last && !profile.qlora_quantizes_head) ? sp.head : 0) - skipped : 0;
         parts.stage_quantized = quantized;
+        parts.stage_experts_unquantized = skipped;
         parts.stage_unquantized = sp.total - quantized;
         weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
         st.trainable = sp.lora;

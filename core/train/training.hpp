@@ -119,6 +119,12 @@ struct LoraInputs {
     // AdamW moments, no FP32 master (TRL's SFTTrainer 0.26 and later casts them). Auto: the profile
     // (qlora_adapters_bf16: trl).
     Toggle adapters_bf16 = Toggle::Auto;
+    // An MoE's routed experts left out of the quantized base, in its unquantized dtype (the checkpoint's
+    // 16 bits, FP32 after peft's cast with upcast_frozen): transformers 5 stores them as fused 3-D
+    // parameters, which its bitsandbytes quantizer, replacing nn.Linear modules only, skips. Auto:
+    // the profile (ProfileBehaviour::bnb_skips_fused_experts); false: quantized like every linear
+    // (transformers 4, Unsloth, Axolotl's quantize_moe_experts).
+    Toggle experts_unquantized = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -219,6 +225,14 @@ struct ProfileBehaviour {
     // trl/trainer/sft_trainer.py:1127-1130: `if _is_quantized_model: ... param.data = param.data.to(
     // torch.bfloat16)` for every parameter that requires grad). TrainingInputs lora.adapters_bf16 overrides.
     bool qlora_adapters_bf16 = false;
+    // The stack loads the model with transformers 5 and quantizes it with BitsAndBytesConfig, whose
+    // integration replaces nn.Linear modules only (transformers integrations/bitsandbytes.py
+    // _replace_with_bnb_linear, `isinstance(module, (nn.Linear, Conv1D))`): transformers 5 stores an
+    // MoE's routed experts as fused 3-D nn.Parameters (Mixtral, Qwen3-MoE, DeepSeek-V2/V3 since 5.0;
+    // gpt-oss since it was added), so they stay in the checkpoint's dtype (bitsandbytes issue #1849,
+    // open; no bitsandbytes release through 0.50.1 quantizes them). On by default so that every
+    // profile built on hf_trainer() inherits it. TrainingInputs lora.experts_unquantized overrides.
+    bool bnb_skips_fused_experts = true;
     // Attention and layers
     AttentionKernel attention = AttentionKernel::Flash;  // default kernel (Flash = FlashAttention/SDPA: no s^2 terms)
     bool eager_rmsnorm = true;          // RMSNorm in eager PyTorch: an FP32 copy of its input is saved
@@ -323,6 +337,10 @@ bool quantized_base(const TrainingInputs& in);
 bool recompute_from_kbit_rule(const TrainingInputs& in);
 // Whether auto resolved to full because the profile checkpoints every run (checkpoints_by_default).
 bool recompute_from_profile_default(const TrainingInputs& in);
+// Whether a quantized base (QLoRA, LoRA over NF4/FP4/INT8) of the MoE model `m` keeps its routed
+// experts unquantized: training.lora.experts_unquantized, or for auto the profile's
+// bnb_skips_fused_experts. False for a dense model, an unquantized base or an unknown profile.
+bool experts_left_unquantized(const TrainingInputs& in, const ModelSpec& m);
 // Bytes per gradient value the setup holds and data parallelism reduces (trainable parameters,
 // LoRA adapters included): 4 with FP32 trainable params (FP32 training; mixed precision under
 // torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.

@@ -63,8 +63,9 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
     } else {
         if (s.qlora)
             f = fnum(parts.stage_quantized) + " quantized x " + fnum(s.quant_bytes) + " B + " + fnum(parts.stage_unquantized) + " x " +
-                fnum(s.weight_bytes) + (s.upcast_frozen ? " B (frozen base in FP32: peft's cast) + " : " B (frozen base) + ") +
-                fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
+                fnum(s.weight_bytes) + (s.upcast_frozen ? " B (frozen base in FP32: peft's cast" : " B (frozen base") +
+                (parts.stage_experts_unquantized > 0 ? ", " + fnum(parts.stage_experts_unquantized) + " of them routed experts left unquantized" : "") +
+                ") + " + fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
         else
             f = fnum(parts.stage_params - parts.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(parts.stage_trainable) +
                 " adapter params x " + fnum(s.adapter_bytes) + " B";
@@ -246,9 +247,26 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
         e.notes.push_back(std::string("Frozen base in FP32 outside the quantized linears (training.lora.upcast_frozen ") +
                           (s.in.lora.upcast_frozen == Toggle::Auto ? "auto" : "true") +
                           "): peft's prepare_model_for_kbit_training casts every 16-bit parameter but the 4-bit and INT8 weights to FP32 "
-                          "(the embedding, the norms, an unquantized LM head: " + fnum(p.stage_unquantized) + " params, +" + bytes_gb(extra) +
+                          "(the embedding, the norms, an unquantized LM head" +
+                          (p.stage_experts_unquantized > 0 ? std::string(", the routed experts left unquantized") : std::string()) + ": " +
+                          fnum(p.stage_unquantized) + " params, +" + bytes_gb(extra) +
                           " of weights), and the hidden states stay FP32 between layers; set training.lora.upcast_frozen false "
                           "(--set training.lora.upcast_frozen=false) if your script does not call it (TRL's SFTTrainer 0.26 and later does not).");
+    }
+    if (s.experts_unquantized && p.stage_experts_unquantized > 0) {
+        // This GPU's share (the shards divide them under ZeRO-3, offload moves them), as left and as quantized.
+        const double share = p.weights_full > 0 ? r.weights / p.weights_full : 0;
+        const double left = p.stage_experts_unquantized * s.weight_bytes * share;
+        const double quantized = p.stage_experts_unquantized * s.quant_bytes * share;
+        e.notes.push_back(std::string("Routed experts unquantized (training.lora.experts_unquantized ") +
+                          (s.in.lora.experts_unquantized == Toggle::Auto ? "auto, profile " + std::string(s.profile.id) : std::string("true")) +
+                          "): transformers 5 stores an MoE's routed experts as fused 3-D parameters and its bitsandbytes quantizer replaces "
+                          "nn.Linear modules only (bitsandbytes issue #1849), so " + fnum(p.stage_experts_unquantized) + " params stay at " +
+                          fnum(s.weight_bytes) + (s.upcast_frozen ? " B (BF16, cast to FP32 by peft)" : " B (the checkpoint's 16 bits)") + ": " +
+                          bytes_gb(left) + " of weights where quantized they would take " + bytes_gb(quantized) +
+                          ". Unsloth (unsloth-zoo 2026.5.1 and later) and Axolotl (quantize_moe_experts: true, 0.15 and later) quantize "
+                          "them at load, transformers 4 quantized them as nn.Linear: for those set training.lora.experts_unquantized false "
+                          "(--set training.lora.experts_unquantized=false).");
     }
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +

@@ -30,6 +30,7 @@ struct TrainingSetup {
     bool lora = false, qlora = false, autocast_active = false;
     bool upcast_frozen = false;   // a quantized base's unquantized parameters in FP32 (peft; profile.kbit_upcasts_frozen)
     bool adapters_bf16 = false;   // a quantized base's adapters in BF16, no master (profile.qlora_adapters_bf16)
+    bool experts_unquantized = false;  // a quantized base's routed experts left unquantized (experts_left_unquantized)
     double compute_bytes = 2;     // bytes of an activation value (the compute dtype)
     double residual = 2;          // residual stream (FP32 under autocast with FP32 params)
     double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized (FP32 with upcast_frozen)
@@ -50,6 +51,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks =
 // Quantities the formulas quote (filled by compute_training when asked).
 struct TrainingParts {
     double stage_params = 0, stage_linear_params = 0, stage_trainable = 0, stage_quantized = 0, stage_unquantized = 0;
+    double stage_experts_unquantized = 0;       // of stage_unquantized: routed experts the quantizer skipped
     double weights_full = 0, grads_full = 0, optimizer_full = 0;
     double opt_per_param = 0;                   // optimizer state bytes per trainable parameter (with master)
     double layer_bytes = 0, moe_layer_bytes = 0, stage_act_one_mb = 0;

@@ -44,6 +44,9 @@ ProfileBehaviour hf_legacy() {
     p.attention = AttentionKernel::Eager;
     // transformers of 2022 had neither flash_attention_2 (4.34, October 2023) nor SDPA's enable_gqa (4.54).
     p.hf_attention = false;
+    // transformers 4 kept an MoE's experts as a ModuleList of nn.Linear, which bitsandbytes quantizes
+    // (models/mixtral/modeling_mixtral.py MixtralBlockSparseTop2MLP w1/w2/w3 before 5.0).
+    p.bnb_skips_fused_experts = false;
     p.softmax_saves_input = true;
     // PyTorch <= 1.12 loaded every kernel at start-up (lazy loading came with 1.13 and CUDA 11.7).
     p.lazy_module_loading = false;
@@ -72,6 +75,7 @@ ProfileBehaviour torchtitan() {
     p.no_sync_accumulation = false;
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.kbit_upcasts_frozen = false;
+    p.bnb_skips_fused_experts = false;  // its own model, no bitsandbytes
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -119,6 +123,7 @@ ProfileBehaviour torchtitan() {
 
 ProfileBehaviour megatron() {
     ProfileBehaviour p;
+    p.bnb_skips_fused_experts = false;  // Megatron's own MoE layers, no bitsandbytes
     p.id = "megatron";
     p.label = "Megatron-LM / Transformer Engine";
     p.description =
@@ -176,6 +181,9 @@ ProfileBehaviour litgpt() {
     ProfileBehaviour p = hf_trainer();
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.kbit_upcasts_frozen = false;
+    // Its LLaMAMoE keeps each expert an LLaMAMLP of nn.Linear (litgpt/model.py), which Lightning's
+    // bitsandbytes plugin replaces like every Linear: the experts are quantized.
+    p.bnb_skips_fused_experts = false;
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -207,6 +215,7 @@ ProfileBehaviour torchtune() {
     p.no_sync_accumulation = false;
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.kbit_upcasts_frozen = false;
+    p.bnb_skips_fused_experts = false;  // its own model, NF4 through torchao (no bitsandbytes)
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =
@@ -302,6 +311,14 @@ bool recompute_from_profile_default(const TrainingInputs& in) {
     if (in.recompute != Recompute::Auto) return false;
     const ProfileBehaviour* p = find_training_profile(in.profile);
     return p && p->checkpoints_by_default;
+}
+
+bool experts_left_unquantized(const TrainingInputs& in, const ModelSpec& m) {
+    const bool quantized_base = in.finetune == FinetuneMethod::Qlora || (in.finetune == FinetuneMethod::Lora && in.lora.quant != BaseQuant::None);
+    if (!quantized_base || m.experts == 0) return false;
+    if (in.lora.experts_unquantized != Toggle::Auto) return in.lora.experts_unquantized == Toggle::On;
+    const ProfileBehaviour* p = find_training_profile(in.profile);
+    return p && p->bnb_skips_fused_experts;
 }
 
 Recompute resolved_recompute(const TrainingInputs& in) {

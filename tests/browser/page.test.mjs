@@ -54,6 +54,12 @@ after(async () => {
     server?.close();
 });
 
+// Scroll the widget `id` into view and click it.
+async function press(w, id) {
+    await w.inView(id);
+    await w.click(id);
+}
+
 // A second page opened at `link`, its first frames drawn and its results settled.
 async function openSettled(link) {
     const other = await context.newPage();
@@ -461,6 +467,28 @@ test('the profile combo lists the engine\'s profiles: picking TRL SFTTrainer giv
     // 128,256 x 4,096 x 6 B at a chunk's cast + 2 x 2,048 x 4,096 x 2 B of sorted hidden states.
     assert.equal(s.result.breakdown.weights, 5715927040);
     assert.equal(s.result.breakdown.logits_loss, 128256 * 4096 * 6 + 2 * 2048 * 4096 * 2);
+    await other.close();
+});
+
+test('QLoRA of an MoE: the "MoE experts unquantized" row (transformers 5 leaves the fused experts in 16-bit); Off quantizes them', async () => {
+    const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=mixtral-8x7b&training.finetune=qlora' +
+        '&training.lora.rank=16&training.lora.upcast_frozen=false&batch=1&seq=2048&gpu=h100-80gb');
+    let s = await w.state();
+    assert.equal(s.inputs.training.lora.experts_unquantized, null);  // the profile's: hf-trainer leaves them
+    const left = s.result.breakdown.weights;
+    await press(w, 'more/training_more');
+    await press(w, 'training.lora.experts_unquantized/off');
+    s = await w.state();
+    assert.equal(s.inputs.training.lora.experts_unquantized, false);
+    // 32 x 8 x 3 x 4,096 x 14,336 = 45,097,156,608 expert weights at NF4's 0.515869140625 B instead of 2 B.
+    assert.equal(left - s.result.breakdown.weights, 45097156608 * (2 - 0.515869140625));
+    assert.match(s.fragment, /training\.lora\.experts_unquantized=false/);
+    // A dense model has no such row.
+    const dense = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=qlora');
+    await press(dense.w, 'more/training_more');
+    assert.equal(await dense.w.hook('widget', 'training.lora.experts_unquantized/off'), null);
+    assert.ok(await dense.w.hook('widget', 'training.lora.upcast_frozen/off'));
+    await dense.other.close();
     await other.close();
 });
 

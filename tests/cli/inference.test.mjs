@@ -162,3 +162,19 @@ test('--gpus out of range with an inference task: the range --help gives, or inf
   assert.equal(many.code, 1);
   assert.match(many.err, /gpus \(5000\).*inference\.tp.*\[0, 4096\]/);
 });
+
+test('HF + bitsandbytes on an MoE: the routed experts stay BF16 (transformers 5), noted; inference.hf.experts_unquantized=false quantizes them', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--engine', 'hf', '--preset', 'mixtral-8x7b', '--weights', 'bnb-nf4-dq',
+    '--gpu', 'h100-80gb', '--format', 'json'];
+  const left = JSON.parse(run(args).out);
+  const quantized = JSON.parse(run([...args, '--set', 'inference.hf.experts_unquantized=false']).out);
+  // 32 x 8 x 3 x 4,096 x 14,336 = 45,097,156,608 expert weights at 2 B instead of 0.515869140625 B.
+  assert.equal(left.breakdown.weights - quantized.breakdown.weights, 66930081792);
+  assert.ok(left.notes.some((n) => n.includes('inference.hf.experts_unquantized')), left.notes.join('\n'));
+  assert.ok(!quantized.notes.some((n) => n.includes('experts_unquantized')));
+  // Not written back unless it differs from the default.
+  assert.equal(JSON.parse(run([...args, '--print-config']).out).inference.hf?.experts_unquantized, undefined);
+  const bad = run([...args, '--set', 'inference.hf.experts_unquantized="no"']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /inference\.hf\.experts_unquantized/);
+});

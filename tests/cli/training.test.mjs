@@ -237,6 +237,33 @@ test('profile trl (TRL SFTTrainer): Llama-3.1-8B QLoRA r16, 1 x 2048 on an RTX 4
   assert.match(bad.err, /training\.profile.*torchtune, trl/);
 });
 
+test('Mixtral-8x7B QLoRA r16 on one H100: transformers 5 leaves the routed experts unquantized, noted; experts_unquantized=false quantizes them', () => {
+  const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'mixtral-8x7b', '--gpu', 'h100-80gb', '--batch', '1',
+    '--seq', '2048', '--set', 'training.finetune="qlora"', '--set', 'training.lora.rank=16', '--set', 'training.lora.upcast_frozen=false',
+    '--format', 'json'];
+  const left = JSON.parse(run(args).out);
+  const quantized = JSON.parse(run([...args, '--set', 'training.lora.experts_unquantized=false']).out);
+  // 32 layers x 8 experts x 3 x 4,096 x 14,336 = 45,097,156,608 expert weights: 2 B (90.19 GB) instead of
+  // 0.515869140625 B of NF4 (23.26 GB): +66,930,081,792 B.
+  assert.equal(left.breakdown.weights - quantized.breakdown.weights, 66930081792);
+  assert.equal(quantized.breakdown.weights, 24510799872);
+  assert.ok(quantized.fits.find((f) => f.gpu === 'h100-80gb').within_target, `${quantized.total_bytes / 1e9} GB`);
+  assert.ok(!left.fits.find((f) => f.gpu === 'h100-80gb').fits, `${left.total_bytes / 1e9} GB`);
+  const note = left.notes.find((n) => n.includes('training.lora.experts_unquantized auto'));
+  assert.ok(note, left.notes.join('\n'));
+  assert.match(note, /90\.19 GB of weights where quantized they would take 23\.26 GB/);
+  assert.match(note, /Axolotl \(quantize_moe_experts: true/);
+  assert.ok(!quantized.notes.some((n) => n.includes('experts_unquantized')));
+  assert.equal(JSON.parse(run([...args, '--print-config']).out).training.lora.experts_unquantized, null);
+  // The suggestion says it.
+  const sug = run(['suggest', ...args.filter((a) => a !== '--format' && a !== 'json')]).out;
+  assert.match(sug, /training\.lora\.experts_unquantized: auto \(true\) -> false/);
+  // A wrong value names the field.
+  const bad = run([...args, '--set', 'training.lora.experts_unquantized="fp8"']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /training\.lora\.experts_unquantized/);
+});
+
 test('hostile shapes name the field and its range in its unit: seq "nan" (a string), a LoRA rank above the hidden size', () => {
   const base = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b'];
   let r = run([...base, '--seq', 'nan']);

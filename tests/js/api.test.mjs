@@ -478,6 +478,25 @@ test('training.lora.upcast_frozen: peft\'s FP32 embedding, head and norms by han
     assert.equal(e.error.field, 'training.lora.upcast_frozen');
 });
 
+test('training.lora.experts_unquantized: Mixtral-8x7B\'s routed experts left in BF16 by hand, as the CLI gives them; a wrong value names the field', () => {
+    const config = (experts_unquantized, profile = 'hf-trainer') => ({
+        method: 'detailed', task: 'finetune', gpu: 'h100-80gb', model: { preset: 'mixtral-8x7b' }, batch: 1, seq: 2048,
+        training: { finetune: 'qlora', profile, lora: { rank: 16, upcast_frozen: false, experts_unquantized } },
+    });
+    const weights = (v, p) => vc.estimate(config(v, p)).components.find((c) => c.key === 'weights').bytes;
+    // 32 x 8 x 3 x 4,096 x 14,336 = 45,097,156,608 expert weights at 2 B instead of NF4's 0.515869140625 B.
+    assert.equal(weights(null) - weights(false), 45097156608 * (2 - 0.515869140625));
+    assert.equal(weights(true), weights(null));
+    // LitGPT's experts are nn.Linear modules: quantized unless forced.
+    assert.equal(weights(null, 'litgpt'), weights(false, 'litgpt'));
+    assert.ok(vc.estimate(config(null)).notes.some((n) => n.includes('training.lora.experts_unquantized auto')));
+    assert.equal(vc.resolveConfig(config(null)).training.lora.experts_unquantized, null);
+    assert.deepEqual(vc.estimate(config(null)), cli(config(null)).json);
+    const e = vc.estimate(config('bf16'));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.lora.experts_unquantized');
+});
+
 test('a custom GPU marked unified is a Mac: the catalog Mac\'s answer with the same figures; an unknown preset names the nearest', () => {
     // Llama-3.1-8B Q8_0 under llama.cpp: the M4 Max 64GB (546 GB/s, 18.4 TF) and a custom 64 GiB unified machine alike.
     const base = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' } };

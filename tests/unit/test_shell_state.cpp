@@ -151,7 +151,8 @@ TEST_CASE("shell link: the framework-version toggles (keeps_logits and the QLoRA
                            {"training.lora.dequant_fp16", nullptr, &LoraInputs::dequant_fp16},
                            {"training.lora.unchunked_quantize", nullptr, &LoraInputs::unchunked_quantize},
                            {"training.lora.upcast_frozen", nullptr, &LoraInputs::upcast_frozen},
-                           {"training.lora.adapters_bf16", nullptr, &LoraInputs::adapters_bf16}};
+                           {"training.lora.adapters_bf16", nullptr, &LoraInputs::adapters_bf16},
+                           {"training.lora.experts_unquantized", nullptr, &LoraInputs::experts_unquantized}};
     for (const Tog& t : toggles) {
         Config d = c;
         Toggle& v = t.top ? d.training.*t.top : d.training.lora.*t.lora;
