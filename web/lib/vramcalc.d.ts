@@ -329,6 +329,8 @@ export interface TrainingLoraConfig {
     upcast_frozen?: boolean | null;
     /** a quantized base's adapters cast to BF16: BF16 weights, gradients and AdamW moments, no FP32 master (TRL 0.26 and later); null: the profile (trl: yes) (default null) */
     adapters_bf16?: boolean | null;
+    /** a quantized base's MoE routed experts left unquantized, in the base's 16-bit (or peft's FP32) dtype: transformers 5's fused 3-D experts, which its bitsandbytes quantizer skips; null: the profile (hf-trainer, torch-compile, deepspeed: yes); false: Unsloth, Axolotl's quantize_moe_experts, transformers 4 (default null) */
+    experts_unquantized?: boolean | null;
 }
 
 /** "inference.vllm": vLLM options (below) */
@@ -409,6 +411,8 @@ export interface InferenceHfConfig {
     lazy_loading?: boolean;
     /** SDPA takes enable_gqa: no repeat_kv copies of K/V (transformers >= 4.54, PyTorch >= 2.5, no padding mask) (default false) */
     sdpa_enable_gqa?: boolean;
+    /** bitsandbytes formats: an MoE's routed experts stay in the checkpoint's 16-bit dtype (transformers 5's fused experts, which its bitsandbytes integration skips); false: transformers 4, or a loader that quantizes them (Unsloth) (default true) */
+    experts_unquantized?: boolean;
 }
 
 /** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
