@@ -29,8 +29,10 @@ std::string plan_usage() {
            "  --serve C[xCONTEXT]    compare --clusters for serving C concurrent sequences of CONTEXT tokens\n"
            "                         (plan.serve.concurrency, plan.serve.context)\n"
            "  --list-fabrics         the interconnect and node catalogs\n"
-           "Model and training setup: the estimate's flags (--preset, --gpu, --gpus, --seq, --set training.precision=...,\n"
-           "--config FILE); --set plan.FIELD=VALUE sets any plan field.\n";
+           "Model and training setup: the estimate's flags (--preset, --gpu, --gpus, --seq, --training-precision, --finetune,\n"
+           "--training-profile, --set training.FIELD=..., --config FILE); --set plan.FIELD=VALUE sets any plan field. The layout\n"
+           "(--tp, --pp, --dp, --cp, --ep, --sharding, --recompute, --grad-accum, --batch) is what the plan searches: a value given\n"
+           "there is not a constraint (a note says so).\n";
 }
 
 // Sets `f` (a plan.* field) in the request's "plan" object from a flag's text; false with a message.
@@ -71,6 +73,23 @@ std::string checklist_number(double v, const std::string& unit) {
     else if (unit == "bytes/parameter") std::snprintf(buf, sizeof buf, "%.4g bytes/parameter", v);
     else std::snprintf(buf, sizeof buf, "%.0f %s", v, noun_for(v, unit).c_str());
     return buf;
+}
+
+// The fields of the document that the search chooses itself (core/plan: layout_config writes them
+// for the layout it loads), so a value given is not a constraint: "parallel.tp 2, training.sharding
+// zero1". Empty when the document sets none.
+std::string searched_fields_given(const json& doc) {
+    std::string out;
+    auto add = [&out](const std::string& path, const json& v) {
+        out += (out.empty() ? "" : ", ") + path + " " + (v.is_string() ? v.get<std::string>() : v.dump());
+    };
+    if (doc.contains("parallel") && doc["parallel"].is_object())
+        for (const auto& [key, value] : doc["parallel"].items()) add("parallel." + key, value);
+    if (doc.contains("training") && doc["training"].is_object())
+        for (const char* key : {"sharding", "recompute", "grad_accum"})
+            if (doc["training"].contains(key)) add(std::string("training.") + key, doc["training"][key]);
+    if (doc.contains("batch")) add("batch", doc["batch"]);
+    return out;
 }
 
 }  // namespace
@@ -171,6 +190,11 @@ int plan_command(int argc, char** argv) {
                 std::printf("  %6lld  %s; e.g. %s\n", c["count"].get<long long>(), c["reason"].get<std::string>().c_str(), c["example"].get<std::string>().c_str());
         }
         for (const auto& n : p["notes"]) std::printf("note: %s\n", n.get<std::string>().c_str());
+        // --tp, --sharding, ... describe one layout; the plan ranks every layout instead.
+        const std::string given = searched_fields_given(doc);
+        if (!given.empty())
+            std::printf("note: the plan searches the parallel layout, sharding, micro-batch, accumulation and recomputation itself; "
+                        "%s given are not constraints (without `plan`, the same flags estimate that one layout)\n", given.c_str());
     }
     if (out["checklist"].is_object()) {
         const json& c = out["checklist"];

@@ -292,20 +292,20 @@ constexpr FieldDef kConfigTable[] = {
 
         // --- training ------------------------------------------------------------------------------
         Enum("training.precision", enum_names(kTrainPrecisions), ENUM(TrainPrecision, training.precision),
-             "dtypes of weights, gradients, optimizer state and activations (docs/training.md)"),
-        Enum("training.optimizer", enum_names(kTrainOptimizers), ENUM(OptimizerKind, training.optimizer), "optimizer state per trainable parameter"),
+             "dtypes of weights, gradients, optimizer state and activations (docs/training.md)").cli("--training-precision"),
+        Enum("training.optimizer", enum_names(kTrainOptimizers), ENUM(OptimizerKind, training.optimizer), "optimizer state per trainable parameter").cli("--training-optimizer"),
         Num("training.optimizer_bytes_per_param", AT(training.optimizer_bytes_per_param),
             "custom optimizer: state bytes per trainable parameter").range(0, 64, "bytes"),
         Tog("training.grad_fp32", AT(training.grad_fp32), "FP32 gradient accumulation buffers (Megatron main_grad); null: the profile"),
         Num("training.grad_accum", AT(training.grad_accum), "micro-batches per optimizer step (0: from global_batch, else 1)")
-            .range(0, k2p20).whole(),
+            .range(0, k2p20).whole().cli("--grad-accum"),
         Num("training.global_batch", AT(training.global_batch),
             "sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp")
             .range(0, 1e9, "sequences"),
         Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute),
              "activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, "
              "hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), full for every run under trl "
-             "(SFTConfig's gradient_checkpointing defaults to true), else none"),
+             "(SFTConfig's gradient_checkpointing defaults to true), else none").cli("--recompute"),
         Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
              "attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and "
              "sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads"),
@@ -313,20 +313,20 @@ constexpr FieldDef kConfigTable[] = {
         Num("training.attention_dropout", AT(training.attention_dropout), "attention dropout: > 0 keeps masks and dropped probabilities")
             .range(0, 0.99).step(0.05),
         Enum("training.finetune", enum_names(kFinetune), ENUM(FinetuneMethod, training.finetune),
-             "full; LoRA: frozen base + adapters; QLoRA: NF4 base"),
+             "full; LoRA: frozen base + adapters; QLoRA: NF4 base").cli("--finetune"),
         Obj("training.lora", "LoRA and QLoRA adapters (below)"),
         Enum("training.head", enum_names(kHeads), ENUM(OutputHead, training.head), "an LM head over the vocabulary, or a sequence classifier"),
         Int("training.classifier_labels", AT(training.classifier_labels), "classifier head: labels").range(1, k2p24),
         Enum("training.sharding", enum_names(kSharding), ENUM(Sharding, training.sharding),
              "ZeRO / FSDP sharding over dp x cp (hybrid-shard: zero3 in shard groups, 8 GPUs unless shard_group says)")
-            .hand(),
+            .hand().cli("--sharding"),
         Int("training.shard_group", AT(training.shard_group), "hybrid sharding: GPUs per shard group (0: all); divides dp x cp")
             .range(0, k2p20, "GPUs"),
         Bool("training.offload_optimizer", AT(training.offload_optimizer),
              "optimizer state and FP32 master in host RAM (ZeRO-Offload, FSDP CPU offload)"),
         Bool("training.offload_params", AT(training.offload_params), "parameters in host RAM, gathered per layer (needs zero3)"),
         Text("training.profile", AT(training.profile), "framework behaviours (docs/training.md, \"Framework profiles\")")
-            .accepts("hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune, trl"),
+            .accepts("hf-trainer, hf-legacy, torch-compile, torchtitan, megatron, deepspeed, litgpt, torchtune, trl").cli("--training-profile"),
         Tog("training.compile", AT(training.compile), "torch.compile fusions on or off; null: the profile"),
         Tog("training.logits_fp32", AT(training.logits_fp32), "the loss upcasts logits to FP32; null: the profile"),
         Tog("training.compile_loss", AT(training.compile_loss),
@@ -338,10 +338,10 @@ constexpr FieldDef kConfigTable[] = {
             "the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no)"),
 
         // --- training.lora -------------------------------------------------------------------------
-        Int("training.lora.rank", AT(training.lora.rank), "adapter rank").range(1, k2p16),
+        Int("training.lora.rank", AT(training.lora.rank), "adapter rank").range(1, k2p16).cli("--lora-rank"),
         List("training.lora.targets", "string | string[]",
              "adapted modules: q k v o gate up down head, or attention, mlp, all-linear, or HF names like q_proj")
-            .def("q,v").hand(),
+            .def("q,v").hand().cli("--lora-targets"),
         Num("training.lora.dropout", AT(training.lora.dropout), "LoRA dropout: > 0 keeps a mask and a dropped copy of each adapted input")
             .range(0, 0.99).step(0.05),
         Enum("training.lora.quant", enum_names(kBaseQuant), ENUM(BaseQuant, training.lora.quant), "frozen base weights' format")
@@ -370,16 +370,16 @@ constexpr FieldDef kConfigTable[] = {
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")
-            .range(1, k2p16, "GPUs"),
+            .range(1, k2p16, "GPUs").cli("--tp"),
         Tog("parallel.sp", AT(parallel.sp), "sequence parallel (with tp > 1): norm and dropout activations split too; null: the "
                                             "profile's TP plan"),
-        Int("parallel.pp", AT(parallel.pp), "pipeline stages, at most model.layers").range(1, k2p16, "stages"),
+        Int("parallel.pp", AT(parallel.pp), "pipeline stages, at most model.layers").range(1, k2p16, "stages").cli("--pp"),
         Enum("parallel.schedule", enum_names(kSchedules), ENUM(PipelineSchedule, parallel.schedule), "pipeline schedule (interleaved needs pp >= 2)"),
         Int("parallel.virtual_stages", AT(parallel.virtual_stages), "interleaved: model chunks per GPU; at most ceil(layers / pp) layers on a stage (pp x v dividing model.layers, or uneven chunks)")
             .range(1, k2p16),
-        Int("parallel.dp", AT(parallel.dp), "data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp").range(0, k2p20, "GPUs"),
-        Int("parallel.cp", AT(parallel.cp), "context parallel; divides seq").range(1, k2p16, "GPUs"),
-        Int("parallel.ep", AT(parallel.ep), "expert parallel; divides model.experts, ep x etp divides tp x dp x cp").range(1, k2p16, "GPUs"),
+        Int("parallel.dp", AT(parallel.dp), "data parallel (0: gpus / (tp x pp x cp)); gpus = tp x pp x dp x cp").range(0, k2p20, "GPUs").cli("--dp"),
+        Int("parallel.cp", AT(parallel.cp), "context parallel; divides seq").range(1, k2p16, "GPUs").cli("--cp"),
+        Int("parallel.ep", AT(parallel.ep), "expert parallel; divides model.experts, ep x etp divides tp x dp x cp").range(1, k2p16, "GPUs").cli("--ep"),
         Int("parallel.etp", AT(parallel.etp), "expert tensor parallel (0: = tp)").range(0, k2p16, "GPUs"),
 
         // --- runtime -------------------------------------------------------------------------------

@@ -315,3 +315,16 @@ test('plan --gpus: a count that is not a whole number of GPUs is named, not repl
   const r = run(['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '16', '--top', '1', '--format', 'json']);
   assert.equal(JSON.parse(r.out).plan.gpus, 16);
 });
+
+test('plan: layout flags given (--tp, --sharding) are not constraints, and a note says so', () => {
+  const args = ['plan', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb', '--gpus', '8', '--top', '2'];
+  const plain = run(args);
+  assert.equal(plain.code, 0, plain.err);
+  assert.doesNotMatch(plain.out, /not constraints/);
+  const given = run([...args, '--tp', '2', '--sharding', 'zero1']);
+  assert.equal(given.code, 0, given.err);
+  assert.match(given.out, /note: the plan searches the parallel layout, .*; parallel\.tp 2, training\.sharding zero1 given are not constraints/);
+  // The same ranking: the search ignores them (only the note line differs).
+  const table = (t) => t.split('\n').filter((l) => !l.includes('not constraints')).join('\n');
+  assert.equal(table(given.out), table(plain.out));
+});

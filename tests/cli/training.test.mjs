@@ -276,3 +276,36 @@ test('hostile shapes name the field and its range in its unit: seq "nan" (a stri
   assert.match(r.err, /training\.lora\.rank must be a whole number in \[1, 4096\] \(the model's hidden size[^)]*\), got 8192/);
   assert.equal(run([...base, '--set', 'training.finetune="lora"', '--set', 'training.lora.rank=4096']).code, 0);
 });
+
+test('training flags (--finetune, --lora-rank, --lora-targets, --sharding, ...) set the same fields as --set', () => {
+  // Each flag is its field's (core/fields.cpp .cli): the two spellings give one result, byte for byte.
+  const common = ['--task', 'finetune', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb', '--format', 'json'];
+  const flags = run([...common, '--finetune', 'qlora', '--lora-rank', '64', '--lora-targets', 'all-linear',
+    '--recompute', 'full', '--training-profile', 'trl', '--training-optimizer', 'paged-adamw-8bit']);
+  const set = run([...common, '--set', 'training.finetune="qlora"', '--set', 'training.lora.rank=64',
+    '--set', 'training.lora.targets="all-linear"', '--set', 'training.recompute="full"',
+    '--set', 'training.profile="trl"', '--set', 'training.optimizer="paged-adamw-8bit"']);
+  assert.equal(flags.code, 0, flags.err);
+  assert.equal(flags.out, set.out);
+  const j = JSON.parse(flags.out);
+  assert.equal(j.method, 'detailed');
+  // all-linear at rank 64 on Llama-3.1-8B: 32 layers x 64 x (q 4096+4096, k 4096+1024, v 4096+1024,
+  // o 4096+4096, gate 4096+14336, up 4096+14336, down 14336+4096) = 32 x 64 x 81,920 = 167,772,160.
+  assert.equal(j.metrics.trainable_params.value, 32 * 64 * (8192 + 5120 + 5120 + 8192 + 3 * 18432));
+  // The parallel flags too: --tp 2 --dp 2 on 4 GPUs is parallel.tp 2, parallel.dp 2.
+  const par = ['--method', 'detailed', '--preset', 'llama-3.1-8b', '--gpus', '4', '--format', 'json'];
+  const a = run([...par, '--tp', '2', '--dp', '2', '--sharding', 'zero3', '--grad-accum', '4', '--training-precision', 'bf16-true']);
+  const b = run([...par, '--set', 'parallel={"tp":2,"dp":2}', '--set', 'training={"sharding":"zero3","grad_accum":4,"precision":"bf16-true"}']);
+  assert.equal(a.code, 0, a.err);
+  assert.equal(a.out, b.out);
+});
+
+test('a training flag with a bad value: exit 1, the message names the field and the accepted values', () => {
+  const r = run(['--task', 'finetune', '--preset', 'llama-3.1-8b', '--finetune', 'qlra']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /training\.finetune must be one of full, lora, qlora, got "qlra"/);
+  const n = run(['--task', 'finetune', '--preset', 'llama-3.1-8b', '--finetune', 'lora', '--lora-rank', '0']);
+  assert.equal(n.code, 1);
+  assert.match(n.err, /training\.lora\.rank/);
+  assert.match(n.err, /\[1, 65536\]/);
+});
