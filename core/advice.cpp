@@ -14,6 +14,10 @@ namespace vc {
 
 namespace {
 
+// The shortest training sequence a suggestion halves down to (tokens): below it a sample holds
+// little context; a product choice, not a measured constant.
+constexpr double kShortestSuggestedSeq = 256;
+
 // The chosen GPU's fit of a detailed estimate: the device total and whether it is within target.
 struct Fit {
     bool ok = false, within = false;
@@ -83,6 +87,12 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
                        std::string("training.lora.experts_unquantized: ") + (t.lora.experts_unquantized == Toggle::Auto ? "auto (true)" : "true") +
                            " -> false",
                        [](Config& c) { c.training.lora.experts_unquantized = Toggle::Off; return true; }});
+    // peft's FP32 cast of a quantized base's embedding, head and norms: TRL 0.26+ does not make it,
+    // and a script may cast them back after prepare_model_for_kbit_training (docs/training.md).
+    if (frozen_base_upcast(t))
+        out.push_back({"frozen_16bit", "Keep the frozen embedding, LM head and norms in 16 bits (no FP32 cast, as TRL 0.26+)",
+                       std::string("training.lora.upcast_frozen: ") + (t.lora.upcast_frozen == Toggle::Auto ? "auto (true)" : "true") + " -> false",
+                       [](Config& c) { c.training.lora.upcast_frozen = Toggle::Off; return true; }});
     if (cfg.gpus > 1) {
         out.push_back({"zero2", "ZeRO-2: shard optimizer state and gradients", "training.sharding -> zero2",
                        [](Config& c) {
@@ -95,6 +105,12 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
     }
     out.push_back({"offload_optimizer", "Optimizer state in host RAM (ZeRO-Offload)", "training.offload_optimizer: false -> true",
                    [](Config& c) { return !c.training.offload_optimizer ? (c.training.offload_optimizer = true, true) : false; }});
+    // Shorter training sequences (truncation, or packing to a shorter length): halved down to 256
+    // tokens; the longest that fits is offered, as for the micro-batch. It changes the data, so it
+    // comes after every change that keeps it.
+    for (double s = cfg.run.seq / 2; s >= kShortestSuggestedSeq && s == static_cast<long long>(s); s /= 2)
+        out.push_back({"seq_shorter", "Sequences of " + num(s) + " tokens (truncated, or packed to that length)",
+                       "seq: " + num(cfg.run.seq) + " -> " + num(s), [s](Config& c) { c.run.seq = s; return true; }});
     // More GPUs of the same type: the Fewest GPUs answer (data parallelism grown).
     auto more = solve(cfg, "min_gpus");
     if (more.ok && more.value.value > cfg.gpus) {
@@ -145,6 +161,43 @@ std::vector<Candidate> inference_candidates(const Config& cfg) {
     return out;
 }
 
+// The changes among `candidates` that make `cfg` fit: single changes (the largest micro-batch or
+// sequence that fits only), else pairs, the least disruptive first.
+void suggest_from(const Config& cfg, const std::vector<const Candidate*>& candidates, size_t limit, std::vector<Suggestion>& out) {
+    bool batch_found = false, seq_found = false;
+    for (const Candidate* cand : candidates) {
+        if (out.size() >= limit) break;
+        const bool is_batch = std::string(cand->id) == "batch_accumulate", is_seq = std::string(cand->id) == "seq_shorter";
+        if ((is_batch && batch_found) || (is_seq && seq_found)) continue;
+        Config c = cfg;
+        if (!cand->change(c)) continue;
+        const Fit f = fit_of(c);
+        if (!f.ok || !f.within) continue;
+        batch_found = batch_found || is_batch;
+        seq_found = seq_found || is_seq;
+        out.push_back({cand->id, cand->label, cand->detail, c, f.total, f.utilization});
+    }
+    if (!out.empty()) return;
+    // No single change is enough: two together, the least disruptive pairs first.
+    for (size_t i = 0; i < candidates.size() && out.size() < limit; ++i)
+        for (size_t j = i + 1; j < candidates.size() && out.size() < limit; ++j) {
+            const std::string a = candidates[i]->id, b = candidates[j]->id;
+            if (a == b || (a.rfind("recompute", 0) == 0 && b.rfind("recompute", 0) == 0)) continue;
+            bool taken = false;  // one pair per first change: its least disruptive partner
+            for (const auto& s : out) taken = taken || s.id.rfind(a + "+", 0) == 0;
+            if (taken) continue;
+            Config c = cfg;
+            if (!candidates[i]->change(c) || !candidates[j]->change(c)) continue;
+            const Fit f = fit_of(c);
+            if (!f.ok || !f.within) continue;
+            std::string second = candidates[j]->label;
+            if (!second.empty() && second[0] >= 'A' && second[0] <= 'Z' && !(second.size() > 1 && second[1] >= 'A' && second[1] <= 'Z'))
+                second[0] = static_cast<char>(second[0] - 'A' + 'a');  // "Micro-batch" -> "micro-batch", "ZeRO-3" stays
+            out.push_back({a + "+" + b, candidates[i]->label + ", and " + second, candidates[i]->detail + "; " + candidates[j]->detail,
+                           c, f.total, f.utilization});
+        }
+}
+
 }  // namespace
 
 std::vector<Suggestion> fit_suggestions(const Config& in, size_t limit) {
@@ -154,38 +207,16 @@ std::vector<Suggestion> fit_suggestions(const Config& in, size_t limit) {
     cfg.method = Method::Detailed;
     const Fit now = fit_of(cfg);
     if (!now.ok || now.within) return out;
-    const auto candidates = cfg.task == Task::Inference ? inference_candidates(cfg) : training_candidates(cfg);
-    bool batch_found = false;
-    for (const auto& cand : candidates) {
-        if (out.size() >= limit) break;
-        const bool is_batch = std::string(cand.id) == "batch_accumulate";
-        if (is_batch && batch_found) continue;  // the largest micro-batch that fits only
-        Config c = cfg;
-        if (!cand.change(c)) continue;
-        const Fit f = fit_of(c);
-        if (!f.ok || !f.within) continue;
-        batch_found = batch_found || is_batch;
-        out.push_back({cand.id, cand.label, cand.detail, c, f.total, f.utilization});
+    const auto all = cfg.task == Task::Inference ? inference_candidates(cfg) : training_candidates(cfg);
+    // Changes that keep the training data first (singles, then pairs); shorter sequences only when
+    // none of those makes it fit.
+    std::vector<const Candidate*> keeping, every;
+    for (const auto& cand : all) {
+        every.push_back(&cand);
+        if (std::string(cand.id) != "seq_shorter") keeping.push_back(&cand);
     }
-    if (!out.empty()) return out;
-    // No single change is enough: two together, the least disruptive pairs first.
-    for (size_t i = 0; i < candidates.size() && out.size() < limit; ++i)
-        for (size_t j = i + 1; j < candidates.size() && out.size() < limit; ++j) {
-            const std::string a = candidates[i].id, b = candidates[j].id;
-            if (a == b || (a.rfind("recompute", 0) == 0 && b.rfind("recompute", 0) == 0)) continue;
-            bool taken = false;  // one pair per first change: its least disruptive partner
-            for (const auto& s : out) taken = taken || s.id.rfind(a + "+", 0) == 0;
-            if (taken) continue;
-            Config c = cfg;
-            if (!candidates[i].change(c) || !candidates[j].change(c)) continue;
-            const Fit f = fit_of(c);
-            if (!f.ok || !f.within) continue;
-            std::string second = candidates[j].label;
-            if (!second.empty() && second[0] >= 'A' && second[0] <= 'Z' && !(second.size() > 1 && second[1] >= 'A' && second[1] <= 'Z'))
-                second[0] = static_cast<char>(second[0] - 'A' + 'a');  // "Micro-batch" -> "micro-batch", "ZeRO-3" stays
-            out.push_back({a + "+" + b, candidates[i].label + ", and " + second, candidates[i].detail + "; " + candidates[j].detail,
-                           c, f.total, f.utilization});
-        }
+    suggest_from(cfg, keeping, limit, out);
+    if (out.empty() && keeping.size() < every.size()) suggest_from(cfg, every, limit, out);
     return out;
 }
 

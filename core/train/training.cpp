@@ -300,7 +300,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // and bitsandbytes' layers, which return their input's dtype (bitsandbytes nn/modules.py:626-637 at
     // 95f9af3, Linear4bit.forward: `.to(inp_dtype)`; MatMul8bitLt's output is A.dtype), keep the hidden
     // states, and so the checkpointed layer inputs and the MLP's hidden tensors, in FP32.
-    s.upcast_frozen = s.qlora && s.profile.kbit_upcasts_frozen;
+    s.upcast_frozen = frozen_base_upcast(in);
     s.experts_unquantized = experts_left_unquantized(in, s.m);
     s.residual = (s.fp32 || s.autocast_active || s.upcast_frozen) ? 4 : 2;
     const bool params_fp32 = trainable_params_fp32(prec, s.profile);

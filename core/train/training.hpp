@@ -341,6 +341,10 @@ bool recompute_from_profile_default(const TrainingInputs& in);
 // experts unquantized: training.lora.experts_unquantized, or for auto the profile's
 // bnb_skips_fused_experts. False for a dense model, an unquantized base or an unknown profile.
 bool experts_left_unquantized(const TrainingInputs& in, const ModelSpec& m);
+// Whether a quantized base's unquantized parameters (embedding, LM head, norms) are cast to FP32, as
+// peft's prepare_model_for_kbit_training does: training.lora.upcast_frozen, or for auto the profile's
+// kbit_upcasts_frozen. False for an unquantized base or an unknown profile.
+bool frozen_base_upcast(const TrainingInputs& in);
 // Bytes per gradient value the setup holds and data parallelism reduces (trainable parameters,
 // LoRA adapters included): 4 with FP32 trainable params (FP32 training; mixed precision under
 // torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.

@@ -321,6 +321,13 @@ bool experts_left_unquantized(const TrainingInputs& in, const ModelSpec& m) {
     return p && p->bnb_skips_fused_experts;
 }
 
+bool frozen_base_upcast(const TrainingInputs& in) {
+    if (!quantized_base(in)) return false;
+    if (in.lora.upcast_frozen != Toggle::Auto) return in.lora.upcast_frozen == Toggle::On;
+    const ProfileBehaviour* p = find_training_profile(in.profile);
+    return p && p->kbit_upcasts_frozen;
+}
+
 Recompute resolved_recompute(const TrainingInputs& in) {
     if (in.recompute != Recompute::Auto) return in.recompute;
     return recompute_from_profile_default(in) || recompute_from_kbit_rule(in) ? Recompute::Full : Recompute::None;

@@ -160,3 +160,34 @@ TEST_CASE("fit suggestions: the smallest changes that make a config fit, each ch
     cfg.value.gpu_id = "h100-80gb";
     CHECK(fit_suggestions(cfg.value).empty());
 }
+
+TEST_CASE("fit suggestions: the FP32 cast of a QLoRA base, and shorter sequences only when nothing else fits", "[advice]") {
+    // QLoRA of Llama-3.1-8B on an RTX 4090 (target 75% of 24 GiB = 19.33 GB), 4 x 4,096 tokens: 50.01 GB.
+    // Micro-batch 1 (4 accumulation steps) alone leaves 4,096 tokens of FP32 logits (4,096 x 128,256 x
+    // 12 B = 6.30 GB) beside peft's FP32 embedding, head and norms (1.051e9 x 4 B) and the head's 16-bit
+    // copy: above the target. Without the cast (1.051e9 x 2 B: -2.10 GB weights, -1.05 GB head copy,
+    // the hidden states 2 B) it fits: the pair keeps the data, so no shorter sequence is offered.
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"gpu":"rtx-4090-24gb",
+        "batch":4,"seq":4096,"training":{"finetune":"qlora"}})");
+    REQUIRE(cfg.ok);
+    auto list = fit_suggestions(cfg.value);
+    REQUIRE(list.size() == 1);
+    CHECK(list.front().id == "batch_accumulate+frozen_16bit");
+    CHECK(list.front().detail == "batch: 4 -> 1, training.grad_accum -> 4 (same global batch); training.lora.upcast_frozen: auto (true) -> false");
+    CHECK(list.front().config.run.seq == 4096);
+    CHECK(list.front().utilization <= 0.75);
+    // The cast is offered only where it is made: TRL's profile makes none.
+    Config trl = cfg.value;
+    trl.training.profile = "trl";
+    for (const auto& s : fit_suggestions(trl, 20)) CHECK(s.id.find("frozen_16bit") == std::string::npos);
+    // 1 x 16,384 tokens: the logits alone are 16,384 x 128,256 x 12 B = 25.2 GB; nothing that keeps the
+    // data fits, so the longest halved sequence that does: 2,048 tokens, the 14.67 GB of 1 x 2,048 (the
+    // README's QLoRA figure).
+    cfg.value.run.batch = 1;
+    cfg.value.run.seq = 16384;
+    list = fit_suggestions(cfg.value);
+    REQUIRE(list.size() == 1);
+    CHECK(list.front().id == "seq_shorter");
+    CHECK(list.front().detail == "seq: 16384 -> 2048");
+    CHECK(list.front().total_bytes / 1e9 == Approx(14.67).margin(0.005));
+}
