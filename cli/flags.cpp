@@ -124,6 +124,35 @@ int usage_error(const std::string& msg) {
     return 2;
 }
 
+// Every option --help names (the field table's flags and this file's own), read from the usage
+// text itself so the list cannot drift from it.
+std::vector<std::string> known_options() {
+    std::vector<std::string> out;
+    const std::string u = usage();
+    for (size_t i = 0; i < u.size(); ++i) {
+        if (u[i] != '-' || (i > 0 && u[i - 1] != ' ' && u[i - 1] != ',' && u[i - 1] != '\n' && u[i - 1] != '(')) continue;
+        size_t j = i;
+        while (j < u.size() && u[j] == '-') ++j;
+        if (j - i > 2 || j >= u.size() || !(u[j] >= 'a' && u[j] <= 'z')) continue;
+        size_t k = j;
+        while (k < u.size() && ((u[k] >= 'a' && u[k] <= 'z') || (u[k] >= '0' && u[k] <= '9') || u[k] == '-')) ++k;
+        std::string name = u.substr(i, k - i);
+        while (!name.empty() && name.back() == '-') name.pop_back();
+        bool seen = false;
+        for (const auto& o : out) seen = seen || o == name;
+        if (!seen) out.push_back(name);
+        i = k;
+    }
+    return out;
+}
+
+// An option no table or branch knows: its name, the nearest known ones, and where the list is
+// (the whole usage after one mistyped flag would push the message off the screen).
+int unknown_option(const std::string& a) {
+    std::fprintf(stderr, "vramcalc: unknown option %s%s (vramcalc --help lists every option)\n", a.c_str(), did_you_mean(a, known_options()).c_str());
+    return 2;
+}
+
 // A --set path checked against the field table: a declared field, or inside an object whose
 // inside the table leaves to its reader (inference.weights_file.parts). Paths outside the config's
 // sections (plan.* of `vramcalc plan`) are left to their reader. False with `err` naming the path,
@@ -344,7 +373,7 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             if (bad_set.field.empty()) check_set_path(v.substr(0, eq), bad_set);
         } else {
             const FieldDef* field = find_flag_field(a);
-            if (!field) return usage_error("unknown option " + a);
+            if (!field) return unknown_option(a);
             if (!need(v)) return usage_error(a + " needs a value");
             Error bad;
             if (!io::check_text(field->path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);

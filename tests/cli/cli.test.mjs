@@ -350,6 +350,16 @@ test('batch and validate: --help prints the usage (exit 0), an unknown option is
   }
 });
 
+test('an unknown option: exit 2, one line naming it and the nearest options --help lists', () => {
+  const typo = run(['--presets', 'llama-3.1-8b']);
+  assert.equal(typo.code, 2);
+  assert.equal(typo.err, 'vramcalc: unknown option --presets; did you mean --preset? (vramcalc --help lists every option)\n');
+  // A field's flag (the table's) and a hand-written one (-ngl) are both candidates; nothing near: no guess.
+  assert.match(run(['--lora-rnk', '4']).err, /did you mean --lora-rank\?/);
+  assert.match(run(['plan', '--fit-targt', '3']).err, /did you mean --fit-target\?/);
+  assert.equal(run(['--quantisation', 'q4']).err, 'vramcalc: unknown option --quantisation (vramcalc --help lists every option)\n');
+});
+
 test('validate: p90, within 10%, verdicts; several files as one; --cv table', () => {
   const dir = new URL('../calibration/', import.meta.url).pathname;
   const files = [join(dir, 'measured.csv'), join(dir, 'extra.csv')];
