@@ -33,6 +33,27 @@ int main(int argc, char** argv) {
         return 0;
     }
     for (auto& note : vc::unread_field_notes(cfg, opt.typed)) est.value.notes.push_back(std::move(note));
+    // No method named and the quick rule ran: a user who gave a model the detailed method can size
+    // from its architecture is told what that says, since the rule is off by 2x to 40x (docs/methods.md).
+    const bool architecture = !cfg.model.id.empty() || (opt.doc.contains("model") && opt.doc["model"].is_object() && opt.doc["model"].contains("layers"));
+    if (cfg.method == vc::Method::Quick && !opt.doc.contains("method") && architecture) {
+        vc::Config detailed = cfg;
+        detailed.method = vc::Method::Detailed;
+        auto d = vc::estimate_document(detailed);
+        if (d.ok) {
+            // Its verdict on the chosen GPU too: vLLM's total is its reservation of the card, which
+            // says nothing of the fit by itself.
+            std::string verdict;
+            const vc::GpuSpec* gpu = vc::config_gpu(cfg);
+            for (const auto& f : d.value.fits)
+                if (gpu && f.gpu_id == gpu->id)
+                    verdict = std::string(": on ") + gpu->name + (f.within_target ? ", within the target" : f.fits ? ", fits above the target" : ", does not fit");
+            char line[384];
+            std::snprintf(line, sizeof line, "No method named, so this is the quick rule of thumb (docs/methods.md); the detailed model "
+                          "(--method detailed), from this model's architecture, gives %.2f GB per GPU%s.", d.value.total_bytes / 1e9, verdict.c_str());
+            est.value.notes.push_back(line);
+        }
+    }
     if (opt.format == "json")
         std::printf("%s\n", vc::io::estimate_text(est.value, 2).c_str());
     else

@@ -350,6 +350,17 @@ test('batch and validate: --help prints the usage (exit 0), an unknown option is
   }
 });
 
+test('the quick rule by default: with a model architecture, a note gives the detailed model total', () => {
+  const quick = JSON.parse(run(['--preset', 'llama-3.1-8b', '--format', 'json']).out);
+  const detailed = JSON.parse(run(['--preset', 'llama-3.1-8b', '--method', 'detailed', '--format', 'json']).out);
+  assert.equal(quick.method, 'quick');
+  const gb = (detailed.total_bytes / 1e9).toFixed(2);
+  assert.ok(quick.notes.includes(`No method named, so this is the quick rule of thumb (docs/methods.md); the detailed model (--method detailed), from this model's architecture, gives ${gb} GB per GPU.`), quick.notes.join('\n'));
+  // Named quick, or a parameter count alone (no architecture to size from): no such note.
+  for (const args of [['--preset', 'llama-3.1-8b', '--method', 'quick'], ['--params', '7']])
+    assert.ok(!JSON.parse(run([...args, '--format', 'json']).out).notes.some((n) => n.startsWith('No method named')), args.join(' '));
+});
+
 test('an unknown option: exit 2, one line naming it and the nearest options --help lists', () => {
   const typo = run(['--presets', 'llama-3.1-8b']);
   assert.equal(typo.code, 2);
