@@ -377,7 +377,9 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
             if (!need(v)) return usage_error(a + " needs a value");
             Error bad;
             if (!io::check_text(field->path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);
-            set_path(overrides, field->path, flag_value(v));
+            // A text or enum field takes the word as typed (--gpu 4090 is the id "4090", not a number).
+            const bool word = field->kind == FieldKind::Text || field->kind == FieldKind::Enum;
+            set_path(overrides, field->path, word ? json(v) : flag_value(v));
         }
     }
     if (!bad_config.field.empty() && listing.empty()) {

@@ -143,6 +143,18 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     return row[b.size()];
 }
 
+// Whether `name` holds `part` (4 bytes or more) from one of its word starts (after '-', '.' or '_') to
+// a word end: "m2-max-32gb" in "apple-m2-max-32gb", "lora.rank" in "training.lora.rank".
+bool contains_part(const std::string& name, const std::string& part) {
+    if (part.size() < 4) return false;
+    const auto boundary = [](char c) { return c == '-' || c == '.' || c == '_'; };
+    for (size_t at = name.find(part); at != std::string::npos; at = name.find(part, at + 1)) {
+        const size_t end = at + part.size();
+        if ((at == 0 || boundary(name[at - 1])) && (end == name.size() || boundary(name[end]))) return true;
+    }
+    return false;
+}
+
 std::vector<std::string> nearest_names(const std::string& typed, const std::vector<std::string>& names, size_t most) {
     const std::string t = ascii_lower(typed);
     const size_t limit = std::max<size_t>(3, t.size() / 3 + 1);  // only names under this many edits
@@ -150,7 +162,7 @@ std::vector<std::string> nearest_names(const std::string& typed, const std::vect
     std::vector<std::string> out;
     for (const auto& name : names) {
         const std::string n = ascii_lower(name);
-        const size_t d = t.size() >= 3 && n.rfind(t, 0) == 0 ? 1 : edit_distance(t, n);
+        const size_t d = (t.size() >= 3 && n.rfind(t, 0) == 0) || contains_part(n, t) ? 1 : edit_distance(t, n);
         if (d >= limit) continue;
         if (d < fewest) fewest = d, out.clear();  // nearer than all so far: they go
         if (d == fewest && out.size() < most) out.push_back(name);

@@ -41,7 +41,9 @@ size_t edit_distance(const std::string& a, const std::string& b);
 
 // The names nearest to `typed`, at most `most`: those at the fewest edits (ASCII case ignored, a
 // name that starts with typed, 3 bytes or more, one edit away), when that is within a third of
-// typed's length (under max(3, length / 3 + 1)), in the list's order. Empty when none is near.
+// typed's length (under max(3, length / 3 + 1)), in the list's order; a name that holds typed (4
+// bytes or more) as whole words also counts as one edit ("m2-max-32gb": apple-m2-max-32gb). Empty
+// when none is near.
 std::vector<std::string> nearest_names(const std::string& typed, const std::vector<std::string>& names, size_t most = 3);
 // The same as a message's tail: "; did you mean llama-3.1-8b?" ("a, b or c?"), "" when none is near
 // (and always "" in the page's build, whose preset and GPU come from its lists).

@@ -369,6 +369,11 @@ test('an unknown option: exit 2, one line naming it and the nearest options --he
   assert.match(run(['--lora-rnk', '4']).err, /did you mean --lora-rank\?/);
   assert.match(run(['plan', '--fit-targt', '3']).err, /did you mean --fit-target\?/);
   assert.equal(run(['--quantisation', 'q4']).err, 'vramcalc: unknown option --quantisation (vramcalc --help lists every option)\n');
+  // A text field's value stays the word typed: --gpu 4090 is the id "4090" (not the number), named nearest.
+  const gpu = run(['--preset', 'llama-3.1-8b', '--gpu', '4090']);
+  assert.equal(gpu.code, 1);
+  assert.match(gpu.err, /gpu "4090" is not in the catalog .*; did you mean rtx-4090-24gb or rtx-4090-laptop-16gb\?/);
+  assert.match(run(['--preset', 'llama-3.1-8b', '--gpu', 'm2-max-64gb']).err, /did you mean apple-m2-max-64gb\?/);
 });
 
 test('validate: p90, within 10%, verdicts; several files as one; --cv table', () => {

@@ -272,4 +272,11 @@ TEST_CASE("an unknown preset or GPU id names the nearest ids (did you mean)", "[
     CHECK(edit_distance("kitten", "sitting") == 3);
     CHECK(nearest_names("LLAMA-3.1-8B", {"llama-3.1-8b", "llama-3.1-70b"}) == std::vector<std::string>{"llama-3.1-8b"});
     CHECK(did_you_mean("a100", {"a100-80gb", "a100-40gb", "h100-80gb"}) == "; did you mean a100-80gb or a100-40gb?");
+    // A name holding the typed text as whole words (4 bytes or more) is one edit away: the vendor prefix
+    // left out ("m2-max-64gb"), a field's path without its section ("lora.rank"); not inside a word.
+    CHECK(nearest_names("m2-max-64gb", {"apple-m2-max-64gb", "apple-m2-max-96gb"}) == std::vector<std::string>{"apple-m2-max-64gb"});
+    CHECK(nearest_names("4090", {"rtx-4090-24gb", "rtx-3090-24gb", "rtx-4090-laptop-16gb"}) ==
+          std::vector<std::string>{"rtx-4090-24gb", "rtx-4090-laptop-16gb"});
+    CHECK(nearest_names("lora.rank", {"training.lora.rank", "training.lora.dropout"}) == std::vector<std::string>{"training.lora.rank"});
+    CHECK(nearest_names("0-24", {"rtx-4090-24gb"}).empty());
 }
