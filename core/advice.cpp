@@ -93,6 +93,12 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
         out.push_back({"frozen_16bit", "Keep the frozen embedding, LM head and norms in 16 bits (no FP32 cast, as TRL 0.26+)",
                        std::string("training.lora.upcast_frozen: ") + (t.lora.upcast_frozen == Toggle::Auto ? "auto (true)" : "true") + " -> false",
                        [](Config& c) { c.training.lora.upcast_frozen = Toggle::Off; return true; }});
+    // peft's target_parameters merges each MoE layer's experts per forward and keeps them for backward;
+    // Unsloth and Axolotl's MoE kernels apply the same adapters without that copy.
+    if (t.finetune != FinetuneMethod::Full && resolved_expert_adapters(t, cfg.model) == ExpertAdapters::TargetParameters)
+        out.push_back({"expert_adapters_unmerged", "MoE expert adapters without peft's merged weights (Unsloth, Axolotl's ScatterMoE/SonicMoE kernels)",
+                       "training.lora.expert_adapters: target-parameters -> target-parameters-unmerged",
+                       [](Config& c) { c.training.lora.expert_adapters = ExpertAdapters::TargetParametersUnmerged; return true; }});
     if (cfg.gpus > 1) {
         out.push_back({"zero2", "ZeRO-2: shard optimizer state and gradients", "training.sharding -> zero2",
                        [](Config& c) {

@@ -57,6 +57,9 @@ constexpr EnumName kAttention[] = {N("auto", AttentionKernel::Auto), N("flash", 
                                N("flash_attention_2", AttentionKernel::Fa2, false), N("sdpa-gqa", AttentionKernel::SdpaGqa)};
 constexpr EnumName kFinetune[] = {N("full", FinetuneMethod::Full), N("lora", FinetuneMethod::Lora), N("qlora", FinetuneMethod::Qlora)};
 constexpr EnumName kBaseQuant[] = {N("none", BaseQuant::None), N("nf4", BaseQuant::Nf4), N("fp4", BaseQuant::Fp4), N("int8", BaseQuant::Int8)};
+constexpr EnumName kExpertAdapters[] = {N("auto", ExpertAdapters::Auto), N("per-expert", ExpertAdapters::PerExpert), N("none", ExpertAdapters::None),
+                                        N("target-parameters", ExpertAdapters::TargetParameters),
+                                        N("target-parameters-unmerged", ExpertAdapters::TargetParametersUnmerged)};
 constexpr EnumName kHeads[] = {N("lm", OutputHead::LanguageModel), N("classifier", OutputHead::Classifier)};
 // "hybrid-shard" is ZeRO-3 within shard groups (io/ sets a default group of 8 when none is given).
 constexpr EnumName kSharding[] = {
@@ -367,6 +370,13 @@ constexpr FieldDef kConfigTable[] = {
             "a quantized base's MoE routed experts left unquantized, in the base's 16-bit (or peft's FP32) dtype: transformers 5's "
             "fused 3-D experts, which its bitsandbytes quantizer skips; null: the profile (hf-trainer, torch-compile, deepspeed: yes); "
             "false: Unsloth, Axolotl's quantize_moe_experts, transformers 4"),
+        Enum("training.lora.expert_adapters", enum_names(kExpertAdapters), ENUM(ExpertAdapters, training.lora.expert_adapters),
+             "adapters on an MoE's routed experts when the targets name gate, up or down: per-expert (r x (in + out) per expert "
+             "matrix: transformers 4, LitGPT, torchtune), none (transformers 5's fused 3-D experts, which peft's target_modules "
+             "never match), target-parameters (peft's target_parameters: r x (in + out) per expert per fused tensor, and W + BA "
+             "merged per forward and kept for backward; needs lora.dropout 0), target-parameters-unmerged (the same adapters "
+             "without the merged copy: Unsloth, Axolotl's MoE kernels); auto: the profile (hf-trainer, torch-compile, deepspeed, "
+             "trl: none)"),
 
         // --- parallel ------------------------------------------------------------------------------
         Int("parallel.tp", AT(parallel.tp), "tensor parallel; divides model.heads, divides or is a multiple of model.kv_heads")

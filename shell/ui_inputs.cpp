@@ -101,6 +101,14 @@ const Choice<BaseQuant> kBaseQuant[] = {
     {BaseQuant::Fp4, "FP4", "4-bit float base with block absmax scales."},
     {BaseQuant::Int8, "INT8", "LLM.int8() base weights: 1 byte each."},
 };
+// The routed experts' adapters (training.lora.expert_adapters; docs/training.md "LoRA on fused MoE experts").
+const Choice<ExpertAdapters> kExpertAdapters[] = {
+    {ExpertAdapters::Auto, "Profile", "As the framework profile loads the model: none under transformers 5 (HF, TRL), per expert otherwise."},
+    {ExpertAdapters::PerExpert, "Per expert", "One adapter per expert matrix: transformers 4, LitGPT, torchtune."},
+    {ExpertAdapters::None, "None", "transformers 5's fused experts: peft's target_modules adapt no routed expert."},
+    {ExpertAdapters::TargetParameters, "peft target_parameters", "One adapter per fused tensor, W + BA merged each forward and kept for backward; LoRA dropout 0."},
+    {ExpertAdapters::TargetParametersUnmerged, "Unmerged (Unsloth)", "The same adapters beside the grouped matmul, no merged copy (Unsloth, Axolotl's MoE kernels)."},
+};
 const Choice<OutputHead> kHeads[] = {
     {OutputHead::LanguageModel, "LM head", "Logits over the whole vocabulary: often the largest single buffer."},
     {OutputHead::Classifier, "Classifier", "A few labels: the logits are tiny."},
@@ -749,6 +757,8 @@ bool training_inputs(App& a) {
                     changed |= choice(m, {"training.lora.experts_unquantized", "MoE experts unquantized", nullptr}, kToggles,
                                       t.lora.experts_unquantized, true);
             }
+            if (c.model.experts > 0)
+                changed |= choice(m, {"training.lora.expert_adapters", "MoE expert adapters", nullptr}, kExpertAdapters, t.lora.expert_adapters);
         }
         double nccl = c.runtime.nccl_bytes / (1024.0 * 1024.0);
         if (number(m, {"runtime.nccl_bytes", "NCCL buffers (MiB)", "Per GPU when the job has more than one, outside the allocator."}, nccl,

@@ -56,7 +56,7 @@ TrainingFlops training_flops_per_token(const Config& cfg) {
     const double attention = 4.0 * m.layers * seq * qw;
     double adapters = 0;
     if (frozen) {
-        const LoraActiveParams a = lora_active_params(m, cfg.training.lora);
+        const LoraActiveParams a = lora_active_params(m, cfg.training);
         const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
         adapters = 2.0 * ((m.layers - moe_layers) * a.dense_layer + moe_layers * a.moe_layer + a.head);
     }
@@ -118,7 +118,7 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
             auto tr = training_result(cfg);
             if (tr.ok) pm.trainable_share = tr.value.params_trainable / pm.total_params;
         }
-        const LoraActiveParams a = lora_active_params(m, cfg.training.lora);
+        const LoraActiveParams a = lora_active_params(m, cfg.training);
         pm.lora_rank = cfg.training.lora.rank;
         pm.lora_dense = a.dense_layer;
         pm.lora_moe = a.moe_layer;

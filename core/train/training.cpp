@@ -19,6 +19,7 @@
 #include "core/catalog/cuda_context.hpp"
 #include "core/fields.hpp"
 #include "core/gpu_choice.hpp"
+#include "core/text.hpp"
 #include "core/train/training_internal.hpp"
 
 namespace vc {
@@ -302,6 +303,13 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // states, and so the checkpointed layer inputs and the MLP's hidden tensors, in FP32.
     s.upcast_frozen = frozen_base_upcast(in);
     s.experts_unquantized = experts_left_unquantized(in, s.m);
+    s.expert_adapters = s.lora ? resolved_expert_adapters(in, s.m) : ExpertAdapters::PerExpert;
+    // peft's ParamWrapper refuses LoRA dropout: x cannot be factored out of W + B A (peft@5d602fd
+    // src/peft/tuners/lora/layer.py:2276-2277, `raise ValueError(... does not work with lora_dropout != 0.)`;
+    // Axolotl checks the same, axolotl@067b021 src/axolotl/utils/schemas/peft.py:241-251).
+    if (targets_fused_experts(s.expert_adapters) && in.lora.dropout > 0)
+        return fail("training.lora.dropout", "must be 0 with training.lora.expert_adapters " + std::string(expert_adapters_name(s.expert_adapters)) +
+                                                 " (peft's ParamWrapper raises a ValueError for lora_dropout != 0), got " + num(in.lora.dropout));
     s.residual = (s.fp32 || s.autocast_active || s.upcast_frozen) ? 4 : 2;
     const bool params_fp32 = trainable_params_fp32(prec, s.profile);
     s.weight_bytes = s.lora ? (s.upcast_frozen ? 4 : s.compute_bytes) : (params_fp32 ? 4 : 2);
@@ -369,8 +377,19 @@ Widths attention_widths(const ModelSpec& m) {
     return w;
 }
 
-// LoRA adapter parameters of one layer (r x (in + out) per adapted matrix).
-double lora_layer_params(const ModelSpec& m, unsigned t, double r, bool moe) {
+// LoRA adapter parameters of one routed expert under peft's target_parameters: one adapter per fused
+// tensor, lora_A [E r, in] and lora_B [out, E r] (peft@5d602fd src/peft/tuners/lora/layer.py:2366-2367),
+// r (in + out) per expert: gate_up_proj [E, 2I, H] when gate or up is a target, down_proj [E, H, I]
+// when down is (a plain MLP's up_proj [E, I, H]).
+double fused_expert_adapter_params(const ModelSpec& m, unsigned t, double r) {
+    const double h = m.hidden, f = m.expert_ffn;
+    const double up_out = m.mlp != MlpKind::Gelu ? 2 * f : f;
+    return ((t & (kLoraGate | kLoraUp)) ? r * (h + up_out) : 0) + ((t & kLoraDown) ? r * (f + h) : 0);
+}
+
+// LoRA adapter parameters of one layer (r x (in + out) per adapted matrix); an MoE layer's routed
+// experts as `experts` says (ExpertAdapters).
+double lora_layer_params(const ModelSpec& m, unsigned t, double r, bool moe, ExpertAdapters experts = ExpertAdapters::PerExpert) {
     const Widths w = attention_widths(m);
     const double h = m.hidden;
     double n = 0;
@@ -390,23 +409,31 @@ double lora_layer_params(const ModelSpec& m, unsigned t, double r, bool moe) {
         if (t & kLoraDown) x += r * (f + h);
         return x;
     };
-    if (moe) n += (m.experts + m.shared_experts) * mlp(m.expert_ffn);
-    else n += mlp(m.ffn);
+    if (!moe) return n + mlp(m.ffn);
+    n += m.shared_experts * mlp(m.expert_ffn);
+    switch (experts) {
+        case ExpertAdapters::None: break;
+        case ExpertAdapters::TargetParameters:
+        case ExpertAdapters::TargetParametersUnmerged: n += m.experts * fused_expert_adapter_params(m, t, r); break;
+        default: n += m.experts * mlp(m.expert_ffn); break;
+    }
     return n;
 }
 
 }  // namespace
 
-LoraActiveParams lora_active_params(const ModelSpec& m, const LoraInputs& lora) {
+LoraActiveParams lora_active_params(const ModelSpec& m, const TrainingInputs& in) {
     LoraActiveParams a;
+    const LoraInputs& lora = in.lora;
     const unsigned t = lora.targets;
     a.dense_layer = lora_layer_params(m, t, lora.rank, false);
     if (m.experts > 0) {
-        // lora_layer_params counts every expert's MLP adapters; a token meets top_k + shared of them.
-        const double attention = lora_layer_params(m, t & kLoraAttention, lora.rank, true);
-        const double experts = lora_layer_params(m, t & kLoraMlp, lora.rank, true);
-        const double all = static_cast<double>(m.experts) + m.shared_experts;
-        a.moe_layer = attention + experts * (static_cast<double>(m.top_k) + m.shared_experts) / all;
+        // A token meets the MLP adapters of its top_k routed experts (when they have any) and of the shared ones.
+        const ExpertAdapters experts = resolved_expert_adapters(in, m);
+        const double attention = lora_layer_params(m, t & kLoraAttention, lora.rank, true, ExpertAdapters::None);
+        const double shared = lora_layer_params(m, t & kLoraMlp, lora.rank, true, ExpertAdapters::None);
+        const double routed = lora_layer_params(m, t & kLoraMlp, lora.rank, true, experts) - shared;
+        a.moe_layer = attention + shared + routed * m.top_k / static_cast<double>(m.experts);
     }
     if (t & kLoraHead) a.head = lora.rank * (static_cast<double>(m.hidden) + m.vocab);
     return a;
@@ -489,7 +516,7 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     if (s.lora) {
         const double r = s.in.lora.rank;
         sp.lora = (dense_on * lora_layer_params(m, s.in.lora.targets, r, false) +
-                   moe_on * lora_layer_params(m, s.in.lora.targets, r, true)) / tp;
+                   moe_on * lora_layer_params(m, s.in.lora.targets, r, true, s.expert_adapters)) / tp;
         if (last && (s.in.lora.targets & kLoraHead)) sp.lora += r * (h + m.vocab) / tp;
     }
     return sp;
@@ -525,6 +552,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.recompute = recompute;
     a.full = !s.lora;
     a.lora_targets = s.lora ? s.in.lora.targets : 0;
+    a.routed_lora = s.expert_adapters != ExpertAdapters::None;
     a.lora_dropout = s.lora && s.in.lora.dropout > 0;
     a.qlora_saves_inputs = s.qlora && s.profile.qlora_saves_inputs;
     if (moe) {
@@ -538,14 +566,46 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     return a;
 }
 
-// One layer, one micro-batch, on this GPU (bytes).
+// peft's target_parameters (ExpertAdapters::TargetParameters) on one MoE layer of this GPU: `elements`
+// of the merged tensors W + scaling B A, the `largest` of them, bytes per value. ParamWrapper registers a
+// parametrization returning W + delta_weight for the experts' forward (peft@5d602fd
+// src/peft/tuners/lora/layer.py:2231-2234, 2463-2491): a new tensor the size of the adapted expert stack,
+// which the experts' matmuls save for backward since it requires grad (the frozen W alone is a leaf,
+// saved for free). Its dtype is the parameter's (get_delta_weight casts to param.dtype, :2455-2456); a
+// quantized expert stack (Axolotl's quantize_moe_experts) merges in the compute dtype.
+struct MergedExperts {
+    double elements = 0, largest = 0, bytes = 0;
+};
+
+MergedExperts merged_experts(const TrainingSetup& s) {
+    MergedExperts x;
+    if (s.expert_adapters != ExpertAdapters::TargetParameters || s.m.experts == 0) return x;
+    const ModelSpec& m = s.m;
+    const unsigned t = s.in.lora.targets;
+    const double h = m.hidden, f = m.expert_ffn;
+    const double up = (t & (kLoraGate | kLoraUp)) ? h * (m.mlp != MlpKind::Gelu ? 2 * f : f) : 0;
+    const double down = (t & kLoraDown) ? f * h : 0;
+    const double local = m.experts / (static_cast<double>(s.ep) * s.etp);
+    x.elements = local * (up + down);
+    x.largest = local * std::max(up, down);
+    x.bytes = (!s.qlora || s.experts_unquantized) ? s.weight_bytes : s.compute_bytes;
+    return x;
+}
+
+// One layer, one micro-batch, on this GPU (bytes): the saved activations, and on an MoE layer whose
+// experts peft merges (target_parameters) the merged weights, unless the layer is recomputed.
 double layer_bytes(const TrainingSetup& s, bool moe, Recompute recompute, double tokens) {
     const LayerActivation la = layer_activation(layer_inputs(s, moe, recompute));
     double per_token = la.per_token(s.tp, s.sp);
     // MLA keeps its low-rank latents (queries' and keys'/values' compressed inputs) too.
     if (s.m.kv_lora_rank > 0 && recompute != Recompute::Full)
         per_token += s.compute_bytes * 2 * (s.m.q_lora_rank + s.m.kv_lora_rank + s.m.qk_rope_head_dim);
-    return per_token * tokens;
+    double merged = 0;
+    if (moe && recompute != Recompute::Full) {
+        const MergedExperts x = merged_experts(s);
+        merged = x.elements * x.bytes;
+    }
+    return per_token * tokens + merged;
 }
 
 }  // namespace
@@ -749,19 +809,7 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
     out.gradients = parts.grads_full / st.shard_g;
     parts.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && profile.ddp_bucket_copy) ? parts.grads_full : 0;
     // Optimizer state (+ FP32 master).
-    double state = 0;
-    switch (s.in.optimizer) {
-        case OptimizerKind::AdamW: state = 2 * s.state_bytes; break;
-        case OptimizerKind::AdamW8bit:
-        case OptimizerKind::PagedAdamW8bit: state = 2 * (1 + 4 / kBnb8bitBlock); break;
-        case OptimizerKind::PagedAdamW: state = 8; break;
-        case OptimizerKind::Adafactor: state = 0; break;
-        case OptimizerKind::Sgd: state = 0; break;
-        case OptimizerKind::SgdMomentum:
-        case OptimizerKind::Lion: state = s.state_bytes; break;
-        case OptimizerKind::Custom: state = s.in.optimizer_bytes_per_param; break;
-    }
-    double opt = trainable * (state + s.master_bytes);
+    double opt = trainable * optimizer_bytes_per_param(s);
     if (s.in.optimizer == OptimizerKind::Adafactor) {
         // Factored moments of the trainable matrices, in proportion to this GPU's share.
         double elems;
@@ -827,8 +875,18 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
     // The checkpointed chunked loss never calls the head (its own copies are in the loss's bytes).
     const bool head_fp32 = last && s.upcast_frozen && s.mixed && profile.autocast && !profile.qlora_quantizes_head && !checkpointed_loss(s);
     parts.head_cast = head_fp32 ? sp.head * compute_bytes : 0;
+    // peft's target_parameters: the merge's delta (released peft 0.17-0.20: einsum of the adapters in
+    // their dtype, cast to the parameter's, then W + delta: peft@5d602fd layer.py:2436-2460) and, in
+    // backward, the merged weight's gradient (the parameter's dtype) and its cast back to the adapters'
+    // dtype: one largest fused tensor in both dtypes, on any layer with MoE experts on this GPU.
+    parts.merged_experts_temp = 0;
+    if (parts.moe_layers_on > 0) {
+        const MergedExperts x = merged_experts(s);
+        parts.merged_experts_layer = x.elements * x.bytes;
+        parts.merged_experts_temp = x.largest * (x.bytes + (s.adapter_bytes != x.bytes ? s.adapter_bytes : 0));
+    }
     return parts.autocast_copies + parts.gather + parts.comm_buckets + parts.dequant + parts.fp8_copies + parts.head_cast +
-           s.rt.library_workspace_bytes;
+           parts.merged_experts_temp + s.rt.library_workspace_bytes;
 }
 
 // Optimizer-step temporaries: foreach AdamW materialises sqrt(v) for all local params;
@@ -933,7 +991,7 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     if (s.lora) {
         const double moe_total = m.experts > 0 ? m.layers - m.dense_layers : 0;
         r.params_trainable = (m.layers - moe_total) * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, false) +
-                             moe_total * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, true) +
+                             moe_total * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, true, s.expert_adapters) +
                              ((s.in.lora.targets & kLoraHead) ? s.in.lora.rank * (static_cast<double>(m.hidden) + m.vocab) : 0);
         r.params_total += r.params_trainable;
     }
@@ -945,6 +1003,31 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     r.dp = s.dp;
     r.activation_bytes_per_layer = worst.moe_layers_on > 0 ? worst.moe_layer_bytes : worst.layer_bytes;
     return r;
+}
+
+double optimizer_bytes_per_param(const TrainingSetup& s) {
+    double state = 0;
+    switch (s.in.optimizer) {
+        case OptimizerKind::AdamW: state = 2 * s.state_bytes; break;
+        case OptimizerKind::AdamW8bit:
+        case OptimizerKind::PagedAdamW8bit: state = 2 * (1 + 4 / kBnb8bitBlock); break;
+        case OptimizerKind::PagedAdamW: state = 8; break;
+        case OptimizerKind::Adafactor: state = 0; break;
+        case OptimizerKind::Sgd: state = 0; break;
+        case OptimizerKind::SgdMomentum:
+        case OptimizerKind::Lion: state = s.state_bytes; break;
+        case OptimizerKind::Custom: state = s.in.optimizer_bytes_per_param; break;
+    }
+    return state + s.master_bytes;
+}
+
+double routed_expert_adapter_params(const TrainingSetup& s, ExpertAdapters a) {
+    const ModelSpec& m = s.m;
+    if (m.experts == 0 || !s.lora) return 0;
+    const unsigned t = s.in.lora.targets & kLoraMlp;
+    const double r = s.in.lora.rank;
+    const double per_layer = lora_layer_params(m, t, r, true, a) - lora_layer_params(m, t, r, true, ExpertAdapters::None);
+    return static_cast<double>(m.layers - m.dense_layers) * per_layer;
 }
 
 bool interleave_split_ok(int layers, int pp, int v) {

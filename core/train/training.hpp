@@ -84,6 +84,19 @@ enum LoraTarget : unsigned {
 // Tri-state for behaviours a profile sets and a user may override.
 enum class Toggle { Auto, On, Off };
 
+// Adapters on an MoE's routed experts when the LoRA targets name gate, up or down (docs/training.md,
+// "LoRA on fused MoE experts"). Auto: the profile (ProfileBehaviour::lora_skips_fused_experts).
+//   PerExpert: one r x (in + out) adapter per expert matrix (transformers 4's ModuleList of nn.Linear,
+//              LitGPT, torchtune's LoRAGroupedExperts).
+//   None:      none: transformers 5 stores the routed experts as fused 3-D nn.Parameters, which peft's
+//              target_modules (module names) never match; dense MLPs and shared experts still get theirs.
+//   TargetParameters: peft's target_parameters (0.17+): one ParamWrapper per fused tensor, lora_A
+//              [E r, in] and lora_B [out, E r] (r (in + out) per expert per fused tensor), whose forward
+//              materialises W + scaling B A, a tensor the size of the expert stack, kept for backward.
+//   TargetParametersUnmerged: the same adapters, applied beside the base grouped matmul without the
+//              merged copy (Unsloth's separated MoE LoRA, Axolotl's ScatterMoE / SonicMoE kernels).
+enum class ExpertAdapters { Auto, PerExpert, None, TargetParameters, TargetParametersUnmerged };
+
 struct LoraInputs {
     int rank = 16;
     unsigned targets = kLoraQ | kLoraV;
@@ -125,6 +138,9 @@ struct LoraInputs {
     // the profile (ProfileBehaviour::bnb_skips_fused_experts); false: quantized like every linear
     // (transformers 4, Unsloth, Axolotl's quantize_moe_experts).
     Toggle experts_unquantized = Toggle::Auto;
+    // Adapters on the routed experts (ExpertAdapters above); applies to an MoE model whose targets name
+    // gate, up or down. Auto: the profile.
+    ExpertAdapters expert_adapters = ExpertAdapters::Auto;
 };
 
 struct TrainingInputs {
@@ -233,6 +249,13 @@ struct ProfileBehaviour {
     // open; no bitsandbytes release through 0.50.1 quantizes them). On by default so that every
     // profile built on hf_trainer() inherits it. TrainingInputs lora.experts_unquantized overrides.
     bool bnb_skips_fused_experts = true;
+    // The same fused 3-D experts are parameters, not modules: peft's target_modules match nn.Module
+    // names (q_proj, gate_proj, "all-linear": nn.Linear and Conv1D), so a LoRA config that names
+    // gate/up/down adapts the dense MLPs and the shared experts but no routed expert; reaching them
+    // takes target_parameters (peft@5d602fd docs/source/package_reference/lora.md:335). Auto
+    // expert_adapters resolves to none here, to per-expert where this is false (transformers 4, stacks
+    // with their own expert modules). TrainingInputs lora.expert_adapters overrides.
+    bool lora_skips_fused_experts = true;
     // Attention and layers
     AttentionKernel attention = AttentionKernel::Flash;  // default kernel (Flash = FlashAttention/SDPA: no s^2 terms)
     bool eager_rmsnorm = true;          // RMSNorm in eager PyTorch: an FP32 copy of its input is saved
@@ -345,6 +368,11 @@ bool experts_left_unquantized(const TrainingInputs& in, const ModelSpec& m);
 // peft's prepare_model_for_kbit_training does: training.lora.upcast_frozen, or for auto the profile's
 // kbit_upcasts_frozen. False for an unquantized base or an unknown profile.
 bool frozen_base_upcast(const TrainingInputs& in);
+// The adapters a LoRA run puts on the routed experts of `m`: training.lora.expert_adapters, or for auto
+// none under a profile with lora_skips_fused_experts, else per-expert. PerExpert for a dense model, a
+// run whose targets name no MLP matrix, full fine-tuning or an unknown profile (nothing to change).
+ExpertAdapters resolved_expert_adapters(const TrainingInputs& in, const ModelSpec& m);
+const char* expert_adapters_name(ExpertAdapters a);
 // Bytes per gradient value the setup holds and data parallelism reduces (trainable parameters,
 // LoRA adapters included): 4 with FP32 trainable params (FP32 training; mixed precision under
 // torch autocast) or FP32 gradient buffers (training.grad_fp32; Megatron's main_grad), else 2.
@@ -356,7 +384,7 @@ int gradient_bytes(const TrainingInputs& in, const ProfileBehaviour& profile);
 struct LoraActiveParams {
     double dense_layer = 0, moe_layer = 0, head = 0;
 };
-LoraActiveParams lora_active_params(const ModelSpec& m, const LoraInputs& lora);
+LoraActiveParams lora_active_params(const ModelSpec& m, const TrainingInputs& in);
 
 // [SECTION] result --------------------------------------------------------------------------------
 // Bytes per GPU on the worst rank, and the quantities behind them.
@@ -439,6 +467,7 @@ struct LayerActivationInputs {
     // What trains: all (full), or a frozen base with LoRA targets; QLoRA keeps every base input.
     bool full = true;
     unsigned lora_targets = 0;
+    bool routed_lora = true;           // the routed experts' MLP matrices have adapters (ExpertAdapters not none)
     bool lora_dropout = false;
     bool qlora_saves_inputs = false;
     // MoE (experts > 0 on this layer)

@@ -170,7 +170,10 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     // MLP (dense, or routed experts plus shared experts).
     const int mlp_inputs = in.gated ? 2 : 1;
     // A plain MLP's first matrix counts as "up" (or "gate") for LoRA targets.
-    const int adapted = count_targets(in.lora_targets, kLoraGate | kLoraUp);
+    // An MoE layer whose routed experts have no adapters (transformers 5's fused experts under peft's
+    // target_modules) adapts the MLP input only through its shared experts.
+    const bool mlp_lora = !moe || in.routed_lora || in.shared_experts > 0;
+    const int adapted = mlp_lora ? count_targets(in.lora_targets, kLoraGate | kLoraUp) : 0;
     const int adapted_in = in.gated ? adapted : (adapted > 0 ? 1 : 0);
     projection_bucket += projection_inputs(in, h, mlp_inputs, adapted_in, false);
     if (!moe) {
@@ -179,7 +182,9 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
         // Router probabilities (FP32, one per expert), each token's dispatched copy per chosen
         // expert (the experts' input) and its expert outputs kept for the weighted combine.
         r.replicated += 4 * in.experts + in.top_k * 2 * value_bytes * h;
-        r.expert += in.top_k * mlp_hidden(in, in.expert_ffn) / (in.etp > 0 ? in.etp : 1);
+        LayerActivationInputs routed = in;
+        if (!in.routed_lora) routed.lora_targets &= ~static_cast<unsigned>(kLoraMlp);
+        r.expert += in.top_k * mlp_hidden(routed, in.expert_ffn) / (in.etp > 0 ? in.etp : 1);
         if (in.shared_experts > 0) r.sharded += in.shared_experts * mlp_hidden(in, in.expert_ffn);
     }
     if (in.dropout) r.replicated += h;  // MLP dropout mask

@@ -76,6 +76,47 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
     return f;
 }
 
+// LoRA on the routed experts (training.lora.expert_adapters): what the setting counts against the others,
+// the bytes each adapter parameter takes (weights, gradient, optimizer state), and the way to the others.
+void add_expert_adapters_note(const TrainingSetup& s, const TrainingParts& p, Estimate& e) {
+    const ExpertAdapters a = s.expert_adapters;
+    const double per_param = s.adapter_bytes + s.grad_bytes + optimizer_bytes_per_param(s);
+    const double per_expert = routed_expert_adapter_params(s, ExpertAdapters::PerExpert);
+    const double fused = routed_expert_adapter_params(s, ExpertAdapters::TargetParameters);
+    const std::string how = s.in.lora.expert_adapters == ExpertAdapters::Auto ? "auto, profile " + std::string(s.profile.id) : "as set";
+    const std::string head = std::string("Routed experts' adapters (training.lora.expert_adapters ") + expert_adapters_name(a) + ", " + how + "): ";
+    const std::string costs = " at " + fnum(per_param) + " B each with gradient and optimizer state";
+    if (a == ExpertAdapters::None) {
+        e.notes.push_back(head + "transformers 5 stores the routed experts as fused 3-D nn.Parameters, which peft's target_modules "
+                          "(gate_proj, up_proj, down_proj, all-linear) never match, so they get no adapters; the dense MLPs and shared "
+                          "experts keep theirs. Per expert (transformers 4, LitGPT, torchtune) they would add " + fnum(per_expert) +
+                          " params, " + bytes_gb(per_expert * per_param) + costs + "; peft's target_parameters (--set "
+                          "training.lora.expert_adapters=target-parameters, lora.dropout 0) adds " + fnum(fused) + ", " +
+                          bytes_gb(fused * per_param) + ", and merges each layer's experts per forward." +
+                          (p.stage_trainable == 0 ? " No module left to adapt: peft's get_peft_model raises \"Target modules ... not found "
+                                                    "in the base model\" (src/peft/tuners/tuners_utils.py:1039 at 5d602fd); add attention targets."
+                                                  : ""));
+    } else if (a == ExpertAdapters::TargetParameters) {
+        const double layers = s.recompute == Recompute::Full ? 1 : p.moe_layers_on;
+        e.notes.push_back(head + fnum(fused) + " params on the routed experts, r x (in + out) per expert per fused tensor, " +
+                          bytes_gb(fused * per_param) + costs + ". peft's ParamWrapper merges W + scaling B A for each MoE layer's "
+                          "forward, " + bytes_gb(p.merged_experts_layer) + " a layer on this GPU in the base's dtype, kept for backward on " +
+                          fnum(layers) + (s.recompute == Recompute::Full ? " layer (the one recomputed)" : " layers") + ", plus " +
+                          bytes_gb(p.merged_experts_temp) + " of delta or gradient at a time" +
+                          (s.recompute == Recompute::Full ? "" : "; training.recompute full keeps one layer's") +
+                          ". Unsloth's separated MoE LoRA and Axolotl's ScatterMoE/SonicMoE kernels apply the same adapters "
+                          "without the merged copy (target-parameters-unmerged).");
+    } else if (a == ExpertAdapters::TargetParametersUnmerged) {
+        e.notes.push_back(head + fnum(fused) + " params on the routed experts, r x (in + out) per expert per fused tensor, " +
+                          bytes_gb(fused * per_param) + costs + ", applied beside the base grouped matmul with no merged weight "
+                          "(Unsloth's separated MoE LoRA, Axolotl's MoE kernels); plain peft merges W + B A per forward (target-parameters).");
+    } else if (s.profile.lora_skips_fused_experts) {
+        e.notes.push_back(head + fnum(per_expert) + " params, one adapter per expert matrix as transformers 4 builds them; profile " +
+                          std::string(s.profile.id) + " loads transformers 5, whose fused experts peft's target_modules do not reach "
+                          "(auto: none).");
+    }
+}
+
 std::string gradients_formula(const TrainingSetup& s, const TrainingParts& parts, const TrainingResult& r) {
     std::string f = fnum(parts.stage_trainable) + " trainable params x " + fnum(s.grad_bytes) + " B";
     const bool unsharded = (s.profile.no_sync_accumulation && s.accum > 1) || pp_unsharded(s);
@@ -268,6 +309,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           "them at load, transformers 4 quantized them as nn.Linear: for those set training.lora.experts_unquantized false "
                           "(--set training.lora.experts_unquantized=false).");
     }
+    if (s.lora && s.m.experts > 0 && (s.in.lora.targets & kLoraMlp)) add_expert_adapters_note(s, p, e);
     if (s.pp > 1)
         e.notes.push_back(std::string("Worst rank: the ") + (r.worst_is_last_stage ? "last" : "first") +
                           " pipeline stage (first " + bytes_gb(p.first_total) + ", last " + bytes_gb(p.last_total) + ").");

@@ -31,6 +31,7 @@ struct TrainingSetup {
     bool upcast_frozen = false;   // a quantized base's unquantized parameters in FP32 (peft; profile.kbit_upcasts_frozen)
     bool adapters_bf16 = false;   // a quantized base's adapters in BF16, no master (profile.qlora_adapters_bf16)
     bool experts_unquantized = false;  // a quantized base's routed experts left unquantized (experts_left_unquantized)
+    ExpertAdapters expert_adapters = ExpertAdapters::PerExpert;  // the routed experts' adapters (resolved_expert_adapters)
     double compute_bytes = 2;     // bytes of an activation value (the compute dtype)
     double residual = 2;          // residual stream (FP32 under autocast with FP32 params)
     double weight_bytes = 2;      // trainable (full) or frozen base weights, unquantized (FP32 with upcast_frozen)
@@ -69,9 +70,26 @@ struct TrainingParts {
     double loss_head_at_cast = 0, loss_head_saved = 0, loss_hidden = 0;
     double dequant_values = 0, dequant_bytes_per_value = 0;  // QLoRA: the largest 4-bit matrix, bytes per value dequantized
     double adafactor_state = 0;
+    // peft's target_parameters (ExpertAdapters::TargetParameters): one MoE layer's merged expert weights
+    // W + scaling B A on this GPU, kept for backward (bytes, in moe_layer_bytes unless the layer is
+    // recomputed), and the temporary of its largest tensor (the delta, or backward's gradient of it).
+    double merged_experts_layer = 0, merged_experts_temp = 0;
     bool grads_at_peak = true;
     double first_total = 0, last_total = 0;
 };
+
+// Adapters on the fused 3-D expert tensors through peft's target_parameters (merged or not).
+inline bool targets_fused_experts(ExpertAdapters a) {
+    return a == ExpertAdapters::TargetParameters || a == ExpertAdapters::TargetParametersUnmerged;
+}
+
+// Optimizer state bytes per trainable parameter, the FP32 master included (Adafactor's factored
+// moments, which depend on the matrices' shapes, not included).
+double optimizer_bytes_per_param(const TrainingSetup& s);
+
+// Adapter parameters on the routed experts of every MoE layer of the model (all GPUs together) under
+// `a` (the result's notes compare the settings).
+double routed_expert_adapter_params(const TrainingSetup& s, ExpertAdapters a);
 
 TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts);
 

@@ -47,6 +47,10 @@ ProfileBehaviour hf_legacy() {
     // transformers 4 kept an MoE's experts as a ModuleList of nn.Linear, which bitsandbytes quantizes
     // (models/mixtral/modeling_mixtral.py MixtralBlockSparseTop2MLP w1/w2/w3 before 5.0).
     p.bnb_skips_fused_experts = false;
+    // ... and peft's target_modules put an adapter on each of those nn.Linear, every expert
+    // (transformers@00d4b3d src/transformers/models/qwen3_moe/modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock:
+    // `self.experts = nn.ModuleList([Qwen3MoeMLP(...)])`, gate_proj/up_proj/down_proj nn.Linear).
+    p.lora_skips_fused_experts = false;
     p.softmax_saves_input = true;
     // PyTorch <= 1.12 loaded every kernel at start-up (lazy loading came with 1.13 and CUDA 11.7).
     p.lazy_module_loading = false;
@@ -76,6 +80,7 @@ ProfileBehaviour torchtitan() {
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.kbit_upcasts_frozen = false;
     p.bnb_skips_fused_experts = false;  // its own model, no bitsandbytes
+    p.lora_skips_fused_experts = false;  // its own MoE layers: LoRA counted per expert, as before this field
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -124,6 +129,7 @@ ProfileBehaviour torchtitan() {
 ProfileBehaviour megatron() {
     ProfileBehaviour p;
     p.bnb_skips_fused_experts = false;  // Megatron's own MoE layers, no bitsandbytes
+    p.lora_skips_fused_experts = false;  // its own MoE layers: LoRA counted per expert, as before this field
     p.id = "megatron";
     p.label = "Megatron-LM / Transformer Engine";
     p.description =
@@ -184,6 +190,9 @@ ProfileBehaviour litgpt() {
     // Its LLaMAMoE keeps each expert an LLaMAMLP of nn.Linear (litgpt/model.py), which Lightning's
     // bitsandbytes plugin replaces like every Linear: the experts are quantized.
     p.bnb_skips_fused_experts = false;
+    // litgpt/lora.py's LLaMAMoE builds its experts from the LoRA LLaMAMLP (LoRALinear fc_1, fc_2, proj):
+    // with lora_mlp every expert has its adapters.
+    p.lora_skips_fused_experts = false;
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -216,6 +225,9 @@ ProfileBehaviour torchtune() {
     p.kbit_checkpointing = false;  // its own model and loop: no peft prepare_model_for_kbit_training
     p.kbit_upcasts_frozen = false;
     p.bnb_skips_fused_experts = false;  // its own model, NF4 through torchao (no bitsandbytes)
+    // Its LoRAGroupedExperts gives every expert rank-r adapters on gate, up and down
+    // (pytorch/torchtune@0ddd4b9 torchtune/modules/moe/experts.py:92, cited in peft issue #2527).
+    p.lora_skips_fused_experts = false;
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =
@@ -326,6 +338,23 @@ bool frozen_base_upcast(const TrainingInputs& in) {
     if (in.lora.upcast_frozen != Toggle::Auto) return in.lora.upcast_frozen == Toggle::On;
     const ProfileBehaviour* p = find_training_profile(in.profile);
     return p && p->kbit_upcasts_frozen;
+}
+
+ExpertAdapters resolved_expert_adapters(const TrainingInputs& in, const ModelSpec& m) {
+    if (in.finetune == FinetuneMethod::Full || m.experts == 0 || (in.lora.targets & kLoraMlp) == 0) return ExpertAdapters::PerExpert;
+    if (in.lora.expert_adapters != ExpertAdapters::Auto) return in.lora.expert_adapters;
+    const ProfileBehaviour* p = find_training_profile(in.profile);
+    return p && p->lora_skips_fused_experts ? ExpertAdapters::None : ExpertAdapters::PerExpert;
+}
+
+const char* expert_adapters_name(ExpertAdapters a) {
+    switch (a) {
+        case ExpertAdapters::PerExpert: return "per-expert";
+        case ExpertAdapters::None: return "none";
+        case ExpertAdapters::TargetParameters: return "target-parameters";
+        case ExpertAdapters::TargetParametersUnmerged: return "target-parameters-unmerged";
+        default: return "auto";
+    }
 }
 
 Recompute resolved_recompute(const TrainingInputs& in) {

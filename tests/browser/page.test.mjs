@@ -492,6 +492,28 @@ test('QLoRA of an MoE: the "MoE experts unquantized" row (transformers 5 leaves 
     await other.close();
 });
 
+test('LoRA of an MoE: the "MoE expert adapters" row (transformers 5: none by the profile); peft target_parameters adapters by hand', async () => {
+    const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=mixtral-8x7b&training.finetune=lora' +
+        '&training.lora.rank=16&training.lora.dropout=0&training.lora.targets=q,v,gate,up,down&batch=1&seq=2048&gpu=h200-141gb');
+    let s = await w.state();
+    assert.equal(s.inputs.training.lora.expert_adapters, 'auto');  // the profile's: hf-trainer adapts no routed expert
+    const none = s.result.breakdown.weights;
+    await press(w, 'more/training_more');
+    await w.inView('training.lora.expert_adapters');
+    await w.pick('training.lora.expert_adapters', 'training.lora.expert_adapters/target-parameters-unmerged');
+    s = await w.state();
+    assert.equal(s.inputs.training.lora.expert_adapters, 'target-parameters-unmerged');
+    // 32 layers x 8 experts x 16 x ((4,096 + 28,672) + (14,336 + 4,096)) = 209,715,200 adapter params in FP32.
+    assert.equal(s.result.breakdown.weights - none, 209715200 * 4);
+    assert.match(s.fragment, /training\.lora\.expert_adapters=target-parameters-unmerged/);
+    // A dense model has no such row.
+    const dense = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=lora');
+    await press(dense.w, 'more/training_more');
+    assert.equal(await dense.w.hook('widget', 'training.lora.expert_adapters'), null);
+    await dense.other.close();
+    await other.close();
+});
+
 test('GB/GiB and the theme toggle; the summary follows the unit', async () => {
     await v.click('units/gib');
     let s = await v.state();

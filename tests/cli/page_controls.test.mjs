@@ -60,6 +60,6 @@ test('off_page stays true: no field off the page, nor a section, has a control (
 test('the framework-version toggles of training and QLoRA have their rows', () => {
   for (const p of ['training.keeps_logits', 'training.lora.saves_inputs', 'training.lora.previous_graph', 'training.lora.dequant_fp16',
     'training.lora.unchunked_quantize', 'training.lora.upcast_frozen', 'training.lora.adapters_bf16', 'training.lora.experts_unquantized',
-    'inference.hf.experts_unquantized'])
+    'training.lora.expert_adapters', 'inference.hf.experts_unquantized'])
     assert.ok(ids.has(p), p);
 });

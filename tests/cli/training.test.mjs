@@ -237,6 +237,41 @@ test('profile trl (TRL SFTTrainer): Llama-3.1-8B QLoRA r16, 1 x 2048 on an RTX 4
   assert.match(bad.err, /training\.profile.*torchtune, trl/);
 });
 
+test('Qwen3-30B-A3B LoRA r16 on q, v and the MLP: transformers 5 adapts no routed expert (noted); per-expert and target_parameters by hand', () => {
+  const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'qwen3-30b-a3b', '--gpu', 'h100-80gb', '--batch', '1',
+    '--seq', '2048', '--set', 'training.finetune="lora"', '--set', 'training.lora.rank=16', '--set', 'training.lora.dropout=0',
+    '--set', 'training.lora.targets="q,v,gate,up,down"', '--format', 'json'];
+  const auto = JSON.parse(run(args).out);
+  const per = JSON.parse(run([...args, '--set', 'training.lora.expert_adapters="per-expert"']).out);
+  const fused = JSON.parse(run([...args, '--set', 'training.lora.expert_adapters="target-parameters"']).out);
+  // Per expert: 48 layers x 128 experts x 3 x 16 x (2,048 + 768) = 830,472,192 adapters, 4 B each in FP32
+  // and AdamW's 8 B: 3,321,888,768 B of weights and 6,643,777,536 B of optimizer state that auto does not hold.
+  assert.equal(per.breakdown.weights - auto.breakdown.weights, 3321888768);
+  assert.equal(per.breakdown.optimizer - auto.breakdown.optimizer, 6643777536);
+  // target_parameters: 48 x 128 x 16 x ((2,048 + 1,536) + (768 + 2,048)) = 629,145,600 adapters (x 4 B), and
+  // the merged experts of 48 layers, 48 x 128 x (1,536 x 2,048 + 2,048 x 768) x 2 B = 57,982,058,496 B.
+  assert.equal(fused.breakdown.weights - auto.breakdown.weights, 2516582400);
+  assert.ok(fused.breakdown.activations - auto.breakdown.activations >= 57982058496);
+  assert.ok(!fused.fits.find((f) => f.gpu === 'h100-80gb').fits, `${fused.total_bytes / 1e9} GB`);
+  const note = auto.notes.find((n) => n.includes('training.lora.expert_adapters none, auto, profile hf-trainer'));
+  assert.ok(note, auto.notes.join('\n'));
+  assert.match(note, /8\.305e8 params, 13\.29 GB at 16 B each/);
+  assert.match(fused.notes.find((n) => n.includes('expert_adapters target-parameters')), /1\.21 GB a layer on this GPU/);
+  assert.equal(JSON.parse(run([...args, '--print-config']).out).training.lora.expert_adapters, 'auto');
+  // "What to change" offers the unmerged adapters (Unsloth, Axolotl's MoE kernels).
+  // On an H200 (75% of 141 GB = 105.75 GB) 155.33 GB does not fit, the unmerged 91.31 GB does.
+  const sug = run(['suggest', ...args.filter((a) => a !== '--format' && a !== 'json').map((a) => (a === 'h100-80gb' ? 'h200-141gb' : a)),
+    '--set', 'training.lora.expert_adapters="target-parameters"']).out;
+  assert.match(sug, /training\.lora\.expert_adapters: target-parameters -> target-parameters-unmerged/);
+  // peft refuses LoRA dropout with target_parameters; a wrong value names the field and its values.
+  const drop = run([...args, '--set', 'training.lora.expert_adapters="target-parameters"', '--set', 'training.lora.dropout=0.05']);
+  assert.equal(drop.code, 1);
+  assert.match(drop.err, /training\.lora\.dropout must be 0 with training\.lora\.expert_adapters target-parameters/);
+  const bad = run([...args, '--set', 'training.lora.expert_adapters="all"']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /training\.lora\.expert_adapters.*per-expert/);
+});
+
 test('Mixtral-8x7B QLoRA r16 on one H100: transformers 5 leaves the routed experts unquantized, noted; experts_unquantized=false quantizes them', () => {
   const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'mixtral-8x7b', '--gpu', 'h100-80gb', '--batch', '1',
     '--seq', '2048', '--set', 'training.finetune="qlora"', '--set', 'training.lora.rank=16', '--set', 'training.lora.upcast_frozen=false',

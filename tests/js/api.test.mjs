@@ -497,6 +497,32 @@ test('training.lora.experts_unquantized: Mixtral-8x7B\'s routed experts left in 
     assert.equal(e.error.field, 'training.lora.experts_unquantized');
 });
 
+test('training.lora.expert_adapters: Qwen3-30B-A3B r16 on the MLP, the routed experts\' adapters per setting by hand, as the CLI gives them', () => {
+    const config = (expert_adapters, profile = 'hf-trainer') => ({
+        method: 'detailed', task: 'finetune', gpu: 'h100-80gb', model: { preset: 'qwen3-30b-a3b' }, batch: 1, seq: 2048,
+        training: { finetune: 'lora', profile, lora: { rank: 16, dropout: 0, targets: 'q,v,gate,up,down', expert_adapters } },
+    });
+    const part = (v, key, p) => vc.estimate(config(v, p)).components.find((c) => c.key === key).bytes;
+    // Per expert: 48 x 128 x 3 x 16 x (2,048 + 768) = 830,472,192 FP32 adapters (4 B) and AdamW moments (8 B).
+    assert.equal(part('per-expert', 'weights') - part('auto', 'weights'), 830472192 * 4);
+    assert.equal(part('per-expert', 'optimizer') - part('auto', 'optimizer'), 830472192 * 8);
+    // transformers 4 (hf-legacy) builds them per expert: auto counts them there.
+    assert.equal(part('auto', 'weights', 'hf-legacy'), part('per-expert', 'weights', 'hf-legacy'));
+    // peft's target_parameters: 48 x 128 x 16 x (2,048 + 1,536 + 768 + 2,048) = 629,145,600 adapters; each layer's
+    // merged experts, 128 x (1,536 x 2,048 + 2,048 x 768) x 2 B = 1,207,959,552 B, kept for backward on 48 layers.
+    assert.equal(part('target-parameters', 'weights') - part('auto', 'weights'), 629145600 * 4);
+    assert.equal(part('target-parameters', 'activations') - part('target-parameters-unmerged', 'activations'), 48 * 1207959552);
+    assert.ok(vc.estimate(config('auto')).notes.some((n) => n.includes('training.lora.expert_adapters none, auto, profile hf-trainer')));
+    assert.equal(vc.resolveConfig(config('auto')).training.lora.expert_adapters, 'auto');
+    assert.deepEqual(vc.estimate(config('target-parameters')), cli(config('target-parameters')).json);
+    const e = vc.estimate(config('per-parameter'));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.lora.expert_adapters');
+    const d = vc.estimate({ ...config('target-parameters'), training: { ...config('target-parameters').training, lora: { rank: 16, dropout: 0.05, targets: 'mlp', expert_adapters: 'target-parameters' } } });
+    assert.equal(d.ok, false);
+    assert.equal(d.error.field, 'training.lora.dropout');
+});
+
 test('a custom GPU marked unified is a Mac: the catalog Mac\'s answer with the same figures; an unknown preset names the nearest', () => {
     // Llama-3.1-8B Q8_0 under llama.cpp: the M4 Max 64GB (546 GB/s, 18.4 TF) and a custom 64 GiB unified machine alike.
     const base = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' } };

@@ -10,6 +10,7 @@
 #include "core/train/training.hpp"
 #include "core/train/training_internal.hpp"
 #include "io/config_json.hpp"
+#include "training_helpers.hpp"
 
 using namespace vc;
 
@@ -18,25 +19,14 @@ namespace {
 // QLoRA (NF4, double-quantized absmax, r 16 on q and v) of `preset`, one 2,048-token sequence, BF16
 // mixed, one H100 80GB, hf-trainer unless `extra` says otherwise.
 Config qlora(const char* preset, const char* extra = "") {
-    const std::string json = std::string(R"({"method":"detailed","task":"finetune","gpu":"h100-80gb","model":{"preset":")") + preset +
-                             R"("},"batch":1,"seq":2048,"training":{"finetune":"qlora","lora":{"rank":16)" + extra + "}}}";
-    const auto cfg = io::parse_config(json);
-    REQUIRE(cfg.ok);
-    return cfg.value;
+    return test::parsed(std::string(R"({"method":"detailed","task":"finetune","gpu":"h100-80gb","model":{"preset":")") + preset +
+                        R"("},"batch":1,"seq":2048,"training":{"finetune":"qlora","lora":{"rank":16)" + extra + "}}}");
 }
 
 // The weights on the GPU (bytes).
-double weights(const Config& c) {
-    const auto r = training_result(c);
-    REQUIRE(r.ok);
-    return r.value.weights;
-}
+double weights(const Config& c) { return test::trained(c).weights; }
 
-bool has_note(const Estimate& e, const std::string& text) {
-    for (const auto& n : e.notes)
-        if (n.find(text) != std::string::npos) return true;
-    return false;
-}
+using test::has_note;
 
 // Mixtral-8x7B's routed experts: 32 layers x 8 experts x 3 matrices x 4,096 x 14,336 = 45,097,156,608.
 constexpr double kMixtralExperts = 32.0 * 8 * 3 * 4096 * 14336;

@@ -331,6 +331,8 @@ export interface TrainingLoraConfig {
     adapters_bf16?: boolean | null;
     /** a quantized base's MoE routed experts left unquantized, in the base's 16-bit (or peft's FP32) dtype: transformers 5's fused 3-D experts, which its bitsandbytes quantizer skips; null: the profile (hf-trainer, torch-compile, deepspeed: yes); false: Unsloth, Axolotl's quantize_moe_experts, transformers 4 (default null) */
     experts_unquantized?: boolean | null;
+    /** adapters on an MoE's routed experts when the targets name gate, up or down: per-expert (r x (in + out) per expert matrix: transformers 4, LitGPT, torchtune), none (transformers 5's fused 3-D experts, which peft's target_modules never match), target-parameters (peft's target_parameters: r x (in + out) per expert per fused tensor, and W + BA merged per forward and kept for backward; needs lora.dropout 0), target-parameters-unmerged (the same adapters without the merged copy: Unsloth, Axolotl's MoE kernels); auto: the profile (hf-trainer, torch-compile, deepspeed, trl: none) (default 'auto') */
+    expert_adapters?: 'auto' | 'per-expert' | 'none' | 'target-parameters' | 'target-parameters-unmerged';
 }
 
 /** "inference.vllm": vLLM options (below) */
