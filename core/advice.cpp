@@ -9,6 +9,7 @@
 #include "core/quant/quant.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
+#include "core/train/training.hpp"
 
 namespace vc {
 
@@ -57,6 +58,17 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
                    [](Config& c) { return resolved_recompute(c.training) == Recompute::None ? (c.training.recompute = Recompute::Selective, true) : false; }});
     out.push_back({"recompute_full", "Full activation recomputation", "training.recompute: " + rc + " -> full",
                    [](Config& c) { return resolved_recompute(c.training) != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
+    // Liger Kernel, where the logits and loss outweigh the activations and the stack and the model family take its
+    // patches: its fused linear cross-entropy never holds the full logits (core/train/training.cpp).
+    if (!t.liger && t.head == OutputHead::LanguageModel) {
+        const ProfileBehaviour* profile = find_training_profile(t.profile);
+        auto model = resolve_model(cfg.model);
+        auto now = training_result(cfg);
+        if (profile && profile->liger_patches && model.ok && liger_patch(model.value).flce && now.ok &&
+            now.value.logits_loss > now.value.activations)
+            out.push_back({"liger", "Liger Kernel (use_liger_kernel=True): the LM head and loss fused in chunks", "training.liger: false -> true",
+                           [](Config& c) { c.training.liger = true; return true; }});
+    }
     // Halve the micro-batch (down to 1) and double the accumulation steps: the global batch stays.
     for (double b = cfg.run.batch / 2; b >= 1; b /= 2) {
         const double steps = (t.grad_accum > 0 ? t.grad_accum : 1) * cfg.run.batch / b;

@@ -339,6 +339,12 @@ constexpr FieldDef kConfigTable[] = {
             .range(-1, 17592186044416.0, "tokens"),
         Tog("training.keeps_logits", AT(training.keeps_logits),
             "the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no)"),
+        Bool("training.liger", AT(training.liger),
+             "Liger Kernel (use_liger_kernel): the LM head and loss fused in chunks (no full logits), RMSNorm and SwiGLU/GeGLU "
+             "keep fewer activations; profiles hf-trainer, torch-compile, deepspeed, trl; model families Liger patches"),
+        Num("training.liger_chunk_tokens", AT(training.liger_chunk_tokens),
+            "training.liger: tokens per fused-loss chunk (0: Liger's rule, next power of 2 of tokens / ceil(vocab / hidden))")
+            .range(0, 17592186044416.0, "tokens").whole(),
 
         // --- training.lora -------------------------------------------------------------------------
         Int("training.lora.rank", AT(training.lora.rank), "adapter rank").range(1, k2p16).cli("--lora-rank"),

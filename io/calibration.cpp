@@ -351,6 +351,8 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
     const bool torchtune_tutorial = contains(row.get("source"), "torchtune docs");
     if (contains(note, "logits kept") || torchtune_tutorial) cfg.training.keeps_logits = Toggle::On;
     if (contains(note, "torchao 0.1") || torchtune_tutorial) cfg.training.lora.unchunked_quantize = Toggle::On;
+    // A run with Liger Kernel: the note names HF's use_liger_kernel=True or the Liger example's --use_liger True.
+    if (contains(note, "use_liger")) cfg.training.liger = true;
     if (to_number(row.get("gpus"), v)) cfg.gpus = v;
     cfg.gpu_id = calibration_row_gpu(row);  // the CUDA context's local memory is the GPU's (cuda_context.hpp)
     apply_sharding(row.get("sharding"), cfg, err);

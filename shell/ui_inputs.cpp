@@ -654,6 +654,8 @@ bool training_inputs(App& a) {
         changed |= number(g, {"training.grad_accum", "Grad accum (0: auto)", "Micro-batches per optimizer step: no activation memory, gradients are kept.", {"training.global_batch"}},
                           t.grad_accum, shown(Step::Double, "%.0f", {1, 2, 4, 8, 16, 32, 64}));
         changed |= choice(g, {"training.recompute", "Recomputation", "Activation checkpointing: trades compute for activation memory."}, kRecompute, t.recompute, true);
+        // (tips: the field table's meanings, core/fields.cpp)
+        changed |= check(g, {"training.liger", "Liger Kernel", nullptr}, t.liger, "use_liger_kernel");
         changed |= choice(g, {"training.attention", "Attention kernel", "Eager attention keeps the s x s scores."}, kAttention, t.attention);
         changed |= choice(g, {"training.head", "Output head", "What the logits are over."}, kHeads, t.head, true);
         changed |= number(g, {"training.dropout", "Dropout", "> 0 keeps 1-byte masks for every dropout."}, t.dropout, shown(Step::Add, "%.2f"));
@@ -733,6 +735,9 @@ bool training_inputs(App& a) {
                                t.shard_group, shown(Step::Double, "%.0f", {8, 16, 32, 64}));
         changed |= number(m, {"training.loss_chunk_tokens", "Loss chunk (-1: profile, 0: off)", "Chunked cross-entropy: logits for this many tokens at a time."},
                           t.loss_chunk_tokens, shown(Step::Double, "%.0f", {1024, 2048, 4096, 8192}));
+        if (t.liger)
+            changed |= number(m, {"training.liger_chunk_tokens", "Liger loss chunk (0: Liger's)", nullptr}, t.liger_chunk_tokens,
+                              shown(Step::Double, "%.0f", {0, 256, 1024, 4096}));
         // The logits matter beside the last layer's recompute only (core/train/training.cpp, rank_memory).
         if (resolved_recompute(t) != Recompute::None)
             changed |= choice(m, {"training.keeps_logits", "Loop keeps the logits", nullptr}, kToggles, t.keeps_logits, true);

@@ -102,6 +102,7 @@ bool check_setup_ranges(const Config& cfg, Error& err) {
                          {"training.attention_dropout", in.attention_dropout},
                          {"training.optimizer_bytes_per_param", in.optimizer_bytes_per_param},
                          {"training.loss_chunk_tokens", in.loss_chunk_tokens},
+                         {"training.liger_chunk_tokens", in.liger_chunk_tokens},
                          {"training.classifier_labels", in.classifier_labels},
                          {"training.shard_group", in.shard_group},
                          {"parallel.tp", par.tp},
@@ -343,6 +344,19 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.recompute = resolved_recompute(in);
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
+    // Liger Kernel: what the model family's patch replaces, where the profile's model is a transformers model.
+    if (in.liger && s.profile.liger_patches) {
+        s.liger = liger_patch(s.m);
+        s.liger.flce = s.liger.flce && in.head == OutputHead::LanguageModel;  // it replaces the causal LM's forward
+    }
+    // TRL's SFTConfig makes loss_type "nll" under use_liger_kernel (huggingface/trl@35def3e sft_config.py:334-336) and
+    // refuses "chunked_nll" with it (trl@f2cd577 trl/trainer/sft_trainer.py:1325-1326, a ValueError).
+    if (in.liger && s.profile.loss_chunks_checkpointed) {
+        if (in.loss_chunk_tokens > 0)
+            return fail("training.loss_chunk_tokens", std::string("must be 0 or -1 with training.liger under profile ") + s.profile.id +
+                                                          ": TRL refuses loss_type \"chunked_nll\" with use_liger_kernel (its loss is then \"nll\")");
+        s.profile.loss_chunk_tokens = 0;
+    }
     // The chunked loss reads the head's weight directly, so TRL refuses an adapter on it
     // (huggingface/trl@35def3e sft_trainer.py:1312-1318, a ValueError naming loss_type "nll").
     if (checkpointed_loss(s) && s.lora && (in.lora.targets & kLoraHead))
@@ -555,6 +569,8 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.routed_lora = s.expert_adapters != ExpertAdapters::None;
     a.lora_dropout = s.lora && s.in.lora.dropout > 0;
     a.qlora_saves_inputs = s.qlora && s.profile.qlora_saves_inputs;
+    a.liger_norm = s.liger.rms_norm;
+    a.liger_glu = s.liger.glu;
     if (moe) {
         a.experts = m.experts;
         a.top_k = m.top_k;
@@ -667,7 +683,8 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
     // so this is held through backward whatever the recompute.
     a.edge_first = s.in.dropout > 0 ? tokens * h / (s.sp ? s.tp : 1) : 0;
     const double final_norm = norm_saved_bytes(layer_inputs(s, false, Recompute::None));
-    a.edge_last = tokens * h * (s.lora ? final_norm : final_norm + s.compute_bytes) / (s.sp ? s.tp : 1);
+    // Liger's fused loss keeps no input for the head (it computes the head's gradients in its forward).
+    a.edge_last = tokens * h * (s.lora || s.liger.flce ? final_norm : final_norm + s.compute_bytes) / (s.sp ? s.tp : 1);
     // DTensor TP: the output projection all-gathers the final norm's output and keeps it whole.
     if (s.sp && profile.tp_saves_gathered && !s.lora) a.edge_last += tokens * h * s.compute_bytes * (1 - 1.0 / s.tp);
 
@@ -692,7 +709,37 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
         const bool chunked = chunk > 0 && tokens > chunk;
         // Soft-capped logits: tanh keeps its output (compute dtype) for backward.
         const double softcap = m.final_softcap > 0 ? s.compute_bytes : 0;
-        if (checkpointed_loss(s)) {
+        if (s.liger.flce) {
+            // Liger's LigerFusedLinearCrossEntropyFunction (linkedin/Liger-Kernel@ead96b6 src/liger_kernel/ops/
+            // fused_linear_cross_entropy.py:21-289), which lce_forward calls in place of lm_head and the loss when
+            // training with labels (transformers/model/llama.py:113-127): in its forward, for each chunk of
+            // liger_flce_chunk_rows rows it computes the chunk's logits (`_input_chunk @ weight.t()`, the matmul's
+            // dtype: 16-bit under autocast), writes their gradient in place (:163-197), and accumulates the hidden
+            // states' gradient, `grad_input = zeros_like(_input)` (:72, :231), and a trainable head's,
+            // `grad_weight = zeros_like(weight)` (:77, accum_dtype None: the weight's dtype), which it saves for
+            // backward (:431-435) instead of any input. A 16-bit grad_weight (or FP32 logits) takes
+            // `grad_weight += torch.mm(grad_logits_chunk.t(), _input_chunk).float()` (:257): the mm's V x h result and
+            // its FP32 copy; an FP32 one with 16-bit logits adds in place (torch.addmm out_dtype, PyTorch >= 2.8 on
+            // compute capability >= 8, :235-255). Before the mm, `grad_logits_chunk @ weight` makes rows x h (:231).
+            // loss_1d: one FP32 value a token (:86).
+            const bool autocast_matmul = s.mixed && profile.autocast && s.compute_bytes < 4;
+            const double logit_bytes = autocast_matmul ? s.compute_bytes : s.weight_bytes;
+            const double vocab = parts.logits_vocab;
+            const double rows = std::min(tokens, s.in.liger_chunk_tokens > 0 ? s.in.liger_chunk_tokens : liger_flce_chunk_rows(tokens, vocab, h));
+            const bool gathered = s.in.sharding == Sharding::Zero3 && s.dp_shard > 1;  // the gathered head in the compute dtype
+            const double grad_weight_bytes = s.lora ? 0 : (gathered ? s.compute_bytes : s.weight_bytes);
+            const double mm = grad_weight_bytes == 0 || (grad_weight_bytes == 4 && logit_bytes < 4) ? 0 : logit_bytes + (logit_bytes < 4 ? 4 : 0);
+            parts.liger_flce = true;
+            parts.logits_tokens = rows;
+            parts.logits_bytes_per_value = logit_bytes;
+            parts.liger_grad_input = tokens * h * s.residual;
+            parts.liger_grad_weight = vocab * h * grad_weight_bytes;
+            parts.liger_temporaries = std::max(rows * h * logit_bytes, vocab * h * mm);
+            parts.liger_loss_values = tokens * 4;
+            // Freed in its forward but the two gradients, which the final norm's backward and the head's
+            // AccumulateGrad take before the last checkpointed layer is recomputed.
+            a.logits_freed = true;
+        } else if (checkpointed_loss(s)) {
             // TRL's chunked_nll: each chunk of `chunk` valid tokens runs `h.float() @ w.float().t()`,
             // log-softmax and nll_loss under torch.utils.checkpoint (non-reentrant), so no chunk's
             // buffers outlive its own forward or backward (huggingface/trl@35def3e sft_trainer.py:98-114,
@@ -752,6 +799,8 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
     // backward (its saved copy beside the chunk's buffers), over the sorted hidden states.
     if (parts.loss_checkpointed)
         a.logits = std::max(parts.loss_head_at_cast, parts.loss_head_saved + a.logits) + parts.loss_hidden;
+    // Liger's fused loss at its last chunk: the chunk's logits, its temporaries, the two gradients and the loss.
+    if (parts.liger_flce) a.logits += parts.liger_temporaries + parts.liger_grad_input + parts.liger_grad_weight + parts.liger_loss_values;
     return a;
 }
 

@@ -169,6 +169,13 @@ struct TrainingInputs {
     double loss_chunk_tokens = -1;          // chunked loss: tokens per chunk (0: off, -1: profile)
     Toggle keeps_logits = Toggle::Auto;     // the loop holds its own reference to the logits through
                                             // backward (Auto: the profile's; torchtune: off since July 2024)
+    // Liger Kernel (HF TrainingArguments use_liger_kernel=True, Axolotl `plugins: liger`, LLaMA-Factory
+    // enable_liger_kernel): transformers' integrations/liger.py calls Liger's _apply_liger_kernel_to_instance
+    // on the (peft-unwrapped) model, which patches what the model family's apply_liger_kernel_to_* patches
+    // with its defaults (liger_patch): the fused linear cross-entropy, RMSNorm, SwiGLU/GeGLU and RoPE.
+    // Honoured by profiles whose model is a transformers model (ProfileBehaviour::liger_patches).
+    bool liger = false;
+    double liger_chunk_tokens = 0;          // FLCE rows per chunk (0: Liger's rule, liger_flce_chunk_rows)
 };
 
 struct ParallelInputs {
@@ -262,6 +269,10 @@ struct ProfileBehaviour {
     double rmsnorm_normed_bytes = -1;   // ... and the normalised tensor when the norm weight trains
                                         //     (bytes per element; -1: residual-stream dtype; 0: none)
     bool gqa_expand_kv = true;          // K and V repeated to every query head before attention
+    // A transformers model that Liger Kernel's monkey patches reach (training.liger): hf-trainer and the
+    // profiles built on it that load a transformers model; the 2022 stack and the stacks with their own
+    // model (torchtitan, Megatron, LitGPT, torchtune) are left as they are.
+    bool liger_patches = false;
     bool hf_attention = true;           // a transformers model whose attn_implementation picks the kernel
                                         // (training.attention fa2 / sdpa-gqa); false: the stack's own attention
     bool fused_qkv = false;             // one QKV projection (one LoRA dropout for q, k, v)
@@ -470,6 +481,9 @@ struct LayerActivationInputs {
     bool routed_lora = true;           // the routed experts' MLP matrices have adapters (ExpertAdapters not none)
     bool lora_dropout = false;
     bool qlora_saves_inputs = false;
+    // Liger Kernel's patches (training.liger, liger_patch): LigerRMSNorm saves its input and an FP32 rstd a
+    // token; LigerSiLUMulFunction / LigerGELUMulFunction save the gate and up outputs only.
+    bool liger_norm = false, liger_glu = false;
     // MoE (experts > 0 on this layer)
     double experts = 0, top_k = 0, shared_experts = 0, expert_ffn = 0, etp = 1;
     const ProfileBehaviour* profile = nullptr;  // required
@@ -477,6 +491,19 @@ struct LayerActivationInputs {
 LayerActivation layer_activation(const LayerActivationInputs& in);
 // Bytes per hidden value one norm saves for backward (the layers' norms and the final norm).
 double norm_saved_bytes(const LayerActivationInputs& in);
+
+// What Liger Kernel patches in a model family with apply_liger_kernel_to_*'s defaults (training.liger):
+// the fused linear cross-entropy (the LM head and the loss), RMSNorm, the gated MLP's activation. `fn`
+// names the function (empty: the family has none, nothing is patched; a custom architecture is taken
+// as a Llama-like model that has one).
+struct LigerPatch {
+    bool flce = false, rms_norm = false, glu = false;
+    const char* fn = "";
+};
+LigerPatch liger_patch(const ModelSpec& m);
+// Liger's FLCE chunk: rows of the [tokens, h] hidden states per chunk, next_power_of_2(ceil(tokens /
+// ceil(vocab / h))) (linkedin/Liger-Kernel@ead96b6 src/liger_kernel/ops/fused_linear_cross_entropy.py:68-69).
+double liger_flce_chunk_rows(double tokens, double vocab, double hidden);
 
 // Parses and names enums (shared with io/ and the CLI).
 const char* precision_name(TrainPrecision p);

@@ -9,6 +9,10 @@
 namespace vc {
 namespace {
 
+// LigerRMSNorm keeps one rstd a token, in FP32 under its llama and gemma casting modes (linkedin/Liger-Kernel@ead96b6
+// src/liger_kernel/ops/rms_norm.py:452-453, saved beside X and W at :656-657).
+constexpr double kLigerRstdBytes = 4;
+
 // Bytes kept per token for the inputs of a group of projections that read the same tensor of
 // width `width` (q/k/v read the attention norm's output, gate/up the MLP norm's output).
 //   full training: the projections keep their input (once, or once per projection when autocast
@@ -48,6 +52,11 @@ double mlp_hidden(const LayerActivationInputs& in, double ffn_width) {
         if (in.lora_targets & kLoraDown) down_in += in.lora_dropout ? (value_bytes + 1) * ffn_width : (in.qlora_saves_inputs ? 0 : value_bytes * ffn_width);
     }
     if (in.gated) {
+        // Liger's SwiGLU/GeGLU MLP (LigerSwiGLUMLP: down_proj(LigerSiLUMulFunction.apply(gate_proj(x), up_proj(x)))):
+        // the function saves the gate and up outputs and recomputes the activation in backward
+        // (linkedin/Liger-Kernel@ead96b6 src/liger_kernel/ops/swiglu.py:262, geglu.py:138), so the activation's
+        // output is not kept; the product it returns is the down projection's input, as without it.
+        if (in.liger_glu) return 2 * hidden_bytes * ffn_width + down_in;
         // gate output (the activation's input), activation output and up output (the product's two
         // inputs); compiled: only the two matmul outputs, the rest is recomputed.
         if (profile.compiled) return 2 * hidden_bytes * ffn_width + (in.full ? 0 : down_in);
@@ -64,6 +73,9 @@ double mlp_hidden(const LayerActivationInputs& in, double ffn_width) {
 // multiply by rsqrt, which save it), and the normalised tensor when its weight trains.
 double norm_saved_bytes(const LayerActivationInputs& in) {
     const ProfileBehaviour& profile = *in.profile;
+    // LigerRMSNorm saves its input X in its own dtype and an FP32 rstd a token (rms_norm.py:656-657), nothing
+    // normalised: per hidden value the input's bytes and the rstd's share.
+    if (in.liger_norm && !in.layernorm) return in.residual_bytes + (in.hidden > 0 ? kLigerRstdBytes / in.hidden : 0);
     if (in.layernorm || !profile.eager_rmsnorm || profile.compiled) return in.residual_bytes;
     double bytes = 4;
     if (in.full && profile.rmsnorm_normed_bytes != 0)

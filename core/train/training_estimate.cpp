@@ -154,7 +154,7 @@ std::string activations_formula(const TrainingSetup& s, const TrainingParts& par
     if (r.in_flight_micro_batches != 1) f += " x " + fnum(r.in_flight_micro_batches) + " micro-batches in flight (pipeline)";
     if (parts.recompute_transient > 0 && parts.recompute_counted < parts.recompute_transient)
         f += " + one layer recomputed " + bytes_gb(parts.recompute_transient) +
-             (s.profile.loss_frees_logits || parts.loss_checkpointed ? " after the loss freed the logits (" + bytes_gb(parts.recompute_counted) + " above them)"
+             (s.profile.loss_frees_logits || parts.loss_checkpointed || parts.liger_flce ? " after the loss freed the logits (" + bytes_gb(parts.recompute_counted) + " above them)"
                                           : " beside the loop's kept logits (" + bytes_gb(parts.recompute_counted) + " above the loss's backward)");
     else if (parts.recompute_transient > 0) f += " + one layer recomputed " + bytes_gb(parts.recompute_transient);
     if (r.peak_in_optimizer_step) f += "; freed before the optimizer step (the peak)";
@@ -166,7 +166,14 @@ std::string logits_formula(const TrainingSetup& s, const TrainingParts& parts, c
     if (r.logits_loss == 0 && !r.peak_in_optimizer_step) return "0 (not the last pipeline stage)";
     std::string f = fnum(parts.logits_tokens) + " tokens x " + fnum(parts.logits_vocab) +
                     (s.in.head == OutputHead::Classifier ? " labels" : " vocab") + " x " + fnum(parts.logits_bytes_per_value) + " B";
-    if (parts.loss_checkpointed) {
+    if (parts.liger_flce) {
+        // Liger's fused linear cross-entropy at its last chunk (core/train/training.cpp).
+        f += " (Liger's fused linear cross-entropy: one chunk's logits, their gradient written in place)";
+        if (parts.liger_temporaries > 0) f += " + the chunk's temporaries " + bytes_gb(parts.liger_temporaries);
+        f += " + the hidden states' gradient " + bytes_gb(parts.liger_grad_input);
+        if (parts.liger_grad_weight > 0) f += " + the LM head's gradient " + bytes_gb(parts.liger_grad_weight);
+        f += " + FP32 per-token loss " + bytes_gb(parts.liger_loss_values) + "; the full logits never exist";
+    } else if (parts.loss_checkpointed) {
         // One chunk's buffers, the head weight's copies, the sorted hidden states (TRL's chunked_nll).
         f += " (one chunk of " + fnum(s.profile.loss_chunk_tokens) + " valid tokens under checkpoint: its logits and FP32 loss)";
         f = "max(head copies at the cast " + bytes_gb(parts.loss_head_at_cast) + ", the saved copy " + bytes_gb(parts.loss_head_saved) +
@@ -197,6 +204,33 @@ std::string temporary_formula(const TrainingSetup& s, const TrainingParts& parts
     add("FP32 LM head's 16-bit autocast copy", parts.head_cast);
     add("cuBLAS workspace", s.rt.library_workspace_bytes);
     return f.empty() ? "0" : f;
+}
+
+// What training.liger did: the family's patch and what it saved at the peak (the same config without it), or
+// why it changed nothing.
+std::string liger_note(const Config& cfg, const TrainingSetup& s, const TrainingResult& r) {
+    std::string n = "Liger Kernel (training.liger): ";
+    if (!s.profile.liger_patches)
+        return n + "profile " + s.profile.id + " does not run a transformers model that Liger's patches replace (hf-trainer, "
+               "torch-compile, deepspeed and trl do); nothing changed.";
+    if (!*s.liger.fn)
+        return n + "Liger has no patch for " + (s.m.name.empty() ? std::string("this model") : s.m.name) +
+               " (liger_kernel's MODEL_TYPE_TO_APPLY_LIGER_FN has no entry for its model type); nothing changed" +
+               (s.profile.loss_chunks_checkpointed ? " but TRL's loss_type, \"nll\" under use_liger_kernel." : ".");
+    Config off = cfg;
+    off.training.liger = false;
+    auto base = training_result(off);
+    std::string what;
+    if (s.liger.flce) what += "fused linear cross-entropy (LM head and loss)";
+    if (s.liger.rms_norm) what += std::string(what.empty() ? "" : ", ") + "RMSNorm";
+    if (s.liger.glu) what += std::string(what.empty() ? "" : ", ") + (s.m.mlp == MlpKind::GeGlu ? "GeGLU" : "SwiGLU");
+    n += std::string(s.liger.fn) + " swaps in Liger's " + (what.empty() ? "RoPE" : what + " and RoPE") + " (RoPE in place: no saved tensor changes)";
+    if (!base.ok) return n + ".";
+    const TrainingResult& b = base.value;
+    n += ": peak allocated " + bytes_gb(b.peak_allocated) + " -> " + bytes_gb(r.peak_allocated) + " (logits and loss " + bytes_gb(b.logits_loss) +
+         " -> " + bytes_gb(r.logits_loss) + ", activations " + bytes_gb(b.activations) + " -> " + bytes_gb(r.activations) + "), " +
+         bytes_gb(b.peak_allocated - r.peak_allocated) + " saved.";
+    return n;
 }
 
 }  // namespace
@@ -278,6 +312,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           (p.loss_head_at_cast > 0 ? "; each chunk makes the LM head's " + copies + ", " + bytes_gb(p.loss_head_at_cast) + " at the cast" : "") +
                           "; set training.loss_chunk_tokens 0 for loss_type \"nll\" (TRL 1.6 and earlier).");
     }
+    if (cfg.training.liger) e.notes.push_back(liger_note(cfg, s, r));
     if (s.adapters_bf16)
         e.notes.push_back(std::string("Adapters in BF16 (training.lora.adapters_bf16 ") + (s.in.lora.adapters_bf16 == Toggle::Auto ? "auto" : "true") +
                           "): TRL's SFTTrainer (0.26 and later) casts a quantized model's trainable parameters to BF16, so their "

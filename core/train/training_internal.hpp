@@ -43,6 +43,7 @@ struct TrainingSetup {
     double fragmentation = 0.06;
     AttentionKernel attention = AttentionKernel::Flash;
     Recompute recompute = Recompute::None;
+    LigerPatch liger;             // what training.liger patches here (none: off, a profile it does not reach, a family without a patch)
 };
 
 // Validates the config for the detailed training method and resolves every dtype and size
@@ -68,6 +69,11 @@ struct TrainingParts {
     // the matmul saves), the sorted hidden states and their gradient; the logits_* above are one chunk's.
     bool loss_checkpointed = false;
     double loss_head_at_cast = 0, loss_head_saved = 0, loss_hidden = 0;
+    // Liger's fused linear cross-entropy (training.liger): the logits_* above are one chunk's (its rows); the
+    // gradients it computes in the forward and keeps for backward (of the hidden states, of a trainable head),
+    // the temporaries of its last chunk and its FP32 per-token loss.
+    bool liger_flce = false;
+    double liger_grad_input = 0, liger_grad_weight = 0, liger_temporaries = 0, liger_loss_values = 0;
     double dequant_values = 0, dequant_bytes_per_value = 0;  // QLoRA: the largest 4-bit matrix, bytes per value dequantized
     double adafactor_state = 0;
     // peft's target_parameters (ExpertAdapters::TargetParameters): one MoE layer's merged expert weights

@@ -4,6 +4,8 @@
 // sets those behaviours by name; docs/training.md describes every field with its source.
 #include "core/train/training.hpp"
 
+#include <cmath>
+
 namespace vc {
 namespace {
 
@@ -24,6 +26,9 @@ ProfileBehaviour hf_trainer() {
     // The same call casts the base's 16-bit parameters but the 4-bit weights to FP32 (peft other.py:204-209):
     // the embedding, the unquantized lm_head and the norms stay FP32 through training.
     p.kbit_upcasts_frozen = true;
+    // TrainingArguments(use_liger_kernel=True) patches the transformers model it trains (huggingface/transformers@dd7a585
+    // src/transformers/integrations/liger.py:47-51, _apply_liger_kernel_to_instance on the peft-unwrapped model).
+    p.liger_patches = true;
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -42,6 +47,7 @@ ProfileBehaviour hf_legacy() {
         "(PyTorch <= 1.10), per-parameter AdamW (no foreach temporaries), zero_grad() keeping gradients allocated, the "
         "loss over a shifted copy of the logits.";
     p.attention = AttentionKernel::Eager;
+    p.liger_patches = false;  // Liger Kernel came in August 2024 (v0.1.0), for transformers 4.4x
     // transformers of 2022 had neither flash_attention_2 (4.34, October 2023) nor SDPA's enable_gqa (4.54).
     p.hf_attention = false;
     // transformers 4 kept an MoE's experts as a ModuleList of nn.Linear, which bitsandbytes quantizes
@@ -81,6 +87,7 @@ ProfileBehaviour torchtitan() {
     p.kbit_upcasts_frozen = false;
     p.bnb_skips_fused_experts = false;  // its own model, no bitsandbytes
     p.lora_skips_fused_experts = false;  // its own MoE layers: LoRA counted per expert, as before this field
+    p.liger_patches = false;            // its own model: Liger's patches replace transformers modules
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -193,6 +200,7 @@ ProfileBehaviour litgpt() {
     // litgpt/lora.py's LLaMAMoE builds its experts from the LoRA LLaMAMLP (LoRALinear fc_1, fc_2, proj):
     // with lora_mlp every expert has its adapters.
     p.lora_skips_fused_experts = false;
+    p.liger_patches = false;  // its own model: Liger's patches replace transformers modules
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -228,6 +236,7 @@ ProfileBehaviour torchtune() {
     // Its LoRAGroupedExperts gives every expert rank-r adapters on gate, up and down
     // (pytorch/torchtune@0ddd4b9 torchtune/modules/moe/experts.py:92, cited in peft issue #2527).
     p.lora_skips_fused_experts = false;
+    p.liger_patches = false;            // its own model: Liger's patches replace transformers modules
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =
@@ -355,6 +364,39 @@ const char* expert_adapters_name(ExpertAdapters a) {
         case ExpertAdapters::TargetParametersUnmerged: return "target-parameters-unmerged";
         default: return "auto";
     }
+}
+
+// Liger Kernel's patches by model family, apply_liger_kernel_to_*'s defaults (linkedin/Liger-Kernel@ead96b6
+// src/liger_kernel/transformers/monkey_patch.py; MODEL_TYPE_TO_APPLY_LIGER_FN at :3534 maps config.model_type to
+// them, and a model type outside it is left unpatched, :3637-3639): rope, rms_norm, swiglu (geglu for Gemma) and
+// fused_linear_cross_entropy all True for llama (:221-226), mistral (:688), mixtral (:799, LigerExperts for the
+// experts), qwen2 (:1598), qwen3 (:1665), qwen3_moe (:1722), gemma/gemma2/gemma3_text (:921, :990, :1064) and phi3
+// (:2211); gpt_oss (:1787-1792) keeps swiglu False (its clamped expert activation). No entry for falcon, gpt2,
+// gpt_bigcode (StarCoder), bert, phi (phi-2), deepseek_v2/v3.
+LigerPatch liger_patch(const ModelSpec& m) {
+    LigerPatch p;
+    const std::string& f = m.family;
+    const bool gated = m.mlp != MlpKind::Gelu;
+    if (f == "Llama") p.fn = "apply_liger_kernel_to_llama";
+    else if (f == "Mistral") p.fn = m.experts > 0 ? "apply_liger_kernel_to_mixtral" : "apply_liger_kernel_to_mistral";
+    else if (f == "Qwen") p.fn = m.experts > 0 ? "apply_liger_kernel_to_qwen3_moe" : "apply_liger_kernel_to_qwen2 / _qwen3";
+    else if (f == "Gemma") p.fn = "apply_liger_kernel_to_gemma / _gemma2 / _gemma3_text";
+    else if (f == "Phi" && gated) p.fn = "apply_liger_kernel_to_phi3";
+    else if (f == "gpt-oss") p.fn = "apply_liger_kernel_to_gpt_oss";
+    else if (f.empty() && m.id.empty()) p.fn = "a Llama-like model's apply_liger_kernel_to_* (custom architecture)";
+    else return p;
+    p.flce = true;
+    p.rms_norm = m.norm == NormKind::RmsNorm;
+    p.glu = gated && f != "gpt-oss";
+    return p;
+}
+
+double liger_flce_chunk_rows(double tokens, double vocab, double hidden) {
+    if (tokens < 1 || hidden < 1) return 0;
+    // inc_factor = cdiv(V, H); chunk_size = next_power_of_2(cdiv(BT, inc_factor)) (fused_linear_cross_entropy.py:68-69).
+    const double inc = std::ceil(vocab / hidden);
+    const double rows = std::ceil(tokens / (inc > 0 ? inc : 1));
+    return std::pow(2.0, std::ceil(std::log2(rows)));
 }
 
 Recompute resolved_recompute(const TrainingInputs& in) {

@@ -454,6 +454,25 @@ test('QLoRA: the framework-version toggles under MORE INPUTS; the previous step\
     await other.close();
 });
 
+test('the Liger Kernel checkbox: Llama-3.1-8B LoRA 1 x 4096, the fused loss by hand; its chunk row appears with it', async () => {
+    const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=lora' +
+        '&training.recompute=none&batch=1&seq=4096&gpu=h100-80gb');
+    let s = await w.state();
+    // HF's FP32 loss: 4,096 x 128,256 x 12 B.
+    assert.equal(s.result.breakdown.logits_loss, 4096 * 128256 * 12);
+    await w.inView('training.liger');
+    await w.click('training.liger');
+    s = await w.state();
+    assert.equal(s.inputs.training.liger, true);
+    assert.match(s.fragment, /training\.liger=true/);
+    // A 128-row chunk of BF16 logits, its 128 x 4,096 temporary, the BF16 hidden states' gradient, the FP32 loss.
+    assert.equal(s.result.breakdown.logits_loss, 128 * 128256 * 2 + 128 * 4096 * 2 + 4096 * 4096 * 2 + 4096 * 4);
+    await w.inView('more/training_more');
+    await w.click('more/training_more');
+    assert.ok(await w.hook('widget', 'training.liger_chunk_tokens'), 'the chunk row shows with Liger on');
+    await other.close();
+});
+
 test('the profile combo lists the engine\'s profiles: picking TRL SFTTrainer gives its QLoRA figures by hand', async () => {
     const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=qlora' +
         '&batch=1&seq=2048&gpu=rtx-4090-24gb');

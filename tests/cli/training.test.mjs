@@ -272,6 +272,27 @@ test('Qwen3-30B-A3B LoRA r16 on q, v and the MLP: transformers 5 adapts no route
   assert.match(bad.err, /training\.lora\.expert_adapters.*per-expert/);
 });
 
+test('training.liger: Liger Kernel on the CLI (--set), under trl its loss replaces chunked_nll; suggest offers it when the logits dominate', () => {
+  const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b', '--batch', '1', '--seq', '4096',
+    '--set', 'training.finetune="lora"', '--set', 'training.recompute="none"', '--format', 'json'];
+  const on = JSON.parse(run([...args, '--set', 'training.liger=true']).out);
+  const off = JSON.parse(run(args).out);
+  // 6,304,038,912 B of HF's FP32 loss buffers against Liger's 67,452,928 B (docs/training.md, "Liger Kernel").
+  assert.equal(off.breakdown.logits_loss, 4096 * 128256 * 12);
+  assert.equal(on.breakdown.logits_loss, 67452928);
+  assert.ok(on.notes.some((n) => n.includes('apply_liger_kernel_to_llama')), on.notes.join('\n'));
+  // TRL: the same fused loss (loss_type "nll"), and chunked_nll with it refused, naming the field.
+  const trl = JSON.parse(run([...args, '--set', 'training.liger=true', '--set', 'training.profile="trl"']).out);
+  assert.equal(trl.breakdown.logits_loss, 67452928);
+  const bad = run([...args, '--set', 'training.liger=true', '--set', 'training.profile="trl"', '--set', 'training.loss_chunk_tokens=256']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /training\.loss_chunk_tokens must be 0 or -1 with training\.liger/);
+  // 32,768 tokens with full recomputation on an H100: the FP32 loss (50.4 GB) does not fit; Liger is offered.
+  const sug = run(['suggest', '--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b', '--batch', '1', '--seq', '32768',
+    '--gpu', 'h100-80gb', '--set', 'training.finetune="lora"', '--set', 'training.recompute="full"']).out;
+  assert.match(sug, /training\.liger: false -> true/);
+});
+
 test('Mixtral-8x7B QLoRA r16 on one H100: transformers 5 leaves the routed experts unquantized, noted; experts_unquantized=false quantizes them', () => {
   const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'mixtral-8x7b', '--gpu', 'h100-80gb', '--batch', '1',
     '--seq', '2048', '--set', 'training.finetune="qlora"', '--set', 'training.lora.rank=16', '--set', 'training.lora.upcast_frozen=false',

@@ -568,3 +568,25 @@ test('QLoRA under hf-trainer: recompute auto is full, as peft prepare_model_for_
     assert.equal(bad.error.field, 'training.recompute');
     assert.match(bad.error.message, /auto/);
 });
+
+test('training.liger: Liger Kernel\'s fused loss and kernels by hand (Llama-3.1-8B LoRA, 1 x 4096), as the CLI gives them; a wrong value names the field', () => {
+    const config = (liger, extra = {}) => ({
+        method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 4096,
+        training: { finetune: 'lora', recompute: 'none', liger, ...extra },
+    });
+    const part = (e, key) => e.components.find((c) => c.key === key).bytes;
+    const on = vc.estimate(config(true));
+    const off = vc.estimate(config(false));
+    // Without: 4,096 x 128,256 x 12 B of FP32 loss buffers. With: a 128-row chunk of BF16 logits, its 128 x 4,096
+    // temporary, the hidden states' BF16 gradient and the FP32 per-token loss.
+    assert.equal(part(off, 'logits_loss'), 4096 * 128256 * 12);
+    assert.equal(part(on, 'logits_loss'), 128 * 128256 * 2 + 128 * 4096 * 2 + 4096 * 4096 * 2 + 4096 * 4);
+    // A layer keeps 45,048 B a token less (LigerRMSNorm's BF16 input and FP32 rstd, SwiGLU's two inputs).
+    assert.equal(off.metrics.activation_bytes_per_layer.value - on.metrics.activation_bytes_per_layer.value, 4096 * 45048);
+    assert.ok(on.notes.some((n) => n.includes('12.17 GB saved')), on.notes.join('\n'));
+    assert.equal(vc.resolveConfig(config(true)).training.liger, true);
+    assert.deepEqual(on, cli(config(true)).json);
+    const e = vc.estimate(config('yes'));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.liger');
+});

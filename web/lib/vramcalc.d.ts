@@ -207,6 +207,10 @@ export interface TrainingConfig {
     loss_chunk_tokens?: number;
     /** the loop holds the logits through backward, beside the recomputed layer (torchtune before July 2024); null: the profile (torchtune: no) (default null) */
     keeps_logits?: boolean | null;
+    /** Liger Kernel (use_liger_kernel): the LM head and loss fused in chunks (no full logits), RMSNorm and SwiGLU/GeGLU keep fewer activations; profiles hf-trainer, torch-compile, deepspeed, trl; model families Liger patches (default false) */
+    liger?: boolean;
+    /** training.liger: tokens per fused-loss chunk (0: Liger's rule, next power of 2 of tokens / ceil(vocab / hidden)) (default 0; [0, 1.759218604e+13] tokens) */
+    liger_chunk_tokens?: number;
 }
 
 /** "parallel": parallel layout of detailed training (below) */
