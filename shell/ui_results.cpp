@@ -548,7 +548,7 @@ void model_fits_panel(App& a) {
     // as fitting; the best of them says what RAM it needs (`vramcalc fit-models` lists each).
     for (const auto& row : m.rows) {
         if (!row.needs_ram) continue;
-        dim_text("%d more keep layers or experts in system RAM, not checked without its size (SYSTEM RAM): the best, %s %s, needs %s.",
+        dim_text("%d more keep layers or experts in system RAM, not checked without its size (SYSTEM RAM): the best, %s, %s, needs %s.",
                  m.needing_ram, row.model_name.c_str(), row.format_label.c_str(), format_size(row.ram_bytes, gib).c_str());
         reg(a, "fit_models/needs_ram");
         break;
