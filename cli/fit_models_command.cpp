@@ -42,6 +42,8 @@ int fit_models_command(int argc, char** argv) {
         return 0;
     }
     std::printf("Budget %s; %d of the presets x formats fit, best quality first\n", list.budget.c_str(), list.fitting);
+    if (list.needing_ram > 0)
+        std::printf("%d more keep layers or experts in system RAM, which is not checked without its size: give --ram-gib\n", list.needing_ram);
     std::printf("%-22s %-26s %10s %8s  %s\n", "model", "format", "per GPU", "budget", "fits");
     for (const auto& row : list.rows) {
         if (!row.ok) {
@@ -51,6 +53,7 @@ int fit_models_command(int argc, char** argv) {
         std::printf("%-22s %-26s %7.2f GB %7.1f%%  %s", row.model.c_str(), row.format.c_str(), bytes_to_gb(row.total_bytes), row.share * 100,
                     row.fits ? "yes" : "no");
         if (row.partial) std::printf(" (-ngl %d, the rest in system RAM)", row.gpu_layers);
+        if (row.needs_ram) std::printf(": needs %.2f GB of system RAM", bytes_to_gb(row.ram_bytes));
         std::printf("\n");
     }
     return 0;

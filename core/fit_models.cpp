@@ -84,6 +84,32 @@ bool apply_model_fit(Config& cfg, const ModelFit& row, Error& err) {
     return true;
 }
 
+namespace {
+
+// llama.cpp: the RAM the row's buffers take, and whether its verdict rests on system RAM nothing
+// checked. llama.cpp keeps token_embd in system RAM whatever the split (llama-model.cpp
+// load_tensors; docs/local.md "Placement"), so weights in RAM beyond it are layers, experts or the
+// output layer the split (-ngl, --fit, --n-cpu-moe, -ot) left on the CPU. With the RAM given (or a
+// Mac's unified memory) the estimate's verdict already checks the buffers against it.
+void needs_ram(const Config& c, const Estimate& e, ModelFit& row) {
+    const Metric* ram = e.metric("host_total_bytes");
+    const Metric* host = e.metric("host_bytes");
+    if (!ram || !host) return;
+    row.ram_bytes = ram->value;
+    const GpuSpec* gpu = config_gpu(c);
+    if (!row.fits || c.inference.host.ram_bytes > 0 || (gpu && gpu->unified)) return;
+    const auto m = resolve_model(c.model);
+    if (!m.ok) return;
+    QuantOptions q = c.inference.weights;
+    q.gguf_file = true;  // as the llama.cpp engine prices it
+    const auto w = weight_bytes(m.value, q);
+    if (!w.ok) return;
+    // A byte of slack: the host bytes are a difference of sums.
+    if (host->value > w.value.embedding + 1e-9 * w.value.total + 1) row.needs_ram = true, row.fits = false;
+}
+
+}  // namespace
+
 Outcome<ModelFits> fit_models(const Config& in) {
     Error err;
     if (!check_target_utilization(in, err)) return Outcome<ModelFits>::failure(err);
@@ -127,6 +153,7 @@ Outcome<ModelFits> fit_models(const Config& in) {
             }
             row.fits = g.within_target;
         }
+        if (c.task == Task::Inference && c.inference.engine == Engine::LlamaCpp) needs_ram(c, e.value, row);
         return true;
     };
     // Larger models first (an insertion sort of the preset indices, stable: equal counts keep the
@@ -168,6 +195,7 @@ Outcome<ModelFits> fit_models(const Config& in) {
                 }
             }
             out.fitting += row.fits ? 1 : 0;
+            out.needing_ram += row.needs_ram ? 1 : 0;
             out.rows.push_back(row);
         }
     }

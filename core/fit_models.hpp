@@ -2,7 +2,9 @@
 // model preset in every format that applies to the config's task, each run through estimate() with
 // the rest of the config as it is (GPU and count, custom GPU, batch, context, concurrency, engine,
 // system RAM: a partial offload when the GPU alone does not hold it; headroom target), ranked best quality first, with the per-GPU total, its share of
-// the budget and the headline's verdict (within the budget or not). docs/fit-models.md.
+// the budget and the headline's verdict (within the budget or not). A llama.cpp row whose split
+// keeps layers or experts in system RAM fits only when the config gives the RAM (inference.host.ram_gib);
+// without it the row says what RAM it needs. docs/fit-models.md.
 //
 // Ranking: larger models first (total parameters as model_params counts them; an MoE counts every
 // expert; equal counts in the presets' order), and a model's formats best first (WeightFormat::quality
@@ -47,7 +49,14 @@ struct ModelFit {
     double load_bytes = 0;
     double share = 0;          // of the budget (1 = all of it): the total over the headroom target's
                                // budget, under vLLM load_bytes over its reservation
-    bool fits = false;         // within the budget: the headline's verdict for this config
+    bool fits = false;         // within the budget: the headline's verdict for this config, and not `needs_ram`
+    // llama.cpp: the system RAM its buffers take (the estimate's host_total_bytes: token_embd, the
+    // layers, experts and KV the split keeps on the CPU, the CPU compute buffer; a Mac: the unified
+    // memory in use). `needs_ram`: the GPU part fits, but the split keeps layers, experts or the
+    // output layer in system RAM and the config gives no inference.host.ram_gib to check them
+    // against: not counted as fitting ("needs N GB of system RAM").
+    double ram_bytes = 0;
+    bool needs_ram = false;
     // llama.cpp with the system RAM given: when the config's -ngl does not fit, the row is sized at
     // the most layers on the GPU that do (max_gpu_layers, the rest in RAM): `partial` and its -ngl.
     bool partial = false;
@@ -63,6 +72,7 @@ struct ModelFits {
     double budget_bytes = 0;   // the budget the verdict uses: memory x target (vLLM: x gpu_memory_utilization)
     std::string budget;        // one line naming it
     int fitting = 0;           // rows that fit
+    int needing_ram = 0;       // rows that would fit with system RAM nothing checked (ModelFit::needs_ram)
     std::vector<ModelFit> rows;  // every preset x format, best first
 };
 

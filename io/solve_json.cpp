@@ -40,10 +40,12 @@ nlohmann::json model_fits_to_json(const ModelFits& list) {
                             {"format_label", r.format_label}, {"params", r.params}, {"ok", r.ok}, {"total_bytes", r.total_bytes},
                             {"load_bytes", r.load_bytes}, {"share", r.share},        {"fits", r.fits}};
         if (r.partial) j["gpu_layers"] = r.gpu_layers;
+        if (r.ram_bytes > 0) j["ram_bytes"] = r.ram_bytes;
+        if (r.needs_ram) j["needs_ram"] = true;
         if (!r.ok) j["error"] = r.error;
         rows.push_back(j);
     }
-    return {{"ok", true}, {"gpu", list.gpu_id}, {"budget_bytes", list.budget_bytes}, {"budget", list.budget}, {"fitting", list.fitting}, {"models", rows}};
+    return {{"ok", true}, {"gpu", list.gpu_id}, {"budget_bytes", list.budget_bytes}, {"budget", list.budget}, {"fitting", list.fitting}, {"needing_ram", list.needing_ram}, {"models", rows}};
 }
 
 std::string fit_models_json(const std::string& config_text) {

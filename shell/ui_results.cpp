@@ -544,6 +544,15 @@ void model_fits_panel(App& a) {
                            row.partial ? (", -ngl " + std::to_string(row.gpu_layers)).c_str() : "", format_size(row.load_bytes, gib).c_str(),
                            format_percent(row.share).c_str());
     }
+    // llama.cpp rows whose split keeps layers or experts in system RAM of no stated size: not counted
+    // as fitting; the best of them says what RAM it needs (`vramcalc fit-models` lists each).
+    for (const auto& row : m.rows) {
+        if (!row.needs_ram) continue;
+        dim_text("%d more keep layers or experts in system RAM, not checked without its size (SYSTEM RAM): the best, %s, %s, needs %s.",
+                 m.needing_ram, row.model_name.c_str(), row.format_label.c_str(), format_size(row.ram_bytes, gib).c_str());
+        reg(a, "fit_models/needs_ram");
+        break;
+    }
     ImGui::TreePop();
     Error err;
     if (chosen && apply_model_fit(a.inputs, *chosen, err)) mark_changed(a);

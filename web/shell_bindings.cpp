@@ -114,12 +114,15 @@ std::string shell_state() {
     j["focus"] = {{"id", a.focus_id}, {"visible", a.focus_visible}};
     j["planner"] = vc::shell::planner_state_json(a);
     // "Models that fit", once its panel was opened (core/fit_models.hpp): the rows that fit, best first,
-    // as "model/format" (`vramcalc fit-models --fitting` lists the same), and the budget.
+    // as "model/format" (`vramcalc fit-models --fitting` lists the same), those that need system RAM
+    // of no stated size (ModelFit::needs_ram), and the budget.
     if (a.model_fits_ready) {
-        std::vector<std::string> fitting;
-        for (const auto& row : a.model_fits.rows)
+        std::vector<std::string> fitting, needs_ram;
+        for (const auto& row : a.model_fits.rows) {
             if (row.fits) fitting.push_back(row.model + "/" + row.format);
-        j["model_fits"] = {{"fitting", fitting}, {"budget_bytes", a.model_fits.budget_bytes}, {"error", a.model_fits_error}};
+            if (row.needs_ram) needs_ram.push_back(row.model + "/" + row.format);
+        }
+        j["model_fits"] = {{"fitting", fitting}, {"needs_ram", needs_ram}, {"budget_bytes", a.model_fits.budget_bytes}, {"error", a.model_fits_error}};
     }
     return vc::io::dump(j);
 }

@@ -89,14 +89,14 @@ namespace {
 // 144 bytes per 256 weights, and so on); docs/inference.md lists each struct.
 enum G : int {
     F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K,
-    IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M, IQ4_NL, IQ4_XS, TQ1_0, TQ2_0
+    IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M, IQ4_NL, IQ4_XS, TQ1_0, TQ2_0, MXFP4
 };
 
 // llama.cpp file types (llama.h LLAMA_FTYPE_MOSTLY_*).
 enum Ft : int {
     FT_F32, FT_F16, FT_BF16, FT_Q8_0, FT_Q6_K, FT_Q5_K_M, FT_Q5_K_S, FT_Q5_1, FT_Q5_0, FT_Q4_K_M, FT_Q4_K_S, FT_IQ4_XS,
     FT_IQ4_NL, FT_Q4_1, FT_Q4_0, FT_Q3_K_L, FT_IQ3_M, FT_Q3_K_M, FT_IQ3_S, FT_Q3_K_S, FT_IQ3_XS, FT_IQ3_XXS, FT_Q2_K,
-    FT_Q2_K_S, FT_IQ2_M, FT_IQ2_S, FT_IQ2_XS, FT_IQ2_XXS, FT_TQ2_0, FT_IQ1_M, FT_TQ1_0, FT_IQ1_S
+    FT_Q2_K_S, FT_IQ2_M, FT_IQ2_S, FT_IQ2_XS, FT_IQ2_XXS, FT_TQ2_0, FT_IQ1_M, FT_TQ1_0, FT_IQ1_S, FT_MXFP4_MOE
 };
 
 
@@ -109,6 +109,7 @@ const std::vector<GgmlType>& ggml_types() {
         {"Q4_K", 256, 144},   {"Q5_K", 256, 176},   {"Q6_K", 256, 210},   {"IQ2_XXS", 256, 66}, {"IQ2_XS", 256, 74},
         {"IQ2_S", 256, 82},   {"IQ3_XXS", 256, 98}, {"IQ3_S", 256, 110},  {"IQ1_S", 256, 50},  {"IQ1_M", 256, 56},
         {"IQ4_NL", 32, 18},   {"IQ4_XS", 256, 136}, {"TQ1_0", 256, 54},   {"TQ2_0", 256, 66},
+        {"MXFP4", 32, 17},  // block_mxfp4: an E8M0 exponent + 16 bytes of 32 E2M1 values
     };
     return types;
 }
@@ -139,6 +140,9 @@ const std::vector<GgufFtype>& gguf_ftypes() {
         {"IQ2_XS", "iq2_xs", "GGUF IQ2_XS", IQ2_XS, 28},  {"IQ2_XXS", "iq2_xxs", "GGUF IQ2_XXS", IQ2_XXS, 29},
         {"TQ2_0", "tq2_0", "GGUF TQ2_0", TQ2_0, 30},      {"IQ1_M", "iq1_m", "GGUF IQ1_M", IQ1_M, 31},
         {"TQ1_0", "tq1_0", "GGUF TQ1_0", TQ1_0, 32},      {"IQ1_S", "iq1_s", "GGUF IQ1_S", IQ1_S, 33},
+        // LLAMA_FTYPE_MOSTLY_MXFP4_MOE, the file type of llama.cpp's gpt-oss GGUFs: its config name is
+        // the base format "mxfp4" (the same weights as vLLM loads them), so it adds no format of its own.
+        {"MXFP4_MOE", "mxfp4", "GGUF MXFP4_MOE", MXFP4, 14},
     };
     return ftypes;
 }
@@ -147,10 +151,18 @@ const std::vector<WeightFormat>& weight_formats() {
     static const std::vector<WeightFormat> all = [] {
         std::vector<WeightFormat> v = base_formats();
         const auto& ft = gguf_ftypes();
-        for (size_t i = 0; i < ft.size(); ++i)
+        for (size_t i = 0; i < ft.size(); ++i) {
+            // A file type named as a base format (MXFP4_MOE: "mxfp4") is that format's GGUF file:
+            // the format keeps its family and prices a llama.cpp file by this type's rules.
+            auto same = std::find_if(v.begin(), v.end(), [&](const WeightFormat& w) { return std::strcmp(w.id, ft[i].id) == 0; });
+            if (same != v.end()) {
+                same->gguf_ftype = static_cast<int>(i);
+                continue;
+            }
             v.push_back({ft[i].id, ft[i].label, FormatFamily::Gguf, ggml_bits_per_weight(ft[i].default_type), 0, 0, 0, 0, 0, 0, true,
                          static_cast<int>(i), ft[i].quality, kEngineLlamaCpp,
                          "llama.cpp llama-quantize: per-tensor types by llama_tensor_get_type"});
+        }
         stable_sort_by(v, [](const WeightFormat& a, const WeightFormat& b) {
             if (a.quality != b.quality) return a.quality < b.quality;
             return a.element_bits > b.element_bits;
@@ -285,11 +297,16 @@ int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
     const bool up = t.role == Role::FfnUp || t.role == Role::ExpUp || t.role == Role::ShUp;
 
     if (is_output) {
-        if (c.falcon || static_cast<long long>(t.cols) % ggml_types()[static_cast<size_t>(type)].block != 0) type = Q8_0;
+        if (ft == FT_MXFP4_MOE || c.falcon || static_cast<long long>(t.cols) % ggml_types()[static_cast<size_t>(type)].block != 0) type = Q8_0;
         else if (ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ3_XXS || ft == FT_IQ1_S || ft == FT_IQ2_S || ft == FT_IQ2_M ||
                  ft == FT_IQ1_M)
             type = Q5_K;
         else if (type != Q8_0) type = Q6_K;
+    } else if (ft == FT_MXFP4_MOE) {
+        // "MoE tensors -> MXFP4, other tensors -> Q8_0" (ggml-org/llama.cpp@007dbbf:src/llama-quant.cpp,
+        // llama_tensor_get_type_impl): MXFP4 for the 3-D tensors (ne[2] > 1), which are the routed
+        // experts; token_embd, attention, dense FFNs and the shared experts are 2-D.
+        type = is_routed(t.role) ? MXFP4 : Q8_0;
     } else if (t.role == Role::TokenEmbd) {
         if (ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ1_S || ft == FT_IQ1_M) type = Q2_K;
         else if (ft == FT_IQ2_S || ft == FT_IQ2_M) type = IQ3_S;
@@ -614,7 +631,8 @@ Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q,
         if (q.group_size != -1 && !check_int_range("inference.group_size", q.group_size, 1, 1 << 20, err))
             return Outcome<WeightBreakdown>::failure(Error{err.field, err.message + " (or -1 for one group per row)"});
     }
-    if (f->family == FormatFamily::Gguf) {
+    // A GGUF type, or a format stored in a llama.cpp file (mxfp4 as MXFP4_MOE) when llama.cpp loads it.
+    if (f->family == FormatFamily::Gguf || (q.gguf_file && f->gguf_ftype >= 0)) {
         auto r = gguf_bytes(m, gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].name, q.gguf_imatrix, list, shards);
         if (r.ok && shards) shards->layer_split = true, shards->total = r.value.total;
         if (r.ok && tp > 1) {

@@ -37,7 +37,8 @@ struct WeightFormat {
     int tile;                  // Scaled: square tiles of tile x tile weights share tile_bits (0: none)
     double tile_bits;
     bool keeps_embeddings;     // the token embedding and LM head stay in the model's 16-bit dtype
-    int gguf_ftype;            // Gguf: index into gguf_ftypes(); -1 otherwise
+    int gguf_ftype;            // Gguf, and a format llama.cpp stores as a file type of its own (mxfp4:
+                               // MXFP4_MOE, for QuantOptions::gguf_file): index into gguf_ftypes(); -1 otherwise
     int quality;               // expected quality, lower is better (for ordered "fits" lists)
     unsigned engines;          // EngineMask of the engines that load it
     const char* source;        // one line: where the layout comes from
@@ -77,6 +78,8 @@ struct QuantOptions {
     bool act_order = false;       // GPTQ: desc_act stores g_idx, an int32 per input column
     bool keep_embeddings = true;  // false: the embedding and LM head take the format too (where it allows)
     bool gguf_imatrix = false;    // GGUF: an importance matrix was used (changes a few llama.cpp rules)
+    bool gguf_file = false;       // llama.cpp loads it: a format with a llama.cpp file type (WeightFormat::gguf_ftype,
+                                  // mxfp4: MXFP4_MOE) takes that file type's per-tensor types (set by the engine)
     double dtype_bytes = 2;       // bytes of an unquantized weight (the model's bf16/fp16 dtype)
 };
 

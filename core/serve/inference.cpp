@@ -397,6 +397,9 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     // embed_tokens, lm_head). A dense model keeps the format on every matrix (vLLM has no MXFP4
     // linear method to load it with).
     QuantOptions weights_q = in.weights;
+    // llama.cpp loads a GGUF file: mxfp4 there is llama.cpp's MXFP4_MOE file type (experts MXFP4, the
+    // other matrices Q8_0; core/quant), not the checkpoint's BF16 + MXFP4 split.
+    weights_q.gguf_file = in.engine == Engine::LlamaCpp;
     if (in.engine == Engine::Vllm && m.experts > 0 && ascii_lower(in.weights.format) == "mxfp4" && in.weights.experts_format.empty()) {
         weights_q.experts_format = "mxfp4";
         weights_q.format = in.weights.dtype_bytes >= 4 ? "fp32" : "bf16";
@@ -1295,6 +1298,10 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                           "its bitsandbytes integration quantizes nn.Linear modules only (bitsandbytes issue #1849): " + gib(p.weights.experts_routed) +
                           " of the weights are the experts. Set inference.hf.experts_unquantized false for transformers 4 or a loader "
                           "that quantizes them (Unsloth).");
+    // llama-quantize's MXFP4_MOE keeps MXFP4 for the 3-D expert tensors alone (core/quant).
+    if (p.engine == Engine::LlamaCpp && p.format->family != FormatFamily::Gguf && p.format->gguf_ftype >= 0 && m.experts == 0)
+        e.notes.push_back("mxfp4 in llama.cpp is the GGUF file type MXFP4_MOE: only MoE expert tensors are stored in MXFP4, so a dense "
+                          "model's matrices are all Q8_0 (8.5 bits per weight).");
     if (p.engine == Engine::Hf && hf_sdpa_falls_back(p))
         e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks: GptOssPreTrainedModel._supports_sdpa = False): "
                           "with attn_implementation unset the model loads with eager attention, as computed here (inference.hf.attention "

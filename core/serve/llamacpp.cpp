@@ -353,6 +353,7 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         p.draft_model = rm.value;
         QuantOptions q;
         q.format = o.draft.weights;
+        q.gguf_file = true;  // a GGUF file, as the target's (mxfp4: MXFP4_MOE)
         auto rw = weight_bytes(p.draft_model, q, 1);
         if (!rw.ok) {
             err = Error{"inference.llamacpp.draft.weights", "inference.llamacpp.draft.weights: " + rw.error.message};

@@ -1,7 +1,8 @@
 // The reverse question (issue 14, item 10): "Which models and formats fit my GPU?". On a 24 GB card
 // (RTX 4090) with llama.cpp and one 4,096-token sequence, the page's "Models that fit" panel lists
 // the presets x GGUF types that `vramcalc fit-models` lists for the same inputs, best first, under the
-// headline's budget; one click (desktop) or tap (phone) loads a row into the calculator.
+// headline's budget (a row whose weights sit in system RAM of no stated size is not among them); one
+// click (desktop) or tap (phone) loads a row into the calculator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -69,6 +70,12 @@ for (const [name, options, touch] of [
         assert.equal(own.total_bytes, s.result.total_bytes);
         assert.equal(own.fits, s.result.fits.find((f) => f.gpu === 'rtx-4090-24gb').within_target);
 
+        // Rows whose --fit split keeps weights in system RAM of no stated size (DeepSeek-V3 Q6_K,
+        // gpt-oss-120b BF16) are not counted as fitting; one line names the best with its RAM.
+        const needing = cli.models.filter((m) => m.needs_ram);
+        assert.deepEqual(s.model_fits.needs_ram, needing.map((m) => `${m.model}/${m.format}`));
+        assert.deepEqual(s.model_fits.needs_ram, ['deepseek-v3/q6_k', 'gpt-oss-120b/gguf-bf16']);
+        assert.ok(await v.hook('widget', 'fit_models/needs_ram'), 'the needs-RAM line is drawn');
         // The best 12 that fit are on the page, best first; the first one loads with a click.
         for (const m of fitting.slice(0, 12)) assert.ok(await v.hook('widget', `fit_model/${m.model}/${m.format}`), `${m.model} ${m.format} listed`);
         assert.equal(await v.hook('widget', `fit_model/${fitting[12].model}/${fitting[12].format}`), null, 'the 13th is not');

@@ -42,6 +42,32 @@ test('fit-models on a 24 GB card (transformers): the 8B at BF16 is its estimate,
   assert.match(t.out, /llama-3\.1-8b\s+bf16\s+\d+\.\d\d GB\s+\d+\.\d%\s+yes/);
 });
 
+const CPP_4090 = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb',
+  '--engine', 'llama.cpp', '-c', '4096'];
+
+test('fit-models with llama.cpp (--fit) and no --ram-gib: a row with weights in system RAM needs RAM, it does not fit', () => {
+  const t = run(['fit-models', ...CPP_4090]);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /\n2 more keep layers or experts in system RAM, which is not checked without its size: give --ram-gib\n/);
+  // gpt-oss-120b BF16: 18.89 GB on the GPU (97.8% of 19.32 GB), the experts of 34 of 36 layers in RAM:
+  // 1,158,266,880 + 34 x 6,370,099,200 + 14,286,848 + 804,352 B = 217.76 GB
+  assert.match(t.out, /gpt-oss-120b\s+gguf-bf16\s+18\.89 GB\s+97\.8%\s+no: needs 217\.76 GB of system RAM\n/);
+  assert.match(t.out, /deepseek-v3\s+q6_k\s+17\.61 GB\s+91\.2%\s+no: needs 537\.19 GB of system RAM\n/);
+  assert.doesNotMatch(run(['fit-models', ...CPP_4090, '--fitting']).out, /gpt-oss-120b\s+gguf-bf16/);
+  // --ram-gib 512: 202.80 GiB within 384 GiB (75%) fits; --ram-gib 256 (192 GiB) does not.
+  const row = (extra) => JSON.parse(run(['fit-models', ...CPP_4090, ...extra, '--format', 'json']).out).models
+    .find((m) => m.model === 'gpt-oss-120b' && m.format === 'gguf-bf16');
+  const none = row([]);
+  assert.equal(none.needs_ram, true);
+  assert.equal(none.fits, false);
+  assert.equal(Math.round(none.ram_bytes), 201088 * 2880 * 2 + 34 * 128 * 3 * 2880 * 2880 * 2 + 14286848 + 201088 * 4);
+  const big = row(['--ram-gib', '512']);
+  assert.equal(big.fits, true);
+  assert.equal(big.needs_ram, undefined);
+  assert.equal(big.ram_bytes, none.ram_bytes);
+  assert.equal(row(['--ram-gib', '256']).fits, false);
+});
+
 test('fit-models without a GPU names the field; a bad flag is refused', () => {
   const r = run(['fit-models', '--method', 'detailed', '--task', 'inference', '--format', 'json']);
   assert.equal(r.code, 1);

@@ -329,6 +329,16 @@ test('fitModels(): which presets and formats fit a 24 GB card, as `vramcalc fit-
     assert.equal(row.fits, e.fits.find((f) => f.gpu === 'rtx-4090-24gb').within_target);
     assert.equal(row.fits, true);
     assert.equal(r.models.find((m) => m.model === 'llama-3.1-70b' && m.format === 'q4_k_m').fits, false);
+    // llama-server's --fit keeps gpt-oss-120b's experts of 34 layers in system RAM, whose size the config
+    // does not give: not counted as fitting, with the RAM it needs (1,158,266,880 + 34 x 6,370,099,200
+    // B of weights + 14,286,848 B CPU compute + 804,352 B logits = 217.76 GB).
+    const oss = r.models.find((m) => m.model === 'gpt-oss-120b' && m.format === 'gguf-bf16');
+    assert.equal(oss.needs_ram, true);
+    assert.equal(oss.fits, false);
+    assert.equal(Math.round(oss.ram_bytes), 1158266880 + 34 * 6370099200 + 14286848 + 804352);
+    assert.equal(r.needing_ram, r.models.filter((m) => m.needs_ram).length);
+    const withRam = vc.fitModels({ ...config, inference: { ...config.inference, host: { ram_gib: 512 } } });
+    assert.equal(withRam.models.find((m) => m.model === 'gpt-oss-120b' && m.format === 'gguf-bf16').fits, true);
     const fromCli = spawnSync(cliBin, ['fit-models', '--config', '-', '--format', 'json'], { input: JSON.stringify(config), encoding: 'utf8' });
     assert.deepEqual(r, JSON.parse(fromCli.stdout));
     assert.equal(vc.fitModels({ ...config, gpu: '' }).error.field, 'gpu');

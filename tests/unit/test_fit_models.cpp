@@ -163,3 +163,54 @@ TEST_CASE("models that fit: GGUF types for llama.cpp, the task's formats, and wh
     CHECK_FALSE(r.ok);
     CHECK(r.error.field == "gpu");
 }
+
+TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of no stated size are not counted as fitting", "[fit_models]") {
+    // An RTX 4090, llama.cpp, one 4,096-token sequence, -ngl unset (--fit on), no inference.host.ram_gib.
+    const Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    const ModelFits list = fits_of(cfg);
+    // gpt-oss-120b in GGUF BF16: --fit keeps the 36 layers and the output layer on the GPU (18.89 GB,
+    // 97.8% of the 19.32 GB budget) and the routed experts of 34 of the 36 layers in system RAM.
+    // The RAM it needs, by hand: token_embd 201,088 x 2,880 x 2 B = 1,158,266,880 B, plus 34 layers
+    // of experts, 128 x 3 x 2,880 x 2,880 x 2 B = 6,370,099,200 B each, = 217,741,639,680 B of
+    // weights; the CPU compute buffer 14,286,848 B and the logits 201,088 x 4 B = 804,352 B:
+    // 217,756,730,880 B = 217.76 GB (202.80 GiB), the estimate's host_total_bytes.
+    const ModelFit* oss = row_of(list, "gpt-oss-120b", "gguf-bf16");
+    REQUIRE(oss);
+    CHECK(oss->total_bytes <= list.budget_bytes);  // the GPU part alone would fit
+    CHECK(oss->needs_ram);
+    CHECK_FALSE(oss->fits);
+    CHECK(oss->ram_bytes == Approx(201088.0 * 2880 * 2 + 34 * 128 * 3 * 2880.0 * 2880 * 2 + 14286848 + 201088.0 * 4).epsilon(1e-12));
+    CHECK(oss->ram_bytes / 1e9 == Approx(217.76).margin(0.005));
+    Config one = cfg;
+    Error err;
+    REQUIRE(apply_model_format(one, "gpt-oss-120b", "gguf-bf16", err));
+    auto e = estimate(one);
+    REQUIRE(e.ok);
+    CHECK(oss->ram_bytes == e.value.metric("host_total_bytes")->value);
+    // DeepSeek-V3 Q6_K (537 GB of RAM) the same; the 8B keeps only token_embd (295.5 MB of Q4_K) in
+    // RAM, as llama.cpp always does, and fits.
+    CHECK(row_of(list, "deepseek-v3", "q6_k")->needs_ram);
+    const ModelFit* small = row_of(list, "llama-3.1-8b", "q4_k_m");
+    CHECK(small->fits);
+    CHECK_FALSE(small->needs_ram);
+    CHECK(small->ram_bytes > 128256.0 * 4096 * 4.5 / 8);  // token_embd, and the CPU compute buffer
+    int fitting = 0, needing = 0;
+    for (const auto& r : list.rows) fitting += r.fits ? 1 : 0, needing += r.needs_ram ? 1 : 0;
+    CHECK(fitting == list.fitting);
+    CHECK(needing == list.needing_ram);
+    CHECK(needing == 2);  // gpt-oss-120b BF16 and DeepSeek-V3 Q6_K
+
+    // With the RAM given the estimate checks the buffers against it (within the 75% target): 512 GiB
+    // (384 GiB usable) holds the 202.80 GiB, 256 GiB (192 GiB) does not.
+    Config ram = cfg;
+    ram.inference.host.ram_bytes = gib_to_bytes(512);
+    const ModelFit* big = row_of(fits_of(ram), "gpt-oss-120b", "gguf-bf16");
+    CHECK(big->fits);
+    CHECK_FALSE(big->needs_ram);
+    CHECK(big->ram_bytes == oss->ram_bytes);
+    ram.inference.host.ram_bytes = gib_to_bytes(256);
+    CHECK_FALSE(row_of(fits_of(ram), "gpt-oss-120b", "gguf-bf16")->needs_ram);
+    CHECK_FALSE(row_of(fits_of(ram), "gpt-oss-120b", "gguf-bf16")->fits);
+    // Other engines have no RAM figure.
+    CHECK(row_of(fits_of(serving("llama-3.1-8b", Engine::Hf, "bf16", "rtx-4090-24gb", 4096)), "llama-3.1-8b", "bf16")->ram_bytes == 0);
+}

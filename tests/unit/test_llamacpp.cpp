@@ -787,3 +787,19 @@ TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, th
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096");
     CHECK(note_starts(cfg, "Ollama puts 48 of 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
 }
+
+TEST_CASE("gpt-oss-20b mxfp4 in llama.cpp is ggml-org's MXFP4_MOE file (11.27 GiB); vLLM keeps the checkpoint's split") {
+    // The file: experts MXFP4, every other matrix Q8_0 (tests/unit/test_quant.cpp has the count):
+    // 12,097,353,472 B, where the checkpoint's BF16 embeddings and head made 12,826,054,016 B.
+    Config cfg = serving("gpt-oss-20b", Engine::LlamaCpp, "mxfp4", "rtx-4090-24gb", 4096);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.weights.total == 12097353472.0);
+    // token_embd stays in system RAM: 201,088 x 2,880 Q8_0 weights x 34/32 B = 615,329,280 B.
+    CHECK(p.host_bytes == Approx(201088.0 * 2880 * 34 / 32));
+    CHECK_FALSE(note_starts(cfg, "mxfp4 in llama.cpp is the GGUF file type MXFP4_MOE"));
+    // A dense model has no expert tensor: the note says its matrices are all Q8_0.
+    CHECK(note_starts(serving("llama-3.1-8b", Engine::LlamaCpp, "mxfp4", "rtx-4090-24gb", 4096), "mxfp4 in llama.cpp is the GGUF file type MXFP4_MOE"));
+    // vLLM loads the checkpoint: attention, embeddings and head BF16, the experts MXFP4.
+    const InferencePlan v = plan(serving("gpt-oss-20b", Engine::Vllm, "mxfp4", "a100-80gb", 4096));
+    CHECK(v.weights.embedding == 201088.0 * 2880 * 2);
+}

@@ -17,10 +17,12 @@ static ModelSpec preset(const char* id) {
     return r.value;
 }
 
-static WeightBreakdown weights(const ModelSpec& m, const char* format, int group = 128) {
+// `gguf_file`: as the llama.cpp engine prices it (mxfp4 as the MXFP4_MOE file type).
+static WeightBreakdown weights(const ModelSpec& m, const char* format, int group = 128, bool gguf_file = false) {
     QuantOptions q;
     q.format = format;
     q.group_size = group;
+    q.gguf_file = gguf_file;
     auto r = weight_bytes(m, q);
     REQUIRE(r.ok);
     return r.value;
@@ -62,7 +64,7 @@ TEST_CASE("GGUF block layouts: bits per weight of each ggml type") {
     };
     const Row rows[] = {{"Q4_0", 4.5},   {"Q8_0", 8.5},     {"Q2_K", 2.625},   {"Q3_K", 3.4375}, {"Q4_K", 4.5},
                         {"Q5_K", 5.5},   {"Q6_K", 6.5625},  {"IQ2_XXS", 2.0625}, {"IQ2_XS", 2.3125}, {"IQ3_XXS", 3.0625},
-                        {"IQ1_S", 1.5625}, {"IQ4_XS", 4.25}, {"F16", 16}};
+                        {"IQ1_S", 1.5625}, {"IQ4_XS", 4.25}, {"F16", 16},        {"MXFP4", 4.25}};
     for (const auto& r : rows) {
         int idx = -1;
         for (size_t i = 0; i < ggml_types().size(); ++i)
@@ -126,6 +128,61 @@ TEST_CASE("MoE: experts quantized apart from attention (gpt-oss: MXFP4 experts, 
     // gpt-oss-120b ships about 60.8 GiB of safetensors (MXFP4 experts); the model here lands near.
     CHECK(bytes_to_gib(r.value.total) == Approx(60.8).epsilon(0.03));
     CHECK(r.value.params == Approx(p.total));
+}
+
+// llama.cpp's gpt-oss GGUFs (ggml-org/gpt-oss-20b-GGUF, gpt-oss-120b-GGUF) are file type MXFP4_MOE:
+// llama-quant.cpp gives the 3-D expert tensors MXFP4 and every other matrix Q8_0 (token_embd and
+// output too); the router and the 1-D tensors stay F32. llama.cpp's loader counts them: 20b "type
+// f32: 289, q8_0: 98, mxfp4: 72" (llama.cpp PR #17609's log) and prints 11.27 GiB (discussion #15396's
+// llama-bench table); 120b "f32: 433, q8_0: 146, mxfp4: 108, file size = 59.02 GiB (4.34 BPW)"
+// (ggml-org/llama.cpp issue #15253). The Hub lists the files at 12.1 GB and 63.4 GB.
+static WeightBreakdown gguf_file(const ModelSpec& m, const char* format) { return weights(m, format, 128, true); }
+
+TEST_CASE("gpt-oss in llama.cpp's MXFP4_MOE GGUF: experts MXFP4, other matrices Q8_0, the rest F32") {
+    const ModelSpec m20 = preset("gpt-oss-20b");
+    const auto w20 = gguf_file(m20, "mxfp4");
+    // Q8_0 (34 B per 32): token_embd + output 2 x 201,088 x 2,880, and 24 layers of attention
+    // (q 4,096 x 2,880, k and v 512 x 2,880, o 2,880 x 4,096) = 1,158,266,880 + 637,009,920 =
+    // 1,795,276,800 weights = 1,907,481,600 B.
+    const double q8_20 = 2 * 201088.0 * 2880 + 24 * (4096.0 + 512 + 512 + 4096) * 2880;
+    CHECK(q8_20 == 1795276800.0);
+    // MXFP4 (17 B per 32): 24 layers x gate, up, down x 32 experts x 2,880 x 2,880 = 19,110,297,600
+    // weights = 10,152,345,600 B.
+    const double mx_20 = 24 * 3 * 32 * 2880.0 * 2880;
+    // F32: the router (24 x 32 x 2,880) and every 1-D weight (biases, norms): the parameters left.
+    const double f32_20 = model_params(m20).total - q8_20 - mx_20;
+    CHECK(w20.total == q8_20 * 34 / 32 + mx_20 * 17 / 32 + f32_20 * 4);
+    CHECK(w20.total == 12097353472.0);                           // 11.27 GiB, llama.cpp's 11.27 GiB
+    CHECK(bytes_to_gib(w20.total) == Approx(11.27).margin(0.005));
+    CHECK(w20.total / 1e9 == Approx(12.1).epsilon(0.01));         // the Hub's 12.1 GB
+    CHECK(w20.bits_per_weight == Approx(4.63).margin(0.005));     // llama.cpp's 4.63 BPW
+    CHECK(w20.mix == "F32 0%, Q8_0 9%, MXFP4 91%");
+    CHECK(w20.experts == mx_20 * 17 / 32);
+    CHECK(w20.embedding == 201088.0 * 2880 * 34 / 32);
+
+    const ModelSpec m120 = preset("gpt-oss-120b");
+    const auto w120 = gguf_file(m120, "mxfp4");
+    const double q8_120 = 2 * 201088.0 * 2880 + 36 * (4096.0 + 512 + 512 + 4096) * 2880;  // 2,113,781,760
+    const double mx_120 = 36 * 3 * 128 * 2880.0 * 2880;                                    // 114,661,785,600
+    const double f32_120 = model_params(m120).total - q8_120 - mx_120;
+    CHECK(w120.total == q8_120 * 34 / 32 + mx_120 * 17 / 32 + f32_120 * 4);
+    CHECK(bytes_to_gib(w120.total) == Approx(59.02).margin(0.005));  // llama.cpp's 59.02 GiB
+    CHECK(w120.total / 1e9 == Approx(63.4).epsilon(0.01));           // the Hub's 63.4 GB
+    CHECK(w120.bits_per_weight == Approx(4.34).margin(0.005));       // 4.34 BPW
+
+    // Before: the checkpoint's split (embeddings and head BF16, attention MXFP4) cost 12.83 GB for
+    // the 20b, 0.73 GB (6%) above the file. Without gguf_file (vLLM's and transformers' view) the
+    // format is unchanged.
+    CHECK(weights(m20, "mxfp4").total == Approx(12826054016.0));
+    // The same rule on another MoE: Mixtral's experts MXFP4, attention and embeddings Q8_0.
+    const ModelSpec mx = preset("mixtral-8x7b");
+    const auto wm = gguf_file(mx, "mxfp4");
+    CHECK(wm.experts == 32 * 8 * 3 * 14336.0 * 4096 * 17 / 32);
+    CHECK(wm.attention == 32 * (4096.0 + 1024 + 1024 + 4096) * 4096 * 34 / 32);
+    // A dense model has no 3-D tensor: llama-quantize's MXFP4_MOE makes it Q8_0 throughout, the
+    // same bytes as the q8_0 file type but for its output tensor (Q8_0 either way) -- every matrix.
+    const ModelSpec l8 = preset("llama-3.1-8b");
+    CHECK(gguf_file(l8, "mxfp4").total == gguf_file(l8, "q8_0").total);
 }
 
 TEST_CASE("tensor parallelism: per-GPU weights shard, KV projections replicate below kv_heads") {

@@ -253,10 +253,11 @@ TEST_CASE("vLLM MXFP4: the experts alone in MXFP4, padded on Marlin cards; gpt-o
         CHECK(a100.weights.experts == 10152345600.0);
         // Attention: 24 x (4096 + 512 + 512 + 4096) x 2880 = 637,009,920 weights x 2 B = 1,274,019,840 B.
         CHECK(a100.weights.attention == 1274019840.0);
-        // llama.cpp's MXFP4 GGUF path is untouched: attention there at 4.25 bits = 338,411,520 B.
+        // llama.cpp's MXFP4 GGUF (file type MXFP4_MOE) keeps attention in Q8_0: 637,009,920 x 34/32 B
+        // = 676,823,040 B (tests/unit/test_quant.cpp has the whole file).
         Config gguf = cfg;
         gguf.inference.engine = Engine::LlamaCpp;
-        CHECK(plan(gguf).weights.attention == 338411520.0);
+        CHECK(plan(gguf).weights.attention == 676823040.0);
         // An explicit experts format is the user's: bf16 + experts mxfp4 is the same split.
         Config split = cfg;
         split.inference.weights.format = "bf16";

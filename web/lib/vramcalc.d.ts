@@ -722,10 +722,14 @@ export interface ModelFit {
     load_bytes: number;
     /** load_bytes of the budget (1 = all of it). */
     share: number;
-    /** Within the budget: the headline's verdict. */
+    /** Within the budget: the headline's verdict, and not `needs_ram`. */
     fits: boolean;
     /** llama.cpp with inference.host.ram_gib given, when the config's -ngl does not fit: the most layers on the GPU that do (the rest in system RAM). */
     gpu_layers?: number;
+    /** llama.cpp: bytes of system RAM its buffers take (token_embd, the layers, experts and KV on the CPU, the CPU compute buffer; a Mac: the unified memory in use). */
+    ram_bytes?: number;
+    /** llama.cpp without inference.host.ram_gib: the GPU part fits, but the split keeps layers, experts or the output layer in system RAM nothing checked; not counted as fitting ("needs ram_bytes of system RAM"). */
+    needs_ram?: true;
     error?: string;
 }
 
@@ -738,6 +742,8 @@ export interface ModelFits {
     budget: string;
     /** How many rows fit. */
     fitting: number;
+    /** How many rows would fit with system RAM of no stated size (`needs_ram`). */
+    needing_ram: number;
     /** Every preset x format of the task, best first. */
     models: ModelFit[];
 }
