@@ -71,17 +71,20 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('llama-3.1-70b', 'q2_k').total_bytes), '24.49');
   assert.equal(pct(row('llama-3.1-70b', 'q2_k')), '126.8');
   assert.ok(j.models.filter((m) => m.model === 'llama-3.1-70b').every((m) => !m.fits), 'the 70B fits in no GGUF type');
-  // the best-ranked rows that fit: DeepSeek-V3 Q6_K and gpt-oss-120b BF16 at --fit's split (the
-  // RAM unchecked without --ram-gib), then 27-47B models (Mixtral 8x7B 46.7B ... Gemma-2 27B) at 2-4 bits
-  const best = j.models.filter((m) => m.fits).slice(0, 8);
-  assert.deepEqual([...new Set(best.map((m) => m.model))], ['deepseek-v3', 'gpt-oss-120b', 'mixtral-8x7b', 'qwen2.5-32b', 'qwen3-30b-a3b', 'gemma-2-27b']);
+  // the best-ranked rows that fit: Kimi-K2 (four GGUF types), DeepSeek-V3 and -R1 Q6_K and gpt-oss-120b
+  // BF16 at --fit's split (the RAM unchecked without --ram-gib), then 24-47B models (Mixtral 8x7B 46.7B,
+  // Qwen2.5 and Qwen3 32B, ...) at 2-5 bits
+  const best = j.models.filter((m) => m.fits).slice(0, 12);
+  assert.deepEqual([...new Set(best.map((m) => m.model))], ['kimi-k2', 'deepseek-v3', 'deepseek-r1', 'gpt-oss-120b', 'mixtral-8x7b', 'qwen2.5-32b', 'qwen3-32b']);
+  assert.equal(gb(row('gemma-3-27b', 'q4_k_m').total_bytes), '18.57');
+  assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 40 presets, 60 rows of extra.csv, 2,216 golden configs", () => {
+test("README's counts: 56 presets, 60 rows of extra.csv, 2,233 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
-  assert.equal(presets.length, 40);
+  assert.equal(presets.length, 56);
   // validate's summary counts every row it compared
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);

@@ -72,6 +72,7 @@ TEST_CASE("config.json of each family reads to its preset's architecture", "[imp
         CHECK(a.attn_bias == b.attn_bias);
         CHECK(a.mlp_bias == b.mlp_bias);
         CHECK(a.norms_per_layer == b.norms_per_layer);
+        CHECK(a.qk_norm == b.qk_norm);
         CHECK(a.max_position == b.max_position);
         CHECK(a.context_limit == b.context_limit);
         CHECK(a.type_vocab == b.type_vocab);
