@@ -141,7 +141,8 @@ std::vector<ModelSpec> build_presets() {
         with_bias(dense("qwen2.5-72b", "Qwen2.5 72B", "Qwen", 80, 8192, 64, 8, 128, 29568, kSwiGlu, 152064, false, 72.7), true, false),
 
         // Qwen3 (Qwen/*): no biases, q/k norms (2 x 128 per layer); embeddings tied up to 4B. The
-        // published counts below 8B and the MoE 235B are keras-hub's exact ones for the same checkpoints
+        // published counts of 0.6B, 1.7B, 4B, 14B, 32B and 235B-A22B are keras-hub's exact ones for the
+        // same checkpoints (8B and 30B-A3B keep their cards' 8.2B and 30.5B)
         // (keras-team/keras-hub@1df65da:keras_hub/src/models/qwen3/qwen3_presets.py: 596,049,920;
         // 1,720,574,976; 4,022,468,096; 14,768,307,200; 32,762,123,264; and @79c5664:
         // keras_hub/src/models/qwen3_moe/qwen3_moe_presets.py: 235,093,634,560), which the dimensions
@@ -221,7 +222,8 @@ std::vector<ModelSpec> build_presets() {
         // moonshotai/Kimi-K2-Instruct (model_type kimi_k2, DeepseekV3ForCausalLM): the DeepSeek-V3
         // architecture with 384 routed experts (8 active, 1 shared), 64 heads, one dense layer, vocab
         // 163840, no multi-token-prediction module. The card says 1T total and 32B activated; the Hub
-        // counts 1026.5B.
+        // counts 1026.5B (its model page's safetensors total, as https://drose.io/aitools/tools/kimi-k2-instruct
+        // quotes it).
         mla(moe(dense("kimi-k2", "Kimi-K2 (1T)", "Kimi", 61, 7168, 64, 64, 0, 18432, kSwiGlu, 163840, false, 1026.5), 384, 8, 1, 2048, 1),
             1536, 512, 64, 128, 128),
 
