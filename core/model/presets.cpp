@@ -274,9 +274,10 @@ constexpr ContextWindow kContextWindows[] = {
     // TinyLlama/TinyLlama-1.1B 2048.
     {"tinyllama-1.1b", 2048},
     // mistralai: Mistral-7B-v0.1 and v0.3, Mixtral-8x7B-v0.1 32768; Mixtral-8x22B-v0.1 65536;
-    // Mistral-Nemo-Base-2407 1024000; Mistral-Small-3.1-24B-Instruct-2503 text_config 131072 (3.0's 2501: 32768).
+    // Mistral-Nemo-Base-2407 128000, the card's 128k (Mistral-Nemo-Instruct-2407's config says 1024000);
+    // Mistral-Small-3.1-24B-Instruct-2503 text_config 131072 (3.0's 2501: 32768).
     {"mistral-7b-v0.1", 32768}, {"mistral-7b-v0.3", 32768}, {"mixtral-8x7b", 32768}, {"mixtral-8x22b", 65536},
-    {"mistral-nemo-12b", 1024000}, {"mistral-small-24b", 131072},
+    {"mistral-nemo-12b", 128000}, {"mistral-small-24b", 131072},
     // Qwen/Qwen2.5-* base configs: 0.5B and 3B 32768; 1.5B, 7B, 14B, 32B, 72B 131072 (the Instruct configs say 32768).
     {"qwen2.5-0.5b", 32768}, {"qwen2.5-1.5b", 131072}, {"qwen2.5-3b", 32768}, {"qwen2.5-7b", 131072},
     {"qwen2.5-14b", 131072}, {"qwen2.5-32b", 131072}, {"qwen2.5-72b", 131072},
