@@ -40,8 +40,8 @@
 //    (its label and description, the chunked loss and BF16 adapters with their notes, the adapters_bf16
 //    row) 525,411 -> 526,965 B against fa724c9, both built here; branch lls, llama-server's --fit (the fit checkbox, the -ngl
 //    label and notes) 525,411 -> 525,963 B on its own build; branch moe's MoE-experts rows, notes and suggestion
-//    +1.5 KB, 526,952 B on 8edc528; merged with branch js (+0.5 KB) and the CLI fixes: 529,502 B on main at f9a2fe8 (session 17); 530,463 B on branch pre with 16 more presets and the q/k norms (+961 B); issue 15 asks <= 360 KB);
-//  - the single offline file vramcalc.html (the wasm inside, as a string) <= 553.8 KB (552,766 B on branch pre, +1,108 B: 16 more presets and the q/k norms; 551,658 B after session 17's merges; 548,961 B with branch trl's profile, 548,013 B on branch lls, 548,989 B on branch moe, 547,345 B at fa724c9; 547,345 B at 14f8c54 after session 16's merges; 544,847 B on a fresh clone at 1d0e01d;
+//    +1.5 KB, 526,952 B on 8edc528; merged with branch js (+0.5 KB) and the CLI fixes: 529,502 B on main at f9a2fe8 (session 17); 530,462 B on branch pre with 16 more presets and the q/k norms (+960 B); issue 15 asks <= 360 KB);
+//  - the single offline file vramcalc.html (the wasm inside, as a string) <= 553.8 KB (552,770 B on branch pre, +1,112 B: 16 more presets and the q/k norms; 551,658 B after session 17's merges; 548,961 B with branch trl's profile, 548,013 B on branch lls, 548,989 B on branch moe, 547,345 B at fa724c9; 547,345 B at 14f8c54 after session 16's merges; 544,847 B on a fresh clone at 1d0e01d;
 //    session 15's branches: +2.1, +2.6, +1.3 and -2.7 KB as above; 539,976 B on main at
 //    d2065eb, 539,406 B on
 //    branch qp, 538,363 B at its base 0c9eb53; 538,480 B at 78151af, 537,506 B at 1c8cd96; measured 525.5 KB
