@@ -290,6 +290,8 @@ constexpr FieldDef kConfigTable[] = {
         Num("model.params_b", AT(model.params_override_b), "a parameter count in billions; alone, the architecture is filled from "
                                                             "typical ratios").off_page(kSameCount).range(0, 1e5, "billion").hand(),
         Int("model.norms_per_layer", AT(model.norms_per_layer), "2; 1 for a parallel attention/MLP block, 4 for Gemma-2").off_page(kFamilyDetails).range(0, 8),
+        Bool("model.qk_norm", AT(model.qk_norm), "RMSNorms on the queries and keys (Qwen3, Gemma-3): 2 x head_dim weights a layer")
+            .off_page(kFamilyDetails),
         Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
 

@@ -395,6 +395,9 @@ void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tenso
                           "blk.0.attn_norm_2.weight"})
         if (find_tensor(tensors, n)) ++norms;
     if (norms > 0) m.norms_per_layer = norms;
+    // Per-head q/k norms (Qwen3, Gemma-3: one head's width); OLMo-2's span the whole projection and are not these.
+    if (const T* q = find_tensor(tensors, "blk.0.attn_q_norm.weight"), *k = find_tensor(tensors, "blk.0.attn_k_norm.weight"); q && k)
+        m.qk_norm = q->n_dims == 1 && k->n_dims == 1 && q->ne[0] == k->ne[0] && (m.hidden == 0 || q->ne[0] < static_cast<uint64_t>(m.hidden));
     if (const T* t = find_tensor(tensors, "position_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) {
         m.max_position = static_cast<int>(t->ne[1]);
         if (m.context_limit == 0) m.context_limit = m.max_position;

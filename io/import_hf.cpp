@@ -273,6 +273,9 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
         m.mlp_bias = oss;
         rd.boolean({"mlp_bias"}, m.mlp_bias);
         if (gemma23) m.norms_per_layer = 4;
+        // Qwen3 and Gemma-3 normalize each query and key head (q_norm, k_norm of head_dim weights:
+        // huggingface/transformers@9ee3f43:src/transformers/models/qwen3/modeling_qwen3.py Qwen3Attention).
+        m.qk_norm = one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text"});
     }
 
     // Sliding windows.

@@ -115,6 +115,7 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
         if (m.qk_nope_head_dim < 1) return fail("model.qk_nope_head_dim", "must be at least 1 with MLA (model.kv_lora_rank > 0)");
         if (m.v_head_dim < 1) return fail("model.v_head_dim", "must be at least 1 with MLA (model.kv_lora_rank > 0)");
         if (m.attn_bias) return fail("model.attn_bias", "must be false with MLA (DeepSeek's latent projections have no biases)");
+        if (m.qk_norm) return fail("model.qk_norm", "must be false with MLA (its norms sit on the latents, counted in attention)");
         if (m.kv_heads != m.heads)
             return fail("model.kv_heads", "must equal model.heads with MLA (every head gets its own keys and values from the latent)");
         if (m.head_dim == 0) m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;  // query/key width per head
@@ -173,6 +174,7 @@ double attention_params(const ModelSpec& m) {
     double p = h * q_width + 2 * h * kv_width + q_width * h;
     if (m.attn_bias) p += q_width + 2 * kv_width;
     if (m.mlp_bias) p += h;  // output projection bias
+    if (m.qk_norm) p += 2 * norm * m.head_dim;  // q_norm and k_norm: head_dim weights each, shared by the heads
     return p;
 }
 

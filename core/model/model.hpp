@@ -33,6 +33,8 @@ struct ModelSpec {
     bool mlp_bias = false;     // biases on MLP and output projections (and the LM head when untied: phi-2)
     int norms_per_layer = 2;   // 2: pre-attention + pre-MLP; 1: one norm feeding a parallel attention/MLP
                                // block (Falcon, phi-2); 4: Gemma-2's pre+post norms around both
+    bool qk_norm = false;      // an RMSNorm of head_dim weights on the queries and one on the keys, each
+                               // shared by every head (Qwen3, Gemma-3: q_norm, k_norm); counted in attention
     int max_position = 0;      // learned absolute position embeddings (GPT-2, BERT): rows; 0 = rotary
     int context_limit = 0;     // tokens the model is configured for (config.json max_position_embeddings;
                                // with learned positions the same as max_position); 0 = unknown. No

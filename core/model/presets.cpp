@@ -79,6 +79,12 @@ ModelSpec softcap(ModelSpec m, double attn, double final) {
     return m;
 }
 
+// Qwen3's and Gemma-3's per-head RMSNorms on the queries and keys (q_norm, k_norm: head_dim weights each).
+ModelSpec qk_norms(ModelSpec m) {
+    m.qk_norm = true;
+    return m;
+}
+
 ModelSpec positions(ModelSpec m, int rows, int type_rows) {
     m.max_position = rows;
     m.type_vocab = type_rows;
@@ -104,11 +110,24 @@ std::vector<ModelSpec> build_presets() {
         dense("llama-3.1-405b", "Llama-3.1 405B", "Llama", 126, 16384, 128, 8, 128, 53248, kSwiGlu, 128256, false, 405.9),
         dense("llama-3.2-1b", "Llama-3.2 1B", "Llama", 16, 2048, 32, 8, 64, 8192, kSwiGlu, 128256, true, 1.24),
         dense("llama-3.2-3b", "Llama-3.2 3B", "Llama", 28, 3072, 24, 8, 128, 8192, kSwiGlu, 128256, true, 3.21),
+        // meta-llama/Llama-3.3-70B-Instruct: the Llama-3.1 70B architecture (config.json identical in every
+        // dimension), listed apart because it is the id people look for.
+        dense("llama-3.3-70b", "Llama-3.3 70B", "Llama", 80, 8192, 64, 8, 128, 28672, kSwiGlu, 128256, false, 70.6),
         dense("tinyllama-1.1b", "TinyLlama 1.1B", "Llama", 22, 2048, 32, 4, 64, 5632, kSwiGlu, 32000, false, 1.1),
 
         // Mistral AI. v0.1 attends within a 4096-token sliding window on every layer; v0.3 has none.
         window(dense("mistral-7b-v0.1", "Mistral-7B v0.1", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32000, false, 7.24), 4096, 0),
         dense("mistral-7b-v0.3", "Mistral-7B v0.3", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32768, false, 7.25),
+        // mistralai/Mistral-Nemo-Base-2407: head_dim 128 with hidden 5120 (32 heads x 128 = 4096), vocab
+        // 131072, untied. 12,247,782,400 parameters (the GGUF's general.parameter_count; the card says 12B).
+        dense("mistral-nemo-12b", "Mistral-Nemo 12B", "Mistral", 40, 5120, 32, 8, 128, 14336, kSwiGlu, 131072, false, 12.248),
+        // mistralai/Mistral-Small-3.1-24B-Instruct-2503 and 3.2-2506, text_config (Mistral-Small-24B-2501 has the
+        // same decoder): 40 x 5120, ffn 32768, head_dim 128. The text decoder's 23,572,403,200 parameters
+        // (keras-team/keras-hub@0e1444f:keras_hub/src/models/mistral/mistral_presets.py magistral_small_2506_en,
+        // the same decoder); the Hub's 24.01B for 3.2 adds the Pixtral vision encoder and projector (0.44B),
+        // not counted here.
+        dense("mistral-small-24b", "Mistral-Small-3.x 24B", "Mistral", 40, 5120, 32, 8, 128, 32768, kSwiGlu, 131072, false,
+              23.572),
         moe(dense("mixtral-8x7b", "Mixtral-8x7B", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32000, false, 46.7), 8, 2, 0, 14336, 0),
         moe(dense("mixtral-8x22b", "Mixtral-8x22B", "Mistral", 56, 6144, 48, 8, 128, 16384, kSwiGlu, 32768, false, 141), 8, 2, 0, 16384, 0),
 
@@ -121,9 +140,23 @@ std::vector<ModelSpec> build_presets() {
         with_bias(dense("qwen2.5-32b", "Qwen2.5 32B", "Qwen", 64, 5120, 40, 8, 128, 27648, kSwiGlu, 152064, false, 32.5), true, false),
         with_bias(dense("qwen2.5-72b", "Qwen2.5 72B", "Qwen", 80, 8192, 64, 8, 128, 29568, kSwiGlu, 152064, false, 72.7), true, false),
 
-        // Qwen3 (Qwen/*): no biases; q/k norms (2 x 128 per layer) not modelled. 30B-A3B: 128 experts, 8 active.
-        dense("qwen3-8b", "Qwen3 8B", "Qwen", 36, 4096, 32, 8, 128, 12288, kSwiGlu, 151936, false, 8.2),
-        moe(dense("qwen3-30b-a3b", "Qwen3 30B-A3B", "Qwen", 48, 2048, 32, 4, 128, 6144, kSwiGlu, 151936, false, 30.5), 128, 8, 0, 768, 0),
+        // Qwen3 (Qwen/*): no biases, q/k norms (2 x 128 per layer); embeddings tied up to 4B. The
+        // published counts of 0.6B, 1.7B, 4B, 14B, 32B and 235B-A22B are keras-hub's exact ones for the
+        // same checkpoints (8B and 30B-A3B keep their cards' 8.2B and 30.5B)
+        // (keras-team/keras-hub@1df65da:keras_hub/src/models/qwen3/qwen3_presets.py: 596,049,920;
+        // 1,720,574,976; 4,022,468,096; 14,768,307,200; 32,762,123,264; and @79c5664:
+        // keras_hub/src/models/qwen3_moe/qwen3_moe_presets.py: 235,093,634,560), which the dimensions
+        // below derive to the parameter. 30B-A3B and 235B-A22B: 128 experts, 8 active, every layer MoE.
+        qk_norms(dense("qwen3-0.6b", "Qwen3 0.6B", "Qwen", 28, 1024, 16, 8, 128, 3072, kSwiGlu, 151936, true, 0.596)),
+        qk_norms(dense("qwen3-1.7b", "Qwen3 1.7B", "Qwen", 28, 2048, 16, 8, 128, 6144, kSwiGlu, 151936, true, 1.721)),
+        qk_norms(dense("qwen3-4b", "Qwen3 4B", "Qwen", 36, 2560, 32, 8, 128, 9728, kSwiGlu, 151936, true, 4.022)),
+        qk_norms(dense("qwen3-8b", "Qwen3 8B", "Qwen", 36, 4096, 32, 8, 128, 12288, kSwiGlu, 151936, false, 8.2)),
+        qk_norms(dense("qwen3-14b", "Qwen3 14B", "Qwen", 40, 5120, 40, 8, 128, 17408, kSwiGlu, 151936, false, 14.768)),
+        qk_norms(dense("qwen3-32b", "Qwen3 32B", "Qwen", 64, 5120, 64, 8, 128, 25600, kSwiGlu, 151936, false, 32.762)),
+        qk_norms(moe(dense("qwen3-30b-a3b", "Qwen3 30B-A3B", "Qwen", 48, 2048, 32, 4, 128, 6144, kSwiGlu, 151936, false, 30.5), 128, 8, 0, 768,
+                     0)),
+        qk_norms(moe(dense("qwen3-235b-a22b", "Qwen3 235B-A22B", "Qwen", 94, 4096, 64, 4, 128, 12288, kSwiGlu, 151936, false, 235.094), 128,
+                     8, 0, 1536, 0)),
 
         // Gemma (google/*): GeGLU, tied embeddings, head_dim set apart from hidden / heads. Gemma-2
         // alternates a 4096-token local layer with a global one (layer 0 local) and wraps both
@@ -134,12 +167,34 @@ std::vector<ModelSpec> build_presets() {
         softcap(with_norms(window(dense("gemma-2-9b", "Gemma-2 9B", "Gemma", 42, 3584, 16, 8, 256, 14336, kGeGlu, 256000, true, 9.24), 4096, 2), kRms, 4), 50, 30),
         softcap(with_norms(window(dense("gemma-2-27b", "Gemma-2 27B", "Gemma", 46, 4608, 32, 16, 128, 36864, kGeGlu, 256000, true, 27.2), 4096, 2), kRms, 4), 50, 30),
 
-        // Gemma-3 1B (text only): 5 local layers (window 512) to each global one. Its q/k norms
-        // (2 x 256 per layer) are not modelled.
-        with_norms(window(dense("gemma-3-1b", "Gemma-3 1B", "Gemma", 26, 1152, 4, 1, 256, 6912, kGeGlu, 262144, true, 1.0), 512, 6), kRms, 4),
+        // Gemma-3: 5 local layers to each global one (sliding_window_pattern 6; 1B window 512, the others
+        // 1024), 4 norms per layer and q/k norms (2 x head_dim). 1B is text only. 4B, 12B and 27B are
+        // multimodal: these presets are their text_config (vocab 262208 rows in the checkpoint); the
+        // SigLIP vision tower and projector (0.42B) are not counted (an mmproj file adds them, docs/local.md).
+        // Published: keras-hub's text-only counts (keras-team/keras-hub@00d9f10:keras_hub/src/models/gemma3/
+        // gemma3_presets.py gemma3_1b 999,885,952; gemma3_4b_text 3,880,099,328; gemma3_12b_text
+        // 11,765,788,416; gemma3_27b_text 27,009,002,240), whose tables have 262144 rows (64·h fewer).
+        qk_norms(with_norms(window(dense("gemma-3-1b", "Gemma-3 1B", "Gemma", 26, 1152, 4, 1, 256, 6912, kGeGlu, 262144, true, 1.0), 512, 6),
+                            kRms, 4)),
+        qk_norms(with_norms(window(dense("gemma-3-4b", "Gemma-3 4B (text)", "Gemma", 34, 2560, 8, 4, 256, 10240, kGeGlu, 262208, true, 3.880),
+                                   1024, 6),
+                            kRms, 4)),
+        qk_norms(with_norms(window(dense("gemma-3-12b", "Gemma-3 12B (text)", "Gemma", 48, 3840, 16, 8, 256, 15360, kGeGlu, 262208, true,
+                                         11.766),
+                                   1024, 6),
+                            kRms, 4)),
+        qk_norms(with_norms(window(dense("gemma-3-27b", "Gemma-3 27B (text)", "Gemma", 62, 5376, 32, 16, 128, 21504, kGeGlu, 262208, true,
+                                         27.009),
+                                   1024, 6),
+                            kRms, 4)),
 
         // Microsoft Phi. phi-2: parallel attention/MLP block behind one LayerNorm, biases everywhere
         // including the LM head; the card says 2.7B, the Hub counts 2.78B.
+        // microsoft/phi-4: 40 x 5120, 40 heads over 10 KV heads, vocab 100352, untied; 14,659,507,200
+        // parameters (its GGUF's general.parameter_count; the card says 14B). microsoft/Phi-4-mini-instruct:
+        // 32 x 3072, 24 heads over 8, vocab 200064, tied; 3,836,021,760 (the Hub's count; the card says 3.8B).
+        dense("phi-4", "Phi-4 (14B)", "Phi", 40, 5120, 40, 10, 128, 17920, kSwiGlu, 100352, false, 14.660),
+        dense("phi-4-mini", "Phi-4-mini (3.8B)", "Phi", 32, 3072, 24, 8, 128, 8192, kSwiGlu, 200064, true, 3.836),
         dense("phi-3-mini", "Phi-3-mini (3.8B)", "Phi", 32, 3072, 32, 32, 96, 8192, kSwiGlu, 32064, false, 3.82),
         with_norms(gpt_style(dense("phi-2", "phi-2", "Phi", 32, 2560, 32, 32, 80, 10240, kGelu, 51200, false, 2.78)), kLayerNorm, 1),
 
@@ -155,8 +210,21 @@ std::vector<ModelSpec> build_presets() {
         mla(moe(dense("deepseek-v3", "DeepSeek-V3 (671B)", "DeepSeek", 61, 7168, 128, 128, 0, 18432, kSwiGlu, 129280, false, 671),
                 256, 8, 1, 2048, 3),
             1536, 512, 64, 128, 128),
+        // deepseek-ai/DeepSeek-R1 (and R1-0528): the V3 architecture, config.json identical in every
+        // dimension; listed apart because it is the name people look for.
+        mla(moe(dense("deepseek-r1", "DeepSeek-R1 (671B)", "DeepSeek", 61, 7168, 128, 128, 0, 18432, kSwiGlu, 129280, false, 671),
+                256, 8, 1, 2048, 3),
+            1536, 512, 64, 128, 128),
         mla(moe(dense("deepseek-v2", "DeepSeek-V2 (236B)", "DeepSeek", 60, 5120, 128, 128, 0, 12288, kSwiGlu, 102400, false, 236),
                 160, 6, 2, 1536, 1),
+            1536, 512, 64, 128, 128),
+
+        // moonshotai/Kimi-K2-Instruct (model_type kimi_k2, DeepseekV3ForCausalLM): the DeepSeek-V3
+        // architecture with 384 routed experts (8 active, 1 shared), 64 heads, one dense layer, vocab
+        // 163840, no multi-token-prediction module. The card says 1T total and 32B activated; the Hub
+        // counts 1026.5B (its model page's safetensors total, as https://drose.io/aitools/tools/kimi-k2-instruct
+        // quotes it).
+        mla(moe(dense("kimi-k2", "Kimi-K2 (1T)", "Kimi", 61, 7168, 64, 64, 0, 18432, kSwiGlu, 163840, false, 1026.5), 384, 8, 1, 2048, 1),
             1536, 512, 64, 128, 128),
 
         // gpt-oss (openai/*): MoE with biases on every projection and expert, a 128-token window on
@@ -202,25 +270,31 @@ constexpr ContextWindow kContextWindows[] = {
     // meta-llama/Llama-2-*-hf 4096; Meta-Llama-3-* 8192; Meta-Llama-3.1-* and Llama-3.2-* 131072 (rope_type llama3).
     {"llama-2-7b", 4096}, {"llama-2-13b", 4096}, {"llama-2-70b", 4096}, {"llama-3-8b", 8192}, {"llama-3-70b", 8192},
     {"llama-3.1-8b", 131072}, {"llama-3.1-70b", 131072}, {"llama-3.1-405b", 131072}, {"llama-3.2-1b", 131072},
-    {"llama-3.2-3b", 131072},
+    {"llama-3.2-3b", 131072}, {"llama-3.3-70b", 131072},
     // TinyLlama/TinyLlama-1.1B 2048.
     {"tinyllama-1.1b", 2048},
-    // mistralai: Mistral-7B-v0.1 and v0.3, Mixtral-8x7B-v0.1 32768; Mixtral-8x22B-v0.1 65536.
+    // mistralai: Mistral-7B-v0.1 and v0.3, Mixtral-8x7B-v0.1 32768; Mixtral-8x22B-v0.1 65536;
+    // Mistral-Nemo-Base-2407 128000, the card's 128k (Mistral-Nemo-Instruct-2407's config says 1024000);
+    // Mistral-Small-3.1-24B-Instruct-2503 text_config 131072 (3.0's 2501: 32768).
     {"mistral-7b-v0.1", 32768}, {"mistral-7b-v0.3", 32768}, {"mixtral-8x7b", 32768}, {"mixtral-8x22b", 65536},
+    {"mistral-nemo-12b", 128000}, {"mistral-small-24b", 131072},
     // Qwen/Qwen2.5-* base configs: 0.5B and 3B 32768; 1.5B, 7B, 14B, 32B, 72B 131072 (the Instruct configs say 32768).
     {"qwen2.5-0.5b", 32768}, {"qwen2.5-1.5b", 131072}, {"qwen2.5-3b", 32768}, {"qwen2.5-7b", 131072},
     {"qwen2.5-14b", 131072}, {"qwen2.5-32b", 131072}, {"qwen2.5-72b", 131072},
-    // Qwen/Qwen3-8B and Qwen3-30B-A3B 40960.
-    {"qwen3-8b", 40960}, {"qwen3-30b-a3b", 40960},
-    // google/gemma-2b, gemma-7b, gemma-2-* 8192; gemma-3-1b 32768.
+    // Qwen/Qwen3-* 40960 (YaRN to 131072 is optional, per the cards).
+    {"qwen3-0.6b", 40960}, {"qwen3-1.7b", 40960}, {"qwen3-4b", 40960}, {"qwen3-8b", 40960}, {"qwen3-14b", 40960},
+    {"qwen3-32b", 40960}, {"qwen3-30b-a3b", 40960}, {"qwen3-235b-a22b", 40960},
+    // google/gemma-2b, gemma-7b, gemma-2-* 8192; gemma-3-1b 32768; gemma-3-4b, 12b, 27b text_config 131072
+    // (rope_scaling linear, factor 8, in the config).
     {"gemma-2b", 8192}, {"gemma-7b", 8192}, {"gemma-2-2b", 8192}, {"gemma-2-9b", 8192}, {"gemma-2-27b", 8192},
-    {"gemma-3-1b", 32768},
-    // microsoft/Phi-3-mini-4k-instruct 4096; microsoft/phi-2 2048.
-    {"phi-3-mini", 4096}, {"phi-2", 2048},
+    {"gemma-3-1b", 32768}, {"gemma-3-4b", 131072}, {"gemma-3-12b", 131072}, {"gemma-3-27b", 131072},
+    // microsoft/phi-4 16384; Phi-4-mini-instruct 131072 (LongRoPE in the config); Phi-3-mini-4k-instruct 4096; phi-2 2048.
+    {"phi-4", 16384}, {"phi-4-mini", 131072}, {"phi-3-mini", 4096}, {"phi-2", 2048},
     // tiiuae/falcon-7b 2048 (its training sequence length; FalconConfig's max_position_embeddings default).
     {"falcon-7b", 2048},
-    // deepseek-ai/DeepSeek-V3 and DeepSeek-V2 163840 (YaRN factor 40 over 4096).
-    {"deepseek-v3", 163840}, {"deepseek-v2", 163840},
+    // deepseek-ai/DeepSeek-V3, DeepSeek-R1 and DeepSeek-V2 163840 (YaRN factor 40 over 4096); moonshotai/Kimi-K2-Instruct
+    // 131072 (YaRN factor 32 over 4096; its 0905 update says 262144).
+    {"deepseek-v3", 163840}, {"deepseek-r1", 163840}, {"deepseek-v2", 163840}, {"kimi-k2", 131072},
     // openai/gpt-oss-* 131072 (YaRN-scaled in the config).
     {"gpt-oss-120b", 131072}, {"gpt-oss-20b", 131072},
     // Learned positions: GPT-2 XL n_positions 1024, StarCoder 8192, BERT-large max_position_embeddings 512.
@@ -242,12 +316,12 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"llama-3-8b", "bf16"}, {"llama-3.1-8b", "bf16"}, {"llama-3.1-405b", "bf16"}, {"llama-3.2-1b", "bf16"},
     // mistralai/Mistral-7B-v0.1 and Mixtral-8x7B-v0.1 "bfloat16".
     {"mistral-7b-v0.1", "bf16"}, {"mixtral-8x7b", "bf16"},
-    // Qwen/Qwen2.5-7B, Qwen3-8B and Qwen3-30B-A3B "bfloat16".
-    {"qwen2.5-7b", "bf16"}, {"qwen3-8b", "bf16"}, {"qwen3-30b-a3b", "bf16"},
-    // google/gemma-2-2b and gemma-2-9b "float32"; gemma-3-1b-pt "bfloat16".
-    {"gemma-2-2b", "fp32"}, {"gemma-2-9b", "fp32"}, {"gemma-3-1b", "bf16"},
-    // microsoft/Phi-3-mini-4k-instruct "bfloat16"; microsoft/phi-2 "float16".
-    {"phi-3-mini", "bf16"}, {"phi-2", "fp16"},
+    // Qwen/Qwen2.5-7B, Qwen3-0.6B, Qwen3-8B and Qwen3-30B-A3B "bfloat16".
+    {"qwen2.5-7b", "bf16"}, {"qwen3-0.6b", "bf16"}, {"qwen3-8b", "bf16"}, {"qwen3-30b-a3b", "bf16"},
+    // google/gemma-2-2b and gemma-2-9b "float32"; gemma-3-1b-pt and gemma-3-4b-it "bfloat16".
+    {"gemma-2-2b", "fp32"}, {"gemma-2-9b", "fp32"}, {"gemma-3-1b", "bf16"}, {"gemma-3-4b", "bf16"},
+    // microsoft/phi-4 and Phi-3-mini-4k-instruct "bfloat16"; microsoft/phi-2 "float16".
+    {"phi-4", "bf16"}, {"phi-3-mini", "bf16"}, {"phi-2", "fp16"},
     // tiiuae/falcon-7b "bfloat16".
     {"falcon-7b", "bf16"},
     // deepseek-ai/DeepSeek-V3 and DeepSeek-V2 "bfloat16" (V3 stores FP8 weights; quantization_config says so).

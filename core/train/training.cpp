@@ -549,6 +549,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.gated = m.mlp != MlpKind::Gelu;
     a.layernorm = m.norm == NormKind::LayerNorm;
     a.norms = m.norms_per_layer;
+    a.qk_norm = m.qk_norm;
     a.seq_kv = s.seq;
     a.bytes = s.compute_bytes;
     a.residual_bytes = s.residual;

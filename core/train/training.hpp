@@ -463,6 +463,7 @@ struct LayerActivationInputs {
     bool gated = true;
     bool layernorm = false;            // LayerNorm (native kernel) instead of RMSNorm
     double norms = 2;                  // norms per layer
+    bool qk_norm = false;              // per-head norms on q and k (Qwen3, Gemma-3): they save q and k again
     double seq_kv = 0;                 // keys each query attends (sequence length) for score terms
     double bytes = 2;                  // activation dtype bytes
     double residual_bytes = 2;         // residual stream dtype bytes (FP32 under autocast with FP32 params)

@@ -137,6 +137,11 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     }
 
     r.replicated += in.norms * norm_saved_bytes(in) * h;
+    // Qwen3 / Gemma-3 q_norm and k_norm run on the projections' outputs, one head at a time, and
+    // save them for backward as the layer norms save theirs (huggingface/transformers@9ee3f43:
+    // src/transformers/models/qwen3/modeling_qwen3.py Qwen3Attention.forward:
+    // self.q_norm(self.q_proj(hidden_states).view(hidden_shape))); split over TP with the heads.
+    if (in.qk_norm) r.sharded += norm_saved_bytes(in) * (q_width + kv_width);
 
     // Attention: the inputs of q, k, v.
     const int qkv_projections = profile.fused_qkv ? 1 : 3;

@@ -69,8 +69,8 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
     assert.equal(s.result.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
     assert.equal(s.result.launch_command, fromCli.launch_command);
     const [gpu, host] = s.result.devices;
-    assert.ok(Math.abs(gpu.total_bytes / MiB - 12240.46) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
-    assert.ok(Math.abs(host.total_bytes / MiB - 7277.04) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
+    assert.ok(Math.abs(gpu.total_bytes / MiB - 12240.49) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
+    assert.ok(Math.abs(host.total_bytes / MiB - 7277.06) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
     // Drawn: a row per device, the command, its Copy button, the local answers.
     const w = await v.hook('widgets');
     for (const id of ['device/CUDA0', 'device/CUDA_Host', 'launch_command', 'copy_launch', 'answer/max_gpu_layers', 'answer/max_gpu_experts',

@@ -27,7 +27,7 @@ test('fit-models on a 24 GB card (transformers): the 8B at BF16 is its estimate,
   assert.equal(row.share, row.total_bytes / j.budget_bytes);
   // Ranks 1..n, larger models first.
   j.models.forEach((m, i) => assert.equal(m.rank, i + 1));
-  assert.equal(j.models[0].model, 'deepseek-v3');  // 671B, the largest preset
+  assert.equal(j.models[0].model, 'kimi-k2');  // 1,026B, the largest preset
   assert.deepEqual(j.models.slice(0, 3).map((m) => m.format), ['bf16', 'bnb-int8', 'bnb-nf4']);
 
   // --fitting keeps the rows that fit, in the same order.

@@ -1,6 +1,8 @@
 // Generates the golden-output corpus: configs.jsonl, one JSON config per line, across every method,
 // task, engine, weight format, optimizer, precision, sharding and parallel layout, from a fixed seed
-// (the same file every run). Presets and GPUs come from the CLI's own listings.
+// (the same file every run). Presets and GPUs come from the CLI's own listings: the recorded 2,200
+// lines were drawn when the list had its first 40 presets (to llama-3.2-3b ... bert-large-uncased);
+// the presets added since have lines of their own, added by hand after them (golden.test.mjs).
 //   node tests/golden/generate.mjs BUILD/vramcalc > tests/golden/configs.jsonl
 // tests/golden/golden.test.mjs runs `vramcalc batch --solve` over the corpus and compares each output
 // line with expected.jsonl (a refactor must not change any byte of any answer).

@@ -70,7 +70,7 @@ test('importModel: the same document as the CLI for a GGUF, a safetensors file a
   assert.equal(r.ok, true);
   assert.equal(r.complete, true);
   assert.equal(r.model.experts, 128);
-  assert.equal(r.params, 30532110336);  // as the qwen3-30b-a3b preset derives it
+  assert.equal(r.params, 30532122624);  // as the qwen3-30b-a3b preset derives it, q/k norms (48 x 256) included
   // The fragment goes straight into estimate().
   const est = vc.estimate({ ...r.config, method: 'detailed', task: 'inference', gpu: 'h100-80gb' });
   assert.equal(est.ok, true, JSON.stringify(est.error));

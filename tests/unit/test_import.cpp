@@ -72,6 +72,7 @@ TEST_CASE("config.json of each family reads to its preset's architecture", "[imp
         CHECK(a.attn_bias == b.attn_bias);
         CHECK(a.mlp_bias == b.mlp_bias);
         CHECK(a.norms_per_layer == b.norms_per_layer);
+        CHECK(a.qk_norm == b.qk_norm);
         CHECK(a.max_position == b.max_position);
         CHECK(a.context_limit == b.context_limit);
         CHECK(a.type_vocab == b.type_vocab);
@@ -170,6 +171,35 @@ TEST_CASE("GGUF: architecture and exact bytes from the header", "[import]") {
     CHECK(r.weights.other == 1024 * 5);
     CHECK(r.weights.params == 256000 * 2 + 256 * 5 + 2 * (65536 * 2 + 32768 * 2 + 131072 * 3));
     CHECK(r.weights.mix.rfind("Q4_K ", 0) == 0);
+}
+
+TEST_CASE("GGUF: per-head q/k norm tensors set qk_norm; whole-width ones (OLMo-2) do not", "[import]") {
+    // The tiny Llama (hidden 256, 4 heads of 64) with blk.N.attn_q_norm / attn_k_norm of one head's
+    // width, as convert_hf_to_gguf writes Qwen3's and Gemma-3's: qk_norm, 2 x 64 weights a layer more.
+    auto with_norms = [](std::uint64_t width) {
+        test::GgufWriter w;
+        test::tiny_llama_metadata(w);
+        test::tiny_llama_tensors(w, true, 0, 1);
+        for (int i = 0; i <= 1; ++i) {
+            w.tensor("blk." + std::to_string(i) + ".attn_q_norm.weight", {width}, 0);
+            w.tensor("blk." + std::to_string(i) + ".attn_k_norm.weight", {width}, 0);
+        }
+        return w.bytes();
+    };
+    auto per_head = read(with_norms(64), "qk.gguf");
+    REQUIRE(per_head.ok);
+    CHECK(per_head.model.qk_norm);
+    auto plain = read(test::tiny_llama_gguf(), "tiny.gguf");
+    REQUIRE(plain.ok);
+    CHECK_FALSE(plain.model.qk_norm);
+    auto a = resolve_model(per_head.model), b = resolve_model(plain.model);
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    CHECK(model_params(a.value).total - model_params(b.value).total == 2.0 * 2 * 64);
+    // OLMo-2's norms span the whole projection (256 wide here): not per-head norms.
+    auto whole = read(with_norms(256), "olmo.gguf");
+    REQUIRE(whole.ok);
+    CHECK_FALSE(whole.model.qk_norm);
 }
 
 TEST_CASE("GGUF: a prefix asks for more; the answer is the same", "[import]") {

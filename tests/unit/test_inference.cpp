@@ -52,6 +52,13 @@ TEST_CASE("KV cache per token, BF16, one GPU: every preset against the hand-comp
         {"deepseek-v3", 61.0 * (512 + 64) * 2},    {"deepseek-v2", 60.0 * (512 + 64) * 2},   {"gpt-oss-120b", 2.0 * 36 * 8 * 64 * 2},
         {"gpt-oss-20b", 2.0 * 24 * 8 * 64 * 2},    {"gpt2-xl", 2.0 * 48 * 25 * 64 * 2},      {"starcoder", 2.0 * 40 * 1 * 128 * 2},
         {"bert-large-uncased", 2.0 * 24 * 16 * 64 * 2},
+        // 2026's presets.
+        {"llama-3.3-70b", 327680},                 {"mistral-nemo-12b", 2.0 * 40 * 8 * 128 * 2}, {"mistral-small-24b", 2.0 * 40 * 8 * 128 * 2},
+        {"qwen3-0.6b", 2.0 * 28 * 8 * 128 * 2},    {"qwen3-1.7b", 2.0 * 28 * 8 * 128 * 2},   {"qwen3-4b", 2.0 * 36 * 8 * 128 * 2},
+        {"qwen3-14b", 2.0 * 40 * 8 * 128 * 2},     {"qwen3-32b", 2.0 * 64 * 8 * 128 * 2},    {"qwen3-235b-a22b", 2.0 * 94 * 4 * 128 * 2},
+        {"gemma-3-4b", 2.0 * 34 * 4 * 256 * 2},    {"gemma-3-12b", 2.0 * 48 * 8 * 256 * 2},  {"gemma-3-27b", 2.0 * 62 * 16 * 128 * 2},
+        {"phi-4", 2.0 * 40 * 10 * 128 * 2},        {"phi-4-mini", 2.0 * 32 * 8 * 128 * 2},   {"deepseek-r1", 61.0 * (512 + 64) * 2},
+        {"kimi-k2", 61.0 * (512 + 64) * 2},
     };
     for (const auto& p : model_presets()) {
         INFO(p.id);
@@ -70,6 +77,12 @@ TEST_CASE("KV cache: sliding windows cap local layers, full-attention layers gro
     CHECK(kv_sequence_bytes(layout("gemma-2-9b"), 1000, 0) == 42.0 * 8192 * 1000);
     // gpt-oss-120b at 128K: 18 full layers, 18 with a 128-token window, 2048 B per layer per token.
     CHECK(kv_sequence_bytes(layout("gpt-oss-120b"), 131072, 0) == 18.0 * 2048 * 131072 + 18.0 * 2048 * 128);
+    // Gemma-3 27B at 32K: layers 5, 11, ..., 59 global (10 of 62; sliding_window_pattern 6), the other 52
+    // keep their 1,024-token window; 2 x 16 heads x 128 x 2 B = 8,192 B a layer a token:
+    // 10 x 8,192 x 32,768 + 52 x 8,192 x 1,024 = 3,120,562,176 B (2.91 GiB) against 62 x 8,192 x 32,768 =
+    // 16,642,998,272 B (15.5 GiB) with every layer global (swa_full).
+    CHECK(kv_sequence_bytes(layout("gemma-3-27b"), 32768, 0) == 10.0 * 8192 * 32768 + 52.0 * 8192 * 1024);
+    CHECK(kv_sequence_bytes(layout("gemma-3-27b", "bf16", 1, false), 32768, 0) == 62.0 * 8192 * 32768);
     // Mistral v0.1: every layer windowed at 4096; without capping (swa_full) it grows.
     CHECK(kv_sequence_bytes(layout("mistral-7b-v0.1"), 32768, 0) == 131072.0 * 4096);
     CHECK(kv_sequence_bytes(layout("mistral-7b-v0.1", "bf16", 1, false), 32768, 0) == 131072.0 * 32768);

@@ -55,6 +55,67 @@ TEST_CASE("published totals named in the issue") {
     CHECK(model_params(preset("mixtral-8x7b")).total == 46702792704.0);
 }
 
+TEST_CASE("Qwen3 by hand: q/k norms make the derived count the checkpoint's, to the parameter") {
+    // Qwen3-0.6B (config.json: 28 x 1024, 16 heads over 8 KV heads of 128, ffn 3072, vocab 151936, tied):
+    //   embedding 151,936 x 1,024                                   = 155,582,464 (the head is the same matrix)
+    //   attention q 1,024 x 2,048 + k, v 2 x 1,024 x 1,024 + o 2,048 x 1,024 = 6,291,456, q/k norms 2 x 128 = 256
+    //   MLP 3 x 1,024 x 3,072 = 9,437,184; norms 2 x 1,024 = 2,048  -> 15,730,944 a layer, x 28 = 440,466,432
+    //   final norm 1,024                                            -> 596,049,920, keras-hub's count
+    const ParamBreakdown b = model_params(preset("qwen3-0.6b"));
+    CHECK(b.output == 0);
+    CHECK(b.per_layer_attention == 6291456.0 + 256);
+    CHECK(b.total == 596049920.0);
+    // Without the q/k norms the same dimensions fall 28 x 256 = 7,168 short.
+    ModelSpec bare = preset("qwen3-0.6b");
+    bare.qk_norm = false;
+    CHECK(model_params(bare).total == 596049920.0 - 7168);
+    // The other sizes, each keras-hub's count for the checkpoint (core/model/presets.cpp).
+    CHECK(model_params(preset("qwen3-1.7b")).total == 1720574976.0);
+    CHECK(model_params(preset("qwen3-4b")).total == 4022468096.0);
+    CHECK(model_params(preset("qwen3-8b")).total == 8190735360.0);
+    CHECK(model_params(preset("qwen3-14b")).total == 14768307200.0);
+    CHECK(model_params(preset("qwen3-32b")).total == 32762123264.0);
+    CHECK(model_params(preset("qwen3-30b-a3b")).total == 30532122624.0);
+    // Qwen3-235B-A22B: 94 MoE layers of 128 experts (8 active) of width 1536 over h 4096, 64 heads over 4:
+    //   attention 2 x 4,096 x 8,192 + 2 x 4,096 x 512 + 256 = 71,303,424; experts 128 x 3 x 4,096 x 1,536
+    //   = 2,415,919,104; router 128 x 4,096 = 524,288; norms 8,192 -> 2,487,755,008 a layer, x 94 =
+    //   233,848,970,752; + final norm 4,096 + embedding and head 2 x 151,936 x 4,096 = 1,244,659,712
+    //   -> 235,093,634,560. Active: less 94 x 120 idle experts x 18,874,368 = 22,190,763,520 (the card's 22B).
+    const ParamBreakdown big = model_params(preset("qwen3-235b-a22b"));
+    CHECK(big.total == 235093634560.0);
+    CHECK(big.active == 22190763520.0);
+}
+
+TEST_CASE("2026's presets: exact counts of the checkpoints, Gemma-3's text part, Kimi-K2 on DeepSeek-V3's shape") {
+    // Gemma-3 27B text_config: 62 x 5376, 32 heads over 16 of 128, ffn 21504, vocab 262208, tied, 4 norms a
+    // layer and q/k norms: attention 2 x 5,376 x 4,096 + 2 x 5,376 x 2,048 + 2 x 128 = 66,060,544; MLP 3 x
+    // 5,376 x 21,504 = 346,816,512; norms 4 x 5,376 = 21,504 -> 412,898,560 a layer, x 62 = 25,599,710,720;
+    // + embedding 262,208 x 5,376 = 1,409,630,208 + final norm 5,376 = 27,009,346,304: keras-hub's text-only
+    // 27,009,002,240 plus 64 rows (64 x 5,376 = 344,064) its table leaves out. The vision tower is not counted.
+    CHECK(model_params(preset("gemma-3-27b")).total == 27009346304.0);
+    CHECK(model_params(preset("gemma-3-1b")).total == 999885952.0);  // keras-hub gemma3_1b, 262144 rows as published
+    const ModelSpec g = preset("gemma-3-12b");
+    CHECK(g.sliding_window == 1024);
+    CHECK(g.global_every == 6);
+    CHECK(g.head_dim == 256);  // 16 heads x 256 = 4096 while hidden is 3840
+    // GGUF general.parameter_count / the Hub's counts: Phi-4 14,659,507,200 (40 x (65,536,000 attention +
+    // 275,251,200 MLP + 10,240 norms) + 2 x 100,352 x 5,120 + 5,120), Phi-4-mini 3,836,021,760, Mistral-Nemo
+    // 12,247,782,400, Mistral-Small-3.x's decoder 23,572,403,200.
+    CHECK(model_params(preset("phi-4")).total == 14659507200.0);
+    CHECK(model_params(preset("phi-4-mini")).total == 3836021760.0);
+    CHECK(model_params(preset("mistral-nemo-12b")).total == 12247782400.0);
+    CHECK(model_params(preset("mistral-small-24b")).total == 23572403200.0);
+    // The alias-like presets are their architecture's counts to the parameter.
+    CHECK(model_params(preset("llama-3.3-70b")).total == model_params(preset("llama-3.1-70b")).total);
+    CHECK(model_params(preset("deepseek-r1")).total == model_params(preset("deepseek-v3")).total);
+    // Kimi-K2: DeepSeek-V3's layer with 384 routed experts over 64 heads, one dense layer, vocab 163840:
+    // 60 x 385 experts x 3 x 7,168 x 2,048 = 1,017,328,435,200 of 1,026.4B; active 32.9B (the card's 32B).
+    const ParamBreakdown k = model_params(preset("kimi-k2"));
+    CHECK(k.experts_routed + k.experts_shared == 60.0 * 385 * 3 * 7168 * 2048);
+    CHECK(k.total / 1e9 == Approx(1026.4).epsilon(0.0001));
+    CHECK(k.active / 1e9 == Approx(32.86).epsilon(0.001));
+}
+
 TEST_CASE("Llama-2-7B by hand: MHA, SwiGLU, untied, RMSNorm") {
     const ParamBreakdown b = model_params(preset("llama-2-7b"));
     CHECK(b.embedding == 32000.0 * 4096);
@@ -255,6 +316,7 @@ TEST_CASE("resolve_model errors name the field") {
         {"model.context_limit", [](ModelSpec& m) { m.context_limit = -1; }},
         {"model.context_limit", [](ModelSpec& m) { m.context_limit = (1 << 24) + 1; }},
         {"model.norms_per_layer", [](ModelSpec& m) { m.norms_per_layer = -1; }},
+        {"model.qk_norm", [](ModelSpec& m) { m.kv_lora_rank = 128; m.qk_nope_head_dim = 64; m.qk_rope_head_dim = 32; m.v_head_dim = 64; m.qk_norm = true; }},
         {"model.params_b", [](ModelSpec& m) { m.params_override_b = NAN; }},
         {"model.params_b", [](ModelSpec& m) { m.params_override_b = -1; }},
         {"model.layers", [](ModelSpec& m) { m = ModelSpec{}; }},  // nothing given at all

@@ -82,6 +82,29 @@ TEST_CASE("Korthikanti Table 2: a GPT layer's activations per token") {
     }
 }
 
+TEST_CASE("Qwen3 / Gemma-3 q/k norms save q and k again, as the layer norms save their inputs") {
+    // Qwen3-8B's attention: h 4096, q 32 x 128 = 4096, k 8 x 128 = 1024, under hf-trainer (eager
+    // RMSNorm: the FP32 input, 4 bytes, and with full training the normalized BF16 product). The q/k
+    // norms add norm_saved_bytes x (4096 + 1024) a token, split over TP with the heads.
+    LayerActivationInputs in = gpt_layer(4096, 32, 2048);
+    in.q_width = 4096;
+    in.kv_width = 1024;
+    in.layernorm = false;
+    in.gated = true;
+    in.profile = find_training_profile("hf-trainer");
+    const LayerActivation bare = layer_activation(in);
+    in.qk_norm = true;
+    const LayerActivation normed = layer_activation(in);
+    const double per_value = norm_saved_bytes(in);
+    CHECK(per_value >= 4);  // the FP32 copy at least
+    CHECK(normed.sharded - bare.sharded == Approx(per_value * (4096 + 1024)));
+    CHECK(normed.replicated == Approx(bare.replicated));
+    CHECK(normed.per_token(2, false) - bare.per_token(2, false) == Approx(per_value * 5120 / 2));
+    // Full recomputation keeps the layer input only: nothing of the norms.
+    in.recompute = Recompute::Full;
+    CHECK(layer_activation(in).per_token(1, false) == Approx(2 * 4096));
+}
+
 TEST_CASE("DTensor TP (torchtitan): the all-gathered q/k/v and MLP inputs are saved whole under sequence parallelism") {
     const double h = 12288, a = 96, s = 2048, t = 8;
     LayerActivationInputs in = gpt_layer(h, a, s);

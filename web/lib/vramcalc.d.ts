@@ -129,6 +129,8 @@ export interface ModelConfig {
     params_b?: number;
     /** 2; 1 for a parallel attention/MLP block, 4 for Gemma-2 (default 2; [0, 8]) */
     norms_per_layer?: number;
+    /** RMSNorms on the queries and keys (Qwen3, Gemma-3): 2 x head_dim weights a layer (default false) */
+    qk_norm?: boolean;
     /** attention logit soft-capping (Gemma-2: 50; 0: none) (default 0; [0, 1000000]) */
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
