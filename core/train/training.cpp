@@ -295,8 +295,12 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     s.fp8 = prec == TrainPrecision::Fp8Mixed;
     s.compute_bytes = s.fp32 ? 4 : 2;
     // Autocast (FP32 residual stream, casts per op) applies when full training keeps FP32 params;
-    // a LoRA base loaded in 16 bits runs in 16 bits.
-    s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && !s.lora;
+    // a LoRA base loaded in 16 bits runs in 16 bits. Under accelerate's FSDP (profile.fsdp_params_16bit)
+    // the FP32 params stay sharded and the layers compute on their gathered 16-bit copies
+    // (MixedPrecision param_dtype): autocast still wraps forward but casts nothing, the stream is 16-bit.
+    s.fsdp_params_16bit = s.mixed && s.profile.fsdp_params_16bit && s.profile.mixed_params_fp32 && !s.lora &&
+                          in.sharding >= Sharding::Zero2;
+    s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && !s.lora && !s.fsdp_params_16bit;
     // A quantized base prepared by peft (kbit_upcasts_frozen): its unquantized parameters in FP32. The
     // FP32 embedding's output, the FP32 norms' products (LlamaRMSNorm: self.weight * x.to(input_dtype))
     // and bitsandbytes' layers, which return their input's dtype (bitsandbytes nn/modules.py:626-637 at
@@ -764,7 +768,8 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
             // is the parameter itself and autocast caches its cast, which autocast_copies already counts.
             const bool cached = s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3;
             const double head = static_cast<double>(m.vocab) / s.tp * h;
-            const double fp32_copy = s.weight_bytes < 4 ? 4 : 0;
+            // (A head FSDP gathers in 16 bits, fsdp_params_16bit, is copied like a 16-bit weight.)
+            const double fp32_copy = (s.weight_bytes < 4 || s.fsdp_params_16bit) ? 4 : 0;
             const double cast = autocast_matmul && !cached ? s.compute_bytes : 0;
             parts.loss_head_at_cast = head * (fp32_copy + cast);
             parts.loss_head_saved = head * (cast > 0 || cached ? cast : fp32_copy);
@@ -894,7 +899,11 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
 double forward_backward_temporaries(const TrainingSetup& s, const StageParams& sp, bool last, TrainingParts& parts) {
     const ProfileBehaviour& profile = s.profile;
     const double compute_bytes = s.compute_bytes;
-    parts.autocast_copies = (s.autocast_active && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
+    // FSDP's SHARD_GRAD_OP (zero2 under accelerate) keeps each unit's gathered 16-bit parameters from its
+    // forward to its backward ("does not reshard them after the forward", ShardingStrategy,
+    // https://pytorch.org/docs/stable/fsdp.html): the same 2 B a weight as autocast's copies, kept in their place.
+    const bool copies = s.autocast_active || (s.fsdp_params_16bit && s.in.sharding == Sharding::Zero2);
+    parts.autocast_copies = (copies && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
     parts.gather = 0;
     if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
         // With PP some stacks keep the whole stage gathered (pp_keeps_unsharded).

@@ -286,6 +286,14 @@ struct ProfileBehaviour {
     bool mixed_params_fp32 = true;      // mixed precision keeps FP32 params and grads (autocast, FSDP
                                         // MixedPrecisionPolicy); else BF16 params + FP32 master in the optimizer
     bool autocast = true;               // torch.autocast: FP32 residual stream, casts per op
+    // FSDP (training.sharding zero2/zero3 and their fsdp-* names) wrapped by accelerate, which under
+    // bf16/fp16 mixed precision sets MixedPrecision(param_dtype = reduce_dtype = buffer_dtype = that dtype)
+    // (huggingface/accelerate@16cb6eb src/accelerate/utils/dataclasses.py:2092-2126, applied to every FSDP
+    // plugin at src/accelerate/state.py:1012-1013; since v0.11.0, c93b3eb): the layers compute on the
+    // gathered 16-bit parameters, so the residual stream and every saved activation are 16-bit and the
+    // autocast that still wraps forward (accelerator.py:1818-1829) has nothing to cast. The sharded
+    // parameters, gradients and AdamW moments stay FP32 (accelerator.py:1991-2031 upcasts the flat params).
+    bool fsdp_params_16bit = false;
     bool autocast_weight_copies = true; // autocast's BF16 copy of each matmul weight lives from forward to backward
     bool autocast_input_copies = true;  // autocast casts a shared input once per projection
     bool grad_fp32_default = false;     // FP32 gradient accumulation buffers by default (BF16 params)

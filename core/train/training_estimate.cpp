@@ -291,6 +291,10 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     metric("in_flight_micro_batches", "Micro-batches in flight (pipeline)", r.in_flight_micro_batches, "count");
 
     e.notes.push_back(std::string("Framework profile: ") + s.profile.label + ".");
+    if (s.fsdp_params_16bit)
+        e.notes.push_back("FSDP mixed precision (accelerate's MixedPrecision, param_dtype 16-bit): the layers compute on the "
+                          "gathered 16-bit parameters, so the residual stream and the saved activations are 16-bit, not "
+                          "autocast's FP32; the sharded parameters, gradients and optimizer state stay FP32.");
     if (gpt_oss_sinks(s.m) && s.profile.hf_attention && s.in.attention == AttentionKernel::Auto)
         e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks): loaded without attn_implementation it "
                           "trains with eager attention, whose s x s scores are counted here.");
@@ -304,7 +308,7 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           "(0.22 and later); set training.recompute \"none\" if your SFTConfig passes gradient_checkpointing=False.");
     if (p.loss_checkpointed) {
         // The head's copies a chunk makes (none where autocast's cached cast of a trainable FP32 head serves).
-        const std::string copies = s.weight_bytes < 4 ? (p.loss_head_at_cast > p.loss_head_saved ? "FP32 copy (w.float()) and autocast's 16-bit cast of it"
+        const std::string copies = (s.weight_bytes < 4 || s.fsdp_params_16bit) ? (p.loss_head_at_cast > p.loss_head_saved ? "FP32 copy (w.float()) and autocast's 16-bit cast of it"
                                                                                                   : "FP32 copy (w.float())")
                                                       : "16-bit autocast cast";
         e.notes.push_back("Loss: TRL's chunked_nll (SFTConfig's loss_type default since 1.7), " + fnum(s.profile.loss_chunk_tokens) +

@@ -28,6 +28,7 @@ struct TrainingSetup {
     // What trains and in which dtypes (bytes per value)
     bool mixed = false, pure16 = false, fp8 = false, fp32 = false;
     bool lora = false, qlora = false, autocast_active = false;
+    bool fsdp_params_16bit = false;  // FSDP computes on gathered 16-bit params (profile.fsdp_params_16bit)
     bool upcast_frozen = false;   // a quantized base's unquantized parameters in FP32 (peft; profile.kbit_upcasts_frozen)
     bool adapters_bf16 = false;   // a quantized base's adapters in BF16, no master (profile.qlora_adapters_bf16)
     bool experts_unquantized = false;  // a quantized base's routed experts left unquantized (experts_left_unquantized)

@@ -29,6 +29,9 @@ ProfileBehaviour hf_trainer() {
     // TrainingArguments(use_liger_kernel=True) patches the transformers model it trains (huggingface/transformers@dd7a585
     // src/transformers/integrations/liger.py:47-51, _apply_liger_kernel_to_instance on the peft-unwrapped model).
     p.liger_patches = true;
+    // Its FSDP is accelerate's: MixedPrecision(param_dtype=bf16) from --bf16 (TrainingArguments sets
+    // ACCELERATE_MIXED_PRECISION), so FSDP runs compute on 16-bit gathered parameters (ProfileBehaviour).
+    p.fsdp_params_16bit = true;
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -48,6 +51,7 @@ ProfileBehaviour hf_legacy() {
         "loss over a shifted copy of the logits.";
     p.attention = AttentionKernel::Eager;
     p.liger_patches = false;  // Liger Kernel came in August 2024 (v0.1.0), for transformers 4.4x
+    p.fsdp_params_16bit = false;  // PyTorch <= 1.10 had no FSDP (torch.distributed.fsdp came in 1.11)
     // transformers of 2022 had neither flash_attention_2 (4.34, October 2023) nor SDPA's enable_gqa (4.54).
     p.hf_attention = false;
     // transformers 4 kept an MoE's experts as a ModuleList of nn.Linear, which bitsandbytes quantizes
@@ -88,6 +92,7 @@ ProfileBehaviour torchtitan() {
     p.bnb_skips_fused_experts = false;  // its own model, no bitsandbytes
     p.lora_skips_fused_experts = false;  // its own MoE layers: LoRA counted per expert, as before this field
     p.liger_patches = false;            // its own model: Liger's patches replace transformers modules
+    p.fsdp_params_16bit = false;        // its own fully_shard policy (reduce_dtype FP32); autocast off below
     p.id = "torchtitan";
     p.label = "torchtitan (FSDP2)";
     p.description =
@@ -173,6 +178,7 @@ ProfileBehaviour deepspeed() {
     // cast does not last (deepspeed/runtime/engine.py:1755-1762 and 1541-1544 at edaa722, August 2026,
     // _cast_module_mixed_precision; module.bfloat16() before 0.19.2). The 4-bit weights are uint8.
     p.kbit_upcasts_frozen = false;
+    p.fsdp_params_16bit = false;  // not FSDP: BF16 params with the FP32 master in the optimizer (below)
     p.id = "deepspeed";
     p.label = "DeepSpeed ZeRO (HF model)";
     p.description =
@@ -201,6 +207,7 @@ ProfileBehaviour litgpt() {
     // with lora_mlp every expert has its adapters.
     p.lora_skips_fused_experts = false;
     p.liger_patches = false;  // its own model: Liger's patches replace transformers modules
+    p.fsdp_params_16bit = false;  // Lightning Fabric's own FSDP precision plugin, not accelerate's policy
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -237,6 +244,7 @@ ProfileBehaviour torchtune() {
     // (pytorch/torchtune@0ddd4b9 torchtune/modules/moe/experts.py:92, cited in peft issue #2527).
     p.lora_skips_fused_experts = false;
     p.liger_patches = false;            // its own model: Liger's patches replace transformers modules
+    p.fsdp_params_16bit = false;        // its own FSDP2 wrapping of a BF16 model (no autocast)
     p.id = "torchtune";
     p.label = "torchtune";
     p.description =
