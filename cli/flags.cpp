@@ -15,6 +15,7 @@
 #include "core/fields.hpp"
 #include "core/model/model.hpp"
 #include "core/model/presets.hpp"
+#include "core/quant/quant.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
 #include "../io/api_json.hpp"
@@ -119,8 +120,10 @@ json flag_value(const std::string& s) {
     return v;
 }
 
+// A bad flag value is one line naming the flag and what it takes, as an unknown option is (below):
+// the 140 lines of usage after it pushed the message off the screen.
 int usage_error(const std::string& msg) {
-    std::fprintf(stderr, "vramcalc: %s\n%s", msg.c_str(), usage().c_str());
+    std::fprintf(stderr, "vramcalc: %s (vramcalc --help lists every option)\n", msg.c_str());
     return 2;
 }
 
@@ -306,8 +309,12 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
                 bad_config = Error{"config", std::string("the config must be a JSON object, got a JSON ") + opt.doc.type_name()};
             if (!bad_config.field.empty()) opt.doc = json::object();
         } else if (a == "--format") {
-            if (!need(opt.format) || (opt.format != "table" && opt.format != "json"))
-                return usage_error("--format must be table or json");
+            if (!need(opt.format) || (opt.format != "table" && opt.format != "json")) {
+                // --format names the output; a weight format typed here (q4_k_m, gptq-int4) is --weights'.
+                const bool weights = !opt.format.empty() && find_weight_format(opt.format) != nullptr;
+                return usage_error("--format must be table or json (the output's format" +
+                                   std::string(weights ? "; the weights' format \"" + opt.format + "\" is --weights" : "") + ")");
+            }
         } else if (a == "-c" || a == "--ctx" || a == "--ctx-size") {
             // llama-server's -c is the context of all slots together; each of the -np slots gets
             // -c / -np (llama_context: n_ctx_seq = n_ctx / n_seq_max), set once every flag is read.
@@ -374,7 +381,10 @@ int parse_flags(int argc, char** argv, int first, Options& opt) {
         } else {
             const FieldDef* field = find_flag_field(a);
             if (!field) return unknown_option(a);
-            if (!need(v)) return usage_error(a + " needs a value");
+            if (!need(v)) {
+                const std::string range = field->kind == FieldKind::Enum ? enum_choices(field->names) : field_range_text(*field);
+                return usage_error(a + " needs a value (" + field->path + (range.empty() ? "" : ": " + range) + ")");
+            }
             Error bad;
             if (!io::check_text(field->path, v, io::kMaxMessageBytes, bad)) return usage_error(bad.message);
             // A text or enum field takes the word as typed (--gpu 4090 is the id "4090", not a number).

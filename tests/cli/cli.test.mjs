@@ -133,6 +133,14 @@ test('usage errors exit 2; a config that is not JSON exits 1', () => {
   assert.equal(run(['--no-such-flag']).code, 2);
   assert.equal(run(['--batch']).code, 2);
   assert.equal(run(['--format', 'xml']).code, 2);
+  // A bad value is one line naming the flag (not the 140 lines of usage after it); a weight format
+  // typed after --format is pointed at --weights.
+  assert.equal(run(['--format', 'xml']).err, 'vramcalc: --format must be table or json (the output\'s format) (vramcalc --help lists every option)\n');
+  assert.equal(run(['--format', 'Q4_K_M']).err,
+    'vramcalc: --format must be table or json (the output\'s format; the weights\' format "Q4_K_M" is --weights) (vramcalc --help lists every option)\n');
+  // A flag at the end without its value names its field and the field's range.
+  assert.equal(run(['--batch']).err, 'vramcalc: --batch needs a value (batch: [1, 1048576] sequences) (vramcalc --help lists every option)\n');
+  assert.equal(run(['--task']).err, 'vramcalc: --task needs a value (task: training, finetune, inference) (vramcalc --help lists every option)\n');
   assert.equal(run(['--config', '/nonexistent/file.json']).code, 2);
   const r = run(['--config', '-'], '{not json');
   assert.equal(r.code, 1);
