@@ -57,7 +57,7 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
     std::string f;
     if (!s.lora) {
         // With ZeRO-3 the count is the GPU's stage and TP slice before sharding; the shards divide it below.
-        f = fnum(parts.stage_params) + (s.in.sharding == Sharding::Zero3 || fsdp_shard_grad_op(s) ? " params before sharding x " : " params on this GPU x ") +
+        f = fnum(parts.stage_params) + (s.in.sharding == Sharding::Zero3 || (fsdp_shard_grad_op(s) && s.dp_shard > 1) ? " params before sharding x " : " params on this GPU x ") +
             fnum(s.weight_bytes) + " B";
         f += s.fp32 ? " (FP32)" : (s.weight_bytes == 4 ? " (FP32 params, mixed precision)" : " (16-bit params)");
     } else {
@@ -326,8 +326,8 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     if (liger_bypasses_head_adapter(s))
         e.notes.push_back("Warning: training.lora.targets names the LM head, but Liger's fused linear cross-entropy (training.liger) "
                           "reads lm_head.weight, which peft's LoRA layer returns as its base layer's weight: the head's adapter never "
-                          "enters the loss, gets no gradient and no optimizer state (counted so; its " + fnum(p.head_adapter_bypassed) +
-                          " params' weights stay). Leave head out of training.lora.targets, or turn training.liger off to train it.");
+                          "enters the loss, gets no gradient and no optimizer state (counted so; its " +
+                          fnum(s.in.lora.rank * (static_cast<double>(s.m.hidden) + s.m.vocab)) + " params' weights stay). Leave head out of training.lora.targets, or turn training.liger off to train it.");
     if (s.adapters_bf16)
         e.notes.push_back(std::string("Adapters in BF16 (training.lora.adapters_bf16 ") + (s.in.lora.adapters_bf16 == Toggle::Auto ? "auto" : "true") +
                           "): TRL's SFTTrainer (0.26 and later) casts a quantized model's trainable parameters to BF16, so their "
