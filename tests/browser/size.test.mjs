@@ -45,7 +45,7 @@
 //    branches against 529,502 B at 0fbac5e, each on its own build: lmoe +2.5 KB, liger (training.liger, its rows, note and
 //    suggestion) +2.3 KB, fsdp (its note) +0.2 KB over liger, gpo (MXFP4_MOE, the needs-RAM line) +0.8 KB, pre (16 presets,
 //    q/k norms) +1.0 KB; merged with the CLI and suggestion fixes: 536,377 B (session 18); branch par (session 19: the EP,
-    SHARD_GRAD_OP and Liger head-adapter notes and formulas) 536,377 -> 537,096 B on its own build; issue 15 asks <= 360 KB);
+//    SHARD_GRAD_OP and Liger head-adapter notes and formulas) 536,377 -> 537,096 B on its own build; issue 15 asks <= 360 KB);
 //  - the single offline file vramcalc.html (the wasm inside, as a string) <= 560.6 KB (559,631 B on branch par; 558,795 B after session 18's merges; 554,172 B on branch lmoe; 551,658 B after session 17's merges; 548,961 B with branch trl's profile, 548,013 B on branch lls, 548,989 B on branch moe, 547,345 B at fa724c9; 547,345 B at 14f8c54 after session 16's merges; 544,847 B on a fresh clone at 1d0e01d;
 //    session 15's branches: +2.1, +2.6, +1.3 and -2.7 KB as above; 539,976 B on main at
 //    d2065eb, 539,406 B on
