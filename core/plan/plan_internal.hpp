@@ -24,6 +24,7 @@ struct PlanModel {
     double trainable_share = 1;    // trainable / all parameters: LoRA reduces and updates its adapters alone
     bool frozen_base = false;      // LoRA / QLoRA: the base's linears compute no weight gradients
     double lora_rank = 0, lora_dense = 0, lora_moe = 0, lora_head = 0;  // adapter weights a token meets (lora_active_params)
+    double lora_merged_up_out = 0, lora_merged_down_in = 0;  // peft target_parameters' merged expert tensors (lora_active_params)
     double gemm_peak = 0, attn_peak = 0;  // FLOP/s
     double hbm = 0;                // bytes/s (datasheet)
     double model_flops_per_token = 0;

@@ -123,6 +123,8 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
         pm.lora_dense = a.dense_layer;
         pm.lora_moe = a.moe_layer;
         pm.lora_head = a.head;
+        pm.lora_merged_up_out = a.merged_up_out;
+        pm.lora_merged_down_in = a.merged_down_in;
     }
     const double bf16 = gpu.bf16_tflops * 1e12;
     pm.attn_peak = prec == TrainPrecision::Fp32 ? bf16 / 2 : bf16;  // FP32 training runs TF32 tensor cores at half rate
@@ -181,7 +183,21 @@ StepTime step_time_for(const PlanModel& pm, const PlanHardware& hw, const PlanCo
     // r x (in + out) FLOPs at the efficiency of their smallest side, the rank; split over TP as their base.
     const double r = std::max(1.0, pm.lora_rank);
     const auto adapter_s = [&](double params) { return params > 0 ? gemm_s(T, r, params / r / tp, pm.gemm_peak, k) : 0.0; };
-    const double lora_dense = adapter_s(pm.lora_dense), lora_moe = adapter_s(pm.lora_moe);
+    const double lora_dense = adapter_s(pm.lora_dense), lora_moe_adapters = adapter_s(pm.lora_moe);
+    // peft's target_parameters merges each MoE layer's adapted expert tensors at every forward, whatever the
+    // tokens (ParamWrapper's parametrization, W + scaling einsum(B, A): peft@5d602fd src/peft/tuners/lora/
+    // layer.py:2436-2460, 2463-2491): per local expert an out x r x in GEMM for each fused tensor, rank-wide
+    // like the adapters', and the sum W + delta read and written once at HBM speed (W, the delta, the merged
+    // weight). Backward computes the gradients of A and B from the merged weight's, two GEMMs of the same
+    // size, and full recomputation merges again: the adapters' passes.
+    double lora_merge = 0;
+    if (pm.moe_layers > 0 && (pm.lora_merged_up_out > 0 || pm.lora_merged_down_in > 0)) {
+        const double local_experts = pm.experts / ep;
+        const double up = pm.lora_merged_up_out / tp, down = pm.lora_merged_down_in / tp;  // ETP = TP splits each expert
+        lora_merge = local_experts * (gemm_s(up, r, pm.h, pm.gemm_peak, k) + gemm_s(pm.h, r, down, pm.gemm_peak, k) +
+                                      3.0 * pm.h * (up + down) * p / hbm);
+    }
+    const double lora_moe = lora_moe_adapters + lora_merge;
 
     // Forward, backward and recomputation of each kind of work (step_passes: a frozen base's
     // linears' backward is one forward, a trained one's two; full recomputation runs the forward

@@ -454,6 +454,11 @@ LoraActiveParams lora_active_params(const ModelSpec& m, const TrainingInputs& in
         a.moe_layer = attention + shared + routed * m.top_k / static_cast<double>(m.experts);
     }
     if (t & kLoraHead) a.head = lora.rank * (static_cast<double>(m.hidden) + m.vocab);
+    if (m.experts > 0 && resolved_expert_adapters(in, m) == ExpertAdapters::TargetParameters) {
+        const double f = m.expert_ffn;
+        a.merged_up_out = (t & (kLoraGate | kLoraUp)) ? (m.mlp != MlpKind::Gelu ? 2 * f : f) : 0;
+        a.merged_down_in = (t & kLoraDown) ? f : 0;
+    }
     return a;
 }
 
@@ -487,6 +492,7 @@ struct StageParams {
     double routed = 0;     // routed experts on the GPU (of linear)
     double layer = 0;      // one (the largest) layer on the GPU
     double lora = 0;       // LoRA adapters
+    double lora_routed = 0;  // of lora: the routed experts' adapters (split by EP x ETP, as their experts)
 };
 
 StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on, bool first, bool last) {
@@ -533,9 +539,16 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     sp.largest_quantized = std::max({attn_matrix / tp, h * f_quantized / tp, (last && s.profile.qlora_quantizes_head) ? sp.head : 0.0});
     if (s.lora) {
         const double r = s.in.lora.rank;
-        sp.lora = (dense_on * lora_layer_params(m, s.in.lora.targets, r, false) +
-                   moe_on * lora_layer_params(m, s.in.lora.targets, r, true, s.expert_adapters)) / tp;
-        if (last && (s.in.lora.targets & kLoraHead)) sp.lora += r * (h + m.vocab) / tp;
+        const unsigned t = s.in.lora.targets;
+        // A routed expert's adapters live with the expert: each rank of an expert-parallel group holds its
+        // E / EP experts (each split over ETP) and their adapters, gradients and optimizer state (torchtune's
+        // LoRAGroupedExperts and peft's ParamWrapper adapters are parameters of the expert module, sharded
+        // with it); attention, dense MLP and shared-expert adapters split over TP as their base matrices.
+        const double moe_routed = lora_layer_params(m, t, r, true, s.expert_adapters) - lora_layer_params(m, t, r, true, ExpertAdapters::None);
+        const double moe_rest = lora_layer_params(m, t, r, true, ExpertAdapters::None);
+        sp.lora_routed = moe_on * moe_routed / (static_cast<double>(s.ep) * s.etp);
+        sp.lora = (dense_on * lora_layer_params(m, t, r, false) + moe_on * moe_rest) / tp + sp.lora_routed;
+        if (last && (t & kLoraHead)) sp.lora += r * (h + m.vocab) / tp;
     }
     return sp;
 }
@@ -602,10 +615,9 @@ MergedExperts merged_experts(const TrainingSetup& s) {
     MergedExperts x;
     if (s.expert_adapters != ExpertAdapters::TargetParameters || s.m.experts == 0) return x;
     const ModelSpec& m = s.m;
-    const unsigned t = s.in.lora.targets;
-    const double h = m.hidden, f = m.expert_ffn;
-    const double up = (t & (kLoraGate | kLoraUp)) ? h * (m.mlp != MlpKind::Gelu ? 2 * f : f) : 0;
-    const double down = (t & kLoraDown) ? f * h : 0;
+    const LoraActiveParams a = lora_active_params(m, s.in);
+    const double h = m.hidden;
+    const double up = a.merged_up_out * h, down = h * a.merged_down_in;
     const double local = m.experts / (static_cast<double>(s.ep) * s.etp);
     x.elements = local * (up + down);
     x.largest = local * std::max(up, down);
@@ -740,7 +752,8 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
             parts.liger_grad_input = tokens * h * s.residual;
             parts.liger_grad_weight = vocab * h * grad_weight_bytes;
             parts.liger_temporaries = std::max(rows * h * logit_bytes, vocab * h * mm);
-            parts.liger_loss_values = tokens * 4;
+            // ... and TRL's token accuracy, one more FP32 value a token (liger_token_accuracy, :88).
+            parts.liger_loss_values = tokens * 4 * (profile.liger_token_accuracy ? 2 : 1);
             // Freed in its forward but the two gradients, which the final norm's backward and the head's
             // AccumulateGrad take before the last checkpointed layer is recomputed.
             a.logits_freed = true;
@@ -834,7 +847,13 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
         parts.stage_experts_unquantized = skipped;
         parts.stage_unquantized = sp.total - quantized;
         weights = quantized * s.quant_bytes + (sp.total - quantized) * s.weight_bytes + sp.lora * s.adapter_bytes;
-        st.trainable = sp.lora;
+        // Liger's fused loss reads lm_head.weight (linkedin/Liger-Kernel@ead96b6 src/liger_kernel/transformers/model/
+        // llama.py:194-201), which peft's LoRA layer returns as its base layer's weight (huggingface/peft@5d602fd
+        // src/peft/tuners/tuners_utils.py:1898-1912): the head's adapter never enters the loss, gets no gradient,
+        // and torch's AdamW makes no state for a parameter whose grad is None. Its weights stay.
+        parts.head_adapter_bypassed = liger_bypasses_head_adapter(s) && last ? s.in.lora.rank * (static_cast<double>(m.hidden) + m.vocab) / s.tp : 0;
+        st.trainable = sp.lora - parts.head_adapter_bypassed;
+        parts.stage_lora_routed = sp.lora_routed;
     }
     const double trainable = st.trainable;
     parts.stage_params = sp.total + sp.lora;
@@ -846,17 +865,20 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
     double routed_share = 0;
     if (m.experts > 0 && sp.total > 0)
         routed_share = std::min(1.0, parts.moe_layers_on * m.experts * s.params.per_expert / (static_cast<double>(s.ep) * s.etp) / sp.total);
-    auto shard = [&](int level) {
+    // A LoRA run's gradients and optimizer state are its adapters': the routed experts' share of those.
+    const double trainable_routed_share = !s.lora ? routed_share : (sp.lora > 0 ? sp.lora_routed / sp.lora : 0);
+    auto shard = [&](int level, double share) {
         if (zero < level) return 1.0;
-        return 1 / ((1 - routed_share) / s.dp_shard + routed_share / s.edp_shard);
+        return 1 / ((1 - share) / s.dp_shard + share / s.edp_shard);
     };
-    const double shard_w = shard(3);
-    st.shard_o = shard(1);
+    // FSDP's SHARD_GRAD_OP (fsdp_shard_grad_op) shards the parameters at rest as ZeRO-3 does.
+    const double shard_w = fsdp_shard_grad_op(s) ? shard(2, routed_share) : shard(3, routed_share);
+    st.shard_o = shard(1, trainable_routed_share);
     // FSDP's no_sync() during gradient accumulation keeps the gradients unsharded until the
     // last micro-batch reduce-scatters them (PyTorch FSDP docs, no_sync: "gradients ...
     // accumulated in unsharded form").
     const bool unsharded_accumulation = (profile.no_sync_accumulation && s.accum > 1) || pp_unsharded(s);
-    st.shard_g = unsharded_accumulation ? 1 : shard(2);
+    st.shard_g = unsharded_accumulation ? 1 : shard(2, trainable_routed_share);
     parts.weights_full = weights;
     out.weights = weights / shard_w;
     // Gradients of the trainable parameters.
@@ -899,16 +921,25 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
 double forward_backward_temporaries(const TrainingSetup& s, const StageParams& sp, bool last, TrainingParts& parts) {
     const ProfileBehaviour& profile = s.profile;
     const double compute_bytes = s.compute_bytes;
-    // FSDP's SHARD_GRAD_OP (zero2 under accelerate) keeps each unit's gathered 16-bit parameters from its
-    // forward to its backward ("does not reshard them after the forward", ShardingStrategy,
-    // https://pytorch.org/docs/stable/fsdp.html): the same 2 B a weight as autocast's copies, kept in their place.
-    const bool copies = s.autocast_active || (s.fsdp_params_16bit && s.in.sharding == Sharding::Zero2);
-    parts.autocast_copies = (copies && profile.autocast_weight_copies && s.in.sharding != Sharding::Zero3) ? sp.linear * 2 : 0;
+    const double gathered_bytes = fsdp_gathered_bytes(s);
+    // Autocast's 16-bit copy of each matmul weight, saved for backward. Under ZeRO-3/FSDP the gathered
+    // parameters are already 16-bit (no copies), except where FSDP gathers FP32 and autocast casts them
+    // (fsdp_gathers_fp32_mixed: Lightning's bf16-mixed), whose copies FSDP's reshard does not free.
+    const bool copies = s.autocast_active && (s.in.sharding != Sharding::Zero3 || gathered_bytes > compute_bytes);
+    parts.autocast_copies = (copies && profile.autocast_weight_copies) ? sp.linear * 2 : 0;
     parts.gather = 0;
-    if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
+    if (fsdp_shard_grad_op(s)) {
+        // SHARD_GRAD_OP keeps every unit's unsharded flat parameter from its forward to its backward
+        // (torch/distributed/fsdp/api.py:43-49): at the start of backward the whole stage is gathered, in
+        // param_dtype (a quantized base in its storage, the adapters as the rest).
+        // On one GPU FSDP runs NO_SHARD: no all-gather, only the param_dtype cast of FP32 parameters.
+        const double quantized = s.lora && s.qlora ? parts.stage_quantized : 0;
+        if (s.dp_shard > 1) parts.gather = (sp.total - quantized + sp.lora) * gathered_bytes + quantized * s.quant_bytes;
+        else if (!s.lora && gathered_bytes != s.weight_bytes) parts.gather = sp.total * gathered_bytes;
+    } else if (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) {
         // With PP some stacks keep the whole stage gathered (pp_keeps_unsharded).
-        parts.gather = (pp_unsharded(s) ? sp.total : profile.prefetch_layers * sp.layer) * compute_bytes;
-        if (last && profile.fsdp_head_gathered && !pp_unsharded(s)) parts.gather += sp.head * (compute_bytes + 4);  // gathered head + its FP32 reduce buffer
+        parts.gather = (pp_unsharded(s) ? sp.total : profile.prefetch_layers * sp.layer) * gathered_bytes;
+        if (last && profile.fsdp_head_gathered && !pp_unsharded(s)) parts.gather += sp.head * (gathered_bytes + 4);  // gathered head + its FP32 reduce buffer
         if (profile.deepspeed_buffers) parts.gather = std::max(parts.gather, s.rt.deepspeed_prefetch_elements * compute_bytes);
     }
     parts.comm_buckets = 0;
@@ -1019,6 +1050,18 @@ double rank_memory(const TrainingSetup& s, const MicroBatchActivations& a, bool 
 
 bool checkpointed_loss(const TrainingSetup& s) {
     return s.profile.loss_chunks_checkpointed && s.profile.loss_chunk_tokens > 0 && s.in.head == OutputHead::LanguageModel;
+}
+
+bool liger_bypasses_head_adapter(const TrainingSetup& s) {
+    return s.lora && s.liger.flce && (s.in.lora.targets & kLoraHead) && s.in.head == OutputHead::LanguageModel;
+}
+
+bool fsdp_shard_grad_op(const TrainingSetup& s) {
+    return s.profile.fsdp_zero2 && s.in.sharding == Sharding::Zero2;
+}
+
+double fsdp_gathered_bytes(const TrainingSetup& s) {
+    return s.mixed && s.profile.fsdp_gathers_fp32_mixed ? 4 : s.compute_bytes;
 }
 
 bool pp_unsharded(const TrainingSetup& s) {

@@ -273,6 +273,12 @@ struct ProfileBehaviour {
     // profiles built on it that load a transformers model; the 2022 stack and the stacks with their own
     // model (torchtitan, Megatron, LitGPT, torchtune) are left as they are.
     bool liger_patches = false;
+    // Under use_liger_kernel the trainer asks Liger's fused loss for each token's accuracy: TRL's SFTTrainer sets
+    // inputs["return_token_accuracy"] = True (huggingface/trl@f2cd577 trl/trainer/sft_trainer.py:1736), and
+    // LigerFusedLinearCrossEntropyFunction allocates `token_accuracy_1d = torch.zeros(BT, dtype=torch.float32)`
+    // beside its loss_1d for the whole forward (linkedin/Liger-Kernel@ead96b6 src/liger_kernel/ops/
+    // fused_linear_cross_entropy.py:86-88): 4 B a token more. The HF Trainer does not ask.
+    bool liger_token_accuracy = false;
     bool hf_attention = true;           // a transformers model whose attn_implementation picks the kernel
                                         // (training.attention fa2 / sdpa-gqa); false: the stack's own attention
     bool fused_qkv = false;             // one QKV projection (one LoRA dropout for q, k, v)
@@ -294,6 +300,22 @@ struct ProfileBehaviour {
     // autocast that still wraps forward (accelerator.py:1818-1829) has nothing to cast. The sharded
     // parameters, gradients and AdamW moments stay FP32 (accelerator.py:1991-2031 upcasts the flat params).
     bool fsdp_params_16bit = false;
+    // training.sharding zero2 is FSDP's SHARD_GRAD_OP (FSDP2: fully_shard(reshard_after_forward=False)), not
+    // DeepSpeed's ZeRO-2: "parameters are sharded outside computation. For the parameters, this strategy
+    // unshards before the forward, does not reshard them after the forward, and only reshards them after the
+    // backward computation" (pytorch/pytorch@0aafd81 torch/distributed/fsdp/api.py:43-49). The parameters at
+    // rest are sharded like ZeRO-3's (FP32 under mixed precision: accelerate upcasts the sharded flat params,
+    // accelerator.py:1991-2031), and the whole stage's gathered parameters, in FSDP's param_dtype, are alive
+    // from the end of forward to the backward. Off for DeepSpeed (ZeRO-2 keeps the 16-bit parameters whole)
+    // and the stacks without FSDP (hf-legacy, Megatron).
+    bool fsdp_zero2 = false;
+    // FSDP's param_dtype under bf16/fp16 mixed precision is FP32: Lightning Fabric's FSDPPrecision builds
+    // MixedPrecision(param_dtype=torch.float32, reduce_dtype=buffer_dtype=bf16) for "bf16-mixed" and
+    // "16-mixed" and runs forward under torch.autocast (Lightning-AI/pytorch-lightning@b89ca6e
+    // src/lightning/fabric/plugins/precision/fsdp.py, mixed_precision_config and forward_context): FSDP
+    // gathers FP32 parameters and autocast casts each matmul's weight to 16 bits, a copy its matmul saves for
+    // backward that FSDP's reshard does not free (under ZeRO-3 too).
+    bool fsdp_gathers_fp32_mixed = false;
     bool autocast_weight_copies = true; // autocast's BF16 copy of each matmul weight lives from forward to backward
     bool autocast_input_copies = true;  // autocast casts a shared input once per projection
     bool grad_fp32_default = false;     // FP32 gradient accumulation buffers by default (BF16 params)
@@ -402,6 +424,11 @@ int gradient_bytes(const TrainingInputs& in, const ProfileBehaviour& profile);
 // on the LM head when it is a target. The step's FLOPs count these (core/plan training_flops_per_token).
 struct LoraActiveParams {
     double dense_layer = 0, moe_layer = 0, head = 0;
+    // peft's target_parameters with its merge (expert_adapters target-parameters): one routed expert's fused
+    // tensors that ParamWrapper merges, W + scaling B A, at every MoE layer's forward, as out x in with the
+    // rank r between: gate_up_proj's out width (2I, or I for a plain MLP; 0 unless gate or up is a target)
+    // over the hidden size, and the hidden size over down_proj's in width (I; 0 unless down is a target).
+    double merged_up_out = 0, merged_down_in = 0;
 };
 LoraActiveParams lora_active_params(const ModelSpec& m, const TrainingInputs& in);
 

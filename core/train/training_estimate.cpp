@@ -57,7 +57,7 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
     std::string f;
     if (!s.lora) {
         // With ZeRO-3 the count is the GPU's stage and TP slice before sharding; the shards divide it below.
-        f = fnum(parts.stage_params) + (s.in.sharding == Sharding::Zero3 ? " params before sharding x " : " params on this GPU x ") +
+        f = fnum(parts.stage_params) + (s.in.sharding == Sharding::Zero3 || (fsdp_shard_grad_op(s) && s.dp_shard > 1) ? " params before sharding x " : " params on this GPU x ") +
             fnum(s.weight_bytes) + " B";
         f += s.fp32 ? " (FP32)" : (s.weight_bytes == 4 ? " (FP32 params, mixed precision)" : " (16-bit params)");
     } else {
@@ -71,6 +71,7 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
                 " adapter params x " + fnum(s.adapter_bytes) + " B";
     }
     if (s.in.sharding == Sharding::Zero3) f += shards(s, "ZeRO-3 shards");
+    if (fsdp_shard_grad_op(s) && s.dp_shard > 1) f += shards(s, "FSDP SHARD_GRAD_OP shards the parameters at rest");
     if (s.in.offload_params) f += "; offloaded to host RAM: 0 on the GPU";
     (void)r;
     return f;
@@ -85,7 +86,11 @@ void add_expert_adapters_note(const TrainingSetup& s, const TrainingParts& p, Es
     const double fused = routed_expert_adapter_params(s, ExpertAdapters::TargetParameters);
     const std::string how = s.in.lora.expert_adapters == ExpertAdapters::Auto ? "auto, profile " + std::string(s.profile.id) : "as set";
     const std::string head = std::string("Routed experts' adapters (training.lora.expert_adapters ") + expert_adapters_name(a) + ", " + how + "): ";
-    const std::string costs = " at " + fnum(per_param) + " B each with gradient and optimizer state";
+    std::string costs = " at " + fnum(per_param) + " B each with gradient and optimizer state";
+    // Expert parallelism: each GPU holds its E / EP experts' adapters (split over ETP), not a TP slice of all.
+    if (a != ExpertAdapters::None && s.ep * s.etp > 1)
+        costs += " (in all; this GPU holds " + fnum(p.stage_lora_routed) + " of them, its " + fnum(s.m.experts / static_cast<double>(s.ep)) +
+                 " experts' (EP " + fnum(s.ep) + (s.etp > 1 ? ", each / ETP " + fnum(s.etp) : "") + ") on its " + fnum(p.moe_layers_on) + " MoE layers)";
     if (a == ExpertAdapters::None) {
         e.notes.push_back(head + "transformers 5 stores the routed experts as fused 3-D nn.Parameters, which peft's target_modules "
                           "(gate_proj, up_proj, down_proj, all-linear) never match, so they get no adapters; the dense MLPs and shared "
@@ -172,7 +177,8 @@ std::string logits_formula(const TrainingSetup& s, const TrainingParts& parts, c
         if (parts.liger_temporaries > 0) f += " + the chunk's temporaries " + bytes_gb(parts.liger_temporaries);
         f += " + the hidden states' gradient " + bytes_gb(parts.liger_grad_input);
         if (parts.liger_grad_weight > 0) f += " + the LM head's gradient " + bytes_gb(parts.liger_grad_weight);
-        f += " + FP32 per-token loss " + bytes_gb(parts.liger_loss_values) + "; the full logits never exist";
+        f += std::string(" + FP32 per-token loss") + (s.profile.liger_token_accuracy ? " and token accuracy (TRL's return_token_accuracy) " : " ") +
+             bytes_gb(parts.liger_loss_values) + "; the full logits never exist";
     } else if (parts.loss_checkpointed) {
         // One chunk's buffers, the head weight's copies, the sorted hidden states (TRL's chunked_nll).
         f += " (one chunk of " + fnum(s.profile.loss_chunk_tokens) + " valid tokens under checkpoint: its logits and FP32 loss)";
@@ -197,7 +203,7 @@ std::string temporary_formula(const TrainingSetup& s, const TrainingParts& parts
         f += std::string(what) + " " + bytes_gb(b);
     };
     add("autocast 16-bit weight copies", parts.autocast_copies);
-    add("ZeRO-3 gathered layers", parts.gather);
+    add(fsdp_shard_grad_op(s) ? "FSDP SHARD_GRAD_OP: the stage's parameters gathered from forward to backward" : "ZeRO-3 gathered layers", parts.gather);
     add("communication buckets", parts.comm_buckets);
     add("QLoRA dequantized weight", parts.dequant);
     add("FP8 weight copies", parts.fp8_copies);
@@ -317,6 +323,11 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           "; set training.loss_chunk_tokens 0 for loss_type \"nll\" (TRL 1.6 and earlier).");
     }
     if (cfg.training.liger) e.notes.push_back(liger_note(cfg, s, r));
+    if (liger_bypasses_head_adapter(s))
+        e.notes.push_back("Warning: training.lora.targets names the LM head, but Liger's fused linear cross-entropy (training.liger) "
+                          "reads lm_head.weight, which peft's LoRA layer returns as its base layer's weight: the head's adapter never "
+                          "enters the loss, gets no gradient and no optimizer state (counted so; its " +
+                          fnum(s.in.lora.rank * (static_cast<double>(s.m.hidden) + s.m.vocab)) + " params' weights stay). Leave head out of training.lora.targets, or turn training.liger off to train it.");
     if (s.adapters_bf16)
         e.notes.push_back(std::string("Adapters in BF16 (training.lora.adapters_bf16 ") + (s.in.lora.adapters_bf16 == Toggle::Auto ? "auto" : "true") +
                           "): TRL's SFTTrainer (0.26 and later) casts a quantized model's trainable parameters to BF16, so their "

@@ -55,6 +55,8 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks =
 struct TrainingParts {
     double stage_params = 0, stage_linear_params = 0, stage_trainable = 0, stage_quantized = 0, stage_unquantized = 0;
     double stage_experts_unquantized = 0;       // of stage_unquantized: routed experts the quantizer skipped
+    double stage_lora_routed = 0;               // of stage_trainable (LoRA): the routed experts' adapters (/ EP x ETP)
+    double head_adapter_bypassed = 0;           // LoRA head adapters Liger's fused loss bypasses (in the weights, not trained)
     double weights_full = 0, grads_full = 0, optimizer_full = 0;
     double opt_per_param = 0;                   // optimizer state bytes per trainable parameter (with master)
     double layer_bytes = 0, moe_layer_bytes = 0, stage_act_one_mb = 0;
@@ -99,6 +101,18 @@ double optimizer_bytes_per_param(const TrainingSetup& s);
 double routed_expert_adapter_params(const TrainingSetup& s, ExpertAdapters a);
 
 TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts);
+
+// A LoRA adapter on the LM head that Liger's fused linear cross-entropy bypasses (training.liger, flce): the
+// loss reads lm_head.weight, the base layer's, so the adapter gets no gradient and no optimizer state.
+bool liger_bypasses_head_adapter(const TrainingSetup& s);
+
+// training.sharding zero2 as FSDP's SHARD_GRAD_OP (ProfileBehaviour::fsdp_zero2): parameters sharded at
+// rest, the whole stage gathered from forward to backward.
+bool fsdp_shard_grad_op(const TrainingSetup& s);
+
+// Bytes of one parameter as ZeRO-3/FSDP gathers it (FSDP's param_dtype): the compute dtype, or FP32 under
+// bf16/fp16 mixed precision where the stack's FSDP policy keeps param_dtype FP32 (fsdp_gathers_fp32_mixed).
+double fsdp_gathered_bytes(const TrainingSetup& s);
 
 // FSDP under pipeline parallelism in a stack that keeps the stage gathered between micro-batches
 // (ProfileBehaviour::pp_keeps_unsharded): gradients unsharded, the whole stage gathered.

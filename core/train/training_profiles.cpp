@@ -32,6 +32,9 @@ ProfileBehaviour hf_trainer() {
     // Its FSDP is accelerate's: MixedPrecision(param_dtype=bf16) from --bf16 (TrainingArguments sets
     // ACCELERATE_MIXED_PRECISION), so FSDP runs compute on 16-bit gathered parameters (ProfileBehaviour).
     p.fsdp_params_16bit = true;
+    // accelerate's FSDP plugin passes sharding_strategy SHARD_GRAD_OP (FSDP1) or reshard_after_forward=False (FSDP2)
+    // for zero2 (huggingface/accelerate@16cb6eb src/accelerate/accelerator.py:1936-1940; commands/to_fsdp2.py:54).
+    p.fsdp_zero2 = true;
     p.id = "hf-trainer";
     p.label = "HF Transformers Trainer (PyTorch 2.x, eager)";
     p.description =
@@ -52,6 +55,7 @@ ProfileBehaviour hf_legacy() {
     p.attention = AttentionKernel::Eager;
     p.liger_patches = false;  // Liger Kernel came in August 2024 (v0.1.0), for transformers 4.4x
     p.fsdp_params_16bit = false;  // PyTorch <= 1.10 had no FSDP (torch.distributed.fsdp came in 1.11)
+    p.fsdp_zero2 = false;         // ... so its ZeRO-2 is DeepSpeed's (16-bit parameters whole)
     // transformers of 2022 had neither flash_attention_2 (4.34, October 2023) nor SDPA's enable_gqa (4.54).
     p.hf_attention = false;
     // transformers 4 kept an MoE's experts as a ModuleList of nn.Linear, which bitsandbytes quantizes
@@ -179,6 +183,7 @@ ProfileBehaviour deepspeed() {
     // _cast_module_mixed_precision; module.bfloat16() before 0.19.2). The 4-bit weights are uint8.
     p.kbit_upcasts_frozen = false;
     p.fsdp_params_16bit = false;  // not FSDP: BF16 params with the FP32 master in the optimizer (below)
+    p.fsdp_zero2 = false;         // ZeRO-2 partitions gradients and optimizer state; the 16-bit parameters stay whole
     p.id = "deepspeed";
     p.label = "DeepSpeed ZeRO (HF model)";
     p.description =
@@ -208,6 +213,8 @@ ProfileBehaviour litgpt() {
     p.lora_skips_fused_experts = false;
     p.liger_patches = false;  // its own model: Liger's patches replace transformers modules
     p.fsdp_params_16bit = false;  // Lightning Fabric's own FSDP precision plugin, not accelerate's policy
+    // ... whose bf16-mixed gathers FP32 parameters under autocast (ProfileBehaviour::fsdp_gathers_fp32_mixed).
+    p.fsdp_gathers_fp32_mixed = true;
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -296,6 +303,7 @@ ProfileBehaviour trl() {
     // SFTConfig (via TRL's _BaseConfig) defaults gradient_checkpointing to True since 0.22
     // (huggingface/trl@35def3e trl/trainer/base_config.py:61-62; sft_config.py:135 lists it).
     p.checkpoints_by_default = true;
+    p.liger_token_accuracy = true;  // sft_trainer.py:1736, return_token_accuracy under use_liger_kernel (ProfileBehaviour)
     p.kbit_checkpointing = false;  // no peft prepare_model_for_kbit_training since 0.26 (below)
     // From 0.26 (PR #4577) SFTTrainer calls neither peft's prepare_model_for_kbit_training nor its own
     // cast: 0.7.5-0.24 cast embedding and head back to BF16 and kept the norms FP32 (trl@9000c02

@@ -281,9 +281,10 @@ test('training.liger: Liger Kernel on the CLI (--set), under trl its loss replac
   assert.equal(off.breakdown.logits_loss, 4096 * 128256 * 12);
   assert.equal(on.breakdown.logits_loss, 67452928);
   assert.ok(on.notes.some((n) => n.includes('apply_liger_kernel_to_llama')), on.notes.join('\n'));
-  // TRL: the same fused loss (loss_type "nll"), and chunked_nll with it refused, naming the field.
+  // TRL: the same fused loss (loss_type "nll") plus the FP32 token accuracy it asks Liger for (4,096 x 4 B), and
+  // chunked_nll with it refused, naming the field.
   const trl = JSON.parse(run([...args, '--set', 'training.liger=true', '--set', 'training.profile="trl"']).out);
-  assert.equal(trl.breakdown.logits_loss, 67452928);
+  assert.equal(trl.breakdown.logits_loss, 67452928 + 4096 * 4);
   const bad = run([...args, '--set', 'training.liger=true', '--set', 'training.profile="trl"', '--set', 'training.loss_chunk_tokens=256']);
   assert.equal(bad.code, 1);
   assert.match(bad.err, /training\.loss_chunk_tokens must be 0 or -1 with training\.liger/);

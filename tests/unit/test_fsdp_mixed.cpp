@@ -108,3 +108,87 @@ TEST_CASE("FSDP under hf-trainer: the estimate says the stream is 16-bit", "[tra
     CHECK(noted(with.value));
     CHECK_FALSE(noted(without.value));
 }
+
+// SHARD_GRAD_OP (training.sharding zero2 / fsdp-shard-grad-op under an FSDP profile): "parameters are sharded
+// outside computation ... does not reshard them after the forward, and only reshards them after the backward"
+// (pytorch/pytorch@0aafd81 torch/distributed/fsdp/api.py:43-49). Llama-3-8B: 8,030,261,248 parameters
+// (32 x 218,103,808 linear + embedding and head 2 x 525,336,576 + norms 266,240).
+constexpr double kLlama3Params = 8030261248.0;
+
+TEST_CASE("FSDP SHARD_GRAD_OP under hf-trainer: FP32 params sharded at rest, the BF16 stage gathered to backward", "[training][fsdp]") {
+    TrainingParts parts;
+    const TrainingResult r = compute_training(setup(llama3("fsdp-shard-grad-op", "none")), &parts);
+    // At rest the FP32 flat parameters are sharded over 4 GPUs: 8,030,261,248 x 4 B / 4 = 8,030,261,248 B
+    // (not 32,121,044,992 B unsharded, the figure before, as DeepSpeed's ZeRO-2 keeps its 16-bit weights).
+    CHECK(r.weights == kLlama3Params * 4 / 4);
+    // Gradients and AdamW's moments sharded as before: 8,030,261,248 x 4 / 4 and x 8 / 4.
+    CHECK(r.gradients == kLlama3Params * 4 / 4);
+    CHECK(r.optimizer == kLlama3Params * 8 / 4);
+    // From the end of forward to the backward every unit's unsharded BF16 flat parameter is alive, the embedding,
+    // norms and head too (the root unit): 8,030,261,248 x 2 B = 16,060,522,496 B; no autocast copies on top.
+    CHECK(parts.gather == kLlama3Params * 2);
+    CHECK(parts.gather == 16060522496.0);
+    CHECK(parts.autocast_copies == 0);
+    // The same run under DeepSpeed's ZeRO-2 keeps its BF16 weights whole: 8,030,261,248 x 2 B, no gather.
+    TrainingParts ds_parts;
+    const TrainingResult ds = compute_training(setup(llama3("zero2", "none", "deepspeed")), &ds_parts);
+    CHECK(ds.weights == kLlama3Params * 2);
+    CHECK(ds_parts.gather == 0);
+    // The estimate's formulas say so.
+    const auto e = estimate(llama3("fsdp-shard-grad-op", "none"));
+    REQUIRE(e.ok);
+    bool weights_sharded = false, gathered = false;
+    for (const auto& c : e.value.components) {
+        if (c.formula.find("FSDP SHARD_GRAD_OP shards the parameters at rest") != std::string::npos) weights_sharded = true;
+        if (c.formula.find("FSDP SHARD_GRAD_OP: the stage's parameters gathered") != std::string::npos) gathered = true;
+    }
+    CHECK(weights_sharded);
+    CHECK(gathered);
+}
+
+TEST_CASE("FSDP SHARD_GRAD_OP: torchtitan gathers BF16, one GPU keeps only the BF16 cast", "[training][fsdp]") {
+    // torchtitan's fully_shard(reshard_after_forward=False): FP32 shards, BF16 gathered (its MixedPrecisionPolicy).
+    TrainingParts tt;
+    const TrainingResult t = compute_training(setup(llama3("zero2", "none", "torchtitan")), &tt);
+    CHECK(t.weights == kLlama3Params * 4 / 4);
+    CHECK(tt.gather == kLlama3Params * 2);
+    // One GPU: FSDP runs NO_SHARD, nothing to gather; accelerate's param_dtype BF16 still casts the FP32 flat
+    // parameters for forward and keeps the cast to backward: 8,030,261,248 x 2 B, the FP32 weights whole.
+    Config one = llama3("fsdp-shard-grad-op", "none");
+    one.gpus = 1;
+    TrainingParts p1;
+    const TrainingResult r1 = compute_training(setup(one), &p1);
+    CHECK(r1.weights == kLlama3Params * 4);
+    CHECK(p1.gather == kLlama3Params * 2);
+}
+
+TEST_CASE("LitGPT's FSDP under bf16-mixed gathers FP32 parameters and autocast copies them", "[training][fsdp]") {
+    // Lightning Fabric's FSDPPrecision("bf16-mixed"): MixedPrecision(param_dtype=torch.float32, reduce_dtype=
+    // buffer_dtype=bf16) and forward under torch.autocast (Lightning-AI/pytorch-lightning@b89ca6e
+    // src/lightning/fabric/plugins/precision/fsdp.py). Llama-3-8B, 4 GPUs, FULL_SHARD (LitGPT's FSDPStrategy default).
+    TrainingParts full;
+    const TrainingSetup s = setup(llama3("fsdp-full-shard", "none", "litgpt"));
+    CHECK(s.autocast_active);
+    CHECK(s.residual == 4);
+    const TrainingResult r = compute_training(s, &full);
+    CHECK(r.weights == kLlama3Params * 4 / 4);
+    // Gathered at 4 B: two layers (current + prefetched) of 218,112,000 params, and the head 525,336,576 x (4 + 4 B
+    // reduce buffer): 1,744,896,000 + 4,202,692,608 = 5,947,588,608 B (2 B a value before: 3,024,420,864 B).
+    CHECK(full.gather == 2 * 218112000.0 * 4 + 525336576.0 * 8);
+    CHECK(full.gather == 5947588608.0);
+    // Autocast's BF16 copy of every matmul weight, saved by its matmul for backward, which FSDP's reshard does not
+    // free: (32 x 218,103,808 + the head 525,336,576) x 2 B = 15,009,316,864 B (0 before).
+    CHECK(full.autocast_copies == (32 * 218103808.0 + 525336576.0) * 2);
+    // bf16-true (LitGPT's default precision): BF16 parameters, gathered in BF16, no autocast.
+    Config true16 = llama3("fsdp-full-shard", "none", "litgpt");
+    true16.training.precision = TrainPrecision::Bf16True;
+    TrainingParts t16;
+    compute_training(setup(true16), &t16);
+    CHECK(t16.gather == 2 * 218112000.0 * 2 + 525336576.0 * 6);
+    CHECK(t16.autocast_copies == 0);
+    // SHARD_GRAD_OP under LitGPT bf16-mixed: the whole FP32 stage gathered, 8,030,261,248 x 4 B, and the copies.
+    TrainingParts go;
+    compute_training(setup(llama3("fsdp-shard-grad-op", "none", "litgpt")), &go);
+    CHECK(go.gather == kLlama3Params * 4);
+    CHECK(go.autocast_copies == full.autocast_copies);
+}

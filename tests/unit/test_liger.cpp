@@ -151,15 +151,44 @@ TEST_CASE("Liger: gpt-oss keeps its own expert activation (swiglu False), norms 
 
 TEST_CASE("Liger under trl: loss_type nll with Liger's fused loss in place of chunked_nll; chunked_nll refused", "[training][liger][trl]") {
     // TRL's loss_type defaults to "nll" under use_liger_kernel, so the model's forward (Liger's lce_forward) computes
-    // the loss: the same bytes as hf-trainer's with Liger.
+    // the loss: hf-trainer's bytes with Liger (67,452,928 B), plus the FP32 token accuracy TRL asks Liger for
+    // (return_token_accuracy, trl@f2cd577 sft_trainer.py:1736; Liger's token_accuracy_1d, one FP32 value a token,
+    // fused_linear_cross_entropy.py:88): 4,096 x 4 = 16,384 B, 67,469,312 B.
     const TrainingResult trl = result(llama("lora", R"(,"liger":true)", "trl"));
-    CHECK(trl.logits_loss == 67452928.0);
+    const TrainingResult hf = result(llama("lora", R"(,"liger":true)"));
+    CHECK(hf.logits_loss == 67452928.0);
+    CHECK(trl.logits_loss == 67452928.0 + 4096 * 4);
+    CHECK(trl.logits_loss == 67469312.0);
     auto bad = training_result(llama("lora", R"(,"liger":true,"loss_chunk_tokens":256)", "trl"));
     REQUIRE_FALSE(bad.ok);
     CHECK(bad.error.field == "training.loss_chunk_tokens");
     CHECK(bad.error.message.find("chunked_nll") != std::string::npos);
     // A head adapter, which chunked_nll refuses, is accepted with Liger (its loss is "nll").
     CHECK(training_result(llama("lora", R"(,"liger":true,"lora":{"targets":["q","v","head"]})", "trl")).ok);
+}
+
+TEST_CASE("Liger bypasses a LoRA adapter on the LM head: no gradient, no optimizer state, a warning", "[training][liger]") {
+    // Liger's fused loss reads lm_head.weight, which peft's LoRA layer returns as its base layer's weight: the head's
+    // adapter, r (h + V) = 16 x (4,096 + 128,256) = 2,117,632 params, never enters the loss. Llama-3.1-8B LoRA (FP32
+    // adapters under autocast): its weights stay (x 4 B), its gradient (x 4 B) and AdamW's moments (x 8 B) go.
+    const double head = 16.0 * (4096 + 128256);
+    REQUIRE(head == 2117632.0);
+    const TrainingResult with = result(llama("lora", R"(,"liger":true,"lora":{"targets":["q","v","head"]})"));
+    const TrainingResult plain = result(llama("lora", R"(,"lora":{"targets":["q","v","head"]})"));
+    const TrainingResult qv = result(llama("lora", R"(,"liger":true,"lora":{"targets":["q","v"]})"));
+    CHECK(with.weights - qv.weights == head * 4);
+    CHECK(with.gradients == qv.gradients);
+    CHECK(with.optimizer == qv.optimizer);
+    CHECK(plain.optimizer - qv.optimizer == head * 8);  // without Liger the adapter trains
+    CHECK(with.params_trainable == plain.params_trainable);  // peft still marks it trainable
+    const auto e = estimate(llama("lora", R"(,"liger":true,"lora":{"targets":["q","v","head"]})"));
+    REQUIRE(e.ok);
+    bool warned = false;
+    for (const std::string& n : e.value.notes)
+        if (n.find("Warning: training.lora.targets names the LM head") != std::string::npos &&
+            n.find("training.liger") != std::string::npos)
+            warned = true;
+    CHECK(warned);
 }
 
 TEST_CASE("Liger: training.liger_chunk_tokens overrides the chunk; the note says what it saved", "[training][liger]") {

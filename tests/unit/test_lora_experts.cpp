@@ -8,6 +8,8 @@
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
+#include "core/plan/plan.hpp"
+#include "plan_helpers.hpp"
 #include "core/train/training.hpp"
 #include "core/train/training_internal.hpp"
 #include "io/config_json.hpp"
@@ -187,4 +189,73 @@ TEST_CASE("expert_adapters travels in the page's link", "[training][lora_experts
     CHECK(back.training.lora.expert_adapters == ExpertAdapters::TargetParameters);
     c.training.lora.expert_adapters = ExpertAdapters::Auto;  // the profile's: not written
     CHECK(encode_fragment(c, UiState{}, default_inputs()).find("expert_adapters") == std::string::npos);
+}
+
+TEST_CASE("Expert parallelism: each GPU holds its experts' adapters, by hand", "[training][lora_experts]") {
+    // Qwen3-30B-A3B LoRA r16 on gate, up and down, per expert: 830,472,192 adapter parameters on the routed
+    // experts (above), nothing else adapted. An adapter lives with its expert, so a GPU of an EP group holds
+    // E / EP experts' adapters: EP 2 -> 415,236,096, EP 4 -> 207,618,048. TP 2 (ETP = TP) splits every expert's
+    // matrices and their adapters in two: 415,236,096 as well. Before, the count was divided by TP alone, so
+    // EP 2 and EP 4 kept all 830,472,192 on every GPU.
+    auto run = [](int gpus, const char* parallel, const char* extra = "") {
+        return result(test::parsed(std::string(R"({"method":"detailed","task":"finetune","gpu":"h100-80gb","model":{"preset":"qwen3-30b-a3b"},)") +
+                                   R"("gpus":)" + std::to_string(gpus) + R"(,"parallel":{)" + parallel + R"(},"batch":1,"seq":2048,)" +
+                                   R"("training":{"finetune":"lora")" + extra +
+                                   R"(,"lora":{"rank":16,"dropout":0,"targets":"gate,up,down","expert_adapters":"per-expert"}}})"));
+    };
+    const TrainingResult ep2 = run(2, R"("ep":2)");
+    const TrainingResult ep4 = run(4, R"("ep":4)");
+    const TrainingResult tp2 = run(2, R"("tp":2)");
+    CHECK(ep2.params_trainable_on_gpu == kQwenPerExpert / 2);
+    CHECK(ep2.params_trainable_on_gpu == 415236096.0);
+    CHECK(ep4.params_trainable_on_gpu == 207618048.0);
+    CHECK(tp2.params_trainable_on_gpu == 415236096.0);
+    // Their FP32 weights, gradients and AdamW moments: 415,236,096 x (4 + 4 + 8) = 6,643,777,536 B under EP 2.
+    CHECK(ep2.gradients == 415236096.0 * 4);
+    CHECK(ep2.optimizer == 415236096.0 * 8);
+    // ZeRO-1 over 4 GPUs with EP 2: the routed experts' state shards over the expert-data-parallel group,
+    // dp x tp / (ep x etp) = 4 / 2 = 2 GPUs: 415,236,096 x 8 B / 2 = 1,660,944,384 B (not / 4).
+    const TrainingResult z1 = run(4, R"("ep":2)", R"(,"sharding":"zero1")");
+    CHECK(z1.params_trainable_on_gpu == 415236096.0);
+    CHECK(z1.optimizer == 415236096.0 * 8 / 2);
+    // target_parameters: 629,145,600 adapters, EP 4 -> 157,286,400 on a GPU.
+    const TrainingResult fused = result(test::parsed(
+        R"({"method":"detailed","task":"finetune","gpu":"h100-80gb","model":{"preset":"qwen3-30b-a3b"},"gpus":4,"parallel":{"ep":4},)"
+        R"("batch":1,"seq":2048,"training":{"finetune":"lora","lora":{"rank":16,"dropout":0,"targets":"gate,up,down","expert_adapters":"target-parameters"}}})"));
+    CHECK(fused.params_trainable_on_gpu == kQwenFused / 4);
+    // The whole model's count is unchanged.
+    CHECK(ep4.params_trainable == kQwenPerExpert);
+}
+
+TEST_CASE("Step time: peft's merge of the experts costs its GEMMs every forward, by hand", "[training][lora_experts][plan]") {
+    // Qwen3-30B-A3B, r 16 on gate, up, down, one 2,048-token sequence on one H100. target_parameters merges each MoE
+    // layer's experts at every forward: per expert gate_up_proj 1,536 x 16 x 2,048 and down_proj 2,048 x 16 x 768,
+    // 2 x 16 x (1,536 x 2,048 + 2,048 x 768) = 150,994,944 FLOPs; x 128 experts = 19,327,352,832 a layer, x 48 layers
+    // = 927,712,935,936 a forward. Backward forms A's and B's gradients from the merged weight's (2 x), no recompute:
+    // 3 x 927,712,935,936 = 2,783,138,807,808 FLOPs a micro-batch more than the same adapters unmerged (Unsloth).
+    // At 50% of the H100's BF16 peak, no shape penalty, HBM passes off (bandwidth 1e12 GB/s).
+    PlanHardware hw = test::node_hardware("h100-80gb", "nvlink4", "ib-ndr400");
+    hw.gpu.bandwidth_gbps = 1e12;
+    const PlanConstants k = test::flops_only_constants();
+    Layout l;
+    l.sharding = Sharding::None;
+    l.recompute = Recompute::None;
+    const double rate = hw.gpu.bf16_tflops * 1e12 * 0.5;
+    const double merge = 3 * 48 * 128 * 2.0 * 16 * (1536 * 2048 + 2048 * 768);
+    REQUIRE(merge == 2783138807808.0);
+    const StepTime merged = step_time(lora("qwen3-30b-a3b", "gate,up,down", "target-parameters"), hw, k, l);
+    const StepTime unmerged = step_time(lora("qwen3-30b-a3b", "gate,up,down", "target-parameters-unmerged"), hw, k, l);
+    CHECK(merged.compute - unmerged.compute == Approx(merge / rate).epsilon(1e-6));
+    // EP 4: a GPU merges its 32 experts, a quarter.
+    Layout ep4 = l;
+    ep4.ep = 4;
+    const StepTime m4 = step_time(lora("qwen3-30b-a3b", "gate,up,down", "target-parameters"), hw, k, ep4);
+    const StepTime u4 = step_time(lora("qwen3-30b-a3b", "gate,up,down", "target-parameters-unmerged"), hw, k, ep4);
+    CHECK(m4.compute - u4.compute == Approx(merge / 4 / rate).epsilon(1e-6));
+    // Per expert (no merge) and full recomputation: full recompute merges again in the recomputed forward (4 x).
+    Layout full = l;
+    full.recompute = Recompute::Full;
+    Config fc = lora("qwen3-30b-a3b", "gate,up,down", "target-parameters", R"(,"recompute":"full")");
+    Config fu = lora("qwen3-30b-a3b", "gate,up,down", "target-parameters-unmerged", R"(,"recompute":"full")");
+    CHECK(step_time(fc, hw, k, full).compute - step_time(fu, hw, k, full).compute == Approx(merge * 4 / 3 / rate).epsilon(1e-6));
 }

@@ -13,6 +13,7 @@
 #include "core/plan/plan.hpp"
 #include "core/text.hpp"
 #include "core/train/training.hpp"
+#include "plan_helpers.hpp"
 
 using namespace vc;
 using Catch::Detail::Approx;
@@ -76,15 +77,7 @@ PlanInputs sixteen_gpus() {
     in.train_tokens = 1e11;
     return in;
 }
-PlanHardware h100() {
-    PlanHardware hw;
-    hw.gpu = *find_gpu("h100-80gb");
-    hw.gemm_share = find_node("h100-80gb")->gemm_share;
-    hw.attention_share = find_node("h100-80gb")->attention_share;
-    hw.intra = *find_fabric("nvlink4");
-    hw.inter = *find_fabric("ib-ndr400");
-    return hw;
-}
+PlanHardware h100() { return test::node_hardware("h100-80gb", "nvlink4", "ib-ndr400"); }
 }  // namespace
 
 TEST_CASE("step time: the pipeline bubble is (p-1)/(v m) of the compute", "[plan]") {
@@ -153,11 +146,7 @@ TEST_CASE("step time: the step's compute is the FLOPs by hand at the GEMM rate, 
     c.training.attention = AttentionKernel::Eager;
     PlanHardware hw = h100();
     hw.gpu.bandwidth_gbps = 1e12;
-    PlanConstants k;
-    k.gemm_half_dim = 0;
-    k.gemm_efficiency_max = 0.5;
-    k.attention_efficiency = 0.5;
-    k.elementwise_passes = 0;
+    const PlanConstants k = test::flops_only_constants();
     const double rate = hw.gpu.bf16_tflops * 1e12 * 0.5, T = 2048;
     for (FinetuneMethod f : {FinetuneMethod::Full, FinetuneMethod::Lora})
         for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {

@@ -138,8 +138,18 @@ TEST_CASE("random valid configs: finite, non-negative, monotone") {
             z.training.sharding = static_cast<Sharding>(static_cast<int>(c.training.sharding) + 1);
             auto rz = training_result(z);
             REQUIRE(rz.ok);
-            CHECK(rz.value.peak_allocated <= r.value.peak_allocated * (1 + kTol));
-            CHECK(rz.value.device_total <= (base + rz.value.gradients) * (1 + kTol));
+            const ProfileBehaviour* pr = find_training_profile(c.training.profile);
+            if (z.training.sharding == Sharding::Zero2 && pr && pr->fsdp_zero2) {
+                // FSDP's SHARD_GRAD_OP shards the parameters at rest but holds the whole stage gathered from
+                // forward to backward (as ZeRO-3 its gathered layers): only the model states never grow (with one
+                // pipeline stage: with more, the gathered stage can make the other stage the worst rank reported).
+                if (c.parallel.pp == 1)
+                    CHECK(rz.value.weights + rz.value.gradients + rz.value.optimizer <=
+                      (r.value.weights + r.value.gradients + r.value.optimizer) * (1 + kTol));
+            } else {
+                CHECK(rz.value.peak_allocated <= r.value.peak_allocated * (1 + kTol));
+                CHECK(rz.value.device_total <= (base + rz.value.gradients) * (1 + kTol));
+            }
         }
         // Full recomputation never costs more than none.
         if (c.training.recompute == Recompute::None) {
