@@ -180,9 +180,13 @@ std::vector<Candidate> inference_candidates(const Config& cfg) {
 }
 
 // The changes among `candidates` that make `cfg` fit: single changes (the largest micro-batch or
-// sequence that fits only), else pairs, the least disruptive first.
-void suggest_from(const Config& cfg, const std::vector<const Candidate*>& candidates, size_t limit, std::vector<Suggestion>& out) {
+// sequence that fits only), else pairs, the least disruptive first. `longer_pairs`: after a shorter
+// sequence that fits alone, the pairs that keep a longer one too (a change that keeps the data with
+// the longest sequence that then fits: full recomputation and 4,096 tokens beside 1,024 alone).
+void suggest_from(const Config& cfg, const std::vector<const Candidate*>& candidates, size_t limit, std::vector<Suggestion>& out,
+                  bool longer_pairs = false) {
     bool batch_found = false, seq_found = false;
+    double seq_alone = 0;  // the longest sequence a single change fits
     for (const Candidate* cand : candidates) {
         if (out.size() >= limit) break;
         const bool is_batch = std::string(cand->id) == "batch_accumulate", is_seq = std::string(cand->id) == "seq_shorter";
@@ -193,9 +197,10 @@ void suggest_from(const Config& cfg, const std::vector<const Candidate*>& candid
         if (!f.ok || !f.within) continue;
         batch_found = batch_found || is_batch;
         seq_found = seq_found || is_seq;
+        if (is_seq) seq_alone = c.run.seq;
         out.push_back({cand->id, cand->label, cand->detail, c, f.total, f.utilization});
     }
-    if (!out.empty()) return;
+    if (!out.empty() && !(longer_pairs && seq_found)) return;
     // No single change is enough: two together, the least disruptive pairs first.
     for (size_t i = 0; i < candidates.size() && out.size() < limit; ++i)
         for (size_t j = i + 1; j < candidates.size() && out.size() < limit; ++j) {
@@ -206,6 +211,7 @@ void suggest_from(const Config& cfg, const std::vector<const Candidate*>& candid
             if (taken) continue;
             Config c = cfg;
             if (!candidates[i]->change(c) || !candidates[j]->change(c)) continue;
+            if (seq_alone > 0 && c.run.seq <= seq_alone) continue;  // no longer than the single change's
             const Fit f = fit_of(c);
             if (!f.ok || !f.within) continue;
             std::string second = candidates[j]->label;
@@ -234,7 +240,7 @@ std::vector<Suggestion> fit_suggestions(const Config& in, size_t limit) {
         if (std::string(cand.id) != "seq_shorter") keeping.push_back(&cand);
     }
     suggest_from(cfg, keeping, limit, out);
-    if (out.empty() && keeping.size() < every.size()) suggest_from(cfg, every, limit, out);
+    if (out.empty() && keeping.size() < every.size()) suggest_from(cfg, every, limit, out, true);
     return out;
 }
 

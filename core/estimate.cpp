@@ -125,7 +125,8 @@ std::string gpu_count_rule(const Config& cfg) {
         return "needed: the fewest of each type at which each GPU is " + target + " (data parallelism grown; TP, PP, CP as set)" + whole;
     if (cfg.inference.engine == Engine::Vllm)
         return "needed: the fewest of each type (tensor parallelism 1, 2, 4, ...) at which vLLM's KV pool, within its gpu_memory_utilization " +
-               num(cfg.inference.vllm.gpu_memory_utilization) + ", holds the sequences (vLLM's own budget, not the target)" + whole;
+               num(cfg.inference.vllm.gpu_memory_utilization) + ", holds the sequences (vLLM's own budget, not the target)" + whole +
+               " (a Mac holds none: vLLM has no Metal backend)";
     return "needed: the fewest of each type (the layers split over them) at which each GPU is " + target +
            (cfg.inference.engine == Engine::LlamaCpp ? " (a Mac: of its GPU working-set limit, and its RAM)" : "") + whole;
 }

@@ -475,7 +475,9 @@ constexpr FieldDef kConfigTable[] = {
         // --- inference.llamacpp --------------------------------------------------------------------
         Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
             "-ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
-        Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch), "-ub: physical batch").range(1, k2p20, "tokens").cli("-ub --ubatch --ubatch-size"),
+        Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch),
+            "-ub: physical batch; 0: unset (llama.cpp's 512; the Ollama profile: Ollama's automatic num_batch); under Ollama it is num_batch (-b and -ub)")
+            .range(0, k2p20, "tokens").cli("-ub --ubatch --ubatch-size"),
         Int("inference.llamacpp.n_batch", AT(inference.llamacpp.n_batch), "-b: logical batch; the compute buffers take min(-ub, -b, context) tokens")
             .range(1, k2p20, "tokens").cli("-b --batch-size"),
         Bool("inference.llamacpp.flash_attn", AT(inference.llamacpp.flash_attn), "-fa: flash attention"),
@@ -620,6 +622,33 @@ constexpr FieldDef kConfigTable[] = {
             "VRAM from which Ollama defaults to ollama_num_ctx_large").off_page(kServingConstants).range(0, 1e6, "GiB"),
         Num("inference.constants.ollama_num_parallel", AT(inference.constants.ollama_num_parallel), "Ollama's default parallel sequences").off_page(kServingConstants)
             .range(1, k2p20, "sequences").whole(),
+        Num("inference.constants.ollama_num_batch", AT(inference.constants.ollama_num_batch),
+            "Ollama's automatic num_batch (-b, -ub) up to ollama_batch_medium_ctx tokens, and the floor of its step down").off_page(kServingConstants)
+            .range(1, k2p20, "tokens").whole(),
+        Num("inference.constants.ollama_num_batch_medium", AT(inference.constants.ollama_num_batch_medium),
+            "Ollama's automatic num_batch above ollama_batch_medium_ctx tokens (num_ctx x parallel)").off_page(kServingConstants).range(1, k2p20, "tokens").whole(),
+        Num("inference.constants.ollama_num_batch_large", AT(inference.constants.ollama_num_batch_large),
+            "Ollama's automatic num_batch above ollama_batch_large_ctx tokens").off_page(kServingConstants).range(1, k2p20, "tokens").whole(),
+        Num("inference.constants.ollama_num_batch_constrained", AT(inference.constants.ollama_num_batch_constrained),
+            "Ollama's num_batch with flash attention off on a CUDA card of at most ollama_batch_constrained_gib, above ollama_batch_medium_ctx tokens")
+            .off_page(kServingConstants).range(1, k2p20, "tokens").whole(),
+        Num("inference.constants.ollama_batch_medium_ctx", AT(inference.constants.ollama_batch_medium_ctx),
+            "num_ctx x parallel above which Ollama starts at ollama_num_batch_medium").off_page(kServingConstants).range(0, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_batch_large_ctx", AT(inference.constants.ollama_batch_large_ctx),
+            "num_ctx x parallel above which Ollama starts at ollama_num_batch_large").off_page(kServingConstants).range(0, k2p24, "tokens").whole(),
+        Num("inference.constants.ollama_batch_medium_headroom", AT(inference.constants.ollama_batch_medium_headroom),
+            "share of free GPU memory Ollama's prediction may take to keep ollama_num_batch_medium").off_page(kServingConstants).range(0, 1).step(0.05),
+        Num("inference.constants.ollama_batch_large_headroom", AT(inference.constants.ollama_batch_large_headroom),
+            "share of free GPU memory Ollama's prediction may take to keep ollama_num_batch_large").off_page(kServingConstants).range(0, 1).step(0.05),
+        Num("inference.constants.ollama_batch_fit_share", AT(inference.constants.ollama_batch_fit_share),
+            "share of free GPU memory the prediction and the batch's surcharge must stay within").off_page(kServingConstants).range(0, 1).step(0.05),
+        Num("inference.constants.ollama_batch_medium_surcharge_mib", AT(inference.constants.ollama_batch_medium_surcharge_mib),
+            "memory Ollama adds to its prediction for ollama_num_batch_medium").off_page(kServingConstants).range(0, 1e6, "MiB"),
+        Num("inference.constants.ollama_batch_large_surcharge_mib", AT(inference.constants.ollama_batch_large_surcharge_mib),
+            "memory Ollama adds to its prediction for ollama_num_batch_large").off_page(kServingConstants).range(0, 1e6, "MiB"),
+        Num("inference.constants.ollama_batch_constrained_gib", AT(inference.constants.ollama_batch_constrained_gib),
+            "free memory of a CUDA card up to which Ollama takes ollama_num_batch_constrained with flash attention off").off_page(kServingConstants)
+            .range(0, 1e6, "GiB"),
         Num("inference.constants.ollama_fit_target_mib", AT(inference.constants.fit_target_bytes),
             "memory llama-server's --fit leaves free per GPU with -ngl (Ollama's num_gpu) unset (--fit-target; the name is kept from before plain llama-server's fit)").off_page(kServingConstants)
             .range(0, 1e6, "MiB").scaled(kBytesPerMiB).nonnegative(),

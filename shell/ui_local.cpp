@@ -166,8 +166,13 @@ bool llamacpp_rows(App& a, Form& k) {
                            o.n_cpu_moe, shown(Step::Add, "%.0f"));
     if (!o.ollama)  // Ollama's parameters have no -ot
         changed |= override_tensor_row(a, k);
-    changed |= integer(k, {"inference.llamacpp.n_ubatch", "Physical batch (-ub)", "n_ubatch: the compute buffer grows with it."}, o.n_ubatch,
-                       shown(Step::Double, "%.0f", {128, 256, 512, 1024, 2048}));
+    // 0 is -ub unset: llama.cpp's 512, or Ollama's automatic num_batch (the estimate's auto_num_batch).
+    char ub_label[56];
+    if (const Metric* mt = o.ollama ? a.results.estimate.metric("auto_num_batch") : nullptr)
+        std::snprintf(ub_label, sizeof ub_label, "Physical batch (num_batch, 0: auto = %.0f)", mt->value);
+    else std::snprintf(ub_label, sizeof ub_label, o.ollama ? "Physical batch (num_batch, 0: auto)" : "Physical batch (-ub, 0: %d)", kLlamaCppUbatch);
+    changed |= integer(k, {"inference.llamacpp.n_ubatch", ub_label, "n_ubatch: the compute buffer grows with it. Ollama's num_batch sets -b and -ub."}, o.n_ubatch,
+                       shown(Step::Double, "%.0f", {0, 128, 256, 512, 1024, 2048}));
     changed |= integer(k, {"inference.llamacpp.n_batch", "Logical batch (-b)", "n_batch: caps the physical batch (-ub) the compute buffer is sized for."},
                        o.n_batch, shown(Step::Double, "%.0f", {256, 512, 1024, 2048, 4096}));
     changed |= check(k, {"inference.llamacpp.flash_attn", "Flash attention", "-fa: no attention score buffer; a quantized V cache needs it."}, o.flash_attn, "-fa on");

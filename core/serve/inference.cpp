@@ -90,6 +90,18 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_vram_mid_gib", k.ollama_vram_mid_gib},
                         {"inference.constants.ollama_vram_large_gib", k.ollama_vram_large_gib},
                         {"inference.constants.ollama_num_parallel", k.ollama_num_parallel},
+                        {"inference.constants.ollama_num_batch", k.ollama_num_batch},
+                        {"inference.constants.ollama_num_batch_medium", k.ollama_num_batch_medium},
+                        {"inference.constants.ollama_num_batch_large", k.ollama_num_batch_large},
+                        {"inference.constants.ollama_num_batch_constrained", k.ollama_num_batch_constrained},
+                        {"inference.constants.ollama_batch_medium_ctx", k.ollama_batch_medium_ctx},
+                        {"inference.constants.ollama_batch_large_ctx", k.ollama_batch_large_ctx},
+                        {"inference.constants.ollama_batch_medium_headroom", k.ollama_batch_medium_headroom},
+                        {"inference.constants.ollama_batch_large_headroom", k.ollama_batch_large_headroom},
+                        {"inference.constants.ollama_batch_fit_share", k.ollama_batch_fit_share},
+                        {"inference.constants.ollama_batch_medium_surcharge_mib", k.ollama_batch_medium_surcharge_mib},
+                        {"inference.constants.ollama_batch_large_surcharge_mib", k.ollama_batch_large_surcharge_mib},
+                        {"inference.constants.ollama_batch_constrained_gib", k.ollama_batch_constrained_gib},
                         {"inference.constants.ollama_fit_target_mib", k.fit_target_bytes},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
@@ -220,6 +232,14 @@ std::string serving_context_formula(const InferencePlan& p) {
         return std::string("as given (inference.constants.") + (lazy ? "cuda_context_gib)" : "cuda_context_eager_gib)");
     return cuda_context(p.has_gpu ? p.gpu.get() : nullptr, lazy, p.in.constants.cuda_stack_limit_bytes).formula;
 }
+
+// vLLM has no Metal GPU backend: on macOS it builds for the CPU, "VLLM_TARGET_DEVICE is
+// automatically set to cpu, which is currently the only supported device" (vllm-project/vllm
+// docs/getting_started/installation/cpu.apple.inc.md). The vllm-metal plugin (vllm-project/
+// vllm-metal@211a1e4, MLX) sizes its KV pool from Metal's working-set limit instead
+// (vllm_metal/v1/cache_policy.py base_kv_budget_bytes: limit x fraction - model - profile overhead)
+// and loads MLX weights: neither is modelled, so a Mac with the vLLM engine is refused.
+bool vllm_no_metal(const GpuSpec& g) { return gpu_vendor(g) == "apple"; }
 
 // Sets the GPU and what depends on it (the CUDA context, vLLM's budget and KV pool).
 void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
@@ -383,6 +403,10 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     }
     if (in.engine == Engine::Vllm && !plan_gpu(p, start.catalog_gpu))
         return R::failure("gpu", "the vLLM profile sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
+    if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Vllm && vllm_no_metal(*g))
+        return R::failure("inference.engine", "inference.engine \"vllm\" has no Metal backend for the " + (g->name.empty() ? std::string("custom Mac") : g->name) +
+                                                  ": vLLM on macOS runs on the CPU (its only device there), and the vllm-metal plugin (MLX) "
+                                                  "is not modelled; use inference.engine \"llama.cpp\" (Metal) or \"hf\" (PyTorch's MPS)");
 
     // Weights. The vLLM engine shards them by tensor parallelism; the others split layers.
     const bool layer_split = in.engine != Engine::Vllm;
@@ -1129,7 +1153,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                         p.kv.formula + (in.llamacpp.no_kv_offload ? std::string(": -nkvo, all of it in system RAM")
                                                         : p.kv_share < 1 ? " x " + num(p.kv_share) + " on the GPU" : std::string())});
             e.components.push_back({"activations", "Compute buffer", mem.activations,
-                                    "n_ubatch " + num(llamacpp_ubatch(in.llamacpp)) + (in.llamacpp.flash_attn ? ", flash attention" : ", F32 attention scores") +
+                                    "n_ubatch " + num(llamacpp_ubatch(p, c, n)) + (in.llamacpp.flash_attn ? ", flash attention" : ", F32 attention scores") +
                                         ": inputs (KQ mask, hidden state" + (p.n_copies > 1 ? " x " + num(p.n_copies) + " pipeline copies" : std::string()) +
                                         ") + max(attention, FFN, logits) in F32"});
             if (mem.extras > 0)
@@ -1244,6 +1268,29 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                     e.notes.push_back("Started without -c, llama-server would first lower the context from the model's " + count_text(m.context_limit) +
                                       " tokens (no lower than --fit-ctx) and move layers only if that is not enough.");
             }
+            // Ollama's automatic num_batch (-ub unset under the profile): the ubatch the compute buffers take.
+            if (const OllamaBatch ob = ollama_auto_batch(p, c, n); ob.batch > 0) {
+                add_metric(e, "auto_num_batch", "Ollama's automatic num_batch (-b, -ub)", ob.batch, "tokens");
+                const InferenceConstants& k = in.constants;
+                // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
+                char why[400];
+                if (ob.cuda_fa_off)
+                    std::snprintf(why, sizeof why, "flash attention off on a CUDA card, %s tokens of num_ctx x parallel (%d above %s on a card of at most %.0f GiB free)",
+                                  count_text(ob.tokens).c_str(), static_cast<int>(k.ollama_num_batch_constrained), count_text(k.ollama_batch_medium_ctx).c_str(),
+                                  k.ollama_batch_constrained_gib);
+                else if (ob.available <= 0)
+                    std::snprintf(why, sizeof why, "%s tokens of num_ctx x parallel, no GPU memory to step it down by", count_text(ob.tokens).c_str());
+                else
+                    std::snprintf(why, sizeof why, "%s tokens of num_ctx x parallel start it at %d%s; its prediction, the GGUF file %.2f GiB + an F16 KV cache "
+                                  "%.2f GiB, is %.0f%% of the %.2f GiB free (it keeps %d within %.0f%% with %.0f MiB more within %.0f%%, %d within %.0f%% with %.0f MiB more)",
+                                  count_text(ob.tokens).c_str(), ob.start, ob.batch < ob.start ? ", stepped down" : "", bytes_to_gib(p.weights.total),
+                                  bytes_to_gib(ob.predicted - p.weights.total), 100 * ob.predicted / ob.available, bytes_to_gib(ob.available),
+                                  static_cast<int>(k.ollama_num_batch_large), 100 * k.ollama_batch_large_headroom, k.ollama_batch_large_surcharge_mib,
+                                  100 * k.ollama_batch_fit_share, static_cast<int>(k.ollama_num_batch_medium), 100 * k.ollama_batch_medium_headroom,
+                                  k.ollama_batch_medium_surcharge_mib);
+                e.notes.push_back("Ollama's automatic num_batch is " + num(ob.batch) + ", passed to llama-server as -b and -ub (the compute buffer's ubatch): " +
+                                  why + ". Set num_batch (-ub) to pin it.");
+            }
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");
             if (m.experts > 0 || in.llamacpp.no_kv_offload) {
@@ -1325,6 +1372,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
                               "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");
     }
+    if (p.engine == Engine::Vllm)
+        e.notes.push_back("Macs: vLLM has no Metal backend (on macOS it runs on the CPU; the vllm-metal plugin is not modelled), so the "
+                          "GPU table's Mac rows hold nothing; llama.cpp (Metal) or hf (MPS) run there.");
     if (p.kv.replicated && p.engine == Engine::Vllm)
         e.notes.push_back(p.kv.mla ? "MLA: every GPU keeps the whole latent KV cache (it is not split by head)."
                                    : "Fewer KV heads than GPUs: each GPU keeps a copy of one KV head.");
@@ -1345,9 +1395,13 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     CandidatePlans candidates(start, q);
     e.fits.reserve(gpus.size());
     for (const GpuSpec* g : gpus) {
-        set_plan_gpu(q, g);
         GpuFit f;
         f.gpu_id = g->id.empty() ? "custom" : g->id;
+        if (p.engine == Engine::Vllm && vllm_no_metal(*g)) {  // no Metal backend: the row holds nothing
+            e.fits.push_back(std::move(f));
+            continue;
+        }
+        set_plan_gpu(q, g);
         const MemoryAt mg = memory_at(q, c, n);
         f.utilization = mg.total() / q.gpu_capacity;
         f.fits = fits_at(q, c, n, 1.0) && mg.total() <= q.gpu_capacity;

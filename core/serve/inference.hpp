@@ -101,6 +101,31 @@ struct InferenceConstants {
     double ollama_vram_mid_gib = 23;
     double ollama_vram_large_gib = 47;
     double ollama_num_parallel = 1;
+    // Ollama's automatic num_batch (num_batch unset), passed to llama-server as both -b and -ub
+    // (ollama/ollama@b7871fc = v0.32.15: server/sched.go:797-912 automaticGenerationBatch,
+    // llm/llama_server.go:590-591 appendBatchArgs). By num_ctx x parallel: ollama_num_batch up to
+    // ollama_batch_medium_ctx tokens, ollama_num_batch_medium above it, ollama_num_batch_large above
+    // ollama_batch_large_ctx (generationBatchForContext, :859-868); each larger batch stepped down
+    // (2,048 -> 1,024 -> 512, :897-904) unless Ollama's prediction (the GGUF file + an F16 KV cache,
+    // llm/llama_server.go:2681 PredictServerVRAM) stays within ollama_batch_fit_share of the free
+    // memory, within its headroom share (large: ollama_batch_large_headroom, medium:
+    // ollama_batch_medium_headroom, :803-804, :886-895) and leaves the batch's surcharge
+    // (ollama_batch_large_surcharge_mib, ollama_batch_medium_surcharge_mib, :906-912) below the
+    // fit share (generationBatchFits, :870-884). CUDA with flash attention off: ollama_num_batch, or
+    // ollama_num_batch_constrained above ollama_batch_medium_ctx tokens on a CUDA card with at most
+    // ollama_batch_constrained_gib free (:822-857, constrainedCUDAWithoutFlashAttention :843).
+    double ollama_num_batch = 512;               // llamaServerGenerationBatchDefault (:798)
+    double ollama_num_batch_constrained = 256;   // llamaServerGenerationBatchConstrained (:799)
+    double ollama_num_batch_medium = 1024;       // llamaServerGenerationBatchMedium (:800)
+    double ollama_num_batch_large = 2048;        // llamaServerGenerationBatchLarge (:801)
+    double ollama_batch_medium_ctx = 4096;       // generationBatchForContext: "effectiveCtx > 4096" (:863)
+    double ollama_batch_large_ctx = 32768;       // generationBatchForContext: "effectiveCtx > 32768" (:861)
+    double ollama_batch_medium_headroom = 0.75;  // llamaServerGenerationBatchMediumHeadroomPercent = 75 (:803)
+    double ollama_batch_large_headroom = 0.60;   // llamaServerGenerationBatchLargeHeadroomPercent = 60 (:804)
+    double ollama_batch_fit_share = 0.80;        // generationBatchFits: "threshold := availableMemory * 80 / 100" (:875)
+    double ollama_batch_medium_surcharge_mib = 768;   // generationBatchSurcharge: 768 * format.MebiByte (:911)
+    double ollama_batch_large_surcharge_mib = 2048;   // generationBatchSurcharge: 2 * format.GibiByte (:909)
+    double ollama_batch_constrained_gib = 8;     // constrainedCUDAWithoutFlashAttention: "memory <= 8*format.GibiByte" (:855)
     // llama-server's --fit with -ngl unset (plain llama-server, and Ollama v0.32.15, whose
     // llm/llama_server.go passes no -ngl when num_gpu is unset): the memory --fit leaves free on each
     // GPU, --fit-target's default (ggml-org/llama.cpp@001d906:common/common.h fit_params_target =
@@ -215,7 +240,9 @@ struct DraftModel {
 
 struct LlamaCppOptions {
     int n_gpu_layers = -1;   // -1: unset: --fit places the layers (fit), else every layer and the output layer (-ngl 999)
-    int n_ubatch = 512;      // physical batch (llama.cpp default)
+    // -ub: physical batch; 0: unset, llama.cpp's kLlamaCppUbatch, or under the Ollama profile its
+    // automatic num_batch (llamacpp_ubatch). Set under Ollama it is num_batch (-b and -ub).
+    int n_ubatch = 0;
     // -b: logical batch (llama.cpp default 2048). llama_context caps it by the context and the
     // physical batch by it (src/llama-context.cpp: n_batch = min(n_ctx, n_batch); n_ubatch =
     // min(n_batch, n_ubatch)): the graphs are reserved for min(-ub, -b, n_ctx) tokens.

@@ -457,7 +457,58 @@ void llamacpp_set_gpu(InferencePlan& p) {
 }
 
 // [SECTION] buffers -------------------------------------------------------------------------------
-int llamacpp_ubatch(const LlamaCppOptions& o) { return std::min(o.n_ubatch, o.n_batch); }
+OllamaBatch ollama_auto_batch(const InferencePlan& p, double context, double n) {
+    OllamaBatch r;
+    const LlamaCppOptions& o = p.in.llamacpp;
+    if (!o.ollama || o.n_ubatch > 0) return r;  // num_batch given (routes.go usesAutomaticNumBatch)
+    const InferenceConstants& k = p.in.constants;
+    const ModelSpec& m = p.model;
+    // effectiveLlamaServerContext (sched.go:793): num_ctx capped at the trained context, x parallel.
+    r.tokens = (m.context_limit > 0 ? std::min<double>(context, m.context_limit) : context) * std::max(1.0, n);
+    // PredictServerVRAM (llm/llama_server.go:2681): the file's size + 2 (K, V) x layers x the fewest
+    // KV heads x (embedding / heads) x tokens x 2 B (F16), whatever the cache type and head_dim.
+    const double head_dim = m.heads > 0 ? static_cast<double>(m.hidden) / m.heads : 0;
+    r.predicted = p.weights.total + 2.0 * m.layers * std::max(1, m.kv_heads) * head_dim * r.tokens * kF16;
+    // The free memory Ollama places on (sched.go:952 availableMemoryForPlacement): each GPU's free
+    // memory, here its memory (a Mac: the working-set limit) less the CUDA context as for --fit; one
+    // GPU when the prediction fits 80% of one (:1060 bestSingleGPUFit: Ollama then loads on that GPU
+    // alone), else the GPUs together. No GPU: 0, and generationBatchFits keeps any batch.
+    const bool gpu = p.has_gpu && !p.cpu_only;
+    const double free_one = gpu ? std::max(0.0, p.gpu_capacity - p.runtime_gpu) : 0;
+    const int gpus = gpu ? std::max(1, p.n_devices) : 0;
+    r.available = gpus > 1 && r.predicted <= free_one * k.ollama_batch_fit_share ? free_one : free_one * gpus;
+    // CUDA with flash attention off (OLLAMA_FLASH_ATTENTION=0): 512, or 256 above the medium context
+    // on a card with at most 8 GiB (sched.go:823-828), before any prediction.
+    if (gpu && !o.flash_attn && std::string(llamacpp_backend(p)) == "CUDA") {
+        r.cuda_fa_off = true;
+        const bool small = free_one > 0 && free_one <= gib_to_bytes(k.ollama_batch_constrained_gib);
+        r.batch = r.start = static_cast<int>(r.tokens > k.ollama_batch_medium_ctx && small ? k.ollama_num_batch_constrained : k.ollama_num_batch);
+        return r;
+    }
+    const double large = k.ollama_num_batch_large, medium = k.ollama_num_batch_medium, base = k.ollama_num_batch;
+    double batch = r.tokens > k.ollama_batch_large_ctx ? large : r.tokens > k.ollama_batch_medium_ctx ? medium : base;
+    r.start = static_cast<int>(batch);
+    // generationBatchFits (sched.go:870): within 80% of the free memory, within the batch's headroom
+    // share, and the surcharge within what the 80% leaves; else the next lower batch.
+    auto fits = [&](double b) {
+        if (r.predicted <= 0 || r.available <= 0) return true;
+        const double threshold = r.available * k.ollama_batch_fit_share;
+        if (r.predicted > threshold) return false;
+        const double headroom = b >= large ? k.ollama_batch_large_headroom : b >= medium ? k.ollama_batch_medium_headroom : 1.0;
+        if (r.predicted > r.available * headroom) return false;
+        const double surcharge = b >= large ? k.ollama_batch_large_surcharge_mib : b >= medium ? k.ollama_batch_medium_surcharge_mib : 0;
+        return surcharge * kBytesPerMiB <= threshold - r.predicted;
+    };
+    while (batch > base && !fits(batch)) batch = batch > medium ? medium : base;
+    r.batch = static_cast<int>(batch);
+    return r;
+}
+
+int llamacpp_ubatch(const InferencePlan& p, double context, double n) {
+    const LlamaCppOptions& o = p.in.llamacpp;
+    const int ub = o.n_ubatch > 0 ? o.n_ubatch : o.ollama ? ollama_auto_batch(p, context, n).batch : kLlamaCppUbatch;
+    return std::min(ub, o.n_batch);
+}
 
 namespace {
 
@@ -507,7 +558,7 @@ double layer_kv(const InferencePlan& p, const KvLayout& kv, const ModelSpec& m, 
     double bytes = 0;
     for (int gi = 0; gi < kv.group_count; ++gi) {
         const KvGroup& grp = kv.groups[gi];
-        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + llamacpp_ubatch(p.in.llamacpp)) : context;
+        const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + llamacpp_ubatch(p, context, n)) : context;
         bytes += grp.bytes_per_token * std::ceil(n * per_seq / pad) * pad;
     }
     return m.layers > 0 ? bytes / m.layers : 0;
@@ -583,7 +634,7 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
     // Compute buffers for the worst ubatch against every cell: llama_context reserves its graphs
     // for min(n_ctx, n_ubatch) tokens, n_ubatch already capped by -b (llama-context.cpp sched_reserve).
     const GraphShape shape = graph_shape(m);
-    const double ub = std::min<double>(llamacpp_ubatch(o), n * context);
+    const double ub = std::min<double>(llamacpp_ubatch(p, context, n), n * context);
     const double n_kv = kv_cells(p, context, n);
     const double copies = unified ? 0 : p.n_copies;
     for (int d = 0; d < nd; ++d) {
@@ -729,7 +780,7 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     t.decode_memory_s = gpu_s + host_read / host_bandwidth(p);
     // Prompt batches of 32+ tokens run CPU-resident weights on the GPU: each ubatch copies them.
     if (nd > 0 && !(p.has_gpu && p.gpu->unified) && host_layer_weights > 0 && prompt >= 32)
-        t.prefill_extra_s = std::ceil(prompt / llamacpp_ubatch(p.in.llamacpp)) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
+        t.prefill_extra_s = std::ceil(prompt / llamacpp_ubatch(p, context, n)) * host_layer_weights / (p.in.constants.pcie_gbps * 1e9);
     return t;
 }
 
@@ -830,7 +881,11 @@ std::string launch_command(const InferencePlan& p) {
         if (ctk != "f16") s += " OLLAMA_KV_CACHE_TYPE=" + ctk;
         s += " ollama serve; PARAMETER num_ctx " + num_plain(in.context);
         if (p.auto_gpu_layers < 0) s += "; PARAMETER num_gpu " + num_plain(ngl);  // automatic: llama-server's --fit chooses it
-        if (llamacpp_ubatch(o) != 512) s += "; PARAMETER num_batch " + num_plain(llamacpp_ubatch(o));
+        // num_batch given: Ollama passes it as -b and -ub (any value, 512 too, turns the automatic
+        // batch off); unset: Ollama chooses it, and the command says what it passes (a comment).
+        const int ub = llamacpp_ubatch(p, in.context, in.concurrency);
+        if (o.n_ubatch > 0) s += "; PARAMETER num_batch " + num_plain(ub);
+        else s += "  # automatic num_batch " + num_plain(ub) + ": llama-server -b " + num_plain(ub) + " -ub " + num_plain(ub);
         return s;
     }
     std::string s = "llama-server -m " + gguf_name(p) + " -c " + ctx_total(p);
@@ -843,7 +898,7 @@ std::string launch_command(const InferencePlan& p) {
     s += std::string(" -fa ") + (o.flash_attn ? "on" : "off");
     if (ctk != "f16") s += " -ctk " + ctk;
     if (ctv != "f16") s += " -ctv " + ctv;
-    if (o.n_ubatch != 512) s += " -ub " + num_plain(o.n_ubatch);
+    if (o.n_ubatch > 0 && o.n_ubatch != kLlamaCppUbatch) s += " -ub " + num_plain(o.n_ubatch);
     if (o.n_batch != 2048) s += " -b " + num_plain(o.n_batch);
     // -ot before --n-cpu-moe: llama.cpp keeps the overrides in command-line order, first match wins.
     if (!o.override_tensor.empty()) s += " -ot " + shell_quote(o.override_tensor);

@@ -36,9 +36,26 @@ struct LlamaCppBuffers {
 // chosen device or nullptr; errors name the config field.
 bool llamacpp_setup(InferencePlan& p, Error& err);
 
-// The physical batch llama.cpp builds its graphs for: -ub capped by -b (llama_context: n_ubatch =
-// min(n_batch, n_ubatch)); the buffers cap it by the context too.
-int llamacpp_ubatch(const LlamaCppOptions& o);
+// llama.cpp's physical batch with -ub unset (ggml-org/llama.cpp@001d906 common/common.h:
+// n_ubatch = 512, "physical batch size for prompt processing").
+constexpr int kLlamaCppUbatch = 512;
+
+// Ollama's automatic num_batch (ollama/ollama@b7871fc server/sched.go:822 automaticGenerationBatch;
+// constants and rules in InferenceConstants), for `n` slots of `context` tokens on the plan's GPUs.
+struct OllamaBatch {
+    int batch = 0;            // what Ollama passes as -b and -ub; 0: not automatic (not the profile, or -ub given)
+    int start = 0;            // the batch for num_ctx x parallel before any step down
+    double tokens = 0;        // num_ctx (at most the trained context) x parallel
+    double predicted = 0;     // Ollama's prediction: the GGUF file's bytes + an F16 KV cache of `tokens`
+    double available = 0;     // the free memory of the GPUs Ollama places on (0: none, no step down)
+    bool cuda_fa_off = false; // CUDA with flash attention off: the fixed 512 / 256 rule, no prediction
+};
+OllamaBatch ollama_auto_batch(const InferencePlan& p, double context, double n);
+
+// The physical batch llama.cpp builds its graphs for at `n` slots of `context` tokens: -ub (unset:
+// kLlamaCppUbatch; under the Ollama profile its automatic num_batch) capped by -b (llama_context:
+// n_ubatch = min(n_batch, n_ubatch)); the buffers cap it by the context too.
+int llamacpp_ubatch(const InferencePlan& p, double context, double n);
 
 // Every device's buffers with `n` slots (-np) of `context` tokens each (-c = n x context).
 LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double n);

@@ -178,7 +178,8 @@ test('projector and Ollama profile picked on the page; the link reads back to th
     // Ollama runs no draft model: the combo goes (as -nkvo's and -ot's rows do).
     assert.equal((await v.hook('widgets'))['inference.llamacpp.draft.preset'], undefined, 'no draft combo under Ollama');
     assert.equal(s.inputs.inference.context, 32768, 'Ollama\'s num_ctx on a 24 GB card');
-    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 31');
+    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 31' +
+        '  # automatic num_batch 512: llama-server -b 512 -ub 512');
     await v.inView('inference.host.ram_gib/inc');
     await v.click('inference.host.ram_gib/inc');
     s = await v.state();
@@ -258,6 +259,18 @@ test('a Mac is one machine on the page: its GPU table row says which Mac would h
     assert.deepEqual(consoleErrors, []);
 });
 
+test('vLLM on a Mac on the page: the engine row shows why (no Metal backend); llama.cpp on the same Mac gives a result', async () => {
+    const [p, w] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-8b&gpu=apple-m4-max-128gb&inference.engine=vllm');
+    const s = await w.state();
+    assert.equal(s.error.field, 'inference.engine');
+    assert.match(s.error.message, /^inference\.engine "vllm" has no Metal backend for the Apple M4 Max 128GB/);
+    await p.close();
+    const [q, x] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-8b&gpu=apple-m4-max-128gb&inference.engine=llama.cpp');
+    assert.equal((await x.state()).error, null);
+    await q.close();
+    assert.deepEqual(consoleErrors, []);
+});
+
 // Llama-3.1-70B Q4_K_M on one RTX 4090 under llama.cpp: the CLI's JSON for `flags`, and the page
 // opened on the link with `query` added, its state checked against the CLI's devices.
 const cli70b = (flags) => JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b',
@@ -274,11 +287,14 @@ async function open70b(query, flags) {
 test('Ollama without num_gpu on the page: the layers its --fit puts on the GPU, in the -ngl row\'s label, the CLI\'s buffers', async () => {
     // Llama-3.1-70B Q4_K_M on one RTX 4090 at Ollama's 32,768 tokens: 35 of 80 layers (tests/unit/test_llamacpp.cpp).
     const [p, w, s] = await open70b('&inference.context=32768&inference.llamacpp.profile=ollama', ['--profile', 'ollama']);
-    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
+    assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
+        '  # automatic num_batch 512: llama-server -b 512 -ub 512');
     assert.equal(s.result.devices[0].kv_bytes / MiB, 35 * 128);
     await w.inView('inference.llamacpp.n_gpu_layers');
     const labels = await p.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
     assert.ok(labels.includes('GPU layers (num_gpu, -1: auto = 35)'), labels.join(' | '));
+    // -ub unset: Ollama's automatic num_batch in the row's label (512: the 70B's file is over 75% of the card).
+    assert.ok(labels.includes('Physical batch (num_batch, 0: auto = 512)'), labels.join(' | '));
     await p.close();
     assert.deepEqual(consoleErrors, []);
 });

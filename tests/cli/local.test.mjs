@@ -127,16 +127,17 @@ test('-ts 3,1 over two RTX 4090s: layers split 3:1, the three model buffers add 
 
 test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), one request, flash attention as llama.cpp\'s auto', () => {
   const j = json([...BASE, '-ngl', '30', '--profile', 'ollama']);
-  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 30');
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 30' +
+    '  # automatic num_batch 512: llama-server -b 512 -ub 512');
   assert.equal(mib(j.devices[0], 'kv'), 1920);  // 30 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
   // Below 23 GiB of VRAM: 4,096 tokens (an 8 GB card); 48 GB: 262,144, capped at Qwen3-30B-A3B's 40,960.
   const small = json([...BASE, '--gpu', 'rtx-4060-8gb', '-ngl', '30', '--profile', 'ollama']);
   assert.match(small.launch_command, /PARAMETER num_ctx 4096;/);
   const large = json([...BASE, '--gpu', 'rtx-a6000-48gb', '--profile', 'ollama']);
-  assert.match(large.launch_command, /PARAMETER num_ctx 40960$/);  // num_gpu left to Ollama
+  assert.match(large.launch_command, /PARAMETER num_ctx 40960  # automatic num_batch 2048: llama-server -b 2048 -ub 2048$/);  // num_gpu left to Ollama
   // A context given (-c) is kept; OLLAMA_FLASH_ATTENTION=0 is -fa off.
   const given = json([...BASE, '-c', '8192', '-fa', 'off', '--profile', 'ollama']);
-  assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192$/);
+  assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192  # automatic num_batch 512: /);
 });
 
 test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server --fit) puts 35 of Llama-3.1-70B\'s 80 layers on an RTX 4090', () => {
@@ -147,7 +148,8 @@ test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server -
   const j = json(A);
   assert.equal(j.metrics.auto_gpu_layers.value, 35);
   assert.equal(j.metrics.gpu_layers.value, 35);
-  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
+    '  # automatic num_batch 512: llama-server -b 512 -ub 512');
   assert.equal(mib(j.devices[0], 'kv'), 35 * 128);
   assert.equal(mib(j.devices[1], 'kv'), 45 * 128);
   assert.ok(j.notes.includes('Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); ' +
@@ -156,11 +158,53 @@ test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server -
   assert.equal(own.fits, true);
   // The table says it too; a stated -ngl (num_gpu) wins and is printed; the margin is a constant.
   assert.match(run(A).out, /Note: Ollama puts 35 of 80 layers on the GPU/);
-  assert.match(json([...A, '-ngl', '30']).launch_command, /; PARAMETER num_gpu 30$/);
+  assert.match(json([...A, '-ngl', '30']).launch_command, /; PARAMETER num_gpu 30  # automatic num_batch 512: /);
   assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 33);
   const bad = run([...A, '--set', 'inference.constants.ollama_fit_target_mib=-1']);
   assert.equal(bad.code, 1);
   assert.match(bad.err, /inference\.constants\.ollama_fit_target_mib/);
+});
+
+test('--profile ollama without -ub: Ollama\'s automatic num_batch for Llama-3.1-8B, 1,024 at -c 8192 and 2,048 at 65,536 on an RTX 4090, 512 on 8 GB', () => {
+  // Ollama's prediction: the GGUF file (4,912,898,048 B) + 131,072 B of F16 KV per token; the RTX 4090
+  // has 24,564 - 465.45 = 24,098.55 MiB free. 8,192 tokens: 5,709.34 MiB, within 75% with 768 MiB more
+  // within 80%: 1,024. 65,536 tokens: 12,877.34 MiB, within 60% with 2 GiB more within 80%: 2,048.
+  const A = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama'];
+  const j = json([...A, '--gpu', 'rtx-4090-24gb', '-c', '8192']);
+  assert.equal(j.metrics.auto_num_batch.value, 1024);
+  assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 8192' +
+    '  # automatic num_batch 1024: llama-server -b 1024 -ub 1024');
+  assert.equal(mib(j.devices[0], 'compute'), 517);  // (128,256 + 4,096) x 1,024 x 4 B of F32 logits
+  assert.ok(j.notes.some((n) => n.startsWith('Ollama\'s automatic num_batch is 1024, passed to llama-server as -b and -ub')), j.notes.join('\n'));
+  const long = json([...A, '--gpu', 'rtx-4090-24gb', '-c', '65536']);
+  assert.equal(long.metrics.auto_num_batch.value, 2048);
+  assert.equal(mib(long.devices[0], 'compute'), 1088);  // masks 512 + 256, hidden 32, FFN 288 MiB at 2,048 tokens
+  // 8 GB: 7.84 GiB free; 5,709.34 MiB + 768 MiB is over 80% (6,423.28 MiB): 512; flash attention off: 256.
+  assert.equal(json([...A, '--gpu', 'rtx-4060-8gb', '-c', '8192']).metrics.auto_num_batch.value, 512);
+  assert.equal(json([...A, '--gpu', 'rtx-4060-8gb', '-c', '8192', '-fa', 'off']).metrics.auto_num_batch.value, 256);
+  // -ub given is num_batch: kept, printed, no automatic metric; a constant changes the rule.
+  const pinned = json([...A, '--gpu', 'rtx-4090-24gb', '-c', '65536', '-ub', '512']);
+  assert.equal(pinned.metrics.auto_num_batch, undefined);
+  assert.match(pinned.launch_command, /; PARAMETER num_batch 512$/);
+  assert.equal(json([...A, '--gpu', 'rtx-4090-24gb', '-c', '65536', '--set', 'inference.constants.ollama_batch_large_headroom=0.5'])
+    .metrics.auto_num_batch.value, 1024);
+  const bad = run([...A, '--gpu', 'rtx-4090-24gb', '--set', 'inference.constants.ollama_batch_fit_share=2']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /inference\.constants\.ollama_batch_fit_share/);
+});
+
+test('vLLM on a Mac is refused naming the engine and the machine; llama.cpp runs there', () => {
+  const r = run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'vllm', '--gpu', 'apple-m4-max-128gb']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /^vramcalc: inference\.engine "vllm" has no Metal backend for the Apple M4 Max 128GB: vLLM on macOS runs on the CPU/);
+  assert.equal(run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'llama.cpp', '--gpu', 'apple-m4-max-128gb']).code, 0);
+  // On an H100 the table's Mac rows hold nothing, and its rule says why.
+  const h = json(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'vllm', '--gpu', 'h100-80gb']);
+  const macs = h.fits.filter((f) => f.gpu.startsWith('apple-'));
+  assert.ok(macs.length > 10);
+  assert.ok(macs.every((f) => !f.fits && f.gpus_needed === 0));
+  assert.match(run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'vllm', '--gpu', 'h100-80gb']).out,
+    /a Mac holds none: vLLM has no Metal backend/);
 });
 
 test('llama-server without -ngl: its default --fit puts 42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at -c 8192; --fit off, --fit-target', () => {

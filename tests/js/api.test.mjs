@@ -547,8 +547,10 @@ test('a custom GPU marked unified is a Mac: the catalog Mac\'s answer with the s
     assert.equal(custom.components.find((c) => c.key === 'runtime').label, 'Metal context');
     const own = custom.fits.find((f) => f.gpu === 'custom');
     assert.deepEqual({ ...own, gpu: 'apple-m4-max-64gb' }, custom.fits.find((f) => f.gpu === 'apple-m4-max-64gb'));
-    // The resolved config carries the flag, as the CLI's --print-config does.
-    assert.equal(vc.resolveConfig({ ...base, inference: { gpu_custom: { memory_gib: 64, unified: true } } }).inference.gpu_custom.unified, true);
+    // The resolved config carries the flag, as the CLI's --print-config does (under llama.cpp: vLLM,
+    // the default engine, has no Metal backend and refuses a Mac).
+    assert.equal(vc.resolveConfig({ ...base, inference: { engine: 'llama.cpp', gpu_custom: { memory_gib: 64, unified: true } } }).inference.gpu_custom.unified, true);
+    assert.equal(vc.resolveConfig({ ...base, inference: { gpu_custom: { memory_gib: 64, unified: true } } }).error.field, 'inference.engine');
     const bad = vc.estimate({ ...base, model: { preset: 'llama-3.1-8bb' } });
     assert.equal(bad.ok, false);
     assert.equal(bad.error.field, 'model.preset');

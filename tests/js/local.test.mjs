@@ -85,11 +85,12 @@ test('estimate(): the Ollama profile takes Ollama\'s num_ctx by the VRAM (4,096 
     const r24 = ollama('rtx-4090-24gb');
     assert.equal(r24.ok, true, JSON.stringify(r24.error));
     // 20.86 GiB with every layer on the GPU leaves --fit's 1 GiB: num_gpu is Ollama's, not printed.
-    assert.equal(r24.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768');
+    assert.equal(r24.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
+        '  # automatic num_batch 512: llama-server -b 512 -ub 512');
     assert.equal(r24.metrics.auto_gpu_layers.value, 49);
     assert.equal(r24.devices[0].kv_bytes / MiB, 3072);  // 48 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
-    assert.match(ollama('rtx-4060-8gb').launch_command, /PARAMETER num_ctx 4096$/);
-    assert.match(ollama('rtx-a6000-48gb').launch_command, /PARAMETER num_ctx 40960$/);  // Qwen3-30B-A3B's window
+    assert.match(ollama('rtx-4060-8gb').launch_command, /PARAMETER num_ctx 4096  # automatic num_batch 512: /);
+    assert.match(ollama('rtx-a6000-48gb').launch_command, /PARAMETER num_ctx 40960  # automatic num_batch 2048: /);  // Qwen3-30B-A3B's window
     assert.deepEqual(r24.devices, cli([...FLAGS.slice(0, 12), '--profile', 'ollama']).devices);
 });
 
@@ -108,6 +109,35 @@ test('estimate(): the Ollama profile without n_gpu_layers puts as many layers on
     const stated = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { profile: 'ollama', n_gpu_layers: 30 } } });
     assert.equal(stated.metrics.gpu_layers.value, 30);
     assert.equal(stated.metrics.auto_gpu_layers, undefined);
+});
+
+test('estimate(): the Ollama profile without n_ubatch takes Ollama\'s automatic num_batch (Llama-3.1-8B: 1,024 at 8,192 tokens on an RTX 4090)', () => {
+    // Ollama's prediction, the GGUF file 4,912,898,048 B + 1 GiB of F16 KV = 5,709.34 MiB, is within 75% of
+    // the card's 24,098.55 MiB free with 768 MiB more within 80%: 1,024 tokens, and the compute buffer's
+    // F32 logits are (128,256 + 4,096) x 1,024 x 4 B = 517 MiB.
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192, llamacpp: { profile: 'ollama' } } };
+    const r = vc.estimate(config);
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.equal(r.metrics.auto_num_batch.value, 1024);
+    assert.equal(r.devices[0].compute_bytes / MiB, 517);
+    assert.match(r.launch_command, /  # automatic num_batch 1024: llama-server -b 1024 -ub 1024$/);
+    assert.deepEqual(r.devices, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb',
+        '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '8192', '--profile', 'ollama']).devices);
+    // n_ubatch given is num_batch; a constant out of range names its field.
+    const pinned = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { profile: 'ollama', n_ubatch: 512 } } });
+    assert.equal(pinned.metrics.auto_num_batch, undefined);
+    assert.equal(pinned.devices[0].compute_bytes / MiB, 258.5);
+    const bad = vc.estimate({ ...config, inference: { ...config.inference, constants: { ollama_batch_large_headroom: 1.5 } } });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.field, 'inference.constants.ollama_batch_large_headroom');
+});
+
+test('estimate(): vLLM on a Mac is an error naming inference.engine (vLLM has no Metal backend)', () => {
+    const r = vc.estimate({ method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'apple-m4-max-128gb', inference: { engine: 'vllm' } });
+    assert.equal(r.ok, false);
+    assert.equal(r.error.field, 'inference.engine');
+    assert.match(r.error.message, /no Metal backend for the Apple M4 Max 128GB/);
 });
 
 test('estimate(): plain llama-server without n_gpu_layers runs its default --fit (42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at 8,192 tokens); fit: false is every layer', () => {

@@ -37,9 +37,9 @@ Estimate run(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a JSON config naming vllm with llama.cpp's and HF's sections set: one note per engine", "[ignored_fields]") {
-    // n_ubatch 512 and flash_attn false... are llama.cpp's defaults: given, but equal to them, not named.
+    // n_batch 2048 is llama.cpp's default: given, but equal to it, not named.
     const auto e = run(R"({"model": {"preset": "llama-3.1-8b"}, "gpu": "rtx-4090-24gb",
-        "inference": {"engine": "vllm", "llamacpp": {"n_gpu_layers": 30, "n_ubatch": 512, "split_mode": "row"},
+        "inference": {"engine": "vllm", "llamacpp": {"n_gpu_layers": 30, "n_batch": 2048, "split_mode": "row"},
                       "hf": {"full_logits": true}}})");
     CHECK(ignored_notes(e) == std::vector<std::string>{
                                   "inference.llamacpp.n_gpu_layers, inference.llamacpp.split_mode are llama.cpp's; inference.engine is vllm: ignored",

@@ -156,7 +156,8 @@ TEST_CASE("solve: most layers, experts on the GPU, best GGUF type; the launch co
     cfg.inference.llamacpp.n_cpu_moe = 4;
     CHECK(launch_command(plan(cfg)) == "llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 16384 -np 2 -ngl 20 -fa on -ctk q8_0 -ctv q8_0 --n-cpu-moe 4");
     cfg.inference.llamacpp.ollama = true;
-    CHECK(launch_command(plan(cfg)) == "OLLAMA_NUM_PARALLEL=2 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 ollama serve; PARAMETER num_ctx 8192; PARAMETER num_gpu 20");
+    CHECK(launch_command(plan(cfg)) == "OLLAMA_NUM_PARALLEL=2 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 ollama serve; PARAMETER num_ctx 8192; PARAMETER num_gpu 20"
+          "  # automatic num_batch 512: llama-server -b 512 -ub 512");
 }
 
 TEST_CASE("-b caps -ub: the compute buffer is reserved for min(-ub, -b, n_ctx) tokens (llama-context.cpp)") {
@@ -642,7 +643,8 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     check_one_gpu(p, 32768, 35, 128, 1088.45, 22788.1);
     CHECK(llamacpp_buffers(p, 32768, 1).gpus[0].model / 35 / 1048576.0 == Approx(491.99).epsilon(1e-4));
     // The launch command leaves num_gpu to Ollama; the estimate says what Ollama does.
-    CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768");
+    CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768"
+          "  # automatic num_batch 512: llama-server -b 512 -ub 512");
     CHECK(note_starts(cfg, "Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); "
                            "the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM."));
     auto e = estimate(cfg);
@@ -661,7 +663,8 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     const InferencePlan stated = plan(cfg);
     CHECK(stated.auto_gpu_layers == -1);
     CHECK(stated.gpu_layers == 40);
-    CHECK(launch_command(stated) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 40");
+    CHECK(launch_command(stated) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 40"
+          "  # automatic num_batch 512: llama-server -b 512 -ub 512");
     // The margin is a constant: 2,048 MiB leaves 22,050.55 MiB, 33 layers (33 x 619.99 + 1,088.45 = 21,548.1).
     cfg.inference.llamacpp.n_gpu_layers = -1;
     cfg.inference.constants.fit_target_bytes = mib_to_bytes(2048);
@@ -784,7 +787,8 @@ TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, th
     const LlamaCppBuffers b = llamacpp_buffers(p, 4096, 1);
     CHECK(b.gpus[0].model / 1048576.0 == Approx(10200.62).epsilon(1e-5));
     CHECK((b.gpus[0].total()) / 1048576.0 == Approx(10885.37).epsilon(1e-5));
-    CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096");
+    CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096"
+          "  # automatic num_batch 512: llama-server -b 512 -ub 512");
     CHECK(note_starts(cfg, "Ollama puts 48 of 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
 }
 

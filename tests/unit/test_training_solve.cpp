@@ -187,18 +187,51 @@ TEST_CASE("fit suggestions: the FP32 cast of a QLoRA base, and shorter sequences
     for (const auto& s : fit_suggestions(trl, 20)) CHECK(s.id.find("frozen_16bit") == std::string::npos);
     // Liger on, 1 x 65,536 tokens: each layer's checkpointed input alone is 65,536 x 4,096 x 4 B (FP32
     // hidden states after peft's cast) = 1.07 GB, x 32 layers: nothing that keeps the data fits, so the
-    // longest halved sequence that does is offered alone, and the next longer one does not fit.
+    // longest halved sequence that does is offered alone, and the next longer one does not fit. Beside
+    // it, the change that keeps a longer sequence: without the cast the checkpointed inputs are 2 B
+    // (16,384 x 4,096 x 2 B = 0.13 GB a layer) and 16,384 tokens fit.
     cfg.value.run.batch = 1;
     cfg.value.run.seq = 65536;
     cfg.value.training.liger = true;
     list = fit_suggestions(cfg.value);
-    REQUIRE(list.size() == 1);
+    REQUIRE(list.size() == 2);
     CHECK(list.front().id == "seq_shorter");
     CHECK(list.front().detail == "seq: 65536 -> 8192");
+    CHECK(list[1].id == "frozen_16bit+seq_shorter");
+    CHECK(list[1].config.run.seq == 16384);
+    CHECK(list[1].total_bytes < 0.75 * 24.0 * 1024 * 1024 * 1024);
     Config longer = cfg.value;
     longer.run.seq = 16384;
     auto e = estimate(longer);
     REQUIRE(e.ok);
     CHECK(e.value.total_bytes > 0.75 * 24.0 * 1024 * 1024 * 1024);
     CHECK(list.front().total_bytes < 0.75 * 24.0 * 1024 * 1024 * 1024);
+}
+
+TEST_CASE("fit suggestions: a shorter sequence alone, and the change that keeps a longer one (torchtune QLoRA 1 x 16,384 on an RTX 4090)", "[advice]") {
+    // Llama-3.1-8B QLoRA under torchtune (recompute auto: none), 1 x 16,384 tokens on an RTX 4090
+    // (target 75% of 24,564 MiB = 19.32 GB): 126.93 GB. Halving the sequence: 2,048 tokens are 21.48 GB
+    // (83.4%: 11.58 GB of activations, 32 layers x 0.36 GB, and 2.63 GB of logits and loss, 2,048 x
+    // 128,256 x 10 B), above the target; 1,024 tokens 13.95 GB (54.2%) fit. With full recomputation
+    // (torchtune's enable_activation_checkpointing) 8,192 tokens are 19.98 GB (77.6%), 4,096 tokens
+    // 13.20 GB (51.2%): the pair keeps four times the tokens and is offered after the single change.
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"finetune","model":{"preset":"llama-3.1-8b"},"gpu":"rtx-4090-24gb",
+        "batch":1,"seq":16384,"training":{"finetune":"qlora","profile":"torchtune"}})");
+    REQUIRE(cfg.ok);
+    const auto list = fit_suggestions(cfg.value);
+    REQUIRE(list.size() == 2);
+    CHECK(list[0].id == "seq_shorter");
+    CHECK(list[0].config.run.seq == 1024);
+    CHECK(list[0].total_bytes / 1e9 == Approx(13.95).epsilon(1e-3));
+    CHECK(list[1].id == "recompute_full+seq_shorter");
+    CHECK(list[1].config.run.seq == 4096);
+    CHECK(list[1].detail == "training.recompute: none -> full; seq: 16384 -> 4096");
+    CHECK(list[1].total_bytes / 1e9 == Approx(13.20).epsilon(1e-3));
+    // 2,048 tokens alone really are above the target (the search's next step after 4,096).
+    Config at2k = cfg.value;
+    at2k.run.seq = 2048;
+    const auto e = estimate(at2k);
+    REQUIRE(e.ok);
+    CHECK(e.value.total_bytes / 1e9 == Approx(21.48).epsilon(1e-3));
+    CHECK(e.value.total_bytes > 0.75 * 24564.0 * 1048576);
 }

@@ -371,7 +371,7 @@ export interface InferenceVllmConfig {
 export interface InferenceLlamacppConfig {
     /** -ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N the last N layers; layers + 1 also the output layer (default -1; [-1, 1048576] layers) */
     n_gpu_layers?: number;
-    /** -ub: physical batch (default 512; [1, 1048576] tokens) */
+    /** -ub: physical batch; 0: unset (llama.cpp's 512; the Ollama profile: Ollama's automatic num_batch); under Ollama it is num_batch (-b and -ub) (default 0; [0, 1048576] tokens) */
     n_ubatch?: number;
     /** -b: logical batch; the compute buffers take min(-ub, -b, context) tokens (default 2048; [1, 1048576] tokens) */
     n_batch?: number;
@@ -495,6 +495,30 @@ export interface InferenceConstantsConfig {
     ollama_vram_large_gib?: number;
     /** Ollama's default parallel sequences (default 1; [1, 1048576] sequences) */
     ollama_num_parallel?: number;
+    /** Ollama's automatic num_batch (-b, -ub) up to ollama_batch_medium_ctx tokens, and the floor of its step down (default 512; [1, 1048576] tokens) */
+    ollama_num_batch?: number;
+    /** Ollama's automatic num_batch above ollama_batch_medium_ctx tokens (num_ctx x parallel) (default 1024; [1, 1048576] tokens) */
+    ollama_num_batch_medium?: number;
+    /** Ollama's automatic num_batch above ollama_batch_large_ctx tokens (default 2048; [1, 1048576] tokens) */
+    ollama_num_batch_large?: number;
+    /** Ollama's num_batch with flash attention off on a CUDA card of at most ollama_batch_constrained_gib, above ollama_batch_medium_ctx tokens (default 256; [1, 1048576] tokens) */
+    ollama_num_batch_constrained?: number;
+    /** num_ctx x parallel above which Ollama starts at ollama_num_batch_medium (default 4096; [0, 16777216] tokens) */
+    ollama_batch_medium_ctx?: number;
+    /** num_ctx x parallel above which Ollama starts at ollama_num_batch_large (default 32768; [0, 16777216] tokens) */
+    ollama_batch_large_ctx?: number;
+    /** share of free GPU memory Ollama's prediction may take to keep ollama_num_batch_medium (default 0.75; [0, 1]) */
+    ollama_batch_medium_headroom?: number;
+    /** share of free GPU memory Ollama's prediction may take to keep ollama_num_batch_large (default 0.6; [0, 1]) */
+    ollama_batch_large_headroom?: number;
+    /** share of free GPU memory the prediction and the batch's surcharge must stay within (default 0.8; [0, 1]) */
+    ollama_batch_fit_share?: number;
+    /** memory Ollama adds to its prediction for ollama_num_batch_medium (default 768; [0, 1000000] MiB) */
+    ollama_batch_medium_surcharge_mib?: number;
+    /** memory Ollama adds to its prediction for ollama_num_batch_large (default 2048; [0, 1000000] MiB) */
+    ollama_batch_large_surcharge_mib?: number;
+    /** free memory of a CUDA card up to which Ollama takes ollama_num_batch_constrained with flash attention off (default 8; [0, 1000000] GiB) */
+    ollama_batch_constrained_gib?: number;
     /** memory llama-server's --fit leaves free per GPU with -ngl (Ollama's num_gpu) unset (--fit-target; the name is kept from before plain llama-server's fit) (default 1024; [0, 1000000] MiB) */
     ollama_fit_target_mib?: number;
     /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
