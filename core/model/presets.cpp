@@ -274,7 +274,8 @@ constexpr ContextWindow kContextWindows[] = {
     // TinyLlama/TinyLlama-1.1B 2048.
     {"tinyllama-1.1b", 2048},
     // mistralai: Mistral-7B-v0.1 and v0.3, Mixtral-8x7B-v0.1 32768; Mixtral-8x22B-v0.1 65536;
-    // Mistral-Nemo-Base-2407 128000, the card's 128k (Mistral-Nemo-Instruct-2407's config says 1024000);
+    // Mistral-Nemo-Base-2407 128000, the cards' "trained with a 128k context window" (Mistral-Nemo-Instruct-2407's
+    // config says 1024000, a RoPE table's size: its GGUF's llama.context_length, ollama/ollama#8277);
     // Mistral-Small-3.1-24B-Instruct-2503 text_config 131072 (3.0's 2501: 32768).
     {"mistral-7b-v0.1", 32768}, {"mistral-7b-v0.3", 32768}, {"mixtral-8x7b", 32768}, {"mixtral-8x22b", 65536},
     {"mistral-nemo-12b", 128000}, {"mistral-small-24b", 131072},
@@ -328,6 +329,18 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"deepseek-v3", "bf16"}, {"deepseek-v2", "bf16"},
     // bigcode/starcoder "float32". GPT-2 XL, BERT-large and gpt-oss-20b state none.
     {"starcoder", "fp32"},
+    // Copies that keep the checkpoint's config whole: Qwen/Qwen3-4B (4.51.2), Qwen3-14B and Qwen3-32B (4.51.0),
+    // Qwen2.5-3B (4.40.1), Qwen2.5-14B and 32B (4.43.1), meta-llama/Llama-3.2-3B (4.45.0.dev0) "bfloat16"
+    // (citsjtu2020/LLM-Prof@8434c8d:sglang/Model_Config.md).
+    {"qwen3-4b", "bf16"}, {"qwen3-14b", "bf16"}, {"qwen3-32b", "bf16"}, {"qwen2.5-3b", "bf16"}, {"qwen2.5-14b", "bf16"},
+    {"qwen2.5-32b", "bf16"}, {"llama-3.2-3b", "bf16"},
+    // The Hub's config.json of each (huggingface.co/ID/blob/main/config.json) "bfloat16": meta-llama/Llama-3.3-70B-Instruct;
+    // mistralai/Mistral-Nemo-Instruct-2407, Mistral-Small-3.1-24B-Instruct-2503;
+    // Qwen/Qwen3-1.7B, Qwen3-235B-A22B; google/gemma-3-12b-it, gemma-3-27b-it; microsoft/Phi-4-mini-instruct;
+    // deepseek-ai/DeepSeek-R1 and moonshotai/Kimi-K2-Instruct (both store FP8 weights: quantization_config).
+    {"llama-3.3-70b", "bf16"}, {"mistral-nemo-12b", "bf16"}, {"mistral-small-24b", "bf16"},
+    {"qwen3-1.7b", "bf16"}, {"qwen3-235b-a22b", "bf16"}, {"gemma-3-12b", "bf16"}, {"gemma-3-27b", "bf16"},
+    {"phi-4-mini", "bf16"}, {"deepseek-r1", "bf16"}, {"kimi-k2", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {
