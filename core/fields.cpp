@@ -278,6 +278,9 @@ constexpr FieldDef kConfigTable[] = {
         Int("model.shared_experts", AT(model.shared_experts), "experts every token uses").range(0, k2p16),
         Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20).step(64),
         Int("model.dense_layers", AT(model.dense_layers), "leading layers with a dense MLP instead of experts").accepts("[0, model.layers]"),
+        Int("model.moe_every", AT(model.moe_every),
+            "after the dense layers, every n-th layer has the experts and the others a dense MLP (Llama-4 Maverick: 2)")
+            .off_page(kFamilyDetails).accepts("[1, model.layers]").omit_default(),
         Int("model.q_lora_rank", AT(model.q_lora_rank), "multi-head latent attention: query rank (0: a plain q projection)").off_page(kFamilyDetails).range(0, k2p20),
         Int("model.kv_lora_rank", AT(model.kv_lora_rank), "multi-head latent attention: the KV latent per token (0: off)").range(0, k2p20).step(64),
         Int("model.qk_rope_head_dim", AT(model.qk_rope_head_dim), "MLA: rotary part of a query/key head").off_page(kFamilyDetails).range(0, k2p20),
@@ -287,6 +290,10 @@ constexpr FieldDef kConfigTable[] = {
             .range(0, 1073741824.0, "tokens"),
         Int("model.global_every", AT(model.global_every), "every n-th layer attends globally (0: every layer uses the window)").off_page(kFamilyDetails)
             .accepts("[0, model.layers]"),
+        Bool("model.chunked", AT(model.chunked),
+             "the local layers attend within fixed chunks of sliding_window tokens (Llama 4), not a sliding window; "
+             "the engines cache the same")
+            .off_page(kFamilyDetails).omit_default(),
         Num("model.params_b", AT(model.params_override_b), "a parameter count in billions; alone, the architecture is filled from "
                                                             "typical ratios").off_page(kSameCount).range(0, 1e5, "billion").hand(),
         Int("model.norms_per_layer", AT(model.norms_per_layer), "2; 1 for a parallel attention/MLP block, 4 for Gemma-2").off_page(kFamilyDetails).range(0, 8),
@@ -507,7 +514,7 @@ constexpr FieldDef kConfigTable[] = {
             .omit_default().cli("--profile"),
 
         // --- inference.llamacpp.mmproj -------------------------------------------------------------
-        Text("inference.llamacpp.mmproj.preset", AT(inference.llamacpp.mmproj.preset), "clip-vit-l-14-336 or siglip-so400m-896 (fills the rest)")
+        Text("inference.llamacpp.mmproj.preset", AT(inference.llamacpp.mmproj.preset), "clip-vit-l-14-336, siglip-so400m-896 or llama4-vit-336 (fills the rest)")
             .def("none").omit_default().cli("--mmproj"),
         Num("inference.llamacpp.mmproj.params_m", AT(inference.llamacpp.mmproj.params), "encoder and projector parameters").off_page(kProjectorDetails)
             .range(0, 1e6, "million").scaled(1e6).omit_default(),

@@ -430,6 +430,10 @@ void read_model(ModelImport& r, const Header& h) {
         take(r, h, arch, "leading_dense_block_count", "model.dense_layers", m.dense_layers, false);
         m.expert_ffn = m.ffn;  // Mixtral-style: the experts are the FFN
         take(r, h, arch, "expert_feed_forward_length", "model.expert_ffn", m.expert_ffn, m.ffn == 0);
+        if (arch == "llama4") {  // one shared expert on each MoE layer; experts every interleave_moe_layer_step-th layer
+            if (m.shared_experts == 0) m.shared_experts = 1;
+            take(r, h, arch, "interleave_moe_layer_step", "model.moe_every", m.moe_every, false);
+        }
     }
     take(r, h, arch, "attention.kv_lora_rank", "model.kv_lora_rank", m.kv_lora_rank, false);
     if (m.kv_lora_rank > 0) {  // DeepSeek MLA: key_length = nope + rope, value_length = v
@@ -449,8 +453,14 @@ void read_model(ModelImport& r, const Header& h) {
     } else {
         take(r, h, arch, "attention.key_length", "model.head_dim", m.head_dim, false);
     }
+    const bool window_stated = kv_number(h, arch + ".attention.sliding_window") >= 0;
     take(r, h, arch, "attention.sliding_window", "model.sliding_window", m.sliding_window, false);
-    if (m.sliding_window > 0) {
+    if (arch == "llama4" && !window_stated) {
+        // llama.cpp's LLM_ARCH_LLAMA4 without the key: LLAMA_SWA_TYPE_CHUNKED, n_swa 8192, set_swa_pattern(4).
+        m.sliding_window = 8192;
+        m.chunked = true;
+        m.global_every = 4;
+    } else if (m.sliding_window > 0) {
         // llama.cpp's own per-architecture patterns (src/llama-model.cpp): gemma2 and gpt-oss
         // alternate local and global layers, gemma3 has one global layer in six.
         if (arch == "gemma2" || arch == "gpt-oss") m.global_every = 2;

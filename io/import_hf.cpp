@@ -174,7 +174,8 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool gemma = type.rfind("gemma", 0) == 0, gemma23 = one_of(type, {"gemma2", "gemma3", "gemma3_text"});
     const bool deepseek = one_of(type, {"deepseek_v2", "deepseek_v3"}), oss = type == "gpt_oss";
     const bool qwen = type.rfind("qwen", 0) == 0, mixtral = type == "mixtral", qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe"});
-    const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral ||
+    const bool llama4 = one_of(type, {"llama4", "llama4_text"});
+    const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 ||
                        one_of(type, {"llama", "mistral", "phi3", "starcoder2"});
     if (!known)
         r.notes.push_back("model_type \"" + type + "\" is not one this tool knows: read as a Llama-style decoder (RMSNorm, SwiGLU); check the fields");
@@ -182,7 +183,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     ModelSpec& m = r.model;
     m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
-             : type == "llama" ? "Llama" : "Imported";
+             : type == "llama" || llama4 ? "Llama" : "Imported";
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 
@@ -230,6 +231,13 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
                                   std::to_string(m.expert_ffn) + "): counted as " + std::to_string(m.shared_experts));
         }
         rd.integer({"first_k_dense_replace"}, "model.dense_layers", m.dense_layers, false);
+        if (llama4) {
+            // Llama 4 (transformers' Llama4TextConfig): experts and the one shared expert of intermediate_size,
+            // dense layers of intermediate_size_mlp, experts on every interleave_moe_layer_step-th layer.
+            m.shared_experts = 1;
+            rd.integer({"intermediate_size_mlp"}, "model.ffn", m.ffn, false);
+            rd.integer({"interleave_moe_layer_step"}, "model.moe_every", m.moe_every, false);
+        }
         if (m.top_k > m.experts) r.missing.push_back({"model.top_k", "num_experts_per_tok (larger than the expert count)"});
     }
 
@@ -297,6 +305,18 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
         } else if (oss) {
             m.global_every = 2;
         }
+    }
+    // Llama 4's chunked attention: attention_chunk_size tokens on every layer but each no_rope_layer_interval-th
+    // (4: the NoPE layers attend globally; Llama4TextConfig's layer_types "chunked_attention" / "full_attention").
+    if (llama4 && rd.integer({"attention_chunk_size"}, "model.sliding_window", window, false) && window > 0 &&
+        (m.context_limit == 0 || window < m.context_limit)) {
+        m.sliding_window = window;
+        m.chunked = true;
+        m.global_every = 4;
+        if (doc.contains("layer_types") && doc["layer_types"].is_array() && global_period(doc["layer_types"]) >= 0)
+            m.global_every = global_period(doc["layer_types"]);
+        else
+            rd.integer({"no_rope_layer_interval"}, "model.global_every", m.global_every, false);
     }
     m.attn_softcap = std::max(0.0, rd.number({"attn_logit_softcapping"}, 0));
     m.final_softcap = std::max(0.0, rd.number({"final_logit_softcapping"}, 0));

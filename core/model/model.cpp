@@ -137,11 +137,19 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
     } else if (m.shared_experts > 0) {
         return fail("model.shared_experts", "must be 0 without routed experts (model.experts = 0)");
     }
-    const int dense = m.experts > 0 ? m.dense_layers : m.layers;
+    // Interleaved MoE (Llama-4 Maverick): every moe_every-th layer after the dense ones has the experts.
+    if (m.moe_every < 1 || m.moe_every > m.layers)
+        return fail("model.moe_every", "must be a whole number in [1, " + str(m.layers) + "] (model.layers), got " + str(m.moe_every));
+    if (m.experts > 0 && moe_layer_count(m) == 0)
+        return fail("model.moe_every", "leaves no layer with experts: " + str(m.layers - m.dense_layers) + " layers after model.dense_layers, every " +
+                                           str(m.moe_every) + "-th with experts");
+    const int dense = dense_mlp_layers(m);
     if (dense > 0 && m.ffn < 1) return fail("model.ffn", "must be at least 1: " + str(dense) + " layers have a dense MLP");
 
     if (m.global_every > 0 && m.sliding_window == 0)
         return fail("model.global_every", "needs a window: set model.sliding_window > 0 (or global_every 0)");
+    if (m.chunked && m.sliding_window == 0)
+        return fail("model.chunked", "needs a chunk: set model.sliding_window > 0 to the chunk's tokens (or chunked false)");
     return Outcome<ModelSpec>::success(m);
 }
 
@@ -192,7 +200,7 @@ ParamBreakdown model_params(const ModelSpec& m) {
     const double h = m.hidden;
     const double V = m.vocab;
     const double norm = m.norm == NormKind::LayerNorm ? 2 * h : h;
-    const int moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+    const int moe_layers = moe_layer_count(m);
     const int dense_layers = m.layers - moe_layers;
 
     b.embedding = V * h + static_cast<double>(m.max_position) * h + static_cast<double>(m.type_vocab) * h;

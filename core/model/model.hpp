@@ -48,6 +48,8 @@ struct ModelSpec {
     int shared_experts = 0;
     int expert_ffn = 0;        // intermediate size of one routed/shared expert
     int dense_layers = 0;      // leading layers that keep a dense MLP (DeepSeek: first_k_dense_replace)
+    int moe_every = 1;         // after them, every n-th layer has the experts and the others a dense MLP of
+                               // width ffn (Llama-4 Maverick: interleave_moe_layer_step 2, layers 1, 3, ..., 47)
     // DeepSeek-style multi-head latent attention (kv_lora_rank > 0 turns it on).
     int q_lora_rank = 0;       // 0 = plain q projection
     int kv_lora_rank = 0;
@@ -58,6 +60,9 @@ struct ModelSpec {
     int sliding_window = 0;
     int global_every = 0;      // 0: every layer uses the window when sliding_window > 0;
                                // N: every N-th layer is global (full context), the others local
+    bool chunked = false;      // the local layers attend within fixed chunks of sliding_window tokens (Llama 4's
+                               // attention_chunk_size) rather than a sliding window: a token sees its own chunk's
+                               // earlier tokens only. The cache each engine keeps is the window's (docs/inference.md)
     // Logit soft-capping, cap x tanh(x / cap) (Gemma-2: 50 on attention scores, 30 on the output
     // logits); 0 = none. No parameters; it changes what training keeps (docs/training.md).
     double attn_softcap = 0;
@@ -95,6 +100,20 @@ struct ParamBreakdown {
 Outcome<ModelSpec> resolve_model(const ModelSpec& m, bool ranges_checked = false);
 // The field-table ranges of the architecture's members (resolve_model's first checks).
 bool check_model_ranges(const ModelSpec& m, Error& err);
+
+// Layers with routed experts: those after the dense_layers leading ones whose index past them is
+// a multiple of moe_every, counted from 1 (transformers' Llama4 moe_layers, llama.cpp's
+// `(il + 1) % n_moe_layer_step == 0`); 0 for a dense model.
+inline int moe_layer_count(const ModelSpec& m) {
+    const int step = m.moe_every > 1 ? m.moe_every : 1;
+    return m.experts > 0 && m.layers > m.dense_layers ? (m.layers - m.dense_layers) / step : 0;
+}
+inline bool is_moe_layer(const ModelSpec& m, int il) {
+    const int step = m.moe_every > 1 ? m.moe_every : 1;
+    return m.experts > 0 && il >= m.dense_layers && (il - m.dense_layers + 1) % step == 0;
+}
+// Layers with a dense MLP of width ffn: every layer of a dense model, the others of an MoE one.
+inline int dense_mlp_layers(const ModelSpec& m) { return m.layers - moe_layer_count(m); }
 
 // Derived parameter counts. Expects a resolved spec. For a "parameters only" spec the total is
 // the typed count and the components follow from the filled-in architecture.

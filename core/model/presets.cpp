@@ -60,6 +60,19 @@ ModelSpec window(ModelSpec m, int tokens, int global_every) {
     return m;
 }
 
+// Llama 4's chunked attention: `tokens`-token chunks on all but every global_every-th layer.
+ModelSpec chunks(ModelSpec m, int tokens, int global_every) {
+    m = window(m, tokens, global_every);
+    m.chunked = true;
+    return m;
+}
+
+// Interleaved MoE: every `step`-th layer has the experts, the others a dense MLP of width ffn.
+ModelSpec moe_every(ModelSpec m, int step) {
+    m.moe_every = step;
+    return m;
+}
+
 ModelSpec with_bias(ModelSpec m, bool attn, bool mlp) {
     m.attn_bias = attn;
     m.mlp_bias = mlp;
@@ -114,6 +127,28 @@ std::vector<ModelSpec> build_presets() {
         // dimension), listed apart because it is the id people look for.
         dense("llama-3.3-70b", "Llama-3.3 70B", "Llama", 80, 8192, 64, 8, 128, 28672, kSwiGlu, 128256, false, 70.6),
         dense("tinyllama-1.1b", "TinyLlama 1.1B", "Llama", 22, 2048, 32, 4, 64, 5632, kSwiGlu, 32000, false, 1.1),
+        // meta-llama/Llama-4-Scout-17B-16E-Instruct and Llama-4-Maverick-17B-128E-Instruct, text_config: 48 x 5120,
+        // 40 heads over 8 KV heads of 128, vocab 202048, untied; experts of width intermediate_size 8192, top-1, plus
+        // one shared expert of the same width (transformers' Llama4TextMoe: shared_expert = Llama4TextMLP(config));
+        // dense layers of width intermediate_size_mlp 16384. Scout: 16 experts on every layer
+        // (interleave_moe_layer_step 1); Maverick: 128 experts on every other layer (step 2: layers 1, 3, ..., 47,
+        // the other 24 dense). Attention: 8192-token chunks (attention_chunk_size) on 3 layers of 4, every 4th
+        // layer global and without RoPE (no_rope_layers; llama.cpp set_swa_pattern(4)); the L2 q/k norm has no
+        // weights. The vision tower (0.87B) is the mmproj's (--mmproj llama4-vit-336, docs/local.md).
+        // Published: llama.cpp's parameter count of each GGUF (llama-bench model_n_params): Scout 107,769,861,184
+        // (lhl/strix-halo-testing@f1197fc:llm-bench/Llama-4-Scout-17B-16E-Instruct-UD-Q4_K_XL/raw_runs.jsonl; the
+        // 64 above the derived count are the rope_freqs table llama.cpp adds for the llama3 RoPE scaling), Maverick
+        // 400.71B (AUGMXNT/llm-tracker.info-vault@b56234c:_TOORG/Strix Halo.md:606). The cards' 109B and 400B count
+        // the vision tower too (the Hub's safetensors: 108.64B for Scout).
+        chunks(moe(dense("llama-4-scout", "Llama-4 Scout 17B-16E (text)", "Llama", 48, 5120, 40, 8, 128, 16384, kSwiGlu, 202048, false,
+                         107.770),
+                   16, 1, 1, 8192, 0),
+               8192, 4),
+        chunks(moe_every(moe(dense("llama-4-maverick", "Llama-4 Maverick 17B-128E (text)", "Llama", 48, 5120, 40, 8, 128, 16384, kSwiGlu,
+                                   202048, false, 400.71),
+                             128, 1, 1, 8192, 0),
+                         2),
+               8192, 4),
 
         // Mistral AI. v0.1 attends within a 4096-token sliding window on every layer; v0.3 has none.
         window(dense("mistral-7b-v0.1", "Mistral-7B v0.1", "Mistral", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 32000, false, 7.24), 4096, 0),
@@ -271,10 +306,16 @@ constexpr ContextWindow kContextWindows[] = {
     {"llama-2-7b", 4096}, {"llama-2-13b", 4096}, {"llama-2-70b", 4096}, {"llama-3-8b", 8192}, {"llama-3-70b", 8192},
     {"llama-3.1-8b", 131072}, {"llama-3.1-70b", 131072}, {"llama-3.1-405b", 131072}, {"llama-3.2-1b", 131072},
     {"llama-3.2-3b", 131072}, {"llama-3.3-70b", 131072},
+    // meta-llama/Llama-4-Scout-17B-16E-Instruct text_config 10485760, rope_scaling llama3 factor 16 (aws-neuron/
+    // neuronx-distributed-inference@f9e99f9:test/unit/models/llama4/test_modelling_llama4.py copies its text_config);
+    // Llama-4-Maverick-17B-128E-Instruct 1048576 (NVIDIA/TensorRT-LLM@b35ac1b:tests/unittest/_torch/modeling/
+    // test_modeling_llama_min_latency.py keeps a copy of its config).
+    {"llama-4-scout", 10485760}, {"llama-4-maverick", 1048576},
     // TinyLlama/TinyLlama-1.1B 2048.
     {"tinyllama-1.1b", 2048},
     // mistralai: Mistral-7B-v0.1 and v0.3, Mixtral-8x7B-v0.1 32768; Mixtral-8x22B-v0.1 65536;
-    // Mistral-Nemo-Base-2407 128000, the card's 128k (Mistral-Nemo-Instruct-2407's config says 1024000);
+    // Mistral-Nemo-Base-2407 128000, the cards' "trained with a 128k context window" (Mistral-Nemo-Instruct-2407's
+    // config says 1024000, a RoPE table's size: its GGUF's llama.context_length, ollama/ollama#8277);
     // Mistral-Small-3.1-24B-Instruct-2503 text_config 131072 (3.0's 2501: 32768).
     {"mistral-7b-v0.1", 32768}, {"mistral-7b-v0.3", 32768}, {"mixtral-8x7b", 32768}, {"mixtral-8x22b", 65536},
     {"mistral-nemo-12b", 128000}, {"mistral-small-24b", 131072},
@@ -328,6 +369,19 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"deepseek-v3", "bf16"}, {"deepseek-v2", "bf16"},
     // bigcode/starcoder "float32". GPT-2 XL, BERT-large and gpt-oss-20b state none.
     {"starcoder", "fp32"},
+    // Copies that keep the checkpoint's config whole: Qwen/Qwen3-4B (4.51.2), Qwen3-14B and Qwen3-32B (4.51.0),
+    // Qwen2.5-3B (4.40.1), Qwen2.5-14B and 32B (4.43.1), meta-llama/Llama-3.2-3B (4.45.0.dev0) "bfloat16"
+    // (citsjtu2020/LLM-Prof@8434c8d:sglang/Model_Config.md); meta-llama/Llama-4-Maverick-17B-128E-Instruct
+    // "bfloat16" (4.51.0.dev0; NVIDIA/TensorRT-LLM@b35ac1b:tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py).
+    {"qwen3-4b", "bf16"}, {"qwen3-14b", "bf16"}, {"qwen3-32b", "bf16"}, {"qwen2.5-3b", "bf16"}, {"qwen2.5-14b", "bf16"},
+    {"qwen2.5-32b", "bf16"}, {"llama-3.2-3b", "bf16"}, {"llama-4-maverick", "bf16"},
+    // The Hub's config.json of each (huggingface.co/ID/blob/main/config.json) "bfloat16": meta-llama/Llama-3.3-70B-Instruct,
+    // Llama-4-Scout-17B-16E-Instruct; mistralai/Mistral-Nemo-Instruct-2407, Mistral-Small-3.1-24B-Instruct-2503;
+    // Qwen/Qwen3-1.7B, Qwen3-235B-A22B; google/gemma-3-12b-it, gemma-3-27b-it; microsoft/Phi-4-mini-instruct;
+    // deepseek-ai/DeepSeek-R1 and moonshotai/Kimi-K2-Instruct (both store FP8 weights: quantization_config).
+    {"llama-3.3-70b", "bf16"}, {"llama-4-scout", "bf16"}, {"mistral-nemo-12b", "bf16"}, {"mistral-small-24b", "bf16"},
+    {"qwen3-1.7b", "bf16"}, {"qwen3-235b-a22b", "bf16"}, {"gemma-3-12b", "bf16"}, {"gemma-3-27b", "bf16"},
+    {"phi-4-mini", "bf16"}, {"deepseek-r1", "bf16"}, {"kimi-k2", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

@@ -57,7 +57,7 @@ TrainingFlops training_flops_per_token(const Config& cfg) {
     double adapters = 0;
     if (frozen) {
         const LoraActiveParams a = lora_active_params(m, cfg.training);
-        const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+        const double moe_layers = moe_layer_count(m);
         adapters = 2.0 * ((m.layers - moe_layers) * a.dense_layer + moe_layers * a.moe_layer + a.head);
     }
     TrainingFlops f;
@@ -89,7 +89,7 @@ PlanModel plan_model(const Config& cfg, const GpuSpec& gpu) {
     pm.vocab = m.vocab;
     pm.seq = cfg.run.seq;
     pm.layers = m.layers;
-    pm.moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+    pm.moe_layers = moe_layer_count(m);
     pm.dense_layers = pm.layers - pm.moe_layers;
     pm.attn_params = pb.per_layer_attention;
     pm.gated = m.mlp != MlpKind::Gelu;

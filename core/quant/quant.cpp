@@ -246,7 +246,7 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse) {
             t.push_back({Role::AttnV, i, kv * hd, h, 1});
             t.push_back({Role::AttnOut, i, h, a * hd, 1});
         }
-        const bool moe = m.experts > 0 && i >= m.dense_layers;
+        const bool moe = is_moe_layer(m, i);
         if (!moe) {
             if (gated) t.push_back({Role::FfnGate, i, static_cast<double>(m.ffn), h, 1});
             t.push_back({Role::FfnUp, i, static_cast<double>(m.ffn), h, 1});

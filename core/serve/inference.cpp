@@ -178,7 +178,7 @@ double vllm_activation_peak(const InferencePlan& p) {
                      heads * (m.qk_nope_head_dim + m.v_head_dim) + heads * m.v_head_dim;
     else
         attn_width = (heads + 2 * p.kv.kv_heads_per_gpu) * m.head_dim + heads * m.head_dim;
-    const double dense_mlp = m.experts == 0 || m.dense_layers > 0 ? (gated(m) ? 3.0 : 2.0) * m.ffn / tp : 0;
+    const double dense_mlp = dense_mlp_layers(m) > 0 ? (gated(m) ? 3.0 : 2.0) * m.ffn / tp : 0;
     // fused_moe: per token and chosen expert, the gate/up output (2N), the activation (N) and the
     // expert's output (h) before the weighted sum.
     const double moe = m.experts > 0 ? m.top_k * ((gated(m) ? 3.0 : 2.0) * m.expert_ffn / tp + h) : 0;
@@ -209,7 +209,7 @@ double vllm_marlin_moe_padding(const InferencePlan& p) {
     auto round_up = [](double x, double to) { return std::ceil(x / to) * to; };
     const double inter = static_cast<double>(m.expert_ffn) / p.tp, h = m.hidden;
     const double matrices = gated(m) ? 3 : 2;  // gate + up (w13) and down (w2)
-    const double extra = matrices * (round_up(inter, 128) * round_up(h, 256) - inter * h) * m.experts * (m.layers - m.dense_layers);
+    const double extra = matrices * (round_up(inter, 128) * round_up(h, 256) - inter * h) * m.experts * moe_layer_count(m);
     const WeightFormat* mx = find_weight_format("mxfp4");
     return extra * (mx->element_bits + mx->block_bits / mx->block) / 8;
 }
@@ -297,7 +297,7 @@ double largest_non_expert_matrix(const ModelSpec& m) {
     const Projections p = projections(m);
     const double h = m.hidden;
     double out = std::max({p.shapes[0][0] * p.shapes[0][1], p.shapes[1][0] * p.shapes[1][1], p.shapes[2][0] * p.shapes[2][1]});
-    if (m.experts == 0 || m.dense_layers > 0) out = std::max(out, h * m.ffn);
+    if (dense_mlp_layers(m) > 0) out = std::max(out, h * m.ffn);
     if (m.shared_experts > 0) out = std::max(out, h * m.expert_ffn);
     return out;
 }
@@ -1252,11 +1252,12 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 double on_gpu = 0;
                 for (const auto& g : b.gpus) on_gpu += g.total() + p.runtime_gpu;
                 const bool all = p.auto_gpu_layers > m.layers;
-                const int moe_host = p.auto_cpu_moe > 0 ? std::min(p.auto_cpu_moe, m.layers) - std::min(p.auto_cpu_moe, m.dense_layers) : 0;
+                int moe_host = 0;  // MoE layers among the first auto_cpu_moe (--n-cpu-moe: the first N layers' experts)
+                for (int il = 0; il < std::min(p.auto_cpu_moe, m.layers); ++il) moe_host += is_moe_layer(m, il) ? 1 : 0;
                 // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
                 const char* gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
                 char experts[80] = "", buf[400];
-                if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, m.layers - m.dense_layers);
+                if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, moe_layer_count(m));
                 std::snprintf(buf, sizeof buf, "%s %d of %d layers%s on the %s%s (%s: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
                               ollama ? "Ollama puts" : "llama-server's --fit puts", p.gpu_layers, m.layers, all ? " and the output layer" : "", gpus,
                               experts, ollama ? "its automatic num_gpu" : "-ngl unset", bytes_to_gib(in.constants.fit_target_bytes),
@@ -1378,8 +1379,18 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     if (p.kv.replicated && p.engine == Engine::Vllm)
         e.notes.push_back(p.kv.mla ? "MLA: every GPU keeps the whole latent KV cache (it is not split by head)."
                                    : "Fewer KV heads than GPUs: each GPU keeps a copy of one KV head.");
-    if (m.sliding_window > 0 && !in.swa_full)
+    if (m.sliding_window > 0 && !in.swa_full && !m.chunked)
         e.notes.push_back("Sliding-window layers keep at most " + num(m.sliding_window) + " tokens each (swa_full: false).");
+    // Chunked attention (Llama 4): each engine caches one chunk per sequence in those layers, as a
+    // window of the chunk's size: llama.cpp's iSWA cache (ggml-org/llama.cpp@2aef976:src/llama-kv-cache-iswa.cpp:50),
+    // vLLM's hybrid KV cache manager (on by default since vllm-project/vllm#29627), transformers'
+    // DynamicSlidingWindowLayer for "chunked_attention" layers (docs/inference.md); swa_full keeps the full context.
+    if (m.sliding_window > 0 && !in.swa_full && m.chunked)
+        e.notes.push_back("Chunked-attention layers keep at most one " + num(m.sliding_window) + "-token chunk each (" +
+                          (p.engine == Engine::Vllm       ? "vLLM's hybrid KV cache manager; with it off, swa_full: true"
+                           : p.engine == Engine::LlamaCpp ? "llama.cpp's SWA cache, + n_ubatch; --swa-full: swa_full true"
+                                                          : "transformers' sliding-window cache layer; swa_full: false") +
+                          ").");
     if (m.approximate) e.notes.push_back("Approximate architecture filled from the parameter count; give a preset for exact figures.");
     if (auto note = context_window_note("context", c, m); !note.empty()) e.notes.push_back(note);
 

@@ -215,7 +215,7 @@ enum class SplitMode { Layer, Row, None };  // --split-mode
 
 // A vision projector (--mmproj): a CLIP/SigLIP encoder whose weights and graph live on the GPU.
 struct VisionProjector {
-    std::string preset;          // "clip-vit-l-14-336", "siglip-so400m-896" (fills the rest), or empty
+    std::string preset;          // "clip-vit-l-14-336", "siglip-so400m-896", "llama4-vit-336" (fills the rest), or empty
     double params = 0;           // parameters of the encoder and projector
     std::string type = "f16";    // f16, bf16, f32, q8_0
     int image_tokens = 0;        // patches (+ class token) one image becomes

@@ -83,7 +83,7 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
     if (local > 0) kv.groups[kv.group_count++] = KvGroup{local, local * per_layer, cap_windows ? static_cast<double>(m.sliding_window) : 0};
     kv.bytes_per_token = m.layers * per_layer;
     if (local > 0 && cap_windows)
-        kv.formula += "; " + num(local) + " of " + num(m.layers) + " layers keep at most the " + num(m.sliding_window) + "-token window";
+        kv.formula += "; " + num(local) + " of " + num(m.layers) + " layers keep at most the " + num(m.sliding_window) + (m.chunked ? "-token chunk" : "-token window");
     return Outcome<KvLayout>::success(kv);
 }
 

@@ -39,6 +39,11 @@ const ProjectorPreset kProjectors[] = {
     {"clip-vit-l-14-336", 311.9e6, 577, 1024, 16, 4096, "openai/clip-vit-large-patch14-336 config + LLaVA-1.5/1.6 mm_projector (mlp2x_gelu)"},
     // SigLIP so400m/14 at 896 px (Gemma 3): ~417M parameters with the projector, 64 x 64 patches.
     {"siglip-so400m-896", 417e6, 4096, 1152, 16, 4304, "google/gemma-3 vision_config (siglip so400m, image_size 896, patch 14)"},
+    // Llama 4's vision tower, as transformers builds it from vision_config (hidden 1408, 34 layers, 16 heads, MLP 5632,
+    // image 336, patch 14): patch linear 588 x 1408, class and 577 position embeddings, 34 layers of biased q/k/v/o
+    // and fc1/fc2 with two LayerNorms (23,807,872 each), pre/post LayerNorms, the pixel-shuffle MLP 5632 x 4096 +
+    // 4096 x 4096 and the projector 4096 x 5120: 871,932,416, which with Scout's text decoder makes the Hub's 108.64B.
+    {"llama4-vit-336", 871932416, 577, 1408, 16, 5632, "meta-llama/Llama-4-Scout-17B-16E vision_config (image_size 336, patch 14)"},
 };
 
 bool float_type_bytes(const std::string& t, double& bytes) {
@@ -51,11 +56,11 @@ bool float_type_bytes(const std::string& t, double& bytes) {
 
 double layer_expert_bytes(const InferencePlan& p) {
     const ModelSpec& m = p.model;
-    const int moe_layers = m.layers - m.dense_layers;
+    const int moe_layers = moe_layer_count(m);
     return m.experts > 0 && moe_layers > 0 ? p.weights.experts_routed / moe_layers : 0;
 }
 
-bool moe_layer(const ModelSpec& m, int il) { return m.experts > 0 && il >= m.dense_layers; }
+bool moe_layer(const ModelSpec& m, int il) { return is_moe_layer(m, il); }
 
 // A number as a command line takes it: integers whole ("131072"), others with up to 4 digits.
 std::string num_plain(double v) {
@@ -526,7 +531,7 @@ GraphShape graph_shape(const ModelSpec& m) {
     const bool gated = m.mlp != MlpKind::Gelu;
     // FFN phase: the attention output added to the residual (kept for the next add), its normed
     // copy, and the up and gate projections (SiLU and the product run in place; ggml-alloc).
-    const double dense = m.experts == 0 || m.dense_layers > 0 ? (gated ? 2.0 : 1.0) * m.ffn : 0;
+    const double dense = dense_mlp_layers(m) > 0 ? (gated ? 2.0 : 1.0) * m.ffn : 0;
     // MoE: mul_mat_id writes [expert_ffn, top_k, tokens] for up and gate, plus the router's logits
     // and probabilities over every expert.
     const double moe = m.experts > 0 ? (gated ? 2.0 : 1.0) * m.expert_ffn * m.top_k + 2.0 * m.experts : 0;

@@ -468,7 +468,7 @@ namespace {
 double adafactor_elements(const ModelSpec& m, const ParamBreakdown& params) {
     const Widths w = attention_widths(m);
     const double h = m.hidden;
-    const int moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
+    const int moe_layers = moe_layer_count(m);
     const double mats = m.mlp != MlpKind::Gelu ? 3 : 2;
     double n = m.layers * ((h + w.q) + (h + w.k) + (h + w.v) + (w.q + h));
     n += (m.layers - moe_layers) * mats * (h + m.ffn);
@@ -672,8 +672,9 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
 
     // Layers on the busiest stage (the stage with the most MoE layers).
     a.layers_on = std::ceil(static_cast<double>(m.layers) / s.pp);
-    const double moe_layers = m.experts > 0 ? m.layers - m.dense_layers : 0;
-    parts.moe_layers_on = std::min(a.layers_on, moe_layers);
+    // Interleaved MoE (moe_every n): a stage of k layers holds at most ceil(k / n) of the MoE ones.
+    const double moe_layers = moe_layer_count(m);
+    parts.moe_layers_on = std::min({a.layers_on, moe_layers, std::ceil(a.layers_on / std::max(1, m.moe_every))});
     parts.dense_layers_on = a.layers_on - parts.moe_layers_on;
 
     // Activations of one micro-batch through this GPU's layers, and the recompute working set.
@@ -1091,7 +1092,7 @@ TrainingResult compute_training(const TrainingSetup& s, TrainingParts* parts) {
     r.params_total = s.params.total;
     r.params_trainable = s.lora ? 0 : s.params.total;
     if (s.lora) {
-        const double moe_total = m.experts > 0 ? m.layers - m.dense_layers : 0;
+        const double moe_total = moe_layer_count(m);
         r.params_trainable = (m.layers - moe_total) * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, false) +
                              moe_total * lora_layer_params(m, s.in.lora.targets, s.in.lora.rank, true, s.expert_adapters) +
                              ((s.in.lora.targets & kLoraHead) ? s.in.lora.rank * (static_cast<double>(m.hidden) + m.vocab) : 0);
@@ -1129,7 +1130,7 @@ double routed_expert_adapter_params(const TrainingSetup& s, ExpertAdapters a) {
     const unsigned t = s.in.lora.targets & kLoraMlp;
     const double r = s.in.lora.rank;
     const double per_layer = lora_layer_params(m, t, r, true, a) - lora_layer_params(m, t, r, true, ExpertAdapters::None);
-    return static_cast<double>(m.layers - m.dense_layers) * per_layer;
+    return static_cast<double>(moe_layer_count(m)) * per_layer;
 }
 
 bool interleave_split_ok(int layers, int pp, int v) {

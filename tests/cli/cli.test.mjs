@@ -530,3 +530,14 @@ test('a Mac is one machine: no count of Macs, the row names the Mac that would h
   const gib = Math.round(m2.mac_needed_bytes / 2 ** 30);
   assert.match(run(args).out, new RegExp(`Apple M2 Max 96GB\\s+- needed.*one Mac: needs a Mac with >= ${gib} GiB`));
 });
+
+test('--list-presets has Llama-4 Scout and Maverick: their derived totals, llama.cpp\'s counts, context windows, BF16', () => {
+  const r = run(['--list-presets']);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /llama-4-scout\s.*\s10485760\s+bf16\s+107\.770B\s+107\.770B/);
+  assert.match(r.out, /llama-4-maverick\s.*\s1048576\s+bf16\s+400\.712B\s+400\.710B/);
+  const j = JSON.parse(run(['--list-presets', '--format', 'json']).out);
+  const scout = j.find((p) => p.id === 'llama-4-scout');
+  assert.ok(scout, 'llama-4-scout listed');
+  assert.equal(scout.family, 'Llama');
+});

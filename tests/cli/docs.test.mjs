@@ -71,16 +71,19 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('llama-3.1-70b', 'q2_k').total_bytes), '24.49');
   assert.equal(pct(row('llama-3.1-70b', 'q2_k')), '126.8');
   assert.ok(j.models.filter((m) => m.model === 'llama-3.1-70b').every((m) => !m.fits), 'the 70B fits in no GGUF type');
-  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K and gpt-oss-120b BF16: --fit's GPU part within the
-  // budget, most weights in system RAM of no stated size: not counted, "needs ... GB"
+  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K, Llama-4 Maverick (three types) and gpt-oss-120b BF16:
+  // --fit's GPU part within the budget, most weights in system RAM of no stated size: not counted, "needs ... GB"
   const ram = j.models.filter((m) => m.needs_ram);
   assert.deepEqual(ram.map((m) => `${m.model}/${m.format}`),
-    ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k', 'gpt-oss-120b/gguf-bf16']);
-  assert.deepEqual(ram.slice(4).map((m) => gb(m.total_bytes)), ['17.61', '17.61', '18.89']);
-  assert.deepEqual(ram.slice(4).map((m) => gb(m.ram_bytes)), ['537.19', '537.19', '217.76']);
+    ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k',
+      'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m', 'gpt-oss-120b/gguf-bf16']);
+  const named = [ram[4], ram[5], ram[9]];
+  assert.deepEqual(named.map((m) => gb(m.total_bytes)), ['17.61', '17.61', '18.89']);
+  assert.deepEqual(named.map((m) => gb(m.ram_bytes)), ['537.19', '537.19', '217.76']);
+  assert.deepEqual(ram.slice(6, 9).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.68']);
   assert.equal(gb(ram[0].ram_bytes), '1079.38');
   assert.ok(ram.every((m) => !m.fits));
-  assert.equal(j.needing_ram, 7);
+  assert.equal(j.needing_ram, 10);
   // gpt-oss-120b's RAM by hand: token_embd + 34 layers of BF16 experts + CPU compute + logits
   assert.equal(Math.round(row('gpt-oss-120b', 'gguf-bf16').ram_bytes), 201088 * 2880 * 2 + 34 * 128 * 3 * 2880 * 2880 * 2 + 14286848 + 201088 * 4);
   // the best-ranked rows that fit: 24-47B models (Mixtral 8x7B 46.7B Q2_K 18.45 GB, Qwen2.5 and Qwen3 32B, ...) at 2-5 bits
@@ -91,11 +94,11 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 56 presets, 66 rows of extra.csv, 2,233 golden configs", () => {
+test("README's counts: 58 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
-  assert.equal(presets.length, 56);
+  assert.equal(presets.length, 58);
   // validate's summary counts every row it compared
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);

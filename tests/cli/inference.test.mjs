@@ -178,3 +178,27 @@ test('HF + bitsandbytes on an MoE: the routed experts stay BF16 (transformers 5)
   assert.equal(bad.code, 1);
   assert.match(bad.err, /inference\.hf\.experts_unquantized/);
 });
+
+test('Llama 4: the chunked layers keep one 8,192-token chunk in llama.cpp and vLLM; --swa-full keeps the context', () => {
+  // Scout Q4_K_M on one H100 at -c 131072: 12 global layers x 131,072 cells + 36 chunked x (8,192 + 512)
+  // cells, 4,096 B a cell (2 x 8 KV heads x 128 x 2 B) = 7,725,907,968 B; --swa-full: 48 x 131,072 x 4,096.
+  const scout = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-4-scout', '--gpu', 'h100-80gb', '--engine', 'llama.cpp',
+    '--set', 'inference.weights="q4_k_m"', '-c', '131072', '--format', 'json'];
+  let r = run(scout);
+  assert.equal(r.code, 0, r.err);
+  let j = JSON.parse(r.out);
+  assert.equal(j.breakdown.kv_cache, 12 * 131072 * 4096 + 36 * 8704 * 4096);
+  assert.ok(j.notes.some((n) => n.startsWith('Chunked-attention layers keep at most one 8192-token chunk each')));
+  r = run([...scout, '--set', 'inference.swa_full=true']);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).breakdown.kv_cache, 48 * 131072 * 4096);
+  // Maverick FP8 on 8 H100 (TP 8, one KV head a GPU: 512 B a layer a token) at 131,072 tokens under vLLM:
+  // 12 x 131,072 + 36 x 8,192 tokens a sequence = 956,301,312 B a GPU.
+  r = run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-4-maverick', '--gpu', 'h100-80gb', '--gpus', '8',
+    '--engine', 'vllm', '--set', 'inference.weights="fp8"', '--set', 'inference.tp=8', '-c', '131072', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  j = JSON.parse(r.out);
+  assert.equal(j.metrics.kv_bytes_per_token.value, 48 * 512);
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 12 * 131072 * 512 + 36 * 8192 * 512);
+  assert.equal(j.metrics.params.value, 400711848960);
+});

@@ -1,7 +1,8 @@
 // Golden outputs: every config of configs.jsonl (tests/golden/generate.mjs: 2,200 configs across
 // every method, task, engine, format and parallel layout, then 16 lines added by hand for the trl
 // profile: 14 of the generated hf-trainer configs under trl and two TRL fine-tunes, then 17 for the
-// presets added in 2026-12: one or two for each, the worked examples of docs/models.md among them) through `vramcalc batch --solve`; each
+// presets added in 2026-12: one or two for each, the worked examples of docs/models.md among them, then 5 for Llama-4 Scout and
+// Maverick: llama.cpp, HF and vLLM, the last with swa_full) through `vramcalc batch --solve`; each
 // output line's sha256 must equal the one recorded in expected.jsonl. A refactor that changes any
 // byte of any estimate, breakdown, message or what-fits answer fails here. A change of behaviour
 // that is meant re-records the file (and says so in its commit):

@@ -33,6 +33,14 @@ TEST_CASE("checkpoint dtype: each preset's config.json torch_dtype, or unknown")
     CHECK(preset("gemma-2-9b").checkpoint_dtype == "fp32");
     // Not found stated for that checkpoint: unknown.
     CHECK(preset("gpt2-xl").checkpoint_dtype.empty());
+    // Session 18's presets whose dtype was left unknown, and Llama 4: every one's config.json says "bfloat16"
+    // (core/model/presets.cpp names each source); DeepSeek-R1 and Kimi-K2 store FP8 weights beside it.
+    for (const char* id : {"llama-3.3-70b", "mistral-nemo-12b", "mistral-small-24b", "qwen3-1.7b", "qwen3-4b", "qwen3-14b", "qwen3-32b",
+                           "qwen3-235b-a22b", "gemma-3-12b", "gemma-3-27b", "phi-4-mini", "deepseek-r1", "kimi-k2", "llama-4-scout",
+                           "llama-4-maverick"}) {
+        INFO(id);
+        CHECK(preset(id).checkpoint_dtype == "bf16");
+    }
     for (const auto& m : model_presets()) {
         INFO(m.id);
         const std::string& d = m.checkpoint_dtype;

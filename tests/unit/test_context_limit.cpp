@@ -49,6 +49,11 @@ TEST_CASE("presets carry max_position_embeddings of their config.json") {
     CHECK(find_preset("qwen3-8b")->context_limit == 40960);
     CHECK(find_preset("gemma-2-9b")->context_limit == 8192);
     CHECK(find_preset("deepseek-v3")->context_limit == 163840);
+    CHECK(find_preset("llama-4-scout")->context_limit == 10485760);   // rope_type llama3, factor 16 over 8192
+    CHECK(find_preset("llama-4-maverick")->context_limit == 1048576);
+    // Mistral-Nemo: the card's 128k as Mistral-Nemo-Base-2407's config writes it; the Instruct config's
+    // 1,024,000 is no trained length (docs/models.md).
+    CHECK(find_preset("mistral-nemo-12b")->context_limit == 128000);
     // Learned positions: the window is the position table.
     CHECK(find_preset("gpt2-xl")->context_limit == find_preset("gpt2-xl")->max_position);
     CHECK(find_preset("bert-large-uncased")->context_limit == 512);

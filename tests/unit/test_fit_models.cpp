@@ -198,8 +198,10 @@ TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of n
     for (const auto& r : list.rows) fitting += r.fits ? 1 : 0, needing += r.needs_ram ? 1 : 0;
     CHECK(fitting == list.fitting);
     CHECK(needing == list.needing_ram);
-    // gpt-oss-120b BF16, DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M
-    CHECK(needing == 7);
+    // gpt-oss-120b BF16, DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-4 Maverick
+    // Q6_K, Q5_K_M and Q3_K_M
+    CHECK(needing == 10);
+    for (const char* q : {"q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "llama-4-maverick", q)->needs_ram);
     CHECK(row_of(list, "deepseek-r1", "q6_k")->needs_ram);
     for (const char* q : {"q8_0", "q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "kimi-k2", q)->needs_ram);
 

@@ -111,6 +111,8 @@ export interface ModelConfig {
     expert_ffn?: number;
     /** leading layers with a dense MLP instead of experts (default 0; [0, model.layers]) */
     dense_layers?: number;
+    /** after the dense layers, every n-th layer has the experts and the others a dense MLP (Llama-4 Maverick: 2) (default 1; [1, model.layers]) */
+    moe_every?: number;
     /** multi-head latent attention: query rank (0: a plain q projection) (default 0; [0, 1048576]) */
     q_lora_rank?: number;
     /** multi-head latent attention: the KV latent per token (0: off) (default 0; [0, 1048576]) */
@@ -125,6 +127,8 @@ export interface ModelConfig {
     sliding_window?: number;
     /** every n-th layer attends globally (0: every layer uses the window) (default 0; [0, model.layers]) */
     global_every?: number;
+    /** the local layers attend within fixed chunks of sliding_window tokens (Llama 4), not a sliding window; the engines cache the same (default false) */
+    chunked?: boolean;
     /** a parameter count in billions; alone, the architecture is filled from typical ratios (default 0; [0, 100000] billion) */
     params_b?: number;
     /** 2; 1 for a parallel attention/MLP block, 4 for Gemma-2 (default 2; [0, 8]) */
@@ -573,7 +577,7 @@ export interface InferenceWeightsFileConfig {
 
 /** "inference.llamacpp.mmproj": vision projector (below); written when a preset or params_m is set */
 export interface InferenceLlamacppMmprojConfig {
-    /** clip-vit-l-14-336 or siglip-so400m-896 (fills the rest) (default none) */
+    /** clip-vit-l-14-336, siglip-so400m-896 or llama4-vit-336 (fills the rest) (default none) */
     preset?: string;
     /** encoder and projector parameters (default 0; [0, 1000000] million) */
     params_m?: number;
