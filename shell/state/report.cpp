@@ -206,7 +206,10 @@ std::string mac_text(const GpuFit& f, bool gib) {
     return f.mac_needed_bytes > 0 ? "; one Mac: needs a Mac with >= " + format_size(f.mac_needed_bytes, gib) : std::string("; one Mac: no Mac in the catalog holds it");
 }
 
-std::string verdict_text(const GpuFit& f) {
+std::string verdict_text(const GpuFit& f, bool gib) {
+    if (f.needs_ram_bytes > 0)
+        return std::string("GPU part ") + (f.gpu_within_target ? "fits within the budget" : "over the budget (the card would hold it)") + "; needs " +
+               format_size(f.needs_ram_bytes, gib) + " of system RAM, not checked (SYSTEM RAM)";
     return f.within_target ? "fits within the budget" : f.fits ? "over the budget (the card would hold it)" : "does not fit";
 }
 
@@ -225,7 +228,7 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     rows.push_back({"Per-GPU total", format_size(e.total_bytes, gib)});
     if (e.buffered_bytes > e.total_bytes) rows.push_back({"With the method's safety margin", format_size(e.buffered_bytes, gib)});
     if (const GpuFit* f = chosen_fit(cfg, r)) {
-        std::string verdict = verdict_text(*f);
+        std::string verdict = verdict_text(*f, gib);
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
         rows.push_back({"Budget", budget_text(cfg, r.target_utilization, gib).substr(8)});  // without its "Budget: "
     }
@@ -306,7 +309,9 @@ std::string export_csv(const Config& cfg, const Results& r) {
         const GpuFit& f = c.fit;
         const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         row("gpu", f.gpu_id, g ? g->name : f.gpu_id, g ? g->memory_bytes : 0, f.utilization,
-            std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit") +
+            (f.needs_ram_bytes > 0 ? std::string("GPU part ") + (f.gpu_within_target ? "within" : "above") + " target; needs " +
+                                         format_size(f.needs_ram_bytes, false) + " of system RAM, not checked"
+                                   : std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit")) +
                 (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()) + mac_text(f, false));
     }
     return out;

@@ -558,7 +558,7 @@ TEST_CASE("one budget: the verdict, the GPU table and the answers agree, and the
     const GpuFit* f = chosen_fit(a.inputs, a.results);
     REQUIRE(f);
     CHECK(f->within_target);  // the pool holds the sequence: green, not "above the target"
-    CHECK(verdict_text(*f) == "fits within the budget");
+    CHECK(verdict_text(*f, false) == "fits within the budget");
     CHECK(budget_text(a.inputs, a.inputs.target_utilization, false).find("vLLM reserves 90.0% of") != std::string::npos);
     // HF transformers on the same card (24 GiB = 25.76 GB), 4 sequences of 4k: 79% of it, over the 75% target.
     a.inputs.inference.engine = Engine::Hf;
