@@ -206,11 +206,14 @@ std::string mac_text(const GpuFit& f, bool gib) {
     return f.mac_needed_bytes > 0 ? "; one Mac: needs a Mac with >= " + format_size(f.mac_needed_bytes, gib) : std::string("; one Mac: no Mac in the catalog holds it");
 }
 
-std::string verdict_text(const GpuFit& f, bool gib) {
-    if (f.needs_ram_bytes > 0)
-        return std::string("GPU part ") + (f.gpu_within_target ? "fits within the budget" : "over the budget (the card would hold it)") + "; needs " +
-               format_size(f.needs_ram_bytes, gib) + " of system RAM, not checked (SYSTEM RAM)";
-    return f.within_target ? "fits within the budget" : f.fits ? "over the budget (the card would hold it)" : "does not fit";
+std::string verdict_text(const GpuFit& f) {
+    const bool within = f.needs_ram_bytes > 0 ? f.gpu_within_target : f.within_target;
+    return std::string(f.needs_ram_bytes > 0 ? "GPU part " : "") +
+           (within ? "fits within the budget" : f.fits ? "over the budget (the card would hold it)" : "does not fit");
+}
+
+std::string ram_text(const GpuFit& f, bool gib) {
+    return f.needs_ram_bytes > 0 ? "; needs " + format_size(f.needs_ram_bytes, gib) + " of system RAM, not checked (SYSTEM RAM)" : std::string();
 }
 
 std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
@@ -228,7 +231,7 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     rows.push_back({"Per-GPU total", format_size(e.total_bytes, gib)});
     if (e.buffered_bytes > e.total_bytes) rows.push_back({"With the method's safety margin", format_size(e.buffered_bytes, gib)});
     if (const GpuFit* f = chosen_fit(cfg, r)) {
-        std::string verdict = verdict_text(*f, gib);
+        std::string verdict = verdict_text(*f) + ram_text(*f, gib);
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
         rows.push_back({"Budget", budget_text(cfg, r.target_utilization, gib).substr(8)});  // without its "Budget: "
     }
