@@ -115,7 +115,6 @@ bool apply_model_fit(Config& cfg, const ModelFit& row, Error& err) {
     return true;
 }
 
-
 Outcome<ModelFits> fit_models(const Config& in) {
     Error err;
     if (!check_target_utilization(in, err)) return Outcome<ModelFits>::failure(err);
