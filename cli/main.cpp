@@ -47,7 +47,9 @@ int main(int argc, char** argv) {
             const vc::GpuSpec* gpu = vc::config_gpu(cfg);
             for (const auto& f : d.value.fits)
                 if (gpu && f.gpu_id == gpu->id)
-                    verdict = std::string(": on ") + gpu->name + (f.within_target ? ", within the target" : f.fits ? ", fits above the target" : ", does not fit");
+                    verdict = std::string(": on ") + gpu->name +
+                              (f.needs_ram_bytes > 0 ? std::string(", its GPU part ") + (f.gpu_within_target ? "within" : "above") + " the target, system RAM not checked"
+                               : f.within_target ? ", within the target" : f.fits ? ", fits above the target" : ", does not fit");
             char line[384];
             std::snprintf(line, sizeof line, "No method named, so this is the quick rule of thumb (docs/methods.md); the detailed model "
                           "(--method detailed), from this model's architecture, gives %.2f GB per GPU%s.", d.value.total_bytes / 1e9, verdict.c_str());

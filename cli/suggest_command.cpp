@@ -35,6 +35,13 @@ void print_nothing_to_suggest(const Config& in) {
     }
     // vLLM's budget is its own gpu_memory_utilization (the page's and the verdict's target).
     const double target = serves_engine(cfg) && cfg.inference.engine == Engine::Vllm ? cfg.inference.vllm.gpu_memory_utilization : cfg.target_utilization;
+    // llama.cpp with layers, experts or KV in system RAM of no stated size: the RAM is the missing input.
+    if (fit->needs_ram_bytes > 0 && fit->gpu_within_target) {
+        std::printf("nothing to suggest: its GPU part fits %s within the target (%.2f GB, %.1f%% of its memory; target %g%%), and it needs %.2f GB "
+                    "of system RAM, not checked: give --ram-gib\n",
+                    gpu->name.c_str(), bytes_to_gb(est.value.total_bytes), fit->utilization * 100, target * 100, bytes_to_gb(fit->needs_ram_bytes));
+        return;
+    }
     std::printf(fit->within_target ? "nothing to suggest: it fits %s within the target (%.2f GB, %.1f%% of its memory; target %g%%)\n"
                                    : "nothing to suggest: no change or pair of changes tried makes it fit %s within the target (%.2f GB now, "
                                      "%.1f%% of its memory; target %g%%)\n",

@@ -24,11 +24,27 @@ constexpr const char* kVllmFormats[] = {"bf16", "fp8", "int8", "awq-int4"};
 constexpr const char* kLlamaCppFormats[] = {"gguf-bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"};
 constexpr const char* kHfFormats[] = {"bf16", "bnb-int8", "bnb-nf4"};
 
+// llama.cpp presets whose published GGUF files are not that ladder: the file types they come in,
+// best first. gpt-oss: OpenAI ships the routed experts in MXFP4, and llama.cpp's own GGUFs are one
+// MXFP4_MOE file each (https://huggingface.co/ggml-org/gpt-oss-20b-GGUF: gpt-oss-20b-mxfp4.gguf;
+// https://huggingface.co/ggml-org/gpt-oss-120b-GGUF: gpt-oss-120b-mxfp4-0000{1,2,3}-of-00003.gguf).
+// The K-quant files others publish keep the experts in MXFP4 too ("All quants keep the feed forward
+// networks at mxfp4", https://huggingface.co/bartowski/openai_gpt-oss-20b-GGUF: Q2_K to Q8_0 within
+// 12.1 GB of each other), so a Q4_K_M priced here with Q4_K experts is no file anyone can download.
+struct PublishedGguf {
+    const char* preset;
+    const char* formats[2];  // nullptr-terminated
+};
+constexpr PublishedGguf kPublishedGguf[] = {
+    {"gpt-oss-20b", {"mxfp4", nullptr}},
+    {"gpt-oss-120b", {"mxfp4", nullptr}},
+};
+
 bool vllm_detailed(const Config& c) { return c.task == Task::Inference && c.inference.engine == Engine::Vllm; }
 
 }  // namespace
 
-std::vector<FitFormat> fit_formats(const Config& cfg) {
+std::vector<FitFormat> fit_formats(const Config& cfg, const std::string& model_id) {
     std::vector<FitFormat> out;
     if (cfg.task == Task::Training) {
         out.push_back({"bf16-mixed", "BF16 mixed precision", 0});
@@ -38,12 +54,26 @@ std::vector<FitFormat> fit_formats(const Config& cfg) {
         out.push_back({"lora", "LoRA (16-bit base)", 1});
         out.push_back({"qlora", "QLoRA (NF4 base)", 2});
     } else {
-        auto add = [&out](const char* id) {
-            if (const WeightFormat* f = find_weight_format(id)) out.push_back({f->id, f->label, f->quality});
+        const bool gguf = cfg.inference.engine == Engine::LlamaCpp;
+        auto add = [&out, gguf](const char* id) {
+            const WeightFormat* f = find_weight_format(id);
+            if (!f) return;
+            // A base format llama.cpp loads as a GGUF file type (mxfp4: MXFP4_MOE) by the file's name.
+            const bool file = gguf && f->family != FormatFamily::Gguf && f->gguf_ftype >= 0;
+            out.push_back({f->id, file ? gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].label : f->label, f->quality});
         };
-        if (cfg.inference.engine == Engine::Vllm) for (const char* id : kVllmFormats) add(id);
-        else if (cfg.inference.engine == Engine::LlamaCpp) for (const char* id : kLlamaCppFormats) add(id);
-        else for (const char* id : kHfFormats) add(id);
+        if (cfg.inference.engine == Engine::Vllm) {
+            for (const char* id : kVllmFormats) add(id);
+        } else if (gguf) {
+            const PublishedGguf* own = nullptr;
+            for (const auto& p : kPublishedGguf) own = model_id == p.preset ? &p : own;
+            if (own)
+                for (const char* const* id = own->formats; *id; ++id) add(*id);
+            else
+                for (const char* id : kLlamaCppFormats) add(id);
+        } else {
+            for (const char* id : kHfFormats) add(id);
+        }
     }
     return out;
 }
@@ -55,11 +85,12 @@ bool apply_model_format(Config& cfg, const std::string& model_id, const std::str
         return false;
     }
     bool known = false;
-    for (const auto& f : fit_formats(cfg)) known = known || f.id == format;
+    const std::vector<FitFormat> formats = fit_formats(cfg, model_id);
+    for (const auto& f : formats) known = known || f.id == format;
     if (!known) {
         std::string list;
-        for (const auto& f : fit_formats(cfg)) list += (list.empty() ? "" : ", ") + f.id;
-        err = Error{"format", "format \"" + format + "\" is not one the " + task_name(cfg.task) + " list tries (" + list + ")"};
+        for (const auto& f : formats) list += (list.empty() ? "" : ", ") + f.id;
+        err = Error{"format", "format \"" + format + "\" is not one the " + task_name(cfg.task) + " list tries for " + model_id + " (" + list + ")"};
         return false;
     }
     cfg.model = *preset;
@@ -83,32 +114,6 @@ bool apply_model_fit(Config& cfg, const ModelFit& row, Error& err) {
     if (row.partial) cfg.inference.llamacpp.n_gpu_layers = row.gpu_layers;
     return true;
 }
-
-namespace {
-
-// llama.cpp: the RAM the row's buffers take, and whether its verdict rests on system RAM nothing
-// checked. llama.cpp keeps token_embd in system RAM whatever the split (llama-model.cpp
-// load_tensors; docs/local.md "Placement"), so weights in RAM beyond it are layers, experts or the
-// output layer the split (-ngl, --fit, --n-cpu-moe, -ot) left on the CPU. With the RAM given (or a
-// Mac's unified memory) the estimate's verdict already checks the buffers against it.
-void needs_ram(const Config& c, const Estimate& e, ModelFit& row) {
-    const Metric* ram = e.metric("host_total_bytes");
-    const Metric* host = e.metric("host_bytes");
-    if (!ram || !host) return;
-    row.ram_bytes = ram->value;
-    const GpuSpec* gpu = config_gpu(c);
-    if (!row.fits || c.inference.host.ram_bytes > 0 || (gpu && gpu->unified)) return;
-    const auto m = resolve_model(c.model);
-    if (!m.ok) return;
-    QuantOptions q = c.inference.weights;
-    q.gguf_file = true;  // as the llama.cpp engine prices it
-    const auto w = weight_bytes(m.value, q);
-    if (!w.ok) return;
-    // A byte of slack: the host bytes are a difference of sums.
-    if (host->value > w.value.embedding + 1e-9 * w.value.total + 1) row.needs_ram = true, row.fits = false;
-}
-
-}  // namespace
 
 Outcome<ModelFits> fit_models(const Config& in) {
     Error err;
@@ -152,8 +157,13 @@ Outcome<ModelFits> fit_models(const Config& in) {
                 row.share = row.load_bytes / out.budget_bytes;
             }
             row.fits = g.within_target;
+            // llama.cpp: a split that keeps layers, experts or KV in system RAM of no stated size is
+            // not within the target (the estimate's verdict, GpuFit::needs_ram_bytes); the row
+            // says so when its GPU part is.
+            row.needs_ram = g.needs_ram_bytes > 0 && g.gpu_within_target;
         }
-        if (c.task == Task::Inference && c.inference.engine == Engine::LlamaCpp) needs_ram(c, e.value, row);
+        // The RAM the row's buffers take (llama.cpp; a Mac: the unified memory in use).
+        if (const Metric* ram = e.value.metric("host_total_bytes")) row.ram_bytes = ram->value;
         return true;
     };
     // Larger models first (an insertion sort of the preset indices, stable: equal counts keep the
@@ -169,10 +179,9 @@ Outcome<ModelFits> fit_models(const Config& in) {
         for (; at > 0 && params[order[at - 1]] < params.back(); --at) order[at] = order[at - 1];
         order[at] = params.size() - 1;
     }
-    const std::vector<FitFormat> formats = fit_formats(base);
     for (size_t i : order) {
         const ModelSpec& preset = presets[i];
-        for (const auto& f : formats) {
+        for (const auto& f : fit_formats(base, preset.id)) {
             ModelFit row;
             row.model = preset.id;
             row.model_name = preset.name;

@@ -27,8 +27,10 @@ struct FitFormat {
     int quality = 0;  // lower is better (WeightFormat::quality for inference)
 };
 
-// The formats tried for `cfg`'s task (inference: by engine), best first.
-std::vector<FitFormat> fit_formats(const Config& cfg);
+// The formats tried for `cfg`'s task (inference: by engine), best first. Under llama.cpp a preset
+// whose published GGUFs come in other file types than the general ladder gets its own (gpt-oss:
+// MXFP4_MOE alone); `model_id` "" gives the general list.
+std::vector<FitFormat> fit_formats(const Config& cfg, const std::string& model_id = "");
 
 // Sets `cfg`'s model to the preset `model_id` and its format to `format` (as fit_formats names it),
 // the quick method's parameter count with it. False (and `err` names "model" or "format") when

@@ -29,6 +29,13 @@ struct GpuFit {
     bool within_target = false; // per-GPU total <= memory x the config's target_utilization
     double mac_needed_bytes = 0; // a Mac row that does not hold it: the memory of the smallest catalog Mac that does (0: none does, or not a Mac)
     bool mac = false;          // a Mac's row (unified memory, a catalog Mac or the custom GPU marked unified: one machine), set by apply_one_machine_rule
+    // llama.cpp with no system RAM size (inference.host.ram_gib unset): the system RAM the buffers
+    // take at this GPU's split when it keeps layers, experts, the output layer or KV there
+    // (llamacpp_unchecked_ram), else 0. Nothing checked it, so the row is not within_target, and
+    // gpus_needed skips counts whose split does the same; gpu_within_target says whether the GPU
+    // part alone is within the target (the verdict "GPU part fits; needs N GB of system RAM").
+    double needs_ram_bytes = 0;
+    bool gpu_within_target = false;
 };
 
 struct Metric {

@@ -339,9 +339,12 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
         w.begin_object();
         w.member("fits", f.fits);
         w.member("gpu", f.gpu_id);
+        // llama.cpp keeping weights or KV in system RAM of no stated size (core/result.hpp).
+        if (f.needs_ram_bytes > 0) w.member("gpu_within_target", f.gpu_within_target);
         w.member("gpus_needed", f.gpus_needed);
         // A Mac that does not hold it (one machine: core/estimate.hpp apply_one_machine_rule).
         if (f.mac && f.gpus_needed == 0) w.member("mac_needed_bytes", f.mac_needed_bytes);
+        if (f.needs_ram_bytes > 0) w.member("needs_ram_bytes", f.needs_ram_bytes);
         w.member("utilization", f.utilization);
         w.member("within_target", f.within_target);
         w.end_object();

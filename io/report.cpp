@@ -84,6 +84,14 @@ std::string format_table(const Estimate& e, const std::string& count_rule, const
             // The custom GPU's row is listed under id "custom" (core/gpu_choice.hpp): its own name.
             const GpuSpec* g = f.gpu_id == kCustomGpuId ? custom : find_gpu(f.gpu_id);
             std::string verdict = !f.fits ? "does not fit" : f.within_target ? "fits within target" : "fits, above target";
+            // llama.cpp with layers, experts or KV in system RAM of no stated size: the GPU part's
+            // verdict and the RAM nothing checked (core/result.hpp).
+            if (f.needs_ram_bytes > 0) {
+                char ram[160];
+                std::snprintf(ram, sizeof ram, "GPU part %s; needs %.2f GB (%.2f GiB) of system RAM, not checked (--ram-gib)",
+                              f.gpu_within_target ? "within target" : "above target", bytes_to_gb(f.needs_ram_bytes), bytes_to_gib(f.needs_ram_bytes));
+                verdict = ram;
+            }
             // A Mac is one machine (core/estimate.hpp apply_one_machine_rule): the Mac that would hold it.
             if (f.mac && f.gpus_needed == 0) {
                 char mac[96];

@@ -147,7 +147,7 @@ void headline(App& a) {
     const GpuFit* f = g ? chosen_fit(a.inputs, r) : nullptr;
     if (g && f) {
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        text_wrapped("\xe2\x97\x8f %s%s on one %s", rule ? "By this rule: " : "", verdict_text(*f).c_str(), g->name.c_str());
+        text_wrapped("\xe2\x97\x8f %s%s on one %s%s", rule ? "By this rule: " : "", verdict_text(*f).c_str(), g->name.c_str(), ram_text(*f, gib).c_str());
         ImGui::PopStyleColor();
         dim_text("%s of %s", format_percent(f->utilization).c_str(), format_size(g->memory_bytes, gib).c_str());
         dim_text("%s", budget_text(a.inputs, r.target_utilization, gib).c_str());
@@ -771,7 +771,7 @@ bool total_bar(App& a) {
         error_text("invalid input: the last valid result");
     } else if (g && f) {
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(*f));
-        ImGui::TextUnformatted(f->within_target ? "\xe2\x97\x8f fits" : f->fits ? "\xe2\x97\x8f over the budget" : "\xe2\x97\x8f does not fit");
+        ImGui::TextUnformatted(f->needs_ram_bytes > 0 ? "\xe2\x97\x8f needs system RAM" : f->within_target ? "\xe2\x97\x8f fits" : f->fits ? "\xe2\x97\x8f over the budget" : "\xe2\x97\x8f does not fit");
         ImGui::PopStyleColor();
     }
     ImGui::PushFont(font(Font::Small));

@@ -305,8 +305,14 @@ int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
     } else if (ft == FT_MXFP4_MOE) {
         // "MoE tensors -> MXFP4, other tensors -> Q8_0" (ggml-org/llama.cpp@007dbbf:src/llama-quant.cpp,
         // llama_tensor_get_type_impl): MXFP4 for the 3-D tensors (ne[2] > 1), which are the routed
-        // experts; token_embd, attention, dense FFNs and the shared experts are 2-D.
-        type = is_routed(t.role) ? MXFP4 : Q8_0;
+        // experts and MLA's kv_b; token_embd, attention, dense FFNs and the shared experts are 2-D.
+        // MLA's kv_b is 3-D in the file: convert_hf_to_gguf splits it into attn_k_b {qk_nope,
+        // kv_lora_rank, n_head} and attn_v_b {kv_lora_rank, v_head, n_head} (ggml-org/llama.cpp@007dbbf:
+        // src/llama-model.cpp, LLM_ARCH_DEEPSEEK2 create_tensor wk_b / wv_b: "only old legacy GGUF files
+        // will have the unsplit wkv_b tensor"), and the rule excepts only BailingMoE3's ("MLA projection
+        // tensors are also 3D, so match expert tensor roles explicitly"). Both row lengths, 128 and 512,
+        // are whole MXFP4 blocks of 32.
+        type = is_routed(t.role) || t.role == Role::AttnKvB ? MXFP4 : Q8_0;
     } else if (t.role == Role::TokenEmbd) {
         if (ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ1_S || ft == FT_IQ1_M) type = Q2_K;
         else if (ft == FT_IQ2_S || ft == FT_IQ2_M) type = IQ3_S;

@@ -1294,6 +1294,15 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             }
             if (p.ram_bytes > 0 && host > p.ram_bytes)
                 e.notes.push_back("The buffers in system RAM (" + gib(host) + ") exceed its " + gib(p.ram_bytes) + ": llama.cpp would page from disk (mmap) or fail.");
+            // No RAM size and more than token_embd in RAM: the verdict is the GPU part's and the RAM
+            // it needs (GpuFit::needs_ram_bytes); the note says why. snprintf: the page's size budget.
+            if (const double unchecked = p.has_gpu ? llamacpp_unchecked_ram(p, c, n) : 0; unchecked > 0) {
+                char buf[320];
+                std::snprintf(buf, sizeof buf, "Needs %.2f GB (%.2f GiB) of system RAM, not checked: the split keeps layers, experts or KV there and no RAM "
+                              "size is given, so the verdict is the GPU part's, not a fit. Give inference.host.ram_gib (--ram-gib) to check it.",
+                              bytes_to_gb(unchecked), bytes_to_gib(unchecked));
+                e.notes.push_back(buf);
+            }
             if (m.experts > 0 || in.llamacpp.no_kv_offload) {
                 const LlamaCppTiming t = llamacpp_timing(p, c, n, prompt);
                 add_metric(e, "host_bytes_per_token", "Read from system RAM per decode step", t.host_bytes, "bytes");
@@ -1422,11 +1431,15 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // Mac) within the target share of system RAM too, or a Mac could read "fits within target"
         // beside "0 needed".
         f.within_target = f.fits && (p.engine == Engine::Vllm || fits_at(q, c, n, budget_share(q)));
+        // llama.cpp keeping weights or KV in system RAM of no stated size: the GPU part's verdict
+        // alone, and the RAM it needs, which nothing checked, so not within the target.
+        f.needs_ram_bytes = f.fits ? llamacpp_unchecked_ram(q, c, n) : 0;
+        if (f.needs_ram_bytes > 0) f.gpu_within_target = f.within_target, f.within_target = false;
         for (size_t i = 0; i < candidates.size(); ++i) {
             const InferencePlan* t = candidates.on_gpu(i, g);
             if (!t) continue;
             const double share = budget_share(*t);
-            if (fits_at(*t, c, n, share) && memory_at(*t, c, n).total() <= t->gpu_capacity * share) {
+            if (fits_at(*t, c, n, share) && memory_at(*t, c, n).total() <= t->gpu_capacity * share && !(llamacpp_unchecked_ram(*t, c, n) > 0)) {
                 f.gpus_needed = candidates.count(i);
                 break;
             }

@@ -461,6 +461,16 @@ void llamacpp_set_gpu(InferencePlan& p) {
     p.ram_bytes = p.gpu->unified ? p.gpu->memory_bytes : p.in.host.ram_bytes;
 }
 
+double llamacpp_unchecked_ram(const InferencePlan& p, double context, double n) {
+    if (p.engine != Engine::LlamaCpp || !p.has_gpu || p.cpu_only || p.ram_bytes > 0) return 0;
+    // A byte of slack: host_bytes is a difference of sums. KV cells are in host RAM only for CPU
+    // layers (weights there too) or with -nkvo.
+    const bool weights = p.host_bytes > p.weights.embedding + 1e-9 * p.weights.total + 1;
+    if (!weights && !p.in.llamacpp.no_kv_offload) return 0;
+    const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
+    return weights || b.host.kv > 0 ? b.host.total() : 0;
+}
+
 // [SECTION] buffers -------------------------------------------------------------------------------
 OllamaBatch ollama_auto_batch(const InferencePlan& p, double context, double n) {
     OllamaBatch r;

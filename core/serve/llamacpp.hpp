@@ -63,6 +63,15 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
 // Sets what depends on the chosen GPU (capacity, default split by memory).
 void llamacpp_set_gpu(InferencePlan& p);
 
+// System RAM that nothing checks, in bytes: with no RAM size (inference.host.ram_gib unset; a Mac's
+// unified memory is always known) and a split that keeps more than token_embd in system RAM
+// (layers, routed experts or the output layer by -ngl, --fit, --n-cpu-moe or -ot; the KV cells of
+// CPU layers, or every layer's with -nkvo), the RAM the host buffers take (their total, the
+// estimate's host_total_bytes); else 0. llama.cpp keeps token_embd in system RAM whatever the split
+// (llama-model.cpp load_tensors), so that alone, with the small CPU buffers every run has, is no
+// reason to ask. The verdict (GpuFit::needs_ram_bytes) and the models-that-fit list read it.
+double llamacpp_unchecked_ram(const InferencePlan& p, double context, double n);
+
 // Decode and prompt-processing time: the GPUs' shares in turn (or at once with row split), the
 // host's share from system RAM; a MoE token reads only its active experts on either side.
 struct LlamaCppTiming {

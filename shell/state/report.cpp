@@ -207,7 +207,13 @@ std::string mac_text(const GpuFit& f, bool gib) {
 }
 
 std::string verdict_text(const GpuFit& f) {
-    return f.within_target ? "fits within the budget" : f.fits ? "over the budget (the card would hold it)" : "does not fit";
+    const bool within = f.needs_ram_bytes > 0 ? f.gpu_within_target : f.within_target;
+    return std::string(f.needs_ram_bytes > 0 ? "GPU part " : "") +
+           (within ? "fits within the budget" : f.fits ? "over the budget (the card would hold it)" : "does not fit");
+}
+
+std::string ram_text(const GpuFit& f, bool gib) {
+    return f.needs_ram_bytes > 0 ? "; needs " + format_size(f.needs_ram_bytes, gib) + " of system RAM, not checked (SYSTEM RAM)" : std::string();
 }
 
 std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
@@ -225,7 +231,7 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     rows.push_back({"Per-GPU total", format_size(e.total_bytes, gib)});
     if (e.buffered_bytes > e.total_bytes) rows.push_back({"With the method's safety margin", format_size(e.buffered_bytes, gib)});
     if (const GpuFit* f = chosen_fit(cfg, r)) {
-        std::string verdict = verdict_text(*f);
+        std::string verdict = verdict_text(*f) + ram_text(*f, gib);
         rows.push_back({"On " + gpu_label(cfg), verdict + " (" + format_percent(f->utilization) + " of its memory)"});
         rows.push_back({"Budget", budget_text(cfg, r.target_utilization, gib).substr(8)});  // without its "Budget: "
     }
@@ -306,7 +312,9 @@ std::string export_csv(const Config& cfg, const Results& r) {
         const GpuFit& f = c.fit;
         const GpuSpec* g = fit_gpu(cfg, f.gpu_id);
         row("gpu", f.gpu_id, g ? g->name : f.gpu_id, g ? g->memory_bytes : 0, f.utilization,
-            std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit") +
+            (f.needs_ram_bytes > 0 ? std::string("GPU part ") + (f.gpu_within_target ? "within" : "above") + " target; needs " +
+                                         format_size(f.needs_ram_bytes, false) + " of system RAM, not checked"
+                                   : std::string(f.within_target ? "fits within target" : f.fits ? "fits above target" : "does not fit")) +
                 (f.gpus_needed > 0 ? "; GPUs needed " + std::to_string(f.gpus_needed) : std::string()) + mac_text(f, false));
     }
     return out;

@@ -29,8 +29,12 @@ std::string mac_text(const GpuFit& f, bool gib);
 // the KV pool fills (core/serve/inference.hpp budget_share). `target`: the result's own target
 // (Results::target_utilization: while a typed target is refused, the last valid one).
 std::string budget_text(const Config& cfg, double target, bool gib);
-// The verdict in the budget's words: "fits within the budget", "over the budget (...)", "does not fit".
+// The verdict in the budget's words: "fits within the budget", "over the budget (...)", "does not fit";
+// llama.cpp with layers, experts or KV in system RAM of no stated size (GpuFit::needs_ram_bytes) the
+// GPU part's: "GPU part fits within the budget", which ram_text completes.
 std::string verdict_text(const GpuFit& f);
+// That RAM: "; needs 537.19 GB of system RAM, not checked (SYSTEM RAM)", empty for any other row.
+std::string ram_text(const GpuFit& f, bool gib);
 
 // A metric as the page shows it: its value in its unit, or "unknown" for a speed figure the GPU's
 // missing bandwidth or TFLOP/s leave out (the engine reports 0: a custom GPU without them).

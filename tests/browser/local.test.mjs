@@ -324,3 +324,31 @@ test('plain llama-server without -ngl on the page: its default --fit in the -ngl
     await p2.close();
     assert.deepEqual(consoleErrors, []);
 });
+
+test('system RAM of no stated size: the verdict line says the GPU part fits and 537.19 GB of RAM is not checked; with SYSTEM RAM it fits', async () => {
+    // DeepSeek-V3 Q6_K on one RTX 4090 at 4,096 tokens: --fit keeps the routed experts of its 58 MoE
+    // layers in RAM (760,166,400 + 58 x 9,248,440,320 + 23,068,672 + 517,120 B; tests/unit/test_llamacpp.cpp).
+    const base = 'v=2&method=detailed&task=inference&model.preset=deepseek-v3&gpu=rtx-4090-24gb&inference.engine=llama.cpp'
+        + '&inference.weights=q6_k&inference.context=4096';
+    const flags = ['--method', 'detailed', '--task', 'inference', '--preset', 'deepseek-v3', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+        '--weights', 'q6_k', '-c', '4096'];
+    let [p, w] = await open(base);
+    let s = await w.state();
+    assert.equal(s.error, null);
+    const fromCli = JSON.parse(execFileSync(cliBin, [...flags, '--format', 'json'], { encoding: 'utf8' }));
+    assert.deepEqual(s.result.fits, fromCli.fits);
+    const f = s.result.fits.find((x) => x.gpu === 'rtx-4090-24gb');
+    assert.deepEqual([f.within_target, f.gpu_within_target], [false, true]);
+    assert.equal(Math.round(f.needs_ram_bytes), 760166400 + 58 * 9248440320 + 23068672 + 517120);
+    await w.widget('headline');
+    assert.match(await w.hook('a11yText'),
+        /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.4% of its memory\)/);
+    await p.close();
+    // 1,024 GiB of system RAM given: checked, and within the target.
+    [p, w] = await open(base + '&inference.host.ram_gib=1024');
+    s = await w.state();
+    assert.equal(s.result.fits.find((x) => x.gpu === 'rtx-4090-24gb').within_target, true);
+    assert.match(await w.hook('a11yText'), /On NVIDIA GeForce RTX 4090 24GB\s*fits within the budget \(68\.4% of its memory\)/);
+    await p.close();
+    assert.deepEqual(consoleErrors, []);
+});

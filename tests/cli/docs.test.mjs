@@ -71,21 +71,28 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('llama-3.1-70b', 'q2_k').total_bytes), '24.49');
   assert.equal(pct(row('llama-3.1-70b', 'q2_k')), '126.8');
   assert.ok(j.models.filter((m) => m.model === 'llama-3.1-70b').every((m) => !m.fits), 'the 70B fits in no GGUF type');
-  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K, Llama-4 Maverick (three types) and gpt-oss-120b BF16:
-  // --fit's GPU part within the budget, most weights in system RAM of no stated size: not counted, "needs ... GB"
+  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K, Llama-4 Maverick (three types): --fit's GPU part within the budget, most weights
+  // in system RAM of no stated size: not counted, "needs ... GB"
   const ram = j.models.filter((m) => m.needs_ram);
   assert.deepEqual(ram.map((m) => `${m.model}/${m.format}`),
     ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k',
-      'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m', 'gpt-oss-120b/gguf-bf16']);
-  const named = [ram[4], ram[5], ram[9]];
-  assert.deepEqual(named.map((m) => gb(m.total_bytes)), ['17.61', '17.61', '18.89']);
-  assert.deepEqual(named.map((m) => gb(m.ram_bytes)), ['537.19', '537.19', '217.76']);
+      'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m']);
+  assert.deepEqual(ram.slice(4, 6).map((m) => gb(m.total_bytes)), ['17.61', '17.61']);
+  assert.deepEqual(ram.slice(4, 6).map((m) => gb(m.ram_bytes)), ['537.19', '537.19']);
   assert.deepEqual(ram.slice(6, 9).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.68']);
   assert.equal(gb(ram[0].ram_bytes), '1079.38');
   assert.ok(ram.every((m) => !m.fits));
-  assert.equal(j.needing_ram, 10);
-  // gpt-oss-120b's RAM by hand: token_embd + 34 layers of BF16 experts + CPU compute + logits
-  assert.equal(Math.round(row('gpt-oss-120b', 'gguf-bf16').ram_bytes), 201088 * 2880 * 2 + 34 * 128 * 3 * 2880 * 2880 * 2 + 14286848 + 201088 * 4);
+  assert.equal(j.needing_ram, 9);
+  // DeepSeek-V3's RAM by hand: token_embd (Q6_K) + 58 layers of Q6_K experts + CPU compute + logits
+  assert.equal(Math.round(row('deepseek-v3', 'q6_k').ram_bytes), 129280 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4 + 129280 * 4);
+  // gpt-oss in its one published GGUF, MXFP4_MOE: the 20b 12.51 GB (64.7%), the 120b's --fit split
+  // 23.46 GB (121.4%, the card less 1 GiB) and 41.24 GB of RAM
+  assert.deepEqual(j.models.filter((m) => m.model.startsWith('gpt-oss')).map((m) => `${m.model}/${m.format}`), ['gpt-oss-120b/mxfp4', 'gpt-oss-20b/mxfp4']);
+  assert.equal(gb(row('gpt-oss-20b', 'mxfp4').total_bytes), '12.51');
+  assert.equal(pct(row('gpt-oss-20b', 'mxfp4')), '64.7');
+  assert.equal(gb(row('gpt-oss-120b', 'mxfp4').total_bytes), '23.46');
+  assert.equal(pct(row('gpt-oss-120b', 'mxfp4')), '121.4');
+  assert.equal(gb(row('gpt-oss-120b', 'mxfp4').ram_bytes), '41.24');
   // the best-ranked rows that fit: 24-47B models (Mixtral 8x7B 46.7B Q2_K 18.45 GB, Qwen2.5 and Qwen3 32B, ...) at 2-5 bits
   const best = j.models.filter((m) => m.fits).slice(0, 12);
   assert.deepEqual([...new Set(best.map((m) => m.model))], ['mixtral-8x7b', 'qwen2.5-32b', 'qwen3-32b', 'qwen3-30b-a3b', 'gemma-2-27b', 'gemma-3-27b']);

@@ -48,25 +48,42 @@ const CPP_4090 = ['--method', 'detailed', '--task', 'inference', '--preset', 'll
 test('fit-models with llama.cpp (--fit) and no --ram-gib: a row with weights in system RAM needs RAM, it does not fit', () => {
   const t = run(['fit-models', ...CPP_4090]);
   assert.equal(t.code, 0, t.err);
-  // gpt-oss-120b BF16, DeepSeek-V3 and -R1 Q6_K, Kimi-K2 in four types, Llama-4 Maverick in three
-  assert.match(t.out, /\n10 more keep layers or experts in system RAM, which is not checked without its size: give --ram-gib\n/);
-  // gpt-oss-120b BF16: 18.89 GB on the GPU (97.8% of 19.32 GB), the experts of 34 of 36 layers in RAM:
-  // 1,158,266,880 + 34 x 6,370,099,200 + 14,286,848 + 804,352 B = 217.76 GB
-  assert.match(t.out, /gpt-oss-120b\s+gguf-bf16\s+18\.89 GB\s+97\.8%\s+no: needs 217\.76 GB of system RAM\n/);
+  // DeepSeek-V3 and -R1 Q6_K, Kimi-K2 in four types, Llama-4 Maverick in three
+  assert.match(t.out, /\n9 more keep layers or experts in system RAM, which is not checked without its size: give --ram-gib\n/);
+  // DeepSeek-V3 Q6_K: 17.61 GB on the GPU (91.2% of 19.32 GB), the experts of its 58 MoE layers in RAM:
+  // 760,166,400 + 58 x 9,248,440,320 + 23,068,672 + 517,120 B = 537.19 GB
   assert.match(t.out, /deepseek-v3\s+q6_k\s+17\.61 GB\s+91\.2%\s+no: needs 537\.19 GB of system RAM\n/);
-  assert.doesNotMatch(run(['fit-models', ...CPP_4090, '--fitting']).out, /gpt-oss-120b\s+gguf-bf16/);
-  // --ram-gib 512: 202.80 GiB within 384 GiB (75%) fits; --ram-gib 256 (192 GiB) does not.
+  assert.doesNotMatch(run(['fit-models', ...CPP_4090, '--fitting']).out, /deepseek-v3\s+q6_k/);
+  // --ram-gib 1024: 500.30 GiB within 768 GiB (75%) fits; --ram-gib 512 (384 GiB) does not.
   const row = (extra) => JSON.parse(run(['fit-models', ...CPP_4090, ...extra, '--format', 'json']).out).models
-    .find((m) => m.model === 'gpt-oss-120b' && m.format === 'gguf-bf16');
+    .find((m) => m.model === 'deepseek-v3' && m.format === 'q6_k');
   const none = row([]);
   assert.equal(none.needs_ram, true);
   assert.equal(none.fits, false);
-  assert.equal(Math.round(none.ram_bytes), 201088 * 2880 * 2 + 34 * 128 * 3 * 2880 * 2880 * 2 + 14286848 + 201088 * 4);
-  const big = row(['--ram-gib', '512']);
+  assert.equal(Math.round(none.ram_bytes), 129280 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4 + 129280 * 4);
+  const big = row(['--ram-gib', '1024']);
   assert.equal(big.fits, true);
   assert.equal(big.needs_ram, undefined);
   assert.equal(big.ram_bytes, none.ram_bytes);
-  assert.equal(row(['--ram-gib', '256']).fits, false);
+  assert.equal(row(['--ram-gib', '512']).fits, false);
+});
+
+test('fit-models with llama.cpp offers gpt-oss in its published MXFP4_MOE file: 12.51 GB for the 20b on an RTX 4090', () => {
+  const j = JSON.parse(run(['fit-models', ...CPP_4090, '--format', 'json']).out);
+  const oss = j.models.filter((m) => m.model === 'gpt-oss-20b');
+  assert.deepEqual(oss.map((m) => [m.format, m.format_label]), [['mxfp4', 'GGUF MXFP4_MOE']]);
+  // ggml-org's gpt-oss-20b-mxfp4.gguf (12,097,353,472 B: MXFP4 experts, Q8_0 elsewhere) less token_embd
+  // (201,088 x 2,880 x 34/32 B), the F16 KV of 12 full layers x 4,096 cells and 12 window layers x 768,
+  // the compute buffer's logits phase (201,088 + 2,880) x 512 x 4 B, the RTX 4090's CUDA context
+  // 488,062,976 B
+  const total = 12097353472 - 201088 * 2880 * 34 / 32 + (12 * 4096 + 12 * 768) * 2 * 8 * 64 * 2 + (201088 + 2880) * 512 * 4 + 488062976;
+  assert.equal(Math.round(oss[0].total_bytes), total);
+  assert.equal(oss[0].fits, true);
+  // The row loads: the estimate of that preset and format gives the same total, the whole file 12.10 GB.
+  const e = JSON.parse(run(['--method', 'detailed', '--task', 'inference', '--preset', 'gpt-oss-20b', '--gpu', 'rtx-4090-24gb',
+    '--engine', 'llama.cpp', '-c', '4096', '--weights', 'mxfp4', '--format', 'json']).out);
+  assert.equal(e.total_bytes, oss[0].total_bytes);
+  assert.equal(e.metrics.weights_total_bytes.value, 12097353472);
 });
 
 test('fit-models without a GPU names the field; a bad flag is refused', () => {

@@ -466,3 +466,44 @@ test('-c out of range: each message names inference.context and its range in tok
   assert.equal(s.code, 1);
   assert.match(s.err, /inference\.concurrency must be a whole number in \[1, 1048576\] sequences/);
 });
+
+test('no --ram-gib: DeepSeek-V3 Q6_K on an RTX 4090 is the GPU part within target and 537.19 GB of system RAM not checked, not "fits"', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'deepseek-v3', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q6_k', '-c', '4096'];
+  // --fit keeps the 61 layers on the GPU and the experts of the 58 MoE layers in RAM: token_embd
+  // 129,280 x 7,168 x 210/256 B + 58 x 256 x 3 x 2,048 x 7,168 x 210/256 B + the CPU compute buffer
+  // (4,096 + 7,168) x 512 x 4 B + the logits 129,280 x 4 B = 537,193,290,752 B
+  const ram = 129280 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4 + 129280 * 4;
+  const j = json(args);
+  const f = j.fits.find((g) => g.gpu === 'rtx-4090-24gb');
+  assert.equal(f.fits, true);
+  assert.equal(f.within_target, false);
+  assert.equal(f.gpu_within_target, true);
+  assert.equal(Math.round(f.needs_ram_bytes), ram);
+  assert.equal(f.needs_ram_bytes, j.metrics.host_total_bytes.value);
+  assert.equal(f.gpus_needed, 0);
+  assert.ok(j.notes.some((n) => n.startsWith('Needs 537.19 GB (500.30 GiB) of system RAM, not checked')), j.notes.join('\n'));
+  // The text's GPU table says so.
+  const t = run(args);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /NVIDIA GeForce RTX 4090 24GB\s+- needed\s+68\.4% of one\s+GPU part within target; needs 537\.19 GB \(500\.30 GiB\) of system RAM, not checked \(--ram-gib\)\n/);
+  // suggest names the missing input.
+  assert.match(run(['suggest', ...args]).out, /its GPU part fits NVIDIA GeForce RTX 4090 24GB within the target .* needs 537\.19 GB of system RAM, not checked: give --ram-gib/);
+  // With the RAM the existing check: 1,024 GiB holds the 500.30 GiB within 75%, 512 GiB does not.
+  const big = json([...args, '--ram-gib', '1024']).fits.find((g) => g.gpu === 'rtx-4090-24gb');
+  assert.deepEqual([big.within_target, big.gpus_needed, big.needs_ram_bytes, big.gpu_within_target], [true, 1, undefined, undefined]);
+  assert.match(run([...args, '--ram-gib', '1024']).out, /NVIDIA GeForce RTX 4090 24GB\s+1 needed\s+68\.4% of one\s+fits within target\n/);
+  assert.equal(json([...args, '--ram-gib', '512']).fits.find((g) => g.gpu === 'rtx-4090-24gb').within_target, false);
+});
+
+test('no --ram-gib under the Ollama profile: Llama-3.1-70B Q4_K_M at 32,768 tokens, 35 of 80 layers on the GPU, above the target and 30.66 GB of RAM not checked', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '--profile', 'ollama'];
+  const j = json(args);
+  assert.equal(j.metrics.auto_gpu_layers.value, 35);
+  const f = j.fits.find((g) => g.gpu === 'rtx-4090-24gb');
+  assert.deepEqual([f.fits, f.within_target, f.gpu_within_target], [true, false, false]);
+  assert.equal((f.needs_ram_bytes / 1e9).toFixed(2), '30.66');
+  assert.equal(f.needs_ram_bytes, j.metrics.host_total_bytes.value);
+  assert.match(run(args).out, /NVIDIA GeForce RTX 4090 24GB\s+\d+ needed\s+94\.7% of one\s+GPU part above target; needs 30\.66 GB \(28\.56 GiB\) of system RAM, not checked \(--ram-gib\)\n/);
+});

@@ -51,6 +51,8 @@ void check_estimate(const vc::Estimate& e, const vc::Config& c) {
         // target (a Mac whose RAM cannot keep 25% free at any count) may need "-".
         FUZZ_CHECK(!f.within_target || f.gpus_needed >= 1, "fits[" + f.gpu_id + "] within target with gpus_needed 0");
         FUZZ_CHECK(f.fits || !f.within_target, "fits[" + f.gpu_id + "] within target but does not fit");
+        // System RAM nothing checked is never "fits" (llama.cpp without inference.host.ram_gib).
+        FUZZ_CHECK(is_size(f.needs_ram_bytes) && !(f.needs_ram_bytes > 0 && f.within_target), "fits[" + f.gpu_id + "] within target with unchecked RAM");
     }
     for (const auto& m : e.metrics)
         FUZZ_CHECK(is_size(m.value), "metric " + m.key + " is " + std::to_string(m.value));

@@ -318,7 +318,9 @@ test('fitModels(): which presets and formats fit a 24 GB card, as `vramcalc fit-
     assert.equal(r.ok, true);
     assert.equal(r.gpu, 'rtx-4090-24gb');
     assert.equal(r.budget_bytes, 0.75 * 24564 * 1048576);  // 75% of 24,564 MiB
-    assert.equal(r.models.length, vc.presets().length * 7);  // BF16 and six GGUF types per preset
+    // BF16 and six GGUF types per preset; gpt-oss-20b and -120b their one published file, MXFP4_MOE
+    assert.equal(r.models.length, (vc.presets().length - 2) * 7 + 2);
+    assert.deepEqual(r.models.filter((m) => m.model === 'gpt-oss-20b').map((m) => m.format_label), ['GGUF MXFP4_MOE']);
     assert.equal(r.fitting, r.models.filter((m) => m.fits).length);
     // Best first: parameters descending.
     for (let i = 1; i < r.models.length; i++) assert.ok(r.models[i - 1].params >= r.models[i].params);
@@ -329,16 +331,16 @@ test('fitModels(): which presets and formats fit a 24 GB card, as `vramcalc fit-
     assert.equal(row.fits, e.fits.find((f) => f.gpu === 'rtx-4090-24gb').within_target);
     assert.equal(row.fits, true);
     assert.equal(r.models.find((m) => m.model === 'llama-3.1-70b' && m.format === 'q4_k_m').fits, false);
-    // llama-server's --fit keeps gpt-oss-120b's experts of 34 layers in system RAM, whose size the config
-    // does not give: not counted as fitting, with the RAM it needs (1,158,266,880 + 34 x 6,370,099,200
-    // B of weights + 14,286,848 B CPU compute + 804,352 B logits = 217.76 GB).
-    const oss = r.models.find((m) => m.model === 'gpt-oss-120b' && m.format === 'gguf-bf16');
-    assert.equal(oss.needs_ram, true);
-    assert.equal(oss.fits, false);
-    assert.equal(Math.round(oss.ram_bytes), 1158266880 + 34 * 6370099200 + 14286848 + 804352);
+    // llama-server's --fit keeps DeepSeek-V3 Q6_K's experts of 58 layers in system RAM, whose size the
+    // config does not give: not counted as fitting, with the RAM it needs (token_embd 760,166,400 B + 58 x
+    // 9,248,440,320 B of Q6_K experts + 23,068,672 B CPU compute + 517,120 B logits = 537.19 GB).
+    const ds = r.models.find((m) => m.model === 'deepseek-v3' && m.format === 'q6_k');
+    assert.equal(ds.needs_ram, true);
+    assert.equal(ds.fits, false);
+    assert.equal(Math.round(ds.ram_bytes), 760166400 + 58 * 9248440320 + 23068672 + 517120);
     assert.equal(r.needing_ram, r.models.filter((m) => m.needs_ram).length);
-    const withRam = vc.fitModels({ ...config, inference: { ...config.inference, host: { ram_gib: 512 } } });
-    assert.equal(withRam.models.find((m) => m.model === 'gpt-oss-120b' && m.format === 'gguf-bf16').fits, true);
+    const withRam = vc.fitModels({ ...config, inference: { ...config.inference, host: { ram_gib: 1024 } } });
+    assert.equal(withRam.models.find((m) => m.model === 'deepseek-v3' && m.format === 'q6_k').fits, true);
     const fromCli = spawnSync(cliBin, ['fit-models', '--config', '-', '--format', 'json'], { input: JSON.stringify(config), encoding: 'utf8' });
     assert.deepEqual(r, JSON.parse(fromCli.stdout));
     assert.equal(vc.fitModels({ ...config, gpu: '' }).error.field, 'gpu');
@@ -444,6 +446,26 @@ test('GPU counts mean one thing in the library: training rows are solve min_gpus
     const smallest = Math.min(...mac.fits.filter((f) => f.gpu.startsWith('apple-') && f.gpus_needed === 1)
         .map((f) => vc.gpus().find((g) => g.id === f.gpu).memory_bytes));
     assert.equal(m2.mac_needed_bytes, smallest);
+});
+
+test('estimate(): llama.cpp with system RAM of no stated size is not "fits": needs_ram_bytes and gpu_within_target, as the CLI gives them', () => {
+    // DeepSeek-V3 Q6_K on an RTX 4090, -c 4096, --fit: the GPU part 68.4% of the card (within 75%), the
+    // routed experts of 58 layers in RAM: 760,166,400 + 58 x 9,248,440,320 + 23,068,672 + 517,120 B.
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'deepseek-v3' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q6_k', context: 4096 } };
+    const e = vc.estimate(config);
+    assert.equal(e.ok, true);
+    const f = e.fits.find((x) => x.gpu === 'rtx-4090-24gb');
+    assert.deepEqual(Object.keys(f).sort(), ['fits', 'gpu', 'gpu_within_target', 'gpus_needed', 'needs_ram_bytes', 'utilization', 'within_target']);
+    assert.deepEqual([f.fits, f.gpu_within_target, f.within_target, f.gpus_needed], [true, true, false, 0]);
+    assert.equal(Math.round(f.needs_ram_bytes), 760166400 + 58 * 9248440320 + 23068672 + 517120);
+    assert.equal(f.needs_ram_bytes, e.metrics.host_total_bytes.value);
+    assert.deepEqual(e, cli(config).json);
+    assert.deepEqual(JSON.parse(JSON.stringify(classic.estimate(config))), e);  // the classic build, another realm
+    // The RAM given: the field is gone, and 1,024 GiB holds the 500.30 GiB within the target.
+    const ram = vc.estimate({ ...config, inference: { ...config.inference, host: { ram_gib: 1024 } } }).fits.find((x) => x.gpu === 'rtx-4090-24gb');
+    assert.deepEqual(Object.keys(ram).sort(), ['fits', 'gpu', 'gpus_needed', 'utilization', 'within_target']);
+    assert.equal(ram.within_target, true);
 });
 
 test('profile trl: TRL\'s SFTTrainer by hand (Llama-3.1-8B QLoRA, 1 x 2048), as the CLI gives it; lora.adapters_bf16 overrides, a wrong value names the field', () => {

@@ -80,7 +80,9 @@ TEST_CASE("models that fit a 24 GB card: the 8B at BF16 (16.06 GB of weights) ag
 TEST_CASE("models that fit: GGUF types for llama.cpp, the task's formats, and what a click loads", "[fit_models]") {
     Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
     const ModelFits list = fits_of(cfg);
-    CHECK(list.rows.size() == model_presets().size() * 7);
+    // Every preset in the seven GGUF types, but gpt-oss-20b and -120b in their one published file
+    // type (MXFP4_MOE).
+    CHECK(list.rows.size() == (model_presets().size() - 2) * 7 + 2);
     const ModelFit* q4 = row_of(list, "llama-3.1-70b", "q4_k_m");
     REQUIRE(q4);
     CHECK_FALSE(q4->fits);  // ~42.5 GB of Q4_K_M weights on a 25.76 GB card
@@ -168,28 +170,32 @@ TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of n
     // An RTX 4090, llama.cpp, one 4,096-token sequence, -ngl unset (--fit on), no inference.host.ram_gib.
     const Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
     const ModelFits list = fits_of(cfg);
-    // gpt-oss-120b in GGUF BF16: --fit keeps the 36 layers and the output layer on the GPU (18.89 GB,
-    // 97.8% of the 19.32 GB budget) and the routed experts of 34 of the 36 layers in system RAM.
-    // The RAM it needs, by hand: token_embd 201,088 x 2,880 x 2 B = 1,158,266,880 B, plus 34 layers
-    // of experts, 128 x 3 x 2,880 x 2,880 x 2 B = 6,370,099,200 B each, = 217,741,639,680 B of
-    // weights; the CPU compute buffer 14,286,848 B and the logits 201,088 x 4 B = 804,352 B:
-    // 217,756,730,880 B = 217.76 GB (202.80 GiB), the estimate's host_total_bytes.
-    const ModelFit* oss = row_of(list, "gpt-oss-120b", "gguf-bf16");
-    REQUIRE(oss);
-    CHECK(oss->total_bytes <= list.budget_bytes);  // the GPU part alone would fit
-    CHECK(oss->needs_ram);
-    CHECK_FALSE(oss->fits);
-    CHECK(oss->ram_bytes == Approx(201088.0 * 2880 * 2 + 34 * 128 * 3 * 2880.0 * 2880 * 2 + 14286848 + 201088.0 * 4).epsilon(1e-12));
-    CHECK(oss->ram_bytes / 1e9 == Approx(217.76).margin(0.005));
+    // DeepSeek-V3 Q6_K: --fit keeps the 61 layers and the output layer on the GPU (17.61 GB, 91.2% of
+    // the 19.32 GB budget) and the routed experts of the 58 MoE layers in system RAM. The RAM it
+    // needs, by hand: token_embd 129,280 x 7,168 x 210/256 B = 760,166,400 B, the experts 58 x 256 x
+    // 3 x 2,048 x 7,168 x 210/256 B = 536,409,538,560 B, the CPU compute buffer (4,096 + 7,168) x 512
+    // x 4 B = 23,068,672 B and the logits 129,280 x 4 B = 517,120 B: 537,193,290,752 B = 537.19 GB.
+    const ModelFit* ds = row_of(list, "deepseek-v3", "q6_k");
+    REQUIRE(ds);
+    CHECK(ds->total_bytes <= list.budget_bytes);  // the GPU part alone would fit
+    CHECK(ds->needs_ram);
+    CHECK_FALSE(ds->fits);
+    CHECK(ds->ram_bytes == Approx(129280.0 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048.0 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4.0 + 129280 * 4.0).epsilon(1e-12));
+    CHECK(ds->ram_bytes / 1e9 == Approx(537.19).margin(0.005));
+    // The headline's verdict for the same config is the row's (one rule: GpuFit::needs_ram_bytes).
     Config one = cfg;
     Error err;
-    REQUIRE(apply_model_format(one, "gpt-oss-120b", "gguf-bf16", err));
+    REQUIRE(apply_model_format(one, "deepseek-v3", "q6_k", err));
     auto e = estimate(one);
     REQUIRE(e.ok);
-    CHECK(oss->ram_bytes == e.value.metric("host_total_bytes")->value);
-    // DeepSeek-V3 Q6_K (537 GB of RAM) the same; the 8B keeps only token_embd (295.5 MB of Q4_K) in
-    // RAM, as llama.cpp always does, and fits.
-    CHECK(row_of(list, "deepseek-v3", "q6_k")->needs_ram);
+    CHECK(ds->ram_bytes == e.value.metric("host_total_bytes")->value);
+    for (const auto& g : e.value.fits) {
+        if (g.gpu_id != "rtx-4090-24gb") continue;
+        CHECK(g.needs_ram_bytes == ds->ram_bytes);
+        CHECK(g.gpu_within_target);
+        CHECK_FALSE(g.within_target);
+    }
+    // The 8B keeps only token_embd (295.5 MB of Q4_K) in RAM, as llama.cpp always does, and fits.
     const ModelFit* small = row_of(list, "llama-3.1-8b", "q4_k_m");
     CHECK(small->fits);
     CHECK_FALSE(small->needs_ram);
@@ -198,24 +204,92 @@ TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of n
     for (const auto& r : list.rows) fitting += r.fits ? 1 : 0, needing += r.needs_ram ? 1 : 0;
     CHECK(fitting == list.fitting);
     CHECK(needing == list.needing_ram);
-    // gpt-oss-120b BF16, DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-4 Maverick
-    // Q6_K, Q5_K_M and Q3_K_M
-    CHECK(needing == 10);
+    // DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-4 Maverick Q6_K, Q5_K_M and Q3_K_M (gpt-oss-120b's MXFP4_MOE file,
+    // below, fills the card past the budget, so its GPU part is not within it)
+    CHECK(needing == 9);
     for (const char* q : {"q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "llama-4-maverick", q)->needs_ram);
     CHECK(row_of(list, "deepseek-r1", "q6_k")->needs_ram);
     for (const char* q : {"q8_0", "q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "kimi-k2", q)->needs_ram);
 
-    // With the RAM given the estimate checks the buffers against it (within the 75% target): 512 GiB
-    // (384 GiB usable) holds the 202.80 GiB, 256 GiB (192 GiB) does not.
+    // With the RAM given the estimate checks the buffers against it (within the 75% target): 1,024 GiB
+    // (768 GiB usable) holds the 500.30 GiB, 512 GiB (384 GiB) does not.
     Config ram = cfg;
-    ram.inference.host.ram_bytes = gib_to_bytes(512);
-    const ModelFit* big = row_of(fits_of(ram), "gpt-oss-120b", "gguf-bf16");
+    ram.inference.host.ram_bytes = gib_to_bytes(1024);
+    const ModelFit* big = row_of(fits_of(ram), "deepseek-v3", "q6_k");
     CHECK(big->fits);
     CHECK_FALSE(big->needs_ram);
-    CHECK(big->ram_bytes == oss->ram_bytes);
-    ram.inference.host.ram_bytes = gib_to_bytes(256);
-    CHECK_FALSE(row_of(fits_of(ram), "gpt-oss-120b", "gguf-bf16")->needs_ram);
-    CHECK_FALSE(row_of(fits_of(ram), "gpt-oss-120b", "gguf-bf16")->fits);
+    CHECK(big->ram_bytes == ds->ram_bytes);
+    ram.inference.host.ram_bytes = gib_to_bytes(512);
+    CHECK_FALSE(row_of(fits_of(ram), "deepseek-v3", "q6_k")->needs_ram);
+    CHECK_FALSE(row_of(fits_of(ram), "deepseek-v3", "q6_k")->fits);
     // Other engines have no RAM figure.
     CHECK(row_of(fits_of(serving("llama-3.1-8b", Engine::Hf, "bf16", "rtx-4090-24gb", 4096)), "llama-3.1-8b", "bf16")->ram_bytes == 0);
+}
+
+TEST_CASE("models that fit under llama.cpp: gpt-oss in its published MXFP4_MOE file, its rows by hand", "[fit_models]") {
+    // ggml-org publishes gpt-oss as one MXFP4_MOE GGUF (gpt-oss-20b-mxfp4.gguf, 12.1 GB); the K-quant
+    // files others publish keep the experts in MXFP4, so the list offers gpt-oss that file alone.
+    const Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    const auto oss = fit_formats(cfg, "gpt-oss-20b");
+    REQUIRE(oss.size() == 1);
+    CHECK(oss[0].id == "mxfp4");
+    CHECK(oss[0].label == "GGUF MXFP4_MOE");
+    CHECK(fit_formats(cfg, "llama-3.1-8b").size() == 7);
+    CHECK(fit_formats(cfg, "gpt-oss-120b").size() == 1);
+    Config c = cfg;
+    Error err;
+    CHECK_FALSE(apply_model_format(c, "gpt-oss-20b", "q4_k_m", err));
+    CHECK(err.field == "format");
+    CHECK(err.message.find("mxfp4") != std::string::npos);
+    // vLLM and transformers keep their lists.
+    CHECK(fit_formats(serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 4096), "gpt-oss-20b").size() == 4);
+
+    const ModelFits list = fits_of(cfg);
+    CHECK(row_of(list, "gpt-oss-20b", "q4_k_m") == nullptr);
+    // gpt-oss-20b: the file, by hand: the experts 24 layers x 32 x 3 x 2,880 x 2,880 x 17/32 B (MXFP4)
+    // = 10,152,345,600 B; attention 24 x (4,096 + 512 + 512 + 4,096) x 2,880 x 34/32 B (Q8_0) =
+    // 676,823,040 B; token_embd and output 2 x 201,088 x 2,880 x 34/32 B = 1,230,658,560 B; the router
+    // 24 x 32 x 2,880 x 4 B (F32) = 8,847,360 B; the 1-D tensors (biases, norms, sinks) in F32: the
+    // preset's 20,914,955,968 parameters less those matrices' 20,907,786,240 = 7,169,728 x 4 B =
+    // 28,678,912 B. Together 12,097,353,472 B = 12.10 GB, ggml-org's file size.
+    const double experts = 24 * 32 * 3 * 2880.0 * 2880 * 17 / 32, attention = 24 * (4096 + 512 + 512 + 4096) * 2880.0 * 34 / 32;
+    const double embd = 201088.0 * 2880 * 34 / 32, router = 24 * 32 * 2880 * 4.0;
+    const double matrices = 24 * 32 * 3 * 2880.0 * 2880 + 24 * (4096 + 512 + 512 + 4096) * 2880.0 + 2 * 201088.0 * 2880 + 24 * 32 * 2880.0;
+    CHECK(matrices == 20907786240.0);
+    const double file = experts + attention + 2 * embd + router + (20914955968.0 - matrices) * 4;
+    CHECK(file == 12097353472.0);
+    // On the GPU: the file less token_embd (llama.cpp keeps it in RAM); F16 KV, 12 full layers x 4,096
+    // cells + 12 window layers x 768 (the 128-token window + the 512-token ubatch, padded to 256) x 2 x
+    // 8 KV heads x 64 x 2 B = 119,537,664 B; the compute buffer, its output phase: 201,088 x 512 x 4 B
+    // of logits + 2,880 x 512 x 4 B = 417,726,464 B; the CUDA context 488,062,976 B (465.45 MiB).
+    // 12,507,351,296 B = 12.51 GB, 64.7% of the 19.32 GB budget.
+    const double kv = (12 * 4096 + 12 * 768) * 2 * 8 * 64 * 2.0, compute = (201088 + 2880) * 512 * 4.0, context = 488062976;
+    const ModelFit* r20 = row_of(list, "gpt-oss-20b", "mxfp4");
+    REQUIRE(r20);
+    CHECK(r20->format_label == "GGUF MXFP4_MOE");
+    CHECK(r20->total_bytes == Approx(file - embd + kv + compute + context).epsilon(1e-12));
+    CHECK(r20->total_bytes == Approx(12507351296.0).epsilon(1e-12));
+    CHECK(r20->share == Approx(12507351296.0 / (0.75 * 24564 * 1048576.0)).epsilon(1e-9));
+    CHECK(r20->fits);
+    CHECK_FALSE(r20->needs_ram);
+    // RAM: token_embd, the CPU compute buffer (4,096 + 2,880) x 512 x 4 B = 14,286,848 B, the logits
+    // 201,088 x 4 B = 804,352 B.
+    CHECK(r20->ram_bytes == Approx(embd + (4096 + 2880) * 512 * 4.0 + 201088 * 4.0).epsilon(1e-12));
+    // gpt-oss-120b: --fit keeps the 36 layers on the GPU and moves the experts of 24 of them to RAM,
+    // filling the card to 23.46 GB (121.4% of the budget): not within it, so not a needs-RAM row.
+    // Its RAM, by hand: token_embd 615,329,280 B + 24 x 128 x 3 x 2,880 x 2,880 x 17/32 B =
+    // 40,609,382,400 B + the CPU buffers 14,286,848 + 804,352 B = 41,239,802,880 B.
+    const ModelFit* r120 = row_of(list, "gpt-oss-120b", "mxfp4");
+    REQUIRE(r120);
+    CHECK_FALSE(r120->fits);
+    CHECK_FALSE(r120->needs_ram);
+    CHECK(r120->share == Approx(1.214).margin(5e-4));
+    CHECK(r120->ram_bytes == Approx(embd + 24 * 128 * 3 * 2880.0 * 2880 * 17 / 32 + 14286848 + 804352).epsilon(1e-12));
+    // With 64 GiB of RAM it runs at -ngl 10, the other 26 layers in RAM, within both budgets.
+    Config ram = cfg;
+    ram.inference.host.ram_bytes = gib_to_bytes(64);
+    const ModelFit* split = row_of(fits_of(ram), "gpt-oss-120b", "mxfp4");
+    CHECK(split->fits);
+    CHECK(split->partial);
+    CHECK(split->gpu_layers == 10);
 }

@@ -650,12 +650,20 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     auto e = estimate(cfg);
     REQUIRE(e.ok);
     // Fits on the whole card with that split (above the 75% target); before, all 81 on the GPU did not.
+    // The 45 CPU layers, their KV, token_embd and the output layer need 30.66 GB (28.56 GiB) of
+    // system RAM, which no RAM size checks: the row says so (needs_ram_bytes), the GPU part 94.7% of
+    // the card, above the target.
     bool seen = false;
     for (const auto& f : e.value.fits) {
         if (f.gpu_id != "rtx-4090-24gb") continue;
         seen = true;
         CHECK(f.fits);
         CHECK_FALSE(f.within_target);
+        CHECK(f.needs_ram_bytes == e.value.metric("host_total_bytes")->value);
+        CHECK(f.needs_ram_bytes / 1e9 == Approx(30.66).margin(0.005));
+        CHECK(bytes_to_gib(f.needs_ram_bytes) == Approx(28.56).margin(0.005));
+        CHECK_FALSE(f.gpu_within_target);
+        CHECK(f.utilization == Approx(0.947).margin(5e-4));
     }
     CHECK(seen);
     // A stated num_gpu (-ngl) wins and is printed.
@@ -676,6 +684,74 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
     cfg.inference.llamacpp.fit = false;
     CHECK(plan(cfg).auto_gpu_layers == -1);
     CHECK(plan(cfg).gpu_layers == 80);
+}
+
+TEST_CASE("System RAM of no stated size: DeepSeek-V3 Q6_K on an RTX 4090 is the GPU part's fit and 537.19 GB of RAM, not 'fits'") {
+    // -c 4096, -ngl unset (--fit), no inference.host.ram_gib. --fit keeps the 61 layers and the output
+    // layer on the GPU (17.61 GB, 68.4% of the card: within the 75% target) and the routed experts of
+    // the 58 MoE layers in system RAM. The RAM by hand: token_embd 129,280 x 7,168 x 210/256 B (Q6_K)
+    // = 760,166,400 B; experts 58 x 256 x 3 x 2,048 x 7,168 x 210/256 B = 536,409,538,560 B; the CPU
+    // compute buffer (KQ mask 4,096 + hidden rows 7,168) x 512 x 4 B = 23,068,672 B; the logits
+    // 129,280 x 4 B = 517,120 B: 537,193,290,752 B = 537.19 GB (500.30 GiB).
+    Config cfg = serving("deepseek-v3", Engine::LlamaCpp, "q6_k", "rtx-4090-24gb", 4096);
+    const double ram = 129280.0 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048.0 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4.0 + 129280 * 4.0;
+    CHECK(ram == 537193290752.0);
+    auto row = [](const Estimate& e, const char* gpu) {
+        for (const auto& f : e.fits)
+            if (f.gpu_id == gpu) return f;
+        FAIL("no row for " << gpu);
+        return GpuFit{};
+    };
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    const GpuFit f = row(e.value, "rtx-4090-24gb");
+    CHECK(f.fits);                 // the card holds the GPU part
+    CHECK(f.gpu_within_target);    // within 75% of it
+    CHECK_FALSE(f.within_target);  // but 537 GB of RAM nobody checked: no "fits"
+    CHECK(f.needs_ram_bytes == Approx(ram).epsilon(1e-12));
+    CHECK(f.needs_ram_bytes == e.value.metric("host_total_bytes")->value);
+    CHECK(f.utilization == Approx(0.6839).margin(5e-5));
+    // No count of RTX 4090s the table tries holds it without RAM within the target (at 32 or 48 the
+    // fullest card is at 76%; before, it said 1 with the RAM unchecked); twelve H100s do.
+    CHECK(f.gpus_needed == 0);
+    CHECK(row(e.value, "h100-80gb").gpus_needed == 12);
+    bool note = false;
+    for (const auto& n : e.value.notes) note = note || n.rfind("Needs 537.19 GB (500.30 GiB) of system RAM, not checked", 0) == 0;
+    CHECK(note);
+    // The RAM given: checked as before. 1,024 GiB (768 GiB within the target) holds the 500.30 GiB;
+    // 512 GiB (384 GiB) does not, though the whole 512 GiB would.
+    cfg.inference.host.ram_bytes = gib_to_bytes(1024);
+    auto big = estimate(cfg);
+    REQUIRE(big.ok);
+    const GpuFit g = row(big.value, "rtx-4090-24gb");
+    CHECK(g.needs_ram_bytes == 0);
+    CHECK(g.within_target);
+    CHECK(g.gpus_needed == 1);
+    cfg.inference.host.ram_bytes = gib_to_bytes(512);
+    auto small = estimate(cfg);
+    REQUIRE(small.ok);
+    CHECK(row(small.value, "rtx-4090-24gb").fits);
+    CHECK_FALSE(row(small.value, "rtx-4090-24gb").within_target);
+    CHECK(row(small.value, "rtx-4090-24gb").needs_ram_bytes == 0);
+
+    // token_embd alone in RAM (295,501,824 B of Q4_K for Llama-3.1-8B) asks nothing: it fits.
+    auto whole = estimate(serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768));
+    REQUIRE(whole.ok);
+    CHECK(row(whole.value, "rtx-4090-24gb").within_target);
+    CHECK(row(whole.value, "rtx-4090-24gb").needs_ram_bytes == 0);
+    // -nkvo puts every layer's KV in RAM: 32,768 x 32 layers x 8 heads x 128 x 2 x 2 B = 4 GiB, with
+    // token_embd, the CPU compute buffer (128 MiB: one layer's attention) and the logits 4.73 GB.
+    Config nkvo = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768);
+    nkvo.inference.llamacpp.no_kv_offload = true;
+    auto k = estimate(nkvo);
+    REQUIRE(k.ok);
+    const GpuFit kf = row(k.value, "rtx-4090-24gb");
+    CHECK(kf.needs_ram_bytes == 32768.0 * 32 * 8 * 128 * 2 * 2 + 295501824.0 + mib_to_bytes(128) + 128256 * 4.0);
+    CHECK(kf.gpu_within_target);
+    CHECK_FALSE(kf.within_target);
+    // A Mac's unified memory is always known: its row is checked, never "not checked".
+    for (const auto& m : e.value.fits)
+        if (const GpuSpec* spec = find_gpu(m.gpu_id); spec && spec->unified) CHECK(m.needs_ram_bytes == 0);
 }
 
 TEST_CASE("llama-server's --fit (-ngl unset): Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens puts 42 of 80 layers on the GPU") {

@@ -185,6 +185,25 @@ TEST_CASE("gpt-oss in llama.cpp's MXFP4_MOE GGUF: experts MXFP4, other matrices 
     CHECK(gguf_file(l8, "mxfp4").total == gguf_file(l8, "q8_0").total);
 }
 
+TEST_CASE("DeepSeek-V3 in an MXFP4_MOE GGUF: MLA's attn_k_b and attn_v_b are 3-D, so MXFP4 like the experts, not Q8_0") {
+    // llama.cpp's GGUF splits kv_b into attn_k_b {128, 512, 128 heads} and attn_v_b {512, 128, 128
+    // heads}; MXFP4_MOE gives every tensor with ne[2] > 1 MXFP4 (llama-quant.cpp at 007dbbf). Per layer
+    // 128 heads x (128 + 128) x 512 = 16,777,216 weights; 61 layers = 1,023,410,176 weights: 1,087,373,312 B
+    // at Q8_0 (34 B per 32), 543,686,656 B at MXFP4 (17 B per 32), 543,686,656 B (0.54 GB) less.
+    const ModelSpec m = preset("deepseek-v3");
+    const auto w = gguf_file(m, "mxfp4");
+    const double kv_b = 61 * 128 * (128 + 128) * 512.0;
+    CHECK(kv_b == 1023410176.0);
+    // The rest of the attention stays Q8_0: q_a 1,536 x 7,168, q_b 128 x 192 x 1,536, kv_a_mqa 576 x 7,168,
+    // o 7,168 x 128 x 128 per layer.
+    const double q8_attention = 61 * (1536 * 7168.0 + 128 * 192 * 1536.0 + 576 * 7168.0 + 7168 * 128 * 128.0);
+    CHECK(w.attention == Approx(q8_attention * 34 / 32 + kv_b * 17 / 32).epsilon(1e-12));
+    // What the Q8_0 rule priced: 543,686,656 B more.
+    CHECK(q8_attention * 34 / 32 + kv_b * 34 / 32 - w.attention == Approx(543686656.0).epsilon(1e-12));
+    // The routed experts MXFP4 (58 MoE layers x 256 x 3 x 2,048 x 7,168), the shared expert Q8_0.
+    CHECK(w.experts == Approx(58 * 256 * 3 * 2048.0 * 7168 * 17 / 32 + 58 * 3 * 2048.0 * 7168 * 34 / 32).epsilon(1e-12));
+}
+
 TEST_CASE("tensor parallelism: per-GPU weights shard, KV projections replicate below kv_heads") {
     const ModelSpec m = preset("llama-3.1-70b");
     QuantOptions q;

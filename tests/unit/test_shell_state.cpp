@@ -546,6 +546,35 @@ TEST_CASE("the GPU table's count for training is the Fewest GPUs answer for each
     CHECK(checked == 1);
 }
 
+TEST_CASE("the page's verdict with system RAM of no stated size: the GPU part's, and the RAM it needs, not 'fits'") {
+    // DeepSeek-V3 Q6_K on an RTX 4090 at 4,096 tokens: --fit keeps the experts of 58 layers in RAM,
+    // 760,166,400 + 58 x 9,248,440,320 + 23,068,672 + 517,120 B = 537.19 GB (500.30 GiB).
+    App a;
+    auto cfg = io::parse_config(R"({"method":"detailed","task":"inference","model":{"preset":"deepseek-v3"},"gpu":"rtx-4090-24gb",
+        "inference":{"engine":"llama.cpp","weights":"q6_k","context":4096}})");
+    REQUIRE(cfg.ok);
+    a.inputs = cfg.value;
+    recompute(a);
+    const GpuFit* f = chosen_fit(a.inputs, a.results);
+    REQUIRE(f);
+    CHECK(verdict_text(*f) == "GPU part fits within the budget");
+    CHECK(ram_text(*f, false) == "; needs 537.19 GB of system RAM, not checked (SYSTEM RAM)");
+    CHECK(ram_text(*f, true) == "; needs 500.30 GiB of system RAM, not checked (SYSTEM RAM)");
+    bool row = false;
+    for (const auto& [label, value] : result_rows(a.inputs, a.results, false))
+        row = row || (label == "On NVIDIA GeForce RTX 4090 24GB" &&
+                      value == "GPU part fits within the budget; needs 537.19 GB of system RAM, not checked (SYSTEM RAM) (68.4% of its memory)");
+    CHECK(row);
+    // The RAM given: the plain verdict.
+    a.inputs.inference.host.ram_bytes = 1024.0 * 1073741824;
+    mark_changed(a);
+    recompute(a);
+    f = chosen_fit(a.inputs, a.results);
+    REQUIRE(f);
+    CHECK(verdict_text(*f) == "fits within the budget");
+    CHECK(ram_text(*f, false).empty());
+}
+
 TEST_CASE("one budget: the verdict, the GPU table and the answers agree, and the page says which budget") {
     App a;
     // vLLM on a 24 GB card: it reserves 90% whatever the load; one 4k sequence fits in its pool.

@@ -634,11 +634,21 @@ export interface GpuFit {
     utilization: number;
     /** The per-GPU total fits the whole card at the config's own layout. */
     fits: boolean;
-    /** The per-GPU total is within memory x target_utilization at the config's own layout. */
+    /** The per-GPU total is within memory x target_utilization at the config's own layout
+     *  (llama.cpp: false while `needs_ram_bytes` is present). */
     within_target: boolean;
     /** A Mac row with gpus_needed 0 only: the memory (bytes) of the smallest Mac in the catalog
      *  that holds it within the target; 0 when none does. */
     mac_needed_bytes?: number;
+    /** llama.cpp without a system RAM size (`inference.host.ram_gib` unset), on a row whose split
+     *  (--fit, Ollama's num_gpu, -ngl, --n-cpu-moe, -ot, -nkvo) keeps layers, experts, the output
+     *  layer or KV in system RAM: the RAM its buffers take (bytes; `host_total_bytes` on the chosen
+     *  GPU). Nothing checked it, so `within_target` is false and gpus_needed skips such counts; give
+     *  `inference.host.ram_gib` to check it (docs/local.md, "System RAM of no stated size"). */
+    needs_ram_bytes?: number;
+    /** With `needs_ram_bytes` only: whether the GPU part alone is within the target (the verdict
+     *  "GPU part fits within the budget; needs N GB of system RAM, not checked"). */
+    gpu_within_target?: boolean;
 }
 
 export interface Metric {
