@@ -53,11 +53,11 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
     std::vector<Candidate> out;
     const TrainingInputs& t = cfg.training;
     // What the run uses (auto resolved by the profile: full for a quantized base under peft).
-    const std::string rc = recompute_name(resolved_recompute(t));
+    const std::string rc = recompute_name(resolved_recompute(cfg));
     out.push_back({"recompute_selective", "Selective activation recomputation", "training.recompute: " + rc + " -> selective",
-                   [](Config& c) { return resolved_recompute(c.training) == Recompute::None ? (c.training.recompute = Recompute::Selective, true) : false; }});
+                   [](Config& c) { return resolved_recompute(c) == Recompute::None ? (c.training.recompute = Recompute::Selective, true) : false; }});
     out.push_back({"recompute_full", "Full activation recomputation", "training.recompute: " + rc + " -> full",
-                   [](Config& c) { return resolved_recompute(c.training) != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
+                   [](Config& c) { return resolved_recompute(c) != Recompute::Full ? (c.training.recompute = Recompute::Full, true) : false; }});
     // Liger Kernel, where the logits and loss outweigh the activations and the stack and the model family take its
     // patches: its fused linear cross-entropy never holds the full logits (core/train/training.cpp).
     if (!t.liger && t.head == OutputHead::LanguageModel) {

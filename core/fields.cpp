@@ -317,7 +317,8 @@ constexpr FieldDef kConfigTable[] = {
         Enum("training.recompute", enum_names(kRecompute), ENUM(Recompute, training.recompute),
              "activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, "
              "hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), full for every run under trl "
-             "(SFTConfig's gradient_checkpointing defaults to true), else none").cli("--recompute"),
+             "(SFTConfig's gradient_checkpointing defaults to true), full for fine-tuning on more than one GPU under litgpt (its "
+             "scripts checkpoint every block), else none").cli("--recompute"),
         Enum("training.attention", enum_names(kAttention), ENUM(AttentionKernel, training.attention),
              "attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and "
              "sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads"),
@@ -381,6 +382,9 @@ constexpr FieldDef kConfigTable[] = {
         Tog("training.lora.adapters_bf16", AT(training.lora.adapters_bf16),
             "a quantized base's adapters cast to BF16: BF16 weights, gradients and AdamW moments, no FP32 master (TRL 0.26 and later); "
             "null: the profile (trl: yes)"),
+        Tog("training.lora.base_fp32", AT(training.lora.base_fp32),
+            "a 16-bit LoRA base held in FP32 under bf16/fp16-mixed, autocast copying each frozen weight per matmul (Lightning "
+            "Fabric builds the model in FP32); null: the profile (litgpt: yes)"),
         Tog("training.lora.experts_unquantized", AT(training.lora.experts_unquantized),
             "a quantized base's MoE routed experts left unquantized, in the base's 16-bit (or peft's FP32) dtype: transformers 5's "
             "fused 3-D experts, which its bitsandbytes quantizer skips; null: the profile (hf-trainer, torch-compile, deepspeed: yes); "

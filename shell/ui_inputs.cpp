@@ -739,7 +739,7 @@ bool training_inputs(App& a) {
             changed |= number(m, {"training.liger_chunk_tokens", "Liger loss chunk (0: Liger's)", nullptr}, t.liger_chunk_tokens,
                               shown(Step::Double, "%.0f", {0, 256, 1024, 4096}));
         // The logits matter beside the last layer's recompute only (core/train/training.cpp, rank_memory).
-        if (resolved_recompute(t) != Recompute::None)
+        if (resolved_recompute(c) != Recompute::None)
             changed |= choice(m, {"training.keeps_logits", "Loop keeps the logits", nullptr}, kToggles, t.keeps_logits, true);
         if (c.model.experts > 0)
             changed |= integer(m, {"parallel.etp", "Expert tensor parallel (0: = TP)", "Each expert's matrices split over this many GPUs."}, par.etp,
@@ -752,6 +752,8 @@ bool training_inputs(App& a) {
             changed |= choice(m, {"training.lora.saves_inputs", "4-bit layers keep inputs", "bitsandbytes before 0.43.2 kept each 4-bit layer's input for backward."},
                               kToggles, t.lora.saves_inputs, true);
             // The quantized base's framework versions (tips: the field table's meanings, core/fields.cpp).
+            if (t.finetune == FinetuneMethod::Lora && t.lora.quant == BaseQuant::None)
+                changed |= choice(m, {"training.lora.base_fp32", "FP32 base under mixed precision", nullptr}, kToggles, t.lora.base_fp32, true);
             if (t.finetune == FinetuneMethod::Qlora || t.lora.quant != BaseQuant::None) {
                 changed |= choice(m, {"training.lora.previous_graph", "Previous step's graph kept", nullptr}, kToggles, t.lora.previous_graph, true);
                 changed |= choice(m, {"training.lora.dequant_fp16", "4-bit base from FP16", nullptr}, kToggles, t.lora.dequant_fp16, true);

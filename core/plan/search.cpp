@@ -249,7 +249,11 @@ void enumerate(const Search& s, Rejects* rej, Fn fn) {
     const int N = s.in.gpus;
     const int kvh = m.kv_heads > 0 ? m.kv_heads : m.heads;
     const bool moe = m.experts > 0;
-    std::vector<Recompute> recs = {resolved_recompute(s.cfg.training)};
+    // Auto recomputation as the job of N GPUs resolves it (LitGPT checkpoints only on more than one).
+    Config job = s.cfg;
+    job.gpus = N;
+    if (job.task == Task::Inference) job.task = Task::Training;
+    std::vector<Recompute> recs = {resolved_recompute(job)};
     if (s.in.search_recompute) recs = {Recompute::None, Recompute::Selective, Recompute::Full};
     for (int tp = 1; tp <= std::min(N, m.heads); ++tp) {
         if (N % tp) continue;

@@ -49,7 +49,7 @@ TrainingFlops training_flops_per_token(const Config& cfg) {
     const double hd = m.head_dim > 0 ? m.head_dim : (m.heads > 0 ? static_cast<double>(m.hidden) / m.heads : 0);
     const double qw = m.kv_lora_rank > 0 ? m.heads * static_cast<double>(m.qk_nope_head_dim + m.qk_rope_head_dim) : m.heads * hd;
     const bool frozen = cfg.training.finetune != FinetuneMethod::Full;
-    const StepPasses ps = step_passes(frozen, resolved_recompute(cfg.training));  // auto: the profile's choice
+    const StepPasses ps = step_passes(frozen, resolved_recompute(cfg));  // auto: the profile's choice
     // Forward FLOPs per token of each kind.
     const double linear = 2.0 * (pb.active - pb.embedding - pb.output - pb.norms);
     const double head = 2.0 * static_cast<double>(m.hidden) * m.vocab;  // the LM head's matmul counts, tied or not

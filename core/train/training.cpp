@@ -300,7 +300,10 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
     // (MixedPrecision param_dtype): autocast still wraps forward but casts nothing, the stream is 16-bit.
     s.fsdp_params_16bit = s.mixed && s.profile.fsdp_params_16bit && s.profile.mixed_params_fp32 && !s.lora &&
                           in.sharding >= Sharding::Zero2;
-    s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && !s.lora && !s.fsdp_params_16bit;
+    // A 16-bit LoRA base built in FP32 under mixed precision (lora_base_fp32_mixed: LitGPT) runs under autocast
+    // like full training's FP32 parameters.
+    s.lora_base_fp32 = s.lora && !s.qlora && s.mixed && s.profile.mixed_params_fp32 && toggle(in.lora.base_fp32, s.profile.lora_base_fp32_mixed);
+    s.autocast_active = s.mixed && s.profile.autocast && s.profile.mixed_params_fp32 && (!s.lora || s.lora_base_fp32) && !s.fsdp_params_16bit;
     // A quantized base prepared by peft (kbit_upcasts_frozen): its unquantized parameters in FP32. The
     // FP32 embedding's output, the FP32 norms' products (LlamaRMSNorm: self.weight * x.to(input_dtype))
     // and bitsandbytes' layers, which return their input's dtype (bitsandbytes nn/modules.py:626-637 at
@@ -317,7 +320,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
                                                  " (peft's ParamWrapper raises a ValueError for lora_dropout != 0), got " + num(in.lora.dropout));
     s.residual = (s.fp32 || s.autocast_active || s.upcast_frozen) ? 4 : 2;
     const bool params_fp32 = trainable_params_fp32(prec, s.profile);
-    s.weight_bytes = s.lora ? (s.upcast_frozen ? 4 : s.compute_bytes) : (params_fp32 ? 4 : 2);
+    s.weight_bytes = s.lora ? ((s.upcast_frozen || s.lora_base_fp32) ? 4 : s.compute_bytes) : (params_fp32 ? 4 : 2);
     // TRL casts a quantized base's adapters to BF16 in every precision (qlora_adapters_bf16): the
     // parameters themselves, so no FP32 master and torch AdamW's moments in BF16.
     s.adapters_bf16 = s.qlora && s.profile.qlora_adapters_bf16;
@@ -345,7 +348,7 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
         return fail("training.attention", std::string("\"") + (s.attention == AttentionKernel::Fa2 ? "fa2" : "sdpa-gqa") +
                                               "\" is a transformers attention implementation (profiles hf-trainer, torch-compile, "
                                               "deepspeed, trl); profile " + s.profile.id + " accepts auto, flash, sdpa or eager");
-    s.recompute = resolved_recompute(in);
+    s.recompute = resolved_recompute(cfg);
     s.fragmentation = cfg.runtime.allocator_fragmentation >= 0 ? cfg.runtime.allocator_fragmentation : s.profile.allocator_fragmentation;
     if (in.loss_chunk_tokens >= 0) s.profile.loss_chunk_tokens = in.loss_chunk_tokens;
     // Liger Kernel: what the model family's patch replaces, where the profile's model is a transformers model.
@@ -491,6 +494,7 @@ struct StageParams {
     double largest_quantized = 0;  // QLoRA: largest 4-bit matrix on the GPU (the head only when quantized)
     double routed = 0;     // routed experts on the GPU (of linear)
     double layer = 0;      // one (the largest) layer on the GPU
+    double layer_linear = 0;  // its matmul weights
     double lora = 0;       // LoRA adapters
     double lora_routed = 0;  // of lora: the routed experts' adapters (split by EP x ETP, as their experts)
 };
@@ -514,6 +518,7 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     sp.linear = dense_on * (attn + params.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
     sp.routed = moe_on * routed;
     sp.layer = std::max(dense_on > 0 ? dense_layer : 0, moe_on > 0 ? moe_layer : 0);
+    sp.layer_linear = std::max(dense_on > 0 ? attn + params.per_layer_mlp / tp : 0, moe_on > 0 ? attn + routed + shared : 0);
     const double vocab_rows = static_cast<double>(m.vocab) * h / tp * params.count_scale;
     if (first) sp.total += params.embedding / tp;
     if (last) {
@@ -744,8 +749,11 @@ MicroBatchActivations micro_batch_activations(const TrainingSetup& s, TrainingPa
             const double logit_bytes = autocast_matmul ? s.compute_bytes : s.weight_bytes;
             const double vocab = parts.logits_vocab;
             const double rows = std::min(tokens, s.in.liger_chunk_tokens > 0 ? s.in.liger_chunk_tokens : liger_flce_chunk_rows(tokens, vocab, h));
-            const bool gathered = s.in.sharding == Sharding::Zero3 && s.dp_shard > 1;  // the gathered head in the compute dtype
-            const double grad_weight_bytes = s.lora ? 0 : (gathered ? s.compute_bytes : s.weight_bytes);
+            // The head Liger reads is FSDP's unsharded parameter in param_dtype (fsdp_gathered_bytes) wherever FSDP
+            // gathers it: ZeRO-3 across GPUs and SHARD_GRAD_OP, whose whole stage is gathered from forward to backward
+            // (one GPU: NO_SHARD's param_dtype cast, the same dtype; torch/distributed/fsdp/api.py:43-49 at 0aafd81).
+            const bool gathered = (s.in.sharding == Sharding::Zero3 && s.dp_shard > 1) || fsdp_shard_grad_op(s);
+            const double grad_weight_bytes = s.lora ? 0 : (gathered ? fsdp_gathered_bytes(s) : s.weight_bytes);
             const double mm = grad_weight_bytes == 0 || (grad_weight_bytes == 4 && logit_bytes < 4) ? 0 : logit_bytes + (logit_bytes < 4 ? 4 : 0);
             parts.liger_flce = true;
             parts.logits_tokens = rows;
@@ -885,7 +893,9 @@ ModelStates model_states(const TrainingSetup& s, const StageParams& sp, bool las
     // Gradients of the trainable parameters.
     parts.grads_full = trainable * s.grad_bytes;
     out.gradients = parts.grads_full / st.shard_g;
-    parts.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && profile.ddp_bucket_copy) ? parts.grads_full : 0;
+    // DDP's buckets hold every parameter that requires grad, used or not (torch/nn/parallel/distributed.py
+    // _build_params_for_reducer: `p.requires_grad`): a head adapter Liger bypasses keeps its slot.
+    parts.ddp_copy = (s.in.sharding == Sharding::None && s.dp > 1 && profile.ddp_bucket_copy) ? parts.grads_full + parts.head_adapter_bypassed * s.grad_bytes : 0;
     // Optimizer state (+ FP32 master).
     double opt = trainable * optimizer_bytes_per_param(s);
     if (s.in.optimizer == OptimizerKind::Adafactor) {
@@ -927,7 +937,11 @@ double forward_backward_temporaries(const TrainingSetup& s, const StageParams& s
     // parameters are already 16-bit (no copies), except where FSDP gathers FP32 and autocast casts them
     // (fsdp_gathers_fp32_mixed: Lightning's bf16-mixed), whose copies FSDP's reshard does not free.
     const bool copies = s.autocast_active && (s.in.sharding != Sharding::Zero3 || gathered_bytes > compute_bytes);
-    parts.autocast_copies = (copies && profile.autocast_weight_copies) ? sp.linear * 2 : 0;
+    // A frozen FP32 LoRA base (lora_base_fp32): autocast casts each frozen weight at every call (it caches only leaves
+    // that require grad) and the matmul saves the cast, so a checkpointed block keeps none of its copies: under full
+    // recomputation one block's (its recompute to its backward) and the head's, outside the blocks.
+    const double copied = s.lora_base_fp32 && s.recompute == Recompute::Full ? std::min(sp.linear, sp.layer_linear + sp.head) : sp.linear;
+    parts.autocast_copies = (copies && profile.autocast_weight_copies) ? copied * 2 : 0;
     parts.gather = 0;
     if (fsdp_shard_grad_op(s)) {
         // SHARD_GRAD_OP keeps every unit's unsharded flat parameter from its forward to its backward
@@ -1062,7 +1076,7 @@ bool fsdp_shard_grad_op(const TrainingSetup& s) {
 }
 
 double fsdp_gathered_bytes(const TrainingSetup& s) {
-    return s.mixed && s.profile.fsdp_gathers_fp32_mixed ? 4 : s.compute_bytes;
+    return s.mixed && s.profile.fsdp_gathers_fp32_mixed && !s.fsdp_params_16bit && s.weight_bytes == 4 ? 4 : s.compute_bytes;
 }
 
 bool pp_unsharded(const TrainingSetup& s) {

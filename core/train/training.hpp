@@ -141,6 +141,10 @@ struct LoraInputs {
     // Adapters on the routed experts (ExpertAdapters above); applies to an MoE model whose targets name
     // gate, up or down. Auto: the profile.
     ExpertAdapters expert_adapters = ExpertAdapters::Auto;
+    // A 16-bit (unquantized) LoRA base held in FP32 under bf16/fp16-mixed, autocast casting each frozen weight per
+    // matmul: the stack builds the model under its mixed-precision plugin, which leaves PyTorch's default dtype FP32
+    // (LitGPT under Lightning Fabric). Auto: the profile (ProfileBehaviour::lora_base_fp32_mixed: litgpt).
+    Toggle base_fp32 = Toggle::Auto;
 };
 
 struct TrainingInputs {
@@ -243,6 +247,16 @@ struct ProfileBehaviour {
     // gradient checkpointing on by default since 0.22 (huggingface/trl@35def3e, v1.9.0,
     // trl/trainer/base_config.py:61-62: `gradient_checkpointing: bool = field(default=True, ...)`).
     bool checkpoints_by_default = false;
+    // Recomputation when training.recompute is auto, for a fine-tuning run (task finetune, or LoRA/QLoRA) on
+    // more than one GPU: full, every transformer block checkpointed. LitGPT's finetune scripts pick their
+    // multi-device strategy with it: finetune/full.py `FSDPStrategy(auto_wrap_policy={Block},
+    // activation_checkpointing_policy={Block}, ...)` when devices x num_nodes > 1 (Lightning-AI/litgpt@2685705
+    // litgpt/finetune/full.py:107-114), finetune/lora.py ModelParallelStrategy(parallelize_fn=...) whose
+    // parallelize_fn(model, device_mesh, activation_checkpointing=True) wraps every Block in checkpoint_wrapper
+    // (litgpt/finetune/lora.py:152-161, 522-528); one device is strategy "auto", nothing checkpointed.
+    // pretrain.py's FSDPStrategy(auto_wrap_policy={Block}, sharding_strategy="HYBRID_SHARD") checkpoints
+    // nothing (litgpt/pretrain.py:142-143), so task training with full training stays none.
+    bool checkpoints_multi_gpu_finetune = false;
     // A quantized base's trainable adapters cast to BF16 (no FP32 master, BF16 gradients, torch AdamW's
     // moments in the parameters' dtype): TRL's SFTTrainer since 0.26 (huggingface/trl@35def3e
     // trl/trainer/sft_trainer.py:1127-1130: `if _is_quantized_model: ... param.data = param.data.to(
@@ -309,13 +323,31 @@ struct ProfileBehaviour {
     // from the end of forward to the backward. Off for DeepSpeed (ZeRO-2 keeps the 16-bit parameters whole)
     // and the stacks without FSDP (hf-legacy, Megatron).
     bool fsdp_zero2 = false;
-    // FSDP's param_dtype under bf16/fp16 mixed precision is FP32: Lightning Fabric's FSDPPrecision builds
-    // MixedPrecision(param_dtype=torch.float32, reduce_dtype=buffer_dtype=bf16) for "bf16-mixed" and
-    // "16-mixed" and runs forward under torch.autocast (Lightning-AI/pytorch-lightning@b89ca6e
-    // src/lightning/fabric/plugins/precision/fsdp.py, mixed_precision_config and forward_context): FSDP
-    // gathers FP32 parameters and autocast casts each matmul's weight to 16 bits, a copy its matmul saves for
-    // backward that FSDP's reshard does not free (under ZeRO-3 too).
+    // FSDP gathers the parameters in their own FP32 dtype under bf16/fp16 mixed precision, autocast casting each
+    // matmul's weight to 16 bits, a copy its matmul saves for backward that FSDP's reshard does not free (under
+    // ZeRO-3 too). LitGPT's finetune/lora.py on more than one device: ModelParallelStrategy, whose parallelize_fn
+    // calls fully_shard(m, mesh=dp_mesh) with no MixedPrecisionPolicy (Lightning-AI/litgpt@2685705
+    // litgpt/finetune/lora.py:522-541; param_dtype None computes in the parameters' dtype) over the FP32 base
+    // (lora_base_fp32_mixed), under Fabric's MixedPrecision autocast (Lightning-AI/pytorch-lightning@7f0c343
+    // src/lightning/fabric/connector.py:465-496, plugins/precision/amp.py:63-64). Not for full training: Lightning's
+    // FSDPStrategy (finetune/full.py, pretrain.py) has FSDPPrecision "bf16-mixed" gather BF16 since Lightning 2.6.0
+    // (plugins/precision/fsdp.py:96-97, PR #21361; param_dtype FP32 up to 2.5, b89ca6e), which fsdp_params_16bit says.
     bool fsdp_gathers_fp32_mixed = false;
+    // A LoRA run's unquantized frozen base in FP32 under bf16/fp16 mixed precision: the script builds the model
+    // inside fabric.init_module() (Lightning-AI/litgpt@2685705 litgpt/finetune/lora.py:210-211), whose context is
+    // the precision plugin's module_init_context (Lightning-AI/pytorch-lightning@7f0c343
+    // src/lightning/fabric/strategies/strategy.py:143); "bf16-mixed" / "16-mixed" pick MixedPrecision
+    // (fabric/connector.py, single device and ModelParallelStrategy), which defines none, so Precision's
+    // nullcontext keeps the default dtype FP32 (fabric/plugins/precision/precision.py:60-66; amp.py has no
+    // module_init_context), and load_checkpoint copies the 16-bit checkpoint into those FP32 parameters
+    // (litgpt/utils.py:396-398 model.load_state_dict; :436 `full_tensor.to(sharded_meta_param.dtype)` under FSDP2).
+    // Forward runs under torch.autocast (amp.py forward_context), which casts each frozen FP32 weight at every call
+    // (it caches only leaves that require grad: PyTorch aten/src/ATen/autocast_mode.cpp cached_cast) and the matmul
+    // saves that 16-bit copy for its input's gradient: a 16-bit copy of every frozen linear weight from its forward
+    // to its backward (one block's at a time where blocks are checkpointed). "bf16-true" builds in BF16
+    // (HalfPrecision.module_init_context). A quantized base refuses mixed precision (lora.py:141-143).
+    // TrainingInputs lora.base_fp32 overrides.
+    bool lora_base_fp32_mixed = false;
     bool autocast_weight_copies = true; // autocast's BF16 copy of each matmul weight lives from forward to backward
     bool autocast_input_copies = true;  // autocast casts a shared input once per projection
     bool grad_fp32_default = false;     // FP32 gradient accumulation buffers by default (BF16 params)
@@ -393,14 +425,19 @@ struct ProfileBehaviour {
 const std::vector<ProfileBehaviour>& training_profiles();
 const ProfileBehaviour* find_training_profile(const std::string& id);
 // The recomputation a run uses: training.recompute, or for auto the profile's default (full for a
-// quantized base under a profile with kbit_checkpointing, else none). An unknown profile: none.
-Recompute resolved_recompute(const TrainingInputs& in);
+// quantized base under a profile with kbit_checkpointing, for every run under checkpoints_by_default,
+// for a fine-tuning run on more than one GPU under checkpoints_multi_gpu_finetune; else none). An
+// unknown profile: none.
+Recompute resolved_recompute(const Config& cfg);
 // A quantized base: QLoRA, or LoRA over NF4, FP4 or INT8.
 bool quantized_base(const TrainingInputs& in);
 // Whether auto resolved to full by the profile's kbit_checkpointing rule (the result notes it).
 bool recompute_from_kbit_rule(const TrainingInputs& in);
 // Whether auto resolved to full because the profile checkpoints every run (checkpoints_by_default).
 bool recompute_from_profile_default(const TrainingInputs& in);
+// Whether auto resolved to full because the profile's fine-tuning scripts checkpoint every block when
+// they run on more than one GPU (checkpoints_multi_gpu_finetune: LitGPT's finetune/full.py and lora.py).
+bool recompute_from_multi_gpu_rule(const Config& cfg);
 // Whether a quantized base (QLoRA, LoRA over NF4/FP4/INT8) of the MoE model `m` keeps its routed
 // experts unquantized: training.lora.experts_unquantized, or for auto the profile's
 // bnb_skips_fused_experts. False for a dense model, an unquantized base or an unknown profile.

@@ -67,8 +67,8 @@ std::string weights_formula(const TrainingSetup& s, const TrainingParts& parts, 
                 (parts.stage_experts_unquantized > 0 ? ", " + fnum(parts.stage_experts_unquantized) + " of them routed experts left unquantized" : "") +
                 ") + " + fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
         else
-            f = fnum(parts.stage_params - parts.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + " B + " + fnum(parts.stage_trainable) +
-                " adapter params x " + fnum(s.adapter_bytes) + " B";
+            f = fnum(parts.stage_params - parts.stage_trainable) + " frozen x " + fnum(s.weight_bytes) + (s.lora_base_fp32 ? " B (FP32 base) + " : " B + ") +
+                fnum(parts.stage_trainable) + " adapter params x " + fnum(s.adapter_bytes) + " B";
     }
     if (s.in.sharding == Sharding::Zero3) f += shards(s, "ZeRO-3 shards");
     if (fsdp_shard_grad_op(s) && s.dp_shard > 1) f += shards(s, "FSDP SHARD_GRAD_OP shards the parameters at rest");
@@ -298,9 +298,15 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
 
     e.notes.push_back(std::string("Framework profile: ") + s.profile.label + ".");
     if (s.fsdp_params_16bit)
-        e.notes.push_back("FSDP mixed precision (accelerate's MixedPrecision, param_dtype 16-bit): the layers compute on the "
+        e.notes.push_back("FSDP mixed precision (param_dtype 16-bit: accelerate's MixedPrecision, Lightning's FSDPPrecision since 2.6): "
+                          "the layers compute on the "
                           "gathered 16-bit parameters, so the residual stream and the saved activations are 16-bit, not "
                           "autocast's FP32; the sharded parameters, gradients and optimizer state stay FP32.");
+    if (s.lora_base_fp32)
+        e.notes.push_back(std::string("Frozen base in FP32 (training.lora.base_fp32 ") + (s.in.lora.base_fp32 == Toggle::Auto ? "auto" : "true") +
+                          "): LitGPT builds the model under Lightning's mixed-precision plugin, which keeps PyTorch's default FP32, and "
+                          "loads the checkpoint into it; autocast casts each frozen weight at every matmul and keeps the 16-bit copy for "
+                          "backward (" + bytes_gb(p.autocast_copies) + " here). precision \"bf16-true\" builds it in BF16.");
     if (gpt_oss_sinks(s.m) && s.profile.hf_attention && s.in.attention == AttentionKernel::Auto)
         e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks): loaded without attn_implementation it "
                           "trains with eager attention, whose s x s scores are counted here.");
@@ -312,6 +318,11 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
     else if (recompute_from_profile_default(s.in))
         e.notes.push_back("Full recomputation (training.recompute auto): TRL's SFTConfig defaults gradient_checkpointing to True "
                           "(0.22 and later); set training.recompute \"none\" if your SFTConfig passes gradient_checkpointing=False.");
+    else if (recompute_from_multi_gpu_rule(cfg))
+        e.notes.push_back("Full recomputation (training.recompute auto): LitGPT's fine-tuning scripts checkpoint every transformer "
+                          "block on more than one GPU (finetune/full.py's FSDPStrategy with activation_checkpointing_policy={Block}, "
+                          "finetune/lora.py's parallelize_fn with activation_checkpointing=True); on one GPU, and in pretrain.py, "
+                          "nothing is checkpointed. Set training.recompute \"none\" for a script that turns it off.");
     if (p.loss_checkpointed) {
         // The head's copies a chunk makes (none where autocast's cached cast of a trainable FP32 head serves).
         const std::string copies = (s.weight_bytes < 4 || s.fsdp_params_16bit) ? (p.loss_head_at_cast > p.loss_head_saved ? "FP32 copy (w.float()) and autocast's 16-bit cast of it"
@@ -327,7 +338,12 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
         e.notes.push_back("Warning: training.lora.targets names the LM head, but Liger's fused linear cross-entropy (training.liger) "
                           "reads lm_head.weight, which peft's LoRA layer returns as its base layer's weight: the head's adapter never "
                           "enters the loss, gets no gradient and no optimizer state (counted so; its " +
-                          fnum(s.in.lora.rank * (static_cast<double>(s.m.hidden) + s.m.vocab)) + " params' weights stay). Leave head out of training.lora.targets, or turn training.liger off to train it.");
+                          fnum(s.in.lora.rank * (static_cast<double>(s.m.hidden) + s.m.vocab)) + " params' weights stay" +
+                          (s.in.sharding == Sharding::None && s.dp > 1
+                               ? "; DDP still gives its gradient a bucket slot, and needs find_unused_parameters, which the HF Trainer "
+                                 "passes for a peft model unless ddp_find_unused_parameters is false (else DDP raises at the next step)"
+                               : "") +
+                          "). Leave head out of training.lora.targets, or turn training.liger off to train it.");
     if (s.adapters_bf16)
         e.notes.push_back(std::string("Adapters in BF16 (training.lora.adapters_bf16 ") + (s.in.lora.adapters_bf16 == Toggle::Auto ? "auto" : "true") +
                           "): TRL's SFTTrainer (0.26 and later) casts a quantized model's trainable parameters to BF16, so their "

@@ -30,6 +30,7 @@ struct TrainingSetup {
     bool lora = false, qlora = false, autocast_active = false;
     bool fsdp_params_16bit = false;  // FSDP computes on gathered 16-bit params (profile.fsdp_params_16bit)
     bool upcast_frozen = false;   // a quantized base's unquantized parameters in FP32 (peft; profile.kbit_upcasts_frozen)
+    bool lora_base_fp32 = false;  // a 16-bit LoRA base held in FP32 under mixed precision (lora.base_fp32; LitGPT)
     bool adapters_bf16 = false;   // a quantized base's adapters in BF16, no master (profile.qlora_adapters_bf16)
     bool experts_unquantized = false;  // a quantized base's routed experts left unquantized (experts_left_unquantized)
     ExpertAdapters expert_adapters = ExpertAdapters::PerExpert;  // the routed experts' adapters (resolved_expert_adapters)
@@ -111,7 +112,7 @@ bool liger_bypasses_head_adapter(const TrainingSetup& s);
 bool fsdp_shard_grad_op(const TrainingSetup& s);
 
 // Bytes of one parameter as ZeRO-3/FSDP gathers it (FSDP's param_dtype): the compute dtype, or FP32 under
-// bf16/fp16 mixed precision where the stack's FSDP policy keeps param_dtype FP32 (fsdp_gathers_fp32_mixed).
+// bf16/fp16 mixed precision where the stack's FSDP keeps FP32 parameters in their dtype (fsdp_gathers_fp32_mixed).
 double fsdp_gathered_bytes(const TrainingSetup& s);
 
 // FSDP under pipeline parallelism in a stack that keeps the stage gathered between micro-batches

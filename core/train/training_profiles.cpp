@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "core/config.hpp"
+
 namespace vc {
 namespace {
 
@@ -212,9 +214,16 @@ ProfileBehaviour litgpt() {
     // with lora_mlp every expert has its adapters.
     p.lora_skips_fused_experts = false;
     p.liger_patches = false;  // its own model: Liger's patches replace transformers modules
-    p.fsdp_params_16bit = false;  // Lightning Fabric's own FSDP precision plugin, not accelerate's policy
-    // ... whose bf16-mixed gathers FP32 parameters under autocast (ProfileBehaviour::fsdp_gathers_fp32_mixed).
+    // finetune/full.py and pretrain.py run FSDPStrategy, whose FSDPPrecision "bf16-mixed" is MixedPrecision(param_dtype=
+    // reduce_dtype=buffer_dtype=torch.bfloat16) since Lightning 2.6.0 (Lightning-AI/pytorch-lightning@7f0c343
+    // src/lightning/fabric/plugins/precision/fsdp.py:94-97, PR #21361) over FP32 parameters at rest (module_init_context
+    // FP32 for the mixed precisions, :68-76 and :114-115, since 2.6.4, PR #21586); LitGPT requires lightning>=2.6.1
+    // (Lightning-AI/litgpt@2685705 pyproject.toml:30). Lightning 2.5 and earlier gathered FP32 (param_dtype FP32, b89ca6e).
+    p.fsdp_params_16bit = true;
+    // finetune/lora.py on more than one device: fully_shard with no policy over the FP32 base (fsdp_gathers_fp32_mixed).
     p.fsdp_gathers_fp32_mixed = true;
+    p.lora_base_fp32_mixed = true;  // Fabric's MixedPrecision builds the LoRA model in FP32 (ProfileBehaviour)
+    p.checkpoints_multi_gpu_finetune = true;  // finetune/full.py and lora.py checkpoint every Block on > 1 device
     p.id = "litgpt";
     p.label = "LitGPT (Lightning Fabric)";
     p.description =
@@ -223,7 +232,8 @@ ProfileBehaviour litgpt() {
         "the chunks' BF16 logits held through backward while the cross-entropy's FP32 buffers of every chunk are "
         "alive at once (autograd runs all chunks' loss backward before the head's), bitsandbytes quantizing every "
         "Linear including the head from FP16 (each dequantized matrix in FP16 beside its BF16 cast), torch AdamW "
-        "(foreach), zero_grad(set_to_none=True).";
+        "(foreach), zero_grad(set_to_none=True). Fine-tuning on more than one GPU checkpoints every block (FSDP); "
+        "bf16-mixed LoRA holds the frozen base in FP32 under autocast.";
     // litgpt/model.py RMSNorm: x = x.float(), then (x_normed * weight.float()).to(dtype): the FP32 copy
     // and the FP32 normalised tensor, in every layer and the final norm.
     p.rmsnorm_normed_bytes = 4;
@@ -350,6 +360,14 @@ bool recompute_from_profile_default(const TrainingInputs& in) {
     return p && p->checkpoints_by_default;
 }
 
+bool recompute_from_multi_gpu_rule(const Config& cfg) {
+    const TrainingInputs& in = cfg.training;
+    if (in.recompute != Recompute::Auto || cfg.gpus <= 1) return false;
+    if (cfg.task != Task::FineTune && in.finetune == FinetuneMethod::Full) return false;  // pretraining
+    const ProfileBehaviour* p = find_training_profile(in.profile);
+    return p && p->checkpoints_multi_gpu_finetune;
+}
+
 bool experts_left_unquantized(const TrainingInputs& in, const ModelSpec& m) {
     const bool quantized_base = in.finetune == FinetuneMethod::Qlora || (in.finetune == FinetuneMethod::Lora && in.lora.quant != BaseQuant::None);
     if (!quantized_base || m.experts == 0) return false;
@@ -415,9 +433,11 @@ double liger_flce_chunk_rows(double tokens, double vocab, double hidden) {
     return std::pow(2.0, std::ceil(std::log2(rows)));
 }
 
-Recompute resolved_recompute(const TrainingInputs& in) {
+Recompute resolved_recompute(const Config& cfg) {
+    const TrainingInputs& in = cfg.training;
     if (in.recompute != Recompute::Auto) return in.recompute;
-    return recompute_from_profile_default(in) || recompute_from_kbit_rule(in) ? Recompute::Full : Recompute::None;
+    return recompute_from_profile_default(in) || recompute_from_kbit_rule(in) || recompute_from_multi_gpu_rule(cfg) ? Recompute::Full
+                                                                                                                   : Recompute::None;
 }
 
 }  // namespace vc

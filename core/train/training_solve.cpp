@@ -191,7 +191,7 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
             std::string tries;
             auto add = [&tries](const char* t) { tries += (tries.empty() ? "" : ", ") + std::string(t); };
             if (cfg.training.sharding != Sharding::Zero3) add("zero3 / FSDP full sharding");
-            if (resolved_recompute(cfg.training) != Recompute::Full) add("activation recomputation");
+            if (resolved_recompute(cfg) != Recompute::Full) add("activation recomputation");
             if (cfg.run.batch > 1) add("a smaller micro-batch");
             add("tensor, pipeline or context parallelism");
             a.explanation += "; try " + tries;

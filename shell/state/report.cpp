@@ -169,7 +169,7 @@ std::vector<Row> input_rows(const Config& cfg) {
                 rows.push_back({"Optimizer", optimizer_name(t.optimizer)});
                 rows.push_back({"Micro-batch", format_count(cfg.run.batch)});
                 rows.push_back({"Sequence length", format_count(cfg.run.seq)});
-                rows.push_back({"Recomputation", t.recompute == Recompute::Auto ? std::string("auto: ") + recompute_name(resolved_recompute(t))
+                rows.push_back({"Recomputation", t.recompute == Recompute::Auto ? std::string("auto: ") + recompute_name(resolved_recompute(cfg))
                                                                                    : std::string(recompute_name(t.recompute))});
                 rows.push_back({"GPUs", format_count(cfg.gpus)});
                 rows.push_back({"Sharding", sharding_name(t.sharding)});

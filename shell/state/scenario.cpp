@@ -117,7 +117,7 @@ void from_quick(Config& cfg) {
     }
     // Checkpointing ticked: the detailed run recomputes (auto resolves by the profile: full for a
     // quantized base under peft). Unticked: an explicit full goes; auto stays the framework's default.
-    if (q.checkpointing && resolved_recompute(t) == Recompute::None) t.recompute = Recompute::Full;
+    if (q.checkpointing && resolved_recompute(cfg) == Recompute::None) t.recompute = Recompute::Full;
     if (!q.checkpointing && t.recompute == Recompute::Full) t.recompute = Recompute::None;
 
     std::string& w = cfg.inference.weights.format;
@@ -180,7 +180,7 @@ void to_quick_from_detailed(Config& cfg) {
         case OptimizerKind::SgdMomentum: q.optimizer = QuickOptimizer::Sgd; break;
         default: break;  // Adafactor, Lion, custom: the quick method has no equivalent
     }
-    q.checkpointing = resolved_recompute(t) == Recompute::Full;
+    q.checkpointing = resolved_recompute(cfg) == Recompute::Full;
 }
 
 }  // namespace

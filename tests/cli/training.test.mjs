@@ -321,6 +321,35 @@ test('Mixtral-8x7B QLoRA r16 on one H100: transformers 5 leaves the routed exper
   assert.match(bad.err, /training\.lora\.experts_unquantized/);
 });
 
+test('litgpt: recompute auto checkpoints every block when fine-tuning on 4 GPUs (noted); a bf16-mixed LoRA holds its base in FP32', () => {
+  // LitGPT's finetune/full.py builds FSDPStrategy(activation_checkpointing_policy={Block}) on more than one device.
+  const ft = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3-8b', '--gpus', '4', '--sharding', 'fsdp',
+    '--training-profile', 'litgpt', '--batch', '1', '--seq', '2048', '--gpu', 'h100-80gb', '--format', 'json'];
+  const auto = JSON.parse(run(ft).out);
+  const full = JSON.parse(run([...ft, '--set', 'training.recompute="full"']).out);
+  const none = JSON.parse(run([...ft, '--set', 'training.recompute="none"']).out);
+  assert.equal(auto.total_bytes, full.total_bytes);
+  assert.ok(none.total_bytes > auto.total_bytes + 10e9);
+  assert.ok(auto.notes.some((n) => n.includes("LitGPT's fine-tuning scripts checkpoint every transformer block")));
+  assert.ok(!full.notes.some((n) => n.includes("LitGPT's fine-tuning scripts")));
+  assert.equal(JSON.parse(run([...ft, '--print-config']).out).training.recompute, 'auto');
+  // LoRA r16 on q and v, one GPU, bf16-mixed: Lightning builds the model in FP32, so the frozen base is
+  // 8,030,261,248 x 4 B and the 6,815,744 FP32 adapters x 4 B; autocast's BF16 copies of the frozen linear weights,
+  // (32 x 218,103,808 + 525,336,576) x 2 = 15,009,316,864 B, in the temporaries.
+  const lora = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3-8b', '--finetune', 'lora', '--lora-rank', '16',
+    '--batch', '1', '--seq', '2048', '--gpu', 'h100-80gb', '--training-profile', 'litgpt', '--training-precision', 'bf16-mixed',
+    '--format', 'json'];
+  const fp32 = JSON.parse(run(lora).out);
+  const bf16 = JSON.parse(run([...lora, '--set', 'training.lora.base_fp32=false']).out);
+  assert.equal(fp32.breakdown.weights, 8030261248 * 4 + 6815744 * 4);
+  assert.equal(bf16.breakdown.weights, 8030261248 * 2 + 6815744 * 4);
+  assert.equal(fp32.breakdown.temporary - bf16.breakdown.temporary, (32 * 218103808 + 525336576) * 2);
+  assert.ok(fp32.notes.some((n) => n.includes('Frozen base in FP32 (training.lora.base_fp32 auto)')));
+  const bad = run([...lora, '--set', 'training.lora.base_fp32="yes"']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err + bad.out, /training\.lora\.base_fp32/);
+});
+
 test('hostile shapes name the field and its range in its unit: seq "nan" (a string), a LoRA rank above the hidden size', () => {
   const base = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-3.1-8b'];
   let r = run([...base, '--seq', 'nan']);

@@ -12,6 +12,7 @@
 #include "core/train/training.hpp"
 #include "core/train/training_internal.hpp"
 #include "config_text.hpp"
+#include "training_helpers.hpp"
 
 using namespace vc;
 
@@ -102,7 +103,7 @@ TEST_CASE("FSDP under hf-trainer: the estimate says the stream is 16-bit", "[tra
     REQUIRE(without.ok);
     auto noted = [](const Estimate& e) {
         for (const std::string& n : e.notes)
-            if (n.find("FSDP mixed precision (accelerate's MixedPrecision") != std::string::npos) return true;
+            if (n.find("FSDP mixed precision (param_dtype 16-bit: accelerate's MixedPrecision") != std::string::npos) return true;
         return false;
     };
     CHECK(noted(with.value));
@@ -162,33 +163,142 @@ TEST_CASE("FSDP SHARD_GRAD_OP: torchtitan gathers BF16, one GPU keeps only the B
     CHECK(p1.gather == kLlama3Params * 2);
 }
 
-TEST_CASE("LitGPT's FSDP under bf16-mixed gathers FP32 parameters and autocast copies them", "[training][fsdp]") {
-    // Lightning Fabric's FSDPPrecision("bf16-mixed"): MixedPrecision(param_dtype=torch.float32, reduce_dtype=
-    // buffer_dtype=bf16) and forward under torch.autocast (Lightning-AI/pytorch-lightning@b89ca6e
-    // src/lightning/fabric/plugins/precision/fsdp.py). Llama-3-8B, 4 GPUs, FULL_SHARD (LitGPT's FSDPStrategy default).
+TEST_CASE("LitGPT full fine-tuning under FSDP bf16-mixed: Lightning 2.6's BF16 gathers, no autocast copies", "[training][fsdp][litgpt]") {
+    // finetune/full.py's FSDPStrategy takes Fabric's FSDPPrecision("bf16-mixed"): MixedPrecision(param_dtype=
+    // reduce_dtype=buffer_dtype=bf16) since Lightning 2.6.0 over FP32 parameters at rest (Lightning-AI/pytorch-lightning
+    // @7f0c343 src/lightning/fabric/plugins/precision/fsdp.py:68-76, 94-97, 114-115; LitGPT requires lightning>=2.6.1).
+    // Llama-3-8B, 4 GPUs, FULL_SHARD (FSDPStrategy's default), as accelerate's policy does.
     TrainingParts full;
     const TrainingSetup s = setup(llama3("fsdp-full-shard", "none", "litgpt"));
-    CHECK(s.autocast_active);
-    CHECK(s.residual == 4);
+    CHECK(s.fsdp_params_16bit);
+    CHECK_FALSE(s.autocast_active);
+    CHECK(s.residual == 2);
     const TrainingResult r = compute_training(s, &full);
     CHECK(r.weights == kLlama3Params * 4 / 4);
-    // Gathered at 4 B: two layers (current + prefetched) of 218,112,000 params, and the head 525,336,576 x (4 + 4 B
-    // reduce buffer): 1,744,896,000 + 4,202,692,608 = 5,947,588,608 B (2 B a value before: 3,024,420,864 B).
-    CHECK(full.gather == 2 * 218112000.0 * 4 + 525336576.0 * 8);
-    CHECK(full.gather == 5947588608.0);
-    // Autocast's BF16 copy of every matmul weight, saved by its matmul for backward, which FSDP's reshard does not
-    // free: (32 x 218,103,808 + the head 525,336,576) x 2 B = 15,009,316,864 B (0 before).
-    CHECK(full.autocast_copies == (32 * 218103808.0 + 525336576.0) * 2);
-    // bf16-true (LitGPT's default precision): BF16 parameters, gathered in BF16, no autocast.
+    // Gathered at 2 B: two layers (current + prefetched) of 218,112,000 params, and the head 525,336,576 x (2 + 4 B
+    // reduce buffer): 872,448,000 + 3,152,019,456 = 4,024,467,456 B (5,947,588,608 B at Lightning 2.5's FP32).
+    CHECK(full.gather == 2 * 218112000.0 * 2 + 525336576.0 * 6);
+    CHECK(full.gather == 4024467456.0);
+    CHECK(full.autocast_copies == 0);  // the gathered weights are BF16 already: autocast casts nothing
+    // bf16-true: BF16 parameters, gathered in BF16, no autocast: the same gathers.
     Config true16 = llama3("fsdp-full-shard", "none", "litgpt");
     true16.training.precision = TrainPrecision::Bf16True;
     TrainingParts t16;
     compute_training(setup(true16), &t16);
-    CHECK(t16.gather == 2 * 218112000.0 * 2 + 525336576.0 * 6);
+    CHECK(t16.gather == full.gather);
     CHECK(t16.autocast_copies == 0);
-    // SHARD_GRAD_OP under LitGPT bf16-mixed: the whole FP32 stage gathered, 8,030,261,248 x 4 B, and the copies.
+    // SHARD_GRAD_OP: the whole stage gathered in BF16, 8,030,261,248 x 2 B.
     TrainingParts go;
     compute_training(setup(llama3("fsdp-shard-grad-op", "none", "litgpt")), &go);
-    CHECK(go.gather == kLlama3Params * 4);
-    CHECK(go.autocast_copies == full.autocast_copies);
+    CHECK(go.gather == kLlama3Params * 2);
+    CHECK(go.autocast_copies == 0);
+}
+
+TEST_CASE("LitGPT recompute auto: every block checkpointed when its fine-tuning scripts run on more than one GPU", "[training][litgpt]") {
+    // finetune/full.py: FSDPStrategy(activation_checkpointing_policy={Block}) when devices x num_nodes > 1; lora.py:
+    // parallelize_fn(activation_checkpointing=True); one device: strategy "auto"; pretrain.py's FSDPStrategy has no
+    // checkpointing policy (Lightning-AI/litgpt@2685705 litgpt/finetune/full.py:107-114, finetune/lora.py:152-161 and
+    // 522-528, pretrain.py:142-143).
+    Config ft = llama3("fsdp-full-shard", "auto", "litgpt");
+    CHECK(resolved_recompute(ft) == Recompute::Full);
+    CHECK(recompute_from_multi_gpu_rule(ft));
+    const auto e = estimate(ft);
+    REQUIRE(e.ok);
+    CHECK(test::has_note(e.value, "LitGPT's fine-tuning scripts checkpoint every transformer block on more than one GPU"));
+    // Llama-3-8B, 32 x 512 tokens a GPU: with full recomputation each layer keeps its BF16 input, 16,384 x 4,096 x 2 B
+    // = 134,217,728 B, instead of its whole activations; the estimate is the same as recompute full stated.
+    Config stated = ft;
+    stated.training.recompute = Recompute::Full;
+    const TrainingResult a = test::trained(ft);
+    const TrainingResult b = test::trained(stated);
+    CHECK(a.activations == b.activations);
+    CHECK(a.device_total == b.device_total);
+    Config none = ft;
+    none.training.recompute = Recompute::None;
+    CHECK(test::trained(none).activations > 5 * a.activations);
+    CHECK_FALSE(test::has_note(estimate(stated).value, "LitGPT's fine-tuning scripts checkpoint"));  // stated: no note
+    // LoRA (lora.py) on 4 GPUs too; one GPU, pretraining (task training, full), and other profiles: none.
+    Config lora = ft;
+    lora.training.finetune = FinetuneMethod::Lora;
+    lora.task = Task::Training;  // a LoRA run is lora.py whatever the task says
+    CHECK(resolved_recompute(lora) == Recompute::Full);
+    Config one = ft;
+    one.gpus = 1;
+    one.training.sharding = Sharding::None;
+    CHECK(resolved_recompute(one) == Recompute::None);
+    Config pretrain = ft;
+    pretrain.task = Task::Training;
+    CHECK(resolved_recompute(pretrain) == Recompute::None);
+    for (const char* profile : {"hf-trainer", "torchtune", "torchtitan", "deepspeed"}) {
+        Config other = ft;
+        other.training.profile = profile;
+        CHECK(resolved_recompute(other) == Recompute::None);
+    }
+}
+
+TEST_CASE("LitGPT LoRA under bf16-mixed: the frozen base in FP32 and autocast's per-call copies", "[training][litgpt][lora]") {
+    // lora.py builds GPT(config) inside fabric.init_module() (litgpt/finetune/lora.py:210-211): under "bf16-mixed" Fabric's
+    // MixedPrecision plugin has no module_init_context, so Precision's nullcontext keeps FP32 (Lightning-AI/pytorch-lightning
+    // @7f0c343 src/lightning/fabric/plugins/precision/precision.py:60-66) and load_checkpoint copies the BF16 checkpoint
+    // into FP32 parameters. Llama-3-8B, LoRA r16 on q and v, one GPU, 32 x 512 tokens, recompute none.
+    Config one = llama3("ddp", "none", "litgpt");
+    one.gpus = 1;
+    one.training.finetune = FinetuneMethod::Lora;
+    one.training.lora.rank = 16;
+    TrainingParts p;
+    const TrainingSetup s = setup(one);
+    CHECK(s.lora_base_fp32);
+    CHECK(s.autocast_active);
+    CHECK(s.residual == 4);
+    CHECK(s.weight_bytes == 4);
+    const TrainingResult r = compute_training(s, &p);
+    // Adapters: 32 layers x 16 x ((4,096 + 4,096) + (4,096 + 1,024)) = 6,815,744 params, FP32.
+    const double adapters = 32 * 16.0 * (8192 + 5120);
+    CHECK(adapters == 6815744.0);
+    CHECK(r.weights == kLlama3Params * 4 + adapters * 4);
+    // Autocast casts every frozen linear weight at each call and the matmul keeps the BF16 copy for backward:
+    // (32 x 218,103,808 + the head 525,336,576) x 2 B = 15,009,316,864 B.
+    CHECK(p.autocast_copies == (32 * 218103808.0 + 525336576.0) * 2);
+    // With every block checkpointed only one block's copies live (its recompute to its backward) and the head's:
+    // (218,103,808 + 525,336,576) x 2 = 1,486,880,768 B.
+    Config ckpt = one;
+    ckpt.training.recompute = Recompute::Full;
+    TrainingParts pc;
+    compute_training(setup(ckpt), &pc);
+    CHECK(pc.autocast_copies == 1486880768.0);
+    // bf16-true builds in BF16 (HalfPrecision.module_init_context): 2 B a frozen weight, no copies.
+    Config true16 = one;
+    true16.training.precision = TrainPrecision::Bf16True;
+    TrainingParts pt;
+    const TrainingResult rt = compute_training(setup(true16), &pt);
+    CHECK(rt.weights == kLlama3Params * 2 + adapters * 2);
+    CHECK(pt.autocast_copies == 0);
+    // training.lora.base_fp32 false: a 16-bit base under bf16-mixed, as hf-trainer's LoRA.
+    Config off = one;
+    off.training.lora.base_fp32 = Toggle::Off;
+    const TrainingSetup so = setup(off);
+    CHECK_FALSE(so.autocast_active);
+    CHECK(so.residual == 2);
+    CHECK(compute_training(so, nullptr).weights == kLlama3Params * 2 + adapters * 4);
+    // The estimate notes it.
+    const auto e = estimate(one);
+    REQUIRE(e.ok);
+    CHECK(test::has_note(e.value, "Frozen base in FP32 (training.lora.base_fp32 auto)"));
+    // 4 GPUs: lora.py's ModelParallelStrategy, fully_shard with no policy, gathers the FP32 base per block, and auto
+    // checkpoints every block: two layers x 218,112,000 x 4 B + the head 525,336,576 x (4 + 4 B) = 5,947,588,608 B,
+    // and the checkpointed block's and the head's copies, 1,486,880,768 B.
+    Config four = llama3("fsdp-full-shard", "auto", "litgpt");
+    four.training.finetune = FinetuneMethod::Lora;
+    four.training.lora.rank = 16;
+    TrainingParts pf;
+    const TrainingSetup sf = setup(four);
+    CHECK(sf.recompute == Recompute::Full);
+    CHECK(fsdp_gathered_bytes(sf) == 4);
+    compute_training(sf, &pf);
+    CHECK(pf.gather == 5947588608.0);
+    CHECK(pf.autocast_copies == 1486880768.0);
+    // hf-trainer's LoRA base stays BF16 (from_pretrained's torch_dtype): unchanged.
+    Config hf = one;
+    hf.training.profile = "hf-trainer";
+    CHECK_FALSE(setup(hf).lora_base_fp32);
 }

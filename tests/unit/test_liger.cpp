@@ -191,6 +191,49 @@ TEST_CASE("Liger bypasses a LoRA adapter on the LM head: no gradient, no optimiz
     CHECK(warned);
 }
 
+TEST_CASE("Liger under FSDP SHARD_GRAD_OP: the head's gradient in the gathered dtype, as under ZeRO-3", "[training][liger][fsdp]") {
+    // Liger's grad_weight = zeros_like(weight) (fused_linear_cross_entropy.py:77) takes the dtype of the head it reads:
+    // FSDP's unsharded parameter in param_dtype, BF16 under accelerate's policy, for SHARD_GRAD_OP (the whole stage
+    // gathered from forward to backward) as for FULL_SHARD. Llama-3.1-8B full fine-tune, 4 GPUs, hf-trainer:
+    // 128,256 x 4,096 x 2 = 1,050,673,152 B (2,101,346,304 B, the FP32 parameter's dtype, before), and the BF16
+    // gradient takes mm's BF16 V x h result and its FP32 copy, 6 B a head weight = 3,152,019,456 B.
+    auto parts_of = [](const char* sharding) {
+        Config c = llama("full", std::string(R"(,"liger":true,"sharding":")") + sharding + "\"");
+        c.gpus = 4;
+        auto setup = training_setup(c);
+        REQUIRE(setup.ok);
+        TrainingParts p;
+        compute_training(setup.value, &p);
+        return p;
+    };
+    const TrainingParts go = parts_of("fsdp-shard-grad-op"), full = parts_of("fsdp-full-shard");
+    CHECK(go.liger_grad_weight == kVocab * kHidden * 2);
+    CHECK(go.liger_grad_weight == 1050673152.0);
+    CHECK(go.liger_temporaries == kVocab * kHidden * 6);
+    CHECK(go.liger_grad_weight == full.liger_grad_weight);
+    CHECK(go.liger_temporaries == full.liger_temporaries);
+    // DDP keeps the FP32 parameter: its FP32 gradient, no V x h temporary.
+    CHECK(parts_of("ddp").liger_grad_weight == kVocab * kHidden * 4);
+}
+
+TEST_CASE("Liger's bypassed LoRA head adapter under DDP: its bucket slot stays, the warning names find_unused_parameters", "[training][liger]") {
+    // DDP buckets every parameter that requires grad, used or not (torch/nn/parallel/distributed.py
+    // _build_params_for_reducer): the head adapter's 16 x (4,096 + 128,256) = 2,117,632 FP32 gradients, 8,470,528 B,
+    // in the bucket copy though the adapter gets no gradient. Llama-3.1-8B LoRA on q, v and head, 2 GPUs.
+    Config c = llama("lora", R"(,"liger":true,"sharding":"ddp","lora":{"targets":["q","v","head"]})");
+    c.gpus = 2;
+    auto setup = training_setup(c);
+    REQUIRE(setup.ok);
+    TrainingParts p;
+    compute_training(setup.value, &p);
+    CHECK(p.head_adapter_bypassed == 2117632.0);
+    CHECK(p.ddp_copy - p.grads_full == 2117632.0 * 4);
+    const auto e = estimate(c);
+    REQUIRE(e.ok);
+    CHECK(has_note(e.value, "needs find_unused_parameters"));
+    CHECK_FALSE(has_note(estimate(llama("lora", R"(,"liger":true,"lora":{"targets":["q","v","head"]})")).value, "find_unused_parameters"));
+}
+
 TEST_CASE("Liger: training.liger_chunk_tokens overrides the chunk; the note says what it saved", "[training][liger]") {
     // 1,024-row chunks: 1,024 x 128,256 x 2 = 262,668,288 B of logits, 1,024 x 4,096 x 2 = 8,388,608 B temporary.
     const TrainingResult big = result(llama("lora", R"(,"liger":true,"liger_chunk_tokens":1024)"));

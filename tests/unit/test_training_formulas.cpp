@@ -368,25 +368,25 @@ TEST_CASE("QLoRA under HF/peft: recompute auto is full, as prepare_model_for_kbi
     cfg.training.recompute = Recompute::Auto;
     for (const char* profile : {"deepspeed", "torch-compile"}) {
         cfg.training.profile = profile;
-        CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+        CHECK(resolved_recompute(cfg) == Recompute::Full);
     }
     cfg.training.profile = "hf-trainer";
     cfg.training.finetune = FinetuneMethod::Lora;
-    CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    CHECK(resolved_recompute(cfg) == Recompute::Full);
     // A 16-bit LoRA base is not prepared for k-bit training: auto is none, the same bytes as none.
     cfg.training.lora.quant = BaseQuant::None;
-    CHECK(resolved_recompute(cfg.training) == Recompute::None);
+    CHECK(resolved_recompute(cfg) == Recompute::None);
     cfg.training.finetune = FinetuneMethod::Qlora;
     cfg.training.lora.quant = BaseQuant::Nf4;
     // Stacks with their own loop and model never call peft: none unless the config says so.
     for (const char* profile : {"litgpt", "torchtune", "torchtitan", "megatron"}) {
         cfg.training.profile = profile;
-        CHECK(resolved_recompute(cfg.training) == Recompute::None);
+        CHECK(resolved_recompute(cfg) == Recompute::None);
     }
     // Full fine-tuning under HF: none (TrainingArguments.gradient_checkpointing defaults to False).
     Config ft = llama2_7b_lora();
     ft.training.finetune = FinetuneMethod::Full;
-    CHECK(resolved_recompute(ft.training) == Recompute::None);
+    CHECK(resolved_recompute(ft) == Recompute::None);
 }
 
 namespace {
@@ -1042,23 +1042,23 @@ TEST_CASE("trl worked example: Llama-3.1-8B QLoRA r16, 1 x 2048, RTX 4090, hf-tr
 TEST_CASE("trl: recompute auto is full for every run (SFTConfig's gradient_checkpointing), noted; stated values win", "[training][trl]") {
     Config cfg = qlora_4090("trl");
     cfg.training.finetune = FinetuneMethod::Full;  // full fine-tuning too, unlike peft's k-bit rule
-    CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    CHECK(resolved_recompute(cfg) == Recompute::Full);
     cfg.training.finetune = FinetuneMethod::Lora;  // a 16-bit LoRA base
     cfg.training.lora.quant = BaseQuant::None;
-    CHECK(resolved_recompute(cfg.training) == Recompute::Full);
+    CHECK(resolved_recompute(cfg) == Recompute::Full);
     auto e = estimate(cfg);
     REQUIRE(e.ok);
     CHECK(has_note(e.value, "SFTConfig defaults gradient_checkpointing to True"));
     CHECK_FALSE(has_note(e.value, "prepare_model_for_kbit_training, which"));
     cfg.training.recompute = Recompute::None;
-    CHECK(resolved_recompute(cfg.training) == Recompute::None);
+    CHECK(resolved_recompute(cfg) == Recompute::None);
     auto none = estimate(cfg);
     REQUIRE(none.ok);
     CHECK_FALSE(has_note(none.value, "SFTConfig defaults gradient_checkpointing"));
     // hf-trainer's auto stays none for a 16-bit LoRA base (TrainingArguments defaults to False).
     cfg.training.recompute = Recompute::Auto;
     cfg.training.profile = "hf-trainer";
-    CHECK(resolved_recompute(cfg.training) == Recompute::None);
+    CHECK(resolved_recompute(cfg) == Recompute::None);
 }
 
 TEST_CASE("trl: loss_chunk_tokens 0 is loss_type nll, hf-trainer's loss; the chunk size overrides", "[training][trl]") {

@@ -177,7 +177,7 @@ export interface TrainingConfig {
     grad_accum?: number;
     /** sequences per optimizer step over all data-parallel ranks (0: derived); a multiple of batch x dp (default 0; [0, 1000000000] sequences) */
     global_batch?: number;
-    /** activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), full for every run under trl (SFTConfig's gradient_checkpointing defaults to true), else none (default 'auto') */
+    /** activation recomputation (checkpointing); auto: the profile's, full for a quantized base (QLoRA) under hf-trainer, hf-legacy, torch-compile and deepspeed (peft's prepare_model_for_kbit_training turns it on), full for every run under trl (SFTConfig's gradient_checkpointing defaults to true), full for fine-tuning on more than one GPU under litgpt (its scripts checkpoint every block), else none (default 'auto') */
     recompute?: 'none' | 'selective' | 'full' | 'auto';
     /** attention kernel (auto: the profile's); eager keeps the s x s scores; fa2 (transformers' flash_attention_2) and sdpa-gqa (SDPA with enable_gqa) keep GQA models' K/V at their own heads (default 'auto') */
     attention?: 'auto' | 'flash' | 'sdpa' | 'eager' | 'fa2' | 'flash_attention_2' | 'sdpa-gqa';
@@ -339,6 +339,8 @@ export interface TrainingLoraConfig {
     upcast_frozen?: boolean | null;
     /** a quantized base's adapters cast to BF16: BF16 weights, gradients and AdamW moments, no FP32 master (TRL 0.26 and later); null: the profile (trl: yes) (default null) */
     adapters_bf16?: boolean | null;
+    /** a 16-bit LoRA base held in FP32 under bf16/fp16-mixed, autocast copying each frozen weight per matmul (Lightning Fabric builds the model in FP32); null: the profile (litgpt: yes) (default null) */
+    base_fp32?: boolean | null;
     /** a quantized base's MoE routed experts left unquantized, in the base's 16-bit (or peft's FP32) dtype: transformers 5's fused 3-D experts, which its bitsandbytes quantizer skips; null: the profile (hf-trainer, torch-compile, deepspeed: yes); false: Unsloth, Axolotl's quantize_moe_experts, transformers 4 (default null) */
     experts_unquantized?: boolean | null;
     /** adapters on an MoE's routed experts when the targets name gate, up or down: per-expert (r x (in + out) per expert matrix: transformers 4, LitGPT, torchtune), none (transformers 5's fused 3-D experts, which peft's target_modules never match), target-parameters (peft's target_parameters: r x (in + out) per expert per fused tensor, and W + BA merged per forward and kept for backward; needs lora.dropout 0), target-parameters-unmerged (the same adapters without the merged copy: Unsloth, Axolotl's MoE kernels); auto: the profile (hf-trainer, torch-compile, deepspeed, trl: none) (default 'auto') */
