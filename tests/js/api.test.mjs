@@ -488,6 +488,26 @@ test('profile trl: TRL\'s SFTTrainer by hand (Llama-3.1-8B QLoRA, 1 x 2048), as 
     assert.equal(e.error.field, 'training.lora.adapters_bf16');
 });
 
+test('litgpt: training.lora.base_fp32 (a bf16-mixed LoRA base in FP32) and recompute auto on 4 GPUs, as the CLI gives them; a wrong value names the field', () => {
+    const config = (base_fp32, extra = {}) => ({
+        method: 'detailed', task: 'finetune', model: { preset: 'llama-3-8b' }, batch: 1, seq: 2048,
+        training: { finetune: 'lora', precision: 'bf16-mixed', profile: 'litgpt', lora: { rank: 16, base_fp32 } }, ...extra,
+    });
+    const weights = (c) => vc.estimate(c).components.find((x) => x.key === 'weights').bytes;
+    // Lightning builds the model in FP32: 8,030,261,248 frozen x 4 B + 6,815,744 FP32 adapters x 4 B; false: x 2 B.
+    assert.equal(weights(config(null)), 8030261248 * 4 + 6815744 * 4);
+    assert.equal(weights(config(false)), 8030261248 * 2 + 6815744 * 4);
+    assert.equal(vc.resolveConfig(config(null)).training.lora.base_fp32, null);
+    assert.deepEqual(vc.estimate(config(null)), cli(config(null)).json);
+    // 4 GPUs: lora.py checkpoints every block, so auto is full (noted).
+    const four = config(null, { gpus: 4, training: { ...config(null).training, sharding: 'fsdp' } });
+    assert.ok(vc.estimate(four).notes.some((n) => n.includes("LitGPT's fine-tuning scripts checkpoint every transformer block")));
+    assert.deepEqual(vc.estimate(four), cli(four).json);
+    const e = vc.estimate(config('yes'));
+    assert.equal(e.ok, false);
+    assert.equal(e.error.field, 'training.lora.base_fp32');
+});
+
 test('training.lora.upcast_frozen: peft\'s FP32 embedding, head and norms by hand, as the CLI gives them; a wrong value names the field', () => {
     const config = (upcast_frozen, profile = 'hf-trainer') => ({
         method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048,
