@@ -323,6 +323,12 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           "block on more than one GPU (finetune/full.py's FSDPStrategy with activation_checkpointing_policy={Block}, "
                           "finetune/lora.py's parallelize_fn with activation_checkpointing=True); on one GPU, and in pretrain.py, "
                           "nothing is checkpointed. Set training.recompute \"none\" for a script that turns it off.");
+    else if (s.in.recompute == Recompute::Auto && std::string(s.profile.id) == "torchtune")
+        // pytorch/torchtune@bd2a0fc recipes/lora_finetune_single_device.py:181 (and full_/lora_ distributed): cfg.get(
+        // "enable_activation_checkpointing", False); recipes/configs/*.yaml: 126 of 178 say True, 58 of 70 single-device.
+        e.notes.push_back("No recomputation (training.recompute auto): torchtune's recipes default enable_activation_checkpointing "
+                          "to False, but most of its shipped configs set it True (58 of 70 single-device ones, e.g. llama3_1/"
+                          "8B_lora_single_device.yaml); set training.recompute \"full\" if yours does.");
     if (p.loss_checkpointed) {
         // The head's copies a chunk makes (none where autocast's cached cast of a trainable FP32 head serves).
         const std::string copies = (s.weight_bytes < 4 || s.fsdp_params_16bit) ? (p.loss_head_at_cast > p.loss_head_saved ? "FP32 copy (w.float()) and autocast's 16-bit cast of it"

@@ -1061,6 +1061,28 @@ TEST_CASE("trl: recompute auto is full for every run (SFTConfig's gradient_check
     CHECK(resolved_recompute(cfg) == Recompute::None);
 }
 
+TEST_CASE("torchtune: recompute auto is none (the recipes' code default), with a note on the shipped configs; stated values drop it", "[training][torchtune]") {
+    Config cfg = qlora_4090("torchtune");
+    cfg.training.finetune = FinetuneMethod::Lora;  // a 16-bit LoRA base, as llama3_1/8B_lora_single_device.yaml
+    cfg.training.lora.quant = BaseQuant::None;
+    CHECK(resolved_recompute(cfg) == Recompute::None);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    CHECK(has_note(e.value, "most of its shipped configs set it True (58 of 70 single-device ones"));
+    // Stated full: the layers keep their checkpointed inputs only, and the note goes.
+    cfg.training.recompute = Recompute::Full;
+    auto full = estimate(cfg);
+    REQUIRE(full.ok);
+    CHECK_FALSE(has_note(full.value, "shipped configs"));
+    CHECK(full.value.total_bytes < e.value.total_bytes);
+    // Another profile's auto says nothing of torchtune's configs.
+    cfg.training.recompute = Recompute::Auto;
+    cfg.training.profile = "hf-trainer";
+    auto hf = estimate(cfg);
+    REQUIRE(hf.ok);
+    CHECK_FALSE(has_note(hf.value, "shipped configs"));
+}
+
 TEST_CASE("trl: loss_chunk_tokens 0 is loss_type nll, hf-trainer's loss; the chunk size overrides", "[training][trl]") {
     auto nll = training_result(qlora_4090("trl", R"(,"loss_chunk_tokens":0)"));
     REQUIRE(nll.ok);
