@@ -35,7 +35,7 @@ int solve_command(int argc, char** argv) {
         std::printf("%s\n", io::dump(io::answer_to_json(a), 2).c_str());
     } else {
         if (a.value <= 0 && a.items.empty()) std::printf("%s: none fits\n", a.label.c_str());
-        else std::printf("%s: %.6g %s\n", a.label.c_str(), a.value, a.unit.c_str());
+        else std::printf("%s: %.6g %s%s\n", a.label.c_str(), a.value, a.unit.c_str(), a.needs_ram_bytes > 0 ? " (the GPU part alone)" : "");
         for (const auto& item : a.items) std::printf("  %s\n", item.c_str());
         if (!a.explanation.empty()) std::printf("%s\n", a.explanation.c_str());
     }

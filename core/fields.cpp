@@ -660,6 +660,9 @@ constexpr FieldDef kConfigTable[] = {
         Num("inference.constants.ollama_batch_constrained_gib", AT(inference.constants.ollama_batch_constrained_gib),
             "free memory of a CUDA card up to which Ollama takes ollama_num_batch_constrained with flash attention off").off_page(kServingConstants)
             .range(0, 1e6, "GiB"),
+        Num("inference.constants.ollama_single_gpu_share", AT(inference.constants.ollama_single_gpu_share),
+            "share of one GPU's free memory within which Ollama's prediction loads the model on that GPU alone (0: OLLAMA_SCHED_SPREAD=1)")
+            .off_page(kServingConstants).range(0, 1).step(0.05),
         Num("inference.constants.ollama_fit_target_mib", AT(inference.constants.fit_target_bytes),
             "memory llama-server's --fit leaves free per GPU with -ngl (Ollama's num_gpu) unset (--fit-target; the name is kept from before plain llama-server's fit)").off_page(kServingConstants)
             .range(0, 1e6, "MiB").scaled(kBytesPerMiB).nonnegative(),

@@ -24,20 +24,27 @@ constexpr const char* kVllmFormats[] = {"bf16", "fp8", "int8", "awq-int4"};
 constexpr const char* kLlamaCppFormats[] = {"gguf-bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"};
 constexpr const char* kHfFormats[] = {"bf16", "bnb-int8", "bnb-nf4"};
 
-// llama.cpp presets whose published GGUF files are not that ladder: the file types they come in,
-// best first. gpt-oss: OpenAI ships the routed experts in MXFP4, and llama.cpp's own GGUFs are one
+// Presets whose published files are not an engine's ladder: the formats they come in, best first.
+// gpt-oss: OpenAI ships the routed experts in MXFP4, and llama.cpp's own GGUFs are one
 // MXFP4_MOE file each (https://huggingface.co/ggml-org/gpt-oss-20b-GGUF: gpt-oss-20b-mxfp4.gguf;
 // https://huggingface.co/ggml-org/gpt-oss-120b-GGUF: gpt-oss-120b-mxfp4-0000{1,2,3}-of-00003.gguf).
 // The K-quant files others publish keep the experts in MXFP4 too ("All quants keep the feed forward
 // networks at mxfp4", https://huggingface.co/bartowski/openai_gpt-oss-20b-GGUF: Q2_K to Q8_0 within
 // 12.1 GB of each other), so a Q4_K_M priced here with Q4_K experts is no file anyone can download.
-struct PublishedGguf {
+// vLLM serves OpenAI's own checkpoints (https://huggingface.co/openai/gpt-oss-20b, config.json
+// "quantization_config": {"quant_method": "mxfp4"}): experts MXFP4, the rest BF16, the `mxfp4` format
+// under vLLM (docs/inference.md), on the GPUs whose compute capability its Mxfp4Config accepts
+// (vllm_mxfp4_loads; elsewhere the preset keeps the vLLM ladder).
+struct PublishedFormats {
+    Engine engine;
     const char* preset;
     const char* formats[2];  // nullptr-terminated
 };
-constexpr PublishedGguf kPublishedGguf[] = {
-    {"gpt-oss-20b", {"mxfp4", nullptr}},
-    {"gpt-oss-120b", {"mxfp4", nullptr}},
+constexpr PublishedFormats kPublished[] = {
+    {Engine::LlamaCpp, "gpt-oss-20b", {"mxfp4", nullptr}},
+    {Engine::LlamaCpp, "gpt-oss-120b", {"mxfp4", nullptr}},
+    {Engine::Vllm, "gpt-oss-20b", {"mxfp4", nullptr}},
+    {Engine::Vllm, "gpt-oss-120b", {"mxfp4", nullptr}},
 };
 
 bool vllm_detailed(const Config& c) { return c.task == Task::Inference && c.inference.engine == Engine::Vllm; }
@@ -62,15 +69,18 @@ std::vector<FitFormat> fit_formats(const Config& cfg, const std::string& model_i
             const bool file = gguf && f->family != FormatFamily::Gguf && f->gguf_ftype >= 0;
             out.push_back({f->id, file ? gguf_ftypes()[static_cast<size_t>(f->gguf_ftype)].label : f->label, f->quality});
         };
-        if (cfg.inference.engine == Engine::Vllm) {
+        const Engine engine = cfg.inference.engine;
+        const PublishedFormats* own = nullptr;
+        for (const auto& p : kPublished) own = p.engine == engine && model_id == p.preset ? &p : own;
+        // vLLM refuses an MXFP4 checkpoint below its minimum compute capability (V100, T4).
+        const GpuSpec* gpu = config_gpu(cfg);
+        if (own && engine == Engine::Vllm && gpu && !vllm_mxfp4_loads(*gpu)) own = nullptr;
+        if (own) {
+            for (const char* const* id = own->formats; *id; ++id) add(*id);
+        } else if (engine == Engine::Vllm) {
             for (const char* id : kVllmFormats) add(id);
         } else if (gguf) {
-            const PublishedGguf* own = nullptr;
-            for (const auto& p : kPublishedGguf) own = model_id == p.preset ? &p : own;
-            if (own)
-                for (const char* const* id = own->formats; *id; ++id) add(*id);
-            else
-                for (const char* id : kLlamaCppFormats) add(id);
+            for (const char* id : kLlamaCppFormats) add(id);
         } else {
             for (const char* id : kHfFormats) add(id);
         }

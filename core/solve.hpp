@@ -17,6 +17,11 @@ struct Answer {
     std::string unit;          // "sequences", "tokens", "GPUs", ...
     std::string explanation;   // one line: how the number follows
     std::vector<std::string> items;  // list answers (e.g. weight formats that fit, best first)
+    // llama.cpp with no system RAM size (inference.host.ram_gib unset): the system RAM, in bytes, that
+    // the answer's layout keeps layers, experts or KV in, which nothing checked (the verdict's rule,
+    // GpuFit::needs_ram_bytes: core/serve/inference.hpp verdict_at); `value` is then bounded by the
+    // GPU part alone, not a fit, and the explanation says so. 0: none, or the RAM was checked.
+    double needs_ram_bytes = 0;
 };
 
 // Questions and which task they belong to, for front ends' lists.

@@ -6,8 +6,11 @@
 namespace vc::io {
 
 nlohmann::json answer_to_json(const Answer& a) {
-    return {{"ok", true},       {"question", a.question}, {"label", a.label}, {"value", a.value},
-            {"unit", a.unit},   {"explanation", a.explanation}, {"items", a.items}};
+    nlohmann::json j = {{"ok", true},     {"question", a.question},       {"label", a.label}, {"value", a.value},
+                        {"unit", a.unit}, {"explanation", a.explanation}, {"items", a.items}};
+    // Present only when the answer's layout needs system RAM nobody checked (as GpuFit's field).
+    if (a.needs_ram_bytes > 0) j["needs_ram_bytes"] = a.needs_ram_bytes;
+    return j;
 }
 
 std::string solve_json(const std::string& config_text, const std::string& question) {

@@ -467,6 +467,13 @@ void answers(App& a) {
             ImGui::TextUnformatted(format_value(s.answer.value, s.answer.unit, gib).c_str());
         }
         ImGui::PopFont();
+        // Bounded by the GPU part alone, with system RAM nobody checked (the verdict's rule): said
+        // under the value, in the verdict's warning colour, without hovering.
+        if (s.answer.needs_ram_bytes > 0) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().warn);
+            text_wrapped("%s", answer_ram_text(s.answer, gib).c_str());
+            ImGui::PopStyleColor();
+        }
         ImGui::EndGroup();
         reg(a, "answer/" + s.question);
         if (ImGui::IsItemHovered()) {

@@ -88,7 +88,7 @@ std::string shell_state() {
     j["comparison"] = methods;
     json answers = json::object();
     for (const auto& s : r.answers)
-        answers[s.question] = s.ok ? json{{"value", s.answer.value}, {"unit", s.answer.unit}, {"items", s.answer.items}}
+        answers[s.question] = s.ok ? json{{"value", s.answer.value}, {"unit", s.answer.unit}, {"items", s.answer.items}, {"needs_ram_bytes", s.answer.needs_ram_bytes}}
                                    : json{{"error", s.error.message}};
     j["answers"] = answers;
     json charts = json::object();

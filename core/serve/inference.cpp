@@ -102,6 +102,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.ollama_batch_medium_surcharge_mib", k.ollama_batch_medium_surcharge_mib},
                         {"inference.constants.ollama_batch_large_surcharge_mib", k.ollama_batch_large_surcharge_mib},
                         {"inference.constants.ollama_batch_constrained_gib", k.ollama_batch_constrained_gib},
+                        {"inference.constants.ollama_single_gpu_share", k.ollama_single_gpu_share},
                         {"inference.constants.ollama_fit_target_mib", k.fit_target_bytes},
                         {"inference.constants.exllamav2_max_input_len", k.exllamav2_max_input_len},
                         {"inference.constants.exllamav2_max_batch_size", k.exllamav2_max_batch_size},
@@ -250,10 +251,14 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     if (p.engine == Engine::LlamaCpp) {
         if (gpu) {
             llamacpp_set_gpu(p);
+            // Ollama with several GPUs loads a model its prediction puts within ollama_single_gpu_share
+            // of one GPU's free memory on that GPU alone: the layers are placed again when that
+            // changes on this GPU.
+            Error ignored;  // the placement's inputs were checked by llamacpp_setup already
+            if (const bool one = ollama_single_gpu(p); one != p.ollama_one_gpu) p.ollama_one_gpu = one, llamacpp_setup(p, ignored);
             // -ngl unset (Ollama: num_gpu unset): llama-server's --fit places the layers (and
             // experts) by this GPU's memory less the CUDA context, so each GPU the plan is set on
             // gets its own.
-            Error ignored;  // the placement's inputs were checked by llamacpp_setup already
             if (p.auto_gpu_layers >= 0 || llamacpp_fit_applies(p)) llamacpp_fit(p, p.runtime_gpu, ignored);
         }
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
@@ -877,6 +882,15 @@ bool fits_at(const InferencePlan& p, double context, double n, double share) {
     return memory_at(p, context, n).total() <= p.gpu_capacity * share;
 }
 
+bool vllm_mxfp4_loads(const GpuSpec& g) { return g.compute_capability <= 0 || g.compute_capability >= kVllmMxfp4MinCapability; }
+
+ShapeVerdict verdict_at(const InferencePlan& p, double context, double n, double share) {
+    ShapeVerdict v;
+    v.gpu_within = fits_at(p, context, n, share) && memory_at(p, context, n).total() <= p.gpu_capacity * share;
+    v.needs_ram_bytes = llamacpp_unchecked_ram(p, context, n);
+    return v;
+}
+
 // [SECTION] speed ---------------------------------------------------------------------------------
 namespace {
 
@@ -1269,6 +1283,17 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                     e.notes.push_back("Started without -c, llama-server would first lower the context from the model's " + count_text(m.context_limit) +
                                       " tokens (no lower than --fit-ctx) and move layers only if that is not enough.");
             }
+            // Ollama with several GPUs, on one of them alone (ollama_single_gpu). snprintf: the page's size budget.
+            if (p.ollama_one_gpu) {
+                const double predicted = ollama_predicted_bytes(p, c, n);
+                char buf[360];
+                std::snprintf(buf, sizeof buf, "Ollama loads the model on one of the %d GPUs: its prediction, the GGUF file %.2f GiB + an F16 KV cache %.2f GiB, "
+                              "is within %.0f%% of one GPU's %.2f GiB free (server/sched.go bestSingleGPUFit). OLLAMA_SCHED_SPREAD=1 "
+                              "(inference.constants.ollama_single_gpu_share 0) spreads it over all.",
+                              p.tp, bytes_to_gib(p.weights.total), bytes_to_gib(predicted - p.weights.total), 100 * in.constants.ollama_single_gpu_share,
+                              bytes_to_gib(std::max(0.0, p.gpu_capacity - p.runtime_gpu)));
+                e.notes.push_back(buf);
+            }
             // Ollama's automatic num_batch (-ub unset under the profile): the ubatch the compute buffers take.
             if (const OllamaBatch ob = ollama_auto_batch(p, c, n); ob.batch > 0) {
                 add_metric(e, "auto_num_batch", "Ollama's automatic num_batch (-b, -ub)", ob.batch, "tokens");
@@ -1430,16 +1455,17 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // The same test as the GPU counts below: llama.cpp's host buffers (all of them on a unified
         // Mac) within the target share of system RAM too, or a Mac could read "fits within target"
         // beside "0 needed".
-        f.within_target = f.fits && (p.engine == Engine::Vllm || fits_at(q, c, n, budget_share(q)));
+        // (vLLM's budget share is 1: the same test as f.fits.)
+        const ShapeVerdict v = verdict_at(q, c, n, budget_share(q));
+        f.within_target = f.fits && v.gpu_within;
         // llama.cpp keeping weights or KV in system RAM of no stated size: the GPU part's verdict
         // alone, and the RAM it needs, which nothing checked, so not within the target.
-        f.needs_ram_bytes = f.fits ? llamacpp_unchecked_ram(q, c, n) : 0;
+        f.needs_ram_bytes = f.fits ? v.needs_ram_bytes : 0;
         if (f.needs_ram_bytes > 0) f.gpu_within_target = f.within_target, f.within_target = false;
         for (size_t i = 0; i < candidates.size(); ++i) {
             const InferencePlan* t = candidates.on_gpu(i, g);
             if (!t) continue;
-            const double share = budget_share(*t);
-            if (fits_at(*t, c, n, share) && memory_at(*t, c, n).total() <= t->gpu_capacity * share && !(llamacpp_unchecked_ram(*t, c, n) > 0)) {
+            if (verdict_at(*t, c, n, budget_share(*t)).within()) {
                 f.gpus_needed = candidates.count(i);
                 break;
             }

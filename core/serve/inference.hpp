@@ -126,6 +126,12 @@ struct InferenceConstants {
     double ollama_batch_medium_surcharge_mib = 768;   // generationBatchSurcharge: 768 * format.MebiByte (:911)
     double ollama_batch_large_surcharge_mib = 2048;   // generationBatchSurcharge: 2 * format.GibiByte (:909)
     double ollama_batch_constrained_gib = 8;     // constrainedCUDAWithoutFlashAttention: "memory <= 8*format.GibiByte" (:855)
+    // Ollama's placement with several GPUs (ollama/ollama@b7871fc server/sched.go
+    // selectLlamaServerPlacement): num_gpu not 0, no main_gpu and OLLAMA_SCHED_SPREAD unset, a model
+    // whose prediction (PredictServerVRAM, above) is within this share of one GPU's free memory loads
+    // on that GPU alone (bestSingleGPUFit, :1060: "predictedVRAM > candidateAvailable*80/100" skips a
+    // GPU), else on all of them. 0: never one GPU alone (OLLAMA_SCHED_SPREAD=1; releases before it).
+    double ollama_single_gpu_share = 0.80;
     // llama-server's --fit with -ngl unset (plain llama-server, and Ollama v0.32.15, whose
     // llm/llama_server.go passes no -ngl when num_gpu is unset): the memory --fit leaves free on each
     // GPU, --fit-target's default (ggml-org/llama.cpp@001d906:common/common.h fit_params_target =
@@ -405,6 +411,9 @@ struct InferencePlan {
     // stated or the fit does not run.
     int auto_gpu_layers = -1;
     int auto_cpu_moe = -1;
+    // Ollama with several GPUs, its prediction within ollama_single_gpu_share of one GPU's free
+    // memory: the model loads on that GPU alone (ollama_single_gpu; n_devices 1). Set per GPU.
+    bool ollama_one_gpu = false;
     bool output_on_gpu = true;
     double host_bytes = 0;       // weights kept in system memory
     std::vector<int> layer_device;  // per repeating layer: GPU index, -1 = CPU
@@ -480,6 +489,27 @@ bool fits_at(const InferencePlan& p, double context, double concurrency, double 
 // the whole reservation: 1.0 of what fits_at checks, the pool); the other engines grow with the
 // load and are held to the config's target_utilization.
 double budget_share(const InferencePlan& p);
+
+// vLLM's MXFP4 (gpt-oss's checkpoints) needs compute capability 8.0 (vllm-project/vllm@007d500
+// vllm/model_executor/layers/quantization/mxfp4.py:186 Mxfp4Config.get_min_capability: 80; vLLM
+// refuses a quantization below it). Below, a V100 or T4, it does not load; a GPU without a known
+// capability (AMD, the custom GPU) is not refused here. Above it every card loads it, with Marlin
+// where it lacks FlashInfer and triton_kernels (get_mxfp4_backend, :160; vllm_mxfp4_marlin).
+inline constexpr int kVllmMxfp4MinCapability = 80;
+bool vllm_mxfp4_loads(const GpuSpec& g);
+
+// The verdict at one shape, the one rule behind the GPU table (GpuFit's within_target,
+// gpu_within_target, needs_ram_bytes and gpus_needed) and every what-fits answer
+// (Answer::needs_ram_bytes, core/serve/inference_solve.cpp): the GPU part within `share` (fits_at,
+// with system RAM when its size is given, and the GPU's whole total: vLLM's CUDA graphs lie outside
+// its pool), and the system RAM llama.cpp's split keeps layers, experts or KV in with no RAM size
+// given (llamacpp_unchecked_ram), which nothing checked. Within the target only without such RAM.
+struct ShapeVerdict {
+    bool gpu_within = false;     // the GPU part (and the RAM, when its size is given) within the share
+    double needs_ram_bytes = 0;  // system RAM nobody checked, in bytes; 0: none, or checked
+    bool within() const { return gpu_within && !(needs_ram_bytes > 0); }
+};
+ShapeVerdict verdict_at(const InferencePlan& p, double context, double concurrency, double share);
 
 // Decode and prefill speed from the roofline (needs plan.has_gpu).
 struct Speed {

@@ -96,21 +96,39 @@ std::string where(const InferencePlan& p) {
     return s;
 }
 
-Outcome<Answer> answer(const char* question, const char* label, double value, const char* unit, std::string explanation) {
+// What the text adds when the answer's layout keeps layers, experts or KV in system RAM of no stated
+// size (the verdict's rule, verdict_at: the GPU table's needs_ram_bytes): the value is the GPU part's.
+std::string unchecked_ram_text(double needs_ram, const char* at) {
+    char buf[224];
+    std::snprintf(buf, sizeof buf, "; bounded by the GPU part alone: needs %.2f GB (%.2f GiB) of system RAM%s, not checked (give inference.host.ram_gib, --ram-gib)",
+                  bytes_to_gb(needs_ram), bytes_to_gib(needs_ram), at);
+    return buf;
+}
+
+// `needs_ram` > 0: the answer's layout needs that much system RAM nobody checked (`at` says where
+// in the answer: " at that context").
+Outcome<Answer> answer(const char* question, const char* label, double value, const char* unit, std::string explanation, double needs_ram = 0,
+                       const char* at = "") {
     Answer a;
     a.question = question;
     a.label = label;
     a.value = value;
     a.unit = unit;
     a.explanation = std::move(explanation);
+    if (needs_ram > 0) a.needs_ram_bytes = needs_ram, a.explanation += unchecked_ram_text(needs_ram, at);
     return Outcome<Answer>::success(a);
 }
 
-// The first GPU count at which `cfg`'s load fits; 0 if none up to 64.
+// The first GPU count at which `cfg`'s load is within the target by the GPU table's rule
+// (verdict_at, GpuFit::gpus_needed): a count whose llama.cpp split keeps layers, experts or KV in
+// system RAM of no stated size is skipped. With none up to 64, the first count whose GPU part fits
+// with such RAM (Answer::needs_ram_bytes), else 0.
 Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
     const double c = cfg.inference.context, n = cfg.inference.concurrency;
     const bool vllm = base.engine == Engine::Vllm;
-    std::string last_error;
+    std::string last_error, gpu_part;
+    int gpu_part_count = 0;
+    double gpu_part_ram = 0;
     // A Mac is one machine (apply_one_machine_rule, core/estimate.hpp): one GPU or none.
     const int most = base.gpu->unified ? 1 : 64;
     for (int count = 1; count <= most; count = vllm ? count * 2 : count + 1) {
@@ -119,11 +137,18 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
             last_error = r.error.message;
             continue;
         }
-        if (fits_at(r.value, c, n, budget_share(r.value)))
+        const ShapeVerdict v = verdict_at(r.value, c, n, budget_share(r.value));
+        if (!v.gpu_within) continue;
+        const std::string on = sequences(n) + " of " + num(c) + " tokens fit on " + where(r.value) +
+                               (vllm ? " with tensor parallelism " + num(count) : std::string(", layers split ") + num(count) + " ways");
+        if (v.within())
             return answer("min_gpus", "Fewest GPUs", count, "GPUs",
-                          sequences(n) + " of " + num(c) + " tokens fit on " + where(r.value) +
-                              (vllm ? " with tensor parallelism " + num(count) : std::string(", layers split ") + num(count) + " ways"));
+                          on + (gpu_part_count > 0 ? "; the GPU part alone fits on " + num(gpu_part_count) + " with system RAM nobody checked" : std::string()));
+        if (gpu_part_count == 0) gpu_part_count = count, gpu_part_ram = v.needs_ram_bytes, gpu_part = on;
     }
+    if (gpu_part_count > 0)
+        return answer("min_gpus", "Fewest GPUs", gpu_part_count, "GPUs", gpu_part + " (no count up to " + num(most) + " keeps the split off system RAM)",
+                      gpu_part_ram, " at that split");
     return answer("min_gpus", "Fewest GPUs", 0, "GPUs",
                   (most == 1 ? "a Mac is one machine: does not fit on one " : "does not fit on up to 64 x ") + base.gpu->name +
                       (last_error.empty() ? std::string() : " (" + last_error + ")"));
@@ -136,7 +161,9 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     a.question = "best_format";
     a.label = "Best weight formats that fit";
     a.unit = "formats";
-    std::string best;
+    std::string best, ram_best;
+    int ram_formats = 0;  // better formats whose GPU part fits with system RAM nobody checked
+    double ram_needs = 0;
     for (const auto& f : weight_formats()) {
         if (!(f.engines & mask)) continue;
         // One 16-bit entry stands for the checkpoint: FP32 adds no quality to a 16-bit model,
@@ -144,7 +171,15 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
         const std::string id = f.id;
         if (id == "fp32" || id == "fp16" || id == "gguf-f32" || (base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float)) continue;
         auto r = make_inference_plan(cfg, 0, f.id);
-        if (!r.ok || !fits_at(r.value, c, n, budget_share(r.value))) continue;
+        if (!r.ok) continue;
+        // The GPU table's rule (verdict_at): a split that keeps layers, experts or KV in system RAM
+        // of no stated size is not a fit; the text names the best such format.
+        const ShapeVerdict v = verdict_at(r.value, c, n, budget_share(r.value));
+        if (!v.gpu_within) continue;
+        if (!v.within()) {
+            if (a.items.empty() && ram_formats++ == 0) ram_best = f.label, ram_needs = v.needs_ram_bytes;
+            continue;
+        }
         a.items.push_back(f.id);
         if (best.empty()) {
             char buf[48];
@@ -156,6 +191,12 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     a.explanation = a.items.empty() ? "no format fits " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
                                     : "best quality that fits: " + best + "; listed best first, for " + sequences(n) + " of " +
                                           num(c) + " tokens on " + where(base);
+    if (ram_formats > 0) {  // snprintf: the page's size budget
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "; the GPU part of %d %sformat%s fits with system RAM nobody checked (the best, %s, needs %.2f GB (%.2f GiB); give inference.host.ram_gib, --ram-gib)",
+                      ram_formats, a.items.empty() ? "" : "better ", ram_formats == 1 ? "" : "s", ram_best.c_str(), bytes_to_gb(ram_needs), bytes_to_gib(ram_needs));
+        a.explanation += buf;
+    }
     return Outcome<Answer>::success(a);
 }
 
@@ -180,12 +221,21 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
         return Outcome<Answer>::failure("question", "question \"" + question + "\" is about llama.cpp: set inference.engine to \"llama.cpp\"");
     const double c = cfg.inference.context, n = cfg.inference.concurrency;
     const int layers = base.model.layers;
+    // The system RAM a split needs that nothing checked (the GPU table's rule, verdict_at).
+    auto needs_ram = [&](const InferencePlan& q) { return verdict_at(q, c, n, budget_share(q)).needs_ram_bytes; };
     if (question == "max_gpu_layers") {
         const int ngl = max_gpu_layers(cfg, "", c, n);
+        double ram = 0;
+        if (ngl >= 0) {
+            Config t = cfg;
+            t.inference.llamacpp.n_gpu_layers = ngl;
+            if (const auto r = make_inference_plan(t); r.ok) ram = needs_ram(r.value);
+        }
         return answer("max_gpu_layers", "Most layers on the GPU", std::max(ngl, 0), "layers",
                       ngl < 0 ? "not even -ngl 0 fits (" + sequences(n) + " of " + num(c) + " tokens) on " + where(base)
                               : "-ngl " + num(ngl) + " of " + num(layers + 1) + (ngl > layers ? " (every layer and the output layer)" : "") +
-                                    " for " + sequences(n) + " of " + num(c) + " tokens on " + where(base));
+                                    " for " + sequences(n) + " of " + num(c) + " tokens on " + where(base),
+                      ram, " for the rest");
     }
     if (question == "max_gpu_experts") {
         if (base.model.experts == 0) return answer("max_gpu_experts", "MoE layers with experts on the GPU", 0, "layers", "the model has no experts");
@@ -199,7 +249,8 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
                 const Speed s = inference_speed(r.value, c, n, c);
                 return answer("max_gpu_experts", "MoE layers with experts on the GPU", layers - k, "layers",
                               "-ngl " + num(layers + 1) + " --n-cpu-moe " + num(k) + ": the routed experts of " + num(layers - k) + " of " + num(layers) +
-                                  " layers on the GPU, the rest in system RAM; " + num(std::round(s.tokens_per_s * 10) / 10) + " tokens/s on " + where(r.value));
+                                  " layers on the GPU, the rest in system RAM; " + num(std::round(s.tokens_per_s * 10) / 10) + " tokens/s on " + where(r.value),
+                              needs_ram(r.value), " for the rest");
             }
         }
         return answer("max_gpu_experts", "MoE layers with experts on the GPU", 0, "layers",
@@ -211,6 +262,7 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
     a.label = "Best GGUF type for GPU + system RAM";
     a.unit = "formats";
     std::string best;
+    double best_needs = 0;
     for (const auto& f : weight_formats()) {
         if (f.family != FormatFamily::Gguf || std::string(f.id) == "gguf-f32") continue;
         const int ngl = max_gpu_layers(cfg, f.id, c, n);
@@ -223,11 +275,12 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
         char buf[160];
         std::snprintf(buf, sizeof buf, "%s (-ngl %d, %.1f tokens/s)", f.id, ngl, s.tokens_per_s);
         a.items.push_back(buf);
-        if (best.empty()) best = buf;
+        if (best.empty()) best = buf, best_needs = needs_ram(r.value);
     }
     a.value = static_cast<double>(a.items.size());
     a.explanation = a.items.empty() ? "no GGUF type runs " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
-                                    : "best quality that runs: " + best + (base.ram_bytes > 0 ? ", within " + gib(base.ram_bytes) + " of system RAM" : ", system RAM not checked (give inference.host.ram_gib)");
+                                    : "best quality that runs: " + best + (base.ram_bytes > 0 ? ", within " + gib(base.ram_bytes) + " of system RAM" : std::string());
+    if (best_needs > 0) a.needs_ram_bytes = best_needs, a.explanation += unchecked_ram_text(best_needs, " for the rest");
     return Outcome<Answer>::success(a);
 }
 
@@ -324,15 +377,17 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
         if (memory < kMaxSolveContext && ram_slack(p, memory + 1, n, share) < 0)
             why += "; system RAM binds: " + gib(p.ram_bytes) + " at " + num(share * 100) + "% holds the host buffers" +
                    (p.in.llamacpp.no_kv_offload ? " (-nkvo: every layer's KV)" : " (the KV of the layers left on the CPU)");
-        else if (p.engine == Engine::LlamaCpp && p.in.llamacpp.no_kv_offload && p.ram_bytes <= 0)
-            why += "; -nkvo: RAM not checked (give inference.host.ram_gib)";
-        return answer("max_context", "Longest context at the concurrency", v, "tokens", why);
+        // A split that keeps layers, experts or KV (-nkvo) in system RAM of no stated size: the
+        // answer is the GPU part's, with the RAM it takes at that context (the verdict's rule).
+        return answer("max_context", "Longest context at the concurrency", v, "tokens", why, v > 0 ? verdict_at(p, v, n, share).needs_ram_bytes : 0,
+                      " at that context");
     }
     if (question == "max_concurrency") {
         const double v = most_sequences(p, c, share);
         return answer("max_concurrency", "Most sequences at the context", v, "sequences",
                       num(c) + "-token sequences, " + gib(kv_sequence_bytes(p.kv, c, p.engine == Engine::Vllm ? p.block : 0) * p.kv_share) +
-                          " of KV each, on " + where(p));
+                          " of KV each, on " + where(p),
+                      v > 0 ? verdict_at(p, c, v, share).needs_ram_bytes : 0, " at that count");
     }
     if (question == "kv_capacity") {
         const double per_token = p.kv.bytes_per_token * p.kv_share;
@@ -347,7 +402,8 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
         free_bytes = capacity(p, share) - (mem.total() - mem.kv);
         const double v = free_bytes > 0 && per_token > 0 ? std::floor(free_bytes / per_token) : 0;
         return answer("kv_capacity", "KV cache capacity", v, "tokens",
-                      gib(std::max(0.0, free_bytes)) + " left after weights and activations / " + num(per_token) + " B per token on " + where(p));
+                      gib(std::max(0.0, free_bytes)) + " left after weights and activations / " + num(per_token) + " B per token on " + where(p),
+                      v > 0 ? verdict_at(p, c, n, share).needs_ram_bytes : 0, " at the config's context");
     }
     if (question == "min_gpus") return min_gpus(cfg, p);
     if (question == "best_format") return best_format(cfg, p);

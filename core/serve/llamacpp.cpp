@@ -201,7 +201,8 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
     const LlamaCppOptions& o = p.in.llamacpp;
     if (!check_members({{"inference.llamacpp.n_cpu_moe", o.n_cpu_moe}, {"inference.llamacpp.lora_mib", o.lora_bytes}}, err)) return false;
     p.ram_bytes = p.in.host.ram_bytes;
-    p.n_devices = o.split_mode == SplitMode::None || p.cpu_only ? 1 : p.tp;
+    // Ollama may load on one of the GPUs alone (ollama_single_gpu, decided per GPU in set_plan_gpu).
+    p.n_devices = o.split_mode == SplitMode::None || p.cpu_only || p.ollama_one_gpu ? 1 : p.tp;
     if (!o.tensor_split.empty()) {
         if (static_cast<int>(o.tensor_split.size()) != p.n_devices) {
             err = Error{"inference.llamacpp.tensor_split", "inference.llamacpp.tensor_split has " + std::to_string(o.tensor_split.size()) +
@@ -471,6 +472,28 @@ double llamacpp_unchecked_ram(const InferencePlan& p, double context, double n) 
     return weights || b.host.kv > 0 ? b.host.total() : 0;
 }
 
+double ollama_predicted_bytes(const InferencePlan& p, double context, double n) {
+    const ModelSpec& m = p.model;
+    // effectiveLlamaServerContext (sched.go:793): num_ctx capped at the trained context, x parallel.
+    const double tokens = (m.context_limit > 0 ? std::min<double>(context, m.context_limit) : context) * std::max(1.0, n);
+    // PredictServerVRAM (llm/llama_server.go:2681): the file's size + 2 (K, V) x layers x the fewest
+    // KV heads x (embedding / heads) x tokens x 2 B (F16), whatever the cache type and head_dim.
+    const double head_dim = m.heads > 0 ? static_cast<double>(m.hidden) / m.heads : 0;
+    return p.weights.total + 2.0 * m.layers * std::max(1, m.kv_heads) * head_dim * tokens * kF16;
+}
+
+bool ollama_single_gpu(const InferencePlan& p) {
+    const LlamaCppOptions& o = p.in.llamacpp;
+    // num_gpu as the user gave it (a fit from another GPU leaves its count in n_gpu_layers): 0 is
+    // CPU only, which selectLlamaServerPlacement leaves alone. A tensor split or row split has no
+    // Ollama parameter; given anyway, it keeps every GPU.
+    const int num_gpu = p.auto_gpu_layers >= 0 ? -1 : o.n_gpu_layers;
+    if (!o.ollama || p.tp <= 1 || !p.has_gpu || p.cpu_only || num_gpu == 0 || o.split_mode != SplitMode::Layer || !o.tensor_split.empty()) return false;
+    const double free_one = std::max(0.0, p.gpu_capacity - p.runtime_gpu);
+    const double predicted = ollama_predicted_bytes(p, p.in.context, p.in.concurrency);
+    return predicted > 0 && predicted <= free_one * p.in.constants.ollama_single_gpu_share;
+}
+
 // [SECTION] buffers -------------------------------------------------------------------------------
 OllamaBatch ollama_auto_batch(const InferencePlan& p, double context, double n) {
     OllamaBatch r;
@@ -480,18 +503,15 @@ OllamaBatch ollama_auto_batch(const InferencePlan& p, double context, double n) 
     const ModelSpec& m = p.model;
     // effectiveLlamaServerContext (sched.go:793): num_ctx capped at the trained context, x parallel.
     r.tokens = (m.context_limit > 0 ? std::min<double>(context, m.context_limit) : context) * std::max(1.0, n);
-    // PredictServerVRAM (llm/llama_server.go:2681): the file's size + 2 (K, V) x layers x the fewest
-    // KV heads x (embedding / heads) x tokens x 2 B (F16), whatever the cache type and head_dim.
-    const double head_dim = m.heads > 0 ? static_cast<double>(m.hidden) / m.heads : 0;
-    r.predicted = p.weights.total + 2.0 * m.layers * std::max(1, m.kv_heads) * head_dim * r.tokens * kF16;
+    r.predicted = ollama_predicted_bytes(p, context, n);
     // The free memory Ollama places on (sched.go:952 availableMemoryForPlacement): each GPU's free
-    // memory, here its memory (a Mac: the working-set limit) less the CUDA context as for --fit; one
-    // GPU when the prediction fits 80% of one (:1060 bestSingleGPUFit: Ollama then loads on that GPU
-    // alone), else the GPUs together. No GPU: 0, and generationBatchFits keeps any batch.
+    // memory, here its memory (a Mac: the working-set limit) less the CUDA context as for --fit, of
+    // the GPUs it loads on: one alone when the prediction fits one (ollama_single_gpu, :1060
+    // bestSingleGPUFit), else all of them. No GPU: 0, and generationBatchFits keeps any batch.
     const bool gpu = p.has_gpu && !p.cpu_only;
     const double free_one = gpu ? std::max(0.0, p.gpu_capacity - p.runtime_gpu) : 0;
     const int gpus = gpu ? std::max(1, p.n_devices) : 0;
-    r.available = gpus > 1 && r.predicted <= free_one * k.ollama_batch_fit_share ? free_one : free_one * gpus;
+    r.available = free_one * gpus;
     // CUDA with flash attention off (OLLAMA_FLASH_ATTENTION=0): 512, or 256 above the medium context
     // on a card with at most 8 GiB (sched.go:823-828), before any prediction.
     if (gpu && !o.flash_attn && std::string(llamacpp_backend(p)) == "CUDA") {

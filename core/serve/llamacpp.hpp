@@ -52,6 +52,17 @@ struct OllamaBatch {
 };
 OllamaBatch ollama_auto_batch(const InferencePlan& p, double context, double n);
 
+// Ollama's prediction of a load (ollama/ollama@b7871fc llm/llama_server.go:2681 PredictServerVRAM),
+// in bytes: the GGUF file (the weights' bytes) + an F16 KV cache of num_ctx (at most the trained
+// context) x `n` tokens, 2 x layers x the fewest KV heads x (embedding / heads) wide.
+double ollama_predicted_bytes(const InferencePlan& p, double context, double n);
+
+// Ollama with several GPUs (the plan's count), num_gpu not 0 and no tensor split: whether it loads
+// the model on one GPU alone, its prediction at the config's context within
+// constants.ollama_single_gpu_share of that GPU's free memory (its memory less the CUDA context;
+// server/sched.go selectLlamaServerPlacement, bestSingleGPUFit). Needs the GPU set (set_plan_gpu).
+bool ollama_single_gpu(const InferencePlan& p);
+
 // The physical batch llama.cpp builds its graphs for at `n` slots of `context` tokens: -ub (unset:
 // kLlamaCppUbatch; under the Ollama profile its automatic num_batch) capped by -b (llama_context:
 // n_ubatch = min(n_batch, n_ubatch)); the buffers cap it by the context too.

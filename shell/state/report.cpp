@@ -19,6 +19,7 @@
 #include "format.hpp"
 #include "rules.hpp"
 #include "io/config_json.hpp"
+#include "io/solve_json.hpp"
 #include "io/training_json.hpp"
 #include "scenario.hpp"
 
@@ -216,6 +217,10 @@ std::string ram_text(const GpuFit& f, bool gib) {
     return f.needs_ram_bytes > 0 ? "; needs " + format_size(f.needs_ram_bytes, gib) + " of system RAM, not checked (SYSTEM RAM)" : std::string();
 }
 
+std::string answer_ram_text(const Answer& a, bool gib) {
+    return a.needs_ram_bytes > 0 ? "the GPU part alone; needs " + format_size(a.needs_ram_bytes, gib) + " of system RAM, not checked (SYSTEM RAM)" : std::string();
+}
+
 std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
     std::vector<Row> rows;
     if (!r.valid) return rows;
@@ -249,6 +254,7 @@ std::vector<Row> result_rows(const Config& cfg, const Results& r, bool gib) {
         } else {
             rows.push_back({s.label, format_value(s.answer.value, s.answer.unit, gib)});
         }
+        if (s.ok && s.answer.needs_ram_bytes > 0) rows.back().second += " (" + answer_ram_text(s.answer, gib) + ")";
     }
     return rows;
 }
@@ -284,8 +290,7 @@ std::string export_json(const Config& cfg, const Results& r) {
             answers.push_back({{"question", s.question}, {"ok", false}, {"error", {{"field", s.error.field}, {"message", s.error.message}}}});
             continue;
         }
-        answers.push_back({{"question", s.question}, {"ok", true}, {"label", s.answer.label}, {"value", s.answer.value},
-                           {"unit", s.answer.unit}, {"explanation", s.answer.explanation}, {"items", s.answer.items}});
+        answers.push_back(io::answer_to_json(s.answer));
     }
     j["answers"] = answers;
     return io::dump(j, 2) + "\n";

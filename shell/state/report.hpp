@@ -35,6 +35,9 @@ std::string budget_text(const Config& cfg, double target, bool gib);
 std::string verdict_text(const GpuFit& f);
 // That RAM: "; needs 537.19 GB of system RAM, not checked (SYSTEM RAM)", empty for any other row.
 std::string ram_text(const GpuFit& f, bool gib);
+// An answer bounded by the GPU part alone (Answer::needs_ram_bytes, the verdict's rule): "the GPU part
+// alone; needs 30.66 GB of system RAM, not checked (SYSTEM RAM)", empty for any other answer.
+std::string answer_ram_text(const Answer& a, bool gib);
 
 // A metric as the page shows it: its value in its unit, or "unknown" for a speed figure the GPU's
 // missing bandwidth or TFLOP/s leave out (the engine reports 0: a custom GPU without them).

@@ -343,12 +343,23 @@ test('system RAM of no stated size: the verdict line says the GPU part fits and 
     await w.widget('headline');
     assert.match(await w.hook('a11yText'),
         /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.4% of its memory\)/);
+    // The WHAT FITS answers follow the same rule: the longest context, 27,136 tokens, is the GPU
+    // part's, and its layout needs 760,166,400 + 536,409,538,560 + (27,136 + 7,168) x 512 x 4 + 129,280 x 4 B
+    // of RAM there, said under the value (drawn) and in the summary; `vramcalc solve`'s figure.
+    const ctx = JSON.parse(execFileSync(cliBin, ['solve', 'max_context', ...flags, '--format', 'json'], { encoding: 'utf8' }));
+    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [27136, ctx.needs_ram_bytes]);
+    assert.equal(Math.round(ctx.needs_ram_bytes), 760166400 + 536409538560 + (27136 + 7168) * 512 * 4 + 129280 * 4);
+    assert.ok((await w.hook('widgets'))['answer/max_context'], 'no widget answer/max_context');
+    assert.match(await w.hook('a11yText'),
+        /Longest context at the concurrency\s*[^\n]*\(the GPU part alone; needs 537\.24 GB of system RAM, not checked \(SYSTEM RAM\)\)/);
     await p.close();
     // 1,024 GiB of system RAM given: checked, and within the target.
     [p, w] = await open(base + '&inference.host.ram_gib=1024');
     s = await w.state();
     assert.equal(s.result.fits.find((x) => x.gpu === 'rtx-4090-24gb').within_target, true);
     assert.match(await w.hook('a11yText'), /On NVIDIA GeForce RTX 4090 24GB\s*fits within the budget \(68\.4% of its memory\)/);
+    assert.equal(s.answers.max_context.needs_ram_bytes, 0);
+    assert.doesNotMatch(await w.hook('a11yText'), /the GPU part alone/);
     await p.close();
     assert.deepEqual(consoleErrors, []);
 });

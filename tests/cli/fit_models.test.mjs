@@ -92,3 +92,22 @@ test('fit-models without a GPU names the field; a bad flag is refused', () => {
   assert.equal(JSON.parse(r.out).error.field, 'gpu');
   assert.notEqual(run(['fit-models', '--no-such-flag']).code, 0);
 });
+
+test('fit-models with vLLM offers gpt-oss in OpenAI\'s MXFP4 checkpoint where vLLM loads it: the 20b fits an RTX 4090, not a T4\'s list', () => {
+  const vllm = (gpu) => ['fit-models', '--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', gpu,
+    '--engine', 'vllm', '-c', '4096', '--format', 'json'];
+  const j = JSON.parse(run(vllm('rtx-4090-24gb')).out);
+  const oss = j.models.filter((m) => m.model === 'gpt-oss-20b');
+  assert.deepEqual(oss.map((m) => m.format), ['mxfp4']);
+  assert.equal(oss[0].fits, true);
+  assert.equal(oss[0].share.toFixed(3), '0.759');
+  // The row is the estimate of that preset in mxfp4: (1,795,276,800 + 9,381,568) x 2 B + 19,110,297,600
+  // x 4.25 / 8 B + Marlin's padding 917,471,232 B + the FP32 RoPE table 131,072 x 64 x 4 B of weights.
+  const e = JSON.parse(run(['--method', 'detailed', '--task', 'inference', '--preset', 'gpt-oss-20b', '--gpu', 'rtx-4090-24gb',
+    '--engine', 'vllm', '-c', '4096', '--weights', 'mxfp4', '--format', 'json']).out);
+  assert.equal(e.total_bytes, oss[0].total_bytes);
+  assert.equal(e.breakdown.weights, (1795276800 + 9381568) * 2 + 19110297600 * 4.25 / 8 + 917471232 + 131072 * 64 * 4);
+  // A T4 (compute capability 7.5) is below vLLM's MXFP4 minimum (8.0): gpt-oss keeps the vLLM ladder.
+  const t4 = JSON.parse(run(vllm('t4-16gb')).out);
+  assert.deepEqual(t4.models.filter((m) => m.model === 'gpt-oss-20b').map((m) => m.format), ['bf16', 'fp8', 'int8', 'awq-int4']);
+});

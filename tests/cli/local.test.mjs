@@ -487,8 +487,11 @@ test('no --ram-gib: DeepSeek-V3 Q6_K on an RTX 4090 is the GPU part within targe
   const t = run(args);
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, /NVIDIA GeForce RTX 4090 24GB\s+- needed\s+68\.4% of one\s+GPU part within target; needs 537\.19 GB \(500\.30 GiB\) of system RAM, not checked \(--ram-gib\)\n/);
-  // suggest names the missing input.
-  assert.match(run(['suggest', ...args]).out, /its GPU part fits NVIDIA GeForce RTX 4090 24GB within the target .* needs 537\.19 GB of system RAM, not checked: give --ram-gib/);
+  // suggest names the missing input, after the one change that fits without it (61 cards, one layer
+  // each: the fewest GPUs counted as the table counts them).
+  const sug = run(['suggest', ...args]).out;
+  assert.match(sug, /^61 GPUs .* inference\.tp -> 61\n/);
+  assert.match(sug, /\nor, as it is: its GPU part fits NVIDIA GeForce RTX 4090 24GB within the target .* needs 537\.19 GB of system RAM, not checked: give --ram-gib\n$/);
   // With the RAM the existing check: 1,024 GiB holds the 500.30 GiB within 75%, 512 GiB does not.
   const big = json([...args, '--ram-gib', '1024']).fits.find((g) => g.gpu === 'rtx-4090-24gb');
   assert.deepEqual([big.within_target, big.gpus_needed, big.needs_ram_bytes, big.gpu_within_target], [true, 1, undefined, undefined]);
@@ -506,4 +509,46 @@ test('no --ram-gib under the Ollama profile: Llama-3.1-70B Q4_K_M at 32,768 toke
   assert.equal((f.needs_ram_bytes / 1e9).toFixed(2), '30.66');
   assert.equal(f.needs_ram_bytes, j.metrics.host_total_bytes.value);
   assert.match(run(args).out, /NVIDIA GeForce RTX 4090 24GB\s+\d+ needed\s+94\.7% of one\s+GPU part above target; needs 30\.66 GB \(28\.56 GiB\) of system RAM, not checked \(--ram-gib\)\n/);
+});
+
+test('solve without --ram-gib: each answer is the GPU part\'s and says so, with the RAM its layout needs (DeepSeek-V3 Q6_K on an RTX 4090)', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'deepseek-v3', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q6_k', '-c', '4096'];
+  // max_context: 27,136 tokens on the GPU part; the RAM there token_embd 760,166,400 B + the experts
+  // 536,409,538,560 B + the CPU compute buffer (27,136 + 7,168) x 512 x 4 B + the logits 129,280 x 4 B.
+  const ram = 760166400 + 536409538560 + (27136 + 7168) * 512 * 4 + 129280 * 4;
+  const ctx = json(['solve', 'max_context', ...args]);
+  assert.equal(ctx.value, 27136);
+  assert.equal(Math.round(ctx.needs_ram_bytes), ram);
+  assert.match(ctx.explanation, /; bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked \(give inference\.host\.ram_gib, --ram-gib\)$/);
+  const t = run(['solve', 'max_context', ...args]);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /^Longest context at the concurrency: 27136 tokens \(the GPU part alone\)\n/);
+  // min_gpus counts as the GPU table does: 61 cards hold it without RAM nobody checked.
+  const gpus = json(['solve', 'min_gpus', ...args]);
+  assert.equal(gpus.value, 61);
+  assert.equal(gpus.needs_ram_bytes, undefined);
+  assert.match(gpus.explanation, /the GPU part alone fits on 1 with system RAM nobody checked/);
+  // best_format: nothing fits without the RAM; Q6_K's GPU part (and 4 more) with it.
+  const fmt = json(['solve', 'best_format', ...args]);
+  assert.deepEqual([fmt.value, fmt.items], [0, []]);
+  assert.match(fmt.explanation, /the GPU part of 5 formats fits with system RAM nobody checked \(the best, GGUF Q6_K, needs 537\.19 GB/);
+  // With --ram-gib 1024 the RAM is checked: the same context, no field, the 5 formats.
+  const checked = json(['solve', 'max_context', ...args, '--ram-gib', '1024']);
+  assert.deepEqual([checked.value, checked.needs_ram_bytes], [27136, undefined]);
+  assert.equal(json(['solve', 'best_format', ...args, '--ram-gib', '1024']).items.length, 5);
+});
+
+test('--profile ollama on two RTX 4090s: Llama-3.1-8B at num_ctx 32,768 loads on one of them (bestSingleGPUFit), as on one card', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '--profile', 'ollama', '-c', '32768'];
+  // Ollama's prediction 4,912,898,048 + 2 x 32 x 8 x 128 x 32,768 x 2 B = 9,207,865,344 B (8,781.30 MiB),
+  // within 80% of one card's 24,098.55 MiB free (19,278.84 MiB).
+  const one = json(args), two = json([...args, '--set', 'inference.tp=2']);
+  assert.equal(two.total_bytes, one.total_bytes);
+  assert.ok(two.notes.some((n) => n.startsWith('Ollama loads the model on one of the 2 GPUs: its prediction, the GGUF file 4.58 GiB + an F16 KV cache 4.00 GiB, is within 80% of one GPU\'s 23.53 GiB free')), two.notes.join('\n'));
+  // OLLAMA_SCHED_SPREAD=1: the share 0 splits the layers over both, as before.
+  const spread = json([...args, '--set', 'inference.tp=2', '--set', 'inference.constants.ollama_single_gpu_share=0']);
+  assert.equal(spread.total_bytes, 5807792640);
+  assert.ok(!spread.notes.some((n) => n.startsWith('Ollama loads the model on one')));
 });

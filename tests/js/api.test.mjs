@@ -468,6 +468,25 @@ test('estimate(): llama.cpp with system RAM of no stated size is not "fits": nee
     assert.equal(ram.within_target, true);
 });
 
+test('solve(): llama.cpp\'s answers with system RAM of no stated size are the GPU part\'s, with needs_ram_bytes, as the CLI gives them', () => {
+    // The same DeepSeek-V3 config: the longest context on the GPU part is 27,136 tokens; the RAM there
+    // token_embd 760,166,400 B + the experts 536,409,538,560 B + (27,136 + 7,168) x 512 x 4 B + 129,280 x 4 B.
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'deepseek-v3' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q6_k', context: 4096 } };
+    const a = vc.solve(config, 'max_context');
+    assert.equal(a.ok, true);
+    assert.equal(a.value, 27136);
+    assert.equal(Math.round(a.needs_ram_bytes), 760166400 + 536409538560 + (27136 + 7168) * 512 * 4 + 129280 * 4);
+    assert.match(a.explanation, /bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked/);
+    assert.deepEqual(a, cli(config, 'max_context').json);
+    // The fewest GPUs, counted as the GPU table counts them: no field, 61 cards.
+    const g = vc.solve(config, 'min_gpus');
+    assert.deepEqual([g.value, g.needs_ram_bytes], [61, undefined]);
+    // The RAM given: checked, the field gone.
+    const checked = vc.solve({ ...config, inference: { ...config.inference, host: { ram_gib: 1024 } } }, 'max_context');
+    assert.deepEqual(Object.keys(checked).sort(), ['explanation', 'items', 'label', 'ok', 'question', 'unit', 'value']);
+});
+
 test('profile trl: TRL\'s SFTTrainer by hand (Llama-3.1-8B QLoRA, 1 x 2048), as the CLI gives it; lora.adapters_bf16 overrides, a wrong value names the field', () => {
     const config = (profile, lora = {}) => ({
         method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 2048, gpu: 'rtx-4090-24gb',

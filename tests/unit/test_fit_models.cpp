@@ -241,8 +241,8 @@ TEST_CASE("models that fit under llama.cpp: gpt-oss in its published MXFP4_MOE f
     CHECK_FALSE(apply_model_format(c, "gpt-oss-20b", "q4_k_m", err));
     CHECK(err.field == "format");
     CHECK(err.message.find("mxfp4") != std::string::npos);
-    // vLLM and transformers keep their lists.
-    CHECK(fit_formats(serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 4096), "gpt-oss-20b").size() == 4);
+    // transformers keeps its list; vLLM serves OpenAI's MXFP4 checkpoint (below).
+    CHECK(fit_formats(serving("llama-3.1-8b", Engine::Hf, "bf16", "h100-80gb", 4096), "gpt-oss-20b").size() == 3);
 
     const ModelFits list = fits_of(cfg);
     CHECK(row_of(list, "gpt-oss-20b", "q4_k_m") == nullptr);
@@ -292,4 +292,46 @@ TEST_CASE("models that fit under llama.cpp: gpt-oss in its published MXFP4_MOE f
     CHECK(split->fits);
     CHECK(split->partial);
     CHECK(split->gpu_layers == 10);
+}
+
+TEST_CASE("models that fit under vLLM: gpt-oss in OpenAI's MXFP4 checkpoint where vLLM loads it, its row by hand", "[fit_models]") {
+    // vLLM loads openai/gpt-oss-20b as published (quant_method "mxfp4": experts MXFP4, the rest BF16)
+    // on compute capability 8.0 and up (vllm@007d500 mxfp4.py:186 Mxfp4Config.get_min_capability 80).
+    const Config cfg = serving("llama-3.1-8b", Engine::Vllm, "bf16", "rtx-4090-24gb", 4096);
+    const auto oss = fit_formats(cfg, "gpt-oss-20b");
+    REQUIRE(oss.size() == 1);
+    CHECK(oss[0].id == "mxfp4");
+    CHECK(fit_formats(cfg, "gpt-oss-120b").size() == 1);
+    CHECK(fit_formats(cfg, "llama-3.1-8b").size() == 4);  // bf16, fp8, int8, awq-int4
+    // A T4 (compute capability 7.5) is below vLLM's minimum: gpt-oss keeps the vLLM ladder there.
+    const Config t4 = serving("llama-3.1-8b", Engine::Vllm, "bf16", "t4-16gb", 4096);
+    CHECK(fit_formats(t4, "gpt-oss-20b").size() == 4);
+    CHECK(fit_formats(t4, "gpt-oss-20b")[0].id == std::string("bf16"));
+    CHECK(row_of(fits_of(t4), "gpt-oss-20b", "mxfp4") == nullptr);
+
+    const ModelFits list = fits_of(cfg);
+    CHECK(row_of(list, "gpt-oss-20b", "bf16") == nullptr);
+    const ModelFit* r20 = row_of(list, "gpt-oss-20b", "mxfp4");
+    REQUIRE(r20);
+    // The weights on an RTX 4090 (compute capability 8.9: Marlin), by hand: the non-expert matrices
+    // 1,795,276,800 and the 1-D tensors 9,381,568 parameters in BF16 (2 B), the experts
+    // 19,110,297,600 parameters in MXFP4 (4.25 bits), Marlin's padding 3 x (2,944 x 3,072 - 2,880 x
+    // 2,880) x 32 x 24 x 4.25 / 8 = 917,471,232 B, the FP32 RoPE table 131,072 x 64 x 4 B:
+    // 3,609,316,736 + 10,152,345,600 + 917,471,232 + 33,554,432 = 14,712,688,000 B.
+    const double weights = (1795276800.0 + 9381568) * 2 + 19110297600.0 * 4.25 / 8 + 917471232 + 131072 * 64 * 4.0;
+    CHECK(weights == 14712688000.0);
+    Config one = cfg;
+    Error err;
+    REQUIRE(apply_model_format(one, "gpt-oss-20b", "mxfp4", err));
+    auto e = estimate(one);
+    REQUIRE(e.ok);
+    CHECK(e.value.component("weights")->bytes == weights);
+    // The row's load: the reservation less the pool's unused blocks (the KV one 4,096-token sequence
+    // needs), 75.9% of vLLM's 0.9 x 25.76 GB budget: it fits.
+    const double needed = e.value.metric("kv_needed_bytes")->value;
+    CHECK(r20->load_bytes == Approx(e.value.total_bytes - e.value.component("kv_cache")->bytes + needed).epsilon(1e-12));
+    CHECK(r20->share == Approx(0.759).margin(5e-4));
+    CHECK(r20->fits);
+    // gpt-oss-120b's 73.57 GB reservation does not fit one 4090.
+    CHECK_FALSE(row_of(list, "gpt-oss-120b", "mxfp4")->fits);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/estimate.hpp"
 #include "core/serve/inference_solve.hpp"
 #include "core/model/presets.hpp"
 #include "core/solve.hpp"
@@ -163,4 +164,88 @@ TEST_CASE("solve_json: the browser's answer document") {
     CHECK(bad["error"]["field"] == "inference.context");
     auto list = nlohmann::json::parse(io::questions_json());
     CHECK(list.size() == solve_questions().size());
+}
+
+TEST_CASE("System RAM nobody checked: llama.cpp's answers are the GPU part's and say so (DeepSeek-V3 Q6_K on an RTX 4090)") {
+    // -c 4096, -ngl unset (--fit), no inference.host.ram_gib: --fit keeps the routed experts of the 58
+    // MoE layers in system RAM (test_llamacpp.cpp: 537,193,290,752 B). Every answer follows the GPU
+    // table's rule (verdict_at): its value is bounded by the GPU part alone and it carries the RAM
+    // its layout needs, which nothing checked. The RAM at a context of c cells (padded to 256) by hand:
+    // token_embd 760,166,400 B + the experts 536,409,538,560 B + the CPU compute buffer (c + 7,168
+    // hidden) x 512 x 4 B + the logits 129,280 x 4 B per sequence.
+    Config cfg = serving("deepseek-v3", Engine::LlamaCpp, "q6_k", "rtx-4090-24gb", 4096);
+    const double weights = 760166400.0 + 536409538560.0;
+    auto ram = [&](double cells, double seqs) { return weights + (cells + 7168) * 512 * 4.0 + 129280 * 4.0 * seqs; };
+    CHECK(ram(4096, 1) == 537193290752.0);
+    const std::string unchecked = "bounded by the GPU part alone: needs ";
+
+    // The longest context: 27,136 tokens (106 x 256) fill the GPU part to the 75% target; the RAM there
+    // 537,240,476,672 B (537.24 GB).
+    const Answer ctx = ask(cfg, "max_context");
+    CHECK(ctx.value == 27136);
+    CHECK(ctx.needs_ram_bytes == Approx(ram(27136, 1)).epsilon(1e-12));
+    CHECK(ctx.needs_ram_bytes == Approx(537240476672.0).epsilon(1e-12));
+    CHECK(ctx.explanation.find(unchecked + "537.24 GB (500.34 GiB) of system RAM at that context, not checked") != std::string::npos);
+    // The most sequences of 4,096 tokens: 6, one cache of 6 x 4,096 cells and 6 rows of logits.
+    const Answer seqs = ask(cfg, "max_concurrency");
+    CHECK(seqs.value == 6);
+    CHECK(seqs.needs_ram_bytes == Approx(ram(6 * 4096, 6)).epsilon(1e-12));
+    // The KV capacity: the estimate's own split and its RAM, the GPU table's needs_ram_bytes.
+    const Answer kv = ask(cfg, "kv_capacity");
+    CHECK(kv.value == 28342);
+    CHECK(kv.needs_ram_bytes == Approx(537193290752.0).epsilon(1e-12));
+    // The fewest GPUs: as the table counts, a split that keeps experts in RAM nobody checked is not
+    // a fit; 61 cards hold one layer each (the GPU part fits one card with the RAM).
+    const Answer gpus = ask(cfg, "min_gpus");
+    CHECK(gpus.value == 61);
+    CHECK(gpus.needs_ram_bytes == 0);
+    CHECK(gpus.explanation.find("the GPU part alone fits on 1 with system RAM nobody checked") != std::string::npos);
+    // The best weight format that fits: none without the RAM; Q6_K's GPU part (and four more) with it.
+    const Answer fmt = ask(cfg, "best_format");
+    CHECK(fmt.value == 0);
+    CHECK(fmt.items.empty());
+    CHECK(fmt.explanation.find("the GPU part of 5 formats fits with system RAM nobody checked (the best, GGUF Q6_K, needs 537.19 GB (500.30 GiB)") !=
+          std::string::npos);
+    // The experts answer keeps every routed expert in RAM too.
+    const Answer experts = ask(cfg, "max_gpu_experts");
+    CHECK(experts.needs_ram_bytes == Approx(537193290752.0).epsilon(1e-12));
+    // JSON: the field only where it applies.
+    CHECK(io::answer_to_json(ctx)["needs_ram_bytes"] == ctx.needs_ram_bytes);
+
+    // The RAM given (1,024 GiB: 768 GiB within the target holds it): the same values, checked, and
+    // nothing said about unchecked RAM; the formats fit again.
+    cfg.inference.host.ram_bytes = gib_to_bytes(1024);
+    const Answer checked = ask(cfg, "max_context");
+    CHECK(checked.value == 27136);
+    CHECK(checked.needs_ram_bytes == 0);
+    CHECK(checked.explanation.find("not checked") == std::string::npos);
+    CHECK_FALSE(io::answer_to_json(checked).contains("needs_ram_bytes"));
+    CHECK(ask(cfg, "min_gpus").value == 1);
+    CHECK(ask(cfg, "best_format").items.size() == 5);
+}
+
+TEST_CASE("System RAM nobody checked under Ollama: Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens") {
+    // Ollama's --fit split keeps 45 of 80 layers in RAM (test_llamacpp.cpp: 30.66 GB) and fills the
+    // card to 94.7%, above the 75% target: no KV capacity is left within it (no RAM said then); the
+    // most layers within the target is -ngl 27, its other 53 layers, token_embd, the output layer and
+    // their KV in RAM: the answer says what the estimate of that split says (host_total_bytes).
+    Config cfg = serving("llama-3.1-70b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768);
+    cfg.inference.llamacpp.ollama = true;
+    const Answer kv = ask(cfg, "kv_capacity");
+    CHECK(kv.value == 0);
+    CHECK(kv.needs_ram_bytes == 0);
+    const Answer layers = ask(cfg, "max_gpu_layers");
+    CHECK(layers.value == 27);
+    Config at27 = cfg;
+    at27.inference.llamacpp.n_gpu_layers = 27;
+    auto e = estimate(at27);
+    REQUIRE(e.ok);
+    CHECK(layers.needs_ram_bytes == e.value.metric("host_total_bytes")->value);
+    for (const auto& f : e.value.fits)
+        if (f.gpu_id == "rtx-4090-24gb") CHECK(layers.needs_ram_bytes == f.needs_ram_bytes);
+    CHECK(layers.explanation.find("bounded by the GPU part alone: needs 35.78 GB (33.33 GiB) of system RAM for the rest") != std::string::npos);
+    // Four cards hold every layer within the target: no RAM.
+    const Answer gpus = ask(cfg, "min_gpus");
+    CHECK(gpus.value == 4);
+    CHECK(gpus.needs_ram_bytes == 0);
 }

@@ -883,3 +883,55 @@ TEST_CASE("gpt-oss-20b mxfp4 in llama.cpp is ggml-org's MXFP4_MOE file (11.27 Gi
     const InferencePlan v = plan(serving("gpt-oss-20b", Engine::Vllm, "mxfp4", "a100-80gb", 4096));
     CHECK(v.weights.embedding == 201088.0 * 2880 * 2);
 }
+
+TEST_CASE("Ollama on several GPUs loads a model that fits one on that GPU alone: Llama-3.1-8B Q4_K_M on 2 x RTX 4090") {
+    // ollama/ollama@b7871fc server/sched.go selectLlamaServerPlacement: num_gpu not 0, no main_gpu,
+    // OLLAMA_SCHED_SPREAD unset, and the prediction (PredictServerVRAM) within 80% of one GPU's free
+    // memory (bestSingleGPUFit, :1060): one GPU. By hand at num_ctx 32,768: the file 4,912,898,048 B
+    // + 2 x 32 layers x 8 KV heads x (4,096 / 32) x 32,768 x 2 B = 4,294,967,296 B of F16 KV:
+    // 9,207,865,344 B (8,781.30 MiB); one card's free memory 24,564 - 465.45 = 24,098.55 MiB, 80% of
+    // it 19,278.84 MiB: one GPU, so the same buffers as on one card (no pipeline copies).
+    Config cfg = ollama_config("llama-3.1-8b", "rtx-4090-24gb", 32768);
+    cfg.inference.tp = 2;
+    const InferencePlan p = plan(cfg);
+    CHECK(ollama_predicted_bytes(p, 32768, 1) == 4912898048.0 + 2.0 * 32 * 8 * 128 * 32768 * 2);
+    CHECK(ollama_predicted_bytes(p, 32768, 1) == 9207865344.0);
+    CHECK(p.ollama_one_gpu);
+    CHECK(p.n_devices == 1);
+    CHECK(p.n_copies == 1);
+    CHECK(llamacpp_buffers(p, 32768, 1).gpus.size() == 1);
+    Config single = cfg;
+    single.inference.tp = 1;
+    auto two = estimate(cfg), one = estimate(single);
+    REQUIRE(two.ok);
+    REQUIRE(one.ok);
+    CHECK(two.value.total_bytes == one.value.total_bytes);
+    CHECK(note_starts(cfg, "Ollama loads the model on one of the 2 GPUs: its prediction, the GGUF file 4.58 GiB + an F16 KV cache 4.00 GiB, "
+                           "is within 80% of one GPU's 23.53 GiB free"));
+    // OLLAMA_SCHED_SPREAD=1 (the share 0): both GPUs, half the layers each, and pipeline copies.
+    Config spread = cfg;
+    spread.inference.constants.ollama_single_gpu_share = 0;
+    const InferencePlan s = plan(spread);
+    CHECK_FALSE(s.ollama_one_gpu);
+    CHECK(s.n_devices == 2);
+    auto e = estimate(spread);
+    REQUIRE(e.ok);
+    CHECK(e.value.total_bytes < one.value.total_bytes);
+    // At the model's 131,072 tokens the KV is 16 GiB: 22,092,767,232 B (21,069.30 MiB) is above
+    // 19,278.84 MiB, so Ollama spreads the model over both GPUs.
+    Config longer = cfg;
+    longer.inference.context = 131072;
+    const InferencePlan l = plan(longer);
+    CHECK(ollama_predicted_bytes(l, 131072, 1) == 22092767232.0);
+    CHECK_FALSE(l.ollama_one_gpu);
+    CHECK(l.n_devices == 2);
+    // Plain llama-server keeps the user's devices.
+    Config plain = cfg;
+    plain.inference.llamacpp.ollama = false;
+    CHECK(plan(plain).n_devices == 2);
+    // Each GPU by its own memory: an RTX 4060 8GB has 8,029.10 MiB free, 80% of it 6,423.28 MiB, below
+    // the prediction, so two of them keep both.
+    Config small = cfg;
+    small.gpu_id = "rtx-4060-8gb";
+    CHECK_FALSE(plan(small).ollama_one_gpu);
+}

@@ -525,6 +525,8 @@ export interface InferenceConstantsConfig {
     ollama_batch_large_surcharge_mib?: number;
     /** free memory of a CUDA card up to which Ollama takes ollama_num_batch_constrained with flash attention off (default 8; [0, 1000000] GiB) */
     ollama_batch_constrained_gib?: number;
+    /** share of one GPU's free memory within which Ollama's prediction loads the model on that GPU alone (0: OLLAMA_SCHED_SPREAD=1) (default 0.8; [0, 1]) */
+    ollama_single_gpu_share?: number;
     /** memory llama-server's --fit leaves free per GPU with -ngl (Ollama's num_gpu) unset (--fit-target; the name is kept from before plain llama-server's fit) (default 1024; [0, 1000000] MiB) */
     ollama_fit_target_mib?: number;
     /** ExLlamaV2 scratch rows per sequence (AutoGPTQ's max_input_len) (default 2048; [1, 16777216] tokens) */
@@ -683,6 +685,11 @@ export interface Answer {
     unit: string;
     explanation: string;
     items: string[];
+    /** llama.cpp without a system RAM size (`inference.host.ram_gib` unset), when the answer's
+     *  layout keeps layers, experts or KV in system RAM (the GPU table's rule, `GpuFit.needs_ram_bytes`):
+     *  the RAM it takes there (bytes). `value` is then bounded by the GPU part alone, not a fit, and
+     *  the explanation says so; give `inference.host.ram_gib` to check it. */
+    needs_ram_bytes?: number;
 }
 
 export interface Question {
