@@ -353,6 +353,17 @@ TEST_CASE("GGUF DeepSeek-V3: attn_k_b's 128-wide rows fall back (Q4_K -> Q5_0, Q
     CHECK(q4.mix == "F32 0%, Q5_0 0%, Q4_K 85%, Q6_K 15%");
 }
 
+TEST_CASE("GGUF IQ3_XXS: attn_q and attn_k in IQ2_S, as llama-quant.cpp@007dbbf's ATTENTION_Q / _K rules give them") {
+    // ggml-org/llama.cpp@007dbbf src/llama-quant.cpp: "else if (ftype == LLAMA_FTYPE_MOSTLY_IQ3_XXS)
+    // new_type = GGML_TYPE_IQ2_S" for attn_k and attn_q (IQ2_S: 82 B per 256). Llama-3.1-8B: attn_q
+    // 4,096 x 4,096 x 82/256 = 5,373,952 B, attn_k 1,024 x 4,096 x 82/256 = 1,343,488 B; attn_output
+    // is IQ3_S (its IQ3_XXS rule: 110 B per 256), 4,096 x 4,096 x 110/256 = 7,208,960 B.
+    const ModelSpec m = preset("llama-3.1-8b");
+    CHECK(gguf_tensor(m, "iq3_xxs", "blk.0.attn_q.weight") == 4096.0 * 4096 * 82 / 256);
+    CHECK(gguf_tensor(m, "iq3_xxs", "blk.0.attn_k.weight") == 1024.0 * 4096 * 82 / 256);
+    CHECK(gguf_tensor(m, "iq3_xxs", "blk.0.attn_output.weight") == 4096.0 * 4096 * 110 / 256);
+}
+
 TEST_CASE("GGUF: a row length with no fallback type is refused as llama-quantize refuses it") {
     // Q8_0's block is 32: a 4,100-wide model's token_embd rows (4,100 = 128 x 32 + 4) fit no Q8_0
     // block, and tensor_type_fallback has no entry for Q8_0 ("no tensor type fallback is defined
