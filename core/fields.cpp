@@ -704,6 +704,8 @@ constexpr FieldDef kConfigTable[] = {
                                                                                "mlp: number; experts: number; experts_routed: number; "
                                                                                "router: number; other: number }").hand(),
         List("inference.weights_file.layer_bytes", "number[]", "bytes of each layer, one entry per model.layers").hand(),
+        List("inference.weights_file.layer_routed_bytes", "number[]",
+             "routed-expert bytes of each layer (0 in a dense one), one entry per model.layers; empty: the derived ones scaled").hand(),
         Text("inference.weights_file.mix", AT(inference.weights_file.mix), "tensor types and their share").hand(),
 };
 

@@ -614,6 +614,7 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
         part.weights = sum.file;
         part.weights.params = sum.params;
         part.weights.layer_bytes = sum.layers;
+        part.weights.layer_routed_bytes = sum.routed;
         part.weights.has_parts = true;
         part.weights.source = name;
         part.types = shares;

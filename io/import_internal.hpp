@@ -15,6 +15,7 @@ enum class Part { Embedding, Output, Attention, Mlp, ExpertsRouted, ExpertsShare
 struct WeightsSum {
     WeightsFile file{};
     std::vector<double> layers;      // grown as layers appear
+    std::vector<double> routed;      // routed-expert bytes by layer, grown as they appear
     double params = 0;
     void add(Part part, int layer, double bytes, double params);
     // Moves the sums into `r.weights` once the model's layer count is known.

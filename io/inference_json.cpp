@@ -106,7 +106,7 @@ bool read_llamacpp(const json& j, Config& cfg, Error& err) {
 
 bool read_weights_file(const json& j, WeightsFile& f, Error& err) {
     ObjectReader r(j, "inference.weights_file.");
-    r.only_keys({"source", "total_bytes", "params", "parts", "layer_bytes", "mix"});
+    r.only_keys({"source", "total_bytes", "params", "parts", "layer_bytes", "layer_routed_bytes", "mix"});
     r.string("source", f.source);
     r.number("total_bytes", f.total_bytes);
     r.number("params", f.params);
@@ -119,6 +119,16 @@ bool read_weights_file(const json& j, WeightsFile& f, Error& err) {
         for (const auto& v : a) {
             if (!v.is_number()) return err = Error{"inference.weights_file.layer_bytes", "inference.weights_file.layer_bytes must hold numbers (bytes)"}, false;
             f.layer_bytes.push_back(v.get<double>());
+        }
+    }
+    if (r.ok() && r.has("layer_routed_bytes")) {
+        const json& a = r.at("layer_routed_bytes");
+        const char* field = "inference.weights_file.layer_routed_bytes";
+        if (!a.is_array()) return err = Error{field, std::string(field) + " must be an array of routed-expert bytes per layer"}, false;
+        f.layer_routed_bytes.clear();
+        for (const auto& v : a) {
+            if (!v.is_number()) return err = Error{field, std::string(field) + " must hold numbers (bytes)"}, false;
+            f.layer_routed_bytes.push_back(v.get<double>());
         }
     }
     if (r.ok() && r.has("parts")) {
@@ -218,6 +228,7 @@ json weights_file_to_json(const WeightsFile& f) {
         j["parts"] = {{"embedding", f.embedding}, {"output", f.output},   {"attention", f.attention},           {"mlp", f.mlp},
                       {"experts", f.experts},     {"experts_routed", f.experts_routed}, {"router", f.router}, {"other", f.other}};
     if (!f.layer_bytes.empty()) j["layer_bytes"] = f.layer_bytes;
+    if (!f.layer_routed_bytes.empty()) j["layer_routed_bytes"] = f.layer_routed_bytes;
     if (!f.mix.empty()) j["mix"] = f.mix;
     return j;
 }

@@ -41,6 +41,10 @@ void WeightsSum::add(Part part, int layer, double bytes, double p) {
     if (layer >= 0 && layer < (1 << 20)) {
         if (static_cast<size_t>(layer) >= layers.size()) layers.resize(static_cast<size_t>(layer) + 1, 0.0);
         layers[static_cast<size_t>(layer)] += bytes;
+        if (part == Part::ExpertsRouted) {
+            if (static_cast<size_t>(layer) >= routed.size()) routed.resize(static_cast<size_t>(layer) + 1, 0.0);
+            routed[static_cast<size_t>(layer)] += bytes;
+        }
     }
 }
 
@@ -51,6 +55,11 @@ void WeightsSum::finish(ModelImport& r, const std::string& source) {
     const int L = r.model.layers;
     if (L > 0 && static_cast<int>(layers.size()) >= L) {
         file.layer_bytes.assign(layers.begin(), layers.begin() + L);
+        // Routed experts by layer (a file type gives some layers' ffn_down_exps more bits); none: dense.
+        if (!routed.empty()) {
+            routed.resize(std::max(routed.size(), static_cast<size_t>(L)), 0.0);
+            file.layer_routed_bytes.assign(routed.begin(), routed.begin() + L);
+        }
         double extra = 0;
         for (size_t i = static_cast<size_t>(L); i < layers.size(); ++i) extra += layers[i];
         if (extra > 0)
@@ -235,6 +244,8 @@ bool join_split(const std::vector<const ModelImport*>& given, ModelImport& out) 
         sum.params += w.params;
         if (sum.layers.size() < w.layer_bytes.size()) sum.layers.resize(w.layer_bytes.size(), 0.0);
         for (size_t i = 0; i < w.layer_bytes.size(); ++i) sum.layers[i] += w.layer_bytes[i];
+        if (sum.routed.size() < w.layer_routed_bytes.size()) sum.routed.resize(w.layer_routed_bytes.size(), 0.0);
+        for (size_t i = 0; i < w.layer_routed_bytes.size(); ++i) sum.routed[i] += w.layer_routed_bytes[i];
         for (const auto& [type, elements] : p->split.types) types[type] += elements;
         if (p != by_no[0]) out.header_bytes += p->header_bytes;
         source += (source.empty() ? "" : " + ") + p->name;
@@ -361,6 +372,10 @@ ModelImport merge_imports(const std::vector<ModelImport>& given) {
                     for (size_t i = 0; i < t.layer_bytes.size(); ++i) t.layer_bytes[i] += w.layer_bytes[i];
                 else
                     t.layer_bytes.clear();
+                if (t.layer_routed_bytes.size() == w.layer_routed_bytes.size())
+                    for (size_t i = 0; i < t.layer_routed_bytes.size(); ++i) t.layer_routed_bytes[i] += w.layer_routed_bytes[i];
+                else
+                    t.layer_routed_bytes.clear();
                 t.mix.clear();
             }
             sources += (sources.empty() ? "" : " + ") + (w.source.empty() ? p.name : w.source);
@@ -368,6 +383,7 @@ ModelImport merge_imports(const std::vector<ModelImport>& given) {
         if (with_weights > 0) r.weights.source = sources;
         // Per-layer bytes must match the architecture chosen.
         if (!r.weights.layer_bytes.empty() && static_cast<int>(r.weights.layer_bytes.size()) != r.model.layers) r.weights.layer_bytes.clear();
+        if (static_cast<int>(r.weights.layer_routed_bytes.size()) != r.model.layers) r.weights.layer_routed_bytes.clear();
         for (const auto& p : given)
             r.files.push_back({p.name, p.kind, gave_text(p, p.name == arch->name)});
     }

@@ -188,7 +188,7 @@ namespace {
 
 enum class Role {
     TokenEmbd, PosEmbd, Output,
-    AttnQ, AttnK, AttnV, AttnQkv, AttnOut, AttnQA, AttnQB, AttnKvA, AttnKvB,
+    AttnQ, AttnK, AttnV, AttnQkv, AttnOut, AttnQA, AttnQB, AttnKvA, AttnKvB, AttnKB, AttnVB,
     FfnGate, FfnUp, FfnDown, ExpGate, ExpUp, ExpDown, ShGate, ShUp, ShDown, Router
 };
 
@@ -216,8 +216,9 @@ bool falcon_like(const ModelSpec& m) {
     return m.norm == NormKind::LayerNorm && m.norms_per_layer == 1 && m.mlp == MlpKind::Gelu && !m.attn_bias && !m.mlp_bias;
 }
 
-// The weight matrices of `m` in file order. `fuse` writes q, k, v as one attn_qkv tensor.
-std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse) {
+// The weight matrices of `m` in file order. `fuse` writes q, k, v as one attn_qkv tensor; `gguf`
+// writes MLA's kv_b as llama.cpp's GGUF does, split into the 3-D attn_k_b and attn_v_b.
+std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse, bool gguf = false) {
     std::vector<Tensor> t;
     t.reserve(static_cast<size_t>(m.layers) * 12 + 4);
     const double h = m.hidden, a = m.heads, kv = m.kv_heads, hd = m.head_dim;
@@ -235,7 +236,17 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse) {
                 t.push_back({Role::AttnQ, i, a * qk, h, 1});
             }
             t.push_back({Role::AttnKvA, i, static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim), h, 1});
-            t.push_back({Role::AttnKvB, i, a * (m.qk_nope_head_dim + m.v_head_dim), static_cast<double>(m.kv_lora_rank), 1});
+            if (gguf) {
+                // convert_hf_to_gguf.py (ggml-org/llama.cpp@a458664, DeepseekV2Model.modify_tensors: "MLA with the absorption
+                // optimization, needs these two split and k_b_proj transposed") writes kv_b as attn_k_b {qk_nope, kv_lora_rank,
+                // n_head} and attn_v_b {kv_lora_rank, v_head, n_head} (ggml ne order: the row length first), which llama.cpp
+                // loads (src/llama-model.cpp DEEPSEEK2 wk_b / wv_b: "only old legacy GGUF files will have the unsplit wkv_b").
+                // attn_k_b's rows are qk_nope_head_dim (128) long.
+                t.push_back({Role::AttnKB, i, static_cast<double>(m.kv_lora_rank), static_cast<double>(m.qk_nope_head_dim), a});
+                t.push_back({Role::AttnVB, i, static_cast<double>(m.v_head_dim), static_cast<double>(m.kv_lora_rank), a});
+            } else {
+                t.push_back({Role::AttnKvB, i, a * (m.qk_nope_head_dim + m.v_head_dim), static_cast<double>(m.kv_lora_rank), 1});
+            }
             t.push_back({Role::AttnOut, i, h, a * m.v_head_dim, 1});
         } else if (fuse) {
             t.push_back({Role::AttnQkv, i, (a + 2 * kv) * hd, h, 1});
@@ -272,6 +283,8 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse) {
 // llama.cpp's use_more_bits(): the first and last eighth of the layers and every third one between.
 bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
 
+constexpr int kNoGgufFallback = -1;  // gguf_tensor_type: llama-quantize stops on this tensor
+
 struct GgufContext {
     int ftype;
     int n_layer;
@@ -284,9 +297,15 @@ struct GgufContext {
 };
 
 // The type llama_tensor_get_type() picks (llama.cpp src/llama-quant.cpp), for the tensors and
-// file types modelled here. Layer counters (i_attention_wv, i_ffn_down, ...) equal the layer index
-// because every layer has one such tensor.
-int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
+// file types modelled here. The layer (i_layer, n_layer) the rules read is the tensor's own layer
+// index and the model's layer count (ggml-org/llama.cpp@007dbbf:src/llama-quant.cpp): for a MoE
+// model (n_expert > 1) layer_info parses it from the name ("blk.%d.") and init_quantize_state_counters
+// sets n_ffn_down = n_layer_all, so ffn_down (DeepSeek's dense first layers, Llama-4's dense
+// layers), ffn_down_exps and ffn_down_shexp of layer i all read i of n, however many ffn_down-like
+// tensors the model has; for a dense model the counter i_ffn_down counts one ffn_down per layer.
+// i_attention_wv counts attn_v / attn_qkv / attn_kv_b tensors in the loader's order (weights_map
+// sorted by layer), one per layer; MLA's attn_k_b and attn_v_b are none of these (category OTHER).
+int gguf_tensor_type(const GgufContext& c, const Tensor& t, int* wanted = nullptr) {
     const int ft = c.ftype;
     int type = gguf_ftypes()[static_cast<size_t>(ft)].default_type;
     const int i = t.layer, n = c.n_layer;
@@ -312,7 +331,7 @@ int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
         // will have the unsplit wkv_b tensor"), and the rule excepts only BailingMoE3's ("MLA projection
         // tensors are also 3D, so match expert tensor roles explicitly"). Both row lengths, 128 and 512,
         // are whole MXFP4 blocks of 32.
-        type = is_routed(t.role) || t.role == Role::AttnKvB ? MXFP4 : Q8_0;
+        type = is_routed(t.role) || t.role == Role::AttnKB || t.role == Role::AttnVB ? MXFP4 : Q8_0;
     } else if (t.role == Role::TokenEmbd) {
         if (ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ1_S || ft == FT_IQ1_M) type = Q2_K;
         else if (ft == FT_IQ2_S || ft == FT_IQ2_M) type = IQ3_S;
@@ -345,12 +364,14 @@ int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
         if (c.is_70b && (type == Q3_K || type == Q4_K)) type = Q5_K;
         if (c.n_expert == 8) type = Q8_0;
     } else if (t.role == Role::AttnK) {
+        // ggml-org/llama.cpp@007dbbf:src/llama-quant.cpp ATTENTION_K / ATTENTION_Q: IQ3_XS -> IQ3_XXS,
+        // IQ3_XXS -> IQ2_S (IQ2_M takes the iq2 branch above and never reaches these).
         if (c.n_expert == 8) type = Q8_0;
         else if (ft == FT_IQ3_XS) type = IQ3_XXS;
-        else if (ft == FT_IQ2_M) type = IQ3_XXS;
+        else if (ft == FT_IQ3_XXS) type = IQ2_S;
     } else if (t.role == Role::AttnQ) {
         if (ft == FT_IQ3_XS) type = IQ3_XXS;
-        else if (ft == FT_IQ2_M) type = IQ3_XXS;
+        else if (ft == FT_IQ3_XXS) type = IQ2_S;
     } else if (down) {
         if (ft == FT_Q2_K) type = Q3_K;
         else if (ft == FT_Q2_K_S) { if (i < n / 8) type = Q4_K; }
@@ -390,17 +411,22 @@ int gguf_tensor_type(const GgufContext& c, const Tensor& t) {
         if (ft == FT_IQ3_XS && i >= n / 8 && i < 7 * n / 8) type = IQ3_XXS;
     }
 
-    // Rows that do not split into whole blocks fall back (llama-quant.cpp: convert_incompatible_tensor).
+    // Rows that do not split into whole blocks fall back: ggml-org/llama.cpp@007dbbf:src/llama-quant.cpp
+    // tensor_type_fallback, run on the type chosen above (ncols = ne[0], the row length): the 256-blocks
+    // IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ4_XS -> IQ4_NL; Q2_K, Q3_K, TQ1_0, TQ2_0 ->
+    // Q4_0; Q4_K -> Q5_0; Q5_K -> Q5_1; Q6_K -> Q8_0; F16 when the fallback's 32-block does not divide
+    // the row either ("must use F16 due to unusual shape"). Any other type has no fallback: quantize
+    // stops ("no tensor type fallback is defined for type"), kNoGgufFallback here.
     const long long cols = static_cast<long long>(t.cols);
+    if (wanted) *wanted = type;
     if (cols % ggml_types()[static_cast<size_t>(type)].block != 0) {
         switch (type) {
-            case TQ1_0: case TQ2_0: type = Q4_0; break;
-            case IQ2_XXS: case IQ2_XS: case IQ2_S: case IQ3_XXS: case IQ3_S: case IQ1_S: case IQ1_M: case Q2_K: case Q3_K:
-            case IQ4_XS: type = IQ4_NL; break;
+            case IQ1_S: case IQ1_M: case IQ2_XXS: case IQ2_XS: case IQ2_S: case IQ3_XXS: case IQ3_S: case IQ4_XS: type = IQ4_NL; break;
+            case Q2_K: case Q3_K: case TQ1_0: case TQ2_0: type = Q4_0; break;
             case Q4_K: type = Q5_0; break;
             case Q5_K: type = Q5_1; break;
             case Q6_K: type = Q8_0; break;
-            default: type = F16; break;
+            default: return kNoGgufFallback;
         }
         if (cols % ggml_types()[static_cast<size_t>(type)].block != 0) type = F16;
     }
@@ -490,6 +516,8 @@ const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
         case Role::AttnQB: return "attn_q_b";
         case Role::AttnKvA: return "attn_kv_a_mqa";
         case Role::AttnKvB: return "attn_kv_b";
+        case Role::AttnKB: return "attn_k_b";
+        case Role::AttnVB: return "attn_v_b";
         case Role::FfnGate: return "ffn_gate";
         case Role::FfnUp: return "ffn_up";
         case Role::FfnDown: return "ffn_down";
@@ -523,6 +551,7 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
     WeightBreakdown w;
     if (shards) start_shards(shards, m, tensors.size());
     w.layer_bytes.assign(static_cast<size_t>(m.layers), 0.0);
+    w.layer_routed.assign(static_cast<size_t>(m.layers), 0.0);
     const ParamBreakdown p = model_params(m);
     double matrix_params = 0;
     for (const auto& t : tensors) matrix_params += t.rows * t.cols * t.count;
@@ -533,6 +562,7 @@ WeightBreakdown sum_tensors(const ModelSpec& m, const std::vector<Tensor>& tenso
         const double b = bytes_of(t) * scale;
         add_part(w, t.role, b);
         if (t.layer >= 0) w.layer_bytes[static_cast<size_t>(t.layer)] += b;
+        if (t.layer >= 0 && is_routed(t.role)) w.layer_routed[static_cast<size_t>(t.layer)] += b;
         w.per_gpu += b * tp_share(m.heads, m.kv_heads, t.role, tp);
         if (shards) add_shard(shards, b, t.role);
         if (t.role != Role::TokenEmbd && t.role != Role::PosEmbd && t.role != Role::Output)
@@ -595,12 +625,17 @@ Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype
     const bool quantized = default_type != F32 && default_type != F16 && default_type != BF16;
 
     std::vector<double> by_type(ggml_types().size(), 0.0);
-    const auto tensors = weight_tensors(m, fused_qkv(m));
+    const auto tensors = weight_tensors(m, fused_qkv(m), true);
+    const Tensor* refused = nullptr;  // a tensor llama-quantize has no type for (kNoGgufFallback)
     auto bytes_of = [&](const Tensor& t) {
         int type;
         if (t.role == Role::Router || t.role == Role::PosEmbd) type = F32;  // convert_hf_to_gguf keeps these F32
         else if (!quantized) type = default_type;
         else type = gguf_tensor_type(c, t);
+        if (type == kNoGgufFallback) {
+            if (!refused) refused = &t;
+            type = default_type;  // priced on; the result is refused below
+        }
         const auto& g = ggml_types()[static_cast<size_t>(type)];
         const double n = t.rows * t.cols * t.count;
         by_type[static_cast<size_t>(type)] += n;
@@ -608,6 +643,16 @@ Outcome<WeightBreakdown> gguf_bytes(const ModelSpec& m, const std::string& ftype
     };
     constexpr double kGgufOneDimBytes = 4;  // norms and biases: convert_hf_to_gguf writes 1-D tensors as F32
     WeightBreakdown w = sum_tensors(m, tensors, 1, kGgufOneDimBytes, bytes_of, list, shards);
+    if (refused) {
+        int wanted = default_type;
+        gguf_tensor_type(c, *refused, &wanted);
+        const auto& g = ggml_types()[static_cast<size_t>(wanted)];
+        return Outcome<WeightBreakdown>::failure(
+            "inference.weights", "inference.weights: llama-quantize cannot write " + std::string(fts[static_cast<size_t>(ft)].name) + " for " +
+                                     TensorBytes{gguf_tensor_kind(m, refused->role, true), refused->layer}.name() + ": its rows of " +
+                                     num(refused->cols) + " values are not a multiple of " + g.name + "'s block of " + std::to_string(g.block) +
+                                     " and " + g.name + " has no fallback type (llama-quant.cpp tensor_type_fallback)");
+    }
     by_type[F32] += w.other / 4;
     std::string mix;
     for (size_t i = 0; i < by_type.size(); ++i)
@@ -706,6 +751,18 @@ bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Er
         if (!check_range(("inference.weights_file.layer_bytes[" + std::to_string(i) + "]").c_str(), f.layer_bytes[i], 0, kMaxFileBytes, err)) return false;
         layer_sum += f.layer_bytes[i];
     }
+    if (!f.layer_routed_bytes.empty() && static_cast<int>(f.layer_routed_bytes.size()) != layers) {
+        err = Error{"inference.weights_file.layer_routed_bytes", "inference.weights_file.layer_routed_bytes has " +
+                                                                     std::to_string(f.layer_routed_bytes.size()) + " entries, the model has " +
+                                                                     std::to_string(layers) + " layers"};
+        return false;
+    }
+    for (size_t i = 0; i < f.layer_routed_bytes.size(); ++i) {
+        const std::string field = "inference.weights_file.layer_routed_bytes[" + std::to_string(i) + "]";
+        // A layer's routed experts are part of it: at most its layer_bytes entry (or the total).
+        const double most = f.layer_bytes.empty() ? f.total_bytes : f.layer_bytes[i];
+        if (!check_range(field.c_str(), f.layer_routed_bytes[i], 0, most, err)) return false;
+    }
     const double parts = f.embedding + f.output + f.attention + f.mlp + f.experts + f.router + f.other;
     if (f.has_parts) {
         // Each part named by the key the file's JSON gives it (inference.weights_file.parts.mlp).
@@ -728,6 +785,11 @@ bool apply_weights_file(WeightBreakdown& w, const WeightsFile& f, int layers, Er
         return false;
     }
     const double scale = w.total > 0 ? f.total_bytes / w.total : 1;
+    // Per-layer routed experts: the file's, else the derived ones scaled as the routed total is.
+    const double routed_scale = !f.has_parts ? scale : w.experts_routed > 0 ? f.experts_routed / w.experts_routed : 0;
+    if (!f.layer_routed_bytes.empty()) w.layer_routed = f.layer_routed_bytes;
+    else
+        for (auto& b : w.layer_routed) b *= routed_scale;
     if (f.has_parts) {
         w.embedding = f.embedding, w.output = f.output, w.attention = f.attention, w.mlp = f.mlp, w.experts = f.experts;
         w.experts_routed = f.experts_routed, w.router = f.router, w.other = f.other;

@@ -98,6 +98,8 @@ struct WeightBreakdown {
     double params = 0;         // parameters counted
     double bits_per_weight = 0;  // 8 x total / params
     std::vector<double> layer_bytes;  // bytes of each layer (attention + MLP/experts + its norms and biases)
+    std::vector<double> layer_routed; // routed-expert bytes of each layer (0 in a dense one): a GGUF file type gives
+                                      // ffn_down_exps more bits on some layers, so they differ (--n-cpu-moe, --fit)
     double per_gpu = 0;        // bytes on one GPU with the `tp` given (sharded matrices / tp, the rest replicated)
     double largest_matrix = 0; // weights of the largest single quantized matrix (dequantization buffers)
     std::string mix;           // GGUF: tensor types and their share, e.g. "Q4_K 81%, Q6_K 19%, F32 0%"
@@ -132,6 +134,7 @@ struct WeightsFile {
     bool has_parts = false;           // the components below were read (else the derived ones are scaled)
     double embedding = 0, output = 0, attention = 0, mlp = 0, experts = 0, experts_routed = 0, router = 0, other = 0;
     std::vector<double> layer_bytes;  // bytes of each layer; empty = the derived ones scaled
+    std::vector<double> layer_routed_bytes;  // routed-expert bytes of each layer; empty = the derived ones scaled
     std::string mix;                  // tensor types and their share, e.g. "Q4_K 81%, Q6_K 19%"
 };
 

@@ -54,10 +54,16 @@ bool float_type_bytes(const std::string& t, double& bytes) {
     return true;
 }
 
-double layer_expert_bytes(const InferencePlan& p) {
+// Routed-expert bytes of layer `il` (0 in a dense layer): the layer's own, since a GGUF file type
+// gives ffn_down_exps more bits on some layers (Q4_K_M: Q6_K where use_more_bits picks the layer);
+// the average where the breakdown has no per-layer figure.
+double layer_expert_bytes(const InferencePlan& p, int il) {
     const ModelSpec& m = p.model;
+    if (!is_moe_layer(m, il) || m.experts <= 0) return 0;
+    const auto& routed = p.weights.layer_routed;
+    if (static_cast<int>(routed.size()) == m.layers) return routed[static_cast<size_t>(il)];
     const int moe_layers = moe_layer_count(m);
-    return m.experts > 0 && moe_layers > 0 ? p.weights.experts_routed / moe_layers : 0;
+    return moe_layers > 0 ? p.weights.experts_routed / moe_layers : 0;
 }
 
 bool moe_layer(const ModelSpec& m, int il) { return is_moe_layer(m, il); }
@@ -245,6 +251,10 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
 
     // Layers: -ngl N puts the last N repeating layers on the GPUs, and N > layers the output
     // layer too (llama-model.cpp: i_gpu_start = n_layer - ngl, act_gpu_layers = min(ngl, n_layer + 1)).
+    // Each layer brings its own bytes (p.weights.layer_bytes, its tensors at their GGUF types).
+    // NOTE: ggml-org/llama.cpp PR #18148 (2025-12-17, "offload output layer to GPU first") changed
+    // this to i_gpu_start = n_layer_all + 1 - ngl: the output layer and the last N - 1 layers; not
+    // modelled yet (docs/local.md, "Not modelled").
     const int ngl = p.cpu_only ? 0 : (o.n_gpu_layers < 0 ? m.layers + 1 : std::min(o.n_gpu_layers, m.layers + 1));
     const int start = std::max(m.layers - ngl, 0);
     const int act = std::min(ngl, m.layers + 1);
@@ -294,11 +304,10 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
     // Weights: on the GPUs, the layers they hold (less routed experts kept on the host) and the
     // output layer (with tied embeddings a duplicate of token_embd); the rest in host RAM.
     const double head = m.tied_embeddings ? p.weights.embedding : p.weights.output;
-    const double exp_layer = layer_expert_bytes(p);
     double on_gpu = 0;
     for (int il = 0; il < m.layers; ++il) {
         if (p.layer_device[static_cast<size_t>(il)] < 0) continue;
-        on_gpu += p.weights.layer_bytes[static_cast<size_t>(il)] - (p.experts_on_host[static_cast<size_t>(il)] ? exp_layer : 0);
+        on_gpu += p.weights.layer_bytes[static_cast<size_t>(il)] - (p.experts_on_host[static_cast<size_t>(il)] ? layer_expert_bytes(p, il) : 0);
     }
     p.host_bytes = p.weights.total - on_gpu - (p.output_on_gpu && !m.tied_embeddings ? head : 0);
     for (const auto& mv : p.tensor_moves) p.host_bytes += (mv.to < 0 ? mv.bytes : 0) - (mv.from < 0 ? mv.bytes : 0);
@@ -613,7 +622,6 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         b.gpus[static_cast<size_t>(d)].device = backend == std::string("Metal") && nd == 1 ? backend : backend + std::to_string(d);
     b.host.device = p.cpu_only || unified || !p.has_gpu ? "CPU" : backend + "_Host";
 
-    const double exp_layer = layer_expert_bytes(p);
     const double kv_layer = layer_kv(p, p.kv, m, context, n);
     const double lora_layer = m.layers > 0 ? o.lora_bytes / m.layers : 0;
     std::vector<int> layers_on(static_cast<size_t>(nd), 0);
@@ -622,7 +630,7 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
     for (int il = 0; il < m.layers; ++il) {
         const int d = p.layer_device[static_cast<size_t>(il)];
         const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
-        const double experts_host = p.experts_on_host[static_cast<size_t>(il)] ? exp_layer : 0;
+        const double experts_host = p.experts_on_host[static_cast<size_t>(il)] ? layer_expert_bytes(p, il) : 0;
         if (d < 0) {
             b.host.model += w;
             b.host.kv += kv_layer;
@@ -680,13 +688,16 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
     // weights on the first GPU, copying each weight into its compute buffer (ggml-cuda offload_op).
     bool host_experts = false;
     for (bool e : p.experts_on_host) host_experts = host_experts || e;
+    // The copied expert tensor: a MoE layer's routed experts on average over its matrices (the
+    // largest single tensor, a Q6_K ffn_down_exps under Q4_K_M, is not tracked).
+    const double host_expert_layer = moe_layer_count(m) > 0 ? p.weights.experts_routed / moe_layer_count(m) : 0;
     const bool host_moved = p.host_moved_largest > 0;  // -ot put layer tensors in host RAM
     if (nd > 0 && !unified && ub >= 32 && (cpu_layers > 0 || host_experts || host_moved || p.output_device < 0)) {
         const double mats = m.mlp != MlpKind::Gelu ? 3 : 2;
         double copy = 0, max_layer = 0;
         for (double w : p.weights.layer_bytes) max_layer = std::max(max_layer, w);
         if (cpu_layers > 0) copy = std::max(copy, std::min(p.weights.largest_matrix, max_layer / mats));
-        if (host_experts) copy = std::max(copy, exp_layer / mats);
+        if (host_experts) copy = std::max(copy, host_expert_layer / mats);
         copy = std::max(copy, p.host_moved_largest);
         const double out_phase = p.output_device < 0 ? (shape.vocab + shape.embd) * ub * kF32 + head : 0;
         const double in_mask = n_kv * ub * kF32;
@@ -764,7 +775,6 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     // A decode step of n sequences touches 1 - (1 - k/E)^n of each layer's routed experts (a
     // verification batch: 1 - (1 - k/E)^tokens).
     const double touched = m.experts > 0 ? 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, tokens > 0 ? tokens : n) : 1;
-    const double exp_layer = layer_expert_bytes(p);
     const double kv_seq_layer = m.layers > 0 ? kv_sequence_bytes(p.kv, context, 0) / m.layers : 0;
     const int nd = static_cast<int>(b.gpus.size());
     std::vector<double> gpu_read(static_cast<size_t>(nd), 0.0);
@@ -772,7 +782,7 @@ LlamaCppTiming llamacpp_timing(const InferencePlan& p, double context, double n,
     for (int il = 0; il < m.layers; ++il) {
         const int d = p.layer_device[static_cast<size_t>(il)];
         const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
-        const double e = moe_layer(m, il) ? exp_layer : 0;
+        const double e = layer_expert_bytes(p, il);
         const bool exp_host = p.experts_on_host[static_cast<size_t>(il)];
         const double dense = w - e, experts = e * touched, kv = n * kv_seq_layer;
         if (d < 0) {

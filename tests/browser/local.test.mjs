@@ -141,8 +141,10 @@ test('-ot typed on the page: the experts of layers 17-29 in system RAM, the CLI\
     assert.deepEqual(s.result.devices, cli(['-ngl', '31', '-ot', ot]).devices);
     assert.ok(s.result.launch_command.endsWith(` -ngl 31 -fa on -ot '${ot}'`), s.result.launch_command);
     // -ngl 31 keeps layers 17-47 on the GPU (16 is a CPU layer already): 13 layers' experts move,
-    // 365,690,880 B each on average (gate and up Q4_K, down Q6_K in half the layers) = 4,753,981,440 B.
-    assert.ok(Math.abs(before.result.devices[0].model_bytes - s.result.devices[0].model_bytes - 13 * 365690880) < 1);
+    // each layer's own: gate and up Q4_K (113,246,208 B each), down Q6_K (165,150,720 B) in the
+    // use_more_bits layers 17, 20, 23, 26, 29, else Q4_K: 13 x 2 x 113,246,208 + 5 x 165,150,720 +
+    // 8 x 113,246,208 = 4,676,124,672 B.
+    assert.ok(Math.abs(before.result.devices[0].model_bytes - s.result.devices[0].model_bytes - 4676124672) < 1);
     assert.match(s.fragment, /inference\.llamacpp\.override_tensor=/);
     // A bad pattern: the engine's message under the row, the last valid result kept.
     await v.typeInto('inference.llamacpp.override_tensor', 'blk\\.(1[6-9]=CPU');
@@ -342,7 +344,7 @@ test('system RAM of no stated size: the verdict line says the GPU part fits and 
     assert.equal(Math.round(f.needs_ram_bytes), 760166400 + 58 * 9248440320 + 23068672 + 517120);
     await w.widget('headline');
     assert.match(await w.hook('a11yText'),
-        /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.4% of its memory\)/);
+        /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.9% of its memory\)/);
     // The WHAT FITS answers follow the same rule: the longest context, 27,136 tokens, is the GPU
     // part's, and its layout needs 760,166,400 + 536,409,538,560 + (27,136 + 7,168) x 512 x 4 + 129,280 x 4 B
     // of RAM there, said under the value (drawn) and in the summary; `vramcalc solve`'s figure.
@@ -357,7 +359,7 @@ test('system RAM of no stated size: the verdict line says the GPU part fits and 
     [p, w] = await open(base + '&inference.host.ram_gib=1024');
     s = await w.state();
     assert.equal(s.result.fits.find((x) => x.gpu === 'rtx-4090-24gb').within_target, true);
-    assert.match(await w.hook('a11yText'), /On NVIDIA GeForce RTX 4090 24GB\s*fits within the budget \(68\.4% of its memory\)/);
+    assert.match(await w.hook('a11yText'), /On NVIDIA GeForce RTX 4090 24GB\s*fits within the budget \(68\.9% of its memory\)/);
     assert.equal(s.answers.max_context.needs_ram_bytes, 0);
     assert.doesNotMatch(await w.hook('a11yText'), /the GPU part alone/);
     await p.close();

@@ -449,7 +449,7 @@ test('GPU counts mean one thing in the library: training rows are solve min_gpus
 });
 
 test('estimate(): llama.cpp with system RAM of no stated size is not "fits": needs_ram_bytes and gpu_within_target, as the CLI gives them', () => {
-    // DeepSeek-V3 Q6_K on an RTX 4090, -c 4096, --fit: the GPU part 68.4% of the card (within 75%), the
+    // DeepSeek-V3 Q6_K on an RTX 4090, -c 4096, --fit: the GPU part 68.9% of the card (within 75%), the
     // routed experts of 58 layers in RAM: 760,166,400 + 58 x 9,248,440,320 + 23,068,672 + 517,120 B.
     const config = { method: 'detailed', task: 'inference', model: { preset: 'deepseek-v3' }, gpu: 'rtx-4090-24gb',
         inference: { engine: 'llama.cpp', weights: 'q6_k', context: 4096 } };

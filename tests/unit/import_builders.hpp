@@ -150,6 +150,34 @@ inline std::string tiny_llama_split(int no, int count = 3, int total = 21) {
     return w.bytes();
 }
 
+// A small Mixtral-style MoE GGUF as llama-quantize writes Q4_K_M: the tiny Llama's metadata and
+// attention with 4 experts (2 used) of FFN 256 in place of its dense FFN. ffn_down_exps is Q6_K in
+// layer 0 and Q4_K in layer 1 (use_more_bits of 2 layers), so the layers' routed experts differ:
+// layer 0 gate and up 256 x 256 x 4 = 262,144 weights / 256 x 144 = 147,456 B each, down Q6_K
+// 262,144 / 256 x 210 = 215,040 B: 509,952 B; layer 1 three times 147,456 = 442,368 B.
+inline std::string tiny_moe_gguf() {
+    GgufWriter w;
+    tiny_llama_metadata(w);
+    w.u32("llama.expert_count", 4);
+    w.u32("llama.expert_used_count", 2);
+    w.u32("llama.expert_feed_forward_length", 256);
+    tiny_llama_tensors(w, true, 0, -1);
+    for (int i = 0; i <= 1; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        w.tensor(b + "attn_norm.weight", {256}, 0);                 // 1,024
+        w.tensor(b + "attn_q.weight", {256, 256}, 12);              // 36,864
+        w.tensor(b + "attn_k.weight", {256, 128}, 12);              // 18,432
+        w.tensor(b + "attn_v.weight", {256, 128}, 14);              // 26,880
+        w.tensor(b + "attn_output.weight", {256, 256}, 12);         // 36,864
+        w.tensor(b + "ffn_norm.weight", {256}, 0);                  // 1,024
+        w.tensor(b + "ffn_gate_inp.weight", {256, 4}, 0);           // F32: 1,024 x 4 = 4,096
+        w.tensor(b + "ffn_gate_exps.weight", {256, 256, 4}, 12);    // 147,456
+        w.tensor(b + "ffn_up_exps.weight", {256, 256, 4}, 12);      // 147,456
+        w.tensor(b + "ffn_down_exps.weight", {256, 256, 4}, i == 0 ? 14 : 12);  // 215,040 / 147,456
+    }
+    return w.bytes();
+}
+
 // A small CLIP vision projector as llama.cpp's mmproj files hold it (general.architecture "clip",
 // clip.vision.* keys): width 64, 4 heads, MLP 256, 56 px images in 14 px patches, one block, a
 // class token, a 1-layer projector to the tiny Llama's 256. 104,640 parameters, 210,048 bytes.

@@ -170,7 +170,7 @@ TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of n
     // An RTX 4090, llama.cpp, one 4,096-token sequence, -ngl unset (--fit on), no inference.host.ram_gib.
     const Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
     const ModelFits list = fits_of(cfg);
-    // DeepSeek-V3 Q6_K: --fit keeps the 61 layers and the output layer on the GPU (17.61 GB, 91.2% of
+    // DeepSeek-V3 Q6_K: --fit keeps the 61 layers and the output layer on the GPU (17.74 GB, 91.8% of
     // the 19.32 GB budget) and the routed experts of the 58 MoE layers in system RAM. The RAM it
     // needs, by hand: token_embd 129,280 x 7,168 x 210/256 B = 760,166,400 B, the experts 58 x 256 x
     // 3 x 2,048 x 7,168 x 210/256 B = 536,409,538,560 B, the CPU compute buffer (4,096 + 7,168) x 512

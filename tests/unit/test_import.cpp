@@ -13,6 +13,7 @@
 
 #include "core/estimate.hpp"
 #include "core/model/presets.hpp"
+#include "core/serve/llamacpp.hpp"
 #include "io/config_json.hpp"
 #include "io/model_import.hpp"
 #include "import_builders.hpp"
@@ -456,4 +457,41 @@ TEST_CASE("inference.weights_file: exact bytes replace the derived ones", "[impo
     REQUIRE_FALSE(bad.ok);
     CHECK(bad.error.field == "inference.weights_file.parts.mlp");
     CHECK(bad.error.message.rfind("inference.weights_file.parts.mlp must be a number in [0, ", 0) == 0);
+}
+
+TEST_CASE("GGUF MoE: each layer's routed-expert bytes are the file's, and --n-cpu-moe moves exactly those", "[import]") {
+    // tiny_moe_gguf (import_builders.hpp): ffn_down_exps Q6_K in layer 0, Q4_K in layer 1, so the
+    // routed experts are 147,456 x 2 + 215,040 = 509,952 B in layer 0 and 3 x 147,456 = 442,368 B in
+    // layer 1 (476,160 B on average, what the engine took for every layer before).
+    auto r = read(test::tiny_moe_gguf(), "tiny-moe.gguf");
+    REQUIRE(r.ok);
+    REQUIRE(r.complete);
+    CHECK(r.model.experts == 4);
+    CHECK(r.weights.experts_routed == 509952 + 442368);
+    REQUIRE(r.weights.layer_routed_bytes.size() == 2);
+    CHECK(r.weights.layer_routed_bytes[0] == 509952);
+    CHECK(r.weights.layer_routed_bytes[1] == 442368);
+    auto doc = io::import_to_json(r)["config"];
+    CHECK(doc["inference"]["weights_file"]["layer_routed_bytes"] == nlohmann::json::array({509952, 442368}));
+    doc["method"] = "detailed";
+    doc["task"] = "inference";
+    doc["gpu"] = "rtx-4090-24gb";
+    doc["inference"]["llamacpp"]["n_cpu_moe"] = 1;  // layer 0's experts in system RAM
+    auto cfg = io::config_from_json(doc);
+    REQUIRE(cfg.ok);
+    auto p = make_inference_plan(cfg.value);
+    REQUIRE(p.ok);
+    // Host: token_embd (Q8_0, 272,000 B), output_norm (1,024 B: outside the layers, counted in host
+    // RAM) and layer 0's routed experts, 509,952 B; the average would have moved 476,160 B.
+    CHECK(llamacpp_buffers(p.value, 4096, 1).host.model == 272000 + 1024 + 509952);
+
+    // A layer_routed_bytes entry above its layer's bytes, or one entry per layer missing, names the field.
+    doc["inference"]["weights_file"]["layer_routed_bytes"] = {509952, 1e9};
+    auto bad = estimate(io::config_from_json(doc).value);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.weights_file.layer_routed_bytes[1]");
+    doc["inference"]["weights_file"]["layer_routed_bytes"] = {509952};
+    bad = estimate(io::config_from_json(doc).value);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.message == "inference.weights_file.layer_routed_bytes has 1 entries, the model has 2 layers");
 }

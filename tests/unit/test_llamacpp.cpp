@@ -517,15 +517,17 @@ TEST_CASE("-ot: layer 0 pinned to CUDA1 on two GPUs moves its 138,936,832 B; no 
     CHECK(b.host.model == Approx(b0.host.model));
 }
 
-TEST_CASE("-ot: Qwen3-30B-A3B's experts of layers 16-47 in RAM = 32 x 365,690,880 B; all layers' equal --cpu-moe") {
+TEST_CASE("-ot: Qwen3-30B-A3B's experts of layers 16-47 in RAM = 11,650,203,648 B, each layer's own; all layers' equal --cpu-moe") {
     Config cfg = serving("qwen3-30b-a3b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
     const double host0 = llamacpp_buffers(plan(cfg), 4096, 1).host.model;
     // Per layer: 128 experts x 768 x 2048 values per matrix; gate and up Q4_K (144/256 B):
-    // 113,246,208 B each; down Q6_K (165,150,720 B) in the 24 use_more_bits layers of 48, else Q4_K:
-    // 139,198,464 B on average (what --n-cpu-moe counts): 365,690,880 B a layer.
+    // 113,246,208 B each; down Q6_K (165,150,720 B) in the use_more_bits layers (i < 6, i >= 42 or
+    // i % 3 == 2), else Q4_K (113,246,208 B). Layers 16-47: Q6_K in 17, 20, ..., 41 (9) and 42-47 (6):
+    // 32 x 2 x 113,246,208 + 15 x 165,150,720 + 17 x 113,246,208 = 11,650,203,648 B (32 average layers,
+    // 32 x 365,690,880 B, were 51,904,512 B more).
     cfg.inference.llamacpp.override_tensor = "blk\\.(1[6-9]|[23][0-9]|4[0-7])\\.ffn_.*_exps\\.=CPU";
     const InferencePlan p = plan(cfg);
-    CHECK(llamacpp_buffers(p, 4096, 1).host.model - host0 == Approx(32 * 365690880.0));
+    CHECK(llamacpp_buffers(p, 4096, 1).host.model - host0 == Approx(11650203648.0));
     CHECK(p.experts_on_host[16]);
     CHECK_FALSE(p.experts_on_host[15]);
     // Every layer's experts: exactly --cpu-moe's buffers and speed.
@@ -688,7 +690,8 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
 
 TEST_CASE("System RAM of no stated size: DeepSeek-V3 Q6_K on an RTX 4090 is the GPU part's fit and 537.19 GB of RAM, not 'fits'") {
     // -c 4096, -ngl unset (--fit), no inference.host.ram_gib. --fit keeps the 61 layers and the output
-    // layer on the GPU (17.61 GB, 68.4% of the card: within the 75% target) and the routed experts of
+    // layer on the GPU (17.74 GB, 68.9% of the card: within the 75% target; 17.61 GB before attn_k_b's
+    // 128-wide rows fell back to Q8_0, +123,928,576 B) and the routed experts of
     // the 58 MoE layers in system RAM. The RAM by hand: token_embd 129,280 x 7,168 x 210/256 B (Q6_K)
     // = 760,166,400 B; experts 58 x 256 x 3 x 2,048 x 7,168 x 210/256 B = 536,409,538,560 B; the CPU
     // compute buffer (KQ mask 4,096 + hidden rows 7,168) x 512 x 4 B = 23,068,672 B; the logits
@@ -710,7 +713,7 @@ TEST_CASE("System RAM of no stated size: DeepSeek-V3 Q6_K on an RTX 4090 is the 
     CHECK_FALSE(f.within_target);  // but 537 GB of RAM nobody checked: no "fits"
     CHECK(f.needs_ram_bytes == Approx(ram).epsilon(1e-12));
     CHECK(f.needs_ram_bytes == e.value.metric("host_total_bytes")->value);
-    CHECK(f.utilization == Approx(0.6839).margin(5e-5));
+    CHECK(f.utilization == Approx(0.6887).margin(5e-5));
     // No count of RTX 4090s the table tries holds it without RAM within the target (at 32 or 48 the
     // fullest card is at 76%; before, it said 1 with the RAM unchecked); twelve H100s do.
     CHECK(f.gpus_needed == 0);
@@ -851,9 +854,12 @@ TEST_CASE("Ollama's automatic num_gpu: a model that fits keeps every layer; each
 TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, the routed experts of the fewest layers in RAM") {
     // Qwen3-30B-A3B Q4_K_M on an RTX 3060 12GB (4,096 tokens: below 23 GiB). By hand: 12,288 MiB less
     // the CUDA context (174.54 MiB) less 1,024 MiB leaves 11,089.46 MiB. One layer's routed experts
-    // are 348.75 MiB. With the experts of 21 layers in RAM the GPU holds 10,200.62 MiB of weights +
-    // 384 MiB KV (48 x 4,096 x 4 x 128 x 2 x 2 B) + 300.75 MiB compute = 10,885.37 MiB (fits); with 20,
-    // 11,234.12 MiB (does not). Every layer and the output layer stay on the GPU (-ngl 49).
+    // are 373.5 MiB where use_more_bits(i, 48) gives ffn_down_exps Q6_K (i < 6, i % 3 == 2, i >= 42),
+    // else 324 MiB. With the experts of layers 0-20 in RAM (11 of them Q6_K: 11 x 373.5 + 10 x 324 =
+    // 7,348.5 MiB) the GPU holds 10,175.92 MiB of weights + 384 MiB KV (48 x 4,096 x 4 x 128 x 2 x 2 B)
+    // + 300.75 MiB compute = 10,860.67 MiB (fits); with 20 (layer 20 is a Q6_K one), 11,234.17 MiB
+    // (does not). Every layer and the output layer stay on the GPU (-ngl 49). (21 average layers of
+    // 348.75 MiB gave 10,200.62 MiB.)
     const Config cfg = ollama_config("qwen3-30b-a3b", "rtx-3060-12gb", 4096);
     const InferencePlan p = plan(cfg);
     CHECK(p.auto_gpu_layers == 49);
@@ -861,8 +867,8 @@ TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, th
     CHECK(p.experts_on_host[20]);
     CHECK_FALSE(p.experts_on_host[21]);
     const LlamaCppBuffers b = llamacpp_buffers(p, 4096, 1);
-    CHECK(b.gpus[0].model / 1048576.0 == Approx(10200.62).epsilon(1e-5));
-    CHECK((b.gpus[0].total()) / 1048576.0 == Approx(10885.37).epsilon(1e-5));
+    CHECK(b.gpus[0].model / 1048576.0 == Approx(10175.92).epsilon(1e-6));
+    CHECK((b.gpus[0].total()) / 1048576.0 == Approx(10860.67).epsilon(1e-6));
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096"
           "  # automatic num_batch 512: llama-server -b 512 -ub 512");
     CHECK(note_starts(cfg, "Ollama puts 48 of 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
@@ -934,4 +940,46 @@ TEST_CASE("Ollama on several GPUs loads a model that fits one on that GPU alone:
     Config small = cfg;
     small.gpu_id = "rtx-4060-8gb";
     CHECK_FALSE(plan(small).ollama_one_gpu);
+}
+
+TEST_CASE("-ngl 10 on DeepSeek-V3 Q4_K_M and -ngl 24 on Maverick: the GPU holds the real last layers, byte for byte") {
+    // llama-model.cpp load_tensors (before ggml-org/llama.cpp PR #18148, below): -ngl N puts the
+    // repeating layers n_layer - N .. n_layer - 1 on the GPU. DeepSeek-V3's layers 51-60 (the
+    // per-layer bytes of test_quant.cpp's counters test): use_more_bits(i, 61) holds for 51 and
+    // 53-60, so 9 x 7,452,930,518.03 + layer 52's 6,480,261,590.03 = 73,556,636,252.33 B (70,149.07
+    // MiB); the average layer, 403,207,364,608 / 61 x 10 = 66,099,568,296 B, is 7.46 GB less.
+    // Llama-4 Maverick -ngl 24: layers 24-47, 12 dense (even) and 12 MoE (odd). use_more_bits(i, 48):
+    // i >= 42 or i % 3 == 2. Dense 176,988,586.67 B (24, 28, 30, 34, 36, 40) or 199,967,146.67 B (26, 32,
+    // 38, 42, 44, 46); MoE 9,168,527,786.67 B (25, 27, 31, 33, 37, 39) or 10,564,813,226.67 B (29, 35,
+    // 41, 43, 45, 47): 6 x (176,988,586.67 + 199,967,146.67 + 9,168,527,786.67 + 10,564,813,226.67) =
+    // 120,661,780,480 B (115,072.04 MiB).
+    struct Split {
+        const char* preset;
+        int ngl;
+        double gpu_model;
+    };
+    for (const Split& s : {Split{"deepseek-v3", 10, 73556636252.33}, Split{"llama-4-maverick", 24, 120661780480.0}}) {
+        INFO(s.preset);
+        Config cfg = serving(s.preset, Engine::LlamaCpp, "q4_k_m", "h100-80gb", 4096);
+        cfg.inference.llamacpp.n_gpu_layers = s.ngl;
+        const InferencePlan p = plan(cfg);
+        const size_t first = static_cast<size_t>(p.model.layers - s.ngl);  // the first layer on the GPU
+        CHECK(p.layer_device[first - 1] == -1);
+        CHECK(p.layer_device[first] == 0);
+        CHECK(llamacpp_buffers(p, 4096, 1).gpus[0].model == Approx(s.gpu_model).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("--n-cpu-moe 10 on DeepSeek-V3 Q4_K_M keeps each layer's own routed experts in RAM, not the average") {
+    // Layers 0-2 are dense; the experts of MoE layers 3-9 go to system RAM. use_more_bits(i, 61): 3-6 and 9
+    // (ffn_down_exps Q6_K: 7,310,671,872 B), 7 and 8 (Q4_K: 6,341,787,648 B): 5 x 7,310,671,872 + 2 x
+    // 6,341,787,648 = 49,236,934,656 B, plus token_embd (Q4_K, 521,256,960 B) = 49,758,191,616 B of host
+    // model buffer. The average of the 58 MoE layers, 6,792,819,959.17 B x 7, was 1,687,194,942 B less.
+    Config cfg = serving("deepseek-v3", Engine::LlamaCpp, "q4_k_m", "h200-141gb", 4096);
+    cfg.inference.llamacpp.n_gpu_layers = 99;
+    cfg.inference.llamacpp.n_cpu_moe = 10;
+    const InferencePlan p = plan(cfg);
+    CHECK(llamacpp_buffers(p, 4096, 1).host.model == Approx(49758191616.0).epsilon(1e-12));
+    CHECK(p.weights.layer_routed[7] == 6341787648.0);
+    CHECK(p.weights.layer_routed[9] == 7310671872.0);
 }

@@ -306,3 +306,134 @@ TEST_CASE("every format on every preset: finite, lower-bit formats smaller") {
         CHECK(weight_bytes(rm.value, a).value.total < prev_bf16);
     }
 }
+
+// The tensor of `name` in m's GGUF list at file type `format` (its bytes), or -1.
+static double gguf_tensor(const ModelSpec& m, const char* format, const std::string& name) {
+    QuantOptions q;
+    q.format = format;
+    std::vector<TensorBytes> list;
+    REQUIRE(weight_bytes(m, q, 1, &list).ok);
+    for (const auto& t : list)
+        if (t.name() == name) return t.bytes;
+    return -1;
+}
+
+TEST_CASE("GGUF DeepSeek-V3: attn_k_b's 128-wide rows fall back (Q4_K -> Q5_0, Q6_K -> Q8_0); bartowski's one-attn_kv_b files match") {
+    // convert_hf_to_gguf writes MLA's kv_b as attn_k_b {128, 512, 128 heads} and attn_v_b {512, 128,
+    // 128 heads}: 128 x 512 x 128 = 8,388,608 weights each per layer, category OTHER in llama-quant.cpp,
+    // so the file type's default type, then tensor_type_fallback on the row length (ne[0]): attn_k_b's
+    // 128 is no multiple of 256. 61 layers: 511,705,088 weights of attn_k_b.
+    const ModelSpec m = preset("deepseek-v3");
+    CHECK(gguf_tensor(m, "q4_k_m", "blk.60.attn_k_b.weight") == 8388608.0 * 22 / 32);    // Q5_0: 5,767,168 B
+    CHECK(gguf_tensor(m, "q4_k_m", "blk.60.attn_v_b.weight") == 8388608.0 * 144 / 256);  // Q4_K: 4,718,592 B
+    CHECK(gguf_tensor(m, "q4_k_m", "blk.60.attn_kv_b.weight") == -1);                     // no unsplit tensor
+    // The fallback table of ggml-org/llama.cpp@007dbbf src/llama-quant.cpp tensor_type_fallback, on
+    // attn_k_b: Q6_K -> Q8_0 (34 B / 32), Q5_K -> Q5_1 (24 / 32), Q3_K and Q2_K -> Q4_0 (18 / 32), IQ4_XS
+    // and IQ2_XXS -> IQ4_NL (18 / 32); Q8_0 (a 32-block) keeps its type.
+    CHECK(gguf_tensor(m, "q6_k", "blk.0.attn_k_b.weight") == 8388608.0 * 34 / 32);
+    CHECK(gguf_tensor(m, "q5_k_m", "blk.0.attn_k_b.weight") == 8388608.0 * 24 / 32);
+    CHECK(gguf_tensor(m, "q3_k_m", "blk.0.attn_k_b.weight") == 8388608.0 * 18 / 32);
+    CHECK(gguf_tensor(m, "q2_k", "blk.0.attn_k_b.weight") == 8388608.0 * 18 / 32);
+    CHECK(gguf_tensor(m, "iq4_xs", "blk.0.attn_k_b.weight") == 8388608.0 * 18 / 32);
+    CHECK(gguf_tensor(m, "iq2_xxs", "blk.0.attn_k_b.weight") == 8388608.0 * 18 / 32);
+    CHECK(gguf_tensor(m, "q8_0", "blk.0.attn_k_b.weight") == 8388608.0 * 34 / 32);
+
+    // Q4_K_M: the 61 layers of the counters test below, 403,207,364,608 B, + token_embd Q4_K 129,280 x
+    // 7,168 x 144/256 = 521,256,960 B + output Q6_K 760,166,400 B = 404,488,787,968 B; attn_k_b at Q5_0 costs
+    // 511,705,088 x (5.5 - 4.5) / 8 = 63,963,136 B more than at Q4_K, Q6_K's at Q8_0 511,705,088 x
+    // (8.5 - 6.5625) / 8 = 123,928,576 B more. Files converted before the split (llama.cpp PR #12801,
+    // April 2025) hold one attn_kv_b with 512-wide rows, no fallback: bartowski's
+    // DeepSeek-V3-0324-GGUF (llama.cpp b4944) lists Q4_K_M 404.43 GB, Q6_K 550.80 GB, Q8_0 713.29 GB,
+    // each with a few MB of metadata over the tensor data here.
+    const auto q4 = weights(m, "q4_k_m"), q6 = weights(m, "q6_k"), q8 = weights(m, "q8_0");
+    CHECK(q4.total == Approx(404488787968.0).epsilon(1e-12));
+    CHECK((q4.total - 63963136.0) / 1e9 == Approx(404.43).margin(0.01));
+    CHECK((q6.total - 123928576.0) / 1e9 == Approx(550.80).margin(0.01));
+    CHECK(q8.total / 1e9 == Approx(713.29).margin(0.01));
+    CHECK(q4.mix == "F32 0%, Q5_0 0%, Q4_K 85%, Q6_K 15%");
+}
+
+TEST_CASE("GGUF IQ3_XXS: attn_q and attn_k in IQ2_S, as llama-quant.cpp@007dbbf's ATTENTION_Q / _K rules give them") {
+    // ggml-org/llama.cpp@007dbbf src/llama-quant.cpp: "else if (ftype == LLAMA_FTYPE_MOSTLY_IQ3_XXS)
+    // new_type = GGML_TYPE_IQ2_S" for attn_k and attn_q (IQ2_S: 82 B per 256). Llama-3.1-8B: attn_q
+    // 4,096 x 4,096 x 82/256 = 5,373,952 B, attn_k 1,024 x 4,096 x 82/256 = 1,343,488 B; attn_output
+    // is IQ3_S (its IQ3_XXS rule: 110 B per 256), 4,096 x 4,096 x 110/256 = 7,208,960 B.
+    const ModelSpec m = preset("llama-3.1-8b");
+    CHECK(gguf_tensor(m, "iq3_xxs", "blk.0.attn_q.weight") == 4096.0 * 4096 * 82 / 256);
+    CHECK(gguf_tensor(m, "iq3_xxs", "blk.0.attn_k.weight") == 1024.0 * 4096 * 82 / 256);
+    CHECK(gguf_tensor(m, "iq3_xxs", "blk.0.attn_output.weight") == 4096.0 * 4096 * 110 / 256);
+}
+
+TEST_CASE("GGUF: a row length with no fallback type is refused as llama-quantize refuses it") {
+    // Q8_0's block is 32: a 4,100-wide model's token_embd rows (4,100 = 128 x 32 + 4) fit no Q8_0
+    // block, and tensor_type_fallback has no entry for Q8_0 ("no tensor type fallback is defined
+    // for type q8_0"): llama-quantize stops, so the estimate does too, naming the field.
+    ModelSpec m = preset("llama-3.1-8b");
+    m.hidden = 4100;
+    QuantOptions q;
+    q.format = "q8_0";
+    auto r = weight_bytes(m, q);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.weights");
+    CHECK(r.error.message ==
+          "inference.weights: llama-quantize cannot write Q8_0 for token_embd.weight: its rows of 4100 values are not a multiple of "
+          "Q8_0's block of 32 and Q8_0 has no fallback type (llama-quant.cpp tensor_type_fallback)");
+    // Q4_K_M too: its output tensor's rows are no multiple of 256, so the output rule picks Q8_0
+    // (llama_tensor_get_type_impl: "nx % qk_k != 0" -> Q8_0), which has no fallback.
+    q.format = "q4_k_m";
+    r = weight_bytes(m, q);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.message.find("cannot write Q4_K_M for output.weight") != std::string::npos);
+    // A fallback whose 32-block does not divide the row either gives F16: an FFN 14,340 wide (448 x 32
+    // + 4) leaves ffn_down's rows without blocks; Q4_K_M's layer 1 (not use_more_bits: Q4_K) -> Q5_0
+    // -> F16, 4,096 x 14,340 x 2 B; layer 0's Q6_K -> Q8_0 -> F16 the same.
+    ModelSpec wide = preset("llama-3.1-8b");
+    wide.ffn = 14340;
+    CHECK(gguf_tensor(wide, "q4_k_m", "blk.1.ffn_down.weight") == 4096.0 * 14340 * 2);
+    CHECK(gguf_tensor(wide, "q4_k_m", "blk.0.ffn_down.weight") == 4096.0 * 14340 * 2);
+    CHECK(gguf_tensor(wide, "q4_k_m", "blk.1.ffn_up.weight") == 14340.0 * 4096 * 144 / 256);  // rows of 4,096: Q4_K
+}
+
+TEST_CASE("GGUF layer counters with MoE: ffn_down, ffn_down_exps and ffn_down_shexp of layer i all read i of n") {
+    // llama-quant.cpp@007dbbf: for n_expert > 1 layer_info parses the layer from "blk.%d." and
+    // n_ffn_down = n_layer_all, so DeepSeek-V3's dense ffn_down (layers 0-2), ffn_down_exps and
+    // ffn_down_shexp take Q6_K under Q4_K_M where use_more_bits(i, 61) holds: i < 7, i >= 53, or
+    // (i - 7) % 3 == 2. Per layer (bytes; Q4_K 144/256, Q6_K 210/256, Q5_0 22/32, F32 4):
+    //   attention: q_a 1,536 x 7,168 + q_b 24,576 x 1,536 + kv_a 576 x 7,168 + attn_output 7,168 x 16,384,
+    //     170,328,064 weights x 144/256 = 95,809,536; attn_k_b 5,767,168; attn_v_b 4,718,592;
+    //   1-D: (61 x (2 x 7,168 + 1,536 + 512) + 7,168) x 4 / 61 = 66,006.03;
+    //   dense (0-2): gate, up 18,432 x 7,168 x 144/256 = 74,317,824 each, down Q6_K 108,380,160 (all < 7);
+    //     layer 0 = 95,809,536 + 5,767,168 + 4,718,592 + 2 x 74,317,824 + 108,380,160 + 66,006.03 = 363,377,110.03;
+    //   MoE: router 256 x 7,168 x 4 = 7,340,032; routed gate, up 256 x 2,048 x 7,168 x 144/256 =
+    //     2,113,929,216 each, down Q6_K 3,082,813,440 or Q4_K 2,113,929,216: 7,310,671,872 or 6,341,787,648;
+    //     shared gate, up 8,257,536 each, down Q6_K 12,042,240 or Q4_K 8,257,536.
+    //   layer 51 ((51 - 7) % 3 == 2): 7,452,930,518.03; layer 52: 6,480,261,590.03.
+    // Llama-4 Maverick (48 layers, MoE on the odd ones): use_more_bits(i, 48) is i < 6, i >= 42 or
+    // i % 3 == 2, the same for attn_v (i_attention_wv, one per layer), the dense layers' ffn_down and
+    // the MoE layers' ffn_down_exps / _shexp. Attention 5,120 x 5,120 x 2 + 1,024 x 5,120 x 2 (attn_v
+    // Q6_K 4,300,800 B or Q4_K 2,949,120 B); 1-D (48 x 2 + 1) x 5,120 x 4 / 48 = 41,386.67 B.
+    //   layer 24 (dense, 24 % 3 == 0): 2 x 14,745,600 + 2,949,120 + 2,949,120 + 2 x 47,185,920 + 47,185,920 + 41,386.67 = 176,988,586.67;
+    //   layer 26 (dense, 26 % 3 == 2): attn_v 4,300,800, down Q6_K 68,812,800: 199,967,146.67;
+    //   layer 25 (MoE, 25 % 3 == 1): router 2,621,440, routed 3 x 3,019,898,880, shared 3 x 23,592,960: 9,168,527,786.67;
+    //   layer 47 (MoE, >= 42): attn_v and both downs Q6_K: 10,564,813,226.67.
+    // One row per layer checked: the preset, the layer, its bytes and its routed experts' bytes.
+    struct Layer {
+        const char* preset;
+        int layer;
+        double bytes, routed;
+    };
+    const Layer rows[] = {{"deepseek-v3", 0, 363377110.0328, 0},
+                          {"deepseek-v3", 3, 7452930518.0328, 7310671872.0},
+                          {"deepseek-v3", 51, 7452930518.0328, 7310671872.0},
+                          {"deepseek-v3", 52, 6480261590.0328, 6341787648.0},
+                          {"llama-4-maverick", 24, 176988586.6667, 0},
+                          {"llama-4-maverick", 26, 199967146.6667, 0},
+                          {"llama-4-maverick", 25, 9168527786.6667, 3 * 3019898880.0},
+                          {"llama-4-maverick", 47, 10564813226.6667, 2 * 3019898880.0 + 128 * 5120.0 * 8192 * 210 / 256}};
+    for (const Layer& r : rows) {
+        INFO(r.preset << " layer " << r.layer);
+        const auto w = weights(preset(r.preset), "q4_k_m");
+        CHECK(w.layer_bytes[static_cast<size_t>(r.layer)] == Approx(r.bytes).epsilon(1e-12));
+        CHECK(w.layer_routed[static_cast<size_t>(r.layer)] == r.routed);
+    }
+}

@@ -563,7 +563,7 @@ TEST_CASE("the page's verdict with system RAM of no stated size: the GPU part's,
     bool row = false;
     for (const auto& [label, value] : result_rows(a.inputs, a.results, false))
         row = row || (label == "On NVIDIA GeForce RTX 4090 24GB" &&
-                      value == "GPU part fits within the budget; needs 537.19 GB of system RAM, not checked (SYSTEM RAM) (68.4% of its memory)");
+                      value == "GPU part fits within the budget; needs 537.19 GB of system RAM, not checked (SYSTEM RAM) (68.9% of its memory)");
     CHECK(row);
     // The RAM given: the plain verdict.
     a.inputs.inference.host.ram_bytes = 1024.0 * 1073741824;

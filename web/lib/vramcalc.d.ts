@@ -575,6 +575,8 @@ export interface InferenceWeightsFileConfig {
     parts?: { embedding: number; output: number; attention: number; mlp: number; experts: number; experts_routed: number; router: number; other: number };
     /** bytes of each layer, one entry per model.layers */
     layer_bytes?: number[];
+    /** routed-expert bytes of each layer (0 in a dense one), one entry per model.layers; empty: the derived ones scaled */
+    layer_routed_bytes?: number[];
     /** tensor types and their share (default none) */
     mix?: string;
 }
@@ -1072,6 +1074,7 @@ export interface WeightsFile {
     params?: number;
     parts?: { embedding: number; output: number; attention: number; mlp: number; experts: number; experts_routed: number; router: number; other: number };
     layer_bytes?: number[];
+    layer_routed_bytes?: number[];
     mix?: string;
 }
 
