@@ -345,12 +345,12 @@ test('system RAM of no stated size: the verdict line says the GPU part fits and 
     await w.widget('headline');
     assert.match(await w.hook('a11yText'),
         /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.9% of its memory\)/);
-    // The WHAT FITS answers follow the same rule: the longest context, 27,136 tokens, is the GPU
-    // part's, and its layout needs 760,166,400 + 536,409,538,560 + (27,136 + 7,168) x 512 x 4 + 129,280 x 4 B
+    // The WHAT FITS answers follow the same rule: the longest context, 25,600 tokens, is the GPU
+    // part's, and its layout needs 760,166,400 + 536,409,538,560 + (25,600 + 7,168) x 512 x 4 + 129,280 x 4 B
     // of RAM there, said under the value (drawn) and in the summary; `vramcalc solve`'s figure.
     const ctx = JSON.parse(execFileSync(cliBin, ['solve', 'max_context', ...flags, '--format', 'json'], { encoding: 'utf8' }));
-    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [27136, ctx.needs_ram_bytes]);
-    assert.equal(Math.round(ctx.needs_ram_bytes), 760166400 + 536409538560 + (27136 + 7168) * 512 * 4 + 129280 * 4);
+    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [25600, ctx.needs_ram_bytes]);
+    assert.equal(Math.round(ctx.needs_ram_bytes), 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4);
     assert.ok((await w.hook('widgets'))['answer/max_context'], 'no widget answer/max_context');
     assert.match(await w.hook('a11yText'),
         /Longest context at the concurrency\s*[^\n]*\(the GPU part alone; needs 537\.24 GB of system RAM, not checked \(SYSTEM RAM\)\)/);

@@ -515,16 +515,16 @@ test('no --ram-gib under the Ollama profile: Llama-3.1-70B Q4_K_M at 32,768 toke
 test('solve without --ram-gib: each answer is the GPU part\'s and says so, with the RAM its layout needs (DeepSeek-V3 Q6_K on an RTX 4090)', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'deepseek-v3', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
     '--weights', 'q6_k', '-c', '4096'];
-  // max_context: 27,136 tokens on the GPU part; the RAM there token_embd 760,166,400 B + the experts
-  // 536,409,538,560 B + the CPU compute buffer (27,136 + 7,168) x 512 x 4 B + the logits 129,280 x 4 B.
-  const ram = 760166400 + 536409538560 + (27136 + 7168) * 512 * 4 + 129280 * 4;
+  // max_context: 25,600 tokens on the GPU part; the RAM there token_embd 760,166,400 B + the experts
+  // 536,409,538,560 B + the CPU compute buffer (25,600 + 7,168) x 512 x 4 B + the logits 129,280 x 4 B.
+  const ram = 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4;
   const ctx = json(['solve', 'max_context', ...args]);
-  assert.equal(ctx.value, 27136);
+  assert.equal(ctx.value, 25600);
   assert.equal(Math.round(ctx.needs_ram_bytes), ram);
   assert.match(ctx.explanation, /; bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked \(give inference\.host\.ram_gib, --ram-gib\)$/);
   const t = run(['solve', 'max_context', ...args]);
   assert.equal(t.code, 0, t.err);
-  assert.match(t.out, /^Longest context at the concurrency: 27136 tokens \(the GPU part alone\)\n/);
+  assert.match(t.out, /^Longest context at the concurrency: 25600 tokens \(the GPU part alone\)\n/);
   // min_gpus counts as the GPU table does: 61 cards hold it without RAM nobody checked.
   const gpus = json(['solve', 'min_gpus', ...args]);
   assert.equal(gpus.value, 61);
@@ -536,7 +536,7 @@ test('solve without --ram-gib: each answer is the GPU part\'s and says so, with 
   assert.match(fmt.explanation, /the GPU part of 5 formats fits with system RAM nobody checked \(the best, GGUF Q6_K, needs 537\.19 GB/);
   // With --ram-gib 1024 the RAM is checked: the same context, no field, the 5 formats.
   const checked = json(['solve', 'max_context', ...args, '--ram-gib', '1024']);
-  assert.deepEqual([checked.value, checked.needs_ram_bytes], [27136, undefined]);
+  assert.deepEqual([checked.value, checked.needs_ram_bytes], [25600, undefined]);
   assert.equal(json(['solve', 'best_format', ...args, '--ram-gib', '1024']).items.length, 5);
 });
 
