@@ -343,8 +343,10 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
         if (f.needs_ram_bytes > 0) w.member("gpu_within_target", f.gpu_within_target);
         w.member("gpus_needed", f.gpus_needed);
         // A Mac that does not hold it (one machine: core/estimate.hpp apply_one_machine_rule).
-        if (f.mac && f.gpus_needed == 0) w.member("mac_needed_bytes", f.mac_needed_bytes);
+        if (f.mac && f.gpus_needed == 0 && !f.no_backend) w.member("mac_needed_bytes", f.mac_needed_bytes);
         if (f.needs_ram_bytes > 0) w.member("needs_ram_bytes", f.needs_ram_bytes);
+        // The config's engine has no backend for this GPU (vLLM on a Mac): why the row holds nothing.
+        if (f.no_backend) w.member("no_backend", true);
         w.member("utilization", f.utilization);
         w.member("within_target", f.within_target);
         w.end_object();

@@ -42,7 +42,9 @@ json reference_tree(const Estimate& e) {
     for (const auto& f : e.fits) {
         fits.push_back({{"gpu", f.gpu_id}, {"gpus_needed", f.gpus_needed}, {"utilization", f.utilization}, {"fits", f.fits}, {"within_target", f.within_target}});
         // A Mac row that needs none names the Mac that would hold it (core apply_one_machine_rule).
-        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0) fits.back()["mac_needed_bytes"] = f.mac_needed_bytes;
+        // Unless the engine has no backend there (vLLM on a Mac), which the row says instead.
+        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0 && !f.no_backend) fits.back()["mac_needed_bytes"] = f.mac_needed_bytes;
+        if (f.no_backend) fits.back()["no_backend"] = true;
         // llama.cpp with weights in system RAM of no stated size: the RAM and the GPU part's verdict.
         if (f.needs_ram_bytes > 0) fits.back()["needs_ram_bytes"] = f.needs_ram_bytes, fits.back()["gpu_within_target"] = f.gpu_within_target;
     }
