@@ -100,7 +100,7 @@ void apply_one_machine_rule(Estimate& e, const Config& cfg) {
     for (size_t i = 0; i < e.fits.size(); ++i) {
         GpuFit& f = e.fits[i];
         const GpuSpec* g = macs[i];
-        if (!g || f.gpus_needed > 0) continue;
+        if (!g || f.gpus_needed > 0 || f.no_backend) continue;  // no backend: no Mac of any size runs it
         f.mac_needed_bytes = 0;
         // The Mac that would hold it: the smallest catalog Mac (never the custom one) whose row needs 1.
         for (size_t j = 0; j < e.fits.size(); ++j)
@@ -126,7 +126,7 @@ std::string gpu_count_rule(const Config& cfg) {
     if (cfg.inference.engine == Engine::Vllm)
         return "needed: the fewest of each type (tensor parallelism 1, 2, 4, ...) at which vLLM's KV pool, within its gpu_memory_utilization " +
                num(cfg.inference.vllm.gpu_memory_utilization) + ", holds the sequences (vLLM's own budget, not the target)" + whole +
-               " (a Mac holds none: vLLM has no Metal backend)";
+               " (a Mac holds none: " + kVllmNoMetal + ")";
     return "needed: the fewest of each type (the layers split over them) at which each GPU is " + target +
            (cfg.inference.engine == Engine::LlamaCpp ? " (a Mac: of its GPU working-set limit, and its RAM)" : "") + whole;
 }

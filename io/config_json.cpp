@@ -298,8 +298,69 @@ std::vector<const T*> by_key(const std::vector<T>& items) {
 
 }  // namespace
 
-// Every object's members in sorted order: the bytes nlohmann writes for the same document.
-void write_estimate(JsonWriter& w, const Estimate& e) {
+namespace {
+
+// The GPU table's optional members, each written when its test holds (both layouts below).
+bool has_needs_ram(const GpuFit& f) { return f.needs_ram_bytes > 0; }  // and gpu_within_target
+// A Mac that does not hold it (one machine: core/estimate.hpp apply_one_machine_rule); not where the
+// engine has no backend (vLLM on a Mac), whose row says that instead (no_backend).
+bool has_mac_needed(const GpuFit& f) { return f.mac && f.gpus_needed == 0 && !f.no_backend; }
+
+// The GPU table as the CLI prints it: an object per GPU.
+void write_fit_rows(JsonWriter& w, const std::vector<GpuFit>& fits) {
+    w.begin_array();
+    for (const auto& f : fits) {
+        w.begin_object();
+        w.member("fits", f.fits);
+        w.member("gpu", f.gpu_id);
+        // llama.cpp keeping weights or KV in system RAM of no stated size (core/result.hpp).
+        if (has_needs_ram(f)) w.member("gpu_within_target", f.gpu_within_target);
+        w.member("gpus_needed", f.gpus_needed);
+        if (has_mac_needed(f)) w.member("mac_needed_bytes", f.mac_needed_bytes);
+        if (has_needs_ram(f)) w.member("needs_ram_bytes", f.needs_ram_bytes);
+        // The config's engine has no backend for this GPU (vLLM on a Mac): why the row holds nothing.
+        if (f.no_backend) w.member("no_backend", true);
+        w.member("utilization", f.utilization);
+        w.member("within_target", f.within_target);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+// One member of every row as an array (estimate_json_columns); `has` false: null for that row.
+template <size_t N, class Value>
+void fit_column(JsonWriter& w, const char (&name)[N], const std::vector<GpuFit>& fits, bool (*has)(const GpuFit&), Value value) {
+    w.key(name);
+    w.begin_array();
+    for (const auto& f : fits) {
+        if (has && !has(f)) w.null();
+        else w.value(value(f));
+    }
+    w.end_array();
+}
+
+bool has_no_backend(const GpuFit& f) { return f.no_backend != nullptr; }
+
+// The GPU table as columns (estimate_json_columns), the members in the rows' order.
+void write_fit_columns(JsonWriter& w, const std::vector<GpuFit>& fits) {
+    bool ram = false, mac = false, backend = false;
+    for (const auto& f : fits) ram |= has_needs_ram(f), mac |= has_mac_needed(f), backend |= has_no_backend(f);
+    w.begin_object();
+    fit_column(w, "fits", fits, nullptr, [](const GpuFit& f) { return f.fits; });
+    fit_column(w, "gpu", fits, nullptr, [](const GpuFit& f) { return std::string_view(f.gpu_id); });
+    if (ram) fit_column(w, "gpu_within_target", fits, has_needs_ram, [](const GpuFit& f) { return f.gpu_within_target; });
+    fit_column(w, "gpus_needed", fits, nullptr, [](const GpuFit& f) { return f.gpus_needed; });
+    if (mac) fit_column(w, "mac_needed_bytes", fits, has_mac_needed, [](const GpuFit& f) { return f.mac_needed_bytes; });
+    if (ram) fit_column(w, "needs_ram_bytes", fits, has_needs_ram, [](const GpuFit& f) { return f.needs_ram_bytes; });
+    if (backend) fit_column(w, "no_backend", fits, has_no_backend, [](const GpuFit&) { return true; });
+    fit_column(w, "utilization", fits, nullptr, [](const GpuFit& f) { return f.utilization; });
+    fit_column(w, "within_target", fits, nullptr, [](const GpuFit& f) { return f.within_target; });
+    w.end_object();
+}
+
+// Every object's members in sorted order: the bytes nlohmann writes for the same document; the GPU
+// table by `write_fits` (rows, or the JS library's columns).
+void write_estimate_with(JsonWriter& w, const Estimate& e, void (*write_fits)(JsonWriter&, const std::vector<GpuFit>&)) {
     w.begin_object();
     w.key("breakdown");
     w.begin_object();
@@ -334,22 +395,7 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
         w.end_array();
     }
     w.key("fits");
-    w.begin_array();
-    for (const auto& f : e.fits) {
-        w.begin_object();
-        w.member("fits", f.fits);
-        w.member("gpu", f.gpu_id);
-        // llama.cpp keeping weights or KV in system RAM of no stated size (core/result.hpp).
-        if (f.needs_ram_bytes > 0) w.member("gpu_within_target", f.gpu_within_target);
-        w.member("gpus_needed", f.gpus_needed);
-        // A Mac that does not hold it (one machine: core/estimate.hpp apply_one_machine_rule).
-        if (f.mac && f.gpus_needed == 0) w.member("mac_needed_bytes", f.mac_needed_bytes);
-        if (f.needs_ram_bytes > 0) w.member("needs_ram_bytes", f.needs_ram_bytes);
-        w.member("utilization", f.utilization);
-        w.member("within_target", f.within_target);
-        w.end_object();
-    }
-    w.end_array();
+    write_fits(w, e.fits);
     if (!e.launch_command.empty()) w.member("launch_command", e.launch_command);
     w.member("method", e.method);
     w.key("metrics");
@@ -373,6 +419,10 @@ void write_estimate(JsonWriter& w, const Estimate& e) {
     w.member("total_bytes", e.total_bytes);
     w.end_object();
 }
+
+}  // namespace
+
+void write_estimate(JsonWriter& w, const Estimate& e) { write_estimate_with(w, e, write_fit_rows); }
 
 std::string estimate_text(const Estimate& e, int indent) {
     JsonWriter w(indent);
@@ -418,12 +468,21 @@ json error_to_json(const Error& err) {
     return {{"ok", false}, {"error", {{"field", err.field}, {"message", err.message}}}};
 }
 
-std::string estimate_json(const std::string& config_text) {
+namespace {
+
+std::string estimate_json_with(const std::string& config_text, void (*write_fits)(JsonWriter&, const std::vector<GpuFit>&)) {
     auto cfg = parse_config(config_text);
     if (!cfg.ok) return dump(error_to_json(cfg.error));
     auto est = estimate_document(cfg.value);
     if (!est.ok) return dump(error_to_json(est.error));
-    return estimate_text(est.value);
+    JsonWriter w;
+    write_estimate_with(w, est.value, write_fits);
+    return w.take();
 }
+
+}  // namespace
+
+std::string estimate_json(const std::string& config_text) { return estimate_json_with(config_text, write_fit_rows); }
+std::string estimate_json_columns(const std::string& config_text) { return estimate_json_with(config_text, write_fit_columns); }
 
 }  // namespace vc::io

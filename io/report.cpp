@@ -93,7 +93,9 @@ std::string format_table(const Estimate& e, const std::string& count_rule, const
                 verdict = ram;
             }
             // A Mac is one machine (core/estimate.hpp apply_one_machine_rule): the Mac that would hold it.
-            if (f.mac && f.gpus_needed == 0) {
+            if (f.no_backend) {
+                verdict += std::string("; ") + f.no_backend;  // vLLM on a Mac: not a matter of size
+            } else if (f.mac && f.gpus_needed == 0) {
                 char mac[96];
                 if (f.mac_needed_bytes > 0) std::snprintf(mac, sizeof mac, "; one Mac: needs a Mac with >= %.0f GiB (%.0f GB)", bytes_to_gib(f.mac_needed_bytes),
                                   bytes_to_gb(f.mac_needed_bytes));

@@ -697,7 +697,16 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TextUnformatted(pct.c_str());
 
         ImGui::TableSetColumnIndex(2);
-        if (f.mac && f.gpus_needed == 0 && (row.from_method || row.from_solver)) {
+        if (f.no_backend) {
+            // vLLM on a Mac: no Mac of any size runs it (core/serve/inference.cpp vllm_no_metal).
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+            ImGui::TextUnformatted("no Metal");
+            ImGui::PopStyleColor();
+            reg(a, "fit/" + f.gpu_id + "/mac");
+            tooltip((std::string(f.no_backend) + ": on macOS it runs on the CPU (the vllm-metal plugin is not modelled), so " + name +
+                     " holds nothing under it; llama.cpp (Metal) or hf (MPS) run there.")
+                        .c_str());
+        } else if (f.mac && f.gpus_needed == 0 && (row.from_method || row.from_solver)) {
             // A Mac is one machine, never a count of them: the row says which Mac would hold it.
             const std::string mac = f.mac_needed_bytes > 0 ? "Mac >= " + format_size(f.mac_needed_bytes, gib) : std::string("no Mac");
             ImGui::PushStyleColor(ImGuiCol_Text, palette().error);

@@ -109,18 +109,16 @@ function vramcalcImportBytes(data) {
 }
 
 function vramcalcApi(engine) {
-    // estimateBytes: the result's UTF-8 as a view of the wasm memory (web/engine_bindings.cpp), decoded
-    // before the next call; without TextDecoder (a bare script context), estimate's text.
-    const decoder = typeof TextDecoder === 'function' && typeof engine.estimateBytes === 'function' ? new TextDecoder() : null;
-    // Every call: strings in, a JSON document out (text, or its bytes); a trap in the engine becomes a value.
+    // Every call: strings in, a JSON document out (its text, or the document read already: the JS
+    // library's engine.estimateResult, web/lib/entry.js); a trap in the engine becomes a value.
     function call(fn) {
-        let text;
+        let out;
         try {
-            text = fn();
+            out = fn();
         } catch (e) {
             return vramcalcFailure('', 'internal error in the vramcalc engine: ' + (e && e.message ? e.message : String(e)));
         }
-        return JSON.parse(typeof text === 'string' ? text : decoder.decode(text));
+        return typeof out === 'string' ? JSON.parse(out) : out;
     }
     // A function this build does not export (the page leaves some out, web/engine_bindings.cpp).
     function missing(name) {
@@ -159,8 +157,7 @@ function vramcalcApi(engine) {
         version: engine.version(),
         schemaVersion: engine.schemaVersion(),
         estimate: function (config) {
-            return withConfig(config, decoder ? function (text) { return engine.estimateBytes(text); }
-                : function (text) { return engine.estimate(text); });
+            return withConfig(config, engine.estimateResult || function (text) { return engine.estimate(text); });
         },
         solve: function (config, question) {
             if (typeof question !== 'string') {

@@ -5,7 +5,9 @@
 // a JSON document built by io/, errors included, so nothing can throw across the boundary
 // (exceptions are off in the WebAssembly build).
 //   estimate(configText)           -> io::estimate_json: the result `vramcalc --format json` prints
-//   estimateBytes(configText)      -> the same as UTF-8 bytes (a Uint8Array view of the wasm memory, below)
+//   estimateBytes(configText)      -> the same as UTF-8 bytes (a Uint8Array view of the wasm memory, below),
+//                                     its GPU table as columns (io::estimate_json_columns; web/lib/entry.js
+//                                     makes the rows again)
 //   solve(configText, question)    -> io::solve_json: what `vramcalc solve Q --format json` prints
 //   resolveConfig(configText)      -> the config with every field (`vramcalc --print-config`)
 //   presets() gpus()               -> the catalogs (io/api_json.hpp)
@@ -131,12 +133,13 @@ std::string version() { return VRAMCALC_VERSION; }
 
 #ifndef VRAMCALC_PAGE_BUILD
 // The result's JSON text handed to JS as a view of the wasm memory, valid until the next call:
-// web/api.js decodes it with TextDecoder at once (where there is one; else it calls estimate).
-// Embind's std::string return reads the text in JS a byte at a time before decoding it (issue 15:
-// the JS library's estimate() per call).
+// web/lib/entry.js decodes it with TextDecoder at once (where there is one; else web/api.js calls
+// estimate) and makes the GPU table's rows from its columns (io::estimate_json_columns). Embind's
+// std::string return reads the text in JS a byte at a time before decoding it (issue 15: the JS
+// library's estimate() per call).
 emscripten::val estimate_bytes(const std::string& config_text) {
     static std::string text;
-    text = vc::io::estimate_json(config_text);
+    text = vc::io::estimate_json_columns(config_text);
     return emscripten::val(emscripten::typed_memory_view(text.size(), reinterpret_cast<const unsigned char*>(text.data())));
 }
 #endif

@@ -126,6 +126,9 @@ bool gated(const ModelSpec& m) { return m.mlp != MlpKind::Gelu; }
 
 }  // namespace
 
+// vllm_no_metal below: vLLM's docs, cpu.apple.inc.md.
+const char* const kVllmNoMetal = "vLLM has no Metal backend";
+
 // [SECTION] plan ----------------------------------------------------------------------------------
 namespace {
 
@@ -1407,9 +1410,6 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
                               "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");
     }
-    if (p.engine == Engine::Vllm)
-        e.notes.push_back("Macs: vLLM has no Metal backend (on macOS it runs on the CPU; the vllm-metal plugin is not modelled), so the "
-                          "GPU table's Mac rows hold nothing; llama.cpp (Metal) or hf (MPS) run there.");
     if (p.kv.replicated && p.engine == Engine::Vllm)
         e.notes.push_back(p.kv.mla ? "MLA: every GPU keeps the whole latent KV cache (it is not split by head)."
                                    : "Fewer KV heads than GPUs: each GPU keeps a copy of one KV head.");
@@ -1442,7 +1442,10 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     for (const GpuSpec* g : gpus) {
         GpuFit f;
         f.gpu_id = g->id.empty() ? "custom" : g->id;
-        if (p.engine == Engine::Vllm && vllm_no_metal(*g)) {  // no Metal backend: the row holds nothing
+        // No Metal backend: the row holds nothing, and says why (its table row, the JSON's
+        // no_backend; no note in every vLLM result: issue 15, the JS library's time per call).
+        if (p.engine == Engine::Vllm && vllm_no_metal(*g)) {
+            f.no_backend = kVllmNoMetal;
             e.fits.push_back(std::move(f));
             continue;
         }

@@ -216,6 +216,9 @@ bool vllm_custom_all_reduce_on(VllmCustomAllReduce mode, int tp, const GpuSpec* 
 const char* vllm_custom_all_reduce_off(VllmCustomAllReduce mode, int tp, const GpuSpec* gpu, bool p2p);
 // Whether the TP GPUs of `gpu` (nullptr: none chosen) have peer-to-peer access under `mode`.
 bool vllm_gpu_p2p(GpuP2p mode, const GpuSpec* gpu);
+// Why a Mac's row of a vLLM estimate holds nothing (GpuFit::no_backend; vLLM on a Mac is refused,
+// core/serve/inference.cpp vllm_no_metal): "vLLM has no Metal backend".
+extern const char* const kVllmNoMetal;
 
 enum class SplitMode { Layer, Row, None };  // --split-mode
 

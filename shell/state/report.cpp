@@ -203,6 +203,7 @@ std::string budget_text(const Config& cfg, double target, bool gib) {
 }
 
 std::string mac_text(const GpuFit& f, bool gib) {
+    if (f.no_backend) return std::string("; ") + f.no_backend;  // vLLM on a Mac: not a matter of size
     if (!f.mac || f.gpus_needed > 0) return std::string();
     return f.mac_needed_bytes > 0 ? "; one Mac: needs a Mac with >= " + format_size(f.mac_needed_bytes, gib) : std::string("; one Mac: no Mac in the catalog holds it");
 }

@@ -270,6 +270,18 @@ test('vLLM on a Mac on the page: the engine row shows why (no Metal backend); ll
     const [q, x] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-8b&gpu=apple-m4-max-128gb&inference.engine=llama.cpp');
     assert.equal((await x.state()).error, null);
     await q.close();
+    // vLLM on an H100: the GPU table's Mac rows say why they hold nothing (no_backend, the CLI's
+    // rows), and their GPUs cell ("no Metal", the reason in its tooltip) is the Mac cell's widget.
+    const [r, y] = await open('v=2&method=detailed&task=inference&model.preset=llama-3.1-8b&gpu=h100-80gb&inference.engine=vllm');
+    const h = await y.state();
+    const fromCli = JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b',
+        '--gpu', 'h100-80gb', '--engine', 'vllm', '--format', 'json'], { encoding: 'utf8' }));
+    assert.deepEqual(h.result.fits, fromCli.fits);
+    assert.equal(h.result.fits.find((f) => f.gpu === 'apple-m4-max-128gb').no_backend, true);
+    assert.ok(h.result.notes.every((n) => !/Mac/.test(n)));
+    await y.inView('fit/apple-m4-max-128gb');
+    await y.widget('fit/apple-m4-max-128gb/mac');
+    await r.close();
     assert.deepEqual(consoleErrors, []);
 });
 

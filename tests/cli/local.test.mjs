@@ -198,13 +198,19 @@ test('vLLM on a Mac is refused naming the engine and the machine; llama.cpp runs
   assert.equal(r.code, 1);
   assert.match(r.err, /^vramcalc: inference\.engine "vllm" has no Metal backend for the Apple M4 Max 128GB: vLLM on macOS runs on the CPU/);
   assert.equal(run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'llama.cpp', '--gpu', 'apple-m4-max-128gb']).code, 0);
-  // On an H100 the table's Mac rows hold nothing, and its rule says why.
+  // On an H100 the table's Mac rows hold nothing, and each row and the rule say why: the engine, not
+  // a size (no "no Mac in the catalog holds it", no mac_needed_bytes), and no note in every result.
   const h = json(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'vllm', '--gpu', 'h100-80gb']);
   const macs = h.fits.filter((f) => f.gpu.startsWith('apple-'));
   assert.ok(macs.length > 10);
-  assert.ok(macs.every((f) => !f.fits && f.gpus_needed === 0));
-  assert.match(run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'vllm', '--gpu', 'h100-80gb']).out,
-    /a Mac holds none: vLLM has no Metal backend/);
+  for (const f of macs)
+    assert.deepEqual(f, { fits: false, gpu: f.gpu, gpus_needed: 0, no_backend: true, utilization: 0, within_target: false });
+  assert.ok(h.fits.filter((f) => !f.gpu.startsWith('apple-')).every((f) => !('no_backend' in f)));
+  assert.ok(h.notes.every((n) => !/Mac/.test(n)), JSON.stringify(h.notes));
+  const text = run(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-8b', '--engine', 'vllm', '--gpu', 'h100-80gb']).out;
+  assert.match(text, /a Mac holds none: vLLM has no Metal backend/);
+  assert.match(text, /\n  Apple M1 16GB +- needed +0\.0% of one +does not fit; vLLM has no Metal backend\n/);
+  assert.doesNotMatch(text, /no Mac in the catalog holds it|Note: Macs/);
 });
 
 test('llama-server without -ngl: its default --fit puts 42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at -c 8192; --fit off, --fit-target', () => {

@@ -66,6 +66,31 @@ test('cases.jsonl: the library returns exactly what the native CLI prints', () =
     }
 });
 
+test('the golden corpus: estimate() is the CLI\'s document member for member, in its order (the GPU table travels as columns)', () => {
+    // web/engine_bindings.cpp estimateBytes writes the GPU table as columns and web/lib/entry.js
+    // makes the rows again (issue 15): every one of the 2,238 configs of tests/golden/configs.jsonl
+    // (each engine, method, task; Macs with mac_needed_bytes, vLLM's Mac rows with no_backend,
+    // llama.cpp's needs_ram_bytes rows) must give what `vramcalc batch` prints, members in its order.
+    const path = join(root, 'tests/golden/configs.jsonl');
+    const configs = readFileSync(path, 'utf8').trim().split('\n');
+    const r = spawnSync(cliBin, ['batch', path], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines.length, configs.length);
+    const seen = { mac_needed_bytes: 0, no_backend: 0, needs_ram_bytes: 0, gpu_within_target: 0, rows: 0 };
+    for (let i = 0; i < configs.length; i++) {
+        const fromLib = vc.estimate(configs[i]);
+        // JSON.stringify writes members in insertion order: equal texts are equal orders and values.
+        assert.equal(JSON.stringify(fromLib), JSON.stringify(JSON.parse(lines[i])), `config ${i + 1}: ${configs[i]}`);
+        for (const f of fromLib.fits || []) {
+            seen.rows++;
+            for (const k of Object.keys(seen)) if (k in f) seen[k]++;
+        }
+    }
+    // Every optional member of a row occurs in the corpus, so each column's way back is exercised.
+    for (const [k, n] of Object.entries(seen)) assert.ok(n > 0, `no row with ${k} in the corpus`);
+});
+
 test('every question the engine knows, on every case of its task, matches `vramcalc solve`', () => {
     const questions = vc.questions();
     assert.ok(Array.isArray(questions));

@@ -138,6 +138,15 @@ test('estimate(): vLLM on a Mac is an error naming inference.engine (vLLM has no
     assert.equal(r.ok, false);
     assert.equal(r.error.field, 'inference.engine');
     assert.match(r.error.message, /no Metal backend for the Apple M4 Max 128GB/);
+    // On an H100 each Mac row of the GPU table says why it holds nothing (no_backend), as the CLI's
+    // JSON does; no mac_needed_bytes (no Mac of any size runs vLLM) and no note about Macs.
+    const h = vc.estimate({ method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb', inference: { engine: 'vllm' } });
+    assert.equal(h.ok, true, JSON.stringify(h.error));
+    const m4 = h.fits.find((f) => f.gpu === 'apple-m4-max-128gb');
+    assert.deepEqual(m4, { fits: false, gpu: 'apple-m4-max-128gb', gpus_needed: 0, no_backend: true, utilization: 0, within_target: false });
+    assert.deepEqual(Object.keys(m4), ['fits', 'gpu', 'gpus_needed', 'no_backend', 'utilization', 'within_target']);
+    assert.equal(h.fits.find((f) => f.gpu === 'h100-80gb').no_backend, undefined);
+    assert.ok(h.notes.every((n) => !/Mac/.test(n)), JSON.stringify(h.notes));
 });
 
 test('estimate(): plain llama-server without n_gpu_layers runs its default --fit (42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at 8,192 tokens); fit: false is every layer', () => {

@@ -42,7 +42,9 @@ json reference_tree(const Estimate& e) {
     for (const auto& f : e.fits) {
         fits.push_back({{"gpu", f.gpu_id}, {"gpus_needed", f.gpus_needed}, {"utilization", f.utilization}, {"fits", f.fits}, {"within_target", f.within_target}});
         // A Mac row that needs none names the Mac that would hold it (core apply_one_machine_rule).
-        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0) fits.back()["mac_needed_bytes"] = f.mac_needed_bytes;
+        // Unless the engine has no backend there (vLLM on a Mac), which the row says instead.
+        if (const GpuSpec* g = find_gpu(f.gpu_id); g && g->unified && f.gpus_needed == 0 && !f.no_backend) fits.back()["mac_needed_bytes"] = f.mac_needed_bytes;
+        if (f.no_backend) fits.back()["no_backend"] = true;
         // llama.cpp with weights in system RAM of no stated size: the RAM and the GPU part's verdict.
         if (f.needs_ram_bytes > 0) fits.back()["needs_ram_bytes"] = f.needs_ram_bytes, fits.back()["gpu_within_target"] = f.gpu_within_target;
     }
@@ -374,6 +376,58 @@ TEST_CASE("a result written as text is the tree's dump: every method and engine"
         check_same_bytes(est.value);
         CHECK(io::estimate_json(text) == io::estimate_text(est.value));
     }
+}
+
+TEST_CASE("estimate_json_columns: the GPU table as one array per member, the rest estimate_json's bytes") {
+    // The JS library's transport (web/lib/entry.js makes the rows again). Llama-3.1-8B BF16 under
+    // vLLM on an H100 (its Mac rows: no_backend, null elsewhere), Llama-3.1-70B Q4_K_M under
+    // llama.cpp on an RTX 4090 with no RAM size (needs_ram_bytes and gpu_within_target), a guide
+    // estimate (Macs with mac_needed_bytes), and a refused config (the error document as it is).
+    const char* configs[] = {
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"h100-80gb",
+            "inference":{"engine":"vllm","weights":"bf16","context":8192}})",
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-70b"},"gpu":"rtx-4090-24gb",
+            "inference":{"engine":"llama.cpp","weights":"q4_k_m","context":8192}})",
+        R"({"method":"guide","model":{"preset":"llama-3.1-70b"},"gpu":"a100-80gb"})",
+        R"({"method":"detailed","task":"inference","model":{"preset":"llama-3.1-8b"},"gpu":"apple-m4-max-128gb","inference":{"engine":"vllm"}})",
+    };
+    std::set<std::string> optional;
+    for (const char* text : configs) {
+        INFO(text);
+        const std::string rows_text = io::estimate_json(text), columns_text = io::estimate_json_columns(text);
+        json rows = json::parse(rows_text), columns = json::parse(columns_text);
+        if (!rows["ok"].get<bool>()) {
+            CHECK(columns_text == rows_text);
+            continue;
+        }
+        const json& c = columns["fits"];
+        REQUIRE(c.is_object());
+        const size_t n = rows["fits"].size();
+        CHECK(n > 60);  // every catalog GPU
+        // The rows from the columns: each column's value for the row, a null one left out.
+        json back = json::array();
+        for (size_t i = 0; i < n; ++i) {
+            json row = json::object();
+            for (auto it = c.begin(); it != c.end(); ++it) {
+                REQUIRE(it.value().size() == n);
+                if (!it.value()[i].is_null()) row[it.key()] = it.value()[i];
+            }
+            back.push_back(row);
+        }
+        CHECK(back == rows["fits"]);
+        CHECK(c["gpu"][0] == rows["fits"][0]["gpu"]);
+        // An optional column is there only when a row has the member.
+        for (const char* k : {"gpu_within_target", "mac_needed_bytes", "needs_ram_bytes", "no_backend"}) {
+            bool any = false;
+            for (const json& r : rows["fits"]) any |= r.contains(k);
+            CHECK(c.contains(k) == any);
+            if (any) optional.insert(k);
+        }
+        // Everything else byte for byte: the document with the rows' text put back in place.
+        columns["fits"] = rows["fits"];
+        CHECK(io::dump(columns) == rows_text);
+    }
+    CHECK(optional.size() == 4);  // each optional column met once at least
 }
 
 TEST_CASE("a result with repeated and unsorted keys, odd strings and no finite numbers writes as the tree") {

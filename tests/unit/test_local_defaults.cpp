@@ -8,6 +8,8 @@
 #include "core/estimate.hpp"
 #include "core/serve/llamacpp.hpp"
 #include "core/units.hpp"
+#include "io/config_json.hpp"
+#include "io/report.hpp"
 #include "inference_helpers.hpp"
 
 using namespace vc;
@@ -170,10 +172,31 @@ TEST_CASE("vLLM on a Mac is refused: vLLM has no Metal backend (macOS: the CPU o
     const Estimate& h100 = estimate_ok(serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 8192), e);
     int macs = 0;
     for (const auto& f : h100.fits) {
-        if (f.gpu_id.rfind("apple-", 0) != 0) continue;
+        if (f.gpu_id.rfind("apple-", 0) != 0) {
+            CHECK(f.no_backend == nullptr);  // a CUDA or ROCm card: vLLM runs there
+            continue;
+        }
         ++macs;
         CHECK_FALSE(f.fits);
         CHECK(f.gpus_needed == 0);
+        // The row says why (no Metal backend), not a size: no "smallest Mac that holds it".
+        REQUIRE(f.no_backend != nullptr);
+        CHECK(std::string(f.no_backend) == "vLLM has no Metal backend");
+        CHECK(f.mac_needed_bytes == 0);
     }
     CHECK(macs > 10);
+    // The rows carry the reason, so no note about Macs rides in every vLLM result (issue 15).
+    for (const auto& n : h100.notes) CHECK(n.find("Mac") == std::string::npos);
+    // The JSON: "no_backend": true on a Mac's row and no mac_needed_bytes there; the text table's row
+    // says why: "does not fit; vLLM has no Metal backend" (before: "no Mac in the catalog holds it").
+    const std::string json = io::estimate_text(h100);
+    CHECK_THAT(json, Catch::Contains("{\"fits\":false,\"gpu\":\"apple-m1-16gb\",\"gpus_needed\":0,\"no_backend\":true,\"utilization\":0.0,\"within_target\":false}"));
+    CHECK_THAT(json, !Catch::Contains("mac_needed_bytes"));
+    const std::string table = io::format_table(h100, gpu_count_rule(serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 8192)));
+    CHECK_THAT(table, Catch::Contains("does not fit; vLLM has no Metal backend"));
+    CHECK_THAT(table, !Catch::Contains("no Mac in the catalog holds it"));
+    // llama.cpp runs on a Mac (Metal): no row of its table has no_backend.
+    Outcome<Estimate> l;
+    const Estimate& llama = estimate_ok(serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 8192), l);
+    for (const auto& f : llama.fits) CHECK(f.no_backend == nullptr);
 }

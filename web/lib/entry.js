@@ -18,6 +18,48 @@ function createVramCalc() {
         print: function (text) { console.log(text); },
         printErr: function (text) { console.error(text); },
     }).then(function (engine) {
+        engine.estimateResult = vramcalcEstimateResult(engine);
         return Object.freeze(vramcalcApi(engine));
     });
+}
+
+// estimate()'s reader (web/api.js calls it with the config's text): the result's UTF-8 as a view of
+// the wasm memory (web/engine_bindings.cpp estimateBytes), decoded before the next call, parsed,
+// and its GPU table's columns made the rows `vramcalc --format json` prints. Null without
+// TextDecoder (a bare script context): web/api.js then reads estimate's text, rows and all.
+function vramcalcEstimateResult(engine) {
+    if (typeof TextDecoder !== 'function') return null;
+    const decoder = new TextDecoder();
+    return function (text) {
+        const result = JSON.parse(decoder.decode(engine.estimateBytes(text)));
+        if (result.ok) result.fits = vramcalcFitRows(result.fits);
+        return result;
+    };
+}
+
+// The GPU table's rows from its columns (io::estimate_json_columns): an object per GPU, its members
+// in the order the CLI prints them (sorted), an optional one where its column is present and holds
+// a value (not null). Issue 15: JSON.parse took ~19 us of a detailed estimate's ~100 for the 63
+// rows as objects, ~9 us for the same values as columns, and these object literals ~1 us more.
+function vramcalcFitRows(c) {
+    const n = c.gpu.length, rows = new Array(n);
+    const inside = c.gpu_within_target, mac = c.mac_needed_bytes, ram = c.needs_ram_bytes, none = c.no_backend;
+    for (let i = 0; i < n; i++) {
+        const hasInside = inside !== undefined && inside[i] !== null, hasMac = mac !== undefined && mac[i] !== null;
+        const hasRam = ram !== undefined && ram[i] !== null, hasNone = none !== undefined && none[i] !== null;
+        if (!hasInside && !hasMac && !hasRam && !hasNone) {
+            rows[i] = { fits: c.fits[i], gpu: c.gpu[i], gpus_needed: c.gpus_needed[i], utilization: c.utilization[i], within_target: c.within_target[i] };
+            continue;
+        }
+        const row = { fits: c.fits[i], gpu: c.gpu[i] };
+        if (hasInside) row.gpu_within_target = inside[i];
+        row.gpus_needed = c.gpus_needed[i];
+        if (hasMac) row.mac_needed_bytes = mac[i];
+        if (hasRam) row.needs_ram_bytes = ram[i];
+        if (hasNone) row.no_backend = none[i];
+        row.utilization = c.utilization[i];
+        row.within_target = c.within_target[i];
+        rows[i] = row;
+    }
+    return rows;
 }

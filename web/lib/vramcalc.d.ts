@@ -644,8 +644,13 @@ export interface GpuFit {
      *  (llama.cpp: false while `needs_ram_bytes` is present). */
     within_target: boolean;
     /** A Mac row with gpus_needed 0 only: the memory (bytes) of the smallest Mac in the catalog
-     *  that holds it within the target; 0 when none does. */
+     *  that holds it within the target; 0 when none does. Not on a `no_backend` row. */
     mac_needed_bytes?: number;
+    /** Present (true) where the config's engine has no backend for this GPU, whatever its memory:
+     *  vLLM on a Mac (vLLM has no Metal backend; on macOS it runs on the CPU, and the vllm-metal
+     *  plugin is not modelled; llama.cpp (Metal) and hf (MPS) run there). The row is fits false,
+     *  gpus_needed 0, utilization 0; a vLLM config on a Mac is an error naming inference.engine. */
+    no_backend?: true;
     /** llama.cpp without a system RAM size (`inference.host.ram_gib` unset), on a row whose split
      *  (--fit, Ollama's num_gpu, -ngl, --n-cpu-moe, -ot, -nkvo) keeps layers, experts, the output
      *  layer or KV in system RAM: the RAM its buffers take (bytes; `host_total_bytes` on the chosen
