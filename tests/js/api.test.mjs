@@ -494,14 +494,14 @@ test('estimate(): llama.cpp with system RAM of no stated size is not "fits": nee
 });
 
 test('solve(): llama.cpp\'s answers with system RAM of no stated size are the GPU part\'s, with needs_ram_bytes, as the CLI gives them', () => {
-    // The same DeepSeek-V3 config: the longest context on the GPU part is 27,136 tokens; the RAM there
-    // token_embd 760,166,400 B + the experts 536,409,538,560 B + (27,136 + 7,168) x 512 x 4 B + 129,280 x 4 B.
+    // The same DeepSeek-V3 config: the longest context on the GPU part is 25,600 tokens (gguf's attn_k_b fallback: 27,136 before); the RAM there
+    // token_embd 760,166,400 B + the experts 536,409,538,560 B + (25,600 + 7,168) x 512 x 4 B + 129,280 x 4 B.
     const config = { method: 'detailed', task: 'inference', model: { preset: 'deepseek-v3' }, gpu: 'rtx-4090-24gb',
         inference: { engine: 'llama.cpp', weights: 'q6_k', context: 4096 } };
     const a = vc.solve(config, 'max_context');
     assert.equal(a.ok, true);
-    assert.equal(a.value, 27136);
-    assert.equal(Math.round(a.needs_ram_bytes), 760166400 + 536409538560 + (27136 + 7168) * 512 * 4 + 129280 * 4);
+    assert.equal(a.value, 25600);
+    assert.equal(Math.round(a.needs_ram_bytes), 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4);
     assert.match(a.explanation, /bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked/);
     assert.deepEqual(a, cli(config, 'max_context').json);
     // The fewest GPUs, counted as the GPU table counts them: no field, 61 cards.
