@@ -43,12 +43,13 @@ test('estimate(): the CLI\'s flags and the library give the same devices and lau
     assert.deepEqual(lib, fromCli);
     assert.equal(lib.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 16384 -np 4 -ngl 30 -fa on -ctk q8_0');
     assert.deepEqual(lib.devices.map((d) => d.device), ['CUDA0', 'CUDA_Host']);
-    // K in q8_0 (34 B per 32 values), V in f16: 16,384 cells x 512 values x (1.0625 + 2) B per layer.
+    // K in q8_0 (34 B per 32 values), V in f16: 16,384 cells x 512 values x (1.0625 + 2) B per layer;
+    // -ngl 30 is the output layer and layers 19-47 (llama.cpp PR #18148), 29 layers' KV on the GPU.
     const perLayer = 16384 * 512 * (34 / 32 + 2);
-    assert.equal(lib.devices[0].kv_bytes, 30 * perLayer);
-    assert.equal(lib.devices[1].kv_bytes, 18 * perLayer);
+    assert.equal(lib.devices[0].kv_bytes, 29 * perLayer);
+    assert.equal(lib.devices[1].kv_bytes, 19 * perLayer);
     assert.ok(lib.devices.every((d) => d.total_bytes > 0 && d.total_bytes === d.model_bytes + d.kv_bytes + d.compute_bytes + d.other_bytes));
-    assert.equal(lib.devices[1].kv_bytes / MiB, 18 * 24.5);  // 24.5 MiB per layer
+    assert.equal(lib.devices[1].kv_bytes / MiB, 19 * 24.5);  // 24.5 MiB per layer
 });
 
 test('solve(): the local questions answer as `vramcalc solve` does', () => {
