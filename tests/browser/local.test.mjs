@@ -69,8 +69,9 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
     assert.equal(s.result.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
     assert.equal(s.result.launch_command, fromCli.launch_command);
     const [gpu, host] = s.result.devices;
-    assert.ok(Math.abs(gpu.total_bytes / MiB - 12240.49) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
-    assert.ok(Math.abs(host.total_bytes / MiB - 7277.06) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
+    // -ngl 30: the output layer and layers 19-47 (llama.cpp PR #18148; tests/cli/local.test.mjs)
+    assert.ok(Math.abs(gpu.total_bytes / MiB - 11889.35) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
+    assert.ok(Math.abs(host.total_bytes / MiB - 7384.77) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
     // Drawn: a row per device, the command, its Copy button, the local answers.
     const w = await v.hook('widgets');
     for (const id of ['device/CUDA0', 'device/CUDA_Host', 'launch_command', 'copy_launch', 'answer/max_gpu_layers', 'answer/max_gpu_experts',
@@ -118,10 +119,11 @@ test('"KV cache in system RAM" ticked: -nkvo, the whole 768 MiB KV in system RAM
     assert.equal(s.inputs.inference.llamacpp.no_kv_offload, true);
     assert.deepEqual(s.result.devices, cli(['-ngl', '31', '-nkvo']).devices);
     assert.match(s.result.launch_command, / -ngl 31 -fa on -nkvo$/);
-    // 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B = 768 MiB, all in system RAM; the GPU's 496 MiB leave it.
+    // 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B = 768 MiB, all in system RAM; the GPU's 480 MiB
+    // (-ngl 31: the output layer and 30 layers) leave it.
     assert.equal(s.result.devices[0].kv_bytes, 0);
     assert.equal(s.result.devices[1].kv_bytes / MiB, 768);
-    assert.equal((before[0].total_bytes - s.result.devices[0].total_bytes) / MiB, 496);
+    assert.equal((before[0].total_bytes - s.result.devices[0].total_bytes) / MiB, 480);
     assert.match(s.fragment, /inference\.llamacpp\.no_kv_offload=true/);
     await v.click('inference.llamacpp.no_kv_offload');
     s = await v.state();
