@@ -485,7 +485,7 @@ constexpr FieldDef kConfigTable[] = {
 
         // --- inference.llamacpp --------------------------------------------------------------------
         Int("inference.llamacpp.n_gpu_layers", AT(inference.llamacpp.n_gpu_layers),
-            "-ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N the last N layers; layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
+            "-ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N: the output layer and the last N - 1 layers (output_first), else the last N, layers + 1 also the output layer").range(-1, k2p20, "layers").cli("-ngl --ngl --n-gpu-layers"),
         Int("inference.llamacpp.n_ubatch", AT(inference.llamacpp.n_ubatch),
             "-ub: physical batch; 0: unset (llama.cpp's 512; the Ollama profile: Ollama's automatic num_batch); under Ollama it is num_batch (-b and -ub)")
             .range(0, k2p20, "tokens").cli("-ub --ubatch --ubatch-size"),
@@ -512,6 +512,9 @@ constexpr FieldDef kConfigTable[] = {
         Obj("inference.llamacpp.draft", "draft model for speculative decoding (below); written when a preset is set").hand(),
         Bool("inference.llamacpp.fit", AT(inference.llamacpp.fit),
              "--fit (llama-server's default): with -ngl unset, layers and MoE experts go to system RAM until ollama_fit_target_mib stays free per GPU; false: --fit off or an older llama.cpp")
+            .omit_default(),
+        Bool("inference.llamacpp.output_first", AT(inference.llamacpp.output_first),
+             "-ngl N offloads the output layer first, then the last N - 1 layers (llama.cpp since PR #18148, 2025-12-18: @57c1e05; Ollama v0.32.15); false: an older build, the last N layers")
             .omit_default(),
         Enum("inference.llamacpp.profile", enum_names(kLlamaProfiles), ENUM(bool, inference.llamacpp.ollama),
              "ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit)")

@@ -156,11 +156,13 @@ bool llamacpp_rows(App& a, Form& k) {
     if (const Metric* mt = o.fit ? a.results.estimate.metric("auto_gpu_layers") : nullptr)
         std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (%s, -1: auto = %.0f)", ngl_name, mt->value);
     else std::snprintf(ngl_label, sizeof ngl_label, "GPU layers (%s, -1: %s)", ngl_name, o.fit ? "auto" : "all");
-    changed |= integer(k, {"inference.llamacpp.n_gpu_layers", ngl_label, "The last N layers on the GPU (layers + 1: the output layer too); the rest in system RAM."},
+    changed |= integer(k, {"inference.llamacpp.n_gpu_layers", ngl_label, "The output layer and the last N - 1 layers on the GPU (older llama.cpp: the last N); the rest in system RAM."},
                        o.n_gpu_layers, shown(Step::Add, "%.0f"));
     if (!o.ollama)  // Ollama runs llama-server with its default --fit
         changed |= check(k, {"inference.llamacpp.fit", "Fit to GPU memory (--fit)", "-ngl unset: llama-server moves layers (MoE experts first) to system RAM until --fit-target (1 GiB by default) stays free per GPU. Off: --fit off or llama.cpp before 2025-12."},
                          o.fit, "--fit on");
+    changed |= check(k, {"inference.llamacpp.output_first", "Output layer first (-ngl)", "-ngl N: the output layer and the last N - 1 layers (llama.cpp since PR #18148, 2025-12). Off: an older build, the last N layers."},
+                     o.output_first, "output first");
     if (c.model.experts > 0)
         changed |= integer(k, {"inference.llamacpp.n_cpu_moe", "CPU MoE layers (--n-cpu-moe)", "Routed experts of the first N layers stay in system RAM; attention stays on the GPU."},
                            o.n_cpu_moe, shown(Step::Add, "%.0f"));

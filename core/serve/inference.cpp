@@ -1273,10 +1273,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 for (int il = 0; il < std::min(p.auto_cpu_moe, m.layers); ++il) moe_host += is_moe_layer(m, il) ? 1 : 0;
                 // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
                 const char* gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
-                char experts[80] = "", buf[400];
+                char experts[80] = "", layers[96], buf[480];
                 if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, moe_layer_count(m));
-                std::snprintf(buf, sizeof buf, "%s %d of %d layers%s on the %s%s (%s: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
-                              ollama ? "Ollama puts" : "llama-server's --fit puts", p.gpu_layers, m.layers, all ? " and the output layer" : "", gpus,
+                // The count llama.cpp prints: output first, "offloaded N/(layers + 1) layers to GPU",
+                // the output layer and N - 1 repeating layers (llamacpp_setup); before PR #18148 the
+                // last N layers, the output layer only past them.
+                if (!in.llamacpp.output_first) std::snprintf(layers, sizeof layers, "%d of %d layers%s", p.gpu_layers, m.layers, all ? " and the output layer" : "");
+                else if (p.auto_gpu_layers > 0) std::snprintf(layers, sizeof layers, "%d of %d layers (the output layer and %d repeating layers)", p.auto_gpu_layers, m.layers + 1, p.gpu_layers);
+                else std::snprintf(layers, sizeof layers, "0 of %d layers", m.layers + 1);
+                std::snprintf(buf, sizeof buf, "%s %s on the %s%s (%s: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
+                              ollama ? "Ollama puts" : "llama-server's --fit puts", layers, gpus,
                               experts, ollama ? "its automatic num_gpu" : "-ngl unset", bytes_to_gib(in.constants.fit_target_bytes),
                               all && !experts[0] ? ": " : "; the rest run on the CPU from system RAM: ", bytes_to_gib(on_gpu), gpus, bytes_to_gib(host));
                 e.notes.push_back(buf);

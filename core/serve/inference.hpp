@@ -248,7 +248,7 @@ struct DraftModel {
 };
 
 struct LlamaCppOptions {
-    int n_gpu_layers = -1;   // -1: unset: --fit places the layers (fit), else every layer and the output layer (-ngl 999)
+    int n_gpu_layers = -1;   // -1: unset: --fit places the layers (fit), else every layer and the output layer (-ngl 999); N: output_first
     // -ub: physical batch; 0: unset, llama.cpp's kLlamaCppUbatch, or under the Ollama profile its
     // automatic num_batch (llamacpp_ubatch). Set under Ollama it is num_batch (-b and -ub).
     int n_ubatch = 0;
@@ -278,6 +278,11 @@ struct LlamaCppOptions {
     // experts first) go to system RAM until constants.fit_target_bytes stays free per GPU
     // (llamacpp_fit). false: --fit off, or a release before it, where -ngl unset is every layer.
     bool fit = true;
+    // -ngl N takes the output layer first, then the last N - 1 repeating layers: llama.cpp since
+    // PR #18148 (merge ggml-org/llama.cpp@57c1e05, 2025-12-18; src/llama-model.cpp load_tensors:
+    // i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0)). false: a build before it, where -ngl N is
+    // the last N layers and the output layer only at N > layers (i_gpu_start = n_layer - n_gpu_layers).
+    bool output_first = true;
 };
 
 enum class HfAttention { Eager, Sdpa, Flash };

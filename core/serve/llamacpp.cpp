@@ -164,6 +164,20 @@ void place_tensors(InferencePlan& p, const OverrideCache& ov, std::vector<Tensor
     }
 }
 
+// What -ngl N (clamped to [0, layers + 1]) offloads: the repeating layers (the last ones) and
+// whether the output layer goes too. llama.cpp numbers the output layer n_layer and offloads from
+// i_gpu_start on: since PR #18148 (output_first; ggml-org/llama.cpp@57c1e05:src/llama-model.cpp:2381)
+// i_gpu_start = n_layer + 1 - N, the output layer and the last N - 1 layers; before it n_layer - N,
+// the last N layers and the output layer only at N > layers.
+struct NglSplit {
+    int layers = 0;
+    bool output = false;
+};
+NglSplit ngl_split(int ngl, int layers, bool output_first) {
+    if (output_first) return {std::clamp(ngl - 1, 0, layers), ngl > 0};
+    return {std::clamp(ngl, 0, layers), ngl > layers};
+}
+
 }  // namespace
 
 bool kv_type_quantized(const std::string& id) {
@@ -249,17 +263,16 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         return false;
     }
 
-    // Layers: -ngl N puts the last N repeating layers on the GPUs, and N > layers the output
-    // layer too (llama-model.cpp: i_gpu_start = n_layer - ngl, act_gpu_layers = min(ngl, n_layer + 1)).
-    // Each layer brings its own bytes (p.weights.layer_bytes, its tensors at their GGUF types).
-    // NOTE: ggml-org/llama.cpp PR #18148 (2025-12-17, "offload output layer to GPU first") changed
-    // this to i_gpu_start = n_layer_all + 1 - ngl: the output layer and the last N - 1 layers; not
-    // modelled yet (docs/local.md, "Not modelled").
+    // Layers: -ngl N offloads the output layer and the last N - 1 layers, or before PR #18148 the
+    // last N (ngl_split); llama.cpp's act_gpu_layers = min(N, n_layer + 1) of its indices from
+    // i_gpu_start on, where the output layer is index n_layer. Each layer brings its own bytes
+    // (p.weights.layer_bytes, its tensors at their GGUF types).
     const int ngl = p.cpu_only ? 0 : (o.n_gpu_layers < 0 ? m.layers + 1 : std::min(o.n_gpu_layers, m.layers + 1));
-    const int start = std::max(m.layers - ngl, 0);
+    const NglSplit split = ngl_split(ngl, m.layers, o.output_first);
+    const int start = m.layers - split.layers;  // i_gpu_start (-ngl 0: nothing from here on is offloaded, act 0)
     const int act = std::min(ngl, m.layers + 1);
-    p.gpu_layers = std::min(ngl, m.layers);
-    p.output_on_gpu = ngl > m.layers;
+    p.gpu_layers = split.layers;
+    p.output_on_gpu = split.output;
     llamacpp_set_gpu(p);  // the split by memory needs the GPU; placement follows
     // Split points: cumulative shares of --tensor-split (or of each GPU's memory).
     std::vector<double> splits(static_cast<size_t>(p.n_devices), 1.0);
@@ -407,6 +420,9 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
 // user ... no change"); (3) the layers move, which --fit refuses ("abort": the load then takes the
 // user's settings, every layer) when -ngl, a tensor split, row split or a tensor override
 // (-ot, --n-cpu-moe: both tensor_buft_overrides) was given.
+// Since PR #18148 --fit's N counts the output layer first, as -ngl does (common/fit.cpp
+// set_ngl_tensor_split_tbo: il0 = hp_ngl + 1 - n_gpu_layers; "the last device has the output layer,
+// which cannot be a partial layer"): the search below tries -ngl values and llamacpp_setup places them.
 bool llamacpp_fit_applies(const InferencePlan& p) {
     const LlamaCppOptions& o = p.in.llamacpp;
     return o.fit && o.n_gpu_layers < 0 && p.has_gpu && !p.cpu_only && o.split_mode != SplitMode::Row && o.tensor_split.empty() &&
@@ -737,12 +753,13 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const ModelSpec& dm = p.draft_model;
         const double dctx = o.draft.context > 0 ? o.draft.context : context;
         const int dngl = o.draft.n_gpu_layers < 0 ? dm.layers + 1 : std::min(o.draft.n_gpu_layers, dm.layers + 1);
-        const double share = dm.layers > 0 ? std::min(1.0, static_cast<double>(dngl) / dm.layers) : 0;
+        const NglSplit dsplit = ngl_split(dngl, dm.layers, o.output_first);  // -ngld: the same load_tensors
+        const double share = dm.layers > 0 ? static_cast<double>(dsplit.layers) / dm.layers : 0;
         const double dkv = layer_kv(p, p.draft_kv, dm, dctx, n) * dm.layers;
         const double dhead = dm.tied_embeddings ? p.draft_weights.embedding : p.draft_weights.output;
         const double dlayers = p.draft_weights.total - p.draft_weights.embedding - p.draft_weights.output;
-        const double on = nd > 0 ? dlayers * share + (dngl > dm.layers ? dhead : 0) : 0;
-        const double dcomp = device_compute(graph_shape(dm), ub, kv_cells(p, dctx, n), o.flash_attn, nd > 0 ? 1 : 0, dngl > 0, dngl > dm.layers);
+        const double on = nd > 0 ? dlayers * share + (dsplit.output ? dhead : 0) : 0;
+        const double dcomp = device_compute(graph_shape(dm), ub, kv_cells(p, dctx, n), o.flash_attn, nd > 0 ? 1 : 0, dsplit.layers > 0, dsplit.output);
         // -nkvo reaches the draft too: llama-server builds the draft's parameters as a copy of the
         // main ones (tools/server/server.cpp load_model: auto params_dft = params_base; then only
         // devices, model, n_ctx, n_gpu_layers, n_parallel and the cache types are replaced), and
@@ -835,17 +852,18 @@ LlamaCppTiming llamacpp_draft_timing(const InferencePlan& p, double context) {
     const ModelSpec& dm = p.draft_model;
     const LlamaCppOptions& o = p.in.llamacpp;
     const bool gpu = p.has_gpu && !p.cpu_only;
-    // The same placement as the buffers above: -ngld's share of the layers and, past the last
-    // layer, the output on the main GPU; the KV with its layers unless -nkvo.
+    // The same placement as the buffers above: -ngld's share of the layers and the output layer
+    // (ngl_split) on the main GPU; the KV with its layers unless -nkvo.
     const int dngl = !gpu ? 0 : o.draft.n_gpu_layers < 0 ? dm.layers + 1 : std::min(o.draft.n_gpu_layers, dm.layers + 1);
-    const double share = dm.layers > 0 ? std::min(1.0, static_cast<double>(dngl) / dm.layers) : 0;
+    const NglSplit dsplit = ngl_split(dngl, dm.layers, o.output_first);
+    const double share = dm.layers > 0 ? static_cast<double>(dsplit.layers) / dm.layers : 0;
     const double dhead = dm.tied_embeddings ? p.draft_weights.embedding : p.draft_weights.output;
     const double dlayers = p.draft_weights.total - p.draft_weights.embedding - p.draft_weights.output;
     const double dctx = o.draft.context > 0 ? std::min<double>(o.draft.context, context) : context;
     const double kv = kv_sequence_bytes(p.draft_kv, dctx, 0);
     const double kv_gpu = gpu && !o.no_kv_offload ? kv * share : 0;
-    t.gpu_bytes = dlayers * share + (dngl > dm.layers ? dhead : 0) + kv_gpu;
-    t.host_bytes = dlayers * (1 - share) + (dngl > dm.layers ? 0 : dhead) + kv - kv_gpu;
+    t.gpu_bytes = dlayers * share + (dsplit.output ? dhead : 0) + kv_gpu;
+    t.host_bytes = dlayers * (1 - share) + (dsplit.output ? 0 : dhead) + kv - kv_gpu;
     const double bw = gpu ? p.gpu->bandwidth_gbps * 1e9 * p.in.constants.bandwidth_efficiency : 0;
     t.decode_memory_s = (bw > 0 ? t.gpu_bytes / bw : 0) + t.host_bytes / host_bandwidth(p);
     return t;

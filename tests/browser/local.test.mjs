@@ -69,8 +69,9 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
     assert.equal(s.result.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 8192 -ngl 30 -fa on');
     assert.equal(s.result.launch_command, fromCli.launch_command);
     const [gpu, host] = s.result.devices;
-    assert.ok(Math.abs(gpu.total_bytes / MiB - 12240.49) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
-    assert.ok(Math.abs(host.total_bytes / MiB - 7277.06) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
+    // -ngl 30: the output layer and layers 19-47 (llama.cpp PR #18148; tests/cli/local.test.mjs)
+    assert.ok(Math.abs(gpu.total_bytes / MiB - 11889.35) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
+    assert.ok(Math.abs(host.total_bytes / MiB - 7384.77) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
     // Drawn: a row per device, the command, its Copy button, the local answers.
     const w = await v.hook('widgets');
     for (const id of ['device/CUDA0', 'device/CUDA_Host', 'launch_command', 'copy_launch', 'answer/max_gpu_layers', 'answer/max_gpu_experts',
@@ -118,10 +119,11 @@ test('"KV cache in system RAM" ticked: -nkvo, the whole 768 MiB KV in system RAM
     assert.equal(s.inputs.inference.llamacpp.no_kv_offload, true);
     assert.deepEqual(s.result.devices, cli(['-ngl', '31', '-nkvo']).devices);
     assert.match(s.result.launch_command, / -ngl 31 -fa on -nkvo$/);
-    // 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B = 768 MiB, all in system RAM; the GPU's 496 MiB leave it.
+    // 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B = 768 MiB, all in system RAM; the GPU's 480 MiB
+    // (-ngl 31: the output layer and 30 layers) leave it.
     assert.equal(s.result.devices[0].kv_bytes, 0);
     assert.equal(s.result.devices[1].kv_bytes / MiB, 768);
-    assert.equal((before[0].total_bytes - s.result.devices[0].total_bytes) / MiB, 496);
+    assert.equal((before[0].total_bytes - s.result.devices[0].total_bytes) / MiB, 480);
     assert.match(s.fragment, /inference\.llamacpp\.no_kv_offload=true/);
     await v.click('inference.llamacpp.no_kv_offload');
     s = await v.state();
@@ -130,7 +132,7 @@ test('"KV cache in system RAM" ticked: -nkvo, the whole 768 MiB KV in system RAM
     assert.deepEqual(s.result.devices, before);
 });
 
-test('-ot typed on the page: the experts of layers 17-29 in system RAM, the CLI\'s buffers; a bad pattern shows the field\'s message and keeps the result', async () => {
+test('-ot typed on the page: the experts of layers 18-29 in system RAM, the CLI\'s buffers; a bad pattern shows the field\'s message and keeps the result', async () => {
     const before = await v.state();
     const ot = 'blk\\.(1[6-9]|2[0-9])\\.ffn_.*_exps\\.=CPU';
     await v.inView('inference.llamacpp.override_tensor');
@@ -140,11 +142,11 @@ test('-ot typed on the page: the experts of layers 17-29 in system RAM, the CLI\
     assert.equal(s.inputs.inference.llamacpp.override_tensor, ot);
     assert.deepEqual(s.result.devices, cli(['-ngl', '31', '-ot', ot]).devices);
     assert.ok(s.result.launch_command.endsWith(` -ngl 31 -fa on -ot '${ot}'`), s.result.launch_command);
-    // -ngl 31 keeps layers 17-47 on the GPU (16 is a CPU layer already): 13 layers' experts move,
-    // each layer's own: gate and up Q4_K (113,246,208 B each), down Q6_K (165,150,720 B) in the
-    // use_more_bits layers 17, 20, 23, 26, 29, else Q4_K: 13 x 2 x 113,246,208 + 5 x 165,150,720 +
-    // 8 x 113,246,208 = 4,676,124,672 B.
-    assert.ok(Math.abs(before.result.devices[0].model_bytes - s.result.devices[0].model_bytes - 4676124672) < 1);
+    // -ngl 31 keeps the output layer and layers 18-47 on the GPU (llama.cpp PR #18148: output first;
+    // 16 and 17 are CPU layers already): 12 layers' experts move, each layer's own: gate and up Q4_K
+    // (113,246,208 B each), down Q6_K (165,150,720 B) in the use_more_bits layers 20, 23, 26, 29, else
+    // Q4_K: 12 x 2 x 113,246,208 + 4 x 165,150,720 + 8 x 113,246,208 = 4,284,481,536 B.
+    assert.ok(Math.abs(before.result.devices[0].model_bytes - s.result.devices[0].model_bytes - 4284481536) < 1);
     assert.match(s.fragment, /inference\.llamacpp\.override_tensor=/);
     // A bad pattern: the engine's message under the row, the last valid result kept.
     await v.typeInto('inference.llamacpp.override_tensor', 'blk\\.(1[6-9]=CPU');
@@ -299,14 +301,15 @@ async function open70b(query, flags) {
 }
 
 test('Ollama without num_gpu on the page: the layers its --fit puts on the GPU, in the -ngl row\'s label, the CLI\'s buffers', async () => {
-    // Llama-3.1-70B Q4_K_M on one RTX 4090 at Ollama's 32,768 tokens: 35 of 80 layers (tests/unit/test_llamacpp.cpp).
+    // Llama-3.1-70B Q4_K_M on one RTX 4090 at Ollama's 32,768 tokens: num_gpu 36, the output layer and 35 of 80 layers
+    // (llama.cpp PR #18148: output first; tests/unit/test_llamacpp.cpp).
     const [p, w, s] = await open70b('&inference.context=32768&inference.llamacpp.profile=ollama', ['--profile', 'ollama']);
     assert.equal(s.result.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
         '  # automatic num_batch 512: llama-server -b 512 -ub 512');
     assert.equal(s.result.devices[0].kv_bytes / MiB, 35 * 128);
     await w.inView('inference.llamacpp.n_gpu_layers');
     const labels = await p.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
-    assert.ok(labels.includes('GPU layers (num_gpu, -1: auto = 35)'), labels.join(' | '));
+    assert.ok(labels.includes('GPU layers (num_gpu, -1: auto = 36)'), labels.join(' | '));
     // -ub unset: Ollama's automatic num_batch in the row's label (512: the 70B's file is over 75% of the card).
     assert.ok(labels.includes('Physical batch (num_batch, 0: auto = 512)'), labels.join(' | '));
     await p.close();
@@ -314,13 +317,24 @@ test('Ollama without num_gpu on the page: the layers its --fit puts on the GPU, 
 });
 
 test('plain llama-server without -ngl on the page: its default --fit in the -ngl row\'s label, the CLI\'s buffers; "Fit to GPU memory" cleared: every layer', async () => {
-    // Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens: 42 of 80 layers (tests/unit/test_llamacpp.cpp).
+    // Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens: -ngl 42, the output layer and 41 of 80 layers (tests/unit/test_llamacpp.cpp).
     let [p, w, s] = await open70b('&inference.context=8192', ['-c', '8192']);
     assert.equal(s.result.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on');
-    assert.equal(s.result.devices[0].kv_bytes / MiB, 42 * 32);
+    assert.equal(s.result.devices[0].kv_bytes / MiB, 41 * 32);
     await w.inView('inference.llamacpp.n_gpu_layers');
     const labels = () => p.evaluate(() => Array.from(document.querySelectorAll('#a11y-fields label'), (l) => l.textContent));
     assert.ok((await labels()).includes('GPU layers (-ngl, -1: auto = 42)'), (await labels()).join(' | '));
+    // "Output layer first (-ngl)" cleared: an older llama.cpp, the last 42 layers, the CLI's buffers.
+    await w.inView('inference.llamacpp.output_first');
+    await w.click('inference.llamacpp.output_first');
+    s = await w.state();
+    assert.equal(s.inputs.inference.llamacpp.output_first, false);
+    assert.match(s.fragment, /inference\.llamacpp\.output_first=false/);
+    assert.equal(s.result.devices[0].kv_bytes / MiB, 42 * 32);
+    assert.deepEqual(s.result.devices, cli70b(['-c', '8192', '--set', 'inference.llamacpp.output_first=false']).devices);
+    await w.click('inference.llamacpp.output_first');
+    s = await w.state();
+    assert.equal(s.result.devices[0].kv_bytes / MiB, 41 * 32);
     await w.inView('inference.llamacpp.fit');
     await w.click('inference.llamacpp.fit');
     s = await w.state();

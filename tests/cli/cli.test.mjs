@@ -336,11 +336,11 @@ test("no --task with only inference flags: the inference task, and an engine's o
   assert.equal(j.task, 'inference');
   // 8,192 cells x 32 layers x 2 (K, V) x 8 KV heads x 128 x 2 B = 1 GiB
   assert.equal(j.breakdown.kv_cache, 8192 * 32 * 2 * 8 * 128 * 2);
-  // llama-server's -ngl alone names the llama.cpp engine: -ngl 16 of 32 layers keeps half the KV,
-  // 4,096 cells x 16 layers x 2 x 8 KV heads x 128 x 2 B = 256 MiB
+  // llama-server's -ngl alone names the llama.cpp engine: -ngl 16 is the output layer and 15 of 32
+  // layers (llama.cpp PR #18148), their KV 4,096 cells x 15 layers x 2 x 8 KV heads x 128 x 2 B = 240 MiB
   const local = JSON.parse(run(['--preset', 'llama-3.1-8b', '-ngl', '16', '--weights', 'q4_k_m', '--gpu', 'rtx-4090-24gb', '--format', 'json']).out);
   assert.equal(local.task, 'inference');
-  assert.equal(local.breakdown.kv_cache, 4096 * 16 * 2 * 8 * 128 * 2);
+  assert.equal(local.breakdown.kv_cache, 4096 * 15 * 2 * 8 * 128 * 2);
   assert.match(local.launch_command, /^llama-server .*-ngl 16/);
   // a training flag beside them keeps the default task
   const t = JSON.parse(run(['--preset', 'llama-3.1-8b', '-c', '8192', '--set', 'training.recompute="full"', '--format', 'json']).out);

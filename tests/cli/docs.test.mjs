@@ -76,16 +76,21 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   const ram = j.models.filter((m) => m.needs_ram);
   assert.deepEqual(ram.map((m) => `${m.model}/${m.format}`),
     ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k',
-      'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m']);
+      'llama-3.1-405b/gguf-bf16', 'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m']);
+  // Llama-3.1-405B BF16: --fit's -ngl 3 is the output layer (16,384 x 128,256 x 2 B = 4,202,692,608 B)
+  // and 2 layers, 18.68 GB (96.7%) with no CPU output weight to stage: within the budget since the
+  // output layer goes first (llama.cpp PR #18148; before, 3 layers filled the card to 24.16 GB).
+  assert.equal(gb(ram[6].total_bytes), '18.68');
+  assert.equal(gb(ram[6].ram_bytes), '796.99');
   // 17.74 GB: attn_k_b's 128-wide rows in Q8_0 (Q6_K's fallback) on the GPU, 123,928,576 B more than 17.61
   assert.deepEqual(ram.slice(4, 6).map((m) => gb(m.total_bytes)), ['17.74', '17.74']);
   assert.deepEqual(ram.slice(4, 6).map((m) => gb(m.ram_bytes)), ['537.19', '537.19']);
   // Maverick Q3_K_M 176.71 GB: --fit's experts per layer (Q3_K_M's ffn_down_exps is Q5_K in
   // layer 1, i < 48/16, Q4_K after: 671 MB more than the others, no longer spread over the layers)
-  assert.deepEqual(ram.slice(6, 9).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.71']);
+  assert.deepEqual(ram.slice(7, 10).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.71']);
   assert.equal(gb(ram[0].ram_bytes), '1079.38');
   assert.ok(ram.every((m) => !m.fits));
-  assert.equal(j.needing_ram, 9);
+  assert.equal(j.needing_ram, 10);
   // DeepSeek-V3's RAM by hand: token_embd (Q6_K) + 58 layers of Q6_K experts + CPU compute + logits
   assert.equal(Math.round(row('deepseek-v3', 'q6_k').ram_bytes), 129280 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4 + 129280 * 4);
   // gpt-oss in its one published GGUF, MXFP4_MOE: the 20b 12.51 GB (64.7%), the 120b's --fit split

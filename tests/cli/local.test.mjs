@@ -31,7 +31,9 @@ const CONFIG = {
 };
 const mib = (d, k) => d[`${k}_bytes`] / MiB;
 
-test('-ngl 30 -c 8192: CUDA0 12,240 MiB and CUDA_Host 7,277 MiB, the same as the JSON config; the launch command', () => {
+// -ngl 30 takes the output layer first (llama.cpp PR #18148): output.weight Q6_K 151,936 x 2,048 x
+// 210 / 256 B (243.43 MiB) and layers 19-47 on the GPU, layers 0-18 in system RAM.
+test('-ngl 30 -c 8192: CUDA0 11,889 MiB and CUDA_Host 7,385 MiB, the same as the JSON config; the launch command', () => {
   const flags = json([...BASE, '-ngl', '30', '-c', '8192']);
   const config = json(['--config', '-'], JSON.stringify(CONFIG));
   assert.deepEqual(flags.devices, config.devices);
@@ -40,19 +42,19 @@ test('-ngl 30 -c 8192: CUDA0 12,240 MiB and CUDA_Host 7,277 MiB, the same as the
   const [gpu, host] = flags.devices;
   assert.equal(gpu.device, 'CUDA0');
   assert.equal(gpu.host, false);
-  assert.ok(Math.abs(mib(gpu, 'model') - 10750.86) < 0.01, `CUDA0 model ${mib(gpu, 'model')}`);
-  assert.equal(mib(gpu, 'kv'), 480);   // 30 of 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B
+  assert.ok(Math.abs(mib(gpu, 'model') - 10659.15) < 0.01, `CUDA0 model ${mib(gpu, 'model')}`);
+  assert.equal(mib(gpu, 'kv'), 464);   // 29 of 48 layers x 8192 cells x 2 x 4 heads x 128 x 2 B
   // The CUDA context on the RTX 4090 (core/catalog/cuda_context.hpp): 97,599,488 B of framework +
   // (1024 + 962) B x 128 SMs x 1536 threads = 488,062,976 B, 465.45 MiB.
-  assert.ok(Math.abs(mib(gpu, 'total') - 12240.49) < 0.01);
+  assert.ok(Math.abs(mib(gpu, 'total') - 11889.35) < 0.01);
   assert.equal(host.device, 'CUDA_Host');
   assert.equal(host.host, true);
-  assert.equal(mib(host, 'kv'), 288);  // the other 18 layers
-  assert.ok(Math.abs(mib(host, 'total') - 7277.06) < 0.01);
+  assert.equal(mib(host, 'kv'), 304);  // the other 19 layers
+  assert.ok(Math.abs(mib(host, 'total') - 7384.77) < 0.01);
   // Table output: the same figures as llama.cpp logs them, and the command.
   const t = run([...BASE, '--ngl', '30', '--ctx', '8192']);
   assert.equal(t.code, 0, t.err);
-  assert.match(t.out, /CUDA0\s+10750\.86\s+480\.00\s+544\.18\s+465\.45\s+12240\.49/);
+  assert.match(t.out, /CUDA0\s+10659\.15\s+464\.00\s+300\.75\s+465\.45\s+11889\.35/);
   assert.match(t.out, /Launch: llama-server -m qwen3-30b-a3b-Q4_K_M\.gguf -c 8192 -ngl 30 -fa on\n/);
 });
 
@@ -129,7 +131,7 @@ test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), 
   const j = json([...BASE, '-ngl', '30', '--profile', 'ollama']);
   assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 30' +
     '  # automatic num_batch 512: llama-server -b 512 -ub 512');
-  assert.equal(mib(j.devices[0], 'kv'), 1920);  // 30 layers x 32768 cells x 4 KV heads x 128 x 2 x 2 B
+  assert.equal(mib(j.devices[0], 'kv'), 1856);  // the output and 29 layers: 29 x 32768 cells x 4 KV heads x 128 x 2 x 2 B
   // Below 23 GiB of VRAM: 4,096 tokens (an 8 GB card); 48 GB: 262,144, capped at Qwen3-30B-A3B's 40,960.
   const small = json([...BASE, '--gpu', 'rtx-4060-8gb', '-ngl', '30', '--profile', 'ollama']);
   assert.match(small.launch_command, /PARAMETER num_ctx 4096;/);
@@ -140,26 +142,27 @@ test('--profile ollama: Ollama\'s num_ctx by the VRAM (32,768 on a 24 GB card), 
   assert.match(given.launch_command, /^OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=0 .*PARAMETER num_ctx 8192  # automatic num_batch 512: /);
 });
 
-test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server --fit) puts 35 of Llama-3.1-70B\'s 80 layers on an RTX 4090', () => {
-  // 24,564 MiB - 465.45 MiB CUDA context - 1,024 MiB --fit-target = 23,074.55 MiB; 35 layers x (491.99 MiB
-  // Q4_K_M + 128 MiB KV at 32,768 tokens) + 1,088.45 MiB compute = 22,788.1 MiB; a 36th would need 23,408.1.
+test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server --fit) puts the output layer and 35 of Llama-3.1-70B\'s 80 layers on an RTX 4090', () => {
+  // 24,564 MiB - 465.45 MiB CUDA context - 1,024 MiB --fit-target = 23,074.55 MiB; num_gpu 36: the output
+  // layer (821.98 MiB) and 35 layers x (491.99 MiB Q4_K_M + 128 MiB KV at 32,768 tokens) + 428.96 MiB
+  // compute = 22,950.55 MiB; 37 adds layer 44 (460.06 MiB) and its KV: 23,538.6 MiB.
   const A = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
     '--weights', 'q4_k_m', '--profile', 'ollama'];
   const j = json(A);
-  assert.equal(j.metrics.auto_gpu_layers.value, 35);
+  assert.equal(j.metrics.auto_gpu_layers.value, 36);
   assert.equal(j.metrics.gpu_layers.value, 35);
   assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
     '  # automatic num_batch 512: llama-server -b 512 -ub 512');
   assert.equal(mib(j.devices[0], 'kv'), 35 * 128);
   assert.equal(mib(j.devices[1], 'kv'), 45 * 128);
-  assert.ok(j.notes.includes('Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); ' +
-    'the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM.'), j.notes.join('\n'));
+  assert.ok(j.notes.includes('Ollama puts 36 of 81 layers (the output layer and 35 repeating layers) on the GPU (its automatic num_gpu: ' +
+    '--fit leaves 1.00 GiB free per GPU); the rest run on the CPU from system RAM: 22.87 GiB on the GPU, 27.76 GiB in system RAM.'), j.notes.join('\n'));
   const own = j.fits.find((f) => f.gpu === 'rtx-4090-24gb');
   assert.equal(own.fits, true);
   // The table says it too; a stated -ngl (num_gpu) wins and is printed; the margin is a constant.
-  assert.match(run(A).out, /Note: Ollama puts 35 of 80 layers on the GPU/);
+  assert.match(run(A).out, /Note: Ollama puts 36 of 81 layers \(the output layer and 35 repeating layers\) on the GPU/);
   assert.match(json([...A, '-ngl', '30']).launch_command, /; PARAMETER num_gpu 30  # automatic num_batch 512: /);
-  assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 33);
+  assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 34);
   const bad = run([...A, '--set', 'inference.constants.ollama_fit_target_mib=-1']);
   assert.equal(bad.code, 1);
   assert.match(bad.err, /inference\.constants\.ollama_fit_target_mib/);
@@ -213,26 +216,33 @@ test('vLLM on a Mac is refused naming the engine and the machine; llama.cpp runs
   assert.doesNotMatch(text, /no Mac in the catalog holds it|Note: Macs/);
 });
 
-test('llama-server without -ngl: its default --fit puts 42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at -c 8192; --fit off, --fit-target', () => {
-  // 24,564 MiB - 465.45 MiB CUDA context - 1,024 MiB --fit-target = 23,074.55 MiB; layers 38-79:
-  // 20,557.70 MiB Q4_K_M + 42 x 32 MiB KV + 1,088.45 MiB compute = 22,990.16 MiB; a 43rd adds 521+ MiB.
+test('llama-server without -ngl: its default --fit puts 42 of Llama-3.1-70B\'s 81 layers on an RTX 4090 at -c 8192; --fit off, --fit-target', () => {
+  // 24,564 MiB - 465.45 MiB CUDA context - 1,024 MiB --fit-target = 23,074.55 MiB; -ngl 42: the output
+  // layer and layers 39-79, 20,919.59 MiB + 41 x 32 MiB KV + 356.96 MiB compute = 22,588.55 MiB; -ngl 43
+  // adds layer 38 and its KV, 492.06 MiB.
   const A = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
     '--weights', 'q4_k_m', '-c', '8192'];
   const j = json(A);
   assert.equal(j.metrics.auto_gpu_layers.value, 42);
   assert.equal(j.metrics.auto_gpu_layers.label, "llama-server's --fit (-ngl)");
-  assert.equal(mib(j.devices[0], 'kv'), 42 * 32);
-  assert.equal(mib(j.devices[1], 'kv'), 38 * 32);
+  assert.equal(mib(j.devices[0], 'kv'), 41 * 32);
+  assert.equal(mib(j.devices[1], 'kv'), 39 * 32);
   assert.equal(j.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on');  // -ngl left to --fit
-  assert.ok(j.notes.includes("llama-server's --fit puts 42 of 80 layers on the GPU (-ngl unset: --fit leaves 1.00 GiB free per GPU); " +
-    'the rest run on the CPU from system RAM: 22.91 GiB on the GPU, 20.79 GiB in system RAM.'), j.notes.join('\n'));
+  assert.ok(j.notes.includes("llama-server's --fit puts 42 of 81 layers (the output layer and 41 repeating layers) on the GPU (-ngl unset: " +
+    '--fit leaves 1.00 GiB free per GPU); the rest run on the CPU from system RAM: 22.51 GiB on the GPU, 20.47 GiB in system RAM.'), j.notes.join('\n'));
+  // An older build (--set inference.llamacpp.output_first=false): the last 42 layers, the old note.
+  const old = json([...A, '--set', 'inference.llamacpp.output_first=false']);
+  assert.equal(old.metrics.auto_gpu_layers.value, 42);
+  assert.equal(mib(old.devices[0], 'kv'), 42 * 32);
+  assert.ok(old.notes.includes("llama-server's --fit puts 42 of 80 layers on the GPU (-ngl unset: --fit leaves 1.00 GiB free per GPU); " +
+    'the rest run on the CPU from system RAM: 22.91 GiB on the GPU, 20.79 GiB in system RAM.'), old.notes.join('\n'));
   assert.equal(j.fits.find((f) => f.gpu === 'rtx-4090-24gb').fits, true);
   // The command reads back to the same split.
   const back = json([...A.slice(0, 12), ...j.launch_command.split(' ').slice(3)]);
   assert.equal(back.metrics.auto_gpu_layers.value, 42);
-  // --fit-target (MiB, llama-server's -fitt) is the constant Ollama's fit uses: 2,048 MiB leaves 40 layers.
-  assert.equal(json([...A, '-fitt', '2048']).metrics.auto_gpu_layers.value, 40);
-  assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 40);
+  // --fit-target (MiB, llama-server's -fitt) is the constant Ollama's fit uses: 2,048 MiB leaves -ngl 41.
+  assert.equal(json([...A, '-fitt', '2048']).metrics.auto_gpu_layers.value, 41);
+  assert.equal(json([...A, '--set', 'inference.constants.ollama_fit_target_mib=2048']).metrics.auto_gpu_layers.value, 41);
   // --fit off (or a release before it): every layer and the output layer, printed as -ngl 81; it does not fit.
   const off = json([...A, '--fit', 'off']);
   assert.equal(off.metrics.auto_gpu_layers, undefined);
@@ -506,16 +516,16 @@ test('no --ram-gib: DeepSeek-V3 Q6_K on an RTX 4090 is the GPU part within targe
   assert.equal(json([...args, '--ram-gib', '512']).fits.find((g) => g.gpu === 'rtx-4090-24gb').within_target, false);
 });
 
-test('no --ram-gib under the Ollama profile: Llama-3.1-70B Q4_K_M at 32,768 tokens, 35 of 80 layers on the GPU, above the target and 30.66 GB of RAM not checked', () => {
+test('no --ram-gib under the Ollama profile: Llama-3.1-70B Q4_K_M at 32,768 tokens, the output layer and 35 of 80 layers on the GPU, above the target and 29.80 GB of RAM not checked', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
     '--weights', 'q4_k_m', '--profile', 'ollama'];
   const j = json(args);
-  assert.equal(j.metrics.auto_gpu_layers.value, 35);
+  assert.equal(j.metrics.auto_gpu_layers.value, 36);
   const f = j.fits.find((g) => g.gpu === 'rtx-4090-24gb');
   assert.deepEqual([f.fits, f.within_target, f.gpu_within_target], [true, false, false]);
-  assert.equal((f.needs_ram_bytes / 1e9).toFixed(2), '30.66');
+  assert.equal((f.needs_ram_bytes / 1e9).toFixed(2), '29.80');
   assert.equal(f.needs_ram_bytes, j.metrics.host_total_bytes.value);
-  assert.match(run(args).out, /NVIDIA GeForce RTX 4090 24GB\s+\d+ needed\s+94\.7% of one\s+GPU part above target; needs 30\.66 GB \(28\.56 GiB\) of system RAM, not checked \(--ram-gib\)\n/);
+  assert.match(run(args).out, /NVIDIA GeForce RTX 4090 24GB\s+\d+ needed\s+95\.3% of one\s+GPU part above target; needs 29\.80 GB \(27\.76 GiB\) of system RAM, not checked \(--ram-gib\)\n/);
 });
 
 test('solve without --ram-gib: each answer is the GPU part\'s and says so, with the RAM its layout needs (DeepSeek-V3 Q6_K on an RTX 4090)', () => {

@@ -43,12 +43,13 @@ test('estimate(): the CLI\'s flags and the library give the same devices and lau
     assert.deepEqual(lib, fromCli);
     assert.equal(lib.launch_command, 'llama-server -m qwen3-30b-a3b-Q4_K_M.gguf -c 16384 -np 4 -ngl 30 -fa on -ctk q8_0');
     assert.deepEqual(lib.devices.map((d) => d.device), ['CUDA0', 'CUDA_Host']);
-    // K in q8_0 (34 B per 32 values), V in f16: 16,384 cells x 512 values x (1.0625 + 2) B per layer.
+    // K in q8_0 (34 B per 32 values), V in f16: 16,384 cells x 512 values x (1.0625 + 2) B per layer;
+    // -ngl 30 is the output layer and layers 19-47 (llama.cpp PR #18148), 29 layers' KV on the GPU.
     const perLayer = 16384 * 512 * (34 / 32 + 2);
-    assert.equal(lib.devices[0].kv_bytes, 30 * perLayer);
-    assert.equal(lib.devices[1].kv_bytes, 18 * perLayer);
+    assert.equal(lib.devices[0].kv_bytes, 29 * perLayer);
+    assert.equal(lib.devices[1].kv_bytes, 19 * perLayer);
     assert.ok(lib.devices.every((d) => d.total_bytes > 0 && d.total_bytes === d.model_bytes + d.kv_bytes + d.compute_bytes + d.other_bytes));
-    assert.equal(lib.devices[1].kv_bytes / MiB, 18 * 24.5);  // 24.5 MiB per layer
+    assert.equal(lib.devices[1].kv_bytes / MiB, 19 * 24.5);  // 24.5 MiB per layer
 });
 
 test('solve(): the local questions answer as `vramcalc solve` does', () => {
@@ -96,18 +97,19 @@ test('estimate(): the Ollama profile takes Ollama\'s num_ctx by the VRAM (4,096 
 
 test('estimate(): the Ollama profile without n_gpu_layers puts as many layers on the GPU as llama-server\'s --fit leaves 1 GiB for', () => {
     // Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens: 23,074.55 MiB for the buffers (24,564 less
-    // the 465.45 MiB CUDA context and 1,024 MiB); 35 x (491.99 + 128) + 1,088.45 = 22,788.1 MiB fits, 36 layers do not.
+    // the 465.45 MiB CUDA context and 1,024 MiB); num_gpu 36, the output layer first (llama.cpp PR #18148):
+    // 821.98 + 35 x (491.99 + 128) + 428.96 = 22,950.55 MiB fits, 37 does not.
     const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
         inference: { engine: 'llama.cpp', weights: 'q4_k_m', llamacpp: { profile: 'ollama' } } };
     const r = vc.estimate(config);
     assert.equal(r.ok, true, JSON.stringify(r.error));
-    assert.equal(r.metrics.auto_gpu_layers.value, 35);
+    assert.equal(r.metrics.auto_gpu_layers.value, 36);
     assert.equal(r.devices[0].kv_bytes / MiB, 35 * 128);
-    assert.ok(r.notes.some((n) => n.startsWith('Ollama puts 35 of 80 layers on the GPU')));
+    assert.ok(r.notes.some((n) => n.startsWith('Ollama puts 36 of 81 layers (the output layer and 35 repeating layers) on the GPU')));
     assert.deepEqual(r.devices, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb',
         '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama']).devices);
     const stated = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { profile: 'ollama', n_gpu_layers: 30 } } });
-    assert.equal(stated.metrics.gpu_layers.value, 30);
+    assert.equal(stated.metrics.gpu_layers.value, 29);  // the output layer and 29 layers
     assert.equal(stated.metrics.auto_gpu_layers, undefined);
 });
 
@@ -149,17 +151,17 @@ test('estimate(): vLLM on a Mac is an error naming inference.engine (vLLM has no
     assert.ok(h.notes.every((n) => !/Mac/.test(n)), JSON.stringify(h.notes));
 });
 
-test('estimate(): plain llama-server without n_gpu_layers runs its default --fit (42 of Llama-3.1-70B\'s 80 layers on an RTX 4090 at 8,192 tokens); fit: false is every layer', () => {
-    // 23,074.55 MiB for the buffers (24,564 less the 465.45 MiB CUDA context and 1,024 MiB); layers
-    // 38-79: 20,557.70 MiB of weights + 42 x 32 MiB KV + 1,088.45 MiB compute = 22,990.16 MiB.
+test('estimate(): plain llama-server without n_gpu_layers runs its default --fit (42 of Llama-3.1-70B\'s 81 layers on an RTX 4090 at 8,192 tokens); fit: false is every layer', () => {
+    // 23,074.55 MiB for the buffers (24,564 less the 465.45 MiB CUDA context and 1,024 MiB); -ngl 42,
+    // the output layer and layers 39-79: 20,919.59 MiB of weights + 41 x 32 MiB KV + 356.96 MiB compute = 22,588.55 MiB.
     const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
         inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192 } };
     const r = vc.estimate(config);
     assert.equal(r.ok, true, JSON.stringify(r.error));
     assert.equal(r.metrics.auto_gpu_layers.value, 42);
-    assert.equal(r.devices[0].kv_bytes / MiB, 42 * 32);
+    assert.equal(r.devices[0].kv_bytes / MiB, 41 * 32);
     assert.equal(r.launch_command, 'llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on');
-    assert.ok(r.notes.some((n) => n.startsWith("llama-server's --fit puts 42 of 80 layers on the GPU")));
+    assert.ok(r.notes.some((n) => n.startsWith("llama-server's --fit puts 42 of 81 layers (the output layer and 41 repeating layers) on the GPU")));
     assert.deepEqual(r.devices, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb',
         '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '8192']).devices);
     const off = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { fit: false } } });

@@ -204,9 +204,12 @@ TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of n
     for (const auto& r : list.rows) fitting += r.fits ? 1 : 0, needing += r.needs_ram ? 1 : 0;
     CHECK(fitting == list.fitting);
     CHECK(needing == list.needing_ram);
-    // DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-4 Maverick Q6_K, Q5_K_M and Q3_K_M (gpt-oss-120b's MXFP4_MOE file,
-    // below, fills the card past the budget, so its GPU part is not within it)
-    CHECK(needing == 9);
+    // DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-3.1-405B BF16, Llama-4 Maverick Q6_K, Q5_K_M and Q3_K_M
+    // (gpt-oss-120b's MXFP4_MOE file, below, fills the card past the budget, so its GPU part is not within it).
+    // The 405B BF16: --fit's -ngl 3 is the output layer (4,202,692,608 B) and 2 layers, 18.68 GB (96.7%), since
+    // llama.cpp PR #18148 offloads the output layer first (before, 3 layers filled the card to 24.16 GB).
+    CHECK(needing == 10);
+    CHECK(row_of(list, "llama-3.1-405b", "gguf-bf16")->needs_ram);
     for (const char* q : {"q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "llama-4-maverick", q)->needs_ram);
     CHECK(row_of(list, "deepseek-r1", "q6_k")->needs_ram);
     for (const char* q : {"q8_0", "q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "kimi-k2", q)->needs_ram);
@@ -285,13 +288,14 @@ TEST_CASE("models that fit under llama.cpp: gpt-oss in its published MXFP4_MOE f
     CHECK_FALSE(r120->needs_ram);
     CHECK(r120->share == Approx(1.214).margin(5e-4));
     CHECK(r120->ram_bytes == Approx(embd + 24 * 128 * 3 * 2880.0 * 2880 * 17 / 32 + 14286848 + 804352).epsilon(1e-12));
-    // With 64 GiB of RAM it runs at -ngl 10, the other 26 layers in RAM, within both budgets.
+    // With 64 GiB of RAM it runs at -ngl 11: the output layer and the last 10 layers (llama.cpp PR
+    // #18148, output first), the other 26 layers in RAM, within both budgets (19.06 GB).
     Config ram = cfg;
     ram.inference.host.ram_bytes = gib_to_bytes(64);
     const ModelFit* split = row_of(fits_of(ram), "gpt-oss-120b", "mxfp4");
     CHECK(split->fits);
     CHECK(split->partial);
-    CHECK(split->gpu_layers == 10);
+    CHECK(split->gpu_layers == 11);
 }
 
 TEST_CASE("models that fit under vLLM: gpt-oss in OpenAI's MXFP4 checkpoint where vLLM loads it, its row by hand", "[fit_models]") {

@@ -183,14 +183,22 @@ TEST_CASE("llama.cpp profile: Llama-3.1-8B Q4_K_M, 8192 context, full and partia
     CHECK(m.weights == Approx(p.weights.total - p.weights.embedding));
     CHECK(p.host_bytes == Approx(p.weights.embedding));
 
-    SECTION("-ngl 16: half the layers, half the KV on the GPU, no output layer") {
+    SECTION("-ngl 16: the output layer and the last 15 layers (llama.cpp PR #18148), their KV on the GPU") {
         cfg.inference.llamacpp.n_gpu_layers = 16;
         const InferencePlan h = plan(cfg);
+        double last15 = 0;
+        for (int i = 17; i < 32; ++i) last15 += h.weights.layer_bytes[static_cast<size_t>(i)];
+        CHECK(h.weights_gpu == Approx(last15 + h.weights.output));
+        CHECK(memory_at(h, 8192, 1).kv == 15.0 / 16 * 4096 * 131072);
+        CHECK(h.host_bytes == Approx(h.weights.total - last15 - h.weights.output));
+        // An older build (output_first off): the last 16 layers, half the KV, no output layer.
+        cfg.inference.llamacpp.output_first = false;
+        const InferencePlan o = plan(cfg);
         double last16 = 0;
-        for (int i = 16; i < 32; ++i) last16 += h.weights.layer_bytes[static_cast<size_t>(i)];
-        CHECK(h.weights_gpu == Approx(last16));
-        CHECK(memory_at(h, 8192, 1).kv == 4096.0 * 131072);
-        CHECK(h.host_bytes == Approx(h.weights.total - last16));
+        for (int i = 16; i < 32; ++i) last16 += o.weights.layer_bytes[static_cast<size_t>(i)];
+        CHECK(o.weights_gpu == Approx(last16));
+        CHECK(memory_at(o, 8192, 1).kv == 4096.0 * 131072);
+        CHECK(o.host_bytes == Approx(o.weights.total - last16));
     }
     SECTION("without flash attention one layer's F32 scores for the ubatch dominate") {
         cfg.inference.llamacpp.flash_attn = false;
@@ -227,8 +235,9 @@ TEST_CASE("speed: decode from bandwidth, prefill from FLOPs (Llama-3.1-8B BF16, 
     l.inference.llamacpp.n_gpu_layers = 16;
     const InferencePlan lp = plan(l);
     const Speed ls = inference_speed(lp, 4096, 1, 4096);
-    const double gpu_s = (lp.weights_gpu + 4096.0 * 131072 / 2) / 1008e9;
-    const double cpu_s = (lp.host_bytes - lp.weights.embedding + 4096.0 * 131072 / 2) / 60e9;
+    // -ngl 16: the output layer and 15 of 32 layers (output first), so 15 layers' KV on the GPU.
+    const double gpu_s = (lp.weights_gpu + 4096.0 * 131072 * 15 / 32) / 1008e9;
+    const double cpu_s = (lp.host_bytes - lp.weights.embedding + 4096.0 * 131072 * 17 / 32) / 60e9;
     CHECK(ls.step_s == Approx(gpu_s + cpu_s));
     // FP8 weights read half the bytes.
     cfg.inference.weights.format = "fp8";

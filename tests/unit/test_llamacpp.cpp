@@ -68,16 +68,87 @@ TEST_CASE("Apple working-set limit: 2/3 of RAM up to 32 GiB, 3/4 above, iogpu.wi
     CHECK(plan(cfg).gpu_capacity == Approx(gib_to_bytes(16) * 2 / 3));
 }
 
-TEST_CASE("-ngl 16 of Llama-3.1-8B: the last 16 layers and their KV on the GPU, output layer on the CPU") {
+TEST_CASE("-ngl 16 of Llama-3.1-8B: the output layer, the last 15 layers and their KV on the GPU") {
+    // Output first (llama.cpp PR #18148): i_gpu_start = 32 + 1 - 16 = 17, layers 17-31 and the output.
     Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
     cfg.inference.llamacpp.n_gpu_layers = 16;
     const InferencePlan p = plan(cfg);
-    CHECK(p.layer_device[15] == -1);
-    CHECK(p.layer_device[16] == 0);
-    CHECK(p.output_device == -1);
+    CHECK(p.layer_device[16] == -1);
+    CHECK(p.layer_device[17] == 0);
+    CHECK(p.output_device == 0);
     const LlamaCppBuffers b = llamacpp_buffers(p, 8192, 1);
-    CHECK(b.gpus[0].kv == 16.0 * 8192 * 4096);   // 16 layers x 8192 cells x 4 KiB (f16, 8 KV heads x 128 x 2 x 2 B)
-    CHECK(b.host.kv == 16.0 * 8192 * 4096);
+    CHECK(b.gpus[0].kv == 15.0 * 8192 * 4096);   // 15 layers x 8192 cells x 4 KiB (f16, 8 KV heads x 128 x 2 x 2 B)
+    CHECK(b.host.kv == 17.0 * 8192 * 4096);
+    // Before the PR (output_first off): the last 16 layers (i_gpu_start = 32 - 16), the output on the CPU.
+    cfg.inference.llamacpp.output_first = false;
+    const InferencePlan q = plan(cfg);
+    CHECK(q.layer_device[15] == -1);
+    CHECK(q.layer_device[16] == 0);
+    CHECK(q.output_device == -1);
+    CHECK(llamacpp_buffers(q, 8192, 1).gpus[0].kv == 16.0 * 8192 * 4096);
+}
+
+TEST_CASE("-ngl 40 of Llama-3.1-70B Q4_K_M on an RTX 4090: the output layer and the last 39 layers (PR #18148); the last 40 before it") {
+    // llama.cpp since PR #18148 (ggml-org/llama.cpp@57c1e05:src/llama-model.cpp:2381): i_gpu_start =
+    // 80 + 1 - 40 = 41, so layers 41-79 and the output layer (index 80) are offloaded; the load prints
+    // "offloaded 40/81 layers to GPU". By hand (h 8,192, 8 KV heads x 128, ffn 28,672, vocab 128,256;
+    // Q4_K 144 B and Q5_K 176 B and Q6_K 210 B per 256 weights): attn_q + attn_output 2 x 37,748,736,
+    // attn_k 4,718,592, gate + up 2 x 132,120,576, norms 65,536; attn_v Q5_K (the 70B's GQA bump)
+    // 5,767,168 and ffn_down Q4_K 132,120,576, or both Q6_K (6,881,280 and 192,675,840) where
+    // use_more_bits(i, 80): i < 10, i >= 70 or (i - 10) % 3 == 2. A plain layer is 482,410,496 B, a
+    // more-bits one 544,079,872 B. Layers 41-79: 20 more-bits (42, 45, ..., 69 and 70-79) and 19 plain:
+    // 20,047,396,864 B; output.weight Q6_K 8,192 x 128,256 x 210 / 256 = 861,880,320 B and
+    // output_norm 32,768 B: 20,909,309,952 B (19,940.67 MiB) in the file's split. The engine counts the
+    // 1-D tensors (norms) as "other", spread evenly over the layers (output_norm's 32,768 B is 409.6 B
+    // a layer), so its GPU part is 861,880,320 + 20,047,396,864 + 39 x 409.6 = 20,909,293,158.4 B,
+    // 16,793.6 B (41 x 409.6) short of the file's.
+    Config cfg = serving("llama-3.1-70b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 4096);
+    cfg.inference.llamacpp.n_gpu_layers = 40;
+    const InferencePlan p = plan(cfg);
+    CHECK(p.gpu_layers == 39);
+    CHECK(p.output_on_gpu);
+    CHECK(p.output_device == 0);
+    CHECK(p.layer_device[40] == -1);
+    CHECK(p.layer_device[41] == 0);
+    CHECK(llamacpp_buffers(p, 4096, 1).gpus[0].model == Approx(20909293158.4).epsilon(1e-12));
+    // The old rule (output_first off: a build before the PR): layers 40-79 (layer 40 is plain, so 20
+    // of each kind: 20,529,807,360 B, + 40 x 409.6 B of the norms' share = 20,529,823,744 B), the
+    // output layer in system RAM.
+    Config old = cfg;
+    old.inference.llamacpp.output_first = false;
+    const InferencePlan q = plan(old);
+    CHECK(q.gpu_layers == 40);
+    CHECK_FALSE(q.output_on_gpu);
+    CHECK(q.layer_device[40] == 0);
+    CHECK(llamacpp_buffers(q, 4096, 1).gpus[0].model == Approx(20529823744.0).epsilon(1e-12));
+    // The speed follows the placement. One decode step at 4,096 tokens reads each GPU layer's KV,
+    // 4,096 x 1,024 x 2 x 2 B = 16,777,216 B, where the layer is (the norms' 409.6 B a layer with
+    // it). New: the GPU reads 20,909,293,158.4 + 39 x 16,777,216 = 21,563,604,582.4 B; system RAM
+    // layers 0-40 (21,012,217,856 + 41 x 409.6 B) and their KV (41 x 16,777,216): 21,700,100,505.6 B.
+    // Old: GPU 20,529,823,744 + 40 x 16,777,216 = 21,200,912,384 B; RAM layers 0-39 (20,529,823,744
+    // B), output.weight (861,880,320 B) and 40 layers' KV: 22,062,792,704 B. 362,692,198.4 B a step
+    // move from system RAM to the GPU: faster.
+    const LlamaCppTiming t = llamacpp_timing(p, 4096, 1, 1), t_old = llamacpp_timing(q, 4096, 1, 1);
+    CHECK(t.gpu_bytes == Approx(21563604582.4).epsilon(1e-12));
+    CHECK(t.host_bytes == Approx(21700100505.6).epsilon(1e-12));
+    CHECK(t_old.gpu_bytes == Approx(21200912384.0).epsilon(1e-12));
+    CHECK(t_old.host_bytes == Approx(22062792704.0).epsilon(1e-12));
+    CHECK(t.decode_memory_s < t_old.decode_memory_s);
+    auto e = estimate(cfg), e_old = estimate(old);
+    REQUIRE(e.ok);
+    REQUIRE(e_old.ok);
+    CHECK(e.value.metric("decode_tokens_per_s")->value > e_old.value.metric("decode_tokens_per_s")->value);
+    // The command is the same -ngl: only the build's rule differs.
+    CHECK(launch_command(p) == "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4096 -ngl 40 -fa on");
+    // -ngl 0 and -ngl 81 (everything) are the same either way; -ngl 1 is the output layer alone.
+    for (int n : {0, 81}) {
+        cfg.inference.llamacpp.n_gpu_layers = old.inference.llamacpp.n_gpu_layers = n;
+        CHECK(plan(cfg).gpu_layers == plan(old).gpu_layers);
+        CHECK(plan(cfg).output_on_gpu == plan(old).output_on_gpu);
+    }
+    cfg.inference.llamacpp.n_gpu_layers = 1;
+    CHECK(plan(cfg).gpu_layers == 0);
+    CHECK(plan(cfg).output_on_gpu);
 }
 
 TEST_CASE("--tensor-split 10,6 over two GPUs: 41 and 23 of Qwen2.5-32B's 64 layers (llama.cpp issue 11200)") {
@@ -264,8 +335,8 @@ TEST_CASE("-nkvo: the longest context is bounded by system RAM, not by the GPU")
 }
 
 TEST_CASE("Partial -ngl: the longest context stops where the CPU layers' KV fills system RAM, as fits_at checks") {
-    // Llama-3.1-8B Q4_K_M on an 8 GB card with 16 of 32 layers offloaded: the other 16 layers' KV
-    // is in host RAM, 16 x 2 (K, V) x 8 KV heads x 128 x 2 B = 64 KiB per token.
+    // Llama-3.1-8B Q4_K_M on an 8 GB card at -ngl 16 (the output layer and 15 of 32 layers, llama.cpp
+    // PR #18148): the other 17 layers' KV is in host RAM, 17 x 2 (K, V) x 8 KV heads x 128 x 2 B = 68 KiB per token.
     Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4060-8gb", 8192);
     cfg.inference.llamacpp.n_gpu_layers = 16;
     const InferencePlan gpu_only = plan(cfg);  // no RAM size given: RAM is not checked
@@ -274,7 +345,7 @@ TEST_CASE("Partial -ngl: the longest context stops where the CPU layers' KV fill
     const InferencePlan p = plan(cfg);
     const double share = budget_share(p);
     const LlamaCppBuffers a = llamacpp_buffers(p, 10240, 1), b = llamacpp_buffers(p, 20480, 1);
-    CHECK(b.host.kv - a.host.kv == Approx(10240.0 * 16 * 2 * 8 * 128 * 2));
+    CHECK(b.host.kv - a.host.kv == Approx(10240.0 * 17 * 2 * 8 * 128 * 2));
     // 6 GiB at 75% binds before the GPU does; the answer is the last context that fits.
     const double v = longest_context(p, 1, share);
     CHECK(v > 0);
@@ -630,31 +701,35 @@ TEST_CASE("Ollama's default num_ctx: by the VRAM of every GPU (23 and 47 GiB tie
     CHECK(ollama_default_context(cfg) == 16384);
 }
 
-TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens puts 35 of 80 layers on the GPU") {
+TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens puts 36 of 81 layers on the GPU") {
     // Ollama v0.32.15 passes no -ngl when num_gpu is unset; llama-server's --fit keeps 1,024 MiB free
-    // per GPU. By hand: the RTX 4090's 24,564 MiB less its CUDA context (93 + 372 = 465.45 MiB) less
-    // 1,024 MiB leaves 23,074.55 MiB for the buffers. A layer is 17,219.64 / 35 = 491.99 MiB of
-    // Q4_K_M weights and 32,768 cells x 8 KV heads x 128 x 2 x 2 B = 128 MiB of F16 KV; the compute
-    // buffer is 1,088.45 MiB. 35 layers: 35 x 619.99 + 1,088.45 = 22,788.1 MiB (fits); 36 layers:
-    // 23,408.1 MiB (does not). The other 45 layers, the output layer and token_embd stay in RAM.
+    // per GPU, counting the output layer first as -ngl does (llama.cpp PR #18148). By hand: the RTX
+    // 4090's 24,564 MiB less its CUDA context (93 + 372 = 465.45 MiB) less 1,024 MiB leaves 23,074.55
+    // MiB for the buffers. -ngl 36: the output layer (output.weight Q6_K 861,880,320 B + output_norm
+    // 32,768 B = 821.98 MiB) and layers 45-79 (17,219.64 MiB of Q4_K_M, 491.99 MiB a layer), 35 x 128
+    // MiB of F16 KV (32,768 cells x 8 KV heads x 128 x 2 x 2 B) and a 428.96 MiB compute buffer (no
+    // CPU output weight to stage for the prompt batch: 1,088.45 MiB with the output in RAM): 18,041.59
+    // + 4,480 + 428.96 = 22,950.55 MiB (fits); -ngl 37 adds layer 44 (460.06 MiB, Q4_K ffn_down) and
+    // 128 MiB: 23,538.6 MiB (does not). Layers 0-44 and token_embd stay in RAM.
     Config cfg = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 32768);
     const InferencePlan p = plan(cfg);
-    CHECK(p.auto_gpu_layers == 35);
+    CHECK(p.auto_gpu_layers == 36);
     CHECK(p.gpu_layers == 35);
-    CHECK_FALSE(p.output_on_gpu);
-    check_one_gpu(p, 32768, 35, 128, 1088.45, 22788.1);
-    CHECK(llamacpp_buffers(p, 32768, 1).gpus[0].model / 35 / 1048576.0 == Approx(491.99).epsilon(1e-4));
+    CHECK(p.output_on_gpu);
+    check_one_gpu(p, 32768, 35, 128, 428.96, 22950.55);
+    CHECK(llamacpp_buffers(p, 32768, 1).gpus[0].model / 1048576.0 == Approx(17219.64 + 821.98).epsilon(1e-5));
     // The launch command leaves num_gpu to Ollama; the estimate says what Ollama does.
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768"
           "  # automatic num_batch 512: llama-server -b 512 -ub 512");
-    CHECK(note_starts(cfg, "Ollama puts 35 of 80 layers on the GPU (its automatic num_gpu: --fit leaves 1.00 GiB free per GPU); "
-                           "the rest run on the CPU from system RAM: 22.71 GiB on the GPU, 28.56 GiB in system RAM."));
+    // The count llama.cpp prints ("offloaded 36/81 layers to GPU").
+    CHECK(note_starts(cfg, "Ollama puts 36 of 81 layers (the output layer and 35 repeating layers) on the GPU (its automatic num_gpu: "
+                           "--fit leaves 1.00 GiB free per GPU); the rest run on the CPU from system RAM: 22.87 GiB on the GPU, 27.76 GiB in system RAM."));
     auto e = estimate(cfg);
     REQUIRE(e.ok);
     // Fits on the whole card with that split (above the 75% target); before, all 81 on the GPU did not.
-    // The 45 CPU layers, their KV, token_embd and the output layer need 30.66 GB (28.56 GiB) of
-    // system RAM, which no RAM size checks: the row says so (needs_ram_bytes), the GPU part 94.7% of
-    // the card, above the target.
+    // The 45 CPU layers, their KV and token_embd need 29.80 GB (27.76 GiB) of system RAM (30.66 GB
+    // before PR #18148, with the output layer there too), which no RAM size checks: the row says so
+    // (needs_ram_bytes), the GPU part 95.3% of the card, above the target.
     bool seen = false;
     for (const auto& f : e.value.fits) {
         if (f.gpu_id != "rtx-4090-24gb") continue;
@@ -662,27 +737,28 @@ TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 3
         CHECK(f.fits);
         CHECK_FALSE(f.within_target);
         CHECK(f.needs_ram_bytes == e.value.metric("host_total_bytes")->value);
-        CHECK(f.needs_ram_bytes / 1e9 == Approx(30.66).margin(0.005));
-        CHECK(bytes_to_gib(f.needs_ram_bytes) == Approx(28.56).margin(0.005));
+        CHECK(f.needs_ram_bytes / 1e9 == Approx(29.80).margin(0.005));
+        CHECK(bytes_to_gib(f.needs_ram_bytes) == Approx(27.76).margin(0.005));
         CHECK_FALSE(f.gpu_within_target);
-        CHECK(f.utilization == Approx(0.947).margin(5e-4));
+        CHECK(f.utilization == Approx(0.953).margin(5e-4));
     }
     CHECK(seen);
     // A stated num_gpu (-ngl) wins and is printed.
     cfg.inference.llamacpp.n_gpu_layers = 40;
     const InferencePlan stated = plan(cfg);
     CHECK(stated.auto_gpu_layers == -1);
-    CHECK(stated.gpu_layers == 40);
+    CHECK(stated.gpu_layers == 39);  // the output layer and 39 layers
     CHECK(launch_command(stated) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768; PARAMETER num_gpu 40"
           "  # automatic num_batch 512: llama-server -b 512 -ub 512");
-    // The margin is a constant: 2,048 MiB leaves 22,050.55 MiB, 33 layers (33 x 619.99 + 1,088.45 = 21,548.1).
+    // The margin is a constant: 2,048 MiB leaves 22,050.55 MiB, -ngl 34: the output layer and layers
+    // 47-79 (17,062.65 MiB of weights) + 33 x 128 + 428.96 = 21,715.61 MiB.
     cfg.inference.llamacpp.n_gpu_layers = -1;
     cfg.inference.constants.fit_target_bytes = mib_to_bytes(2048);
-    CHECK(plan(cfg).auto_gpu_layers == 33);
-    // Plain llama-server runs the same --fit (33 layers at this margin); with --fit off -ngl -1 is
+    CHECK(plan(cfg).auto_gpu_layers == 34);
+    // Plain llama-server runs the same --fit (34 at this margin); with --fit off -ngl -1 is
     // every layer, as llama-server -ngl 999.
     cfg.inference.llamacpp.ollama = false;
-    CHECK(plan(cfg).auto_gpu_layers == 33);
+    CHECK(plan(cfg).auto_gpu_layers == 34);
     cfg.inference.llamacpp.fit = false;
     CHECK(plan(cfg).auto_gpu_layers == -1);
     CHECK(plan(cfg).gpu_layers == 80);
@@ -757,30 +833,42 @@ TEST_CASE("System RAM of no stated size: DeepSeek-V3 Q6_K on an RTX 4090 is the 
         if (const GpuSpec* spec = find_gpu(m.gpu_id); spec && spec->unified) CHECK(m.needs_ram_bytes == 0);
 }
 
-TEST_CASE("llama-server's --fit (-ngl unset): Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens puts 42 of 80 layers on the GPU") {
+TEST_CASE("llama-server's --fit (-ngl unset): Llama-3.1-70B Q4_K_M on one RTX 4090 at 8,192 tokens puts 42 of 81 layers on the GPU") {
     // Current llama-server runs --fit by default (llama.cpp PR #16653): with -ngl unset it keeps the
-    // context given by -c and moves layers to system RAM until 1,024 MiB stays free. By hand: the
-    // RTX 4090's 24,564 MiB less the CUDA context (465.45 MiB) less 1,024 MiB leaves 23,074.55 MiB.
-    // Filled back to front, layers 38-79 on the GPU: 20,557.70 MiB of Q4_K_M weights (489.47 MiB a
-    // layer on average: Q4_K_M keeps some ffn_down / attn_v in Q6_K), 42 x 32 MiB of F16 KV (8,192
-    // cells x 8 KV heads x 128 x 2 x 2 B) and the 1,088.45 MiB compute buffer: 22,990.16 MiB, 84.4 MiB
-    // under the target; a 43rd layer adds at least 489 + 32 MiB.
+    // context given by -c and moves layers to system RAM until 1,024 MiB stays free; its count takes
+    // the output layer first (PR #18148). By hand: the RTX 4090's 24,564 MiB less the CUDA context
+    // (465.45 MiB) less 1,024 MiB leaves 23,074.55 MiB. -ngl 42: the output layer (821.98 MiB) and
+    // layers 39-79 (20,097.61 MiB of Q4_K_M: 20,557.70 for 38-79 less layer 38's 460.06, whose
+    // ffn_down is Q4_K): 20,919.59 MiB; 41 x 32 MiB of F16 KV (8,192 cells x 8 KV heads x 128 x 2 x
+    // 2 B) and the 356.96 MiB compute buffer: 22,588.55 MiB, 486 MiB under the target; -ngl 43 adds
+    // layer 38 and its KV, 492.06 MiB. (Before the PR: layers 38-79, 22,990.16 MiB with the 1,088.45 MiB
+    // compute buffer that stages the CPU output weight.)
     Config cfg = serving("llama-3.1-70b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192);
     const InferencePlan p = plan(cfg);
     CHECK(p.auto_gpu_layers == 42);
-    CHECK(p.gpu_layers == 42);
-    CHECK_FALSE(p.output_on_gpu);
-    check_one_gpu(p, 8192, 42, 32, 1088.45, 22990.16);
-    CHECK(llamacpp_buffers(p, 8192, 1).gpus[0].model / 1048576.0 == Approx(20557.70).epsilon(1e-5));
+    CHECK(p.gpu_layers == 41);
+    CHECK(p.output_on_gpu);
+    check_one_gpu(p, 8192, 41, 32, 356.96, 22588.55);
+    CHECK(llamacpp_buffers(p, 8192, 1).gpus[0].model / 1048576.0 == Approx(20919.59).epsilon(1e-5));
     // llama-server places the layers itself: no -ngl in the command; it reads back to the same plan.
     CHECK(launch_command(p) == "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 8192 -fa on");
-    CHECK(note_starts(cfg, "llama-server's --fit puts 42 of 80 layers on the GPU (-ngl unset: --fit leaves 1.00 GiB free per GPU); "
+    CHECK(note_starts(cfg, "llama-server's --fit puts 42 of 81 layers (the output layer and 41 repeating layers) on the GPU (-ngl unset: "
+                           "--fit leaves 1.00 GiB free per GPU); the rest run on the CPU from system RAM: 22.51 GiB on the GPU, 20.47 GiB in system RAM."));
+    // An older build (output_first off): the old count and text, the last 42 layers.
+    Config old = cfg;
+    old.inference.llamacpp.output_first = false;
+    CHECK(plan(old).auto_gpu_layers == 42);
+    CHECK(plan(old).gpu_layers == 42);
+    CHECK_FALSE(plan(old).output_on_gpu);
+    check_one_gpu(plan(old), 8192, 42, 32, 1088.45, 22990.16);
+    CHECK(note_starts(old, "llama-server's --fit puts 42 of 80 layers on the GPU (-ngl unset: --fit leaves 1.00 GiB free per GPU); "
                            "the rest run on the CPU from system RAM: 22.91 GiB on the GPU, 20.79 GiB in system RAM."));
     // -c is always passed, so --fit keeps the context; without it, llama-server would lower it first.
     CHECK(note_starts(cfg, "Started without -c, llama-server would first lower the context from the model's 131,072 tokens"));
-    // The same margin constant as Ollama's: 2,048 MiB leaves 22,050.55 MiB, 40 layers.
+    // The same margin constant as Ollama's: 2,048 MiB leaves 22,050.55 MiB, -ngl 41 (20,400.72 MiB
+    // of weights + 40 x 32 + 356.96 = 22,037.68 MiB).
     cfg.inference.constants.fit_target_bytes = mib_to_bytes(2048);
-    CHECK(plan(cfg).auto_gpu_layers == 40);
+    CHECK(plan(cfg).auto_gpu_layers == 41);
     cfg.inference.constants.fit_target_bytes = mib_to_bytes(1024);
     // --fit off (or a release before it): -ngl -1 is every layer and the output layer, printed.
     cfg.inference.llamacpp.fit = false;
@@ -839,16 +927,21 @@ TEST_CASE("Ollama's automatic num_gpu: a model that fits keeps every layer; each
             CHECK(f.within_target);
             CHECK(f.gpus_needed == 1);
         }
-    // Two 4090s at 32,768 tokens: the layers split by memory over both, each GPU within 23,074.55 MiB:
-    // 72 layers put 36 on CUDA0 (17,326.83 MiB of weights + 36 x 128 MiB KV + 1,088.45 MiB compute =
-    // 23,023.28 MiB); a 73rd would put 37 there, ~620 MiB more.
+    // Two 4090s at 32,768 tokens: the layers split by memory over both, each GPU within 23,074.55 MiB.
+    // -ngl 73 is the output layer and layers 8-79 (i_gpu_start = 81 - 73 = 8); layer il goes to CUDA0
+    // while (il - 8) / 73 < 0.5: layers 8-44, 37 layers (17,786.89 MiB of weights + 37 x 128 MiB KV +
+    // 428.96 MiB compute = 22,951.85 MiB); CUDA1 layers 45-79 and the output layer. -ngl 74 puts
+    // layers 7-43 on CUDA0 and 44-79 on CUDA1, 588.06 MiB more there (layer 44's 460.06 and its KV):
+    // 22,788.09 + 588.06 = 23,376.15 MiB, over the target.
     big.inference.tp = 2;
     const InferencePlan two = plan(big);
-    CHECK(two.auto_gpu_layers == 72);
+    CHECK(two.auto_gpu_layers == 73);
     const LlamaCppBuffers b2 = llamacpp_buffers(two, 32768, 1);
     REQUIRE(b2.gpus.size() == 2);
-    CHECK(b2.gpus[0].kv == 36 * mib_to_bytes(128));
-    CHECK(b2.gpus[0].total() / 1048576.0 == Approx(23023.28).epsilon(1e-5));
+    CHECK(b2.gpus[0].kv == 37 * mib_to_bytes(128));
+    CHECK(b2.gpus[1].kv == 35 * mib_to_bytes(128));
+    CHECK(two.output_device == 1);
+    CHECK(b2.gpus[0].total() / 1048576.0 == Approx(22951.85).epsilon(1e-5));
 }
 
 TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, the routed experts of the fewest layers in RAM") {
@@ -871,7 +964,8 @@ TEST_CASE("Ollama's automatic num_gpu on a MoE model: every layer on the GPU, th
     CHECK((b.gpus[0].total()) / 1048576.0 == Approx(10860.67).epsilon(1e-6));
     CHECK(launch_command(p) == "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 4096"
           "  # automatic num_batch 512: llama-server -b 512 -ub 512");
-    CHECK(note_starts(cfg, "Ollama puts 48 of 48 layers and the output layer on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
+    // llama.cpp prints "offloaded 49/49 layers to GPU": the output layer counts as one.
+    CHECK(note_starts(cfg, "Ollama puts 49 of 49 layers (the output layer and 48 repeating layers) on the GPU with the routed experts of 21 of 48 MoE layers in system RAM"));
 }
 
 TEST_CASE("gpt-oss-20b mxfp4 in llama.cpp is ggml-org's MXFP4_MOE file (11.27 GiB); vLLM keeps the checkpoint's split") {
@@ -943,8 +1037,8 @@ TEST_CASE("Ollama on several GPUs loads a model that fits one on that GPU alone:
 }
 
 TEST_CASE("-ngl 10 on DeepSeek-V3 Q4_K_M and -ngl 24 on Maverick: the GPU holds the real last layers, byte for byte") {
-    // llama-model.cpp load_tensors (before ggml-org/llama.cpp PR #18148, below): -ngl N puts the
-    // repeating layers n_layer - N .. n_layer - 1 on the GPU. DeepSeek-V3's layers 51-60 (the
+    // llama-model.cpp load_tensors before ggml-org/llama.cpp PR #18148 (output_first off, so that -ngl
+    // N is N whole layers): the repeating layers n_layer - N .. n_layer - 1 on the GPU. DeepSeek-V3's layers 51-60 (the
     // per-layer bytes of test_quant.cpp's counters test): use_more_bits(i, 61) holds for 51 and
     // 53-60, so 9 x 7,452,930,518.03 + layer 52's 6,480,261,590.03 = 73,556,636,252.33 B (70,149.07
     // MiB); the average layer, 403,207,364,608 / 61 x 10 = 66,099,568,296 B, is 7.46 GB less.
@@ -962,6 +1056,7 @@ TEST_CASE("-ngl 10 on DeepSeek-V3 Q4_K_M and -ngl 24 on Maverick: the GPU holds 
         INFO(s.preset);
         Config cfg = serving(s.preset, Engine::LlamaCpp, "q4_k_m", "h100-80gb", 4096);
         cfg.inference.llamacpp.n_gpu_layers = s.ngl;
+        cfg.inference.llamacpp.output_first = false;
         const InferencePlan p = plan(cfg);
         const size_t first = static_cast<size_t>(p.model.layers - s.ngl);  // the first layer on the GPU
         CHECK(p.layer_device[first - 1] == -1);

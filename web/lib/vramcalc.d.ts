@@ -375,7 +375,7 @@ export interface InferenceVllmConfig {
 
 /** "inference.llamacpp": llama.cpp options (below; docs/local.md) */
 export interface InferenceLlamacppConfig {
-    /** -ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N the last N layers; layers + 1 also the output layer (default -1; [-1, 1048576] layers) */
+    /** -ngl: -1 unset (with fit: --fit places the layers; else all and the output layer); N: the output layer and the last N - 1 layers (output_first), else the last N, layers + 1 also the output layer (default -1; [-1, 1048576] layers) */
     n_gpu_layers?: number;
     /** -ub: physical batch; 0: unset (llama.cpp's 512; the Ollama profile: Ollama's automatic num_batch); under Ollama it is num_batch (-b and -ub) (default 0; [0, 1048576] tokens) */
     n_ubatch?: number;
@@ -403,6 +403,8 @@ export interface InferenceLlamacppConfig {
     draft?: InferenceLlamacppDraftConfig;
     /** --fit (llama-server's default): with -ngl unset, layers and MoE experts go to system RAM until ollama_fit_target_mib stays free per GPU; false: --fit off or an older llama.cpp (default true) */
     fit?: boolean;
+    /** -ngl N offloads the output layer first, then the last N - 1 layers (llama.cpp since PR #18148, 2025-12-18: @57c1e05; Ollama v0.32.15); false: an older build, the last N layers (default true) */
+    output_first?: boolean;
     /** ollama: Ollama's num_ctx (by the GPUs' VRAM, at most the model's window), OLLAMA_NUM_PARALLEL and, -ngl unset, num_gpu (llama-server's --fit) (default 'llama-server') */
     profile?: 'llama-server' | 'ollama';
 }
