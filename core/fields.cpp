@@ -36,6 +36,8 @@ constexpr EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWM
                                      N("inference", QuickOptimizer::Inference)};
 constexpr EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
 constexpr EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
+constexpr EnumName kRecurrent[] = {N("none", RecurrentKind::None), N("gated-deltanet", RecurrentKind::GatedDeltaNet),
+                                   N("mamba2", RecurrentKind::Mamba2)};
 constexpr EnumName kTrainPrecisions[] = {
     N("bf16-mixed", TrainPrecision::Bf16Mixed), N("fp32", TrainPrecision::Fp32),         N("fp16-mixed", TrainPrecision::Fp16Mixed),
     N("bf16-true", TrainPrecision::Bf16True),   N("fp16-true", TrainPrecision::Fp16True), N("fp8", TrainPrecision::Fp8Mixed),
@@ -185,6 +187,9 @@ constexpr const char* kFamilyDetails =
     "DeepSeek's MLA dimensions; Gemma's global-layer period, norms and softcaps; the context window, which the charts mark; the "
     "checkpoint's dtype, which only picks the default precision): a preset or an imported config.json sets them, and the custom "
     "architecture panel edits the dimensions every family has";
+constexpr const char* kHybridDetails =
+    "a hybrid decoder's layer mix and recurrent-mixer dimensions: a preset or an imported config.json / GGUF sets them, and the "
+    "model's summary line shows the mix (\"12 attention + 36 gated DeltaNet layers\")";
 constexpr const char* kFrameworkDefaults =
     "the frameworks' own defaults (the CUDA stack limit, cuBLAS workspaces, DeepSpeed and DDP buckets), each sourced where declared; "
     "the page's runtime rows are the CUDA context, NCCL and the allocator slack";
@@ -301,6 +306,24 @@ constexpr FieldDef kConfigTable[] = {
             .off_page(kFamilyDetails),
         Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
+        Text("model.layer_pattern", AT(model.layer_pattern),
+             "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP "
+             "(empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
+            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -").def("empty").omit_default(),
+        Enum("model.recurrent", enum_names(kRecurrent), ENUM(RecurrentKind, model.recurrent),
+             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H)").off_page(kHybridDetails).omit_default(),
+        Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads)")
+            .off_page(kHybridDetails).range(0, k2p16).omit_default(),
+        Int("model.ssm_head_dim", AT(model.ssm_head_dim), "recurrent mixer: one value head's width; x ssm_heads = d_inner")
+            .off_page(kHybridDetails).range(0, k2p16).omit_default(),
+        Int("model.ssm_groups", AT(model.ssm_groups), "recurrent mixer: GDN key heads, Mamba2 B/C groups (n_groups)")
+            .off_page(kHybridDetails).range(0, k2p16).omit_default(),
+        Int("model.ssm_state", AT(model.ssm_state), "recurrent mixer: GDN key head width, Mamba2 d_state; the state is ssm_state x d_inner a layer")
+            .off_page(kHybridDetails).range(0, k2p16).omit_default(),
+        Int("model.ssm_conv", AT(model.ssm_conv), "recurrent mixer: causal convolution kernel (4); the conv state keeps kernel - 1 inputs")
+            .off_page(kHybridDetails).range(0, 1024).omit_default(),
+        Bool("model.attn_gate", AT(model.attn_gate), "gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate")
+            .off_page(kHybridDetails).omit_default(),
 
         // --- training ------------------------------------------------------------------------------
         Enum("training.precision", enum_names(kTrainPrecisions), ENUM(TrainPrecision, training.precision),
@@ -443,6 +466,10 @@ constexpr FieldDef kConfigTable[] = {
         Bool("inference.gguf_imatrix", AT(inference.weights.gguf_imatrix), "the GGUF file was made with an importance matrix"),
         Text("inference.kv_dtype", AT(inference.kv_dtype), "KV cache element type (auto: the model dtype; llama.cpp f16)")
             .accepts("auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl").cli("-ctk --ctk --cache-type-k"),
+        Text("inference.state_dtype", AT(inference.state_dtype),
+             "a hybrid's recurrent state (conv + SSM / delta state) element type: auto is llama.cpp's F32 (recurrent_type_r/s), "
+             "the model dtype in vLLM (mamba_cache_dtype auto) and transformers")
+            .accepts("auto, fp32, bf16, fp16").omit_default().cli("--state-dtype"),
         Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens")
             .cli("--max-model-len"),
         Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences").cli("-np --parallel"),

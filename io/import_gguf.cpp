@@ -323,6 +323,12 @@ double kv_number(const Header& h, const std::string& key, double fallback = -1) 
     return v.number;
 }
 
+// A per-layer numeric array (head_count_kv, feed_forward_length of a hybrid), or nullptr for a scalar.
+const std::vector<double>* kv_array(const Header& h, const std::string& key) {
+    auto it = h.kv.find(key);
+    return it != h.kv.end() && it->second.type == ARRAY && !it->second.array.empty() ? &it->second.array : nullptr;
+}
+
 std::string kv_text(const Header& h, const std::string& key) {
     auto it = h.kv.find(key);
     return it != h.kv.end() && it->second.type == STRING ? it->second.text : std::string();
@@ -352,6 +358,8 @@ const char* family_of(const std::string& arch) {
     if (arch == "gpt2") return "GPT-2";
     if (arch == "bert") return "BERT";
     if (arch == "starcoder") return "StarCoder";
+    if (arch == "granitehybrid") return "Granite";
+    if (arch == "nemotron_h") return "Nemotron";
     return "Imported";
 }
 
@@ -403,6 +411,48 @@ void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tenso
         if (m.context_limit == 0) m.context_limit = m.max_position;
     }
     if (const T* t = find_tensor(tensors, "token_types.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) m.type_vocab = static_cast<int>(t->ne[1]);
+}
+
+// A hybrid's recurrent layers (llama.cpp's qwen3next, granitehybrid, nemotron_h): the <arch>.ssm.* keys
+// (conv_kernel, state_size, group_count, inner_size = heads x head_dim, time_step_rank = heads), and which
+// layers attend: a per-layer head_count_kv array (0: no attention; ggml-org/llama.cpp@01b77b5
+// src/llama-model.cpp: granitehybrid recurrent_layer_arr[i] = n_head_kv(i) == 0, nemotron_h also n_ff(i) == 0,
+// an MLP-only block where n_ff(i) > 0) or qwen3next's full_attention_interval ((i + 1) % interval == 0 attends).
+void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
+    ModelSpec& m = r.model;
+    if (kv_number(h, arch + ".ssm.state_size") < 0 || m.layers <= 0) return;
+    int inner = 0;
+    m.ssm_groups = 1;
+    take(r, h, arch, "ssm.conv_kernel", "model.ssm_conv", m.ssm_conv, true);
+    take(r, h, arch, "ssm.state_size", "model.ssm_state", m.ssm_state, true);
+    take(r, h, arch, "ssm.group_count", "model.ssm_groups", m.ssm_groups, false);
+    take(r, h, arch, "ssm.inner_size", "model.ssm_head_dim", inner, true);
+    take(r, h, arch, "ssm.time_step_rank", "model.ssm_heads", m.ssm_heads, true);
+    m.ssm_head_dim = m.ssm_heads > 0 ? inner / m.ssm_heads : 0;
+    const bool gdn = arch == "qwen3next";
+    m.recurrent = gdn ? RecurrentKind::GatedDeltaNet : RecurrentKind::Mamba2;
+    if (gdn) m.attn_gate = m.qk_norm = true;  // Qwen3-Next's gated attention with q/k norms (its layer 0 is recurrent)
+    if (arch == "nemotron_h") m.norms_per_layer = 1;
+    const std::vector<double>* kv = kv_array(h, arch + ".attention.head_count_kv");
+    const std::vector<double>* ff = kv_array(h, arch + ".feed_forward_length");
+    const double interval = kv_number(h, arch + ".full_attention_interval", 0);
+    m.layer_pattern.clear();
+    for (int il = 0; il < m.layers; ++il) {
+        const size_t i = static_cast<size_t>(il);
+        const bool attn = kv ? i < kv->size() && (*kv)[i] > 0 : interval > 0 && (il + 1) % static_cast<int>(interval) == 0;
+        const bool mlp = !ff || (i < ff->size() && (*ff)[i] > 0);
+        m.layer_pattern += attn ? (mlp ? 'A' : '*') : (mlp && ff && arch == "nemotron_h") ? '-' : (mlp ? 'R' : 'M');
+    }
+    if (m.layer_pattern.find_first_of("RM") == std::string::npos) {
+        m.layer_pattern.clear();
+        r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for a recurrent layer) or " + arch +
+                                                        ".full_attention_interval"});
+    }
+    // Granite's shared MLP: a dense model's MLP, a MoE's shared expert(s) of expert_feed_forward_length.
+    int shared = 0;
+    take(r, h, arch, "expert_shared_feed_forward_length", "model.shared_experts", shared, false);
+    if (shared > 0 && m.experts == 0) m.ffn = shared;
+    else if (shared > 0 && m.expert_ffn > 0) m.shared_experts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared) / m.expert_ffn)));
 }
 
 void read_model(ModelImport& r, const Header& h) {
@@ -470,6 +520,7 @@ void read_model(ModelImport& r, const Header& h) {
     m.final_softcap = std::max(0.0, kv_number(h, arch + ".final_logit_softcapping", 0));
 
     read_tensor_facts(r, std::vector<GgufTensorShape>(h.tensors.begin(), h.tensors.end()));
+    read_recurrent(r, h, arch);
     if (m.vocab > 0) return;
     if (kv_number(h, arch + ".vocab_size") > 0) take(r, h, arch, "vocab_size", "model.vocab", m.vocab, true);
     else r.missing.push_back({"model.vocab", "token_embd.weight, " + arch + ".vocab_size"});

@@ -1,6 +1,7 @@
 // vramcalc io: Hugging Face config.json -> ModelSpec, for every architecture core/model knows:
 // Llama, Mistral/Mixtral, Qwen2/Qwen3 and their MoE, Gemma 1/2/3, Phi-2/Phi-3, Falcon, DeepSeek
-// V2/V3 (MLA + MoE), gpt-oss, GPT-2, StarCoder (gpt_bigcode), BERT. Key names and defaults follow
+// V2/V3 (MLA + MoE), gpt-oss, GPT-2, StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
+// (qwen3_next), Granite-4.0-H (granitemoehybrid) and Nemotron-H (nemotron_h). Key names and defaults follow
 // each transformers configuration_*.py (a key left out of config.json takes the class default).
 // A model_type not listed is read as a Llama-style decoder, with a note. Multimodal configs
 // (Gemma 3, Llama 4, Mistral 3) keep the language model in text_config: that is what is read.
@@ -102,6 +103,85 @@ int global_period(const json& types) {
     return period;
 }
 
+// A hybrid's layer mix (ModelSpec::layer_pattern) from a layer_types list: `attention` names the
+// attention entries, `recurrent` the recurrent ones; "" when an entry is neither.
+std::string pattern_of(const json& types, const char* attention, const char* recurrent) {
+    std::string p;
+    for (const auto& t : types) {
+        const std::string s = t.is_string() ? t.get<std::string>() : "";
+        if (s == attention) p += 'A';
+        else if (s == recurrent) p += 'R';
+        else return "";
+    }
+    return p;
+}
+
+// The hybrids' layer mix and recurrent mixer (transformers' configuration_qwen3_next.py,
+// configuration_granitemoehybrid.py, configuration_nemotron_h.py; their defaults where a key is left out).
+void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
+    const json* types = rd.find({"layer_types", "layers_block_type"});
+    if (type == "qwen3_next") {
+        m.recurrent = RecurrentKind::GatedDeltaNet;
+        m.attn_gate = true;  // Qwen3NextAttention: q_proj of 2 x heads x head_dim (query + gate)
+        m.qk_norm = true;
+        int interval = 4;  // full_attention_interval default
+        rd.integer({"full_attention_interval"}, "model.layer_pattern", interval, false);
+        if (types && types->is_array()) m.layer_pattern = pattern_of(*types, "full_attention", "linear_attention");
+        else
+            for (int il = 0; il < m.layers; ++il) m.layer_pattern += interval > 0 && (il + 1) % interval == 0 ? 'A' : 'R';
+        m.ssm_heads = 32, m.ssm_head_dim = 128, m.ssm_groups = 16, m.ssm_state = 128, m.ssm_conv = 4;  // Qwen3NextConfig defaults
+        rd.integer({"linear_num_value_heads"}, "model.ssm_heads", m.ssm_heads, false);
+        rd.integer({"linear_value_head_dim"}, "model.ssm_head_dim", m.ssm_head_dim, false);
+        rd.integer({"linear_num_key_heads"}, "model.ssm_groups", m.ssm_groups, false);
+        rd.integer({"linear_key_head_dim"}, "model.ssm_state", m.ssm_state, false);
+        rd.integer({"linear_conv_kernel_dim"}, "model.ssm_conv", m.ssm_conv, false);
+    } else if (type == "granitemoehybrid") {
+        m.recurrent = RecurrentKind::Mamba2;
+        if (types && types->is_array()) m.layer_pattern = pattern_of(*types, "attention", "mamba");
+        // GraniteMoeHybridConfig defaults: mamba_n_heads 128, mamba_d_head "auto" (mamba_expand x hidden / heads),
+        // mamba_n_groups 1, mamba_d_state 256, mamba_d_conv 4, mamba_expand 2.
+        m.ssm_heads = 128, m.ssm_groups = 1, m.ssm_state = 256, m.ssm_conv = 4;
+        rd.integer({"mamba_n_heads"}, "model.ssm_heads", m.ssm_heads, false);
+        int expand = 2;
+        rd.integer({"mamba_expand"}, "model.ssm_head_dim", expand, false);
+        m.ssm_head_dim = m.ssm_heads > 0 ? expand * m.hidden / m.ssm_heads : 0;
+        rd.integer({"mamba_d_head"}, "model.ssm_head_dim", m.ssm_head_dim, false);
+        rd.integer({"mamba_n_groups"}, "model.ssm_groups", m.ssm_groups, false);
+        rd.integer({"mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
+        rd.integer({"mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+        // The shared MLP of shared_intermediate_size: a dense model's MLP, a MoE's shared expert(s).
+        int shared_ffn = 0;
+        if (rd.integer({"shared_intermediate_size"}, "model.ffn", shared_ffn, false) && shared_ffn > 0) {
+            if (m.experts == 0) m.ffn = shared_ffn;
+            else if (m.expert_ffn > 0) {
+                m.shared_experts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared_ffn) / m.expert_ffn)));
+                if (shared_ffn % m.expert_ffn != 0)
+                    r.notes.push_back("the shared MLP (" + std::to_string(shared_ffn) + ") is not a whole number of experts (" +
+                                      std::to_string(m.expert_ffn) + "): counted as " + std::to_string(m.shared_experts));
+            }
+        }
+    } else if (type == "nemotron_h") {
+        m.recurrent = RecurrentKind::Mamba2;
+        m.mlp = MlpKind::Gelu;   // squared-ReLU up + down: two matrices
+        m.norms_per_layer = 1;   // one RMSNorm per block
+        // hybrid_override_pattern: M Mamba2, * attention, - MLP, each a layer of its own (E, a MoE block, is not modelled).
+        const std::string pattern = rd.text({"hybrid_override_pattern"});
+        if (pattern.find_first_not_of("M*-") == std::string::npos) m.layer_pattern = pattern;
+        // NemotronHConfig defaults: mamba_num_heads 128, mamba_head_dim 64, n_groups 8, ssm_state_size 128, conv_kernel 4.
+        m.ssm_heads = 128, m.ssm_head_dim = 64, m.ssm_groups = 8, m.ssm_state = 128, m.ssm_conv = 4;
+        rd.integer({"mamba_num_heads"}, "model.ssm_heads", m.ssm_heads, false);
+        rd.integer({"mamba_head_dim"}, "model.ssm_head_dim", m.ssm_head_dim, false);
+        rd.integer({"n_groups", "mamba_n_groups"}, "model.ssm_groups", m.ssm_groups, false);
+        rd.integer({"ssm_state_size", "mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
+        rd.integer({"conv_kernel", "mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+    }
+    if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
+        m.layer_pattern.clear();
+        r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, - per layer)"
+                                                                        : "layer_types (one attention or recurrent entry per layer)"});
+    }
+}
+
 void read_quantization(const json& q, ModelImport& r) {
     if (!q.is_object()) return;
     const std::string method = text_at(q, "quant_method");
@@ -173,9 +253,11 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool falcon = one_of(type, {"falcon", "RefinedWeb", "RefinedWebModel"}), phi2 = type == "phi";
     const bool gemma = type.rfind("gemma", 0) == 0, gemma23 = one_of(type, {"gemma2", "gemma3", "gemma3_text"});
     const bool deepseek = one_of(type, {"deepseek_v2", "deepseek_v3"}), oss = type == "gpt_oss";
-    const bool qwen = type.rfind("qwen", 0) == 0, mixtral = type == "mixtral", qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe"});
+    const bool qwen = type.rfind("qwen", 0) == 0, mixtral = type == "mixtral";
+    const bool qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe", "qwen3_next"});
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
-    const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 ||
+    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"});
+    const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
                        one_of(type, {"llama", "mistral", "phi3", "starcoder2"});
     if (!known)
         r.notes.push_back("model_type \"" + type + "\" is not one this tool knows: read as a Llama-style decoder (RMSNorm, SwiGLU); check the fields");
@@ -183,7 +265,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     ModelSpec& m = r.model;
     m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
-             : type == "llama" || llama4 ? "Llama" : "Imported";
+             : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : "Imported";
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 
@@ -214,7 +296,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     // Mixture of experts.
     rd.integer({"num_local_experts", "num_experts", "n_routed_experts"}, "model.experts", m.experts, false);
     const bool moe = m.experts > 0;
-    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, !moe || deepseek);
+    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, (!moe || deepseek) && type != "granitemoehybrid");
     if (moe) {
         rd.integer({"num_experts_per_tok", "experts_per_token", "num_experts_per_token"}, "model.top_k", m.top_k, true);
         m.expert_ffn = m.ffn;  // Mixtral, gpt-oss: each expert is an intermediate_size MLP
@@ -252,7 +334,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     }
 
     // Embeddings, biases, norms.
-    m.tied_embeddings = gpt2 || bert || bigcode || falcon || gemma || !known;  // each class's tie_word_embeddings default
+    m.tied_embeddings = gpt2 || bert || bigcode || falcon || gemma || type == "granitemoehybrid" || !known;  // each class's tie_word_embeddings default
     if (!known) r.notes.push_back("tie_word_embeddings defaults to true (PretrainedConfig) when the config leaves it out");
     rd.boolean({"tie_word_embeddings"}, m.tied_embeddings);
     if (gpt2 || bigcode || bert) {
@@ -285,6 +367,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
         // huggingface/transformers@9ee3f43:src/transformers/models/qwen3/modeling_qwen3.py Qwen3Attention).
         m.qk_norm = one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text"});
     }
+    if (hybrid) read_hybrid(rd, type, m, r);
 
     // Sliding windows.
     int window = 0;

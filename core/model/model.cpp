@@ -8,6 +8,7 @@
 // [SECTION] from_params   the "parameters only" architecture
 #include "core/model/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <iterator>
@@ -53,6 +54,9 @@ const Checked kChecked[] = {
     {"model.kv_lora_rank", &ModelSpec::kv_lora_rank, nullptr}, {"model.qk_rope_head_dim", &ModelSpec::qk_rope_head_dim, nullptr},
     {"model.qk_nope_head_dim", &ModelSpec::qk_nope_head_dim, nullptr}, {"model.v_head_dim", &ModelSpec::v_head_dim, nullptr},
     {"model.sliding_window", &ModelSpec::sliding_window, nullptr}, {"model.global_every", &ModelSpec::global_every, &ModelSpec::layers},
+    {"model.ssm_heads", &ModelSpec::ssm_heads, nullptr},   {"model.ssm_head_dim", &ModelSpec::ssm_head_dim, nullptr},
+    {"model.ssm_groups", &ModelSpec::ssm_groups, nullptr}, {"model.ssm_state", &ModelSpec::ssm_state, nullptr},
+    {"model.ssm_conv", &ModelSpec::ssm_conv, nullptr},
 };
 
 // The table's entries for kChecked, looked up once (resolve_model runs on every estimate).
@@ -146,6 +150,33 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
     const int dense = dense_mlp_layers(m);
     if (dense > 0 && m.ffn < 1) return fail("model.ffn", "must be at least 1: " + str(dense) + " layers have a dense MLP");
 
+    // Hybrid decoders: one mixer letter per layer, and the recurrent mixer's dimensions when a layer has one.
+    if (!m.layer_pattern.empty()) {
+        if (static_cast<int>(m.layer_pattern.size()) != m.layers)
+            return fail("model.layer_pattern", "must have one letter per layer (" + str(m.layers) + ", model.layers), got " +
+                                                   str(static_cast<long long>(m.layer_pattern.size())));
+        for (char c : m.layer_pattern)
+            if (std::string("AR*M-").find(c) == std::string::npos)
+                return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent) "
+                                                               "or - (MLP) per layer, got '") + c + "'");
+        if (m.experts > 0 && m.layer_pattern.find_first_of("*M-") != std::string::npos)
+            return fail("model.layer_pattern", "has layers without an MLP (*, M) or without a mixer (-), which this model's experts "
+                                               "(model.experts > 0) do not support: use A and R");
+        if (recurrent_layer_count(m) > 0) {
+            if (m.recurrent == RecurrentKind::None)
+                return fail("model.recurrent", "must name the recurrent mixer (gated-deltanet, mamba2): model.layer_pattern has " +
+                                                   str(recurrent_layer_count(m)) + " recurrent layers");
+            const std::pair<const char*, int> dims[] = {{"model.ssm_heads", m.ssm_heads}, {"model.ssm_head_dim", m.ssm_head_dim},
+                                                        {"model.ssm_groups", m.ssm_groups}, {"model.ssm_state", m.ssm_state},
+                                                        {"model.ssm_conv", m.ssm_conv}};
+            for (const auto& d : dims)
+                if (d.second < 1) return fail(d.first, "must be at least 1: model.layer_pattern has recurrent layers");
+            if (m.ssm_heads % m.ssm_groups != 0)
+                return fail("model.ssm_groups", "must divide model.ssm_heads (" + str(m.ssm_heads) + ") into equal groups, got " + str(m.ssm_groups));
+            if (m.sliding_window > 0)
+                return fail("model.sliding_window", "must be 0 with recurrent layers (a windowed hybrid is not modelled)");
+        }
+    }
     if (m.global_every > 0 && m.sliding_window == 0)
         return fail("model.global_every", "needs a window: set model.sliding_window > 0 (or global_every 0)");
     if (m.chunked && m.sliding_window == 0)
@@ -182,12 +213,37 @@ double attention_params(const ModelSpec& m) {
     double p = h * q_width + 2 * h * kv_width + q_width * h;
     if (m.attn_bias) p += q_width + 2 * kv_width;
     if (m.mlp_bias) p += h;  // output projection bias
+    // Gated attention (transformers models/qwen3_next Qwen3NextAttention): q_proj is hidden x (2 x
+    // heads x head_dim), the query and a sigmoid gate on the attention output.
+    if (m.attn_gate) p += h * q_width;
     if (m.qk_norm) p += 2 * norm * m.head_dim;  // q_norm and k_norm: head_dim weights each, shared by the heads
     return p;
 }
 
+// One recurrent layer's mixer, as the transformers classes build it (no projection biases):
+// GatedDeltaNet (models/qwen3_next/modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz
+// h x (2 key_dim + 2 value_dim), in_proj_ba h x 2 heads, conv1d (2 key_dim + value_dim) x kernel,
+// dt_bias and A_log (heads each), a gated RMSNorm of head_dim, out_proj value_dim x h.
+// Mamba2 (models/granitemoehybrid GraniteMoeHybridMambaLayer, models/nemotron_h NemotronHMamba2Mixer):
+// in_proj h x (2 d_inner + 2 groups x state + heads), conv1d over d_inner + 2 groups x state channels
+// with a bias (use_conv_bias true), dt_bias, A_log and D (heads each), a gated RMSNorm of d_inner,
+// out_proj d_inner x h.
+double recurrent_params(const ModelSpec& m) {
+    const double h = m.hidden, heads = m.ssm_heads, inner = heads * m.ssm_head_dim, key = static_cast<double>(m.ssm_groups) * m.ssm_state;
+    switch (m.recurrent) {
+        case RecurrentKind::GatedDeltaNet:
+            return h * (2 * key + 2 * inner) + h * 2 * heads + (2 * key + inner) * m.ssm_conv + 2 * heads + m.ssm_head_dim + inner * h;
+        case RecurrentKind::Mamba2: {
+            const double conv_ch = inner + 2 * key;
+            return h * (inner + conv_ch + heads) + conv_ch * (m.ssm_conv + 1) + 3 * heads + inner + inner * h;
+        }
+        case RecurrentKind::None: break;
+    }
+    return 0;
+}
+
 void scale(ParamBreakdown& b, double f) {
-    for (double* v : {&b.embedding, &b.output, &b.attention, &b.mlp_dense, &b.experts_routed, &b.experts_shared, &b.router,
+    for (double* v : {&b.embedding, &b.output, &b.attention, &b.recurrent, &b.per_layer_recurrent, &b.mlp_dense, &b.experts_routed, &b.experts_shared, &b.router,
                       &b.norms, &b.total, &b.active, &b.per_layer_attention, &b.per_layer_mlp, &b.per_expert})
         *v *= f;
     b.count_scale *= f;
@@ -201,12 +257,15 @@ ParamBreakdown model_params(const ModelSpec& m) {
     const double V = m.vocab;
     const double norm = m.norm == NormKind::LayerNorm ? 2 * h : h;
     const int moe_layers = moe_layer_count(m);
-    const int dense_layers = m.layers - moe_layers;
+    const int dense_layers = dense_mlp_layers(m);
 
     b.embedding = V * h + static_cast<double>(m.max_position) * h + static_cast<double>(m.type_vocab) * h;
     b.output = m.tied_embeddings ? 0 : V * h + (m.mlp_bias ? V : 0);
     b.per_layer_attention = attention_params(m);
-    b.attention = m.layers * b.per_layer_attention;
+    b.attention = attention_layer_count(m) * b.per_layer_attention;
+    const int recurrent_layers = recurrent_layer_count(m);
+    b.per_layer_recurrent = recurrent_layers > 0 ? recurrent_params(m) : 0;
+    b.recurrent = recurrent_layers * b.per_layer_recurrent;
     b.per_layer_mlp = dense_layers > 0 ? mlp_params(m, m.ffn) : 0;
     b.mlp_dense = dense_layers * b.per_layer_mlp;
     if (moe_layers > 0) {
@@ -217,13 +276,42 @@ ParamBreakdown model_params(const ModelSpec& m) {
     }
     // Per layer norms plus one more: the final norm (decoders) or the embedding norm (BERT).
     b.norms = (static_cast<double>(m.layers) * m.norms_per_layer + 1) * norm;
-    b.total = b.embedding + b.output + b.attention + b.mlp_dense + b.experts_routed + b.experts_shared + b.router + b.norms;
+    b.total = b.embedding + b.output + b.attention + b.recurrent + b.mlp_dense + b.experts_routed + b.experts_shared + b.router + b.norms;
     b.active = b.total - static_cast<double>(moe_layers) * (m.experts - m.top_k) * b.per_expert;
 
     // A "parameters only" entry keeps the count the user typed; the filled architecture only
     // apportions it among the components.
     if (m.approximate && m.params_override_b > 0 && b.total > 0) scale(b, m.params_override_b * 1e9 / b.total);
     return b;
+}
+
+int attention_layer_count(const ModelSpec& m) {
+    if (m.layer_pattern.empty()) return m.layers;
+    int n = 0;
+    for (int il = 0; il < m.layers; ++il) n += has_attention(m, il) ? 1 : 0;
+    return n;
+}
+int recurrent_layer_count(const ModelSpec& m) {
+    int n = 0;
+    for (int il = 0; il < static_cast<int>(m.layer_pattern.size()); ++il) n += is_recurrent_layer(m, il) ? 1 : 0;
+    return n;
+}
+int mlp_layer_count(const ModelSpec& m) {
+    if (m.layer_pattern.empty()) return m.layers;
+    int n = 0;
+    for (int il = 0; il < m.layers; ++il) n += has_mlp(m, il) ? 1 : 0;
+    return n;
+}
+
+std::string layer_mix_text(const ModelSpec& m) {
+    const int rec = recurrent_layer_count(m);
+    if (m.layer_pattern.empty() || (rec == 0 && attention_layer_count(m) == m.layers)) return {};
+    std::string s = std::to_string(attention_layer_count(m)) + " attention + " + std::to_string(rec) +
+                    (m.recurrent == RecurrentKind::Mamba2 ? " Mamba2" : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet" : " recurrent") +
+                    " layers";
+    const int mlp_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), '-'));
+    if (mlp_only > 0) s += " + " + std::to_string(mlp_only) + " MLP layers";
+    return s;
 }
 
 // [SECTION] from_params ---------------------------------------------------------------------------

@@ -14,6 +14,10 @@ namespace vc {
 
 enum class MlpKind { Gelu, SwiGlu, GeGlu };   // Gelu: 2 matrices (up, down); gated kinds: 3 (gate, up, down)
 enum class NormKind { LayerNorm, RmsNorm };     // LayerNorm has weight + bias, RMSNorm weight only
+// The recurrent (linear-attention) mixer of a hybrid decoder's non-attention layers.
+//   GatedDeltaNet: Qwen3-Next (transformers models/qwen3_next Qwen3NextGatedDeltaNet)
+//   Mamba2: Granite-4.0-H, Nemotron-H (transformers models/granitemoehybrid, models/nemotron_h: Mamba2 mixer)
+enum class RecurrentKind { None, GatedDeltaNet, Mamba2 };
 
 struct ModelSpec {
     std::string id;            // preset key, e.g. "llama-3.1-8b"; empty for a custom architecture
@@ -67,6 +71,21 @@ struct ModelSpec {
     // logits); 0 = none. No parameters; it changes what training keeps (docs/training.md).
     double attn_softcap = 0;
     double final_softcap = 0;
+    // Hybrid decoders: the mixer of each layer (docs/models.md "Hybrid models"). One character per
+    // layer, empty = every layer attention + MLP. 'A' attention + MLP, 'R' recurrent mixer + MLP
+    // (Qwen3-Next, Granite-4.0-H: every layer has its MLP or experts); Nemotron-H's single-block
+    // layers in its own hybrid_override_pattern letters: '*' attention alone, 'M' recurrent alone,
+    // '-' MLP alone.
+    std::string layer_pattern;
+    RecurrentKind recurrent = RecurrentKind::None;
+    // The recurrent mixer's dimensions, named as llama.cpp's GGUF keys hold them (<arch>.ssm.*):
+    int ssm_heads = 0;     // value heads: GDN linear_num_value_heads, Mamba2 mamba_n_heads (ssm.time_step_rank)
+    int ssm_head_dim = 0;  // one value head's width: GDN linear_value_head_dim, Mamba2 mamba_d_head;
+                           // heads x head_dim = d_inner (ssm.inner_size)
+    int ssm_groups = 0;    // GDN key heads (linear_num_key_heads), Mamba2 B/C groups (n_groups) (ssm.group_count)
+    int ssm_state = 0;     // GDN key head width (linear_key_head_dim), Mamba2 d_state (ssm.state_size)
+    int ssm_conv = 0;      // causal convolution kernel (linear_conv_kernel_dim, d_conv) (ssm.conv_kernel)
+    bool attn_gate = false;  // gated attention (Qwen3-Next): q_proj also yields a per-channel output gate, twice as wide
     double params_override_b = 0;  // "parameters only" entry: the count the user typed, in billions
     bool approximate = false;  // architecture filled from typical ratios
     double published_params_b = 0;  // the total the model card states, for tests and display
@@ -77,6 +96,7 @@ struct ParamBreakdown {
     double embedding = 0;      // token (+ position, token-type) embeddings
     double output = 0;         // LM head; 0 when tied to the embedding
     double attention = 0;      // q, k, v, o projections (MLA: the low-rank down/up projections), with biases
+    double recurrent = 0;      // the recurrent mixers of a hybrid's other layers (in/out projections, conv, gates, norm)
     double mlp_dense = 0;      // dense MLP layers
     double experts_routed = 0; // all routed experts of all MoE layers
     double experts_shared = 0; // shared experts of all MoE layers
@@ -85,6 +105,7 @@ struct ParamBreakdown {
     double total = 0;          // sum of the above
     double active = 0;         // touched per token: total less the routed experts not in the top-k
     double per_layer_attention = 0;   // one layer's attention
+    double per_layer_recurrent = 0;   // one recurrent layer's mixer
     double per_layer_mlp = 0;         // one dense layer's MLP
     double per_expert = 0;            // one routed expert
     // A "parameters only" entry: the typed count over the filled architecture's own count (1
@@ -101,6 +122,31 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& m, bool ranges_checked = false
 // The field-table ranges of the architecture's members (resolve_model's first checks).
 bool check_model_ranges(const ModelSpec& m, Error& err);
 
+// The mixer of layer `il` (model.layer_pattern; every layer attention + MLP when it is empty).
+inline char layer_kind(const ModelSpec& m, int il) {
+    return m.layer_pattern.empty() || il < 0 || il >= static_cast<int>(m.layer_pattern.size()) ? 'A' : m.layer_pattern[static_cast<size_t>(il)];
+}
+inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*'; }
+inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M'; }
+inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-'; }
+int attention_layer_count(const ModelSpec& m);
+int recurrent_layer_count(const ModelSpec& m);
+int mlp_layer_count(const ModelSpec& m);
+// A sliding-window layer (llama.cpp set_swa_pattern: all but every global_every-th, the period's last).
+inline bool is_local_layer(const ModelSpec& m, int il) {
+    return m.sliding_window > 0 && (m.global_every <= 0 || il % m.global_every != m.global_every - 1);
+}
+// The recurrent state one sequence keeps in layer `il`'s mixer, in elements (llama.cpp
+// ggml-org/llama.cpp@01b77b5:src/llama-hparams.cpp n_embd_r, n_embd_s, the same for Mamba2 and
+// Qwen3-Next's gated DeltaNet): the causal conv's last (conv - 1) inputs over its channels
+// (d_inner + 2 x groups x state) and the SSM / delta-rule state, state x d_inner.
+inline double recurrent_conv_elements(const ModelSpec& m) {
+    return m.ssm_conv > 0 ? (m.ssm_conv - 1.0) * (static_cast<double>(m.ssm_heads) * m.ssm_head_dim + 2.0 * m.ssm_groups * m.ssm_state) : 0;
+}
+inline double recurrent_ssm_elements(const ModelSpec& m) { return static_cast<double>(m.ssm_state) * m.ssm_heads * m.ssm_head_dim; }
+// "12 attention + 36 gated DeltaNet layers"; empty for a decoder with attention only.
+std::string layer_mix_text(const ModelSpec& m);
+
 // Layers with routed experts: those after the dense_layers leading ones whose index past them is
 // a multiple of moe_every, counted from 1 (transformers' Llama4 moe_layers, llama.cpp's
 // `(il + 1) % n_moe_layer_step == 0`); 0 for a dense model.
@@ -113,7 +159,7 @@ inline bool is_moe_layer(const ModelSpec& m, int il) {
     return m.experts > 0 && il >= m.dense_layers && (il - m.dense_layers + 1) % step == 0;
 }
 // Layers with a dense MLP of width ffn: every layer of a dense model, the others of an MoE one.
-inline int dense_mlp_layers(const ModelSpec& m) { return m.layers - moe_layer_count(m); }
+inline int dense_mlp_layers(const ModelSpec& m) { return mlp_layer_count(m) - moe_layer_count(m); }
 
 // Derived parameter counts. Expects a resolved spec. For a "parameters only" spec the total is
 // the typed count and the components follow from the filled-in architecture.

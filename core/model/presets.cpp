@@ -3,6 +3,9 @@
 // rounds, the Hub's safetensors count) states. docs/models.md tabulates derived vs published.
 #include "core/model/presets.hpp"
 
+#include <string>
+#include <utility>
+
 #include "core/text.hpp"
 
 namespace vc {
@@ -95,6 +98,30 @@ ModelSpec softcap(ModelSpec m, double attn, double final) {
 // Qwen3's and Gemma-3's per-head RMSNorms on the queries and keys (q_norm, k_norm: head_dim weights each).
 ModelSpec qk_norms(ModelSpec m) {
     m.qk_norm = true;
+    return m;
+}
+
+// A hybrid decoder: the mixer of each layer and the recurrent mixer's dimensions (ModelSpec::layer_pattern).
+ModelSpec hybrid(ModelSpec m, std::string pattern, RecurrentKind kind, int heads, int head_dim, int groups, int state, int conv) {
+    m.layer_pattern = std::move(pattern);
+    m.recurrent = kind;
+    m.ssm_heads = heads;
+    m.ssm_head_dim = head_dim;
+    m.ssm_groups = groups;
+    m.ssm_state = state;
+    m.ssm_conv = conv;
+    return m;
+}
+
+// `period` repeated `times` times: a layer pattern from its published period.
+std::string repeat(const char* period, int times) {
+    std::string s;
+    for (int i = 0; i < times; ++i) s += period;
+    return s;
+}
+
+ModelSpec gated_attention(ModelSpec m) {
+    m.attn_gate = true;
     return m;
 }
 
@@ -192,6 +219,35 @@ std::vector<ModelSpec> build_presets() {
                      0)),
         qk_norms(moe(dense("qwen3-235b-a22b", "Qwen3 235B-A22B", "Qwen", 94, 4096, 64, 4, 128, 12288, kSwiGlu, 151936, false, 235.094), 128,
                      8, 0, 1536, 0)),
+
+        // Hybrid decoders (docs/models.md "Hybrid models"; huggingface.co/ID/blob/main/config.json).
+        // Qwen/Qwen3-Next-80B-A3B-Instruct: 48 x 2048, full_attention_interval 4 (layers 3, 7, ..., 47 gated attention:
+        // 16 heads over 2 KV heads of 256, q_proj doubled for the output gate, q/k norms), the other 36 gated DeltaNet
+        // (linear_num_value_heads 32 x linear_value_head_dim 128, linear_num_key_heads 16 x linear_key_head_dim 128,
+        // linear_conv_kernel_dim 4); every layer 512 experts of moe_intermediate_size 512, top-10, and one shared expert of
+        // 512 (shared_expert_intermediate_size); vocab 151936, untied. Published: 79,674,391,296 in the safetensors less
+        // the MTP layer (the card's 80B; the Hub's 81.3B counts mtp_num_hidden_layers 1, which llama.cpp does not load);
+        // the derived count is 98,304 below it: the shared expert's sigmoid gate, hidden x 1 a layer, is not modelled.
+        gated_attention(qk_norms(hybrid(moe(dense("qwen3-next-80b-a3b", "Qwen3-Next 80B-A3B", "Qwen", 48, 2048, 16, 2, 256, 5120, kSwiGlu,
+                                                  151936, false, 79.674),
+                                            512, 10, 1, 512, 0),
+                                        repeat("RRRA", 12), RecurrentKind::GatedDeltaNet, 32, 128, 16, 128, 4))),
+        // ibm-granite/granite-4.0-h-small (granitemoehybrid): 40 x 4096, layer_types attention at 5, 15, 25, 35 (32 heads
+        // over 8 KV heads of 128, no positional encoding), the other 36 Mamba2 (mamba_n_heads 128 x mamba_d_head 64 =
+        // mamba_expand 2 x 4096, mamba_n_groups 1, mamba_d_state 128, mamba_d_conv 4); every layer 72 experts of
+        // intermediate_size 768, top-10, plus the shared MLP of shared_intermediate_size 1536 = 2 experts' width; vocab
+        // 100352, tied. Published: the card's 32B (the Hub's safetensors 32.2B).
+        hybrid(moe(dense("granite-4.0-h-small", "Granite-4.0-H Small", "Granite", 40, 4096, 32, 8, 128, 1536, kSwiGlu, 100352, true, 32.2),
+                   72, 10, 2, 768, 0),
+               repeat("RRRRRARRRR", 4), RecurrentKind::Mamba2, 128, 64, 1, 128, 4),
+        // nvidia/NVIDIA-Nemotron-Nano-9B-v2 (nemotron_h): 56 single-block layers by hybrid_override_pattern, 27 Mamba2
+        // (mamba_num_heads 128 x mamba_head_dim 80, n_groups 8, ssm_state_size 128, conv_kernel 4), 4 attention (40 heads
+        // over 8 KV heads of 128), 25 MLP (squared-ReLU up + down, intermediate_size 15680: two matrices, as GELU); one
+        // RMSNorm a block; vocab 131072, untied. Published: the card's 8.9B.
+        with_norms(hybrid(dense("nemotron-nano-9b-v2", "Nemotron Nano 9B v2", "Nemotron", 56, 4480, 40, 8, 128, 15680, kGelu, 131072, false,
+                                8.89),
+                          "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-", RecurrentKind::Mamba2, 128, 80, 8, 128, 4),
+                   kRms, 1),
 
         // Gemma (google/*): GeGLU, tied embeddings, head_dim set apart from hidden / heads. Gemma-2
         // alternates a 4096-token local layer with a global one (layer 0 local) and wraps both
@@ -338,6 +394,8 @@ constexpr ContextWindow kContextWindows[] = {
     {"deepseek-v3", 163840}, {"deepseek-r1", 163840}, {"deepseek-v2", 163840}, {"kimi-k2", 131072},
     // openai/gpt-oss-* 131072 (YaRN-scaled in the config).
     {"gpt-oss-120b", 131072}, {"gpt-oss-20b", 131072},
+    // Qwen3-Next-80B-A3B 262144; granite-4.0-h-small 131072; NVIDIA-Nemotron-Nano-9B-v2 131072.
+    {"qwen3-next-80b-a3b", 262144}, {"granite-4.0-h-small", 131072}, {"nemotron-nano-9b-v2", 131072},
     // Learned positions: GPT-2 XL n_positions 1024, StarCoder 8192, BERT-large max_position_embeddings 512.
     {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
 };
@@ -382,6 +440,8 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"llama-3.3-70b", "bf16"}, {"llama-4-scout", "bf16"}, {"mistral-nemo-12b", "bf16"}, {"mistral-small-24b", "bf16"},
     {"qwen3-1.7b", "bf16"}, {"qwen3-235b-a22b", "bf16"}, {"gemma-3-12b", "bf16"}, {"gemma-3-27b", "bf16"},
     {"phi-4-mini", "bf16"}, {"deepseek-r1", "bf16"}, {"kimi-k2", "bf16"},
+    // The hybrids' config.json "bfloat16": Qwen3-Next-80B-A3B-Instruct, granite-4.0-h-small, NVIDIA-Nemotron-Nano-9B-v2.
+    {"qwen3-next-80b-a3b", "bf16"}, {"granite-4.0-h-small", "bf16"}, {"nemotron-nano-9b-v2", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

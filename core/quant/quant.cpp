@@ -189,7 +189,8 @@ namespace {
 enum class Role {
     TokenEmbd, PosEmbd, Output,
     AttnQ, AttnK, AttnV, AttnQkv, AttnOut, AttnQA, AttnQB, AttnKvA, AttnKvB, AttnKB, AttnVB,
-    FfnGate, FfnUp, FfnDown, ExpGate, ExpUp, ExpDown, ShGate, ShUp, ShDown, Router
+    FfnGate, FfnUp, FfnDown, ExpGate, ExpUp, ExpDown, ShGate, ShUp, ShDown, Router,
+    SsmIn, SsmOut  // a hybrid's recurrent mixer: in/out projections (conv and gate vectors are 1-D: "other")
 };
 
 struct Tensor {
@@ -227,7 +228,17 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse, bool gguf = fa
     if (m.type_vocab > 0) t.push_back({Role::PosEmbd, -1, static_cast<double>(m.type_vocab), h, 1});
     const bool gated = m.mlp != MlpKind::Gelu;
     for (int i = 0; i < m.layers; ++i) {
-        if (m.kv_lora_rank > 0) {
+        if (is_recurrent_layer(m, i)) {
+            // The mixer's in projection (GDN: in_proj_qkvz with in_proj_ba's 2 x heads rows; Mamba2: z, x, B, C, dt)
+            // and out projection; model_params' recurrent_params has the same rows.
+            const double heads = m.ssm_heads, inner = heads * m.ssm_head_dim, key = static_cast<double>(m.ssm_groups) * m.ssm_state;
+            const double in_rows = m.recurrent == RecurrentKind::GatedDeltaNet ? 2 * key + 2 * inner + 2 * heads : 2 * inner + 2 * key + heads;
+            t.push_back({Role::SsmIn, i, in_rows, h, 1});
+            t.push_back({Role::SsmOut, i, h, inner, 1});
+        }
+        if (!has_attention(m, i)) {
+            // a recurrent or MLP-only layer of a hybrid: no attention tensors
+        } else if (m.kv_lora_rank > 0) {
             const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
             if (m.q_lora_rank > 0) {
                 t.push_back({Role::AttnQA, i, static_cast<double>(m.q_lora_rank), h, 1});
@@ -252,13 +263,15 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse, bool gguf = fa
             t.push_back({Role::AttnQkv, i, (a + 2 * kv) * hd, h, 1});
             t.push_back({Role::AttnOut, i, h, a * hd, 1});
         } else {
-            t.push_back({Role::AttnQ, i, a * hd, h, 1});
+            t.push_back({Role::AttnQ, i, (m.attn_gate ? 2 : 1) * a * hd, h, 1});
             t.push_back({Role::AttnK, i, kv * hd, h, 1});
             t.push_back({Role::AttnV, i, kv * hd, h, 1});
             t.push_back({Role::AttnOut, i, h, a * hd, 1});
         }
         const bool moe = is_moe_layer(m, i);
-        if (!moe) {
+        if (!has_mlp(m, i)) {
+            // Nemotron-H's mixer-only layers: no MLP tensors
+        } else if (!moe) {
             if (gated) t.push_back({Role::FfnGate, i, static_cast<double>(m.ffn), h, 1});
             t.push_back({Role::FfnUp, i, static_cast<double>(m.ffn), h, 1});
             t.push_back({Role::FfnDown, i, h, static_cast<double>(m.ffn), 1});
@@ -528,6 +541,8 @@ const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
         case Role::ShUp: return "ffn_up_shexp";
         case Role::ShDown: return "ffn_down_shexp";
         case Role::Router: return "ffn_gate_inp";
+        case Role::SsmIn: return "ssm_in";
+        case Role::SsmOut: return "ssm_out";
     }
     return "";
 }

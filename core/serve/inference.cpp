@@ -468,14 +468,22 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         for (const auto& d : kv_dtypes()) list += ", " + std::string(d.id);
         return R::failure("inference.kv_dtype", "inference.kv_dtype \"" + in.kv_dtype + "\" is not known (one of " + list + ")");
     }
-    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full);
+    // A hybrid's recurrent state: llama.cpp keeps it in F32 (ggml-org/llama.cpp@01b77b5 src/llama-model.cpp
+    // create_memory: recurrent_type_r / recurrent_type_s GGML_TYPE_F32); vLLM's mamba_cache_dtype "auto" and
+    // transformers' cache classes take the model dtype.
+    const std::string state_id = ascii_lower(in.state_dtype);
+    if (state_id == "auto") p.state_bytes = in.engine == Engine::LlamaCpp ? 4 : p.dtype_bytes;
+    else if (state_id == "fp32" || state_id == "f32") p.state_bytes = 4;
+    else if (state_id == "bf16" || state_id == "fp16" || state_id == "f16") p.state_bytes = 2;
+    else return R::failure("inference.state_dtype", "inference.state_dtype \"" + in.state_dtype + "\" is not one of auto, fp32, bf16, fp16");
+    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes);
     if (!rk.ok) return R::failure(rk.error);
     p.kv = std::move(rk.value);
     // llama.cpp -ctv: a V cache type apart from K's; each side is half of a one-type layout.
     if (in.engine == Engine::LlamaCpp && !in.llamacpp.kv_dtype_v.empty() && in.llamacpp.kv_dtype_v != kv_id) {
         const KvDtype* vt = find_kv_dtype(in.llamacpp.kv_dtype_v == "auto" ? kv_id : in.llamacpp.kv_dtype_v);
         if (!vt) return R::failure("inference.llamacpp.kv_dtype_v", "inference.llamacpp.kv_dtype_v \"" + in.llamacpp.kv_dtype_v + "\" is not known (f16 as fp16, q8_0, q4_0, ...)");
-        auto rv = kv_layout(m, *vt, 1, !in.swa_full);
+        auto rv = kv_layout(m, *vt, 1, !in.swa_full, p.state_bytes);
         if (!rv.ok) return R::failure(rv.error);
         for (int g = 0; g < p.kv.group_count; ++g)
             p.kv.groups[g].bytes_per_token = (p.kv.groups[g].bytes_per_token + rv.value.groups[g].bytes_per_token) / 2;
@@ -564,7 +572,7 @@ Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
     if (!check_layer_split(p.in, p.model, err)) return R::failure(err);
     if (p.engine == Engine::Vllm) {  // sharded by tensor parallelism: the weights and KV heads per GPU
         p.weights.per_gpu = start.shards.per_gpu(tp);
-        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full);
+        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes);
         if (!rk.ok) return R::failure(rk.error);
         p.kv = std::move(rk.value);
     }

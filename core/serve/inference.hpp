@@ -332,6 +332,7 @@ struct InferenceInputs {
     QuantOptions weights{};        // weights.format: a name from weight_formats()
     WeightsFile weights_file{};    // exact bytes read from a model file (total_bytes 0: none)
     std::string kv_dtype = "auto"; // "auto": the model's 16-bit dtype (f16 in llama.cpp)
+    std::string state_dtype = "auto";  // a hybrid's recurrent state: "auto" F32 in llama.cpp, the model dtype elsewhere
     int context = 4096;            // tokens per sequence, prompt + output (vLLM: max_model_len)
     int concurrency = 1;           // sequences in flight
     int prompt_tokens = 0;         // prefill length (TTFT, HF activations); 0 = context
@@ -400,6 +401,7 @@ struct InferencePlan {
     double graphs_gpu = 0;       // CUDA graphs (vLLM)
     double kv_share = 1;         // share of the KV cache on one GPU (layer split, partial offload)
     double dtype_bytes = 2;      // activation dtype
+    double state_bytes = 4;      // a hybrid's recurrent state element (inference.state_dtype resolved)
     double dequant_bytes = 0;    // HF: one matrix dequantized (or re-laid out) during a prefill
     double kernel_scratch = 0;   // HF: persistent kernel buffers (GPTQ ExLlama/ExLlamaV2 scratch)
     double quant_temp_per_token = 0;  // HF: quantized matmul temporaries per prefill token (bitsandbytes)

@@ -42,7 +42,7 @@ const KvDtype* find_kv_dtype(const std::string& id) {
     return nullptr;
 }
 
-Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows) {
+Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element) {
     Error err;
     static const FieldDef& tp_field = *find_field("inference.tp");  // a resolved tp: at least 1, at most the table's
     if (!check_int_range("inference.tp", tp, 1, static_cast<long long>(tp_field.max), err)) return Outcome<KvLayout>::failure(err);
@@ -51,6 +51,7 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
                                                               std::to_string(m.heads) + ") so each GPU holds whole attention heads");
     KvLayout kv;
     kv.mla = m.kv_lora_rank > 0;
+    const int layers = attention_layer_count(m);  // a hybrid's recurrent and MLP-only layers cache no keys or values
     double per_layer;  // bytes per token per layer on one GPU
     if (kv.mla) {
         // One latent vector (kv_lora_rank) plus the shared RoPE key per token and layer; every
@@ -59,7 +60,7 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
         per_layer = width * dtype.bytes_per_element + dtype.bytes_per_vector;
         kv.kv_heads_per_gpu = 1;
         kv.replicated = tp > 1;
-        kv.formula = num(m.layers) + " layers x (kv_lora_rank " + num(m.kv_lora_rank) + " + qk_rope_head_dim " + num(m.qk_rope_head_dim) + ") x " +
+        kv.formula = num(layers) + " layers x (kv_lora_rank " + num(m.kv_lora_rank) + " + qk_rope_head_dim " + num(m.qk_rope_head_dim) + ") x " +
                      num(dtype.bytes_per_element) + " B";
     } else {
         if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0)
@@ -70,25 +71,34 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
         kv.kv_heads_per_gpu = m.kv_heads >= tp ? static_cast<double>(m.kv_heads) / tp : 1;
         kv.replicated = m.kv_heads < tp;
         per_layer = 2 * kv.kv_heads_per_gpu * (m.head_dim * dtype.bytes_per_element + dtype.bytes_per_vector);
-        kv.formula = "2 x " + num(m.layers) + " layers x " + num(kv.kv_heads_per_gpu) + " KV heads x head_dim " + num(m.head_dim) + " x " +
+        kv.formula = "2 x " + num(layers) + (layers < m.layers ? " attention" : "") + " layers x " + num(kv.kv_heads_per_gpu) + " KV heads x head_dim " + num(m.head_dim) + " x " +
                      num(dtype.bytes_per_element) + " B";
         if (dtype.bytes_per_vector > 0) kv.formula += " (+ " + num(dtype.bytes_per_vector) + " B scales per head)";
     }
 
     // Sliding-window layers: all of them (global_every 0) or all but every global_every-th.
     int local = 0;
-    if (m.sliding_window > 0) local = m.global_every > 0 ? m.layers - m.layers / m.global_every : m.layers;
-    const int global = m.layers - local;
-    if (global > 0) kv.groups[kv.group_count++] = KvGroup{global, global * per_layer, 0};
-    if (local > 0) kv.groups[kv.group_count++] = KvGroup{local, local * per_layer, cap_windows ? static_cast<double>(m.sliding_window) : 0};
-    kv.bytes_per_token = m.layers * per_layer;
+    if (m.sliding_window > 0) local = m.global_every > 0 ? layers - layers / m.global_every : layers;
+    const int global = layers - local;
+    if (global > 0) kv.groups[kv.group_count++] = KvGroup{global, global * per_layer, 0, false};
+    if (local > 0) kv.groups[kv.group_count++] = KvGroup{local, local * per_layer, cap_windows ? static_cast<double>(m.sliding_window) : 0, true};
+    kv.bytes_per_token = layers * per_layer;
     if (local > 0 && cap_windows)
-        kv.formula += "; " + num(local) + " of " + num(m.layers) + " layers keep at most the " + num(m.sliding_window) + (m.chunked ? "-token chunk" : "-token window");
+        kv.formula += "; " + num(local) + " of " + num(layers) + " layers keep at most the " + num(m.sliding_window) + (m.chunked ? "-token chunk" : "-token window");
+    kv.state_layers = recurrent_layer_count(m);
+    if (kv.state_layers > 0) {
+        const double conv = recurrent_conv_elements(m), ssm = recurrent_ssm_elements(m);
+        kv.state_bytes_per_layer = (conv + ssm) * state_bytes_per_element / tp;
+        kv.state_bytes = kv.state_layers * kv.state_bytes_per_layer;
+        kv.formula += "; + a recurrent state per sequence in " + num(kv.state_layers) + " layers: (conv " + num(conv) + " + SSM " + num(ssm) +
+                      ") x " + num(state_bytes_per_element) + " B" + (tp > 1 ? " / " + num(tp) + " GPUs" : std::string()) + " = " +
+                      num(kv.state_bytes) + " B";
+    }
     return Outcome<KvLayout>::success(kv);
 }
 
 double kv_sequence_bytes(const KvLayout& kv, double tokens, int block) {
-    double bytes = 0;
+    double bytes = kv.state_bytes;
     for (int g = 0; g < kv.group_count; ++g) {
         const KvGroup& grp = kv.groups[g];
         double t = grp.cap_tokens > 0 ? std::min(tokens, grp.cap_tokens) : tokens;

@@ -29,6 +29,7 @@ struct KvGroup {
     int layers = 0;
     double bytes_per_token = 0;   // per GPU, all layers of the group
     double cap_tokens = 0;        // 0: no cap (full context)
+    bool local = false;           // the sliding-window layers' group
 };
 
 struct KvLayout {
@@ -38,17 +39,23 @@ struct KvLayout {
     double kv_heads_per_gpu = 0;  // KV heads one GPU holds (MLA: 1 latent vector, replicated)
     bool replicated = false;      // KV heads repeat across GPUs (kv_heads < tp, or MLA with tp > 1)
     bool mla = false;
+    // A hybrid's recurrent layers keep a fixed state per sequence instead of KV (ModelSpec::layer_pattern).
+    int state_layers = 0;
+    double state_bytes_per_layer = 0;  // one sequence, one layer, on one GPU (conv + SSM state)
+    double state_bytes = 0;       // one sequence, every recurrent layer, on one GPU
     std::string formula;          // the per-token formula with the numbers put in
 };
 
 // The cache layout of `m` (resolved) with element type `dtype` on `tp` tensor-parallel GPUs.
 // `cap_windows` false stores the full context in sliding-window layers too (engines without a
 // sliding-window cache). Errors name "inference.tp" (must divide the heads; KV heads must divide
-// tp or tp the KV heads).
-Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows);
+// tp or tp the KV heads). Only attention layers cache keys and values; a hybrid's recurrent layers
+// keep `state_bytes_per_element`-byte conv and SSM states (recurrent_conv_elements, ..._ssm_elements),
+// split by tensor parallelism as vLLM shards the mixer's heads.
+Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4);
 
 // Bytes one sequence of `tokens` keeps, each group rounded up to whole blocks of `block` tokens
-// (0: no paging).
+// (0: no paging), plus its recurrent state (a hybrid's; the same at any length).
 double kv_sequence_bytes(const KvLayout& kv, double tokens, int block);
 
 }  // namespace vc

@@ -612,16 +612,20 @@ double kv_cells(const InferencePlan& p, double context, double n) {
     return std::ceil(n * context / pad) * pad;
 }
 
-// KV bytes of one layer for `n` x `context` cells (SWA layers keep their window plus a ubatch).
-double layer_kv(const InferencePlan& p, const KvLayout& kv, const ModelSpec& m, double context, double n) {
-    const double pad = p.in.constants.llamacpp_ctx_pad;
-    double bytes = 0;
+// KV bytes of layer `il` for `n` x `context` cells (SWA layers keep their window plus a ubatch); a
+// hybrid's recurrent layer keeps one state cell per sequence instead (llama-memory-recurrent,
+// mem_size max(1, n_seq_max)), an MLP-only layer nothing.
+double layer_kv(const InferencePlan& p, const KvLayout& kv, const ModelSpec& m, int il, double context, double n) {
+    if (is_recurrent_layer(m, il)) return kv.state_bytes_per_layer * std::max(1.0, n);
+    const bool local = is_local_layer(m, il);
     for (int gi = 0; gi < kv.group_count; ++gi) {
         const KvGroup& grp = kv.groups[gi];
+        if (grp.local != local || grp.layers <= 0 || !has_attention(m, il)) continue;
         const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + llamacpp_ubatch(p, context, n)) : context;
-        bytes += grp.bytes_per_token * std::ceil(n * per_seq / pad) * pad;
+        const double pad = p.in.constants.llamacpp_ctx_pad;
+        return grp.bytes_per_token / grp.layers * std::ceil(n * per_seq / pad) * pad;
     }
-    return m.layers > 0 ? bytes / m.layers : 0;
+    return 0;
 }
 
 }  // namespace
@@ -638,7 +642,6 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         b.gpus[static_cast<size_t>(d)].device = backend == std::string("Metal") && nd == 1 ? backend : backend + std::to_string(d);
     b.host.device = p.cpu_only || unified || !p.has_gpu ? "CPU" : backend + "_Host";
 
-    const double kv_layer = layer_kv(p, p.kv, m, context, n);
     const double lora_layer = m.layers > 0 ? o.lora_bytes / m.layers : 0;
     std::vector<int> layers_on(static_cast<size_t>(nd), 0);
     int cpu_layers = 0;
@@ -647,6 +650,7 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const int d = p.layer_device[static_cast<size_t>(il)];
         const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
         const double experts_host = p.experts_on_host[static_cast<size_t>(il)] ? layer_expert_bytes(p, il) : 0;
+        const double kv_layer = layer_kv(p, p.kv, m, il, context, n);
         if (d < 0) {
             b.host.model += w;
             b.host.kv += kv_layer;
@@ -755,7 +759,8 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const int dngl = o.draft.n_gpu_layers < 0 ? dm.layers + 1 : std::min(o.draft.n_gpu_layers, dm.layers + 1);
         const NglSplit dsplit = ngl_split(dngl, dm.layers, o.output_first);  // -ngld: the same load_tensors
         const double share = dm.layers > 0 ? static_cast<double>(dsplit.layers) / dm.layers : 0;
-        const double dkv = layer_kv(p, p.draft_kv, dm, dctx, n) * dm.layers;
+        double dkv = 0;
+        for (int il = 0; il < dm.layers; ++il) dkv += layer_kv(p, p.draft_kv, dm, il, dctx, n);
         const double dhead = dm.tied_embeddings ? p.draft_weights.embedding : p.draft_weights.output;
         const double dlayers = p.draft_weights.total - p.draft_weights.embedding - p.draft_weights.output;
         const double on = nd > 0 ? dlayers * share + (dsplit.output ? dhead : 0) : 0;

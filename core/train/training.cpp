@@ -509,16 +509,21 @@ StageParams stage_params(const TrainingSetup& s, double dense_on, double moe_on,
     const double routed = m.experts * params.per_expert / (static_cast<double>(s.ep) * s.etp);
     const double shared = m.shared_experts * params.per_expert / tp;
     const double router = static_cast<double>(m.experts) * h;
-    const double attn = params.per_layer_attention / tp;
-    const double dense_layer = attn + params.per_layer_mlp / tp + layer_norms;
+    // A hybrid's layers differ (attention or recurrent mixer, Nemotron-H's MLP-only blocks): a layer here is
+    // their average, so the stage's layers sum to the model's parameters.
+    const bool hybrid = !m.layer_pattern.empty();
+    const int dense_layers = m.layers - moe_layer_count(m);
+    const double attn = (hybrid ? (params.attention + params.recurrent) / m.layers : params.per_layer_attention) / tp;
+    const double per_mlp = hybrid && dense_layers > 0 ? params.mlp_dense / dense_layers : params.per_layer_mlp;
+    const double dense_layer = attn + per_mlp / tp + layer_norms;
     const double moe_layer = attn + routed + shared + router + layer_norms;
 
     StageParams sp;
     sp.total = dense_on * dense_layer + moe_on * moe_layer;
-    sp.linear = dense_on * (attn + params.per_layer_mlp / tp) + moe_on * (attn + routed + shared);
+    sp.linear = dense_on * (attn + per_mlp / tp) + moe_on * (attn + routed + shared);
     sp.routed = moe_on * routed;
     sp.layer = std::max(dense_on > 0 ? dense_layer : 0, moe_on > 0 ? moe_layer : 0);
-    sp.layer_linear = std::max(dense_on > 0 ? attn + params.per_layer_mlp / tp : 0, moe_on > 0 ? attn + routed + shared : 0);
+    sp.layer_linear = std::max(dense_on > 0 ? attn + per_mlp / tp : 0, moe_on > 0 ? attn + routed + shared : 0);
     const double vocab_rows = static_cast<double>(m.vocab) * h / tp * params.count_scale;
     if (first) sp.total += params.embedding / tp;
     if (last) {

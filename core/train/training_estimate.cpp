@@ -307,6 +307,12 @@ Outcome<Estimate> training_estimate(const Config& cfg) {
                           "): LitGPT builds the model under Lightning's mixed-precision plugin, which keeps PyTorch's default FP32, and "
                           "loads the checkpoint into it; autocast casts each frozen weight at every matmul and keeps the 16-bit copy for "
                           "backward (" + bytes_gb(p.autocast_copies) + " here). precision \"bf16-true\" builds it in BF16.");
+    if (recurrent_layer_count(s.m) > 0)
+        e.notes.push_back("Hybrid model (" + layer_mix_text(s.m) + "): the parameters, gradients and optimizer state are counted per "
+                          "layer kind, but the activations a recurrent layer saves for backward (the chunked kernels transformers "
+                          "calls: fla's chunk_gated_delta_rule, mamba_ssm's mamba_chunk_scan_combined) are counted as an attention "
+                          "layer's of the same width, and LoRA adapters and Adafactor's factored state as the attention layers': "
+                          "the activation term is approximate.");
     if (gpt_oss_sinks(s.m) && s.profile.hf_attention && s.in.attention == AttentionKernel::Auto)
         e.notes.push_back("gpt-oss has no SDPA path in transformers (its attention sinks): loaded without attn_implementation it "
                           "trains with eager attention, whose s x s scores are counted here.");

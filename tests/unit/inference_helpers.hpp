@@ -22,6 +22,16 @@ inline Config serving(const char* preset, Engine engine, const char* weights, co
     return cfg;
 }
 
+// A preset, resolved (head_dim, kv_heads filled); the test stops when it is missing or refused.
+inline ModelSpec resolved_preset(const char* id) {
+    const ModelSpec* p = find_preset(id);
+    REQUIRE(p != nullptr);
+    auto r = resolve_model(*p);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    return r.value;
+}
+
 inline InferencePlan plan(const Config& cfg) {
     auto r = make_inference_plan(cfg);
     INFO(r.error.field << ": " << r.error.message);

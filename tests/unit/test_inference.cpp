@@ -59,6 +59,9 @@ TEST_CASE("KV cache per token, BF16, one GPU: every preset against the hand-comp
         {"gemma-3-4b", 2.0 * 34 * 4 * 256 * 2},    {"gemma-3-12b", 2.0 * 48 * 8 * 256 * 2},  {"gemma-3-27b", 2.0 * 62 * 16 * 128 * 2},
         {"phi-4", 2.0 * 40 * 10 * 128 * 2},        {"phi-4-mini", 2.0 * 32 * 8 * 128 * 2},   {"deepseek-r1", 61.0 * (512 + 64) * 2},
         {"kimi-k2", 61.0 * (512 + 64) * 2},        {"llama-4-scout", 2.0 * 48 * 8 * 128 * 2}, {"llama-4-maverick", 2.0 * 48 * 8 * 128 * 2},
+        // Hybrids: the attention layers only (their recurrent state is per sequence, test_hybrid.cpp).
+        {"qwen3-next-80b-a3b", 2.0 * 12 * 2 * 256 * 2}, {"granite-4.0-h-small", 2.0 * 4 * 8 * 128 * 2},
+        {"nemotron-nano-9b-v2", 2.0 * 4 * 8 * 128 * 2},
     };
     for (const auto& p : model_presets()) {
         INFO(p.id);

@@ -24,13 +24,7 @@ using Catch::Detail::Approx;
 
 namespace {
 
-ModelSpec resolved(const char* id) {
-    const ModelSpec* p = find_preset(id);
-    REQUIRE(p != nullptr);
-    auto r = resolve_model(*p);
-    REQUIRE(r.ok);
-    return r.value;
-}
+ModelSpec resolved(const char* id) { return vc::test::resolved_preset(id); }
 
 // One expert of width 8,192 (SwiGLU: gate, up, down) over h 5,120.
 constexpr double kExpert = 3.0 * 5120 * 8192;                                // 125,829,120

@@ -33,7 +33,7 @@ TEST_CASE("every preset resolves and its derived total is within 1% of the publi
         CHECK(p.published_params_b > 0);
         CHECK_FALSE(p.family.empty());
         CHECK(b.total / 1e9 == Approx(p.published_params_b).epsilon(0.01));
-        CHECK(b.total == Approx(b.embedding + b.output + b.attention + b.mlp_dense + b.experts_routed + b.experts_shared + b.router +
+        CHECK(b.total == Approx(b.embedding + b.output + b.attention + b.recurrent + b.mlp_dense + b.experts_routed + b.experts_shared + b.router +
                                 b.norms));
         CHECK(b.active <= b.total);
         CHECK(b.active > 0);

@@ -139,6 +139,22 @@ export interface ModelConfig {
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
     final_softcap?: number;
+    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP (empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -) */
+    layer_pattern?: string;
+    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H) (default 'none') */
+    recurrent?: 'none' | 'gated-deltanet' | 'mamba2';
+    /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads) (default 0; [0, 65536]) */
+    ssm_heads?: number;
+    /** recurrent mixer: one value head's width; x ssm_heads = d_inner (default 0; [0, 65536]) */
+    ssm_head_dim?: number;
+    /** recurrent mixer: GDN key heads, Mamba2 B/C groups (n_groups) (default 0; [0, 65536]) */
+    ssm_groups?: number;
+    /** recurrent mixer: GDN key head width, Mamba2 d_state; the state is ssm_state x d_inner a layer (default 0; [0, 65536]) */
+    ssm_state?: number;
+    /** recurrent mixer: causal convolution kernel (4); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
+    ssm_conv?: number;
+    /** gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate (default false) */
+    attn_gate?: boolean;
 }
 
 /** "guide": guide method inputs (below) */
@@ -283,6 +299,8 @@ export interface InferenceConfig {
     gguf_imatrix?: boolean;
     /** KV cache element type (auto: the model dtype; llama.cpp f16) (default 'auto'; auto, fp32, bf16, fp16, fp8, int8, int4, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl) */
     kv_dtype?: string;
+    /** a hybrid's recurrent state (conv + SSM / delta state) element type: auto is llama.cpp's F32 (recurrent_type_r/s), the model dtype in vLLM (mamba_cache_dtype auto) and transformers (default 'auto'; auto, fp32, bf16, fp16) */
+    state_dtype?: string;
     /** tokens per sequence, prompt + output (vLLM max_model_len) (default 4096; [1, 16777216] tokens) */
     context?: number;
     /** sequences in flight (batch) (default 1; [1, 1048576] sequences) */

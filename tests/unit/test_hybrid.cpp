@@ -1,0 +1,278 @@
+// Hybrid decoders (attention + recurrent layers): Qwen3-Next-80B-A3B (gated DeltaNet), Granite-4.0-H Small
+// and Nemotron Nano 9B v2 (Mamba2). Their parameter counts by hand against the published ones, the KV
+// cache of the attention layers only and the recurrent state of the others as llama.cpp, vLLM and
+// transformers keep it, llama.cpp's per-layer placement under -ngl, the config.json imports and the errors.
+#include <catch.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/model/model.hpp"
+#include "core/model/presets.hpp"
+#include "core/serve/inference.hpp"
+#include "core/serve/kv_cache.hpp"
+#include "core/serve/llamacpp.hpp"
+#include "import_builders.hpp"
+#include "inference_helpers.hpp"
+#include "io/model_import.hpp"
+
+using namespace vc;
+using vc::test::plan;
+using vc::test::serving;
+using Catch::Detail::Approx;
+
+namespace {
+
+ModelSpec resolved(const char* id) { return vc::test::resolved_preset(id); }
+
+// `<arch>.<key>` = value, U32 each, as convert_hf_to_gguf writes the hybrids' hyperparameters.
+void put_u32(test::GgufWriter& w, const std::string& prefix, std::initializer_list<std::pair<const char*, std::uint32_t>> keys) {
+    for (const auto& k : keys) w.u32(prefix + k.first, k.second);
+}
+
+// Qwen3-Next: one K and V cell of an attention layer, 2 x 2 KV heads x 256 x 2 B (f16); the recurrent
+// state of one gated DeltaNet layer and sequence: conv (4 - 1) x (4,096 + 2 x 16 x 128) = 24,576 and
+// delta state 128 x 4,096 = 524,288 elements, F32 in llama.cpp: 2,195,456 B.
+constexpr double kQwenKvCell = 2.0 * 2 * 256 * 2;          // 2,048 B
+constexpr double kQwenStateLayer = (24576.0 + 524288) * 4;  // 2,195,456 B
+
+}  // namespace
+
+TEST_CASE("Qwen3-Next-80B-A3B by hand: 12 gated-attention + 36 gated DeltaNet layers, 79,674,292,992 parameters") {
+    // h 2,048, 48 layers, vocab 151,936 untied: embedding and head 2 x 311,164,928.
+    // Gated attention (layers 3, 7, ..., 47): q_proj 2,048 x (2 x 16 x 256) 16,777,216, k and v 2,048 x 512 each
+    //   1,048,576, o 4,096 x 2,048 8,388,608, q/k norms 2 x 256: 27,263,488 a layer, x 12 = 327,161,856.
+    // Gated DeltaNet (36 layers): key_dim 16 x 128 = 2,048, value_dim 32 x 128 = 4,096; in_proj_qkvz
+    //   2,048 x 12,288 = 25,165,824, in_proj_ba 2,048 x 64 = 131,072, conv1d 8,192 x 4 = 32,768, dt_bias + A_log 64,
+    //   norm 128, out_proj 4,096 x 2,048 = 8,388,608: 33,718,464 a layer, x 36 = 1,213,864,704.
+    // MoE on every layer: 513 experts (512 routed + 1 shared) x 3 x 2,048 x 512 + router 512 x 2,048 =
+    //   1,614,807,040, x 48 = 77,510,737,920. Norms 2 x 48 x 2,048 + 2,048 = 198,656.
+    const ModelSpec m = resolved("qwen3-next-80b-a3b");
+    CHECK(attention_layer_count(m) == 12);
+    CHECK(recurrent_layer_count(m) == 36);
+    CHECK(has_attention(m, 3));
+    CHECK(is_recurrent_layer(m, 0));
+    CHECK(layer_mix_text(m) == "12 attention + 36 gated DeltaNet layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 27263488.0);
+    CHECK(b.attention == 327161856.0);
+    CHECK(b.per_layer_recurrent == 33718464.0);
+    CHECK(b.recurrent == 1213864704.0);
+    CHECK(b.total == 2 * 311164928.0 + 327161856.0 + 1213864704.0 + 77510737920.0 + 198656.0);
+    CHECK(b.total == 79674292992.0);
+    // The safetensors hold 79,674,391,296 without the MTP layer: 98,304 = 48 x 2,048 more, the shared expert's
+    // sigmoid gate (hidden x 1 a layer), which is not modelled.
+    CHECK(79674391296.0 - b.total == 48 * 2048);
+    CHECK(b.total / 1e9 == Approx(find_preset("qwen3-next-80b-a3b")->published_params_b).epsilon(1e-4));
+}
+
+TEST_CASE("Granite-4.0-H Small by hand: 4 attention + 36 Mamba2 layers, 32,207,337,984 parameters (the card's 32B)") {
+    // h 4,096, vocab 100,352 tied: 411,041,792. Attention (4 layers): q, o 4,096^2, k, v 4,096 x 1,024: 41,943,040.
+    // Mamba2 (36): d_inner 128 x 64 = 8,192, 1 group of state 128; in_proj 4,096 x (2 x 8,192 + 2 x 128 + 128) =
+    //   68,681,728; conv1d 8,448 channels x (4 + a bias) = 42,240; dt_bias, A_log, D 3 x 128; norm 8,192;
+    //   out_proj 8,192 x 4,096 = 33,554,432: 102,286,976 a layer, x 36 = 3,682,331,136.
+    // MoE on every layer: 72 experts + the shared MLP of 1,536 (2 experts' width) x 3 x 4,096 x 768, router
+    //   72 x 4,096: 698,646,528, x 40 = 27,945,861,120. Norms 80 x 4,096 + 4,096 = 331,776.
+    const ModelSpec m = resolved("granite-4.0-h-small");
+    CHECK(attention_layer_count(m) == 4);
+    CHECK(has_attention(m, 5));
+    CHECK(has_attention(m, 35));
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 41943040.0);
+    CHECK(b.per_layer_recurrent == 102286976.0);
+    CHECK(b.total == 411041792.0 + 4 * 41943040.0 + 36 * 102286976.0 + 40 * 698646528.0 + 331776.0);
+    CHECK(b.total == 32207337984.0);
+    CHECK(b.total / 1e9 == Approx(32.2).epsilon(1e-3));
+}
+
+TEST_CASE("Nemotron Nano 9B v2 by hand: 27 Mamba2 + 4 attention + 25 MLP blocks, 8,888,227,328 parameters (the card's 8.9B)") {
+    // h 4,480, vocab 131,072 untied: 2 x 587,202,560. Attention (4): q, o 4,480 x 5,120, k, v 4,480 x 1,024: 55,050,240.
+    // Mamba2 (27): d_inner 128 x 80 = 10,240, 8 groups of state 128; in_proj 4,480 x (20,480 + 2,048 + 128) =
+    //   101,498,880; conv1d 12,288 x 5 = 61,440; 3 x 128; norm 10,240; out_proj 10,240 x 4,480 = 45,875,200:
+    //   147,446,144. MLP (25): up + down 2 x 4,480 x 15,680 = 140,492,800. One norm a block: 57 x 4,480.
+    const ModelSpec m = resolved("nemotron-nano-9b-v2");
+    CHECK(attention_layer_count(m) == 4);
+    CHECK(recurrent_layer_count(m) == 27);
+    CHECK(mlp_layer_count(m) == 25);
+    CHECK(layer_mix_text(m) == "4 attention + 27 Mamba2 layers + 25 MLP layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 55050240.0);
+    CHECK(b.per_layer_recurrent == 147446144.0);
+    CHECK(b.mlp_dense == 25 * 140492800.0);
+    CHECK(b.total == 2 * 587202560.0 + 4 * 55050240.0 + 27 * 147446144.0 + 25 * 140492800.0 + 57 * 4480.0);
+    CHECK(b.total == 8888227328.0);
+    CHECK(b.total / 1e9 == Approx(8.9).epsilon(2e-3));
+}
+
+TEST_CASE("Qwen3-Next in llama.cpp: KV for the 12 attention layers, an F32 state per sequence for the other 36") {
+    // Q4_K_M on one H100, -c 32,768: 12 x 32,768 cells x 2,048 B + 36 x 2,195,456 B = 805,306,368 + 79,036,416.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 32768);
+    CHECK(memory_at(plan(cfg), 32768, 1).kv == 12 * 32768 * kQwenKvCell + 36 * kQwenStateLayer);
+    CHECK(memory_at(plan(cfg), 32768, 1).kv == 884342784.0);
+    // At the trained 262,144 tokens: 6,442,450,944 + 79,036,416 (read as a Llama-style decoder, all 48 layers
+    // cached 48 x 262,144 x 2,048 = 25,769,803,776 B).
+    cfg.inference.context = 262144;
+    CHECK(memory_at(plan(cfg), 262144, 1).kv == 6521487360.0);
+    // -np 4: the state is one cell per sequence (n_seq_max), the KV cells the same 4 x 8,192.
+    cfg.inference.context = 8192;
+    cfg.inference.concurrency = 4;
+    CHECK(memory_at(plan(cfg), 8192, 4).kv == 12 * 32768 * kQwenKvCell + 4 * 36 * kQwenStateLayer);
+    // -nkvo: KV and state in system RAM (the hybrid memory's offload is offload_kqv for both).
+    cfg.inference.llamacpp.no_kv_offload = true;
+    const LlamaCppBuffers b = llamacpp_buffers(plan(cfg), 8192, 4);
+    CHECK(b.gpus[0].kv == 0);
+    CHECK(b.host.kv == 12 * 32768 * kQwenKvCell + 4 * 36 * kQwenStateLayer);
+}
+
+TEST_CASE("llama.cpp's per-layer KV under -ngl: the layers on the GPU are the last N - 1, each with its own cache") {
+    // Qwen3-Next -ngl 5 (the output layer and layers 44-47): layer 47 attends (32,768 cells x 2,048 B), 44-46
+    // are gated DeltaNet (one state each), not 4/48 of the whole cache.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 32768);
+    cfg.inference.llamacpp.n_gpu_layers = 5;
+    const LlamaCppBuffers q = llamacpp_buffers(plan(cfg), 32768, 1);
+    CHECK(q.gpus[0].kv == 32768 * kQwenKvCell + 3 * kQwenStateLayer);
+    CHECK(q.gpus[0].kv + q.host.kv == 884342784.0);
+    // Gemma-2 9B, -c 32,768, -ngl 2: layer 41 is global (set_swa_pattern(2): every second layer), 32,768 cells of
+    // 2 x 8 x 256 x 2 = 8,192 B = 268,435,456 B; the average over the 21 global and 21 local layers (4,096 + 512
+    // cells) was 150,994,944 B.
+    Config g = serving("gemma-2-9b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 32768);
+    g.inference.llamacpp.n_gpu_layers = 2;
+    CHECK(llamacpp_buffers(plan(g), 32768, 1).gpus[0].kv == 32768 * 8192.0);
+    g.inference.llamacpp.n_gpu_layers = 3;  // layers 40 (local) and 41 (global)
+    CHECK(llamacpp_buffers(plan(g), 32768, 1).gpus[0].kv == (32768 + 4608) * 8192.0);
+}
+
+TEST_CASE("vLLM and transformers keep the recurrent state in the model dtype, split by tensor parallelism") {
+    // BF16 state: 36 x 548,864 x 2 B = 39,518,208 B a sequence; TP 2 halves it and the 2 KV heads.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::Vllm, "bf16", "h200-141gb", 32768);
+    cfg.inference.tp = 2;
+    const InferencePlan p = plan(cfg);
+    CHECK(p.kv.state_layers == 36);
+    CHECK(p.kv.state_bytes == 36 * 548864.0 * 2 / 2);
+    CHECK(kv_sequence_bytes(p.kv, 32768, 16) == 12 * 32768 * 1024.0 + 19759104.0);
+    Config hf = serving("granite-4.0-h-small", Engine::Hf, "bf16", "h200-141gb", 8192);
+    // Granite: 36 x ((3 x 8,448) + 128 x 8,192) x 2 B = 77,324,288 B; 4 attention layers x 8,192 x 2 x 8 x 128 x 2 B.
+    CHECK(memory_at(plan(hf), 8192, 1).kv == 4 * 8192 * 4096.0 + 36 * (25344.0 + 1048576) * 2);
+    hf.inference.state_dtype = "fp32";
+    CHECK(memory_at(plan(hf), 8192, 1).kv == 4 * 8192 * 4096.0 + 36 * (25344.0 + 1048576) * 4);
+    hf.inference.state_dtype = "int8";
+    auto r = make_inference_plan(hf);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.field == "inference.state_dtype");
+}
+
+TEST_CASE("Hybrid config.json imports: qwen3_next, granitemoehybrid, nemotron_h read as their presets") {
+    const std::string qwen = R"({"architectures":["Qwen3NextForCausalLM"],"model_type":"qwen3_next","decoder_sparse_step":1,
+      "full_attention_interval":4,"head_dim":256,"hidden_size":2048,"intermediate_size":5120,"linear_conv_kernel_dim":4,
+      "linear_key_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,"linear_value_head_dim":128,
+      "max_position_embeddings":262144,"moe_intermediate_size":512,"num_attention_heads":16,"num_experts":512,
+      "num_experts_per_tok":10,"num_hidden_layers":48,"num_key_value_heads":2,"shared_expert_intermediate_size":512,
+      "tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":151936})";
+    io::ModelImport r = io::import_hf_config(qwen, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.layer_pattern == find_preset("qwen3-next-80b-a3b")->layer_pattern);
+    CHECK(r.model.attn_gate);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 79674292992.0);
+
+    std::string types;
+    for (int il = 0; il < 40; ++il) types += std::string(il ? "," : "") + (il % 10 == 5 ? "\"attention\"" : "\"mamba\"");
+    const std::string granite = R"({"model_type":"granitemoehybrid","hidden_size":4096,"num_hidden_layers":40,"num_attention_heads":32,
+      "num_key_value_heads":8,"num_local_experts":72,"num_experts_per_tok":10,"shared_intermediate_size":1536,"intermediate_size":768,
+      "mamba_n_heads":128,"mamba_d_head":64,"mamba_d_state":128,"mamba_n_groups":1,"mamba_d_conv":4,"mamba_expand":2,
+      "vocab_size":100352,"tie_word_embeddings":true,"max_position_embeddings":131072,"layer_types":[)" + types + "]}";
+    r = io::import_hf_config(granite, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "Granite");
+    CHECK(r.model.shared_experts == 2);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 32207337984.0);
+
+    const std::string nemotron = R"({"model_type":"nemotron_h","vocab_size":131072,"hidden_size":4480,"intermediate_size":15680,
+      "num_hidden_layers":56,"num_attention_heads":40,"num_key_value_heads":8,"head_dim":128,"mamba_num_heads":128,
+      "mamba_head_dim":80,"n_groups":8,"ssm_state_size":128,"conv_kernel":4,"max_position_embeddings":131072,
+      "hybrid_override_pattern":"M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-"})";
+    r = io::import_hf_config(nemotron, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "Nemotron");
+    CHECK_FALSE(r.model.tied_embeddings);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 8888227328.0);
+    // A pattern of the wrong length is reported missing (the import incomplete), not guessed.
+    r = io::import_hf_config(R"({"model_type":"nemotron_h","vocab_size":8,"hidden_size":64,"num_hidden_layers":3,
+      "num_attention_heads":4,"intermediate_size":64,"hybrid_override_pattern":"M*"})", "config.json");
+    CHECK_FALSE(r.complete);
+    REQUIRE_FALSE(r.missing.empty());
+    CHECK(r.missing.back().field == "model.layer_pattern");
+}
+
+TEST_CASE("Hybrid GGUF imports: the ssm.* keys, head_count_kv 0 for a recurrent layer, full_attention_interval") {
+    // Granite-4.0-H Small as llama.cpp's granitehybrid writes it (the keys of a granite-4.0-h-tiny dump:
+    // head_count_kv per layer, 0 where the layer is Mamba2; ssm.inner_size 8,192 = time_step_rank 128 heads x 64).
+    test::GgufWriter g;
+    g.str("general.architecture", "granitehybrid");
+    put_u32(g, "granitehybrid.", {{"block_count", 40}, {"embedding_length", 4096}, {"feed_forward_length", 768},
+                                  {"attention.head_count", 32}, {"vocab_size", 100352}, {"expert_count", 72},
+                                  {"expert_used_count", 10}, {"expert_shared_feed_forward_length", 1536}, {"ssm.conv_kernel", 4},
+                                  {"ssm.state_size", 128}, {"ssm.group_count", 1}, {"ssm.inner_size", 8192}, {"ssm.time_step_rank", 128}});
+    std::vector<std::int32_t> kv(40, 0);
+    for (int il : {5, 15, 25, 35}) kv[static_cast<size_t>(il)] = 8;
+    g.i32_array("granitehybrid.attention.head_count_kv", kv);
+    const std::string gb = g.bytes();
+    io::ModelImport r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "granite.gguf", 0);
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "Granite");
+    CHECK(r.model.layer_pattern == find_preset("granite-4.0-h-small")->layer_pattern);
+    CHECK(r.model.kv_heads == 8);
+    CHECK(r.model.shared_experts == 2);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 32207337984.0);
+
+    // Qwen3-Next as qwen3next: a scalar head_count_kv 2 and full_attention_interval 4.
+    test::GgufWriter q;
+    q.str("general.architecture", "qwen3next");
+    put_u32(q, "qwen3next.", {{"block_count", 48}, {"embedding_length", 2048}, {"feed_forward_length", 5120}, {"attention.head_count", 16},
+                              {"attention.head_count_kv", 2}, {"attention.key_length", 256}, {"full_attention_interval", 4},
+                              {"expert_count", 512}, {"expert_used_count", 10}, {"expert_feed_forward_length", 512},
+                              {"expert_shared_feed_forward_length", 512}, {"ssm.conv_kernel", 4}, {"ssm.state_size", 128},
+                              {"ssm.group_count", 16}, {"ssm.inner_size", 4096}, {"ssm.time_step_rank", 32}});
+    q.tensor("token_embd.weight", {2048, 151936}, 12);
+    q.tensor("output.weight", {2048, 151936}, 14);
+    const std::string qb = q.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(qb.data()), qb.size(), "qwen3-next.gguf", 0);
+    REQUIRE(r.ok);
+    CHECK(r.model.layer_pattern == find_preset("qwen3-next-80b-a3b")->layer_pattern);
+    CHECK(r.model.recurrent == RecurrentKind::GatedDeltaNet);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 79674292992.0);
+}
+
+TEST_CASE("model.layer_pattern and the recurrent dimensions are checked with the field named") {
+    ModelSpec m = *find_preset("qwen3-next-80b-a3b");
+    m.layer_pattern = "RRRA";
+    auto r = resolve_model(m);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.field == "model.layer_pattern");
+    m = *find_preset("qwen3-next-80b-a3b");
+    m.layer_pattern[0] = 'X';
+    CHECK(resolve_model(m).error.field == "model.layer_pattern");
+    m = *find_preset("qwen3-next-80b-a3b");
+    m.recurrent = RecurrentKind::None;
+    CHECK(resolve_model(m).error.field == "model.recurrent");
+    m = *find_preset("qwen3-next-80b-a3b");
+    m.ssm_groups = 5;
+    CHECK(resolve_model(m).error.field == "model.ssm_groups");
+    m = *find_preset("qwen3-next-80b-a3b");
+    m.ssm_conv = 0;
+    CHECK(resolve_model(m).error.field == "model.ssm_conv");
+    m = *find_preset("nemotron-nano-9b-v2");
+    m.experts = 8, m.top_k = 2, m.expert_ffn = 64;
+    CHECK(resolve_model(m).error.field == "model.layer_pattern");
+}
