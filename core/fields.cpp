@@ -190,6 +190,9 @@ constexpr const char* kFamilyDetails =
 constexpr const char* kHybridDetails =
     "a hybrid decoder's layer mix and recurrent-mixer dimensions: a preset or an imported config.json / GGUF sets them, and the "
     "model's summary line shows the mix (\"12 attention + 36 gated DeltaNet layers\")";
+constexpr const char* kStateDtype =
+    "the recurrent state's element type is each engine's own (llama.cpp F32, vLLM and transformers the model dtype), which the "
+    "KV cache row's formula states; a what-if sets it in JSON or on the CLI";
 constexpr const char* kFrameworkDefaults =
     "the frameworks' own defaults (the CUDA stack limit, cuBLAS workspaces, DeepSpeed and DDP buckets), each sourced where declared; "
     "the page's runtime rows are the CUDA context, NCCL and the allocator slack";
@@ -469,7 +472,7 @@ constexpr FieldDef kConfigTable[] = {
         Text("inference.state_dtype", AT(inference.state_dtype),
              "a hybrid's recurrent state (conv + SSM / delta state) element type: auto is llama.cpp's F32 (recurrent_type_r/s), "
              "the model dtype in vLLM (mamba_cache_dtype auto) and transformers")
-            .accepts("auto, fp32, bf16, fp16").omit_default().cli("--state-dtype"),
+            .off_page(kStateDtype).accepts("auto, fp32, bf16, fp16").omit_default().cli("--state-dtype"),
         Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens")
             .cli("--max-model-len"),
         Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences").cli("-np --parallel"),

@@ -502,7 +502,7 @@ bool model_section(App& a) {
                 double v;
             };
             const Part parts[] = {{"Embedding", p.embedding},      {"LM head", p.output},          {"Attention", p.attention},
-                                  {"MLP (dense)", p.mlp_dense},    {"Experts (routed)", p.experts_routed},
+                                  {"Recurrent mixers", p.recurrent}, {"MLP (dense)", p.mlp_dense},    {"Experts (routed)", p.experts_routed},
                                   {"Experts (shared)", p.experts_shared}, {"Router", p.router}, {"Norms", p.norms}};
             for (const auto& part : parts)
                 if (part.v > 0) ImGui::Text("%-18s %16s", part.label, format_count(part.v).c_str());
@@ -516,6 +516,16 @@ bool model_section(App& a) {
             ImGui::PopStyleColor();
             reg(a, "model/context_limit");
             tooltip("max_position_embeddings in the model's config.json: the longest context and sequence answers stop there.");
+        }
+        // A hybrid's layer mix: only its attention layers cache keys and values.
+        const std::string mix = layer_mix_text(r.value);
+        if (!mix.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().dim);
+            text_wrapped("%s", mix.c_str());
+            ImGui::PopStyleColor();
+            reg(a, "model/layer_mix");
+            tooltip("Only the attention layers cache keys and values; each recurrent layer keeps a fixed state per sequence "
+                    "(the KV cache row's formula, docs/inference.md).");
         }
     }
     panel_end();

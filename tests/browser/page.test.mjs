@@ -331,6 +331,19 @@ test('the length chart marks the model\'s context window; the longest context st
     await other.close();
 });
 
+test('a hybrid preset shows its layer mix, and its KV row carries the recurrent state', async () => {
+    const { other, w } = await openSettled(`${url}#v=2&method=detailed&task=inference&model.preset=qwen3-next-80b-a3b&gpu=h200-141gb` +
+                                           '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=32768');
+    const s = await w.state();
+    assert.ok((await w.hook('widgets'))['model/layer_mix'], 'the model section shows "12 attention + 36 gated DeltaNet layers"');
+    // 12 attention layers x 32,768 cells x 2,048 B + 36 gated DeltaNet layers x 2,195,456 B of F32 state.
+    assert.equal(s.result.breakdown.kv_cache, 12 * 32768 * 2048 + 36 * 2195456);
+    const kv = s.result.components.find((c) => c.key === 'kv_cache').formula;
+    assert.match(kv, /2 x 12 attention layers/);
+    assert.match(kv, /recurrent state per sequence in 36 layers/);
+    await other.close();
+});
+
 test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worked example showed FP16; INT8 stays', async () => {
     const { other, w } = await openSettled(url);
     await w.click('method/quick');
