@@ -179,3 +179,29 @@ test('an mmproj GGUF: inference.llamacpp.mmproj from its tensors, alone or with 
   assert.equal(onPreset.ok, true);
   assert.equal(onPreset.breakdown.extras >= 240016, true);
 });
+
+// NVIDIA-Nemotron-Nano-9B-v2's config.json (the keys that size it): 27 Mamba2, 4 attention and 25 MLP
+// blocks by hybrid_override_pattern; 8,888,227,328 parameters as the preset (docs/models.md).
+test('a hybrid config.json (nemotron_h): its layer mix, the preset\'s count, and KV for 4 of 56 layers', () => {
+  const path = join(dir, 'nemotron.json');
+  writeFileSync(path, JSON.stringify({
+    architectures: ['NemotronHForCausalLM'], model_type: 'nemotron_h', vocab_size: 131072, hidden_size: 4480,
+    intermediate_size: 15680, num_hidden_layers: 56, num_attention_heads: 40, num_key_value_heads: 8, head_dim: 128,
+    mamba_num_heads: 128, mamba_head_dim: 80, n_groups: 8, ssm_state_size: 128, conv_kernel: 4,
+    max_position_embeddings: 131072, torch_dtype: 'bfloat16',
+    hybrid_override_pattern: 'M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-',
+  }));
+  const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);
+  assert.equal(imp.complete, true);
+  assert.equal(imp.model.recurrent, 'mamba2');
+  assert.equal(imp.model.layer_pattern, 'M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-');
+  const r = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--gpu', 'a10g-24gb',
+    '--set', 'inference.context=8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.metrics.params.value, 8888227328);
+  // 2 x 4 layers x 8 KV heads x 128 x 2 B = 16,384 B a token (BF16) x 8,192 + the state, 27 layers x
+  // ((3 x (10,240 + 2 x 8 x 128)) + 128 x 10,240) x 2 B = 72,769,536 B a sequence.
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 16384 * 8192 + 72769536);
+  assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
+});

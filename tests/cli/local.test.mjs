@@ -569,3 +569,21 @@ test('--profile ollama on two RTX 4090s: Llama-3.1-8B at num_ctx 32,768 loads on
   assert.equal(spread.total_bytes, 5807792640);
   assert.ok(!spread.notes.some((n) => n.startsWith('Ollama loads the model on one')));
 });
+
+// A hybrid (docs/inference.md "Recurrent state"): Qwen3-Next-80B-A3B Q4_K_M, -c 32768 on an H100. KV for
+// its 12 attention layers (32,768 cells x 2 x 2 KV heads x 256 x 2 B) and one F32 state a sequence for the
+// 36 gated DeltaNet layers ((3 x 8,192 + 128 x 4,096) x 4 B = 2,195,456 B each): 805,306,368 + 79,036,416 B.
+test('hybrid: Qwen3-Next keeps KV in 12 of 48 layers and a recurrent state in the others; --state-dtype sets its element', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-next-80b-a3b', '--gpu', 'h100-80gb',
+    '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '32768'];
+  const d = json(args);
+  assert.equal(d.breakdown.kv_cache, 884342784);
+  assert.match(d.components.find((c) => c.key === 'kv_cache').formula, /2 x 12 attention layers .*recurrent state per sequence in 36 layers/);
+  // -np 4: the same 32,768 cells, four states.
+  assert.equal(json([...args, '-np', '4']).breakdown.kv_cache, 805306368 + 4 * 79036416);
+  // A BF16 state: 36 x 548,864 x 2 B = 39,518,208 B.
+  assert.equal(json([...args, '--state-dtype', 'bf16']).breakdown.kv_cache, 805306368 + 39518208);
+  const bad = run([...args, '--state-dtype', 'int8']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /inference\.state_dtype "int8" is not one of auto, fp32, bf16, fp16/);
+});

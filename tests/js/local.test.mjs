@@ -178,3 +178,16 @@ test('estimate(): a q8_0 K cache with an f16 V cache (llama.cpp\'s spelling) run
     assert.equal(r.ok, true, JSON.stringify(r.error));
     assert.match(r.launch_command, / -fa off -ctk q8_0( |$)/);
 });
+
+test('a hybrid through the library: Qwen3-Next\'s attention-layer KV and recurrent state, as the CLI prints them', () => {
+    const config = {
+        method: 'detailed', task: 'inference', model: { preset: 'qwen3-next-80b-a3b' }, gpu: 'h100-80gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 262144 },
+    };
+    const lib = vc.estimate(config);
+    assert.equal(lib.ok, true, JSON.stringify(lib.error));
+    // 12 layers x 262,144 cells x 2,048 B + 36 layers x 2,195,456 B (F32 conv + delta state, one sequence).
+    assert.equal(lib.breakdown.kv_cache, 12 * 262144 * 2048 + 36 * 2195456);
+    assert.deepEqual(lib, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-next-80b-a3b', '--gpu', 'h100-80gb',
+        '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '262144']));
+});
