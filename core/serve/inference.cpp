@@ -702,7 +702,8 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double mlp = n * P * ffn * B * (gated(m) ? 3 : 2);
     const double logits = (p.in.hf.full_logits || p.in.hf.legacy_cache ? n * P : n) * m.vocab * (B + 4);
     // DynamicCache grows by torch.cat: one layer's keys are held twice while copying.
-    const double cat = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share / (2.0 * m.layers);
+    // (A hybrid's recurrent state is no part of it: only its attention layers hold K and V.)
+    const double cat = n * (kv_sequence_bytes(p.kv, context, 0) - p.kv.state_bytes) * p.kv_share / (2.0 * std::max(1, attention_layer_count(m)));
     const double prefill = stream + std::max({scores, mlp, logits}) + p.dequant_bytes + n * P * p.quant_temp_per_token + cat;
     // The last decode step's attention at the full context: K and V expanded to every query head
     // (repeat_kv; more than one layer's torch.cat) and, under eager, the one query row's scores over
@@ -730,7 +731,8 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     const double P = p.in.prompt_tokens > 0 ? std::min<double>(p.in.prompt_tokens, context) : context;
     const double mib = 1048576.0;
     // Sizes past 2^50 B (a petabyte) mean nothing on one card; the replay refuses them.
-    const double kv_token = n * kv_sequence_bytes(p.kv, 1, 0) * p.kv_share;  // all cache tensors on this GPU, one token
+    // All K and V tensors on this GPU, one token (a hybrid's recurrent state, fixed per sequence, is not replayed).
+    const double kv_token = n * (kv_sequence_bytes(p.kv, 1, 0) - p.kv.state_bytes) * p.kv_share;
     if (!(kv_token > 0) || kv_token * context > std::ldexp(1.0, 50) || n * P * m.vocab * 4 > std::ldexp(1.0, 50)) return out;
     CachingAllocatorRules rules;
     rules.min_large_alloc = static_cast<std::uint64_t>(k.torch_min_large_alloc_mib * mib);
@@ -739,7 +741,7 @@ HfAllocatorReplay hf_allocator_replay(const InferencePlan& p, double context, do
     CachingAllocatorSim a(rules);
     auto bytes = [](double b) { return static_cast<std::uint64_t>(std::ceil(b)); };
     // The layers on this GPU (device_map splits them), each holding a K and a V tensor.
-    const int layers = std::max(1, static_cast<int>(std::lround(m.layers * p.kv_share)));
+    const int layers = std::max(1, static_cast<int>(std::lround(attention_layer_count(m) * p.kv_share)));
     const double per_tensor_token = kv_token / (2.0 * layers);
     auto kv = [&](double t) { return bytes(per_tensor_token * t); };
     const double B = p.dtype_bytes;
