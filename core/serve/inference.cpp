@@ -469,8 +469,9 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         return R::failure("inference.kv_dtype", "inference.kv_dtype \"" + in.kv_dtype + "\" is not known (one of " + list + ")");
     }
     // A hybrid's recurrent state: llama.cpp keeps it in F32 (ggml-org/llama.cpp@01b77b5 src/llama-model.cpp
-    // create_memory: recurrent_type_r / recurrent_type_s GGML_TYPE_F32); vLLM's mamba_cache_dtype "auto" and
-    // transformers' cache classes take the model dtype.
+    // create_memory: recurrent_type_r / recurrent_type_s GGML_TYPE_F32); vLLM's mamba_cache_dtype "auto"
+    // (vllm-project/vllm@c1d8642:vllm/config/cache.py: "inferred from the model config") and transformers'
+    // cache classes take the model dtype.
     const std::string state_id = ascii_lower(in.state_dtype);
     if (state_id == "auto") p.state_bytes = in.engine == Engine::LlamaCpp ? 4 : p.dtype_bytes;
     else if (state_id == "fp32" || state_id == "f32") p.state_bytes = 4;

@@ -86,6 +86,9 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
     if (local > 0 && cap_windows)
         kv.formula += "; " + num(local) + " of " + num(layers) + " layers keep at most the " + num(m.sliding_window) + (m.chunked ? "-token chunk" : "-token window");
     kv.state_layers = recurrent_layer_count(m);
+    if (kv.state_layers > 0 && m.ssm_heads % tp != 0)
+        return Outcome<KvLayout>::failure("inference.tp", "inference.tp (" + std::to_string(tp) + ") must divide model.ssm_heads (" +
+                                                              std::to_string(m.ssm_heads) + ") so each GPU holds whole recurrent heads");
     if (kv.state_layers > 0) {
         const double conv = recurrent_conv_elements(m), ssm = recurrent_ssm_elements(m);
         kv.state_bytes_per_layer = (conv + ssm) * state_bytes_per_element / tp;

@@ -16,6 +16,7 @@
 #include "core/serve/llamacpp.hpp"
 #include "import_builders.hpp"
 #include "inference_helpers.hpp"
+#include "training_helpers.hpp"
 #include "io/model_import.hpp"
 
 using namespace vc;
@@ -157,6 +158,13 @@ TEST_CASE("vLLM and transformers keep the recurrent state in the model dtype, sp
     CHECK(memory_at(plan(hf), 8192, 1).kv == 4 * 8192 * 4096.0 + 36 * (25344.0 + 1048576) * 2);
     hf.inference.state_dtype = "fp32";
     CHECK(memory_at(plan(hf), 8192, 1).kv == 4 * 8192 * 4096.0 + 36 * (25344.0 + 1048576) * 4);
+    // TP must split the recurrent heads whole, as the attention heads: 24 value heads (8 groups) on 16 GPUs do
+    // not, where Qwen3-Next's 16 heads over 2 KV heads do.
+    cfg.inference.tp = 16;
+    cfg.model.ssm_heads = 24, cfg.model.ssm_groups = 8;
+    auto split = make_inference_plan(cfg);
+    CHECK_FALSE(split.ok);
+    CHECK(split.error.message == "inference.tp (16) must divide model.ssm_heads (24) so each GPU holds whole recurrent heads");
     hf.inference.state_dtype = "int8";
     auto r = make_inference_plan(hf);
     CHECK_FALSE(r.ok);
@@ -275,4 +283,18 @@ TEST_CASE("model.layer_pattern and the recurrent dimensions are checked with the
     m = *find_preset("nemotron-nano-9b-v2");
     m.experts = 8, m.top_k = 2, m.expert_ffn = 64;
     CHECK(resolve_model(m).error.field == "model.layer_pattern");
+}
+
+TEST_CASE("Training a hybrid: every parameter on the GPU once, and a note that the recurrent activations are approximate") {
+    // Full fine-tune of Nemotron Nano 9B v2 on one GPU: the stage holds the model's 8,888,227,328 parameters
+    // (its 56 layers each the average of the 27 Mamba2, 4 attention and 25 MLP blocks), BF16 weights 2 B each.
+    const Config c = vc::test::parsed(R"({"method":"detailed","task":"finetune","model":{"preset":"nemotron-nano-9b-v2"},
+        "gpu":"h100-80gb","training":{"finetune":"full"}})");
+    const TrainingResult r = vc::test::trained(c);
+    CHECK(r.params_total == 8888227328.0);
+    CHECK(r.params_on_gpu == Approx(8888227328.0).epsilon(1e-12));
+    auto e = estimate(c);
+    REQUIRE(e.ok);
+    CHECK(vc::test::has_note(e.value, "Hybrid model (4 attention + 27 Mamba2 layers + 25 MLP layers)"));
+    CHECK(vc::test::has_note(e.value, "the activation term is approximate"));
 }
