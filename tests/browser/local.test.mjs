@@ -371,15 +371,17 @@ test('system RAM of no stated size: the verdict line says the GPU part fits and 
     await w.widget('headline');
     assert.match(await w.hook('a11yText'),
         /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.9% of its memory\)/);
-    // The WHAT FITS answers follow the same rule: the longest context, 25,600 tokens, is the GPU
-    // part's, and its layout needs 760,166,400 + 536,409,538,560 + (25,600 + 7,168) x 512 x 4 + 129,280 x 4 B
-    // of RAM there, said under the value (drawn) and in the summary; `vramcalc solve`'s figure.
+    // The WHAT FITS answers follow the same rule: the longest context, the model's 163,840-token window
+    // (--fit placed again there: the output layer and 50 layers on the card, every routed expert in
+    // RAM), is the GPU part's, and its layout needs the RAM the estimate at -c 163840 gives, said under
+    // the value (drawn) and in the summary; `vramcalc solve`'s figure.
     const ctx = JSON.parse(execFileSync(cliBin, ['solve', 'max_context', ...flags, '--format', 'json'], { encoding: 'utf8' }));
-    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [25600, ctx.needs_ram_bytes]);
-    assert.equal(Math.round(ctx.needs_ram_bytes), 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4);
+    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [163840, ctx.needs_ram_bytes]);
+    const window = JSON.parse(execFileSync(cliBin, [...flags, '-c', '163840', '--format', 'json'], { encoding: 'utf8' }));
+    assert.equal(ctx.needs_ram_bytes, window.metrics.host_total_bytes.value);
     assert.ok((await w.hook('widgets'))['answer/max_context'], 'no widget answer/max_context');
     assert.match(await w.hook('a11yText'),
-        /Longest context at the concurrency\s*[^\n]*\(the GPU part alone; needs 537\.24 GB of system RAM, not checked \(SYSTEM RAM\)\)/);
+        /Longest context at the concurrency\s*[^\n]*\(the GPU part alone; needs 542\.91 GB of system RAM, not checked \(SYSTEM RAM\)\)/);
     await p.close();
     // 1,024 GiB of system RAM given: checked, and within the target.
     [p, w] = await open(base + '&inference.host.ram_gib=1024');
