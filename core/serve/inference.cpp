@@ -1270,7 +1270,12 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 add_metric(e, "gpu_working_set_bytes", "GPU working-set limit (unified memory)", p.gpu_capacity, "bytes");
             }
             add_metric(e, "host_total_bytes", p.has_gpu && p.gpu->unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
-            add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
+            // The repeating layers on the GPU, labelled with the -ngl that places them: since PR #18148
+            // -ngl N is the output layer and N - 1 repeating layers (llamacpp_setup), so N is the count
+            // plus the output layer where it is on the GPU ("-ngl 36" beside 35).
+            char ngl[48];
+            std::snprintf(ngl, sizeof ngl, "Repeating layers on the GPU (-ngl %d)", p.gpu_layers + (p.output_on_gpu ? 1 : 0));
+            add_metric(e, "gpu_layers", ngl, p.gpu_layers, "layers");
             if (llamacpp_fit_shown(p)) {
                 const bool ollama = in.llamacpp.ollama;
                 add_metric(e, "auto_gpu_layers", ollama ? "Ollama's automatic num_gpu (-ngl)" : "llama-server's --fit (-ngl)", p.auto_gpu_layers, "layers");

@@ -72,6 +72,9 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
     // -ngl 30: the output layer and layers 19-47 (llama.cpp PR #18148; tests/cli/local.test.mjs)
     assert.ok(Math.abs(gpu.total_bytes / MiB - 11889.35) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
     assert.ok(Math.abs(host.total_bytes / MiB - 7384.77) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
+    // The repeating layers on the GPU beside the -ngl that places them with the output layer, in the summary too.
+    assert.deepEqual(s.result.metrics.gpu_layers, { label: 'Repeating layers on the GPU (-ngl 30)', unit: 'layers', value: 29 });
+    assert.match(await v.hook('a11yText'), /Repeating layers on the GPU \(-ngl 30\)\s*29 layers/);
     // Drawn: a row per device, the command, its Copy button, the local answers.
     const w = await v.hook('widgets');
     for (const id of ['device/CUDA0', 'device/CUDA_Host', 'launch_command', 'copy_launch', 'answer/max_gpu_layers', 'answer/max_gpu_experts',

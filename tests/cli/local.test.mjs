@@ -150,7 +150,9 @@ test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server -
     '--weights', 'q4_k_m', '--profile', 'ollama'];
   const j = json(A);
   assert.equal(j.metrics.auto_gpu_layers.value, 36);
-  assert.equal(j.metrics.gpu_layers.value, 35);
+  // The repeating layers on the GPU, labelled with the -ngl (num_gpu) that places them with the output layer.
+  assert.deepEqual(j.metrics.gpu_layers, { label: 'Repeating layers on the GPU (-ngl 36)', unit: 'layers', value: 35 });
+  assert.match(run(A).out, /\n {2}Repeating layers on the GPU \(-ngl 36\) +35 layers\n/);
   assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
     '  # automatic num_batch 512: llama-server -b 512 -ub 512');
   assert.equal(mib(j.devices[0], 'kv'), 35 * 128);
