@@ -1,17 +1,21 @@
 // vramcalc bench: how long the what-fits solve takes. Times the longest context for 1..256
 // concurrent sequences (one plan, 256 solves) for each engine, and a full estimate, and prints
-// microseconds per call (the median of many runs). Target: the solve <= 100 us natively.
+// microseconds per call (the median of many runs). Target: the solve <= 100 us natively. Then each
+// llama.cpp answer through vc::solve (plan included) where the engine places the layers itself
+// (-ngl unset: llama-server's --fit, Ollama's num_gpu), whose probes place them again at each shape.
 //   build/native/bench/vramcalc_bench            (native)
 //   node build/wasm/bench/vramcalc_bench.js      (WebAssembly)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
 #include "core/serve/inference_solve.hpp"
 #include "core/model/presets.hpp"
+#include "core/solve.hpp"
 
 using Clock = std::chrono::steady_clock;
 
@@ -64,6 +68,33 @@ int main() {
         const double est_us = median_us(50, [&] { sink += vc::estimate(cfg).value.total_bytes; });
         std::printf("  %-18s plan %8.1f us   256 solves %8.1f us (plan + solves %8.1f us)   full estimate %9.1f us\n", c.name, plan_us,
                     solve_us, plan_us + solve_us, est_us);
+    }
+    // Automatic placement: Llama-3.1-70B Q4_K_M under the Ollama profile (num_ctx 32,768) and
+    // DeepSeek-V3 Q4_K_M with plain llama-server (-c 4096), each on one RTX 4090.
+    struct Auto {
+        const char* name;
+        const char* preset;
+        bool ollama;
+        double context;
+        double ram_gib;
+    };
+    const Auto autos[] = {{"llama-3.1-70b q4_k_m ollama", "llama-3.1-70b", true, 32768, 0},
+                          {"llama-3.1-70b q4_k_m ollama, 64 GiB RAM", "llama-3.1-70b", true, 32768, 64},
+                          {"deepseek-v3 q4_k_m --fit", "deepseek-v3", false, 4096, 0},
+                          {"deepseek-v3 q4_k_m --fit, 512 GiB RAM", "deepseek-v3", false, 4096, 512}};
+    std::printf("what-fits answers (vc::solve, plan included) with -ngl unset, on one RTX 4090\n");
+    for (const auto& a : autos) {
+        vc::Config cfg = config(vc::Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb");
+        cfg.model = *vc::find_preset(a.preset);
+        cfg.inference.llamacpp.ollama = a.ollama;
+        cfg.inference.context = a.context;
+        cfg.inference.host.ram_bytes = a.ram_gib * 1073741824.0;
+        std::printf("  %s\n", a.name);
+        for (const char* q : {"max_context", "max_concurrency", "kv_capacity", "min_gpus", "best_format", "max_gpu_layers"}) {
+            const int runs = std::string(q) == "best_format" || std::string(q) == "min_gpus" ? 5 : 20;
+            const double us = median_us(runs, [&] { sink += vc::solve(cfg, q).value.value; });
+            std::printf("    %-16s %10.1f us\n", q, us);
+        }
     }
     return sink == 42 ? 1 : 0;  // keeps the work from being optimized away
 }

@@ -2,6 +2,7 @@
 // best value that still fits the chosen GPU (cfg.gpu_id) at cfg.target_utilization, or a count.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,21 @@ struct QuestionInfo {
     const char* tasks;  // "training,finetune", "inference", ...
 };
 const std::vector<QuestionInfo>& solve_questions();
+
+// Largest k in [1, hi] with fits(k), for fits monotone (true then false); 0 when fits(1) is false. A
+// bisection, for answers whose slack jumps (training's totals; llama.cpp's placement under --fit).
+template <typename Fits>
+double last_fitting(Fits fits, double hi) {
+    if (!fits(1)) return 0;
+    if (fits(hi)) return hi;
+    double lo = 1;
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        if (fits(mid)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
 
 // Answers `question` for `cfg`. Unknown question or one that does not apply to cfg.task: Error
 // with field "question".

@@ -905,6 +905,14 @@ ShapeVerdict verdict_at(const InferencePlan& p, double context, double n, double
     return v;
 }
 
+bool placement_follows_shape(const InferencePlan& p) { return p.engine == Engine::LlamaCpp && p.has_gpu && !p.cpu_only && p.auto_gpu_layers >= 0; }
+
+void place_at_shape(InferencePlan& p, double context, double n) {
+    p.in.context = context;
+    p.in.concurrency = n;
+    set_plan_gpu(p, p.gpu.get());
+}
+
 // [SECTION] speed ---------------------------------------------------------------------------------
 namespace {
 
@@ -1273,29 +1281,25 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                 add_metric(e, "gpu_working_set_bytes", "GPU working-set limit (unified memory)", p.gpu_capacity, "bytes");
             }
             add_metric(e, "host_total_bytes", p.has_gpu && p.gpu->unified ? "Unified memory in use" : "System RAM for llama.cpp buffers", host, "bytes");
-            add_metric(e, "gpu_layers", "Layers on the GPU (-ngl)", p.gpu_layers, "layers");
+            // The repeating layers on the GPU, labelled with the -ngl that places them: since PR #18148
+            // -ngl N is the output layer and N - 1 repeating layers (llamacpp_setup), so N is the count
+            // plus the output layer where it is on the GPU ("-ngl 36" beside 35).
+            char ngl[48];
+            std::snprintf(ngl, sizeof ngl, "Repeating layers on the GPU (-ngl %d)", p.gpu_layers + (p.output_on_gpu ? 1 : 0));
+            add_metric(e, "gpu_layers", ngl, p.gpu_layers, "layers");
             if (llamacpp_fit_shown(p)) {
                 const bool ollama = in.llamacpp.ollama;
                 add_metric(e, "auto_gpu_layers", ollama ? "Ollama's automatic num_gpu (-ngl)" : "llama-server's --fit (-ngl)", p.auto_gpu_layers, "layers");
                 double on_gpu = 0;
                 for (const auto& g : b.gpus) on_gpu += g.total() + p.runtime_gpu;
-                const bool all = p.auto_gpu_layers > m.layers;
-                int moe_host = 0;  // MoE layers among the first auto_cpu_moe (--n-cpu-moe: the first N layers' experts)
-                for (int il = 0; il < std::min(p.auto_cpu_moe, m.layers); ++il) moe_host += is_moe_layer(m, il) ? 1 : 0;
                 // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
-                const char* gpus = b.gpus.size() > 1 ? "GPUs" : "GPU";
-                char experts[80] = "", layers[96], buf[480];
-                if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, moe_layer_count(m));
-                // The count llama.cpp prints: output first, "offloaded N/(layers + 1) layers to GPU",
-                // the output layer and N - 1 repeating layers (llamacpp_setup); before PR #18148 the
-                // last N layers, the output layer only past them.
-                if (!in.llamacpp.output_first) std::snprintf(layers, sizeof layers, "%d of %d layers%s", p.gpu_layers, m.layers, all ? " and the output layer" : "");
-                else if (p.auto_gpu_layers > 0) std::snprintf(layers, sizeof layers, "%d of %d layers (the output layer and %d repeating layers)", p.auto_gpu_layers, m.layers + 1, p.gpu_layers);
-                else std::snprintf(layers, sizeof layers, "0 of %d layers", m.layers + 1);
-                std::snprintf(buf, sizeof buf, "%s %s on the %s%s (%s: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
-                              ollama ? "Ollama puts" : "llama-server's --fit puts", layers, gpus,
-                              experts, ollama ? "its automatic num_gpu" : "-ngl unset", bytes_to_gib(in.constants.fit_target_bytes),
-                              all && !experts[0] ? ": " : "; the rest run on the CPU from system RAM: ", bytes_to_gib(on_gpu), gpus, bytes_to_gib(host));
+                bool in_ram = false;
+                const std::string placed = llamacpp_fit_placement(p, &in_ram);
+                char buf[480];
+                std::snprintf(buf, sizeof buf, "%s %s (%s: --fit leaves %.2f GiB free per GPU)%s%.2f GiB on the %s, %.2f GiB in system RAM.",
+                              ollama ? "Ollama puts" : "llama-server's --fit puts", placed.c_str(),
+                              ollama ? "its automatic num_gpu" : "-ngl unset", bytes_to_gib(in.constants.fit_target_bytes),
+                              in_ram ? "; the rest run on the CPU from system RAM: " : ": ", bytes_to_gib(on_gpu), b.gpus.size() > 1 ? "GPUs" : "GPU", bytes_to_gib(host));
                 e.notes.push_back(buf);
                 // --fit lowers only a context left unset (common/fit.cpp step 2, n_ctx_auto), before
                 // it moves layers; the launch command passes -c, so the split above keeps it.

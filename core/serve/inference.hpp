@@ -521,6 +521,16 @@ struct ShapeVerdict {
 };
 ShapeVerdict verdict_at(const InferencePlan& p, double context, double concurrency, double share);
 
+// Whether the engine places the layers itself for each shape: llama.cpp with -ngl unset, where
+// llama-server's --fit (Ollama's automatic num_gpu) ran (auto_gpu_layers >= 0; llamacpp_fit), and
+// with it Ollama's choice of one GPU of several (ollama_single_gpu). The what-fits answers that vary
+// the context or the concurrency then place the plan again at each shape they try (place_at_shape).
+bool placement_follows_shape(const InferencePlan& p);
+// `p` placed as the engine places it for `concurrency` slots of `context` tokens: the plan's context
+// and concurrency replaced and its GPU set again (set_plan_gpu, as the estimate sets each GPU of its
+// table: Ollama's GPU choice, --fit's layers and experts, the weights and KV on the fullest GPU).
+void place_at_shape(InferencePlan& p, double context, double concurrency);
+
 // Decode and prefill speed from the roofline (needs plan.has_gpu).
 struct Speed {
     double step_s = 0;              // one decode step for all sequences

@@ -76,6 +76,15 @@ double slack(const InferencePlan& p, double context, double n, double share) {
     return std::min(gpu, ram);
 }
 
+// [SECTION] automatic placement -------------------------------------------------------------------
+// With -ngl unset (placement_follows_shape: llama-server's --fit, Ollama's automatic num_gpu) the
+// engine places the layers for the shape it starts with, so each shape an answer tries is placed
+// again by the same function the estimate places with (place_at_shape). The engine runs a shape
+// when it keeps at least one of its layers (the output layer first) on the GPU: its own test, within
+// --fit's margin (constants.fit_target_bytes) by construction, not target_utilization, which the
+// engine does not know; with a RAM size, the host buffers must be within it at the target, as
+// fits_at holds them. Fewer layers at a longer context or more sequences: monotone in both.
+bool engine_runs(const InferencePlan& q, double c, double n, double share) { return q.auto_gpu_layers >= 1 && ram_slack(q, c, n, share) >= 0; }
 
 std::string gib(double bytes) {
     char buf[32];
@@ -117,6 +126,47 @@ Outcome<Answer> answer(const char* question, const char* label, double value, co
     a.explanation = std::move(explanation);
     if (needs_ram > 0) a.needs_ram_bytes = needs_ram, a.explanation += unchecked_ram_text(needs_ram, at);
     return Outcome<Answer>::success(a);
+}
+
+// max_context (`context_axis`) or max_concurrency under automatic placement: the longest context or
+// the most sequences at which the engine, placing the layers for that shape, still runs
+// (engine_runs), at most the model's context window; the text says what it placed there, how full
+// that leaves the GPU, and what stops one more; the RAM it needs there by the verdict's rule.
+Outcome<Answer> engine_placed_answer(const InferencePlan& base, bool context_axis) {
+    const double c0 = base.in.context, n0 = base.in.concurrency, share = budget_share(base), limit = base.model.context_limit;
+    InferencePlan q = base;
+    auto at = [&](double x) {
+        const double c = context_axis ? x : c0, n = context_axis ? n0 : x;
+        place_at_shape(q, c, n);
+        return engine_runs(q, c, n, share);
+    };
+    const double hi = !context_axis ? kMaxSolveConcurrency : limit > 0 ? std::min<double>(limit, kMaxSolveContext) : kMaxSolveContext;
+    const double v = last_fitting(at, hi);  // the placement moves in whole layers, so the slack jumps: a bisection
+    const char* engine = base.in.llamacpp.ollama ? "Ollama's automatic num_gpu" : "llama-server's --fit";
+    const char* unit = context_axis ? "token" : "sequence";
+    const std::string on = " on " + (base.tp > 1 ? num(base.tp) + " x " : std::string()) + base.gpu->name;
+    // What stops the next shape (v == 0: the first): no layer left on the GPU, or system RAM.
+    std::string stop;
+    if (v < hi) {
+        at(v + 1);
+        stop = q.auto_gpu_layers < 1 ? std::string(v > 0 ? "; one more " : "; even 1 ") + unit + " leaves no layer on the GPU"
+                                     : "; system RAM binds: " + gib(q.ram_bytes) + " at " + num(share * 100) + "% holds the host buffers (the layers left on the CPU and their KV)";
+    }
+    std::string why = context_axis ? sequences(n0) + on : num(c0) + "-token sequences" + on;
+    if (v > 0) {
+        const double c = context_axis ? v : c0, n = context_axis ? n0 : v;
+        at(v);
+        char buf[200];  // snprintf: the page's size budget
+        const double used = memory_at(q, c, n).total() / q.gpu_capacity;
+        std::snprintf(buf, sizeof buf, " there, %.1f%% of %s memory (--fit leaves %.2f GiB free per GPU", used * 100, q.n_devices > 1 ? "the fullest GPU's" : "its",
+                      bytes_to_gib(q.in.constants.fit_target_bytes));
+        why += std::string(": ") + engine + ", placed again at each " + (context_axis ? "context" : "count") + ", puts " + llamacpp_fit_placement(q) + buf +
+               (used > share ? ", past the " + num(share * 100) + "% target)" : std::string(")"));
+        if (context_axis && v == limit) why = count_text(limit) + " tokens: the model's context window; " + why;
+    }
+    why += stop;
+    return context_axis ? answer("max_context", "Longest context at the concurrency", v, "tokens", why, v > 0 ? verdict_at(q, v, n0, share).needs_ram_bytes : 0, " at that context")
+                        : answer("max_concurrency", "Most sequences at the context", v, "sequences", why, v > 0 ? verdict_at(q, c0, v, share).needs_ram_bytes : 0, " at that count");
 }
 
 // The first GPU count at which `cfg`'s load is within the target by the GPU table's rule
@@ -359,6 +409,8 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
     if (!p.has_gpu) return Outcome<Answer>::failure("gpu", "the inference questions need a GPU: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
     const double c = cfg.inference.context, n = cfg.inference.concurrency, share = budget_share(p);
 
+    // -ngl unset: the engine places the layers for each shape tried.
+    if ((question == "max_context" || question == "max_concurrency") && placement_follows_shape(p)) return engine_placed_answer(p, question == "max_context");
     if (question == "max_context") {
         const double memory = longest_context(p, n, share);
         std::string why = memory >= kMaxSolveContext ? "memory stops growing: every layer keeps at most its window"

@@ -481,6 +481,28 @@ bool llamacpp_fit_shown(const InferencePlan& p) {
     return p.auto_gpu_layers >= 0 && (p.in.llamacpp.ollama || p.auto_gpu_layers <= p.model.layers || p.auto_cpu_moe > 0);
 }
 
+std::string llamacpp_fit_placement(const InferencePlan& p, bool* in_ram) {
+    const ModelSpec& m = p.model;
+    int moe_host = 0;  // MoE layers among the first auto_cpu_moe (--n-cpu-moe: the first N layers' experts)
+    for (int il = 0; il < std::min(p.auto_cpu_moe, m.layers); ++il) moe_host += is_moe_layer(m, il) ? 1 : 0;
+    // snprintf: the wasm page's size budget (tests/browser/size.test.mjs).
+    char experts[80] = "", buf[200];
+    if (moe_host > 0) std::snprintf(experts, sizeof experts, " with the routed experts of %d of %d MoE layers in system RAM", moe_host, moe_layer_count(m));
+    const char* gpus = p.n_devices > 1 ? "GPUs" : "GPU";
+    if (in_ram) *in_ram = moe_host > 0 || p.auto_gpu_layers <= m.layers;
+    // The count llama.cpp prints: output first, "offloaded N/(layers + 1) layers to GPU", the output
+    // layer and N - 1 repeating layers (llamacpp_setup); before PR #18148 the last N layers, the
+    // output layer only past them.
+    if (!p.in.llamacpp.output_first)
+        std::snprintf(buf, sizeof buf, "%d of %d layers%s on the %s%s", p.gpu_layers, m.layers, p.output_on_gpu ? " and the output layer" : "", gpus, experts);
+    else if (p.auto_gpu_layers == 1) std::snprintf(buf, sizeof buf, "1 of %d layers (the output layer alone) on the %s%s", m.layers + 1, gpus, experts);
+    else if (p.auto_gpu_layers > 0)
+        std::snprintf(buf, sizeof buf, "%d of %d layers (the output layer and %d repeating layer%s) on the %s%s", p.auto_gpu_layers, m.layers + 1, p.gpu_layers,
+                      p.gpu_layers == 1 ? "" : "s", gpus, experts);
+    else std::snprintf(buf, sizeof buf, "0 of %d layers on the %s%s", m.layers + 1, gpus, experts);
+    return buf;
+}
+
 void llamacpp_set_gpu(InferencePlan& p) {
     if (!p.has_gpu) return;
     p.gpu_capacity = p.gpu->unified ? unified_gpu_budget(p.gpu->memory_bytes, p.in.host.wired_limit_mb) : p.gpu->memory_bytes;

@@ -137,6 +137,12 @@ bool llamacpp_fit(InferencePlan& p, double context_bytes, Error& err);
 // only when it moved layers or experts to system RAM. When --fit keeps every layer it changes
 // nothing, and the command prints -ngl layers + 1 as with --fit off (the same load on any release).
 bool llamacpp_fit_shown(const InferencePlan& p);
+// What the fit placed, as llama.cpp counts it: "36 of 81 layers (the output layer and 35 repeating
+// layers) on the GPU", " with the routed experts of 5 of 58 MoE layers in system RAM" where it kept
+// experts there (before PR #18148: "42 of 80 layers on the GPU"). The estimate's note and the
+// what-fits answers under automatic placement say it. `in_ram`, when given, is set to whether any
+// of those layers or routed experts stay in system RAM.
+std::string llamacpp_fit_placement(const InferencePlan& p, bool* in_ram = nullptr);
 
 // Ollama's default num_ctx for `cfg` (Ollama v0.15.5 and later, server/routes.go): by the memory of
 // every GPU it sees together (a Mac: the working-set limit Metal reports), at least

@@ -25,20 +25,6 @@ std::string gb(double bytes) {
     return buf;
 }
 
-// Largest k in [1, hi] with fits(k), for fits monotone (true then false); 0 when fits(1) is false.
-template <typename Fits>
-double last_fitting(Fits fits, double hi) {
-    if (!fits(1)) return 0;
-    if (fits(hi)) return hi;
-    double lo = 1;
-    while (hi - lo > 1) {
-        const double mid = std::floor((lo + hi) / 2);
-        if (fits(mid)) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
-
 }  // namespace
 
 TrainingGpuCounts::TrainingGpuCounts(const Config& cfg) : c_(cfg) {

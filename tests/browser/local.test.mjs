@@ -72,6 +72,9 @@ test('a llama.cpp link: the devices and the launch command are the CLI\'s for -n
     // -ngl 30: the output layer and layers 19-47 (llama.cpp PR #18148; tests/cli/local.test.mjs)
     assert.ok(Math.abs(gpu.total_bytes / MiB - 11889.35) < 0.01, `CUDA0 ${gpu.total_bytes / MiB} MiB`);  // the RTX 4090's 465 MiB CUDA context
     assert.ok(Math.abs(host.total_bytes / MiB - 7384.77) < 0.01, `CUDA_Host ${host.total_bytes / MiB} MiB`);
+    // The repeating layers on the GPU beside the -ngl that places them with the output layer, in the summary too.
+    assert.deepEqual(s.result.metrics.gpu_layers, { label: 'Repeating layers on the GPU (-ngl 30)', unit: 'layers', value: 29 });
+    assert.match(await v.hook('a11yText'), /Repeating layers on the GPU \(-ngl 30\)\s*29 layers/);
     // Drawn: a row per device, the command, its Copy button, the local answers.
     const w = await v.hook('widgets');
     for (const id of ['device/CUDA0', 'device/CUDA_Host', 'launch_command', 'copy_launch', 'answer/max_gpu_layers', 'answer/max_gpu_experts',
@@ -371,15 +374,17 @@ test('system RAM of no stated size: the verdict line says the GPU part fits and 
     await w.widget('headline');
     assert.match(await w.hook('a11yText'),
         /On NVIDIA GeForce RTX 4090 24GB\s*GPU part fits within the budget; needs 537\.19 GB of system RAM, not checked \(SYSTEM RAM\) \(68\.9% of its memory\)/);
-    // The WHAT FITS answers follow the same rule: the longest context, 25,600 tokens, is the GPU
-    // part's, and its layout needs 760,166,400 + 536,409,538,560 + (25,600 + 7,168) x 512 x 4 + 129,280 x 4 B
-    // of RAM there, said under the value (drawn) and in the summary; `vramcalc solve`'s figure.
+    // The WHAT FITS answers follow the same rule: the longest context, the model's 163,840-token window
+    // (--fit placed again there: the output layer and 50 layers on the card, every routed expert in
+    // RAM), is the GPU part's, and its layout needs the RAM the estimate at -c 163840 gives, said under
+    // the value (drawn) and in the summary; `vramcalc solve`'s figure.
     const ctx = JSON.parse(execFileSync(cliBin, ['solve', 'max_context', ...flags, '--format', 'json'], { encoding: 'utf8' }));
-    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [25600, ctx.needs_ram_bytes]);
-    assert.equal(Math.round(ctx.needs_ram_bytes), 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4);
+    assert.deepEqual([s.answers.max_context.value, s.answers.max_context.needs_ram_bytes], [163840, ctx.needs_ram_bytes]);
+    const window = JSON.parse(execFileSync(cliBin, [...flags, '-c', '163840', '--format', 'json'], { encoding: 'utf8' }));
+    assert.equal(ctx.needs_ram_bytes, window.metrics.host_total_bytes.value);
     assert.ok((await w.hook('widgets'))['answer/max_context'], 'no widget answer/max_context');
     assert.match(await w.hook('a11yText'),
-        /Longest context at the concurrency\s*[^\n]*\(the GPU part alone; needs 537\.24 GB of system RAM, not checked \(SYSTEM RAM\)\)/);
+        /Longest context at the concurrency\s*[^\n]*\(the GPU part alone; needs 542\.91 GB of system RAM, not checked \(SYSTEM RAM\)\)/);
     await p.close();
     // 1,024 GiB of system RAM given: checked, and within the target.
     [p, w] = await open(base + '&inference.host.ram_gib=1024');

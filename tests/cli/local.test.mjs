@@ -150,7 +150,9 @@ test('--profile ollama without -ngl: Ollama\'s automatic num_gpu (llama-server -
     '--weights', 'q4_k_m', '--profile', 'ollama'];
   const j = json(A);
   assert.equal(j.metrics.auto_gpu_layers.value, 36);
-  assert.equal(j.metrics.gpu_layers.value, 35);
+  // The repeating layers on the GPU, labelled with the -ngl (num_gpu) that places them with the output layer.
+  assert.deepEqual(j.metrics.gpu_layers, { label: 'Repeating layers on the GPU (-ngl 36)', unit: 'layers', value: 35 });
+  assert.match(run(A).out, /\n {2}Repeating layers on the GPU \(-ngl 36\) +35 layers\n/);
   assert.equal(j.launch_command, 'OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 ollama serve; PARAMETER num_ctx 32768' +
     '  # automatic num_batch 512: llama-server -b 512 -ub 512');
   assert.equal(mib(j.devices[0], 'kv'), 35 * 128);
@@ -531,16 +533,23 @@ test('no --ram-gib under the Ollama profile: Llama-3.1-70B Q4_K_M at 32,768 toke
 test('solve without --ram-gib: each answer is the GPU part\'s and says so, with the RAM its layout needs (DeepSeek-V3 Q6_K on an RTX 4090)', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'deepseek-v3', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
     '--weights', 'q6_k', '-c', '4096'];
-  // max_context: 25,600 tokens on the GPU part; the RAM there token_embd 760,166,400 B + the experts
+  // max_context with the split --fit makes at 4,096 tokens stated (-ngl 62 --cpu-moe, held at every
+  // context): 25,600 tokens on the GPU part; the RAM there token_embd 760,166,400 B + the experts
   // 536,409,538,560 B + the CPU compute buffer (25,600 + 7,168) x 512 x 4 B + the logits 129,280 x 4 B.
+  const pinned = [...args, '-ngl', '62', '--cpu-moe'];
   const ram = 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4;
-  const ctx = json(['solve', 'max_context', ...args]);
+  const ctx = json(['solve', 'max_context', ...pinned]);
   assert.equal(ctx.value, 25600);
   assert.equal(Math.round(ctx.needs_ram_bytes), ram);
   assert.match(ctx.explanation, /; bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked \(give inference\.host\.ram_gib, --ram-gib\)$/);
-  const t = run(['solve', 'max_context', ...args]);
+  const t = run(['solve', 'max_context', ...pinned]);
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, /^Longest context at the concurrency: 25600 tokens \(the GPU part alone\)\n/);
+  // -ngl unset: --fit places the model again at each context, up to the window (163,840 tokens), with the
+  // RAM its split there needs (the estimate's host_total_bytes at -c 163840).
+  const fit = json(['solve', 'max_context', ...args]);
+  assert.equal(fit.value, 163840);
+  assert.equal(fit.needs_ram_bytes, json([...args, '-c', '163840']).metrics.host_total_bytes.value);
   // min_gpus counts as the GPU table does: 61 cards hold it without RAM nobody checked.
   const gpus = json(['solve', 'min_gpus', ...args]);
   assert.equal(gpus.value, 61);
@@ -551,9 +560,47 @@ test('solve without --ram-gib: each answer is the GPU part\'s and says so, with 
   assert.deepEqual([fmt.value, fmt.items], [0, []]);
   assert.match(fmt.explanation, /the GPU part of 5 formats fits with system RAM nobody checked \(the best, GGUF Q6_K, needs 537\.19 GB/);
   // With --ram-gib 1024 the RAM is checked: the same context, no field, the 5 formats.
-  const checked = json(['solve', 'max_context', ...args, '--ram-gib', '1024']);
+  const checked = json(['solve', 'max_context', ...pinned, '--ram-gib', '1024']);
   assert.deepEqual([checked.value, checked.needs_ram_bytes], [25600, undefined]);
   assert.equal(json(['solve', 'best_format', ...args, '--ram-gib', '1024']).items.length, 5);
+});
+
+test('solve under Ollama\'s automatic num_gpu places the layers again at each context and count (Llama-3.1-70B Q4_K_M on an RTX 4090, 8,192 and 32,768 tokens, --ram-gib 64)', () => {
+  const A = ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
+    '--weights', 'q4_k_m', '--profile', 'ollama'];
+  const ram48 = 0.75 * 64 * GiB;  // 51,539,607,552 B
+  for (const c of ['8192', '32768']) {
+    // No RAM size: the model's window, where Ollama keeps the output layer and 21 layers on the card
+    // (23,241.06 MiB with the CUDA context: 94.6%) and 62.80 GB in RAM nobody checked.
+    const ctx = json(['solve', 'max_context', ...A, '-c', c]);
+    assert.equal(ctx.value, 131072);
+    const there = json([...A, '-c', '131072']);
+    assert.equal(there.metrics.auto_gpu_layers.value, 22);
+    assert.equal(ctx.needs_ram_bytes, there.metrics.host_total_bytes.value);
+    assert.equal((ctx.needs_ram_bytes / 1e9).toFixed(2), '62.80');
+    const t = run(['solve', 'max_context', ...A, '-c', c]);
+    assert.match(t.out, /^Longest context at the concurrency: 131072 tokens \(the GPU part alone\)\n131,072 tokens: the model's context window; 1 sequence on NVIDIA GeForce RTX 4090 24GB: Ollama's automatic num_gpu, placed again at each context, puts 22 of 81 layers \(the output layer and 21 repeating layers\) on the GPU there, 94\.6% of its memory/);
+    // 64 GiB (48 GiB within the target): 96,000 tokens. RAM there: token_embd and layers 0-55
+    // 29,147,748,761.6 B + their KV 56 x 96,000 x 4,096 B + compute 362,020,864 B + logits 513,024 B
+    // = 51,530,378,649.6 B; one more token pads to 96,256 cells, 51,589,885,337.6 B: past 48 GiB.
+    const ram = json(['solve', 'max_context', ...A, '-c', c, '--ram-gib', '64']);
+    assert.deepEqual([ram.value, ram.needs_ram_bytes], [96000, undefined]);
+    assert.match(ram.explanation, /puts 25 of 81 layers \(the output layer and 24 repeating layers\) on the GPU there, 92\.9% of its memory \(--fit leaves 1\.00 GiB free per GPU, past the 75% target\); system RAM binds: 64\.00 GiB at 75% holds the host buffers/);
+    const last = json([...A, '-c', '96000', '--ram-gib', '64']);
+    const over = json([...A, '-c', '96001', '--ram-gib', '64']);
+    assert.equal(last.metrics.auto_gpu_layers.value, 25);
+    assert.equal(last.devices[1].kv_bytes, 56 * 96000 * 4096);
+    assert.equal(Math.round(last.metrics.host_total_bytes.value * 10), 515303786496);
+    assert.ok(last.metrics.host_total_bytes.value <= ram48 && over.metrics.host_total_bytes.value > ram48);
+  }
+  // The most sequences, placed again at each count: 11 of 8,192 tokens and 2 of 32,768 within 64 GiB;
+  // without it 913 and 228, the output layer alone on the GPU, the rest in RAM nobody checked.
+  const seqs = (c, ...x) => json(['solve', 'max_concurrency', ...A, '-c', c, ...x]);
+  assert.deepEqual([seqs('8192', '--ram-gib', '64').value, seqs('32768', '--ram-gib', '64').value], [11, 2]);
+  const many = seqs('8192');
+  assert.equal(many.value, 913);
+  assert.match(many.explanation, /puts 1 of 81 layers \(the output layer alone\) on the GPU there, .*; one more sequence leaves no layer on the GPU; bounded by the GPU part alone/);
+  assert.equal(seqs('32768').value, 228);
 });
 
 test('--profile ollama on two RTX 4090s: Llama-3.1-8B at num_ctx 32,768 loads on one of them (bestSingleGPUFit), as on one card', () => {

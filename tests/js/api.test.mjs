@@ -494,22 +494,49 @@ test('estimate(): llama.cpp with system RAM of no stated size is not "fits": nee
 });
 
 test('solve(): llama.cpp\'s answers with system RAM of no stated size are the GPU part\'s, with needs_ram_bytes, as the CLI gives them', () => {
-    // The same DeepSeek-V3 config: the longest context on the GPU part is 25,600 tokens (gguf's attn_k_b fallback: 27,136 before); the RAM there
+    // The same DeepSeek-V3 config with the split --fit makes at 4,096 tokens stated (-ngl 62 --cpu-moe, held at every
+    // context): the longest context on the GPU part is 25,600 tokens (gguf's attn_k_b fallback: 27,136 before); the RAM there
     // token_embd 760,166,400 B + the experts 536,409,538,560 B + (25,600 + 7,168) x 512 x 4 B + 129,280 x 4 B.
     const config = { method: 'detailed', task: 'inference', model: { preset: 'deepseek-v3' }, gpu: 'rtx-4090-24gb',
         inference: { engine: 'llama.cpp', weights: 'q6_k', context: 4096 } };
-    const a = vc.solve(config, 'max_context');
+    const pinned = { ...config, inference: { ...config.inference, llamacpp: { n_gpu_layers: 62, n_cpu_moe: 61 } } };
+    const a = vc.solve(pinned, 'max_context');
     assert.equal(a.ok, true);
     assert.equal(a.value, 25600);
     assert.equal(Math.round(a.needs_ram_bytes), 760166400 + 536409538560 + (25600 + 7168) * 512 * 4 + 129280 * 4);
     assert.match(a.explanation, /bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked/);
-    assert.deepEqual(a, cli(config, 'max_context').json);
+    assert.deepEqual(a, cli(pinned, 'max_context').json);
+    // -ngl unset: --fit placed again at each context, up to the model's 163,840-token window, as the CLI says.
+    const fit = vc.solve(config, 'max_context');
+    assert.equal(fit.value, 163840);
+    assert.deepEqual(fit, cli(config, 'max_context').json);
     // The fewest GPUs, counted as the GPU table counts them: no field, 61 cards.
     const g = vc.solve(config, 'min_gpus');
     assert.deepEqual([g.value, g.needs_ram_bytes], [61, undefined]);
     // The RAM given: checked, the field gone.
     const checked = vc.solve({ ...config, inference: { ...config.inference, host: { ram_gib: 1024 } } }, 'max_context');
     assert.deepEqual(Object.keys(checked).sort(), ['explanation', 'items', 'label', 'ok', 'question', 'unit', 'value']);
+});
+
+test('solve(): under Ollama\'s automatic num_gpu each context and count is placed again, as the CLI does (Llama-3.1-70B Q4_K_M, RTX 4090)', () => {
+    // The model's 131,072-token window without a RAM size (22 of 81 layers on the card there, 62.80 GB
+    // of RAM nobody checked); 96,000 tokens within 64 GiB (48 GiB at the target: 51,530,378,649.6 B of
+    // host buffers there, 51,589,885,337.6 at one more token); 11 sequences of 8,192 tokens within it.
+    for (const context of [8192, 32768]) {
+        const config = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
+            inference: { engine: 'llama.cpp', weights: 'q4_k_m', context, llamacpp: { profile: 'ollama' } } };
+        const ram = { ...config, inference: { ...config.inference, host: { ram_gib: 64 } } };
+        const a = vc.solve(config, 'max_context');
+        assert.deepEqual([a.value, (a.needs_ram_bytes / 1e9).toFixed(2)], [131072, '62.80']);
+        assert.deepEqual(a, cli(config, 'max_context').json);
+        const r = vc.solve(ram, 'max_context');
+        assert.deepEqual([r.value, r.needs_ram_bytes], [96000, undefined]);
+        assert.deepEqual(r, cli(ram, 'max_context').json);
+        assert.deepEqual(vc.solve(ram, 'max_concurrency'), cli(ram, 'max_concurrency').json);
+    }
+    const eight = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192, llamacpp: { profile: 'ollama' }, host: { ram_gib: 64 } } };
+    assert.equal(vc.solve(eight, 'max_concurrency').value, 11);
 });
 
 test('profile trl: TRL\'s SFTTrainer by hand (Llama-3.1-8B QLoRA, 1 x 2048), as the CLI gives it; lora.adapters_bf16 overrides, a wrong value names the field', () => {

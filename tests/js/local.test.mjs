@@ -110,6 +110,7 @@ test('estimate(): the Ollama profile without n_gpu_layers puts as many layers on
         '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama']).devices);
     const stated = vc.estimate({ ...config, inference: { ...config.inference, llamacpp: { profile: 'ollama', n_gpu_layers: 30 } } });
     assert.equal(stated.metrics.gpu_layers.value, 29);  // the output layer and 29 layers
+    assert.equal(stated.metrics.gpu_layers.label, 'Repeating layers on the GPU (-ngl 30)');
     assert.equal(stated.metrics.auto_gpu_layers, undefined);
 });
 

@@ -197,10 +197,22 @@ TEST_CASE("llama.cpp's KV capacity is what the target leaves, the same figure as
     auto a = solve(c, "kv_capacity");
     REQUIRE(a.ok);
     CHECK(a.value.value == cap->value);
-    // The max_context answer stops at the same budget: the capacity holds its context.
-    auto m = solve(c, "max_context");
+    // With the layers stated (-ngl 33: every layer and the output layer) the max_context answer stops
+    // at the same budget: the capacity holds its context.
+    Config stated = c;
+    stated.inference.llamacpp.n_gpu_layers = 33;
+    auto m = solve(stated, "max_context");
     REQUIRE(m.ok);
     CHECK(m.value.value <= cap->value + 256);  // (llama.cpp pads the context to 256 cells)
+    // -ngl unset, llama-server's --fit places the layers for the context it starts with and keeps
+    // every one on the GPU up to the model's 131,072-token window (its own 1 GiB margin, past the
+    // 75% target: docs/local.md, "What fits under automatic placement").
+    auto fit = solve(c, "max_context");
+    REQUIRE(fit.ok);
+    CHECK(fit.value.value == 131072);
+    CHECK(fit.value.needs_ram_bytes == 0);
+    CHECK_THAT(fit.value.explanation, Catch::Contains("puts 33 of 33 layers (the output layer and 32 repeating layers) on the GPU there"));
+    CHECK_THAT(fit.value.explanation, Catch::Contains("past the 75% target"));
 }
 
 TEST_CASE("transformers on a Mac labels its runtime Metal, as llama.cpp's; on a CUDA card CUDA", "[gpu_counts]") {

@@ -179,18 +179,35 @@ TEST_CASE("System RAM nobody checked: llama.cpp's answers are the GPU part's and
     CHECK(ram(4096, 1) == 537193290752.0);
     const std::string unchecked = "bounded by the GPU part alone: needs ";
 
-    // The longest context: 25,600 tokens (100 x 256) fill the GPU part to the 75% target; the RAM there
-    // 537,237,330,944 B (537.24 GB). (27,136 before llama-quantize's attn_k_b fallback to Q8_0 put
+    // The split --fit chose at 4,096 tokens, stated (-ngl 62 --cpu-moe: held at every shape): the
+    // longest context is 25,600 tokens (100 x 256), filling the GPU part to the 75% target; the RAM
+    // there 537,237,330,944 B (537.24 GB). (27,136 before llama-quantize's attn_k_b fallback to Q8_0 put
     // 123,928,576 B more on the GPU: 1,764 tokens of MLA cache at 61 x 576 x 2 = 70,272 B a token.)
-    const Answer ctx = ask(cfg, "max_context");
+    Config pinned = cfg;
+    pinned.inference.llamacpp.n_gpu_layers = 62;
+    pinned.inference.llamacpp.n_cpu_moe = 61;
+    const Answer ctx = ask(pinned, "max_context");
     CHECK(ctx.value == 25600);
     CHECK(ctx.needs_ram_bytes == Approx(ram(25600, 1)).epsilon(1e-12));
     CHECK(ctx.needs_ram_bytes == Approx(537237330944.0).epsilon(1e-12));
     CHECK(ctx.explanation.find(unchecked + "537.24 GB (500.34 GiB) of system RAM at that context, not checked") != std::string::npos);
     // The most sequences of 4,096 tokens: 6, one cache of 6 x 4,096 cells and 6 rows of logits.
-    const Answer seqs = ask(cfg, "max_concurrency");
+    const Answer seqs = ask(pinned, "max_concurrency");
     CHECK(seqs.value == 6);
     CHECK(seqs.needs_ram_bytes == Approx(ram(6 * 4096, 6)).epsilon(1e-12));
+    // -ngl unset, --fit places the model again at each context: at the model's window, 163,840 tokens,
+    // it keeps the output layer and 50 of the 61 layers on the GPU (94.5% of the card) with every
+    // routed expert in RAM; RAM then holds 542.91 GB, the estimate's figure at that context.
+    const Answer fit = ask(cfg, "max_context");
+    CHECK(fit.value == 163840);
+    Config window = cfg;
+    window.inference.context = 163840;
+    const auto we = estimate(window);
+    REQUIRE(we.ok);
+    CHECK(we.value.metric("auto_gpu_layers")->value == 51);
+    CHECK(fit.needs_ram_bytes == we.value.metric("host_total_bytes")->value);
+    CHECK(fit.explanation.find("puts 51 of 62 layers (the output layer and 50 repeating layers) on the GPU with the routed experts of 58 of 58 MoE layers "
+                               "in system RAM there, 94.5% of its memory") != std::string::npos);
     // The KV capacity: the estimate's own split and its RAM, the GPU table's needs_ram_bytes.
     const Answer kv = ask(cfg, "kv_capacity");
     CHECK(kv.value == 26578);  // 28,342 - 1,764: the fallback's 123,928,576 B / 70,272 B a token
@@ -216,8 +233,10 @@ TEST_CASE("System RAM nobody checked: llama.cpp's answers are the GPU part's and
     // The RAM given (1,024 GiB: 768 GiB within the target holds it): the same values, checked, and
     // nothing said about unchecked RAM; the formats fit again.
     cfg.inference.host.ram_bytes = gib_to_bytes(1024);
-    const Answer checked = ask(cfg, "max_context");
+    pinned.inference.host.ram_bytes = gib_to_bytes(1024);
+    const Answer checked = ask(pinned, "max_context");
     CHECK(checked.value == 25600);
+    CHECK(ask(cfg, "max_context").value == 163840);  // --fit's split at the window holds its 505.63 GiB too
     CHECK(checked.needs_ram_bytes == 0);
     CHECK(checked.explanation.find("not checked") == std::string::npos);
     CHECK_FALSE(io::answer_to_json(checked).contains("needs_ram_bytes"));
@@ -251,4 +270,90 @@ TEST_CASE("System RAM nobody checked under Ollama: Llama-3.1-70B Q4_K_M on one R
     const Answer gpus = ask(cfg, "min_gpus");
     CHECK(gpus.value == 4);
     CHECK(gpus.needs_ram_bytes == 0);
+}
+
+TEST_CASE("Automatic placement: Ollama places Llama-3.1-70B Q4_K_M on one RTX 4090 again at each context and count the answers try") {
+    // num_gpu unset: llama-server's --fit chooses the layers for the context it is started with, so
+    // max_context and max_concurrency place them again at each shape they try (place_at_shape) and
+    // stop where Ollama keeps no layer on the GPU or, with a RAM size, where the host buffers fill it.
+    // The config's own context does not matter to max_context: 8,192 and 32,768 answer alike. By hand
+    // (the CLI's devices table, MiB): --fit's room is 24,564 - 465.45 (CUDA context) - 1,024 = 23,074.55
+    // MiB. The KV is F16: 8 KV heads x 128 x 2 (K, V) x 2 B = 4,096 B per token and layer.
+    auto at = [](int context, int n, double ram_gib) {
+        Config c = serving("llama-3.1-70b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", context, n);
+        c.inference.llamacpp.ollama = true;
+        c.inference.host.ram_bytes = gib_to_bytes(ram_gib);
+        return c;
+    };
+    auto shape = [&](int context, int n, double ram_gib) {
+        auto e = estimate(at(context, n, ram_gib));
+        REQUIRE(e.ok);
+        return e.value;
+    };
+    const double ram_target = 0.75 * gib_to_bytes(64);  // 51,539,607,552 B
+    for (int config_context : {8192, 32768}) {
+        INFO("config context " << config_context);
+        // No RAM size: the model's window, 131,072 tokens. Ollama puts the output layer and 21 layers
+        // there (21 x (460.06 or 518.88 MiB + 512 MiB of KV)), 23,241.06 MiB with the context, 94.6% of
+        // the card; the other 59 layers, token_embd and their KV in RAM: 62.80 GB, the estimate's
+        // host_total_bytes and the GPU table's needs_ram_bytes at that context (nothing checks it).
+        const Answer ctx = ask(at(config_context, 1, 0), "max_context");
+        CHECK(ctx.value == 131072);
+        const Estimate window = shape(131072, 1, 0);
+        CHECK(window.metric("auto_gpu_layers")->value == 22);
+        CHECK(ctx.needs_ram_bytes == window.metric("host_total_bytes")->value);
+        for (const auto& f : window.fits)
+            if (f.gpu_id == "rtx-4090-24gb") CHECK(ctx.needs_ram_bytes == f.needs_ram_bytes);
+        CHECK(ctx.explanation.find("131,072 tokens: the model's context window; 1 sequence on NVIDIA GeForce RTX 4090 24GB: Ollama's automatic num_gpu, "
+                                   "placed again at each context, puts 22 of 81 layers (the output layer and 21 repeating layers) on the GPU there, "
+                                   "94.6% of its memory (--fit leaves 1.00 GiB free per GPU, past the 75% target); bounded by the GPU part alone: "
+                                   "needs 62.80 GB (58.49 GiB) of system RAM at that context") == 0);
+        // 64 GiB of RAM (48 GiB within the 75% target): 96,000 tokens (375 x 256 cells). Ollama puts
+        // the output layer and layers 56-79 there, 22,359.86 MiB without the context (-ngl 26 adds
+        // layer 55, 460.06 MiB, and its 375 MiB of KV: 23,194.92, past 23,074.55); RAM holds
+        // token_embd and layers 0-55 (29,147,748,761.6 B), their KV 56 x 96,000 x 4,096 =
+        // 22,020,096,000 B, the CPU compute buffer 362,020,864 B and the logits 513,024 B:
+        // 51,530,378,649.6 B, within 51,539,607,552. One more token pads to 96,256 cells: 58,720,256 B
+        // more KV and 786,432 B more compute, 51,589,885,337.6 B: RAM binds.
+        const Answer ram = ask(at(config_context, 1, 64), "max_context");
+        CHECK(ram.value == 96000);
+        CHECK(ram.needs_ram_bytes == 0);
+        const Estimate last = shape(96000, 1, 64), over = shape(96001, 1, 64);
+        CHECK(last.metric("auto_gpu_layers")->value == 25);
+        CHECK(last.devices[1].kv == 56.0 * 96000 * 4096);
+        CHECK(last.metric("host_total_bytes")->value == Approx(51530378649.6).epsilon(1e-12));
+        CHECK(last.metric("host_total_bytes")->value <= ram_target);
+        CHECK(over.metric("auto_gpu_layers")->value == 25);
+        CHECK(over.metric("host_total_bytes")->value == Approx(51589885337.6).epsilon(1e-12));
+        CHECK(over.metric("host_total_bytes")->value > ram_target);
+        CHECK(ram.explanation.find("puts 25 of 81 layers (the output layer and 24 repeating layers) on the GPU there") != std::string::npos);
+        CHECK(ram.explanation.find("; system RAM binds: 64.00 GiB at 75% holds the host buffers") != std::string::npos);
+    }
+    // The most sequences, each placed again: 64 GiB holds 11 of 8,192 tokens (the output layer and 25
+    // layers; RAM: 55 x 90,112 x 4,096 = 20,300,431,360 B of KV, 49,315,345,408 B in all) but not 12
+    // (25 layers, 52,071,582,105.6 B); 2 of 32,768 (29 layers, 41,384,540,979.2 B), not 3
+    // (52,066,964,889.6 B).
+    CHECK(ask(at(8192, 1, 64), "max_concurrency").value == 11);
+    CHECK(shape(8192, 11, 64).metric("host_total_bytes")->value == Approx(49315345408.0).epsilon(1e-12));
+    CHECK(shape(8192, 11, 64).devices[1].kv == 55.0 * 90112 * 4096);
+    CHECK(shape(8192, 12, 64).metric("host_total_bytes")->value > ram_target);
+    CHECK(ask(at(32768, 1, 64), "max_concurrency").value == 2);
+    CHECK(shape(32768, 2, 64).metric("host_total_bytes")->value <= ram_target);
+    CHECK(shape(32768, 3, 64).metric("host_total_bytes")->value > ram_target);
+    // Without a RAM size only the GPU stops it: 913 sequences of 8,192 tokens keep the output layer
+    // alone on the GPU (their compute buffer's masks grow with the 7.5 M cells), 914 keep none; the
+    // answer is the GPU part's, with the RAM it needs there.
+    const Answer seqs = ask(at(8192, 1, 0), "max_concurrency");
+    CHECK(seqs.value == 913);
+    CHECK(shape(8192, 913, 0).metric("auto_gpu_layers")->value == 1);
+    CHECK(shape(8192, 914, 0).metric("auto_gpu_layers")->value == 0);
+    CHECK(seqs.needs_ram_bytes == shape(8192, 913, 0).metric("host_total_bytes")->value);
+    CHECK(seqs.explanation.find("puts 1 of 81 layers (the output layer alone) on the GPU there") != std::string::npos);
+    CHECK(seqs.explanation.find("; one more sequence leaves no layer on the GPU") != std::string::npos);
+    CHECK(ask(at(32768, 1, 0), "max_concurrency").value == 228);
+    // A stated num_gpu (-ngl) is the user's split: held at every shape, within the target as before
+    // (36 layers at 8,192 tokens leave no room at 75%).
+    Config stated = at(8192, 1, 64);
+    stated.inference.llamacpp.n_gpu_layers = 36;
+    CHECK(ask(stated, "max_context").value == 0);
 }

@@ -138,6 +138,14 @@ TEST_CASE("-ngl 40 of Llama-3.1-70B Q4_K_M on an RTX 4090: the output layer and 
     REQUIRE(e.ok);
     REQUIRE(e_old.ok);
     CHECK(e.value.metric("decode_tokens_per_s")->value > e_old.value.metric("decode_tokens_per_s")->value);
+    // The metric counts the repeating layers on the GPU and its label gives the -ngl that places them:
+    // 39 beside "-ngl 40" (the output layer is the 40th); 40 beside "-ngl 40" under the old rule, where
+    // the output layer stays in RAM. (Until session 21 it read "Layers on the GPU (-ngl)" beside 39.)
+    const Metric* ngl = e.value.metric("gpu_layers");
+    CHECK(ngl->label == "Repeating layers on the GPU (-ngl 40)");
+    CHECK(ngl->value == 39);
+    CHECK(e_old.value.metric("gpu_layers")->label == "Repeating layers on the GPU (-ngl 40)");
+    CHECK(e_old.value.metric("gpu_layers")->value == 40);
     // The command is the same -ngl: only the build's rule differs.
     CHECK(launch_command(p) == "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4096 -ngl 40 -fa on");
     // -ngl 0 and -ngl 81 (everything) are the same either way; -ngl 1 is the output layer alone.
@@ -149,6 +157,15 @@ TEST_CASE("-ngl 40 of Llama-3.1-70B Q4_K_M on an RTX 4090: the output layer and 
     cfg.inference.llamacpp.n_gpu_layers = 1;
     CHECK(plan(cfg).gpu_layers == 0);
     CHECK(plan(cfg).output_on_gpu);
+    auto one = estimate(cfg);
+    REQUIRE(one.ok);
+    CHECK(one.value.metric("gpu_layers")->label == "Repeating layers on the GPU (-ngl 1)");
+    CHECK(one.value.metric("gpu_layers")->value == 0);
+    cfg.inference.llamacpp.n_gpu_layers = 999;  // clamped, as llama.cpp's act_gpu_layers: every layer and the output layer
+    auto all = estimate(cfg);
+    REQUIRE(all.ok);
+    CHECK(all.value.metric("gpu_layers")->label == "Repeating layers on the GPU (-ngl 81)");
+    CHECK(all.value.metric("gpu_layers")->value == 80);
 }
 
 TEST_CASE("--tensor-split 10,6 over two GPUs: 41 and 23 of Qwen2.5-32B's 64 layers (llama.cpp issue 11200)") {

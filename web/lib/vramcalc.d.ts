@@ -703,7 +703,9 @@ export interface Estimate {
     notes: string[];
 }
 
-/** What `vramcalc solve QUESTION --format json` prints. */
+/** What `vramcalc solve QUESTION --format json` prints. llama.cpp with `-ngl` unset (llama-server's
+ *  --fit, Ollama's automatic num_gpu): `max_context` and `max_concurrency` place the layers again at
+ *  each shape they try, as the engine would (docs/local.md, "What fits under automatic placement"). */
 export interface Answer {
     ok: true;
     question: string;
