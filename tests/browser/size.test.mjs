@@ -1,6 +1,8 @@
 // The page's download budget, the way scripts/bench.sh measures it (gzip -9, Node's zlib):
 //  - the hosted page: app-stream.js (Emscripten's glue and web/api.js), the app.wasm it streams and the
-//    glue scripts index.html loads <= 547.9 KB (issue 5 set 450 KB; the planner, field table, request
+//    glue scripts index.html loads <= 549.7 KB (branch ref: 548,696 B against 546,861 B at 43659aa, +1.8 KB
+//    for the frameworks' refusals: vLLM's compute-capability table, its GPU-table row and tooltip, LitGPT's
+//    quantized-base errors; the single file 570,805 B against 568,298 B; issue 5 set 450 KB; the planner, field table, request
 //    table, allocator replay and the model-file readers took the page to 507.3 KB with the wasm
 //    inside app.js; fetching app.wasm beside the script took it to 488.6 KB; the planner's no-fit
 //    suggestion, singular counts and once-per-search range checks, keyboard and screen-reader
@@ -73,8 +75,8 @@ import { gzipSync } from 'node:zlib';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const gzipBytes = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(join(site, f)), { level: 9 }).length, 0);
-const kPageBudgetBytes = 547.9 * 1000;
-const kSingleBudgetBytes = 569.3 * 1000;
+const kPageBudgetBytes = 549.7 * 1000;
+const kSingleBudgetBytes = 571.8 * 1000;
 
 test(`wasm + js of the hosted page stay within ${kPageBudgetBytes / 1000} KB gzip`, () => {
     const total = gzipBytes(['app-stream.js', 'app.wasm', 'vramcalc.js', 'embed.js', 'import.js']);
