@@ -713,6 +713,9 @@ constexpr FieldDef kConfigTable[] = {
             "PyTorch caching allocator: requests from this size get a segment of their own (kMinLargeAlloc)").off_page(kServingConstants).range(1, 1e6, "MiB"),
         Num("inference.constants.torch_round_large_mib", AT(inference.constants.torch_round_large_mib),
             "PyTorch caching allocator: such segments are rounded up to this (kRoundLarge)").off_page(kServingConstants).range(0.001, 1e6, "MiB"),
+        Num("inference.constants.vllm_min_capability", AT(inference.constants.vllm_min_capability),
+            "compute capability x 10 vLLM's quantization method for the weights needs, below which it refuses them (-1: the table, mxfp4 80, awq-int4 75, fp8 80, w8a8 75; 0: none)")
+            .off_page(kServingConstants).range(-1, 1000, "capability x 10").step(5),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")

@@ -34,7 +34,8 @@ constexpr const char* kHfFormats[] = {"bf16", "bnb-int8", "bnb-nf4"};
 // vLLM serves OpenAI's own checkpoints (https://huggingface.co/openai/gpt-oss-20b, config.json
 // "quantization_config": {"quant_method": "mxfp4"}): experts MXFP4, the rest BF16, the `mxfp4` format
 // under vLLM (docs/inference.md), on the GPUs whose compute capability its Mxfp4Config accepts
-// (vllm_mxfp4_loads; elsewhere the preset keeps the vLLM ladder).
+// (vllm_format_loads; elsewhere the preset keeps the vLLM ladder, whose rows below a format's minimum
+// carry vLLM's refusal, the estimate's error, instead of a figure).
 struct PublishedFormats {
     Engine engine;
     const char* preset;
@@ -74,7 +75,10 @@ std::vector<FitFormat> fit_formats(const Config& cfg, const std::string& model_i
         for (const auto& p : kPublished) own = p.engine == engine && model_id == p.preset ? &p : own;
         // vLLM refuses an MXFP4 checkpoint below its minimum compute capability (V100, T4).
         const GpuSpec* gpu = config_gpu(cfg);
-        if (own && engine == Engine::Vllm && gpu && !vllm_mxfp4_loads(*gpu)) own = nullptr;
+        InferenceInputs mxfp4 = cfg.inference;
+        mxfp4.weights.format = "mxfp4";
+        mxfp4.weights.experts_format.clear();
+        if (own && engine == Engine::Vllm && gpu && !vllm_format_loads(mxfp4, *gpu)) own = nullptr;
         if (own) {
             for (const char* const* id = own->formats; *id; ++id) add(*id);
         } else if (engine == Engine::Vllm) {

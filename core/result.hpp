@@ -37,7 +37,8 @@ struct GpuFit {
     double needs_ram_bytes = 0;
     bool gpu_within_target = false;
     // Why the row holds nothing whatever its memory: the config's engine has no backend for this
-    // GPU (vLLM on a Mac: kVllmNoMetal, core/serve/inference.hpp), else null. Such a row is fits
+    // GPU (vLLM on a Mac: kVllmNoMetal; vLLM below the format's minimum compute capability:
+    // kVllmCapability; core/serve/inference.hpp), else null. Such a row is fits
     // false, 0 needed, utilization 0, and no mac_needed_bytes (no Mac of any size runs it).
     const char* no_backend = nullptr;
 };

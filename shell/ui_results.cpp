@@ -697,7 +697,18 @@ void gpu_table(App& a, bool narrow) {
         ImGui::TextUnformatted(pct.c_str());
 
         ImGui::TableSetColumnIndex(2);
-        if (f.no_backend) {
+        if (f.no_backend && g && g->compute_capability > 0) {
+            // vLLM below the format's minimum compute capability (core/serve/inference.cpp vllm_quant_gates).
+            ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+            ImGui::TextUnformatted("refused");
+            ImGui::PopStyleColor();
+            reg(a, "fit/" + f.gpu_id + "/refused");
+            char cc[8];
+            std::snprintf(cc, sizeof cc, "%d.%d", g->compute_capability / 10, g->compute_capability % 10);
+            tooltip((std::string(f.no_backend) + ": " + name + " (compute capability " + cc +
+                     ") stops at start-up with this weight format; another format or engine runs there.")
+                        .c_str());
+        } else if (f.no_backend) {
             // vLLM on a Mac: no Mac of any size runs it (core/serve/inference.cpp vllm_no_metal).
             ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
             ImGui::TextUnformatted("no Metal");

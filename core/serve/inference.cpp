@@ -111,6 +111,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.bnb_int8_output_bytes", k.bnb_int8_output_bytes},
                         {"inference.constants.torch_min_large_alloc_mib", k.torch_min_large_alloc_mib},
                         {"inference.constants.torch_round_large_mib", k.torch_round_large_mib},
+                        {"inference.constants.vllm_min_capability", k.vllm_min_capability},
                         {"inference.host.ram_gib", h.ram_bytes},
                         {"inference.host.channels", h.channels},
                         {"inference.host.mts", h.mts},
@@ -128,6 +129,58 @@ bool gated(const ModelSpec& m) { return m.mlp != MlpKind::Gelu; }
 
 // vllm_no_metal below: vLLM's docs, cpu.apple.inc.md.
 const char* const kVllmNoMetal = "vLLM has no Metal backend";
+// vllm_format_loads: vllm_quant_gates.
+const char* const kVllmCapability = "vLLM refuses the format below its compute capability";
+
+const std::vector<VllmQuantGate>& vllm_quant_gates() {
+    static const std::vector<VllmQuantGate> gates = {
+        // gpt-oss's checkpoints ("quant_method": "mxfp4"): vllm-project/vllm@007d500
+        // vllm/model_executor/layers/quantization/mxfp4.py:186 Mxfp4Config.get_min_capability: 80.
+        {"mxfp4", "mxfp4", 80, 0, nullptr},
+        // vllm-project/vllm@000796a:vllm/model_executor/layers/quantization/awq.py:54-56
+        // AWQConfig.get_min_capability: 75 ("The AWQ kernel only supports Turing or newer GPUs");
+        // awq_marlin takes over from 8.0 only, so below 7.5 nothing loads it.
+        {"awq-int4", "awq", 75, 0, nullptr},
+        // vllm-project/vllm@0071b24:vllm/model_executor/layers/quantization/fp8.py:98-99
+        // Fp8Config.get_min_capability: 80; :178-181 Fp8LinearMethod: use_marlin = not
+        // has_device_capability(89) ("For GPUs that lack FP8 hardware support, we can leverage the
+        // Marlin kernel for fast weight-only FP8 quantization").
+        // fp8, fp8-channel and fp8-block: this row (a format or its "-" variants).
+        {"fp8", "fp8", 80, 89, "weight-only FP8 through the Marlin kernel (no FP8 tensor cores)"},
+        // INT8 W8A8 (SmoothQuant, compressed-tensors): vllm-project/vllm@00ba7ff
+        // vllm/model_executor/layers/quantization/compressed_tensors/schemes/compressed_tensors_w8a8_int8.py:29-32
+        // CompressedTensorsW8A8Int8.get_min_capability: 75 ("turing and up").
+        {"w8a8", "compressed-tensors W8A8 INT8", 75, 0, nullptr},
+    };
+    return gates;
+}
+
+namespace {
+const VllmQuantGate* gate_of(const std::string& format) {
+    const std::string id = ascii_lower(format);
+    for (const auto& g : vllm_quant_gates())
+        if (id == g.format || id.rfind(std::string(g.format) + "-", 0) == 0) return &g;
+    return nullptr;
+}
+// "7.5" for 75.
+std::string capability_text(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
+}  // namespace
+
+const VllmQuantGate* vllm_quant_gate(const InferenceInputs& in) {
+    const VllmQuantGate* g = gate_of(in.weights.format);
+    const VllmQuantGate* e = in.weights.experts_format.empty() ? nullptr : gate_of(in.weights.experts_format);
+    return e && (!g || e->min_capability > g->min_capability) ? e : g;
+}
+
+int vllm_min_capability(const InferenceInputs& in) {
+    if (in.constants.vllm_min_capability >= 0) return static_cast<int>(in.constants.vllm_min_capability);
+    const VllmQuantGate* g = vllm_quant_gate(in);
+    return g ? g->min_capability : 0;
+}
+
+bool vllm_format_loads(const InferenceInputs& in, const GpuSpec& g) {
+    return g.compute_capability <= 0 || g.compute_capability >= vllm_min_capability(in);
+}
 
 // [SECTION] plan ----------------------------------------------------------------------------------
 namespace {
@@ -457,6 +510,18 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
                                                    "\" is not a llama.cpp format: use a GGUF type (q4_k_m, q8_0, ...), mxfp4 or a float type");
     if (in.engine != Engine::LlamaCpp && p.format->family == FormatFamily::Gguf)
         return R::failure("inference.weights", "inference.weights \"" + in.weights.format + "\" is a GGUF file type: set inference.engine to \"llama.cpp\"");
+    // vLLM refuses a quantization method below its minimum compute capability (vllm_quant_gates).
+    if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Vllm && g && !vllm_format_loads(in, *g)) {
+        const VllmQuantGate* gate = vllm_quant_gate(in);
+        const int need = vllm_min_capability(in);
+        const std::string fmt = gate && gate_of(in.weights.format) != gate ? in.weights.experts_format : in.weights.format;
+        return R::failure("inference.weights", "inference.weights \"" + fmt + "\" needs compute capability " + capability_text(need) + " under vLLM (" +
+                                                   (gate && in.constants.vllm_min_capability < 0 ? std::string(gate->method) : std::string("inference.constants.vllm_min_capability")) +
+                                                   "), and the " + (g->name.empty() ? std::string("custom GPU") : g->name) + " has " +
+                                                   capability_text(g->compute_capability) + ": vLLM refuses the checkpoint at start-up (\"not supported for the current GPU\", minimum " +
+                                                   std::to_string(need) + ", current " + std::to_string(g->compute_capability) + "); use a GPU of compute capability " +
+                                                   capability_text(need) + " or newer, another format or another engine");
+    }
     p.dtype_bytes = p.format->family == FormatFamily::Float ? p.format->element_bits / 8 : in.weights.dtype_bytes;
 
     // KV cache element type: "auto" is the model's dtype (llama.cpp: f16).
@@ -896,7 +961,6 @@ bool fits_at(const InferencePlan& p, double context, double n, double share) {
     return memory_at(p, context, n).total() <= p.gpu_capacity * share;
 }
 
-bool vllm_mxfp4_loads(const GpuSpec& g) { return g.compute_capability <= 0 || g.compute_capability >= kVllmMxfp4MinCapability; }
 
 ShapeVerdict verdict_at(const InferencePlan& p, double context, double n, double share) {
     ShapeVerdict v;
@@ -1413,6 +1477,12 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                           "with attn_implementation unset the model loads with eager attention, as computed here (inference.hf.attention "
                           "sdpa stands for that default); an explicit attn_implementation=\"sdpa\" raises a ValueError, so inference.hf.attention eager "
                           "describes the same run.");
+    // vLLM between a format's minimum and its native capability: a fallback kernel (vllm_quant_gates).
+    if (const VllmQuantGate* gate = p.engine == Engine::Vllm && p.has_gpu ? vllm_quant_gate(in) : nullptr;
+        gate && gate->fallback && p.gpu->compute_capability > 0 && p.gpu->compute_capability < gate->native_capability)
+        e.notes.push_back("vLLM loads " + in.weights.format + " on the " + p.gpu->name + " as " + gate->fallback + ": its compute capability " +
+                          capability_text(p.gpu->compute_capability) + " is below " + capability_text(gate->native_capability) +
+                          "; the weights keep their bytes, vLLM logs a warning.");
     if (p.engine == Engine::Vllm) {
         if (p.pool <= 0)
             e.notes.push_back("vLLM would stop at start-up: nothing is left for KV blocks (" + gib(p.budget) + " budget, " + gib(p.weights_gpu) +
@@ -1465,8 +1535,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         f.gpu_id = g->id.empty() ? "custom" : g->id;
         // No Metal backend: the row holds nothing, and says why (its table row, the JSON's
         // no_backend; no note in every vLLM result: issue 15, the JS library's time per call).
-        if (p.engine == Engine::Vllm && vllm_no_metal(*g)) {
-            f.no_backend = kVllmNoMetal;
+        if (p.engine == Engine::Vllm && (vllm_no_metal(*g) || !vllm_format_loads(in, *g))) {
+            f.no_backend = vllm_no_metal(*g) ? kVllmNoMetal : kVllmCapability;
             e.fits.push_back(std::move(f));
             continue;
         }

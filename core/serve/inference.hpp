@@ -163,6 +163,11 @@ struct InferenceConstants {
     // tensor's previous segment (its size at that moment) too small for every later request.
     double torch_min_large_alloc_mib = 10;
     double torch_round_large_mib = 2;
+    // The compute capability (x 10) vLLM's quantization method for the weights' format needs, in
+    // place of the table's (vllm_quant_gates: mxfp4 80, awq-int4 75, the fp8 formats 80, w8a8 75);
+    // -1: the table; 0: nothing refused. A vLLM release whose minimum moved (fp8 went to 75 with
+    // Turing Marlin kernels in later releases) is set here.
+    double vllm_min_capability = -1;
 };
 
 // The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
@@ -500,13 +505,37 @@ bool fits_at(const InferencePlan& p, double context, double concurrency, double 
 // load and are held to the config's target_utilization.
 double budget_share(const InferencePlan& p);
 
-// vLLM's MXFP4 (gpt-oss's checkpoints) needs compute capability 8.0 (vllm-project/vllm@007d500
-// vllm/model_executor/layers/quantization/mxfp4.py:186 Mxfp4Config.get_min_capability: 80; vLLM
-// refuses a quantization below it). Below, a V100 or T4, it does not load; a GPU without a known
-// capability (AMD, the custom GPU) is not refused here. Above it every card loads it, with Marlin
-// where it lacks FlashInfer and triton_kernels (get_mxfp4_backend, :160; vllm_mxfp4_marlin).
-inline constexpr int kVllmMxfp4MinCapability = 80;
-bool vllm_mxfp4_loads(const GpuSpec& g);
+// vLLM checks a quantized checkpoint's method against the GPU before it loads a weight:
+// VllmConfig._get_quantization_config (vllm-project/vllm vllm/config/vllm.py) raises
+// ValueError("The quantization method <method> is not supported for the current GPU. Minimum
+// capability: <min>. Current capability: <cc>.") when the card's compute capability (x 10) is below
+// the method's get_min_capability(); compressed-tensors checks each scheme the same way
+// (_check_scheme_supported: RuntimeError "Quantization scheme is not supported for the current GPU.
+// Min capability: ..."). One row per format whose minimum a catalog card misses (the V100 is 7.0,
+// the T4 7.5), each sourced where it is declared (core/serve/inference.cpp); GPTQ (60), bitsandbytes (70) and the float formats need nothing a
+// catalog card lacks. Between min_capability and native_capability vLLM loads the checkpoint with a
+// fallback kernel (a warning, not a refusal): `fallback` says which.
+struct VllmQuantGate {
+    const char* format;     // the weights' format id (core/quant)
+    const char* method;     // vLLM's quantization method (or compressed-tensors scheme) for it
+    int min_capability;     // below it vLLM refuses the checkpoint
+    int native_capability;  // below it (from min_capability) the fallback kernel runs; 0: none
+    const char* fallback;   // that fallback, in words (nullptr: none)
+};
+// Every row (the first matching a format wins).
+const std::vector<VllmQuantGate>& vllm_quant_gates();
+// The row for the weights' format, or for the routed experts' format when that one needs more
+// (gpt-oss: bf16 with MXFP4 experts); nullptr when the format has none.
+const VllmQuantGate* vllm_quant_gate(const InferenceInputs& in);
+// The compute capability (x 10) vLLM needs for the weights: inference.constants.vllm_min_capability
+// when it is set (>= 0), else the gate's, else 0 (nothing).
+int vllm_min_capability(const InferenceInputs& in);
+// Whether vLLM loads the weights on `g`: a GPU without a known capability (AMD, a custom GPU)
+// is not refused here.
+bool vllm_format_loads(const InferenceInputs& in, const GpuSpec& g);
+// Why a row of a vLLM estimate holds nothing on a card below the format's minimum
+// (GpuFit::no_backend): "vLLM refuses the format below its compute capability".
+extern const char* const kVllmCapability;
 
 // The verdict at one shape, the one rule behind the GPU table (GpuFit's within_target,
 // gpu_within_target, needs_ram_bytes and gpus_needed) and every what-fits answer

@@ -255,7 +255,11 @@ bool llamacpp_setup(InferencePlan& p, Error& err) {
         err = Error{"inference.llamacpp.no_kv_offload", "inference.llamacpp.no_kv_offload (-nkvo) has no Ollama parameter: clear it or the profile"};
         return false;
     }
-    // V cache quantization needs flash attention (llama-context.cpp: "V cache quantization requires flash_attn").
+    // V cache quantization needs flash attention: llama_init_from_model refuses the context, "quantized V
+    // cache requires flash_attn to be enabled" (ggml-org/llama.cpp@001d906:src/llama-context.cpp; older
+    // releases "V cache quantization requires flash_attn"); a quantized K cache alone runs. Ollama passes
+    // OLLAMA_KV_CACHE_TYPE to llama-server as both --cache-type-k and -v beside its --flash-attn
+    // (ollama/ollama@fb30760:llm/llama_server.go:393-398, :613-620), so its profile is refused the same way.
     const std::string v_type = o.kv_dtype_v.empty() ? p.kv_dtype->id : o.kv_dtype_v;
     if (kv_type_quantized(v_type) && !o.flash_attn) {
         const char* field = o.kv_dtype_v.empty() ? "inference.kv_dtype" : "inference.llamacpp.kv_dtype_v";

@@ -287,6 +287,16 @@ Outcome<TrainingSetup> training_setup(const Config& cfg, TrainingChecks checks) 
                                               "B A has rank at most that), got " + str(in.lora.rank));
     }
 
+    // A quantized base the stack's scripts refuse (LitGPT: ProfileBehaviour::qlora_refuses_mixed, qlora_single_gpu),
+    // in the order its finetune/lora.py checks them.
+    if (s.qlora && s.profile.qlora_refuses_mixed && is_mixed(in.precision))
+        return fail("training.precision", "\"" + std::string(precision_name(in.precision)) + "\" with a quantized base (training.finetune qlora, training.lora.quant) is refused by " +
+                                              std::string(s.profile.label) + ": its finetune scripts take --quantize bnb.* only with bf16-true, fp16-true or fp32 "
+                                              "(\"Quantization and mixed precision is not supported.\"); set training.precision bf16-true");
+    if (s.qlora && s.profile.qlora_single_gpu && s.gpus > 1)
+        return fail("gpus", "must be 1 with a quantized base (training.finetune qlora, training.lora.quant) under " + std::string(s.profile.label) + ", got " + str(static_cast<long long>(s.gpus)) +
+                                ": its finetune scripts stop with \"Quantization is currently not supported for multi-GPU training\"");
+
     // Dtypes.
     const TrainPrecision prec = in.precision;
     s.fp32 = prec == TrainPrecision::Fp32;

@@ -397,6 +397,10 @@ struct ProfileBehaviour {
                                         // gradients accumulate unsharded until the last micro-batch
     bool fsdp_head_gathered = true;     // ZeRO-3/FSDP: the output layer stays gathered through the loss
     // Quantized (QLoRA) base
+    // A quantized base that the stack's scripts refuse (training_setup fails, naming the field, instead
+    // of a figure): under mixed precision, and on more than one GPU (LitGPT's finetune scripts).
+    bool qlora_refuses_mixed = false;
+    bool qlora_single_gpu = false;
     bool qlora_quantizes_head = false;  // every nn.Linear quantized, the LM head too (LitGPT); HF keeps it 16-bit
     bool qlora_saves_inputs = false;    // the 4-bit matmul keeps its input for backward: bitsandbytes'
                                         // MatMul4Bit did (ctx.tensors = (A, B)) until 0.43.2, which keeps

@@ -248,6 +248,12 @@ ProfileBehaviour litgpt() {
     p.qlora_quantizes_head = true;
     p.qlora_dequant_fp16 = true;
     p.keeps_last_graph = true;
+    // --quantize bnb.* refuses a mixed precision, ValueError("Quantization and mixed precision is not
+    // supported.") (Lightning-AI/litgpt@2685705 litgpt/finetune/lora.py:141-143; only 16-true, bf16-true
+    // and 32-true map to a dtype, :148), and more than one device, NotImplementedError("Quantization is
+    // currently not supported for multi-GPU training. ...") (:152-157); adapter.py and adapter_v2.py the same.
+    p.qlora_refuses_mixed = true;
+    p.qlora_single_gpu = true;
     return p;
 }
 

@@ -161,6 +161,10 @@ Outcome<Answer> solve_training(const Config& in, const std::string& question) {
         } else if (g->unified) {
             a.explanation = "a Mac is one machine: " + (unit == 1 ? "1 GPU needs " + gb(counts.total_at(1)) + ", over " + target
                                                                   : "this layout needs " + int_text(unit) + " GPUs (tp x pp x cp)");
+        } else if (Config two = cfg; two.gpus = 2 * unit, two.parallel.dp = 0, two.training.global_batch = 0, !training_result(two).ok && cfg.gpus == unit) {
+            // More GPUs are refused outright (LitGPT's quantized base: ProfileBehaviour::qlora_single_gpu).
+            a.explanation = int_text(unit) + " " + noun_for(unit, "GPUs") + (unit == 1 ? " needs " : " need ") + gb(counts.total_at(unit)) + " per GPU, over " + target +
+                            "; more are refused: " + training_result(two).error.message;
         } else {
             // What stays on each GPU however many there are: the floor at the largest count, and
             // what would lower it (only what this config does not already do).

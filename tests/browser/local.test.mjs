@@ -290,6 +290,25 @@ test('vLLM on a Mac on the page: the engine row shows why (no Metal backend); ll
     assert.deepEqual(consoleErrors, []);
 });
 
+test('vLLM below a format\'s compute capability on the page: gpt-oss\'s MXFP4 on a T4 is an error naming inference.weights; on an H100 the T4 row says "refused"', async () => {
+    const [p, w] = await open('v=2&method=detailed&task=inference&model.preset=gpt-oss-20b&gpu=t4-16gb&inference.engine=vllm&inference.weights=mxfp4');
+    const s = await w.state();
+    assert.equal(s.error.field, 'inference.weights');
+    assert.match(s.error.message, /needs compute capability 8\.0 under vLLM \(mxfp4\), and the NVIDIA T4 16GB has 7\.5/);
+    await p.close();
+    // On an H100: the V100 and T4 rows hold vLLM's refusal (no_backend, as the CLI's), their GPUs cell a "refused" widget.
+    const [r, y] = await open('v=2&method=detailed&task=inference&model.preset=gpt-oss-20b&gpu=h100-80gb&inference.engine=vllm&inference.weights=mxfp4');
+    const h = await y.state();
+    const fromCli = JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'gpt-oss-20b',
+        '--gpu', 'h100-80gb', '--engine', 'vllm', '--weights', 'mxfp4', '--format', 'json'], { encoding: 'utf8' }));
+    assert.deepEqual(h.result.fits, fromCli.fits);
+    assert.equal(h.result.fits.find((f) => f.gpu === 't4-16gb').no_backend, true);
+    await y.inView('fit/t4-16gb');
+    await y.widget('fit/t4-16gb/refused');
+    await r.close();
+    assert.deepEqual(consoleErrors, []);
+});
+
 // Llama-3.1-70B Q4_K_M on one RTX 4090 under llama.cpp: the CLI's JSON for `flags`, and the page
 // opened on the link with `query` added, its state checked against the CLI's devices.
 const cli70b = (flags) => JSON.parse(execFileSync(cliBin, ['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b',

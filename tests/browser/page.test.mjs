@@ -447,7 +447,7 @@ test('vLLM serving: the sampler, custom all-reduce and GPU P2P choices (issue 12
 
 test('QLoRA: the framework-version toggles under MORE INPUTS; the previous step\'s graph off frees the second copy of the 4-bit layers\' inputs', async () => {
     const { other, w } = await openSettled(url + '#v=2&task=finetune&method=detailed&model.preset=llama-3.1-8b&training.finetune=qlora' +
-        '&training.profile=litgpt&training.lora.saves_inputs=true&training.lora.dropout=0&batch=1&seq=512');
+        '&training.profile=litgpt&training.precision=bf16-true&training.lora.saves_inputs=true&training.lora.dropout=0&batch=1&seq=512');
     let s = await w.state();
     assert.equal(s.inputs.training.lora.previous_graph, null);  // the profile's: LitGPT keeps it
     const kept = s.result.breakdown.activations;

@@ -202,3 +202,41 @@ test('Llama 4: the chunked layers keep one 8,192-token chunk in llama.cpp and vL
   assert.equal(j.metrics.kv_bytes_per_sequence.value, 12 * 131072 * 512 + 36 * 8192 * 512);
   assert.equal(j.metrics.params.value, 400711848960);
 });
+
+test('vLLM refuses a quantization method below its minimum compute capability: an error with the GPU and both capabilities, the GPU table\'s rows say why', () => {
+  const base = ['--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--ctx', '8192'];
+  // gpt-oss-20b's MXFP4 checkpoint on a T4 (7.5): Mxfp4Config.get_min_capability 80 (vllm@007d500 mxfp4.py:186).
+  const t4 = run([...base, '--preset', 'gpt-oss-20b', '--weights', 'mxfp4', '--gpu', 't4-16gb']);
+  assert.equal(t4.code, 1);
+  assert.equal(t4.out, '');
+  assert.match(t4.err, /^vramcalc: inference\.weights "mxfp4" needs compute capability 8\.0 under vLLM \(mxfp4\), and the NVIDIA T4 16GB has 7\.5: vLLM refuses the checkpoint at start-up \("not supported for the current GPU", minimum 80, current 75\)/);
+  // AWQ on a V100 (7.0 < 7.5).
+  assert.match(run([...base, '--preset', 'llama-3.1-8b', '--weights', 'awq-int4', '--gpu', 'v100-16gb']).err, /"awq-int4" needs compute capability 7\.5 under vLLM \(awq\)/);
+  // On an H100 the table's V100 and T4 rows hold vLLM's refusal, in the text and in the JSON.
+  const text = run([...base, '--preset', 'gpt-oss-20b', '--weights', 'mxfp4', '--gpu', 'h100-80gb']).out;
+  assert.match(text, /NVIDIA T4 16GB .*does not fit; vLLM refuses the format below its compute capability/);
+  const json = JSON.parse(run([...base, '--preset', 'gpt-oss-20b', '--weights', 'mxfp4', '--gpu', 'h100-80gb', '--format', 'json']).out);
+  assert.deepEqual(json.fits.find((f) => f.gpu === 'v100-16gb'), { fits: false, gpu: 'v100-16gb', gpus_needed: 0, no_backend: true, utilization: 0, within_target: false });
+  // FP8 on an A100 (8.0 < 8.9): weight-only through Marlin, a note.
+  const a100 = JSON.parse(run([...base, '--preset', 'llama-3.1-8b', '--weights', 'fp8', '--gpu', 'a100-80gb', '--format', 'json']).out);
+  assert.ok(a100.notes.some((n) => n.includes('weight-only FP8 through the Marlin kernel') && n.includes('compute capability 8.0 is below 8.9')), a100.notes.join('\n'));
+  // Another vLLM release's minimum: --set inference.constants.vllm_min_capability=75 lets the T4 load FP8.
+  assert.equal(run([...base, '--preset', 'llama-3.1-8b', '--weights', 'fp8', '--gpu', 't4-16gb']).code, 1);
+  assert.equal(run([...base, '--preset', 'llama-3.1-8b', '--weights', 'fp8', '--gpu', 't4-16gb', '--set', 'inference.constants.vllm_min_capability=75']).code, 0);
+  // The best-format answer on a V100 skips what vLLM refuses there: INT8 W8A16, not FP8.
+  const best = run(['solve', 'best_format', ...base, '--preset', 'llama-3.1-8b', '--weights', 'bf16', '--gpu', 'v100-16gb', '--format', 'json']);
+  assert.equal(best.code, 0, best.err);
+  const items = JSON.parse(best.out).items.map((x) => x.format ?? x);
+  assert.ok(!items.some((f) => String(f).startsWith('fp8') || f === 'awq-int4' || f === 'w8a8'), items.join(', '));
+});
+
+test('llama-server flags llama.cpp refuses: -fa off with a quantized V cache is an error naming the field; -ctk q8_0 alone runs', () => {
+  const base = ['--method', 'detailed', '--task', 'inference', '--engine', 'llama.cpp', '--preset', 'llama-3.1-8b', '--weights', 'q4_k_m',
+    '--gpu', 'rtx-4090-24gb', '-c', '8192', '-fa', 'off'];
+  // llama_init_from_model: "quantized V cache requires flash_attn to be enabled".
+  const v = run([...base, '-ctk', 'q8_0', '-ctv', 'q8_0']);
+  assert.equal(v.code, 1);
+  assert.match(v.err, /^vramcalc: inference\.(kv_dtype|llamacpp\.kv_dtype_v) "q8_0" quantizes the V cache, which llama\.cpp allows only with flash attention \(-fa\)/);
+  assert.equal(run([...base, '-ctk', 'q8_0']).code, 0);
+  assert.equal(run([...base.slice(0, -1), 'on', '-ctk', 'q8_0', '-ctv', 'q8_0']).code, 0);
+});

@@ -200,8 +200,9 @@ test('QLoRA under hf-trainer: peft\'s FP32 cast of the embedding, head and norms
   assert.ok(!off.notes.some((n) => n.includes('upcast_frozen')));
   assert.equal(JSON.parse(run([...args, '--set', 'training.lora.upcast_frozen=false', '--print-config']).out).training.lora.upcast_frozen, false);
   assert.equal(JSON.parse(run([...args, '--print-config']).out).training.lora.upcast_frozen, null);
-  // LitGPT never calls peft: the same as off unless the config says true.
-  const litgpt = JSON.parse(run([...args, '--set', 'training.profile="litgpt"']).out);
+  // LitGPT never calls peft: the same as off unless the config says true (its QLoRA runs bf16-true:
+  // bf16-mixed with --quantize is refused, below).
+  const litgpt = JSON.parse(run([...args, '--set', 'training.profile="litgpt"', '--training-precision', 'bf16-true']).out);
   assert.ok(!litgpt.notes.some((n) => n.includes('upcast_frozen')));
   // A wrong value names the field.
   const bad = run([...args, '--set', 'training.lora.upcast_frozen="sometimes"']);
@@ -394,4 +395,28 @@ test('a training flag with a bad value: exit 1, the message names the field and 
   assert.equal(n.code, 1);
   assert.match(n.err, /training\.lora\.rank/);
   assert.match(n.err, /\[1, 65536\]/);
+});
+
+test('litgpt refuses a quantized base under mixed precision and on more than one GPU, as its finetune scripts do: an error naming the field, no figure', () => {
+  const args = ['--method', 'detailed', '--task', 'finetune', '--preset', 'llama-2-7b', '--batch', '1', '--seq', '512',
+    '--finetune', 'qlora', '--training-profile', 'litgpt', '--gpu', 'a100-40gb'];
+  // bf16-mixed (LitGPT's own default when training): ValueError("Quantization and mixed precision is not supported.")
+  // (Lightning-AI/litgpt@2685705 litgpt/finetune/lora.py:141-143).
+  const mixed = run(args);
+  assert.equal(mixed.code, 1);
+  assert.match(mixed.err, /^vramcalc: training\.precision "bf16-mixed" with a quantized base .* is refused by LitGPT \(Lightning Fabric\)/);
+  assert.match(mixed.err, /"Quantization and mixed precision is not supported\."/);
+  assert.equal(mixed.out, '');
+  // fp16-mixed too (LitGPT's "16-mixed" contains "mixed").
+  assert.match(run([...args, '--training-precision', 'fp16-mixed']).err, /training\.precision "fp16-mixed"/);
+  // bf16-true on 2 GPUs: NotImplementedError("Quantization is currently not supported for multi-GPU training ...") (:152-157).
+  const two = run([...args, '--training-precision', 'bf16-true', '--gpus', '2', '--format', 'json']);
+  assert.equal(two.code, 1);
+  assert.match(two.err, /gpus must be 1 with a quantized base .* under LitGPT \(Lightning Fabric\), got 2: .*"Quantization is currently not supported for multi-GPU training"/);
+  // bf16-true on one GPU runs: a figure, the NF4 base's weights among it (X45's configuration at 512 tokens).
+  const one = JSON.parse(run([...args, '--training-precision', 'bf16-true', '--format', 'json']).out);
+  assert.equal(one.ok, true);
+  assert.ok(one.total_bytes > one.breakdown.weights && one.breakdown.weights > 3e9, String(one.total_bytes));
+  // Under hf-trainer (peft + bitsandbytes on accelerate) the same bf16-mixed QLoRA is a figure.
+  assert.equal(run([...args, '--training-profile', 'hf-trainer']).code, 0);
 });

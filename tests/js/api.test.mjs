@@ -604,7 +604,8 @@ test('training.lora.upcast_frozen: peft\'s FP32 embedding, head and norms by han
 test('training.lora.experts_unquantized: Mixtral-8x7B\'s routed experts left in BF16 by hand, as the CLI gives them; a wrong value names the field', () => {
     const config = (experts_unquantized, profile = 'hf-trainer') => ({
         method: 'detailed', task: 'finetune', gpu: 'h100-80gb', model: { preset: 'mixtral-8x7b' }, batch: 1, seq: 2048,
-        training: { finetune: 'qlora', profile, lora: { rank: 16, upcast_frozen: false, experts_unquantized } },
+        // LitGPT's QLoRA runs bf16-true (bf16-mixed with --quantize is refused).
+        training: { finetune: 'qlora', profile, ...(profile === 'litgpt' ? { precision: 'bf16-true' } : {}), lora: { rank: 16, upcast_frozen: false, experts_unquantized } },
     });
     const weights = (v, p) => vc.estimate(config(v, p)).components.find((c) => c.key === 'weights').bytes;
     // 32 x 8 x 3 x 4,096 x 14,336 = 45,097,156,608 expert weights at 2 B instead of NF4's 0.515869140625 B.
@@ -673,7 +674,8 @@ test('a custom GPU marked unified is a Mac: the catalog Mac\'s answer with the s
 test('QLoRA under hf-trainer: recompute auto is full, as peft prepare_model_for_kbit_training does; stated values win', () => {
     const config = (recompute, profile = 'hf-trainer') => ({
         method: 'detailed', task: 'finetune', model: { preset: 'llama-3.1-8b' }, batch: 1, seq: 4096, gpu: 'rtx-4090-24gb',
-        training: { finetune: 'qlora', profile, ...(recompute === undefined ? {} : { recompute }) },
+        // LitGPT's QLoRA runs bf16-true (bf16-mixed with --quantize is refused).
+        training: { finetune: 'qlora', profile, ...(profile === 'litgpt' ? { precision: 'bf16-true' } : {}), ...(recompute === undefined ? {} : { recompute }) },
     });
     const est = (r, p) => vc.estimate(config(r, p));
     const acts = (r, p) => est(r, p).components.find((c) => c.key === 'activations').bytes;
@@ -714,4 +716,26 @@ test('training.liger: Liger Kernel\'s fused loss and kernels by hand (Llama-3.1-
     const e = vc.estimate(config('yes'));
     assert.equal(e.ok, false);
     assert.equal(e.error.field, 'training.liger');
+});
+
+test('a configuration the framework refuses is an error naming the field, and vLLM\'s GPU table holds its refusal on the cards below the format\'s compute capability', () => {
+    // gpt-oss-20b's MXFP4 under vLLM on a T4: Mxfp4Config.get_min_capability 80 > 75.
+    const oss = { method: 'detailed', task: 'inference', model: { preset: 'gpt-oss-20b' }, inference: { engine: 'vllm', weights: 'mxfp4', context: 8192 } };
+    const t4 = vc.estimate({ ...oss, gpu: 't4-16gb' });
+    assert.equal(t4.ok, false);
+    assert.equal(t4.error.field, 'inference.weights');
+    assert.match(t4.error.message, /needs compute capability 8\.0 under vLLM \(mxfp4\), and the NVIDIA T4 16GB has 7\.5/);
+    // On an H100 the V100 and T4 rows say so (no_backend) and hold no share; the A100 row is sized.
+    const h100 = vc.estimate({ ...oss, gpu: 'h100-80gb' });
+    assert.equal(h100.ok, true);
+    const row = (id) => h100.fits.find((f) => f.gpu === id);
+    for (const id of ['v100-16gb', 't4-16gb']) assert.deepEqual(row(id), { fits: false, gpu: id, gpus_needed: 0, no_backend: true, utilization: 0, within_target: false });
+    assert.equal('no_backend' in row('a100-80gb'), false);
+    // inference.constants.vllm_min_capability 0 checks nothing: the T4 gets a figure again.
+    assert.equal(vc.estimate({ ...oss, gpu: 't4-16gb', inference: { ...oss.inference, constants: { vllm_min_capability: 0 } } }).ok, true);
+    // LitGPT's QLoRA under bf16-mixed: training.precision.
+    const lit = vc.estimate({ method: 'detailed', task: 'finetune', model: { preset: 'llama-2-7b' }, gpu: 'a100-40gb', training: { finetune: 'qlora', profile: 'litgpt' } });
+    assert.equal(lit.ok, false);
+    assert.equal(lit.error.field, 'training.precision');
+    assert.match(lit.error.message, /Quantization and mixed precision is not supported\./);
 });

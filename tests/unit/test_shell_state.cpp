@@ -130,13 +130,14 @@ TEST_CASE("shell link: training.compile_loss round-trips (on, off, auto) and a b
 }
 
 TEST_CASE("shell link: the framework-version toggles (keeps_logits and the QLoRA base's) round-trip and change the figure", "[training]") {
-    // The page's LitGPT QLoRA of Llama-3.1-8B, one 512-token sequence, bitsandbytes < 0.43.2 keeping
+    // The page's LitGPT QLoRA of Llama-3.1-8B in bf16-true, one 512-token sequence, bitsandbytes < 0.43.2 keeping
     // the 4-bit layers' inputs, no LoRA dropout.
     Config c = default_inputs();
     use_preset(c, *find_preset("llama-3.1-8b"));
     set_task(c, Task::FineTune, FinetuneMethod::Qlora);
     set_method(c, Method::Detailed);
     c.training.profile = "litgpt";
+    c.training.precision = TrainPrecision::Bf16True;  // LitGPT refuses --quantize with a mixed precision
     c.training.lora.saves_inputs = Toggle::On;
     c.training.lora.dropout = 0;
     c.run.batch = 1;

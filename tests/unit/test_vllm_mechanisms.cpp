@@ -277,8 +277,8 @@ TEST_CASE("vLLM MXFP4: the experts alone in MXFP4, padded on Marlin cards; gpt-o
         CHECK(plan(other).moe_padding == 917471232.0);
         other.gpu_id = "h100-80gb";  // 9.0: FlashInfer or triton_kernels, by what is installed
         CHECK(plan(other).moe_padding == 0);
-        other.gpu_id = "t4-16gb";  // 7.5: below Mxfp4Config's minimum capability 80
-        CHECK(plan(other).moe_padding == 0);
+        other.gpu_id = "t4-16gb";  // 7.5: below Mxfp4Config's minimum capability 80, refused (no plan)
+        CHECK_FALSE(make_inference_plan(other).ok);
         other.gpu_id = "h100-80gb";
         CHECK(plan(other).weights_gpu == a100.weights_gpu - 917471232.0);
         // TP 2: 1440 per rank -> 1536; 3 x (1536 x 3072 - 1440 x 2880) = 1,714,176 per expert,

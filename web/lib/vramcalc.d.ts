@@ -563,6 +563,8 @@ export interface InferenceConstantsConfig {
     torch_min_large_alloc_mib?: number;
     /** PyTorch caching allocator: such segments are rounded up to this (kRoundLarge) (default 2; [0.001, 1000000] MiB) */
     torch_round_large_mib?: number;
+    /** compute capability x 10 vLLM's quantization method for the weights needs, below which it refuses them (-1: the table, mxfp4 80, awq-int4 75, fp8 80, w8a8 75; 0: none) (default -1; [-1, 1000] capability x 10) */
+    vllm_min_capability?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
@@ -668,8 +670,10 @@ export interface GpuFit {
     mac_needed_bytes?: number;
     /** Present (true) where the config's engine has no backend for this GPU, whatever its memory:
      *  vLLM on a Mac (vLLM has no Metal backend; on macOS it runs on the CPU, and the vllm-metal
-     *  plugin is not modelled; llama.cpp (Metal) and hf (MPS) run there). The row is fits false,
-     *  gpus_needed 0, utilization 0; a vLLM config on a Mac is an error naming inference.engine. */
+     *  plugin is not modelled; llama.cpp (Metal) and hf (MPS) run there), and vLLM on a card below
+     *  the weight format's minimum compute capability (mxfp4 and fp8 8.0, awq-int4 and w8a8 7.5:
+     *  the V100, the T4; docs/inference.md). The row is fits false, gpus_needed 0, utilization 0;
+     *  the same config on that GPU is an error naming inference.engine (a Mac) or inference.weights. */
     no_backend?: true;
     /** llama.cpp without a system RAM size (`inference.host.ram_gib` unset), on a row whose split
      *  (--fit, Ollama's num_gpu, -ngl, --n-cpu-moe, -ot, -nkvo) keeps layers, experts, the output
