@@ -154,7 +154,9 @@ Outcome<ModelFits> fit_models(const Config& in) {
     auto measure = [&](const Config& c, ModelFit& row) {
         auto e = estimate(c);
         if (!e.ok) {
-            row.error = e.error.field + ": " + e.error.message;
+            // The field, unless the message already starts with it ("inference.weights \"fp8\" needs ...").
+            const bool named = e.error.message.compare(0, e.error.field.size(), e.error.field) == 0;
+            row.error = named ? e.error.message : e.error.field + ": " + e.error.message;
             if (first_error.field.empty()) first_error = e.error;
             return false;
         }
