@@ -285,23 +285,18 @@ ParamBreakdown model_params(const ModelSpec& m) {
     return b;
 }
 
-int attention_layer_count(const ModelSpec& m) {
-    if (m.layer_pattern.empty()) return m.layers;
-    int n = 0;
-    for (int il = 0; il < m.layers; ++il) n += has_attention(m, il) ? 1 : 0;
-    return n;
+namespace {
+// Layers 0..n-1 for which `kind` holds (has_attention, is_recurrent_layer, has_mlp).
+int count_layers(const ModelSpec& m, int n, bool (*kind)(const ModelSpec&, int)) {
+    int c = 0;
+    for (int il = 0; il < n; ++il) c += kind(m, il) ? 1 : 0;
+    return c;
 }
-int recurrent_layer_count(const ModelSpec& m) {
-    int n = 0;
-    for (int il = 0; il < static_cast<int>(m.layer_pattern.size()); ++il) n += is_recurrent_layer(m, il) ? 1 : 0;
-    return n;
-}
-int mlp_layer_count(const ModelSpec& m) {
-    if (m.layer_pattern.empty()) return m.layers;
-    int n = 0;
-    for (int il = 0; il < m.layers; ++il) n += has_mlp(m, il) ? 1 : 0;
-    return n;
-}
+}  // namespace
+
+int attention_layer_count(const ModelSpec& m) { return m.layer_pattern.empty() ? m.layers : count_layers(m, m.layers, has_attention); }
+int recurrent_layer_count(const ModelSpec& m) { return count_layers(m, static_cast<int>(m.layer_pattern.size()), is_recurrent_layer); }
+int mlp_layer_count(const ModelSpec& m) { return m.layer_pattern.empty() ? m.layers : count_layers(m, m.layers, has_mlp); }
 
 std::string layer_mix_text(const ModelSpec& m) {
     const int rec = recurrent_layer_count(m);
