@@ -185,14 +185,13 @@ RowFormat row_format(const std::string& column) {
         }
     }
     if (w.rfind("gguf-", 0) == 0 && !find_weight_format(w)) w = w.substr(5);
-    if (w == "int8-bnb" || w == "bnb-int8" || w == "llm.int8" || w == "int8") w = "bnb-int8";
-    else if (w == "nf4-bnb" || w == "bnb-nf4" || w == "nf4") w = "bnb-nf4";
-    else if (w == "fp4-bnb" || w == "bnb-fp4") w = "bnb-fp4";
-    else if (w == "awq" || w == "awq-int4" || w == "awq-4bit") w = "awq-int4";
-    else if (w == "gptq" || w == "gptq-int4" || w == "4bit" || w == "gptq-4bit") w = "gptq-int4";
-    else if (w == "8bit" || w == "gptq-8bit") w = "gptq-int8";
-    else if (w == "3bit" || w == "gptq-3bit") w = "gptq-int3";
-    if (const WeightFormat* f = find_weight_format(w)) w = f->id;
+    // The rows' own shorthands: "int8" is bitsandbytes' LLM.int8 in these sources, "4bit-128g" a
+    // GPTQ branch; the general spellings are weight_format_aliases'.
+    if (w == "int8") w = "bnb-int8";
+    else if (w == "4bit") w = "gptq-int4";
+    else if (w == "8bit") w = "gptq-int8";
+    else if (w == "3bit") w = "gptq-int3";
+    w = canonical_weight_format(w);
     out.format = w;
     return out;
 }

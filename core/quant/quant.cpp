@@ -172,8 +172,29 @@ const std::vector<WeightFormat>& weight_formats() {
     return all;
 }
 
+const std::vector<WeightFormatAlias>& weight_format_aliases() {
+    // bitsandbytes' own names (BitsAndBytesConfig bnb_4bit_quant_type "nf4" / "fp4", "LLM.int8()"),
+    // the method names of vllm serve --quantization and of optimum's configs ("awq", "gptq": 4 bits
+    // unless the name says otherwise), the "-bnb" suffixes of model repositories' names. Not "fp4"
+    // (bitsandbytes' FP4, NVFP4 or MXFP4?) nor "int4" / "int8" (GPTQ, AWQ, W8A8 or bitsandbytes?).
+    static const std::vector<WeightFormatAlias> all = {
+        {"nf4", "bnb-nf4"},      {"nf4-bnb", "bnb-nf4"},   {"nf4-dq", "bnb-nf4-dq"},  {"fp4-bnb", "bnb-fp4"},
+        {"int8-bnb", "bnb-int8"},  {"llm.int8", "bnb-int8"},
+        {"llm.int8()", "bnb-int8"}, {"awq", "awq-int4"},   {"awq-4bit", "awq-int4"},  {"gptq", "gptq-int4"},
+        {"gptq-4bit", "gptq-int4"}, {"gptq-8bit", "gptq-int8"}, {"gptq-3bit", "gptq-int3"}, {"gptq-2bit", "gptq-int2"},
+    };
+    return all;
+}
+
+std::string canonical_weight_format(const std::string& id) {
+    const WeightFormat* f = find_weight_format(id);
+    return f ? f->id : id;
+}
+
 const WeightFormat* find_weight_format(const std::string& id_in) {
-    const std::string id = ascii_lower(id_in);
+    std::string id = ascii_lower(id_in);
+    for (const auto& a : weight_format_aliases())
+        if (id == a.name) id = a.id;
     for (const auto& f : weight_formats())
         if (id == f.id) return &f;
     // GGUF file types also by their llama-quantize name with a "gguf-" prefix, and "f16"/"f32".
@@ -489,10 +510,14 @@ double format_tensor_bytes(const WeightFormat& f, const QuantOptions& q, const T
 Outcome<const WeightFormat*> lookup_format(const std::string& id, const char* field) {
     const WeightFormat* f = find_weight_format(id);
     if (!f) {
-        std::string list;
-        for (const auto& w : weight_formats()) list += (list.empty() ? "" : ", ") + std::string(w.id);
-        return Outcome<const WeightFormat*>::failure(field, std::string(field) + " \"" + id + "\" is not a known weight format (one of " +
-                                                                list + ")");
+        std::string list, near;
+        const std::string typed = ascii_lower(id);
+        for (const auto& w : weight_formats()) {
+            list += (list.empty() ? "" : ", ") + std::string(w.id);
+            if (typed.size() >= 2 && std::string(w.id).find(typed) != std::string::npos) near += (near.empty() ? "" : ", ") + std::string(w.id);
+        }
+        return Outcome<const WeightFormat*>::failure(field, std::string(field) + " \"" + id + "\" is not a known weight format (" +
+                                                                (near.empty() ? "" : "did you mean " + near + "? ") + "one of " + list + ")");
     }
     return Outcome<const WeightFormat*>::success(f);
 }

@@ -46,8 +46,17 @@ struct WeightFormat {
 
 // Every built-in format, best quality first.
 const std::vector<WeightFormat>& weight_formats();
-// The format named `id` (case-insensitive; GGUF types also as "gguf-q4_k_m"), or nullptr.
+// The format named `id` (case-insensitive; GGUF types also as "gguf-q4_k_m"; the spellings of
+// weight_format_aliases() too), or nullptr.
 const WeightFormat* find_weight_format(const std::string& id);
+// Other names people write for a format, lower case ("nf4" for bnb-nf4, "awq" for awq-int4, ...).
+struct WeightFormatAlias {
+    const char* name;
+    const char* id;
+};
+const std::vector<WeightFormatAlias>& weight_format_aliases();
+// `id` as its format's own id when it names one (any spelling find_weight_format accepts), else `id`.
+std::string canonical_weight_format(const std::string& id);
 
 // GGUF / ggml tensor types with their block layouts (ggml-common.h): `block` weights stored in
 // `block_bytes` bytes.

@@ -435,6 +435,9 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         in.tp = static_cast<int>(cfg.gpus);
     }
     if (tp_override > 0) in.tp = tp_override;
+    // "nf4", "AWQ", "gguf-Q4_K_M": the format's own id from here on (its rules compare ids).
+    in.weights.format = canonical_weight_format(in.weights.format);
+    if (!in.weights.experts_format.empty()) in.weights.experts_format = canonical_weight_format(in.weights.experts_format);
     // A solver trying another format drops the bytes read from a file (they are the file's format).
     if (!format_override.empty() && ascii_lower(format_override) != ascii_lower(in.weights.format)) in.weights_file = WeightsFile{};
     if (!format_override.empty()) in.weights.format = format_override;
@@ -1235,7 +1238,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         case Engine::Vllm:
             e.components.push_back({"kv_cache", "KV cache pool", mem.kv,
                                     num(in.vllm.gpu_memory_utilization) + " x " + num(p.budget / in.vllm.gpu_memory_utilization) +
-                                        " B usable - weights - activation peak - non-torch = " + num(p.pool) + " B"});
+                                        " B usable - weights - activation peak - non-torch" +
+                                        (p.pool > 0 ? " = " + num(p.pool) + " B"
+                                                    : ": nothing left for the KV cache (short by " + num(-p.pool) + " B)")});
             e.components.push_back({"activations", "Activation peak (profiled)", mem.activations,
                                     in.vllm.activation_peak_bytes >= 0
                                         ? std::string("measured value from the config")

@@ -13,6 +13,7 @@
 #include "core/serve/inference.hpp"
 #include "core/model/presets.hpp"
 #include "core/units.hpp"
+#include "core/text.hpp"
 #include "inference_helpers.hpp"
 #include "io/config_json.hpp"
 
@@ -151,6 +152,31 @@ TEST_CASE("vLLM profile: Llama-3-8B BF16 on an A100-40GB at 0.90, max_model_len 
         CHECK(e.value.metric("kv_capacity_tokens")->value == 16 * e.value.metric("kv_blocks")->value);
         CHECK(e.value.metric("kv_bytes_per_token")->value == 131072);
     }
+}
+
+TEST_CASE("vLLM: weights larger than the card leave no KV pool, and the formula says so without a negative size") {
+    // Llama-2-70B in BF16 (137.95 GB) on one H100 80GB: 0.9 x usable - weights - peak - non-torch < 0.
+    const Config cfg = serving("llama-2-70b", Engine::Vllm, "bf16", "h100-80gb", 8192, 16);
+    const InferencePlan p = plan(cfg);
+    REQUIRE(p.pool < 0);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    const Component* kv = e.value.component("kv_cache");
+    REQUIRE(kv != nullptr);
+    CHECK(kv->bytes == 0);
+    CHECK(kv->formula.find("nothing left for the KV cache (short by " + num(-p.pool) + " B)") != std::string::npos);
+    CHECK(kv->formula.find("= -") == std::string::npos);
+    CHECK(e.value.metric("kv_blocks")->value == 0);
+}
+
+TEST_CASE("inference.weights in the spellings people write: nf4 and AWQ plan as bnb-nf4 and awq-int4") {
+    const InferencePlan nf4 = plan(serving("llama-3.1-8b", Engine::Hf, "nf4", "a100-80gb", 4096));
+    const InferencePlan bnb = plan(serving("llama-3.1-8b", Engine::Hf, "bnb-nf4", "a100-80gb", 4096));
+    CHECK(std::string(nf4.format->id) == "bnb-nf4");
+    CHECK(nf4.weights_gpu == bnb.weights_gpu);
+    CHECK(nf4.in.weights.format == "bnb-nf4");
+    const InferencePlan awq = plan(serving("llama-3.1-8b", Engine::Vllm, "AWQ", "a100-80gb", 4096));
+    CHECK(std::string(awq.format->id) == "awq-int4");
 }
 
 TEST_CASE("HF generate: octocoder (StarCoder 15.5B) bf16 / LLM.int8 / 4-bit, ~20-token prompt + 60 new (C08-C10)") {

@@ -284,6 +284,35 @@ TEST_CASE("weight formats: unknown names and bad group sizes are errors naming t
     CHECK(find_weight_format("gguf-bf16")->family == FormatFamily::Gguf);
 }
 
+TEST_CASE("weight formats: the names people write (nf4, AWQ, gptq-8bit) are the formats' own; ambiguous ones are refused with candidates") {
+    CHECK(canonical_weight_format("nf4") == "bnb-nf4");
+    CHECK(canonical_weight_format("NF4-DQ") == "bnb-nf4-dq");
+    CHECK(canonical_weight_format("AWQ") == "awq-int4");
+    CHECK(canonical_weight_format("gptq") == "gptq-int4");
+    CHECK(canonical_weight_format("gptq-8bit") == "gptq-int8");
+    CHECK(canonical_weight_format("LLM.int8()") == "bnb-int8");
+    CHECK(canonical_weight_format("gguf-Q4_K_M") == "q4_k_m");
+    CHECK(canonical_weight_format("int5") == "int5");  // not a format: left as typed for the error
+    // Every alias names a format that exists, and no alias shadows a format's own id.
+    for (const auto& a : weight_format_aliases()) {
+        INFO(a.name);
+        CHECK(find_weight_format(a.id) != nullptr);
+        for (const auto& f : weight_formats()) CHECK(std::string(a.name) != f.id);
+    }
+    // "fp4" could be bitsandbytes' FP4, NVFP4 or MXFP4; "int4" GPTQ or AWQ: the error lists them.
+    const ModelSpec m = preset("llama-3.1-8b");
+    QuantOptions q;
+    q.format = "fp4";
+    auto r = weight_bytes(m, q);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.weights");
+    CHECK(r.error.message.find("did you mean nvfp4, mxfp4, bnb-fp4-dq, bnb-fp4?") != std::string::npos);
+    q.format = "int4";
+    r = weight_bytes(m, q);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.message.find("did you mean awq-int4, gptq-int4?") != std::string::npos);
+}
+
 TEST_CASE("every format on every preset: finite, lower-bit formats smaller") {
     for (const auto& p : model_presets()) {
         auto rm = resolve_model(p);
