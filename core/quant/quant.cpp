@@ -510,6 +510,8 @@ double format_tensor_bytes(const WeightFormat& f, const QuantOptions& q, const T
 Outcome<const WeightFormat*> lookup_format(const std::string& id, const char* field) {
     const WeightFormat* f = find_weight_format(id);
     if (!f) {
+        // Candidates are the ids that hold what was typed ("fp4" in nvfp4, mxfp4, bnb-fp4): format
+        // ids are short codes, where did_you_mean's edit distance would offer fp8 for fp4.
         std::string list, near;
         const std::string typed = ascii_lower(id);
         for (const auto& w : weight_formats()) {
