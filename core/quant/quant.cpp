@@ -186,6 +186,12 @@ const std::vector<WeightFormatAlias>& weight_format_aliases() {
     return all;
 }
 
+bool ternary_only(const WeightFormat& f) {
+    return f.family == FormatFamily::Gguf && f.gguf_ftype >= 0 &&
+           (gguf_ftypes()[static_cast<size_t>(f.gguf_ftype)].default_type == TQ1_0 ||
+            gguf_ftypes()[static_cast<size_t>(f.gguf_ftype)].default_type == TQ2_0);
+}
+
 std::string canonical_weight_format(const std::string& id) {
     const WeightFormat* f = find_weight_format(id);
     return f ? f->id : id;

@@ -57,6 +57,10 @@ struct WeightFormatAlias {
 const std::vector<WeightFormatAlias>& weight_format_aliases();
 // `id` as its format's own id when it names one (any spelling find_weight_format accepts), else `id`.
 std::string canonical_weight_format(const std::string& id);
+// GGUF TQ1_0 / TQ2_0: ternary packings for models trained ternary (BitNet b1.58, TriLMs; llama.cpp
+// PR #8151), which any other model does not survive: the format solvers offer them only to a model
+// already in one.
+bool ternary_only(const WeightFormat& f);
 
 // GGUF / ggml tensor types with their block layouts (ggml-common.h): `block` weights stored in
 // `block_bytes` bytes.

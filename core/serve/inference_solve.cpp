@@ -220,6 +220,7 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
         // FP16 equals BF16 in size, and llama.cpp lists GGUF F16/BF16 instead.
         const std::string id = f.id;
         if (id == "fp32" || id == "fp16" || id == "gguf-f32" || (base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float)) continue;
+        if (ternary_only(f) && !ternary_only(*base.format)) continue;
         auto r = make_inference_plan(cfg, 0, f.id);
         if (!r.ok) continue;
         // The GPU table's rule (verdict_at): a split that keeps layers, experts or KV in system RAM
@@ -314,7 +315,7 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
     std::string best;
     double best_needs = 0;
     for (const auto& f : weight_formats()) {
-        if (f.family != FormatFamily::Gguf || std::string(f.id) == "gguf-f32") continue;
+        if (f.family != FormatFamily::Gguf || std::string(f.id) == "gguf-f32" || (ternary_only(f) && !ternary_only(*base.format))) continue;
         const int ngl = max_gpu_layers(cfg, f.id, c, n);
         if (ngl < 0) continue;
         Config t = cfg;

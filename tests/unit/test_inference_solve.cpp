@@ -128,6 +128,22 @@ TEST_CASE("best format that fits: ordered best first, every listed one fits, the
     REQUIRE_FALSE(g.items.empty());
     CHECK(g.items.front() == "gguf-f16");
     for (const auto& id : g.items) CHECK((find_weight_format(id)->family == FormatFamily::Gguf || id == "mxfp4"));
+    // TQ1_0 / TQ2_0 pack ternary weights (BitNet b1.58, TriLMs): not offered for Llama-3.1-8B ...
+    for (const char* id : {"tq1_0", "tq2_0"}) {
+        CHECK(std::find(g.items.begin(), g.items.end(), id) == g.items.end());
+        CHECK(ternary_only(*find_weight_format(id)));
+    }
+    CHECK_FALSE(ternary_only(*find_weight_format("iq1_s")));
+    // ... nor as the best GGUF for GPU + RAM; Llama-2-7B at 32,768 tokens on the 4090 (16 GiB of KV)
+    // fitted only as TQ1_0 before: now no format fits.
+    const Answer best7 = ask(serving("llama-2-7b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768), "best_format");
+    CHECK(best7.items.empty());
+    const Answer local = ask(serving("llama-2-7b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768), "best_local_format");
+    for (const auto& item : local.items) CHECK(item.rfind("tq", 0) != 0);
+    // A model already in a ternary type (a BitNet GGUF) keeps them on its list.
+    const Answer tern = ask(serving("llama-2-7b", Engine::LlamaCpp, "tq2_0", "rtx-4090-24gb", 32768), "best_format");
+    REQUIRE(tern.items.size() == 1);
+    CHECK(tern.items.front() == "tq1_0");
 }
 
 TEST_CASE("inference questions: listed, dispatched for detailed inference only, errors name the field") {
