@@ -1,6 +1,7 @@
 // vramcalc io: Hugging Face config.json -> ModelSpec, for every architecture core/model knows:
 // Llama, Mistral/Mixtral, Qwen2/Qwen3 and their MoE, Gemma 1/2/3, Phi-2/Phi-3, Falcon, DeepSeek
-// V2/V3 (MLA + MoE), gpt-oss, GPT-2, StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
+// V2/V3 and Kimi-K2 (MLA + MoE), GLM-4.5/4.6 (glm4_moe), MiniMax-M2 (minimax_m2), gpt-oss, GPT-2,
+// StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
 // (qwen3_next), Granite-4.0-H (granitemoehybrid) and Nemotron-H (nemotron_h). Key names and defaults follow
 // each transformers configuration_*.py (a key left out of config.json takes the class default).
 // A model_type not listed is read as a Llama-style decoder, with a note. Multimodal configs
@@ -182,6 +183,46 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
     }
 }
 
+// Families read by their own keys (docs/import.md "Recent MoE families"): the family name, or nullptr.
+const char* recent_family(const std::string& type) {
+    if (type == "glm4_moe") return "GLM";
+    if (type == "minimax_m2") return "MiniMax";
+    if (type == "kimi_k2") return "Kimi";  // moonshotai/Kimi-K2-*: DeepseekV3ForCausalLM under its own model_type
+    return nullptr;
+}
+
+// GLM-4.5 / 4.6 / 4.5-Air (glm4_moe) and MiniMax-M2 (minimax_m2): the keys the shared reader leaves at a
+// Llama default, with each transformers class's own defaults where config.json leaves a key out.
+void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
+    if (type == "glm4_moe") {
+        // huggingface/transformers@c7ec229:src/transformers/models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig:
+        // n_shared_experts 1, first_k_dense_replace 1, use_qk_norm False (GLM-4.5 / 4.6 set it, the Air does not:
+        // q_norm and k_norm of head_dim each, as Qwen3's). partial_rotary_factor 0.5 rotates half of each head; the
+        // keys are cached whole, so it changes no byte.
+        if (m.experts > 0 && !rd.find({"n_shared_experts"})) m.shared_experts = 1;
+        if (m.experts > 0 && !rd.find({"first_k_dense_replace"})) m.dense_layers = 1;
+        m.qk_norm = false;
+        rd.boolean({"use_qk_norm"}, m.qk_norm);
+    } else if (type == "minimax_m2") {
+        // MiniMax-M2's q_norm and k_norm span the whole projection (heads x head_dim, kv_heads x head_dim: transformers'
+        // MiniMaxM2Attention is FlexOlmoAttention, huggingface/transformers@ea9df1d:src/transformers/models/minimax_m2/
+        // modular_minimax_m2.py), not one head's width: not model.qk_norm, whose weights are head_dim wide.
+        if (flag_at(rd.doc, "use_qk_norm"))
+            r.notes.push_back("use_qk_norm: MiniMax-M2's q/k norms span the whole projection ((heads + kv_heads) x head_dim = " +
+                              std::to_string((m.heads + m.kv_heads) * std::max(m.head_dim, 0)) +
+                              " weights a layer), which model.qk_norm does not count");
+    }
+    // Multi-token-prediction layers: GLM-4.5's checkpoint stores them after the decoder (model.layers.<num_hidden_layers>.*),
+    // DeepSeek-V3's too. vLLM's Glm4MoeModel.load_weights skips them (skip_spec_layers; vllm-project/vllm@002d607:
+    // vllm/model_executor/models/glm4_moe.py) unless a speculative config loads Glm4MoeMTP; llama.cpp creates them
+    // TENSOR_SKIP (ggml-org/llama.cpp@06e514f:src/models/glm4-moe.cpp:54-58), so neither keeps them in memory.
+    const double mtp = rd.number({"num_nextn_predict_layers"}, 0);
+    if (mtp >= 1 && mtp <= 1e6)
+        r.notes.push_back("num_nextn_predict_layers " + std::to_string(static_cast<int>(mtp)) +
+                          ": the checkpoint's multi-token-prediction layer(s) after the decoder are not counted (vLLM loads them only for "
+                          "speculative decoding; llama.cpp does not load them)");
+}
+
 void read_quantization(const json& q, ModelImport& r) {
     if (!q.is_object()) return;
     const std::string method = text_at(q, "quant_method");
@@ -258,7 +299,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
     const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"});
     const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
-                       one_of(type, {"llama", "mistral", "phi3", "starcoder2"});
+                       one_of(type, {"llama", "mistral", "phi3", "starcoder2"}) || recent_family(type) != nullptr;
     if (!known)
         r.notes.push_back("model_type \"" + type + "\" is not one this tool knows: read as a Llama-style decoder (RMSNorm, SwiGLU); check the fields");
 
@@ -266,6 +307,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
              : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : "Imported";
+    if (const char* f = recent_family(type)) m.family = f;
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 
@@ -368,6 +410,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
         m.qk_norm = one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text"});
     }
     if (hybrid) read_hybrid(rd, type, m, r);
+    if (recent_family(type) || deepseek) read_recent(rd, type, m, r);
 
     // Sliding windows.
     int window = 0;
