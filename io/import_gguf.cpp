@@ -362,6 +362,11 @@ const char* family_of(const std::string& arch) {
     if (arch == "nemotron_h") return "Nemotron";
     if (arch == "glm4moe") return "GLM";
     if (arch == "minimax-m2") return "MiniMax";
+    if (arch == "olmo2") return "OLMo";  // OLMo-2 and OLMo-3 (a window on 3 layers in 4)
+    if (arch == "cohere2") return "Cohere";
+    if (arch == "seed_oss") return "Seed";
+    if (arch == "smollm3") return "SmolLM";
+    if (arch == "ernie4_5-moe") return "ERNIE";
     return "Imported";
 }
 
@@ -528,6 +533,13 @@ void read_model(ModelImport& r, const Header& h) {
         // alternate local and global layers, gemma3 has one global layer in six.
         if (arch == "gemma2" || arch == "gpt-oss") m.global_every = 2;
         else if (arch == "gemma3") m.global_every = 6;
+        // cohere2 set_swa_pattern(4); olmo2 (OLMo-3) <arch>.attention.sliding_window_pattern, 4 without it
+        // (ggml-org/llama.cpp@8a5c4e0:src/models/olmo2.cpp:6-11).
+        else if (arch == "cohere2") m.global_every = 4;
+        else if (arch == "olmo2") {
+            m.global_every = 4;
+            take(r, h, arch, "attention.sliding_window_pattern", "model.global_every", m.global_every, false);
+        }
     }
     m.attn_softcap = std::max(0.0, kv_number(h, arch + ".attn_logit_softcapping", 0));
     m.final_softcap = std::max(0.0, kv_number(h, arch + ".final_logit_softcapping", 0));

@@ -1,6 +1,7 @@
 // vramcalc io: Hugging Face config.json -> ModelSpec, for every architecture core/model knows:
 // Llama, Mistral/Mixtral, Qwen2/Qwen3 and their MoE, Gemma 1/2/3, Phi-2/Phi-3, Falcon, DeepSeek
-// V2/V3 and Kimi-K2 (MLA + MoE), GLM-4.5/4.6 (glm4_moe), MiniMax-M2 (minimax_m2), gpt-oss, GPT-2,
+// V2/V3/V3.2 and Kimi-K2 (MLA + MoE), GLM-4.5/4.6 (glm4_moe), MiniMax-M2 (minimax_m2), ERNIE-4.5 MoE, Seed-OSS, OLMo-2/3,
+// Command-R7B/A (cohere2), SmolLM3, gpt-oss, GPT-2,
 // StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
 // (qwen3_next), Granite-4.0-H (granitemoehybrid) and Nemotron-H (nemotron_h). Key names and defaults follow
 // each transformers configuration_*.py (a key left out of config.json takes the class default).
@@ -188,6 +189,12 @@ const char* recent_family(const std::string& type) {
     if (type == "glm4_moe") return "GLM";
     if (type == "minimax_m2") return "MiniMax";
     if (type == "kimi_k2") return "Kimi";  // moonshotai/Kimi-K2-*: DeepseekV3ForCausalLM under its own model_type
+    if (type == "deepseek_v32") return "DeepSeek";
+    if (type == "seed_oss") return "Seed";
+    if (one_of(type, {"olmo2", "olmo3"})) return "OLMo";
+    if (type == "cohere2") return "Cohere";
+    if (type == "smollm3") return "SmolLM";
+    if (type == "ernie4_5_moe") return "ERNIE";
     return nullptr;
 }
 
@@ -203,6 +210,69 @@ void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         if (m.experts > 0 && !rd.find({"first_k_dense_replace"})) m.dense_layers = 1;
         m.qk_norm = false;
         rd.boolean({"use_qk_norm"}, m.qk_norm);
+    } else if (type == "deepseek_v32") {
+        // DeepSeek-V3.2's lightning indexer: per layer wq_b (q_lora_rank x index_n_heads x index_head_dim), wk (h x
+        // index_head_dim), weights_proj (h x index_n_heads) and a LayerNorm k_norm; and a key cache of its own, which
+        // vLLM keeps at index_head_dim FP8 values + one FP32 scale per 128 a token a layer (vllm-project/vllm@b863fe5:
+        // vllm/model_executor/models/deepseek_v2.py Indexer.__init__: DeepseekV32IndexerCache(head_dim=head_dim +
+        // head_dim // quant_block_size * 4, dtype=torch.uint8), quant_block_size 128; weights_proj without bias,
+        // k_norm a LayerNorm of weight and bias). Neither is modelled: noted.
+        int heads = 64, dim = 128;  // DeepSeek-V3.2-Exp's index_n_heads and index_head_dim
+        rd.integer({"index_n_heads"}, "model.heads", heads, false);
+        rd.integer({"index_head_dim"}, "model.head_dim", dim, false);
+        const double per_layer = static_cast<double>(m.q_lora_rank) * heads * dim + static_cast<double>(m.hidden) * (dim + heads) + 2.0 * dim;
+        r.notes.push_back("DeepSeek-V3.2's lightning indexer is not counted: " + count_text(per_layer * m.layers) + " parameters (" +
+                          count_text(per_layer) + " a layer) and its key cache, " + count_text((dim + dim / 128 * 4.0) * m.layers) +
+                          " B a token under vLLM (" + std::to_string(dim + dim / 128 * 4) + " a layer) beside the MLA cache");
+    } else if (type == "seed_oss") {
+        // huggingface/transformers@d9aa776:src/transformers/models/seed_oss/configuration_seed_oss.py SeedOssConfig:
+        // attention_bias True (q, k, v), attention_out_bias False, mlp_bias False, untied.
+        if (!rd.find({"attention_bias"})) m.attn_bias = true;
+    } else if (one_of(type, {"olmo2", "olmo3"})) {
+        // OLMo-2/3 norm the whole q and k projections (q_norm of heads x head_dim, k_norm of kv_heads x head_dim),
+        // not one head's width; their two norms a layer follow attention and the MLP (post-norms: the same count).
+        r.notes.push_back("OLMo's q/k norms span the whole projection ((heads + kv_heads) x head_dim = " +
+                          std::to_string((m.heads + m.kv_heads) * (m.head_dim > 0 ? m.head_dim : m.heads > 0 ? m.hidden / m.heads : 0)) +
+                          " weights a layer), which model.qk_norm does not count");
+    } else if (type == "cohere2") {
+        // huggingface/transformers@eab64a0:src/transformers/models/cohere2/configuration_cohere2.py Cohere2Config:
+        // tie_word_embeddings True, sliding_window 4096 on all but every sliding_window_pattern-th (4) layer; one
+        // weight-only LayerNorm a layer before the parallel attention and MLP (h weights, as an RMSNorm's).
+        if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
+        m.norms_per_layer = 1;
+        if (!rd.find({"sliding_window"})) m.sliding_window = 4096;
+        m.global_every = 4;
+        rd.integer({"sliding_window_pattern"}, "model.global_every", m.global_every, false);
+    } else if (type == "ernie4_5_moe") {
+        // huggingface/transformers@f479d93:src/transformers/models/ernie4_5_moe/configuration_ernie4_5_moe.py
+        // Ernie4_5_MoeConfig (its defaults are ERNIE-4.5-21B-A3B's): moe_num_experts 64 of moe_intermediate_size 1536,
+        // moe_k 6, one shared MLP of moe_num_shared_experts (2) x that width, experts from moe_layer_start_index (1)
+        // on every moe_layer_interval-th layer, use_bias False, tied.
+        int start = 1, interval = 1;
+        m.experts = 64, m.top_k = 6, m.expert_ffn = 1536, m.shared_experts = 2;
+        rd.integer({"moe_num_experts"}, "model.experts", m.experts, false);
+        rd.integer({"moe_k"}, "model.top_k", m.top_k, false);
+        rd.integer({"moe_intermediate_size"}, "model.expert_ffn", m.expert_ffn, false);
+        rd.integer({"moe_num_shared_experts"}, "model.shared_experts", m.shared_experts, false);
+        rd.integer({"moe_layer_start_index"}, "model.dense_layers", start, false);
+        rd.integer({"moe_layer_interval"}, "model.moe_every", interval, false);
+        m.dense_layers = start;
+        m.moe_every = std::max(1, interval);
+        if (interval > 1 && start % interval != 0)
+            r.notes.push_back("moe_layer_interval " + std::to_string(interval) + ": ERNIE puts the experts on layers with (index + 1) a multiple of it, "
+                              "model.moe_every counts from moe_layer_start_index: check the MoE layer count");
+        const double end = rd.number({"moe_layer_end_index"}, -1);
+        if (end >= 0 && end < m.layers - 1)
+            r.notes.push_back("moe_layer_end_index " + num(end) + ": the layers after it are dense, which this tool counts as MoE");
+        if (m.top_k > m.experts) r.missing.push_back({"model.top_k", "moe_k (larger than moe_num_experts)"});
+        if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
+        bool bias = false;
+        rd.boolean({"use_bias"}, bias);
+        m.attn_bias = m.attn_bias || bias;
+        m.mlp_bias = m.mlp_bias || bias;
+    } else if (type == "smollm3") {
+        // SmolLM3Config ties the embeddings unless told otherwise; its NoPE layers (no_rope_layers) have no parameters.
+        if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
     } else if (type == "minimax_m2") {
         // MiniMax-M2's q_norm and k_norm span the whole projection (heads x head_dim, kv_heads x head_dim: transformers'
         // MiniMaxM2Attention is FlexOlmoAttention, huggingface/transformers@ea9df1d:src/transformers/models/minimax_m2/

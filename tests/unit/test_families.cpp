@@ -4,6 +4,7 @@
 #include <catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -220,4 +221,116 @@ TEST_CASE("A glm4moe GGUF: block_count less nextn_predict_layers, the MTP layer'
     CHECK(r.weights.layer_bytes[1] == 87552.0);
     CHECK(has_note(r, "103,936 bytes that llama.cpp does not load"));
     CHECK(r.complete);
+}
+
+TEST_CASE("DeepSeek-V3.2 (deepseek_v32): V3's MLA + MoE, the lightning indexer's weights and key cache named, not counted", "[families]") {
+    // DeepSeek-V3.2-Exp's config: V3's dimensions plus index_n_heads 64, index_head_dim 128, index_topk 2048.
+    auto r = io::import_hf_config(R"({"architectures":["DeepseekV32ForCausalLM"],"model_type":"deepseek_v32","num_hidden_layers":61,
+      "hidden_size":7168,"num_attention_heads":128,"num_key_value_heads":128,"intermediate_size":18432,"moe_intermediate_size":2048,
+      "n_routed_experts":256,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"kv_lora_rank":512,
+      "q_lora_rank":1536,"qk_rope_head_dim":64,"qk_nope_head_dim":128,"v_head_dim":128,"vocab_size":129280,"tie_word_embeddings":false,
+      "index_n_heads":64,"index_head_dim":128,"index_topk":2048,"num_nextn_predict_layers":1})", "config.json");
+    const ModelSpec m = known_family(r, "DeepSeek");
+    CHECK(model_params(m).total == model_params(resolve_model(*find_preset("deepseek-v3")).value).total);
+    // Indexer a layer: wq_b 1536 x 64 x 128 = 12,582,912 + wk 7168 x 128 = 917,504 + weights_proj 7168 x 64 = 458,752
+    // + k_norm 2 x 128 = 256: 13,959,424; x 61 = 851,524,864. Its cache under vLLM: 128 FP8 values + one FP32 scale
+    // = 132 B a token a layer, 61 x 132 = 8,052 B a token beside MLA's 61 x 576 x 2 = 70,272 (BF16).
+    CHECK(has_note(r, "851,524,864 parameters (13,959,424 a layer)"));
+    CHECK(has_note(r, "8,052 B a token under vLLM (132 a layer)"));
+    CHECK(has_note(r, "num_nextn_predict_layers 1"));
+    CHECK(kv_bytes_per_token(m) == 70272.0);
+}
+
+TEST_CASE("Seed-OSS, OLMo-3, Command-R7B (cohere2) and SmolLM3: their classes' defaults, windows and norms", "[families]") {
+    // Seed-OSS without attention_bias: SeedOssConfig's True (q, k, v; o and MLP without), untied. Tiny: 2 layers of 64,
+    // 4 heads over 2 of 32, MLP 128, vocab 100. Attention a layer 64 x 128 + 2 x 64 x 64 + 128 x 64 = 24,576 + biases
+    // 128 + 2 x 64 = 24,832; x 2 = 49,664; MLP 2 x 3 x 64 x 128 = 49,152; embedding + head 2 x 100 x 64 = 12,800;
+    // norms 5 x 64 = 320: 111,936.
+    const char* tiny = R"("num_hidden_layers":%d,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
+    auto with = [tiny](const std::string& head, int layers, const std::string& tail) {
+        char dims[256];
+        std::snprintf(dims, sizeof dims, tiny, layers);
+        return io::import_hf_config("{" + head + "," + dims + tail + "}", "config.json");
+    };
+    ModelSpec m = known_family(with(R"("model_type":"seed_oss","num_key_value_heads":2,"head_dim":32)", 2, ""), "Seed");
+    CHECK(m.attn_bias);
+    CHECK_FALSE(m.mlp_bias);
+    CHECK_FALSE(m.tied_embeddings);
+    CHECK(model_params(m).total == 111936.0);
+
+    // OLMo-3: a 16-token window on three layers in four (layer_types), whole-projection q/k norms noted
+    // ((4 + 4) x 16 = 128 weights a layer), untied.
+    auto olmo = with(R"("model_type":"olmo3","num_key_value_heads":4,"sliding_window":16,"max_position_embeddings":1024,
+      "layer_types":["sliding_attention","sliding_attention","sliding_attention","full_attention"])", 4, "");
+    m = known_family(olmo, "OLMo");
+    CHECK(has_note(olmo, "(heads + kv_heads) x head_dim = 128"));
+    CHECK(m.sliding_window == 16);
+    CHECK(m.global_every == 4);
+    CHECK_FALSE(m.tied_embeddings);
+    // KV, BF16: 2 x 4 x 16 x 2 B = 256 B a token a layer; at 1,024 tokens 3 local layers keep 16 tokens, 1 keeps 1,024:
+    // 256 x (3 x 16 + 1,024) = 274,432 B.
+    CHECK(kv_sequence_bytes(kv_layout(m, *find_kv_dtype("bf16"), 1, true).value, 1024, 0) == 274432.0);
+
+    // Command-R7B's cohere2 without the window keys: Cohere2Config's 4096 on all but every 4th layer, tied, one norm a
+    // layer (8 x 1 + 1 = 9 x 64 weights). Attention 8 x 4 x 64 x 64 = 131,072; MLP 8 x 3 x 64 x 128 = 196,608;
+    // embedding 6,400; norms 576: 334,656.
+    m = known_family(with(R"("model_type":"cohere2")", 8, ""), "Cohere");
+    CHECK(m.sliding_window == 4096);
+    CHECK(m.global_every == 4);
+    CHECK(m.norms_per_layer == 1);
+    CHECK(m.tied_embeddings);
+    CHECK(model_params(m).total == 334656.0);
+    CHECK(is_local_layer(m, 2));
+    CHECK_FALSE(is_local_layer(m, 3));
+
+    // SmolLM3 ties its embeddings by default: 2 x (4 x 64 x 64 + 3 x 64 x 128) + 6,400 + 5 x 64 = 81,920 + 6,400 + 320 = 88,640.
+    m = known_family(with(R"("model_type":"smollm3")", 2, ""), "SmolLM");
+    CHECK(m.tied_embeddings);
+    CHECK(model_params(m).total == 88640.0);
+}
+
+TEST_CASE("GGUF windows by llama.cpp's own patterns: cohere2 one global layer in 4, olmo2 (OLMo-3) its sliding_window_pattern or 4", "[families]") {
+    auto gguf = [](const std::string& arch, int window, int pattern) {
+        test::GgufWriter w;
+        w.str("general.architecture", arch);
+        for (auto [k, v] : std::initializer_list<std::pair<const char*, std::uint32_t>>{
+                 {"block_count", 8}, {"embedding_length", 64}, {"feed_forward_length", 128}, {"attention.head_count", 4},
+                 {"attention.head_count_kv", 4}, {"attention.sliding_window", static_cast<std::uint32_t>(window)}})
+            w.u32(arch + "." + k, v);
+        if (pattern > 0) w.u32(arch + ".attention.sliding_window_pattern", static_cast<std::uint32_t>(pattern));
+        w.tensor("token_embd.weight", {64, 100}, 1);
+        return read(w.bytes(), arch + ".gguf");
+    };
+    auto cohere = gguf("cohere2", 4096, 0);
+    CHECK(cohere.model.family == "Cohere");
+    CHECK(cohere.model.sliding_window == 4096);
+    CHECK(cohere.model.global_every == 4);  // layers 3 and 7 global
+    auto olmo = gguf("olmo2", 4096, 0);
+    CHECK(olmo.model.family == "OLMo");
+    CHECK(olmo.model.global_every == 4);
+    CHECK(gguf("olmo2", 4096, 2).model.global_every == 2);
+    // KV of the OLMo-3 file, BF16, 8 layers at 8,192 tokens: 2 x 4 x 16 x 2 B = 256 B a token a layer; 6 local layers keep
+    // 4,096 tokens, 2 global 8,192: 256 x (6 x 4,096 + 2 x 8,192) = 10,485,760 B.
+    auto m = resolve_model(olmo.model);
+    REQUIRE(m.ok);
+    CHECK(kv_sequence_bytes(kv_layout(m.value, *find_kv_dtype("bf16"), 1, true).value, 8192, 0) == 10485760.0);
+}
+
+TEST_CASE("ERNIE-4.5 MoE (ernie4_5_moe): its own expert keys, dense first layer, two shared experts' width, tied", "[families]") {
+    // ERNIE-4.5-21B-A3B (Ernie4_5_MoeConfig's defaults, written out here but tie_word_embeddings): 28 x 2560, 20 heads over 4
+    // KV heads of 128, layer 0 dense of 12288, then 64 experts of 1536, top-6, and a shared MLP of 2 x 1536; vocab 103424.
+    auto r = io::import_hf_config(R"({"architectures":["Ernie4_5_MoeForCausalLM"],"model_type":"ernie4_5_moe","hidden_size":2560,
+      "intermediate_size":12288,"num_hidden_layers":28,"num_attention_heads":20,"num_key_value_heads":4,"vocab_size":103424,
+      "max_position_embeddings":131072,"moe_num_experts":64,"moe_k":6,"moe_intermediate_size":1536,"moe_num_shared_experts":2,
+      "moe_layer_start_index":1,"moe_layer_interval":1,"use_bias":false})", "config.json");
+    const ModelSpec m = known_family(r, "ERNIE");
+    check_moe(m, 28, 1, 64, 6, 2, 1536);
+    CHECK(m.tied_embeddings);
+    // Attention 28 x (2 x 2560 x 2560 + 2 x 2560 x 512) = 440,401,920; dense layer 3 x 2560 x 12288 = 94,371,840; one
+    // expert 3 x 2560 x 1536 = 11,796,480: routed 27 x 64 x it = 20,384,317,440, shared 27 x 2 x it = 637,009,920; router
+    // 27 x 64 x 2560 = 4,423,680; embedding (tied) 103424 x 2560 = 264,765,440; norms 57 x 2560 = 145,920.
+    // Sum 21,825,436,160 (the card's 21B); active less 27 x 58 x 11,796,480: 3,352,148,480 (the card's A3B).
+    CHECK(model_params(m).total == 21825436160.0);
+    CHECK(model_params(m).active == 3352148480.0);
+    CHECK(kv_bytes_per_token(m) == 2.0 * 28 * 4 * 128 * 2);  // 57,344 B, BF16
 }
