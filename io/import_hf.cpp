@@ -293,6 +293,19 @@ void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
                           "speculative decoding; llama.cpp does not load them)");
 }
 
+// Vision-language checkpoints: Qwen3-VL's text_config decoder has Qwen3's per-head q/k norms
+// (huggingface/transformers@68a7b7e:src/transformers/models/qwen3_vl/modeling_qwen3_vl.py Qwen3VLTextAttention: q_norm,
+// k_norm of head_dim); a config with the language model's keys at the top beside a vision_config (Qwen2-VL,
+// Qwen2.5-VL) gets the note a text_config gets: the tower is not counted.
+void read_vision_language(const json& top, const std::string& type, ModelSpec& m, ModelImport& r) {
+    if (one_of(type, {"qwen3_vl_text", "qwen3_vl_moe_text"})) m.qk_norm = true;
+    const bool text_apart = (top.contains("text_config") && top["text_config"].is_object()) ||
+                            (top.contains("llm_config") && top["llm_config"].is_object()) ||
+                            (top.contains("language_config") && top["language_config"].is_object());
+    if (!text_apart && top.contains("vision_config") && top["vision_config"].is_object())
+        r.notes.push_back("the language model's keys are read; the vision tower (vision_config) is not counted");
+}
+
 void read_quantization(const json& q, ModelImport& r) {
     if (!q.is_object()) return;
     const std::string method = text_at(q, "quant_method");
@@ -481,6 +494,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     }
     if (hybrid) read_hybrid(rd, type, m, r);
     if (recent_family(type) || deepseek) read_recent(rd, type, m, r);
+    read_vision_language(top, type, m, r);
 
     // Sliding windows.
     int window = 0;

@@ -334,3 +334,19 @@ TEST_CASE("ERNIE-4.5 MoE (ernie4_5_moe): its own expert keys, dense first layer,
     CHECK(model_params(m).active == 3352148480.0);
     CHECK(kv_bytes_per_token(m) == 2.0 * 28 * 4 * 128 * 2);  // 57,344 B, BF16
 }
+
+TEST_CASE("Vision-language configs: the tower is named as not counted; Qwen3-VL's decoder has Qwen3's q/k norms", "[families]") {
+    // Qwen2.5-VL keeps the language model's keys at the top, beside vision_config.
+    auto r = io::import_hf_config(R"({"model_type":"qwen2_5_vl","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,
+      "num_key_value_heads":2,"intermediate_size":128,"vocab_size":100,"vision_config":{"depth":32,"hidden_size":1280}})", "config.json");
+    REQUIRE(r.complete);
+    CHECK(has_note(r, "the vision tower (vision_config) is not counted"));
+    // Qwen3-VL: text_config (qwen3_vl_text) is read, with its per-head q/k norms (2 x 16 weights a layer here).
+    auto q = io::import_hf_config(R"({"model_type":"qwen3_vl","vision_config":{"depth":27},"text_config":{"model_type":"qwen3_vl_text",
+      "num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":128,"vocab_size":100}})",
+                                  "config.json");
+    REQUIRE(q.complete);
+    CHECK(q.model.qk_norm);
+    CHECK(has_note(q, "vision towers are not counted"));
+    CHECK_FALSE(has_note(q, "(vision_config) is not counted"));  // one note, not two
+}
