@@ -360,7 +360,20 @@ const char* family_of(const std::string& arch) {
     if (arch == "starcoder") return "StarCoder";
     if (arch == "granitehybrid") return "Granite";
     if (arch == "nemotron_h") return "Nemotron";
+    if (arch == "glm4moe") return "GLM";
+    if (arch == "minimax-m2") return "MiniMax";
+    if (arch == "olmo2") return "OLMo";  // OLMo-2 and OLMo-3 (a window on 3 layers in 4)
+    if (arch == "cohere2") return "Cohere";
+    if (arch == "seed_oss") return "Seed";
+    if (arch == "smollm3") return "SmolLM";
+    if (arch == "ernie4_5-moe") return "ERNIE";
     return "Imported";
+}
+
+// <arch>.nextn_predict_layers when it is a count below block_count `layers`, else 0.
+int mtp_layers(const Header& h, const std::string& arch, int layers) {
+    const double n = kv_number(h, arch + ".nextn_predict_layers", 0);
+    return n >= 1 && n < layers && std::floor(n) == n ? static_cast<int>(n) : 0;
 }
 
 // Fills an int field from `<arch>.<key>`; records the key as missing when required and absent.
@@ -466,6 +479,11 @@ void read_model(ModelImport& r, const Header& h) {
         return;
     }
     take(r, h, arch, "block_count", "model.layers", m.layers, true);
+    // GLM-4.5's converter counts its multi-token-prediction layer in block_count (num_hidden_layers +
+    // num_nextn_predict_layers) and writes <arch>.nextn_predict_layers; llama.cpp runs the others only
+    // (ggml-org/llama.cpp@06e514f:src/models/glm4-moe.cpp:23, :54-58: n_layer = n_layer_all - n_layer_nextn).
+    const int nextn = mtp_layers(h, arch, m.layers);
+    if (nextn > 0) m.layers -= nextn;
     take(r, h, arch, "embedding_length", "model.hidden", m.hidden, true);
     take(r, h, arch, "attention.head_count", "model.heads", m.heads, true);
     m.kv_heads = m.heads;
@@ -515,6 +533,13 @@ void read_model(ModelImport& r, const Header& h) {
         // alternate local and global layers, gemma3 has one global layer in six.
         if (arch == "gemma2" || arch == "gpt-oss") m.global_every = 2;
         else if (arch == "gemma3") m.global_every = 6;
+        // cohere2 set_swa_pattern(4); olmo2 (OLMo-3) <arch>.attention.sliding_window_pattern, 4 without it
+        // (ggml-org/llama.cpp@8a5c4e0:src/models/olmo2.cpp:6-11).
+        else if (arch == "cohere2") m.global_every = 4;
+        else if (arch == "olmo2") {
+            m.global_every = 4;
+            take(r, h, arch, "attention.sliding_window_pattern", "model.global_every", m.global_every, false);
+        }
     }
     m.attn_softcap = std::max(0.0, kv_number(h, arch + ".attn_logit_softcapping", 0));
     m.final_softcap = std::max(0.0, kv_number(h, arch + ".final_logit_softcapping", 0));
@@ -639,13 +664,24 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
     const double data_start = std::ceil(static_cast<double>(h.end) / align) * align;
     detail::WeightsSum sum;
     std::map<std::string, double> by_type;
-    double data_end = 0;
+    double data_end = 0, skipped = 0;
+    // The multi-token-prediction layers' tensors: llama.cpp creates them TENSOR_SKIP and subtracts their bytes from
+    // what it loads (ggml-org/llama.cpp src/llama-model-loader.cpp create_tensor: "model has unused tensor ... ignoring").
+    const int nextn = mtp_layers(h, r.architecture, static_cast<int>(std::min(1e9, kv_number(h, r.architecture + ".block_count", 0))));
     for (const auto& t : h.tensors) {
+        data_end = std::max(data_end, static_cast<double>(t.offset) + t.bytes);
+        if (nextn > 0 && detail::layer_of(t.name, "blk.") >= r.model.layers) {
+            skipped += t.bytes;
+            continue;
+        }
         const Part part = part_of(t.name, static_cast<int>(t.n_dims));
         sum.add(part, detail::layer_of(t.name, "blk."), t.bytes, t.elements);
         by_type[t.type_name] += t.elements;
-        data_end = std::max(data_end, static_cast<double>(t.offset) + t.bytes);
     }
+    if (skipped > 0)
+        r.notes.push_back(std::to_string(nextn) + " multi-token-prediction layer(s) (" + r.architecture + ".nextn_predict_layers, blk." +
+                          std::to_string(r.model.layers) + ") hold " + count_text(skipped) +
+                          " bytes that llama.cpp does not load: not counted in the weights");
     if (file_size > 0 && data_start + data_end > static_cast<double>(file_size))
         r.notes.push_back("the tensor table reaches byte " + count_text(data_start + data_end) + " but the file has " + count_text(double(file_size)) +
                           " bytes: a truncated download?");

@@ -1,6 +1,8 @@
 // vramcalc io: Hugging Face config.json -> ModelSpec, for every architecture core/model knows:
 // Llama, Mistral/Mixtral, Qwen2/Qwen3 and their MoE, Gemma 1/2/3, Phi-2/Phi-3, Falcon, DeepSeek
-// V2/V3 (MLA + MoE), gpt-oss, GPT-2, StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
+// V2/V3/V3.2 and Kimi-K2 (MLA + MoE), GLM-4.5/4.6 (glm4_moe), MiniMax-M2 (minimax_m2), ERNIE-4.5 MoE, Seed-OSS, OLMo-2/3,
+// Command-R7B/A (cohere2), SmolLM3, gpt-oss, GPT-2,
+// StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
 // (qwen3_next), Granite-4.0-H (granitemoehybrid) and Nemotron-H (nemotron_h). Key names and defaults follow
 // each transformers configuration_*.py (a key left out of config.json takes the class default).
 // A model_type not listed is read as a Llama-style decoder, with a note. Multimodal configs
@@ -182,6 +184,128 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
     }
 }
 
+// Families read by their own keys (docs/import.md "Recent MoE families"): the family name, or nullptr.
+const char* recent_family(const std::string& type) {
+    if (type == "glm4_moe") return "GLM";
+    if (type == "minimax_m2") return "MiniMax";
+    if (type == "kimi_k2") return "Kimi";  // moonshotai/Kimi-K2-*: DeepseekV3ForCausalLM under its own model_type
+    if (type == "deepseek_v32") return "DeepSeek";
+    if (type == "seed_oss") return "Seed";
+    if (one_of(type, {"olmo2", "olmo3"})) return "OLMo";
+    if (type == "cohere2") return "Cohere";
+    if (type == "smollm3") return "SmolLM";
+    if (type == "ernie4_5_moe") return "ERNIE";
+    return nullptr;
+}
+
+// GLM-4.5 / 4.6 / 4.5-Air (glm4_moe) and MiniMax-M2 (minimax_m2): the keys the shared reader leaves at a
+// Llama default, with each transformers class's own defaults where config.json leaves a key out.
+void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
+    if (type == "glm4_moe") {
+        // huggingface/transformers@c7ec229:src/transformers/models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig:
+        // n_shared_experts 1, first_k_dense_replace 1, use_qk_norm False (GLM-4.5 / 4.6 set it, the Air does not:
+        // q_norm and k_norm of head_dim each, as Qwen3's). partial_rotary_factor 0.5 rotates half of each head; the
+        // keys are cached whole, so it changes no byte.
+        if (m.experts > 0 && !rd.find({"n_shared_experts"})) m.shared_experts = 1;
+        if (m.experts > 0 && !rd.find({"first_k_dense_replace"})) m.dense_layers = 1;
+        m.qk_norm = false;
+        rd.boolean({"use_qk_norm"}, m.qk_norm);
+    } else if (type == "deepseek_v32") {
+        // DeepSeek-V3.2's lightning indexer: per layer wq_b (q_lora_rank x index_n_heads x index_head_dim), wk (h x
+        // index_head_dim), weights_proj (h x index_n_heads) and a LayerNorm k_norm; and a key cache of its own, which
+        // vLLM keeps at index_head_dim FP8 values + one FP32 scale per 128 a token a layer (vllm-project/vllm@b863fe5:
+        // vllm/model_executor/models/deepseek_v2.py Indexer.__init__: DeepseekV32IndexerCache(head_dim=head_dim +
+        // head_dim // quant_block_size * 4, dtype=torch.uint8), quant_block_size 128; weights_proj without bias,
+        // k_norm a LayerNorm of weight and bias). Neither is modelled: noted.
+        int heads = 64, dim = 128;  // DeepSeek-V3.2-Exp's index_n_heads and index_head_dim
+        rd.integer({"index_n_heads"}, "model.heads", heads, false);
+        rd.integer({"index_head_dim"}, "model.head_dim", dim, false);
+        const double per_layer = static_cast<double>(m.q_lora_rank) * heads * dim + static_cast<double>(m.hidden) * (dim + heads) + 2.0 * dim;
+        r.notes.push_back("DeepSeek-V3.2's lightning indexer is not counted: " + count_text(per_layer * m.layers) + " parameters (" +
+                          count_text(per_layer) + " a layer) and its key cache, " + count_text((dim + dim / 128 * 4.0) * m.layers) +
+                          " B a token under vLLM (" + std::to_string(dim + dim / 128 * 4) + " a layer) beside the MLA cache");
+    } else if (type == "seed_oss") {
+        // huggingface/transformers@d9aa776:src/transformers/models/seed_oss/configuration_seed_oss.py SeedOssConfig:
+        // attention_bias True (q, k, v), attention_out_bias False, mlp_bias False, untied.
+        if (!rd.find({"attention_bias"})) m.attn_bias = true;
+    } else if (one_of(type, {"olmo2", "olmo3"})) {
+        // OLMo-2/3 norm the whole q and k projections (q_norm of heads x head_dim, k_norm of kv_heads x head_dim),
+        // not one head's width; their two norms a layer follow attention and the MLP (post-norms: the same count).
+        r.notes.push_back("OLMo's q/k norms span the whole projection ((heads + kv_heads) x head_dim = " +
+                          std::to_string((m.heads + m.kv_heads) * (m.head_dim > 0 ? m.head_dim : m.heads > 0 ? m.hidden / m.heads : 0)) +
+                          " weights a layer), which model.qk_norm does not count");
+    } else if (type == "cohere2") {
+        // huggingface/transformers@eab64a0:src/transformers/models/cohere2/configuration_cohere2.py Cohere2Config:
+        // tie_word_embeddings True, sliding_window 4096 on all but every sliding_window_pattern-th (4) layer; one
+        // weight-only LayerNorm a layer before the parallel attention and MLP (h weights, as an RMSNorm's).
+        if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
+        m.norms_per_layer = 1;
+        if (!rd.find({"sliding_window"})) m.sliding_window = 4096;
+        m.global_every = 4;
+        rd.integer({"sliding_window_pattern"}, "model.global_every", m.global_every, false);
+    } else if (type == "ernie4_5_moe") {
+        // huggingface/transformers@f479d93:src/transformers/models/ernie4_5_moe/configuration_ernie4_5_moe.py
+        // Ernie4_5_MoeConfig (its defaults are ERNIE-4.5-21B-A3B's): moe_num_experts 64 of moe_intermediate_size 1536,
+        // moe_k 6, one shared MLP of moe_num_shared_experts (2) x that width, experts from moe_layer_start_index (1)
+        // on every moe_layer_interval-th layer, use_bias False, tied.
+        int start = 1, interval = 1;
+        m.experts = 64, m.top_k = 6, m.expert_ffn = 1536, m.shared_experts = 2;
+        rd.integer({"moe_num_experts"}, "model.experts", m.experts, false);
+        rd.integer({"moe_k"}, "model.top_k", m.top_k, false);
+        rd.integer({"moe_intermediate_size"}, "model.expert_ffn", m.expert_ffn, false);
+        rd.integer({"moe_num_shared_experts"}, "model.shared_experts", m.shared_experts, false);
+        rd.integer({"moe_layer_start_index"}, "model.dense_layers", start, false);
+        rd.integer({"moe_layer_interval"}, "model.moe_every", interval, false);
+        m.dense_layers = start;
+        m.moe_every = std::max(1, interval);
+        if (interval > 1 && start % interval != 0)
+            r.notes.push_back("moe_layer_interval " + std::to_string(interval) + ": ERNIE puts the experts on layers with (index + 1) a multiple of it, "
+                              "model.moe_every counts from moe_layer_start_index: check the MoE layer count");
+        const double end = rd.number({"moe_layer_end_index"}, -1);
+        if (end >= 0 && end < m.layers - 1)
+            r.notes.push_back("moe_layer_end_index " + num(end) + ": the layers after it are dense, which this tool counts as MoE");
+        if (m.top_k > m.experts) r.missing.push_back({"model.top_k", "moe_k (larger than moe_num_experts)"});
+        if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
+        bool bias = false;
+        rd.boolean({"use_bias"}, bias);
+        m.attn_bias = m.attn_bias || bias;
+        m.mlp_bias = m.mlp_bias || bias;
+    } else if (type == "smollm3") {
+        // SmolLM3Config ties the embeddings unless told otherwise; its NoPE layers (no_rope_layers) have no parameters.
+        if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
+    } else if (type == "minimax_m2") {
+        // MiniMax-M2's q_norm and k_norm span the whole projection (heads x head_dim, kv_heads x head_dim: transformers'
+        // MiniMaxM2Attention is FlexOlmoAttention, huggingface/transformers@ea9df1d:src/transformers/models/minimax_m2/
+        // modular_minimax_m2.py), not one head's width: not model.qk_norm, whose weights are head_dim wide.
+        if (flag_at(rd.doc, "use_qk_norm"))
+            r.notes.push_back("use_qk_norm: MiniMax-M2's q/k norms span the whole projection ((heads + kv_heads) x head_dim = " +
+                              std::to_string((m.heads + m.kv_heads) * std::max(m.head_dim, 0)) +
+                              " weights a layer), which model.qk_norm does not count");
+    }
+    // Multi-token-prediction layers: GLM-4.5's checkpoint stores them after the decoder (model.layers.<num_hidden_layers>.*),
+    // DeepSeek-V3's too. vLLM's Glm4MoeModel.load_weights skips them (skip_spec_layers; vllm-project/vllm@002d607:
+    // vllm/model_executor/models/glm4_moe.py) unless a speculative config loads Glm4MoeMTP; llama.cpp creates them
+    // TENSOR_SKIP (ggml-org/llama.cpp@06e514f:src/models/glm4-moe.cpp:54-58), so neither keeps them in memory.
+    const double mtp = rd.number({"num_nextn_predict_layers"}, 0);
+    if (mtp >= 1 && mtp <= 1e6)
+        r.notes.push_back("num_nextn_predict_layers " + std::to_string(static_cast<int>(mtp)) +
+                          ": the checkpoint's multi-token-prediction layer(s) after the decoder are not counted (vLLM loads them only for "
+                          "speculative decoding; llama.cpp does not load them)");
+}
+
+// Vision-language checkpoints: Qwen3-VL's text_config decoder has Qwen3's per-head q/k norms
+// (huggingface/transformers@68a7b7e:src/transformers/models/qwen3_vl/modeling_qwen3_vl.py Qwen3VLTextAttention: q_norm,
+// k_norm of head_dim); a config with the language model's keys at the top beside a vision_config (Qwen2-VL,
+// Qwen2.5-VL) gets the note a text_config gets: the tower is not counted.
+void read_vision_language(const json& top, const std::string& type, ModelSpec& m, ModelImport& r) {
+    if (one_of(type, {"qwen3_vl_text", "qwen3_vl_moe_text"})) m.qk_norm = true;
+    const bool text_apart = (top.contains("text_config") && top["text_config"].is_object()) ||
+                            (top.contains("llm_config") && top["llm_config"].is_object()) ||
+                            (top.contains("language_config") && top["language_config"].is_object());
+    if (!text_apart && top.contains("vision_config") && top["vision_config"].is_object())
+        r.notes.push_back("the language model's keys are read; the vision tower (vision_config) is not counted");
+}
+
 void read_quantization(const json& q, ModelImport& r) {
     if (!q.is_object()) return;
     const std::string method = text_at(q, "quant_method");
@@ -258,7 +382,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
     const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"});
     const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
-                       one_of(type, {"llama", "mistral", "phi3", "starcoder2"});
+                       one_of(type, {"llama", "mistral", "phi3", "starcoder2"}) || recent_family(type) != nullptr;
     if (!known)
         r.notes.push_back("model_type \"" + type + "\" is not one this tool knows: read as a Llama-style decoder (RMSNorm, SwiGLU); check the fields");
 
@@ -266,6 +390,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
              : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : "Imported";
+    if (const char* f = recent_family(type)) m.family = f;
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 
@@ -368,6 +493,8 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
         m.qk_norm = one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text"});
     }
     if (hybrid) read_hybrid(rd, type, m, r);
+    if (recent_family(type) || deepseek) read_recent(rd, type, m, r);
+    read_vision_language(top, type, m, r);
 
     // Sliding windows.
     int window = 0;

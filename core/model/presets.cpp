@@ -346,6 +346,37 @@ std::vector<ModelSpec> build_presets() {
         positions(gpt_style(dense("bert-large-uncased", "BERT-large (uncased)", "BERT", 24, 1024, 16, 16, 64, 4096, kGelu, 30522, true,
                                   0.336)),
                   512, 2),
+
+        // GLM-4.5 family (zai-org/*, model_type glm4_moe; huggingface.co/ID/blob/main/config.json): q/k/v biases
+        // (attention_bias), GQA 96 heads over 8 KV heads of 128, SwiGLU, vocab 151552 untied; the first
+        // first_k_dense_replace layers dense (intermediate_size), the others n_routed_experts of moe_intermediate_size,
+        // top-8, plus n_shared_experts 1 of the same width. Published: the derived count is the decoder the engines load;
+        // each checkpoint also stores its num_nextn_predict_layers 1 multi-token-prediction layer (model.layers.<L>.*,
+        // one more MoE layer + eh_proj 2h x h + 3 norms, and in GLM-4.5 and the Air copies of embed_tokens and
+        // shared_head.head), which neither vLLM nor llama.cpp loads without speculative decoding (docs/models.md
+        // "GLM-4.5"). tests/unit/test_families.cpp works each Hub total out from the derived one.
+        // GLM-4.5-Air: 46 x 4096, 1 dense layer of 10944, 128 experts of 1408, no q/k norms (use_qk_norm false).
+        // 106,852,245,504 derived; the Hub's 110B = + 5,760 expert biases + the MTP layer 3,616,573,568 = 110.47B.
+        with_bias(moe(dense("glm-4.5-air", "GLM-4.5-Air", "GLM", 46, 4096, 96, 8, 128, 10944, kSwiGlu, 151552, false, 106.852), 128, 8, 1,
+                      1408, 1),
+                  true, false),
+        // GLM-4.5: 92 x 5120, 3 dense layers of 12288, 160 experts of 1536, q/k norms (use_qk_norm true). 352,797,814,784
+        // derived; the Hub's 358.34B = + 14,240 expert biases + the MTP layer 5,539,962,272 (with the vocab copies).
+        qk_norms(with_bias(moe(dense("glm-4.5", "GLM-4.5", "GLM", 92, 5120, 96, 8, 128, 12288, kSwiGlu, 151552, false, 352.798), 160, 8, 1,
+                               1536, 3),
+                           true, false)),
+        // GLM-4.6: GLM-4.5's decoder with a 200K window (max_position_embeddings 202752); its MTP layer has no vocab
+        // copies: the Hub's 357B = 352.80B + 14,240 + 3,988,069,792 = 356.79B.
+        qk_norms(with_bias(moe(dense("glm-4.6", "GLM-4.6", "GLM", 92, 5120, 96, 8, 128, 12288, kSwiGlu, 151552, false, 352.798), 160, 8, 1,
+                               1536, 3),
+                           true, false)),
+        // MiniMaxAI/MiniMax-M2 (minimax_m2): 62 x 3072, 48 heads over 8 KV heads of 128 (full attention on every layer),
+        // every layer 256 experts of intermediate_size 1536, top-8, no shared expert, vocab 200064 untied; weights stored
+        // FP8 (quantization_config fp8, 128 x 128 blocks). Published: the card's 230B, the Hub's 229B; derived
+        // 228,689,304,576, 460,288 below the checkpoint's 228,689,764,864: its q/k norms span the whole projection
+        // ((48 + 8) x 128 a layer, not model.qk_norm's per-head ones) and its 256 expert biases a layer are not modelled.
+        // No MTP weights are published (use_mtp and num_mtp_modules 3 in the config notwithstanding).
+        moe(dense("minimax-m2", "MiniMax-M2", "MiniMax", 62, 3072, 48, 8, 128, 1536, kSwiGlu, 200064, false, 228.689), 256, 8, 0, 1536, 0),
     };
 }
 
@@ -398,10 +429,12 @@ constexpr ContextWindow kContextWindows[] = {
     {"qwen3-next-80b-a3b", 262144}, {"granite-4.0-h-small", 131072}, {"nemotron-nano-9b-v2", 131072},
     // Learned positions: GPT-2 XL n_positions 1024, StarCoder 8192, BERT-large max_position_embeddings 512.
     {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
+    // zai-org/GLM-4.5-Air and GLM-4.5 131072, GLM-4.6 202752 (the card's 200K); MiniMaxAI/MiniMax-M2 196608.
+    {"glm-4.5-air", 131072}, {"glm-4.5", 131072}, {"glm-4.6", 202752}, {"minimax-m2", 196608},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
-// (tests/fixtures/hf holds 17 of these configs as published). Only a dtype found stated for that
+// (tests/fixtures/hf holds 19 of these configs). Only a dtype found stated for that
 // very checkpoint is listed (docs/models.md names where); the others stay unknown (empty), and the
 // 2-byte float choices keep what they were (follow_checkpoint_dtype).
 struct CheckpointDtype {
@@ -442,6 +475,9 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"phi-4-mini", "bf16"}, {"deepseek-r1", "bf16"}, {"kimi-k2", "bf16"},
     // The hybrids' config.json "bfloat16": Qwen3-Next-80B-A3B-Instruct, granite-4.0-h-small, NVIDIA-Nemotron-Nano-9B-v2.
     {"qwen3-next-80b-a3b", "bf16"}, {"granite-4.0-h-small", "bf16"}, {"nemotron-nano-9b-v2", "bf16"},
+    // zai-org/GLM-4.5-Air (fixture), GLM-4.5, GLM-4.6 "bfloat16"; MiniMaxAI/MiniMax-M2 "bfloat16" (its weights FP8:
+    // quantization_config says so, as DeepSeek-V3's).
+    {"glm-4.5-air", "bf16"}, {"glm-4.5", "bf16"}, {"glm-4.6", "bf16"}, {"minimax-m2", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

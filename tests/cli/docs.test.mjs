@@ -71,12 +71,13 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('llama-3.1-70b', 'q2_k').total_bytes), '24.49');
   assert.equal(pct(row('llama-3.1-70b', 'q2_k')), '126.8');
   assert.ok(j.models.filter((m) => m.model === 'llama-3.1-70b').every((m) => !m.fits), 'the 70B fits in no GGUF type');
-  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K, Llama-4 Maverick (three types): --fit's GPU part within the budget, most weights
+  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K, Llama-4 Maverick (three types), MiniMax-M2 BF16: --fit's GPU part within the budget, most weights
   // in system RAM of no stated size: not counted, "needs ... GB"
   const ram = j.models.filter((m) => m.needs_ram);
   assert.deepEqual(ram.map((m) => `${m.model}/${m.format}`),
     ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k',
-      'llama-3.1-405b/gguf-bf16', 'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m']);
+      'llama-3.1-405b/gguf-bf16', 'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m',
+      'minimax-m2/gguf-bf16']);
   // Llama-3.1-405B BF16: --fit's -ngl 3 is the output layer (16,384 x 128,256 x 2 B = 4,202,692,608 B)
   // and 2 layers, 18.68 GB (96.7%) with no CPU output weight to stage: within the budget since the
   // output layer goes first (llama.cpp PR #18148; before, 3 layers filled the card to 24.16 GB).
@@ -90,7 +91,7 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.deepEqual(ram.slice(7, 10).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.71']);
   assert.equal(gb(ram[0].ram_bytes), '1079.38');
   assert.ok(ram.every((m) => !m.fits));
-  assert.equal(j.needing_ram, 10);
+  assert.equal(j.needing_ram, 11);
   // DeepSeek-V3's RAM by hand: token_embd (Q6_K) + 58 layers of Q6_K experts + CPU compute + logits
   assert.equal(Math.round(row('deepseek-v3', 'q6_k').ram_bytes), 129280 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4 + 129280 * 4);
   // gpt-oss in its one published GGUF, MXFP4_MOE: the 20b 12.51 GB (64.7%), the 120b's --fit split
@@ -111,11 +112,11 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 61 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
+test("README's counts: 65 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
-  assert.equal(presets.length, 61);
+  assert.equal(presets.length, 65);
   // validate's summary counts every row it compared
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);

@@ -205,3 +205,20 @@ test('a hybrid config.json (nemotron_h): its layer mix, the preset\'s count, and
   assert.equal(j.metrics.kv_bytes_per_sequence.value, 16384 * 8192 + 72769536);
   assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
 });
+
+test('GLM-4.5-Air\'s config.json (glm4_moe): its MoE layout, the MTP layer noted and not counted, KV for 46 layers', () => {
+  const path = join(root, 'tests/fixtures/hf/glm-4.5-air.json');
+  const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);
+  assert.equal(imp.complete, true);
+  assert.deepEqual([imp.model.layers, imp.model.experts, imp.model.shared_experts, imp.model.dense_layers, imp.model.expert_ffn],
+    [46, 128, 1, 1, 1408]);
+  assert.ok(imp.notes.some((n) => n.includes('num_nextn_predict_layers 1')), imp.notes.join('\n'));
+  assert.ok(!imp.notes.some((n) => n.includes('not one this tool knows')));
+  const r = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--gpu', 'h100-80gb',
+    '--gpus', '4', '--set', 'inference.context=8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  // 106,852,245,504 parameters (test_families.cpp works it out); KV 2 x 46 x 8 x 128 x 2 B = 188,416 B a token (BF16).
+  assert.equal(j.metrics.params.value, 106852245504);
+  assert.equal(j.metrics.kv_bytes_per_token.value * 4, 188416);  // per GPU: the 8 KV heads over TP 4
+});

@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +14,7 @@
 #include "core/serve/llamacpp.hpp"
 #include "io/config_json.hpp"
 #include "io/model_import.hpp"
+#include "fixture_file.hpp"
 #include "import_builders.hpp"
 
 using namespace vc;
@@ -27,13 +26,7 @@ io::ModelImport read(const std::string& bytes, const std::string& name, std::uin
     return io::import_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name, file_size);
 }
 
-std::string fixture(const std::string& file) {
-    std::ifstream f(std::string(VRAMCALC_IMPORT_FIXTURES) + "/hf/" + file, std::ios::binary);
-    REQUIRE(f.good());
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using test::fixture;
 
 std::string u64le(std::uint64_t v) {
     std::string s(8, '\0');
@@ -47,7 +40,8 @@ TEST_CASE("config.json of each family reads to its preset's architecture", "[imp
     // tests/fixtures/hf/<preset id>.json: the model's published config.json (README.md there).
     const char* ids[] = {"llama-3.1-8b", "llama-3.2-1b", "mistral-7b-v0.1", "mixtral-8x7b", "qwen2.5-7b", "qwen3-30b-a3b",
                          "gemma-2-9b",   "gemma-3-1b",   "phi-3-mini",      "phi-2",        "falcon-7b",  "deepseek-v3",
-                         "deepseek-v2",  "gpt-oss-20b",  "gpt2-xl",         "starcoder",    "bert-large-uncased"};
+                         "deepseek-v2",  "gpt-oss-20b",  "gpt2-xl",         "starcoder",    "bert-large-uncased",
+                         "glm-4.5-air",  "minimax-m2"};
     for (const char* id : ids) {
         INFO(id);
         auto r = read(fixture(std::string(id) + ".json"), "config.json");
