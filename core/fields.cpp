@@ -716,6 +716,15 @@ constexpr FieldDef kConfigTable[] = {
         Num("inference.constants.vllm_min_capability", AT(inference.constants.vllm_min_capability),
             "compute capability x 10 vLLM's quantization method for the weights needs, below which it refuses them (-1: the table, mxfp4 80, awq-int4 75, fp8 80, w8a8 75; 0: none)")
             .off_page(kServingConstants).range(-1, 1000, "capability x 10").step(5),
+        Num("inference.constants.vllm_block_alignment", AT(inference.constants.vllm_block_alignment),
+            "vLLM hybrids: the attention block that holds a recurrent state page is a multiple of this (16; MLA backends 64, Blackwell "
+            "FlashInfer at head_dim 256: 32)").off_page(kServingConstants).range(1, 4096, "tokens").whole(),
+        Num("inference.constants.vllm_group_ratio", AT(inference.constants.vllm_group_ratio),
+            "vLLM hybrids: KV cache groups take the fewest layers of a kind, or the most when they are under this x the fewest (1.5)")
+            .off_page(kServingConstants).range(1, 1000),
+        Num("inference.constants.vllm_state_blocks", AT(inference.constants.vllm_state_blocks),
+            "vLLM hybrids: state pages a sequence holds in each state group (1; mamba_cache_mode align: 2; + 1 a speculative token)")
+            .off_page(kServingConstants).range(1, 64, "blocks").whole(),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")

@@ -4,16 +4,20 @@
 // transformers keep it, llama.cpp's per-layer placement under -ngl, the config.json imports and the errors.
 #include <catch.hpp>
 
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
 #include "core/model/model.hpp"
 #include "core/model/presets.hpp"
 #include "core/serve/inference.hpp"
 #include "core/serve/kv_cache.hpp"
 #include "core/serve/llamacpp.hpp"
+#include "core/solve.hpp"
 #include "import_builders.hpp"
 #include "inference_helpers.hpp"
 #include "training_helpers.hpp"
@@ -146,13 +150,15 @@ TEST_CASE("llama.cpp's per-layer KV under -ngl: the layers on the GPU are the la
 }
 
 TEST_CASE("vLLM and transformers keep the recurrent state in the model dtype, split by tensor parallelism") {
-    // BF16 state: 36 x 548,864 x 2 B = 39,518,208 B a sequence; TP 2 halves it and the 2 KV heads.
+    // BF16 state: 36 x 548,864 x 2 B = 39,518,208 B a sequence; TP 2 halves it (548,864 B a layer) and the 2 KV heads
+    // (1,024 B a token and layer). vLLM pads each layer's state to its attention page: block 16 x ceil(548,864 / 16,384)
+    // = 544 tokens x 1,024 B = 557,056 B, 36 x 557,056 = 20,054,016 B a sequence (19,759,104 unpadded).
     Config cfg = serving("qwen3-next-80b-a3b", Engine::Vllm, "bf16", "h200-141gb", 32768);
     cfg.inference.tp = 2;
     const InferencePlan p = plan(cfg);
     CHECK(p.kv.state_layers == 36);
-    CHECK(p.kv.state_bytes == 36 * 548864.0 * 2 / 2);
-    CHECK(kv_sequence_bytes(p.kv, 32768, 16) == 12 * 32768 * 1024.0 + 19759104.0);
+    CHECK(p.kv.state_bytes == 36 * 557056.0);
+    CHECK(kv_sequence_bytes(p.kv, 32768, 16) == 12 * 32768 * 1024.0 + 20054016.0);
     Config hf = serving("granite-4.0-h-small", Engine::Hf, "bf16", "h200-141gb", 8192);
     // Granite: 36 x ((3 x 8,448) + 128 x 8,192) x 2 B = 77,324,288 B; 4 attention layers x 8,192 x 2 x 8 x 128 x 2 B.
     CHECK(memory_at(plan(hf), 8192, 1).kv == 4 * 8192 * 4096.0 + 36 * (25344.0 + 1048576) * 2);
@@ -297,4 +303,80 @@ TEST_CASE("Training a hybrid: every parameter on the GPU once, and a note that t
     REQUIRE(e.ok);
     CHECK(vc::test::has_note(e.value, "Hybrid model (4 attention + 27 Mamba2 layers + 25 MLP layers)"));
     CHECK(vc::test::has_note(e.value, "the activation term is approximate"));
+}
+
+TEST_CASE("KV capacity counts token room only: a hybrid's recurrent states on the GPU are not tokens") {
+    // Qwen3-Next Q4_K_M on one H100 at 32,768 tokens, one slot: the 36 gated DeltaNet layers' F32 state,
+    // 36 x 2,195,456 = 79,036,416 B, sits in the KV buffer beside 12 x 2,048 = 24,576 B a token of attention KV.
+    // Counted as room it was 79,036,416 / 24,576 = 3,216 tokens too many.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 32768);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    const double card = find_gpu("h100-80gb")->memory_bytes, rest = e.value.total_bytes - e.value.component("kv_cache")->bytes;
+    CHECK(e.value.metric("kv_bytes_per_token")->value == 24576.0);
+    const double cap = e.value.metric("kv_capacity_tokens")->value;
+    CHECK(cap == std::floor((card * 0.75 - rest - 79036416.0) / 24576.0));
+    CHECK(std::floor((card * 0.75 - rest) / 24576.0) - cap == 3216);
+    auto a = solve(cfg, "kv_capacity");
+    REQUIRE(a.ok);
+    CHECK(a.value.value == cap);
+    // -np 4: four states, 4 x 3,216 = 12,864 tokens less than the room they were counted as.
+    cfg.inference.concurrency = 4;
+    cfg.inference.context = 8192;
+    auto e4 = estimate(cfg);
+    REQUIRE(e4.ok);
+    const double rest4 = e4.value.total_bytes - e4.value.component("kv_cache")->bytes;
+    CHECK(std::floor((card * 0.75 - rest4) / 24576.0) - e4.value.metric("kv_capacity_tokens")->value == 12864);
+    // transformers, Nemotron Nano 9B v2 BF16 with an FP32 state: 27 Mamba2 layers x 1,347,584 x 4 = 145,539,072 B, 8,883
+    // tokens of its 4 attention layers' 4 x 4,096 = 16,384 B.
+    Config hf = serving("nemotron-nano-9b-v2", Engine::Hf, "bf16", "h100-80gb", 8192);
+    hf.inference.state_dtype = "fp32";
+    auto eh = estimate(hf);
+    REQUIRE(eh.ok);
+    const double resth = eh.value.total_bytes - eh.value.component("kv_cache")->bytes;
+    CHECK(eh.value.metric("kv_bytes_per_token")->value == 16384.0);
+    CHECK(eh.value.metric("kv_capacity_tokens")->value > 0);
+    CHECK(std::floor((card * 0.75 - resth) / 16384.0) - eh.value.metric("kv_capacity_tokens")->value == 8883);
+}
+
+TEST_CASE("vLLM's hybrid pool: the attention block holds a state page, the state pages padded, states taken from the pool") {
+    // Qwen3-Next FP8 on an H200, BF16 KV and state: one token of one attention layer 2 x 2 KV heads x 256 x 2 = 2,048 B;
+    // one gated DeltaNet layer's state (24,576 + 524,288) x 2 = 1,097,728 B. The attention block is the smallest multiple
+    // of 16 tokens whose page holds it: 16 x ceil(1,097,728 / 32,768) = 16 x 34 = 544 tokens, a page of 1,114,112 B, to
+    // which the state is padded (+1.49%). KV cache groups of 12 layers (the 12 attention layers; 36 >= 1.5 x 12): one
+    // attention group and 3 state groups, a block 12 x 1,114,112 = 13,369,344 B; a sequence's state 3 blocks, 40,108,032 B.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::Vllm, "fp8", "h200-141gb", 32768);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.block == 544);
+    CHECK(p.kv.state_bytes_per_layer == 1114112.0);
+    CHECK(p.kv.block_bytes == 13369344.0);
+    CHECK(p.kv.state_bytes == 40108032.0);
+    CHECK(p.kv.bytes_per_token == 24576.0);
+    // 32,768 tokens: ceil(32,768 / 544) = 61 attention blocks + 3 state blocks = 64 blocks, 855,638,016 B.
+    CHECK(kv_sequence_bytes(p.kv, 32768, p.block) == 64 * 13369344.0);
+    // The capacity: the pool's blocks / 64 per sequence x 32,768 tokens (vLLM's max_concurrency x max_model_len).
+    const double blocks = std::floor(p.pool / 13369344.0);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    CHECK(e.value.metric("kv_blocks")->value == blocks);
+    CHECK(e.value.metric("kv_capacity_tokens")->value == std::floor(blocks / 64 * 32768));
+    auto a = solve(cfg, "kv_capacity");
+    REQUIRE(a.ok);
+    CHECK(a.value.value == std::floor(blocks / 64 * 32768));
+    // A block_size above the aligned one is kept (vLLM overrides only a smaller one): 1,024 tokens, a 2,097,152 B page.
+    cfg.inference.block_size = 1024;
+    CHECK(plan(cfg).block == 1024);
+    CHECK(plan(cfg).kv.state_bytes == 3 * 12 * 2097152.0);
+    // mamba_cache_mode "align" (prefix caching) keeps 2 state blocks a sequence per state group.
+    cfg.inference.block_size = 16;
+    cfg.inference.constants.vllm_state_blocks = 2;
+    CHECK(plan(cfg).kv.state_bytes == 2 * 40108032.0);
+    // Nemotron Nano 9B v2: 4 attention layers (2 x 8 KV heads x 128 x 2 = 4,096 B a token each) and 27 Mamba2 layers
+    // ((3 x (10,240 + 2 x 8 x 128) + 128 x 10,240) x 2 = (36,864 + 1,310,720) x 2 = 2,695,168 B): block
+    // 16 x ceil(2,695,168 / 65,536) = 16 x 42 = 672 tokens, page 2,752,512 B; groups of 4: 7 state groups (27 layers
+    // and one padding slot), 28 x 2,752,512 = 77,070,336 B a sequence.
+    Config nem = serving("nemotron-nano-9b-v2", Engine::Vllm, "bf16", "h100-80gb", 8192);
+    const InferencePlan q = plan(nem);
+    CHECK(q.block == 672);
+    CHECK(q.kv.state_bytes == 28 * 2752512.0);
 }

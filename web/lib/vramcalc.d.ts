@@ -565,6 +565,12 @@ export interface InferenceConstantsConfig {
     torch_round_large_mib?: number;
     /** compute capability x 10 vLLM's quantization method for the weights needs, below which it refuses them (-1: the table, mxfp4 80, awq-int4 75, fp8 80, w8a8 75; 0: none) (default -1; [-1, 1000] capability x 10) */
     vllm_min_capability?: number;
+    /** vLLM hybrids: the attention block that holds a recurrent state page is a multiple of this (16; MLA backends 64, Blackwell FlashInfer at head_dim 256: 32) (default 16; [1, 4096] tokens) */
+    vllm_block_alignment?: number;
+    /** vLLM hybrids: KV cache groups take the fewest layers of a kind, or the most when they are under this x the fewest (1.5) (default 1.5; [1, 1000]) */
+    vllm_group_ratio?: number;
+    /** vLLM hybrids: state pages a sequence holds in each state group (1; mamba_cache_mode align: 2; + 1 a speculative token) (default 1; [1, 64] blocks) */
+    vllm_state_blocks?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
