@@ -310,9 +310,9 @@ constexpr FieldDef kConfigTable[] = {
         Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Text("model.layer_pattern", AT(model.layer_pattern),
-             "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP "
-             "(empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
-            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -").def("empty").omit_default(),
+             "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, "
+             "E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
+            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E").def("empty").omit_default(),
         Enum("model.recurrent", enum_names(kRecurrent), ENUM(RecurrentKind, model.recurrent),
              "the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H)").off_page(kHybridDetails).omit_default(),
         Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads)")

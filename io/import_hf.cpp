@@ -164,9 +164,19 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         m.recurrent = RecurrentKind::Mamba2;
         m.mlp = MlpKind::Gelu;   // squared-ReLU up + down: two matrices
         m.norms_per_layer = 1;   // one RMSNorm per block
-        // hybrid_override_pattern: M Mamba2, * attention, - MLP, each a layer of its own (E, a MoE block, is not modelled).
+        // hybrid_override_pattern: M Mamba2, * attention, - MLP, E MoE (Nemotron-3), each a layer of its own.
         const std::string pattern = rd.text({"hybrid_override_pattern"});
-        if (pattern.find_first_not_of("M*-") == std::string::npos) m.layer_pattern = pattern;
+        if (pattern.find_first_not_of("M*-E") == std::string::npos) m.layer_pattern = pattern;
+        // Nemotron-3's E blocks (transformers models/nemotron_h NemotronHMOE): n_routed_experts of moe_intermediate_size
+        // and one shared expert of moe_shared_expert_intermediate_size, counted as that many expert-sized ones.
+        int shared_ffn = 0;
+        if (m.experts > 0 && rd.integer({"moe_shared_expert_intermediate_size"}, "model.shared_experts", shared_ffn, false) && shared_ffn > 0 &&
+            m.expert_ffn > 0) {
+            m.shared_experts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared_ffn) / m.expert_ffn)));
+            if (shared_ffn % m.expert_ffn != 0)
+                r.notes.push_back("the shared expert (" + std::to_string(shared_ffn) + ") is not a whole number of experts (" +
+                                  std::to_string(m.expert_ffn) + "): counted as " + std::to_string(m.shared_experts));
+        }
         // NemotronHConfig defaults: mamba_num_heads 128, mamba_head_dim 64, n_groups 8, ssm_state_size 128, conv_kernel 4.
         m.ssm_heads = 128, m.ssm_head_dim = 64, m.ssm_groups = 8, m.ssm_state = 128, m.ssm_conv = 4;
         rd.integer({"mamba_num_heads"}, "model.ssm_heads", m.ssm_heads, false);
@@ -177,7 +187,7 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
     }
     if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
         m.layer_pattern.clear();
-        r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, - per layer)"
+        r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, -, E per layer)"
                                                                         : "layer_types (one attention or recurrent entry per layer)"});
     }
 }

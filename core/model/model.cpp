@@ -156,12 +156,14 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
             return fail("model.layer_pattern", "must have one letter per layer (" + str(m.layers) + ", model.layers), got " +
                                                    str(static_cast<long long>(m.layer_pattern.size())));
         for (char c : m.layer_pattern)
-            if (std::string("AR*M-").find(c) == std::string::npos)
-                return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent) "
-                                                               "or - (MLP) per layer, got '") + c + "'");
-        if (m.experts > 0 && m.layer_pattern.find_first_of("*M-") != std::string::npos)
-            return fail("model.layer_pattern", "has layers without an MLP (*, M) or without a mixer (-), which this model's experts "
-                                               "(model.experts > 0) do not support: use A and R");
+            if (std::string("AR*M-E").find(c) == std::string::npos)
+                return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent), "
+                                                               "- (MLP) or E (experts) per layer, got '") + c + "'");
+        if (has_moe_blocks(m) && m.experts == 0)
+            return fail("model.layer_pattern", "has MoE blocks (E), which need routed experts: set model.experts, model.top_k and model.expert_ffn");
+        if (m.experts > 0 && !has_moe_blocks(m) && m.layer_pattern.find_first_of("*M-") != std::string::npos)
+            return fail("model.layer_pattern", "has layers without an MLP (*, M) or without a mixer (-) but no MoE block (E) for this model's "
+                                               "experts (model.experts > 0): use A and R, or E for the expert layers");
         if (recurrent_layer_count(m) > 0) {
             if (m.recurrent == RecurrentKind::None)
                 return fail("model.recurrent", "must name the recurrent mixer (gated-deltanet, mamba2): model.layer_pattern has " +
@@ -306,6 +308,8 @@ std::string layer_mix_text(const ModelSpec& m) {
                     " layers";
     const int mlp_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), '-'));
     if (mlp_only > 0) s += " + " + std::to_string(mlp_only) + " MLP layers";
+    const int moe_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));
+    if (moe_only > 0) s += " + " + std::to_string(moe_only) + " MoE layers";
     return s;
 }
 

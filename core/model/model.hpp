@@ -5,6 +5,7 @@
 // for a "parameters only" entry, where the architecture is filled from typical ratios and flagged.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -128,7 +129,9 @@ inline char layer_kind(const ModelSpec& m, int il) {
 }
 inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*'; }
 inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M'; }
-inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-'; }
+inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-' || c == 'E'; }
+// A layer pattern with Nemotron-3's MoE blocks (E): its experts are in those layers and no others.
+inline bool has_moe_blocks(const ModelSpec& m) { return m.layer_pattern.find('E') != std::string::npos; }
 int attention_layer_count(const ModelSpec& m);
 int recurrent_layer_count(const ModelSpec& m);
 int mlp_layer_count(const ModelSpec& m);
@@ -150,11 +153,14 @@ std::string layer_mix_text(const ModelSpec& m);
 // Layers with routed experts: those after the dense_layers leading ones whose index past them is
 // a multiple of moe_every, counted from 1 (transformers' Llama4 moe_layers, llama.cpp's
 // `(il + 1) % n_moe_layer_step == 0`); 0 for a dense model.
+// A hybrid's layer pattern with E blocks (Nemotron-3) puts the experts in those layers alone.
 inline int moe_layer_count(const ModelSpec& m) {
+    if (m.experts > 0 && has_moe_blocks(m)) return static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));
     const int step = m.moe_every > 1 ? m.moe_every : 1;
     return m.experts > 0 && m.layers > m.dense_layers ? (m.layers - m.dense_layers) / step : 0;
 }
 inline bool is_moe_layer(const ModelSpec& m, int il) {
+    if (m.experts > 0 && has_moe_blocks(m)) return layer_kind(m, il) == 'E';
     const int step = m.moe_every > 1 ? m.moe_every : 1;
     return m.experts > 0 && il >= m.dense_layers && (il - m.dense_layers + 1) % step == 0;
 }

@@ -346,6 +346,18 @@ std::vector<ModelSpec> build_presets() {
         positions(gpt_style(dense("bert-large-uncased", "BERT-large (uncased)", "BERT", 24, 1024, 16, 16, 64, 4096, kGelu, 30522, true,
                                   0.336)),
                   512, 2),
+
+        // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (nemotron_h with MoE blocks): 52 single-block layers by
+        // hybrid_override_pattern, 23 Mamba2 (mamba_num_heads 64 x mamba_head_dim 64, n_groups 8, ssm_state_size 128,
+        // conv_kernel 4), 6 attention (32 heads over 2 KV heads of 128), 23 MoE blocks (E: n_routed_experts 128 of
+        // moe_intermediate_size 1856, squared-ReLU up + down, top-6, one shared expert of moe_shared_expert_intermediate_size
+        // 3712 = 2 experts' width); one RMSNorm a block; vocab 131072, untied. Published: 31.6B (NVIDIA's Nemotron 3 Nano
+        // report; the derived count leaves out the routers' e_score_correction_bias, 23 x 128).
+        with_norms(hybrid(moe(dense("nemotron-3-nano-30b-a3b", "Nemotron-3 Nano 30B-A3B", "Nemotron", 52, 2688, 32, 2, 128, 1856, kGelu, 131072,
+                                    false, 31.6),
+                              128, 6, 2, 1856, 0),
+                          "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME", RecurrentKind::Mamba2, 64, 64, 8, 128, 4),
+                   kRms, 1),
     };
 }
 
@@ -398,6 +410,8 @@ constexpr ContextWindow kContextWindows[] = {
     {"qwen3-next-80b-a3b", 262144}, {"granite-4.0-h-small", 131072}, {"nemotron-nano-9b-v2", 131072},
     // Learned positions: GPT-2 XL n_positions 1024, StarCoder 8192, BERT-large max_position_embeddings 512.
     {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
+    // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 262144 (its card: up to 1M with long-context settings).
+    {"nemotron-3-nano-30b-a3b", 262144},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
@@ -442,6 +456,8 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"phi-4-mini", "bf16"}, {"deepseek-r1", "bf16"}, {"kimi-k2", "bf16"},
     // The hybrids' config.json "bfloat16": Qwen3-Next-80B-A3B-Instruct, granite-4.0-h-small, NVIDIA-Nemotron-Nano-9B-v2.
     {"qwen3-next-80b-a3b", "bf16"}, {"granite-4.0-h-small", "bf16"}, {"nemotron-nano-9b-v2", "bf16"},
+    // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16's config.json "bfloat16".
+    {"nemotron-3-nano-30b-a3b", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

@@ -380,3 +380,94 @@ TEST_CASE("vLLM's hybrid pool: the attention block holds a state page, the state
     CHECK(q.block == 672);
     CHECK(q.kv.state_bytes == 28 * 2752512.0);
 }
+
+TEST_CASE("Nemotron-3 Nano 30B-A3B by hand: 23 Mamba2 + 6 attention + 23 MoE blocks, 31,577,937,344 parameters (31.6B)") {
+    // h 2,688, vocab 131,072 untied: 2 x 352,321,536. Attention (6): q, o 2,688 x 4,096, k, v 2,688 x 256: 23,396,352.
+    // Mamba2 (23): d_inner 64 x 64 = 4,096, 8 groups of state 128; in_proj 2,688 x (8,192 + 2,048 + 64) = 27,697,152;
+    //   conv1d 6,144 x 5 = 30,720; 3 x 64; norm 4,096; out_proj 4,096 x 2,688 = 11,010,048: 38,742,208.
+    // MoE (23, the E blocks): 128 experts x up + down 2 x 2,688 x 1,856 = 1,277,165,568, the shared expert of 3,712 =
+    //   2 x 2,688 x 3,712 = 19,955,712 (2 experts' width), the router 128 x 2,688 = 344,064. One norm a block: 53 x 2,688.
+    // NVIDIA's 31.6B; the routers' e_score_correction_bias (23 x 128 = 2,944) is not modelled.
+    const ModelSpec m = resolved("nemotron-3-nano-30b-a3b");
+    CHECK(attention_layer_count(m) == 6);
+    CHECK(recurrent_layer_count(m) == 23);
+    CHECK(moe_layer_count(m) == 23);
+    CHECK(dense_mlp_layers(m) == 0);
+    CHECK(is_moe_layer(m, 1));
+    CHECK_FALSE(is_moe_layer(m, 0));
+    CHECK_FALSE(is_moe_layer(m, 5));  // layer 5 attends
+    CHECK(layer_mix_text(m) == "6 attention + 23 Mamba2 layers + 23 MoE layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 23396352.0);
+    CHECK(b.per_layer_recurrent == 38742208.0);
+    CHECK(b.experts_routed == 23 * 1277165568.0);
+    CHECK(b.experts_shared == 23 * 19955712.0);
+    CHECK(b.router == 23 * 344064.0);
+    CHECK(b.total == 2 * 352321536.0 + 6 * 23396352.0 + 23 * 38742208.0 + 23 * (1277165568.0 + 19955712.0 + 344064.0) + 53 * 2688.0);
+    CHECK(b.total == 31577937344.0);
+    CHECK(b.total / 1e9 == Approx(31.6).epsilon(1e-3));
+    // Active: 6 of 128 routed experts, 23 x 122 x 9,977,856 fewer: 3,580,073,408 (the card's "3.5B active").
+    CHECK(b.active == 31577937344.0 - 23.0 * 122 * 9977856);
+    CHECK(b.active == 3580073408.0);
+    // llama.cpp, -c 32,768: KV for the 6 attention layers 6 x 32,768 x 1,024 B = 201,326,592 B and an F32 state for
+    // the 23 Mamba2 layers, 23 x (3 x 6,144 + 128 x 4,096) x 4 = 49,930,240 B.
+    Config cfg = serving("nemotron-3-nano-30b-a3b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768);
+    CHECK(memory_at(plan(cfg), 32768, 1).kv == 201326592.0 + 49930240.0);
+}
+
+TEST_CASE("Nemotron-3 imports: hybrid_override_pattern's E blocks from config.json, nemotron_h_moe's per-layer keys from a GGUF") {
+    const std::string nano = R"({"architectures":["NemotronHForCausalLM"],"model_type":"nemotron_h","vocab_size":131072,
+      "hidden_size":2688,"intermediate_size":1856,"num_hidden_layers":52,"num_attention_heads":32,"num_key_value_heads":2,
+      "head_dim":128,"mamba_num_heads":64,"mamba_head_dim":64,"n_groups":8,"ssm_state_size":128,"conv_kernel":4,
+      "max_position_embeddings":262144,"moe_intermediate_size":1856,"moe_shared_expert_intermediate_size":3712,
+      "n_routed_experts":128,"n_shared_experts":1,"num_experts_per_tok":6,"tie_word_embeddings":false,
+      "hybrid_override_pattern":"MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"})";
+    io::ModelImport r = io::import_hf_config(nano, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.layer_pattern == find_preset("nemotron-3-nano-30b-a3b")->layer_pattern);
+    CHECK(r.model.experts == 128);
+    CHECK(r.model.shared_experts == 2);  // one shared expert of 3,712 = 2 of 1,856
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 31577937344.0);
+
+    // llama.cpp's nemotron_h_moe: head_count_kv 2 on the attention blocks, feed_forward_length > 0 on the MoE blocks,
+    // both 0 on a Mamba2 block (src/llama-model.cpp: recurrent iff n_head_kv(i) == 0 and n_ff(i) == 0).
+    const std::string pattern = r.model.layer_pattern;
+    test::GgufWriter g;
+    g.str("general.architecture", "nemotron_h_moe");
+    put_u32(g, "nemotron_h_moe.", {{"block_count", 52}, {"embedding_length", 2688}, {"attention.head_count", 32},
+                                   {"attention.key_length", 128}, {"vocab_size", 131072}, {"expert_count", 128},
+                                   {"expert_used_count", 6}, {"expert_shared_count", 1}, {"expert_feed_forward_length", 1856},
+                                   {"expert_shared_feed_forward_length", 3712}, {"ssm.conv_kernel", 4}, {"ssm.state_size", 128},
+                                   {"ssm.group_count", 8}, {"ssm.inner_size", 4096}, {"ssm.time_step_rank", 64}});
+    std::vector<std::int32_t> kv(52, 0), ff(52, 0);
+    for (size_t il = 0; il < pattern.size(); ++il) {
+        if (pattern[il] == '*') kv[il] = 2;
+        if (pattern[il] == 'E') ff[il] = 1856;
+    }
+    g.i32_array("nemotron_h_moe.attention.head_count_kv", kv);
+    g.i32_array("nemotron_h_moe.feed_forward_length", ff);
+    g.tensor("token_embd.weight", {2688, 131072}, 8);    // Q8_0: 2,688 is no multiple of the k-quants' 256
+    g.tensor("output.weight", {2688, 131072}, 8);
+    g.tensor("blk.0.ssm_in.weight", {2688, 10304}, 8);   // layer 0, no ffn_gate anywhere: squared-ReLU, two matrices
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "nemotron-3-nano.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "Nemotron");
+    CHECK(r.model.layer_pattern == pattern);
+    CHECK(r.model.shared_experts == 2);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 31577937344.0);
+
+    // E blocks need experts; experts with * / M / - blocks need E blocks for them.
+    ModelSpec m = *find_preset("nemotron-3-nano-30b-a3b");
+    m.experts = 0, m.top_k = 0, m.shared_experts = 0;
+    auto bad = resolve_model(m);
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "model.layer_pattern");
+    CHECK(bad.error.message.find("MoE blocks (E)") != std::string::npos);
+}
