@@ -37,7 +37,7 @@ constexpr EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWM
 constexpr EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
 constexpr EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
 constexpr EnumName kRecurrent[] = {N("none", RecurrentKind::None), N("gated-deltanet", RecurrentKind::GatedDeltaNet),
-                                   N("mamba2", RecurrentKind::Mamba2)};
+                                   N("mamba2", RecurrentKind::Mamba2), N("short-conv", RecurrentKind::ShortConv)};
 constexpr EnumName kTrainPrecisions[] = {
     N("bf16-mixed", TrainPrecision::Bf16Mixed), N("fp32", TrainPrecision::Fp32),         N("fp16-mixed", TrainPrecision::Fp16Mixed),
     N("bf16-true", TrainPrecision::Bf16True),   N("fp16-true", TrainPrecision::Fp16True), N("fp8", TrainPrecision::Fp8Mixed),
@@ -314,7 +314,7 @@ constexpr FieldDef kConfigTable[] = {
              "E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
             .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E").def("empty").omit_default(),
         Enum("model.recurrent", enum_names(kRecurrent), ENUM(RecurrentKind, model.recurrent),
-             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H)").off_page(kHybridDetails).omit_default(),
+             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2)").off_page(kHybridDetails).omit_default(),
         Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads)")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_head_dim", AT(model.ssm_head_dim), "recurrent mixer: one value head's width; x ssm_heads = d_inner")
@@ -323,7 +323,7 @@ constexpr FieldDef kConfigTable[] = {
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_state", AT(model.ssm_state), "recurrent mixer: GDN key head width, Mamba2 d_state; the state is ssm_state x d_inner a layer")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
-        Int("model.ssm_conv", AT(model.ssm_conv), "recurrent mixer: causal convolution kernel (4); the conv state keeps kernel - 1 inputs")
+        Int("model.ssm_conv", AT(model.ssm_conv), "recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs")
             .off_page(kHybridDetails).range(0, 1024).omit_default(),
         Bool("model.attn_gate", AT(model.attn_gate), "gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate")
             .off_page(kHybridDetails).omit_default(),

@@ -360,6 +360,7 @@ const char* family_of(const std::string& arch) {
     if (arch == "starcoder") return "StarCoder";
     if (arch == "granitehybrid") return "Granite";
     if (arch == "nemotron_h" || arch == "nemotron_h_moe") return "Nemotron";
+    if (arch == "lfm2" || arch == "lfm2moe") return "LFM2";
     return "Imported";
 }
 
@@ -420,6 +421,21 @@ void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tenso
 // n_ff(i) == 0, an MLP-only block where n_ff(i) > 0, nemotron_h_moe's an MoE block) or qwen3next's full_attention_interval ((i + 1) % interval == 0 attends).
 void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
     ModelSpec& m = r.model;
+    // LFM2 (llama.cpp's lfm2, lfm2moe): short-convolution layers where head_count_kv(i) is 0
+    // (src/llama-model.cpp LLM_ARCH_LFM2: recurrent_layer_arr[il] = n_head_kv(il) == 0), of shortconv.l_cache.
+    if (kv_number(h, arch + ".shortconv.l_cache") >= 0 && m.layers > 0) {
+        take(r, h, arch, "shortconv.l_cache", "model.ssm_conv", m.ssm_conv, true);
+        m.recurrent = RecurrentKind::ShortConv;
+        m.qk_norm = true;
+        const std::vector<double>* kv = kv_array(h, arch + ".attention.head_count_kv");
+        m.layer_pattern.clear();
+        for (int il = 0; kv && il < m.layers; ++il) m.layer_pattern += static_cast<size_t>(il) < kv->size() && (*kv)[static_cast<size_t>(il)] > 0 ? 'A' : 'R';
+        if (m.layer_pattern.find('R') == std::string::npos) {
+            m.layer_pattern.clear();
+            r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for a short-conv layer)"});
+        }
+        return;
+    }
     if (kv_number(h, arch + ".ssm.state_size") < 0 || m.layers <= 0) return;
     int inner = 0;
     m.ssm_groups = 1;

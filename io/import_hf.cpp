@@ -116,6 +116,46 @@ std::string pattern_of(const json& types, const char* attention, const char* rec
     return p;
 }
 
+// LiquidAI's LFM2 (transformers models/lfm2 Lfm2Config, models/lfm2_moe Lfm2MoeConfig): short-convolution layers
+// ("conv" in layer_types; the first checkpoints list the attention layers in full_attn_idxs instead) of
+// conv_L_cache (3), attention layers with per-head q/k norms, tied embeddings. LFM2's MLP (Lfm2MLP) is
+// block_ff_dim (newer configs: intermediate_size) adjusted when block_auto_adjust_ff_dim (true): 2/3 of it, times
+// block_ffn_dim_multiplier (1.0), rounded up to block_multiple_of (256); LFM2-MoE's first num_dense_layers
+// layers have an MLP of intermediate_size, the others num_experts of moe_intermediate_size.
+void read_lfm2(Reader& rd, const std::string& type, ModelSpec& m, const json* types) {
+    m.recurrent = RecurrentKind::ShortConv;
+    m.qk_norm = true;
+    m.ssm_conv = 3;
+    rd.integer({"conv_L_cache"}, "model.ssm_conv", m.ssm_conv, false);
+    if (types && types->is_array()) m.layer_pattern = pattern_of(*types, "full_attention", "conv");
+    else if (const json* idx = rd.find({"full_attn_idxs"}); idx && idx->is_array()) {
+        m.layer_pattern.assign(static_cast<size_t>(std::max(0, m.layers)), 'R');
+        for (const auto& i : *idx)
+            if (i.is_number_integer() && i.get<long long>() >= 0 && i.get<long long>() < m.layers) m.layer_pattern[static_cast<size_t>(i.get<long long>())] = 'A';
+    }
+    bool tied = true;  // Lfm2Config tie_word_embeddings default; the LFM2 checkpoints spell it tie_embedding
+    rd.boolean({"tie_embedding"}, tied);
+    rd.boolean({"tie_word_embeddings"}, tied);
+    m.tied_embeddings = tied;
+    if (type == "lfm2_moe") {
+        rd.integer({"num_dense_layers"}, "model.dense_layers", m.dense_layers, false);
+        return;
+    }
+    int ff = m.ffn;
+    rd.integer({"block_ff_dim", "intermediate_size"}, "model.ffn", ff, m.ffn == 0);
+    bool adjust = true;
+    rd.boolean({"block_auto_adjust_ff_dim"}, adjust);
+    if (adjust && ff > 0) {
+        ff = 2 * ff / 3;
+        const double multiplier = rd.number({"block_ffn_dim_multiplier"}, 1.0);
+        ff = static_cast<int>(multiplier * ff);
+        int multiple = 256;
+        rd.integer({"block_multiple_of"}, "model.ffn", multiple, false);
+        if (multiple > 0) ff = multiple * ((ff + multiple - 1) / multiple);
+    }
+    m.ffn = ff;
+}
+
 // The hybrids' layer mix and recurrent mixer (transformers' configuration_qwen3_next.py,
 // configuration_granitemoehybrid.py, configuration_nemotron_h.py; their defaults where a key is left out).
 void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
@@ -184,6 +224,8 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         rd.integer({"n_groups", "mamba_n_groups"}, "model.ssm_groups", m.ssm_groups, false);
         rd.integer({"ssm_state_size", "mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
         rd.integer({"conv_kernel", "mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+    } else if (type == "lfm2" || type == "lfm2_moe") {
+        read_lfm2(rd, type, m, types);
     }
     if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
         m.layer_pattern.clear();
@@ -266,7 +308,8 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool qwen = type.rfind("qwen", 0) == 0, mixtral = type == "mixtral";
     const bool qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe", "qwen3_next"});
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
-    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"});
+    const bool lfm2 = one_of(type, {"lfm2", "lfm2_moe"});
+    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"}) || lfm2;
     const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
                        one_of(type, {"llama", "mistral", "phi3", "starcoder2"});
     if (!known)
@@ -275,7 +318,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     ModelSpec& m = r.model;
     m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
-             : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : "Imported";
+             : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : lfm2 ? "LFM2" : "Imported";
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 
@@ -306,7 +349,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     // Mixture of experts.
     rd.integer({"num_local_experts", "num_experts", "n_routed_experts"}, "model.experts", m.experts, false);
     const bool moe = m.experts > 0;
-    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, (!moe || deepseek) && type != "granitemoehybrid");
+    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, (!moe || deepseek) && type != "granitemoehybrid" && type != "lfm2");
     if (moe) {
         rd.integer({"num_experts_per_tok", "experts_per_token", "num_experts_per_token"}, "model.top_k", m.top_k, true);
         m.expert_ffn = m.ffn;  // Mixtral, gpt-oss: each expert is an intermediate_size MLP

@@ -358,6 +358,12 @@ std::vector<ModelSpec> build_presets() {
                               128, 6, 2, 1856, 0),
                           "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME", RecurrentKind::Mamba2, 64, 64, 8, 128, 4),
                    kRms, 1),
+        // LiquidAI/LFM2-1.2B (lfm2): 16 layers x 2048, full_attn_idxs 2, 5, 8, 10, 12, 14 (32 heads over 8 KV heads of 64,
+        // per-head q/k norms), the other 10 short convolutions of conv_L_cache 3 (in_proj 3h, depthwise conv, out_proj);
+        // SwiGLU of block_ff_dim 12288 adjusted to 2/3 = 8192 (block_auto_adjust_ff_dim, multiple of 256); vocab 65536,
+        // tied. Published: the Hub's 1.17B.
+        qk_norms(hybrid(dense("lfm2-1.2b", "LFM2 1.2B", "LFM2", 16, 2048, 32, 8, 64, 8192, kSwiGlu, 65536, true, 1.17), "RRARRARRARARARAR",
+                        RecurrentKind::ShortConv, 0, 0, 0, 0, 3)),
     };
 }
 
@@ -412,6 +418,8 @@ constexpr ContextWindow kContextWindows[] = {
     {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
     // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 262144 (its card: up to 1M with long-context settings).
     {"nemotron-3-nano-30b-a3b", 262144},
+    // LiquidAI/LFM2-1.2B 128000.
+    {"lfm2-1.2b", 128000},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
@@ -458,6 +466,8 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"qwen3-next-80b-a3b", "bf16"}, {"granite-4.0-h-small", "bf16"}, {"nemotron-nano-9b-v2", "bf16"},
     // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16's config.json "bfloat16".
     {"nemotron-3-nano-30b-a3b", "bf16"},
+    // LiquidAI/LFM2-1.2B's config.json "bfloat16".
+    {"lfm2-1.2b", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

@@ -471,3 +471,86 @@ TEST_CASE("Nemotron-3 imports: hybrid_override_pattern's E blocks from config.js
     CHECK(bad.error.field == "model.layer_pattern");
     CHECK(bad.error.message.find("MoE blocks (E)") != std::string::npos);
 }
+
+TEST_CASE("LFM2 1.2B by hand: 6 attention + 10 short-conv layers, 1,170,340,608 parameters (the Hub's 1.17B)") {
+    // h 2,048, vocab 65,536 tied: 134,217,728. Short conv (10): in_proj 2,048 x 6,144 = 12,582,912, depthwise conv
+    // 2,048 x 3, out_proj 2,048 x 2,048: 16,783,360. Attention (6): q, o 2,048 x 2,048, k, v 2,048 x 512, q/k norms 2 x 64:
+    // 10,485,888. SwiGLU (16) of 2/3 x 12,288 = 8,192: 3 x 2,048 x 8,192 = 50,331,648. Norms 2 a layer + the final one.
+    const ModelSpec m = resolved("lfm2-1.2b");
+    CHECK(attention_layer_count(m) == 6);
+    CHECK(recurrent_layer_count(m) == 10);
+    CHECK(layer_mix_text(m) == "6 attention + 10 short-conv layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_recurrent == 16783360.0);
+    CHECK(b.per_layer_attention == 10485888.0);
+    CHECK(b.total == 134217728.0 + 10 * 16783360.0 + 6 * 10485888.0 + 16 * 50331648.0 + 33 * 2048.0);
+    CHECK(b.total == 1170340608.0);
+    CHECK(b.total / 1e9 == Approx(1.17).epsilon(1e-3));
+    // The state: the conv's last 2 inputs over the hidden width, 2 x 2,048 = 4,096 elements a layer (llama.cpp n_embd_r
+    // "for LFM2 models", n_embd_s 0): F32 in llama.cpp, 10 x 16,384 = 163,840 B a sequence beside 6 x 2,048 B a token.
+    CHECK(recurrent_conv_elements(m) == 4096.0);
+    CHECK(recurrent_ssm_elements(m) == 0.0);
+    Config cfg = serving("lfm2-1.2b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192, 4);
+    CHECK(memory_at(plan(cfg), 8192, 4).kv == 6 * 32768 * 2048.0 + 4 * 10 * 16384.0);
+    // vLLM: a BF16 state of 8,192 B fits a 16-token page of 16 x 2,048 = 32,768 B, to which it is padded; groups of 6
+    // (10 < 1.5 x 6 is false), 2 state groups: 12 x 32,768 = 393,216 B a sequence.
+    Config v = serving("lfm2-1.2b", Engine::Vllm, "bf16", "l4-24gb", 8192);
+    const InferencePlan pv = plan(v);
+    CHECK(pv.block == 16);
+    CHECK(pv.kv.state_bytes == 12 * 32768.0);
+    // A short convolution needs a kernel of at least 2 (one input kept).
+    ModelSpec bad = *find_preset("lfm2-1.2b");
+    bad.ssm_conv = 1;
+    CHECK(resolve_model(bad).error.field == "model.ssm_conv");
+}
+
+TEST_CASE("LFM2 imports: full_attn_idxs or layer_types from config.json, lfm2's per-layer head_count_kv from a GGUF") {
+    // LiquidAI/LFM2-1.2B's config.json (the keys that size it): block_ff_dim 12,288 adjusted to 8,192.
+    const std::string cfg = R"({"architectures":["Lfm2ForCausalLM"],"model_type":"lfm2","vocab_size":65536,"hidden_size":2048,
+      "num_hidden_layers":16,"num_attention_heads":32,"num_key_value_heads":8,"max_position_embeddings":128000,"norm_eps":1e-05,
+      "conv_bias":false,"conv_L_cache":3,"block_dim":2048,"block_ff_dim":12288,"block_multiple_of":256,
+      "block_ffn_dim_multiplier":1.0,"block_auto_adjust_ff_dim":true,"full_attn_idxs":[2,5,8,10,12,14],"tie_embedding":true,
+      "torch_dtype":"bfloat16"})";
+    io::ModelImport r = io::import_hf_config(cfg, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "LFM2");
+    CHECK(r.model.ffn == 8192);
+    CHECK(r.model.layer_pattern == find_preset("lfm2-1.2b")->layer_pattern);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 1170340608.0);
+    // layer_types (newer configs) in place of full_attn_idxs; LFM2-MoE's dense layers and experts.
+    std::string types;
+    for (int il = 0; il < 4; ++il) types += std::string(il ? "," : "") + (il % 2 ? "\"full_attention\"" : "\"conv\"");
+    r = io::import_hf_config(R"({"model_type":"lfm2_moe","vocab_size":64,"hidden_size":64,"intermediate_size":128,
+      "moe_intermediate_size":32,"num_hidden_layers":4,"num_experts":8,"num_experts_per_tok":2,"num_dense_layers":1,
+      "num_attention_heads":4,"num_key_value_heads":2,"conv_L_cache":3,"layer_types":[)" + types + "]}", "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.layer_pattern == "RARA");
+    CHECK(r.model.dense_layers == 1);
+    CHECK(r.model.experts == 8);
+    CHECK(r.model.recurrent == RecurrentKind::ShortConv);
+    REQUIRE(resolve_model(r.model).ok);
+
+    // llama.cpp's lfm2: shortconv.l_cache 3, head_count_kv 0 on a short-conv layer.
+    test::GgufWriter g;
+    g.str("general.architecture", "lfm2");
+    put_u32(g, "lfm2.", {{"block_count", 16}, {"embedding_length", 2048}, {"feed_forward_length", 8192}, {"attention.head_count", 32},
+                         {"vocab_size", 65536}, {"shortconv.l_cache", 3}});
+    std::vector<std::int32_t> kv(16, 0);
+    for (int il : {2, 5, 8, 10, 12, 14}) kv[static_cast<size_t>(il)] = 8;
+    g.i32_array("lfm2.attention.head_count_kv", kv);
+    g.tensor("token_embd.weight", {2048, 65536}, 12);
+    g.tensor("blk.0.ffn_gate.weight", {2048, 8192}, 12);
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "lfm2.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "LFM2");
+    CHECK(r.model.layer_pattern == find_preset("lfm2-1.2b")->layer_pattern);
+    CHECK(r.model.kv_heads == 8);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 1170340608.0);
+}

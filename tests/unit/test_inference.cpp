@@ -62,6 +62,7 @@ TEST_CASE("KV cache per token, BF16, one GPU: every preset against the hand-comp
         // Hybrids: the attention layers only (their recurrent state is per sequence, test_hybrid.cpp).
         {"qwen3-next-80b-a3b", 2.0 * 12 * 2 * 256 * 2}, {"granite-4.0-h-small", 2.0 * 4 * 8 * 128 * 2},
         {"nemotron-nano-9b-v2", 2.0 * 4 * 8 * 128 * 2}, {"nemotron-3-nano-30b-a3b", 2.0 * 6 * 2 * 128 * 2},
+        {"lfm2-1.2b", 2.0 * 6 * 8 * 64 * 2},
     };
     for (const auto& p : model_presets()) {
         INFO(p.id);

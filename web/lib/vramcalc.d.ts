@@ -139,10 +139,10 @@ export interface ModelConfig {
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
     final_softcap?: number;
-    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP (empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -) */
+    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -, E) */
     layer_pattern?: string;
-    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H) (default 'none') */
-    recurrent?: 'none' | 'gated-deltanet' | 'mamba2';
+    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2) (default 'none') */
+    recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv';
     /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads) (default 0; [0, 65536]) */
     ssm_heads?: number;
     /** recurrent mixer: one value head's width; x ssm_heads = d_inner (default 0; [0, 65536]) */
@@ -151,7 +151,7 @@ export interface ModelConfig {
     ssm_groups?: number;
     /** recurrent mixer: GDN key head width, Mamba2 d_state; the state is ssm_state x d_inner a layer (default 0; [0, 65536]) */
     ssm_state?: number;
-    /** recurrent mixer: causal convolution kernel (4); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
+    /** recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
     ssm_conv?: number;
     /** gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate (default false) */
     attn_gate?: boolean;
