@@ -37,7 +37,7 @@ constexpr EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWM
 constexpr EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
 constexpr EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
 constexpr EnumName kRecurrent[] = {N("none", RecurrentKind::None), N("gated-deltanet", RecurrentKind::GatedDeltaNet),
-                                   N("mamba2", RecurrentKind::Mamba2)};
+                                   N("mamba2", RecurrentKind::Mamba2), N("short-conv", RecurrentKind::ShortConv)};
 constexpr EnumName kTrainPrecisions[] = {
     N("bf16-mixed", TrainPrecision::Bf16Mixed), N("fp32", TrainPrecision::Fp32),         N("fp16-mixed", TrainPrecision::Fp16Mixed),
     N("bf16-true", TrainPrecision::Bf16True),   N("fp16-true", TrainPrecision::Fp16True), N("fp8", TrainPrecision::Fp8Mixed),
@@ -310,11 +310,11 @@ constexpr FieldDef kConfigTable[] = {
         Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Text("model.layer_pattern", AT(model.layer_pattern),
-             "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP "
-             "(empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
-            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -").def("empty").omit_default(),
+             "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, "
+             "E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
+            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E").def("empty").omit_default(),
         Enum("model.recurrent", enum_names(kRecurrent), ENUM(RecurrentKind, model.recurrent),
-             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H)").off_page(kHybridDetails).omit_default(),
+             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2)").off_page(kHybridDetails).omit_default(),
         Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads)")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_head_dim", AT(model.ssm_head_dim), "recurrent mixer: one value head's width; x ssm_heads = d_inner")
@@ -323,7 +323,7 @@ constexpr FieldDef kConfigTable[] = {
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_state", AT(model.ssm_state), "recurrent mixer: GDN key head width, Mamba2 d_state; the state is ssm_state x d_inner a layer")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
-        Int("model.ssm_conv", AT(model.ssm_conv), "recurrent mixer: causal convolution kernel (4); the conv state keeps kernel - 1 inputs")
+        Int("model.ssm_conv", AT(model.ssm_conv), "recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs")
             .off_page(kHybridDetails).range(0, 1024).omit_default(),
         Bool("model.attn_gate", AT(model.attn_gate), "gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate")
             .off_page(kHybridDetails).omit_default(),
@@ -716,6 +716,15 @@ constexpr FieldDef kConfigTable[] = {
         Num("inference.constants.vllm_min_capability", AT(inference.constants.vllm_min_capability),
             "compute capability x 10 vLLM's quantization method for the weights needs, below which it refuses them (-1: the table, mxfp4 80, awq-int4 75, fp8 80, w8a8 75; 0: none)")
             .off_page(kServingConstants).range(-1, 1000, "capability x 10").step(5),
+        Num("inference.constants.vllm_block_alignment", AT(inference.constants.vllm_block_alignment),
+            "vLLM hybrids: the attention block that holds a recurrent state page is a multiple of this (16; MLA backends 64, Blackwell "
+            "FlashInfer at head_dim 256: 32)").off_page(kServingConstants).range(1, 4096, "tokens").whole(),
+        Num("inference.constants.vllm_group_ratio", AT(inference.constants.vllm_group_ratio),
+            "vLLM hybrids: KV cache groups take the fewest layers of a kind, or the most when they are under this x the fewest (1.5)")
+            .off_page(kServingConstants).range(1, 1000),
+        Num("inference.constants.vllm_state_blocks", AT(inference.constants.vllm_state_blocks),
+            "vLLM hybrids: state pages a sequence holds in each state group (1; mamba_cache_mode align: 2; + 1 a speculative token)")
+            .off_page(kServingConstants).range(1, 64, "blocks").whole(),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")

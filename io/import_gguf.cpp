@@ -359,7 +359,8 @@ const char* family_of(const std::string& arch) {
     if (arch == "bert") return "BERT";
     if (arch == "starcoder") return "StarCoder";
     if (arch == "granitehybrid") return "Granite";
-    if (arch == "nemotron_h") return "Nemotron";
+    if (arch == "nemotron_h" || arch == "nemotron_h_moe") return "Nemotron";
+    if (arch == "lfm2" || arch == "lfm2moe") return "LFM2";
     if (arch == "glm4moe") return "GLM";
     if (arch == "minimax-m2") return "MiniMax";
     if (arch == "olmo2") return "OLMo";  // OLMo-2 and OLMo-3 (a window on 3 layers in 4)
@@ -426,13 +427,28 @@ void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tenso
     if (const T* t = find_tensor(tensors, "token_types.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) m.type_vocab = static_cast<int>(t->ne[1]);
 }
 
-// A hybrid's recurrent layers (llama.cpp's qwen3next, granitehybrid, nemotron_h): the <arch>.ssm.* keys
+// A hybrid's recurrent layers (llama.cpp's qwen3next, granitehybrid, nemotron_h, nemotron_h_moe): the <arch>.ssm.* keys
 // (conv_kernel, state_size, group_count, inner_size = heads x head_dim, time_step_rank = heads), and which
 // layers attend: a per-layer head_count_kv array (0: no attention; ggml-org/llama.cpp@01b77b5
-// src/llama-model.cpp: granitehybrid recurrent_layer_arr[i] = n_head_kv(i) == 0, nemotron_h also n_ff(i) == 0,
-// an MLP-only block where n_ff(i) > 0) or qwen3next's full_attention_interval ((i + 1) % interval == 0 attends).
+// src/llama-model.cpp: granitehybrid recurrent_layer_arr[i] = n_head_kv(i) == 0, nemotron_h and nemotron_h_moe also
+// n_ff(i) == 0, an MLP-only block where n_ff(i) > 0, nemotron_h_moe's an MoE block) or qwen3next's full_attention_interval ((i + 1) % interval == 0 attends).
 void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
     ModelSpec& m = r.model;
+    // LFM2 (llama.cpp's lfm2, lfm2moe): short-convolution layers where head_count_kv(i) is 0
+    // (src/llama-model.cpp LLM_ARCH_LFM2: recurrent_layer_arr[il] = n_head_kv(il) == 0), of shortconv.l_cache.
+    if (kv_number(h, arch + ".shortconv.l_cache") >= 0 && m.layers > 0) {
+        take(r, h, arch, "shortconv.l_cache", "model.ssm_conv", m.ssm_conv, true);
+        m.recurrent = RecurrentKind::ShortConv;
+        m.qk_norm = true;
+        const std::vector<double>* kv = kv_array(h, arch + ".attention.head_count_kv");
+        m.layer_pattern.clear();
+        for (int il = 0; kv && il < m.layers; ++il) m.layer_pattern += static_cast<size_t>(il) < kv->size() && (*kv)[static_cast<size_t>(il)] > 0 ? 'A' : 'R';
+        if (m.layer_pattern.find('R') == std::string::npos) {
+            m.layer_pattern.clear();
+            r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for a short-conv layer)"});
+        }
+        return;
+    }
     if (kv_number(h, arch + ".ssm.state_size") < 0 || m.layers <= 0) return;
     int inner = 0;
     m.ssm_groups = 1;
@@ -445,7 +461,8 @@ void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
     const bool gdn = arch == "qwen3next";
     m.recurrent = gdn ? RecurrentKind::GatedDeltaNet : RecurrentKind::Mamba2;
     if (gdn) m.attn_gate = m.qk_norm = true;  // Qwen3-Next's gated attention with q/k norms (its layer 0 is recurrent)
-    if (arch == "nemotron_h") m.norms_per_layer = 1;
+    const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe";
+    if (nemotron) m.norms_per_layer = 1;
     const std::vector<double>* kv = kv_array(h, arch + ".attention.head_count_kv");
     const std::vector<double>* ff = kv_array(h, arch + ".feed_forward_length");
     const double interval = kv_number(h, arch + ".full_attention_interval", 0);
@@ -454,7 +471,8 @@ void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
         const size_t i = static_cast<size_t>(il);
         const bool attn = kv ? i < kv->size() && (*kv)[i] > 0 : interval > 0 && (il + 1) % static_cast<int>(interval) == 0;
         const bool mlp = !ff || (i < ff->size() && (*ff)[i] > 0);
-        m.layer_pattern += attn ? (mlp ? 'A' : '*') : (mlp && ff && arch == "nemotron_h") ? '-' : (mlp ? 'R' : 'M');
+        // nemotron_h_moe (Nemotron-3): a block with n_ff(i) > 0 and no attention is its MoE block (E).
+        m.layer_pattern += attn ? (mlp ? 'A' : '*') : (mlp && ff && nemotron) ? (m.experts > 0 ? 'E' : '-') : (mlp ? 'R' : 'M');
     }
     if (m.layer_pattern.find_first_of("RM") == std::string::npos) {
         m.layer_pattern.clear();

@@ -118,6 +118,46 @@ std::string pattern_of(const json& types, const char* attention, const char* rec
     return p;
 }
 
+// LiquidAI's LFM2 (transformers models/lfm2 Lfm2Config, models/lfm2_moe Lfm2MoeConfig): short-convolution layers
+// ("conv" in layer_types; the first checkpoints list the attention layers in full_attn_idxs instead) of
+// conv_L_cache (3), attention layers with per-head q/k norms, tied embeddings. LFM2's MLP (Lfm2MLP) is
+// block_ff_dim (newer configs: intermediate_size) adjusted when block_auto_adjust_ff_dim (true): 2/3 of it, times
+// block_ffn_dim_multiplier (1.0), rounded up to block_multiple_of (256); LFM2-MoE's first num_dense_layers
+// layers have an MLP of intermediate_size, the others num_experts of moe_intermediate_size.
+void read_lfm2(Reader& rd, const std::string& type, ModelSpec& m, const json* types) {
+    m.recurrent = RecurrentKind::ShortConv;
+    m.qk_norm = true;
+    m.ssm_conv = 3;
+    rd.integer({"conv_L_cache"}, "model.ssm_conv", m.ssm_conv, false);
+    if (types && types->is_array()) m.layer_pattern = pattern_of(*types, "full_attention", "conv");
+    else if (const json* idx = rd.find({"full_attn_idxs"}); idx && idx->is_array()) {
+        m.layer_pattern.assign(static_cast<size_t>(std::max(0, m.layers)), 'R');
+        for (const auto& i : *idx)
+            if (i.is_number_integer() && i.get<long long>() >= 0 && i.get<long long>() < m.layers) m.layer_pattern[static_cast<size_t>(i.get<long long>())] = 'A';
+    }
+    bool tied = true;  // Lfm2Config tie_word_embeddings default; the LFM2 checkpoints spell it tie_embedding
+    rd.boolean({"tie_embedding"}, tied);
+    rd.boolean({"tie_word_embeddings"}, tied);
+    m.tied_embeddings = tied;
+    if (type == "lfm2_moe") {
+        rd.integer({"num_dense_layers"}, "model.dense_layers", m.dense_layers, false);
+        return;
+    }
+    int ff = m.ffn;
+    rd.integer({"block_ff_dim", "intermediate_size"}, "model.ffn", ff, m.ffn == 0);
+    bool adjust = true;
+    rd.boolean({"block_auto_adjust_ff_dim"}, adjust);
+    if (adjust && ff > 0) {
+        ff = 2 * ff / 3;
+        const double multiplier = rd.number({"block_ffn_dim_multiplier"}, 1.0);
+        ff = static_cast<int>(multiplier * ff);
+        int multiple = 256;
+        rd.integer({"block_multiple_of"}, "model.ffn", multiple, false);
+        if (multiple > 0) ff = multiple * ((ff + multiple - 1) / multiple);
+    }
+    m.ffn = ff;
+}
+
 // The hybrids' layer mix and recurrent mixer (transformers' configuration_qwen3_next.py,
 // configuration_granitemoehybrid.py, configuration_nemotron_h.py; their defaults where a key is left out).
 void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
@@ -166,9 +206,19 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         m.recurrent = RecurrentKind::Mamba2;
         m.mlp = MlpKind::Gelu;   // squared-ReLU up + down: two matrices
         m.norms_per_layer = 1;   // one RMSNorm per block
-        // hybrid_override_pattern: M Mamba2, * attention, - MLP, each a layer of its own (E, a MoE block, is not modelled).
+        // hybrid_override_pattern: M Mamba2, * attention, - MLP, E MoE (Nemotron-3), each a layer of its own.
         const std::string pattern = rd.text({"hybrid_override_pattern"});
-        if (pattern.find_first_not_of("M*-") == std::string::npos) m.layer_pattern = pattern;
+        if (pattern.find_first_not_of("M*-E") == std::string::npos) m.layer_pattern = pattern;
+        // Nemotron-3's E blocks (transformers models/nemotron_h NemotronHMOE): n_routed_experts of moe_intermediate_size
+        // and one shared expert of moe_shared_expert_intermediate_size, counted as that many expert-sized ones.
+        int shared_ffn = 0;
+        if (m.experts > 0 && rd.integer({"moe_shared_expert_intermediate_size"}, "model.shared_experts", shared_ffn, false) && shared_ffn > 0 &&
+            m.expert_ffn > 0) {
+            m.shared_experts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared_ffn) / m.expert_ffn)));
+            if (shared_ffn % m.expert_ffn != 0)
+                r.notes.push_back("the shared expert (" + std::to_string(shared_ffn) + ") is not a whole number of experts (" +
+                                  std::to_string(m.expert_ffn) + "): counted as " + std::to_string(m.shared_experts));
+        }
         // NemotronHConfig defaults: mamba_num_heads 128, mamba_head_dim 64, n_groups 8, ssm_state_size 128, conv_kernel 4.
         m.ssm_heads = 128, m.ssm_head_dim = 64, m.ssm_groups = 8, m.ssm_state = 128, m.ssm_conv = 4;
         rd.integer({"mamba_num_heads"}, "model.ssm_heads", m.ssm_heads, false);
@@ -176,10 +226,12 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         rd.integer({"n_groups", "mamba_n_groups"}, "model.ssm_groups", m.ssm_groups, false);
         rd.integer({"ssm_state_size", "mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
         rd.integer({"conv_kernel", "mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+    } else if (type == "lfm2" || type == "lfm2_moe") {
+        read_lfm2(rd, type, m, types);
     }
     if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
         m.layer_pattern.clear();
-        r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, - per layer)"
+        r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, -, E per layer)"
                                                                         : "layer_types (one attention or recurrent entry per layer)"});
     }
 }
@@ -380,7 +432,8 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool qwen = type.rfind("qwen", 0) == 0, mixtral = type == "mixtral";
     const bool qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe", "qwen3_next"});
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
-    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"});
+    const bool lfm2 = one_of(type, {"lfm2", "lfm2_moe"});
+    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"}) || lfm2;
     const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
                        one_of(type, {"llama", "mistral", "phi3", "starcoder2"}) || recent_family(type) != nullptr;
     if (!known)
@@ -389,7 +442,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     ModelSpec& m = r.model;
     m.family = gemma ? "Gemma" : qwen ? "Qwen" : (phi2 || type == "phi3") ? "Phi" : deepseek ? "DeepSeek" : oss ? "gpt-oss"
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
-             : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : "Imported";
+             : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : lfm2 ? "LFM2" : "Imported";
     if (const char* f = recent_family(type)) m.family = f;
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
@@ -421,7 +474,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     // Mixture of experts.
     rd.integer({"num_local_experts", "num_experts", "n_routed_experts"}, "model.experts", m.experts, false);
     const bool moe = m.experts > 0;
-    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, (!moe || deepseek) && type != "granitemoehybrid");
+    if (!plain_mlp) rd.integer({"intermediate_size"}, "model.ffn", m.ffn, (!moe || deepseek) && type != "granitemoehybrid" && type != "lfm2");
     if (moe) {
         rd.integer({"num_experts_per_tok", "experts_per_token", "num_experts_per_token"}, "model.top_k", m.top_k, true);
         m.expert_ffn = m.ffn;  // Mixtral, gpt-oss: each expert is an intermediate_size MLP

@@ -156,22 +156,27 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
             return fail("model.layer_pattern", "must have one letter per layer (" + str(m.layers) + ", model.layers), got " +
                                                    str(static_cast<long long>(m.layer_pattern.size())));
         for (char c : m.layer_pattern)
-            if (std::string("AR*M-").find(c) == std::string::npos)
-                return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent) "
-                                                               "or - (MLP) per layer, got '") + c + "'");
-        if (m.experts > 0 && m.layer_pattern.find_first_of("*M-") != std::string::npos)
-            return fail("model.layer_pattern", "has layers without an MLP (*, M) or without a mixer (-), which this model's experts "
-                                               "(model.experts > 0) do not support: use A and R");
+            if (std::string("AR*M-E").find(c) == std::string::npos)
+                return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent), "
+                                                               "- (MLP) or E (experts) per layer, got '") + c + "'");
+        if (has_moe_blocks(m) && m.experts == 0)
+            return fail("model.layer_pattern", "has MoE blocks (E), which need routed experts: set model.experts, model.top_k and model.expert_ffn");
+        if (m.experts > 0 && !has_moe_blocks(m) && m.layer_pattern.find_first_of("*M-") != std::string::npos)
+            return fail("model.layer_pattern", "has layers without an MLP (*, M) or without a mixer (-) but no MoE block (E) for this model's "
+                                               "experts (model.experts > 0): use A and R, or E for the expert layers");
         if (recurrent_layer_count(m) > 0) {
             if (m.recurrent == RecurrentKind::None)
-                return fail("model.recurrent", "must name the recurrent mixer (gated-deltanet, mamba2): model.layer_pattern has " +
+                return fail("model.recurrent", "must name the recurrent mixer (gated-deltanet, mamba2, short-conv): model.layer_pattern has " +
                                                    str(recurrent_layer_count(m)) + " recurrent layers");
+            const bool short_conv = m.recurrent == RecurrentKind::ShortConv;  // LFM2: the kernel alone sizes it
+            if (short_conv && m.ssm_conv < 2)
+                return fail("model.ssm_conv", "must be at least 2 for a short convolution (LFM2's conv_L_cache 3), got " + str(m.ssm_conv));
             const std::pair<const char*, int> dims[] = {{"model.ssm_heads", m.ssm_heads}, {"model.ssm_head_dim", m.ssm_head_dim},
                                                         {"model.ssm_groups", m.ssm_groups}, {"model.ssm_state", m.ssm_state},
                                                         {"model.ssm_conv", m.ssm_conv}};
             for (const auto& d : dims)
-                if (d.second < 1) return fail(d.first, "must be at least 1: model.layer_pattern has recurrent layers");
-            if (m.ssm_heads % m.ssm_groups != 0)
+                if (!short_conv && d.second < 1) return fail(d.first, "must be at least 1: model.layer_pattern has recurrent layers");
+            if (!short_conv && m.ssm_heads % m.ssm_groups != 0)
                 return fail("model.ssm_groups", "must divide model.ssm_heads (" + str(m.ssm_heads) + ") into equal groups, got " + str(m.ssm_groups));
             if (m.sliding_window > 0)
                 return fail("model.sliding_window", "must be 0 with recurrent layers (a windowed hybrid is not modelled)");
@@ -237,6 +242,10 @@ double recurrent_params(const ModelSpec& m) {
             const double conv_ch = inner + 2 * key;
             return h * (inner + conv_ch + heads) + conv_ch * (m.ssm_conv + 1) + 3 * heads + inner + inner * h;
         }
+        case RecurrentKind::ShortConv:
+            // LFM2 (transformers models/lfm2 Lfm2ShortConv, conv_bias false): in_proj h x 3h (B, C, x), a depthwise
+            // conv1d of h channels x conv_L_cache, out_proj h x h.
+            return h * 3 * h + h * m.ssm_conv + h * h;
         case RecurrentKind::None: break;
     }
     return 0;
@@ -302,10 +311,15 @@ std::string layer_mix_text(const ModelSpec& m) {
     const int rec = recurrent_layer_count(m);
     if (m.layer_pattern.empty() || (rec == 0 && attention_layer_count(m) == m.layers)) return {};
     std::string s = std::to_string(attention_layer_count(m)) + " attention + " + std::to_string(rec) +
-                    (m.recurrent == RecurrentKind::Mamba2 ? " Mamba2" : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet" : " recurrent") +
+                    (m.recurrent == RecurrentKind::Mamba2          ? " Mamba2"
+                     : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet"
+                     : m.recurrent == RecurrentKind::ShortConv     ? " short-conv"
+                                                                   : " recurrent") +
                     " layers";
     const int mlp_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), '-'));
     if (mlp_only > 0) s += " + " + std::to_string(mlp_only) + " MLP layers";
+    const int moe_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));
+    if (moe_only > 0) s += " + " + std::to_string(moe_only) + " MoE layers";
     return s;
 }
 

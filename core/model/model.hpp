@@ -5,6 +5,7 @@
 // for a "parameters only" entry, where the architecture is filled from typical ratios and flagged.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ enum class NormKind { LayerNorm, RmsNorm };     // LayerNorm has weight + bias, 
 // The recurrent (linear-attention) mixer of a hybrid decoder's non-attention layers.
 //   GatedDeltaNet: Qwen3-Next (transformers models/qwen3_next Qwen3NextGatedDeltaNet)
 //   Mamba2: Granite-4.0-H, Nemotron-H (transformers models/granitemoehybrid, models/nemotron_h: Mamba2 mixer)
-enum class RecurrentKind { None, GatedDeltaNet, Mamba2 };
+enum class RecurrentKind { None, GatedDeltaNet, Mamba2, ShortConv };
 
 struct ModelSpec {
     std::string id;            // preset key, e.g. "llama-3.1-8b"; empty for a custom architecture
@@ -84,7 +85,8 @@ struct ModelSpec {
                            // heads x head_dim = d_inner (ssm.inner_size)
     int ssm_groups = 0;    // GDN key heads (linear_num_key_heads), Mamba2 B/C groups (n_groups) (ssm.group_count)
     int ssm_state = 0;     // GDN key head width (linear_key_head_dim), Mamba2 d_state (ssm.state_size)
-    int ssm_conv = 0;      // causal convolution kernel (linear_conv_kernel_dim, d_conv) (ssm.conv_kernel)
+    int ssm_conv = 0;      // causal convolution kernel (linear_conv_kernel_dim, d_conv; LFM2's conv_L_cache) (ssm.conv_kernel,
+                           // shortconv.l_cache); LFM2's short convolution needs no other ssm_* dimension
     bool attn_gate = false;  // gated attention (Qwen3-Next): q_proj also yields a per-channel output gate, twice as wide
     double params_override_b = 0;  // "parameters only" entry: the count the user typed, in billions
     bool approximate = false;  // architecture filled from typical ratios
@@ -128,7 +130,9 @@ inline char layer_kind(const ModelSpec& m, int il) {
 }
 inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*'; }
 inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M'; }
-inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-'; }
+inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-' || c == 'E'; }
+// A layer pattern with Nemotron-3's MoE blocks (E): its experts are in those layers and no others.
+inline bool has_moe_blocks(const ModelSpec& m) { return m.layer_pattern.find('E') != std::string::npos; }
 int attention_layer_count(const ModelSpec& m);
 int recurrent_layer_count(const ModelSpec& m);
 int mlp_layer_count(const ModelSpec& m);
@@ -140,21 +144,29 @@ inline bool is_local_layer(const ModelSpec& m, int il) {
 // ggml-org/llama.cpp@01b77b5:src/llama-hparams.cpp n_embd_r, n_embd_s, the same for Mamba2 and
 // Qwen3-Next's gated DeltaNet): the causal conv's last (conv - 1) inputs over its channels
 // (d_inner + 2 x groups x state) and the SSM / delta-rule state, state x d_inner.
+// LFM2's short convolution keeps the conv state alone, over the hidden width (n_embd_r "for LFM2 models":
+// n_embd x (n_shortconv_l_cache - 1); n_embd_s 0).
 inline double recurrent_conv_elements(const ModelSpec& m) {
+    if (m.recurrent == RecurrentKind::ShortConv) return m.ssm_conv > 0 ? (m.ssm_conv - 1.0) * m.hidden : 0;
     return m.ssm_conv > 0 ? (m.ssm_conv - 1.0) * (static_cast<double>(m.ssm_heads) * m.ssm_head_dim + 2.0 * m.ssm_groups * m.ssm_state) : 0;
 }
-inline double recurrent_ssm_elements(const ModelSpec& m) { return static_cast<double>(m.ssm_state) * m.ssm_heads * m.ssm_head_dim; }
+inline double recurrent_ssm_elements(const ModelSpec& m) {
+    return m.recurrent == RecurrentKind::ShortConv ? 0 : static_cast<double>(m.ssm_state) * m.ssm_heads * m.ssm_head_dim;
+}
 // "12 attention + 36 gated DeltaNet layers"; empty for a decoder with attention only.
 std::string layer_mix_text(const ModelSpec& m);
 
 // Layers with routed experts: those after the dense_layers leading ones whose index past them is
 // a multiple of moe_every, counted from 1 (transformers' Llama4 moe_layers, llama.cpp's
 // `(il + 1) % n_moe_layer_step == 0`); 0 for a dense model.
+// A hybrid's layer pattern with E blocks (Nemotron-3) puts the experts in those layers alone.
 inline int moe_layer_count(const ModelSpec& m) {
+    if (m.experts > 0 && has_moe_blocks(m)) return static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));
     const int step = m.moe_every > 1 ? m.moe_every : 1;
     return m.experts > 0 && m.layers > m.dense_layers ? (m.layers - m.dense_layers) / step : 0;
 }
 inline bool is_moe_layer(const ModelSpec& m, int il) {
+    if (m.experts > 0 && has_moe_blocks(m)) return layer_kind(m, il) == 'E';
     const int step = m.moe_every > 1 ? m.moe_every : 1;
     return m.experts > 0 && il >= m.dense_layers && (il - m.dense_layers + 1) % step == 0;
 }

@@ -377,6 +377,23 @@ std::vector<ModelSpec> build_presets() {
         // ((48 + 8) x 128 a layer, not model.qk_norm's per-head ones) and its 256 expert biases a layer are not modelled.
         // No MTP weights are published (use_mtp and num_mtp_modules 3 in the config notwithstanding).
         moe(dense("minimax-m2", "MiniMax-M2", "MiniMax", 62, 3072, 48, 8, 128, 1536, kSwiGlu, 200064, false, 228.689), 256, 8, 0, 1536, 0),
+        // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (nemotron_h with MoE blocks): 52 single-block layers by
+        // hybrid_override_pattern, 23 Mamba2 (mamba_num_heads 64 x mamba_head_dim 64, n_groups 8, ssm_state_size 128,
+        // conv_kernel 4), 6 attention (32 heads over 2 KV heads of 128), 23 MoE blocks (E: n_routed_experts 128 of
+        // moe_intermediate_size 1856, squared-ReLU up + down, top-6, one shared expert of moe_shared_expert_intermediate_size
+        // 3712 = 2 experts' width); one RMSNorm a block; vocab 131072, untied. Published: 31.6B (NVIDIA's Nemotron 3 Nano
+        // report; the derived count leaves out the routers' e_score_correction_bias, 23 x 128).
+        with_norms(hybrid(moe(dense("nemotron-3-nano-30b-a3b", "Nemotron-3 Nano 30B-A3B", "Nemotron", 52, 2688, 32, 2, 128, 1856, kGelu, 131072,
+                                    false, 31.6),
+                              128, 6, 2, 1856, 0),
+                          "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME", RecurrentKind::Mamba2, 64, 64, 8, 128, 4),
+                   kRms, 1),
+        // LiquidAI/LFM2-1.2B (lfm2): 16 layers x 2048, full_attn_idxs 2, 5, 8, 10, 12, 14 (32 heads over 8 KV heads of 64,
+        // per-head q/k norms), the other 10 short convolutions of conv_L_cache 3 (in_proj 3h, depthwise conv, out_proj);
+        // SwiGLU of block_ff_dim 12288 adjusted to 2/3 = 8192 (block_auto_adjust_ff_dim, multiple of 256); vocab 65536,
+        // tied. Published: the Hub's 1.17B.
+        qk_norms(hybrid(dense("lfm2-1.2b", "LFM2 1.2B", "LFM2", 16, 2048, 32, 8, 64, 8192, kSwiGlu, 65536, true, 1.17), "RRARRARRARARARAR",
+                        RecurrentKind::ShortConv, 0, 0, 0, 0, 3)),
     };
 }
 
@@ -431,6 +448,10 @@ constexpr ContextWindow kContextWindows[] = {
     {"gpt2-xl", 1024}, {"starcoder", 8192}, {"bert-large-uncased", 512},
     // zai-org/GLM-4.5-Air and GLM-4.5 131072, GLM-4.6 202752 (the card's 200K); MiniMaxAI/MiniMax-M2 196608.
     {"glm-4.5-air", 131072}, {"glm-4.5", 131072}, {"glm-4.6", 202752}, {"minimax-m2", 196608},
+    // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 262144 (its card: up to 1M with long-context settings).
+    {"nemotron-3-nano-30b-a3b", 262144},
+    // LiquidAI/LFM2-1.2B 128000.
+    {"lfm2-1.2b", 128000},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
@@ -478,6 +499,10 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     // zai-org/GLM-4.5-Air (fixture), GLM-4.5, GLM-4.6 "bfloat16"; MiniMaxAI/MiniMax-M2 "bfloat16" (its weights FP8:
     // quantization_config says so, as DeepSeek-V3's).
     {"glm-4.5-air", "bf16"}, {"glm-4.5", "bf16"}, {"glm-4.6", "bf16"}, {"minimax-m2", "bf16"},
+    // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16's config.json "bfloat16".
+    {"nemotron-3-nano-30b-a3b", "bf16"},
+    // LiquidAI/LFM2-1.2B's config.json "bfloat16".
+    {"lfm2-1.2b", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

@@ -259,9 +259,10 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse, bool gguf = fa
             // The mixer's in projection (GDN: in_proj_qkvz with in_proj_ba's 2 x heads rows; Mamba2: z, x, B, C, dt)
             // and out projection; model_params' recurrent_params has the same rows.
             const double heads = m.ssm_heads, inner = heads * m.ssm_head_dim, key = static_cast<double>(m.ssm_groups) * m.ssm_state;
-            const double in_rows = m.recurrent == RecurrentKind::GatedDeltaNet ? 2 * key + 2 * inner + 2 * heads : 2 * inner + 2 * key + heads;
+            const bool short_conv = m.recurrent == RecurrentKind::ShortConv;  // LFM2: in_proj 3h, out_proj h x h
+            const double in_rows = short_conv ? 3 * h : m.recurrent == RecurrentKind::GatedDeltaNet ? 2 * key + 2 * inner + 2 * heads : 2 * inner + 2 * key + heads;
             t.push_back({Role::SsmIn, i, in_rows, h, 1});
-            t.push_back({Role::SsmOut, i, h, inner, 1});
+            t.push_back({Role::SsmOut, i, h, short_conv ? h : inner, 1});
         }
         if (!has_attention(m, i)) {
             // a recurrent or MLP-only layer of a hybrid: no attention tensors

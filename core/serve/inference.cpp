@@ -112,6 +112,9 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.torch_min_large_alloc_mib", k.torch_min_large_alloc_mib},
                         {"inference.constants.torch_round_large_mib", k.torch_round_large_mib},
                         {"inference.constants.vllm_min_capability", k.vllm_min_capability},
+                        {"inference.constants.vllm_block_alignment", k.vllm_block_alignment},
+                        {"inference.constants.vllm_group_ratio", k.vllm_group_ratio},
+                        {"inference.constants.vllm_state_blocks", k.vllm_state_blocks},
                         {"inference.host.ram_gib", h.ram_bytes},
                         {"inference.host.channels", h.channels},
                         {"inference.host.mts", h.mts},
@@ -318,11 +321,12 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
             if (p.auto_gpu_layers >= 0 || llamacpp_fit_applies(p)) llamacpp_fit(p, p.runtime_gpu, ignored);
         }
         const LlamaCppBuffers b = llamacpp_buffers(p, 1, 1);
-        double kv_gpu = 0, kv_all = b.host.kv;
-        for (const auto& g : b.gpus) kv_all += g.kv;
+        // The share of the per-token KV (a hybrid's recurrent states left out: they hold no token).
+        double kv_gpu = 0, kv_all = b.host.kv - b.host.state;
+        for (const auto& g : b.gpus) kv_all += g.kv - g.state;
         if (!b.gpus.empty()) {
             p.weights_gpu = b.gpus[static_cast<size_t>(b.fullest)].model;
-            kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv;
+            kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv - b.gpus[static_cast<size_t>(b.fullest)].state;
         }
         p.kv_share = kv_all > 0 ? kv_gpu / kv_all : 0;
     }
@@ -408,6 +412,13 @@ struct PlanStart {
 
 // The GPU `p` is made for: its custom one, else the catalog's.
 const GpuSpec* plan_gpu(const InferencePlan& p, const GpuSpec* catalog_gpu) { return p.in.has_custom_gpu ? &p.in.custom_gpu : catalog_gpu; }
+
+// vLLM's one page size for a hybrid's attention and state layers (kv_cache.hpp vllm_hybrid_pages).
+void vllm_pages(InferencePlan& p) {
+    const InferenceConstants& k = p.in.constants;
+    vllm_hybrid_pages(p.kv, attention_layer_count(p.model), p.in.block_size, static_cast<int>(k.vllm_block_alignment), k.vllm_group_ratio,
+                      static_cast<int>(k.vllm_state_blocks));
+}
 
 // Engines other than vLLM split whole layers across GPUs.
 bool check_layer_split(const InferenceInputs& in, const ModelSpec& m, Error& err) {
@@ -548,6 +559,7 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes);
     if (!rk.ok) return R::failure(rk.error);
     p.kv = std::move(rk.value);
+    if (in.engine == Engine::Vllm) vllm_pages(p);
     // llama.cpp -ctv: a V cache type apart from K's; each side is half of a one-type layout.
     if (in.engine == Engine::LlamaCpp && !in.llamacpp.kv_dtype_v.empty() && in.llamacpp.kv_dtype_v != kv_id) {
         const KvDtype* vt = find_kv_dtype(in.llamacpp.kv_dtype_v == "auto" ? kv_id : in.llamacpp.kv_dtype_v);
@@ -570,7 +582,7 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
     const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
     switch (in.engine) {
         case Engine::Vllm: {
-            p.block = in.block_size;
+            p.block = std::max(in.block_size, p.kv.page_block);  // a hybrid's attention block holds a state page
             // vLLM's rotary embedding precomputes one cos/sin table of max_position_embeddings x
             // rotary dim in the model dtype, shared by every layer and counted in its "model
             // weights" (vllm/model_executor/layers/rotary_embedding.py, cos_sin_cache):
@@ -644,6 +656,7 @@ Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
         auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes);
         if (!rk.ok) return R::failure(rk.error);
         p.kv = std::move(rk.value);
+        vllm_pages(p);
     }
     if (!place_plan(p, plan_gpu(p, start.catalog_gpu), err)) return R::failure(err);
     return R::success(std::move(p));
@@ -936,15 +949,33 @@ MemoryAt memory_at(const InferencePlan& p, double context, double n) {
             const DeviceBuffers& g = b.gpus[static_cast<size_t>(b.fullest)];
             r.weights = g.model;
             r.kv = g.kv;
+            r.state = g.state;
             r.activations = g.compute;
             r.extras = g.extras;
             break;
         }
         case Engine::Hf:
             r.kv = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
+            r.state = n * p.kv.state_bytes * p.kv_share;
             r.activations = hf_activations(p, context, n);
             break;
     }
+    return r;
+}
+
+VllmCapacity vllm_capacity(const InferencePlan& p, double context) {
+    VllmCapacity r;
+    if (p.kv.block_bytes <= 0) {  // one page kind: blocks of block_size tokens, every layer
+        r.blocks = p.pool > 0 ? std::floor(p.pool / (p.kv.bytes_per_token * p.block)) : 0;
+        r.tokens = r.blocks * p.block;
+        return r;
+    }
+    // A hybrid: a sequence of `context` tokens takes its attention blocks and its state blocks from the
+    // one pool (vllm@001cabc:vllm/v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config:
+    // num_blocks / blocks per request); the tokens are those sequences' (max_concurrency x max_model_len).
+    r.blocks = p.pool > 0 ? std::floor(p.pool / p.kv.block_bytes) : 0;
+    const double per_sequence = std::ceil(kv_sequence_bytes(p.kv, context, p.block) / p.kv.block_bytes - 1e-9);
+    r.tokens = per_sequence > 0 ? std::floor(r.blocks / per_sequence * context) : 0;
     return r;
 }
 
@@ -1240,7 +1271,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                     num(in.vllm.gpu_memory_utilization) + " x " + num(p.budget / in.vllm.gpu_memory_utilization) +
                                         " B usable - weights - activation peak - non-torch" +
                                         (p.pool > 0 ? " = " + num(p.pool) + " B"
-                                                    : ": nothing left for the KV cache (short by " + num(-p.pool) + " B)")});
+                                                    : ": nothing left for the KV cache (short by " + num(-p.pool) + " B)") +
+                                        (p.kv.block_bytes > 0 ? "; per sequence " + p.kv.formula : std::string())});
             e.components.push_back({"activations", "Activation peak (profiled)", mem.activations,
                                     in.vllm.activation_peak_bytes >= 0
                                         ? std::string("measured value from the config")
@@ -1296,10 +1328,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     add_metric(e, "weight_bits_per_weight", "Bits per weight", p.weights.bits_per_weight, "bits");
     add_metric(e, "params", "Parameters", p.params.total, "count");
     if (p.engine == Engine::Vllm) {
-        const double block_bytes = p.kv.bytes_per_token * in.block_size;
-        const double blocks = p.pool > 0 ? std::floor(p.pool / block_bytes) : 0;
-        add_metric(e, "kv_blocks", "KV blocks", blocks, "count");
-        add_metric(e, "kv_capacity_tokens", "KV capacity", blocks * in.block_size, "tokens");
+        const VllmCapacity cap = vllm_capacity(p, c);
+        add_metric(e, "kv_blocks", "KV blocks", cap.blocks, "count");
+        add_metric(e, "kv_capacity_tokens", "KV capacity", cap.tokens, "tokens");
         add_metric(e, "max_concurrency", "Sequences of the context that fit", seq_kv > 0 ? std::floor(std::max(0.0, p.pool) / seq_kv) : 0, "sequences");
         add_metric(e, "activation_peak_bytes", "Profiled activation peak", p.activation_peak, "bytes");
         add_metric(e, "kv_needed_bytes", "KV the sequences need", n * seq_kv, "bytes");
@@ -1307,9 +1338,11 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // -nkvo: no KV on the GPU, so no capacity left for it there (system RAM bounds it).
         // Within the target, as the verdict and the GPU counts: what the GPU's share (its memory,
         // a Mac's working-set limit) x target_utilization leaves after the rest; the solver's
-        // kv_capacity answer is the same figure.
+        // kv_capacity answer is the same figure. A hybrid's recurrent states on the GPU (mem.state,
+        // inside mem.kv) are no room for tokens: Qwen3-Next's 79,036,416 B a sequence would be 3,216
+        // tokens of its 24,576 B a token.
         if (p.has_gpu && !(p.engine == Engine::LlamaCpp && in.llamacpp.no_kv_offload)) {
-            const double usable = p.gpu_capacity * budget_share(p) - (mem.total() - mem.kv);
+            const double usable = p.gpu_capacity * budget_share(p) - (mem.total() - mem.kv) - mem.state;
             // No layer's KV on the GPU (-ngl 0, or --fit leaving none there): 0, as the solver's answer.
             const double per_token = p.kv.bytes_per_token * p.kv_share;
             const double tokens = per_token > 0 ? std::floor(std::max(0.0, usable) / per_token) : 0;
@@ -1495,7 +1528,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         else if (seq_kv > p.pool)  // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory: a ValueError, not a queue
             e.notes.push_back("vLLM would stop at start-up: one sequence of max_model_len " + num(c) + " needs " + gib(seq_kv) +
                               " of KV cache per GPU, more than the " + gib(p.pool) + " pool (its blocks hold " +
-                              num(std::floor(p.pool / (p.kv.bytes_per_token * in.block_size)) * in.block_size) +
+                              num(vllm_capacity(p, c).tokens) +
                               " tokens): lower max_model_len or raise gpu_memory_utilization.");
         else if (n * seq_kv > p.pool) {
             const double fit = std::floor(p.pool / seq_kv);

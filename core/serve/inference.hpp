@@ -168,6 +168,16 @@ struct InferenceConstants {
     // -1: the table; 0: nothing refused. A vLLM release whose minimum moved (fp8 went to 75 with
     // Turing Marlin kernels in later releases) is set here.
     double vllm_min_capability = -1;
+    // vLLM's hybrid pool (kv_cache.hpp vllm_hybrid_pages): the attention block is a multiple of
+    // vllm_block_alignment tokens (vllm-project/vllm@1936cf3:vllm/model_executor/models/config.py:357,
+    // FlashAttention's multiple of 16); layers are grouped by the fewest of a kind unless the most are
+    // under vllm_group_ratio x that (vllm@001cabc:vllm/v1/core/kv_cache_utils.py
+    // _get_kv_cache_groups_uniform_page_size, 1.5); a sequence holds vllm_state_blocks state pages per
+    // state group (vllm@001cabc:vllm/v1/kv_cache_interface.py MambaSpec.max_memory_usage_bytes: 1 in
+    // mamba_cache_mode "none", 2 in "align", + 1 a speculative token).
+    double vllm_block_alignment = 16;
+    double vllm_group_ratio = 1.5;
+    double vllm_state_blocks = 1;
 };
 
 // The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
@@ -467,8 +477,17 @@ Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp = 0, const 
 struct MemoryAt {
     double weights = 0, kv = 0, activations = 0, runtime = 0, graphs = 0;
     double extras = 0;  // llama.cpp: vision projector, draft model and LoRA adapters on this GPU
+    double state = 0;   // of kv: a hybrid's recurrent states on this GPU, which hold no token (vLLM: 0, its pool is kv)
     double total() const { return weights + kv + activations + runtime + graphs + extras; }
 };
+
+// vLLM's KV pool in blocks and the tokens they hold: blocks of block_size tokens x every layer; a
+// hybrid's blocks are one page of each layer of a KV cache group (kv_cache.hpp vllm_hybrid_pages) and
+// its tokens those of the `context`-token sequences the pool holds, each with its state blocks.
+struct VllmCapacity {
+    double blocks = 0, tokens = 0;
+};
+VllmCapacity vllm_capacity(const InferencePlan& p, double context);
 
 // Per-GPU memory with `concurrency` sequences of `context` tokens. For vLLM the KV entry is what
 // those sequences occupy in the pool (the pool itself is plan.pool).

@@ -446,16 +446,22 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
         const double per_token = p.kv.bytes_per_token * p.kv_share;
         double free_bytes;
         if (p.engine == Engine::Vllm) {
-            const double block_bytes = p.kv.bytes_per_token * p.block;
-            const double blocks = p.pool > 0 ? std::floor(p.pool / block_bytes) : 0;
-            return answer("kv_capacity", "KV cache capacity", blocks * p.block, "tokens",
-                          num(blocks) + " blocks of " + num(p.block) + " tokens x " + num(p.kv.bytes_per_token) + " B per token in the pool on " + where(p));
+            const VllmCapacity cap = vllm_capacity(p, c);
+            if (p.kv.block_bytes > 0)
+                return answer("kv_capacity", "KV cache capacity", cap.tokens, "tokens",
+                              num(cap.blocks) + " blocks of " + num(p.kv.block_bytes / 1048576.0) + " MiB (" + num(p.block) +
+                                  "-token pages) in the pool on " + where(p) + ", " + gib(kv_sequence_bytes(p.kv, c, p.block)) + " a " + num(c) +
+                                  "-token sequence with its recurrent state (" + gib(p.kv.state_bytes) + ")");
+            return answer("kv_capacity", "KV cache capacity", cap.tokens, "tokens",
+                          num(cap.blocks) + " blocks of " + num(p.block) + " tokens x " + num(p.kv.bytes_per_token) + " B per token in the pool on " + where(p));
         }
         const MemoryAt mem = memory_at(p, c, n);
-        free_bytes = capacity(p, share) - (mem.total() - mem.kv);
+        free_bytes = capacity(p, share) - (mem.total() - mem.kv) - mem.state;  // a hybrid's states hold no token
         const double v = free_bytes > 0 && per_token > 0 ? std::floor(free_bytes / per_token) : 0;
         return answer("kv_capacity", "KV cache capacity", v, "tokens",
-                      gib(std::max(0.0, free_bytes)) + " left after weights and activations / " + num(per_token) + " B per token on " + where(p),
+                      gib(std::max(0.0, free_bytes)) + " left after weights and activations" +
+                          (mem.state > 0 ? " and " + gib(mem.state) + " of recurrent state" : std::string()) + " / " + num(per_token) +
+                          " B per token on " + where(p),
                       v > 0 ? verdict_at(p, c, n, share).needs_ram_bytes : 0, " at the config's context");
     }
     if (question == "min_gpus") return min_gpus(cfg, p);

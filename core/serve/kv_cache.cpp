@@ -100,6 +100,27 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
     return Outcome<KvLayout>::success(kv);
 }
 
+void vllm_hybrid_pages(KvLayout& kv, int attention_layers, int block_size, int alignment, double group_ratio, int state_blocks) {
+    if (kv.state_layers <= 0 || attention_layers <= 0 || kv.group_count != 1 || alignment < 1) return;
+    const double token_page = kv.bytes_per_token / attention_layers;  // one token, one attention layer, one GPU
+    const double state_page = kv.state_bytes_per_layer;
+    const int needed = alignment * static_cast<int>(std::ceil(state_page / (alignment * token_page)));
+    kv.page_block = std::max(block_size, needed);
+    const double page = kv.page_block * token_page;
+    const int fewest = std::min(attention_layers, kv.state_layers), most = std::max(attention_layers, kv.state_layers);
+    const int group = most < fewest * group_ratio ? most : fewest;
+    const int attention_groups = (attention_layers + group - 1) / group, state_groups = (kv.state_layers + group - 1) / group;
+    kv.block_bytes = group * page;
+    kv.state_bytes_per_layer = page;
+    kv.state_bytes = static_cast<double>(state_groups) * state_blocks * kv.block_bytes;
+    kv.bytes_per_token = attention_groups * kv.block_bytes / kv.page_block;
+    kv.groups[0].bytes_per_token = kv.bytes_per_token;
+    kv.formula += "; vLLM pages: block " + num(kv.page_block) + " tokens (a " + num(state_page) + " B state in a multiple of " +
+                  num(alignment) + " tokens x " + num(token_page) + " B), the state padded to " + num(page) + " B, groups of " + num(group) +
+                  " layers (" + num(attention_groups) + " attention, " + num(state_groups) + " state x " + num(state_blocks) + " blocks of " +
+                  num(kv.block_bytes) + " B) = " + num(kv.state_bytes) + " B of state a sequence";
+}
+
 double kv_sequence_bytes(const KvLayout& kv, double tokens, int block) {
     double bytes = kv.state_bytes;
     for (int g = 0; g < kv.group_count; ++g) {

@@ -43,6 +43,9 @@ struct KvLayout {
     int state_layers = 0;
     double state_bytes_per_layer = 0;  // one sequence, one layer, on one GPU (conv + SSM state)
     double state_bytes = 0;       // one sequence, every recurrent layer, on one GPU
+    // vLLM's hybrid pool (vllm_hybrid_pages): one page size for both layer kinds.
+    int page_block = 0;           // attention block size the pages need (0: no hybrid paging)
+    double block_bytes = 0;       // one block of the pool: group_size layers' pages
     std::string formula;          // the per-token formula with the numbers put in
 };
 
@@ -53,6 +56,20 @@ struct KvLayout {
 // keep `state_bytes_per_element`-byte conv and SSM states (recurrent_conv_elements, ..._ssm_elements),
 // split by tensor parallelism as vLLM shards the mixer's heads.
 Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4);
+
+// vLLM's pool for a hybrid (layout `kv` from kv_layout, `attention_layers` of its layers attend): one
+// page size for attention and state layers, vllm-project/vllm@1936cf3:vllm/model_executor/models/
+// config.py HybridAttentionMambaModelConfig.verify_and_update_config: the attention block is raised to
+// the smallest multiple of `alignment` tokens whose page (block x one token's K and V of one layer)
+// holds a layer's state (:424-426; `block_size` when that is larger, :431-432) and the state page is
+// padded to the attention page (:449-453). Layers are grouped `group_size` to a KV cache group, the
+// fewest layers of a kind unless the most are under `group_ratio` x that (vllm@001cabc:vllm/v1/core/
+// kv_cache_utils.py _get_kv_cache_groups_uniform_page_size); a block holds one page of each layer of
+// a group, a sequence takes `state_blocks` blocks in each state group (MambaSpec.max_memory_usage_bytes,
+// vllm@001cabc:vllm/v1/kv_cache_interface.py: 1 + speculative blocks, 2 in mamba_cache_mode "align")
+// and one per block of tokens in each attention group. Sets page_block, block_bytes, state_bytes
+// (the padded pages) and bytes_per_token (padded groups); a layout without state layers is unchanged.
+void vllm_hybrid_pages(KvLayout& kv, int attention_layers, int block_size, int alignment, double group_ratio, int state_blocks);
 
 // Bytes one sequence of `tokens` keeps, each group rounded up to whole blocks of `block` tokens
 // (0: no paging), plus its recurrent state (a hybrid's; the same at any length).

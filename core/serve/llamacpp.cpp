@@ -677,9 +677,11 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
         const double experts_host = p.experts_on_host[static_cast<size_t>(il)] ? layer_expert_bytes(p, il) : 0;
         const double kv_layer = layer_kv(p, p.kv, m, il, context, n);
+        const double state_layer = is_recurrent_layer(m, il) ? kv_layer : 0;
         if (d < 0) {
             b.host.model += w;
             b.host.kv += kv_layer;
+            b.host.state += state_layer;
             b.host.extras += lora_layer;
             ++cpu_layers;
             continue;
@@ -691,6 +693,7 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         // -nkvo: the KV of an offloaded layer is in host RAM too (src/llama-kv-cache.cpp: the
         // layer's buffer type is its device's only when offload, else ggml_backend_cpu_buffer_type()).
         (o.no_kv_offload ? b.host.kv : g.kv) += kv_layer;
+        (o.no_kv_offload ? b.host.state : g.state) += state_layer;
         g.extras += lora_layer;
         ++layers_on[static_cast<size_t>(d)];
     }

@@ -20,6 +20,7 @@ struct DeviceBuffers {
     std::string device;       // "CUDA0", "Metal", "ROCm1", "CPU"
     double model = 0;         // model buffer (weights of the layers it holds)
     double kv = 0;            // KV buffer (the cells of those layers)
+    double state = 0;         // of kv: a hybrid's recurrent layers' state cells (room for no token)
     double compute = 0;       // compute buffer (graph peak for one ubatch)
     double output = 0;        // host: the logits output buffer
     double extras = 0;        // vision projector (weights + graph), draft model (all three), LoRA

@@ -344,6 +344,25 @@ test('a hybrid preset shows its layer mix, and its KV row carries the recurrent 
     await other.close();
 });
 
+test('Nemotron-3 Nano\'s MoE blocks and LFM2\'s short convolutions: the layer mix, the state in the KV row', async () => {
+    let { other, w } = await openSettled(`${url}#v=2&method=detailed&task=inference&model.preset=nemotron-3-nano-30b-a3b&gpu=rtx-4090-24gb` +
+                                         '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=32768');
+    let s = await w.state();
+    assert.ok((await w.hook('widgets'))['model/layer_mix'], 'the model section shows "6 attention + 23 Mamba2 layers + 23 MoE layers"');
+    // 6 attention layers x 32,768 cells x 2 x 2 KV heads x 128 x 2 B + 23 Mamba2 layers x (3 x 6,144 + 128 x 4,096) x 4 B.
+    assert.equal(s.result.breakdown.kv_cache, 6 * 32768 * 1024 + 23 * 2170880);
+    assert.match(s.result.components.find((c) => c.key === 'kv_cache').formula, /recurrent state per sequence in 23 layers/);
+    assert.equal(s.result.metrics.params.value, 31577937344);
+    await other.close();
+    // LFM2 1.2B under vLLM: its 8,192 B BF16 conv state padded to a 16-token page of 32,768 B, 12 pages a sequence.
+    ({ other, w } = await openSettled(`${url}#v=2&method=detailed&task=inference&model.preset=lfm2-1.2b&gpu=l4-24gb` +
+                                      '&inference.engine=vllm&inference.weights=bf16&inference.context=8192'));
+    s = await w.state();
+    assert.ok((await w.hook('widgets'))['model/layer_mix'], 'the model section shows "6 attention + 10 short-conv layers"');
+    assert.equal(s.result.metrics.kv_bytes_per_sequence.value, 8192 * 12288 + 12 * 32768);
+    await other.close();
+});
+
 test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worked example showed FP16; INT8 stays', async () => {
     const { other, w } = await openSettled(url);
     await w.click('method/quick');

@@ -103,20 +103,23 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(pct(row('gpt-oss-120b', 'mxfp4')), '121.4');
   assert.equal(gb(row('gpt-oss-120b', 'mxfp4').ram_bytes), '41.24');
   // the best-ranked rows that fit: 24-47B models (Mixtral 8x7B 46.7B Q2_K 18.45 GB, Qwen2.5 and Qwen3 32B, the hybrid
-  // Granite-4.0-H Small 32.2B Q3_K_M 16.28 GB with 4 of its 40 layers caching KV, ...) at 2-5 bits
+  // Granite-4.0-H Small 32.2B Q3_K_M 16.28 GB with 4 of its 40 layers caching KV, Nemotron-3 Nano 31.6B Q2_K 18.54 GB
+  // with 6 of 52, ...) at 2-5 bits
   const best = j.models.filter((m) => m.fits).slice(0, 12);
-  assert.deepEqual([...new Set(best.map((m) => m.model))], ['mixtral-8x7b', 'qwen2.5-32b', 'qwen3-32b', 'granite-4.0-h-small', 'qwen3-30b-a3b', 'gemma-2-27b']);
+  assert.deepEqual([...new Set(best.map((m) => m.model))], ['mixtral-8x7b', 'qwen2.5-32b', 'qwen3-32b', 'granite-4.0-h-small',
+    'nemotron-3-nano-30b-a3b', 'qwen3-30b-a3b', 'gemma-2-27b']);
+  assert.equal(gb(row('nemotron-3-nano-30b-a3b', 'q2_k').total_bytes), '18.54');
   assert.equal(gb(best[0].total_bytes), '18.45');
   assert.equal(gb(row('granite-4.0-h-small', 'q3_k_m').total_bytes), '16.28');
   assert.equal(gb(row('gemma-3-27b', 'q4_k_m').total_bytes), '18.57');
   assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 65 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
+test("README's counts: 67 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
-  assert.equal(presets.length, 65);
+  assert.equal(presets.length, 67);
   // validate's summary counts every row it compared
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);

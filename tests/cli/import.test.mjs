@@ -200,9 +200,11 @@ test('a hybrid config.json (nemotron_h): its layer mix, the preset\'s count, and
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out);
   assert.equal(j.metrics.params.value, 8888227328);
-  // 2 x 4 layers x 8 KV heads x 128 x 2 B = 16,384 B a token (BF16) x 8,192 + the state, 27 layers x
-  // ((3 x (10,240 + 2 x 8 x 128)) + 128 x 10,240) x 2 B = 72,769,536 B a sequence.
-  assert.equal(j.metrics.kv_bytes_per_sequence.value, 16384 * 8192 + 72769536);
+  // 2 x 4 layers x 8 KV heads x 128 x 2 B = 16,384 B a token (BF16) + the state, 27 layers x
+  // ((3 x (10,240 + 2 x 8 x 128)) + 128 x 10,240) x 2 B = 2,695,168 B a layer. vLLM's pages: the attention block
+  // 16 x ceil(2,695,168 / (16 x 4,096)) = 672 tokens, each state padded to 672 x 4,096 = 2,752,512 B in 7 groups of
+  // 4 (27 layers and a padding slot): 8,192 tokens take 13 blocks of 672 = 8,736 tokens x 16,384 B + 28 x 2,752,512 B.
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 8736 * 16384 + 28 * 2752512);
   assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
 });
 

@@ -634,3 +634,30 @@ test('hybrid: Qwen3-Next keeps KV in 12 of 48 layers and a recurrent state in th
   assert.equal(bad.code, 1);
   assert.match(bad.err, /inference\.state_dtype "int8" is not one of auto, fp32, bf16, fp16/);
 });
+
+// The KV capacity is token room only (docs/inference.md "Recurrent state"): Qwen3-Next Q4_K_M on an H100 at
+// -c 32768 keeps a 79,036,416 B F32 state for its one slot, 79,036,416 / 24,576 B a token = 3,216 tokens that
+// the room left after weights and activations does not hold. vLLM (FP8 on an H200): 544-token pages, a block
+// of 12 layers' pages 13,369,344 B, a 32,768-token sequence 61 attention blocks + 3 state blocks.
+test('hybrid: the KV capacity leaves the recurrent states out (llama.cpp) and counts vLLM\'s state blocks', () => {
+  const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-next-80b-a3b', '--gpu', 'h100-80gb',
+    '--engine', 'llama.cpp', '--weights', 'q4_k_m', '-c', '32768'];
+  const d = json(args);
+  const a = json(['solve', 'kv_capacity', ...args]);
+  assert.equal(a.value, d.metrics.kv_capacity_tokens.value);
+  const card = 81559 * MiB;  // the H100 80GB as nvidia-smi reports it
+  const rest = d.total_bytes - d.breakdown.kv_cache;
+  assert.equal(a.value, Math.floor((card * 0.75 - rest - 79036416) / 24576));
+  assert.match(a.explanation, /and 0\.07 GiB of recurrent state \/ 24576 B per token/);
+  const v = json(['--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-next-80b-a3b', '--gpu', 'h200-141gb',
+    '--engine', 'vllm', '--weights', 'fp8', '--max-model-len', '32768']);
+  assert.equal(v.metrics.kv_bytes_per_sequence.value, 64 * 13369344);
+  assert.equal(v.metrics.kv_capacity_tokens.value, Math.floor(v.metrics.kv_blocks.value / 64 * 32768));
+  assert.equal(v.metrics.kv_blocks.value, Math.floor(v.breakdown.kv_cache / 13369344));
+  assert.match(v.components.find((c) => c.key === 'kv_cache').formula,
+    /vLLM pages: block 544 tokens \(a 1097728 B state .*groups of 12 layers \(1 attention, 3 state x 1 blocks of 1\.337e7 B\) = 4\.011e7 B of state/);
+  const vs = json(['solve', 'kv_capacity', '--method', 'detailed', '--task', 'inference', '--preset', 'qwen3-next-80b-a3b',
+    '--gpu', 'h200-141gb', '--engine', 'vllm', '--weights', 'fp8', '--max-model-len', '32768']);
+  assert.equal(vs.value, v.metrics.kv_capacity_tokens.value);
+  assert.match(vs.explanation, /blocks of 12\.75 MiB \(544-token pages\)/);
+});

@@ -4,16 +4,20 @@
 // transformers keep it, llama.cpp's per-layer placement under -ngl, the config.json imports and the errors.
 #include <catch.hpp>
 
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/catalog/gpus.hpp"
+#include "core/estimate.hpp"
 #include "core/model/model.hpp"
 #include "core/model/presets.hpp"
 #include "core/serve/inference.hpp"
 #include "core/serve/kv_cache.hpp"
 #include "core/serve/llamacpp.hpp"
+#include "core/solve.hpp"
 #include "import_builders.hpp"
 #include "inference_helpers.hpp"
 #include "training_helpers.hpp"
@@ -146,13 +150,15 @@ TEST_CASE("llama.cpp's per-layer KV under -ngl: the layers on the GPU are the la
 }
 
 TEST_CASE("vLLM and transformers keep the recurrent state in the model dtype, split by tensor parallelism") {
-    // BF16 state: 36 x 548,864 x 2 B = 39,518,208 B a sequence; TP 2 halves it and the 2 KV heads.
+    // BF16 state: 36 x 548,864 x 2 B = 39,518,208 B a sequence; TP 2 halves it (548,864 B a layer) and the 2 KV heads
+    // (1,024 B a token and layer). vLLM pads each layer's state to its attention page: block 16 x ceil(548,864 / 16,384)
+    // = 544 tokens x 1,024 B = 557,056 B, 36 x 557,056 = 20,054,016 B a sequence (19,759,104 unpadded).
     Config cfg = serving("qwen3-next-80b-a3b", Engine::Vllm, "bf16", "h200-141gb", 32768);
     cfg.inference.tp = 2;
     const InferencePlan p = plan(cfg);
     CHECK(p.kv.state_layers == 36);
-    CHECK(p.kv.state_bytes == 36 * 548864.0 * 2 / 2);
-    CHECK(kv_sequence_bytes(p.kv, 32768, 16) == 12 * 32768 * 1024.0 + 19759104.0);
+    CHECK(p.kv.state_bytes == 36 * 557056.0);
+    CHECK(kv_sequence_bytes(p.kv, 32768, 16) == 12 * 32768 * 1024.0 + 20054016.0);
     Config hf = serving("granite-4.0-h-small", Engine::Hf, "bf16", "h200-141gb", 8192);
     // Granite: 36 x ((3 x 8,448) + 128 x 8,192) x 2 B = 77,324,288 B; 4 attention layers x 8,192 x 2 x 8 x 128 x 2 B.
     CHECK(memory_at(plan(hf), 8192, 1).kv == 4 * 8192 * 4096.0 + 36 * (25344.0 + 1048576) * 2);
@@ -297,4 +303,254 @@ TEST_CASE("Training a hybrid: every parameter on the GPU once, and a note that t
     REQUIRE(e.ok);
     CHECK(vc::test::has_note(e.value, "Hybrid model (4 attention + 27 Mamba2 layers + 25 MLP layers)"));
     CHECK(vc::test::has_note(e.value, "the activation term is approximate"));
+}
+
+TEST_CASE("KV capacity counts token room only: a hybrid's recurrent states on the GPU are not tokens") {
+    // Qwen3-Next Q4_K_M on one H100 at 32,768 tokens, one slot: the 36 gated DeltaNet layers' F32 state,
+    // 36 x 2,195,456 = 79,036,416 B, sits in the KV buffer beside 12 x 2,048 = 24,576 B a token of attention KV.
+    // Counted as room it was 79,036,416 / 24,576 = 3,216 tokens too many.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 32768);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    const double card = find_gpu("h100-80gb")->memory_bytes, rest = e.value.total_bytes - e.value.component("kv_cache")->bytes;
+    CHECK(e.value.metric("kv_bytes_per_token")->value == 24576.0);
+    const double cap = e.value.metric("kv_capacity_tokens")->value;
+    CHECK(cap == std::floor((card * 0.75 - rest - 79036416.0) / 24576.0));
+    CHECK(std::floor((card * 0.75 - rest) / 24576.0) - cap == 3216);
+    auto a = solve(cfg, "kv_capacity");
+    REQUIRE(a.ok);
+    CHECK(a.value.value == cap);
+    // -np 4: four states, 4 x 3,216 = 12,864 tokens less than the room they were counted as.
+    cfg.inference.concurrency = 4;
+    cfg.inference.context = 8192;
+    auto e4 = estimate(cfg);
+    REQUIRE(e4.ok);
+    const double rest4 = e4.value.total_bytes - e4.value.component("kv_cache")->bytes;
+    CHECK(std::floor((card * 0.75 - rest4) / 24576.0) - e4.value.metric("kv_capacity_tokens")->value == 12864);
+    // transformers, Nemotron Nano 9B v2 BF16 with an FP32 state: 27 Mamba2 layers x 1,347,584 x 4 = 145,539,072 B, 8,883
+    // tokens of its 4 attention layers' 4 x 4,096 = 16,384 B.
+    Config hf = serving("nemotron-nano-9b-v2", Engine::Hf, "bf16", "h100-80gb", 8192);
+    hf.inference.state_dtype = "fp32";
+    auto eh = estimate(hf);
+    REQUIRE(eh.ok);
+    const double resth = eh.value.total_bytes - eh.value.component("kv_cache")->bytes;
+    CHECK(eh.value.metric("kv_bytes_per_token")->value == 16384.0);
+    CHECK(eh.value.metric("kv_capacity_tokens")->value > 0);
+    CHECK(std::floor((card * 0.75 - resth) / 16384.0) - eh.value.metric("kv_capacity_tokens")->value == 8883);
+}
+
+TEST_CASE("vLLM's hybrid pool: the attention block holds a state page, the state pages padded, states taken from the pool") {
+    // Qwen3-Next FP8 on an H200, BF16 KV and state: one token of one attention layer 2 x 2 KV heads x 256 x 2 = 2,048 B;
+    // one gated DeltaNet layer's state (24,576 + 524,288) x 2 = 1,097,728 B. The attention block is the smallest multiple
+    // of 16 tokens whose page holds it: 16 x ceil(1,097,728 / 32,768) = 16 x 34 = 544 tokens, a page of 1,114,112 B, to
+    // which the state is padded (+1.49%). KV cache groups of 12 layers (the 12 attention layers; 36 >= 1.5 x 12): one
+    // attention group and 3 state groups, a block 12 x 1,114,112 = 13,369,344 B; a sequence's state 3 blocks, 40,108,032 B.
+    Config cfg = serving("qwen3-next-80b-a3b", Engine::Vllm, "fp8", "h200-141gb", 32768);
+    const InferencePlan p = plan(cfg);
+    CHECK(p.block == 544);
+    CHECK(p.kv.state_bytes_per_layer == 1114112.0);
+    CHECK(p.kv.block_bytes == 13369344.0);
+    CHECK(p.kv.state_bytes == 40108032.0);
+    CHECK(p.kv.bytes_per_token == 24576.0);
+    // 32,768 tokens: ceil(32,768 / 544) = 61 attention blocks + 3 state blocks = 64 blocks, 855,638,016 B.
+    CHECK(kv_sequence_bytes(p.kv, 32768, p.block) == 64 * 13369344.0);
+    // The capacity: the pool's blocks / 64 per sequence x 32,768 tokens (vLLM's max_concurrency x max_model_len).
+    const double blocks = std::floor(p.pool / 13369344.0);
+    auto e = estimate(cfg);
+    REQUIRE(e.ok);
+    CHECK(e.value.metric("kv_blocks")->value == blocks);
+    CHECK(e.value.metric("kv_capacity_tokens")->value == std::floor(blocks / 64 * 32768));
+    auto a = solve(cfg, "kv_capacity");
+    REQUIRE(a.ok);
+    CHECK(a.value.value == std::floor(blocks / 64 * 32768));
+    // A block_size above the aligned one is kept (vLLM overrides only a smaller one): 1,024 tokens, a 2,097,152 B page.
+    cfg.inference.block_size = 1024;
+    CHECK(plan(cfg).block == 1024);
+    CHECK(plan(cfg).kv.state_bytes == 3 * 12 * 2097152.0);
+    // mamba_cache_mode "align" (prefix caching) keeps 2 state blocks a sequence per state group.
+    cfg.inference.block_size = 16;
+    cfg.inference.constants.vllm_state_blocks = 2;
+    CHECK(plan(cfg).kv.state_bytes == 2 * 40108032.0);
+    // Nemotron Nano 9B v2: 4 attention layers (2 x 8 KV heads x 128 x 2 = 4,096 B a token each) and 27 Mamba2 layers
+    // ((3 x (10,240 + 2 x 8 x 128) + 128 x 10,240) x 2 = (36,864 + 1,310,720) x 2 = 2,695,168 B): block
+    // 16 x ceil(2,695,168 / 65,536) = 16 x 42 = 672 tokens, page 2,752,512 B; groups of 4: 7 state groups (27 layers
+    // and one padding slot), 28 x 2,752,512 = 77,070,336 B a sequence.
+    Config nem = serving("nemotron-nano-9b-v2", Engine::Vllm, "bf16", "h100-80gb", 8192);
+    const InferencePlan q = plan(nem);
+    CHECK(q.block == 672);
+    CHECK(q.kv.state_bytes == 28 * 2752512.0);
+}
+
+TEST_CASE("Nemotron-3 Nano 30B-A3B by hand: 23 Mamba2 + 6 attention + 23 MoE blocks, 31,577,937,344 parameters (31.6B)") {
+    // h 2,688, vocab 131,072 untied: 2 x 352,321,536. Attention (6): q, o 2,688 x 4,096, k, v 2,688 x 256: 23,396,352.
+    // Mamba2 (23): d_inner 64 x 64 = 4,096, 8 groups of state 128; in_proj 2,688 x (8,192 + 2,048 + 64) = 27,697,152;
+    //   conv1d 6,144 x 5 = 30,720; 3 x 64; norm 4,096; out_proj 4,096 x 2,688 = 11,010,048: 38,742,208.
+    // MoE (23, the E blocks): 128 experts x up + down 2 x 2,688 x 1,856 = 1,277,165,568, the shared expert of 3,712 =
+    //   2 x 2,688 x 3,712 = 19,955,712 (2 experts' width), the router 128 x 2,688 = 344,064. One norm a block: 53 x 2,688.
+    // NVIDIA's 31.6B; the routers' e_score_correction_bias (23 x 128 = 2,944) is not modelled.
+    const ModelSpec m = resolved("nemotron-3-nano-30b-a3b");
+    CHECK(attention_layer_count(m) == 6);
+    CHECK(recurrent_layer_count(m) == 23);
+    CHECK(moe_layer_count(m) == 23);
+    CHECK(dense_mlp_layers(m) == 0);
+    CHECK(is_moe_layer(m, 1));
+    CHECK_FALSE(is_moe_layer(m, 0));
+    CHECK_FALSE(is_moe_layer(m, 5));  // layer 5 attends
+    CHECK(layer_mix_text(m) == "6 attention + 23 Mamba2 layers + 23 MoE layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_attention == 23396352.0);
+    CHECK(b.per_layer_recurrent == 38742208.0);
+    CHECK(b.experts_routed == 23 * 1277165568.0);
+    CHECK(b.experts_shared == 23 * 19955712.0);
+    CHECK(b.router == 23 * 344064.0);
+    CHECK(b.total == 2 * 352321536.0 + 6 * 23396352.0 + 23 * 38742208.0 + 23 * (1277165568.0 + 19955712.0 + 344064.0) + 53 * 2688.0);
+    CHECK(b.total == 31577937344.0);
+    CHECK(b.total / 1e9 == Approx(31.6).epsilon(1e-3));
+    // Active: 6 of 128 routed experts, 23 x 122 x 9,977,856 fewer: 3,580,073,408 (the card's "3.5B active").
+    CHECK(b.active == 31577937344.0 - 23.0 * 122 * 9977856);
+    CHECK(b.active == 3580073408.0);
+    // llama.cpp, -c 32,768: KV for the 6 attention layers 6 x 32,768 x 1,024 B = 201,326,592 B and an F32 state for
+    // the 23 Mamba2 layers, 23 x (3 x 6,144 + 128 x 4,096) x 4 = 49,930,240 B.
+    Config cfg = serving("nemotron-3-nano-30b-a3b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768);
+    CHECK(memory_at(plan(cfg), 32768, 1).kv == 201326592.0 + 49930240.0);
+}
+
+TEST_CASE("Nemotron-3 imports: hybrid_override_pattern's E blocks from config.json, nemotron_h_moe's per-layer keys from a GGUF") {
+    const std::string nano = R"({"architectures":["NemotronHForCausalLM"],"model_type":"nemotron_h","vocab_size":131072,
+      "hidden_size":2688,"intermediate_size":1856,"num_hidden_layers":52,"num_attention_heads":32,"num_key_value_heads":2,
+      "head_dim":128,"mamba_num_heads":64,"mamba_head_dim":64,"n_groups":8,"ssm_state_size":128,"conv_kernel":4,
+      "max_position_embeddings":262144,"moe_intermediate_size":1856,"moe_shared_expert_intermediate_size":3712,
+      "n_routed_experts":128,"n_shared_experts":1,"num_experts_per_tok":6,"tie_word_embeddings":false,
+      "hybrid_override_pattern":"MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"})";
+    io::ModelImport r = io::import_hf_config(nano, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.layer_pattern == find_preset("nemotron-3-nano-30b-a3b")->layer_pattern);
+    CHECK(r.model.experts == 128);
+    CHECK(r.model.shared_experts == 2);  // one shared expert of 3,712 = 2 of 1,856
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 31577937344.0);
+
+    // llama.cpp's nemotron_h_moe: head_count_kv 2 on the attention blocks, feed_forward_length > 0 on the MoE blocks,
+    // both 0 on a Mamba2 block (src/llama-model.cpp: recurrent iff n_head_kv(i) == 0 and n_ff(i) == 0).
+    const std::string pattern = r.model.layer_pattern;
+    test::GgufWriter g;
+    g.str("general.architecture", "nemotron_h_moe");
+    put_u32(g, "nemotron_h_moe.", {{"block_count", 52}, {"embedding_length", 2688}, {"attention.head_count", 32},
+                                   {"attention.key_length", 128}, {"vocab_size", 131072}, {"expert_count", 128},
+                                   {"expert_used_count", 6}, {"expert_shared_count", 1}, {"expert_feed_forward_length", 1856},
+                                   {"expert_shared_feed_forward_length", 3712}, {"ssm.conv_kernel", 4}, {"ssm.state_size", 128},
+                                   {"ssm.group_count", 8}, {"ssm.inner_size", 4096}, {"ssm.time_step_rank", 64}});
+    std::vector<std::int32_t> kv(52, 0), ff(52, 0);
+    for (size_t il = 0; il < pattern.size(); ++il) {
+        if (pattern[il] == '*') kv[il] = 2;
+        if (pattern[il] == 'E') ff[il] = 1856;
+    }
+    g.i32_array("nemotron_h_moe.attention.head_count_kv", kv);
+    g.i32_array("nemotron_h_moe.feed_forward_length", ff);
+    g.tensor("token_embd.weight", {2688, 131072}, 8);    // Q8_0: 2,688 is no multiple of the k-quants' 256
+    g.tensor("output.weight", {2688, 131072}, 8);
+    g.tensor("blk.0.ssm_in.weight", {2688, 10304}, 8);   // layer 0, no ffn_gate anywhere: squared-ReLU, two matrices
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "nemotron-3-nano.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "Nemotron");
+    CHECK(r.model.layer_pattern == pattern);
+    CHECK(r.model.shared_experts == 2);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 31577937344.0);
+
+    // E blocks need experts; experts with * / M / - blocks need E blocks for them.
+    ModelSpec m = *find_preset("nemotron-3-nano-30b-a3b");
+    m.experts = 0, m.top_k = 0, m.shared_experts = 0;
+    auto bad = resolve_model(m);
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.field == "model.layer_pattern");
+    CHECK(bad.error.message.find("MoE blocks (E)") != std::string::npos);
+}
+
+TEST_CASE("LFM2 1.2B by hand: 6 attention + 10 short-conv layers, 1,170,340,608 parameters (the Hub's 1.17B)") {
+    // h 2,048, vocab 65,536 tied: 134,217,728. Short conv (10): in_proj 2,048 x 6,144 = 12,582,912, depthwise conv
+    // 2,048 x 3, out_proj 2,048 x 2,048: 16,783,360. Attention (6): q, o 2,048 x 2,048, k, v 2,048 x 512, q/k norms 2 x 64:
+    // 10,485,888. SwiGLU (16) of 2/3 x 12,288 = 8,192: 3 x 2,048 x 8,192 = 50,331,648. Norms 2 a layer + the final one.
+    const ModelSpec m = resolved("lfm2-1.2b");
+    CHECK(attention_layer_count(m) == 6);
+    CHECK(recurrent_layer_count(m) == 10);
+    CHECK(layer_mix_text(m) == "6 attention + 10 short-conv layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_recurrent == 16783360.0);
+    CHECK(b.per_layer_attention == 10485888.0);
+    CHECK(b.total == 134217728.0 + 10 * 16783360.0 + 6 * 10485888.0 + 16 * 50331648.0 + 33 * 2048.0);
+    CHECK(b.total == 1170340608.0);
+    CHECK(b.total / 1e9 == Approx(1.17).epsilon(1e-3));
+    // The state: the conv's last 2 inputs over the hidden width, 2 x 2,048 = 4,096 elements a layer (llama.cpp n_embd_r
+    // "for LFM2 models", n_embd_s 0): F32 in llama.cpp, 10 x 16,384 = 163,840 B a sequence beside 6 x 2,048 B a token.
+    CHECK(recurrent_conv_elements(m) == 4096.0);
+    CHECK(recurrent_ssm_elements(m) == 0.0);
+    Config cfg = serving("lfm2-1.2b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192, 4);
+    CHECK(memory_at(plan(cfg), 8192, 4).kv == 6 * 32768 * 2048.0 + 4 * 10 * 16384.0);
+    // vLLM: a BF16 state of 8,192 B fits a 16-token page of 16 x 2,048 = 32,768 B, to which it is padded; groups of 6
+    // (10 < 1.5 x 6 is false), 2 state groups: 12 x 32,768 = 393,216 B a sequence.
+    Config v = serving("lfm2-1.2b", Engine::Vllm, "bf16", "l4-24gb", 8192);
+    const InferencePlan pv = plan(v);
+    CHECK(pv.block == 16);
+    CHECK(pv.kv.state_bytes == 12 * 32768.0);
+    // A short convolution needs a kernel of at least 2 (one input kept).
+    ModelSpec bad = *find_preset("lfm2-1.2b");
+    bad.ssm_conv = 1;
+    CHECK(resolve_model(bad).error.field == "model.ssm_conv");
+}
+
+TEST_CASE("LFM2 imports: full_attn_idxs or layer_types from config.json, lfm2's per-layer head_count_kv from a GGUF") {
+    // LiquidAI/LFM2-1.2B's config.json (the keys that size it): block_ff_dim 12,288 adjusted to 8,192.
+    const std::string cfg = R"({"architectures":["Lfm2ForCausalLM"],"model_type":"lfm2","vocab_size":65536,"hidden_size":2048,
+      "num_hidden_layers":16,"num_attention_heads":32,"num_key_value_heads":8,"max_position_embeddings":128000,"norm_eps":1e-05,
+      "conv_bias":false,"conv_L_cache":3,"block_dim":2048,"block_ff_dim":12288,"block_multiple_of":256,
+      "block_ffn_dim_multiplier":1.0,"block_auto_adjust_ff_dim":true,"full_attn_idxs":[2,5,8,10,12,14],"tie_embedding":true,
+      "torch_dtype":"bfloat16"})";
+    io::ModelImport r = io::import_hf_config(cfg, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "LFM2");
+    CHECK(r.model.ffn == 8192);
+    CHECK(r.model.layer_pattern == find_preset("lfm2-1.2b")->layer_pattern);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 1170340608.0);
+    // layer_types (newer configs) in place of full_attn_idxs; LFM2-MoE's dense layers and experts.
+    std::string types;
+    for (int il = 0; il < 4; ++il) types += std::string(il ? "," : "") + (il % 2 ? "\"full_attention\"" : "\"conv\"");
+    r = io::import_hf_config(R"({"model_type":"lfm2_moe","vocab_size":64,"hidden_size":64,"intermediate_size":128,
+      "moe_intermediate_size":32,"num_hidden_layers":4,"num_experts":8,"num_experts_per_tok":2,"num_dense_layers":1,
+      "num_attention_heads":4,"num_key_value_heads":2,"conv_L_cache":3,"layer_types":[)" + types + "]}", "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.layer_pattern == "RARA");
+    CHECK(r.model.dense_layers == 1);
+    CHECK(r.model.experts == 8);
+    CHECK(r.model.recurrent == RecurrentKind::ShortConv);
+    REQUIRE(resolve_model(r.model).ok);
+
+    // llama.cpp's lfm2: shortconv.l_cache 3, head_count_kv 0 on a short-conv layer.
+    test::GgufWriter g;
+    g.str("general.architecture", "lfm2");
+    put_u32(g, "lfm2.", {{"block_count", 16}, {"embedding_length", 2048}, {"feed_forward_length", 8192}, {"attention.head_count", 32},
+                         {"vocab_size", 65536}, {"shortconv.l_cache", 3}});
+    std::vector<std::int32_t> kv(16, 0);
+    for (int il : {2, 5, 8, 10, 12, 14}) kv[static_cast<size_t>(il)] = 8;
+    g.i32_array("lfm2.attention.head_count_kv", kv);
+    g.tensor("token_embd.weight", {2048, 65536}, 12);
+    g.tensor("blk.0.ffn_gate.weight", {2048, 8192}, 12);
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "lfm2.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.model.family == "LFM2");
+    CHECK(r.model.layer_pattern == find_preset("lfm2-1.2b")->layer_pattern);
+    CHECK(r.model.kv_heads == 8);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 1170340608.0);
 }

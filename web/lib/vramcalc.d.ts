@@ -139,10 +139,10 @@ export interface ModelConfig {
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
     final_softcap?: number;
-    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP (empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -) */
+    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -, E) */
     layer_pattern?: string;
-    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next) or mamba2 (Granite-4.0-H, Nemotron-H) (default 'none') */
-    recurrent?: 'none' | 'gated-deltanet' | 'mamba2';
+    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2) (default 'none') */
+    recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv';
     /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads) (default 0; [0, 65536]) */
     ssm_heads?: number;
     /** recurrent mixer: one value head's width; x ssm_heads = d_inner (default 0; [0, 65536]) */
@@ -151,7 +151,7 @@ export interface ModelConfig {
     ssm_groups?: number;
     /** recurrent mixer: GDN key head width, Mamba2 d_state; the state is ssm_state x d_inner a layer (default 0; [0, 65536]) */
     ssm_state?: number;
-    /** recurrent mixer: causal convolution kernel (4); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
+    /** recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
     ssm_conv?: number;
     /** gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate (default false) */
     attn_gate?: boolean;
@@ -565,6 +565,12 @@ export interface InferenceConstantsConfig {
     torch_round_large_mib?: number;
     /** compute capability x 10 vLLM's quantization method for the weights needs, below which it refuses them (-1: the table, mxfp4 80, awq-int4 75, fp8 80, w8a8 75; 0: none) (default -1; [-1, 1000] capability x 10) */
     vllm_min_capability?: number;
+    /** vLLM hybrids: the attention block that holds a recurrent state page is a multiple of this (16; MLA backends 64, Blackwell FlashInfer at head_dim 256: 32) (default 16; [1, 4096] tokens) */
+    vllm_block_alignment?: number;
+    /** vLLM hybrids: KV cache groups take the fewest layers of a kind, or the most when they are under this x the fewest (1.5) (default 1.5; [1, 1000]) */
+    vllm_group_ratio?: number;
+    /** vLLM hybrids: state pages a sequence holds in each state group (1; mamba_cache_mode align: 2; + 1 a speculative token) (default 1; [1, 64] blocks) */
+    vllm_state_blocks?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
