@@ -654,6 +654,9 @@ constexpr FieldDef kConfigTable[] = {
         Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").off_page(kServingConstants).above(0, 1e5, "TFLOP/s"),
         Num("inference.constants.llamacpp_sched_copies", AT(inference.constants.llamacpp_sched_copies),
             "llama.cpp scheduler input copies with pipeline parallelism").off_page(kServingConstants).range(1, 64).whole(),
+        Num("inference.constants.llamacpp_max_seq", AT(inference.constants.llamacpp_max_seq),
+            "most sequences llama.cpp runs (LLAMA_MAX_SEQ; -np, OLLAMA_NUM_PARALLEL): max_concurrency stops there").off_page(kServingConstants)
+            .range(1, k2p20, "sequences").whole(),
         Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context below ollama_vram_mid_gib of VRAM").off_page(kServingConstants)
             .range(1, k2p24, "tokens").whole(),
         Num("inference.constants.ollama_num_ctx_mid", AT(inference.constants.ollama_num_ctx_mid),

@@ -509,6 +509,8 @@ export interface InferenceConstantsConfig {
     cpu_tflops?: number;
     /** llama.cpp scheduler input copies with pipeline parallelism (default 4; [1, 64]) */
     llamacpp_sched_copies?: number;
+    /** most sequences llama.cpp runs (LLAMA_MAX_SEQ; -np, OLLAMA_NUM_PARALLEL): max_concurrency stops there (default 256; [1, 1048576] sequences) */
+    llamacpp_max_seq?: number;
     /** Ollama's default context below ollama_vram_mid_gib of VRAM (default 4096; [1, 16777216] tokens) */
     ollama_num_ctx?: number;
     /** Ollama's default context from ollama_vram_mid_gib of VRAM (default 32768; [1, 16777216] tokens) */
