@@ -497,6 +497,8 @@ constexpr FieldDef kConfigTable[] = {
             .range(1, k2p24, "tokens"),
         Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences").cli("--max-num-seqs"),
         Bool("inference.vllm.enforce_eager", AT(inference.vllm.enforce_eager), "no CUDA graphs"),
+        Bool("inference.vllm.allow_long_max_model_len", AT(inference.vllm.allow_long_max_model_len),
+             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a context above the model's window (model.context_limit) runs instead of being refused"),
         Enum("inference.vllm.profile_logits", enum_names(kProfileLogits), ENUM(bool, inference.vllm.profile_all_tokens),
              "the profiling run's logits: one per sequence, or one per batched token"),
         Enum("inference.vllm.sampler", enum_names(kVllmSamplers), ENUM(VllmSampler, inference.vllm.sampler),

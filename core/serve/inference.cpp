@@ -458,6 +458,16 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     // effectiveContext): every figure is at the context it runs, and the estimate says so.
     if (in.engine == Engine::LlamaCpp && in.llamacpp.ollama && m.context_limit > 0 && in.context > m.context_limit)
         p.ollama_asked_context = in.context, in.context = m.context_limit;
+    // vLLM refuses a max_model_len above the window it derives from the checkpoint's config.json
+    // (max_position_embeddings and the like, x a RoPE scaling factor other than llama3's; here
+    // model.context_limit) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vllm-project/vllm@0052a5b:
+    // vllm/config/model.py _get_and_verify_max_len ("User-specified max_model_len ... is greater
+    // than the derived max_model_len"), the same check since v0.5 (vllm/config.py at v0.8.5).
+    if (in.engine == Engine::Vllm && m.context_limit > 0 && in.context > m.context_limit && !in.vllm.allow_long_max_model_len)
+        return R::failure("inference.context", "inference.context (vLLM's max_model_len) " + count_text(in.context) + " is above the model's window of " +
+                                                   count_text(m.context_limit) + " tokens (model.context_limit, max_position_embeddings in its config.json): " +
+                                                   "vLLM refuses it at start-up; lower it, correct model.context_limit, or set "
+                                                   "inference.vllm.allow_long_max_model_len (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; past the window RoPE gives NaN)");
 
     // GPU: a custom entry (plan_gpu), a catalog id, or none (then only the engine-independent figures).
     if (!in.has_custom_gpu && cfg.gpu_id == "cpu") {

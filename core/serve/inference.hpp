@@ -211,6 +211,10 @@ struct VllmOptions {
     int max_num_batched_tokens = 8192;     // tokens in the profiling forward (vLLM V1 default for the LLM class)
     int max_num_seqs = 256;                // vLLM default
     bool enforce_eager = false;            // true: no CUDA graphs
+    // VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vLLM takes a max_model_len above the model's derived window,
+    // with a warning, instead of refusing it (start_plan's refusal; vllm-project/vllm@0052a5b:
+    // vllm/config/model.py _get_and_verify_max_len).
+    bool allow_long_max_model_len = false;
     bool profile_all_tokens = false;       // "profile_logits": "tokens" (logits for every batched token)
     double activation_peak_bytes = -1;     // >= 0: a measured peak (vLLM's log) replaces the model
     double non_torch_bytes = -1;           // >= 0: replaces the constant

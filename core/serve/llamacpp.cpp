@@ -947,7 +947,8 @@ std::string launch_command(const InferencePlan& p) {
     const ModelSpec& m = p.model;
     const std::string model = m.id.empty() ? "MODEL" : m.id;
     if (p.engine == Engine::Vllm) {
-        std::string s = "vllm serve " + model + " --max-model-len " + num_plain(in.context) + " --gpu-memory-utilization " +
+        // Above the window vLLM starts only with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (start_plan refuses it otherwise).
+        std::string s = std::string(m.context_limit > 0 && in.context > m.context_limit ? "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 " : "") + "vllm serve " + model + " --max-model-len " + num_plain(in.context) + " --gpu-memory-utilization " +
                         num_plain(in.vllm.gpu_memory_utilization) + " --tensor-parallel-size " + num_plain(p.tp) + " --max-num-seqs " +
                         num_plain(std::min(in.concurrency, in.vllm.max_num_seqs));
         if (in.vllm.max_num_batched_tokens != 8192) s += " --max-num-batched-tokens " + num_plain(in.vllm.max_num_batched_tokens);

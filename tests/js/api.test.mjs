@@ -750,3 +750,19 @@ test('a configuration the framework refuses is an error naming the field, and vL
     assert.equal(lit.error.field, 'training.precision');
     assert.match(lit.error.message, /Quantization and mixed precision is not supported\./);
 });
+
+test('vLLM refuses a max_model_len above the model\'s window unless allow_long_max_model_len (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1), as the CLI does', () => {
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'qwen3-8b' }, gpu: 'h100-80gb',
+        inference: { engine: 'vllm', weights: 'bf16', context: 65536 } };
+    const refused = vc.estimate(config);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.field, 'inference.context');
+    assert.match(refused.error.message, /65,536 is above the model's window of 40,960 tokens/);
+    assert.deepEqual(refused, cli(config).json);
+    // Allowed: 65,536 x 147,456 B of KV per sequence (36 layers x 8 KV heads x 128 x 2 x 2 B a token).
+    const allowed = { ...config, inference: { ...config.inference, vllm: { allow_long_max_model_len: true } } };
+    const a = vc.estimate(allowed);
+    assert.equal(a.metrics.kv_bytes_per_sequence.value, 65536 * 147456);
+    assert.match(a.launch_command, /^VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve /);
+    assert.deepEqual(a, cli(allowed).json);
+});

@@ -375,6 +375,8 @@ export interface InferenceVllmConfig {
     max_num_seqs?: number;
     /** no CUDA graphs (default false) */
     enforce_eager?: boolean;
+    /** VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a context above the model's window (model.context_limit) runs instead of being refused (default false) */
+    allow_long_max_model_len?: boolean;
     /** the profiling run's logits: one per sequence, or one per batched token (default 'sequences') */
     profile_logits?: 'sequences' | 'tokens';
     /** top-k/top-p sampler in the profiling run: pytorch sorts the logits, flashinfer does not (auto: pytorch) (default 'auto') */
