@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/solve.hpp"
+#include "core/units.hpp"
 #include "../io/config_json.hpp"
 #include "../io/solve_json.hpp"
 #include "flags.hpp"
@@ -35,7 +36,9 @@ int solve_command(int argc, char** argv) {
         std::printf("%s\n", io::dump(io::answer_to_json(a), 2).c_str());
     } else {
         if (a.value <= 0 && a.items.empty()) std::printf("%s: none fits\n", a.label.c_str());
-        else std::printf("%s: %.6g %s%s\n", a.label.c_str(), a.value, a.unit.c_str(), a.needs_ram_bytes > 0 ? " (the GPU part alone)" : "");
+        else if (a.needs_ram_bytes > 0)  // the RAM nobody checked, on the answer's line (the page's warning line says it too)
+            std::printf("%s: %.6g %s (the GPU part alone; needs %.2f GB of system RAM)\n", a.label.c_str(), a.value, a.unit.c_str(), bytes_to_gb(a.needs_ram_bytes));
+        else std::printf("%s: %.6g %s\n", a.label.c_str(), a.value, a.unit.c_str());
         for (const auto& item : a.items) std::printf("  %s\n", item.c_str());
         if (!a.explanation.empty()) std::printf("%s\n", a.explanation.c_str());
     }

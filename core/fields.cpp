@@ -497,6 +497,8 @@ constexpr FieldDef kConfigTable[] = {
             .range(1, k2p24, "tokens"),
         Int("inference.vllm.max_num_seqs", AT(inference.vllm.max_num_seqs), "sequences vLLM schedules at once").range(1, k2p20, "sequences").cli("--max-num-seqs"),
         Bool("inference.vllm.enforce_eager", AT(inference.vllm.enforce_eager), "no CUDA graphs"),
+        Bool("inference.vllm.allow_long_max_model_len", AT(inference.vllm.allow_long_max_model_len),
+             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a context above the model's window (model.context_limit) runs instead of being refused"),
         Enum("inference.vllm.profile_logits", enum_names(kProfileLogits), ENUM(bool, inference.vllm.profile_all_tokens),
              "the profiling run's logits: one per sequence, or one per batched token"),
         Enum("inference.vllm.sampler", enum_names(kVllmSamplers), ENUM(VllmSampler, inference.vllm.sampler),
@@ -654,6 +656,9 @@ constexpr FieldDef kConfigTable[] = {
         Num("inference.constants.cpu_tflops", AT(inference.constants.cpu_tflops), "CPU throughput for layers in system RAM").off_page(kServingConstants).above(0, 1e5, "TFLOP/s"),
         Num("inference.constants.llamacpp_sched_copies", AT(inference.constants.llamacpp_sched_copies),
             "llama.cpp scheduler input copies with pipeline parallelism").off_page(kServingConstants).range(1, 64).whole(),
+        Num("inference.constants.llamacpp_max_seq", AT(inference.constants.llamacpp_max_seq),
+            "most sequences llama.cpp runs (LLAMA_MAX_SEQ; -np, OLLAMA_NUM_PARALLEL): max_concurrency stops there").off_page(kServingConstants)
+            .range(1, k2p20, "sequences").whole(),
         Num("inference.constants.ollama_num_ctx", AT(inference.constants.ollama_num_ctx), "Ollama's default context below ollama_vram_mid_gib of VRAM").off_page(kServingConstants)
             .range(1, k2p24, "tokens").whole(),
         Num("inference.constants.ollama_num_ctx_mid", AT(inference.constants.ollama_num_ctx_mid),

@@ -277,7 +277,9 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
 }
 
 // vLLM: the method column carries the log's settings, "vllm util 0.90 max_model_len 8192", and where
-// stated "max_num_seqs 256", "max_num_batched_tokens 2048", "tp 4", "enforce-eager", "chunked
+// stated "max_position_embeddings 131072" (the checkpoint's own window where it is not its preset's:
+// model.context_limit, which vLLM's max_model_len check and RoPE table read), "max_num_seqs 256",
+// "max_num_batched_tokens 2048", "tp 4", "enforce-eager", "chunked
 // prefill off", and for a card outside the catalog "total_gpu_memory 21.48 GiB" (a custom GPU: PCIe,
 // so no custom all-reduce beyond TP 2). The method or note naming "FlashInfer sampler" / "FlashInfer
 // top-p" sets inference.vllm.sampler flashinfer, "disable-custom-all-reduce" custom_all_reduce off,
@@ -310,6 +312,8 @@ void serve_row(const CalibrationRow& row, RowCheck& out) {
     v.gpu_memory_utilization = number_after(method, "util", 0.9);
     row_int(std::floor(number_after(method, "max_model_len", cfg.inference.context)), "column method (max_model_len)",
             cfg.inference.context, err);
+    row_int(number_after(method, "max_position_embeddings", cfg.model.context_limit), "column method (max_position_embeddings)",
+            cfg.model.context_limit, err);
     row_int(number_after(method, "max_num_seqs", v.max_num_seqs), "column method (max_num_seqs)", v.max_num_seqs, err);
     // Without chunked prefill vLLM V0 profiles one prompt of the whole length: max_num_batched_tokens
     // defaults to max(max_model_len, 2048) (vllm/config.py SchedulerConfig, v0.7).

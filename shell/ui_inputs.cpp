@@ -899,6 +899,9 @@ bool serving_inputs(App& a) {
                 changed |= integer(k, {"inference.block_size", "KV block size", "Tokens per paged block: a sequence rounds up to whole blocks."},
                                    in.block_size, shown(Step::Double, "%.0f", {8, 16, 32}));
                 changed |= check(k, {"inference.vllm.enforce_eager", "Enforce eager", "No CUDA graphs: saves their memory."}, in.vllm.enforce_eager, "no CUDA graphs");
+                changed |= check(k, {"inference.vllm.allow_long_max_model_len", "Allow long max_model_len",
+                                     "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a context above the model's window runs instead of being refused."},
+                                 in.vllm.allow_long_max_model_len, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1");
                 break;
             case Engine::LlamaCpp:
                 changed |= llamacpp_rows(a, k);  // ui_local.cpp

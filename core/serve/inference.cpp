@@ -84,6 +84,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.pcie_gbps", k.pcie_gbps},
                         {"inference.constants.cpu_tflops", k.cpu_tflops},
                         {"inference.constants.llamacpp_sched_copies", k.llamacpp_sched_copies},
+                        {"inference.constants.llamacpp_max_seq", k.llamacpp_max_seq},
                         {"inference.constants.ollama_num_ctx", k.ollama_num_ctx},
                         {"inference.constants.ollama_num_ctx_mid", k.ollama_num_ctx_mid},
                         {"inference.constants.ollama_num_ctx_large", k.ollama_num_ctx_large},
@@ -465,6 +466,22 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     p.model = std::move(rm.value);
     const ModelSpec& m = p.model;
     p.params = model_params(m);
+    // Ollama lowers a num_ctx above the model's trained context (the GGUF's context_length, here
+    // model.context_limit) to it and logs "requested context size too large for model"
+    // (ollama/ollama@b7871fc:llm/server.go:111-116 NewLlamaServer; server/sched.go:161-167
+    // effectiveContext): every figure is at the context it runs, and the estimate says so.
+    if (in.engine == Engine::LlamaCpp && in.llamacpp.ollama && m.context_limit > 0 && in.context > m.context_limit)
+        p.ollama_asked_context = in.context, in.context = m.context_limit;
+    // vLLM refuses a max_model_len above the window it derives from the checkpoint's config.json
+    // (max_position_embeddings and the like, x a RoPE scaling factor other than llama3's; here
+    // model.context_limit) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vllm-project/vllm@0052a5b:
+    // vllm/config/model.py _get_and_verify_max_len ("User-specified max_model_len ... is greater
+    // than the derived max_model_len"), the same check since v0.5 (vllm/config.py at v0.8.5).
+    if (in.engine == Engine::Vllm && m.context_limit > 0 && in.context > m.context_limit && !in.vllm.allow_long_max_model_len)
+        return R::failure("inference.context", "inference.context (vLLM's max_model_len) " + count_text(in.context) + " is above the model's window of " +
+                                                   count_text(m.context_limit) + " tokens (model.context_limit, max_position_embeddings in its config.json): " +
+                                                   "vLLM refuses it at start-up; lower it, correct model.context_limit, or set "
+                                                   "inference.vllm.allow_long_max_model_len (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; past the window RoPE gives NaN)");
 
     // GPU: a custom entry (plan_gpu), a catalog id, or none (then only the engine-independent figures).
     if (!in.has_custom_gpu && cfg.gpu_id == "cpu") {
@@ -1555,6 +1572,23 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                                           : "transformers' sliding-window cache layer; swa_full: false") +
                           ").");
     if (m.approximate) e.notes.push_back("Approximate architecture filled from the parameter count; give a preset for exact figures.");
+    // Ollama's num_ctx: lowered to the model's window (start_plan), or its default for the VRAM it
+    // sees (ollama_context), said as such. snprintf: the page's size budget.
+    if (p.engine == Engine::LlamaCpp && in.llamacpp.ollama) {
+        char buf[320];
+        buf[0] = 0;
+        const OllamaContext d = ollama_context(cfg);
+        if (p.ollama_asked_context > 0)
+            std::snprintf(buf, sizeof buf, "Ollama lowers num_ctx %s to the model's context window of %s tokens (llm/server.go: \"requested context size too large "
+                          "for model\"): the figures are at %s tokens.", count_text(p.ollama_asked_context).c_str(), count_text(c).c_str(), count_text(c).c_str());
+        else if (d.vram_bytes > 0 && c == d.tokens)
+            std::snprintf(buf, sizeof buf, "Ollama's default context for %s%.4g GiB %s: %s tokens%s%s (OLLAMA_CONTEXT_LENGTH unset: %s below %.4g GiB, %s from it, "
+                          "%s from %.4g GiB; inference.constants.ollama_num_ctx*).", d.unified ? "a " : p.tp > 1 ? (num(p.tp) + " x ").c_str() : "",
+                          bytes_to_gib(d.vram_bytes / std::max(1, p.tp)), d.unified ? "working-set limit (Metal's)" : "of VRAM", count_text(d.tier_tokens).c_str(), d.tokens < d.tier_tokens ? ", lowered to the model's window of " : "",
+                          d.tokens < d.tier_tokens ? count_text(d.tokens).c_str() : "", count_text(in.constants.ollama_num_ctx).c_str(), in.constants.ollama_vram_mid_gib,
+                          count_text(in.constants.ollama_num_ctx_mid).c_str(), count_text(in.constants.ollama_num_ctx_large).c_str(), in.constants.ollama_vram_large_gib);
+        if (buf[0]) e.notes.push_back(buf);
+    }
     if (auto note = context_window_note("context", c, m); !note.empty()) e.notes.push_back(note);
 
     // Fits on every catalog GPU (and the custom one).

@@ -90,11 +90,18 @@ struct InferenceConstants {
     // ggml_backend_sched keeps this many copies of each device's inputs when llama.cpp pipelines
     // micro-batches over several GPUs (GGML_SCHED_MAX_COPIES, logged as "n_copies=4").
     double llamacpp_sched_copies = 4;
+    // llama.cpp's most sequences (-np, Ollama's OLLAMA_NUM_PARALLEL): a context with more throws
+    // "n_seq_max must be <= 256" (ggml-org/llama.cpp@0349835:src/llama-cparams.h:8 LLAMA_MAX_SEQ 256;
+    // ggml-org/llama.cpp@001d906:src/llama-context.cpp, llama_context's constructor).
+    double llamacpp_max_seq = 256;
     // Ollama's defaults (v0.15.5 and later): num_ctx (OLLAMA_CONTEXT_LENGTH unset) by the VRAM of
     // every GPU together, "Use slightly lower thresholds (47/23 GiB vs. 48/24 GiB)": 262,144 tokens
-    // from 47 GiB, 32,768 from 23 GiB, else 4,096 (server/routes.go; docs/context-length.mdx), capped
-    // at the model's trained context (ollama_default_context); one request at a time per model
-    // (OLLAMA_NUM_PARALLEL, envconfig/config.go default 1); each slot gets the whole num_ctx.
+    // from 47 GiB, 32,768 from 23 GiB, else 4,096 (ollama/ollama@b7871fc:server/routes.go:2043-2057,
+    // commit 0334ffa of v0.15.5; before it 4,096 from v0.6.7, 44b466e, and 2,048 earlier), capped at
+    // the model's trained context (ollama_context); one request at a time per model
+    // (OLLAMA_NUM_PARALLEL, @b7871fc:envconfig/config.go:275 default 1 since v0.9.7, 20c3266; 0 = auto
+    // before it, 4 where it fitted else 1, v0.5.0:server/sched.go:59 defaultParallel); each slot gets
+    // the whole num_ctx. OLLAMA_KV_CACHE_TYPE unset is f16 (@b7871fc:envconfig/config.go:317).
     double ollama_num_ctx = 4096;
     double ollama_num_ctx_mid = 32768;
     double ollama_num_ctx_large = 262144;
@@ -214,6 +221,10 @@ struct VllmOptions {
     int max_num_batched_tokens = 8192;     // tokens in the profiling forward (vLLM V1 default for the LLM class)
     int max_num_seqs = 256;                // vLLM default
     bool enforce_eager = false;            // true: no CUDA graphs
+    // VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vLLM takes a max_model_len above the model's derived window,
+    // with a warning, instead of refusing it (start_plan's refusal; vllm-project/vllm@0052a5b:
+    // vllm/config/model.py _get_and_verify_max_len).
+    bool allow_long_max_model_len = false;
     bool profile_all_tokens = false;       // "profile_logits": "tokens" (logits for every batched token)
     double activation_peak_bytes = -1;     // >= 0: a measured peak (vLLM's log) replaces the model
     double non_torch_bytes = -1;           // >= 0: replaces the constant
@@ -439,6 +450,9 @@ struct InferencePlan {
     // Ollama with several GPUs, its prediction within ollama_single_gpu_share of one GPU's free
     // memory: the model loads on that GPU alone (ollama_single_gpu; n_devices 1). Set per GPU.
     bool ollama_one_gpu = false;
+    // Ollama: the num_ctx asked for above the model's trained context, which Ollama lowers to that
+    // context (start_plan; ollama/ollama@b7871fc:llm/server.go:111-116); 0: none lowered.
+    double ollama_asked_context = 0;
     bool output_on_gpu = true;
     double host_bytes = 0;       // weights kept in system memory
     std::vector<int> layer_device;  // per repeating layer: GPU index, -1 = CPU

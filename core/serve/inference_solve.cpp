@@ -19,6 +19,17 @@ namespace {
 
 constexpr double kMaxSolveConcurrency = 1 << 20;
 
+// The most sequences an answer tries: llama.cpp runs at most constants.llamacpp_max_seq
+// (LLAMA_MAX_SEQ) whatever memory allows; the other engines queue what their memory does not hold.
+double max_sequences(const InferencePlan& p) {
+    return p.engine == Engine::LlamaCpp ? std::min(kMaxSolveConcurrency, p.in.constants.llamacpp_max_seq) : kMaxSolveConcurrency;
+}
+
+// What stops max_concurrency at llama.cpp's own cap (" (the GPU part alone)" follows where RAM was not checked).
+std::string max_seq_text(const InferencePlan& p) {
+    return "; llama.cpp runs at most " + num(p.in.constants.llamacpp_max_seq) + " sequences (LLAMA_MAX_SEQ: inference.constants.llamacpp_max_seq)";
+}
+
 // Largest integer x in [1, hi] with slack(x) >= 0, for slack decreasing in x; 0 if slack(1) < 0.
 template <typename Slack>
 double largest_fitting(Slack slack, double hi) {
@@ -94,6 +105,17 @@ std::string gib(double bytes) {
 
 std::string sequences(double n) { return num(n) + (n == 1 ? " sequence" : " sequences"); }
 
+// What binds when system RAM stops an answer: on a Mac the unified memory, which holds every buffer
+// (the GPU's within its working-set limit as well as the layers left on the CPU); elsewhere the
+// system RAM that holds the host buffers (`host_what` says which).
+std::string ram_binds_text(const InferencePlan& p, double share, const char* host_what) {
+    const std::string at = gib(p.ram_bytes) + " at " + num(share * 100) + "% holds ";
+    if (p.gpu->unified)
+        return "; the unified memory binds: " + at + "every buffer (the GPU's, within its " + gib(p.gpu_capacity) +
+               " working-set limit, and the host's: " + host_what + ")";
+    return "; system RAM binds: " + at + "the host buffers (" + host_what + ")";
+}
+
 std::string where(const InferencePlan& p) {
     std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu->name;
     if (p.engine == Engine::Vllm && p.pool > 0) s += " (vLLM pool " + gib(p.pool) + " per GPU)";
@@ -140,7 +162,7 @@ Outcome<Answer> engine_placed_answer(const InferencePlan& base, bool context_axi
         place_at_shape(q, c, n);
         return engine_runs(q, c, n, share);
     };
-    const double hi = !context_axis ? kMaxSolveConcurrency : limit > 0 ? std::min<double>(limit, kMaxSolveContext) : kMaxSolveContext;
+    const double hi = !context_axis ? max_sequences(base) : limit > 0 ? std::min<double>(limit, kMaxSolveContext) : kMaxSolveContext;
     const double v = last_fitting(at, hi);  // the placement moves in whole layers, so the slack jumps: a bisection
     const char* engine = base.in.llamacpp.ollama ? "Ollama's automatic num_gpu" : "llama-server's --fit";
     const char* unit = context_axis ? "token" : "sequence";
@@ -150,7 +172,9 @@ Outcome<Answer> engine_placed_answer(const InferencePlan& base, bool context_axi
     if (v < hi) {
         at(v + 1);
         stop = q.auto_gpu_layers < 1 ? std::string(v > 0 ? "; one more " : "; even 1 ") + unit + " leaves no layer on the GPU"
-                                     : "; system RAM binds: " + gib(q.ram_bytes) + " at " + num(share * 100) + "% holds the host buffers (the layers left on the CPU and their KV)";
+                                     : ram_binds_text(q, share, "the layers left on the CPU and their KV");
+    } else if (!context_axis) {
+        stop = max_seq_text(base);
     }
     std::string why = context_axis ? sequences(n0) + on : num(c0) + "-token sequences" + on;
     if (v > 0) {
@@ -400,13 +424,16 @@ std::vector<double> longest_context_curve(const InferencePlan& p, const std::vec
 }
 
 double most_sequences(const InferencePlan& p, double context, double share) {
-    return largest_fitting([&](double n) { return slack(p, context, n, share); }, kMaxSolveConcurrency);
+    return largest_fitting([&](double n) { return slack(p, context, n, share); }, max_sequences(p));
 }
 
-Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) {
-    auto rp = make_inference_plan(cfg);
+Outcome<Answer> solve_inference(const Config& asked, const std::string& question) {
+    auto rp = make_inference_plan(asked);
     if (!rp.ok) return Outcome<Answer>::failure(rp.error);
     const InferencePlan& p = rp.value;
+    // Every answer at the context the engine runs (Ollama lowers a num_ctx above the window: start_plan).
+    Config cfg = asked;
+    cfg.inference.context = p.in.context;
     if (!p.has_gpu) return Outcome<Answer>::failure("gpu", "the inference questions need a GPU: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
     const double c = cfg.inference.context, n = cfg.inference.concurrency, share = budget_share(p);
 
@@ -428,8 +455,7 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
         // Which memory stops it: system RAM when one more token would not fit there (llama.cpp's
         // host buffers: the CPU layers' KV, every layer's with -nkvo).
         if (memory < kMaxSolveContext && ram_slack(p, memory + 1, n, share) < 0)
-            why += "; system RAM binds: " + gib(p.ram_bytes) + " at " + num(share * 100) + "% holds the host buffers" +
-                   (p.in.llamacpp.no_kv_offload ? " (-nkvo: every layer's KV)" : " (the KV of the layers left on the CPU)");
+            why += ram_binds_text(p, share, p.in.llamacpp.no_kv_offload ? "-nkvo: every layer's KV" : "the KV of the layers left on the CPU");
         // A split that keeps layers, experts or KV (-nkvo) in system RAM of no stated size: the
         // answer is the GPU part's, with the RAM it takes at that context (the verdict's rule).
         return answer("max_context", "Longest context at the concurrency", v, "tokens", why, v > 0 ? verdict_at(p, v, n, share).needs_ram_bytes : 0,
@@ -439,7 +465,7 @@ Outcome<Answer> solve_inference(const Config& cfg, const std::string& question) 
         const double v = most_sequences(p, c, share);
         return answer("max_concurrency", "Most sequences at the context", v, "sequences",
                       num(c) + "-token sequences, " + gib(kv_sequence_bytes(p.kv, c, p.engine == Engine::Vllm ? p.block : 0) * p.kv_share) +
-                          " of KV each, on " + where(p),
+                          " of KV each, on " + where(p) + (v > 0 && v >= max_sequences(p) && p.engine == Engine::LlamaCpp ? max_seq_text(p) : std::string()),
                       v > 0 ? verdict_at(p, c, v, share).needs_ram_bytes : 0, " at that count");
     }
     if (question == "kv_capacity") {

@@ -196,7 +196,7 @@ const char* llamacpp_backend(const InferencePlan& p) {
     return "CUDA";
 }
 
-int ollama_default_context(const Config& cfg) {
+OllamaContext ollama_context(const Config& cfg) {
     const InferenceInputs& in = cfg.inference;
     const InferenceConstants& k = in.constants;
     const GpuSpec* gpu = in.has_custom_gpu ? &in.custom_gpu : cfg.gpu_id.empty() || cfg.gpu_id == "cpu" ? nullptr : find_gpu(cfg.gpu_id);
@@ -204,15 +204,18 @@ int ollama_default_context(const Config& cfg) {
     // TotalMemory is recommendedMaxWorkingSetSize, the unified budget.
     const double count = in.tp > 0 ? in.tp : std::max(1.0, cfg.gpus);
     const double each = !gpu ? 0 : gpu->unified ? unified_gpu_budget(gpu->memory_bytes, in.host.wired_limit_mb) : gpu->memory_bytes;
-    const double vram = each * count;
-    double ctx = vram >= gib_to_bytes(k.ollama_vram_large_gib) ? k.ollama_num_ctx_large
-                 : vram >= gib_to_bytes(k.ollama_vram_mid_gib) ? k.ollama_num_ctx_mid
-                                                               : k.ollama_num_ctx;
+    OllamaContext r;
+    r.unified = gpu && gpu->unified;
+    r.vram_bytes = each * count;
+    r.tier_tokens = static_cast<int>(r.vram_bytes >= gib_to_bytes(k.ollama_vram_large_gib) ? k.ollama_num_ctx_large
+                                     : r.vram_bytes >= gib_to_bytes(k.ollama_vram_mid_gib) ? k.ollama_num_ctx_mid
+                                                                                             : k.ollama_num_ctx);
+    r.tokens = r.tier_tokens;
     ModelSpec spec = cfg.model;
     if (spec.layers == 0 && spec.params_override_b <= 0) spec.params_override_b = cfg.quick.params_b;
     const auto rm = resolve_model(spec);
-    if (rm.ok && rm.value.context_limit > 0) ctx = std::min<double>(ctx, rm.value.context_limit);
-    return static_cast<int>(ctx);
+    if (rm.ok && rm.value.context_limit > 0) r.tokens = std::min(r.tokens, rm.value.context_limit);
+    return r;
 }
 
 // [SECTION] setup ---------------------------------------------------------------------------------
@@ -947,7 +950,8 @@ std::string launch_command(const InferencePlan& p) {
     const ModelSpec& m = p.model;
     const std::string model = m.id.empty() ? "MODEL" : m.id;
     if (p.engine == Engine::Vllm) {
-        std::string s = "vllm serve " + model + " --max-model-len " + num_plain(in.context) + " --gpu-memory-utilization " +
+        // Above the window vLLM starts only with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (start_plan refuses it otherwise).
+        std::string s = std::string(m.context_limit > 0 && in.context > m.context_limit ? "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 " : "") + "vllm serve " + model + " --max-model-len " + num_plain(in.context) + " --gpu-memory-utilization " +
                         num_plain(in.vllm.gpu_memory_utilization) + " --tensor-parallel-size " + num_plain(p.tp) + " --max-num-seqs " +
                         num_plain(std::min(in.concurrency, in.vllm.max_num_seqs));
         if (in.vllm.max_num_batched_tokens != 8192) s += " --max-num-batched-tokens " + num_plain(in.vllm.max_num_batched_tokens);

@@ -145,12 +145,20 @@ bool llamacpp_fit_shown(const InferencePlan& p);
 // of those layers or routed experts stay in system RAM.
 std::string llamacpp_fit_placement(const InferencePlan& p, bool* in_ram = nullptr);
 
-// Ollama's default num_ctx for `cfg` (Ollama v0.15.5 and later, server/routes.go): by the memory of
-// every GPU it sees together (a Mac: the working-set limit Metal reports), at least
+// Ollama's default num_ctx for `cfg` (Ollama v0.15.5 and later, ollama/ollama@b7871fc:server/routes.go:2043-2057):
+// by the memory of every GPU it sees together (a Mac: the working-set limit Metal reports), at least
 // constants.ollama_vram_large_gib -> ollama_num_ctx_large, at least ollama_vram_mid_gib ->
 // ollama_num_ctx_mid, else ollama_num_ctx; never past the model's trained context
-// (server/sched.go effectiveModelContext). Only the catalog or custom GPU and the model are read;
-// a model that does not resolve is not capped (the estimate reports it).
-int ollama_default_context(const Config& cfg);
+// (server/sched.go:149-167 effectiveModelContext). Only the catalog or custom GPU and the model are
+// read; a model that does not resolve is not capped (the estimate reports it). `vram_bytes` is the
+// memory summed (0: no GPU), `tier_tokens` the tier's num_ctx before the cap, `tokens` the result.
+struct OllamaContext {
+    int tokens = 0;
+    int tier_tokens = 0;
+    double vram_bytes = 0;
+    bool unified = false;
+};
+OllamaContext ollama_context(const Config& cfg);
+inline int ollama_default_context(const Config& cfg) { return ollama_context(cfg).tokens; }
 
 }  // namespace vc

@@ -219,12 +219,15 @@ test('--print-config runs the estimate\'s checks: an out-of-range value gets the
 
 test('--print-config keeps a model given as a count with a context window (issue 16: it was dropped)', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--gpu', 'h100-80gb', '--set', 'model.params_b=7',
-    '--set', 'model.context_limit=8192', '--set', 'inference.context=131072'];
+    '--set', 'model.context_limit=8192', '--set', 'inference.context=131072',
+    // vLLM refuses 131,072 above the 8,192-token window unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
+    '--set', 'inference.vllm.allow_long_max_model_len=true'];
   const printed = run([...args, '--print-config']);
   assert.equal(printed.code, 0, printed.err);
   const cfg = JSON.parse(printed.out);
   assert.equal(cfg.model.context_limit, 8192);
   assert.equal(cfg.model.params_b, 7);
+  assert.equal(cfg.inference.vllm.allow_long_max_model_len, true);
   const again = JSON.parse(run(['--config', '-', '--format', 'json'], printed.out).out);
   const direct = JSON.parse(run([...args, '--format', 'json']).out);
   assert.equal(again.total_bytes, direct.total_bytes);

@@ -94,6 +94,26 @@ test('inference errors exit 1 and name the field', () => {
   }
 });
 
+test('vLLM refuses a max_model_len above the model\'s window (vllm/config/model.py _get_and_verify_max_len) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1', () => {
+  // Llama-3-8B's window is 8,192 tokens (max_position_embeddings): 16,384 is refused, naming the field,
+  // the window and the variable; 8,192 runs.
+  const over = run(['--config', '-', '--format', 'json'], JSON.stringify({ ...VLLM, inference: { ...VLLM.inference, context: 16384 } }));
+  assert.equal(over.code, 1, over.out);
+  const e = JSON.parse(over.out).error;
+  assert.equal(e.field, 'inference.context');
+  assert.match(e.message, /^inference\.context \(vLLM's max_model_len\) 16,384 is above the model's window of 8,192 tokens .*inference\.vllm\.allow_long_max_model_len \(VLLM_ALLOW_LONG_MAX_MODEL_LEN=1/);
+  // Allowed: computed, 16,384 x 128 KiB of KV per sequence (32 layers x 8 KV heads x 128 x 2 x 2 B =
+  // 131,072 B a token), and the command carries the variable.
+  const allowed = JSON.parse(run(['--config', '-', '--format', 'json', '--set', 'inference.vllm.allow_long_max_model_len=true'],
+    JSON.stringify({ ...VLLM, inference: { ...VLLM.inference, context: 16384 } })).out);
+  assert.equal(allowed.metrics.kv_bytes_per_sequence.value, 16384 * 131072);
+  assert.match(allowed.launch_command, /^VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve llama-3-8b --max-model-len 16384 /);
+  // The checkpoint's own window (model.context_limit) is what vLLM derives: 32,768 there runs as is.
+  const own = JSON.parse(run(['--config', '-', '--format', 'json', '--set', 'model.context_limit=32768'],
+    JSON.stringify({ ...VLLM, inference: { ...VLLM.inference, context: 16384 } })).out);
+  assert.match(own.launch_command, /^vllm serve llama-3-8b --max-model-len 16384 /);
+});
+
 test('HF generate, GQA: --set inference.hf.sdpa_enable_gqa=true drops the last step\'s repeat_kv copies', () => {
   const cfg = {
     method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'a100-80gb',

@@ -544,7 +544,8 @@ test('solve without --ram-gib: each answer is the GPU part\'s and says so, with 
   assert.match(ctx.explanation, /; bounded by the GPU part alone: needs 537\.24 GB \(500\.34 GiB\) of system RAM at that context, not checked \(give inference\.host\.ram_gib, --ram-gib\)$/);
   const t = run(['solve', 'max_context', ...pinned]);
   assert.equal(t.code, 0, t.err);
-  assert.match(t.out, /^Longest context at the concurrency: 25600 tokens \(the GPU part alone\)\n/);
+  // The answer's line says the RAM it needs (537.24 GB), not only the explanation.
+  assert.match(t.out, /^Longest context at the concurrency: 25600 tokens \(the GPU part alone; needs 537\.24 GB of system RAM\)\n/);
   // -ngl unset: --fit places the model again at each context, up to the window (163,840 tokens), with the
   // RAM its split there needs (the estimate's host_total_bytes at -c 163840).
   const fit = json(['solve', 'max_context', ...args]);
@@ -579,7 +580,7 @@ test('solve under Ollama\'s automatic num_gpu places the layers again at each co
     assert.equal(ctx.needs_ram_bytes, there.metrics.host_total_bytes.value);
     assert.equal((ctx.needs_ram_bytes / 1e9).toFixed(2), '62.80');
     const t = run(['solve', 'max_context', ...A, '-c', c]);
-    assert.match(t.out, /^Longest context at the concurrency: 131072 tokens \(the GPU part alone\)\n131,072 tokens: the model's context window; 1 sequence on NVIDIA GeForce RTX 4090 24GB: Ollama's automatic num_gpu, placed again at each context, puts 22 of 81 layers \(the output layer and 21 repeating layers\) on the GPU there, 94\.6% of its memory/);
+    assert.match(t.out, /^Longest context at the concurrency: 131072 tokens \(the GPU part alone; needs 62\.80 GB of system RAM\)\n131,072 tokens: the model's context window; 1 sequence on NVIDIA GeForce RTX 4090 24GB: Ollama's automatic num_gpu, placed again at each context, puts 22 of 81 layers \(the output layer and 21 repeating layers\) on the GPU there, 94\.6% of its memory/);
     // 64 GiB (48 GiB within the target): 96,000 tokens. RAM there: token_embd and layers 0-55
     // 29,147,748,761.6 B + their KV 56 x 96,000 x 4,096 B + compute 362,020,864 B + logits 513,024 B
     // = 51,530,378,649.6 B; one more token pads to 96,256 cells, 51,589,885,337.6 B: past 48 GiB.
@@ -593,13 +594,18 @@ test('solve under Ollama\'s automatic num_gpu places the layers again at each co
     assert.equal(Math.round(last.metrics.host_total_bytes.value * 10), 515303786496);
     assert.ok(last.metrics.host_total_bytes.value <= ram48 && over.metrics.host_total_bytes.value > ram48);
   }
-  // The most sequences, placed again at each count: 11 of 8,192 tokens and 2 of 32,768 within 64 GiB;
-  // without it 913 and 228, the output layer alone on the GPU, the rest in RAM nobody checked.
+  // The most sequences, placed again at each count: 11 of 8,192 tokens and 2 of 32,768 within 64 GiB.
+  // Without it the engine's own limits: llama.cpp's 256 sequences (LLAMA_MAX_SEQ) of 8,192 tokens, the
+  // output layer and 1 layer on the GPU, 79 layers' KV in RAM (79 x 256 x 8,192 x 4,096 B of the
+  // 726.35 GB it needs, on the answer's line); 228 of 32,768, where the GPU keeps only the output layer.
   const seqs = (c, ...x) => json(['solve', 'max_concurrency', ...A, '-c', c, ...x]);
   assert.deepEqual([seqs('8192', '--ram-gib', '64').value, seqs('32768', '--ram-gib', '64').value], [11, 2]);
   const many = seqs('8192');
-  assert.equal(many.value, 913);
-  assert.match(many.explanation, /puts 1 of 81 layers \(the output layer alone\) on the GPU there, .*; one more sequence leaves no layer on the GPU; bounded by the GPU part alone/);
+  assert.equal(many.value, 256);
+  assert.equal(json([...A, '--set', 'inference.context=8192', '--set', 'inference.concurrency=256']).devices[1].kv_bytes, 79 * 256 * 8192 * 4096);
+  assert.match(many.explanation, /puts 2 of 81 layers \(the output layer and 1 repeating layer\) on the GPU there, .*; llama\.cpp runs at most 256 sequences \(LLAMA_MAX_SEQ: inference\.constants\.llamacpp_max_seq\); bounded by the GPU part alone/);
+  assert.match(run(['solve', 'max_concurrency', ...A, '-c', '8192']).out, /^Most sequences at the context: 256 sequences \(the GPU part alone; needs 726\.35 GB of system RAM\)\n/);
+  assert.equal(seqs('8192', '--set', 'inference.constants.llamacpp_max_seq=4096').value, 913);
   assert.equal(seqs('32768').value, 228);
 });
 

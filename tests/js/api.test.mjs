@@ -537,6 +537,17 @@ test('solve(): under Ollama\'s automatic num_gpu each context and count is place
     const eight = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
         inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 8192, llamacpp: { profile: 'ollama' }, host: { ram_gib: 64 } } };
     assert.equal(vc.solve(eight, 'max_concurrency').value, 11);
+    // Without the RAM: llama.cpp's most sequences, 256 (LLAMA_MAX_SEQ), with the 726.35 GB of RAM they need.
+    const bare = { ...eight, inference: { ...eight.inference, host: {} } };
+    const most = vc.solve(bare, 'max_concurrency');
+    assert.deepEqual([most.value, (most.needs_ram_bytes / 1e9).toFixed(2)], [256, '726.35']);
+    assert.deepEqual(most, cli(bare, 'max_concurrency').json);
+    // A 64 GB Mac: the unified memory binds, named as such (26,112 tokens: 51,496,195,072 B of the 48 GiB at 75%).
+    const mac = { ...bare, gpu: 'apple-m4-max-64gb' };
+    const m = vc.solve(mac, 'max_context');
+    assert.equal(m.value, 26112);
+    assert.match(m.explanation, /; the unified memory binds: 64\.00 GiB at 75% holds every buffer \(the GPU's, within its 48\.00 GiB working-set limit, and the host's: the layers left on the CPU and their KV\)$/);
+    assert.deepEqual(m, cli(mac, 'max_context').json);
 });
 
 test('profile trl: TRL\'s SFTTrainer by hand (Llama-3.1-8B QLoRA, 1 x 2048), as the CLI gives it; lora.adapters_bf16 overrides, a wrong value names the field', () => {
@@ -738,4 +749,20 @@ test('a configuration the framework refuses is an error naming the field, and vL
     assert.equal(lit.ok, false);
     assert.equal(lit.error.field, 'training.precision');
     assert.match(lit.error.message, /Quantization and mixed precision is not supported\./);
+});
+
+test('vLLM refuses a max_model_len above the model\'s window unless allow_long_max_model_len (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1), as the CLI does', () => {
+    const config = { method: 'detailed', task: 'inference', model: { preset: 'qwen3-8b' }, gpu: 'h100-80gb',
+        inference: { engine: 'vllm', weights: 'bf16', context: 65536 } };
+    const refused = vc.estimate(config);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.field, 'inference.context');
+    assert.match(refused.error.message, /65,536 is above the model's window of 40,960 tokens/);
+    assert.deepEqual(refused, cli(config).json);
+    // Allowed: 65,536 x 147,456 B of KV per sequence (36 layers x 8 KV heads x 128 x 2 x 2 B a token).
+    const allowed = { ...config, inference: { ...config.inference, vllm: { allow_long_max_model_len: true } } };
+    const a = vc.estimate(allowed);
+    assert.equal(a.metrics.kv_bytes_per_sequence.value, 65536 * 147456);
+    assert.match(a.launch_command, /^VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve /);
+    assert.deepEqual(a, cli(allowed).json);
 });

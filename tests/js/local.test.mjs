@@ -93,6 +93,26 @@ test('estimate(): the Ollama profile takes Ollama\'s num_ctx by the VRAM (4,096 
     assert.match(ollama('rtx-4060-8gb').launch_command, /PARAMETER num_ctx 4096  # automatic num_batch 512: /);
     assert.match(ollama('rtx-a6000-48gb').launch_command, /PARAMETER num_ctx 40960  # automatic num_batch 2048: /);  // Qwen3-30B-A3B's window
     assert.deepEqual(r24.devices, cli([...FLAGS.slice(0, 12), '--profile', 'ollama']).devices);
+    // The estimate says which default it took: the RTX 4090's 24,564 MiB = 23.99 GiB is at least 23 GiB.
+    assert.ok(r24.notes.includes('Ollama\'s default context for 23.99 GiB of VRAM: 32,768 tokens (OLLAMA_CONTEXT_LENGTH unset: 4,096 below 23 GiB, ' +
+        '32,768 from it, 262,144 from 47 GiB; inference.constants.ollama_num_ctx*).'), r24.notes.join('\n'));
+    assert.ok(ollama('rtx-a6000-48gb').notes.some((n) => n.startsWith('Ollama\'s default context for 48 GiB of VRAM: 262,144 tokens, lowered to the model\'s window of 40,960 (')));
+});
+
+test('estimate(): under the Ollama profile a num_ctx above the model\'s window is lowered to it, as Ollama does (llm/server.go), figures and launch command alike', () => {
+    const config = (context, profile = 'ollama') => ({ method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'rtx-4090-24gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context, llamacpp: { profile } } });
+    const asked = vc.estimate(config(200000)), window = vc.estimate(config(131072));
+    assert.equal(asked.total_bytes, window.total_bytes);
+    // 80 layers x 131,072 cells x 4,096 B of F16 KV, wherever the layers are.
+    assert.equal(asked.devices.reduce((s, d) => s + d.kv_bytes, 0), 80 * 131072 * 4096);
+    assert.match(asked.launch_command, /PARAMETER num_ctx 131072 /);
+    assert.ok(asked.notes.includes('Ollama lowers num_ctx 200,000 to the model\'s context window of 131,072 tokens (llm/server.go: "requested context size ' +
+        'too large for model"): the figures are at 131,072 tokens.'), asked.notes.join('\n'));
+    assert.deepEqual(asked, cli(['--method', 'detailed', '--task', 'inference', '--preset', 'llama-3.1-70b', '--gpu', 'rtx-4090-24gb',
+        '--engine', 'llama.cpp', '--weights', 'q4_k_m', '--profile', 'ollama', '-c', '200000']));
+    // llama-server keeps the context asked for (200,000 padded to 200,192 cells).
+    assert.equal(vc.estimate(config(200000, 'llama-server')).devices.reduce((s, d) => s + d.kv_bytes, 0), 80 * 200192 * 4096);
 });
 
 test('estimate(): the Ollama profile without n_gpu_layers puts as many layers on the GPU as llama-server\'s --fit leaves 1 GiB for', () => {

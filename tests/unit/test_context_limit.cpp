@@ -103,6 +103,10 @@ TEST_CASE("max_context stops at the model's context window; below it the memory 
 
 TEST_CASE("an estimate past the context window notes it and still computes") {
     Config cfg = serving("llama-2-7b", Engine::Vllm, "bf16", "h100-80gb", 8192);
+    // vLLM itself refuses 8,192 above Llama-2's 4,096 unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1
+    // (test_inference.cpp); with it the estimate computes and notes the window.
+    CHECK(estimate(cfg).error.field == "inference.context");
+    cfg.inference.vllm.allow_long_max_model_len = true;
     auto e = estimate(cfg);
     REQUIRE(e.ok);
     CHECK(any_note_has(e.value, "exceeds the model's context window of 4,096 tokens"));

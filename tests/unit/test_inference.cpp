@@ -11,6 +11,7 @@
 #include "core/estimate.hpp"
 #include "core/serve/caching_allocator.hpp"
 #include "core/serve/inference.hpp"
+#include "core/solve.hpp"
 #include "core/model/presets.hpp"
 #include "core/units.hpp"
 #include "core/text.hpp"
@@ -899,4 +900,40 @@ TEST_CASE("a plan points to its catalog GPU and keeps its own copy of a custom o
     // Set back on a catalog GPU, a plan points to the catalog again.
     copied = on_h100;
     CHECK(copied.gpu.get() == find_gpu("h100-80gb"));
+}
+
+TEST_CASE("vLLM refuses a max_model_len above the model's derived window unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (inference.vllm.allow_long_max_model_len)") {
+    // Qwen3-8B's config.json: max_position_embeddings 40,960, no rope_scaling, so vLLM derives 40,960
+    // (vllm/config/model.py _get_and_verify_max_len) and raises at 65,536.
+    Config cfg = serving("qwen3-8b", Engine::Vllm, "bf16", "h100-80gb", 65536);
+    auto refused = make_inference_plan(cfg);
+    REQUIRE_FALSE(refused.ok);
+    CHECK(refused.error.field == "inference.context");
+    CHECK(refused.error.message ==
+          "inference.context (vLLM's max_model_len) 65,536 is above the model's window of 40,960 tokens (model.context_limit, max_position_embeddings "
+          "in its config.json): vLLM refuses it at start-up; lower it, correct model.context_limit, or set inference.vllm.allow_long_max_model_len "
+          "(VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; past the window RoPE gives NaN)");
+    CHECK(solve(cfg, "max_concurrency").error.field == "inference.context");
+    // At the window it runs.
+    Config at_window = cfg;
+    at_window.inference.context = 40960;
+    CHECK(make_inference_plan(at_window).ok);
+    // The variable set: computed (36 layers x 8 KV heads x 128 x 2 x 2 B = 147,456 B a token, 65,536 x
+    // that per sequence) and the launch command carries it.
+    Config allowed = cfg;
+    allowed.inference.vllm.allow_long_max_model_len = true;
+    auto e = estimate(allowed);
+    REQUIRE(e.ok);
+    CHECK(e.value.metric("kv_bytes_per_sequence")->value == 65536.0 * 147456);
+    CHECK(e.value.launch_command.rfind("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve qwen3-8b --max-model-len 65536 ", 0) == 0);
+    // The checkpoint's own window: DeepSeek-R1-0528-Qwen3-8B's config.json says 131,072, the calibration
+    // rows X17-X19's model.context_limit: no refusal, no variable.
+    Config own = cfg;
+    own.model.context_limit = 131072;
+    auto o = estimate(own);
+    REQUIRE(o.ok);
+    CHECK(o.value.launch_command.rfind("vllm serve qwen3-8b --max-model-len 65536 ", 0) == 0);
+    // Other engines keep computing past the window with a note (llama.cpp and transformers run it).
+    Config hf = serving("qwen3-8b", Engine::Hf, "bf16", "h100-80gb", 65536);
+    CHECK(estimate(hf).ok);
 }

@@ -28,6 +28,13 @@ Answer ask(const Config& cfg, const char* question) {
 
 double share_of(const InferencePlan& p) { return p.engine == Engine::Vllm ? 1.0 : p.target_utilization; }
 
+// A Q4_K_M llama.cpp config under the Ollama profile (num_gpu unset) at `context` tokens.
+Config ollama_q4(const char* preset, const char* gpu, int context) {
+    Config cfg = serving(preset, Engine::LlamaCpp, "q4_k_m", gpu, context);
+    cfg.inference.llamacpp.ollama = true;
+    return cfg;
+}
+
 }  // namespace
 
 TEST_CASE("vLLM worked example: Llama-3-8B BF16 on an A100-40GB, blocks of 16 x 128 KiB") {
@@ -80,7 +87,10 @@ TEST_CASE("longest context and most sequences: the answer fits, one more does no
             const double n = most_sequences(p, c, share);
             INFO("context " << c << ", n = " << n);
             if (n > 0) CHECK(fits_at(p, c, n, share));
-            CHECK_FALSE(fits_at(p, c, n + 1, share));
+            // llama.cpp runs at most LLAMA_MAX_SEQ (256) sequences whatever memory holds: 128-token
+            // sequences of these 7-8B models stop there (257 would fit the card).
+            if (k.engine == Engine::LlamaCpp && c == 128) CHECK(n == 256);
+            if (k.engine != Engine::LlamaCpp || n < p.in.constants.llamacpp_max_seq) CHECK_FALSE(fits_at(p, c, n + 1, share));
         }
     }
 }
@@ -265,8 +275,7 @@ TEST_CASE("System RAM nobody checked under Ollama: Llama-3.1-70B Q4_K_M on one R
     // card to 94.7%, above the 75% target: no KV capacity is left within it (no RAM said then); the
     // most layers within the target is -ngl 27 (the output layer and 26 layers), its other 54 layers,
     // token_embd and their KV in RAM: the answer says what the estimate of that split says (host_total_bytes).
-    Config cfg = serving("llama-3.1-70b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 32768);
-    cfg.inference.llamacpp.ollama = true;
+    const Config cfg = ollama_q4("llama-3.1-70b", "rtx-4090-24gb", 32768);
     const Answer kv = ask(cfg, "kv_capacity");
     CHECK(kv.value == 0);
     CHECK(kv.needs_ram_bytes == 0);
@@ -356,20 +365,67 @@ TEST_CASE("Automatic placement: Ollama places Llama-3.1-70B Q4_K_M on one RTX 40
     CHECK(ask(at(32768, 1, 64), "max_concurrency").value == 2);
     CHECK(shape(32768, 2, 64).metric("host_total_bytes")->value <= ram_target);
     CHECK(shape(32768, 3, 64).metric("host_total_bytes")->value > ram_target);
-    // Without a RAM size only the GPU stops it: 913 sequences of 8,192 tokens keep the output layer
-    // alone on the GPU (their compute buffer's masks grow with the 7.5 M cells), 914 keep none; the
-    // answer is the GPU part's, with the RAM it needs there.
+    // Without a RAM size the engine's own limits bound it, and the answer carries the RAM it needs:
+    // llama.cpp runs at most 256 sequences (LLAMA_MAX_SEQ), where Ollama keeps the output layer and one
+    // layer on the GPU; 256 x 8,192 = 2,097,152 cells of KV, 79 layers of them in RAM: 79 x 2,097,152
+    // x 4,096 B = 678,604,832,768 B of the 726.35 GB it needs there.
     const Answer seqs = ask(at(8192, 1, 0), "max_concurrency");
-    CHECK(seqs.value == 913);
+    CHECK(seqs.value == 256);
+    const Estimate at256 = shape(8192, 256, 0);
+    CHECK(at256.metric("auto_gpu_layers")->value == 2);
+    CHECK(at256.devices[1].kv == 79.0 * 256 * 8192 * 4096);
+    CHECK(seqs.needs_ram_bytes == at256.metric("host_total_bytes")->value);
+    CHECK(seqs.explanation.find("puts 2 of 81 layers (the output layer and 1 repeating layer) on the GPU there") != std::string::npos);
+    CHECK(seqs.explanation.find("; llama.cpp runs at most 256 sequences (LLAMA_MAX_SEQ: inference.constants.llamacpp_max_seq); bounded by the GPU part "
+                                "alone: needs 726.35 GB (676.47 GiB) of system RAM at that count") != std::string::npos);
+    // The cap is a constant: raised past what the GPU holds, the GPU stops it as before session 22,
+    // at 913 sequences (the output layer alone on the GPU; its compute buffer's masks grow with the
+    // 7.5 M cells), 914 keep none.
+    Config raised = at(8192, 1, 0);
+    raised.inference.constants.llamacpp_max_seq = 4096;
+    const Answer gpu_bound = ask(raised, "max_concurrency");
+    CHECK(gpu_bound.value == 913);
     CHECK(shape(8192, 913, 0).metric("auto_gpu_layers")->value == 1);
     CHECK(shape(8192, 914, 0).metric("auto_gpu_layers")->value == 0);
-    CHECK(seqs.needs_ram_bytes == shape(8192, 913, 0).metric("host_total_bytes")->value);
-    CHECK(seqs.explanation.find("puts 1 of 81 layers (the output layer alone) on the GPU there") != std::string::npos);
-    CHECK(seqs.explanation.find("; one more sequence leaves no layer on the GPU") != std::string::npos);
-    CHECK(ask(at(32768, 1, 0), "max_concurrency").value == 228);
+    CHECK(gpu_bound.explanation.find("; one more sequence leaves no layer on the GPU") != std::string::npos);
+    // 32,768-token sequences: the GPU stops first, at 228 (2.51 TB of RAM, said).
+    const Answer long_seqs = ask(at(32768, 1, 0), "max_concurrency");
+    CHECK(long_seqs.value == 228);
+    CHECK(long_seqs.explanation.find("needs 2512.92 GB (2340.34 GiB) of system RAM at that count, not checked") != std::string::npos);
     // A stated num_gpu (-ngl) is the user's split: held at every shape, within the target as before
     // (36 layers at 8,192 tokens leave no room at 75%).
     Config stated = at(8192, 1, 64);
     stated.inference.llamacpp.n_gpu_layers = 36;
     CHECK(ask(stated, "max_context").value == 0);
+}
+
+TEST_CASE("Automatic placement on a 64 GB Mac: Ollama's Llama-3.1-70B Q4_K_M is bounded by the unified memory, and the text says so") {
+    // A Mac's RAM is its GPU's memory: every buffer, the GPU's and the host's, sits in the 64 GiB,
+    // held within 75% = 48 GiB = 51,539,607,552 B (Metal's working-set limit is also 3/4 of 64 GiB).
+    // At 26,112 tokens Ollama puts the output layer and 78 layers on the GPU: KV 78 x 26,112 x 4,096 =
+    // 8,342,470,656 B there and 2 x 26,112 x 4,096 = 213,909,504 B on the CPU, all buffers
+    // 51,496,195,072 B. One more token pads to 26,368 cells: 78 x 26,368 x 4,096 = 8,424,259,584 B of
+    // GPU KV, 51,580,867,584 B in all, past 48 GiB.
+    const Config cfg = ollama_q4("llama-3.1-70b", "apple-m4-max-64gb", 8192);
+    auto at = [&](int context) {
+        auto e = estimate(ollama_q4("llama-3.1-70b", "apple-m4-max-64gb", context));
+        REQUIRE(e.ok);
+        return e.value;
+    };
+    const Answer ctx = ask(cfg, "max_context");
+    CHECK(ctx.value == 26112);
+    CHECK(ctx.needs_ram_bytes == 0);
+    const Estimate last = at(26112), over = at(26113);
+    CHECK(last.devices[0].kv == 78.0 * 26112 * 4096);
+    CHECK(last.devices[1].kv == 2.0 * 26112 * 4096);
+    CHECK(last.metric("host_total_bytes")->value == 51496195072.0);  // "Unified memory in use"
+    CHECK(over.devices[0].kv == 78.0 * 26368 * 4096);
+    CHECK(over.metric("host_total_bytes")->value == 51580867584.0);
+    CHECK(last.metric("host_total_bytes")->value <= 0.75 * gib_to_bytes(64));
+    CHECK(over.metric("host_total_bytes")->value > 0.75 * gib_to_bytes(64));
+    // What binds is the unified memory, named as such (not "system RAM ... the layers left on the CPU").
+    CHECK(ctx.explanation.find("; the unified memory binds: 64.00 GiB at 75% holds every buffer (the GPU's, within its 48.00 GiB working-set limit, "
+                               "and the host's: the layers left on the CPU and their KV)") != std::string::npos);
+    CHECK(ctx.explanation.find("system RAM binds") == std::string::npos);
+    CHECK(ask(cfg, "max_concurrency").value == 3);
 }

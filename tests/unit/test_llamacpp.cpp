@@ -718,6 +718,50 @@ TEST_CASE("Ollama's default num_ctx: by the VRAM of every GPU (23 and 47 GiB tie
     CHECK(ollama_default_context(cfg) == 16384);
 }
 
+TEST_CASE("Ollama's num_ctx in the estimate: its default for the VRAM said as such, a num_ctx above the model's window lowered to it") {
+    // The RTX 4090's 24,564 MiB = 23.99 GiB is at least 23 GiB: 32,768 tokens (server/routes.go:2051-2056).
+    CHECK(note_starts(ollama_config("llama-3.1-70b", "rtx-4090-24gb", 32768),
+                      "Ollama's default context for 23.99 GiB of VRAM: 32,768 tokens (OLLAMA_CONTEXT_LENGTH unset: 4,096 below 23 GiB, "
+                      "32,768 from it, 262,144 from 47 GiB; inference.constants.ollama_num_ctx*)."));
+    // Two cards: 47.98 GiB together, 262,144, lowered to Llama-3.1's 131,072-token window.
+    Config two = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 131072);
+    two.inference.tp = 2;
+    CHECK(note_starts(two, "Ollama's default context for 2 x 23.99 GiB of VRAM: 262,144 tokens, lowered to the model's window of 131,072 ("));
+    // A 64 GB Mac: Metal's working-set limit, 3/4 of 64 GiB = 48 GiB, at least 47: 262,144, lowered to 131,072.
+    CHECK(note_starts(ollama_config("llama-3.1-70b", "apple-m4-max-64gb", 131072),
+                      "Ollama's default context for a 48 GiB working-set limit (Metal's): 262,144 tokens, lowered to the model's window of 131,072 ("));
+    // A context that is not the default: no such note.
+    CHECK_FALSE(note_starts(ollama_config("llama-3.1-70b", "rtx-4090-24gb", 8192), "Ollama's default context"));
+    // num_ctx 200,000 for Llama-3.1 (window 131,072): Ollama lowers it (llm/server.go:111-116), so every
+    // figure is the one at 131,072 tokens: the KV 80 layers x 131,072 x 4,096 B = 42,949,672,960 B.
+    const Config asked = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 200000), window = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 131072);
+    auto a = estimate(asked), w = estimate(window);
+    REQUIRE(a.ok);
+    REQUIRE(w.ok);
+    CHECK(a.value.total_bytes == w.value.total_bytes);
+    auto kv = [](const Estimate& e) {
+        double sum = 0;
+        for (const auto& d : e.devices) sum += d.kv;
+        return sum;
+    };
+    CHECK(kv(a.value) == 80.0 * 131072 * 4096);
+    CHECK(a.value.launch_command.find("PARAMETER num_ctx 131072") != std::string::npos);
+    CHECK(note_starts(asked, "Ollama lowers num_ctx 200,000 to the model's context window of 131,072 tokens (llm/server.go: \"requested context size "
+                             "too large for model\"): the figures are at 131,072 tokens."));
+    bool exceeds = false;
+    for (const auto& n : a.value.notes) exceeds |= n.find("exceeds the model's context window") != std::string::npos;
+    CHECK_FALSE(exceeds);
+    // The answers too: max_concurrency at 200,000 is the one at 131,072.
+    CHECK(solve(asked, "max_concurrency").value.value == solve(window, "max_concurrency").value.value);
+    // llama-server's profile keeps the context asked for (it runs RoPE past the window) and says it exceeds it.
+    Config server = asked;
+    server.inference.llamacpp.ollama = false;
+    auto s = estimate(server);
+    REQUIRE(s.ok);
+    CHECK(kv(s.value) == 80.0 * 200192 * 4096);  // 200,000 padded to a multiple of 256 cells
+    CHECK(note_starts(server, "The context (200,000 tokens) exceeds the model's context window of 131,072 tokens"));
+}
+
 TEST_CASE("Ollama's automatic num_gpu: Llama-3.1-70B Q4_K_M on one RTX 4090 at 32,768 tokens puts 36 of 81 layers on the GPU") {
     // Ollama v0.32.15 passes no -ngl when num_gpu is unset; llama-server's --fit keeps 1,024 MiB free
     // per GPU, counting the output layer first as -ngl does (llama.cpp PR #18148). By hand: the RTX

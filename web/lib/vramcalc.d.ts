@@ -375,6 +375,8 @@ export interface InferenceVllmConfig {
     max_num_seqs?: number;
     /** no CUDA graphs (default false) */
     enforce_eager?: boolean;
+    /** VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a context above the model's window (model.context_limit) runs instead of being refused (default false) */
+    allow_long_max_model_len?: boolean;
     /** the profiling run's logits: one per sequence, or one per batched token (default 'sequences') */
     profile_logits?: 'sequences' | 'tokens';
     /** top-k/top-p sampler in the profiling run: pytorch sorts the logits, flashinfer does not (auto: pytorch) (default 'auto') */
@@ -509,6 +511,8 @@ export interface InferenceConstantsConfig {
     cpu_tflops?: number;
     /** llama.cpp scheduler input copies with pipeline parallelism (default 4; [1, 64]) */
     llamacpp_sched_copies?: number;
+    /** most sequences llama.cpp runs (LLAMA_MAX_SEQ; -np, OLLAMA_NUM_PARALLEL): max_concurrency stops there (default 256; [1, 1048576] sequences) */
+    llamacpp_max_seq?: number;
     /** Ollama's default context below ollama_vram_mid_gib of VRAM (default 4096; [1, 16777216] tokens) */
     ollama_num_ctx?: number;
     /** Ollama's default context from ollama_vram_mid_gib of VRAM (default 32768; [1, 16777216] tokens) */
