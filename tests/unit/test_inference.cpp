@@ -161,7 +161,7 @@ TEST_CASE("vLLM profile: Llama-3-8B BF16 on an A100-40GB at 0.90, max_model_len 
 
 TEST_CASE("vLLM: weights larger than the card leave no KV pool, and the formula says so without a negative size") {
     // Llama-2-70B in BF16 (137.95 GB) on one H100 80GB: 0.9 x usable - weights - peak - non-torch < 0.
-    const Config cfg = serving("llama-2-70b", Engine::Vllm, "bf16", "h100-80gb", 8192, 16);
+    const Config cfg = serving("llama-2-70b", Engine::Vllm, "bf16", "h100-80gb", 4096, 16);  // its window
     const InferencePlan p = plan(cfg);
     REQUIRE(p.pool < 0);
     auto e = estimate(cfg);
