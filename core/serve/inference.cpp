@@ -481,7 +481,7 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         return R::failure("inference.context", "inference.context (vLLM's max_model_len) " + count_text(in.context) + " is above the model's window of " +
                                                    count_text(m.context_limit) + " tokens (model.context_limit, max_position_embeddings in its config.json): " +
                                                    "vLLM refuses it at start-up; lower it, correct model.context_limit, or set "
-                                                   "inference.vllm.allow_long_max_model_len (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; past the window RoPE gives NaN)");
+                                                   "inference.vllm.allow_long_max_model_len (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; vLLM says with extreme caution: past the window RoPE positions give not-a-number values)");
 
     // GPU: a custom entry (plan_gpu), a catalog id, or none (then only the engine-independent figures).
     if (!in.has_custom_gpu && cfg.gpu_id == "cpu") {

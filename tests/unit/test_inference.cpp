@@ -912,7 +912,7 @@ TEST_CASE("vLLM refuses a max_model_len above the model's derived window unless 
     CHECK(refused.error.message ==
           "inference.context (vLLM's max_model_len) 65,536 is above the model's window of 40,960 tokens (model.context_limit, max_position_embeddings "
           "in its config.json): vLLM refuses it at start-up; lower it, correct model.context_limit, or set inference.vllm.allow_long_max_model_len "
-          "(VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; past the window RoPE gives NaN)");
+          "(VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; vLLM says with extreme caution: past the window RoPE positions give not-a-number values)");
     CHECK(solve(cfg, "max_concurrency").error.field == "inference.context");
     // At the window it runs.
     Config at_window = cfg;
