@@ -223,15 +223,17 @@ void list_presets(bool as_json) {
         std::printf("%s\n", io::dump(io::presets_to_json(), 2).c_str());
         return;
     }
-    std::printf("%-20s %-28s %-10s %8s %5s %10s %10s\n", "id", "name", "family", "context", "dtype", "derived", "published");
+    std::printf("%-20s %-28s %-10s %8s %5s %-9s %10s %10s\n", "id", "name", "family", "context", "dtype", "stored", "derived", "published");
     for (const auto& m : model_presets()) {
         auto r = resolve_model(m);
         const double derived_b = r.ok ? model_params(r.value).total / 1e9 : 0;
-        // context: the model's context window in tokens; dtype: its checkpoint's ("-" when unknown)
+        // context: the model's context window in tokens; dtype: its checkpoint's ("-" when unknown); stored: the
+        // quantized format its checkpoint stores ("-": unquantized)
         const std::string context = m.context_limit > 0 ? std::to_string(m.context_limit) : "-";
         const std::string dtype = m.checkpoint_dtype.empty() ? "-" : m.checkpoint_dtype;
-        std::printf("%-20s %-28s %-10s %8s %5s %9.3fB %9.3fB\n", m.id.c_str(), m.name.c_str(), m.family.c_str(), context.c_str(),
-                    dtype.c_str(), derived_b, m.published_params_b);
+        const std::string stored = m.checkpoint_format.empty() ? "-" : m.checkpoint_format;
+        std::printf("%-20s %-28s %-10s %8s %5s %-9s %9.3fB %9.3fB\n", m.id.c_str(), m.name.c_str(), m.family.c_str(), context.c_str(),
+                    dtype.c_str(), stored.c_str(), derived_b, m.published_params_b);
     }
 }
 

@@ -36,7 +36,18 @@ void align_run_shapes(Config& c) {
     }
 }
 
+bool follow_checkpoint_format(Config& c) {
+    const WeightFormat* f = c.model.checkpoint_format.empty() ? nullptr : find_weight_format(c.model.checkpoint_format);
+    if (!f || (f->engines & engine_mask(c.inference.engine)) == 0) return false;
+    c.inference.weights.format = f->id;
+    return true;
+}
+
 void follow_checkpoint_dtype(Config& c) {
+    {
+        const std::string& w = c.inference.weights.format;
+        if (w == "fp16" || w == "bf16") follow_checkpoint_format(c);
+    }
     const std::string& dtype = c.model.checkpoint_dtype;
     const bool fp16 = dtype == "fp16", bf16 = dtype == "bf16" || dtype == "fp32";
     if (!fp16 && !bf16) return;

@@ -60,6 +60,14 @@ RunShapePaths run_shape_paths(const Config& c);
 // as it is; both 16-bit types are 2 bytes, so no size changes. Called where a model is chosen (the
 // page's preset list, a config.json import), never where a document is read: its precision stays.
 void follow_checkpoint_dtype(Config& c);
+// Serving weights as the checkpoint stores them where it is quantized (model.checkpoint_format:
+// DeepSeek-V3's FP8 blocks, gpt-oss's MXFP4): vLLM loads a checkpoint as its quantization_config
+// says, no --quantization flag needed (vllm/model_executor/model_loader: get_quant_config), and
+// llama.cpp's gpt-oss GGUF keeps MXFP4. Sets inference.weights to it where the engine loads that
+// format (WeightFormat::engines) and returns true; else leaves the config as it is. Called with
+// follow_checkpoint_dtype where a model is chosen, and where a serving document names no weights
+// (io/config_json.cpp), or when the page's engine changes with 16-bit weights.
+bool follow_checkpoint_format(Config& c);
 
 const char* method_name(Method m);  // "quick", "guide", "detailed"
 const char* task_name(Task t);      // "training", "finetune", "inference"

@@ -280,6 +280,13 @@ constexpr FieldDef kConfigTable[] = {
             .accepts("bf16, fp16, fp32 or empty")
             .def("none")
             .omit_default(),
+        Text("model.checkpoint_format", AT(model.checkpoint_format),
+             "the weight format the published checkpoint stores when quantized (quantization_config: fp8-block, mxfp4, "
+             "gptq-int4 ...; empty: unquantized). Serving loads it where inference.weights is not given")
+            .off_page(kFamilyDetails)
+            .accepts("a weight format id of inference.weights (not a GGUF type) or empty")
+            .def("none")
+            .omit_default(),
         Int("model.type_vocab", AT(model.type_vocab), "BERT token-type embedding rows").off_page(kFamilyDetails).range(0, k2p24),
         Int("model.experts", AT(model.experts), "routed experts per MoE layer (0: dense); all are stored").range(0, k2p16),
         Int("model.top_k", AT(model.top_k), "routed experts each token uses: compute and routed activations").accepts("[1, model.experts] with experts"),

@@ -180,6 +180,9 @@ Outcome<Config> config_from_json(const json& doc) {
         Error err;
         if (!read_inference(r.at("inference"), cfg, err)) return Outcome<Config>::failure(err);
     }
+    // Serving a quantized checkpoint with no weights named: the format it is stored in, as `vllm serve`
+    // loads it (model.checkpoint_format; core/config.hpp follow_checkpoint_format).
+    if (cfg.task == Task::Inference && !(r.has("inference") && r.at("inference").contains("weights"))) follow_checkpoint_format(cfg);
 
     return Outcome<Config>::success(std::move(cfg));
 }

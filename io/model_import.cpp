@@ -441,7 +441,12 @@ nlohmann::json import_to_json(const ModelImport& r) {
                         count_text(double(r.tensor_count)) + " of the model's " + count_text(double(r.split.tensors_total)) +
                         " tensors, so the exact bytes are unknown until every part is given; the weights are inferred from the architecture and the file type");
     j["notes"] = notes;
-    j["model"] = has_model ? model_to_json(r.model) : json(nullptr);
+    // A quantized checkpoint (quantization_config, the safetensors' dtypes) names its format on the model
+    // too, so serving it with no weights given loads it as stored (core/config.hpp follow_checkpoint_format).
+    ModelSpec model = r.model;
+    if (const WeightFormat* f = find_weight_format(r.weights_format); f && f->family != FormatFamily::Float && f->family != FormatFamily::Gguf)
+        model.checkpoint_format = f->id;
+    j["model"] = has_model ? model_to_json(model) : json(nullptr);
     double params = has_model ? r.weights.params : r.mmproj.params;
     if (params <= 0 && r.complete && has_model) {
         auto m = resolve_model(r.model);

@@ -808,7 +808,7 @@ bool weight_format_combo(App& a, Form& f, const char* id, const char* label, con
             value.clear();
             changed = true;
         }
-        const unsigned engine = a.inputs.inference.engine == Engine::Vllm ? kEngineVllm : a.inputs.inference.engine == Engine::LlamaCpp ? kEngineLlamaCpp : kEngineHf;
+        const unsigned engine = engine_mask(a.inputs.inference.engine);
         for (const auto& w : weight_formats()) {
             const bool usable = (w.engines & engine) != 0;
             char line[96];
@@ -852,7 +852,11 @@ bool serving_inputs(App& a) {
     bool changed = false;
     changed |= form_panel(a, "weights", "WEIGHTS AND KV CACHE", [&](Form& f) {
     bool changed = false;
-    changed |= choice(f, {"inference.engine", "Engine", "How the serving engine takes GPU memory."}, kEngines, in.engine, true);
+    if (choice(f, {"inference.engine", "Engine", "How the serving engine takes GPU memory."}, kEngines, in.engine, true)) {
+        changed = true;
+        // 16-bit weights of a quantized checkpoint: the format it is stored in, where this engine loads it.
+        if (in.weights.format == "bf16" || in.weights.format == "fp16") follow_checkpoint_format(c);
+    }
     changed |= weight_format_combo(a, f, "inference.weights", "Weight format", "Bits per weight of the stored model (scales included).", in.weights.format, false);
     const WeightFormat* wf = find_weight_format(in.weights.format);
     if (wf && wf->family == FormatFamily::GroupInt)

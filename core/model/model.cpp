@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/fields.hpp"
+#include "core/quant/quant.hpp"
 #include "core/text.hpp"
 
 namespace vc {
@@ -84,6 +85,15 @@ bool check_model_ranges(const ModelSpec& in, Error& err) {
         err.field = "model.checkpoint_dtype";
         err.message = "must be bf16, fp16, fp32 or empty (unknown), got \"" + dtype + "\"";
         return false;
+    }
+    if (const std::string& fmt = in.checkpoint_format; !fmt.empty()) {
+        const WeightFormat* f = find_weight_format(fmt);
+        if (!f || f->family == FormatFamily::Float || f->family == FormatFamily::Gguf) {
+            err.field = "model.checkpoint_format";
+            err.message = "must be a quantized weight format of inference.weights (fp8-block, mxfp4, gptq-int4, ...; not a float type, which "
+                          "model.checkpoint_dtype names, nor a GGUF type) or empty, got \"" + fmt + "\"";
+            return false;
+        }
     }
     if (in.layers == 0 && in.params_override_b > 0) return true;  // "parameters only": no architecture to check
     for (size_t i = 0; i < std::size(kChecked); ++i) {

@@ -47,6 +47,10 @@ struct ModelSpec {
     int type_vocab = 0;        // BERT token-type embeddings rows
     std::string checkpoint_dtype;  // config.json torch_dtype: "bf16", "fp16", "fp32"; empty = unknown. No
                                    // bytes: the 2-byte float choices follow it (follow_checkpoint_dtype)
+    std::string checkpoint_format; // the weight format the published checkpoint stores when it is quantized
+                                   // (quantization_config: "fp8-block" for DeepSeek-V3, "mxfp4" for gpt-oss);
+                                   // empty = unquantized (checkpoint_dtype). Serving reads it where the
+                                   // weights are not given (follow_checkpoint_format)
     // Mixture of experts (0 experts = dense).
     int experts = 0;
     int top_k = 0;

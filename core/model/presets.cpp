@@ -505,6 +505,20 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"lfm2-1.2b", "bf16"},
 };
 
+// Checkpoint formats: the weights' own format where the published checkpoint is quantized (its
+// config.json quantization_config), which serving loads where no weights are given
+// (follow_checkpoint_format). The unquantized ones stay empty.
+constexpr CheckpointDtype kCheckpointFormats[] = {
+    // deepseek-ai/DeepSeek-V3, DeepSeek-R1, moonshotai/Kimi-K2-Instruct, MiniMaxAI/MiniMax-M2: quantization_config
+    // {"quant_method": "fp8", "fmt": "e4m3", "weight_block_size": [128, 128]} (FP8 weights, an FP32 weight_scale_inv per
+    // 128 x 128 tile; embeddings, norms, routers and the LM head BF16): DeepSeek-V3's README "FP8 weights".
+    {"deepseek-v3", "fp8-block"}, {"deepseek-r1", "fp8-block"}, {"kimi-k2", "fp8-block"}, {"minimax-m2", "fp8-block"},
+    // openai/gpt-oss-120b and gpt-oss-20b: quantization_config {"quant_method": "mxfp4", "modules_to_not_convert": attention,
+    // router, embeddings, LM head}: the MoE experts' weights in MXFP4, the rest BF16 (OpenAI's model card, "MXFP4
+    // quantization of the MoE weights"; vLLM reads the experts as mxfp4, core/serve/inference.cpp).
+    {"gpt-oss-120b", "mxfp4"}, {"gpt-oss-20b", "mxfp4"},
+};
+
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {
     for (auto& m : presets)
         for (const auto& w : kContextWindows)
@@ -516,6 +530,9 @@ std::vector<ModelSpec> with_checkpoint_dtypes(std::vector<ModelSpec> presets) {
     for (auto& m : presets)
         for (const auto& d : kCheckpointDtypes)
             if (m.id == d.id) m.checkpoint_dtype = d.dtype;
+    for (auto& m : presets)
+        for (const auto& f : kCheckpointFormats)
+            if (m.id == f.id) m.checkpoint_format = f.dtype;
     return presets;
 }
 

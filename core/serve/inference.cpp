@@ -43,6 +43,8 @@ const char* engine_name(Engine e) {
     return enum_name(kEngineNames, static_cast<int>(e));  // the field table's spelling (core/fields.cpp)
 }
 
+unsigned engine_mask(Engine e) { return e == Engine::Vllm ? kEngineVllm : e == Engine::LlamaCpp ? kEngineLlamaCpp : kEngineHf; }
+
 // [SECTION] checks --------------------------------------------------------------------------------
 namespace {
 
@@ -1282,6 +1284,16 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                                          num(p.moe_padding) + " B"
                                                    : "") +
                                 (p.weights_gpu != p.weights.total + p.rope_cache + p.moe_padding ? "; " + num(p.weights_gpu) + " B on one GPU" : "")});
+    // Float weights of a checkpoint published quantized: a converted copy, or the checkpoint dequantized at load.
+    if (!m.checkpoint_format.empty() && p.format->family == FormatFamily::Float) {
+        const WeightFormat* stored = find_weight_format(m.checkpoint_format);
+        e.notes.push_back((m.name.empty() ? std::string("The model") : m.name) + "'s published checkpoint is quantized: " +
+                          (stored ? stored->label : m.checkpoint_format.c_str()) + ", model.checkpoint_format " + m.checkpoint_format + ". " +
+                          fmt_label + " weights mean a converted copy or dequantizing at load" +
+                          (stored && (stored->engines & engine_mask(p.engine)) != 0
+                               ? std::string("; inference.weights ") + stored->id + " serves it as stored (the default where none is given)."
+                               : std::string(".")));
+    }
     switch (p.engine) {
         case Engine::Vllm:
             e.components.push_back({"kv_cache", "KV cache pool", mem.kv,

@@ -27,6 +27,8 @@ struct Config;
 
 enum class Engine { Vllm, LlamaCpp, Hf };
 const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf"
+// The engine as a bit of WeightFormat::engines (core/quant/quant.hpp EngineMask): the formats it loads.
+unsigned engine_mask(Engine e);
 
 // Constants that model the world. Each is overridable from the config ("inference.constants").
 struct InferenceConstants {

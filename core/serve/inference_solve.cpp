@@ -230,7 +230,7 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
 
 Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     const double c = cfg.inference.context, n = cfg.inference.concurrency;
-    const unsigned mask = base.engine == Engine::Vllm ? kEngineVllm : base.engine == Engine::LlamaCpp ? kEngineLlamaCpp : kEngineHf;
+    const unsigned mask = engine_mask(base.engine);
     Answer a;
     a.question = "best_format";
     a.label = "Best weight formats that fit";

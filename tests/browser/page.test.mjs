@@ -394,6 +394,21 @@ test('choosing Llama-3.1 8B shows BF16, its checkpoint\'s dtype, where the worke
     await other.close();
 });
 
+test('choosing gpt-oss-120b for vLLM serves its MXFP4 checkpoint as stored: 65.28 GB, one H100', async () => {
+    const { other, w } = await openSettled(url + '#v=2&task=inference&method=detailed&inference.engine=vllm&model.preset=llama-3.1-8b&gpu=h100-80gb');
+    assert.equal((await w.state()).inputs.inference.weights, 'bf16');
+    await w.click('model.preset');
+    await other.keyboard.type('gpt oss 120');
+    await w.settled();
+    await w.click('model.preset/gpt-oss-120b');
+    const s = await w.state();
+    assert.equal(s.inputs.inference.weights, 'mxfp4', 'model.checkpoint_format: the experts in MXFP4, the rest BF16');
+    // tests/unit/test_checkpoint_dtype.cpp has the sum by hand.
+    assert.equal(s.result.breakdown.weights, 65282758528);
+    assert.match(s.fragment, /inference\.weights=mxfp4/);
+    await other.close();
+});
+
 test('transformers serving: the CUDA lazy-loading checkbox (issue 12) switches the context between the lazy and the eager model', async () => {
     const { other, w } = await openSettled(url + '#v=2&task=inference&method=detailed&inference.engine=hf&model.preset=llama-3.1-8b&gpu=h100-80gb');
     let s = await w.state();

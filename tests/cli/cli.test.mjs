@@ -291,24 +291,26 @@ test('listings as JSON: GPUs with their figures and sources, presets, questions 
   assert.equal(run(['solve']).code, 2);
 });
 
-test('--list-presets shows context windows, checkpoint dtypes, derived and published totals, and docs/models.md lists every preset', () => {
+test('--list-presets shows context windows, checkpoint dtypes and formats, derived and published totals, and docs/models.md lists every preset', () => {
   const r = run(['--list-presets']);
   assert.equal(r.code, 0);
-  assert.match(r.out, /llama-3\.1-8b\s.*\s131072\s+bf16\s+8\.030B\s+8\.030B/);
-  assert.match(r.out, /deepseek-v3\s.*\s163840\s+bf16\s+671\.026B\s+671\.000B/);
-  assert.match(r.out, /gpt2-xl\s.*\s1024\s+-\s+1\.558B/, 'no torch_dtype in its config.json');
-  assert.match(r.out, /llama-2-7b\s.*\s4096\s+fp16\s+6\.738B/);
+  assert.match(r.out, /llama-3\.1-8b\s.*\s131072\s+bf16\s+-\s+8\.030B\s+8\.030B/);
+  assert.match(r.out, /deepseek-v3\s.*\s163840\s+bf16\s+fp8-block\s+671\.026B\s+671\.000B/);
+  assert.match(r.out, /gpt-oss-120b\s.*\s131072\s+-\s+mxfp4\s+116\.829B/);
+  assert.match(r.out, /gpt2-xl\s.*\s1024\s+-\s+-\s+1\.558B/, 'no torch_dtype in its config.json');
+  assert.match(r.out, /llama-2-7b\s.*\s4096\s+fp16\s+-\s+6\.738B/);
   const docs = readFileSync(new URL('../../docs/models.md', import.meta.url), 'utf8');
   const ids = r.out.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0]);
   assert.ok(ids.length >= 25);
   for (const line of r.out.trim().split('\n').slice(1)) {
     const id = line.split(/\s+/)[0];
-    const [, context, dtype, derived] = line.match(/\s(\d+|-)\s+(bf16|fp16|fp32|-)\s+([\d.]+)B\s+[\d.]+B$/);
+    const [, context, dtype, stored, derived] = line.match(/\s(\d+|-)\s+(bf16|fp16|fp32|-)\s+([\w-]+)\s+([\d.]+)B\s+[\d.]+B$/);
     const row = docs.split('\n').find((l) => l.startsWith('| `' + id + '` |'));
     assert.ok(row, `docs/models.md lacks ${id}`);
     assert.equal(row.split('|')[4].trim(), derived, `docs/models.md derived total of ${id}`);
     assert.equal(row.split('|')[8].trim().replace(/,/g, ''), context, `docs/models.md context window of ${id}`);
     assert.equal(row.split('|')[9].trim(), dtype, `docs/models.md checkpoint dtype of ${id}`);
+    assert.equal(row.split('|')[10].trim(), stored, `docs/models.md checkpoint format of ${id}`);
   }
 });
 
@@ -537,8 +539,8 @@ test('a Mac is one machine: no count of Macs, the row names the Mac that would h
 test('--list-presets has Llama-4 Scout and Maverick: their derived totals, llama.cpp\'s counts, context windows, BF16', () => {
   const r = run(['--list-presets']);
   assert.equal(r.code, 0);
-  assert.match(r.out, /llama-4-scout\s.*\s10485760\s+bf16\s+107\.770B\s+107\.770B/);
-  assert.match(r.out, /llama-4-maverick\s.*\s1048576\s+bf16\s+400\.712B\s+400\.710B/);
+  assert.match(r.out, /llama-4-scout\s.*\s10485760\s+bf16\s+-\s+107\.770B\s+107\.770B/);
+  assert.match(r.out, /llama-4-maverick\s.*\s1048576\s+bf16\s+-\s+400\.712B\s+400\.710B/);
   const j = JSON.parse(run(['--list-presets', '--format', 'json']).out);
   const scout = j.find((p) => p.id === 'llama-4-scout');
   assert.ok(scout, 'llama-4-scout listed');

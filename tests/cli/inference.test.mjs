@@ -260,3 +260,19 @@ test('llama-server flags llama.cpp refuses: -fa off with a quantized V cache is 
   assert.equal(run([...base, '-ctk', 'q8_0']).code, 0);
   assert.equal(run([...base.slice(0, -1), 'on', '-ctk', 'q8_0', '-ctv', 'q8_0']).code, 0);
 });
+
+test('a quantized checkpoint with no --weights is served as stored: gpt-oss-120b MXFP4 fits one H100; --weights bf16 does not', () => {
+  const args = ['--preset', 'gpt-oss-120b', '--engine', 'vllm', '--gpu', 'h100-80gb', '--method', 'detailed', '--task', 'inference'];
+  const r = run([...args, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  // 114,661,785,600 expert weights x 4.25 bits + 2,167,565,248 other weights x 2 B + the FP32 YaRN table 33,554,432 B
+  // (tests/unit/test_checkpoint_dtype.cpp has the sum): 65.28 GB.
+  assert.ok(Math.abs(j.breakdown.weights / 1e9 - 65.28) < 0.005, `weights ${j.breakdown.weights}`);
+  assert.equal(j.fits.find((f) => f.gpu === 'h100-80gb').fits, true);
+  const t = run(args);
+  assert.match(t.out, /Weights \(MXFP4/);
+  const b = run([...args, '--weights', 'bf16']);
+  assert.match(b.out, /Weights \(BF16\)/);
+  assert.match(b.out, /published checkpoint is quantized: MXFP4/);
+});

@@ -149,6 +149,17 @@ test('an estimate has the documented fields (docs/config.md, "Result")', () => {
     assert.match(e.error.message, /batch must be a whole number in \[1, 1048576\] sequences, got 0/);
 });
 
+test('a quantized checkpoint with no weights named is served as stored (model.checkpoint_format)', () => {
+    const r = vc.estimate({ task: 'inference', method: 'detailed', model: { preset: 'gpt-oss-120b' }, gpu: 'h100-80gb',
+        inference: { engine: 'vllm', context: 8192 } });
+    assert.equal(r.ok, true);
+    // MXFP4 experts + BF16 rest + the FP32 YaRN table: 65,282,758,528 B (tests/unit/test_checkpoint_dtype.cpp by hand).
+    assert.equal(r.breakdown.weights, 65282758528);
+    assert.match(r.components[0].label, /MXFP4/);
+    assert.equal(vc.resolveConfig({ model: { preset: 'deepseek-v3' }, gpu: 'h200-141gb', inference: { engine: 'vllm' } }).inference.weights, 'fp8-block');
+    assert.equal(vc.resolveConfig({ model: { preset: 'deepseek-v3' }, gpu: 'h200-141gb', inference: { engine: 'vllm', weights: 'bf16' } }).inference.weights, 'bf16');
+});
+
 test('the engine the CLI shares: gpus 0 or 1.5 refused by the quick method, virtual stages with 1f1b named', () => {
     // The field table's gpus: a whole number in [1, 1048576] GPUs, as the guide method already said.
     for (const gpus of [0, 1.5])

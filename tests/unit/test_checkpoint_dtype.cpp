@@ -6,12 +6,15 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "core/estimate.hpp"
 #include "core/model/presets.hpp"
 #include "core/quant/quant.hpp"
 #include "io/config_json.hpp"
 #include "io/model_import.hpp"
 #include "shell/state/model_file.hpp"
 #include "shell/state/scenario.hpp"
+#include "shell/state/url.hpp"
+#include "shell/app.hpp"
 
 using namespace vc;
 
@@ -120,4 +123,177 @@ TEST_CASE("checkpoint dtype: a config.json import reads torch_dtype (or dtype) a
     newer.replace(newer.find("float16"), 7, "bfloat16");
     const auto n = io::import_model(reinterpret_cast<const std::uint8_t*>(newer.data()), newer.size(), "config.json", 0);
     CHECK(n.model.checkpoint_dtype == "bf16");
+}
+
+// [SECTION] checkpoint format: a quantized checkpoint served as it is stored ---------------------
+
+namespace {
+
+Outcome<Estimate> serve(const std::string& doc) {
+    auto cfg = io::parse_config(doc);
+    INFO(cfg.error.field << ": " << cfg.error.message);
+    REQUIRE(cfg.ok);
+    return estimate(cfg.value);
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint format: the presets whose published weights are quantized name the format") {
+    for (const char* id : {"deepseek-v3", "deepseek-r1", "kimi-k2", "minimax-m2"}) {
+        INFO(id);
+        CHECK(preset(id).checkpoint_format == "fp8-block");  // quantization_config fp8, weight_block_size [128, 128]
+    }
+    CHECK(preset("gpt-oss-120b").checkpoint_format == "mxfp4");
+    CHECK(preset("gpt-oss-20b").checkpoint_format == "mxfp4");
+    CHECK(preset("llama-3.1-8b").checkpoint_format.empty());
+    for (const auto& m : model_presets()) {
+        INFO(m.id);
+        Error err;
+        CHECK(check_model_ranges(m, err));
+    }
+    Config c;
+    c.model = preset("llama-3.1-8b");
+    for (const char* bad : {"bf16", "q4_k_m", "fp9"}) {
+        INFO(bad);
+        c.model.checkpoint_format = bad;
+        Error err;
+        CHECK_FALSE(check_model_ranges(c.model, err));
+        CHECK(err.field == "model.checkpoint_format");
+    }
+}
+
+TEST_CASE("checkpoint format: gpt-oss-120b with no weights named is served in MXFP4 and fits one H100, as OpenAI says") {
+    const auto e = serve(R"({"model": {"preset": "gpt-oss-120b"}, "gpu": "h100-80gb", "inference": {"engine": "vllm", "context": 8192}})");
+    REQUIRE(e.ok);
+    // By hand: 36 layers x 128 experts x (2880 x 5760 gate/up + 2880 x 2880 down) = 114,661,785,600 expert weights in
+    // MXFP4 at 4 + 8/32 = 4.25 bits = 60,914,073,600 B; the rest BF16: embeddings and LM head 2 x 201,088 x 2880 =
+    // 1,158,266,880, attention 36 x (2880 x 4096 + 2 x 2880 x 512 + 4096 x 2880 + 4096 + 512 + 512 + 2880 biases + 64
+    // sinks) = 955,805,184, routers 36 x (2880 x 128 + 128) = 13,275,648, expert biases 36 x 128 x (5760 + 2880) =
+    // 39,813,120, norms 36 x 5760 + 2880 = 210,240: 2,167,371,072 x 2 B = 4,334,742,144 B; with the FP32 YaRN table
+    // 131,072 x 64 x 4 B = 33,554,432: 65,282,370,176 B (the Hub's checkpoint: 65.3 GB). The preset's count differs by
+    // +194,176 weights in BF16 (core/model/presets.cpp: an LM-head bias of 201,088 counted, the 2,304 sinks and 4,608
+    // router biases not): + 388,352 B.
+    CHECK(e.value.component("weights")->bytes == Approx(65282370176.0 + 388352).epsilon(1e-9));
+    const auto bf16 = serve(R"({"model": {"preset": "gpt-oss-120b"}, "gpu": "h100-80gb",
+                                "inference": {"engine": "vllm", "context": 8192, "weights": "bf16"}})");
+    REQUIRE(bf16.ok);
+    // Named, the user's choice stays: 116.8e9 x 2 B, far past one card.
+    CHECK(bf16.value.component("weights")->bytes > 2.3e11);
+    bool fits = false;
+    for (const auto& f : e.value.fits)
+        if (f.gpu_id == "h100-80gb") fits = f.fits;
+    CHECK(fits);
+}
+
+TEST_CASE("checkpoint format: DeepSeek-V3 on 8 x H200 loads its FP8 blocks, where the engine loads them") {
+    const char* doc = R"({"task": "inference", "model": {"preset": "deepseek-v3"}, "gpu": "h200-141gb", "gpus": 8,
+                          "inference": {"engine": "ENGINE", "context": 8192}})";
+    auto with = [&](const char* engine) {
+        std::string d = doc;
+        d.replace(d.find("ENGINE"), 6, engine);
+        return d;
+    };
+    auto stored = io::parse_config(with("vllm"));
+    REQUIRE(stored.ok);
+    CHECK(stored.value.inference.weights.format == "fp8-block");
+    // The same bytes as naming the format: one rule, not a second size.
+    auto named = io::parse_config(R"({"task": "inference", "model": {"preset": "deepseek-v3"}, "gpu": "h200-141gb", "gpus": 8,
+                                      "inference": {"engine": "vllm", "context": 8192, "weights": "fp8-block"}})");
+    REQUIRE(named.ok);
+    const auto a = estimate(stored.value), b = estimate(named.value);
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    CHECK(a.value.total_bytes == b.value.total_bytes);
+    // About a byte a weight: 671.0e9 weights at 8 bits + an FP32 scale per 128 x 128 tile, the embeddings and LM head
+    // (2 x 129,280 x 7168) at 2 B: 85.2 GB on each of 8 GPUs, where BF16 needs 169.6 GB and does not fit.
+    CHECK(a.value.component("weights")->bytes == Approx(85.16e9).epsilon(0.001));
+    // llama.cpp reads GGUF files and transformers has no FP8-block loader here: the 16-bit default stays.
+    for (const char* engine : {"llama.cpp", "hf"}) {
+        INFO(engine);
+        auto c = io::parse_config(with(engine));
+        REQUIRE(c.ok);
+        CHECK(c.value.inference.weights.format == "bf16");
+    }
+    // BF16 named: the user's choice, with a note saying what it means.
+    const auto bf16 = serve(R"({"task": "inference", "model": {"preset": "deepseek-v3"}, "gpu": "h200-141gb", "gpus": 8,
+                               "inference": {"engine": "vllm", "context": 8192, "weights": "bf16"}})");
+    REQUIRE(bf16.ok);
+    CHECK(bf16.value.component("weights")->bytes > 1.69e11);  // 671e9 x 2 B / 8 GPUs
+    auto note_of = [](const Estimate& est) {
+        for (const auto& n : est.notes)
+            if (n.find("published checkpoint is quantized") != std::string::npos) return n;
+        return std::string();
+    };
+    CHECK(note_of(bf16.value).find("inference.weights fp8-block serves it as stored") != std::string::npos);
+    const auto gguf = serve(with("llama.cpp"));
+    REQUIRE(gguf.ok);
+    CHECK_FALSE(note_of(gguf.value).empty());
+    CHECK(note_of(gguf.value).find("serves it as stored") == std::string::npos);  // llama.cpp loads no FP8 blocks
+    CHECK(note_of(a.value).empty());                                               // served as stored: nothing to say
+    // Training reads no serving weights: left alone.
+    auto t = io::parse_config(R"({"model": {"preset": "deepseek-v3"}, "task": "training"})");
+    REQUIRE(t.ok);
+    CHECK(t.value.inference.weights.format == "bf16");
+}
+
+TEST_CASE("checkpoint format: choosing the preset on the page, and changing the engine, follow it; other choices stay") {
+    Config c;
+    c.inference.engine = Engine::Vllm;
+    c.inference.weights.format = "bf16";
+    shell::use_preset(c, preset("minimax-m2"));
+    CHECK(c.inference.weights.format == "fp8-block");
+    c.inference.weights.format = "awq-int4";
+    shell::use_preset(c, preset("deepseek-r1"));
+    CHECK(c.inference.weights.format == "awq-int4");  // a user's non-16-bit choice stays
+    Config l;
+    l.inference.engine = Engine::LlamaCpp;
+    l.inference.weights.format = "bf16";
+    shell::use_preset(l, preset("gpt-oss-20b"));
+    CHECK(l.inference.weights.format == "mxfp4");  // llama.cpp's gpt-oss GGUF: MXFP4_MOE
+    shell::use_preset(l, preset("kimi-k2"));
+    CHECK(l.inference.weights.format == "mxfp4");  // not 16-bit: stays
+    l.inference.weights.format = "bf16";
+    CHECK_FALSE(follow_checkpoint_format(l));      // llama.cpp loads no FP8-block checkpoint
+    CHECK(l.inference.weights.format == "bf16");
+    l.inference.engine = Engine::Vllm;
+    CHECK(follow_checkpoint_format(l));
+    CHECK(l.inference.weights.format == "fp8-block");
+}
+
+TEST_CASE("checkpoint format: a config.json with quantization_config names it on the imported model") {
+    const std::string text = R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hidden_layers": 2,
+        "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 512,
+        "vocab_size": 1000, "torch_dtype": "bfloat16",
+        "quantization_config": {"quant_method": "fp8", "fmt": "e4m3", "weight_block_size": [128, 128]}})";
+    const auto r = io::import_model(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), "config.json", 0);
+    REQUIRE(r.ok);
+    const auto j = io::import_to_json(r);
+    CHECK(j["model"]["checkpoint_format"] == "fp8-block");
+    CHECK(j["config"]["inference"]["weights"] == "fp8-block");
+    // An unquantized checkpoint names none.
+    std::string plain = text;
+    plain.erase(plain.find(",\n        \"quantization_config\""), std::string::npos);
+    plain += "}";
+    const auto p = io::import_model(reinterpret_cast<const std::uint8_t*>(plain.data()), plain.size(), "config.json", 0);
+    REQUIRE(p.ok);
+    CHECK_FALSE(io::import_to_json(p)["model"].contains("checkpoint_format"));
+}
+
+TEST_CASE("checkpoint format: a page link reads back to the weights it was made with, the checkpoint's or a float") {
+    for (const char* weights : {"fp8-block", "bf16"}) {
+        INFO(weights);
+        Config c = shell::default_inputs();
+        c.task = Task::Inference;
+        c.method = Method::Detailed;
+        c.inference.engine = Engine::Vllm;
+        shell::use_preset(c, preset("deepseek-v3"));
+        c.inference.weights.format = weights;
+        const std::string link = shell::encode_fragment(c, shell::UiState{}, shell::default_inputs());
+        Config back;
+        shell::UiState ui;
+        Error err;
+        REQUIRE(shell::decode_fragment(link, shell::default_inputs(), back, ui, err));
+        CHECK(err.field.empty());
+        CHECK(back.inference.weights.format == weights);
+    }
 }

@@ -99,6 +99,8 @@ export interface ModelConfig {
     context_limit?: number;
     /** the checkpoint's dtype (config.json torch_dtype; empty: unknown). No bytes: choosing the model sets the 2-byte float choices to it (fp32: bf16) (default none; bf16, fp16, fp32 or empty) */
     checkpoint_dtype?: string;
+    /** the weight format the published checkpoint stores when quantized (quantization_config: fp8-block, mxfp4, gptq-int4 ...; empty: unquantized). Serving loads it where inference.weights is not given (default none; a weight format id of inference.weights (not a GGUF type) or empty) */
+    checkpoint_format?: string;
     /** BERT token-type embedding rows (default 0; [0, 16777216]) */
     type_vocab?: number;
     /** routed experts per MoE layer (0: dense); all are stored (default 0; [0, 65536]) */
