@@ -812,7 +812,9 @@ bool weight_format_combo(App& a, Form& f, const char* id, const char* label, con
         for (const auto& w : weight_formats()) {
             const bool usable = (w.engines & engine) != 0;
             char line[96];
-            std::snprintf(line, sizeof line, "%s%s", w.label, usable ? "" : "  (other engines)");
+            // The format the model's published checkpoint stores (model.checkpoint_format) says so.
+            const bool stored = a.inputs.model.checkpoint_format == w.id;
+            std::snprintf(line, sizeof line, "%s%s%s", w.label, stored ? "  (as published)" : "", usable ? "" : "  (other engines)");
             if (!usable) ImGui::PushStyleColor(ImGuiCol_Text, palette().faint);
             if (ImGui::Selectable(line, value == w.id)) {
                 value = w.id;
