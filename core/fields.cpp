@@ -184,7 +184,7 @@ constexpr const char* kQuickConstants =
 constexpr const char* kDisplayName = "a display name: the preset's or the imported file's; it changes no figure";
 constexpr const char* kFamilyDetails =
     "architecture details of particular families (biases: hidden-sized vectors, under 0.01% of the weights; BERT's token types; "
-    "DeepSeek's MLA dimensions; Gemma's global-layer period, norms and softcaps; the context window, which the charts mark; the "
+    "DeepSeek's MLA and lightning-indexer dimensions; Gemma's global-layer period, norms and softcaps; the context window, which the charts mark; the "
     "checkpoint's dtype, which only picks the default precision): a preset or an imported config.json sets them, and the custom "
     "architecture panel edits the dimensions every family has";
 constexpr const char* kHybridDetails =
@@ -294,13 +294,21 @@ constexpr FieldDef kConfigTable[] = {
         Int("model.expert_ffn", AT(model.expert_ffn), "intermediate width of one expert").range(0, k2p20).step(64),
         Int("model.dense_layers", AT(model.dense_layers), "leading layers with a dense MLP instead of experts").accepts("[0, model.layers]"),
         Int("model.moe_every", AT(model.moe_every),
-            "after the dense layers, every n-th layer has the experts and the others a dense MLP (Llama-4 Maverick: 2)")
+            "after the dense layers, the layers whose index + 1 is a multiple of n have the experts and the others a dense MLP "
+            "(Llama-4 Maverick: 2; ERNIE-4.5's moe_layer_interval)")
             .off_page(kFamilyDetails).accepts("[1, model.layers]").omit_default(),
+        Int("model.dense_tail", AT(model.dense_tail), "trailing layers with a dense MLP instead of experts (ERNIE-4.5: after moe_layer_end_index)")
+            .off_page(kFamilyDetails).accepts("[0, model.layers]").omit_default(),
         Int("model.q_lora_rank", AT(model.q_lora_rank), "multi-head latent attention: query rank (0: a plain q projection)").off_page(kFamilyDetails).range(0, k2p20),
         Int("model.kv_lora_rank", AT(model.kv_lora_rank), "multi-head latent attention: the KV latent per token (0: off)").range(0, k2p20).step(64),
         Int("model.qk_rope_head_dim", AT(model.qk_rope_head_dim), "MLA: rotary part of a query/key head").off_page(kFamilyDetails).range(0, k2p20),
         Int("model.qk_nope_head_dim", AT(model.qk_nope_head_dim), "MLA: non-rotary part of a query/key head").off_page(kFamilyDetails).range(0, k2p20),
         Int("model.v_head_dim", AT(model.v_head_dim), "MLA: value head width").off_page(kFamilyDetails).range(0, k2p20),
+        Int("model.index_heads", AT(model.index_heads), "DeepSeek-V3.2's lightning indexer: query heads (index_n_heads 64; 0: no indexer)")
+            .off_page(kFamilyDetails).range(0, k2p16).omit_default(),
+        Int("model.index_head_dim", AT(model.index_head_dim),
+            "DeepSeek-V3.2's lightning indexer: head width (index_head_dim 128); one key of it per token and layer is cached beside MLA's")
+            .off_page(kFamilyDetails).range(0, k2p16).omit_default(),
         Int("model.sliding_window", AT(model.sliding_window), "local layers cache at most this many tokens (0: none)")
             .range(0, 1073741824.0, "tokens"),
         Int("model.global_every", AT(model.global_every), "every n-th layer attends globally (0: every layer uses the window)").off_page(kFamilyDetails)
@@ -314,6 +322,10 @@ constexpr FieldDef kConfigTable[] = {
         Int("model.norms_per_layer", AT(model.norms_per_layer), "2; 1 for a parallel attention/MLP block, 4 for Gemma-2").off_page(kFamilyDetails).range(0, 8),
         Bool("model.qk_norm", AT(model.qk_norm), "RMSNorms on the queries and keys (Qwen3, Gemma-3): 2 x head_dim weights a layer")
             .off_page(kFamilyDetails),
+        Bool("model.qk_norm_whole", AT(model.qk_norm_whole),
+             "the q/k norms span the whole projections (OLMo-2/3, MiniMax-M2): (heads + kv_heads) x head_dim weights a layer; "
+             "under tensor parallelism their inputs are whole on every GPU")
+            .off_page(kFamilyDetails).omit_default(),
         Num("model.attn_softcap", AT(model.attn_softcap), "attention logit soft-capping (Gemma-2: 50; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Text("model.layer_pattern", AT(model.layer_pattern),
@@ -649,6 +661,9 @@ constexpr FieldDef kConfigTable[] = {
             "the same with FlashInfer's sampler (vllm.sampler flashinfer)").off_page(kServingConstants).range(0, 1e6, "bytes"),
         Num("inference.constants.vllm_token_logit_bytes", AT(inference.constants.vllm_token_logit_bytes), "vLLM bytes per token logit").off_page(kServingConstants)
             .range(0, 1e6, "bytes"),
+        Num("inference.constants.vllm_indexer_value_bytes", AT(inference.constants.vllm_indexer_value_bytes),
+            "vLLM bytes per value of DeepSeek-V3.2's indexer key (FP8 + an FP32 scale per 128: 1.03125)").off_page(kServingConstants)
+            .range(0, 64, "bytes"),
         Num("inference.constants.llamacpp_ctx_pad", AT(inference.constants.llamacpp_ctx_pad), "llama.cpp pads the context to a multiple of this").off_page(kServingConstants)
             .range(1, k2p20, "tokens").whole(),
         Num("inference.constants.bandwidth_efficiency", AT(inference.constants.bandwidth_efficiency), "share of peak memory bandwidth reached")

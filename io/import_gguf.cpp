@@ -417,9 +417,15 @@ void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tenso
                           "blk.0.attn_norm_2.weight"})
         if (find_tensor(tensors, n)) ++norms;
     if (norms > 0) m.norms_per_layer = norms;
-    // Per-head q/k norms (Qwen3, Gemma-3: one head's width); OLMo-2's span the whole projection and are not these.
-    if (const T* q = find_tensor(tensors, "blk.0.attn_q_norm.weight"), *k = find_tensor(tensors, "blk.0.attn_k_norm.weight"); q && k)
-        m.qk_norm = q->n_dims == 1 && k->n_dims == 1 && q->ne[0] == k->ne[0] && (m.hidden == 0 || q->ne[0] < static_cast<uint64_t>(m.hidden));
+    // Per-head q/k norms (Qwen3, Gemma-3: one head's width), or norms spanning the whole projections (OLMo-2, MiniMax-M2:
+    // attn_q_norm of heads x head_dim, attn_k_norm of kv_heads x head_dim; model.qk_norm_whole).
+    if (const T* q = find_tensor(tensors, "blk.0.attn_q_norm.weight"), *k = find_tensor(tensors, "blk.0.attn_k_norm.weight"); q && k) {
+        const bool one_dim = q->n_dims == 1 && k->n_dims == 1;
+        m.qk_norm = one_dim && q->ne[0] == k->ne[0] && (m.hidden == 0 || q->ne[0] < static_cast<uint64_t>(m.hidden));
+        const uint64_t hd = m.head_dim > 0 ? static_cast<uint64_t>(m.head_dim) : m.heads > 0 ? static_cast<uint64_t>(m.hidden / m.heads) : 0;
+        if (!m.qk_norm && one_dim && hd > 0 && q->ne[0] == hd * static_cast<uint64_t>(m.heads) && k->ne[0] == hd * static_cast<uint64_t>(m.kv_heads))
+            m.qk_norm = m.qk_norm_whole = true;
+    }
     if (const T* t = find_tensor(tensors, "position_embd.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) {
         m.max_position = static_cast<int>(t->ne[1]);
         if (m.context_limit == 0) m.context_limit = m.max_position;
@@ -520,6 +526,9 @@ void read_model(ModelImport& r, const Header& h) {
             if (m.shared_experts == 0) m.shared_experts = 1;
             take(r, h, arch, "interleave_moe_layer_step", "model.moe_every", m.moe_every, false);
         }
+        // ERNIE-4.5 MoE: experts where il >= leading_dense_block_count and (il + 1) % interleave_moe_layer_step == 0
+        // (ggml-org/llama.cpp@75dc8f6:src/models/ernie4-5-moe.cpp); llama.cpp has no end index.
+        if (arch == "ernie4_5-moe") take(r, h, arch, "interleave_moe_layer_step", "model.moe_every", m.moe_every, false);
     }
     take(r, h, arch, "attention.kv_lora_rank", "model.kv_lora_rank", m.kv_lora_rank, false);
     if (m.kv_lora_rank > 0) {  // DeepSeek MLA: key_length = nope + rope, value_length = v
@@ -536,6 +545,10 @@ void read_model(ModelImport& r, const Header& h) {
             m.qk_nope_head_dim = std::max(0, mla_key - m.qk_rope_head_dim);
             take(r, h, arch, "attention.value_length_mla", "model.v_head_dim", m.v_head_dim, false);
         }
+        // DeepSeek-V3.2's lightning indexer (deepseek32; GLM's glm-dsa too): ggml-org/llama.cpp src/llama-arch.cpp
+        // LLM_KV_ATTENTION_INDEXER_HEAD_COUNT / _KEY_LENGTH ("%s.attention.indexer.head_count", ".key_length").
+        take(r, h, arch, "attention.indexer.head_count", "model.index_heads", m.index_heads, false);
+        take(r, h, arch, "attention.indexer.key_length", "model.index_head_dim", m.index_head_dim, false);
     } else {
         take(r, h, arch, "attention.key_length", "model.head_dim", m.head_dim, false);
     }
@@ -696,10 +709,7 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
         sum.add(part, detail::layer_of(t.name, "blk."), t.bytes, t.elements);
         by_type[t.type_name] += t.elements;
     }
-    if (skipped > 0)
-        r.notes.push_back(std::to_string(nextn) + " multi-token-prediction layer(s) (" + r.architecture + ".nextn_predict_layers, blk." +
-                          std::to_string(r.model.layers) + ") hold " + count_text(skipped) +
-                          " bytes that llama.cpp does not load: not counted in the weights");
+    if (skipped > 0 && kv_number(h, "split.count", 1) <= 1) detail::mtp_note(r, nextn, skipped);
     if (file_size > 0 && data_start + data_end > static_cast<double>(file_size))
         r.notes.push_back("the tensor table reaches byte " + count_text(data_start + data_end) + " but the file has " + count_text(double(file_size)) +
                           " bytes: a truncated download?");
@@ -722,8 +732,13 @@ ModelImport import_gguf(const std::uint8_t* data, std::size_t size, const std::s
         part.weights.layer_routed_bytes = sum.routed;
         part.weights.has_parts = true;
         part.weights.source = name;
-        part.types = shares;
         part.tensors.assign(h.tensors.begin(), h.tensors.end());
+        // A split GGUF's MTP block can sit in any part, whose metadata is in part 1 only: merge_imports sums the
+        // tensors again with part 1's nextn_predict_layers (join_split), as a whole file is summed above.
+        part.nextn_layers = nextn;
+        part.tensor_bytes.reserve(h.tensors.size());
+        for (const auto& t : h.tensors)
+            part.tensor_bytes.push_back({static_cast<int>(part_of(t.name, static_cast<int>(t.n_dims))), t.bytes, t.elements, t.type_name});
         // The metadata is in part 1 only: the others name it instead of every key they lack.
         if (part.no > 0 && r.architecture.empty())
             r.missing = {{"model.layers", "general.architecture (in part 1, " + detail::split_part_name(name, part.no, part.count, 0) + ")"}};

@@ -263,29 +263,21 @@ void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         m.qk_norm = false;
         rd.boolean({"use_qk_norm"}, m.qk_norm);
     } else if (type == "deepseek_v32") {
-        // DeepSeek-V3.2's lightning indexer: per layer wq_b (q_lora_rank x index_n_heads x index_head_dim), wk (h x
-        // index_head_dim), weights_proj (h x index_n_heads) and a LayerNorm k_norm; and a key cache of its own, which
-        // vLLM keeps at index_head_dim FP8 values + one FP32 scale per 128 a token a layer (vllm-project/vllm@b863fe5:
-        // vllm/model_executor/models/deepseek_v2.py Indexer.__init__: DeepseekV32IndexerCache(head_dim=head_dim +
-        // head_dim // quant_block_size * 4, dtype=torch.uint8), quant_block_size 128; weights_proj without bias,
-        // k_norm a LayerNorm of weight and bias). Neither is modelled: noted.
-        int heads = 64, dim = 128;  // DeepSeek-V3.2-Exp's index_n_heads and index_head_dim
-        rd.integer({"index_n_heads"}, "model.heads", heads, false);
-        rd.integer({"index_head_dim"}, "model.head_dim", dim, false);
-        const double per_layer = static_cast<double>(m.q_lora_rank) * heads * dim + static_cast<double>(m.hidden) * (dim + heads) + 2.0 * dim;
-        r.notes.push_back("DeepSeek-V3.2's lightning indexer is not counted: " + count_text(per_layer * m.layers) + " parameters (" +
-                          count_text(per_layer) + " a layer) and its key cache, " + count_text((dim + dim / 128 * 4.0) * m.layers) +
-                          " B a token under vLLM (" + std::to_string(dim + dim / 128 * 4) + " a layer) beside the MLA cache");
+        // DeepSeek-V3.2's lightning indexer (model.index_heads, model.index_head_dim: its weights counted in attention, its
+        // key cached beside MLA's): index_n_heads and index_head_dim, DeepseekV32Config's defaults 64 and 128
+        // (huggingface/transformers@01f8fa5:src/transformers/models/deepseek_v32/modular_deepseek_v32.py).
+        m.index_heads = 64, m.index_head_dim = 128;
+        rd.integer({"index_n_heads"}, "model.index_heads", m.index_heads, false);
+        rd.integer({"index_head_dim"}, "model.index_head_dim", m.index_head_dim, false);
     } else if (type == "seed_oss") {
         // huggingface/transformers@d9aa776:src/transformers/models/seed_oss/configuration_seed_oss.py SeedOssConfig:
         // attention_bias True (q, k, v), attention_out_bias False, mlp_bias False, untied.
         if (!rd.find({"attention_bias"})) m.attn_bias = true;
     } else if (one_of(type, {"olmo2", "olmo3"})) {
-        // OLMo-2/3 norm the whole q and k projections (q_norm of heads x head_dim, k_norm of kv_heads x head_dim),
-        // not one head's width; their two norms a layer follow attention and the MLP (post-norms: the same count).
-        r.notes.push_back("OLMo's q/k norms span the whole projection ((heads + kv_heads) x head_dim = " +
-                          std::to_string((m.heads + m.kv_heads) * (m.head_dim > 0 ? m.head_dim : m.heads > 0 ? m.hidden / m.heads : 0)) +
-                          " weights a layer), which model.qk_norm does not count");
+        // OLMo-2/3 norm the whole q and k projections (q_norm of heads x head_dim, k_norm of kv_heads x head_dim:
+        // huggingface/transformers@000c33f:src/transformers/models/olmo2/modeling_olmo2.py Olmo2Attention), not one head's
+        // width; their two norms a layer follow attention and the MLP (post-norms: the same count).
+        m.qk_norm = m.qk_norm_whole = true;
     } else if (type == "cohere2") {
         // huggingface/transformers@eab64a0:src/transformers/models/cohere2/configuration_cohere2.py Cohere2Config:
         // tie_word_embeddings True, sliding_window 4096 on all but every sliding_window_pattern-th (4) layer; one
@@ -298,8 +290,10 @@ void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
     } else if (type == "ernie4_5_moe") {
         // huggingface/transformers@f479d93:src/transformers/models/ernie4_5_moe/configuration_ernie4_5_moe.py
         // Ernie4_5_MoeConfig (its defaults are ERNIE-4.5-21B-A3B's): moe_num_experts 64 of moe_intermediate_size 1536,
-        // moe_k 6, one shared MLP of moe_num_shared_experts (2) x that width, experts from moe_layer_start_index (1)
-        // on every moe_layer_interval-th layer, use_bias False, tied.
+        // moe_k 6, one shared MLP of moe_num_shared_experts (2) x that width, use_bias False, tied. The experts are on the
+        // layers from moe_layer_start_index (1) to moe_layer_end_index (-1: the last) whose index + 1 is a multiple of
+        // moe_layer_interval (1) (modeling_ernie4_5_moe.py Ernie4_5_MoeDecoderLayer): model.dense_layers, model.dense_tail
+        // and model.moe_every, the same rule. ERNIE-4.5-21B-A3B: 1 to 27 of 28; 300B-A47B: 3 to 53 of 54.
         int start = 1, interval = 1;
         m.experts = 64, m.top_k = 6, m.expert_ffn = 1536, m.shared_experts = 2;
         rd.integer({"moe_num_experts"}, "model.experts", m.experts, false);
@@ -310,12 +304,8 @@ void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         rd.integer({"moe_layer_interval"}, "model.moe_every", interval, false);
         m.dense_layers = start;
         m.moe_every = std::max(1, interval);
-        if (interval > 1 && start % interval != 0)
-            r.notes.push_back("moe_layer_interval " + std::to_string(interval) + ": ERNIE puts the experts on layers with (index + 1) a multiple of it, "
-                              "model.moe_every counts from moe_layer_start_index: check the MoE layer count");
         const double end = rd.number({"moe_layer_end_index"}, -1);
-        if (end >= 0 && end < m.layers - 1)
-            r.notes.push_back("moe_layer_end_index " + num(end) + ": the layers after it are dense, which this tool counts as MoE");
+        if (end >= 0 && end < m.layers - 1) m.dense_tail = m.layers - 1 - static_cast<int>(end);
         if (m.top_k > m.experts) r.missing.push_back({"model.top_k", "moe_k (larger than moe_num_experts)"});
         if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
         bool bias = false;
@@ -326,13 +316,10 @@ void read_recent(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         // SmolLM3Config ties the embeddings unless told otherwise; its NoPE layers (no_rope_layers) have no parameters.
         if (!rd.find({"tie_word_embeddings"})) m.tied_embeddings = true;
     } else if (type == "minimax_m2") {
-        // MiniMax-M2's q_norm and k_norm span the whole projection (heads x head_dim, kv_heads x head_dim: transformers'
-        // MiniMaxM2Attention is FlexOlmoAttention, huggingface/transformers@ea9df1d:src/transformers/models/minimax_m2/
-        // modular_minimax_m2.py), not one head's width: not model.qk_norm, whose weights are head_dim wide.
-        if (flag_at(rd.doc, "use_qk_norm"))
-            r.notes.push_back("use_qk_norm: MiniMax-M2's q/k norms span the whole projection ((heads + kv_heads) x head_dim = " +
-                              std::to_string((m.heads + m.kv_heads) * std::max(m.head_dim, 0)) +
-                              " weights a layer), which model.qk_norm does not count");
+        // MiniMax-M2's q_norm and k_norm (use_qk_norm) span the whole projection (heads x head_dim, kv_heads x head_dim:
+        // transformers' MiniMaxM2Attention is FlexOlmoAttention, huggingface/transformers@ea9df1d:src/transformers/models/
+        // minimax_m2/modular_minimax_m2.py), not one head's width.
+        m.qk_norm = m.qk_norm_whole = flag_at(rd.doc, "use_qk_norm");
     }
     // Multi-token-prediction layers: GLM-4.5's checkpoint stores them after the decoder (model.layers.<num_hidden_layers>.*),
     // DeepSeek-V3's too. vLLM's Glm4MoeModel.load_weights skips them (skip_spec_layers; vllm-project/vllm@002d607:

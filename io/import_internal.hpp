@@ -22,6 +22,10 @@ struct WeightsSum {
     void finish(ModelImport& r, const std::string& source);
 };
 
+// The note on a GGUF's multi-token-prediction layers left out of the weights (`layers` of them, `bytes` in all):
+// llama.cpp creates their tensors TENSOR_SKIP and does not load them.
+void mtp_note(ModelImport& r, int layers, double bytes);
+
 // A failed import: field "import", the message prefixed with the file's name.
 ModelImport failure(const std::string& kind, const std::string& name, const std::string& message, std::uint64_t need = 0);
 

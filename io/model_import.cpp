@@ -72,6 +72,11 @@ void WeightsSum::finish(ModelImport& r, const std::string& source) {
     r.weights = file;
 }
 
+void mtp_note(ModelImport& r, int layers, double bytes) {
+    r.notes.push_back(std::to_string(layers) + " multi-token-prediction layer(s) (" + r.architecture + ".nextn_predict_layers, blk." +
+                      std::to_string(r.model.layers) + ") hold " + count_text(bytes) + " bytes that llama.cpp does not load: not counted in the weights");
+}
+
 ModelImport failure(const std::string& kind, const std::string& name, const std::string& message, std::uint64_t need) {
     ModelImport r;
     r.kind = kind;
@@ -236,20 +241,26 @@ bool join_split(const std::vector<const ModelImport*>& given, ModelImport& out) 
     detail::WeightsSum sum;
     std::map<std::string, double> types;
     std::string source;
+    // Every part's tensors summed as one file's: part 1's nextn_predict_layers (GLM-4.5's MTP block, counted in
+    // block_count) leaves the blocks past the decoder out, in whichever part they are.
+    const int nextn = by_no[0]->split.nextn_layers, layers = out.model.layers;
+    double skipped = 0;
     for (const ModelImport* p : by_no) {
-        const WeightsFile& w = p->split.weights;
-        WeightsFile& t = sum.file;
-        t.total_bytes += w.total_bytes, t.embedding += w.embedding, t.output += w.output, t.attention += w.attention, t.mlp += w.mlp;
-        t.experts += w.experts, t.experts_routed += w.experts_routed, t.router += w.router, t.other += w.other;
-        sum.params += w.params;
-        if (sum.layers.size() < w.layer_bytes.size()) sum.layers.resize(w.layer_bytes.size(), 0.0);
-        for (size_t i = 0; i < w.layer_bytes.size(); ++i) sum.layers[i] += w.layer_bytes[i];
-        if (sum.routed.size() < w.layer_routed_bytes.size()) sum.routed.resize(w.layer_routed_bytes.size(), 0.0);
-        for (size_t i = 0; i < w.layer_routed_bytes.size(); ++i) sum.routed[i] += w.layer_routed_bytes[i];
-        for (const auto& [type, elements] : p->split.types) types[type] += elements;
+        const GgufSplitPart& part = p->split;
+        for (size_t i = 0; i < part.tensor_bytes.size() && i < part.tensors.size(); ++i) {
+            const GgufSplitPart::TensorBytes& t = part.tensor_bytes[i];
+            const int layer = detail::layer_of(part.tensors[i].name, "blk.");
+            if (nextn > 0 && layer >= layers) {
+                skipped += t.bytes;
+                continue;
+            }
+            sum.add(static_cast<detail::Part>(t.part), layer, t.bytes, t.elements);
+            types[t.type_name] += t.elements;
+        }
         if (p != by_no[0]) out.header_bytes += p->header_bytes;
         source += (source.empty() ? "" : " + ") + p->name;
     }
+    if (skipped > 0) detail::mtp_note(out, nextn, skipped);
     sum.file.mix = detail::mix_text(std::vector<std::pair<std::string, double>>(types.begin(), types.end()));
     // The architecture's facts from every part's tensor names (the vocabulary, a tied head, the MLP kind).
     std::vector<GgufTensorShape> all;

@@ -51,8 +51,16 @@ struct GgufSplitPart {
     int no = 0;                        // split.no, 0-based (part 1 is no 0)
     std::uint64_t tensors_total = 0;   // split.tensors.count: the whole model's tensors
     WeightsFile weights{};             // this part's tensors; layer_bytes by layer index as read
-    std::vector<std::pair<std::string, double>> types;  // elements by ggml type (the mix)
     std::vector<GgufTensorShape> tensors;  // the architecture's facts from tensor names (bias, MLP kind) need every part's
+    // Each of `tensors`' bytes, elements, ggml type and part of the model (import_internal.hpp Part), in the same order:
+    // merge_imports sums them again once part 1's metadata says which layers are the model's.
+    struct TensorBytes {
+        int part = 0;
+        double bytes = 0, elements = 0;
+        const char* type_name = "";  // a static name from the ggml type table
+    };
+    std::vector<TensorBytes> tensor_bytes;
+    int nextn_layers = 0;  // part 1: <arch>.nextn_predict_layers, the multi-token-prediction blocks llama.cpp leaves unloaded
 };
 
 // What one file of several gave (merge_imports), for the page's status line.

@@ -51,13 +51,15 @@ const Checked kChecked[] = {
     {"model.type_vocab", &ModelSpec::type_vocab, nullptr}, {"model.norms_per_layer", &ModelSpec::norms_per_layer, nullptr},
     {"model.experts", &ModelSpec::experts, nullptr},       {"model.top_k", &ModelSpec::top_k, &ModelSpec::experts},
     {"model.shared_experts", &ModelSpec::shared_experts, nullptr}, {"model.expert_ffn", &ModelSpec::expert_ffn, nullptr},
-    {"model.dense_layers", &ModelSpec::dense_layers, &ModelSpec::layers}, {"model.q_lora_rank", &ModelSpec::q_lora_rank, nullptr},
+    {"model.dense_layers", &ModelSpec::dense_layers, &ModelSpec::layers}, {"model.dense_tail", &ModelSpec::dense_tail, &ModelSpec::layers},
+    {"model.q_lora_rank", &ModelSpec::q_lora_rank, nullptr},
     {"model.kv_lora_rank", &ModelSpec::kv_lora_rank, nullptr}, {"model.qk_rope_head_dim", &ModelSpec::qk_rope_head_dim, nullptr},
     {"model.qk_nope_head_dim", &ModelSpec::qk_nope_head_dim, nullptr}, {"model.v_head_dim", &ModelSpec::v_head_dim, nullptr},
     {"model.sliding_window", &ModelSpec::sliding_window, nullptr}, {"model.global_every", &ModelSpec::global_every, &ModelSpec::layers},
     {"model.ssm_heads", &ModelSpec::ssm_heads, nullptr},   {"model.ssm_head_dim", &ModelSpec::ssm_head_dim, nullptr},
     {"model.ssm_groups", &ModelSpec::ssm_groups, nullptr}, {"model.ssm_state", &ModelSpec::ssm_state, nullptr},
     {"model.ssm_conv", &ModelSpec::ssm_conv, nullptr},
+    {"model.index_heads", &ModelSpec::index_heads, nullptr}, {"model.index_head_dim", &ModelSpec::index_head_dim, nullptr},
 };
 
 // The table's entries for kChecked, looked up once (resolve_model runs on every estimate).
@@ -137,6 +139,14 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
         return fail("model.kv_lora_rank", "must be greater than 0 when the MLA fields (q_lora_rank, qk_rope_head_dim, "
                                           "qk_nope_head_dim, v_head_dim) are set");
     }
+    // DeepSeek-V3.2's lightning indexer: its queries come from MLA's q latent (wq_b reads q_lora_rank values).
+    if (m.index_heads > 0 || m.index_head_dim > 0) {
+        if (!is_mla(m) || m.q_lora_rank < 1)
+            return fail("model.index_head_dim", "needs multi-head latent attention with a query latent (model.kv_lora_rank and "
+                                                "model.q_lora_rank > 0): the lightning indexer's queries come from the q latent");
+        if (m.index_heads < 1) return fail("model.index_heads", "must be at least 1 with a lightning indexer (model.index_head_dim > 0)");
+        if (m.index_head_dim < 1) return fail("model.index_head_dim", "must be at least 1 with lightning-indexer heads (model.index_heads > 0)");
+    }
     if (m.head_dim == 0) {
         if (m.hidden % m.heads != 0)
             return fail("model.head_dim", "is needed: model.hidden (" + str(m.hidden) + ") is not divisible by model.heads (" +
@@ -155,8 +165,8 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
     if (m.moe_every < 1 || m.moe_every > m.layers)
         return fail("model.moe_every", "must be a whole number in [1, " + str(m.layers) + "] (model.layers), got " + str(m.moe_every));
     if (m.experts > 0 && moe_layer_count(m) == 0)
-        return fail("model.moe_every", "leaves no layer with experts: " + str(m.layers - m.dense_layers) + " layers after model.dense_layers, every " +
-                                           str(m.moe_every) + "-th with experts");
+        return fail("model.moe_every", "leaves no layer with experts: layers " + str(m.dense_layers) + " to " + str(m.layers - m.dense_tail - 1) +
+                                           " (model.dense_layers, model.dense_tail), those whose index + 1 is a multiple of " + str(m.moe_every));
     const int dense = dense_mlp_layers(m);
     if (dense > 0 && m.ffn < 1) return fail("model.ffn", "must be at least 1: " + str(dense) + " layers have a dense MLP");
 
@@ -192,6 +202,8 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
                 return fail("model.sliding_window", "must be 0 with recurrent layers (a windowed hybrid is not modelled)");
         }
     }
+    if (m.qk_norm_whole && !m.qk_norm)
+        return fail("model.qk_norm_whole", "needs q/k norms: set model.qk_norm true (or qk_norm_whole false)");
     if (m.global_every > 0 && m.sliding_window == 0)
         return fail("model.global_every", "needs a window: set model.sliding_window > 0 (or global_every 0)");
     if (m.chunked && m.sliding_window == 0)
@@ -211,6 +223,17 @@ double mlp_params(const ModelSpec& m, double ffn) {
     return p;
 }
 
+// DeepSeek-V3.2's lightning indexer in one layer (deepseek-ai/DeepSeek-V3.2-Exp inference/model.py Indexer.__init__, the
+// same in huggingface/transformers@01f8fa5:src/transformers/models/deepseek_v32/modular_deepseek_v32.py DeepseekV32Indexer):
+// wq_b q_lora_rank x (index_heads x index_head_dim), wk hidden x index_head_dim, k_norm a LayerNorm of index_head_dim (weight
+// and bias), weights_proj hidden x index_heads; no projection biases. V3.2-Exp: 1,536 x 8,192 + 7,168 x 128 + 2 x 128
+// + 7,168 x 64 = 13,959,424 a layer.
+double indexer_params(const ModelSpec& m) {
+    if (m.index_head_dim <= 0) return 0;
+    const double h = m.hidden, heads = m.index_heads, dim = m.index_head_dim;
+    return static_cast<double>(m.q_lora_rank) * heads * dim + h * dim + 2 * dim + h * heads;
+}
+
 double attention_params(const ModelSpec& m) {
     const double h = m.hidden;
     const double a = m.heads;
@@ -221,7 +244,7 @@ double attention_params(const ModelSpec& m) {
         double kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) + norm * m.kv_lora_rank +
                     m.kv_lora_rank * a * (m.qk_nope_head_dim + m.v_head_dim);
         double o = a * m.v_head_dim * h + (m.mlp_bias ? h : 0);
-        return q + kv + o;
+        return q + kv + o + indexer_params(m);
     }
     const double q_width = a * m.head_dim;
     const double kv_width = static_cast<double>(m.kv_heads) * m.head_dim;
@@ -231,7 +254,10 @@ double attention_params(const ModelSpec& m) {
     // Gated attention (transformers models/qwen3_next Qwen3NextAttention): q_proj is hidden x (2 x
     // heads x head_dim), the query and a sigmoid gate on the attention output.
     if (m.attn_gate) p += h * q_width;
-    if (m.qk_norm) p += 2 * norm * m.head_dim;  // q_norm and k_norm: head_dim weights each, shared by the heads
+    // q_norm and k_norm: head_dim weights each, shared by the heads; spanning the whole projections (OLMo-2:
+    // huggingface/transformers@000c33f:src/transformers/models/olmo2/modeling_olmo2.py Olmo2Attention, q_norm of
+    // num_attention_heads x head_dim, k_norm of num_key_value_heads x head_dim) one weight per channel.
+    if (m.qk_norm) p += m.qk_norm_whole ? norm * (q_width + kv_width) : 2 * norm * m.head_dim;
     return p;
 }
 

@@ -40,6 +40,8 @@ struct ModelSpec {
                                // block (Falcon, phi-2); 4: Gemma-2's pre+post norms around both
     bool qk_norm = false;      // an RMSNorm of head_dim weights on the queries and one on the keys, each
                                // shared by every head (Qwen3, Gemma-3: q_norm, k_norm); counted in attention
+    bool qk_norm_whole = false;  // with qk_norm: the two norms span the whole projections instead, heads x head_dim and
+                                 // kv_heads x head_dim weights (OLMo-2/3, MiniMax-M2), one RMS over all the heads
     int max_position = 0;      // learned absolute position embeddings (GPT-2, BERT): rows; 0 = rotary
     int context_limit = 0;     // tokens the model is configured for (config.json max_position_embeddings;
                                // with learned positions the same as max_position); 0 = unknown. No
@@ -57,14 +59,23 @@ struct ModelSpec {
     int shared_experts = 0;
     int expert_ffn = 0;        // intermediate size of one routed/shared expert
     int dense_layers = 0;      // leading layers that keep a dense MLP (DeepSeek: first_k_dense_replace)
-    int moe_every = 1;         // after them, every n-th layer has the experts and the others a dense MLP of
-                               // width ffn (Llama-4 Maverick: interleave_moe_layer_step 2, layers 1, 3, ..., 47)
+    int moe_every = 1;         // after them, the layers whose index + 1 is a multiple of n have the experts and the
+                               // others a dense MLP of width ffn (Llama-4 Maverick: interleave_moe_layer_step 2, layers
+                               // 1, 3, ..., 47; ERNIE-4.5: moe_layer_interval)
+    int dense_tail = 0;        // trailing layers that keep a dense MLP (ERNIE-4.5: those after moe_layer_end_index)
     // DeepSeek-style multi-head latent attention (kv_lora_rank > 0 turns it on).
     int q_lora_rank = 0;       // 0 = plain q projection
     int kv_lora_rank = 0;
     int qk_rope_head_dim = 0;
     int qk_nope_head_dim = 0;
     int v_head_dim = 0;
+    // DeepSeek-V3.2's lightning indexer (DeepSeek Sparse Attention; index_head_dim > 0 turns it on, MLA with a
+    // q latent only): per attention layer wq_b (q_lora_rank x index_heads x index_head_dim), wk (hidden x
+    // index_head_dim), a LayerNorm k_norm (weight + bias) and weights_proj (hidden x index_heads), counted in
+    // attention; and one key of index_head_dim per token and layer, cached beside the MLA latent
+    // (deepseek-ai's inference/model.py Indexer: k_cache FP8 + k_scale_cache FP32 per 128).
+    int index_heads = 0;       // config.json index_n_heads (64)
+    int index_head_dim = 0;    // config.json index_head_dim (128)
     // Attention span: sliding window (0 = none) and how many layers use it.
     int sliding_window = 0;
     int global_every = 0;      // 0: every layer uses the window when sliding_window > 0;
@@ -101,7 +112,7 @@ struct ModelSpec {
 struct ParamBreakdown {
     double embedding = 0;      // token (+ position, token-type) embeddings
     double output = 0;         // LM head; 0 when tied to the embedding
-    double attention = 0;      // q, k, v, o projections (MLA: the low-rank down/up projections), with biases
+    double attention = 0;      // q, k, v, o projections (MLA: the low-rank down/up projections; DeepSeek-V3.2: its lightning indexer), with biases
     double recurrent = 0;      // the recurrent mixers of a hybrid's other layers (in/out projections, conv, gates, norm)
     double mlp_dense = 0;      // dense MLP layers
     double experts_routed = 0; // all routed experts of all MoE layers
@@ -160,19 +171,22 @@ inline double recurrent_ssm_elements(const ModelSpec& m) {
 // "12 attention + 36 gated DeltaNet layers"; empty for a decoder with attention only.
 std::string layer_mix_text(const ModelSpec& m);
 
-// Layers with routed experts: those after the dense_layers leading ones whose index past them is
-// a multiple of moe_every, counted from 1 (transformers' Llama4 moe_layers, llama.cpp's
-// `(il + 1) % n_moe_layer_step == 0`); 0 for a dense model.
+// Layers with routed experts: those from the dense_layers-th to the last before the dense_tail trailing ones whose
+// index + 1 is a multiple of moe_every (transformers' Llama4 moe_layers, range(step - 1, layers, step); llama.cpp's
+// `il >= n_layer_dense_lead && (il + 1) % n_moe_layer_step == 0`, ggml-org/llama.cpp@75dc8f6:src/models/ernie4-5-moe.cpp;
+// ERNIE-4.5's `(layer_idx + 1) % moe_layer_interval == 0 and moe_layer_start_index <= layer_idx <= moe_layer_end_index`,
+// huggingface/transformers modeling_ernie4_5_moe.py Ernie4_5_MoeDecoderLayer); 0 for a dense model.
 // A hybrid's layer pattern with E blocks (Nemotron-3) puts the experts in those layers alone.
-inline int moe_layer_count(const ModelSpec& m) {
-    if (m.experts > 0 && has_moe_blocks(m)) return static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));
-    const int step = m.moe_every > 1 ? m.moe_every : 1;
-    return m.experts > 0 && m.layers > m.dense_layers ? (m.layers - m.dense_layers) / step : 0;
-}
 inline bool is_moe_layer(const ModelSpec& m, int il) {
     if (m.experts > 0 && has_moe_blocks(m)) return layer_kind(m, il) == 'E';
     const int step = m.moe_every > 1 ? m.moe_every : 1;
-    return m.experts > 0 && il >= m.dense_layers && (il - m.dense_layers + 1) % step == 0;
+    return m.experts > 0 && il >= m.dense_layers && il < m.layers - m.dense_tail && (il + 1) % step == 0;
+}
+inline int moe_layer_count(const ModelSpec& m) {
+    if (m.experts > 0 && has_moe_blocks(m)) return static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));
+    int n = 0;
+    for (int il = 0; m.experts > 0 && il < m.layers; ++il) n += is_moe_layer(m, il) ? 1 : 0;
+    return n;
 }
 // Layers with a dense MLP of width ffn: every layer of a dense model, the others of an MoE one.
 inline int dense_mlp_layers(const ModelSpec& m) { return mlp_layer_count(m) - moe_layer_count(m); }

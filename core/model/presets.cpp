@@ -125,6 +125,19 @@ ModelSpec gated_attention(ModelSpec m) {
     return m;
 }
 
+// q/k norms over the whole projections (OLMo-2/3, MiniMax-M2: model.qk_norm_whole).
+ModelSpec whole_qk_norms(ModelSpec m) {
+    m.qk_norm = m.qk_norm_whole = true;
+    return m;
+}
+
+// DeepSeek-V3.2's lightning indexer (model.index_heads, model.index_head_dim).
+ModelSpec indexer(ModelSpec m, int heads, int head_dim) {
+    m.index_heads = heads;
+    m.index_head_dim = head_dim;
+    return m;
+}
+
 ModelSpec positions(ModelSpec m, int rows, int type_rows) {
     m.max_position = rows;
     m.type_vocab = type_rows;
@@ -372,11 +385,12 @@ std::vector<ModelSpec> build_presets() {
                            true, false)),
         // MiniMaxAI/MiniMax-M2 (minimax_m2): 62 x 3072, 48 heads over 8 KV heads of 128 (full attention on every layer),
         // every layer 256 experts of intermediate_size 1536, top-8, no shared expert, vocab 200064 untied; weights stored
-        // FP8 (quantization_config fp8, 128 x 128 blocks). Published: the card's 230B, the Hub's 229B; derived
-        // 228,689,304,576, 460,288 below the checkpoint's 228,689,764,864: its q/k norms span the whole projection
-        // ((48 + 8) x 128 a layer, not model.qk_norm's per-head ones) and its 256 expert biases a layer are not modelled.
+        // FP8 (quantization_config fp8, 128 x 128 blocks); use_qk_norm: q/k norms over the whole projections ((48 + 8) x 128
+        // a layer, model.qk_norm_whole). Published: the card's 230B, the Hub's 229B; derived 228,689,748,992, 15,872 below
+        // the checkpoint's 228,689,764,864: its 256 expert biases a layer are not modelled.
         // No MTP weights are published (use_mtp and num_mtp_modules 3 in the config notwithstanding).
-        moe(dense("minimax-m2", "MiniMax-M2", "MiniMax", 62, 3072, 48, 8, 128, 1536, kSwiGlu, 200064, false, 228.689), 256, 8, 0, 1536, 0),
+        whole_qk_norms(moe(dense("minimax-m2", "MiniMax-M2", "MiniMax", 62, 3072, 48, 8, 128, 1536, kSwiGlu, 200064, false, 228.690), 256, 8, 0,
+                             1536, 0)),
         // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (nemotron_h with MoE blocks): 52 single-block layers by
         // hybrid_override_pattern, 23 Mamba2 (mamba_num_heads 64 x mamba_head_dim 64, n_groups 8, ssm_state_size 128,
         // conv_kernel 4), 6 attention (32 heads over 2 KV heads of 128), 23 MoE blocks (E: n_routed_experts 128 of
@@ -394,6 +408,16 @@ std::vector<ModelSpec> build_presets() {
         // tied. Published: the Hub's 1.17B.
         qk_norms(hybrid(dense("lfm2-1.2b", "LFM2 1.2B", "LFM2", 16, 2048, 32, 8, 64, 8192, kSwiGlu, 65536, true, 1.17), "RRARRARRARARARAR",
                         RecurrentKind::ShortConv, 0, 0, 0, 0, 3)),
+        // deepseek-ai/DeepSeek-V3.2 and DeepSeek-V3.2-Exp (deepseek_v32, DeepseekV32ForCausalLM): DeepSeek-V3's MLA + MoE
+        // with a lightning indexer on every layer (index_n_heads 64, index_head_dim 128: 13,959,424 parameters a layer,
+        // 851,524,864 in all); weights stored FP8 (128 x 128 blocks). Derived 671,877,929,216 (V3's 671,026,404,352 +
+        // the indexer); the Hub's 685.4B adds the multi-token-prediction layer 61 (13,477,385,472 with its indexer and its
+        // copies of the embedding and head, loaded only for speculative decoding) and the FP8 blocks' FP32 scales (~0.04B).
+        indexer(mla(moe(dense("deepseek-v3.2", "DeepSeek-V3.2 (671B)", "DeepSeek", 61, 7168, 128, 128, 0, 18432, kSwiGlu, 129280, false,
+                              671.878),
+                        256, 8, 1, 2048, 3),
+                    1536, 512, 64, 128, 128),
+                64, 128),
     };
 }
 
@@ -452,6 +476,8 @@ constexpr ContextWindow kContextWindows[] = {
     {"nemotron-3-nano-30b-a3b", 262144},
     // LiquidAI/LFM2-1.2B 128000.
     {"lfm2-1.2b", 128000},
+    // deepseek-ai/DeepSeek-V3.2(-Exp) 163840 (V3's YaRN factor 40 over 4096).
+    {"deepseek-v3.2", 163840},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
@@ -503,6 +529,8 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"nemotron-3-nano-30b-a3b", "bf16"},
     // LiquidAI/LFM2-1.2B's config.json "bfloat16".
     {"lfm2-1.2b", "bf16"},
+    // deepseek-ai/DeepSeek-V3.2(-Exp)'s config.json "bfloat16" (its weights FP8: quantization_config, as DeepSeek-V3's).
+    {"deepseek-v3.2", "bf16"},
 };
 
 // Checkpoint formats: the weights' own format where the published checkpoint is quantized (its
@@ -517,6 +545,8 @@ constexpr CheckpointDtype kCheckpointFormats[] = {
     // router, embeddings, LM head}: the MoE experts' weights in MXFP4, the rest BF16 (OpenAI's model card, "MXFP4
     // quantization of the MoE weights"; vLLM reads the experts as mxfp4, core/serve/inference.cpp).
     {"gpt-oss-120b", "mxfp4"}, {"gpt-oss-20b", "mxfp4"},
+    // deepseek-ai/DeepSeek-V3.2-Exp: DeepSeek-V3's quantization_config (fp8, weight_block_size [128, 128]).
+    {"deepseek-v3.2", "fp8-block"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

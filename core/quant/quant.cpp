@@ -217,7 +217,8 @@ enum class Role {
     TokenEmbd, PosEmbd, Output,
     AttnQ, AttnK, AttnV, AttnQkv, AttnOut, AttnQA, AttnQB, AttnKvA, AttnKvB, AttnKB, AttnVB,
     FfnGate, FfnUp, FfnDown, ExpGate, ExpUp, ExpDown, ShGate, ShUp, ShDown, Router,
-    SsmIn, SsmOut  // a hybrid's recurrent mixer: in/out projections (conv and gate vectors are 1-D: "other")
+    SsmIn, SsmOut,  // a hybrid's recurrent mixer: in/out projections (conv and gate vectors are 1-D: "other")
+    IdxQB, IdxK, IdxProj  // DeepSeek-V3.2's lightning indexer: wq_b, wk, weights_proj (k_norm is 1-D: "other")
 };
 
 struct Tensor {
@@ -287,6 +288,13 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse, bool gguf = fa
                 t.push_back({Role::AttnKvB, i, a * (m.qk_nope_head_dim + m.v_head_dim), static_cast<double>(m.kv_lora_rank), 1});
             }
             t.push_back({Role::AttnOut, i, h, a * m.v_head_dim, 1});
+            if (m.index_head_dim > 0) {
+                // The lightning indexer's matrices (model_params' indexer_params has the same rows; llama.cpp's GGUF names them
+                // blk.N.indexer.attn_q_b, indexer.attn_k and indexer.proj: src/llama-model.cpp LLM_TENSOR_INDEXER_*).
+                t.push_back({Role::IdxQB, i, static_cast<double>(m.index_heads) * m.index_head_dim, static_cast<double>(m.q_lora_rank), 1});
+                t.push_back({Role::IdxK, i, static_cast<double>(m.index_head_dim), h, 1});
+                t.push_back({Role::IdxProj, i, static_cast<double>(m.index_heads), h, 1});
+            }
         } else if (fuse) {
             t.push_back({Role::AttnQkv, i, (a + 2 * kv) * hd, h, 1});
             t.push_back({Role::AttnOut, i, h, a * hd, 1});
@@ -487,6 +495,9 @@ double tp_share(int heads, int kv_heads, Role r, int tp) {
     if (tp <= 1) return 1;
     switch (r) {
         case Role::PosEmbd: case Role::AttnQA: case Role::AttnKvA: case Role::Router: return 1;
+        // vLLM's Indexer: "no tensor parallel, just replicated" (vllm-project/vllm@b863fe5:vllm/model_executor/models/
+        // deepseek_v2.py Indexer.__init__, wq_b / wk / weights_proj ReplicatedLinear).
+        case Role::IdxQB: case Role::IdxK: case Role::IdxProj: return 1;
         case Role::AttnK: case Role::AttnV: return std::max(1.0 / tp, 1.0 / kv_heads);
         case Role::AttnQkv: {
             const double q = heads, kv = kv_heads;
@@ -577,6 +588,9 @@ const char* gguf_tensor_kind(const ModelSpec& m, Role r, bool first_pos) {
         case Role::Router: return "ffn_gate_inp";
         case Role::SsmIn: return "ssm_in";
         case Role::SsmOut: return "ssm_out";
+        case Role::IdxQB: return "indexer.attn_q_b";
+        case Role::IdxK: return "indexer.attn_k";
+        case Role::IdxProj: return "indexer.proj";
     }
     return "";
 }
@@ -750,7 +764,9 @@ Outcome<WeightBreakdown> format_bytes(const ModelSpec& m, const QuantOptions& q,
         const bool embedding_like = t.role == Role::TokenEmbd || t.role == Role::PosEmbd || t.role == Role::Output;
         const bool own_format = is_expert(t.role) && (!q.experts_format_routed_only || is_routed(t.role));
         const WeightFormat& use = own_format ? *fe : *f;
-        if (t.role == Role::PosEmbd || t.role == Role::Router || (embedding_like && use.keeps_embeddings && q.keep_embeddings))
+        // The indexer's weights_proj is not quantized (vLLM's Indexer: ReplicatedLinear(..., quant_config=None); the FP8
+        // checkpoint stores it BF16), as the router.
+        if (t.role == Role::PosEmbd || t.role == Role::Router || t.role == Role::IdxProj || (embedding_like && use.keeps_embeddings && q.keep_embeddings))
             return t.rows * t.cols * t.count * dtype_bytes;
         return format_tensor_bytes(use, q, t);
     };

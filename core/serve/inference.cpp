@@ -78,6 +78,7 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.vllm_sampler_bytes_per_logit", k.vllm_sampler_bytes_per_logit},
                         {"inference.constants.vllm_flashinfer_sampler_bytes_per_logit", k.vllm_flashinfer_sampler_bytes_per_logit},
                         {"inference.constants.vllm_token_logit_bytes", k.vllm_token_logit_bytes},
+                        {"inference.constants.vllm_indexer_value_bytes", k.vllm_indexer_value_bytes},
                         {"inference.constants.llamacpp_ctx_pad", k.llamacpp_ctx_pad},
                         {"inference.constants.bandwidth_efficiency", k.bandwidth_efficiency},
                         {"inference.constants.compute_efficiency", k.compute_efficiency},
@@ -423,6 +424,16 @@ void vllm_pages(InferencePlan& p) {
                       static_cast<int>(k.vllm_state_blocks));
 }
 
+// Bytes a value of DeepSeek-V3.2's lightning-indexer key takes in the engine's cache: vLLM's FP8 + scale layout
+// (inference.constants.vllm_indexer_value_bytes); llama.cpp's K type (ggml-org/llama.cpp@035aa95:src/llama-kv-cache-dsa.cpp,
+// kv_lid a llama_kv_cache of type_k) and transformers' model dtype (huggingface/transformers@01f8fa5:src/transformers/
+// models/deepseek_v32/modular_deepseek_v32.py DeepseekV32Indexer.forward, past_key_values.update_indexer(k)): the K cache
+// type's, its per-vector scales spread over the key's values.
+double indexer_value_bytes(const InferenceInputs& in, const ModelSpec& m, const KvDtype& k_type) {
+    if (in.engine == Engine::Vllm) return in.constants.vllm_indexer_value_bytes;
+    return k_type.bytes_per_element + (m.index_head_dim > 0 ? k_type.bytes_per_vector / m.index_head_dim : 0);
+}
+
 // Engines other than vLLM split whole layers across GPUs.
 bool check_layer_split(const InferenceInputs& in, const ModelSpec& m, Error& err) {
     if (in.engine == Engine::Vllm || in.tp <= m.layers) return true;
@@ -575,7 +586,7 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     else if (state_id == "fp32" || state_id == "f32") p.state_bytes = 4;
     else if (state_id == "bf16" || state_id == "fp16" || state_id == "f16") p.state_bytes = 2;
     else return R::failure("inference.state_dtype", "inference.state_dtype \"" + in.state_dtype + "\" is not one of auto, fp32, bf16, fp16");
-    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes);
+    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
     if (!rk.ok) return R::failure(rk.error);
     p.kv = std::move(rk.value);
     if (in.engine == Engine::Vllm) vllm_pages(p);
@@ -583,7 +594,8 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     if (in.engine == Engine::LlamaCpp && !in.llamacpp.kv_dtype_v.empty() && in.llamacpp.kv_dtype_v != kv_id) {
         const KvDtype* vt = find_kv_dtype(in.llamacpp.kv_dtype_v == "auto" ? kv_id : in.llamacpp.kv_dtype_v);
         if (!vt) return R::failure("inference.llamacpp.kv_dtype_v", "inference.llamacpp.kv_dtype_v \"" + in.llamacpp.kv_dtype_v + "\" is not known (f16 as fp16, q8_0, q4_0, ...)");
-        auto rv = kv_layout(m, *vt, 1, !in.swa_full, p.state_bytes);
+        // The indexer's keys are K-type cells in both halves (llama.cpp's indexer cache is a K cache alone).
+        auto rv = kv_layout(m, *vt, 1, !in.swa_full, p.state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
         if (!rv.ok) return R::failure(rv.error);
         for (int g = 0; g < p.kv.group_count; ++g)
             p.kv.groups[g].bytes_per_token = (p.kv.groups[g].bytes_per_token + rv.value.groups[g].bytes_per_token) / 2;
@@ -672,7 +684,7 @@ Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
     if (!check_layer_split(p.in, p.model, err)) return R::failure(err);
     if (p.engine == Engine::Vllm) {  // sharded by tensor parallelism: the weights and KV heads per GPU
         p.weights.per_gpu = start.shards.per_gpu(tp);
-        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes);
+        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes, indexer_value_bytes(p.in, p.model, *p.kv_dtype));
         if (!rk.ok) return R::failure(rk.error);
         p.kv = std::move(rk.value);
         vllm_pages(p);

@@ -70,6 +70,11 @@ struct InferenceConstants {
     // FP32 copy and FP32 probabilities, 2 + 4 + 4 bytes per logit. Inferred from C30, whose log
     // shows a 9.37 GiB peak for Llama-3-8B at 8192 batched tokens.
     double vllm_token_logit_bytes = 10;
+    // Bytes per value of DeepSeek-V3.2's lightning-indexer key in vLLM's cache: an FP8 value and one FP32 scale per
+    // 128 (132 B per key of 128: vllm-project/vllm@b863fe5:vllm/model_executor/models/deepseek_v2.py Indexer.__init__,
+    // DeepseekV32IndexerCache(head_dim=head_dim + head_dim // quant_block_size * 4, dtype=torch.uint8), quant_block_size
+    // 128), whatever kv_cache_dtype is.
+    double vllm_indexer_value_bytes = 1 + 4.0 / 128;
     // llama.cpp pads the KV cache to a multiple of 256 cells (llama_context: GGML_PAD(n_ctx, 256)).
     double llamacpp_ctx_pad = 256;
     // Roofline efficiencies: decode GEMV kernels reach ~80% of peak HBM bandwidth; large prefill

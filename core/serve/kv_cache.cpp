@@ -42,7 +42,8 @@ const KvDtype* find_kv_dtype(const std::string& id) {
     return nullptr;
 }
 
-Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element) {
+Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element,
+                            double indexer_value_bytes) {
     Error err;
     static const FieldDef& tp_field = *find_field("inference.tp");  // a resolved tp: at least 1, at most the table's
     if (!check_int_range("inference.tp", tp, 1, static_cast<long long>(tp_field.max), err)) return Outcome<KvLayout>::failure(err);
@@ -74,6 +75,16 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
         kv.formula = "2 x " + num(layers) + (layers < m.layers ? " attention" : "") + " layers x " + num(kv.kv_heads_per_gpu) + " KV heads x head_dim " + num(m.head_dim) + " x " +
                      num(dtype.bytes_per_element) + " B";
         if (dtype.bytes_per_vector > 0) kv.formula += " (+ " + num(dtype.bytes_per_vector) + " B scales per head)";
+    }
+
+    // DeepSeek-V3.2's lightning indexer keeps one key of index_head_dim a token and layer beside the latent, whole on
+    // every GPU (its wk is replicated): at `indexer_value_bytes` a value, or the cache type's (one vector's scales).
+    if (kv.mla && m.index_head_dim > 0) {
+        const double dim = m.index_head_dim;
+        kv.indexer_bytes_per_layer = indexer_value_bytes >= 0 ? dim * indexer_value_bytes : dim * dtype.bytes_per_element + dtype.bytes_per_vector;
+        per_layer += kv.indexer_bytes_per_layer;
+        kv.formula += " + the lightning indexer's keys, " + num(layers) + " layers x index_head_dim " + num(dim) + " x " +
+                      num(kv.indexer_bytes_per_layer / dim) + " B";
     }
 
     // Sliding-window layers: all of them (global_every 0) or all but every global_every-th.

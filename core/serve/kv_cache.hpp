@@ -1,6 +1,6 @@
 // vramcalc core: the KV cache, exactly. Bytes per token from the attention layout (MHA/GQA/MQA:
 // 2 x layers x KV heads x head_dim x bytes; MLA: layers x (kv_lora_rank + qk_rope_head_dim) x
-// bytes), sliding-window layers capped at their window, KV heads sharded by tensor parallelism,
+// bytes; DeepSeek-V3.2 adds its indexer's key), sliding-window layers capped at their window, KV heads sharded by tensor parallelism,
 // and paged blocks rounding a sequence up. docs/inference.md derives each term.
 #pragma once
 
@@ -39,6 +39,7 @@ struct KvLayout {
     double kv_heads_per_gpu = 0;  // KV heads one GPU holds (MLA: 1 latent vector, replicated)
     bool replicated = false;      // KV heads repeat across GPUs (kv_heads < tp, or MLA with tp > 1)
     bool mla = false;
+    double indexer_bytes_per_layer = 0;  // DeepSeek-V3.2's lightning-indexer key, one token, one layer (in the figures above)
     // A hybrid's recurrent layers keep a fixed state per sequence instead of KV (ModelSpec::layer_pattern).
     int state_layers = 0;
     double state_bytes_per_layer = 0;  // one sequence, one layer, on one GPU (conv + SSM state)
@@ -55,7 +56,12 @@ struct KvLayout {
 // tp or tp the KV heads). Only attention layers cache keys and values; a hybrid's recurrent layers
 // keep `state_bytes_per_element`-byte conv and SSM states (recurrent_conv_elements, ..._ssm_elements),
 // split by tensor parallelism as vLLM shards the mixer's heads.
-Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4);
+// DeepSeek-V3.2's lightning indexer (model.index_head_dim > 0) adds its key of index_head_dim values a token and
+// layer, at `indexer_value_bytes` a value (vLLM's FP8 + scale layout), or when negative at the cache type's
+// (llama.cpp keeps it at the K type: ggml-org/llama.cpp@035aa95:src/llama-kv-cache-dsa.cpp builds a second
+// llama_kv_cache of one KV head of indexer_head_size with type_k; transformers at the model dtype).
+Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4,
+                            double indexer_value_bytes = -1);
 
 // vLLM's pool for a hybrid (layout `kv` from kv_layout, `attention_layers` of its layers attend): one
 // page size for attention and state layers, vllm-project/vllm@1936cf3:vllm/model_executor/models/

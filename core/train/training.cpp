@@ -587,6 +587,7 @@ LayerActivationInputs layer_inputs(const TrainingSetup& s, bool moe, Recompute r
     a.layernorm = m.norm == NormKind::LayerNorm;
     a.norms = m.norms_per_layer;
     a.qk_norm = m.qk_norm;
+    a.qk_norm_whole = m.qk_norm && m.qk_norm_whole;
     a.seq_kv = s.seq;
     a.bytes = s.compute_bytes;
     a.residual_bytes = s.residual;

@@ -540,6 +540,8 @@ struct LayerActivationInputs {
     bool layernorm = false;            // LayerNorm (native kernel) instead of RMSNorm
     double norms = 2;                  // norms per layer
     bool qk_norm = false;              // per-head norms on q and k (Qwen3, Gemma-3): they save q and k again
+    bool qk_norm_whole = false;        // those norms span the whole projections (OLMo-2/3, MiniMax-M2): the saved q and k
+                                       // are whole on every TP rank
     double seq_kv = 0;                 // keys each query attends (sequence length) for score terms
     double bytes = 2;                  // activation dtype bytes
     double residual_bytes = 2;         // residual stream dtype bytes (FP32 under autocast with FP32 params)

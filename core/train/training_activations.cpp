@@ -140,8 +140,14 @@ LayerActivation layer_activation(const LayerActivationInputs& in) {
     // Qwen3 / Gemma-3 q_norm and k_norm run on the projections' outputs, one head at a time, and
     // save them for backward as the layer norms save theirs (huggingface/transformers@9ee3f43:
     // src/transformers/models/qwen3/modeling_qwen3.py Qwen3Attention.forward:
-    // self.q_norm(self.q_proj(hidden_states).view(hidden_shape))); split over TP with the heads.
-    if (in.qk_norm) r.sharded += norm_saved_bytes(in) * (q_width + kv_width);
+    // self.q_norm(self.q_proj(hidden_states).view(hidden_shape))); split over TP with the heads. OLMo-2/3's and
+    // MiniMax-M2's span the whole projection, one RMS over every head (huggingface/transformers@000c33f:src/transformers/
+    // models/olmo2/modeling_olmo2.py Olmo2Attention.forward: self.q_norm(self.q_proj(hidden_states)) before the view;
+    // MiniMaxM2Attention is FlexOlmoAttention, the same): the same q_width + kv_width values saved, but a norm over all
+    // the heads needs all of them, so tensor parallelism gathers the projections first (Olmo2Config.base_model_tp_plan,
+    // huggingface/transformers@008e574:src/transformers/models/olmo2/configuration_olmo2.py: q_proj, k_proj
+    // "colwise_gather_output", "we need to replicate here due to the added norm on q and k"): whole on every rank.
+    if (in.qk_norm) (in.qk_norm_whole ? r.gathered : r.sharded) += norm_saved_bytes(in) * (q_width + kv_width);
 
     // Attention: the inputs of q, k, v.
     const int qkv_projections = profile.fused_qkv ? 1 : 3;

@@ -71,14 +71,14 @@ for (const [name, options, touch] of [
         assert.equal(own.fits, s.result.fits.find((f) => f.gpu === 'rtx-4090-24gb').within_target);
 
         // Rows whose --fit split keeps weights in system RAM of no stated size (Kimi-K2 in four types,
-        // DeepSeek-V3 and -R1 Q6_K, Llama-3.1-405B BF16, Llama-4 Maverick in three, MiniMax-M2 BF16) are not counted as fitting; one line names
+        // DeepSeek-V3.2, -V3 and -R1 Q6_K, Llama-3.1-405B BF16, Llama-4 Maverick in three, MiniMax-M2 BF16) are not counted as fitting; one line names
         // the best with its RAM. 405B BF16: --fit's -ngl 3 is the output layer and 2 layers since llama.cpp PR #18148
         // (inference.llamacpp.output_first), 18.68 GB on the card and the rest in RAM.
         // gpt-oss comes in its published MXFP4_MOE file alone: the 20b fits (12.51 GB).
         const needing = cli.models.filter((m) => m.needs_ram);
         assert.deepEqual(s.model_fits.needs_ram, needing.map((m) => `${m.model}/${m.format}`));
         assert.deepEqual(s.model_fits.needs_ram, ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m',
-            'deepseek-v3/q6_k', 'deepseek-r1/q6_k', 'llama-3.1-405b/gguf-bf16',
+            'deepseek-v3.2/q6_k', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k', 'llama-3.1-405b/gguf-bf16',
             'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m', 'minimax-m2/gguf-bf16']);
         assert.equal(row('gpt-oss-20b', 'mxfp4').fits, true);
         assert.equal(row('gpt-oss-20b', 'q4_k_m'), undefined);

@@ -71,27 +71,28 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('llama-3.1-70b', 'q2_k').total_bytes), '24.49');
   assert.equal(pct(row('llama-3.1-70b', 'q2_k')), '126.8');
   assert.ok(j.models.filter((m) => m.model === 'llama-3.1-70b').every((m) => !m.fits), 'the 70B fits in no GGUF type');
-  // Kimi-K2 (four types), DeepSeek-V3 and -R1 Q6_K, Llama-4 Maverick (three types), MiniMax-M2 BF16: --fit's GPU part within the budget, most weights
+  // Kimi-K2 (four types), DeepSeek-V3.2, -V3 and -R1 Q6_K, Llama-4 Maverick (three types), MiniMax-M2 BF16: --fit's GPU part within the budget, most weights
   // in system RAM of no stated size: not counted, "needs ... GB"
   const ram = j.models.filter((m) => m.needs_ram);
   assert.deepEqual(ram.map((m) => `${m.model}/${m.format}`),
-    ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k',
+    ['kimi-k2/q8_0', 'kimi-k2/q6_k', 'kimi-k2/q5_k_m', 'kimi-k2/q3_k_m', 'deepseek-v3.2/q6_k', 'deepseek-v3/q6_k', 'deepseek-r1/q6_k',
       'llama-3.1-405b/gguf-bf16', 'llama-4-maverick/q6_k', 'llama-4-maverick/q5_k_m', 'llama-4-maverick/q3_k_m',
       'minimax-m2/gguf-bf16']);
   // Llama-3.1-405B BF16: --fit's -ngl 3 is the output layer (16,384 x 128,256 x 2 B = 4,202,692,608 B)
   // and 2 layers, 18.68 GB (96.7%) with no CPU output weight to stage: within the budget since the
   // output layer goes first (llama.cpp PR #18148; before, 3 layers filled the card to 24.16 GB).
-  assert.equal(gb(ram[6].total_bytes), '18.68');
-  assert.equal(gb(ram[6].ram_bytes), '796.99');
-  // 17.74 GB: attn_k_b's 128-wide rows in Q8_0 (Q6_K's fallback) on the GPU, 123,928,576 B more than 17.61
-  assert.deepEqual(ram.slice(4, 6).map((m) => gb(m.total_bytes)), ['17.74', '17.74']);
-  assert.deepEqual(ram.slice(4, 6).map((m) => gb(m.ram_bytes)), ['537.19', '537.19']);
+  assert.equal(gb(ram[7].total_bytes), '18.68');
+  assert.equal(gb(ram[7].ram_bytes), '796.99');
+  // 17.74 GB: attn_k_b's 128-wide rows in Q8_0 (Q6_K's fallback) on the GPU, 123,928,576 B more than 17.61; V3.2
+  // 18.50 GB with its lightning indexer (851,524,864 weights, Q6_K and Q8_0 where the rows fall back) and its keys
+  assert.deepEqual(ram.slice(4, 7).map((m) => gb(m.total_bytes)), ['18.50', '17.74', '17.74']);
+  assert.deepEqual(ram.slice(4, 7).map((m) => gb(m.ram_bytes)), ['537.19', '537.19', '537.19']);
   // Maverick Q3_K_M 176.71 GB: --fit's experts per layer (Q3_K_M's ffn_down_exps is Q5_K in
   // layer 1, i < 48/16, Q4_K after: 671 MB more than the others, no longer spread over the layers)
-  assert.deepEqual(ram.slice(7, 10).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.71']);
+  assert.deepEqual(ram.slice(8, 11).map((m) => gb(m.ram_bytes)), ['317.96', '275.04', '176.71']);
   assert.equal(gb(ram[0].ram_bytes), '1079.38');
   assert.ok(ram.every((m) => !m.fits));
-  assert.equal(j.needing_ram, 11);
+  assert.equal(j.needing_ram, 12);
   // DeepSeek-V3's RAM by hand: token_embd (Q6_K) + 58 layers of Q6_K experts + CPU compute + logits
   assert.equal(Math.round(row('deepseek-v3', 'q6_k').ram_bytes), 129280 * 7168 * 210 / 256 + 58 * 256 * 3 * 2048 * 7168 * 210 / 256 + (4096 + 7168) * 512 * 4 + 129280 * 4);
   // gpt-oss in its one published GGUF, MXFP4_MOE: the 20b 12.51 GB (64.7%), the 120b's --fit split
@@ -115,11 +116,11 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 67 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
+test("README's counts: 68 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
-  assert.equal(presets.length, 67);
+  assert.equal(presets.length, 68);
   // validate's summary counts every row it compared
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);

@@ -48,8 +48,8 @@ const CPP_4090 = ['--method', 'detailed', '--task', 'inference', '--preset', 'll
 test('fit-models with llama.cpp (--fit) and no --ram-gib: a row with weights in system RAM needs RAM, it does not fit', () => {
   const t = run(['fit-models', ...CPP_4090]);
   assert.equal(t.code, 0, t.err);
-  // DeepSeek-V3 and -R1 Q6_K, Kimi-K2 in four types, Llama-3.1-405B BF16, Llama-4 Maverick in three, MiniMax-M2 BF16
-  assert.match(t.out, /\n11 more keep layers or experts in system RAM, which is not checked without its size: give --ram-gib\n/);
+  // DeepSeek-V3, -R1 and -V3.2 Q6_K, Kimi-K2 in four types, Llama-3.1-405B BF16, Llama-4 Maverick in three, MiniMax-M2 BF16
+  assert.match(t.out, /\n12 more keep layers or experts in system RAM, which is not checked without its size: give --ram-gib\n/);
   // DeepSeek-V3 Q6_K: 17.74 GB on the GPU (91.8% of 19.32 GB: attn_k_b's 128-wide rows in Q8_0, the
   // Q6_K fallback, +123.9 MB), the experts of its 58 MoE layers in RAM:
   // 760,166,400 + 58 x 9,248,440,320 + 23,068,672 + 517,120 B = 537.19 GB

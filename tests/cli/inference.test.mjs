@@ -275,4 +275,25 @@ test('a quantized checkpoint with no --weights is served as stored: gpt-oss-120b
   const b = run([...args, '--weights', 'bf16']);
   assert.match(b.out, /Weights \(BF16\)/);
   assert.match(b.out, /published checkpoint is quantized: MXFP4/);
+test('DeepSeek-V3.2: the lightning indexer key beside the MLA latent, per engine, and the field that sets it', () => {
+  // 61 layers: vLLM keeps the key FP8 + an FP32 scale per 128 (132 B) beside the BF16 latent (576 x 2): 61 x 1,284 =
+  // 78,324 B a token; llama.cpp at the K type, q8_0's 34 B per 32: 61 x (576 + 128) x 34 / 32 = 45,628 B.
+  const base = { method: 'detailed', task: 'inference', model: { preset: 'deepseek-v3.2' }, gpu: 'h200-141gb' };
+  const vllm = run(['--config', '-', '--format', 'json'],
+    JSON.stringify({ ...base, inference: { engine: 'vllm', weights: 'fp8-block', context: 8192, concurrency: 1, tp: 8 } }));
+  assert.equal(vllm.code, 0, vllm.err);
+  assert.equal(JSON.parse(vllm.out).metrics.kv_bytes_per_token.value, 78324);
+  const cpp = run(['--config', '-', '--format', 'json'],
+    JSON.stringify({ ...base, inference: { engine: 'llama.cpp', weights: 'q4_k_m', kv_dtype: 'q8_0', context: 8192, concurrency: 1 } }));
+  assert.equal(cpp.code, 0, cpp.err);
+  const j = JSON.parse(cpp.out);
+  assert.equal(j.metrics.kv_bytes_per_token.value, 45628);
+  assert.match(j.components.find((c) => c.key === 'kv_cache').formula, /the lightning indexer's keys, 61 layers x index_head_dim 128 x 1\.0625 B/);
+  // DeepSeek-V3 with the two fields set is V3.2; an indexer without heads is refused, naming the field.
+  const v3 = run(['--config', '-', '--format', 'json'], JSON.stringify({ ...base, model: { preset: 'deepseek-v3', index_heads: 64, index_head_dim: 128 },
+    inference: { engine: 'llama.cpp', weights: 'q4_k_m', kv_dtype: 'q8_0', context: 8192, concurrency: 1 } }));
+  assert.equal(JSON.parse(v3.out).metrics.kv_bytes_per_token.value, 45628);
+  const bad = run(['--config', '-', '--format', 'json'], JSON.stringify({ ...base, model: { preset: 'deepseek-v3', index_head_dim: 128 } }));
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.out + bad.err, /model\.index_heads must be at least 1 with a lightning indexer/);
 });

@@ -139,7 +139,7 @@ Outcome<Estimate> serve(const std::string& doc) {
 }  // namespace
 
 TEST_CASE("checkpoint format: the presets whose published weights are quantized name the format") {
-    for (const char* id : {"deepseek-v3", "deepseek-r1", "kimi-k2", "minimax-m2"}) {
+    for (const char* id : {"deepseek-v3", "deepseek-v3.2", "deepseek-r1", "kimi-k2", "minimax-m2"}) {
         INFO(id);
         CHECK(preset(id).checkpoint_format == "fp8-block");  // quantization_config fp8, weight_block_size [128, 128]
     }

@@ -3,6 +3,7 @@
 // safetensors totals, and Kimi-K2's own model_type. Every number below is worked by hand in its comment.
 #include <catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
@@ -14,6 +15,7 @@
 #include "core/serve/kv_cache.hpp"
 #include "fixture_file.hpp"
 #include "import_builders.hpp"
+#include "inference_helpers.hpp"
 #include "io/model_import.hpp"
 
 using namespace vc;
@@ -54,6 +56,61 @@ void check_moe(const ModelSpec& m, int layers, int dense, int experts, int top_k
 }
 
 double kv_bytes_per_token(const ModelSpec& m) { return kv_layout(m, *find_kv_dtype("bf16"), 1, true).value.bytes_per_token; }
+
+// A tiny GLM-4.5 as llama.cpp's converter writes it (glm4moe): 3 blocks of 64, the last the MTP block
+// (nextn_predict_layers 1); layer 0 dense of 128, layers 1 and 2 4 experts of 32 (2 used) and a shared one; F16.
+void glm_tiny_metadata(test::GgufWriter& w) {
+    w.str("general.architecture", "glm4moe");
+    w.u32("general.file_type", 1);  // MOSTLY_F16
+    for (auto [k, v] : std::initializer_list<std::pair<const char*, std::uint32_t>>{
+             {"block_count", 3}, {"context_length", 4096}, {"embedding_length", 64}, {"feed_forward_length", 128},
+             {"attention.head_count", 4}, {"attention.head_count_kv", 2}, {"expert_count", 4}, {"expert_used_count", 2},
+             {"expert_shared_count", 1}, {"leading_dense_block_count", 1}, {"expert_feed_forward_length", 32}, {"nextn_predict_layers", 1}})
+        w.u32(std::string("glm4moe.") + k, v);
+}
+void glm_tiny_outside(test::GgufWriter& w) {  // 12,800 x 2 + 256 = 25,856 B
+    w.tensor("token_embd.weight", {64, 100}, 1);  // F16: 6,400 x 2 = 12,800 B
+    w.tensor("output.weight", {64, 100}, 1);      // 12,800
+    w.tensor("output_norm.weight", {64}, 0);      // F32: 256
+}
+void glm_tiny_attention(test::GgufWriter& w, const std::string& b) {  // 256 + 8,192 + 4,096 + 4,096 + 8,192 + 256 = 25,088 B
+    w.tensor(b + "attn_norm.weight", {64}, 0);
+    w.tensor(b + "attn_q.weight", {64, 64}, 1);
+    w.tensor(b + "attn_k.weight", {64, 32}, 1);
+    w.tensor(b + "attn_v.weight", {64, 32}, 1);
+    w.tensor(b + "attn_output.weight", {64, 64}, 1);
+    w.tensor(b + "post_attention_norm.weight", {64}, 0);
+}
+void glm_tiny_dense(test::GgufWriter& w) {  // layer 0: 25,088 + 3 x 64 x 128 x 2 = 74,240 B
+    glm_tiny_attention(w, "blk.0.");
+    w.tensor("blk.0.ffn_gate.weight", {64, 128}, 1);
+    w.tensor("blk.0.ffn_up.weight", {64, 128}, 1);
+    w.tensor("blk.0.ffn_down.weight", {128, 64}, 1);
+}
+void glm_tiny_moe(test::GgufWriter& w, const std::string& b) {  // 25,088 + 1,024 + 3 x 16,384 + 3 x 4,096 = 87,552 B
+    glm_tiny_attention(w, b);
+    w.tensor(b + "ffn_gate_inp.weight", {64, 4}, 0);
+    w.tensor(b + "ffn_gate_exps.weight", {64, 32, 4}, 1);
+    w.tensor(b + "ffn_up_exps.weight", {64, 32, 4}, 1);
+    w.tensor(b + "ffn_down_exps.weight", {32, 64, 4}, 1);
+    w.tensor(b + "ffn_gate_shexp.weight", {64, 32}, 1);
+    w.tensor(b + "ffn_up_shexp.weight", {64, 32}, 1);
+    w.tensor(b + "ffn_down_shexp.weight", {32, 64}, 1);
+}
+void glm_tiny_mtp(test::GgufWriter& w) {  // blk.2: 87,552 + eh_proj 128 x 64 x 2 = 103,936 B
+    glm_tiny_moe(w, "blk.2.");
+    w.tensor("blk.2.nextn.eh_proj.weight", {128, 64}, 1);
+}
+// Its weights without the MTP block: 25,856 + 74,240 + 87,552 = 187,648 B, 2 layers; the block's 103,936 noted.
+void check_glm_tiny_bytes(const io::ModelImport& r) {
+    check_moe(r.model, 2, 1, 4, 2, 1, 32);  // block_count 3 less nextn_predict_layers 1
+    CHECK(r.weights.total_bytes == 187648.0);
+    REQUIRE(r.weights.layer_bytes.size() == 2);
+    CHECK(r.weights.layer_bytes[0] == 74240.0);
+    CHECK(r.weights.layer_bytes[1] == 87552.0);
+    CHECK(has_note(r, "1 multi-token-prediction layer(s) (glm4moe.nextn_predict_layers, blk.2) hold 103,936 bytes that llama.cpp does not load"));
+    CHECK_FALSE(has_note(r, "count in the total, outside the per-layer bytes"));
+}
 
 }  // namespace
 
@@ -132,24 +189,27 @@ TEST_CASE("GLM-4.5, GLM-4.6 and GLM-4.5-Air presets against the Hub's safetensor
     CHECK(find_preset("glm-4.6")->context_limit == 202752);
 }
 
-TEST_CASE("MiniMax-M2's config.json: 256 experts on every layer, FP8 weights, whole-projection q/k norms noted", "[families]") {
+TEST_CASE("MiniMax-M2's config.json: 256 experts on every layer, FP8 weights, whole-projection q/k norms counted", "[families]") {
     auto r = read(fixture("minimax-m2.json"), "config.json");
     const ModelSpec m = known_family(r, "MiniMax");
-    CHECK(has_note(r, "(heads + kv_heads) x head_dim = 7168"));
+    CHECK_FALSE(has_note(r, "which model.qk_norm does not count"));
     CHECK(r.weights_format == "fp8-block");
     check_moe(m, 62, 0, 256, 8, 0, 1536);
-    CHECK_FALSE(m.qk_norm);
+    CHECK(m.qk_norm);
+    CHECK(m.qk_norm_whole);
     CHECK(m.sliding_window == 0);  // attn_type_list all 1: full attention on every layer
-    // Attention a layer 3072 x 6144 x 2 + 2 x 3072 x 1024 = 44,040,192; x 62 = 2,730,491,904. One expert 3 x 3072 x 1536
-    // = 14,155,776; 62 x 256 x it = 224,680,476,672; router 62 x 256 x 3072 = 48,758,784; embedding + head
-    // 2 x 200064 x 3072 = 1,229,193,216; norms 125 x 3072 = 384,000. Sum 228,689,304,576; the checkpoint adds
-    // 62 x 7,168 q/k norm weights and 62 x 256 expert biases: 228,689,764,864 (the Hub's 229B, the card's 230B).
+    // Attention a layer 3072 x 6144 x 2 + 2 x 3072 x 1024 = 44,040,192, + the q/k norms over the whole projections
+    // (48 + 8) x 128 = 7,168 (per-head ones would be 2 x 128 = 256) = 44,047,360; x 62 = 2,730,936,320. One expert
+    // 3 x 3072 x 1536 = 14,155,776; 62 x 256 x it = 224,680,476,672; router 62 x 256 x 3072 = 48,758,784; embedding + head
+    // 2 x 200064 x 3072 = 1,229,193,216; norms 125 x 3072 = 384,000. Sum 228,689,748,992; the checkpoint adds 62 x 256
+    // expert biases: 228,689,764,864 (the Hub's 229B, the card's 230B).
     const ParamBreakdown b = model_params(m);
-    CHECK(b.total == 228689304576.0);
-    CHECK((b.total + 62 * 7168.0 + 62 * 256.0) / 1e9 == Catch::Detail::Approx(229).margin(0.5));
+    CHECK(b.per_layer_attention == 44047360.0);
+    CHECK(b.total == 228689748992.0);
+    CHECK(b.total + 62 * 256.0 == 228689764864.0);
     CHECK(b.total == model_params(resolve_model(*find_preset("minimax-m2")).value).total);
-    // Active: less 62 x 248 x 14,155,776 -> 11,030,092,800 (the card's 10B leaves out the embeddings).
-    CHECK(b.active == 11030092800.0);
+    // Active: less 62 x 248 x 14,155,776 -> 11,030,537,216 (the card's 10B leaves out the embeddings).
+    CHECK(b.active == 11030537216.0);
     // KV cache, bf16: 2 x 62 x 8 x 128 x 2 B = 253,952 B a token.
     CHECK(kv_bytes_per_token(m) == 253952.0);
 }
@@ -173,57 +233,49 @@ TEST_CASE("A glm4moe GGUF: block_count less nextn_predict_layers, the MTP layer'
     // llama.cpp's convert_hf_to_gguf writes GLM-4.5's block_count as num_hidden_layers + num_nextn_predict_layers and
     // keeps the MTP layer's tensors, which llama.cpp creates TENSOR_SKIP. A 3-block file with 1 MTP block: 2 layers.
     test::GgufWriter w;
-    w.str("general.architecture", "glm4moe");
-    w.u32("general.file_type", 1);  // MOSTLY_F16
-    for (auto [k, v] : std::initializer_list<std::pair<const char*, std::uint32_t>>{
-             {"block_count", 3}, {"context_length", 4096}, {"embedding_length", 64}, {"feed_forward_length", 128},
-             {"attention.head_count", 4}, {"attention.head_count_kv", 2}, {"expert_count", 4}, {"expert_used_count", 2},
-             {"expert_shared_count", 1}, {"leading_dense_block_count", 1}, {"expert_feed_forward_length", 32}, {"nextn_predict_layers", 1}})
-        w.u32(std::string("glm4moe.") + k, v);
-    w.tensor("token_embd.weight", {64, 100}, 1);  // F16: 6,400 x 2 = 12,800 B
-    w.tensor("output.weight", {64, 100}, 1);      // 12,800
-    w.tensor("output_norm.weight", {64}, 0);      // F32: 256
-    auto attention = [&w](const std::string& b) {  // 256 + 8,192 + 4,096 + 4,096 + 8,192 + 256 = 25,088 B
-        w.tensor(b + "attn_norm.weight", {64}, 0);
-        w.tensor(b + "attn_q.weight", {64, 64}, 1);
-        w.tensor(b + "attn_k.weight", {64, 32}, 1);
-        w.tensor(b + "attn_v.weight", {64, 32}, 1);
-        w.tensor(b + "attn_output.weight", {64, 64}, 1);
-        w.tensor(b + "post_attention_norm.weight", {64}, 0);
-    };
-    auto experts = [&w](const std::string& b) {  // 1,024 + 3 x 16,384 + 3 x 4,096 = 62,464 B
-        w.tensor(b + "ffn_gate_inp.weight", {64, 4}, 0);
-        w.tensor(b + "ffn_gate_exps.weight", {64, 32, 4}, 1);
-        w.tensor(b + "ffn_up_exps.weight", {64, 32, 4}, 1);
-        w.tensor(b + "ffn_down_exps.weight", {32, 64, 4}, 1);
-        w.tensor(b + "ffn_gate_shexp.weight", {64, 32}, 1);
-        w.tensor(b + "ffn_up_shexp.weight", {64, 32}, 1);
-        w.tensor(b + "ffn_down_shexp.weight", {32, 64}, 1);
-    };
-    attention("blk.0.");  // layer 0 dense: 25,088 + 3 x 64 x 128 x 2 = 74,240 B
-    w.tensor("blk.0.ffn_gate.weight", {64, 128}, 1);
-    w.tensor("blk.0.ffn_up.weight", {64, 128}, 1);
-    w.tensor("blk.0.ffn_down.weight", {128, 64}, 1);
-    attention("blk.1.");  // layer 1 MoE: 25,088 + 62,464 = 87,552 B
-    experts("blk.1.");
-    attention("blk.2.");  // the MTP block: 87,552 + eh_proj 128 x 64 x 2 = 103,936 B, skipped
-    experts("blk.2.");
-    w.tensor("blk.2.nextn.eh_proj.weight", {128, 64}, 1);
+    glm_tiny_metadata(w);
+    glm_tiny_outside(w);
+    glm_tiny_dense(w);
+    glm_tiny_moe(w, "blk.1.");
+    glm_tiny_mtp(w);  // skipped
     auto r = read(w.bytes(), "glm-4.5-air-tiny.gguf");
     REQUIRE(r.ok);
     CHECK(r.model.family == "GLM");
-    check_moe(r.model, 2, 1, 4, 2, 1, 32);  // block_count 3 less nextn_predict_layers 1
     CHECK(r.model.norms_per_layer == 2);  // attn_norm + post_attention_norm
-    // 12,800 x 2 + 256 + 74,240 + 87,552 = 187,648 B; the MTP block's 103,936 are left out, with a note.
-    CHECK(r.weights.total_bytes == 187648.0);
-    REQUIRE(r.weights.layer_bytes.size() == 2);
-    CHECK(r.weights.layer_bytes[0] == 74240.0);
-    CHECK(r.weights.layer_bytes[1] == 87552.0);
-    CHECK(has_note(r, "103,936 bytes that llama.cpp does not load"));
+    check_glm_tiny_bytes(r);
     CHECK(r.complete);
 }
 
-TEST_CASE("DeepSeek-V3.2 (deepseek_v32): V3's MLA + MoE, the lightning indexer's weights and key cache named, not counted", "[families]") {
+TEST_CASE("A split glm4moe GGUF: part 1's nextn_predict_layers leaves the MTP block in part 2 out, as the whole file does", "[families]") {
+    // The same tiny GLM as the whole-file case above, as llama.cpp's gguf-split writes it in 2 parts: the metadata in part
+    // 1 only (with split.no 0, split.count 2, split.tensors.count 39), part 1 the 3 tensors outside the layers and
+    // layer 0 (12 tensors), part 2 layer 1 and the MTP block blk.2 (13 + 14 tensors). Merged: 187,648 B, as the whole
+    // file; the MTP block's 103,936 B (all in part 2, whose header has no nextn_predict_layers) left out with the note.
+    auto split_keys = [](test::GgufWriter& w, int no) {
+        w.u16("split.no", static_cast<std::uint16_t>(no));
+        w.u16("split.count", 2);
+        w.i32("split.tensors.count", 39);
+    };
+    test::GgufWriter one;
+    glm_tiny_metadata(one);
+    split_keys(one, 0);
+    glm_tiny_outside(one);
+    glm_tiny_dense(one);
+    test::GgufWriter two;
+    split_keys(two, 1);
+    glm_tiny_moe(two, "blk.1.");
+    glm_tiny_mtp(two);
+    const auto first = read(one.bytes(), "glm-tiny-00001-of-00002.gguf"), second = read(two.bytes(), "glm-tiny-00002-of-00002.gguf");
+    REQUIRE(first.ok);
+    REQUIRE(second.ok);
+    const auto merged = io::merge_imports({first, second});
+    REQUIRE(merged.ok);
+    check_glm_tiny_bytes(merged);
+    // The parts in the other order merge the same.
+    CHECK(io::merge_imports({second, first}).weights.total_bytes == 187648.0);
+}
+
+TEST_CASE("DeepSeek-V3.2 (deepseek_v32): the lightning indexer's weights counted in attention, its key cached per engine", "[families]") {
     // DeepSeek-V3.2-Exp's config: V3's dimensions plus index_n_heads 64, index_head_dim 128, index_topk 2048.
     auto r = io::import_hf_config(R"({"architectures":["DeepseekV32ForCausalLM"],"model_type":"deepseek_v32","num_hidden_layers":61,
       "hidden_size":7168,"num_attention_heads":128,"num_key_value_heads":128,"intermediate_size":18432,"moe_intermediate_size":2048,
@@ -231,14 +283,82 @@ TEST_CASE("DeepSeek-V3.2 (deepseek_v32): V3's MLA + MoE, the lightning indexer's
       "q_lora_rank":1536,"qk_rope_head_dim":64,"qk_nope_head_dim":128,"v_head_dim":128,"vocab_size":129280,"tie_word_embeddings":false,
       "index_n_heads":64,"index_head_dim":128,"index_topk":2048,"num_nextn_predict_layers":1})", "config.json");
     const ModelSpec m = known_family(r, "DeepSeek");
-    CHECK(model_params(m).total == model_params(resolve_model(*find_preset("deepseek-v3")).value).total);
-    // Indexer a layer: wq_b 1536 x 64 x 128 = 12,582,912 + wk 7168 x 128 = 917,504 + weights_proj 7168 x 64 = 458,752
-    // + k_norm 2 x 128 = 256: 13,959,424; x 61 = 851,524,864. Its cache under vLLM: 128 FP8 values + one FP32 scale
-    // = 132 B a token a layer, 61 x 132 = 8,052 B a token beside MLA's 61 x 576 x 2 = 70,272 (BF16).
-    CHECK(has_note(r, "851,524,864 parameters (13,959,424 a layer)"));
-    CHECK(has_note(r, "8,052 B a token under vLLM (132 a layer)"));
+    CHECK(m.index_heads == 64);
+    CHECK(m.index_head_dim == 128);
+    CHECK_FALSE(has_note(r, "indexer is not counted"));
     CHECK(has_note(r, "num_nextn_predict_layers 1"));
-    CHECK(kv_bytes_per_token(m) == 70272.0);
+    // Indexer a layer (deepseek-ai's inference/model.py Indexer): wq_b 1536 x 64 x 128 = 12,582,912 + wk 7168 x 128 = 917,504
+    // + k_norm (LayerNorm, weight + bias) 2 x 128 = 256 + weights_proj 7168 x 64 = 458,752 = 13,959,424; x 61 = 851,524,864.
+    const ParamBreakdown v3 = model_params(test::resolved_preset("deepseek-v3")), v32 = model_params(m);
+    CHECK(v32.per_layer_attention - v3.per_layer_attention == 13959424.0);
+    CHECK(v32.attention - v3.attention == 851524864.0);
+    // V3's 671,026,404,352 + 851,524,864 = 671,877,929,216, the preset's count. The Hub's 685.4B (DeepSeek-V3.2's
+    // safetensors total) adds the MTP layer 61: attention 187,107,328 + its indexer 13,959,424 + 257 experts x 44,040,192
+    // + router 256 x 7168 + 4 norms x 7168 + eh_proj 14336 x 7168 = 102,760,448 + its embedding and head copies 2 x
+    // 926,679,040 = 13,477,385,472, and the FP8 blocks' FP32 scales (about 669.9B / 16,384 = 0.04B).
+    CHECK(v3.total == 671026404352.0);
+    CHECK(v32.total == 671877929216.0);
+    const ModelSpec preset = test::resolved_preset("deepseek-v3.2");
+    CHECK(model_params(preset).total == v32.total);
+    CHECK(preset.context_limit == 163840);
+    CHECK(std::abs((v32.total + 13477385472.0) / 1e9 + 0.04 - 685.4) < 0.01);
+    // Its key cache a token: MLA's latent 576 values + the indexer's key of 128 a layer. At the cache type (llama.cpp's K
+    // type, transformers' model dtype), BF16: 61 x (576 + 128) x 2 = 85,888 B; q8_0: 61 x 704 x 34 / 32 = 45,628.
+    // vLLM keeps the key FP8 with one FP32 scale per 128 (132 B) whatever kv_cache_dtype is: 61 x (1,152 + 132) = 78,324.
+    CHECK(kv_bytes_per_token(m) == 85888.0);
+    CHECK(kv_layout(m, *find_kv_dtype("q8_0"), 1, true).value.bytes_per_token == 45628.0);
+    const KvLayout vllm = kv_layout(m, *find_kv_dtype("bf16"), 8, true, 4, 1 + 4.0 / 128).value;
+    CHECK(vllm.bytes_per_token == 78324.0);
+    CHECK(vllm.indexer_bytes_per_layer == 132.0);
+    CHECK(vllm.formula.find("the lightning indexer's keys, 61 layers x index_head_dim 128 x 1.03125 B") != std::string::npos);
+    // The engines: vLLM at TP 8 (the latent and the indexer's key whole on every GPU), llama.cpp with -ctk q8_0.
+    Config on_vllm = test::serving("deepseek-v3.2", Engine::Vllm, "fp8-block", "h100-80gb", 8192);
+    on_vllm.inference.tp = 8;
+    CHECK(test::plan(on_vllm).kv.bytes_per_token == 78324.0);
+    on_vllm.inference.constants.vllm_indexer_value_bytes = 2;  // a what-if: the key at BF16, 61 x (1,152 + 256)
+    CHECK(test::plan(on_vllm).kv.bytes_per_token == 85888.0);
+    Config on_llamacpp = test::serving("deepseek-v3.2", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 8192);
+    on_llamacpp.inference.kv_dtype = "q8_0";
+    CHECK(test::plan(on_llamacpp).kv.bytes_per_token == 45628.0);
+    // The weights: the indexer's 851,524,864 parameters in an FP8 checkpoint, wq_b and wk FP8 with a 4-byte scale per
+    // 128 x 128 tile (8,192 x 1,536: 64 x 12 tiles; 128 x 7,168: 56), weights_proj kept BF16: 61 x (12,582,912 + 768 x 4 +
+    // 917,504 + 56 x 4 + 458,752 x 2) = 61 x 14,421,216 = 879,694,176 B more than V3's, + the 1-D k_norm at 2 B: 61 x 256 x 2.
+    Config v3_vllm = on_vllm;
+    v3_vllm.model = *find_preset("deepseek-v3");
+    on_vllm.inference.constants.vllm_indexer_value_bytes = 1 + 4.0 / 128;
+    CHECK(test::plan(on_vllm).weights.total - test::plan(v3_vllm).weights.total == 879694176.0 + 31232.0);
+}
+
+TEST_CASE("DeepSeek-V3.2's indexer: refused without a q latent; a deepseek32 GGUF's indexer keys", "[families]") {
+    ModelSpec bad = *find_preset("llama-3-8b");
+    bad.index_heads = 64, bad.index_head_dim = 128;
+    auto rb = resolve_model(bad);
+    REQUIRE_FALSE(rb.ok);
+    CHECK(rb.error.field == "model.index_head_dim");
+    ModelSpec no_heads = *find_preset("deepseek-v3.2");
+    no_heads.index_heads = 0;
+    CHECK(resolve_model(no_heads).error.field == "model.index_heads");
+    // llama.cpp's deepseek32 header: <arch>.attention.indexer.head_count / key_length. A tiny MLA model of 2 layers of 64 wide,
+    // q latent 32, indexer 4 heads of 16: a layer's indexer 32 x 64 + 64 x 16 + 2 x 16 + 64 x 4 = 3,360.
+    test::GgufWriter w;
+    w.str("general.architecture", "deepseek32");
+    w.u32("general.file_type", 1);
+    for (auto [k, v] : std::initializer_list<std::pair<const char*, std::uint32_t>>{
+             {"block_count", 2}, {"context_length", 4096}, {"embedding_length", 64}, {"feed_forward_length", 128},
+             {"attention.head_count", 4}, {"attention.head_count_kv", 4}, {"attention.kv_lora_rank", 16}, {"attention.q_lora_rank", 32},
+             {"rope.dimension_count", 8}, {"attention.key_length", 24}, {"attention.value_length", 16},
+             {"attention.indexer.head_count", 4}, {"attention.indexer.key_length", 16}, {"attention.indexer.top_k", 2048}})
+        w.u32(std::string("deepseek32.") + k, v);
+    w.tensor("token_embd.weight", {64, 100}, 1);
+    const auto r = read(w.bytes(), "ds32.gguf");
+    REQUIRE(r.ok);
+    CHECK(r.model.index_heads == 4);
+    CHECK(r.model.index_head_dim == 16);
+    auto m = resolve_model(r.model);
+    REQUIRE(m.ok);
+    ModelSpec plain = m.value;
+    plain.index_heads = plain.index_head_dim = 0;
+    CHECK(model_params(m.value).total - model_params(plain).total == 2 * 3360.0);
 }
 
 TEST_CASE("Seed-OSS, OLMo-3, Command-R7B (cohere2) and SmolLM3: their classes' defaults, windows and norms", "[families]") {
@@ -258,12 +378,17 @@ TEST_CASE("Seed-OSS, OLMo-3, Command-R7B (cohere2) and SmolLM3: their classes' d
     CHECK_FALSE(m.tied_embeddings);
     CHECK(model_params(m).total == 111936.0);
 
-    // OLMo-3: a 16-token window on three layers in four (layer_types), whole-projection q/k norms noted
-    // ((4 + 4) x 16 = 128 weights a layer), untied.
+    // OLMo-3: a 16-token window on three layers in four (layer_types), q/k norms over the whole projections
+    // ((4 + 4) x 16 = 128 weights a layer, where per-head ones would be 2 x 16 = 32), untied. Attention a layer
+    // 4 x 64 x 64 = 16,384 + 128 = 16,512; x 4 = 66,048; MLP 4 x 3 x 64 x 128 = 98,304; embedding + head 12,800; norms
+    // 9 x 64 = 576: 177,728.
     auto olmo = with(R"("model_type":"olmo3","num_key_value_heads":4,"sliding_window":16,"max_position_embeddings":1024,
       "layer_types":["sliding_attention","sliding_attention","sliding_attention","full_attention"])", 4, "");
     m = known_family(olmo, "OLMo");
-    CHECK(has_note(olmo, "(heads + kv_heads) x head_dim = 128"));
+    CHECK(m.qk_norm);
+    CHECK(m.qk_norm_whole);
+    CHECK(model_params(m).per_layer_attention == 16512.0);
+    CHECK(model_params(m).total == 177728.0);
     CHECK(m.sliding_window == 16);
     CHECK(m.global_every == 4);
     CHECK_FALSE(m.tied_embeddings);
@@ -333,6 +458,43 @@ TEST_CASE("ERNIE-4.5 MoE (ernie4_5_moe): its own expert keys, dense first layer,
     CHECK(model_params(m).total == 21825436160.0);
     CHECK(model_params(m).active == 3352148480.0);
     CHECK(kv_bytes_per_token(m) == 2.0 * 28 * 4 * 128 * 2);  // 57,344 B, BF16
+    // The checkpoint's own moe_layer_end_index 27 (the last layer) changes nothing: experts on layers 1 to 27.
+    CHECK(m.dense_tail == 0);
+    CHECK(moe_layer_count(m) == 27);
+}
+
+TEST_CASE("ERNIE-4.5 MoE's expert layers: moe_layer_start_index to moe_layer_end_index, (index + 1) a multiple of the interval", "[families]") {
+    // transformers' Ernie4_5_MoeDecoderLayer: experts iff (layer_idx + 1) % moe_layer_interval == 0 and
+    // moe_layer_start_index <= layer_idx <= moe_layer_end_index (-1: the last layer).
+    // ERNIE-4.5-300B-A47B (its config as Ascend's MindIE-LLM tests copy it): 54 x 8192, 64 heads over 8 of 128, layers 0-2
+    // dense of 28672, 3 to 53 with 64 experts of 3584, top-8, no shared expert, vocab 103424 tied.
+    auto big = io::import_hf_config(R"({"architectures":["Ernie4_5_MoeForCausalLM"],"model_type":"ernie4_5_moe","hidden_size":8192,
+      "intermediate_size":28672,"num_hidden_layers":54,"num_attention_heads":64,"num_key_value_heads":8,"vocab_size":103424,
+      "moe_num_experts":64,"moe_num_shared_experts":0,"moe_layer_start_index":3,"moe_layer_end_index":53,"moe_intermediate_size":3584,
+      "moe_k":8,"moe_layer_interval":1,"tie_word_embeddings":true})", "config.json");
+    const ModelSpec m = known_family(big, "ERNIE");
+    CHECK(moe_layer_count(m) == 51);
+    // Attention 54 x (2 x 8192 x 8192 + 2 x 8192 x 1024) = 8,153,726,976; dense 3 x 3 x 8192 x 28672 = 2,113,929,216; one expert
+    // 3 x 8192 x 3584 = 88,080,384, 51 x 64 of them 287,494,373,376; router 51 x 64 x 8192 = 26,738,688; embedding
+    // 103424 x 8192 = 847,249,408; norms 109 x 8192 = 892,928: 298,636,910,592 (the card's 300B); active less
+    // 51 x 56 x 88,080,384: 47,079,333,888 (A47B).
+    CHECK(model_params(m).total == 298636910592.0);
+    CHECK(model_params(m).active == 47079333888.0);
+    // A what-if on the 21B's 28 layers: experts from 1 to 25, interval 2: layers 1, 3, ..., 25 (13), the other 15 dense,
+    // 26 and 27 among them (model.dense_tail 2). Each MoE layer that turns dense trades 66 x 11,796,480 + 64 x 2560 =
+    // 778,731,520 for 94,371,840: 14 x 684,359,680 = 9,581,035,520 fewer than the 21,825,436,160 with 27 MoE layers.
+    auto what_if = io::import_hf_config(R"({"model_type":"ernie4_5_moe","hidden_size":2560,"intermediate_size":12288,"num_hidden_layers":28,
+      "num_attention_heads":20,"num_key_value_heads":4,"vocab_size":103424,"moe_layer_start_index":1,"moe_layer_end_index":25,
+      "moe_layer_interval":2})", "config.json");
+    const ModelSpec w = known_family(what_if, "ERNIE");
+    CHECK(w.dense_tail == 2);
+    CHECK(moe_layer_count(w) == 13);
+    CHECK(is_moe_layer(w, 1));
+    CHECK_FALSE(is_moe_layer(w, 2));
+    CHECK(is_moe_layer(w, 25));
+    CHECK_FALSE(is_moe_layer(w, 27));
+    CHECK(model_params(w).total == 21825436160.0 - 9581035520.0);
+    CHECK(dense_mlp_layers(w) == 15);
 }
 
 TEST_CASE("Vision-language configs: the tower is named as not counted; Qwen3-VL's decoder has Qwen3's q/k norms", "[families]") {

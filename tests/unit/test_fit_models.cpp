@@ -204,13 +204,14 @@ TEST_CASE("models that fit with llama-server's --fit: weights in system RAM of n
     for (const auto& r : list.rows) fitting += r.fits ? 1 : 0, needing += r.needs_ram ? 1 : 0;
     CHECK(fitting == list.fitting);
     CHECK(needing == list.needing_ram);
-    // DeepSeek-V3 and -R1 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-3.1-405B BF16, Llama-4 Maverick Q6_K, Q5_K_M and Q3_K_M
+    // DeepSeek-V3, -R1 and -V3.2 Q6_K, Kimi-K2 Q8_0, Q6_K, Q5_K_M and Q3_K_M, Llama-3.1-405B BF16, Llama-4 Maverick Q6_K, Q5_K_M and Q3_K_M
     // (gpt-oss-120b's MXFP4_MOE file, below, fills the card past the budget, so its GPU part is not within it).
     // The 405B BF16: --fit's -ngl 3 is the output layer (4,202,692,608 B) and 2 layers, 18.68 GB (96.7%), since
     // llama.cpp PR #18148 offloads the output layer first (before, 3 layers filled the card to 24.16 GB).
     // MiniMax-M2 BF16 (449.36 GB of routed experts: 62 x 256 x 3 x 3,072 x 1,536 x 2 B): --fit keeps 18.16 GB on the
     // card and the experts of most layers in system RAM, 443.36 GB.
-    CHECK(needing == 11);
+    CHECK(needing == 12);
+    CHECK(row_of(list, "deepseek-v3.2", "q6_k")->needs_ram);
     CHECK(row_of(list, "minimax-m2", "gguf-bf16")->needs_ram);
     CHECK(row_of(list, "llama-3.1-405b", "gguf-bf16")->needs_ram);
     for (const char* q : {"q6_k", "q5_k_m", "q3_k_m"}) CHECK(row_of(list, "llama-4-maverick", q)->needs_ram);

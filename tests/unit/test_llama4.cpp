@@ -164,10 +164,17 @@ TEST_CASE("model.moe_every and model.chunked: checked, read and written") {
     m.moe_every = 49;
     REQUIRE_FALSE(resolve_model(m).ok);
     CHECK(resolve_model(m).error.field == "model.moe_every");
-    // Every layer would be dense: refused, naming the field.
+    // Every layer would be dense: refused, naming the field. Layers 46 alone (46 leading dense, the last trailing
+    // dense) and 46 + 1 = 47 is not a multiple of 2. With the last layer back, 47 + 1 = 48 is: one MoE layer.
     m = *find_preset("llama-4-maverick");
-    m.dense_layers = 47;
+    m.dense_layers = 46;
+    m.dense_tail = 1;
     m.moe_every = 2;
+    CHECK(resolve_model(m).error.field == "model.moe_every");
+    m.dense_tail = 0;
+    REQUIRE(resolve_model(m).ok);
+    CHECK(moe_layer_count(resolve_model(m).value) == 1);
+    m.dense_tail = 1;
     CHECK(resolve_model(m).error.field == "model.moe_every");
     m = *find_preset("llama-4-scout");
     m.sliding_window = 0;

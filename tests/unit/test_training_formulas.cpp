@@ -38,6 +38,17 @@ LayerActivationInputs gpt_layer(double h, double a, double s) {
     return in;
 }
 
+// A 4,096-wide RMSNorm layer with a gated MLP under hf-trainer (eager RMSNorm), q and k `q_width` and `kv_width` wide.
+LayerActivationInputs hf_rms_layer(double q_width, double kv_width) {
+    LayerActivationInputs in = gpt_layer(4096, 32, 2048);
+    in.q_width = q_width;
+    in.kv_width = kv_width;
+    in.layernorm = false;
+    in.gated = true;
+    in.profile = find_training_profile("hf-trainer");
+    return in;
+}
+
 }  // namespace
 
 TEST_CASE("Korthikanti Table 2: a GPT layer's activations per token") {
@@ -86,12 +97,7 @@ TEST_CASE("Qwen3 / Gemma-3 q/k norms save q and k again, as the layer norms save
     // Qwen3-8B's attention: h 4096, q 32 x 128 = 4096, k 8 x 128 = 1024, under hf-trainer (eager
     // RMSNorm: the FP32 input, 4 bytes, and with full training the normalized BF16 product). The q/k
     // norms add norm_saved_bytes x (4096 + 1024) a token, split over TP with the heads.
-    LayerActivationInputs in = gpt_layer(4096, 32, 2048);
-    in.q_width = 4096;
-    in.kv_width = 1024;
-    in.layernorm = false;
-    in.gated = true;
-    in.profile = find_training_profile("hf-trainer");
+    LayerActivationInputs in = hf_rms_layer(4096, 1024);
     const LayerActivation bare = layer_activation(in);
     in.qk_norm = true;
     const LayerActivation normed = layer_activation(in);
@@ -103,6 +109,28 @@ TEST_CASE("Qwen3 / Gemma-3 q/k norms save q and k again, as the layer norms save
     // Full recomputation keeps the layer input only: nothing of the norms.
     in.recompute = Recompute::Full;
     CHECK(layer_activation(in).per_token(1, false) == Approx(2 * 4096));
+}
+
+TEST_CASE("OLMo-2/3 and MiniMax-M2 q/k norms over the whole projections: the same values saved, whole on every TP rank") {
+    // OLMo-2 7B's attention: h 4096, 32 heads and 32 KV heads of 128: q 4,096 and k 4,096 values a token, q_norm and
+    // k_norm over 4,096 each (huggingface/transformers@000c33f olmo2/modeling_olmo2.py: Olmo2RMSNorm(num_heads x
+    // head_dim) on q_proj's output). hf-trainer's eager RMSNorm saves its FP32 input, 4 B a value, and, the norm weights
+    // training, the normalized product at the residual's 2 B: 6 x 8,192 = 49,152 B a token a layer, as Qwen3's per-head
+    // norms save of the same widths.
+    LayerActivationInputs in = hf_rms_layer(4096, 4096);
+    in.qk_norm = true;
+    REQUIRE(norm_saved_bytes(in) == 6);
+    const LayerActivation per_head = layer_activation(in);
+    in.qk_norm_whole = true;
+    const LayerActivation whole = layer_activation(in);
+    CHECK(per_head.per_token(1, false) == whole.per_token(1, false));
+    CHECK(whole.gathered - per_head.gathered == 49152.0);
+    CHECK(per_head.sharded - whole.sharded == 49152.0);
+    // Under TP 2 a per-head norm's input is split with the heads (24,576 B a GPU); one over all the heads needs the
+    // projection gathered first (Olmo2Config's tp plan: q_proj, k_proj "colwise_gather_output"): 49,152 B on each GPU,
+    // with or without sequence parallelism.
+    CHECK(whole.per_token(2, false) - per_head.per_token(2, false) == 49152.0 - 24576.0);
+    CHECK(whole.per_token(2, true) - per_head.per_token(2, true) == 49152.0 - 24576.0);
 }
 
 TEST_CASE("DTensor TP (torchtitan): the all-gathered q/k/v and MLP inputs are saved whole under sequence parallelism") {

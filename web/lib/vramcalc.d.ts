@@ -113,8 +113,10 @@ export interface ModelConfig {
     expert_ffn?: number;
     /** leading layers with a dense MLP instead of experts (default 0; [0, model.layers]) */
     dense_layers?: number;
-    /** after the dense layers, every n-th layer has the experts and the others a dense MLP (Llama-4 Maverick: 2) (default 1; [1, model.layers]) */
+    /** after the dense layers, the layers whose index + 1 is a multiple of n have the experts and the others a dense MLP (Llama-4 Maverick: 2; ERNIE-4.5's moe_layer_interval) (default 1; [1, model.layers]) */
     moe_every?: number;
+    /** trailing layers with a dense MLP instead of experts (ERNIE-4.5: after moe_layer_end_index) (default 0; [0, model.layers]) */
+    dense_tail?: number;
     /** multi-head latent attention: query rank (0: a plain q projection) (default 0; [0, 1048576]) */
     q_lora_rank?: number;
     /** multi-head latent attention: the KV latent per token (0: off) (default 0; [0, 1048576]) */
@@ -125,6 +127,10 @@ export interface ModelConfig {
     qk_nope_head_dim?: number;
     /** MLA: value head width (default 0; [0, 1048576]) */
     v_head_dim?: number;
+    /** DeepSeek-V3.2's lightning indexer: query heads (index_n_heads 64; 0: no indexer) (default 0; [0, 65536]) */
+    index_heads?: number;
+    /** DeepSeek-V3.2's lightning indexer: head width (index_head_dim 128); one key of it per token and layer is cached beside MLA's (default 0; [0, 65536]) */
+    index_head_dim?: number;
     /** local layers cache at most this many tokens (0: none) (default 0; [0, 1073741824] tokens) */
     sliding_window?: number;
     /** every n-th layer attends globally (0: every layer uses the window) (default 0; [0, model.layers]) */
@@ -137,6 +143,8 @@ export interface ModelConfig {
     norms_per_layer?: number;
     /** RMSNorms on the queries and keys (Qwen3, Gemma-3): 2 x head_dim weights a layer (default false) */
     qk_norm?: boolean;
+    /** the q/k norms span the whole projections (OLMo-2/3, MiniMax-M2): (heads + kv_heads) x head_dim weights a layer; under tensor parallelism their inputs are whole on every GPU (default false) */
+    qk_norm_whole?: boolean;
     /** attention logit soft-capping (Gemma-2: 50; 0: none) (default 0; [0, 1000000]) */
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
@@ -497,6 +505,8 @@ export interface InferenceConstantsConfig {
     vllm_flashinfer_sampler_bytes_per_logit?: number;
     /** vLLM bytes per token logit (default 10; [0, 1000000] bytes) */
     vllm_token_logit_bytes?: number;
+    /** vLLM bytes per value of DeepSeek-V3.2's indexer key (FP8 + an FP32 scale per 128: 1.03125) (default 1.03125; [0, 64] bytes) */
+    vllm_indexer_value_bytes?: number;
     /** llama.cpp pads the context to a multiple of this (default 256; [1, 1048576] tokens) */
     llamacpp_ctx_pad?: number;
     /** share of peak memory bandwidth reached (default 0.8; (0, 1]) */
