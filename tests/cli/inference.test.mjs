@@ -275,6 +275,8 @@ test('a quantized checkpoint with no --weights is served as stored: gpt-oss-120b
   const b = run([...args, '--weights', 'bf16']);
   assert.match(b.out, /Weights \(BF16\)/);
   assert.match(b.out, /published checkpoint is quantized: MXFP4/);
+});
+
 test('DeepSeek-V3.2: the lightning indexer key beside the MLA latent, per engine, and the field that sets it', () => {
   // 61 layers: vLLM keeps the key FP8 + an FP32 scale per 128 (132 B) beside the BF16 latent (576 x 2): 61 x 1,284 =
   // 78,324 B a token; llama.cpp at the K type, q8_0's 34 B per 32: 61 x (576 + 128) x 34 / 32 = 45,628 B.
