@@ -7,6 +7,7 @@
 #include "core/estimate.hpp"
 #include "core/gpu_choice.hpp"
 #include "core/quant/quant.hpp"
+#include "core/serve/inference.hpp"
 #include "core/solve.hpp"
 #include "core/text.hpp"
 #include "core/train/training.hpp"
@@ -142,8 +143,7 @@ std::vector<Candidate> training_candidates(const Config& cfg) {
 std::vector<Candidate> inference_candidates(const Config& cfg) {
     std::vector<Candidate> out;
     const InferenceInputs& in = cfg.inference;
-    if (in.kv_dtype == "auto" || in.kv_dtype == "f16" || in.kv_dtype == "bf16") {
-        const char* kv = in.engine == Engine::LlamaCpp ? "q8_0" : "fp8";
+    if (const char* kv = quantized_kv_choice(in)) {
         out.push_back({"kv_dtype", std::string("KV cache in ") + kv, "inference.kv_dtype: " + in.kv_dtype + " -> " + kv,
                        [kv](Config& c) { c.inference.kv_dtype = kv; return true; }});
     }

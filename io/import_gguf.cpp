@@ -492,6 +492,20 @@ void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
     else if (shared > 0 && m.expert_ffn > 0) m.shared_experts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared) / m.expert_ffn)));
 }
 
+// A RoPE scaling in the GGUF (<arch>.rope.scaling.type, .factor, .original_context_length) leaves the
+// window at <arch>.context_length: llama.cpp's n_ctx_train, what Ollama caps num_ctx at and llama.cpp
+// warns past ("n_ctx_seq > n_ctx_train"); YaRN only runs from original_context_length
+// (ggml-org/llama.cpp@a5410f0:src/llama-model.cpp load_hparams: n_ctx_orig_yarn = n_ctx_train unless
+// the key is given). Said in a note, as vLLM would take the config.json's factor (import_hf.cpp).
+void note_rope_scaling(ModelImport& r, const Header& h, const std::string& arch) {
+    const std::string type = kv_text(h, arch + ".rope.scaling.type");
+    const double factor = kv_number(h, arch + ".rope.scaling.factor"), original = kv_number(h, arch + ".rope.scaling.original_context_length");
+    if (type.empty() || type == "none" || !(factor > 1) || r.model.context_limit <= 0) return;  // no stretch: nothing to say
+    r.notes.push_back(arch + ".rope.scaling.type " + type + ", factor " + num(factor) +
+                      (original > 0 ? ", original_context_length " + count_text(original) : std::string()) + ": model.context_limit is context_length " +
+                      count_text(r.model.context_limit) + ", llama.cpp's n_ctx_train (Ollama's cap on num_ctx); vLLM would derive its window from the config.json");
+}
+
 void read_model(ModelImport& r, const Header& h) {
     const std::string arch = kv_text(h, "general.architecture");
     r.architecture = arch;
@@ -513,6 +527,7 @@ void read_model(ModelImport& r, const Header& h) {
     m.kv_heads = m.heads;
     take(r, h, arch, "attention.head_count_kv", "model.kv_heads", m.kv_heads, false);
     take(r, h, arch, "context_length", "model.context_limit", m.context_limit, false);
+    note_rope_scaling(r, h, arch);
     take(r, h, arch, "expert_count", "model.experts", m.experts, false);
     const bool moe = m.experts > 0;
     take(r, h, arch, "feed_forward_length", "model.ffn", m.ffn, !moe);

@@ -382,6 +382,44 @@ void read_quantization(const json& q, ModelImport& r) {
     }
 }
 
+// The window vLLM derives from a RoPE scaling block (config.json's rope_scaling; transformers v5's
+// rope_parameters, also per layer type): vllm-project/vllm@0052a5b:vllm/config/model.py
+// _get_and_verify_max_len multiplies max_position_embeddings by `factor` unless rope_type is "su",
+// "longrope" or "llama3" ("type" is read as rope_type), takes original_max_position_embeddings x factor
+// for "yarn", and leaves Gemma-3 alone (its 131,072 is already scaled). model.context_limit takes that
+// window; a GGUF keeps its context_length (llama.cpp's n_ctx_train, import_gguf.cpp).
+void read_rope_window(const json& doc, const std::string& type, ModelSpec& m, ModelImport& r) {
+    const json* block = nullptr;
+    for (const char* key : {"rope_scaling", "rope_parameters"})
+        if (auto it = doc.find(key); it != doc.end() && it->is_object()) block = &*it;
+    if (!block || m.context_limit <= 0 || type.rfind("gemma3", 0) == 0) return;
+    const json* rp = block;
+    if (!block->contains("rope_type") && !block->contains("type"))  // {"full_attention": {...}, ...}
+        for (auto it = block->begin(); it != block->end(); ++it)
+            if (it->is_object()) { rp = &*it; break; }
+    const std::string rope = text_at(*rp, "rope_type", text_at(*rp, "type"));
+    auto number = [&](const char* key) {
+        auto it = rp->find(key);
+        return it != rp->end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : -1.0;
+    };
+    const double factor = number("factor"), original = number("original_max_position_embeddings");
+    if (rope.empty() || factor < 0) return;  // "default", "mrope": no factor, the window stays
+    if (one_of(rope, {"su", "longrope", "llama3"})) return;  // Llama-3.1's 131,072 stays
+    const std::string given = "max_position_embeddings " + count_text(m.context_limit);
+    const bool yarn = rope == "yarn" && original > 0;
+    const double window = (yarn ? original : m.context_limit) * factor;
+    if (!(factor > 0) || window < 1 || window > 1e9) {
+        r.notes.push_back("rope_scaling " + rope + " factor " + num(factor) + " gives no window; model.context_limit stays " + given);
+        return;
+    }
+    const int tokens = static_cast<int>(std::floor(window));
+    if (tokens == m.context_limit) return;  // DeepSeek-V3: 4,096 x 40 = its 163,840
+    r.notes.push_back("rope_scaling " + rope + ": model.context_limit " + count_text(tokens) + " = " +
+                      (yarn ? "original_max_position_embeddings " + count_text(static_cast<int>(original)) : given) + " x factor " + num(factor) +
+                      ", the max_model_len vLLM derives (" + given + "); a GGUF of it keeps its context_length, llama.cpp's window");
+    m.context_limit = tokens;
+}
+
 }  // namespace
 
 ModelImport import_hf_config(const std::string& text, const std::string& name) {
@@ -568,6 +606,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
         else
             rd.integer({"no_rope_layer_interval"}, "model.global_every", m.global_every, false);
     }
+    read_rope_window(doc, type, m, r);
     m.attn_softcap = std::max(0.0, rd.number({"attn_logit_softcapping"}, 0));
     m.final_softcap = std::max(0.0, rd.number({"final_logit_softcapping"}, 0));
 

@@ -26,6 +26,7 @@
 #include "core/model/presets.hpp"
 #include "core/quant/quant.hpp"
 #include "core/serve/kv_cache.hpp"
+#include "core/serve/llamacpp.hpp"
 #include "platform.hpp"
 #include "state/format.hpp"
 #include "state/scenario.hpp"
@@ -873,7 +874,11 @@ bool serving_inputs(App& a) {
 
     changed |= form_panel(a, "load", "CONTEXT AND LOAD", [&](Form& g) {
         bool changed = false;
-        changed |= integer(g, {"inference.context", "Context length", "Tokens per sequence (prompt + output): the KV cache grows linearly.", {"seq"}},
+        // Ollama's default num_ctx that ran out of memory: the label says the context it retried at.
+        char ctx_label[48] = "Context length";
+        if (a.results.estimate.metric("ollama_oom_num_ctx"))
+            std::snprintf(ctx_label, sizeof ctx_label, "Context length (Ollama retries %.0f)", ollama_retry_context(in.constants, in.context));
+        changed |= integer(g, {"inference.context", ctx_label, "Tokens per sequence (prompt + output): the KV cache grows linearly.", {"seq"}},
                            in.context, kSeqSpec);
         changed |= integer(g, {"inference.concurrency", "Concurrent sequences", "Sequences in flight: each keeps its own KV cache.", {"batch"}},
                            in.concurrency, kBatchSpec);

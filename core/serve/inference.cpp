@@ -467,6 +467,14 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     if (!format_override.empty() && ascii_lower(format_override) != ascii_lower(in.weights.format)) in.weights_file = WeightsFile{};
     if (!format_override.empty()) in.weights.format = format_override;
     if (!check_inputs(in, err)) return R::failure(err);
+    // llama.cpp runs at most LLAMA_MAX_SEQ sequences: a context with more throws "n_seq_max must be
+    // <= 256" (ggml-org/llama.cpp@0349835:src/llama-cparams.h:8; llama_context's constructor), so
+    // llama-server -np 300 (Ollama's OLLAMA_NUM_PARALLEL 300) does not start.
+    if (in.engine == Engine::LlamaCpp && in.concurrency > in.constants.llamacpp_max_seq)
+        return R::failure("inference.concurrency", "inference.concurrency (-np" + std::string(in.llamacpp.ollama ? ", Ollama's OLLAMA_NUM_PARALLEL" : "") + ") " +
+                                                       num(in.concurrency) + " is above llama.cpp's most sequences: accepted 1 to " + num(in.constants.llamacpp_max_seq) +
+                                                       " (inference.constants.llamacpp_max_seq; LLAMA_MAX_SEQ, ggml-org/llama.cpp@0349835:src/llama-cparams.h:8: "
+                                                       "\"n_seq_max must be <= " + num(in.constants.llamacpp_max_seq) + "\")");
     p.engine = in.engine;
     p.tp = in.tp;
     p.target_utilization = cfg.target_utilization;
@@ -694,6 +702,11 @@ Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
 }
 
 }  // namespace
+
+const char* quantized_kv_choice(const InferenceInputs& in) {
+    if (in.kv_dtype != "auto" && in.kv_dtype != "f16" && in.kv_dtype != "bf16") return nullptr;
+    return in.engine == Engine::LlamaCpp ? "q8_0" : "fp8";
+}
 
 Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp_override, const std::string& format_override) {
     using R = Outcome<InferencePlan>;
@@ -1276,6 +1289,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     InferencePlan own = start.plan;
     Error err;
     if (!place_plan(own, plan_gpu(own, start.catalog_gpu), err)) return Outcome<Estimate>::failure(err);
+    ollama_oom_retry(own, cfg);  // Ollama's automatic num_ctx, lowered once after a load out of memory
     const InferencePlan& p = own;
     const InferenceInputs& in = p.in;
     const ModelSpec& m = p.model;
@@ -1599,10 +1613,18 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     // Ollama's num_ctx: lowered to the model's window (start_plan), or its default for the VRAM it
     // sees (ollama_context), said as such. snprintf: the page's size budget.
     if (p.engine == Engine::LlamaCpp && in.llamacpp.ollama) {
-        char buf[320];
+        char buf[420];
         buf[0] = 0;
         const OllamaContext d = ollama_context(cfg);
-        if (p.ollama_asked_context > 0)
+        if (p.ollama_oom_context > 0) {
+            add_metric(e, "ollama_oom_num_ctx", "Ollama's default num_ctx, out of memory (retried lower)", p.ollama_oom_context, "tokens");
+            char placed[200];
+            if (p.auto_gpu_layers >= 0) std::snprintf(placed, sizeof placed, "%s", llamacpp_fit_placement(p, nullptr).c_str());
+            else std::snprintf(placed, sizeof placed, "%d of %d layers on the GPU", p.gpu_layers + (p.output_on_gpu ? 1 : 0), m.layers + 1);
+            std::snprintf(buf, sizeof buf, "Ollama's load at its default num_ctx %s runs out of memory, so it retries once at %s tokens (server/sched.go "
+                          "reduceAutoNumCtxForLoadOOM): %s%s at %s tokens.", count_text(p.ollama_oom_context).c_str(), count_text(c).c_str(),
+                          p.ollama_oom_failed ? "that load fails too (Ollama reports the error), with " : "Ollama would load ", placed, count_text(c).c_str());
+        } else if (p.ollama_asked_context > 0)
             std::snprintf(buf, sizeof buf, "Ollama lowers num_ctx %s to the model's context window of %s tokens (llm/server.go: \"requested context size too large "
                           "for model\"): the figures are at %s tokens.", count_text(p.ollama_asked_context).c_str(), count_text(c).c_str(), count_text(c).c_str());
         else if (d.vram_bytes > 0 && c == d.tokens)

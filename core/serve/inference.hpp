@@ -489,11 +489,19 @@ struct InferencePlan {
     double gpu_capacity = 0;     // what one GPU may hold: its memory, or a Mac's working-set limit
     double ram_bytes = 0;        // system RAM to check host buffers against (0: unknown)
     InferenceInputs in{};
+    // Ollama's one retry after a load that ran out of memory at its automatic num_ctx
+    // (ollama_oom_retry): the num_ctx that failed (0: no retry), and whether the retry fails too.
+    double ollama_oom_context = 0;
+    bool ollama_oom_failed = false;
 };
 
 // Builds the plan for `cfg` (cfg.task must be inference). `tp` > 0 and `format` non-empty override
 // the config (the solvers try several). Errors name the config field.
 Outcome<InferencePlan> make_inference_plan(const Config& cfg, int tp = 0, const std::string& format = "");
+// The quantized KV cache a suggestion offers for a 16-bit one ("auto", "f16", "bf16"): llama.cpp's
+// q8_0, the other engines' fp8; nullptr when the cache is quantized already. One rule for `suggest`
+// (core/advice.cpp) and best_format's "no format fits" (inference_solve.cpp).
+const char* quantized_kv_choice(const InferenceInputs& in);
 
 struct MemoryAt {
     double weights = 0, kv = 0, activations = 0, runtime = 0, graphs = 0;

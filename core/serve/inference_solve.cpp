@@ -238,13 +238,15 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     std::string best, ram_best;
     int ram_formats = 0;  // better formats whose GPU part fits with system RAM nobody checked
     double ram_needs = 0;
-    for (const auto& f : weight_formats()) {
-        if (!(f.engines & mask)) continue;
-        // One 16-bit entry stands for the checkpoint: FP32 adds no quality to a 16-bit model,
-        // FP16 equals BF16 in size, and llama.cpp lists GGUF F16/BF16 instead.
+    // One 16-bit entry stands for the checkpoint: FP32 adds no quality to a 16-bit model,
+    // FP16 equals BF16 in size, and llama.cpp lists GGUF F16/BF16 instead.
+    auto listed = [&](const WeightFormat& f) {
         const std::string id = f.id;
-        if (id == "fp32" || id == "fp16" || id == "gguf-f32" || (base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float)) continue;
-        if (ternary_only(f) && !ternary_only(*base.format)) continue;
+        return (f.engines & mask) && id != "fp32" && id != "fp16" && id != "gguf-f32" && !(base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float) &&
+               !(ternary_only(f) && !ternary_only(*base.format));
+    };
+    for (const auto& f : weight_formats()) {
+        if (!listed(f)) continue;
         auto r = make_inference_plan(cfg, 0, f.id);
         if (!r.ok) continue;
         // The GPU table's rule (verdict_at): a split that keeps layers, experts or KV in system RAM
@@ -266,6 +268,19 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     a.explanation = a.items.empty() ? "no format fits " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
                                     : "best quality that fits: " + best + "; listed best first, for " + sequences(n) + " of " +
                                           num(c) + " tokens on " + where(base);
+    // No format fits: the quantized KV cache `suggest` offers (quantized_kv_choice) may make one fit;
+    // the best that then fits is named with the field to change.
+    const char* kv = a.items.empty() ? quantized_kv_choice(cfg.inference) : nullptr;
+    for (const auto& f : weight_formats()) {
+        if (!kv) break;
+        if (!listed(f)) continue;
+        Config q = cfg;
+        q.inference.kv_dtype = kv;
+        auto r = make_inference_plan(q, 0, f.id);
+        if (!r.ok || !verdict_at(r.value, c, n, budget_share(r.value)).within()) continue;
+        a.explanation += std::string("; with the KV cache in ") + kv + " (inference.kv_dtype, as suggest offers) " + f.label + " fits";
+        break;
+    }
     if (ram_formats > 0) {  // snprintf: the page's size budget
         char buf[256];
         std::snprintf(buf, sizeof buf, "; the GPU part of %d %sformat%s fits with system RAM nobody checked (the best, %s, needs %.2f GB (%.2f GiB); give inference.host.ram_gib, --ram-gib)",

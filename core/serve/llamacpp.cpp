@@ -218,6 +218,23 @@ OllamaContext ollama_context(const Config& cfg) {
     return r;
 }
 
+double ollama_retry_context(const InferenceConstants& k, double context) {
+    return context > k.ollama_num_ctx_mid ? k.ollama_num_ctx_mid : context > k.ollama_num_ctx ? k.ollama_num_ctx : 0;
+}
+
+void ollama_oom_retry(InferencePlan& p, const Config& cfg) {
+    const InferenceInputs& in = p.in;
+    const InferenceConstants& k = in.constants;
+    if (p.engine != Engine::LlamaCpp || !in.llamacpp.ollama || !p.has_gpu || p.cpu_only || p.ollama_asked_context > 0) return;
+    const double c = in.context, n = in.concurrency;
+    if (c != ollama_context(cfg).tokens || fits_at(p, c, n, 1.0)) return;
+    const double lower = ollama_retry_context(k, c);
+    if (lower <= 0) return;  // nextLowerAutoNumCtx has none: the load's error stands
+    p.ollama_oom_context = c;
+    place_at_shape(p, lower, n);
+    p.ollama_oom_failed = !fits_at(p, lower, n, 1.0);
+}
+
 // [SECTION] setup ---------------------------------------------------------------------------------
 bool llamacpp_setup(InferencePlan& p, Error& err) {
     const ModelSpec& m = p.model;

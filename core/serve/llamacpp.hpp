@@ -161,4 +161,17 @@ struct OllamaContext {
 OllamaContext ollama_context(const Config& cfg);
 inline int ollama_default_context(const Config& cfg) { return ollama_context(cfg).tokens; }
 
+// Ollama's retry after an out-of-memory load (ollama/ollama@b7871fc:server/sched.go:649-663): when
+// llama-server fails to load with num_ctx automatic (here: the context is Ollama's default for the
+// GPU, ollama_context) and its error reads as out of memory (llm/status.go:85-96: "failed to
+// allocate", "out of memory", ...), Ollama lowers num_ctx once, reduceAutoNumCtxForLoadOOM (:757)
+// taking nextLowerAutoNumCtx (:917: above 32,768 tokens 32,768, above 4,096 4,096; the tiers
+// ollama_num_ctx_mid and ollama_num_ctx), picks the batch again and retries; a second failure is the
+// error. The load fails here when the buffers of --fit's split are beyond the memory they are
+// allocated from (fits_at at 100%: each GPU's memory; system RAM when known, all of a Mac's unified
+// memory): the plan is placed again at the lower context, and p.ollama_oom_context keeps the failed one.
+void ollama_oom_retry(InferencePlan& p, const Config& cfg);
+// nextLowerAutoNumCtx: the num_ctx Ollama retries `context` at (0: none lower).
+double ollama_retry_context(const InferenceConstants& k, double context);
+
 }  // namespace vc

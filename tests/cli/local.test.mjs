@@ -486,6 +486,15 @@ test('-c out of range: each message names inference.context and its range in tok
   assert.match(s.err, /inference\.concurrency must be a whole number in \[1, 1048576\] sequences/);
 });
 
+test('-np above llama.cpp\'s 256 sequences (LLAMA_MAX_SEQ) is refused, naming the field and the range', () => {
+  // llama-server -np 300 throws "n_seq_max must be <= 256" (src/llama-cparams.h:8): 300 x 4,096 = 1,228,800 cells over all slots.
+  const r = run([...BASE, '-np', '300', '-c', '1228800']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /inference\.concurrency \(-np\) 300 is above llama\.cpp's most sequences: accepted 1 to 256 \(inference\.constants\.llamacpp_max_seq; LLAMA_MAX_SEQ/);
+  assert.equal(run([...BASE, '-np', '256', '-c', '1048576']).code, 0);
+  assert.equal(run([...BASE, '-np', '300', '-c', '1228800', '--set', 'inference.constants.llamacpp_max_seq=512']).code, 0);
+});
+
 test('no --ram-gib: DeepSeek-V3 Q6_K on an RTX 4090 is the GPU part within target and 537.19 GB of system RAM not checked, not "fits"', () => {
   const args = ['--method', 'detailed', '--task', 'inference', '--preset', 'deepseek-v3', '--gpu', 'rtx-4090-24gb', '--engine', 'llama.cpp',
     '--weights', 'q6_k', '-c', '4096'];

@@ -777,3 +777,32 @@ test('vLLM refuses a max_model_len above the model\'s window unless allow_long_m
     assert.match(a.launch_command, /^VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve /);
     assert.deepEqual(a, cli(allowed).json);
 });
+
+test('Ollama\'s retry after a load out of memory, llama.cpp\'s 256 sequences and a YaRN window: the library as the CLI', () => {
+    // Llama-3.1-70B Q4_K_M on a 64 GB Mac at Ollama's default 131,072: 40 GiB of F16 KV beside 39.59 GiB of
+    // weights is past the 64 GiB, so Ollama retries once at 32,768 (server/sched.go reduceAutoNumCtxForLoadOOM);
+    // 75 layers' KV on Metal, 75 x 32,768 x 4,096 B.
+    const mac = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-70b' }, gpu: 'apple-m4-max-64gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', llamacpp: { profile: 'ollama' } } };
+    const m = vc.estimate(mac);
+    assert.equal(m.ok, true);
+    assert.equal(m.metrics.ollama_oom_num_ctx.value, 131072);
+    assert.equal(m.devices[0].kv_bytes, 75 * 32768 * 4096);
+    assert.ok(m.notes.some((n) => n.startsWith('Ollama\'s load at its default num_ctx 131,072 runs out of memory, so it retries once at 32,768 tokens')));
+    assert.deepEqual(m, cli(mac).json);
+    // -np 300 under llama.cpp: refused, naming the field and the range (LLAMA_MAX_SEQ 256).
+    const np = { method: 'detailed', task: 'inference', model: { preset: 'llama-3.1-8b' }, gpu: 'h100-80gb',
+        inference: { engine: 'llama.cpp', weights: 'q4_k_m', context: 4096, concurrency: 300 } };
+    const refused = vc.estimate(np);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.field, 'inference.concurrency');
+    assert.match(refused.error.message, /300 is above llama\.cpp's most sequences: accepted 1 to 256 \(inference\.constants\.llamacpp_max_seq/);
+    assert.deepEqual(refused, cli(np).json);
+    // Qwen2.5-7B-Instruct's config.json with its model card's YaRN block: 32,768 x 4 = 131,072 positions.
+    const qwen = JSON.stringify({ architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', hidden_size: 3584, intermediate_size: 18944,
+        max_position_embeddings: 32768, num_attention_heads: 28, num_hidden_layers: 28, num_key_value_heads: 4, vocab_size: 152064,
+        tie_word_embeddings: false, torch_dtype: 'bfloat16', rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' } });
+    const imported = vc.importModel(qwen, 'config.json');
+    assert.equal(imported.model.context_limit, 131072);
+    assert.ok(imported.notes.some((n) => n.startsWith('rope_scaling yarn: model.context_limit 131,072 = original_max_position_embeddings 32,768 x factor 4')));
+});

@@ -385,8 +385,17 @@ TEST_CASE("Automatic placement: Ollama places Llama-3.1-70B Q4_K_M on one RTX 40
     raised.inference.constants.llamacpp_max_seq = 4096;
     const Answer gpu_bound = ask(raised, "max_concurrency");
     CHECK(gpu_bound.value == 913);
-    CHECK(shape(8192, 913, 0).metric("auto_gpu_layers")->value == 1);
-    CHECK(shape(8192, 914, 0).metric("auto_gpu_layers")->value == 0);
+    // (The estimate at 913 sequences needs the raised constant too: at 256 it is refused, as llama.cpp refuses -np 913.)
+    auto raised_shape = [&](int n) {
+        Config c = at(8192, n, 0);
+        c.inference.constants.llamacpp_max_seq = 4096;
+        auto e = estimate(c);
+        REQUIRE(e.ok);
+        return e.value;
+    };
+    CHECK_FALSE(estimate(at(8192, 913, 0)).ok);
+    CHECK(raised_shape(913).metric("auto_gpu_layers")->value == 1);
+    CHECK(raised_shape(914).metric("auto_gpu_layers")->value == 0);
     CHECK(gpu_bound.explanation.find("; one more sequence leaves no layer on the GPU") != std::string::npos);
     // 32,768-token sequences: the GPU stops first, at 228 (2.51 TB of RAM, said).
     const Answer long_seqs = ask(at(32768, 1, 0), "max_concurrency");

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/advice.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/estimate.hpp"
 #include "core/serve/inference_solve.hpp"
@@ -728,7 +729,8 @@ TEST_CASE("Ollama's num_ctx in the estimate: its default for the VRAM said as su
     two.inference.tp = 2;
     CHECK(note_starts(two, "Ollama's default context for 2 x 23.99 GiB of VRAM: 262,144 tokens, lowered to the model's window of 131,072 ("));
     // A 64 GB Mac: Metal's working-set limit, 3/4 of 64 GiB = 48 GiB, at least 47: 262,144, lowered to 131,072.
-    CHECK(note_starts(ollama_config("llama-3.1-70b", "apple-m4-max-64gb", 131072),
+    // (Llama-3.1-8B: the 70B's load at 131,072 runs out of the Mac's memory and is retried lower, below.)
+    CHECK(note_starts(ollama_config("llama-3.1-8b", "apple-m4-max-64gb", 131072),
                       "Ollama's default context for a 48 GiB working-set limit (Metal's): 262,144 tokens, lowered to the model's window of 131,072 ("));
     // A context that is not the default: no such note.
     CHECK_FALSE(note_starts(ollama_config("llama-3.1-70b", "rtx-4090-24gb", 8192), "Ollama's default context"));
@@ -1138,4 +1140,107 @@ TEST_CASE("--n-cpu-moe 10 on DeepSeek-V3 Q4_K_M keeps each layer's own routed ex
     CHECK(llamacpp_buffers(p, 4096, 1).host.model == Approx(49758191616.0).epsilon(1e-12));
     CHECK(p.weights.layer_routed[7] == 6341787648.0);
     CHECK(p.weights.layer_routed[9] == 7310671872.0);
+}
+
+TEST_CASE("Ollama's retry after a load out of memory: its automatic num_ctx lowered once to the next tier") {
+    // ollama/ollama@b7871fc server/sched.go:649 reduceAutoNumCtxForLoadOOM, :917 nextLowerAutoNumCtx
+    // (above 32,768 -> 32,768, above 4,096 -> 4,096). Llama-3.1-70B Q4_K_M, F16 KV 80 x 8 x 128 x 2 x 2 B
+    // = 327,680 B per token (4,096 B per token and layer).
+    auto metric = [](const Estimate& e, const char* key) {
+        for (const auto& m : e.metrics)
+            if (m.key == key) return m.value;
+        return -1.0;
+    };
+    // A 64 GB Mac: the default 262,144 lowered to the window, 131,072. Its KV alone is 131,072 x 327,680 =
+    // 42,949,672,960 B, with the 42.5 GB of weights past the 68,719,476,736 B of unified memory: the
+    // load fails, and Ollama retries at 32,768 tokens, where --fit puts the output layer and 75 layers
+    // on the GPU: Metal's KV 75 x 32,768 x 4,096 = 10,066,329,600 B, the CPU's 5 x 32,768 x 4,096 = 671,088,640 B.
+    const Config mac = ollama_config("llama-3.1-70b", "apple-m4-max-64gb", 131072);
+    auto m = estimate(mac);
+    REQUIRE(m.ok);
+    CHECK(metric(m.value, "ollama_oom_num_ctx") == 131072);
+    CHECK(metric(m.value, "auto_gpu_layers") == 76);
+    REQUIRE(m.value.devices.size() == 2);
+    CHECK(m.value.devices[0].kv == 75.0 * 32768 * 4096);
+    CHECK(m.value.devices[1].kv == 5.0 * 32768 * 4096);
+    CHECK(m.value.launch_command.find("PARAMETER num_ctx 32768") != std::string::npos);
+    CHECK(note_starts(mac, "Ollama's load at its default num_ctx 131,072 runs out of memory, so it retries once at 32,768 tokens (server/sched.go "
+                           "reduceAutoNumCtxForLoadOOM): Ollama would load 76 of 81 layers (the output layer and 75 repeating layers) on the GPU at 32,768 tokens."));
+    // An RTX 4090 at its default 32,768: with no RAM size nothing fails (--fit keeps the GPU within its
+    // memory: 36 of 81 layers); with 32 GiB the 27.76 GiB left in RAM load too; with 16 GiB
+    // (17,179,869,184 B) they do not, and the retry at 4,096 keeps 18.92 GiB there: it fails too.
+    Config pc = ollama_config("llama-3.1-70b", "rtx-4090-24gb", 32768);
+    auto none = estimate(pc);
+    REQUIRE(none.ok);
+    CHECK(metric(none.value, "ollama_oom_num_ctx") == -1);
+    CHECK(metric(none.value, "auto_gpu_layers") == 36);
+    pc.inference.host.ram_bytes = gib_to_bytes(32);
+    CHECK(metric(estimate(pc).value, "ollama_oom_num_ctx") == -1);
+    pc.inference.host.ram_bytes = gib_to_bytes(16);
+    auto small = estimate(pc);
+    REQUIRE(small.ok);
+    CHECK(metric(small.value, "ollama_oom_num_ctx") == 32768);
+    CHECK(metric(small.value, "auto_gpu_layers") == 44);
+    CHECK(note_starts(pc, "Ollama's load at its default num_ctx 32,768 runs out of memory, so it retries once at 4,096 tokens (server/sched.go "
+                          "reduceAutoNumCtxForLoadOOM): that load fails too (Ollama reports the error), with 44 of 81 layers"));
+    // A num_ctx given (not Ollama's default) is not retried, nor is llama-server's profile.
+    pc.inference.context = 8192;
+    CHECK(metric(estimate(pc).value, "ollama_oom_num_ctx") == -1);
+    Config server = mac;
+    server.inference.llamacpp.ollama = false;
+    CHECK(metric(estimate(server).value, "ollama_oom_num_ctx") == -1);
+    // Qwen3-30B-A3B Q4_K_M on the 4090 at 32,768: every layer fits (48 x 4 x 128 x 2 x 2 B x 32,768 = 3 GiB of KV
+    // beside 17.28 GiB of weights), no retry.
+    auto qwen = estimate(ollama_config("qwen3-30b-a3b", "rtx-4090-24gb", 32768));
+    REQUIRE(qwen.ok);
+    CHECK(metric(qwen.value, "ollama_oom_num_ctx") == -1);
+    CHECK(metric(qwen.value, "auto_gpu_layers") == 49);
+}
+
+TEST_CASE("llama.cpp's 256 sequences: inference.concurrency above llamacpp_max_seq is refused, naming the field and the range") {
+    // llama.cpp throws "n_seq_max must be <= 256" (LLAMA_MAX_SEQ, src/llama-cparams.h:8): -np 300 does not start.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 4096, 300);
+    auto r = estimate(cfg);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.field == "inference.concurrency");
+    CHECK(r.error.message == "inference.concurrency (-np) 300 is above llama.cpp's most sequences: accepted 1 to 256 (inference.constants.llamacpp_max_seq; "
+                             "LLAMA_MAX_SEQ, ggml-org/llama.cpp@0349835:src/llama-cparams.h:8: \"n_seq_max must be <= 256\")");
+    cfg.inference.llamacpp.ollama = true;
+    CHECK(estimate(cfg).error.message.rfind("inference.concurrency (-np, Ollama's OLLAMA_NUM_PARALLEL) 300 is above", 0) == 0);
+    CHECK_FALSE(solve(cfg, "max_context").ok);  // the answers too
+    cfg.inference.concurrency = 256;
+    CHECK(estimate(cfg).ok);
+    // The constant moves the bound; vLLM has none of its own here.
+    cfg.inference.concurrency = 300;
+    cfg.inference.constants.llamacpp_max_seq = 4096;
+    CHECK(estimate(cfg).ok);
+    Config vllm = serving("llama-3.1-8b", Engine::Vllm, "bf16", "h100-80gb", 4096, 300);
+    CHECK(estimate(vllm).ok);
+}
+
+TEST_CASE("best_format's \"no format fits\" names the quantized KV cache suggest offers when it makes one fit") {
+    // Llama-3.1-8B on an RTX 4090 at 131,072 tokens: the F16 KV alone is 32 x 8 x 128 x 2 x 2 B = 131,072 B a
+    // token x 131,072 = 16 GiB, with any weights past the 75% target of 23.99 GiB (17.99 GiB). In q8_0 (34 B
+    // per 32 values) it is 8.5 GiB, and GGUF Q8_0's 7.95 GiB of weights fit beside it.
+    Config cfg = serving("llama-3.1-8b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 131072);
+    auto none = solve(cfg, "best_format");
+    REQUIRE(none.ok);
+    CHECK(none.value.items.empty());
+    CHECK(none.value.explanation == "no format fits 1 sequence of 131072 tokens on NVIDIA GeForce RTX 4090 24GB at 75% of 23.99 GiB; "
+                                    "with the KV cache in q8_0 (inference.kv_dtype, as suggest offers) GGUF Q8_0 fits");
+    // The same answer as asking with that KV cache: Q8_0 first.
+    Config q8 = cfg;
+    q8.inference.kv_dtype = "q8_0";
+    auto with = solve(q8, "best_format");
+    REQUIRE(with.ok);
+    REQUIRE_FALSE(with.value.items.empty());
+    CHECK(with.value.items.front() == "q8_0");
+    // suggest offers that KV cache by the same rule (quantized_kv_choice).
+    bool offered = false;
+    for (const auto& s : fit_suggestions(cfg)) offered |= s.id == "kv_dtype" && s.config.inference.kv_dtype == "q8_0";
+    CHECK(offered);
+    // A KV cache quantized already: no such clause.
+    auto q4 = solve([&] { Config c = cfg; c.inference.kv_dtype = "q4_0"; c.inference.context = 262144; return c; }(), "best_format");
+    REQUIRE(q4.ok);
+    CHECK(q4.value.explanation.find("with the KV cache in") == std::string::npos);
 }
