@@ -3,7 +3,7 @@
 // V2/V3/V3.2 and Kimi-K2 (MLA + MoE), GLM-4.5/4.6 (glm4_moe), MiniMax-M2 (minimax_m2), ERNIE-4.5 MoE, Seed-OSS, OLMo-2/3,
 // Command-R7B/A (cohere2), SmolLM3, gpt-oss, GPT-2,
 // StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
-// (qwen3_next), Granite-4.0-H (granitemoehybrid) and Nemotron-H (nemotron_h). Key names and defaults follow
+// (qwen3_next), Granite-4.0-H (granitemoehybrid), Nemotron-H (nemotron_h) and Jamba (jamba). Key names and defaults follow
 // each transformers configuration_*.py (a key left out of config.json takes the class default).
 // A model_type not listed is read as a Llama-style decoder, with a note. Multimodal configs
 // (Gemma 3, Llama 4, Mistral 3) keep the language model in text_config: that is what is read.
@@ -158,6 +158,39 @@ void read_lfm2(Reader& rd, const std::string& type, ModelSpec& m, const json* ty
     m.ffn = ff;
 }
 
+// AI21's Jamba (transformers models/jamba JambaConfig; Jamba-v0.1, Jamba-1.5-Mini / Large): attention where
+// i % attn_layer_period == attn_layer_offset (8, 4), Mamba1 elsewhere (mamba_expand 2 x hidden channels, mamba_d_state 16,
+// mamba_d_conv 4, mamba_dt_rank "auto" = ceil(hidden / 16)); num_experts (16) of intermediate_size where
+// i % expert_layer_period == expert_layer_offset (2, 1), a dense MLP elsewhere, and one MLP everywhere when num_experts is 1
+// (JambaDecoderLayer: JambaSparseMoeBlock only for num_experts > 1). model.moe_every puts the experts where
+// i % period == period - 1: another offset is named, not guessed.
+void read_jamba(Reader& rd, ModelSpec& m, ModelImport& r) {
+    m.recurrent = RecurrentKind::Mamba1;
+    int attn_period = 8, attn_offset = 4, expert_period = 2, expert_offset = 1, expand = 2;
+    rd.integer({"attn_layer_period"}, "model.layer_pattern", attn_period, false);
+    rd.integer({"attn_layer_offset"}, "model.layer_pattern", attn_offset, false);
+    m.layer_pattern.clear();
+    for (int il = 0; attn_period > 0 && il < m.layers; ++il) m.layer_pattern += il % attn_period == attn_offset ? 'A' : 'R';
+    m.ssm_head_dim = 1, m.ssm_groups = 1, m.ssm_state = 16, m.ssm_conv = 4;
+    rd.integer({"mamba_expand"}, "model.ssm_heads", expand, false);
+    m.ssm_heads = expand * m.hidden;
+    rd.integer({"mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
+    rd.integer({"mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+    m.ssm_dt_rank = (m.hidden + 15) / 16;  // mamba_dt_rank "auto": math.ceil(hidden_size / 16)
+    if (const json* rank = rd.find({"mamba_dt_rank"}); rank && rank->is_number()) rd.integer({"mamba_dt_rank"}, "model.ssm_dt_rank", m.ssm_dt_rank, false);
+    if (m.experts <= 1) {  // one expert: a plain MLP in every layer
+        m.experts = m.top_k = 0;
+        m.expert_ffn = 0;
+        return;
+    }
+    rd.integer({"expert_layer_period"}, "model.moe_every", expert_period, false);
+    rd.integer({"expert_layer_offset"}, "model.moe_every", expert_offset, false);
+    m.moe_every = expert_period;
+    if (expert_period < 1 || expert_offset != expert_period - 1)
+        r.missing.push_back({"model.moe_every", "expert_layer_period / expert_layer_offset (" + std::to_string(expert_period) + " / " +
+                                                    std::to_string(expert_offset) + "): model.moe_every puts the experts where i % period is period - 1"});
+}
+
 // The hybrids' layer mix and recurrent mixer (transformers' configuration_qwen3_next.py,
 // configuration_granitemoehybrid.py, configuration_nemotron_h.py; their defaults where a key is left out).
 void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
@@ -228,6 +261,8 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         rd.integer({"conv_kernel", "mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
     } else if (type == "lfm2" || type == "lfm2_moe") {
         read_lfm2(rd, type, m, types);
+    } else if (type == "jamba") {
+        read_jamba(rd, m, r);
     }
     if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
         m.layer_pattern.clear();
@@ -433,7 +468,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe", "qwen3_next"});
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
     const bool lfm2 = one_of(type, {"lfm2", "lfm2_moe"});
-    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"}) || lfm2;
+    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h", "jamba"}) || lfm2;
     const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
                        one_of(type, {"llama", "mistral", "phi3", "starcoder2"}) || recent_family(type) != nullptr;
     if (!known)
@@ -444,6 +479,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
              : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : lfm2 ? "LFM2" : "Imported";
     if (const char* f = recent_family(type)) m.family = f;
+    if (type == "jamba") m.family = "Jamba";
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 

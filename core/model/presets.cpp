@@ -113,6 +113,12 @@ ModelSpec hybrid(ModelSpec m, std::string pattern, RecurrentKind kind, int heads
     return m;
 }
 
+// Mamba1's time-step projection rank (Jamba's mamba_dt_rank).
+ModelSpec dt_rank(ModelSpec m, int rank) {
+    m.ssm_dt_rank = rank;
+    return m;
+}
+
 // `period` repeated `times` times: a layer pattern from its published period.
 std::string repeat(const char* period, int times) {
     std::string s;
@@ -394,6 +400,16 @@ std::vector<ModelSpec> build_presets() {
         // tied. Published: the Hub's 1.17B.
         qk_norms(hybrid(dense("lfm2-1.2b", "LFM2 1.2B", "LFM2", 16, 2048, 32, 8, 64, 8192, kSwiGlu, 65536, true, 1.17), "RRARRARRARARARAR",
                         RecurrentKind::ShortConv, 0, 0, 0, 0, 3)),
+        // ai21labs/Jamba-v0.1 (jamba): 32 layers x 4096, attention where i % attn_layer_period 8 == attn_layer_offset 4 (32 heads
+        // over 8 KV heads of 128, no positional encoding), the other 28 Mamba1 (mamba_expand 2: d_inner 8192, mamba_d_state 16,
+        // mamba_d_conv 4, mamba_dt_rank 256, conv bias, no projection bias, the dt / B / C RMSNorms); 16 experts of
+        // intermediate_size 14336, top-2, where i % expert_layer_period 2 == expert_layer_offset 1, a dense SwiGLU MLP of
+        // 14336 elsewhere; vocab 65536, untied. 51,570,323,328 by hand (tests/unit/test_hybrid.cpp); the Hub's 51.6B.
+        dt_rank(hybrid(moe_every(moe(dense("jamba-v0.1", "Jamba v0.1", "Jamba", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 65536, false, 51.6), 16, 2,
+                                     0, 14336, 0),
+                                 2),
+                       repeat("RRRRARRR", 4), RecurrentKind::Mamba1, 8192, 1, 1, 16, 4),
+                256),
     };
 }
 
@@ -452,6 +468,8 @@ constexpr ContextWindow kContextWindows[] = {
     {"nemotron-3-nano-30b-a3b", 262144},
     // LiquidAI/LFM2-1.2B 128000.
     {"lfm2-1.2b", 128000},
+    // ai21labs/Jamba-v0.1 262144 (the card's 256K; "up to 140K tokens on a single 80GB GPU").
+    {"jamba-v0.1", 262144},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
@@ -503,6 +521,8 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"nemotron-3-nano-30b-a3b", "bf16"},
     // LiquidAI/LFM2-1.2B's config.json "bfloat16".
     {"lfm2-1.2b", "bf16"},
+    // ai21labs/Jamba-v0.1's config.json "bfloat16".
+    {"jamba-v0.1", "bf16"},
 };
 
 std::vector<ModelSpec> with_context_windows(std::vector<ModelSpec> presets) {

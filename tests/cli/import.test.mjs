@@ -208,6 +208,34 @@ test('a hybrid config.json (nemotron_h): its layer mix, the preset\'s count, and
   assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
 });
 
+// ai21labs/Jamba-v0.1's config.json (the keys that size it): attention at i % 8 == 4, Mamba1 elsewhere, 16 experts on
+// the odd layers; 51,570,323,328 parameters as the preset (docs/models.md).
+test('Jamba\'s config.json (jamba): Mamba1 layers of d_inner channels, experts every other layer, KV for 4 of 32 layers', () => {
+  const path = join(dir, 'jamba.json');
+  writeFileSync(path, JSON.stringify({
+    architectures: ['JambaForCausalLM'], model_type: 'jamba', vocab_size: 65536, hidden_size: 4096, intermediate_size: 14336,
+    num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, num_experts: 16, num_experts_per_tok: 2,
+    expert_layer_period: 2, expert_layer_offset: 1, attn_layer_period: 8, attn_layer_offset: 4, mamba_d_state: 16,
+    mamba_d_conv: 4, mamba_expand: 2, mamba_dt_rank: 256, max_position_embeddings: 262144, tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+  }));
+  const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);
+  assert.equal(imp.complete, true);
+  assert.equal(imp.model.recurrent, 'mamba1');
+  assert.deepEqual([imp.model.ssm_heads, imp.model.ssm_head_dim, imp.model.ssm_dt_rank, imp.model.moe_every], [8192, 1, 256, 2]);
+  assert.equal(imp.model.layer_pattern, 'RRRRARRR'.repeat(4));
+  const r = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--gpu', 'h200-141gb',
+    '--set', 'inference.context=32768', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.metrics.params.value, 51570323328);
+  // 2 x 4 layers x 8 KV heads x 128 x 2 B = 16,384 B a token (BF16); a Mamba1 state (3 x 8,192 + 16 x 8,192) x 2 B =
+  // 311,296 B a layer. vLLM's pages: the attention block 16 x ceil(311,296 / (16 x 4,096)) = 80 tokens, each state padded
+  // to 80 x 4,096 = 327,680 B in 7 groups of 4: 32,768 tokens take 410 blocks of 80 = 32,800 tokens x 16,384 B + 28 pages.
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 32800 * 16384 + 28 * 327680);
+  assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
+});
+
 test('GLM-4.5-Air\'s config.json (glm4_moe): its MoE layout, the MTP layer noted and not counted, KV for 46 layers', () => {
   const path = join(root, 'tests/fixtures/hf/glm-4.5-air.json');
   const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);

@@ -141,11 +141,11 @@ export interface ModelConfig {
     final_softcap?: number;
     /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -, E) */
     layer_pattern?: string;
-    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2) (default 'none') */
-    recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv';
-    /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads) (default 0; [0, 65536]) */
+    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H), short-conv (LFM2) or mamba1 (Jamba) (default 'none') */
+    recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv' | 'mamba1';
+    /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads; Mamba1: d_inner) (default 0; [0, 65536]) */
     ssm_heads?: number;
-    /** recurrent mixer: one value head's width; x ssm_heads = d_inner (default 0; [0, 65536]) */
+    /** recurrent mixer: one value head's width (Mamba1: 1); x ssm_heads = d_inner (default 0; [0, 65536]) */
     ssm_head_dim?: number;
     /** recurrent mixer: GDN key heads, Mamba2 B/C groups (n_groups) (default 0; [0, 65536]) */
     ssm_groups?: number;
@@ -153,6 +153,8 @@ export interface ModelConfig {
     ssm_state?: number;
     /** recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
     ssm_conv?: number;
+    /** Mamba1's time-step projection rank (Jamba mamba_dt_rank; auto: ceil(hidden / 16)) (default 0; [0, 65536]) */
+    ssm_dt_rank?: number;
     /** gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate (default false) */
     attn_gate?: boolean;
 }
