@@ -312,10 +312,11 @@ constexpr FieldDef kConfigTable[] = {
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Text("model.layer_pattern", AT(model.layer_pattern),
              "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, "
-             "E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
-            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E").def("empty").omit_default(),
+             "E experts (Nemotron-3's MoE block), P attention and recurrent in parallel + MLP (Falcon-H1; empty: every layer A); "
+             "the KV cache is the attention layers', the recurrent layers keep a state")
+            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E, P").def("empty").omit_default(),
         Enum("model.recurrent", enum_names(kRecurrent), ENUM(RecurrentKind, model.recurrent),
-             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H), short-conv (LFM2) or mamba1 (Jamba)").off_page(kHybridDetails).omit_default(),
+             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H, Falcon-H1), short-conv (LFM2) or mamba1 (Jamba)").off_page(kHybridDetails).omit_default(),
         Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads; Mamba1: d_inner)")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_head_dim", AT(model.ssm_head_dim), "recurrent mixer: one value head's width (Mamba1: 1); x ssm_heads = d_inner")

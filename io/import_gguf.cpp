@@ -362,6 +362,7 @@ const char* family_of(const std::string& arch) {
     if (arch == "nemotron_h" || arch == "nemotron_h_moe") return "Nemotron";
     if (arch == "lfm2" || arch == "lfm2moe") return "LFM2";
     if (arch == "jamba") return "Jamba";
+    if (arch == "falcon-h1") return "Falcon";
     if (arch == "glm4moe") return "GLM";
     if (arch == "minimax-m2") return "MiniMax";
     if (arch == "olmo2") return "OLMo";  // OLMo-2 and OLMo-3 (a window on 3 layers in 4)
@@ -521,7 +522,10 @@ void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
         // nemotron_h_moe (Nemotron-3): a block with n_ff(i) > 0 and no attention is its MoE block (E).
         m.layer_pattern += attn ? (mlp ? 'A' : '*') : (mlp && ff && nemotron) ? (m.experts > 0 ? 'E' : '-') : (mlp ? 'R' : 'M');
     }
-    if (m.layer_pattern.find_first_of("RM") == std::string::npos) {
+    // falcon-h1: every layer attends and runs its Mamba2 mixer (ggml-org/llama.cpp@5f0e6cb:src/models/falcon-h1.cpp:14:
+    // is_recr_impl all true; one scalar head_count_kv for every layer).
+    if (arch == "falcon-h1") m.layer_pattern.assign(static_cast<size_t>(m.layers), 'P');
+    if (m.layer_pattern.find_first_of("RMP") == std::string::npos) {
         m.layer_pattern.clear();
         r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for a recurrent layer) or " + arch +
                                                         ".full_attention_interval"});

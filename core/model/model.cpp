@@ -156,9 +156,10 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
             return fail("model.layer_pattern", "must have one letter per layer (" + str(m.layers) + ", model.layers), got " +
                                                    str(static_cast<long long>(m.layer_pattern.size())));
         for (char c : m.layer_pattern)
-            if (std::string("AR*M-E").find(c) == std::string::npos)
+            if (std::string("AR*M-EP").find(c) == std::string::npos)
                 return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent), "
-                                                               "- (MLP) or E (experts) per layer, got '") + c + "'");
+                                                               "- (MLP), E (experts) or P (attention and recurrent in parallel + MLP) per layer, got '") +
+                                                       c + "'");
         if (has_moe_blocks(m) && m.experts == 0)
             return fail("model.layer_pattern", "has MoE blocks (E), which need routed experts: set model.experts, model.top_k and model.expert_ffn");
         if (m.experts > 0 && !has_moe_blocks(m) && m.layer_pattern.find_first_of("*M-") != std::string::npos)
@@ -328,13 +329,17 @@ int mlp_layer_count(const ModelSpec& m) { return m.layer_pattern.empty() ? m.lay
 std::string layer_mix_text(const ModelSpec& m) {
     const int rec = recurrent_layer_count(m);
     if (m.layer_pattern.empty() || (rec == 0 && attention_layer_count(m) == m.layers)) return {};
-    std::string s = std::to_string(attention_layer_count(m)) + " attention + " + std::to_string(rec) +
-                    (m.recurrent == RecurrentKind::Mamba2          ? " Mamba2"
-                     : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet"
-                     : m.recurrent == RecurrentKind::ShortConv     ? " short-conv"
-                     : m.recurrent == RecurrentKind::Mamba1        ? " Mamba1"
-                                                                   : " recurrent") +
-                    " layers";
+    const std::string mixer = m.recurrent == RecurrentKind::Mamba2          ? " Mamba2"
+                              : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet"
+                              : m.recurrent == RecurrentKind::ShortConv     ? " short-conv"
+                              : m.recurrent == RecurrentKind::Mamba1        ? " Mamba1"
+                                                                            : " recurrent";
+    // Falcon-H1's P layers hold both mixers side by side: named apart, not counted twice.
+    const int parallel = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'P'));
+    const int attention = attention_layer_count(m) - parallel, recurrent = rec - parallel;
+    std::string s;
+    if (attention > 0 || recurrent > 0) s = std::to_string(attention) + " attention + " + std::to_string(recurrent) + mixer + " layers";
+    if (parallel > 0) s += (s.empty() ? "" : " + ") + std::to_string(parallel) + " parallel attention +" + mixer + " layers";
     const int mlp_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), '-'));
     if (mlp_only > 0) s += " + " + std::to_string(mlp_only) + " MLP layers";
     const int moe_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));

@@ -79,7 +79,8 @@ struct ModelSpec {
     // layer, empty = every layer attention + MLP. 'A' attention + MLP, 'R' recurrent mixer + MLP
     // (Qwen3-Next, Granite-4.0-H: every layer has its MLP or experts); Nemotron-H's single-block
     // layers in its own hybrid_override_pattern letters: '*' attention alone, 'M' recurrent alone,
-    // '-' MLP alone.
+    // '-' MLP alone; 'P' attention and the recurrent mixer side by side, then the MLP (Falcon-H1: each layer keeps
+    // a KV cache and a recurrent state).
     std::string layer_pattern;
     RecurrentKind recurrent = RecurrentKind::None;
     // The recurrent mixer's dimensions, named as llama.cpp's GGUF keys hold them (<arch>.ssm.*):
@@ -133,9 +134,9 @@ bool check_model_ranges(const ModelSpec& m, Error& err);
 inline char layer_kind(const ModelSpec& m, int il) {
     return m.layer_pattern.empty() || il < 0 || il >= static_cast<int>(m.layer_pattern.size()) ? 'A' : m.layer_pattern[static_cast<size_t>(il)];
 }
-inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*'; }
-inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M'; }
-inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-' || c == 'E'; }
+inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*' || c == 'P'; }
+inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M' || c == 'P'; }
+inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-' || c == 'E' || c == 'P'; }
 // A layer pattern with Nemotron-3's MoE blocks (E): its experts are in those layers and no others.
 inline bool has_moe_blocks(const ModelSpec& m) { return m.layer_pattern.find('E') != std::string::npos; }
 int attention_layer_count(const ModelSpec& m);

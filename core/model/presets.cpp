@@ -410,6 +410,13 @@ std::vector<ModelSpec> build_presets() {
                                  2),
                        repeat("RRRRARRR", 4), RecurrentKind::Mamba1, 8192, 1, 1, 16, 4),
                 256),
+        // tiiuae/Falcon-H1-7B (falcon_h1): 44 layers x 3072, each attention (12 heads over 2 KV heads of 128) and a Mamba2 mixer
+        // (mamba_n_heads 24 x mamba_d_head 128 = mamba_d_ssm 3072, mamba_n_groups 1, mamba_d_state 256, mamba_d_conv 4) side by
+        // side, then a SwiGLU of 12288; vocab 130048, untied (huggingface/transformers docs/source/en/model_doc/falcon_h1.md's
+        // table; the config.json's intermediate_size and vocab_size). 7,585,648,736 by hand (tests/unit/test_hybrid.cpp); the
+        // Hub's 7.59B.
+        hybrid(dense("falcon-h1-7b", "Falcon-H1 7B", "Falcon", 44, 3072, 12, 2, 128, 12288, kSwiGlu, 130048, false, 7.59), repeat("P", 44),
+               RecurrentKind::Mamba2, 24, 128, 1, 256, 4),
     };
 }
 
@@ -470,6 +477,8 @@ constexpr ContextWindow kContextWindows[] = {
     {"lfm2-1.2b", 128000},
     // ai21labs/Jamba-v0.1 262144 (the card's 256K; "up to 140K tokens on a single 80GB GPU").
     {"jamba-v0.1", 262144},
+    // tiiuae/Falcon-H1-7B-Base and -Instruct 262144 (the card's 256K).
+    {"falcon-h1-7b", 262144},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"

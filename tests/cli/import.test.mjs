@@ -236,6 +236,27 @@ test('Jamba\'s config.json (jamba): Mamba1 layers of d_inner channels, experts e
   assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
 });
 
+// tiiuae/Falcon-H1-7B's config.json (the keys that size it): attention and Mamba2 side by side in all 44 layers.
+test('Falcon-H1\'s config.json (falcon_h1): every layer P, KV and a Mamba2 state in each under llama.cpp', () => {
+  const path = join(dir, 'falcon-h1.json');
+  writeFileSync(path, JSON.stringify({
+    architectures: ['FalconH1ForCausalLM'], model_type: 'falcon_h1', vocab_size: 130048, hidden_size: 3072, intermediate_size: 12288,
+    num_hidden_layers: 44, num_attention_heads: 12, num_key_value_heads: 2, head_dim: 128, mamba_d_ssm: 3072, mamba_n_heads: 24,
+    mamba_d_head: 128, mamba_n_groups: 1, mamba_d_state: 256, mamba_d_conv: 4, mamba_rms_norm: true, tie_word_embeddings: false,
+    max_position_embeddings: 262144,
+  }));
+  const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);
+  assert.equal(imp.complete, true);
+  assert.equal(imp.model.layer_pattern, 'P'.repeat(44));
+  const r = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--engine', 'llama.cpp', '--gpu', 'rtx-4090-24gb',
+    '--weights', 'q4_k_m', '--set', 'inference.context=8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.metrics.params.value, 7585648736);
+  // 44 layers x 8,192 cells x (2 x 2 x 128 x 2 B) of F16 KV + 44 F32 states of (3 x 3,584 + 256 x 3,072) x 4 B.
+  assert.equal(j.breakdown.kv_cache, 44 * 8192 * 1024 + 44 * 3188736);
+});
+
 test('GLM-4.5-Air\'s config.json (glm4_moe): its MoE layout, the MTP layer noted and not counted, KV for 46 layers', () => {
   const path = join(root, 'tests/fixtures/hf/glm-4.5-air.json');
   const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);

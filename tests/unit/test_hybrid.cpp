@@ -669,3 +669,90 @@ TEST_CASE("Jamba imports: the layer periods and Mamba dimensions from config.jso
     REQUIRE(rm.ok);
     CHECK(model_params(rm.value).total == 51570323328.0);
 }
+
+TEST_CASE("Falcon-H1 7B by hand: 44 layers of attention and Mamba2 in parallel (P), 7,585,648,736 parameters (7.59B)") {
+    // h 3,072. Mamba2 (mamba_d_ssm 3,072 = 24 heads x 128, 1 group of 256, conv 4): in_proj 3,072 x (3,072 + 3,584 + 24) =
+    // 20,520,960; conv1d 3,584 x (4 + 1) = 17,920; dt_bias, A_log, D 3 x 24 = 72; gated RMSNorm 3,072; out_proj 3,072 x 3,072
+    // = 9,437,184: 29,979,208. Attention: q, o 3,072 x 1,536, k, v 3,072 x 256 = 11,010,048. SwiGLU 3 x 3,072 x 12,288 =
+    // 113,246,208. Every layer has all three and 2 norms; embedding and head 2 x 130,048 x 3,072 = 799,014,912; final norm.
+    const ModelSpec m = resolved("falcon-h1-7b");
+    CHECK(attention_layer_count(m) == 44);
+    CHECK(recurrent_layer_count(m) == 44);
+    CHECK(mlp_layer_count(m) == 44);
+    CHECK(layer_mix_text(m) == "44 parallel attention + Mamba2 layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_recurrent == 29979208.0);
+    CHECK(b.per_layer_attention == 11010048.0);
+    CHECK(b.total == 44 * (29979208.0 + 11010048.0 + 113246208.0 + 2 * 3072.0) + 799014912.0 + 3072.0);
+    CHECK(b.total == 7585648736.0);
+    CHECK(b.total / 1e9 == Approx(7.59).epsilon(1e-3));
+    // Each layer keeps both: KV of 2 x 2 x 128 x 2 B = 1,024 B a token, and a state of conv 3 x (3,072 + 2 x 256) = 10,752 +
+    // SSM 256 x 3,072 = 786,432 elements. llama.cpp at -c 8,192, one slot: 44 x 8,192 x 1,024 + 44 x 797,184 x 4 B.
+    CHECK(recurrent_conv_elements(m) == 10752.0);
+    CHECK(recurrent_ssm_elements(m) == 786432.0);
+    Config cfg = serving("falcon-h1-7b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192, 1);
+    const InferencePlan p = plan(cfg);
+    CHECK(memory_at(p, 8192, 1).kv == 44 * 8192 * 1024.0 + 44 * 3188736.0);
+    CHECK(memory_at(p, 8192, 1).state == 44 * 3188736.0);
+    // vLLM, BF16: a 1,594,368 B state, the block 16 x ceil(1,594,368 / 16,384) = 1,568 tokens, pages of 1,605,632 B; one group
+    // of 44 attention layers and one of 44 state layers: 44 x 1,605,632 = 70,647,808 B a sequence's state.
+    Config v = serving("falcon-h1-7b", Engine::Vllm, "bf16", "l4-24gb", 8192);
+    const InferencePlan pv = plan(v);
+    CHECK(pv.block == 1568);
+    CHECK(pv.kv.state_bytes == 44 * 1605632.0);
+    CHECK(pv.kv.bytes_per_token == 44 * 1024.0);
+    // The letter is checked with the others.
+    ModelSpec bad = *find_preset("falcon-h1-7b");
+    bad.layer_pattern[3] = 'Q';
+    auto rb = resolve_model(bad);
+    CHECK(rb.error.field == "model.layer_pattern");
+    CHECK(rb.error.message.find("P (attention and recurrent in parallel + MLP)") != std::string::npos);
+}
+
+TEST_CASE("Falcon-H1 imports: falcon_h1's mamba_* keys from config.json, falcon-h1's ssm.* keys from a GGUF, every layer P") {
+    // tiiuae/Falcon-H1-7B's config.json (the keys that size it).
+    const std::string cfg = R"({"architectures":["FalconH1ForCausalLM"],"model_type":"falcon_h1","vocab_size":130048,"hidden_size":3072,
+      "intermediate_size":12288,"num_hidden_layers":44,"num_attention_heads":12,"num_key_value_heads":2,"head_dim":128,
+      "mamba_d_ssm":3072,"mamba_n_heads":24,"mamba_d_head":128,"mamba_n_groups":1,"mamba_d_state":256,"mamba_d_conv":4,
+      "mamba_expand":2,"mamba_chunk_size":128,"mamba_rms_norm":true,"mlp_multipliers":[0.88,0.59],"tie_word_embeddings":false,
+      "max_position_embeddings":262144})";
+    io::ModelImport r = io::import_hf_config(cfg, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "Falcon");
+    CHECK(r.model.layer_pattern == std::string(44, 'P'));
+    CHECK(r.model.ssm_head_dim == 128);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 7585648736.0);
+    // mamba_d_head "auto": d_ssm / heads; a config without the gated norm says it is counted.
+    r = io::import_hf_config(R"({"model_type":"falcon_h1","vocab_size":64,"hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+      "num_attention_heads":4,"num_key_value_heads":2,"mamba_d_ssm":96,"mamba_n_heads":4,"mamba_d_head":"auto","mamba_rms_norm":false})",
+                               "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.ssm_head_dim == 24);
+    bool noted = false;
+    for (const auto& n : r.notes) noted = noted || n.find("mamba_rms_norm false") != std::string::npos;
+    CHECK(noted);
+
+    // llama.cpp's falcon-h1: ssm.inner_size 3,072, time_step_rank = the 24 heads, group_count 1; one head_count_kv.
+    test::GgufWriter g;
+    g.str("general.architecture", "falcon-h1");
+    put_u32(g, "falcon-h1.", {{"block_count", 44}, {"embedding_length", 3072}, {"feed_forward_length", 12288}, {"attention.head_count", 12},
+                              {"attention.head_count_kv", 2}, {"attention.key_length", 128}, {"ssm.conv_kernel", 4},
+                              {"ssm.inner_size", 3072}, {"ssm.state_size", 256}, {"ssm.time_step_rank", 24}, {"ssm.group_count", 1}});
+    g.tensor("token_embd.weight", {3072, 130048}, 12);
+    g.tensor("output.weight", {3072, 130048}, 12);
+    g.tensor("blk.0.ffn_gate.weight", {3072, 12288}, 12);
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "falcon-h1.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "Falcon");
+    CHECK(r.model.layer_pattern == std::string(44, 'P'));
+    CHECK(r.model.recurrent == RecurrentKind::Mamba2);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 7585648736.0);
+}

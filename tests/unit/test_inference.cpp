@@ -68,6 +68,8 @@ TEST_CASE("KV cache per token, BF16, one GPU: every preset against the hand-comp
         // GLM-4.5 family and MiniMax-M2 (test_families.cpp): full attention on every layer of the decoder.
         {"glm-4.5-air", 2.0 * 46 * 8 * 128 * 2},   {"glm-4.5", 2.0 * 92 * 8 * 128 * 2},      {"glm-4.6", 2.0 * 92 * 8 * 128 * 2},
         {"minimax-m2", 2.0 * 62 * 8 * 128 * 2},
+        // Falcon-H1: every layer attends (beside its Mamba2 mixer).
+        {"falcon-h1-7b", 2.0 * 44 * 2 * 128 * 2},
     };
     for (const auto& p : model_presets()) {
         INFO(p.id);

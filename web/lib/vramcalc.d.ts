@@ -139,9 +139,9 @@ export interface ModelConfig {
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
     final_softcap?: number;
-    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -, E) */
+    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block), P attention and recurrent in parallel + MLP (Falcon-H1; empty: every layer A); the KV cache is the attention layers', the recurrent layers keep a state (default empty; empty or model.layers letters of A, R, *, M, -, E, P) */
     layer_pattern?: string;
-    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H), short-conv (LFM2) or mamba1 (Jamba) (default 'none') */
+    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H, Falcon-H1), short-conv (LFM2) or mamba1 (Jamba) (default 'none') */
     recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv' | 'mamba1';
     /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads; Mamba1: d_inner) (default 0; [0, 65536]) */
     ssm_heads?: number;
