@@ -329,6 +329,10 @@ constexpr FieldDef kConfigTable[] = {
             .off_page(kHybridDetails).range(0, 1024).omit_default(),
         Int("model.ssm_dt_rank", AT(model.ssm_dt_rank), "Mamba1's time-step projection rank (Jamba mamba_dt_rank; auto: ceil(hidden / 16))")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
+        Text("model.ssm_cache_dtype", AT(model.ssm_cache_dtype),
+             "the SSM state's dtype the config.json states (mamba_ssm_cache_dtype, Nemotron-H's float32; empty: none): vLLM's "
+             "inference.vllm.mamba_ssm_cache_dtype auto takes it")
+            .off_page(kHybridDetails).accepts("fp32, bf16, fp16 or empty").def("none").omit_default(),
         Bool("model.attn_gate", AT(model.attn_gate), "gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate")
             .off_page(kHybridDetails).omit_default(),
 
@@ -511,6 +515,10 @@ constexpr FieldDef kConfigTable[] = {
              "custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce)"),
         Enum("inference.vllm.p2p", enum_names(kGpuP2p), ENUM(GpuP2p, inference.vllm.p2p),
              "GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce)"),
+        Text("inference.vllm.mamba_ssm_cache_dtype", AT(inference.vllm.mamba_ssm_cache_dtype),
+             "a hybrid's SSM / delta state alone, the conv state keeping inference.state_dtype's (--mamba-ssm-cache-dtype; auto: "
+             "model.ssm_cache_dtype when the config states one, else the conv state's)")
+            .off_page(kStateDtype).accepts("auto, float32, bfloat16, float16").omit_default().cli("--mamba-ssm-cache-dtype"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)").off_page(kVllmMeasured)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),

@@ -293,6 +293,9 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
     } else if (type == "falcon_h1") {
         read_falcon_h1(rd, m, r);
     }
+    // The SSM state's dtype some configs state for vLLM (Nemotron-H's "mamba_ssm_cache_dtype": "float32").
+    const std::string ssm_dtype = rd.text({"mamba_ssm_cache_dtype"});
+    m.ssm_cache_dtype = ssm_dtype == "float32" ? "fp32" : ssm_dtype == "bfloat16" ? "bf16" : ssm_dtype == "float16" ? "fp16" : "";
     if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
         m.layer_pattern.clear();
         r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, -, E per layer)"

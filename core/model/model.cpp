@@ -192,6 +192,8 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
                 return fail("model.sliding_window", "must be 0 with recurrent layers (a windowed hybrid is not modelled)");
         }
     }
+    if (!m.ssm_cache_dtype.empty() && m.ssm_cache_dtype != "fp32" && m.ssm_cache_dtype != "bf16" && m.ssm_cache_dtype != "fp16")
+        return fail("model.ssm_cache_dtype", "must be fp32, bf16, fp16 or empty (none stated), got \"" + m.ssm_cache_dtype + "\"");
     if (m.global_every > 0 && m.sliding_window == 0)
         return fail("model.global_every", "needs a window: set model.sliding_window > 0 (or global_every 0)");
     if (m.chunked && m.sliding_window == 0)

@@ -93,6 +93,8 @@ struct ModelSpec {
                            // shortconv.l_cache); LFM2's short convolution needs no other ssm_* dimension
     int ssm_dt_rank = 0;   // Mamba1's time-step projection rank (Jamba mamba_dt_rank, "auto" = ceil(hidden / 16); ssm.time_step_rank);
                            // unused by the other mixers
+    std::string ssm_cache_dtype;  // the SSM state's dtype the config.json states (mamba_ssm_cache_dtype: "fp32", "bf16", "fp16";
+                                  // empty: none stated): vLLM's auto for inference.vllm.mamba_ssm_cache_dtype
     bool attn_gate = false;  // gated attention (Qwen3-Next): q_proj also yields a per-channel output gate, twice as wide
     double params_override_b = 0;  // "parameters only" entry: the count the user typed, in billions
     bool approximate = false;  // architecture filled from typical ratios

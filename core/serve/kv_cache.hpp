@@ -54,8 +54,10 @@ struct KvLayout {
 // sliding-window cache). Errors name "inference.tp" (must divide the heads; KV heads must divide
 // tp or tp the KV heads). Only attention layers cache keys and values; a hybrid's recurrent layers
 // keep `state_bytes_per_element`-byte conv and SSM states (recurrent_conv_elements, ..._ssm_elements),
-// split by tensor parallelism as vLLM shards the mixer's heads.
-Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4);
+// split by tensor parallelism as vLLM shards the mixer's heads; `ssm_bytes_per_element` > 0 gives the SSM state its own element
+// (vLLM's mamba_ssm_cache_dtype), 0 the conv state's.
+Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4,
+                            double ssm_bytes_per_element = 0);
 
 // vLLM's pool for a hybrid (layout `kv` from kv_layout, `attention_layers` of its layers attend): one
 // page size for attention and state layers, vllm-project/vllm@1936cf3:vllm/model_executor/models/

@@ -257,6 +257,18 @@ test('Falcon-H1\'s config.json (falcon_h1): every layer P, KV and a Mamba2 state
   assert.equal(j.breakdown.kv_cache, 44 * 8192 * 1024 + 44 * 3188736);
 });
 
+test('--mamba-ssm-cache-dtype float32: vLLM keeps the SSM state in FP32 beside a BF16 conv state; a name vLLM lacks is refused', () => {
+  const args = ['--preset', 'nemotron-nano-9b-v2', '--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--gpu', 'h100-80gb',
+    '--weights', 'bf16', '--set', 'inference.context=8192', '--format', 'json'];
+  const j = JSON.parse(run([...args, '--mamba-ssm-cache-dtype', 'float32']).out);
+  // A layer's state 36,864 x 2 B + 1,310,720 x 4 B = 5,316,608 B: 1,312-token blocks (16 x ceil(5,316,608 / 65,536)), 8,192
+  // tokens in 7 of them (9,184 x 16,384 B) + 28 state pages of 1,312 x 4,096 = 5,373,952 B.
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 9184 * 16384 + 28 * 5373952);
+  const bad = run([...args, '--mamba-ssm-cache-dtype', 'fp8']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.out + bad.err, /inference\.vllm\.mamba_ssm_cache_dtype "fp8" is not one of auto, float32, bfloat16, float16/);
+});
+
 test('GLM-4.5-Air\'s config.json (glm4_moe): its MoE layout, the MTP layer noted and not counted, KV for 46 layers', () => {
   const path = join(root, 'tests/fixtures/hf/glm-4.5-air.json');
   const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);

@@ -756,3 +756,41 @@ TEST_CASE("Falcon-H1 imports: falcon_h1's mamba_* keys from config.json, falcon-
     REQUIRE(rm.ok);
     CHECK(model_params(rm.value).total == 7585648736.0);
 }
+
+TEST_CASE("vLLM's mamba_ssm_cache_dtype: the SSM state in float32 beside a BF16 conv state, auto from the config.json") {
+    // Nemotron Nano 9B v2, BF16, --mamba-ssm-cache-dtype float32: a Mamba2 layer's state 36,864 conv elements x 2 B + 1,310,720
+    // SSM elements x 4 B = 5,316,608 B (against 2,695,168 B all BF16); the attention block 16 x ceil(5,316,608 / 65,536) =
+    // 16 x 82 = 1,312 tokens, each state padded to 1,312 x 4,096 = 5,373,952 B; 7 state groups of 4: 28 pages a sequence.
+    Config nem = serving("nemotron-nano-9b-v2", Engine::Vllm, "bf16", "h100-80gb", 8192);
+    nem.inference.vllm.mamba_ssm_cache_dtype = "float32";
+    const InferencePlan q = plan(nem);
+    CHECK(q.ssm_state_bytes == 4);
+    CHECK(q.block == 1312);
+    CHECK(q.kv.state_bytes == 28 * 5373952.0);
+    CHECK(q.kv.formula.find("(conv 36864 x 2 B + SSM 1310720 x 4 B)") != std::string::npos);
+    // auto: the dtype the model's config.json states (model.ssm_cache_dtype), else the conv state's.
+    nem.inference.vllm.mamba_ssm_cache_dtype = "auto";
+    CHECK(plan(nem).block == 672);
+    nem.model.ssm_cache_dtype = "fp32";
+    CHECK(plan(nem).kv.state_bytes == 28 * 5373952.0);
+    // llama.cpp keeps its F32 state whatever vLLM's flag says: 27 x 1,347,584 x 4 B a sequence.
+    Config cpp = serving("nemotron-nano-9b-v2", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 8192);
+    cpp.inference.vllm.mamba_ssm_cache_dtype = "bfloat16";
+    CHECK(plan(cpp).kv.state_bytes == 27 * 1347584.0 * 4);
+    // A name vLLM does not take, and a model dtype outside fp32 / bf16 / fp16, are refused naming their field.
+    nem.inference.vllm.mamba_ssm_cache_dtype = "fp8";
+    auto bad = make_inference_plan(nem);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.vllm.mamba_ssm_cache_dtype");
+    nem.inference.vllm.mamba_ssm_cache_dtype = "auto";
+    nem.model.ssm_cache_dtype = "int8";
+    bad = make_inference_plan(nem);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "model.ssm_cache_dtype");
+    // config.json's mamba_ssm_cache_dtype "float32" reads as fp32.
+    io::ModelImport r = io::import_hf_config(R"({"model_type":"nemotron_h","vocab_size":64,"hidden_size":64,"intermediate_size":128,
+      "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"hybrid_override_pattern":"M*","mamba_num_heads":4,
+      "mamba_head_dim":16,"n_groups":1,"ssm_state_size":16,"conv_kernel":4,"mamba_ssm_cache_dtype":"float32"})", "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.ssm_cache_dtype == "fp32");
+}

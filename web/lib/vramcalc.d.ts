@@ -155,6 +155,8 @@ export interface ModelConfig {
     ssm_conv?: number;
     /** Mamba1's time-step projection rank (Jamba mamba_dt_rank; auto: ceil(hidden / 16)) (default 0; [0, 65536]) */
     ssm_dt_rank?: number;
+    /** the SSM state's dtype the config.json states (mamba_ssm_cache_dtype, Nemotron-H's float32; empty: none): vLLM's inference.vllm.mamba_ssm_cache_dtype auto takes it (default none; fp32, bf16, fp16 or empty) */
+    ssm_cache_dtype?: string;
     /** gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate (default false) */
     attn_gate?: boolean;
 }
@@ -387,6 +389,8 @@ export interface InferenceVllmConfig {
     custom_all_reduce?: 'auto' | 'on' | 'off';
     /** GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce) (default 'auto') */
     p2p?: 'auto' | 'on' | 'off';
+    /** a hybrid's SSM / delta state alone, the conv state keeping inference.state_dtype's (--mamba-ssm-cache-dtype; auto: model.ssm_cache_dtype when the config states one, else the conv state's) (default 'auto'; auto, float32, bfloat16, float16) */
+    mamba_ssm_cache_dtype?: string;
     /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null; [0, 1000000] GiB) */
     activation_peak_gib?: number | null;
     /** measured non-torch memory replaces the constant (null: constant) (default null; [0, 1000000] GiB) */
