@@ -37,7 +37,8 @@ constexpr EnumName kQuickOptimizers[] = {N("adamw-mixed", QuickOptimizer::AdamWM
 constexpr EnumName kMlp[] = {N("gelu", MlpKind::Gelu), N("swiglu", MlpKind::SwiGlu), N("geglu", MlpKind::GeGlu)};
 constexpr EnumName kNorm[] = {N("layernorm", NormKind::LayerNorm), N("rmsnorm", NormKind::RmsNorm)};
 constexpr EnumName kRecurrent[] = {N("none", RecurrentKind::None), N("gated-deltanet", RecurrentKind::GatedDeltaNet),
-                                   N("mamba2", RecurrentKind::Mamba2), N("short-conv", RecurrentKind::ShortConv)};
+                                   N("mamba2", RecurrentKind::Mamba2), N("short-conv", RecurrentKind::ShortConv),
+                                   N("mamba1", RecurrentKind::Mamba1)};
 constexpr EnumName kTrainPrecisions[] = {
     N("bf16-mixed", TrainPrecision::Bf16Mixed), N("fp32", TrainPrecision::Fp32),         N("fp16-mixed", TrainPrecision::Fp16Mixed),
     N("bf16-true", TrainPrecision::Bf16True),   N("fp16-true", TrainPrecision::Fp16True), N("fp8", TrainPrecision::Fp8Mixed),
@@ -330,13 +331,14 @@ constexpr FieldDef kConfigTable[] = {
         Num("model.final_softcap", AT(model.final_softcap), "final logit soft-capping (Gemma-2: 30; 0: none)").off_page(kFamilyDetails).range(0, 1e6),
         Text("model.layer_pattern", AT(model.layer_pattern),
              "hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, "
-             "E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state")
-            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E").def("empty").omit_default(),
+             "E experts (Nemotron-3's MoE block), P attention and recurrent in parallel + MLP (Falcon-H1; empty: every layer A); "
+             "the KV cache is the attention layers', the recurrent layers keep a state")
+            .off_page(kHybridDetails).accepts("empty or model.layers letters of A, R, *, M, -, E, P").def("empty").omit_default(),
         Enum("model.recurrent", enum_names(kRecurrent), ENUM(RecurrentKind, model.recurrent),
-             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2)").off_page(kHybridDetails).omit_default(),
-        Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads)")
+             "the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H, Falcon-H1), short-conv (LFM2) or mamba1 (Jamba)").off_page(kHybridDetails).omit_default(),
+        Int("model.ssm_heads", AT(model.ssm_heads), "recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads; Mamba1: d_inner)")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
-        Int("model.ssm_head_dim", AT(model.ssm_head_dim), "recurrent mixer: one value head's width; x ssm_heads = d_inner")
+        Int("model.ssm_head_dim", AT(model.ssm_head_dim), "recurrent mixer: one value head's width (Mamba1: 1); x ssm_heads = d_inner")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_groups", AT(model.ssm_groups), "recurrent mixer: GDN key heads, Mamba2 B/C groups (n_groups)")
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
@@ -344,6 +346,12 @@ constexpr FieldDef kConfigTable[] = {
             .off_page(kHybridDetails).range(0, k2p16).omit_default(),
         Int("model.ssm_conv", AT(model.ssm_conv), "recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs")
             .off_page(kHybridDetails).range(0, 1024).omit_default(),
+        Int("model.ssm_dt_rank", AT(model.ssm_dt_rank), "Mamba1's time-step projection rank (Jamba mamba_dt_rank; auto: ceil(hidden / 16))")
+            .off_page(kHybridDetails).range(0, k2p16).omit_default(),
+        Text("model.ssm_cache_dtype", AT(model.ssm_cache_dtype),
+             "the SSM state's dtype the config.json states (mamba_ssm_cache_dtype, Nemotron-H's float32; empty: none): vLLM's "
+             "inference.vllm.mamba_ssm_cache_dtype auto takes it")
+            .off_page(kHybridDetails).accepts("fp32, bf16, fp16 or empty").def("none").omit_default(),
         Bool("model.attn_gate", AT(model.attn_gate), "gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate")
             .off_page(kHybridDetails).omit_default(),
 
@@ -526,6 +534,10 @@ constexpr FieldDef kConfigTable[] = {
              "custom all-reduce's buffers (auto: at tp 2, or tp 4/6/8 on NVLink/xGMI cards; off: --disable-custom-all-reduce)"),
         Enum("inference.vllm.p2p", enum_names(kGpuP2p), ENUM(GpuP2p, inference.vllm.p2p),
              "GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce)"),
+        Text("inference.vllm.mamba_ssm_cache_dtype", AT(inference.vllm.mamba_ssm_cache_dtype),
+             "a hybrid's SSM / delta state alone, the conv state keeping inference.state_dtype's (--mamba-ssm-cache-dtype; auto: "
+             "model.ssm_cache_dtype when the config states one, else the conv state's)")
+            .off_page(kStateDtype).accepts("auto, float32, bfloat16, float16").omit_default().cli("--mamba-ssm-cache-dtype"),
         Num("inference.vllm.activation_peak_gib", AT(inference.vllm.activation_peak_bytes),
             "a measured activation peak from vLLM's log replaces the model (null: modelled)").off_page(kVllmMeasured)
             .range(0, 1e6, "GiB").scaled(kBytesPerGiB).null_when_negative().nonnegative().def("null"),

@@ -361,6 +361,8 @@ const char* family_of(const std::string& arch) {
     if (arch == "granitehybrid") return "Granite";
     if (arch == "nemotron_h" || arch == "nemotron_h_moe") return "Nemotron";
     if (arch == "lfm2" || arch == "lfm2moe") return "LFM2";
+    if (arch == "jamba") return "Jamba";
+    if (arch == "falcon-h1") return "Falcon";
     if (arch == "glm4moe") return "GLM";
     if (arch == "minimax-m2") return "MiniMax";
     if (arch == "olmo2") return "OLMo";  // OLMo-2 and OLMo-3 (a window on 3 layers in 4)
@@ -433,6 +435,54 @@ void read_tensor_facts(ModelImport& r, const std::vector<GgufTensorShape>& tenso
     if (const T* t = find_tensor(tensors, "token_types.weight"); t && t->n_dims == 2 && t->ne[1] <= 1u << 30) m.type_vocab = static_cast<int>(t->ne[1]);
 }
 
+// The layer pattern of an architecture whose recurrent layers have head_count_kv(i) 0 (lfm2, jamba): A where a layer
+// has KV heads, R elsewhere; named as missing without a per-layer array or without a recurrent layer (`recurrent`).
+void attend_where_kv_heads(ModelImport& r, const Header& h, const std::string& arch, const char* recurrent) {
+    ModelSpec& m = r.model;
+    const std::vector<double>* kv = kv_array(h, arch + ".attention.head_count_kv");
+    m.layer_pattern.clear();
+    for (int il = 0; kv && il < m.layers; ++il) m.layer_pattern += static_cast<size_t>(il) < kv->size() && (*kv)[static_cast<size_t>(il)] > 0 ? 'A' : 'R';
+    if (m.layer_pattern.find('R') == std::string::npos) {
+        m.layer_pattern.clear();
+        r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for " + recurrent + ")"});
+    }
+}
+
+// llama.cpp's jamba (ggml-org/llama.cpp@82234e0:src/models/jamba.cpp): Mamba1 layers of jamba.ssm.conv_kernel,
+// ssm.inner_size (d_inner: the channels, model.ssm_heads), ssm.state_size and ssm.time_step_rank (dt_rank) (:4-7), recurrent
+// where head_count_kv(i) is 0 (:12); a layer's experts are there when its blk.i.ffn_gate_inp.weight is (:87), which
+// model.moe_every holds when they fall on every period-th layer from period - 1 (Jamba's expert_layer_period 2, offset 1).
+void read_jamba(ModelImport& r, const Header& h) {
+    ModelSpec& m = r.model;
+    const std::string arch = "jamba";
+    m.recurrent = RecurrentKind::Mamba1;
+    m.ssm_head_dim = 1, m.ssm_groups = 1;
+    take(r, h, arch, "ssm.conv_kernel", "model.ssm_conv", m.ssm_conv, true);
+    take(r, h, arch, "ssm.inner_size", "model.ssm_heads", m.ssm_heads, true);
+    take(r, h, arch, "ssm.state_size", "model.ssm_state", m.ssm_state, true);
+    take(r, h, arch, "ssm.time_step_rank", "model.ssm_dt_rank", m.ssm_dt_rank, true);
+    attend_where_kv_heads(r, h, arch, "a Mamba layer");
+    if (m.experts == 0) return;
+    std::vector<bool> routed(static_cast<size_t>(m.layers), false);
+    for (const auto& t : h.tensors) {
+        const std::string& n = t.name;
+        const size_t dot = n.find('.', 4);
+        if (n.rfind("blk.", 0) != 0 || dot == std::string::npos || n.compare(dot, std::string::npos, ".ffn_gate_inp.weight") != 0) continue;
+        const std::string digits = n.substr(4, dot - 4);
+        if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+        int il = 0;
+        for (char c : digits) il = il * 10 + (c - '0');
+        if (il < m.layers) routed[static_cast<size_t>(il)] = true;
+    }
+    const auto first = std::find(routed.begin(), routed.end(), true);
+    m.moe_every = first == routed.end() ? 1 : static_cast<int>(first - routed.begin()) + 1;
+    for (int il = 0; il < m.layers; ++il)
+        if (routed[static_cast<size_t>(il)] != ((il + 1) % m.moe_every == 0)) {
+            r.missing.push_back({"model.moe_every", "blk.N.ffn_gate_inp.weight (a router on every period-th layer from period - 1)"});
+            break;
+        }
+}
+
 // A hybrid's recurrent layers (llama.cpp's qwen3next, granitehybrid, nemotron_h, nemotron_h_moe): the <arch>.ssm.* keys
 // (conv_kernel, state_size, group_count, inner_size = heads x head_dim, time_step_rank = heads), and which
 // layers attend: a per-layer head_count_kv array (0: no attention; ggml-org/llama.cpp@01b77b5
@@ -446,13 +496,11 @@ void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
         take(r, h, arch, "shortconv.l_cache", "model.ssm_conv", m.ssm_conv, true);
         m.recurrent = RecurrentKind::ShortConv;
         m.qk_norm = true;
-        const std::vector<double>* kv = kv_array(h, arch + ".attention.head_count_kv");
-        m.layer_pattern.clear();
-        for (int il = 0; kv && il < m.layers; ++il) m.layer_pattern += static_cast<size_t>(il) < kv->size() && (*kv)[static_cast<size_t>(il)] > 0 ? 'A' : 'R';
-        if (m.layer_pattern.find('R') == std::string::npos) {
-            m.layer_pattern.clear();
-            r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for a short-conv layer)"});
-        }
+        attend_where_kv_heads(r, h, arch, "a short-conv layer");
+        return;
+    }
+    if (arch == "jamba" && m.layers > 0) {
+        read_jamba(r, h);
         return;
     }
     if (kv_number(h, arch + ".ssm.state_size") < 0 || m.layers <= 0) return;
@@ -480,7 +528,10 @@ void read_recurrent(ModelImport& r, const Header& h, const std::string& arch) {
         // nemotron_h_moe (Nemotron-3): a block with n_ff(i) > 0 and no attention is its MoE block (E).
         m.layer_pattern += attn ? (mlp ? 'A' : '*') : (mlp && ff && nemotron) ? (m.experts > 0 ? 'E' : '-') : (mlp ? 'R' : 'M');
     }
-    if (m.layer_pattern.find_first_of("RM") == std::string::npos) {
+    // falcon-h1: every layer attends and runs its Mamba2 mixer (ggml-org/llama.cpp@5f0e6cb:src/models/falcon-h1.cpp:14:
+    // is_recr_impl all true; one scalar head_count_kv for every layer).
+    if (arch == "falcon-h1") m.layer_pattern.assign(static_cast<size_t>(m.layers), 'P');
+    if (m.layer_pattern.find_first_of("RMP") == std::string::npos) {
         m.layer_pattern.clear();
         r.missing.push_back({"model.layer_pattern", arch + ".attention.head_count_kv (per layer, 0 for a recurrent layer) or " + arch +
                                                         ".full_attention_interval"});

@@ -3,7 +3,7 @@
 // V2/V3/V3.2 and Kimi-K2 (MLA + MoE), GLM-4.5/4.6 (glm4_moe), MiniMax-M2 (minimax_m2), ERNIE-4.5 MoE, Seed-OSS, OLMo-2/3,
 // Command-R7B/A (cohere2), SmolLM3, gpt-oss, GPT-2,
 // StarCoder (gpt_bigcode), BERT, and the hybrids Qwen3-Next
-// (qwen3_next), Granite-4.0-H (granitemoehybrid) and Nemotron-H (nemotron_h). Key names and defaults follow
+// (qwen3_next), Granite-4.0-H (granitemoehybrid), Nemotron-H (nemotron_h), Jamba (jamba) and Falcon-H1 (falcon_h1). Key names and defaults follow
 // each transformers configuration_*.py (a key left out of config.json takes the class default).
 // A model_type not listed is read as a Llama-style decoder, with a note. Multimodal configs
 // (Gemma 3, Llama 4, Mistral 3) keep the language model in text_config: that is what is read.
@@ -158,6 +158,66 @@ void read_lfm2(Reader& rd, const std::string& type, ModelSpec& m, const json* ty
     m.ffn = ff;
 }
 
+// AI21's Jamba (transformers models/jamba JambaConfig; Jamba-v0.1, Jamba-1.5-Mini / Large): attention where
+// i % attn_layer_period == attn_layer_offset (8, 4), Mamba1 elsewhere (mamba_expand 2 x hidden channels, mamba_d_state 16,
+// mamba_d_conv 4, mamba_dt_rank "auto" = ceil(hidden / 16)); num_experts (16) of intermediate_size where
+// i % expert_layer_period == expert_layer_offset (2, 1), a dense MLP elsewhere, and one MLP everywhere when num_experts is 1
+// (JambaDecoderLayer: JambaSparseMoeBlock only for num_experts > 1). model.moe_every puts the experts where
+// i % period == period - 1: another offset is named, not guessed.
+void read_jamba(Reader& rd, ModelSpec& m, ModelImport& r) {
+    m.recurrent = RecurrentKind::Mamba1;
+    int attn_period = 8, attn_offset = 4, expert_period = 2, expert_offset = 1, expand = 2;
+    rd.integer({"attn_layer_period"}, "model.layer_pattern", attn_period, false);
+    rd.integer({"attn_layer_offset"}, "model.layer_pattern", attn_offset, false);
+    m.layer_pattern.clear();
+    for (int il = 0; attn_period > 0 && il < m.layers; ++il) m.layer_pattern += il % attn_period == attn_offset ? 'A' : 'R';
+    m.ssm_head_dim = 1, m.ssm_groups = 1, m.ssm_state = 16, m.ssm_conv = 4;
+    rd.integer({"mamba_expand"}, "model.ssm_heads", expand, false);
+    m.ssm_heads = expand * m.hidden;
+    rd.integer({"mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
+    rd.integer({"mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+    m.ssm_dt_rank = (m.hidden + 15) / 16;  // mamba_dt_rank "auto": math.ceil(hidden_size / 16)
+    if (const json* rank = rd.find({"mamba_dt_rank"}); rank && rank->is_number()) rd.integer({"mamba_dt_rank"}, "model.ssm_dt_rank", m.ssm_dt_rank, false);
+    if (m.experts <= 1) {  // one expert: a plain MLP in every layer
+        m.experts = m.top_k = 0;
+        m.expert_ffn = 0;
+        return;
+    }
+    rd.integer({"expert_layer_period"}, "model.moe_every", expert_period, false);
+    rd.integer({"expert_layer_offset"}, "model.moe_every", expert_offset, false);
+    m.moe_every = expert_period;
+    if (expert_period < 1 || expert_offset != expert_period - 1)
+        r.missing.push_back({"model.moe_every", "expert_layer_period / expert_layer_offset (" + std::to_string(expert_period) + " / " +
+                                                    std::to_string(expert_offset) + "): model.moe_every puts the experts where i % period is period - 1"});
+}
+
+// TII's Falcon-H1 (transformers models/falcon_h1 FalconH1Config, FalconH1Mixer): attention and a Mamba2 mixer side by
+// side in every layer (P), then the MLP. The mixer is mamba_d_ssm wide (null: mamba_expand x hidden) in mamba_n_heads
+// heads of mamba_d_head ("auto": d_ssm / heads), mamba_n_groups B/C groups of mamba_d_state, mamba_d_conv; the class
+// defaults where a key is left out. The mlp / attention / ssm multipliers and mamba_chunk_size change no memory.
+void read_falcon_h1(Reader& rd, ModelSpec& m, ModelImport& r) {
+    m.recurrent = RecurrentKind::Mamba2;
+    m.layer_pattern.assign(static_cast<size_t>(std::max(0, m.layers)), 'P');
+    int expand = 2, d_ssm = 0;
+    rd.integer({"mamba_expand"}, "model.ssm_head_dim", expand, false);
+    d_ssm = expand * m.hidden;
+    rd.integer({"mamba_d_ssm"}, "model.ssm_head_dim", d_ssm, false);
+    m.ssm_heads = 128, m.ssm_groups = 1, m.ssm_state = 256, m.ssm_conv = 4;
+    rd.integer({"mamba_n_heads"}, "model.ssm_heads", m.ssm_heads, false);
+    m.ssm_head_dim = m.ssm_heads > 0 ? d_ssm / m.ssm_heads : 0;
+    if (const json* d = rd.find({"mamba_d_head"}); d && d->is_number()) rd.integer({"mamba_d_head"}, "model.ssm_head_dim", m.ssm_head_dim, false);
+    rd.integer({"mamba_n_groups"}, "model.ssm_groups", m.ssm_groups, false);
+    rd.integer({"mamba_d_state"}, "model.ssm_state", m.ssm_state, false);
+    rd.integer({"mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
+    if (static_cast<long long>(m.ssm_heads) * m.ssm_head_dim != d_ssm)
+        r.notes.push_back("mamba_n_heads x mamba_d_head (" + std::to_string(m.ssm_heads) + " x " + std::to_string(m.ssm_head_dim) +
+                          ") is not mamba_d_ssm (" + std::to_string(d_ssm) + "): the mixer is sized by the heads");
+    bool rms_norm = true;
+    if (rd.boolean({"mamba_rms_norm"}, rms_norm) && !rms_norm)
+        r.notes.push_back("mamba_rms_norm false: the mixer's gated RMSNorm (" + std::to_string(d_ssm) +
+                          " weights a layer) is counted all the same");
+}
+
 // The hybrids' layer mix and recurrent mixer (transformers' configuration_qwen3_next.py,
 // configuration_granitemoehybrid.py, configuration_nemotron_h.py; their defaults where a key is left out).
 void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport& r) {
@@ -228,7 +288,14 @@ void read_hybrid(Reader& rd, const std::string& type, ModelSpec& m, ModelImport&
         rd.integer({"conv_kernel", "mamba_d_conv"}, "model.ssm_conv", m.ssm_conv, false);
     } else if (type == "lfm2" || type == "lfm2_moe") {
         read_lfm2(rd, type, m, types);
+    } else if (type == "jamba") {
+        read_jamba(rd, m, r);
+    } else if (type == "falcon_h1") {
+        read_falcon_h1(rd, m, r);
     }
+    // The SSM state's dtype some configs state for vLLM (Nemotron-H's "mamba_ssm_cache_dtype": "float32").
+    const std::string ssm_dtype = rd.text({"mamba_ssm_cache_dtype"});
+    m.ssm_cache_dtype = ssm_dtype == "float32" ? "fp32" : ssm_dtype == "bfloat16" ? "bf16" : ssm_dtype == "float16" ? "fp16" : "";
     if (m.layer_pattern.empty() || static_cast<int>(m.layer_pattern.size()) != m.layers) {
         m.layer_pattern.clear();
         r.missing.push_back({"model.layer_pattern", type == "nemotron_h" ? "hybrid_override_pattern (one of M, *, -, E per layer)"
@@ -458,7 +525,7 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
     const bool qwen_moe = one_of(type, {"qwen2_moe", "qwen3_moe", "qwen3_next"});
     const bool llama4 = one_of(type, {"llama4", "llama4_text"});
     const bool lfm2 = one_of(type, {"lfm2", "lfm2_moe"});
-    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h"}) || lfm2;
+    const bool hybrid = one_of(type, {"qwen3_next", "granitemoehybrid", "nemotron_h", "jamba", "falcon_h1"}) || lfm2;
     const bool known = gpt2 || bert || bigcode || falcon || phi2 || gemma || deepseek || oss || qwen || mixtral || llama4 || hybrid ||
                        one_of(type, {"llama", "mistral", "phi3", "starcoder2"}) || recent_family(type) != nullptr;
     if (!known)
@@ -469,6 +536,8 @@ ModelImport import_hf_config(const std::string& text, const std::string& name) {
              : gpt2 ? "GPT-2" : bert ? "BERT" : bigcode ? "StarCoder" : falcon ? "Falcon" : mixtral || type == "mistral" ? "Mistral"
              : type == "llama" || llama4 ? "Llama" : type == "granitemoehybrid" ? "Granite" : type == "nemotron_h" ? "Nemotron" : lfm2 ? "LFM2" : "Imported";
     if (const char* f = recent_family(type)) m.family = f;
+    if (type == "jamba") m.family = "Jamba";
+    if (type == "falcon_h1") m.family = "Falcon";
     m.name = rd.text({"_name_or_path"});
     if (m.name.empty()) m.name = name;
 

@@ -60,6 +60,7 @@ const Checked kChecked[] = {
     {"model.ssm_groups", &ModelSpec::ssm_groups, nullptr}, {"model.ssm_state", &ModelSpec::ssm_state, nullptr},
     {"model.ssm_conv", &ModelSpec::ssm_conv, nullptr},
     {"model.index_heads", &ModelSpec::index_heads, nullptr}, {"model.index_head_dim", &ModelSpec::index_head_dim, nullptr},
+    {"model.ssm_dt_rank", &ModelSpec::ssm_dt_rank, nullptr},
 };
 
 // The table's entries for kChecked, looked up once (resolve_model runs on every estimate).
@@ -176,9 +177,10 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
             return fail("model.layer_pattern", "must have one letter per layer (" + str(m.layers) + ", model.layers), got " +
                                                    str(static_cast<long long>(m.layer_pattern.size())));
         for (char c : m.layer_pattern)
-            if (std::string("AR*M-E").find(c) == std::string::npos)
+            if (std::string("AR*M-EP").find(c) == std::string::npos)
                 return fail("model.layer_pattern", std::string("takes A (attention + MLP), R (recurrent + MLP), * (attention), M (recurrent), "
-                                                               "- (MLP) or E (experts) per layer, got '") + c + "'");
+                                                               "- (MLP), E (experts) or P (attention and recurrent in parallel + MLP) per layer, got '") +
+                                                       c + "'");
         if (has_moe_blocks(m) && m.experts == 0)
             return fail("model.layer_pattern", "has MoE blocks (E), which need routed experts: set model.experts, model.top_k and model.expert_ffn");
         if (m.experts > 0 && !has_moe_blocks(m) && m.layer_pattern.find_first_of("*M-") != std::string::npos)
@@ -186,7 +188,7 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
                                                "experts (model.experts > 0): use A and R, or E for the expert layers");
         if (recurrent_layer_count(m) > 0) {
             if (m.recurrent == RecurrentKind::None)
-                return fail("model.recurrent", "must name the recurrent mixer (gated-deltanet, mamba2, short-conv): model.layer_pattern has " +
+                return fail("model.recurrent", "must name the recurrent mixer (gated-deltanet, mamba2, short-conv, mamba1): model.layer_pattern has " +
                                                    str(recurrent_layer_count(m)) + " recurrent layers");
             const bool short_conv = m.recurrent == RecurrentKind::ShortConv;  // LFM2: the kernel alone sizes it
             if (short_conv && m.ssm_conv < 2)
@@ -198,12 +200,23 @@ Outcome<ModelSpec> resolve_model(const ModelSpec& in, bool ranges_checked) {
                 if (!short_conv && d.second < 1) return fail(d.first, "must be at least 1: model.layer_pattern has recurrent layers");
             if (!short_conv && m.ssm_heads % m.ssm_groups != 0)
                 return fail("model.ssm_groups", "must divide model.ssm_heads (" + str(m.ssm_heads) + ") into equal groups, got " + str(m.ssm_groups));
+            if (m.recurrent == RecurrentKind::Mamba1) {  // Jamba: d_inner channels of width 1 sharing one B and C
+                if (m.ssm_head_dim != 1)
+                    return fail("model.ssm_head_dim", "must be 1 for mamba1 (each of model.ssm_heads = d_inner channels scans alone), got " + str(m.ssm_head_dim));
+                if (m.ssm_groups != 1)
+                    return fail("model.ssm_groups", "must be 1 for mamba1 (one B and C for every channel), got " + str(m.ssm_groups));
+                if (m.ssm_dt_rank < 1)
+                    return fail("model.ssm_dt_rank", "must be at least 1 for mamba1 (Jamba's mamba_dt_rank; \"auto\" is ceil(hidden / 16) = " +
+                                                         str((m.hidden + 15) / 16) + ")");
+            }
             if (m.sliding_window > 0)
                 return fail("model.sliding_window", "must be 0 with recurrent layers (a windowed hybrid is not modelled)");
         }
     }
     if (m.qk_norm_whole && !m.qk_norm)
         return fail("model.qk_norm_whole", "needs q/k norms: set model.qk_norm true (or qk_norm_whole false)");
+    if (!m.ssm_cache_dtype.empty() && m.ssm_cache_dtype != "fp32" && m.ssm_cache_dtype != "bf16" && m.ssm_cache_dtype != "fp16")
+        return fail("model.ssm_cache_dtype", "must be fp32, bf16, fp16 or empty (none stated), got \"" + m.ssm_cache_dtype + "\"");
     if (m.global_every > 0 && m.sliding_window == 0)
         return fail("model.global_every", "needs a window: set model.sliding_window > 0 (or global_every 0)");
     if (m.chunked && m.sliding_window == 0)
@@ -282,6 +295,15 @@ double recurrent_params(const ModelSpec& m) {
             // LFM2 (transformers models/lfm2 Lfm2ShortConv, conv_bias false): in_proj h x 3h (B, C, x), a depthwise
             // conv1d of h channels x conv_L_cache, out_proj h x h.
             return h * 3 * h + h * m.ssm_conv + h * h;
+        case RecurrentKind::Mamba1: {
+            // Jamba (transformers models/jamba JambaMambaMixer, mamba_proj_bias false, mamba_conv_bias true): in_proj
+            // h x 2 d_inner, a depthwise conv1d of d_inner x d_conv with a bias, x_proj d_inner x (dt_rank + 2 d_state),
+            // dt_proj dt_rank x d_inner with a bias, A_log d_inner x d_state, D d_inner, out_proj d_inner x h, and Jamba's
+            // dt / B / C RMSNorms (dt_rank + 2 d_state weights; ggml-org/llama.cpp@82234e0:src/models/jamba.cpp:57-77).
+            const double rank = m.ssm_dt_rank, state = m.ssm_state;
+            return h * 2 * inner + inner * (m.ssm_conv + 1) + inner * (rank + 2 * state) + rank * inner + inner + inner * state + inner +
+                   inner * h + rank + 2 * state;
+        }
         case RecurrentKind::None: break;
     }
     return 0;
@@ -346,12 +368,17 @@ int mlp_layer_count(const ModelSpec& m) { return m.layer_pattern.empty() ? m.lay
 std::string layer_mix_text(const ModelSpec& m) {
     const int rec = recurrent_layer_count(m);
     if (m.layer_pattern.empty() || (rec == 0 && attention_layer_count(m) == m.layers)) return {};
-    std::string s = std::to_string(attention_layer_count(m)) + " attention + " + std::to_string(rec) +
-                    (m.recurrent == RecurrentKind::Mamba2          ? " Mamba2"
-                     : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet"
-                     : m.recurrent == RecurrentKind::ShortConv     ? " short-conv"
-                                                                   : " recurrent") +
-                    " layers";
+    const std::string mixer = m.recurrent == RecurrentKind::Mamba2          ? " Mamba2"
+                              : m.recurrent == RecurrentKind::GatedDeltaNet ? " gated DeltaNet"
+                              : m.recurrent == RecurrentKind::ShortConv     ? " short-conv"
+                              : m.recurrent == RecurrentKind::Mamba1        ? " Mamba1"
+                                                                            : " recurrent";
+    // Falcon-H1's P layers hold both mixers side by side: named apart, not counted twice.
+    const int parallel = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'P'));
+    const int attention = attention_layer_count(m) - parallel, recurrent = rec - parallel;
+    std::string s;
+    if (attention > 0 || recurrent > 0) s = std::to_string(attention) + " attention + " + std::to_string(recurrent) + mixer + " layers";
+    if (parallel > 0) s += (s.empty() ? "" : " + ") + std::to_string(parallel) + " parallel attention +" + mixer + " layers";
     const int mlp_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), '-'));
     if (mlp_only > 0) s += " + " + std::to_string(mlp_only) + " MLP layers";
     const int moe_only = static_cast<int>(std::count(m.layer_pattern.begin(), m.layer_pattern.end(), 'E'));

@@ -18,7 +18,10 @@ enum class NormKind { LayerNorm, RmsNorm };     // LayerNorm has weight + bias, 
 // The recurrent (linear-attention) mixer of a hybrid decoder's non-attention layers.
 //   GatedDeltaNet: Qwen3-Next (transformers models/qwen3_next Qwen3NextGatedDeltaNet)
 //   Mamba2: Granite-4.0-H, Nemotron-H (transformers models/granitemoehybrid, models/nemotron_h: Mamba2 mixer)
-enum class RecurrentKind { None, GatedDeltaNet, Mamba2, ShortConv };
+//   ShortConv: LFM2 (transformers models/lfm2 Lfm2ShortConv)
+//   Mamba1: Jamba (transformers models/jamba JambaMambaMixer): a selective scan per channel, written here as d_inner
+//           heads of width 1 (ssm_heads = d_inner, ssm_head_dim 1, one B/C group), dt through a rank-ssm_dt_rank projection
+enum class RecurrentKind { None, GatedDeltaNet, Mamba2, ShortConv, Mamba1 };
 
 struct ModelSpec {
     std::string id;            // preset key, e.g. "llama-3.1-8b"; empty for a custom architecture
@@ -91,7 +94,8 @@ struct ModelSpec {
     // layer, empty = every layer attention + MLP. 'A' attention + MLP, 'R' recurrent mixer + MLP
     // (Qwen3-Next, Granite-4.0-H: every layer has its MLP or experts); Nemotron-H's single-block
     // layers in its own hybrid_override_pattern letters: '*' attention alone, 'M' recurrent alone,
-    // '-' MLP alone.
+    // '-' MLP alone; 'P' attention and the recurrent mixer side by side, then the MLP (Falcon-H1: each layer keeps
+    // a KV cache and a recurrent state).
     std::string layer_pattern;
     RecurrentKind recurrent = RecurrentKind::None;
     // The recurrent mixer's dimensions, named as llama.cpp's GGUF keys hold them (<arch>.ssm.*):
@@ -102,6 +106,10 @@ struct ModelSpec {
     int ssm_state = 0;     // GDN key head width (linear_key_head_dim), Mamba2 d_state (ssm.state_size)
     int ssm_conv = 0;      // causal convolution kernel (linear_conv_kernel_dim, d_conv; LFM2's conv_L_cache) (ssm.conv_kernel,
                            // shortconv.l_cache); LFM2's short convolution needs no other ssm_* dimension
+    int ssm_dt_rank = 0;   // Mamba1's time-step projection rank (Jamba mamba_dt_rank, "auto" = ceil(hidden / 16); ssm.time_step_rank);
+                           // unused by the other mixers
+    std::string ssm_cache_dtype;  // the SSM state's dtype the config.json states (mamba_ssm_cache_dtype: "fp32", "bf16", "fp16";
+                                  // empty: none stated): vLLM's auto for inference.vllm.mamba_ssm_cache_dtype
     bool attn_gate = false;  // gated attention (Qwen3-Next): q_proj also yields a per-channel output gate, twice as wide
     double params_override_b = 0;  // "parameters only" entry: the count the user typed, in billions
     bool approximate = false;  // architecture filled from typical ratios
@@ -143,9 +151,9 @@ bool check_model_ranges(const ModelSpec& m, Error& err);
 inline char layer_kind(const ModelSpec& m, int il) {
     return m.layer_pattern.empty() || il < 0 || il >= static_cast<int>(m.layer_pattern.size()) ? 'A' : m.layer_pattern[static_cast<size_t>(il)];
 }
-inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*'; }
-inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M'; }
-inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-' || c == 'E'; }
+inline bool has_attention(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == '*' || c == 'P'; }
+inline bool is_recurrent_layer(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'R' || c == 'M' || c == 'P'; }
+inline bool has_mlp(const ModelSpec& m, int il) { const char c = layer_kind(m, il); return c == 'A' || c == 'R' || c == '-' || c == 'E' || c == 'P'; }
 // A layer pattern with Nemotron-3's MoE blocks (E): its experts are in those layers and no others.
 inline bool has_moe_blocks(const ModelSpec& m) { return m.layer_pattern.find('E') != std::string::npos; }
 int attention_layer_count(const ModelSpec& m);
@@ -160,9 +168,13 @@ inline bool is_local_layer(const ModelSpec& m, int il) {
 // Qwen3-Next's gated DeltaNet): the causal conv's last (conv - 1) inputs over its channels
 // (d_inner + 2 x groups x state) and the SSM / delta-rule state, state x d_inner.
 // LFM2's short convolution keeps the conv state alone, over the hidden width (n_embd_r "for LFM2 models":
-// n_embd x (n_shortconv_l_cache - 1); n_embd_s 0).
+// n_embd x (n_shortconv_l_cache - 1); n_embd_s 0). Mamba1 (Jamba) convolves x alone, not B and C: n_embd_r with
+// ssm_n_group 0 is (d_conv - 1) x d_inner (ggml-org/llama.cpp@01b77b5:src/llama-hparams.cpp:141; vLLM's
+// mamba1_state_shape, vllm-project/vllm@02d7108:vllm/model_executor/layers/mamba/mamba_utils.py:159-171: conv
+// (d_inner / tp, d_conv - 1), temporal (d_inner / tp, d_state)).
 inline double recurrent_conv_elements(const ModelSpec& m) {
     if (m.recurrent == RecurrentKind::ShortConv) return m.ssm_conv > 0 ? (m.ssm_conv - 1.0) * m.hidden : 0;
+    if (m.recurrent == RecurrentKind::Mamba1) return m.ssm_conv > 0 ? (m.ssm_conv - 1.0) * m.ssm_heads * m.ssm_head_dim : 0;
     return m.ssm_conv > 0 ? (m.ssm_conv - 1.0) * (static_cast<double>(m.ssm_heads) * m.ssm_head_dim + 2.0 * m.ssm_groups * m.ssm_state) : 0;
 }
 inline double recurrent_ssm_elements(const ModelSpec& m) {

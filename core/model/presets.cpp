@@ -113,6 +113,12 @@ ModelSpec hybrid(ModelSpec m, std::string pattern, RecurrentKind kind, int heads
     return m;
 }
 
+// Mamba1's time-step projection rank (Jamba's mamba_dt_rank).
+ModelSpec dt_rank(ModelSpec m, int rank) {
+    m.ssm_dt_rank = rank;
+    return m;
+}
+
 // `period` repeated `times` times: a layer pattern from its published period.
 std::string repeat(const char* period, int times) {
     std::string s;
@@ -418,6 +424,23 @@ std::vector<ModelSpec> build_presets() {
                         256, 8, 1, 2048, 3),
                     1536, 512, 64, 128, 128),
                 64, 128),
+        // ai21labs/Jamba-v0.1 (jamba): 32 layers x 4096, attention where i % attn_layer_period 8 == attn_layer_offset 4 (32 heads
+        // over 8 KV heads of 128, no positional encoding), the other 28 Mamba1 (mamba_expand 2: d_inner 8192, mamba_d_state 16,
+        // mamba_d_conv 4, mamba_dt_rank 256, conv bias, no projection bias, the dt / B / C RMSNorms); 16 experts of
+        // intermediate_size 14336, top-2, where i % expert_layer_period 2 == expert_layer_offset 1, a dense SwiGLU MLP of
+        // 14336 elsewhere; vocab 65536, untied. 51,570,323,328 by hand (tests/unit/test_hybrid.cpp); the Hub's 51.6B.
+        dt_rank(hybrid(moe_every(moe(dense("jamba-v0.1", "Jamba v0.1", "Jamba", 32, 4096, 32, 8, 128, 14336, kSwiGlu, 65536, false, 51.6), 16, 2,
+                                     0, 14336, 0),
+                                 2),
+                       repeat("RRRRARRR", 4), RecurrentKind::Mamba1, 8192, 1, 1, 16, 4),
+                256),
+        // tiiuae/Falcon-H1-7B (falcon_h1): 44 layers x 3072, each attention (12 heads over 2 KV heads of 128) and a Mamba2 mixer
+        // (mamba_n_heads 24 x mamba_d_head 128 = mamba_d_ssm 3072, mamba_n_groups 1, mamba_d_state 256, mamba_d_conv 4) side by
+        // side, then a SwiGLU of 12288; vocab 130048, untied (huggingface/transformers docs/source/en/model_doc/falcon_h1.md's
+        // table; the config.json's intermediate_size and vocab_size). 7,585,648,736 by hand (tests/unit/test_hybrid.cpp); the
+        // Hub's 7.59B.
+        hybrid(dense("falcon-h1-7b", "Falcon-H1 7B", "Falcon", 44, 3072, 12, 2, 128, 12288, kSwiGlu, 130048, false, 7.59), repeat("P", 44),
+               RecurrentKind::Mamba2, 24, 128, 1, 256, 4),
     };
 }
 
@@ -478,6 +501,10 @@ constexpr ContextWindow kContextWindows[] = {
     {"lfm2-1.2b", 128000},
     // deepseek-ai/DeepSeek-V3.2(-Exp) 163840 (V3's YaRN factor 40 over 4096).
     {"deepseek-v3.2", 163840},
+    // ai21labs/Jamba-v0.1 262144 (the card's 256K; "up to 140K tokens on a single 80GB GPU").
+    {"jamba-v0.1", 262144},
+    // tiiuae/Falcon-H1-7B-Base and -Instruct 262144 (the card's 256K).
+    {"falcon-h1-7b", 262144},
 };
 
 // Checkpoint dtypes: torch_dtype in each model's config.json, as "bf16", "fp16" or "fp32"
@@ -531,6 +558,8 @@ constexpr CheckpointDtype kCheckpointDtypes[] = {
     {"lfm2-1.2b", "bf16"},
     // deepseek-ai/DeepSeek-V3.2(-Exp)'s config.json "bfloat16" (its weights FP8: quantization_config, as DeepSeek-V3's).
     {"deepseek-v3.2", "bf16"},
+    // ai21labs/Jamba-v0.1's config.json "bfloat16".
+    {"jamba-v0.1", "bf16"},
 };
 
 // Checkpoint formats: the weights' own format where the published checkpoint is quantized (its

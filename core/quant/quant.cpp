@@ -261,8 +261,18 @@ std::vector<Tensor> weight_tensors(const ModelSpec& m, bool fuse, bool gguf = fa
             // and out projection; model_params' recurrent_params has the same rows.
             const double heads = m.ssm_heads, inner = heads * m.ssm_head_dim, key = static_cast<double>(m.ssm_groups) * m.ssm_state;
             const bool short_conv = m.recurrent == RecurrentKind::ShortConv;  // LFM2: in_proj 3h, out_proj h x h
-            const double in_rows = short_conv ? 3 * h : m.recurrent == RecurrentKind::GatedDeltaNet ? 2 * key + 2 * inner + 2 * heads : 2 * inner + 2 * key + heads;
+            const bool mamba1 = m.recurrent == RecurrentKind::Mamba1;         // Jamba: in_proj x and z, then x_proj and dt_proj
+            const double in_rows = short_conv                                        ? 3 * h
+                                   : mamba1                                          ? 2 * inner
+                                   : m.recurrent == RecurrentKind::GatedDeltaNet ? 2 * key + 2 * inner + 2 * heads
+                                                                                 : 2 * inner + 2 * key + heads;
             t.push_back({Role::SsmIn, i, in_rows, h, 1});
+            if (mamba1) {
+                // ssm_x {d_inner, dt_rank + 2 d_state} and ssm_dt {dt_rank, d_inner}: 2-D, quantized like the projections
+                // (llama-quant keeps ssm_conv1d alone unquantized among a Mamba's matrices).
+                t.push_back({Role::SsmIn, i, static_cast<double>(m.ssm_dt_rank) + 2.0 * m.ssm_state, inner, 1});
+                t.push_back({Role::SsmIn, i, inner, static_cast<double>(m.ssm_dt_rank), 1});
+            }
             t.push_back({Role::SsmOut, i, h, short_conv ? h : inner, 1});
         }
         if (!has_attention(m, i)) {

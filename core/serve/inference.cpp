@@ -434,6 +434,20 @@ double indexer_value_bytes(const InferenceInputs& in, const ModelSpec& m, const 
     return k_type.bytes_per_element + (m.index_head_dim > 0 ? k_type.bytes_per_vector / m.index_head_dim : 0);
 }
 
+// vLLM's SSM / delta state element (--mamba-ssm-cache-dtype): "auto" keeps the conv state's (mamba_utils.py _mamba_state_dtype)
+// unless the model's config.json states one (model.ssm_cache_dtype: vLLM's NemotronHForCausalLMConfig hook reads
+// mamba_ssm_cache_dtype from the HF config, in vLLM after 1936cf3); the other engines keep one element for both.
+// False for a name vLLM does not take (MambaDType: auto, float32, float16, bfloat16).
+bool vllm_ssm_state_bytes(InferencePlan& p, const InferenceInputs& in, const ModelSpec& m) {
+    p.ssm_state_bytes = p.state_bytes;
+    std::string id = ascii_lower(in.vllm.mamba_ssm_cache_dtype);
+    if (id == "auto" && in.engine == Engine::Vllm && !m.ssm_cache_dtype.empty()) id = m.ssm_cache_dtype;
+    if (id == "float32" || id == "fp32") p.ssm_state_bytes = in.engine == Engine::Vllm ? 4 : p.state_bytes;
+    else if (id == "bfloat16" || id == "float16" || id == "bf16" || id == "fp16") p.ssm_state_bytes = in.engine == Engine::Vllm ? 2 : p.state_bytes;
+    else if (id != "auto") return false;
+    return true;
+}
+
 // Engines other than vLLM split whole layers across GPUs.
 bool check_layer_split(const InferenceInputs& in, const ModelSpec& m, Error& err) {
     if (in.engine == Engine::Vllm || in.tp <= m.layers) return true;
@@ -594,7 +608,11 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     else if (state_id == "fp32" || state_id == "f32") p.state_bytes = 4;
     else if (state_id == "bf16" || state_id == "fp16" || state_id == "f16") p.state_bytes = 2;
     else return R::failure("inference.state_dtype", "inference.state_dtype \"" + in.state_dtype + "\" is not one of auto, fp32, bf16, fp16");
-    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
+    if (!vllm_ssm_state_bytes(p, in, m)) {
+        return R::failure("inference.vllm.mamba_ssm_cache_dtype", "inference.vllm.mamba_ssm_cache_dtype \"" + in.vllm.mamba_ssm_cache_dtype +
+                                                                      "\" is not one of auto, float32, bfloat16, float16");
+    }
+    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
     if (!rk.ok) return R::failure(rk.error);
     p.kv = std::move(rk.value);
     if (in.engine == Engine::Vllm) vllm_pages(p);
@@ -603,7 +621,7 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         const KvDtype* vt = find_kv_dtype(in.llamacpp.kv_dtype_v == "auto" ? kv_id : in.llamacpp.kv_dtype_v);
         if (!vt) return R::failure("inference.llamacpp.kv_dtype_v", "inference.llamacpp.kv_dtype_v \"" + in.llamacpp.kv_dtype_v + "\" is not known (f16 as fp16, q8_0, q4_0, ...)");
         // The indexer's keys are K-type cells in both halves (llama.cpp's indexer cache is a K cache alone).
-        auto rv = kv_layout(m, *vt, 1, !in.swa_full, p.state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
+        auto rv = kv_layout(m, *vt, 1, !in.swa_full, p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
         if (!rv.ok) return R::failure(rv.error);
         for (int g = 0; g < p.kv.group_count; ++g)
             p.kv.groups[g].bytes_per_token = (p.kv.groups[g].bytes_per_token + rv.value.groups[g].bytes_per_token) / 2;
@@ -692,7 +710,7 @@ Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
     if (!check_layer_split(p.in, p.model, err)) return R::failure(err);
     if (p.engine == Engine::Vllm) {  // sharded by tensor parallelism: the weights and KV heads per GPU
         p.weights.per_gpu = start.shards.per_gpu(tp);
-        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes, indexer_value_bytes(p.in, p.model, *p.kv_dtype));
+        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(p.in, p.model, *p.kv_dtype));
         if (!rk.ok) return R::failure(rk.error);
         p.kv = std::move(rk.value);
         vllm_pages(p);

@@ -239,6 +239,9 @@ struct VllmOptions {
     VllmSampler sampler = VllmSampler::Auto;
     VllmCustomAllReduce custom_all_reduce = VllmCustomAllReduce::Auto;
     GpuP2p p2p = GpuP2p::Auto;
+    // --mamba-ssm-cache-dtype (vllm-project/vllm@02d7108:vllm/model_executor/layers/mamba/mamba_utils.py:96-108
+    // _mamba_state_dtype: the conv state in mamba_cache_dtype, the SSM state in this unless "auto")
+    std::string mamba_ssm_cache_dtype = "auto";
 };
 
 // Whether vLLM's custom all-reduce runs at `tp` GPUs of `gpu` (nullptr: no GPU chosen, taken as
@@ -435,6 +438,7 @@ struct InferencePlan {
     double kv_share = 1;         // share of the KV cache on one GPU (layer split, partial offload)
     double dtype_bytes = 2;      // activation dtype
     double state_bytes = 4;      // a hybrid's recurrent state element (inference.state_dtype resolved)
+    double ssm_state_bytes = 4;  // its SSM / delta state's element (vLLM's mamba_ssm_cache_dtype; state_bytes elsewhere)
     double dequant_bytes = 0;    // HF: one matrix dequantized (or re-laid out) during a prefill
     double kernel_scratch = 0;   // HF: persistent kernel buffers (GPTQ ExLlama/ExLlamaV2 scratch)
     double quant_temp_per_token = 0;  // HF: quantized matmul temporaries per prefill token (bitsandbytes)

@@ -43,7 +43,7 @@ const KvDtype* find_kv_dtype(const std::string& id) {
 }
 
 Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element,
-                            double indexer_value_bytes) {
+                            double ssm_bytes_per_element, double indexer_value_bytes) {
     Error err;
     static const FieldDef& tp_field = *find_field("inference.tp");  // a resolved tp: at least 1, at most the table's
     if (!check_int_range("inference.tp", tp, 1, static_cast<long long>(tp_field.max), err)) return Outcome<KvLayout>::failure(err);
@@ -102,11 +102,14 @@ Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bo
                                                               std::to_string(m.ssm_heads) + ") so each GPU holds whole recurrent heads");
     if (kv.state_layers > 0) {
         const double conv = recurrent_conv_elements(m), ssm = recurrent_ssm_elements(m);
-        kv.state_bytes_per_layer = (conv + ssm) * state_bytes_per_element / tp;
+        const double ssm_b = ssm_bytes_per_element > 0 ? ssm_bytes_per_element : state_bytes_per_element;
+        kv.state_bytes_per_layer = (conv * state_bytes_per_element + ssm * ssm_b) / tp;
         kv.state_bytes = kv.state_layers * kv.state_bytes_per_layer;
-        kv.formula += "; + a recurrent state per sequence in " + num(kv.state_layers) + " layers: (conv " + num(conv) + " + SSM " + num(ssm) +
-                      ") x " + num(state_bytes_per_element) + " B" + (tp > 1 ? " / " + num(tp) + " GPUs" : std::string()) + " = " +
-                      num(kv.state_bytes) + " B";
+        const std::string per_layer = ssm_b == state_bytes_per_element
+                                          ? "(conv " + num(conv) + " + SSM " + num(ssm) + ") x " + num(state_bytes_per_element) + " B"
+                                          : "(conv " + num(conv) + " x " + num(state_bytes_per_element) + " B + SSM " + num(ssm) + " x " + num(ssm_b) + " B)";
+        kv.formula += "; + a recurrent state per sequence in " + num(kv.state_layers) + " layers: " + per_layer +
+                      (tp > 1 ? " / " + num(tp) + " GPUs" : std::string()) + " = " + num(kv.state_bytes) + " B";
     }
     return Outcome<KvLayout>::success(kv);
 }

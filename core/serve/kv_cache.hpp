@@ -55,13 +55,14 @@ struct KvLayout {
 // sliding-window cache). Errors name "inference.tp" (must divide the heads; KV heads must divide
 // tp or tp the KV heads). Only attention layers cache keys and values; a hybrid's recurrent layers
 // keep `state_bytes_per_element`-byte conv and SSM states (recurrent_conv_elements, ..._ssm_elements),
-// split by tensor parallelism as vLLM shards the mixer's heads.
+// split by tensor parallelism as vLLM shards the mixer's heads; `ssm_bytes_per_element` > 0 gives the SSM state its own element
+// (vLLM's mamba_ssm_cache_dtype), 0 the conv state's.
 // DeepSeek-V3.2's lightning indexer (model.index_head_dim > 0) adds its key of index_head_dim values a token and
 // layer, at `indexer_value_bytes` a value (vLLM's FP8 + scale layout), or when negative at the cache type's
 // (llama.cpp keeps it at the K type: ggml-org/llama.cpp@035aa95:src/llama-kv-cache-dsa.cpp builds a second
 // llama_kv_cache of one KV head of indexer_head_size with type_k; transformers at the model dtype).
 Outcome<KvLayout> kv_layout(const ModelSpec& m, const KvDtype& dtype, int tp, bool cap_windows, double state_bytes_per_element = 4,
-                            double indexer_value_bytes = -1);
+                            double ssm_bytes_per_element = 0, double indexer_value_bytes = -1);
 
 // vLLM's pool for a hybrid (layout `kv` from kv_layout, `attention_layers` of its layers attend): one
 // page size for attention and state layers, vllm-project/vllm@1936cf3:vllm/model_executor/models/

@@ -658,20 +658,25 @@ double kv_cells(const InferencePlan& p, double context, double n) {
     return std::ceil(n * context / pad) * pad;
 }
 
-// KV bytes of layer `il` for `n` x `context` cells (SWA layers keep their window plus a ubatch); a
-// hybrid's recurrent layer keeps one state cell per sequence instead (llama-memory-recurrent,
-// mem_size max(1, n_seq_max)), an MLP-only layer nothing.
+// A hybrid's recurrent layer keeps one state cell per sequence (llama-memory-recurrent, mem_size max(1, n_seq_max)).
+double layer_state(const KvLayout& kv, const ModelSpec& m, int il, double n) {
+    return is_recurrent_layer(m, il) ? kv.state_bytes_per_layer * std::max(1.0, n) : 0;
+}
+
+// KV bytes of layer `il` for `n` x `context` cells (SWA layers keep their window plus a ubatch), with its recurrent
+// state (layer_state): Falcon-H1's parallel layer (P) keeps both (llama-memory-hybrid), an MLP-only layer nothing.
 double layer_kv(const InferencePlan& p, const KvLayout& kv, const ModelSpec& m, int il, double context, double n) {
-    if (is_recurrent_layer(m, il)) return kv.state_bytes_per_layer * std::max(1.0, n);
+    const double state = layer_state(kv, m, il, n);
+    if (!has_attention(m, il)) return state;
     const bool local = is_local_layer(m, il);
     for (int gi = 0; gi < kv.group_count; ++gi) {
         const KvGroup& grp = kv.groups[gi];
         if (grp.local != local || grp.layers <= 0 || !has_attention(m, il)) continue;
         const double per_seq = grp.cap_tokens > 0 ? std::min(context, grp.cap_tokens + llamacpp_ubatch(p, context, n)) : context;
         const double pad = p.in.constants.llamacpp_ctx_pad;
-        return grp.bytes_per_token / grp.layers * std::ceil(n * per_seq / pad) * pad;
+        return state + grp.bytes_per_token / grp.layers * std::ceil(n * per_seq / pad) * pad;
     }
-    return 0;
+    return state;
 }
 
 }  // namespace
@@ -697,7 +702,7 @@ LlamaCppBuffers llamacpp_buffers(const InferencePlan& p, double context, double 
         const double w = p.weights.layer_bytes[static_cast<size_t>(il)];
         const double experts_host = p.experts_on_host[static_cast<size_t>(il)] ? layer_expert_bytes(p, il) : 0;
         const double kv_layer = layer_kv(p, p.kv, m, il, context, n);
-        const double state_layer = is_recurrent_layer(m, il) ? kv_layer : 0;
+        const double state_layer = layer_state(p.kv, m, il, n);
         if (d < 0) {
             b.host.model += w;
             b.host.kv += kv_layer;

@@ -344,7 +344,7 @@ test('a hybrid preset shows its layer mix, and its KV row carries the recurrent 
     await other.close();
 });
 
-test('Nemotron-3 Nano\'s MoE blocks and LFM2\'s short convolutions: the layer mix, the state in the KV row', async () => {
+test('Nemotron-3 Nano\'s MoE blocks, LFM2\'s short convolutions and Jamba\'s Mamba1, Falcon-H1\'s parallel layers: the layer mix, the state in the KV row', async () => {
     let { other, w } = await openSettled(`${url}#v=2&method=detailed&task=inference&model.preset=nemotron-3-nano-30b-a3b&gpu=rtx-4090-24gb` +
                                          '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=32768');
     let s = await w.state();
@@ -360,6 +360,23 @@ test('Nemotron-3 Nano\'s MoE blocks and LFM2\'s short convolutions: the layer mi
     s = await w.state();
     assert.ok((await w.hook('widgets'))['model/layer_mix'], 'the model section shows "6 attention + 10 short-conv layers"');
     assert.equal(s.result.metrics.kv_bytes_per_sequence.value, 8192 * 12288 + 12 * 32768);
+    await other.close();
+    // Jamba v0.1 in llama.cpp: "4 attention + 28 Mamba1 layers"; 4 x 8,192 cells x 4,096 B of F16 KV + 28 Mamba1 states of
+    // (3 + 16) x 8,192 x 4 B.
+    ({ other, w } = await openSettled(`${url}#v=2&method=detailed&task=inference&model.preset=jamba-v0.1&gpu=h100-80gb` +
+                                      '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=8192'));
+    s = await w.state();
+    assert.ok((await w.hook('widgets'))['model/layer_mix'], 'the model section shows "4 attention + 28 Mamba1 layers"');
+    assert.equal(s.result.breakdown.kv_cache, 4 * 8192 * 4096 + 28 * 622592);
+    assert.equal(s.result.metrics.params.value, 51570323328);
+    await other.close();
+    // Falcon-H1 7B: every layer attends and keeps a Mamba2 state, "44 parallel attention + Mamba2 layers"; at -c 8,192
+    // 44 x 8,192 x 1,024 B of KV + 44 x (10,752 + 786,432) x 4 B of state.
+    ({ other, w } = await openSettled(`${url}#v=2&method=detailed&task=inference&model.preset=falcon-h1-7b&gpu=rtx-4090-24gb` +
+                                      '&inference.engine=llama.cpp&inference.weights=q4_k_m&inference.context=8192'));
+    s = await w.state();
+    assert.ok((await w.hook('widgets'))['model/layer_mix'], 'the model section shows "44 parallel attention + Mamba2 layers"');
+    assert.equal(s.result.breakdown.kv_cache, 44 * 8192 * 1024 + 44 * 3188736);
     await other.close();
 });
 

@@ -116,11 +116,11 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 68 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
+test("README's counts: 70 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
-  assert.equal(presets.length, 68);
+  assert.equal(presets.length, 70);
   // validate's summary counts every row it compared
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);

@@ -208,6 +208,67 @@ test('a hybrid config.json (nemotron_h): its layer mix, the preset\'s count, and
   assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
 });
 
+// ai21labs/Jamba-v0.1's config.json (the keys that size it): attention at i % 8 == 4, Mamba1 elsewhere, 16 experts on
+// the odd layers; 51,570,323,328 parameters as the preset (docs/models.md).
+test('Jamba\'s config.json (jamba): Mamba1 layers of d_inner channels, experts every other layer, KV for 4 of 32 layers', () => {
+  const path = join(dir, 'jamba.json');
+  writeFileSync(path, JSON.stringify({
+    architectures: ['JambaForCausalLM'], model_type: 'jamba', vocab_size: 65536, hidden_size: 4096, intermediate_size: 14336,
+    num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, num_experts: 16, num_experts_per_tok: 2,
+    expert_layer_period: 2, expert_layer_offset: 1, attn_layer_period: 8, attn_layer_offset: 4, mamba_d_state: 16,
+    mamba_d_conv: 4, mamba_expand: 2, mamba_dt_rank: 256, max_position_embeddings: 262144, tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+  }));
+  const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);
+  assert.equal(imp.complete, true);
+  assert.equal(imp.model.recurrent, 'mamba1');
+  assert.deepEqual([imp.model.ssm_heads, imp.model.ssm_head_dim, imp.model.ssm_dt_rank, imp.model.moe_every], [8192, 1, 256, 2]);
+  assert.equal(imp.model.layer_pattern, 'RRRRARRR'.repeat(4));
+  const r = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--gpu', 'h200-141gb',
+    '--set', 'inference.context=32768', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.metrics.params.value, 51570323328);
+  // 2 x 4 layers x 8 KV heads x 128 x 2 B = 16,384 B a token (BF16); a Mamba1 state (3 x 8,192 + 16 x 8,192) x 2 B =
+  // 311,296 B a layer. vLLM's pages: the attention block 16 x ceil(311,296 / (16 x 4,096)) = 80 tokens, each state padded
+  // to 80 x 4,096 = 327,680 B in 7 groups of 4: 32,768 tokens take 410 blocks of 80 = 32,800 tokens x 16,384 B + 28 pages.
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 32800 * 16384 + 28 * 327680);
+  assert.equal(j.metrics.kv_bytes_per_token.value, 16384);
+});
+
+// tiiuae/Falcon-H1-7B's config.json (the keys that size it): attention and Mamba2 side by side in all 44 layers.
+test('Falcon-H1\'s config.json (falcon_h1): every layer P, KV and a Mamba2 state in each under llama.cpp', () => {
+  const path = join(dir, 'falcon-h1.json');
+  writeFileSync(path, JSON.stringify({
+    architectures: ['FalconH1ForCausalLM'], model_type: 'falcon_h1', vocab_size: 130048, hidden_size: 3072, intermediate_size: 12288,
+    num_hidden_layers: 44, num_attention_heads: 12, num_key_value_heads: 2, head_dim: 128, mamba_d_ssm: 3072, mamba_n_heads: 24,
+    mamba_d_head: 128, mamba_n_groups: 1, mamba_d_state: 256, mamba_d_conv: 4, mamba_rms_norm: true, tie_word_embeddings: false,
+    max_position_embeddings: 262144,
+  }));
+  const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);
+  assert.equal(imp.complete, true);
+  assert.equal(imp.model.layer_pattern, 'P'.repeat(44));
+  const r = run(['--model-file', path, '--method', 'detailed', '--task', 'inference', '--engine', 'llama.cpp', '--gpu', 'rtx-4090-24gb',
+    '--weights', 'q4_k_m', '--set', 'inference.context=8192', '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.metrics.params.value, 7585648736);
+  // 44 layers x 8,192 cells x (2 x 2 x 128 x 2 B) of F16 KV + 44 F32 states of (3 x 3,584 + 256 x 3,072) x 4 B.
+  assert.equal(j.breakdown.kv_cache, 44 * 8192 * 1024 + 44 * 3188736);
+});
+
+test('--mamba-ssm-cache-dtype float32: vLLM keeps the SSM state in FP32 beside a BF16 conv state; a name vLLM lacks is refused', () => {
+  const args = ['--preset', 'nemotron-nano-9b-v2', '--method', 'detailed', '--task', 'inference', '--engine', 'vllm', '--gpu', 'h100-80gb',
+    '--weights', 'bf16', '--set', 'inference.context=8192', '--format', 'json'];
+  const j = JSON.parse(run([...args, '--mamba-ssm-cache-dtype', 'float32']).out);
+  // A layer's state 36,864 x 2 B + 1,310,720 x 4 B = 5,316,608 B: 1,312-token blocks (16 x ceil(5,316,608 / 65,536)), 8,192
+  // tokens in 7 of them (9,184 x 16,384 B) + 28 state pages of 1,312 x 4,096 = 5,373,952 B.
+  assert.equal(j.metrics.kv_bytes_per_sequence.value, 9184 * 16384 + 28 * 5373952);
+  const bad = run([...args, '--mamba-ssm-cache-dtype', 'fp8']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.out + bad.err, /inference\.vllm\.mamba_ssm_cache_dtype "fp8" is not one of auto, float32, bfloat16, float16/);
+});
+
 test('GLM-4.5-Air\'s config.json (glm4_moe): its MoE layout, the MTP layer noted and not counted, KV for 46 layers', () => {
   const path = join(root, 'tests/fixtures/hf/glm-4.5-air.json');
   const imp = JSON.parse(run(['--model-file', path, '--print-import']).out);

@@ -307,7 +307,7 @@ TEST_CASE("DeepSeek-V3.2 (deepseek_v32): the lightning indexer's weights counted
     // vLLM keeps the key FP8 with one FP32 scale per 128 (132 B) whatever kv_cache_dtype is: 61 x (1,152 + 132) = 78,324.
     CHECK(kv_bytes_per_token(m) == 85888.0);
     CHECK(kv_layout(m, *find_kv_dtype("q8_0"), 1, true).value.bytes_per_token == 45628.0);
-    const KvLayout vllm = kv_layout(m, *find_kv_dtype("bf16"), 8, true, 4, 1 + 4.0 / 128).value;
+    const KvLayout vllm = kv_layout(m, *find_kv_dtype("bf16"), 8, true, 4, 0, 1 + 4.0 / 128).value;
     CHECK(vllm.bytes_per_token == 78324.0);
     CHECK(vllm.indexer_bytes_per_layer == 132.0);
     CHECK(vllm.formula.find("the lightning indexer's keys, 61 layers x index_head_dim 128 x 1.03125 B") != std::string::npos);

@@ -554,3 +554,243 @@ TEST_CASE("LFM2 imports: full_attn_idxs or layer_types from config.json, lfm2's 
     REQUIRE(rm.ok);
     CHECK(model_params(rm.value).total == 1170340608.0);
 }
+
+TEST_CASE("Jamba v0.1 by hand: 4 attention + 28 Mamba1 layers, 16 of them with 16 experts, 51,570,323,328 parameters") {
+    // h 4,096, d_inner 8,192 (mamba_expand 2), d_state 16, d_conv 4, dt_rank 256. One Mamba1 mixer: in_proj 4,096 x 16,384
+    // = 67,108,864; conv1d 8,192 x 4 + 8,192 bias = 40,960; x_proj 8,192 x (256 + 32) = 2,359,296; dt_proj 256 x 8,192 +
+    // 8,192 bias = 2,105,344; A_log 8,192 x 16 = 131,072; D 8,192; out_proj 8,192 x 4,096 = 33,554,432; dt / B / C norms
+    // 256 + 16 + 16 = 288: 105,308,448. Attention (4, at 4, 12, 20, 28): q, o 4,096 x 4,096, k, v 4,096 x 1,024 =
+    // 41,943,040. SwiGLU 3 x 4,096 x 14,336 = 176,160,768: dense on the 16 even layers, 16 experts + a 16 x 4,096 router
+    // on the 16 odd ones. Embedding and head 2 x 65,536 x 4,096 = 536,870,912; norms 2 a layer + the final one.
+    // 4 x 41,943,040 + 28 x 105,308,448 + 16 x 176,160,768 + 16 x (16 x 176,160,768 + 65,536) + 536,870,912 + 65 x 4,096
+    // = 51,570,323,328 (the Hub's 51.6B; the card's "52B").
+    const ModelSpec m = resolved("jamba-v0.1");
+    CHECK(attention_layer_count(m) == 4);
+    CHECK(recurrent_layer_count(m) == 28);
+    CHECK(moe_layer_count(m) == 16);
+    CHECK(dense_mlp_layers(m) == 16);
+    CHECK(is_moe_layer(m, 1));
+    CHECK_FALSE(is_moe_layer(m, 4));
+    CHECK(has_attention(m, 4));
+    CHECK(layer_mix_text(m) == "4 attention + 28 Mamba1 layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_recurrent == 105308448.0);
+    CHECK(b.per_layer_attention == 41943040.0);
+    CHECK(b.total == 4 * 41943040.0 + 28 * 105308448.0 + 16 * 176160768.0 + 16 * (16 * 176160768.0 + 65536) + 536870912.0 + 65 * 4096.0);
+    CHECK(b.total == 51570323328.0);
+    CHECK(b.total / 1e9 == Approx(51.6).epsilon(1e-3));
+    // Active: 14 of the 16 experts idle on each of 16 layers: 51,570,323,328 - 16 x 14 x 176,160,768 = 12,110,311,296
+    // (the card's "12B active").
+    CHECK(b.active == 12110311296.0);
+    // The state of one Mamba1 layer and sequence: conv (4 - 1) x 8,192 = 24,576 (x alone: B and C are not convolved)
+    // and SSM 16 x 8,192 = 131,072 elements (llama.cpp n_embd_r with no groups, n_embd_s; vLLM mamba1_state_shape).
+    CHECK(recurrent_conv_elements(m) == 24576.0);
+    CHECK(recurrent_ssm_elements(m) == 131072.0);
+    // llama.cpp, -c 8,192 -np 1: KV 4 layers x 8,192 cells x (2 x 8 x 128 x 2 B = 4,096 B) = 134,217,728 B and the F32
+    // state 28 x 155,648 x 4 B = 17,432,576 B.
+    Config cfg = serving("jamba-v0.1", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 8192, 1);
+    CHECK(memory_at(plan(cfg), 8192, 1).kv == 4 * 8192 * 4096.0 + 28 * 622592.0);
+    // vLLM, BF16: a state of 155,648 x 2 = 311,296 B a layer; the attention block 16 x ceil(311,296 / 65,536) = 80 tokens,
+    // a page of 80 x 4,096 = 327,680 B; groups of 4 (28 >= 1.5 x 4): 7 state groups, 28 pages = 9,175,040 B a sequence.
+    Config v = serving("jamba-v0.1", Engine::Vllm, "bf16", "h200-141gb", 32768);
+    const InferencePlan pv = plan(v);
+    CHECK(pv.block == 80);
+    CHECK(pv.kv.state_bytes == 28 * 327680.0);
+    CHECK(pv.kv.bytes_per_token == 4 * 4096.0);
+    // Tensor parallelism splits d_inner (vLLM's divide(intermediate_size, tp)): 2 GPUs hold half a state each.
+    v.inference.tp = 2;
+    CHECK(plan(v).kv.state_bytes == 28 * 327680.0 / 2);
+    // Mamba1's channels scan alone (head width 1), share one B and C, and need their dt rank.
+    ModelSpec bad = *find_preset("jamba-v0.1");
+    bad.ssm_head_dim = 2;
+    CHECK(resolve_model(bad).error.field == "model.ssm_head_dim");
+    bad = *find_preset("jamba-v0.1");
+    bad.ssm_dt_rank = 0;
+    auto rb = resolve_model(bad);
+    CHECK(rb.error.field == "model.ssm_dt_rank");
+    CHECK(rb.error.message.find("256") != std::string::npos);
+}
+
+TEST_CASE("Jamba imports: the layer periods and Mamba dimensions from config.json, jamba's keys and routers from a GGUF") {
+    // ai21labs/Jamba-v0.1's config.json (the keys that size it).
+    const std::string cfg = R"({"architectures":["JambaForCausalLM"],"model_type":"jamba","vocab_size":65536,"hidden_size":4096,
+      "intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"num_experts":16,
+      "num_experts_per_tok":2,"expert_layer_period":2,"expert_layer_offset":1,"attn_layer_period":8,"attn_layer_offset":4,
+      "mamba_d_state":16,"mamba_d_conv":4,"mamba_expand":2,"mamba_dt_rank":256,"mamba_conv_bias":true,"mamba_proj_bias":false,
+      "max_position_embeddings":262144,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16"})";
+    io::ModelImport r = io::import_hf_config(cfg, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "Jamba");
+    CHECK(r.model.recurrent == RecurrentKind::Mamba1);
+    CHECK(r.model.layer_pattern == find_preset("jamba-v0.1")->layer_pattern);
+    CHECK(r.model.moe_every == 2);
+    CHECK(r.model.context_limit == 262144);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 51570323328.0);
+    // mamba_dt_rank "auto" is ceil(hidden / 16); an expert offset model.moe_every cannot place is named.
+    r = io::import_hf_config(R"({"model_type":"jamba","vocab_size":64,"hidden_size":72,"intermediate_size":128,"num_hidden_layers":4,
+      "num_attention_heads":4,"num_key_value_heads":2,"num_experts":4,"num_experts_per_tok":2,"expert_layer_period":2,
+      "expert_layer_offset":0,"attn_layer_period":2,"attn_layer_offset":1,"mamba_dt_rank":"auto"})", "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.ssm_dt_rank == 5);
+    CHECK(r.model.layer_pattern == "RARA");
+    CHECK_FALSE(r.complete);
+    bool named = false;
+    for (const auto& f : r.missing) named = named || f.field == "model.moe_every";
+    CHECK(named);
+
+    // llama.cpp's jamba: ssm.* with inner_size = d_inner and time_step_rank = dt_rank, head_count_kv 0 on a Mamba layer,
+    // a router (ffn_gate_inp) on each odd layer.
+    test::GgufWriter g;
+    g.str("general.architecture", "jamba");
+    put_u32(g, "jamba.", {{"block_count", 32}, {"embedding_length", 4096}, {"feed_forward_length", 14336}, {"attention.head_count", 32},
+                          {"expert_count", 16}, {"expert_used_count", 2}, {"ssm.conv_kernel", 4}, {"ssm.inner_size", 8192},
+                          {"ssm.state_size", 16}, {"ssm.time_step_rank", 256}, {"context_length", 262144}});
+    std::vector<std::int32_t> kv(32, 0);
+    for (int il : {4, 12, 20, 28}) kv[static_cast<size_t>(il)] = 8;
+    g.i32_array("jamba.attention.head_count_kv", kv);
+    g.tensor("token_embd.weight", {4096, 65536}, 12);
+    g.tensor("output.weight", {4096, 65536}, 12);
+    g.tensor("blk.0.ffn_gate.weight", {4096, 14336}, 12);
+    for (int il = 1; il < 32; il += 2) g.tensor("blk." + std::to_string(il) + ".ffn_gate_inp.weight", {4096, 16}, 0);
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "jamba.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "Jamba");
+    CHECK(r.model.layer_pattern == find_preset("jamba-v0.1")->layer_pattern);
+    CHECK(r.model.moe_every == 2);
+    CHECK(r.model.ssm_heads == 8192);
+    CHECK(r.model.ssm_dt_rank == 256);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 51570323328.0);
+}
+
+TEST_CASE("Falcon-H1 7B by hand: 44 layers of attention and Mamba2 in parallel (P), 7,585,648,736 parameters (7.59B)") {
+    // h 3,072. Mamba2 (mamba_d_ssm 3,072 = 24 heads x 128, 1 group of 256, conv 4): in_proj 3,072 x (3,072 + 3,584 + 24) =
+    // 20,520,960; conv1d 3,584 x (4 + 1) = 17,920; dt_bias, A_log, D 3 x 24 = 72; gated RMSNorm 3,072; out_proj 3,072 x 3,072
+    // = 9,437,184: 29,979,208. Attention: q, o 3,072 x 1,536, k, v 3,072 x 256 = 11,010,048. SwiGLU 3 x 3,072 x 12,288 =
+    // 113,246,208. Every layer has all three and 2 norms; embedding and head 2 x 130,048 x 3,072 = 799,014,912; final norm.
+    const ModelSpec m = resolved("falcon-h1-7b");
+    CHECK(attention_layer_count(m) == 44);
+    CHECK(recurrent_layer_count(m) == 44);
+    CHECK(mlp_layer_count(m) == 44);
+    CHECK(layer_mix_text(m) == "44 parallel attention + Mamba2 layers");
+    const ParamBreakdown b = model_params(m);
+    CHECK(b.per_layer_recurrent == 29979208.0);
+    CHECK(b.per_layer_attention == 11010048.0);
+    CHECK(b.total == 44 * (29979208.0 + 11010048.0 + 113246208.0 + 2 * 3072.0) + 799014912.0 + 3072.0);
+    CHECK(b.total == 7585648736.0);
+    CHECK(b.total / 1e9 == Approx(7.59).epsilon(1e-3));
+    // Each layer keeps both: KV of 2 x 2 x 128 x 2 B = 1,024 B a token, and a state of conv 3 x (3,072 + 2 x 256) = 10,752 +
+    // SSM 256 x 3,072 = 786,432 elements. llama.cpp at -c 8,192, one slot: 44 x 8,192 x 1,024 + 44 x 797,184 x 4 B.
+    CHECK(recurrent_conv_elements(m) == 10752.0);
+    CHECK(recurrent_ssm_elements(m) == 786432.0);
+    Config cfg = serving("falcon-h1-7b", Engine::LlamaCpp, "q4_k_m", "rtx-4090-24gb", 8192, 1);
+    const InferencePlan p = plan(cfg);
+    CHECK(memory_at(p, 8192, 1).kv == 44 * 8192 * 1024.0 + 44 * 3188736.0);
+    CHECK(memory_at(p, 8192, 1).state == 44 * 3188736.0);
+    // vLLM, BF16: a 1,594,368 B state, the block 16 x ceil(1,594,368 / 16,384) = 1,568 tokens, pages of 1,605,632 B; one group
+    // of 44 attention layers and one of 44 state layers: 44 x 1,605,632 = 70,647,808 B a sequence's state.
+    Config v = serving("falcon-h1-7b", Engine::Vllm, "bf16", "l4-24gb", 8192);
+    const InferencePlan pv = plan(v);
+    CHECK(pv.block == 1568);
+    CHECK(pv.kv.state_bytes == 44 * 1605632.0);
+    CHECK(pv.kv.bytes_per_token == 44 * 1024.0);
+    // The letter is checked with the others.
+    ModelSpec bad = *find_preset("falcon-h1-7b");
+    bad.layer_pattern[3] = 'Q';
+    auto rb = resolve_model(bad);
+    CHECK(rb.error.field == "model.layer_pattern");
+    CHECK(rb.error.message.find("P (attention and recurrent in parallel + MLP)") != std::string::npos);
+}
+
+TEST_CASE("Falcon-H1 imports: falcon_h1's mamba_* keys from config.json, falcon-h1's ssm.* keys from a GGUF, every layer P") {
+    // tiiuae/Falcon-H1-7B's config.json (the keys that size it).
+    const std::string cfg = R"({"architectures":["FalconH1ForCausalLM"],"model_type":"falcon_h1","vocab_size":130048,"hidden_size":3072,
+      "intermediate_size":12288,"num_hidden_layers":44,"num_attention_heads":12,"num_key_value_heads":2,"head_dim":128,
+      "mamba_d_ssm":3072,"mamba_n_heads":24,"mamba_d_head":128,"mamba_n_groups":1,"mamba_d_state":256,"mamba_d_conv":4,
+      "mamba_expand":2,"mamba_chunk_size":128,"mamba_rms_norm":true,"mlp_multipliers":[0.88,0.59],"tie_word_embeddings":false,
+      "max_position_embeddings":262144})";
+    io::ModelImport r = io::import_hf_config(cfg, "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "Falcon");
+    CHECK(r.model.layer_pattern == std::string(44, 'P'));
+    CHECK(r.model.ssm_head_dim == 128);
+    auto rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 7585648736.0);
+    // mamba_d_head "auto": d_ssm / heads; a config without the gated norm says it is counted.
+    r = io::import_hf_config(R"({"model_type":"falcon_h1","vocab_size":64,"hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+      "num_attention_heads":4,"num_key_value_heads":2,"mamba_d_ssm":96,"mamba_n_heads":4,"mamba_d_head":"auto","mamba_rms_norm":false})",
+                               "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.ssm_head_dim == 24);
+    bool noted = false;
+    for (const auto& n : r.notes) noted = noted || n.find("mamba_rms_norm false") != std::string::npos;
+    CHECK(noted);
+
+    // llama.cpp's falcon-h1: ssm.inner_size 3,072, time_step_rank = the 24 heads, group_count 1; one head_count_kv.
+    test::GgufWriter g;
+    g.str("general.architecture", "falcon-h1");
+    put_u32(g, "falcon-h1.", {{"block_count", 44}, {"embedding_length", 3072}, {"feed_forward_length", 12288}, {"attention.head_count", 12},
+                              {"attention.head_count_kv", 2}, {"attention.key_length", 128}, {"ssm.conv_kernel", 4},
+                              {"ssm.inner_size", 3072}, {"ssm.state_size", 256}, {"ssm.time_step_rank", 24}, {"ssm.group_count", 1}});
+    g.tensor("token_embd.weight", {3072, 130048}, 12);
+    g.tensor("output.weight", {3072, 130048}, 12);
+    g.tensor("blk.0.ffn_gate.weight", {3072, 12288}, 12);
+    const std::string gb = g.bytes();
+    r = io::import_model(reinterpret_cast<const std::uint8_t*>(gb.data()), gb.size(), "falcon-h1.gguf", 0);
+    INFO(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.complete);
+    CHECK(r.model.family == "Falcon");
+    CHECK(r.model.layer_pattern == std::string(44, 'P'));
+    CHECK(r.model.recurrent == RecurrentKind::Mamba2);
+    rm = resolve_model(r.model);
+    REQUIRE(rm.ok);
+    CHECK(model_params(rm.value).total == 7585648736.0);
+}
+
+TEST_CASE("vLLM's mamba_ssm_cache_dtype: the SSM state in float32 beside a BF16 conv state, auto from the config.json") {
+    // Nemotron Nano 9B v2, BF16, --mamba-ssm-cache-dtype float32: a Mamba2 layer's state 36,864 conv elements x 2 B + 1,310,720
+    // SSM elements x 4 B = 5,316,608 B (against 2,695,168 B all BF16); the attention block 16 x ceil(5,316,608 / 65,536) =
+    // 16 x 82 = 1,312 tokens, each state padded to 1,312 x 4,096 = 5,373,952 B; 7 state groups of 4: 28 pages a sequence.
+    Config nem = serving("nemotron-nano-9b-v2", Engine::Vllm, "bf16", "h100-80gb", 8192);
+    nem.inference.vllm.mamba_ssm_cache_dtype = "float32";
+    const InferencePlan q = plan(nem);
+    CHECK(q.ssm_state_bytes == 4);
+    CHECK(q.block == 1312);
+    CHECK(q.kv.state_bytes == 28 * 5373952.0);
+    CHECK(q.kv.formula.find("(conv 36864 x 2 B + SSM 1310720 x 4 B)") != std::string::npos);
+    // auto: the dtype the model's config.json states (model.ssm_cache_dtype), else the conv state's.
+    nem.inference.vllm.mamba_ssm_cache_dtype = "auto";
+    CHECK(plan(nem).block == 672);
+    nem.model.ssm_cache_dtype = "fp32";
+    CHECK(plan(nem).kv.state_bytes == 28 * 5373952.0);
+    // llama.cpp keeps its F32 state whatever vLLM's flag says: 27 x 1,347,584 x 4 B a sequence.
+    Config cpp = serving("nemotron-nano-9b-v2", Engine::LlamaCpp, "q4_k_m", "h100-80gb", 8192);
+    cpp.inference.vllm.mamba_ssm_cache_dtype = "bfloat16";
+    CHECK(plan(cpp).kv.state_bytes == 27 * 1347584.0 * 4);
+    // A name vLLM does not take, and a model dtype outside fp32 / bf16 / fp16, are refused naming their field.
+    nem.inference.vllm.mamba_ssm_cache_dtype = "fp8";
+    auto bad = make_inference_plan(nem);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "inference.vllm.mamba_ssm_cache_dtype");
+    nem.inference.vllm.mamba_ssm_cache_dtype = "auto";
+    nem.model.ssm_cache_dtype = "int8";
+    bad = make_inference_plan(nem);
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.error.field == "model.ssm_cache_dtype");
+    // config.json's mamba_ssm_cache_dtype "float32" reads as fp32.
+    io::ModelImport r = io::import_hf_config(R"({"model_type":"nemotron_h","vocab_size":64,"hidden_size":64,"intermediate_size":128,
+      "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"hybrid_override_pattern":"M*","mamba_num_heads":4,
+      "mamba_head_dim":16,"n_groups":1,"ssm_state_size":16,"conv_kernel":4,"mamba_ssm_cache_dtype":"float32"})", "config.json");
+    REQUIRE(r.ok);
+    CHECK(r.model.ssm_cache_dtype == "fp32");
+}

@@ -64,12 +64,14 @@ TEST_CASE("KV cache per token, BF16, one GPU: every preset against the hand-comp
         // Hybrids: the attention layers only (their recurrent state is per sequence, test_hybrid.cpp).
         {"qwen3-next-80b-a3b", 2.0 * 12 * 2 * 256 * 2}, {"granite-4.0-h-small", 2.0 * 4 * 8 * 128 * 2},
         {"nemotron-nano-9b-v2", 2.0 * 4 * 8 * 128 * 2}, {"nemotron-3-nano-30b-a3b", 2.0 * 6 * 2 * 128 * 2},
-        {"lfm2-1.2b", 2.0 * 6 * 8 * 64 * 2},
+        {"lfm2-1.2b", 2.0 * 6 * 8 * 64 * 2},       {"jamba-v0.1", 2.0 * 4 * 8 * 128 * 2},
         // GLM-4.5 family and MiniMax-M2 (test_families.cpp): full attention on every layer of the decoder.
         {"glm-4.5-air", 2.0 * 46 * 8 * 128 * 2},   {"glm-4.5", 2.0 * 92 * 8 * 128 * 2},      {"glm-4.6", 2.0 * 92 * 8 * 128 * 2},
         {"minimax-m2", 2.0 * 62 * 8 * 128 * 2},
         // DeepSeek-V3.2: MLA's latent + the lightning indexer's key of 128 at the cache type (test_families.cpp).
         {"deepseek-v3.2", 61.0 * (512 + 64 + 128) * 2},
+        // Falcon-H1: every layer attends (beside its Mamba2 mixer).
+        {"falcon-h1-7b", 2.0 * 44 * 2 * 128 * 2},
     };
     for (const auto& p : model_presets()) {
         INFO(p.id);

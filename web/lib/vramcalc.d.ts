@@ -149,13 +149,13 @@ export interface ModelConfig {
     attn_softcap?: number;
     /** final logit soft-capping (Gemma-2: 30; 0: none) (default 0; [0, 1000000]) */
     final_softcap?: number;
-    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block; empty: every layer A); the KV cache is the attention layers', the others keep a recurrent state (default empty; empty or model.layers letters of A, R, *, M, -, E) */
+    /** hybrid decoders: one letter per layer, A attention + MLP, R recurrent + MLP, * attention, M recurrent, - MLP, E experts (Nemotron-3's MoE block), P attention and recurrent in parallel + MLP (Falcon-H1; empty: every layer A); the KV cache is the attention layers', the recurrent layers keep a state (default empty; empty or model.layers letters of A, R, *, M, -, E, P) */
     layer_pattern?: string;
-    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H) or short-conv (LFM2) (default 'none') */
-    recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv';
-    /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads) (default 0; [0, 65536]) */
+    /** the recurrent layers' mixer: gated-deltanet (Qwen3-Next), mamba2 (Granite-4.0-H, Nemotron-H, Falcon-H1), short-conv (LFM2) or mamba1 (Jamba) (default 'none') */
+    recurrent?: 'none' | 'gated-deltanet' | 'mamba2' | 'short-conv' | 'mamba1';
+    /** recurrent mixer: value heads (GDN linear_num_value_heads, Mamba2 mamba_n_heads; Mamba1: d_inner) (default 0; [0, 65536]) */
     ssm_heads?: number;
-    /** recurrent mixer: one value head's width; x ssm_heads = d_inner (default 0; [0, 65536]) */
+    /** recurrent mixer: one value head's width (Mamba1: 1); x ssm_heads = d_inner (default 0; [0, 65536]) */
     ssm_head_dim?: number;
     /** recurrent mixer: GDN key heads, Mamba2 B/C groups (n_groups) (default 0; [0, 65536]) */
     ssm_groups?: number;
@@ -163,6 +163,10 @@ export interface ModelConfig {
     ssm_state?: number;
     /** recurrent mixer: causal convolution kernel (4; LFM2's conv_L_cache 3); the conv state keeps kernel - 1 inputs (default 0; [0, 1024]) */
     ssm_conv?: number;
+    /** Mamba1's time-step projection rank (Jamba mamba_dt_rank; auto: ceil(hidden / 16)) (default 0; [0, 65536]) */
+    ssm_dt_rank?: number;
+    /** the SSM state's dtype the config.json states (mamba_ssm_cache_dtype, Nemotron-H's float32; empty: none): vLLM's inference.vllm.mamba_ssm_cache_dtype auto takes it (default none; fp32, bf16, fp16 or empty) */
+    ssm_cache_dtype?: string;
     /** gated attention (Qwen3-Next): q_proj twice as wide, the query and an output gate (default false) */
     attn_gate?: boolean;
 }
@@ -395,6 +399,8 @@ export interface InferenceVllmConfig {
     custom_all_reduce?: 'auto' | 'on' | 'off';
     /** GPU peer access: off puts NCCL's buffers in host memory, no custom all-reduce (auto: off on GeForce) (default 'auto') */
     p2p?: 'auto' | 'on' | 'off';
+    /** a hybrid's SSM / delta state alone, the conv state keeping inference.state_dtype's (--mamba-ssm-cache-dtype; auto: model.ssm_cache_dtype when the config states one, else the conv state's) (default 'auto'; auto, float32, bfloat16, float16) */
+    mamba_ssm_cache_dtype?: string;
     /** a measured activation peak from vLLM's log replaces the model (null: modelled) (default null; [0, 1000000] GiB) */
     activation_peak_gib?: number | null;
     /** measured non-torch memory replaces the constant (null: constant) (default null; [0, 1000000] GiB) */
