@@ -764,6 +764,12 @@ constexpr FieldDef kConfigTable[] = {
         Num("inference.constants.vllm_state_blocks", AT(inference.constants.vllm_state_blocks),
             "vLLM hybrids: state pages a sequence holds in each state group (1; mamba_cache_mode align: 2; + 1 a speculative token)")
             .off_page(kServingConstants).range(1, 64, "blocks").whole(),
+        Num("inference.constants.hf_fp8_min_capability", AT(inference.constants.hf_fp8_min_capability),
+            "compute capability x 10 from which transformers keeps fp8-block weights in FP8; below it, and on a Mac, it dequantizes them to "
+            "BF16 (89; 0: never)").off_page(kServingConstants).range(0, 1000, "capability x 10").step(5),
+        Num("inference.constants.hf_mxfp4_min_capability", AT(inference.constants.hf_mxfp4_min_capability),
+            "compute capability x 10 from which transformers keeps mxfp4 experts in MXFP4; below it, and on a Mac, it dequantizes them to "
+            "BF16 (75; transformers' 2026 fine-grained quantizer: 89; 0: never)").off_page(kServingConstants).range(0, 1000, "capability x 10").step(5),
 
         // --- inference.host (io/inference_json.cpp reads it: ddr and ram_gib) ------------------------
         Num("inference.host.ram_gib", AT(inference.host.ram_bytes), "system RAM (0: not checked; Apple: the machine's RAM)")

@@ -455,7 +455,7 @@ nlohmann::json import_to_json(const ModelImport& r) {
     // A quantized checkpoint (quantization_config, the safetensors' dtypes) names its format on the model
     // too, so serving it with no weights given loads it as stored (core/config.hpp follow_checkpoint_format).
     ModelSpec model = r.model;
-    if (const WeightFormat* f = find_weight_format(r.weights_format); f && f->family != FormatFamily::Float && f->family != FormatFamily::Gguf)
+    if (const WeightFormat* f = find_weight_format(r.weights_format); f && checkpoint_quantization(*f))
         model.checkpoint_format = f->id;
     j["model"] = has_model ? model_to_json(model) : json(nullptr);
     double params = has_model ? r.weights.params : r.mmproj.params;

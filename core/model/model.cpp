@@ -91,7 +91,7 @@ bool check_model_ranges(const ModelSpec& in, Error& err) {
     }
     if (const std::string& fmt = in.checkpoint_format; !fmt.empty()) {
         const WeightFormat* f = find_weight_format(fmt);
-        if (!f || f->family == FormatFamily::Float || f->family == FormatFamily::Gguf) {
+        if (!f || !checkpoint_quantization(*f)) {
             err.field = "model.checkpoint_format";
             err.message = "must be a quantized weight format of inference.weights (fp8-block, mxfp4, gptq-int4, ...; not a float type, which "
                           "model.checkpoint_dtype names, nor a GGUF type) or empty, got \"" + fmt + "\"";

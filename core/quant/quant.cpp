@@ -43,7 +43,7 @@ const std::vector<WeightFormat>& base_formats() {
         {"bf16", "BF16", FormatFamily::Float, 16, 0, 0, 0, 0, 0, 0, false, -1, 1, kEngineAll, "bfloat16, 2 bytes"},
         {"fp16", "FP16", FormatFamily::Float, 16, 0, 0, 0, 0, 0, 0, false, -1, 1, kEngineAll, "IEEE 754 half precision, 2 bytes"},
         {"fp8-block", "FP8 E4M3, 128x128 block scales", FormatFamily::Scaled, 8, 0, 0, 0, 0, kFp8Tile, kFp32ScaleBits, true, -1, 2,
-         kEngineVllm, "DeepSeek-V3 checkpoint: e4m3 weights, weight_scale_inv FP32 per 128x128 tile"},
+         kVllmOrHf, "DeepSeek-V3 checkpoint: e4m3 weights, weight_scale_inv FP32 per 128x128 tile"},
         {"fp8-channel", "FP8 E4M3, per-channel scales", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 3,
          kEngineVllm, "llm-compressor FP8 (channel strategy): FP32 weight_scale per output row; lm_head kept"},
         {"fp8", "FP8 E4M3, per-tensor scale", FormatFamily::Scaled, 8, 0, 0, 0, kFp32ScaleBits, 0, 0, true, -1, 4, kEngineVllm,
@@ -67,7 +67,7 @@ const std::vector<WeightFormat>& base_formats() {
         {"bnb-nf4", "bitsandbytes NF4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 13, kVllmOrHf,
          "QLoRA paper sec. 3: 4 bits + FP32 absmax per 64 = 4.5 bits"},
         {"mxfp4", "MXFP4 (FP4 E2M1, E8M0 per 32)", FormatFamily::Scaled, 4, kMxBlock, kE8M0ScaleBits, 0, 0, 0, 0, true, -1, 14,
-         kEngineVllm | kEngineLlamaCpp, "OCP Microscaling v1.0: E2M1 elements, one E8M0 scale per 32 = 4.25 bits"},
+         kEngineAll, "OCP Microscaling v1.0: E2M1 elements, one E8M0 scale per 32 = 4.25 bits"},
         {"bnb-fp4-dq", "bitsandbytes FP4 + double quant", FormatFamily::Scaled, 4, kBnbBlock, kBnbDqBlockBits, 0, 0, 0, 0, true, -1,
          16, kEngineHf, "bitsandbytes FP4 with double quantization, as NF4"},
         {"bnb-fp4", "bitsandbytes FP4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 16, kEngineHf,
@@ -185,6 +185,8 @@ const std::vector<WeightFormatAlias>& weight_format_aliases() {
     };
     return all;
 }
+
+bool checkpoint_quantization(const WeightFormat& f) { return f.family != FormatFamily::Float && f.family != FormatFamily::Gguf; }
 
 bool ternary_only(const WeightFormat& f) {
     return f.family == FormatFamily::Gguf && f.gguf_ftype >= 0 &&

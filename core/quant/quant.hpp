@@ -61,6 +61,9 @@ std::string canonical_weight_format(const std::string& id);
 // PR #8151), which any other model does not survive: the format solvers offer them only to a model
 // already in one.
 bool ternary_only(const WeightFormat& f);
+// A format a published checkpoint stores as its quantization (model.checkpoint_format): quantized,
+// and not a GGUF type (a GGUF file is a conversion, which inference.weights names instead).
+bool checkpoint_quantization(const WeightFormat& f);
 
 // GGUF / ggml tensor types with their block layouts (ggml-common.h): `block` weights stored in
 // `block_bytes` bytes.

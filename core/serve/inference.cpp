@@ -119,6 +119,8 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.vllm_block_alignment", k.vllm_block_alignment},
                         {"inference.constants.vllm_group_ratio", k.vllm_group_ratio},
                         {"inference.constants.vllm_state_blocks", k.vllm_state_blocks},
+                        {"inference.constants.hf_fp8_min_capability", k.hf_fp8_min_capability},
+                        {"inference.constants.hf_mxfp4_min_capability", k.hf_mxfp4_min_capability},
                         {"inference.host.ram_gib", h.ram_bytes},
                         {"inference.host.channels", h.channels},
                         {"inference.host.mts", h.mts},
@@ -187,6 +189,19 @@ int vllm_min_capability(const InferenceInputs& in) {
 
 bool vllm_format_loads(const InferenceInputs& in, const GpuSpec& g) {
     return g.compute_capability <= 0 || g.compute_capability >= vllm_min_capability(in);
+}
+
+int hf_min_capability(const InferenceInputs& in) {
+    auto gate = [&](const std::string& format) {
+        const std::string id = ascii_lower(format);
+        return id == "fp8-block" ? in.constants.hf_fp8_min_capability : id == "mxfp4" ? in.constants.hf_mxfp4_min_capability : 0.0;
+    };
+    return static_cast<int>(std::max(gate(in.weights.format), gate(in.weights.experts_format)));
+}
+
+bool hf_dequantizes(const InferenceInputs& in, const GpuSpec& gpu) {
+    const int need = hf_min_capability(in);
+    return need > 0 && (gpu_vendor(gpu) == "apple" || (gpu.compute_capability > 0 && gpu.compute_capability < need));
 }
 
 // [SECTION] plan ----------------------------------------------------------------------------------
@@ -305,12 +320,22 @@ std::string serving_context_formula(const InferencePlan& p) {
 // and loads MLX weights: neither is modelled, so a Mac with the vLLM engine is refused.
 bool vllm_no_metal(const GpuSpec& g) { return gpu_vendor(g) == "apple"; }
 
+void hf_place_weights(InferencePlan& p);  // below: it needs the quantized layers' buffers
+
 // Sets the GPU and what depends on it (the CUDA context, vLLM's budget and KV pool).
 void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
     p.has_gpu = gpu != nullptr;
     if (gpu) p.gpu.set(*gpu);
     p.gpu_capacity = gpu ? gpu->memory_bytes : 0;
     if (p.engine != Engine::Vllm && !p.cpu_only) p.runtime_gpu = serving_context_bytes(p.in, gpu);
+    if (p.engine == Engine::Hf && p.hf_min_capability > 0) {
+        // transformers dequantizes the checkpoint to BF16 below the format's compute capability.
+        if (const bool dq = gpu && hf_dequantizes(p.in, *gpu); dq != p.hf_dequantized) {
+            std::swap(p.weights, p.hf_bf16_weights);
+            p.hf_dequantized = dq;
+            hf_place_weights(p);
+        }
+    }
     if (p.engine == Engine::LlamaCpp) {
         if (gpu) {
             llamacpp_set_gpu(p);
@@ -399,6 +424,48 @@ double gptq_scratch(const ModelSpec& m, GptqKernel kernel, bool act_order, const
     // it 1 x 1 (AutoGPTQ autogptq_post_init), nothing here.
     if (kernel == GptqKernel::Exllama && act_order) out += k.exllama_max_input_len * inner_outer * 2;
     return out;
+}
+
+// transformers (layers split by device_map): the weights on the fullest GPU and what the quantized
+// layers hold beside them; again when set_plan_gpu swaps in the dequantized weights.
+void hf_place_weights(InferencePlan& p) {
+    const InferenceInputs& in = p.in;
+    const ModelSpec& m = p.model;
+    const double layer_total = std::max(0.0, p.weights.total - p.weights.embedding - p.weights.output);
+    const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
+    p.dequant_bytes = p.kernel_scratch = p.quant_temp_per_token = 0;
+    // Quantized layers dequantize one matrix at a time for a prefill matmul: bitsandbytes
+    // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
+    // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
+    // GPTQ's ExLlama kernels dequantize into a persistent buffer instead (gptq_scratch).
+    // Per prefill token, bitsandbytes' matmuls hold temporaries beside their 16-bit output:
+    // LLM.int8's int8 input copies and int32 accumulator (InferenceConstants); Linear4bit
+    // casts its input to the compute dtype and returns the matmul's output in it before
+    // .to(inp_dtype) (bitsandbytes nn/modules.py Linear4bit.forward).
+    const std::string id = p.format->id;
+    const double compute = in.hf.bnb_compute_bytes;
+    // With the routed experts left 16-bit, the largest matrix a bitsandbytes layer dequantizes
+    // is a non-expert one.
+    const double largest = p.bnb_experts_16bit ? largest_non_expert_matrix(m) : p.weights.largest_matrix;
+    if (id.rfind("bnb-int8", 0) == 0) {
+        p.dequant_bytes = largest;
+        p.quant_temp_per_token = matmul_temporaries(m, in.constants.bnb_int8_input_copies, in.constants.bnb_int8_output_bytes);
+    } else if (id.rfind("bnb-", 0) == 0) {
+        p.dequant_bytes = largest * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
+        if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
+    } else if (id.rfind("gptq", 0) == 0) {
+        p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.hf.gptq_act_order, in.constants);
+        if (in.hf.gptq_kernel == GptqKernel::Torch) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
+    } else if (id.rfind("awq", 0) == 0) {
+        p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
+    } else if (id == "fp8-block" && !p.hf_dequantized) {
+        // FP8Linear.forward quantizes its input per token and 128 inputs (act_quant: an FP8 copy and an
+        // FP32 scale per block) before w8a8_block_fp8_matmul_triton writes the 16-bit output
+        // (huggingface/transformers@0095b97 src/transformers/integrations/finegrained_fp8.py).
+        p.quant_temp_per_token = matmul_temporaries(m, p.format->element_bits / 8 + 4.0 / p.format->tile, 0);
+    }
+    p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;
+    p.kv_share = in.tp > 1 ? layers_share : 1;
 }
 
 }  // namespace
@@ -546,12 +613,14 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     // Mxfp4Config.get_quant_method gives LinearBase an UnquantizedLinearMethod, FusedMoE an
     // Mxfp4MoEMethod), as gpt-oss's checkpoint stores it (modules_to_not_convert: self_attn, router,
     // embed_tokens, lm_head). A dense model keeps the format on every matrix (vLLM has no MXFP4
-    // linear method to load it with).
+    // linear method to load it with). transformers replaces the experts alone too
+    // (huggingface/transformers@787b952 src/transformers/quantizers/quantizer_mxfp4.py:
+    // replace_with_mxfp4_linear swaps GptOssExperts for Mxfp4GptOssExperts).
     QuantOptions weights_q = in.weights;
     // llama.cpp loads a GGUF file: mxfp4 there is llama.cpp's MXFP4_MOE file type (experts MXFP4, the
     // other matrices Q8_0; core/quant), not the checkpoint's BF16 + MXFP4 split.
     weights_q.gguf_file = in.engine == Engine::LlamaCpp;
-    if (in.engine == Engine::Vllm && m.experts > 0 && ascii_lower(in.weights.format) == "mxfp4" && in.weights.experts_format.empty()) {
+    if (in.engine != Engine::LlamaCpp && m.experts > 0 && ascii_lower(in.weights.format) == "mxfp4" && in.weights.experts_format.empty()) {
         weights_q.experts_format = "mxfp4";
         weights_q.format = in.weights.dtype_bytes >= 4 ? "fp32" : "bf16";
     }
@@ -569,6 +638,16 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     if (!rw.ok) return R::failure(rw.error);
     p.weights = std::move(rw.value);
     if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err, shards)) return R::failure(err);
+    // transformers dequantizes fp8-block and mxfp4 checkpoints to BF16 on a GPU below the format's
+    // compute capability (hf_min_capability): those weights too, for set_plan_gpu to swap in.
+    if (in.engine == Engine::Hf && (p.hf_min_capability = hf_min_capability(in)) > 0) {
+        QuantOptions bf16 = weights_q;
+        bf16.format = in.weights.dtype_bytes >= 4 ? "fp32" : "bf16";
+        bf16.experts_format.clear();
+        auto rb = weight_bytes(m, bf16, 1, nullptr, nullptr);
+        if (!rb.ok) return R::failure(rb.error);
+        p.hf_bf16_weights = std::move(rb.value);
+    }
     p.format = find_weight_format(in.weights.format);
     if (in.engine == Engine::LlamaCpp && p.format->family != FormatFamily::Gguf && p.format->family != FormatFamily::Float &&
         std::string(p.format->id) != "mxfp4")
@@ -635,8 +714,6 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
 bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
     const InferenceInputs& in = p.in;
     const ModelSpec& m = p.model;
-    const double layer_total = std::max(0.0, p.weights.total - p.weights.embedding - p.weights.output);
-    const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
     switch (in.engine) {
         case Engine::Vllm: {
             p.block = std::max(in.block_size, p.kv.page_block);  // a hybrid's attention block holds a state page
@@ -665,35 +742,10 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
             p.runtime_gpu = 0;  // on a GPU: the CUDA context; the weights and KV on the fullest GPU (set_plan_gpu)
             break;
         }
-        case Engine::Hf: {
-            // Quantized layers dequantize one matrix at a time for a prefill matmul: bitsandbytes
-            // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
-            // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
-            // GPTQ's ExLlama kernels dequantize into a persistent buffer instead (gptq_scratch).
-            // Per prefill token, bitsandbytes' matmuls hold temporaries beside their 16-bit output:
-            // LLM.int8's int8 input copies and int32 accumulator (InferenceConstants); Linear4bit
-            // casts its input to the compute dtype and returns the matmul's output in it before
-            // .to(inp_dtype) (bitsandbytes nn/modules.py Linear4bit.forward).
-            const std::string id = p.format->id;
-            const double compute = in.hf.bnb_compute_bytes;
-            // With the routed experts left 16-bit, the largest matrix a bitsandbytes layer dequantizes
-            // is a non-expert one.
-            const double largest = p.bnb_experts_16bit ? largest_non_expert_matrix(m) : p.weights.largest_matrix;
-            if (id.rfind("bnb-int8", 0) == 0) {
-                p.dequant_bytes = largest;
-                p.quant_temp_per_token = matmul_temporaries(m, in.constants.bnb_int8_input_copies, in.constants.bnb_int8_output_bytes);
-            } else if (id.rfind("bnb-", 0) == 0) {
-                p.dequant_bytes = largest * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
-                if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
-            } else if (id.rfind("gptq", 0) == 0) {
-                p.kernel_scratch = gptq_scratch(m, in.hf.gptq_kernel, in.hf.gptq_act_order, in.constants);
-                if (in.hf.gptq_kernel == GptqKernel::Torch) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
-            } else if (id.rfind("awq", 0) == 0) p.dequant_bytes = p.weights.largest_matrix * p.dtype_bytes;
-            p.weights_gpu = in.tp > 1 ? layer_total * layers_share + std::max(p.weights.embedding, p.weights.output) : p.weights.total;
-            p.kv_share = in.tp > 1 ? layers_share : 1;
+        case Engine::Hf:
+            hf_place_weights(p);  // the weights on the fullest GPU and the quantized layers' buffers
             // The CUDA context: set_plan_gpu.
             break;
-        }
     }
     set_plan_gpu(p, gpu);
     return true;
@@ -1321,7 +1373,9 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     e.task = "inference";
     e.components.reserve(5);  // the most any engine reports below
     e.metrics.reserve(20);     // room for any engine's metrics (about 17 at most)
-    const std::string fmt_label = p.format->label;
+    // transformers dequantized the checkpoint on this GPU (hf_dequantizes): its weights are 16-bit.
+    const std::string fmt_label = p.hf_dequantized ? std::string(p.in.weights.dtype_bytes >= 4 ? "FP32" : "BF16") + ", " + p.format->id + " dequantized"
+                                                   : std::string(p.format->label);
     e.components.push_back({"weights", "Weights (" + fmt_label + ")", mem.weights,
                             p.weights.formula + (p.rope_cache > 0 ? " + RoPE cos/sin table " + num(p.rope_cache) + " B" : "") +
                                 (p.moe_padding > 0 ? " + MXFP4 experts padded for vLLM's Marlin MoE kernel (intermediate to 128, hidden to 256) " +
@@ -1588,6 +1642,22 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                           "with attn_implementation unset the model loads with eager attention, as computed here (inference.hf.attention "
                           "sdpa stands for that default); an explicit attn_implementation=\"sdpa\" raises a ValueError, so inference.hf.attention eager "
                           "describes the same run.");
+    // transformers with a format it loads quantized only from a compute capability (hf_min_capability).
+    if (p.engine == Engine::Hf && p.hf_min_capability > 0) {
+        const bool fp8 = ascii_lower(in.weights.format) == "fp8-block" || ascii_lower(in.weights.experts_format) == "fp8-block";
+        const std::string gate = std::string("inference.constants.") + (fp8 ? "hf_fp8_min_capability " : "hf_mxfp4_min_capability ") +
+                                 capability_text(p.hf_min_capability);
+        if (p.hf_dequantized)
+            e.notes.push_back("transformers dequantizes the " + in.weights.format + " checkpoint to BF16 at load on the " + p.gpu->name +
+                              (gpu_vendor(*p.gpu) == "apple" ? std::string(" (no CUDA or XPU device: MPS)")
+                                                             : ": compute capability " + capability_text(p.gpu->compute_capability) + " is below " + gate) +
+                              " (\"We will default to dequantizing the model to bf16\"): " + gib(p.weights.total) + " of weights, " +
+                              gib(p.hf_bf16_weights.total) + " as stored.");
+        else if (!fp8)
+            e.notes.push_back("transformers keeps the experts in MXFP4 only with triton >= 3.4 and the kernels package installed (" + gate +
+                              " and up); without them it dequantizes the model to BF16, " + gib(p.hf_bf16_weights.total) +
+                              " of weights (inference.weights bf16 sizes that).");
+    }
     // vLLM between a format's minimum and its native capability: a fallback kernel (vllm_quant_gates).
     if (const VllmQuantGate* gate = p.engine == Engine::Vllm && p.has_gpu ? vllm_quant_gate(in) : nullptr;
         gate && gate->fallback && p.gpu->compute_capability > 0 && p.gpu->compute_capability < gate->native_capability)

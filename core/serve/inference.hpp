@@ -192,6 +192,17 @@ struct InferenceConstants {
     double vllm_block_alignment = 16;
     double vllm_group_ratio = 1.5;
     double vllm_state_blocks = 1;
+    // transformers loads a quantized checkpoint of these formats quantized only from a compute
+    // capability (x 10); below it, and with no CUDA or XPU device (a Mac: MPS), it dequantizes the
+    // weights to BF16 at load (hf_min_capability). Fine-grained FP8 (fp8-block, FineGrainedFP8Config):
+    // 89, huggingface/transformers@7b21bdb src/transformers/quantizers/quantizer_finegrained.py
+    // validate_environment ("only supported on GPUs with compute capability >= 8.9 ... We will default
+    // to dequantizing the model to bf16"; releases before it raised a ValueError instead). MXFP4
+    // (gpt-oss): 75, huggingface/transformers@787b952 src/transformers/quantizers/quantizer_mxfp4.py
+    // validate_environment (also without triton >= 3.4 and the kernels package); the 2026 fine-grained
+    // rewrite (quantizers/finegrained/base.py @1e8f147) gates it at 89 as FP8. 0: never dequantized.
+    double hf_fp8_min_capability = 89;
+    double hf_mxfp4_min_capability = 75;
 };
 
 // The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
@@ -497,6 +508,11 @@ struct InferencePlan {
     // (ollama_oom_retry): the num_ctx that failed (0: no retry), and whether the retry fails too.
     double ollama_oom_context = 0;
     bool ollama_oom_failed = false;
+    // transformers with a format it dequantizes below a compute capability (hf_min_capability > 0):
+    // the weights in BF16, swapped with `weights` on a GPU below it (set_plan_gpu; hf_dequantized).
+    int hf_min_capability = 0;
+    bool hf_dequantized = false;
+    WeightBreakdown hf_bf16_weights{};
 };
 
 // Builds the plan for `cfg` (cfg.task must be inference). `tp` > 0 and `format` non-empty override
@@ -582,6 +598,13 @@ const VllmQuantGate* vllm_quant_gate(const InferenceInputs& in);
 // The compute capability (x 10) vLLM needs for the weights: inference.constants.vllm_min_capability
 // when it is set (>= 0), else the gate's, else 0 (nothing).
 int vllm_min_capability(const InferenceInputs& in);
+// The compute capability (x 10) from which transformers keeps the weights' format quantized
+// (inference.constants.hf_fp8_min_capability for fp8-block, hf_mxfp4_min_capability for mxfp4, the
+// higher where the experts take another); 0 for a format it never dequantizes.
+int hf_min_capability(const InferenceInputs& in);
+// Whether transformers dequantizes the weights to BF16 on `gpu`: below hf_min_capability, or an
+// Apple GPU (no CUDA or XPU device). A GPU of unknown capability (0) keeps them.
+bool hf_dequantizes(const InferenceInputs& in, const GpuSpec& gpu);
 // Whether vLLM loads the weights on `g`: a GPU without a known capability (AMD, a custom GPU)
 // is not refused here.
 bool vllm_format_loads(const InferenceInputs& in, const GpuSpec& g);

@@ -243,12 +243,15 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     auto listed = [&](const WeightFormat& f) {
         const std::string id = f.id;
         return (f.engines & mask) && id != "fp32" && id != "fp16" && id != "gguf-f32" && !(base.engine == Engine::LlamaCpp && f.family == FormatFamily::Float) &&
-               !(ternary_only(f) && !ternary_only(*base.format));
+               !(ternary_only(f) && !ternary_only(*base.format)) &&
+               // transformers' MXFP4 replaces gpt-oss-style MoE experts alone (quantizer_mxfp4.py): no dense model loads it.
+               !(base.engine == Engine::Hf && id == "mxfp4" && base.model.experts == 0);
     };
     for (const auto& f : weight_formats()) {
         if (!listed(f)) continue;
         auto r = make_inference_plan(cfg, 0, f.id);
-        if (!r.ok) continue;
+        // A format transformers dequantizes on this GPU (hf_dequantizes) is BF16 there, not that format.
+        if (!r.ok || r.value.hf_dequantized) continue;
         // The GPU table's rule (verdict_at): a split that keeps layers, experts or KV in system RAM
         // of no stated size is not a fit; the text names the best such format.
         const ShapeVerdict v = verdict_at(r.value, c, n, budget_share(r.value));
@@ -277,7 +280,7 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
         Config q = cfg;
         q.inference.kv_dtype = kv;
         auto r = make_inference_plan(q, 0, f.id);
-        if (!r.ok || !verdict_at(r.value, c, n, budget_share(r.value)).within()) continue;
+        if (!r.ok || r.value.hf_dequantized || !verdict_at(r.value, c, n, budget_share(r.value)).within()) continue;
         a.explanation += std::string("; with the KV cache in ") + kv + " (inference.kv_dtype, as suggest offers) " + f.label + " fits";
         break;
     }

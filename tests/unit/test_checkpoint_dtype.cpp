@@ -3,12 +3,14 @@
 // page's preset list, a config.json import) and the choices it leaves alone, its range and JSON.
 #include <catch.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "core/config.hpp"
 #include "core/estimate.hpp"
 #include "core/model/presets.hpp"
 #include "core/quant/quant.hpp"
+#include "core/solve.hpp"
 #include "io/config_json.hpp"
 #include "io/model_import.hpp"
 #include "shell/state/model_file.hpp"
@@ -207,13 +209,14 @@ TEST_CASE("checkpoint format: DeepSeek-V3 on 8 x H200 loads its FP8 blocks, wher
     // About a byte a weight: 671.0e9 weights at 8 bits + an FP32 scale per 128 x 128 tile, the embeddings and LM head
     // (2 x 129,280 x 7168) at 2 B: 85.2 GB on each of 8 GPUs, where BF16 needs 169.6 GB and does not fit.
     CHECK(a.value.component("weights")->bytes == Approx(85.16e9).epsilon(0.001));
-    // llama.cpp reads GGUF files and transformers has no FP8-block loader here: the 16-bit default stays.
-    for (const char* engine : {"llama.cpp", "hf"}) {
-        INFO(engine);
-        auto c = io::parse_config(with(engine));
-        REQUIRE(c.ok);
-        CHECK(c.value.inference.weights.format == "bf16");
-    }
+    // llama.cpp reads GGUF files, which have no FP8 blocks: the 16-bit default stays. transformers loads them
+    // (FineGrainedFP8Config from quantization_config).
+    auto gguf_cfg = io::parse_config(with("llama.cpp"));
+    REQUIRE(gguf_cfg.ok);
+    CHECK(gguf_cfg.value.inference.weights.format == "bf16");
+    auto hf_cfg = io::parse_config(with("hf"));
+    REQUIRE(hf_cfg.ok);
+    CHECK(hf_cfg.value.inference.weights.format == "fp8-block");
     // BF16 named: the user's choice, with a note saying what it means.
     const auto bf16 = serve(R"({"task": "inference", "model": {"preset": "deepseek-v3"}, "gpu": "h200-141gb", "gpus": 8,
                                "inference": {"engine": "vllm", "context": 8192, "weights": "bf16"}})");
@@ -234,6 +237,89 @@ TEST_CASE("checkpoint format: DeepSeek-V3 on 8 x H200 loads its FP8 blocks, wher
     auto t = io::parse_config(R"({"model": {"preset": "deepseek-v3"}, "task": "training"})");
     REQUIRE(t.ok);
     CHECK(t.value.inference.weights.format == "bf16");
+}
+
+TEST_CASE("checkpoint format: transformers keeps MXFP4 experts and FP8 blocks from a compute capability, else loads BF16") {
+    // gpt-oss-120b with no weights named: transformers loads the checkpoint's MXFP4 experts (Mxfp4GptOssExperts) and
+    // BF16 rest on an H100 (compute capability 9.0 >= 7.5): the vLLM test's 65,282,758,528 B less vLLM's FP32 YaRN
+    // table (131,072 x 64 x 4 B = 33,554,432 B) = 65,249,204,096 B, and a note on the kernels it needs.
+    const auto h100 = serve(R"({"model": {"preset": "gpt-oss-120b"}, "gpu": "h100-80gb", "inference": {"engine": "hf", "context": 8192}})");
+    REQUIRE(h100.ok);
+    CHECK(h100.value.component("weights")->bytes == Approx(65249204096.0).epsilon(1e-12));
+    auto note_with = [](const Estimate& est, const char* text) {
+        for (const auto& n : est.notes)
+            if (n.find(text) != std::string::npos) return n;
+        return std::string();
+    };
+    CHECK_FALSE(note_with(h100.value, "triton >= 3.4 and the kernels package").empty());
+    // On a V100 (7.0 < 7.5) transformers dequantizes it: 116.8e9 weights x 2 B, the same bytes as BF16 named.
+    const auto v100 = serve(R"({"model": {"preset": "gpt-oss-120b"}, "gpu": "v100-16gb", "inference": {"engine": "hf", "context": 8192}})");
+    const auto v100_bf16 = serve(R"({"model": {"preset": "gpt-oss-120b"}, "gpu": "v100-16gb",
+                                    "inference": {"engine": "hf", "context": 8192, "weights": "bf16"}})");
+    REQUIRE(v100.ok);
+    REQUIRE(v100_bf16.ok);
+    CHECK(v100.value.component("weights")->bytes == v100_bf16.value.component("weights")->bytes);
+    CHECK(v100.value.component("weights")->label == "Weights (BF16, mxfp4 dequantized)");
+    const std::string dq = note_with(v100.value, "dequantizes the mxfp4 checkpoint to BF16");
+    CHECK(dq.find("compute capability 7.0 is below inference.constants.hf_mxfp4_min_capability 7.5") != std::string::npos);
+    // transformers' 2026 fine-grained quantizer gates MXFP4 at 8.9: an A100 (8.0) then dequantizes too.
+    const auto a100 = serve(R"({"model": {"preset": "gpt-oss-120b"}, "gpu": "a100-80gb",
+                               "inference": {"engine": "hf", "context": 8192, "constants": {"hf_mxfp4_min_capability": 89}}})");
+    REQUIRE(a100.ok);
+    CHECK(a100.value.component("weights")->bytes == v100_bf16.value.component("weights")->bytes);
+
+    // Qwen3-8B in fine-grained FP8 (Qwen/Qwen3-8B-FP8): FP8 on an RTX 4090 (8.9); on an A100 (8.0) and on a Mac (no
+    // CUDA device) dequantized to BF16: 8,190,735,360 weights x 2 B = 16,381,470,720 B, the BF16 checkpoint's bytes.
+    auto qwen = [&](const char* gpu) {
+        return serve(std::string(R"({"model": {"preset": "qwen3-8b"}, "gpu": ")") + gpu +
+                     R"(", "inference": {"engine": "hf", "context": 4096, "weights": "fp8-block"}})");
+    };
+    const auto q4090 = qwen("rtx-4090-24gb"), qa100 = qwen("a100-80gb"), qmac = qwen("apple-m2-max-64gb");
+    REQUIRE(q4090.ok);
+    REQUIRE(qa100.ok);
+    REQUIRE(qmac.ok);
+    Config q;
+    q.model = preset("qwen3-8b");
+    QuantOptions fp8;
+    fp8.format = "fp8-block";
+    auto stored = weight_bytes(resolve_model(q.model).value, fp8, 1);
+    REQUIRE(stored.ok);
+    CHECK(q4090.value.component("weights")->bytes == Approx(stored.value.total).epsilon(1e-12));
+    CHECK(qa100.value.component("weights")->bytes == Approx(16381470720.0).epsilon(1e-12));
+    CHECK(qmac.value.component("weights")->bytes == Approx(16381470720.0).epsilon(1e-12));
+    CHECK(note_with(qmac.value, "no CUDA or XPU device").size() > 0);
+    // The GPU table judges each GPU by what transformers loads on it: the 4090's share is of the FP8 weights, the
+    // A100's of the BF16 ones, whichever GPU the estimate was made for.
+    auto share = [](const Estimate& est, const char* id) {
+        for (const auto& f : est.fits)
+            if (f.gpu_id == id) return f.utilization;
+        return -1.0;
+    };
+    CHECK(share(q4090.value, "a100-80gb") == Approx(share(qa100.value, "a100-80gb")).epsilon(1e-9));
+    CHECK(share(qa100.value, "rtx-4090-24gb") == Approx(share(q4090.value, "rtx-4090-24gb")).epsilon(1e-9));
+    CHECK(share(q4090.value, "a100-80gb") * 80 > share(q4090.value, "rtx-4090-24gb") * 24 * 1.5);  // ~16.7 against ~10.3 GiB
+    // Never dequantized (0), the A100 keeps the FP8 bytes.
+    const auto kept = serve(R"({"model": {"preset": "qwen3-8b"}, "gpu": "a100-80gb",
+                               "inference": {"engine": "hf", "context": 4096, "weights": "fp8-block", "constants": {"hf_fp8_min_capability": 0}}})");
+    REQUIRE(kept.ok);
+    CHECK(kept.value.component("weights")->bytes == Approx(stored.value.total).epsilon(1e-12));
+}
+
+TEST_CASE("checkpoint format: transformers' best formats leave out one it would dequantize, and MXFP4 for a dense model") {
+    auto formats = [](const char* gpu) {
+        auto c = io::parse_config(std::string(R"({"model": {"preset": "qwen3-8b"}, "gpu": ")") + gpu +
+                                  R"(", "inference": {"engine": "hf", "context": 4096}})");
+        REQUIRE(c.ok);
+        auto a = solve(c.value, "best_format");
+        REQUIRE(a.ok);
+        return a.value.items;
+    };
+    auto has = [](const std::vector<std::string>& v, const char* id) { return std::find(v.begin(), v.end(), id) != v.end(); };
+    const auto h100 = formats("h100-80gb"), a100 = formats("a100-80gb");
+    CHECK(has(h100, "fp8-block"));
+    CHECK_FALSE(has(a100, "fp8-block"));  // BF16 there: the bf16 entry already says it
+    CHECK(has(a100, "bf16"));
+    CHECK_FALSE(has(h100, "mxfp4"));      // transformers' MXFP4 replaces gpt-oss-style experts alone
 }
 
 TEST_CASE("checkpoint format: choosing the preset on the page, and changing the engine, follow it; other choices stay") {

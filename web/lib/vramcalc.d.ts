@@ -593,6 +593,10 @@ export interface InferenceConstantsConfig {
     vllm_group_ratio?: number;
     /** vLLM hybrids: state pages a sequence holds in each state group (1; mamba_cache_mode align: 2; + 1 a speculative token) (default 1; [1, 64] blocks) */
     vllm_state_blocks?: number;
+    /** compute capability x 10 from which transformers keeps fp8-block weights in FP8; below it, and on a Mac, it dequantizes them to BF16 (89; 0: never) (default 89; [0, 1000] capability x 10) */
+    hf_fp8_min_capability?: number;
+    /** compute capability x 10 from which transformers keeps mxfp4 experts in MXFP4; below it, and on a Mac, it dequantizes them to BF16 (75; transformers' 2026 fine-grained quantizer: 89; 0: never) (default 75; [0, 1000] capability x 10) */
+    hf_mxfp4_min_capability?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
