@@ -46,6 +46,8 @@ constexpr PublishedFormats kPublished[] = {
     {Engine::LlamaCpp, "gpt-oss-120b", {"mxfp4", nullptr}},
     {Engine::Vllm, "gpt-oss-20b", {"mxfp4", nullptr}},
     {Engine::Vllm, "gpt-oss-120b", {"mxfp4", nullptr}},
+    {Engine::Sglang, "gpt-oss-20b", {"mxfp4", nullptr}},
+    {Engine::Sglang, "gpt-oss-120b", {"mxfp4", nullptr}},
 };
 
 bool vllm_detailed(const Config& c) { return c.task == Task::Inference && c.inference.engine == Engine::Vllm; }
@@ -81,8 +83,10 @@ std::vector<FitFormat> fit_formats(const Config& cfg, const std::string& model_i
         if (own && engine == Engine::Vllm && gpu && !vllm_format_loads(mxfp4, *gpu)) own = nullptr;
         if (own) {
             for (const char* const* id = own->formats; *id; ++id) add(*id);
-        } else if (engine == Engine::Vllm) {
-            for (const char* id : kVllmFormats) add(id);
+        } else if (tensor_parallel_engine(engine)) {
+            // SGLang: vLLM's list, less the formats it has no --quantization method for (core/quant's engine mask).
+            for (const char* id : kVllmFormats)
+                if (const WeightFormat* f = find_weight_format(id); f && (f->engines & engine_mask(engine))) add(id);
         } else if (gguf) {
             for (const char* id : kLlamaCppFormats) add(id);
         } else {
