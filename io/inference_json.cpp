@@ -267,8 +267,9 @@ json inference_to_json(const InferenceInputs& in) {
     // SGLang's section under its engine, or when a field of it is set (configs of the other engines echo as before).
     json sglang = json::object();
     write_section(cfg, "inference.sglang", sglang);
+    holder.inference.sglang = SglangOptions{};
     json sglang_default = json::object();
-    write_section(Config{}, "inference.sglang", sglang_default);
+    write_section(cfg, "inference.sglang", sglang_default);
     if (in.engine == Engine::Sglang || sglang != sglang_default) j["sglang"] = sglang;
     if (in.has_custom_gpu) {
         const GpuSpec& g = in.custom_gpu;

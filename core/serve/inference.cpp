@@ -589,14 +589,14 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         return R::failure("gpu", std::string(in.engine == Engine::Sglang ? "SGLang" : "the vLLM profile") +
                                      " sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
     if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Sglang && vllm_no_metal(*g))
-        return R::failure("inference.engine", "inference.engine \"sglang\" on the " + (g->name.empty() ? std::string("custom Mac") : g->name) + ": " +
-                                                  kSglangNoMetal + "; use inference.engine \"llama.cpp\" (Metal) or \"hf\" (PyTorch's MPS)");
-    // SGLang refuses a --context-length above the model's derived context length ("User-specified context_length ... is
-    // greater than the derived context_length", sgl-project/sglang python/sglang/srt/configs/model_config.py) unless
-    // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1, which is not modelled.
+        return R::failure("inference.engine", std::string("inference.engine \"sglang\" on a Mac: ") + kSglangNoMetal +
+                                                  "; use inference.engine \"llama.cpp\" (Metal) or \"hf\" (PyTorch's MPS)");
+    // SGLang refuses a --context-length above the model's derived context length (python/sglang/srt/configs/model_config.py:
+    // "User-specified context_length (...) is greater than the derived context_length (...)", a ValueError unless
+    // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set, which is not modelled).
     if (in.engine == Engine::Sglang && m.context_limit > 0 && in.context > m.context_limit)
-        return R::failure("inference.context", "inference.context (SGLang's --context-length) " + count_text(in.context) + " is above the model's window of " +
-                                                   count_text(m.context_limit) + " tokens (model.context_limit): SGLang refuses it at start-up; lower it or correct model.context_limit");
+        return R::failure("inference.context", "inference.context (SGLang's --context-length) is above the model's window of " + count_text(m.context_limit) +
+                                                   " tokens (model.context_limit): SGLang refuses it at start-up; lower it or correct model.context_limit");
     if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Vllm && vllm_no_metal(*g))
         return R::failure("inference.engine", "inference.engine \"vllm\" has no Metal backend for the " + (g->name.empty() ? std::string("custom Mac") : g->name) +
                                                   ": vLLM on macOS runs on the CPU (its only device there), and the vllm-metal plugin (MLX) "
@@ -645,9 +645,8 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         return R::failure("inference.weights", "inference.weights \"" + in.weights.format + "\" is a GGUF file type: set inference.engine to \"llama.cpp\"");
     // SGLang's --quantization methods (core/quant's kEngineSglang): a format it has none for is refused.
     if (in.engine == Engine::Sglang && (p.format->engines & kEngineSglang) == 0)
-        return R::failure("inference.weights", "inference.weights \"" + in.weights.format +
-                                                   "\" is not a format SGLang loads here (bf16, fp16, fp32, fp8, fp8-channel, fp8-block, w8a8, nvfp4, mxfp4, awq-int4, "
-                                                   "gptq-int4, gptq-int8): use one of them or another engine");
+        return R::failure("inference.weights", "inference.weights is not a format SGLang loads here (bf16, fp16, fp32, fp8, fp8-channel, fp8-block, w8a8, "
+                                               "nvfp4, mxfp4, awq-int4, gptq-int4, gptq-int8): use one of them or another engine");
     // vLLM refuses a quantization method below its minimum compute capability (vllm_quant_gates).
     if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Vllm && g && !vllm_format_loads(in, *g)) {
         const VllmQuantGate* gate = vllm_quant_gate(in);
@@ -670,7 +669,7 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     // fp4_e2m1 is not modelled): a 16-bit or FP8 cache.
     if (in.engine == Engine::Sglang && p.kv_dtype && std::string(p.kv_dtype->id) != "bf16" && std::string(p.kv_dtype->id) != "fp16" &&
         std::string(p.kv_dtype->id) != "fp32" && std::string(p.kv_dtype->id) != "fp8")
-        return R::failure("inference.kv_dtype", "inference.kv_dtype \"" + in.kv_dtype + "\" is not an SGLang --kv-cache-dtype (auto, bf16, fp8_e4m3, fp8_e5m2)");
+        return R::failure("inference.kv_dtype", "inference.kv_dtype is not an SGLang --kv-cache-dtype (auto, bf16, fp8_e4m3, fp8_e5m2)");
     if (!p.kv_dtype) {
         std::string list = "auto";
         for (const auto& d : kv_dtypes()) list += ", " + std::string(d.id);
@@ -1457,27 +1456,36 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                     in.vllm.enforce_eager ? std::string("enforce_eager: none") : "captured after the KV pool, outside gpu_memory_utilization"});
             break;
         case Engine::Sglang: {
+            // snprintf: the page's size budget (tests/browser/size.test.mjs).
             const SglangMemory& s = p.sglang;
-            e.components.push_back({"kv_cache", "KV cache pool", mem.kv,
-                                    "mem_fraction_static " + num(s.mem_fraction_static) + " x " + num(s.total_free) + " B free after start-up - weights" +
-                                        (s.max_total_tokens > 0 ? " = " + num(s.rest) + " B / " + num(p.kv.bytes_per_token) + " B a token (" + p.kv.formula + ") = " +
-                                                                      num(s.max_total_tokens) + " tokens" + (in.sglang.page_size > 1 ? " in pages of " + num(in.sglang.page_size) : std::string())
-                                                                : ": nothing left for the KV pool (short by " + num(-s.rest) + " B)")});
-            e.components.push_back({"activations", "Chunked prefill + req_to_token", mem.activations,
-                                    "forward over " + num(sglang_activation_tokens(p)) + " tokens (" +
-                                        (s.chunked_prefill_size > 0 ? "chunked_prefill_size" : "chunked prefill off: max_prefill_tokens") + ") " +
-                                        num(p.activation_peak) + " B + req_to_token " + num(sglang_req_pool_rows(p, c)) + " rows x (" + num(c) + " + " +
-                                        num(in.constants.sglang_req_context_pad) + ") x 4 B"});
-            e.components.push_back({"runtime", "CUDA context + NCCL", mem.runtime,
-                                    serving_context_formula(p) + (p.tp > 1 ? " + NCCL and custom all-reduce " + num(in.constants.vllm_non_torch_tp_bytes) + " B" : std::string())});
-            e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs,
-                                    in.sglang.disable_cuda_graph ? std::string("disable_cuda_graph: none")
-                                                                 : "SGLang's own reserve: decode max_bs " + num(s.cuda_graph_max_bs) + " x " +
-                                                                       num(in.constants.sglang_decode_graph_mib_per_bs) + " MiB" +
-                                                                       (s.prefill_graph_sizes == 0 ? std::string("")
-                                                                        : p.kv.mla ? " + MLA prefill graphs " + num(in.constants.sglang_mla_prefill_graph_mib) + " MiB"
-                                                                                   : " + " + num(s.prefill_graph_sizes) + " prefill graph sizes x " +
-                                                                                         num(in.constants.sglang_prefill_graph_mib_per_size) + " MiB")});
+            const InferenceConstants& k = in.constants;
+            char buf[400];
+            if (s.max_total_tokens > 0)
+                std::snprintf(buf, sizeof buf, "mem_fraction_static %s x %s B free after start-up - weights = %s B / %s B a token (%s) = %s tokens%s%s",
+                              num(s.mem_fraction_static).c_str(), num(s.total_free).c_str(), num(s.rest).c_str(), num(p.kv.bytes_per_token).c_str(),
+                              p.kv.formula.c_str(), num(s.max_total_tokens).c_str(), in.sglang.page_size > 1 ? " in pages of " : "",
+                              in.sglang.page_size > 1 ? num(in.sglang.page_size).c_str() : "");
+            else
+                std::snprintf(buf, sizeof buf, "mem_fraction_static %s x %s B free after start-up - weights: nothing left for the KV pool (short by %s B)",
+                              num(s.mem_fraction_static).c_str(), num(s.total_free).c_str(), num(-s.rest).c_str());
+            e.components.push_back({"kv_cache", "KV cache pool", mem.kv, buf});
+            std::snprintf(buf, sizeof buf, "forward over %s tokens (%s) %s B + req_to_token %s rows x (%s + %s) x 4 B", num(sglang_activation_tokens(p)).c_str(),
+                          s.chunked_prefill_size > 0 ? "chunked_prefill_size" : "chunked prefill off: max_prefill_tokens", num(p.activation_peak).c_str(),
+                          num(sglang_req_pool_rows(p, c)).c_str(), num(c).c_str(), num(k.sglang_req_context_pad).c_str());
+            e.components.push_back({"activations", "Chunked prefill + req_to_token", mem.activations, buf});
+            std::snprintf(buf, sizeof buf, "%s%s%s%s", serving_context_formula(p).c_str(), p.tp > 1 ? " + NCCL and custom all-reduce " : "",
+                          p.tp > 1 ? num(k.vllm_non_torch_tp_bytes).c_str() : "", p.tp > 1 ? " B" : "");
+            e.components.push_back({"runtime", "CUDA context + NCCL", mem.runtime, buf});
+            if (in.sglang.disable_cuda_graph) std::snprintf(buf, sizeof buf, "disable_cuda_graph: none");
+            else if (s.prefill_graph_sizes == 0)
+                std::snprintf(buf, sizeof buf, "SGLang's own reserve: decode max_bs %d x %g MiB", s.cuda_graph_max_bs, k.sglang_decode_graph_mib_per_bs);
+            else if (p.kv.mla)
+                std::snprintf(buf, sizeof buf, "SGLang's own reserve: decode max_bs %d x %g MiB + MLA prefill graphs %g MiB", s.cuda_graph_max_bs,
+                              k.sglang_decode_graph_mib_per_bs, k.sglang_mla_prefill_graph_mib);
+            else
+                std::snprintf(buf, sizeof buf, "SGLang's own reserve: decode max_bs %d x %g MiB + %d prefill graph sizes x %g MiB", s.cuda_graph_max_bs,
+                              k.sglang_decode_graph_mib_per_bs, s.prefill_graph_sizes, k.sglang_prefill_graph_mib_per_size);
+            e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs, buf});
             break;
         }
         case Engine::LlamaCpp: {
@@ -1745,20 +1753,21 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
                               "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");
     }
-    if (p.engine == Engine::Sglang && p.has_gpu) {
+    if (p.engine == Engine::Sglang && p.has_gpu) {  // snprintf: the page's size budget
         const SglangMemory& s = p.sglang;
-        const double tokens = s.max_total_tokens, per = sglang_sequence_tokens(p, c);
+        const double tokens = s.max_total_tokens, per = sglang_sequence_tokens(p, c), fit = sglang_max_sequences(p, c);
+        char buf[400];
+        buf[0] = 0;
         if (tokens <= 0) e.notes.push_back(sglang_refusal(p));
         else if (per > tokens)  // scheduler.py: max_req_len = min(context_len - 1, max_total_num_tokens - 1)
-            e.notes.push_back("SGLang starts, but its pool holds " + num(tokens) + " tokens: a request is capped at " + num(tokens - 1) +
-                              " (max_req_len = min(context_length - 1, max_total_num_tokens - 1)), below the " + num(c) +
-                              "-token context; raise mem_fraction_static, use more GPUs or an FP8 KV cache.");
-        else if (n > sglang_max_sequences(p, c))
-            e.notes.push_back("The pool (" + num(tokens) + " tokens) and max_running_requests (" + num(sglang_max_running(p, c)) + ") run " +
-                              num(sglang_max_sequences(p, c)) + " sequences of " + num(c) + " tokens at once, fewer than the " + num(n) +
-                              " asked: SGLang queues the rest.");
+            std::snprintf(buf, sizeof buf, "SGLang starts, but its pool holds %.0f tokens: a request is capped at %.0f (max_req_len = min(context_length - 1, "
+                          "max_total_num_tokens - 1)), below the %.0f-token context; raise mem_fraction_static, use more GPUs or an FP8 KV cache.",
+                          tokens, tokens - 1, c);
+        else if (n > fit)
+            std::snprintf(buf, sizeof buf, "The pool (%.0f tokens) and max_running_requests (%.0f) run %.0f sequences of %.0f tokens at once, fewer than the "
+                          "%.0f asked: SGLang queues the rest.", tokens, sglang_max_running(p, c), fit, c, n);
+        if (buf[0]) e.notes.push_back(buf);
         if (s.reserved_mib > 0) {
-            char buf[300];  // snprintf: the page's size budget
             std::snprintf(buf, sizeof buf, "mem_fraction_static %.3f is SGLang's own rule for %.0f MiB (nvidia-smi) at TP %d: it reserves %.0f MiB "
                           "outside the static part for activations and CUDA graphs (inference.sglang.mem_fraction_static sets it).",
                           s.mem_fraction_static, s.gpu_mem_mib, p.tp, s.reserved_mib);

@@ -222,7 +222,7 @@ struct InferenceConstants {
     double sglang_reserved_floor_mib = 10240;
     double sglang_floor_from_gib = 60;
     // --max-prefill-tokens' default, the activation tokens with chunked prefill off
-    // (sgl-project/sglang@001067f:python/sglang/srt/server_args.py ServerArgs.max_prefill_tokens 16384).
+    // (SGLang's ServerArgs max_prefill_tokens default 16384, python/sglang/srt/server_args.py in the releases read).
     double sglang_max_prefill_tokens = 16384;
     // The req_to_token pool, int32 slots of each request's tokens: max_num_reqs = min(max(int(
     // max_total_num_tokens / context_len x sglang_req_pool_per_token_ratio), sglang_req_pool_min),

@@ -83,7 +83,7 @@ double slack(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Sglang) {
         if (!p.has_gpu || p.sglang.max_total_tokens <= 0) return -1;
         return std::min({p.sglang.max_total_tokens - n * sglang_sequence_tokens(p, context), sglang_max_running(p, context) - n,
-                         p.gpu_capacity - memory_at(p, context, n).total()});
+                         p.gpu_capacity - sglang_gpu_bytes(p, context)});
     }
     const double gpu = capacity(p, share) - memory_at(p, context, n).total();
     // System RAM (when given) bounds llama.cpp's context as fits_at checks it: the KV of the layers
@@ -125,10 +125,15 @@ std::string ram_binds_text(const InferencePlan& p, double share, const char* hos
 std::string where(const InferencePlan& p) {
     std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu->name;
     if (p.engine == Engine::Vllm && p.pool > 0) s += " (vLLM pool " + gib(p.pool) + " per GPU)";
-    else if (p.engine == Engine::Sglang)
-        s += p.sglang.max_total_tokens > 0 ? " (SGLang pool " + count_text(p.sglang.max_total_tokens) + " tokens, " + gib(p.pool) + " per GPU)"
-                                           : " (no SGLang pool: weights " + gib(p.weights_gpu) + " per GPU exceed mem_fraction_static " +
-                                                 num(p.sglang.mem_fraction_static) + " x " + gib(p.sglang.total_free) + ")";
+    else if (p.engine == Engine::Sglang) {  // snprintf: the page's size budget
+        char buf[160];
+        if (p.sglang.max_total_tokens > 0)
+            std::snprintf(buf, sizeof buf, " (SGLang pool %s tokens, %.2f GiB per GPU)", count_text(p.sglang.max_total_tokens).c_str(), bytes_to_gib(p.pool));
+        else
+            std::snprintf(buf, sizeof buf, " (no SGLang pool: weights %.2f GiB per GPU exceed mem_fraction_static %g x %.2f GiB)", bytes_to_gib(p.weights_gpu),
+                          p.sglang.mem_fraction_static, bytes_to_gib(p.sglang.total_free));
+        s += buf;
+    }
     else if (p.engine == Engine::Vllm)
         s += " (no vLLM pool: weights " + gib(p.weights_gpu) + " + activation peak " + gib(p.activation_peak) + " + non-torch " +
              gib(p.runtime_gpu) + " per GPU exceed the budget " + gib(p.budget) + ")";
@@ -498,8 +503,7 @@ Outcome<Answer> solve_inference(const Config& asked, const std::string& question
         double free_bytes;
         if (p.engine == Engine::Sglang)
             return answer("kv_capacity", "KV cache capacity", p.sglang.max_total_tokens, "tokens",
-                          "max_total_num_tokens: mem_fraction_static " + num(p.sglang.mem_fraction_static) + " of the free memory less the weights, / " +
-                              num(p.kv.bytes_per_token) + " B per token on " + where(p));
+                          "max_total_num_tokens: mem_fraction_static of the free memory less the weights, by the bytes of a token, on " + where(p));
         if (p.engine == Engine::Vllm) {
             const VllmCapacity cap = vllm_capacity(p, c);
             if (p.kv.block_bytes > 0)

@@ -21,18 +21,6 @@ namespace {
 
 constexpr double kMiB = 1048576.0;
 
-// A flag's value as SGLang reads it: whole numbers without decimals, fractions as %g.
-std::string plain(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f" : "%g", v);
-    return buf;
-}
-std::string gib_text(double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes_to_gib(bytes));
-    return buf;
-}
-
 // chunked_prefill_size and the decode graphs' max_bs below each tier of gpu_mem
 // (sgl-project/sglang@031ed82:python/sglang/srt/arg_groups/memory_hook.py handle_gpu_memory_settings,
 // "GPU-dependent capacity defaults"): T4/4080, A10/4090/5090, A100 40GB/L40, H100/A100, H20/H200, then
@@ -179,35 +167,46 @@ double sglang_max_sequences(const InferencePlan& p, double context) {
     return std::min(std::floor(p.sglang.max_total_tokens / per), sglang_max_running(p, context));
 }
 
+double sglang_gpu_bytes(const InferencePlan& p, double context) {
+    // memory_at's SGLang entries, summed: the static part's weights and whole pool, the runtime, the graphs, the
+    // chunk's forward and the req_to_token rows.
+    return p.weights_gpu + std::max(0.0, p.pool) + p.runtime_gpu + p.graphs_gpu + p.activation_peak + sglang_req_to_token_bytes(p, context);
+}
+
 bool sglang_fits(const InferencePlan& p, double context, double n) {
     if (!p.has_gpu || p.sglang.max_total_tokens <= 0) return false;
     if (n * sglang_sequence_tokens(p, context) > p.sglang.max_total_tokens || n > sglang_max_running(p, context)) return false;
-    return memory_at(p, context, n).total() <= p.gpu_capacity;
+    return sglang_gpu_bytes(p, context) <= p.gpu_capacity;
 }
 
 // [SECTION] text ----------------------------------------------------------------------------------
 
+// snprintf: the page's size budget (tests/browser/size.test.mjs).
 std::string sglang_refusal(const InferencePlan& p) {
     const SglangMemory& s = p.sglang;
-    return "SGLang stops at start-up: the weights (" + gib_text(p.weights_gpu) + " per GPU) leave nothing of mem_fraction_static " +
-           num(s.mem_fraction_static) + " x " + gib_text(s.total_free) + " free (" + gib_text(p.budget) +
-           ") for the KV pool (RuntimeError \"Not enough memory. Please try to increase --mem-fraction-static.\"); raise "
-           "inference.sglang.mem_fraction_static, use more GPUs (inference.tp) or a smaller format.";
+    char buf[480];
+    std::snprintf(buf, sizeof buf, "SGLang stops at start-up: the weights (%.2f GiB per GPU) leave nothing of mem_fraction_static %g x %.2f GiB free "
+                  "(%.2f GiB) for the KV pool (RuntimeError \"Not enough memory. Please try to increase --mem-fraction-static.\"); raise "
+                  "inference.sglang.mem_fraction_static, use more GPUs (inference.tp) or a smaller format.",
+                  bytes_to_gib(p.weights_gpu), s.mem_fraction_static, bytes_to_gib(s.total_free), bytes_to_gib(p.budget));
+    return buf;
 }
 
 std::string sglang_launch_command(const InferencePlan& p) {
     const InferenceInputs& in = p.in;
     const SglangOptions& o = in.sglang;
-    const std::string model = p.model.id.empty() ? "MODEL" : p.model.id;
-    std::string s = "python -m sglang.launch_server --model-path " + model + " --tp " + plain(p.tp) + " --context-length " + plain(in.context);
+    char buf[640];
+    int at = std::snprintf(buf, sizeof buf, "python -m sglang.launch_server --model-path %s --tp %d --context-length %d",
+                           p.model.id.empty() ? "MODEL" : p.model.id.c_str(), p.tp, in.context);
+    auto add = [&](const char* flag, double v) { at += std::snprintf(buf + at, sizeof buf - at, v == std::floor(v) ? " %s %.0f" : " %s %g", flag, v); };
     // The fraction SGLang would choose on this GPU, pinned (the same on every GPU of the TP group).
-    if (o.mem_fraction_static > 0 || p.has_gpu) s += " --mem-fraction-static " + plain(p.sglang.mem_fraction_static);
-    if (o.chunked_prefill_size != 0) s += " --chunked-prefill-size " + plain(o.chunked_prefill_size);
-    if (o.cuda_graph_max_bs > 0 && !o.disable_cuda_graph) s += " --cuda-graph-max-bs " + plain(o.cuda_graph_max_bs);
-    if (o.max_running_requests > 0) s += " --max-running-requests " + plain(o.max_running_requests);
-    if (o.page_size != 1) s += " --page-size " + plain(o.page_size);
-    if (p.kv_dtype && std::string(p.kv_dtype->id) == "fp8")
-        s += std::string(" --kv-cache-dtype ") + (ascii_lower(in.kv_dtype) == "fp8_e5m2" ? "fp8_e5m2" : "fp8_e4m3");
+    if (o.mem_fraction_static > 0 || p.has_gpu) add("--mem-fraction-static", p.sglang.mem_fraction_static);
+    if (o.chunked_prefill_size != 0) add("--chunked-prefill-size", o.chunked_prefill_size);
+    if (o.cuda_graph_max_bs > 0 && !o.disable_cuda_graph) add("--cuda-graph-max-bs", o.cuda_graph_max_bs);
+    if (o.max_running_requests > 0) add("--max-running-requests", o.max_running_requests);
+    if (o.page_size != 1) add("--page-size", o.page_size);
+    std::string s = buf;
+    if (p.kv_dtype && std::string(p.kv_dtype->id) == "fp8") s += ascii_lower(in.kv_dtype) == "fp8_e5m2" ? " --kv-cache-dtype fp8_e5m2" : " --kv-cache-dtype fp8_e4m3";
     if (o.disable_cuda_graph) s += " --disable-cuda-graph";
     else if (!o.prefill_cuda_graph) s += " --cuda-graph-config '{\"prefill\": {\"backend\": \"disabled\"}}'";
     return s;

@@ -48,6 +48,8 @@ double sglang_max_running(const InferencePlan& p, double context);
 double sglang_sequence_tokens(const InferencePlan& p, double tokens);
 // Sequences of `context` tokens the pool holds at once, at most max_running_requests.
 double sglang_max_sequences(const InferencePlan& p, double context);
+// The whole of one GPU at `context` (memory_at's total under SGLang: it does not depend on the sequences in flight).
+double sglang_gpu_bytes(const InferencePlan& p, double context);
 // Whether `n` sequences of `context` tokens run at once: the pool holds them, max_running_requests
 // admits them, and the whole of the GPU (static part + outside it) is within its memory.
 bool sglang_fits(const InferencePlan& p, double context, double n);

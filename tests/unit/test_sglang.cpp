@@ -12,6 +12,8 @@
 #include "core/solve.hpp"
 #include "inference_helpers.hpp"
 #include "io/config_json.hpp"
+#include "shell/app.hpp"
+#include "shell/state/url.hpp"
 
 using namespace vc;
 using vc::test::plan;
@@ -315,4 +317,28 @@ TEST_CASE("SGLang against a public log: Qwen3-235B-A22B-FP8 on 4 x H100 at mem_f
     CHECK(367404.0 * 48128 / 2 / kGiB == Approx(8.23).margin(0.005));
     CHECK(p.sglang.max_total_tokens / 367404.0 == Approx(1.0).margin(0.06));
     CHECK(p.sglang.max_total_tokens > 367404);
+}
+
+TEST_CASE("shell link: the SGLang engine and its fields round-trip and keep the figure", "[sglang]") {
+    using namespace vc::shell;
+    Config c = sglang("llama-3.1-8b", "bf16", "h100-80gb", 8192, 16);
+    c.inference.sglang.mem_fraction_static = 0.85;
+    c.inference.sglang.page_size = 16;
+    c.inference.sglang.chunked_prefill_size = 4096;
+    const std::string f = encode_fragment(c, UiState{}, default_inputs());
+    INFO("fragment: " << f);
+    CHECK(f.find("inference.engine=sglang") != std::string::npos);
+    CHECK(f.find("inference.sglang.mem_fraction_static=0.85") != std::string::npos);
+    Config back;
+    UiState view;
+    Error err;
+    REQUIRE(decode_fragment(f, default_inputs(), back, view, err));
+    CHECK(err.field == "");
+    CHECK(back.inference.engine == Engine::Sglang);
+    CHECK(back.inference.sglang.mem_fraction_static == 0.85);
+    CHECK(back.inference.sglang.page_size == 16);
+    CHECK(back.inference.sglang.chunked_prefill_size == 4096);
+    // The same pool from the link: floor((0.85 x 84,479,280,824.32 - 16,094,076,928) / 131,072) // 16 x 16.
+    const InferencePlan p = plan(back);
+    CHECK(p.sglang.max_total_tokens == std::floor(std::floor((0.85 * 84479280824.32 - 16094076928.0) / 131072) / 16) * 16);
 }
