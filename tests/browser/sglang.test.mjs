@@ -13,12 +13,11 @@ import { fileURLToPath } from 'node:url';
 
 import { serveSite } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
-import { Visitor } from './visitor.mjs';
+import { openPage } from './visitor.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.VRAMCALC_SITE || join(root, 'build/wasm/site');
 const cliBin = process.env.VRAMCALC_BIN || join(root, 'build/native/vramcalc');
-const kViewport = { width: 1280, height: 1800 };
 
 const kFragment = 'v=2&method=detailed&task=inference&model.preset=llama-3.1-8b&gpu=h100-80gb&inference.engine=vllm'
     + '&inference.weights=bf16&inference.context=8192&inference.concurrency=16';
@@ -26,26 +25,15 @@ const kFlags = ['--method', 'detailed', '--task', 'inference', '--preset', 'llam
     '--weights', 'bf16', '--context-length', '8192', '-np', '16'];
 const cli = (args) => JSON.parse(execFileSync(cliBin, [...kFlags, ...args, '--format', 'json'], { encoding: 'utf8' }));
 
-let server, url, browser, context;
+let server, url, browser;
 const consoleErrors = [];
-
-async function open(fragment) {
-    const p = await context.newPage();
-    p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-    p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    await p.goto(`${url}#${fragment}`);
-    await p.waitForFunction(() => window.vramcalcTest && window.vramcalcTest.frameCount() > 2, null, { timeout: 30000 });
-    const w = new Visitor(p);
-    await w.settled();
-    return [p, w];
-}
+const open = (fragment) => openPage(browser, url, 'desktop', fragment, consoleErrors);
 
 before(async () => {
     assert.ok(existsSync(join(site, 'index.html')), `no built site in ${site}: run scripts/build.sh`);
     ({ server, url } = await serveSite(site, { port: 0 }));
     url = url.replace(/\/$/, '') + '/';
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: kViewport, colorScheme: 'dark' });
 });
 
 after(async () => {
