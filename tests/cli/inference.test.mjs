@@ -335,6 +335,18 @@ test('SGLang: --engine sglang, its own flags, the pool in text and JSON, the ref
     '--gpu', 'h100-80gb', '--context-length', '8192', '--format', 'json']);
   assert.equal(min.code, 0, min.err);
   assert.equal(JSON.parse(min.out).value, 4);
+  // fit-models under SGLang: the whole card is the budget (its own fraction and headroom), SGLang's formats only
+  // (vLLM's list less int8), a row's load the total less the pool plus the KV it holds.
+  const fit = run(['fit-models', '--method', 'detailed', '--task', 'inference', '--engine', 'sglang', '--gpu', 'h100-80gb',
+    '--context-length', '8192', '--format', 'json']);
+  assert.equal(fit.code, 0, fit.err);
+  const fm = JSON.parse(fit.out);
+  assert.equal(fm.budget_bytes, 85520809984);
+  assert.match(fm.budget, /SGLang's own mem_fraction_static/);
+  assert.ok(!fm.models.some((r) => r.format === 'int8'));
+  const l8 = fm.models.find((r) => r.model === 'llama-3.1-8b' && r.format === 'bf16');
+  assert.equal(l8.fits, true);
+  assert.ok(l8.load_bytes < l8.total_bytes);
   // A field out of range is named.
   const bad = run([...base, '--mem-fraction-static', '1.5']);
   assert.notEqual(bad.code, 0);
