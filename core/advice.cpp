@@ -35,7 +35,7 @@ Fit fit_of(const Config& c) {
             f.ok = true;
             // vLLM reserves its share of the GPU whatever the load: it fits when the KV pool holds the
             // sequences (the estimate's fit), the other engines when the total is within the target.
-            f.within = c.task == Task::Inference && c.method == Method::Detailed && c.inference.engine == Engine::Vllm ? g.fits : g.within_target;
+            f.within = c.task == Task::Inference && c.method == Method::Detailed && tensor_parallel_engine(c.inference.engine) ? g.fits : g.within_target;
             f.utilization = g.utilization;
             const GpuSpec* spec = config_gpu(c);
             f.total = spec ? g.utilization * spec->memory_bytes : e.value.total_bytes;

@@ -127,6 +127,10 @@ std::string gpu_count_rule(const Config& cfg) {
         return "needed: the fewest of each type (tensor parallelism 1, 2, 4, ...) at which vLLM's KV pool, within its gpu_memory_utilization " +
                num(cfg.inference.vllm.gpu_memory_utilization) + ", holds the sequences (vLLM's own budget, not the target)" + whole +
                " (a Mac holds none: " + kVllmNoMetal + ")";
+    if (cfg.inference.engine == Engine::Sglang)
+        return std::string("needed: the fewest of each type (tensor parallelism 1, 2, 4, ...) at which SGLang's KV pool, within its mem_fraction_static "
+               "(its own rule unless given), holds the sequences and max_running_requests admits them (SGLang's own budget, not the target)") +
+               whole + " (a Mac holds none: " + kSglangNoMetal + ")";
     return "needed: the fewest of each type (the layers split over them) at which each GPU is " + target +
            (cfg.inference.engine == Engine::LlamaCpp ? " (a Mac: of its GPU working-set limit, and its RAM)" : "") + whole;
 }

@@ -72,7 +72,7 @@ constexpr EnumName kSharding[] = {
 };
 constexpr EnumName kSchedules[] = {N("1f1b", PipelineSchedule::OneFOneB), N("interleaved", PipelineSchedule::Interleaved)};
 constexpr EnumName kEngines[] = {N("vllm", Engine::Vllm), N("llama.cpp", Engine::LlamaCpp), N("llamacpp", Engine::LlamaCpp, false),
-                             N("hf", Engine::Hf), N("transformers", Engine::Hf, false)};
+                             N("hf", Engine::Hf), N("transformers", Engine::Hf, false), N("sglang", Engine::Sglang)};
 constexpr EnumName kSplitModes[] = {N("layer", SplitMode::Layer), N("row", SplitMode::Row), N("none", SplitMode::None)};
 constexpr EnumName kHfAttention[] = {N("eager", HfAttention::Eager), N("sdpa", HfAttention::Sdpa), N("flash", HfAttention::Flash)};
 constexpr EnumName kGptqKernel[] = {N("exllamav2", GptqKernel::Exllamav2), N("exllama", GptqKernel::Exllama), N("marlin", GptqKernel::Marlin),
@@ -483,7 +483,7 @@ constexpr FieldDef kConfigTable[] = {
 
         // --- inference -----------------------------------------------------------------------------
         Enum("inference.engine", enum_names(kEngines), ENUM(Engine, inference.engine), "how the engine takes memory (docs/inference.md, \"Engines\")")
-            .def("vllm; the engine whose own section (llamacpp, vllm, hf) alone the document sets").cli("--engine"),
+            .def("vllm; the engine whose own section (llamacpp, vllm, hf, sglang) alone the document sets").cli("--engine"),
         Text("inference.weights", AT(inference.weights.format),
              "weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md").cli("--weights"),
         Text("inference.experts_weights", AT(inference.weights.experts_format), "MoE experts in their own (non-GGUF) format")
@@ -501,7 +501,7 @@ constexpr FieldDef kConfigTable[] = {
              "the model dtype in vLLM (mamba_cache_dtype auto) and transformers")
             .off_page(kStateDtype).accepts("auto, fp32, bf16, fp16").omit_default().cli("--state-dtype"),
         Int("inference.context", AT(inference.context), "tokens per sequence, prompt + output (vLLM max_model_len)").range(1, k2p24, "tokens")
-            .cli("--max-model-len"),
+            .cli("--max-model-len --context-length"),
         Int("inference.concurrency", AT(inference.concurrency), "sequences in flight (batch)").range(1, k2p20, "sequences").cli("-np --parallel"),
         Int("inference.prompt_tokens", AT(inference.prompt_tokens), "prefill length for TTFT and HF activations (0: the context)")
             .range(0, k2p24, "tokens"),
@@ -797,6 +797,63 @@ constexpr FieldDef kConfigTable[] = {
         List("inference.weights_file.layer_routed_bytes", "number[]",
              "routed-expert bytes of each layer (0 in a dense one), one entry per model.layers; empty: the derived ones scaled").hand(),
         Text("inference.weights_file.mix", AT(inference.weights_file.mix), "tensor types and their share").hand(),
+
+        // --- inference.sglang (core/serve/sglang.hpp; docs/inference.md "SGLang") -------------------
+        Obj("inference.sglang", "SGLang options (below; docs/inference.md, \"SGLang\")"),
+        Num("inference.sglang.mem_fraction_static", AT(inference.sglang.mem_fraction_static),
+            "share of the free memory after start-up for the weights and the KV pool (null: SGLang's rule by the GPU's memory, TP and graphs)")
+            .above(0, 1).step(0.01).null_when_negative().def("null").cli("--mem-fraction-static"),
+        Int("inference.sglang.chunked_prefill_size", AT(inference.sglang.chunked_prefill_size),
+            "tokens of a prefill chunk: the activations and SGLang's reserve (0: by the GPU's memory, 2048 to 16384; -1: chunked prefill off)")
+            .range(-1, k2p24, "tokens").cli("--chunked-prefill-size"),
+        Int("inference.sglang.cuda_graph_max_bs", AT(inference.sglang.cuda_graph_max_bs),
+            "largest decode batch captured in a CUDA graph (0: by the GPU's memory and TP, 8 to 512)").range(0, k2p16, "sequences").cli("--cuda-graph-max-bs"),
+        Bool("inference.sglang.disable_cuda_graph", AT(inference.sglang.disable_cuda_graph), "no CUDA graphs (decode or prefill)"),
+        Bool("inference.sglang.prefill_cuda_graph", AT(inference.sglang.prefill_cuda_graph),
+             "the prefill phase's piecewise CUDA graphs (SGLang's default tc_piecewise; false: backend disabled, or a release before them)"),
+        Int("inference.sglang.max_running_requests", AT(inference.sglang.max_running_requests),
+            "requests run at once and the req_to_token pool's rows (0: max_total_num_tokens / 2, at most 2048 to 4096 rows)")
+            .range(0, k2p20, "requests").cli("--max-running-requests"),
+        Int("inference.sglang.page_size", AT(inference.sglang.page_size), "tokens per KV page: the pool and each sequence round to pages")
+            .range(1, 4096, "tokens").cli("--page-size"),
+        Num("inference.constants.sglang_tier1_gib", AT(inference.constants.sglang_tier1_gib),
+            "SGLang: below this gpu_mem, chunked prefill 2048 and decode graphs to 8").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.sglang_tier2_gib", AT(inference.constants.sglang_tier2_gib),
+            "SGLang: below this, 4096 and 48 (tp >= 4: 160)").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.sglang_tier3_gib", AT(inference.constants.sglang_tier3_gib),
+            "SGLang: below this, 4096 and 32 (tp >= 4: 160)").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.sglang_tier4_gib", AT(inference.constants.sglang_tier4_gib),
+            "SGLang: below this, 8192 and 256 (tp >= 4: 512)").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.sglang_tier5_gib", AT(inference.constants.sglang_tier5_gib),
+            "SGLang: below this, 8192 and 256 (tp >= 4: 512); from it 16384 and 512").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.sglang_reserved_mib", AT(inference.constants.sglang_reserved_mib),
+            "SGLang's reserve: constant metadata").off_page(kServingConstants).range(0, 1e7, "MiB"),
+        Num("inference.constants.sglang_min_activation_tokens", AT(inference.constants.sglang_min_activation_tokens),
+            "SGLang's reserve: activation tokens at least this").off_page(kServingConstants).range(0, k2p24, "tokens"),
+        Num("inference.constants.sglang_activation_mib_per_token", AT(inference.constants.sglang_activation_mib_per_token),
+            "SGLang's reserve per activation token").off_page(kServingConstants).range(0, 1e4, "MiB"),
+        Num("inference.constants.sglang_parallel_mib", AT(inference.constants.sglang_parallel_mib),
+            "SGLang's reserve x tp x pp / 8").off_page(kServingConstants).range(0, 1e7, "MiB"),
+        Num("inference.constants.sglang_decode_graph_mib_per_bs", AT(inference.constants.sglang_decode_graph_mib_per_bs),
+            "SGLang's reserve and graph memory per decode max_bs").off_page(kServingConstants).range(0, 1e4, "MiB"),
+        Num("inference.constants.sglang_prefill_graph_mib_per_size", AT(inference.constants.sglang_prefill_graph_mib_per_size),
+            "SGLang's reserve and graph memory per prefill graph size").off_page(kServingConstants).range(0, 1e4, "MiB"),
+        Num("inference.constants.sglang_mla_prefill_graph_mib", AT(inference.constants.sglang_mla_prefill_graph_mib),
+            "SGLang's reserve and graph memory for an MLA model's prefill graphs").off_page(kServingConstants).range(0, 1e7, "MiB"),
+        Num("inference.constants.sglang_reserved_floor_mib", AT(inference.constants.sglang_reserved_floor_mib),
+            "SGLang's reserve at least this on a card above sglang_floor_from_gib").off_page(kServingConstants).range(0, 1e7, "MiB"),
+        Num("inference.constants.sglang_floor_from_gib", AT(inference.constants.sglang_floor_from_gib),
+            "SGLang: cards above this get the reserve's floor").off_page(kServingConstants).range(0, 1e6, "GiB"),
+        Num("inference.constants.sglang_max_prefill_tokens", AT(inference.constants.sglang_max_prefill_tokens),
+            "SGLang's --max-prefill-tokens: the activation tokens with chunked prefill off").off_page(kServingConstants).range(1, k2p24, "tokens").whole(),
+        Num("inference.constants.sglang_req_pool_per_token_ratio", AT(inference.constants.sglang_req_pool_per_token_ratio),
+            "SGLang's req_to_token rows: pool tokens / context x this").off_page(kServingConstants).range(0, 1e6),
+        Num("inference.constants.sglang_req_pool_min", AT(inference.constants.sglang_req_pool_min),
+            "SGLang's req_to_token rows at least").off_page(kServingConstants).range(1, k2p20, "requests").whole(),
+        Num("inference.constants.sglang_req_pool_max", AT(inference.constants.sglang_req_pool_max),
+            "SGLang's req_to_token rows at most").off_page(kServingConstants).range(1, k2p20, "requests").whole(),
+        Num("inference.constants.sglang_req_context_pad", AT(inference.constants.sglang_req_context_pad),
+            "SGLang's req_to_token columns past the context (extra_max_context_len)").off_page(kServingConstants).range(0, 4096, "tokens").whole(),
 };
 
 

@@ -46,9 +46,13 @@ constexpr PublishedFormats kPublished[] = {
     {Engine::LlamaCpp, "gpt-oss-120b", {"mxfp4", nullptr}},
     {Engine::Vllm, "gpt-oss-20b", {"mxfp4", nullptr}},
     {Engine::Vllm, "gpt-oss-120b", {"mxfp4", nullptr}},
+    {Engine::Sglang, "gpt-oss-20b", {"mxfp4", nullptr}},
+    {Engine::Sglang, "gpt-oss-120b", {"mxfp4", nullptr}},
 };
 
 bool vllm_detailed(const Config& c) { return c.task == Task::Inference && c.inference.engine == Engine::Vllm; }
+// vLLM or SGLang: a KV pool sized at start-up, whose verdict is the pool's (budget_share 1).
+bool pooled_detailed(const Config& c) { return c.task == Task::Inference && tensor_parallel_engine(c.inference.engine); }
 
 }  // namespace
 
@@ -81,8 +85,10 @@ std::vector<FitFormat> fit_formats(const Config& cfg, const std::string& model_i
         if (own && engine == Engine::Vllm && gpu && !vllm_format_loads(mxfp4, *gpu)) own = nullptr;
         if (own) {
             for (const char* const* id = own->formats; *id; ++id) add(*id);
-        } else if (engine == Engine::Vllm) {
-            for (const char* id : kVllmFormats) add(id);
+        } else if (tensor_parallel_engine(engine)) {
+            // SGLang: vLLM's list, less the formats it has no --quantization method for (core/quant's engine mask).
+            for (const char* id : kVllmFormats)
+                if (const WeightFormat* f = find_weight_format(id); f && (f->engines & engine_mask(engine))) add(id);
         } else if (gguf) {
             for (const char* id : kLlamaCppFormats) add(id);
         } else {
@@ -139,13 +145,16 @@ Outcome<ModelFits> fit_models(const Config& in) {
     ModelFits out;
     out.gpu_id = config_gpu_id(base);
     // The budget the headline's verdict uses (core/serve/inference.hpp budget_share): vLLM's own
-    // reservation, else the target share of the card.
-    const double share = vllm_detailed(base) ? base.inference.vllm.gpu_memory_utilization : base.target_utilization;
+    // reservation, SGLang's whole card (its mem_fraction_static of the free memory, sized at start-up), else the
+    // target share of the card.
+    const bool sglang = base.task == Task::Inference && base.inference.engine == Engine::Sglang;
+    const double share = vllm_detailed(base) ? base.inference.vllm.gpu_memory_utilization : sglang ? 1.0 : base.target_utilization;
     out.budget_bytes = gpu->memory_bytes * share;
     char buf[256];
     std::snprintf(buf, sizeof buf, "%.2f GB: %.0f%% of %s's %.2f GB (%s)", out.budget_bytes / 1e9, share * 100, gpu->name.c_str(),
                   gpu->memory_bytes / 1e9, vllm_detailed(base) ? "vLLM's gpu_memory_utilization, reserved whole: a share is what the load takes of it"
-                                        : "the headroom target");
+                                           : sglang ? "SGLang's own mem_fraction_static and the headroom it leaves: a share is what the load takes of it"
+                                                    : "the headroom target");
     out.budget = buf;
 
     Error first_error;
@@ -168,7 +177,7 @@ Outcome<ModelFits> fit_models(const Config& in) {
             row.share = g.utilization / share;
             const Component* pool = e.value.component("kv_cache");
             const Metric* needed = e.value.metric("kv_needed_bytes");
-            if (vllm_detailed(c) && pool && needed) {
+            if (pooled_detailed(c) && pool && needed) {
                 row.load_bytes = row.total_bytes - pool->bytes + needed->value;
                 row.share = row.load_bytes / out.budget_bytes;
             }

@@ -214,7 +214,7 @@ void complete_document(json& doc) {
         int count = 0;
         // Each engine's own section (the field table's inference.llamacpp, .vllm, .hf); the name the
         // engine field reads is core's engine_name.
-        for (const auto& [section, engine] : {std::pair{"llamacpp", Engine::LlamaCpp}, {"vllm", Engine::Vllm}, {"hf", Engine::Hf}})
+        for (const auto& [section, engine] : {std::pair{"llamacpp", Engine::LlamaCpp}, {"vllm", Engine::Vllm}, {"hf", Engine::Hf}, {"sglang", Engine::Sglang}})
             if (sets(*inference, section)) named = engine_name(engine), ++count;
         if (count == 1) (*inference)["engine"] = named;
     }

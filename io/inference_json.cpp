@@ -192,6 +192,7 @@ bool read_inference_section(const json& j, Config& cfg, Error& err) {
     }
     if (object_at(r, "host", err) && !read_host(r.at("host"), in.host, err)) return false;
     if (object_at(r, "hf", err) && !read_plain(r.at("hf"), "inference.hf", cfg, err)) return false;
+    if (object_at(r, "sglang", err) && !read_plain(r.at("sglang"), "inference.sglang", cfg, err)) return false;
     if (object_at(r, "gpu_custom", err)) {
         if (!read_custom_gpu(r.at("gpu_custom"), in.custom_gpu, err)) return false;
         in.has_custom_gpu = true;
@@ -263,6 +264,13 @@ json inference_to_json(const InferenceInputs& in) {
                      {"cpu_tflops", h.cpu_tflops}, {"wired_limit_mb", h.wired_limit_mb}};
     write_section(cfg, "inference.hf", hf);
     j["hf"] = hf;
+    // SGLang's section under its engine, or when a field of it is set (configs of the other engines echo as before).
+    json sglang = json::object();
+    write_section(cfg, "inference.sglang", sglang);
+    holder.inference.sglang = SglangOptions{};
+    json sglang_default = json::object();
+    write_section(cfg, "inference.sglang", sglang_default);
+    if (in.engine == Engine::Sglang || sglang != sglang_default) j["sglang"] = sglang;
     if (in.has_custom_gpu) {
         const GpuSpec& g = in.custom_gpu;
         j["gpu_custom"] = {{"name", g.name},

@@ -118,6 +118,7 @@ const Choice<Engine> kEngines[] = {
     {Engine::Vllm, "vLLM", "Reserves gpu_memory_utilization of the card and pages the rest into KV blocks."},
     {Engine::LlamaCpp, "llama.cpp", "Weights of the offloaded layers, KV for the whole context, a compute buffer."},
     {Engine::Hf, "HF generate", "Weights, a growing KV cache and the current step's activations."},
+    {Engine::Sglang, "SGLang", "Takes mem_fraction_static of the free memory for weights and a KV pool; activations and CUDA graphs outside it."},
 };
 const Choice<HfAttention> kHfAttention[] = {
     {HfAttention::Sdpa, "SDPA", "PyTorch scaled-dot-product attention: no s x s scores (one-KV-head models: the math fallback keeps them)."},
@@ -886,7 +887,7 @@ bool serving_inputs(App& a) {
                            in.prompt_tokens, shown(Step::Double, "%.0f", kSeqPresets));
         // inference.tp 0 follows the job's GPU count (shared with training); a link may set it apart.
         // vLLM splits every matrix (tensor parallel); llama.cpp and HF give each GPU whole layers.
-        const bool tensor = in.engine == Engine::Vllm;
+        const bool tensor = tensor_parallel_engine(in.engine);
         const char* gpus_label = tensor ? "GPUs (tensor parallel)" : "GPUs (layers split)";
         const char* gpus_tip = tensor ? "Weights and KV heads split over the GPUs: each reads its share at once."
                                       : "Whole layers (weights and their KV) on each GPU: a token passes through them in turn.";
@@ -913,6 +914,25 @@ bool serving_inputs(App& a) {
                 changed |= check(k, {"inference.vllm.allow_long_max_model_len", "Allow long max_model_len",
                                      "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a context above the model's window runs instead of being refused."},
                                  in.vllm.allow_long_max_model_len, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1");
+                break;
+            case Engine::Sglang:
+                changed |= number(k, {"inference.sglang.mem_fraction_static", "Mem fraction static (-1: SGLang's)",
+                                       "Share of the free memory for weights + KV pool; -1: SGLang's rule by the GPU's memory, TP and graphs."},
+                                  in.sglang.mem_fraction_static, NumberSpec{-1, 1, 0.01, Step::Add, "%.3f", {-1, 0.8, 0.85, 0.88, 0.9}});
+                changed |= integer(k, {"inference.sglang.chunked_prefill_size", "Chunked prefill (0: auto, -1: off)",
+                                       "Tokens of a prefill chunk: its activations and SGLang's reserve outside the static part."},
+                                   in.sglang.chunked_prefill_size, NumberSpec{-1, 1 << 24, 1, Step::Double, "%.0f", {0, 2048, 4096, 8192, 16384}});
+                changed |= integer(k, {"inference.sglang.cuda_graph_max_bs", "CUDA graph max bs (0: auto)", "Largest decode batch captured in a CUDA graph."},
+                                   in.sglang.cuda_graph_max_bs, NumberSpec{0, 65536, 1, Step::Double, "%.0f", {0, 32, 160, 256, 512}});
+                changed |= integer(k, {"inference.sglang.max_running_requests", "Max running requests (0: auto)",
+                                       "Requests at once and the req_to_token pool's rows."},
+                                   in.sglang.max_running_requests, NumberSpec{0, 1 << 20, 1, Step::Double, "%.0f", {0, 64, 256, 1024}});
+                changed |= integer(k, {"inference.sglang.page_size", "Page size", "Tokens per KV page: the pool and each sequence round to pages."},
+                                   in.sglang.page_size, NumberSpec{1, 4096, 1, Step::Double, "%.0f", {1, 16, 64}});
+                changed |= check(k, {"inference.sglang.disable_cuda_graph", "Disable CUDA graph", "No decode or prefill graphs."},
+                                 in.sglang.disable_cuda_graph, "no CUDA graphs");
+                changed |= check(k, {"inference.sglang.prefill_cuda_graph", "Prefill CUDA graphs", "The prefill phase's piecewise graphs (SGLang's default)."},
+                                 in.sglang.prefill_cuda_graph, "piecewise");
                 break;
             case Engine::LlamaCpp:
                 changed |= llamacpp_rows(a, k);  // ui_local.cpp

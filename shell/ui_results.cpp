@@ -18,6 +18,7 @@
 #include "core/catalog/gpus.hpp"
 #include "core/estimate.hpp"
 #include "core/gpu_choice.hpp"
+#include "core/serve/inference.hpp"
 #include "state/format.hpp"
 #include "state/report.hpp"
 #include "state/rules.hpp"
@@ -709,12 +710,12 @@ void gpu_table(App& a, bool narrow) {
                      ") stops at start-up with this weight format; another format or engine runs there.")
                         .c_str());
         } else if (f.no_backend) {
-            // vLLM on a Mac: no Mac of any size runs it (core/serve/inference.cpp vllm_no_metal).
+            // vLLM or SGLang on a Mac: no Mac of any size runs it (core/serve/inference.cpp vllm_no_metal, kSglangNoMetal).
             ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
             ImGui::TextUnformatted("no Metal");
             ImGui::PopStyleColor();
             reg(a, "fit/" + f.gpu_id + "/mac");
-            tooltip((std::string(f.no_backend) + ": on macOS it runs on the CPU (the vllm-metal plugin is not modelled), so " + name +
+            tooltip((std::string(f.no_backend) + (f.no_backend == kVllmNoMetal ? ": on macOS it runs on the CPU (the vllm-metal plugin is not modelled), so " : ", so ") + name +
                      " holds nothing under it; llama.cpp (Metal) or hf (MPS) run there.")
                         .c_str());
         } else if (f.mac && f.gpus_needed == 0 && (row.from_method || row.from_solver)) {

@@ -34,6 +34,11 @@ constexpr int kFp8Tile = 128;           // DeepSeek-V3 FP8: one FP32 scale per 1
 constexpr double kGIdxBits = 32;        // GPTQ desc_act: an int32 group index per input column
 
 constexpr unsigned kVllmOrHf = kEngineVllm | kEngineHf;
+// Formats SGLang has a --quantization method for (sgl-project/sglang@001067f:python/sglang/srt/server_args.py
+// QUANTIZATION_CHOICES: "fp8" (per-tensor and DeepSeek's block scales), "awq", "gptq", "w8a8_int8", "mxfp4",
+// "modelopt_fp4", "compressed-tensors" for llm-compressor's FP8 channel scales).
+constexpr unsigned kVllmSglang = kEngineVllm | kEngineSglang;
+constexpr unsigned kVllmSglangHf = kVllmOrHf | kEngineSglang;
 
 // Float and scaled formats. GroupInt entries take their group size from QuantOptions; their
 // block_bits field holds the scale bits only (the zero point adds element_bits when on).
@@ -43,31 +48,31 @@ const std::vector<WeightFormat>& base_formats() {
         {"bf16", "BF16", FormatFamily::Float, 16, 0, 0, 0, 0, 0, 0, false, -1, 1, kEngineAll, "bfloat16, 2 bytes"},
         {"fp16", "FP16", FormatFamily::Float, 16, 0, 0, 0, 0, 0, 0, false, -1, 1, kEngineAll, "IEEE 754 half precision, 2 bytes"},
         {"fp8-block", "FP8 E4M3, 128x128 block scales", FormatFamily::Scaled, 8, 0, 0, 0, 0, kFp8Tile, kFp32ScaleBits, true, -1, 2,
-         kVllmOrHf, "DeepSeek-V3 checkpoint: e4m3 weights, weight_scale_inv FP32 per 128x128 tile"},
+         kVllmSglang | kEngineHf, "DeepSeek-V3 checkpoint: e4m3 weights, weight_scale_inv FP32 per 128x128 tile"},
         {"fp8-channel", "FP8 E4M3, per-channel scales", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 3,
-         kEngineVllm, "llm-compressor FP8 (channel strategy): FP32 weight_scale per output row; lm_head kept"},
-        {"fp8", "FP8 E4M3, per-tensor scale", FormatFamily::Scaled, 8, 0, 0, 0, kFp32ScaleBits, 0, 0, true, -1, 4, kEngineVllm,
+         kVllmSglang, "llm-compressor FP8 (channel strategy): FP32 weight_scale per output row; lm_head kept"},
+        {"fp8", "FP8 E4M3, per-tensor scale", FormatFamily::Scaled, 8, 0, 0, 0, kFp32ScaleBits, 0, 0, true, -1, 4, kVllmSglang,
          "vLLM FP8 / llm-compressor FP8 (tensor strategy): one FP32 weight_scale per tensor; lm_head kept"},
-        {"w8a8", "INT8 W8A8 (SmoothQuant)", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 5, kEngineVllm,
+        {"w8a8", "INT8 W8A8 (SmoothQuant)", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 5, kVllmSglang,
          "compressed-tensors INT8 W8A8: per-channel FP32 weight scales; lm_head kept"},
         {"int8", "INT8 weight-only (W8A16)", FormatFamily::Scaled, 8, 0, 0, kFp16ScaleBits, 0, 0, 0, true, -1, 5, kVllmOrHf,
          "torchao / compressed-tensors int8 weight-only: per-channel 16-bit scales"},
         {"bnb-int8", "bitsandbytes LLM.int8()", FormatFamily::Scaled, 8, 0, 0, kFp32ScaleBits, 0, 0, 0, true, -1, 6, kVllmOrHf,
          "bitsandbytes Int8Params: int8 CB + FP32 SCB per output row; transformers skips lm_head"},
-        {"gptq-int8", "GPTQ INT8", FormatFamily::GroupInt, 8, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 6, kVllmOrHf,
+        {"gptq-int8", "GPTQ INT8", FormatFamily::GroupInt, 8, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 6, kVllmSglangHf,
          "AutoGPTQ packing: qweight int32, qzeros int32, FP16 scales per group"},
         {"nvfp4", "NVFP4 (FP4 E2M1, E4M3 per 16)", FormatFamily::Scaled, 4, kNvfp4Block, kE4M3ScaleBits, 0, kFp32ScaleBits, 0, 0,
-         true, -1, 11, kEngineVllm, "NVIDIA NVFP4: E2M1 elements, one E4M3 scale per 16, one FP32 scale per tensor"},
-        {"awq-int4", "AWQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVllmOrHf,
+         true, -1, 11, kVllmSglang, "NVIDIA NVFP4: E2M1 elements, one E4M3 scale per 16, one FP32 scale per tensor"},
+        {"awq-int4", "AWQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVllmSglangHf,
          "AutoAWQ GEMM packing: qweight int32 [in, out/8], qzeros int32 [in/g, out/8], FP16 scales [in/g, out]"},
-        {"gptq-int4", "GPTQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVllmOrHf,
+        {"gptq-int4", "GPTQ INT4", FormatFamily::GroupInt, 4, 0, kFp16ScaleBits, 0, 0, 0, 0, true, -1, 12, kVllmSglangHf,
          "AutoGPTQ packing: qweight int32 [in/8, out], qzeros int32 [in/g, out/8], FP16 scales [in/g, out]"},
         {"bnb-nf4-dq", "bitsandbytes NF4 + double quant", FormatFamily::Scaled, 4, kBnbBlock, kBnbDqBlockBits, 0, 0, 0, 0, true, -1,
          13, kVllmOrHf, "QLoRA paper sec. 3: 4 bits + 8/64 + 32/(64 x 256) = 4.127 bits"},
         {"bnb-nf4", "bitsandbytes NF4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 13, kVllmOrHf,
          "QLoRA paper sec. 3: 4 bits + FP32 absmax per 64 = 4.5 bits"},
         {"mxfp4", "MXFP4 (FP4 E2M1, E8M0 per 32)", FormatFamily::Scaled, 4, kMxBlock, kE8M0ScaleBits, 0, 0, 0, 0, true, -1, 14,
-         kEngineAll, "OCP Microscaling v1.0: E2M1 elements, one E8M0 scale per 32 = 4.25 bits"},
+         kVllmSglang | kEngineLlamaCpp | kEngineHf, "OCP Microscaling v1.0: E2M1 elements, one E8M0 scale per 32 = 4.25 bits"},
         {"bnb-fp4-dq", "bitsandbytes FP4 + double quant", FormatFamily::Scaled, 4, kBnbBlock, kBnbDqBlockBits, 0, 0, 0, 0, true, -1,
          16, kEngineHf, "bitsandbytes FP4 with double quantization, as NF4"},
         {"bnb-fp4", "bitsandbytes FP4", FormatFamily::Scaled, 4, kBnbBlock, kFp32ScaleBits, 0, 0, 0, 0, true, -1, 16, kEngineHf,

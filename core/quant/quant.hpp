@@ -14,7 +14,7 @@
 namespace vc {
 
 // Which engines load a format (a bit mask), for "best format that fits" lists.
-enum EngineMask : unsigned { kEngineVllm = 1, kEngineLlamaCpp = 2, kEngineHf = 4, kEngineAll = 7 };
+enum EngineMask : unsigned { kEngineVllm = 1, kEngineLlamaCpp = 2, kEngineHf = 4, kEngineSglang = 8, kEngineAll = 15 };
 
 enum class FormatFamily {
     Float,     // fp32, bf16, fp16: every weight at the element width

@@ -43,7 +43,15 @@ const char* engine_name(Engine e) {
     return enum_name(kEngineNames, static_cast<int>(e));  // the field table's spelling (core/fields.cpp)
 }
 
-unsigned engine_mask(Engine e) { return e == Engine::Vllm ? kEngineVllm : e == Engine::LlamaCpp ? kEngineLlamaCpp : kEngineHf; }
+unsigned engine_mask(Engine e) {
+    switch (e) {
+        case Engine::Vllm: return kEngineVllm;
+        case Engine::LlamaCpp: return kEngineLlamaCpp;
+        case Engine::Hf: return kEngineHf;
+        case Engine::Sglang: return kEngineSglang;
+    }
+    return 0;
+}
 
 // [SECTION] checks --------------------------------------------------------------------------------
 namespace {
@@ -64,6 +72,11 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.vllm.activation_peak_gib", v.activation_peak_bytes},
                         {"inference.vllm.non_torch_gib", v.non_torch_bytes},
                         {"inference.vllm.cuda_graph_gib", v.cuda_graph_bytes},
+                        {"inference.sglang.mem_fraction_static", in.sglang.mem_fraction_static},
+                        {"inference.sglang.chunked_prefill_size", in.sglang.chunked_prefill_size},
+                        {"inference.sglang.cuda_graph_max_bs", in.sglang.cuda_graph_max_bs},
+                        {"inference.sglang.max_running_requests", in.sglang.max_running_requests},
+                        {"inference.sglang.page_size", in.sglang.page_size},
                         {"inference.llamacpp.n_gpu_layers", in.llamacpp.n_gpu_layers},
                         {"inference.llamacpp.n_ubatch", in.llamacpp.n_ubatch},
                         {"inference.llamacpp.n_batch", in.llamacpp.n_batch},
@@ -119,6 +132,25 @@ bool check_inputs(const InferenceInputs& in, Error& err) {
                         {"inference.constants.vllm_block_alignment", k.vllm_block_alignment},
                         {"inference.constants.vllm_group_ratio", k.vllm_group_ratio},
                         {"inference.constants.vllm_state_blocks", k.vllm_state_blocks},
+                        {"inference.constants.sglang_tier1_gib", k.sglang_tier1_gib},
+                        {"inference.constants.sglang_tier2_gib", k.sglang_tier2_gib},
+                        {"inference.constants.sglang_tier3_gib", k.sglang_tier3_gib},
+                        {"inference.constants.sglang_tier4_gib", k.sglang_tier4_gib},
+                        {"inference.constants.sglang_tier5_gib", k.sglang_tier5_gib},
+                        {"inference.constants.sglang_reserved_mib", k.sglang_reserved_mib},
+                        {"inference.constants.sglang_min_activation_tokens", k.sglang_min_activation_tokens},
+                        {"inference.constants.sglang_activation_mib_per_token", k.sglang_activation_mib_per_token},
+                        {"inference.constants.sglang_parallel_mib", k.sglang_parallel_mib},
+                        {"inference.constants.sglang_decode_graph_mib_per_bs", k.sglang_decode_graph_mib_per_bs},
+                        {"inference.constants.sglang_prefill_graph_mib_per_size", k.sglang_prefill_graph_mib_per_size},
+                        {"inference.constants.sglang_mla_prefill_graph_mib", k.sglang_mla_prefill_graph_mib},
+                        {"inference.constants.sglang_reserved_floor_mib", k.sglang_reserved_floor_mib},
+                        {"inference.constants.sglang_floor_from_gib", k.sglang_floor_from_gib},
+                        {"inference.constants.sglang_max_prefill_tokens", k.sglang_max_prefill_tokens},
+                        {"inference.constants.sglang_req_pool_per_token_ratio", k.sglang_req_pool_per_token_ratio},
+                        {"inference.constants.sglang_req_pool_min", k.sglang_req_pool_min},
+                        {"inference.constants.sglang_req_pool_max", k.sglang_req_pool_max},
+                        {"inference.constants.sglang_req_context_pad", k.sglang_req_context_pad},
                         {"inference.constants.hf_fp8_min_capability", k.hf_fp8_min_capability},
                         {"inference.constants.hf_mxfp4_min_capability", k.hf_mxfp4_min_capability},
                         {"inference.host.ram_gib", h.ram_bytes},
@@ -138,6 +170,8 @@ bool gated(const ModelSpec& m) { return m.mlp != MlpKind::Gelu; }
 
 // vllm_no_metal below: vLLM's docs, cpu.apple.inc.md.
 const char* const kVllmNoMetal = "vLLM has no Metal backend";
+// SGLang on a Mac (start_plan, the GPU table): SGLang's MLX backend (SGLANG_USE_MLX) is not modelled.
+const char* const kSglangNoMetal = "SGLang's CUDA / ROCm memory is modelled, not its MLX backend on a Mac";
 // vllm_format_loads: vllm_quant_gates.
 const char* const kVllmCapability = "vLLM refuses the format below its compute capability";
 
@@ -246,10 +280,10 @@ std::string vllm_non_torch_text(const InferencePlan& p) {
 // The profiled activation peak of a vLLM-like engine: one forward over max_num_batched_tokens
 // tokens (the residual stream plus the largest of the attention projections and the MLP), then
 // the logits and the sampler (docs/inference.md, "vLLM profile").
-double vllm_activation_peak(const InferencePlan& p) {
+// One forward over T tokens at once on one GPU (vLLM's profile, SGLang's chunked prefill).
+double forward_activation_bytes(const InferencePlan& p, double T) {
     const ModelSpec& m = p.model;
-    const auto& v = p.in.vllm;
-    const double T = v.max_num_batched_tokens, B = p.dtype_bytes, h = m.hidden, tp = p.tp;
+    const double B = p.dtype_bytes, h = m.hidden, tp = p.tp;
     const double heads = m.heads / tp;
     double attn_width;
     if (m.kv_lora_rank > 0)
@@ -261,7 +295,15 @@ double vllm_activation_peak(const InferencePlan& p) {
     // fused_moe: per token and chosen expert, the gate/up output (2N), the activation (N) and the
     // expert's output (h) before the weighted sum.
     const double moe = m.experts > 0 ? m.top_k * ((gated(m) ? 3.0 : 2.0) * m.expert_ffn / tp + h) : 0;
-    const double forward = T * B * (2 * h + std::max({attn_width, dense_mlp, moe}));
+    return T * B * (2 * h + std::max({attn_width, dense_mlp, moe}));
+}
+
+// vLLM's profiled peak: that forward over max_num_batched_tokens, or the logits and the sampler, the larger.
+double vllm_activation_peak(const InferencePlan& p) {
+    const ModelSpec& m = p.model;
+    const auto& v = p.in.vllm;
+    const double T = v.max_num_batched_tokens, B = p.dtype_bytes, h = m.hidden;
+    const double forward = forward_activation_bytes(p, T);
     const double rows = v.profile_all_tokens ? T : std::min<double>(v.max_num_seqs, T);
     const double per_logit = v.profile_all_tokens ? p.in.constants.vllm_token_logit_bytes : vllm_sampler_bytes(p.in);
     const double logits = T * h * B + rows * m.vocab * per_logit;
@@ -358,6 +400,15 @@ void set_plan_gpu(InferencePlan& p, const GpuSpec* gpu) {
             kv_gpu = b.gpus[static_cast<size_t>(b.fullest)].kv - b.gpus[static_cast<size_t>(b.fullest)].state;
         }
         p.kv_share = kv_all > 0 ? kv_gpu / kv_all : 0;
+    }
+    if (p.engine == Engine::Sglang) {
+        // The weights on one GPU (with the RoPE table), then what SGLang sizes at start-up (core/serve/sglang.cpp);
+        // its prefill activations: one forward over a chunk.
+        p.weights_gpu = p.weights.per_gpu + p.rope_cache;
+        sglang_set_gpu(p, gpu);
+        p.graphs_gpu = p.sglang.graph_bytes;
+        p.activation_peak = forward_activation_bytes(p, sglang_activation_tokens(p));
+        return;
     }
     if (p.engine != Engine::Vllm) return;
     p.p2p = vllm_gpu_p2p(p.in.vllm.p2p, gpu);
@@ -497,9 +548,15 @@ void vllm_pages(InferencePlan& p) {
 // models/deepseek_v32/modular_deepseek_v32.py DeepseekV32Indexer.forward, past_key_values.update_indexer(k)): the K cache
 // type's, its per-vector scales spread over the key's values.
 double indexer_value_bytes(const InferenceInputs& in, const ModelSpec& m, const KvDtype& k_type) {
-    if (in.engine == Engine::Vllm) return in.constants.vllm_indexer_value_bytes;
+    // SGLang's NSATokenToKVPool keeps the same FP8 + scale key (sgl-project/sglang@001ccef:python/sglang/srt/model_executor/
+    // model_runner_kv_cache_mixin.py get_cell_size_per_token: index_head_dim + index_head_dim // 128 x 4 bytes).
+    if (tensor_parallel_engine(in.engine)) return in.constants.vllm_indexer_value_bytes;
     return k_type.bytes_per_element + (m.index_head_dim > 0 ? k_type.bytes_per_vector / m.index_head_dim : 0);
 }
+
+// Whether sliding-window layers keep at most their window: not with swa_full, nor under SGLang, whose one pool holds
+// every layer's K and V for each token it counts (its hybrid-SWA pool for some architectures is not modelled).
+bool caps_windows(const InferenceInputs& in) { return !in.swa_full && in.engine != Engine::Sglang; }
 
 // vLLM's SSM / delta state element (--mamba-ssm-cache-dtype): "auto" keeps the conv state's (mamba_utils.py _mamba_state_dtype)
 // unless the model's config.json states one (model.ssm_cache_dtype: vLLM's NemotronHForCausalLMConfig hook reads
@@ -517,7 +574,7 @@ bool vllm_ssm_state_bytes(InferencePlan& p, const InferenceInputs& in, const Mod
 
 // Engines other than vLLM split whole layers across GPUs.
 bool check_layer_split(const InferenceInputs& in, const ModelSpec& m, Error& err) {
-    if (in.engine == Engine::Vllm || in.tp <= m.layers) return true;
+    if (tensor_parallel_engine(in.engine) || in.tp <= m.layers) return true;
     err = Error{"inference.tp", "inference.tp (" + std::to_string(in.tp) + ") must be at most model.layers (" + std::to_string(m.layers) +
                                     "): " + engine_name(in.engine) + " splits whole layers across GPUs"};
     return false;
@@ -595,15 +652,25 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         if (!start.catalog_gpu)
             return R::failure("gpu", unknown_gpu_message(cfg.gpu_id));
     }
-    if (in.engine == Engine::Vllm && !plan_gpu(p, start.catalog_gpu))
-        return R::failure("gpu", "the vLLM profile sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
+    if (tensor_parallel_engine(in.engine) && !plan_gpu(p, start.catalog_gpu))
+        return R::failure("gpu", std::string(in.engine == Engine::Sglang ? "SGLang" : "the vLLM profile") +
+                                     " sizes its KV pool from the card: set gpu (vramcalc --list-gpus) or inference.gpu_custom");
+    if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Sglang && vllm_no_metal(*g))
+        return R::failure("inference.engine", std::string("inference.engine \"sglang\" on a Mac: ") + kSglangNoMetal +
+                                                  "; use inference.engine \"llama.cpp\" (Metal) or \"hf\" (PyTorch's MPS)");
+    // SGLang refuses a --context-length above the model's derived context length (python/sglang/srt/configs/model_config.py:
+    // "User-specified context_length (...) is greater than the derived context_length (...)", a ValueError unless
+    // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set, which is not modelled).
+    if (in.engine == Engine::Sglang && m.context_limit > 0 && in.context > m.context_limit)
+        return R::failure("inference.context", "inference.context (SGLang's --context-length) is above the model's window of " + count_text(m.context_limit) +
+                                                   " tokens (model.context_limit): SGLang refuses it at start-up; lower it or correct model.context_limit");
     if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Vllm && vllm_no_metal(*g))
         return R::failure("inference.engine", "inference.engine \"vllm\" has no Metal backend for the " + (g->name.empty() ? std::string("custom Mac") : g->name) +
                                                   ": vLLM on macOS runs on the CPU (its only device there), and the vllm-metal plugin (MLX) "
                                                   "is not modelled; use inference.engine \"llama.cpp\" (Metal) or \"hf\" (PyTorch's MPS)");
 
     // Weights. The vLLM engine shards them by tensor parallelism; the others split layers.
-    const bool layer_split = in.engine != Engine::Vllm;
+    const bool layer_split = !tensor_parallel_engine(in.engine);
     if (!check_layer_split(in, m, err)) return R::failure(err);
     // llama.cpp's -ot places tensors by name: the list comes with the same pass.
     const bool by_tensor = in.engine == Engine::LlamaCpp && !in.llamacpp.override_tensor.empty();
@@ -655,6 +722,10 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
                                                    "\" is not a llama.cpp format: use a GGUF type (q4_k_m, q8_0, ...), mxfp4 or a float type");
     if (in.engine != Engine::LlamaCpp && p.format->family == FormatFamily::Gguf)
         return R::failure("inference.weights", "inference.weights \"" + in.weights.format + "\" is a GGUF file type: set inference.engine to \"llama.cpp\"");
+    // SGLang's --quantization methods (core/quant's kEngineSglang): a format it has none for is refused.
+    if (in.engine == Engine::Sglang && (p.format->engines & kEngineSglang) == 0)
+        return R::failure("inference.weights", "inference.weights is not a format SGLang loads here (bf16, fp16, fp32, fp8, fp8-channel, fp8-block, w8a8, "
+                                               "nvfp4, mxfp4, awq-int4, gptq-int4, gptq-int8): use one of them or another engine");
     // vLLM refuses a quantization method below its minimum compute capability (vllm_quant_gates).
     if (const GpuSpec* g = plan_gpu(p, start.catalog_gpu); in.engine == Engine::Vllm && g && !vllm_format_loads(in, *g)) {
         const VllmQuantGate* gate = vllm_quant_gate(in);
@@ -673,6 +744,11 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     std::string kv_id = in.kv_dtype;
     if (kv_id == "auto") kv_id = p.dtype_bytes == 4 ? "fp32" : (in.engine == Engine::LlamaCpp ? "fp16" : "bf16");
     p.kv_dtype = find_kv_dtype(kv_id);
+    // SGLang's --kv-cache-dtype: auto, bf16 / bfloat16, fp8_e5m2, fp8_e4m3 (server_args.py kv_cache_dtype choices;
+    // fp4_e2m1 is not modelled): a 16-bit or FP8 cache.
+    if (in.engine == Engine::Sglang && p.kv_dtype && std::string(p.kv_dtype->id) != "bf16" && std::string(p.kv_dtype->id) != "fp16" &&
+        std::string(p.kv_dtype->id) != "fp32" && std::string(p.kv_dtype->id) != "fp8")
+        return R::failure("inference.kv_dtype", "inference.kv_dtype is not an SGLang --kv-cache-dtype (auto, bf16, fp8_e4m3, fp8_e5m2)");
     if (!p.kv_dtype) {
         std::string list = "auto";
         for (const auto& d : kv_dtypes()) list += ", " + std::string(d.id);
@@ -691,9 +767,14 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
         return R::failure("inference.vllm.mamba_ssm_cache_dtype", "inference.vllm.mamba_ssm_cache_dtype \"" + in.vllm.mamba_ssm_cache_dtype +
                                                                       "\" is not one of auto, float32, bfloat16, float16");
     }
-    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, !in.swa_full, p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
+    auto rk = kv_layout(m, *p.kv_dtype, layer_split ? 1 : in.tp, caps_windows(in), p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(in, m, *p.kv_dtype));
     if (!rk.ok) return R::failure(rk.error);
     p.kv = std::move(rk.value);
+    // SGLang's hybrid pools (a Mamba / linear-attention model's states beside the KV pool, mamba_full_memory_ratio) are
+    // not modelled.
+    if (in.engine == Engine::Sglang && p.kv.state_layers > 0)
+        return R::failure("inference.engine", "inference.engine \"sglang\": a hybrid model's recurrent-state pool (SGLang's HybridReqToTokenPool, "
+                                              "mamba_full_memory_ratio) is not modelled; use inference.engine \"vllm\", \"llama.cpp\" or \"hf\"");
     if (in.engine == Engine::Vllm) vllm_pages(p);
     // llama.cpp -ctv: a V cache type apart from K's; each side is half of a one-type layout.
     if (in.engine == Engine::LlamaCpp && !in.llamacpp.kv_dtype_v.empty() && in.llamacpp.kv_dtype_v != kv_id) {
@@ -710,6 +791,17 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     return R::success(std::move(start));
 }
 
+// vLLM's RoPE cos/sin table, counted with its weights (SGLang's RotaryEmbedding keeps the same buffer).
+double rope_table_bytes(const InferencePlan& p) {
+    const ModelSpec& m = p.model;
+    if (m.max_position != 0 || m.context_limit <= 0) return 0;
+    const double rotary_dim = m.qk_rope_head_dim > 0 ? m.qk_rope_head_dim : m.head_dim;
+    // gpt-oss builds its YaRN table in FP32 (vllm/model_executor/models/gpt_oss.py:
+    // get_rope(..., dtype=torch.float32)): 131,072 x 64 x 4 B = 32 MiB.
+    const double table_bytes = gpt_oss_sinks(m) ? 4 : p.dtype_bytes;
+    return static_cast<double>(m.context_limit) * rotary_dim * table_bytes;
+}
+
 // The engine's placement at the plan's count (p.in.tp) on `gpu`, and what follows from the GPU.
 bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
     const InferenceInputs& in = p.in;
@@ -721,19 +813,19 @@ bool place_plan(InferencePlan& p, const GpuSpec* gpu, Error& err) {
             // rotary dim in the model dtype, shared by every layer and counted in its "model
             // weights" (vllm/model_executor/layers/rotary_embedding.py, cos_sin_cache):
             // Llama-3.1 131,072 x 128 x 2 B = 32 MiB. Learned position embeddings have none.
-            if (m.max_position == 0 && m.context_limit > 0) {
-                const double rotary_dim = m.qk_rope_head_dim > 0 ? m.qk_rope_head_dim : m.head_dim;
-                // gpt-oss builds its YaRN table in FP32 (vllm/model_executor/models/gpt_oss.py:
-                // get_rope(..., dtype=torch.float32)): 131,072 x 64 x 4 B = 32 MiB.
-                const double table_bytes = gpt_oss_sinks(m) ? 4 : p.dtype_bytes;
-                p.rope_cache = static_cast<double>(m.context_limit) * rotary_dim * table_bytes;
-            }
+            p.rope_cache = rope_table_bytes(p);
             // The weights on one GPU (with Marlin's MoE padding) and non-torch memory depend on
             // the GPU: set_plan_gpu, below.
             p.graphs_gpu = in.vllm.enforce_eager ? 0 : (in.vllm.cuda_graph_bytes >= 0 ? in.vllm.cuda_graph_bytes : in.constants.vllm_cuda_graph_bytes);
             p.activation_peak = in.vllm.activation_peak_bytes >= 0 ? in.vllm.activation_peak_bytes : vllm_activation_peak(p);
             break;
         }
+        case Engine::Sglang:
+            // Pages of --page-size tokens (a sequence rounds up to whole pages); the RoPE table as vLLM's; the rest
+            // follows from the GPU (set_plan_gpu, core/serve/sglang.cpp).
+            p.block = std::max(1, in.sglang.page_size);
+            p.rope_cache = rope_table_bytes(p);
+            break;
         case Engine::LlamaCpp: {
             // Layer and expert placement, projector, draft: core/serve/llamacpp.cpp.
             p.has_gpu = gpu != nullptr;
@@ -760,12 +852,12 @@ Outcome<InferencePlan> plan_at_count(const PlanStart& start, int tp) {
     p.in.tp = p.tp = tp;
     Error err;
     if (!check_layer_split(p.in, p.model, err)) return R::failure(err);
-    if (p.engine == Engine::Vllm) {  // sharded by tensor parallelism: the weights and KV heads per GPU
+    if (tensor_parallel_engine(p.engine)) {  // sharded by tensor parallelism: the weights and KV heads per GPU
         p.weights.per_gpu = start.shards.per_gpu(tp);
-        auto rk = kv_layout(p.model, *p.kv_dtype, tp, !p.in.swa_full, p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(p.in, p.model, *p.kv_dtype));
+        auto rk = kv_layout(p.model, *p.kv_dtype, tp, caps_windows(p.in), p.state_bytes, p.ssm_state_bytes, indexer_value_bytes(p.in, p.model, *p.kv_dtype));
         if (!rk.ok) return R::failure(rk.error);
         p.kv = std::move(rk.value);
-        vllm_pages(p);
+        if (p.engine == Engine::Vllm) vllm_pages(p);
     }
     if (!place_plan(p, plan_gpu(p, start.catalog_gpu), err)) return R::failure(err);
     return R::success(std::move(p));
@@ -1068,6 +1160,11 @@ MemoryAt memory_at(const InferencePlan& p, double context, double n) {
             r.extras = g.extras;
             break;
         }
+        case Engine::Sglang:
+            // The whole pool, sized at start-up; outside the static part one chunk's forward and the req_to_token pool.
+            r.kv = std::max(0.0, p.pool);
+            r.activations = p.activation_peak + sglang_req_to_token_bytes(p, context);
+            break;
         case Engine::Hf:
             r.kv = n * kv_sequence_bytes(p.kv, context, 0) * p.kv_share;
             r.state = n * p.kv.state_bytes * p.kv_share;
@@ -1093,10 +1190,11 @@ VllmCapacity vllm_capacity(const InferencePlan& p, double context) {
     return r;
 }
 
-double budget_share(const InferencePlan& p) { return p.engine == Engine::Vllm ? 1.0 : p.target_utilization; }
+double budget_share(const InferencePlan& p) { return tensor_parallel_engine(p.engine) ? 1.0 : p.target_utilization; }
 
 bool fits_at(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Vllm) return p.pool > 0 && n * kv_sequence_bytes(p.kv, context, p.block) <= p.pool;
+    if (p.engine == Engine::Sglang) return sglang_fits(p, context, n);
     if (p.engine == Engine::LlamaCpp && (p.cpu_only || (p.has_gpu && p.ram_bytes > 0))) {
         // System RAM holds the host buffers (and, on a unified Mac, the GPU's too).
         const LlamaCppBuffers b = llamacpp_buffers(p, context, n);
@@ -1138,7 +1236,7 @@ bool uses_fp8_math(const WeightFormat& f) {
 // multiply-add, each head_dim wide, capped at the window in sliding-window layers.
 double attention_flops_per_token(const InferencePlan& p, double context) {
     const ModelSpec& m = p.model;
-    const double heads = p.engine == Engine::Vllm ? static_cast<double>(m.heads) / p.tp : m.heads;
+    const double heads = tensor_parallel_engine(p.engine) ? static_cast<double>(m.heads) / p.tp : m.heads;
     const double width = m.kv_lora_rank > 0 ? m.kv_lora_rank + m.qk_rope_head_dim : m.head_dim;
     double flops = 0;
     for (int g = 0; g < p.kv.group_count; ++g) {
@@ -1253,7 +1351,7 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     if (llamacpp_has_speed(p)) return llamacpp_speed(p, context, n, prompt);
     if (!p.has_gpu || p.gpu->bandwidth_gbps <= 0) return s;
     const auto& k = p.in.constants;
-    const double split = p.engine == Engine::Vllm ? p.tp : 1;  // per-GPU share of the compute
+    const double split = tensor_parallel_engine(p.engine) ? p.tp : 1;  // per-GPU share of the compute
     const double bw = p.gpu->bandwidth_gbps * 1e9 * k.bandwidth_efficiency;
     const double tflops = uses_fp8_math(*p.format) && p.gpu->fp8_tflops > 0 ? p.gpu->fp8_tflops : p.gpu->bf16_tflops;
     const double peak = tflops * 1e12 * k.compute_efficiency;
@@ -1276,7 +1374,7 @@ Speed inference_speed(const InferencePlan& p, double context, double n, double p
     // llama.cpp and HF split the layers over the GPUs: a token passes through them one after the
     // other, so the step reads every GPU's share in turn (vLLM's tensor parallelism reads the
     // shares at once).
-    if (p.engine != Engine::Vllm && p.tp > 1 && p.weights_gpu > 0)
+    if (!tensor_parallel_engine(p.engine) && p.tp > 1 && p.weights_gpu > 0)
         t_mem *= std::max(1.0, (p.weights.total - p.host_bytes) / p.weights_gpu);
     const double t_compute = peak > 0 ? s.flops_per_step / peak : 0;
     s.memory_bound = t_mem >= t_compute;
@@ -1319,7 +1417,7 @@ public:
     CandidatePlans(const PlanStart& start, const InferencePlan& own) : start_(start), own_(own) {
         static const int kTp[] = {1, 2, 4, 8, 16, 32, 64};
         static const int kSplit[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64};
-        if (own.engine == Engine::Vllm) counts_ = {std::begin(kTp), std::end(kTp)};
+        if (tensor_parallel_engine(own.engine)) counts_ = {std::begin(kTp), std::end(kTp)};
         else counts_ = {std::begin(kSplit), std::end(kSplit)};
         plans_.resize(counts_.size());
         tried_.assign(counts_.size(), false);
@@ -1366,7 +1464,7 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     const double c = in.context, n = in.concurrency;
     const double prompt = in.prompt_tokens > 0 ? std::min(in.prompt_tokens, in.context) : in.context;
     const MemoryAt mem = memory_at(p, c, n);
-    const double seq_kv = kv_sequence_bytes(p.kv, c, p.engine == Engine::Vllm ? p.block : 0);
+    const double seq_kv = kv_sequence_bytes(p.kv, c, tensor_parallel_engine(p.engine) ? p.block : 0);
 
     Estimate e;
     e.method = "detailed";
@@ -1411,6 +1509,39 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs,
                                     in.vllm.enforce_eager ? std::string("enforce_eager: none") : "captured after the KV pool, outside gpu_memory_utilization"});
             break;
+        case Engine::Sglang: {
+            // snprintf: the page's size budget (tests/browser/size.test.mjs).
+            const SglangMemory& s = p.sglang;
+            const InferenceConstants& k = in.constants;
+            char buf[400];
+            if (s.max_total_tokens > 0)
+                std::snprintf(buf, sizeof buf, "mem_fraction_static %s x %s B free after start-up - weights = %s B / %s B a token (%s) = %s tokens%s%s",
+                              num(s.mem_fraction_static).c_str(), num(s.total_free).c_str(), num(s.rest).c_str(), num(p.kv.bytes_per_token).c_str(),
+                              p.kv.formula.c_str(), num(s.max_total_tokens).c_str(), in.sglang.page_size > 1 ? " in pages of " : "",
+                              in.sglang.page_size > 1 ? num(in.sglang.page_size).c_str() : "");
+            else
+                std::snprintf(buf, sizeof buf, "mem_fraction_static %s x %s B free after start-up - weights: nothing left for the KV pool (short by %s B)",
+                              num(s.mem_fraction_static).c_str(), num(s.total_free).c_str(), num(-s.rest).c_str());
+            e.components.push_back({"kv_cache", "KV cache pool", mem.kv, buf});
+            std::snprintf(buf, sizeof buf, "forward over %s tokens (%s) %s B + req_to_token %s rows x (%s + %s) x 4 B", num(sglang_activation_tokens(p)).c_str(),
+                          s.chunked_prefill_size > 0 ? "chunked_prefill_size" : "chunked prefill off: max_prefill_tokens", num(p.activation_peak).c_str(),
+                          num(sglang_req_pool_rows(p, c)).c_str(), num(c).c_str(), num(k.sglang_req_context_pad).c_str());
+            e.components.push_back({"activations", "Chunked prefill + req_to_token", mem.activations, buf});
+            std::snprintf(buf, sizeof buf, "%s%s%s%s", serving_context_formula(p).c_str(), p.tp > 1 ? " + NCCL and custom all-reduce " : "",
+                          p.tp > 1 ? num(k.vllm_non_torch_tp_bytes).c_str() : "", p.tp > 1 ? " B" : "");
+            e.components.push_back({"runtime", "CUDA context + NCCL", mem.runtime, buf});
+            if (in.sglang.disable_cuda_graph) std::snprintf(buf, sizeof buf, "disable_cuda_graph: none");
+            else if (s.prefill_graph_sizes == 0)
+                std::snprintf(buf, sizeof buf, "SGLang's own reserve: decode max_bs %d x %g MiB", s.cuda_graph_max_bs, k.sglang_decode_graph_mib_per_bs);
+            else if (p.kv.mla)
+                std::snprintf(buf, sizeof buf, "SGLang's own reserve: decode max_bs %d x %g MiB + MLA prefill graphs %g MiB", s.cuda_graph_max_bs,
+                              k.sglang_decode_graph_mib_per_bs, k.sglang_mla_prefill_graph_mib);
+            else
+                std::snprintf(buf, sizeof buf, "SGLang's own reserve: decode max_bs %d x %g MiB + %d prefill graph sizes x %g MiB", s.cuda_graph_max_bs,
+                              k.sglang_decode_graph_mib_per_bs, s.prefill_graph_sizes, k.sglang_prefill_graph_mib_per_size);
+            e.components.push_back({"cuda_graphs", "CUDA graphs", mem.graphs, buf});
+            break;
+        }
         case Engine::LlamaCpp: {
             e.components.push_back({"kv_cache", "KV cache", mem.kv,
                                     num(n) + " x " + num(c) + " tokens (padded to " + num(in.constants.llamacpp_ctx_pad) + " cells) x " +
@@ -1454,7 +1585,17 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
     add_metric(e, "weights_total_bytes", "Weights, whole model", p.weights.total, "bytes");
     add_metric(e, "weight_bits_per_weight", "Bits per weight", p.weights.bits_per_weight, "bits");
     add_metric(e, "params", "Parameters", p.params.total, "count");
-    if (p.engine == Engine::Vllm) {
+    if (p.engine == Engine::Sglang) {
+        const SglangMemory& s = p.sglang;
+        add_metric(e, "kv_capacity_tokens", "KV pool (max_total_num_tokens)", s.max_total_tokens, "tokens");
+        add_metric(e, "max_concurrency", "Sequences of the context that fit", sglang_max_sequences(p, c), "sequences");
+        add_metric(e, "sglang_mem_fraction_static", "mem_fraction_static", s.mem_fraction_static, "fraction");
+        add_metric(e, "sglang_static_bytes", "Static part: weights + KV pool budget", p.budget, "bytes");
+        add_metric(e, "sglang_max_running_requests", "max_running_requests", sglang_max_running(p, c), "requests");
+        add_metric(e, "sglang_chunked_prefill_size", "chunked_prefill_size (0: off)", std::max(0, s.chunked_prefill_size), "tokens");
+        add_metric(e, "sglang_cuda_graph_max_bs", "CUDA graphs' max_bs", s.cuda_graph_max_bs, "sequences");
+        add_metric(e, "kv_needed_bytes", "KV the sequences need", n * sglang_sequence_tokens(p, c) * p.kv.bytes_per_token, "bytes");
+    } else if (p.engine == Engine::Vllm) {
         const VllmCapacity cap = vllm_capacity(p, c);
         add_metric(e, "kv_blocks", "KV blocks", cap.blocks, "count");
         add_metric(e, "kv_capacity_tokens", "KV capacity", cap.tokens, "tokens");
@@ -1682,16 +1823,40 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
             e.notes.push_back("Activation peak as vLLM >= 0.8 profiles it (sampler over max_num_seqs); older V1 engines computed "
                               "logits for every batched token (\"profile_logits\": \"tokens\"), several GiB more.");
     }
-    if (p.kv.replicated && p.engine == Engine::Vllm)
+    if (p.engine == Engine::Sglang && p.has_gpu) {  // snprintf: the page's size budget
+        const SglangMemory& s = p.sglang;
+        const double tokens = s.max_total_tokens, per = sglang_sequence_tokens(p, c), fit = sglang_max_sequences(p, c);
+        char buf[400];
+        buf[0] = 0;
+        if (tokens <= 0) e.notes.push_back(sglang_refusal(p));
+        else if (per > tokens)  // scheduler.py: max_req_len = min(context_len - 1, max_total_num_tokens - 1)
+            std::snprintf(buf, sizeof buf, "SGLang starts, but its pool holds %.0f tokens: a request is capped at %.0f (max_req_len = min(context_length - 1, "
+                          "max_total_num_tokens - 1)), below the %.0f-token context; raise mem_fraction_static, use more GPUs or an FP8 KV cache.",
+                          tokens, tokens - 1, c);
+        else if (n > fit)
+            std::snprintf(buf, sizeof buf, "The pool (%.0f tokens) and max_running_requests (%.0f) run %.0f sequences of %.0f tokens at once, fewer than the "
+                          "%.0f asked: SGLang queues the rest.", tokens, sglang_max_running(p, c), fit, c, n);
+        if (buf[0]) e.notes.push_back(buf);
+        if (s.reserved_mib > 0) {
+            std::snprintf(buf, sizeof buf, "mem_fraction_static %.3f is SGLang's own rule for %.0f MiB (nvidia-smi) at TP %d: it reserves %.0f MiB "
+                          "outside the static part for activations and CUDA graphs (inference.sglang.mem_fraction_static sets it).",
+                          s.mem_fraction_static, s.gpu_mem_mib, p.tp, s.reserved_mib);
+            e.notes.push_back(buf);
+        }
+        if (m.sliding_window > 0 && !in.swa_full)
+            e.notes.push_back("SGLang's pool counts every layer at the full context; the hybrid sliding-window pool some architectures get "
+                              "(swa_full_tokens_ratio) is not modelled.");
+    }
+    if (p.kv.replicated && tensor_parallel_engine(p.engine))
         e.notes.push_back(p.kv.mla ? "MLA: every GPU keeps the whole latent KV cache (it is not split by head)."
                                    : "Fewer KV heads than GPUs: each GPU keeps a copy of one KV head.");
-    if (m.sliding_window > 0 && !in.swa_full && !m.chunked)
+    if (m.sliding_window > 0 && caps_windows(in) && !m.chunked)
         e.notes.push_back("Sliding-window layers keep at most " + num(m.sliding_window) + " tokens each (swa_full: false).");
     // Chunked attention (Llama 4): each engine caches one chunk per sequence in those layers, as a
     // window of the chunk's size: llama.cpp's iSWA cache (ggml-org/llama.cpp@2aef976:src/llama-kv-cache-iswa.cpp:50),
     // vLLM's hybrid KV cache manager (on by default since vllm-project/vllm#29627), transformers'
     // DynamicSlidingWindowLayer for "chunked_attention" layers (docs/inference.md); swa_full keeps the full context.
-    if (m.sliding_window > 0 && !in.swa_full && m.chunked)
+    if (m.sliding_window > 0 && caps_windows(in) && m.chunked)
         e.notes.push_back("Chunked-attention layers keep at most one " + num(m.sliding_window) + "-token chunk each (" +
                           (p.engine == Engine::Vllm       ? "vLLM's hybrid KV cache manager; with it off, swa_full: true"
                            : p.engine == Engine::LlamaCpp ? "llama.cpp's SWA cache, + n_ubatch; --swa-full: swa_full true"
@@ -1743,6 +1908,11 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
         // no_backend; no note in every vLLM result: issue 15, the JS library's time per call).
         if (p.engine == Engine::Vllm && (vllm_no_metal(*g) || !vllm_format_loads(in, *g))) {
             f.no_backend = vllm_no_metal(*g) ? kVllmNoMetal : kVllmCapability;
+            e.fits.push_back(std::move(f));
+            continue;
+        }
+        if (p.engine == Engine::Sglang && vllm_no_metal(*g)) {
+            f.no_backend = kSglangNoMetal;
             e.fits.push_back(std::move(f));
             continue;
         }

@@ -17,6 +17,7 @@
 #include "core/catalog/cuda_context.hpp"
 #include "core/catalog/gpus.hpp"
 #include "core/serve/kv_cache.hpp"
+#include "core/serve/sglang.hpp"
 #include "core/quant/quant.hpp"
 #include "core/result.hpp"
 #include "core/status.hpp"
@@ -25,8 +26,12 @@ namespace vc {
 
 struct Config;
 
-enum class Engine { Vllm, LlamaCpp, Hf };
-const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf"
+// Sglang: a static fraction of the card for weights + KV pool (core/serve/sglang.hpp), vLLM's TP sharding.
+enum class Engine { Vllm, LlamaCpp, Hf, Sglang };
+const char* engine_name(Engine e);  // "vllm", "llama.cpp", "hf", "sglang"
+// Whether the engine shards every matrix by tensor parallelism and fills a preallocated KV pool
+// (vLLM and SGLang); llama.cpp and transformers split whole layers and grow with the load.
+inline bool tensor_parallel_engine(Engine e) { return e == Engine::Vllm || e == Engine::Sglang; }
 // The engine as a bit of WeightFormat::engines (core/quant/quant.hpp EngineMask): the formats it loads.
 unsigned engine_mask(Engine e);
 
@@ -203,6 +208,41 @@ struct InferenceConstants {
     // rewrite (quantizers/finegrained/base.py @1e8f147) gates it at 89 as FP8. 0: never dequantized.
     double hf_fp8_min_capability = 89;
     double hf_mxfp4_min_capability = 75;
+    // SGLang (core/serve/sglang.hpp; docs/inference.md "SGLang"): its default --mem-fraction-static,
+    // sgl-project/sglang@031ed82:python/sglang/srt/arg_groups/memory_hook.py:27 handle_gpu_memory_settings.
+    // gpu_mem (nvidia-smi's total, MiB) below each tier picks chunked_prefill_size and the decode CUDA
+    // graphs' max_bs (kSglangTiers in sglang.cpp): "gpu_mem < 20 * 1024", 35, 60, 90, 160 (GiB as MiB / 1024).
+    double sglang_tier1_gib = 20;
+    double sglang_tier2_gib = 35;
+    double sglang_tier3_gib = 60;
+    double sglang_tier4_gib = 90;
+    double sglang_tier5_gib = 160;
+    // reserved_mem (MiB) = sglang_reserved_mib ("Constant meta data") + max(chunked_prefill_size,
+    // sglang_min_activation_tokens) x sglang_activation_mib_per_token + tp x pp / 8 x sglang_parallel_mib
+    // + the graphs (reserve_for_graph_mb: decode max_bs x sglang_decode_graph_mib_per_bs; prefill
+    // graphs, non-MLA: sglang_prefill_graph_mib_per_size per captured size, MLA: sglang_mla_prefill_graph_mib),
+    // at least sglang_reserved_floor_mib on a card above sglang_floor_from_gib; mem_fraction_static =
+    // round((gpu_mem - reserved_mem) / gpu_mem, 3).
+    double sglang_reserved_mib = 512;
+    double sglang_min_activation_tokens = 2048;
+    double sglang_activation_mib_per_token = 1.5;
+    double sglang_parallel_mib = 1024;
+    double sglang_decode_graph_mib_per_bs = 2;
+    double sglang_prefill_graph_mib_per_size = 8;
+    double sglang_mla_prefill_graph_mib = 1536;
+    double sglang_reserved_floor_mib = 10240;
+    double sglang_floor_from_gib = 60;
+    // --max-prefill-tokens' default, the activation tokens with chunked prefill off
+    // (SGLang's ServerArgs max_prefill_tokens default 16384, python/sglang/srt/server_args.py in the releases read).
+    double sglang_max_prefill_tokens = 16384;
+    // The req_to_token pool, int32 slots of each request's tokens: max_num_reqs = min(max(int(
+    // max_total_num_tokens / context_len x sglang_req_pool_per_token_ratio), sglang_req_pool_min),
+    // sglang_req_pool_max) rows of context_len + sglang_req_context_pad (extra_max_context_len) x 4 B
+    // (sgl-project/sglang@001ccef:python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py init_memory).
+    double sglang_req_pool_per_token_ratio = 512;
+    double sglang_req_pool_min = 2048;
+    double sglang_req_pool_max = 4096;
+    double sglang_req_context_pad = 4;
 };
 
 // The machine around the GPU: system RAM and its bandwidth (llama.cpp keeps layers and experts
@@ -255,6 +295,18 @@ struct VllmOptions {
     std::string mamba_ssm_cache_dtype = "auto";
 };
 
+// SGLang's server arguments that size its memory (sgl-project/sglang@001067f:python/sglang/srt/server_args.py;
+// core/serve/sglang.hpp has the model). 0 / -1 = SGLang's own default, resolved per GPU (sglang_set_gpu).
+struct SglangOptions {
+    double mem_fraction_static = -1;  // --mem-fraction-static; -1: SGLang's rule (memory_hook.py handle_gpu_memory_settings)
+    int chunked_prefill_size = 0;     // --chunked-prefill-size; 0: by the GPU's memory; -1: chunked prefill off
+    int cuda_graph_max_bs = 0;        // --cuda-graph-max-bs (decode graphs); 0: by the GPU's memory and TP
+    bool disable_cuda_graph = false;  // --disable-cuda-graph: no decode or prefill graphs
+    bool prefill_cuda_graph = true;   // the prefill phase's piecewise graphs (CudaGraphConfig prefill tc_piecewise); false: disabled
+    int max_running_requests = 0;     // --max-running-requests; 0: max_total_num_tokens // 2, capped by the req_to_token pool
+    int page_size = 1;                // --page-size: the pool's tokens rounded down to whole pages
+};
+
 // Whether vLLM's custom all-reduce runs at `tp` GPUs of `gpu` (nullptr: no GPU chosen, taken as
 // fully connected, the figure before the interconnect was modelled) under `mode`; `p2p` false
 // (vllm_gpu_p2p): Auto finds it off, as vLLM's _can_p2p test does.
@@ -266,6 +318,8 @@ bool vllm_gpu_p2p(GpuP2p mode, const GpuSpec* gpu);
 // Why a Mac's row of a vLLM estimate holds nothing (GpuFit::no_backend; vLLM on a Mac is refused,
 // core/serve/inference.cpp vllm_no_metal): "vLLM has no Metal backend".
 extern const char* const kVllmNoMetal;
+// Why a Mac's row of an SGLang estimate holds nothing: its MLX backend is not modelled.
+extern const char* const kSglangNoMetal;
 
 enum class SplitMode { Layer, Row, None };  // --split-mode
 
@@ -389,6 +443,7 @@ struct InferenceInputs {
     VllmOptions vllm{};
     LlamaCppOptions llamacpp{};
     HfOptions hf{};
+    SglangOptions sglang{};
     HostInputs host{};
     bool has_custom_gpu = false;   // custom_gpu replaces the catalog GPU (config "inference.gpu_custom")
     GpuSpec custom_gpu{};
@@ -513,6 +568,9 @@ struct InferencePlan {
     int hf_min_capability = 0;
     bool hf_dequantized = false;
     WeightBreakdown hf_bf16_weights{};
+    // SGLang: the memory it sized at start-up on this GPU (sglang_set_gpu; pool and budget above hold its KV pool
+    // and static budget)
+    SglangMemory sglang{};
 };
 
 // Builds the plan for `cfg` (cfg.task must be inference). `tp` > 0 and `format` non-empty override

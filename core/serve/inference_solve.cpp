@@ -79,6 +79,12 @@ double ram_slack(const InferencePlan& p, double context, double n, double share)
 
 double slack(const InferencePlan& p, double context, double n, double share) {
     if (p.engine == Engine::Vllm) return p.pool - n * kv_sequence_bytes(p.kv, context, p.block);
+    // SGLang: the pool's tokens, max_running_requests and the GPU's whole memory (sglang_fits), each decreasing.
+    if (p.engine == Engine::Sglang) {
+        if (!p.has_gpu || p.sglang.max_total_tokens <= 0) return -1;
+        return std::min({p.sglang.max_total_tokens - n * sglang_sequence_tokens(p, context), sglang_max_running(p, context) - n,
+                         p.gpu_capacity - sglang_gpu_bytes(p, context)});
+    }
     const double gpu = capacity(p, share) - memory_at(p, context, n).total();
     // System RAM (when given) bounds llama.cpp's context as fits_at checks it: the KV of the layers
     // left on the CPU (-ngl below the layer count), every layer's with -nkvo, and the host compute
@@ -119,6 +125,15 @@ std::string ram_binds_text(const InferencePlan& p, double share, const char* hos
 std::string where(const InferencePlan& p) {
     std::string s = (p.tp > 1 ? num(p.tp) + " x " : std::string()) + p.gpu->name;
     if (p.engine == Engine::Vllm && p.pool > 0) s += " (vLLM pool " + gib(p.pool) + " per GPU)";
+    else if (p.engine == Engine::Sglang) {  // snprintf: the page's size budget
+        char buf[160];
+        if (p.sglang.max_total_tokens > 0)
+            std::snprintf(buf, sizeof buf, " (SGLang pool %s tokens, %.2f GiB per GPU)", count_text(p.sglang.max_total_tokens).c_str(), bytes_to_gib(p.pool));
+        else
+            std::snprintf(buf, sizeof buf, " (no SGLang pool: weights %.2f GiB per GPU exceed mem_fraction_static %g x %.2f GiB)", bytes_to_gib(p.weights_gpu),
+                          p.sglang.mem_fraction_static, bytes_to_gib(p.sglang.total_free));
+        s += buf;
+    }
     else if (p.engine == Engine::Vllm)
         s += " (no vLLM pool: weights " + gib(p.weights_gpu) + " + activation peak " + gib(p.activation_peak) + " + non-torch " +
              gib(p.runtime_gpu) + " per GPU exceed the budget " + gib(p.budget) + ")";
@@ -199,7 +214,7 @@ Outcome<Answer> engine_placed_answer(const InferencePlan& base, bool context_axi
 // with such RAM (Answer::needs_ram_bytes), else 0.
 Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
     const double c = cfg.inference.context, n = cfg.inference.concurrency;
-    const bool vllm = base.engine == Engine::Vllm;
+    const bool vllm = tensor_parallel_engine(base.engine);  // tensor-parallel degrees 1, 2, 4, ...
     std::string last_error, gpu_part;
     int gpu_part_count = 0;
     double gpu_part_ram = 0;
@@ -482,13 +497,16 @@ Outcome<Answer> solve_inference(const Config& asked, const std::string& question
     if (question == "max_concurrency") {
         const double v = most_sequences(p, c, share);
         return answer("max_concurrency", "Most sequences at the context", v, "sequences",
-                      num(c) + "-token sequences, " + gib(kv_sequence_bytes(p.kv, c, p.engine == Engine::Vllm ? p.block : 0) * p.kv_share) +
+                      num(c) + "-token sequences, " + gib(kv_sequence_bytes(p.kv, c, tensor_parallel_engine(p.engine) ? p.block : 0) * p.kv_share) +
                           " of KV each, on " + where(p) + (v > 0 && v >= max_sequences(p) && p.engine == Engine::LlamaCpp ? max_seq_text(p) : std::string()),
                       v > 0 ? verdict_at(p, c, v, share).needs_ram_bytes : 0, " at that count");
     }
     if (question == "kv_capacity") {
         const double per_token = p.kv.bytes_per_token * p.kv_share;
         double free_bytes;
+        if (p.engine == Engine::Sglang)
+            return answer("kv_capacity", "KV cache capacity", p.sglang.max_total_tokens, "tokens",
+                          "max_total_num_tokens: mem_fraction_static of the free memory less the weights, by the bytes of a token, on " + where(p));
         if (p.engine == Engine::Vllm) {
             const VllmCapacity cap = vllm_capacity(p, c);
             if (p.kv.block_bytes > 0)

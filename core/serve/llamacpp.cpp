@@ -971,6 +971,7 @@ std::string launch_command(const InferencePlan& p) {
     const InferenceInputs& in = p.in;
     const ModelSpec& m = p.model;
     const std::string model = m.id.empty() ? "MODEL" : m.id;
+    if (p.engine == Engine::Sglang) return sglang_launch_command(p);  // core/serve/sglang.cpp
     if (p.engine == Engine::Vllm) {
         // Above the window vLLM starts only with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (start_plan refuses it otherwise).
         std::string s = std::string(m.context_limit > 0 && in.context > m.context_limit ? "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 " : "") + "vllm serve " + model + " --max-model-len " + num_plain(in.context) + " --gpu-memory-utilization " +

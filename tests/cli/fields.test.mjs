@@ -22,7 +22,7 @@ test('the table lists every field once, with its range in its unit', () => {
   assert.equal(ctx.accepted, '[1, 16777216] tokens');
   assert.equal(ctx.default, '4096');
   const engine = fields.find((f) => f.path === 'inference.engine');
-  assert.deepEqual(engine.values, ['vllm', 'llama.cpp', 'llamacpp', 'hf', 'transformers']);
+  assert.deepEqual(engine.values, ['vllm', 'llama.cpp', 'llamacpp', 'hf', 'transformers', 'sglang']);
 });
 
 test('every flag the table declares is in --help and sets its field', () => {

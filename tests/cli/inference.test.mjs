@@ -154,7 +154,7 @@ test('vLLM\'s own flags set the fields that hold them: --max-model-len, -tp / --
   assert.match(bad.err, /inference\.vllm\.gpu_memory_utilization must be a number greater than 0 and at most 1, got 1\.5/);
   // The help lists each spelling beside its field.
   const help = run(['--help']).out;
-  assert.match(help, /--max-model-len N[\s\S]*?\(inference\.context:/);
+  assert.match(help, /--max-model-len, --context-length N[\s\S]*?\(inference\.context:/);
   assert.match(help, /-tp, --tensor-parallel-size N[\s\S]*?\(inference\.tp:/);
   assert.match(help, /--gpu-memory-utilization N[\s\S]*?\(inference\.vllm\.gpu_memory_utilization:/);
   assert.match(help, /--max-num-seqs N[\s\S]*?\(inference\.vllm\.max_num_seqs:/);
@@ -298,4 +298,57 @@ test('DeepSeek-V3.2: the lightning indexer key beside the MLA latent, per engine
   const bad = run(['--config', '-', '--format', 'json'], JSON.stringify({ ...base, model: { preset: 'deepseek-v3', index_head_dim: 128 } }));
   assert.notEqual(bad.code, 0);
   assert.match(bad.out + bad.err, /model\.index_heads must be at least 1 with a lightning indexer/);
+});
+
+test('SGLang: --engine sglang, its own flags, the pool in text and JSON, the refusal and the launch command', () => {
+  // Llama-3.1-8B BF16 on one H100 with the CUDA context at 0.5 GiB: mem_fraction_static round((81,559 - 13,904) /
+  // 81,559, 3) = 0.83; (0.83 x 84,479,280,824.32 - 16,094,076,928) / 131,072 = 412,168 tokens (docs/inference.md "SGLang").
+  const base = ['--method', 'detailed', '--task', 'inference', '--engine', 'sglang', '--preset', 'llama-3.1-8b', '--gpu', 'h100-80gb',
+    '--context-length', '8192', '--set', 'inference.constants.cuda_context_gib=0.5'];
+  const j = run([...base, '--format', 'json']);
+  assert.equal(j.code, 0, j.err);
+  const r = JSON.parse(j.out);
+  assert.equal(r.metrics.kv_capacity_tokens.value, 412168);
+  assert.equal(r.metrics.sglang_mem_fraction_static.value, 0.83);
+  assert.equal(r.metrics.max_concurrency.value, 50);
+  assert.deepEqual(r.components.map((c) => c.key), ['weights', 'kv_cache', 'activations', 'runtime', 'cuda_graphs']);
+  assert.equal(r.launch_command, 'python -m sglang.launch_server --model-path llama-3.1-8b --tp 1 --context-length 8192 --mem-fraction-static 0.83');
+  const t = run(base);
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /KV cache pool .*= 412168 tokens/);
+  // SGLang's own flag spellings: --mem-fraction-static 0.9 gives floor((0.9 x 84,479,280,824.32 - 16,094,076,928) / 131,072) = 457,285.
+  const f = run([...base, '--mem-fraction-static', '0.9', '--page-size', '1', '--format', 'json']);
+  assert.equal(f.code, 0, f.err);
+  assert.equal(JSON.parse(f.out).metrics.kv_capacity_tokens.value, 457285);
+  // The launch command reads back.
+  const echo = run([...base, '--mem-fraction-static', '0.9', '--print-config']);
+  assert.equal(JSON.parse(echo.out).inference.sglang.mem_fraction_static, 0.9);
+  // Llama-3.1-70B BF16 on one H100: the weights take the static fraction; SGLang's RuntimeError in the notes.
+  const big = run(['--method', 'detailed', '--task', 'inference', '--engine', 'sglang', '--preset', 'llama-3.1-70b', '--gpu', 'h100-80gb',
+    '--context-length', '8192', '--format', 'json']);
+  assert.equal(big.code, 0, big.err);
+  const b = JSON.parse(big.out);
+  assert.equal(b.metrics.kv_capacity_tokens.value, 0);
+  assert.ok(b.notes.some((n) => n.includes('Not enough memory. Please try to increase --mem-fraction-static.')));
+  assert.equal(b.fits.find((g) => g.gpu === 'h100-80gb').fits, false);
+  const min = run(['solve', 'min_gpus', '--method', 'detailed', '--task', 'inference', '--engine', 'sglang', '--preset', 'llama-3.1-70b',
+    '--gpu', 'h100-80gb', '--context-length', '8192', '--format', 'json']);
+  assert.equal(min.code, 0, min.err);
+  assert.equal(JSON.parse(min.out).value, 4);
+  // fit-models under SGLang: the whole card is the budget (its own fraction and headroom), SGLang's formats only
+  // (vLLM's list less int8), a row's load the total less the pool plus the KV it holds.
+  const fit = run(['fit-models', '--method', 'detailed', '--task', 'inference', '--engine', 'sglang', '--gpu', 'h100-80gb',
+    '--context-length', '8192', '--format', 'json']);
+  assert.equal(fit.code, 0, fit.err);
+  const fm = JSON.parse(fit.out);
+  assert.equal(fm.budget_bytes, 85520809984);
+  assert.match(fm.budget, /SGLang's own mem_fraction_static/);
+  assert.ok(!fm.models.some((r) => r.format === 'int8'));
+  const l8 = fm.models.find((r) => r.model === 'llama-3.1-8b' && r.format === 'bf16');
+  assert.equal(l8.fits, true);
+  assert.ok(l8.load_bytes < l8.total_bytes);
+  // A field out of range is named.
+  const bad = run([...base, '--mem-fraction-static', '1.5']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.out + bad.err, /inference\.sglang\.mem_fraction_static/);
 });

@@ -29,6 +29,7 @@ const pow2 = (lo, hi) => 2 ** (lo + Math.floor(rand() * (hi - lo + 1)));
 const formats = ["bf16", "fp16", "fp32", "fp8", "fp8-block", "int8", "w8a8", "bnb-int8", "gptq-int8", "awq-int4",
   "gptq-int4", "bnb-nf4", "bnb-nf4-dq", "mxfp4", "nvfp4", "gptq-int3"];
 const ggufFormats = ["q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_k_s", "q4_0", "iq4_xs", "q3_k_m", "q2_k", "gguf-f16", "gguf-bf16"];
+// SGLang's lines are added by hand after the corpus (golden.test.mjs): a fourth engine here would move every draw.
 const engines = ["vllm", "llama.cpp", "hf"];
 const kvDtypes = ["auto", "fp8", "f16", "q8_0", "q4_0"];
 const trainPrecisions = ["bf16-mixed", "fp16-mixed", "fp32", "bf16-true", "fp8"];

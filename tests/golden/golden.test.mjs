@@ -2,7 +2,9 @@
 // every method, task, engine, format and parallel layout, then 16 lines added by hand for the trl
 // profile: 14 of the generated hf-trainer configs under trl and two TRL fine-tunes, then 17 for the
 // presets added in 2026-12: one or two for each, the worked examples of docs/models.md among them, then 5 for Llama-4 Scout and
-// Maverick: llama.cpp, HF and vLLM, the last with swa_full) through `vramcalc batch --solve`; each
+// Maverick: llama.cpp, HF and vLLM, the last with swa_full, then 8 for SGLang: Llama-3.1-8B on an H100, DeepSeek-V3 on
+// 8 x H200, Llama-3.1-70B refused on one H100, Qwen3-235B-A22B FP8 at 0.93 as the public log, FP8 weights and KV with
+// pages of 16 on an L40S, gpt-oss-120b MXFP4, chunked prefill and graphs off on an A100 40GB, bnb-nf4 refused) through `vramcalc batch --solve`; each
 // output line's sha256 must equal the one recorded in expected.jsonl. A refactor that changes any
 // byte of any estimate, breakdown, message or what-fits answer fails here. A change of behaviour
 // that is meant re-records the file (and says so in its commit):

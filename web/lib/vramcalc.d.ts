@@ -295,8 +295,8 @@ export interface RuntimeConfig {
 
 /** "inference": detailed inference and serving (below) */
 export interface InferenceConfig {
-    /** how the engine takes memory (docs/inference.md, "Engines") (default vllm; the engine whose own section (llamacpp, vllm, hf) alone the document sets) */
-    engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf' | 'transformers';
+    /** how the engine takes memory (docs/inference.md, "Engines") (default vllm; the engine whose own section (llamacpp, vllm, hf, sglang) alone the document sets) */
+    engine?: 'vllm' | 'llama.cpp' | 'llamacpp' | 'hf' | 'transformers' | 'sglang';
     /** weight format: bf16, fp8, gptq-int4, awq-int4, mxfp4, ...; GGUF types q4_k_m, q8_0, ... (llama.cpp); docs/inference.md (default 'bf16') */
     weights?: string;
     /** MoE experts in their own (non-GGUF) format (default same as weights) */
@@ -341,6 +341,8 @@ export interface InferenceConfig {
     host?: InferenceHostConfig;
     /** exact weight bytes read from a model file (below; docs/import.md) */
     weights_file?: InferenceWeightsFileConfig;
+    /** SGLang options (below; docs/inference.md, "SGLang") */
+    sglang?: InferenceSglangConfig;
 }
 
 /** "training.lora": LoRA and QLoRA adapters (below) */
@@ -597,6 +599,44 @@ export interface InferenceConstantsConfig {
     hf_fp8_min_capability?: number;
     /** compute capability x 10 from which transformers keeps mxfp4 experts in MXFP4; below it, and on a Mac, it dequantizes them to BF16 (75; transformers' 2026 fine-grained quantizer: 89; 0: never) (default 75; [0, 1000] capability x 10) */
     hf_mxfp4_min_capability?: number;
+    /** SGLang: below this gpu_mem, chunked prefill 2048 and decode graphs to 8 (default 20; [0, 1000000] GiB) */
+    sglang_tier1_gib?: number;
+    /** SGLang: below this, 4096 and 48 (tp >= 4: 160) (default 35; [0, 1000000] GiB) */
+    sglang_tier2_gib?: number;
+    /** SGLang: below this, 4096 and 32 (tp >= 4: 160) (default 60; [0, 1000000] GiB) */
+    sglang_tier3_gib?: number;
+    /** SGLang: below this, 8192 and 256 (tp >= 4: 512) (default 90; [0, 1000000] GiB) */
+    sglang_tier4_gib?: number;
+    /** SGLang: below this, 8192 and 256 (tp >= 4: 512); from it 16384 and 512 (default 160; [0, 1000000] GiB) */
+    sglang_tier5_gib?: number;
+    /** SGLang's reserve: constant metadata (default 512; [0, 10000000] MiB) */
+    sglang_reserved_mib?: number;
+    /** SGLang's reserve: activation tokens at least this (default 2048; [0, 16777216] tokens) */
+    sglang_min_activation_tokens?: number;
+    /** SGLang's reserve per activation token (default 1.5; [0, 10000] MiB) */
+    sglang_activation_mib_per_token?: number;
+    /** SGLang's reserve x tp x pp / 8 (default 1024; [0, 10000000] MiB) */
+    sglang_parallel_mib?: number;
+    /** SGLang's reserve and graph memory per decode max_bs (default 2; [0, 10000] MiB) */
+    sglang_decode_graph_mib_per_bs?: number;
+    /** SGLang's reserve and graph memory per prefill graph size (default 8; [0, 10000] MiB) */
+    sglang_prefill_graph_mib_per_size?: number;
+    /** SGLang's reserve and graph memory for an MLA model's prefill graphs (default 1536; [0, 10000000] MiB) */
+    sglang_mla_prefill_graph_mib?: number;
+    /** SGLang's reserve at least this on a card above sglang_floor_from_gib (default 10240; [0, 10000000] MiB) */
+    sglang_reserved_floor_mib?: number;
+    /** SGLang: cards above this get the reserve's floor (default 60; [0, 1000000] GiB) */
+    sglang_floor_from_gib?: number;
+    /** SGLang's --max-prefill-tokens: the activation tokens with chunked prefill off (default 16384; [1, 16777216] tokens) */
+    sglang_max_prefill_tokens?: number;
+    /** SGLang's req_to_token rows: pool tokens / context x this (default 512; [0, 1000000]) */
+    sglang_req_pool_per_token_ratio?: number;
+    /** SGLang's req_to_token rows at least (default 2048; [1, 1048576] requests) */
+    sglang_req_pool_min?: number;
+    /** SGLang's req_to_token rows at most (default 4096; [1, 1048576] requests) */
+    sglang_req_pool_max?: number;
+    /** SGLang's req_to_token columns past the context (extra_max_context_len) (default 4; [0, 4096] tokens) */
+    sglang_req_context_pad?: number;
 }
 
 /** "inference.host": the machine around the GPU (below); written only when set */
@@ -669,6 +709,24 @@ export interface InferenceLlamacppDraftConfig {
     min_tokens?: number;
     /** chance each drafted token is accepted; depends on the text (0.72 measured: docs/local.md) (default 0.72; [0, 1]) */
     acceptance?: number;
+}
+
+/** "inference.sglang": SGLang options (below; docs/inference.md, "SGLang") */
+export interface InferenceSglangConfig {
+    /** share of the free memory after start-up for the weights and the KV pool (null: SGLang's rule by the GPU's memory, TP and graphs) (default null; (0, 1]) */
+    mem_fraction_static?: number | null;
+    /** tokens of a prefill chunk: the activations and SGLang's reserve (0: by the GPU's memory, 2048 to 16384; -1: chunked prefill off) (default 0; [-1, 16777216] tokens) */
+    chunked_prefill_size?: number;
+    /** largest decode batch captured in a CUDA graph (0: by the GPU's memory and TP, 8 to 512) (default 0; [0, 65536] sequences) */
+    cuda_graph_max_bs?: number;
+    /** no CUDA graphs (decode or prefill) (default false) */
+    disable_cuda_graph?: boolean;
+    /** the prefill phase's piecewise CUDA graphs (SGLang's default tc_piecewise; false: backend disabled, or a release before them) (default true) */
+    prefill_cuda_graph?: boolean;
+    /** requests run at once and the req_to_token pool's rows (0: max_total_num_tokens / 2, at most 2048 to 4096 rows) (default 0; [0, 1048576] requests) */
+    max_running_requests?: number;
+    /** tokens per KV page: the pool and each sequence round to pages (default 1; [1, 4096] tokens) */
+    page_size?: number;
 }
 // end generated
 
