@@ -243,6 +243,23 @@ Outcome<Answer> min_gpus(const Config& cfg, const InferencePlan& base) {
                       (last_error.empty() ? std::string() : " (" + last_error + ")"));
 }
 
+// No format fits: the quantized KV cache `suggest` offers (quantized_kv_choice, the one rule for
+// best_format and best_local_format) may make one fit; the best that then does, in the table's order
+// among those `listed`, is named with the field to change. `fits(q, f)` says what format f does
+// under q, the config with that cache ("GGUF Q8_0 fits"), "" where it does not; "" when no such cache.
+template <typename Listed, typename Fits>
+std::string quantized_kv_clause(const Config& cfg, Listed listed, Fits fits) {
+    const char* kv = quantized_kv_choice(cfg.inference);
+    if (!kv) return std::string();
+    Config q = cfg;
+    q.inference.kv_dtype = kv;
+    for (const auto& f : weight_formats()) {
+        if (!listed(f)) continue;
+        if (const std::string does = fits(q, f); !does.empty()) return std::string("; with the KV cache in ") + kv + " (inference.kv_dtype, as suggest offers) " + does;
+    }
+    return std::string();
+}
+
 Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     const double c = cfg.inference.context, n = cfg.inference.concurrency;
     const unsigned mask = engine_mask(base.engine);
@@ -286,19 +303,11 @@ Outcome<Answer> best_format(const Config& cfg, const InferencePlan& base) {
     a.explanation = a.items.empty() ? "no format fits " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
                                     : "best quality that fits: " + best + "; listed best first, for " + sequences(n) + " of " +
                                           num(c) + " tokens on " + where(base);
-    // No format fits: the quantized KV cache `suggest` offers (quantized_kv_choice) may make one fit;
-    // the best that then fits is named with the field to change.
-    const char* kv = a.items.empty() ? quantized_kv_choice(cfg.inference) : nullptr;
-    for (const auto& f : weight_formats()) {
-        if (!kv) break;
-        if (!listed(f)) continue;
-        Config q = cfg;
-        q.inference.kv_dtype = kv;
-        auto r = make_inference_plan(q, 0, f.id);
-        if (!r.ok || r.value.hf_dequantized || !verdict_at(r.value, c, n, budget_share(r.value)).within()) continue;
-        a.explanation += std::string("; with the KV cache in ") + kv + " (inference.kv_dtype, as suggest offers) " + f.label + " fits";
-        break;
-    }
+    if (a.items.empty())
+        a.explanation += quantized_kv_clause(cfg, listed, [&](const Config& q, const WeightFormat& f) {
+            auto r = make_inference_plan(q, 0, f.id);
+            return r.ok && !r.value.hf_dequantized && verdict_at(r.value, c, n, budget_share(r.value)).within() ? std::string(f.label) + " fits" : std::string();
+        });
     if (ram_formats > 0) {  // snprintf: the page's size budget
         char buf[256];
         std::snprintf(buf, sizeof buf, "; the GPU part of %d %sformat%s fits with system RAM nobody checked (the best, %s, needs %.2f GB (%.2f GiB); give inference.host.ram_gib, --ram-gib)",
@@ -371,8 +380,9 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
     a.unit = "formats";
     std::string best;
     double best_needs = 0;
+    auto listed = [&](const WeightFormat& f) { return f.family == FormatFamily::Gguf && std::string(f.id) != "gguf-f32" && !(ternary_only(f) && !ternary_only(*base.format)); };
     for (const auto& f : weight_formats()) {
-        if (f.family != FormatFamily::Gguf || std::string(f.id) == "gguf-f32" || (ternary_only(f) && !ternary_only(*base.format))) continue;
+        if (!listed(f)) continue;
         const int ngl = max_gpu_layers(cfg, f.id, c, n);
         if (ngl < 0) continue;
         Config t = cfg;
@@ -388,6 +398,11 @@ Outcome<Answer> llamacpp_answers(const Config& cfg, const InferencePlan& base, c
     a.value = static_cast<double>(a.items.size());
     a.explanation = a.items.empty() ? "no GGUF type runs " + sequences(n) + " of " + num(c) + " tokens on " + where(base)
                                     : "best quality that runs: " + best + (base.ram_bytes > 0 ? ", within " + gib(base.ram_bytes) + " of system RAM" : std::string());
+    if (a.items.empty())
+        a.explanation += quantized_kv_clause(cfg, listed, [&](const Config& q, const WeightFormat& f) {
+            const int ngl = max_gpu_layers(q, f.id, c, n);
+            return ngl >= 0 ? std::string(f.id) + " runs at -ngl " + num(ngl) : std::string();
+        });
     if (best_needs > 0) a.needs_ram_bytes = best_needs, a.explanation += unchecked_ram_text(best_needs, " for the rest");
     return Outcome<Answer>::success(a);
 }

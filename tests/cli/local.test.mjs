@@ -676,3 +676,19 @@ test('hybrid: the KV capacity leaves the recurrent states out (llama.cpp) and co
   assert.equal(vs.value, v.metrics.kv_capacity_tokens.value);
   assert.match(vs.explanation, /blocks of 12\.75 MiB \(544-token pages\)/);
 });
+
+// best_local_format's "no GGUF type runs" names the quantized KV cache that makes one run, by the same
+// rule as best_format (quantized_kv_choice). Llama-3.1-8B at 131,072 tokens on an RTX 4060 8GB with 16 GiB
+// of RAM: F16 KV 32 layers x 8 heads x 128 x 2 (K, V) x 2 B = 131,072 B a token, 16 GiB in all, past 75% of
+// the GPU and the RAM together; in q8_0 (34 B per 32 values) 8.5 GiB, and Q6_K runs at -ngl 12.
+test('best_local_format: no GGUF type runs, but one does with the KV cache in q8_0', () => {
+  const base = ['solve', 'best_local_format', '--preset', 'llama-3.1-8b', '--engine', 'llama.cpp', '--gpu', 'rtx-4060-8gb',
+    '--max-model-len', '131072'];
+  const a = json([...base, '--ram-gib', '16']);
+  assert.equal(a.value, 0);
+  assert.match(a.explanation, /^no GGUF type runs 1 sequence of 131072 tokens .*; with the KV cache in q8_0 \(inference\.kv_dtype, as suggest offers\) q6_k runs at -ngl 12$/);
+  // With the KV cache already quantized there is no further clause.
+  const q = json([...base, '--ram-gib', '16', '--set', 'inference.kv_dtype=q8_0']);
+  assert.doesNotMatch(q.explanation, /with the KV cache in/);
+});
+
