@@ -631,6 +631,10 @@ constexpr FieldDef kConfigTable[] = {
              "bitsandbytes formats: an MoE's routed experts stay in the checkpoint's 16-bit dtype (transformers 5's fused experts, which "
              "its bitsandbytes integration skips); false: transformers 4, or a loader that quantizes them (Unsloth)")
             .omit_default(),
+        Bool("inference.hf.litgpt_quantize", AT(inference.hf.litgpt_quantize),
+             "bitsandbytes through LitGPT's --quantize (Lightning's BitsandbytesPrecision): the LM head quantized too, 4-bit weights "
+             "dequantized to FP16 then the compute dtype, LLM.int8 re-quantized on load (FP16 + two int8 layouts of the largest matrix)")
+            .omit_default(),
 
         // --- inference.gpu_custom (io/inference_json.cpp reads it: memory_gib is required) -----------
         Text("inference.gpu_custom.name", AT(inference.custom_gpu.name), "display name").def("Custom GPU").hand(),

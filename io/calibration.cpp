@@ -165,8 +165,14 @@ ModelSpec row_model(const CalibrationRow& row, Error& err) {
     for (char& c : key)
         if (c == ' ') c = '-';
     if (const ModelSpec* p = find_preset(key)) {
-        if (p->layers == m.layers && p->hidden == m.hidden && p->heads == m.heads && p->vocab == m.vocab && p->ffn == m.ffn)
-            return *p;
+        if (p->layers == m.layers && p->hidden == m.hidden && p->heads == m.heads && p->vocab == m.vocab && p->ffn == m.ffn) {
+            // The row's `tied` column says how the run held the head: LitGPT's GPT keeps lm_head and
+            // transformer.wte as two modules (lit_gpt/model.py at 982abcbc), so Falcon-7B, tied in
+            // its checkpoint, holds its head twice there.
+            ModelSpec preset = *p;
+            if (!row.get("tied").empty()) preset.tied_embeddings = m.tied_embeddings;
+            return preset;
+        }
     }
     return m;
 }
@@ -324,7 +330,8 @@ Outcome<Config> training_row_config(const CalibrationRow& row, bool as_labelled)
         cfg.training.finetune = FinetuneMethod::Qlora;
         cfg.training.lora.quant = BaseQuant::Nf4;
         // LitGPT's "bnb.nf4" keeps FP32 absmax; torchao's NF4 quantizes its scalers (block 256).
-        cfg.training.lora.double_quant = weights.find("torchao") != std::string::npos;
+        // "-dq" (LitGPT's bnb.nf4-dq) double-quantizes bitsandbytes' absmax the same way.
+        cfg.training.lora.double_quant = weights.find("torchao") != std::string::npos || weights.find("-dq") != std::string::npos;
     }
     const std::string opt = ascii_lower(row.get("optimizer"));
     if (!opt.empty() && !parse_train_optimizer(opt, cfg.training.optimizer))

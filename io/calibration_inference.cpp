@@ -240,6 +240,9 @@ void inference_row(const CalibrationRow& row, RowCheck& out) {
     }
     // Linear4bit computes in BitsAndBytesConfig's bnb_4bit_compute_dtype (FP32 unless the row names one).
     if (has(where, "compute_dtype=torch.float16") || has(where, "compute_dtype=torch.bfloat16")) cfg.inference.hf.bnb_compute_bytes = 2;
+    // LitGPT's --quantize bnb.* (Lightning's BitsandbytesPrecision): the head quantized too, FP16
+    // dequantization, LLM.int8 re-quantized on load (HfOptions::litgpt_quantize).
+    if (has(row.get("source"), "litgpt") || has(row.get("source"), "lit-gpt")) cfg.inference.hf.litgpt_quantize = true;
     // CUDA lazy module loading unless the row names what rules it out (core/catalog/cuda_context.hpp).
     ModuleLoading loading;
     if (row_module_loading(where, loading)) cfg.inference.hf.lazy_loading = lazy_loading_in_effect(loading);

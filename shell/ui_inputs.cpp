@@ -998,6 +998,10 @@ bool serving_inputs(App& a) {
                 in.hf.bnb_compute_bytes = fp32 ? 4 : 2;
                 changed = true;
             }
+            if (wf && std::string(wf->id).rfind("bnb-", 0) == 0)
+                changed |= check(m, {"inference.hf.litgpt_quantize", "LitGPT --quantize",
+                                     "Lightning's BitsandbytesPrecision: the LM head quantized too, FP16 dequantization, LLM.int8 re-quantized on load."},
+                                 in.hf.litgpt_quantize, "LitGPT");
             if (c.model.experts > 0 && wf && std::string(wf->id).rfind("bnb-", 0) == 0)
                 changed |= check(m, {"inference.hf.experts_unquantized", "MoE experts 16-bit",
                                      "transformers 5 keeps an MoE's fused experts in 16-bit under bitsandbytes. Off: transformers 4 or Unsloth."},

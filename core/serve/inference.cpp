@@ -484,7 +484,7 @@ void hf_place_weights(InferencePlan& p) {
     const ModelSpec& m = p.model;
     const double layer_total = std::max(0.0, p.weights.total - p.weights.embedding - p.weights.output);
     const double layers_share = std::ceil(static_cast<double>(m.layers) / in.tp) / m.layers;  // the fullest GPU
-    p.dequant_bytes = p.kernel_scratch = p.quant_temp_per_token = 0;
+    p.dequant_bytes = p.kernel_scratch = p.quant_temp_per_token = p.load_transient = 0;
     // Quantized layers dequantize one matrix at a time for a prefill matmul: bitsandbytes
     // 4-bit to the 16-bit dtype and then to its compute dtype; GPTQ/AWQ kernels to the
     // dtype at large batch; LLM.int8's first pass keeps a second int8 layout of a matrix.
@@ -497,10 +497,28 @@ void hf_place_weights(InferencePlan& p) {
     const double compute = in.hf.bnb_compute_bytes;
     // With the routed experts left 16-bit, the largest matrix a bitsandbytes layer dequantizes
     // is a non-expert one.
-    const double largest = p.bnb_experts_16bit ? largest_non_expert_matrix(m) : p.weights.largest_matrix;
+    // LitGPT's quantized LM head (vocab x hidden) is a matrix it dequantizes too.
+    const bool litgpt = in.hf.litgpt_quantize && id.rfind("bnb-", 0) == 0;
+    const double head = litgpt && p.weights.output > 0 ? static_cast<double>(m.vocab) * m.hidden : 0;
+    const double largest = std::max(p.bnb_experts_16bit ? largest_non_expert_matrix(m) : p.weights.largest_matrix, head);
     if (id.rfind("bnb-int8", 0) == 0) {
         p.dequant_bytes = largest;
         p.quant_temp_per_token = matmul_temporaries(m, in.constants.bnb_int8_input_copies, in.constants.bnb_int8_output_bytes);
+        // LitGPT quantizes each Linear8bitLt at init on the GPU and again when the checkpoint
+        // loads, while the init's int8 matrix is still held: the FP16 copy and double_quant's
+        // out_col and out_row, 2 + 1 + 1 B an element of the largest matrix (lm_head, created
+        // and loaded first) above the weights. Lightning-AI/pytorch-lightning@71aed751
+        // src/lightning/fabric/plugins/precision/bitsandbytes.py:189,194,198;
+        // bitsandbytes-foundation/bitsandbytes@18e827d6 (0.41.1) bitsandbytes/functional.py:2003-2005.
+        if (litgpt) p.load_transient = largest * (2 + 1 + 1);
+    } else if (litgpt) {
+        // Lightning quantizes from torch.half (bitsandbytes.py:221 at 71aed751), so dequantize_4bit
+        // returns FP16 and MatMul4Bit.forward's `.to(A.dtype)` copies it to the compute dtype
+        // (bitsandbytes@18e827d6 bitsandbytes/autograd/_functions.py:516): 2 B + the compute
+        // dtype's bytes (16-bit taken as LitGPT's default bf16-true; 16-true computes in FP16
+        // and holds the FP16 copy alone).
+        p.dequant_bytes = largest * (2 + compute);
+        if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
     } else if (id.rfind("bnb-", 0) == 0) {
         p.dequant_bytes = largest * (p.dtype_bytes + (compute != p.dtype_bytes ? compute : 0));
         if (compute != p.dtype_bytes) p.quant_temp_per_token = matmul_temporaries(m, compute, compute);
@@ -704,6 +722,22 @@ Outcome<PlanStart> start_plan(const Config& cfg, int tp_override, const std::str
     auto rw = weight_bytes(m, weights_q, layer_split ? 1 : in.tp, by_tensor ? &p.tensors : nullptr, shards);
     if (!rw.ok) return R::failure(rw.error);
     p.weights = std::move(rw.value);
+    // LitGPT's --quantize replaces the LM head's nn.Linear too (HfOptions::litgpt_quantize): the
+    // head takes the bitsandbytes format, the token embedding (an nn.Embedding) stays 16-bit.
+    // Lightning-AI/pytorch-lightning@71aed751 src/lightning/fabric/plugins/precision/bitsandbytes.py:130
+    // (init_context replaces torch.nn.Linear); Lightning-AI/litgpt@982abcbc lit_gpt/model.py:25,28.
+    const WeightFormat* bnb_format = find_weight_format(in.weights.format);
+    if (in.engine == Engine::Hf && in.hf.litgpt_quantize && p.weights.output > 0 && bnb_format && std::string(bnb_format->id).rfind("bnb-", 0) == 0) {
+        QuantOptions head_q = weights_q;
+        head_q.keep_embeddings = false;
+        auto rh = weight_bytes(m, head_q, 1, nullptr, nullptr);
+        if (!rh.ok) return R::failure(rh.error);
+        const double delta = rh.value.output - p.weights.output;
+        p.weights.output += delta;
+        p.weights.total += delta;
+        p.weights.per_gpu += delta;
+        p.weights.formula += "; LM head quantized too (LitGPT)";
+    }
     if (in.weights_file.total_bytes != 0 && !apply_weights_file(p.weights, in.weights_file, m.layers, err, shards)) return R::failure(err);
     // transformers dequantizes fp8-block and mxfp4 checkpoints to BF16 on a GPU below the format's
     // compute capability (hf_min_capability): those weights too, for set_plan_gpu to swap in.
@@ -997,8 +1031,10 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     // (repeat_kv; more than one layer's torch.cat) and, under eager, the one query row's scores over
     // the keys the widest layer keeps.
     const double decode = hf_repeat_kv_bytes(p, n, context) + (eager ? hf_eager_scores(p, n, 1, hf_attended_tokens(p, context, true)) : 0);
-    if (hf_prefill_only(p, context, P)) return prefill + p.kernel_scratch;
-    if (!p.in.hf.legacy_cache) return std::max(prefill, decode) + p.kernel_scratch;
+    // LitGPT's LLM.int8 re-quantization while the weights load (load_transient) can exceed the
+    // forward's peak; it is held before the KV cache exists.
+    if (hf_prefill_only(p, context, P)) return std::max(prefill + p.kernel_scratch, p.load_transient);
+    if (!p.in.hf.legacy_cache) return std::max(std::max(prefill, decode) + p.kernel_scratch, p.load_transient);
     // transformers < 4.42: every decode step holds the previous cache while the next is built
     // (two copies), and the second step also holds the prompt's FP32 logits (n P vocab 4 B). The
     // KV component carries one copy at the full context; the second copy is counted here.
@@ -1006,7 +1042,7 @@ double hf_activations(const InferencePlan& p, double context, double n) {
     const double kv_prompt = n * kv_sequence_bytes(p.kv, P, 0) * p.kv_share;
     const double second_step = 2 * kv_prompt + n * P * m.vocab * 4 - kv_full;
     const double last_step = kv_full + std::max(n * m.vocab * (B + 4), decode);
-    return std::max({prefill, second_step, last_step}) + p.kernel_scratch;
+    return std::max(std::max({prefill, second_step, last_step}) + p.kernel_scratch, p.load_transient);
 }
 
 }  // namespace
@@ -1570,7 +1606,8 @@ Outcome<Estimate> inference_estimate(const Config& cfg) {
                                         (hf_eager(p) ? ", eager attention scores" : "") +
                                         (in.hf.legacy_cache ? "; transformers < 4.42: a second copy of the cache while decoding" : "") +
                                         (hf_repeat_kv_bytes(p, n, c) > 0 ? "; K and V repeated to every query head at " + num(c) + " tokens: " + num(hf_repeat_kv_bytes(p, n, c) / 1048576.0) + " MiB" : "") +
-                                        (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "")});
+                                        (p.kernel_scratch > 0 ? "; GPTQ kernel scratch " + num(p.kernel_scratch / 1048576.0) + " MiB" : "") +
+                                        (p.load_transient > 0 ? "; at least LitGPT's LLM.int8 re-quantization while loading, " + num(p.load_transient / 1048576.0) + " MiB" : "")});
             e.components.push_back({"runtime", std::string(gpu_runtime_name(p.has_gpu ? p.gpu.get() : nullptr)) + " context", mem.runtime,
                                     std::string("outside PyTorch's allocator") +
                                         (in.hf.lazy_loading ? "" : "; eager module loading: every kernel loaded at start-up") + "; " +

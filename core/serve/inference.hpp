@@ -426,6 +426,14 @@ struct HfOptions {
     // docs/training.md "MoE experts under bitsandbytes"). false: transformers 4 (a ModuleList of
     // nn.Linear experts), or a loader that quantizes them (Unsloth).
     bool experts_unquantized = true;
+    // bitsandbytes through LitGPT's --quantize bnb.* (Lightning Fabric's BitsandbytesPrecision)
+    // instead of transformers' BitsAndBytesConfig: every nn.Linear is replaced, the LM head included
+    // (the token embedding stays 16-bit); each weight is quantized from an FP16 copy, so a 4-bit
+    // weight dequantizes to FP16 and is cast to the compute dtype; and each is quantized on the GPU
+    // at init and again as the checkpoint loads (LLM.int8: double_quant's FP16 input and two int8
+    // layouts beside the init's matrix). Lightning-AI/pytorch-lightning@71aed751
+    // src/lightning/fabric/plugins/precision/bitsandbytes.py:130,189-221 (init_context, _quantize_weight).
+    bool litgpt_quantize = false;
 };
 
 struct InferenceInputs {
@@ -506,6 +514,7 @@ struct InferencePlan {
     double state_bytes = 4;      // a hybrid's recurrent state element (inference.state_dtype resolved)
     double ssm_state_bytes = 4;  // its SSM / delta state's element (vLLM's mamba_ssm_cache_dtype; state_bytes elsewhere)
     double dequant_bytes = 0;    // HF: one matrix dequantized (or re-laid out) during a prefill
+    double load_transient = 0;   // HF: held above the weights while they load (LitGPT's LLM.int8 re-quantization)
     double kernel_scratch = 0;   // HF: persistent kernel buffers (GPTQ ExLlama/ExLlamaV2 scratch)
     double quant_temp_per_token = 0;  // HF: quantized matmul temporaries per prefill token (bitsandbytes)
     bool has_gpu = false;

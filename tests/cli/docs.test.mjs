@@ -116,7 +116,7 @@ test("docs/fit-models.md's example: the figures its prose quotes", () => {
   assert.equal(gb(row('mistral-small-24b', 'q5_k_m').total_bytes), '17.73');
 });
 
-test("README's counts: 70 presets, 66 rows of extra.csv, 2,238 golden configs", () => {
+test("README's counts: 70 presets, 84 rows of extra.csv, 2,238 golden configs", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const presets = JSON.parse(run('--list-presets --format json').out);
   assert.match(readme, new RegExp(`from ${presets.length} presets`));
@@ -125,7 +125,7 @@ test("README's counts: 70 presets, 66 rows of extra.csv, 2,238 golden configs", 
   const extra = run('validate tests/calibration/extra.csv');
   assert.equal(extra.code, 0, extra.err);
   const rows = Number(/compared (\d+) rows/.exec(extra.out)[1]);
-  assert.equal(rows, 66);
+  assert.equal(rows, 84);
   assert.match(readme, new RegExp(`against ${rows} further public measurements`));
   assert.match(readFileSync(join(root, 'docs/validation.md'), 'utf8'), new RegExp(`on ${rows} further public measurements`));
   const golden = readFileSync(join(root, 'tests/golden/configs.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;

@@ -131,6 +131,25 @@ test('HF generate, GQA: --set inference.hf.sdpa_enable_gqa=true drops the last s
   assert.match(bad.err, /inference\.hf\.sdpa_enable_gqa/);
 });
 
+test('HF generate, LLM.int8 under LitGPT: --set inference.hf.litgpt_quantize=true quantizes the head and holds its re-quantization', () => {
+  const cfg = {
+    method: 'detailed', task: 'inference', model: { preset: 'llama-2-7b' }, gpu: 'a100-40gb',
+    inference: { engine: 'hf', weights: 'bnb-int8', context: 56, prompt_tokens: 6 },
+  };
+  const hf = run(['--config', '-', '--format', 'json'], JSON.stringify(cfg));
+  const lit = run(['--config', '-', '--set', 'inference.hf.litgpt_quantize=true', '--format', 'json'], JSON.stringify(cfg));
+  assert.equal(hf.code, 0, hf.err);
+  assert.equal(lit.code, 0, lit.err);
+  // The head (32,000 x 4,096) in int8 instead of 2 B a weight: 131,072,000 B fewer (less its row scales);
+  // while loading, its FP16 copy and double_quant's two int8 layouts: 131,072,000 x 4 B.
+  const a = JSON.parse(hf.out), b = JSON.parse(lit.out);
+  assert.ok(a.breakdown.weights - b.breakdown.weights > 130e6 && a.breakdown.weights - b.breakdown.weights < 131072000);
+  assert.equal(b.breakdown.activations, 524288000);
+  const bad = run(['--config', '-', '--set', 'inference.hf.litgpt_quantize=2'], JSON.stringify(cfg));
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.err, /inference\.hf\.litgpt_quantize/);
+});
+
 test('vLLM\'s own flags set the fields that hold them: --max-model-len, -tp / --tensor-parallel-size, --gpu-memory-utilization, --max-num-seqs', () => {
   const base = ['--task', 'inference', '--method', 'detailed', '--engine', 'vllm', '--preset', 'llama-3-8b', '--gpu', 'a100-80gb'];
   const printed = (args) => {

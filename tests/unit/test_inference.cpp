@@ -524,6 +524,45 @@ TEST_CASE("HF generate, bitsandbytes: LLM.int8's int8 input copies and int32 acc
     CHECK(acts("bnb-nf4", 0, 0, 4) - acts("bnb-nf4", 0, 0, 2) == Approx(largest * 4 + 512.0 * 60416));
 }
 
+TEST_CASE("HF generate, LitGPT's --quantize bnb.*: the LM head quantized, FP16 dequantization, LLM.int8 re-quantized on load") {
+    // Llama-2-7B (head 32,000 x 4,096 = 131,072,000 weights apart from the embedding), one 6-token
+    // prompt + 50 new tokens, compute dtype BF16 (LitGPT's bf16-true).
+    auto cfg_of = [](const char* format, bool litgpt) {
+        Config cfg = serving("llama-2-7b", Engine::Hf, format, "a100-40gb", 56);
+        cfg.inference.prompt_tokens = 6;
+        cfg.inference.hf.bnb_compute_bytes = 2;
+        cfg.inference.hf.litgpt_quantize = litgpt;
+        return cfg;
+    };
+    const double head = 32000.0 * 4096;
+    const InferencePlan hf = plan(cfg_of("bnb-nf4", false)), lit = plan(cfg_of("bnb-nf4", true));
+    // The head in NF4 with an FP32 absmax per 64 weights: 4.5 bits, 73,728,000 B instead of 2 B a
+    // weight (262,144,000 B); the token embedding stays 16-bit in both.
+    CHECK(hf.weights.output == head * 2);
+    CHECK(lit.weights.output == head * 4.5 / 8);
+    CHECK(lit.weights.total == Approx(hf.weights.total - head * 2 + head * 4.5 / 8));
+    CHECK(lit.weights.embedding == hf.weights.embedding);
+    // transformers dequantizes the largest 4-bit matrix, the MLP's 4,096 x 11,008, once to BF16:
+    // 90,177,536 B. LitGPT's largest is its quantized head, dequantized to FP16 (Lightning quantizes
+    // from torch.half) and copied to BF16: 131,072,000 x (2 + 2) = 524,288,000 B.
+    CHECK(hf.dequant_bytes == 4096.0 * 11008 * 2);
+    CHECK(lit.dequant_bytes == head * 4);
+    CHECK(memory_at(lit, 56, 1).activations - memory_at(hf, 56, 1).activations == Approx(head * 4 - 4096.0 * 11008 * 2));
+    // LLM.int8 under LitGPT: the head in int8 too, and while the checkpoint loads, the head's FP16
+    // copy and double_quant's two int8 layouts beside the init's int8 head: 131,072,000 x (2 + 1 + 1)
+    // = 524,288,000 B, above a 6-token prefill (the head's col_ampere copy, 131 MB, and small terms).
+    const InferencePlan lit8 = plan(cfg_of("bnb-int8", true)), hf8 = plan(cfg_of("bnb-int8", false));
+    CHECK(lit8.load_transient == head * 4);
+    CHECK(hf8.load_transient == 0);
+    CHECK(memory_at(lit8, 56, 1).activations == head * 4);
+    // A 16-bit format, or a model without a separate head, is unchanged by the setting.
+    CHECK(plan(cfg_of("bf16", true)).weights.total == plan(cfg_of("bf16", false)).weights.total);
+    Config tied = serving("llama-3.2-1b", Engine::Hf, "bnb-nf4", "a100-40gb", 56);
+    const double tied_total = plan(tied).weights.total;
+    tied.inference.hf.litgpt_quantize = true;
+    CHECK(plan(tied).weights.total == tied_total);
+}
+
 TEST_CASE("Caching allocator replay: PyTorch's size classes, best fit, splitting, merging, release on a failed cudaMalloc") {
     const std::uint64_t MiB = 1u << 20;
     CachingAllocatorSim a(CachingAllocatorRules{});

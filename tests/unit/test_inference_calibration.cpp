@@ -30,6 +30,36 @@ bool read_csv(std::string& out, const char* path = VRAMCALC_CALIBRATION_CSV) {
 
 bool inference_task(const std::string& task) { return task == "inference" || task == "serve" || task == "file"; }
 
+// tests/calibration/extra.csv, parsed; the test fails (not skips) when it is missing.
+io::CsvTable extra_table() {
+    std::string text;
+    if (!read_csv(text, VRAMCALC_EXTRA_CSV)) FAIL("extra CSV not found at " << VRAMCALC_EXTRA_CSV);
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    return t.value;
+}
+
+struct RowError {
+    const char* id;
+    double error;
+};
+
+// Each expected row of `checks` compared, its error within `margin` of the figure and its fits/OOM
+// verdict right where the row names a GPU; returns how many of them were found.
+int check_row_errors(const std::vector<io::RowCheck>& checks, const std::vector<RowError>& expected, double margin) {
+    int found = 0;
+    for (const auto& c : checks)
+        for (const auto& x : expected) {
+            if (c.id != x.id) continue;
+            ++found;
+            INFO(c.id << ": measured " << c.measured_bytes << ", estimate " << c.estimated_bytes << " " << c.skipped);
+            REQUIRE(c.compared);
+            CHECK(c.error == Catch::Detail::Approx(x.error).margin(margin));
+            if (c.verdict_known) CHECK(c.verdict_right);  // X24's start failed: "does not fit" is right
+        }
+    return found;
+}
+
 }  // namespace
 
 TEST_CASE("inference rows: row -> config, the quantity the row measures", "[calibration]") {
@@ -267,11 +297,8 @@ TEST_CASE("serve rows: the log's settings read from the method column", "[calibr
 }
 
 TEST_CASE("extra.csv's vLLM logs (X15-X29): each row's error, fitted on nothing", "[calibration]") {
-    std::string text;
-    if (!read_csv(text, VRAMCALC_EXTRA_CSV)) FAIL("extra CSV not found at " << VRAMCALC_EXTRA_CSV);
-    auto t = io::parse_csv(text);
-    REQUIRE(t.ok);
-    const auto checks = io::check_rows(t.value);
+    const io::CsvTable t = extra_table();
+    const auto checks = io::check_rows(t);
     // The errors docs/validation.md lists: a change that moves a row must update them. X19 and X27
     // by hand: non-torch at TP 4 on cards without P2P (modified RTX 2080 Ti: "no P2P" in the row), so
     // NCCL's buffers in host memory and custom all-reduce off: 0.13 GiB vs 0.20 logged is -35.0% (with
@@ -290,33 +317,68 @@ TEST_CASE("extra.csv's vLLM logs (X15-X29): each row's error, fitted on nothing"
     // 2,211,840 x 2 B, embedding and head 2 x 201,088 x 2880 x 2 B, the 1-D rest (norms, biases, sinks)
     // 7,169,728 x 2 B and the FP32 YaRN table 131,072 x 64 x 4 B: 14,712,688,000 B = 13.702 GiB against
     // 13.72 logged, -0.13%.
-    const struct {
-        const char* id;
-        double error;
-    } expected[] = {
+    const std::vector<RowError> expected = {
         {"X15", 0.0170}, {"X16", -0.0950}, {"X17", -0.0001}, {"X18", 0.0424}, {"X19", -0.3500}, {"X20", -0.0027}, {"X21", -0.0313},
         {"X22", -0.0197}, {"X23", 0.0461},  {"X24", -0.2481}, {"X25", -0.0005}, {"X26", 0.0410}, {"X27", 0.0833}, {"X28", -0.0171},
         {"X29", -0.0013},
     };
-    int found = 0;
-    for (const auto& c : checks) {
-        if (c.task != "serve") continue;
-        for (const auto& x : expected) {
-            if (c.id != x.id) continue;
-            ++found;
-            INFO(c.id << ": measured " << c.measured_bytes << ", estimate " << c.estimated_bytes << " " << c.skipped);
-            REQUIRE(c.compared);
-            CHECK(c.error == Catch::Detail::Approx(x.error).margin(0.0002));
-            if (c.verdict_known) CHECK(c.verdict_right);  // X24's start failed: "does not fit" is right
-        }
-    }
-    CHECK(found == 15);
+    CHECK(check_row_errors(checks, expected, 0.0002) == 15);
     // The KV pool, what the vLLM constants move, within 5% on every log whose configuration is stated.
     for (const auto& c : checks) {
-        const io::CalibrationRow row{&t.value, static_cast<size_t>(&c - checks.data())};
+        const io::CalibrationRow row{&t, static_cast<size_t>(&c - checks.data())};
         const std::string note = row.get("note");
         if (c.task != "serve" || note.rfind("KV", 0) != 0 || note.find("note=uncertain") != std::string::npos) continue;
         INFO(c.id);
         CHECK(std::fabs(c.error) <= 0.05);
     }
+}
+
+TEST_CASE("extra.csv's LitGPT bitsandbytes generate rows (X77-X87): the head quantized, FP16 dequantization, fitted on nothing", "[calibration]") {
+    const io::CsvTable t = extra_table();
+    const auto checks = io::check_rows(t);
+    // LitGPT's generate/base.py (torch.cuda.max_memory_allocated, A100 40GB, October 2023). X80, the
+    // Falcon-7B BF16 baseline, by hand: its head apart from wte (the row's tied column "no" over the
+    // preset's tied checkpoint), 7,217,189,760 x 2 B = 14.434 GB + a 261-token cache, against 14.50 GB.
+    // X77 (NF4) by hand: every Linear in NF4 at 4.5 bits (6,921,420,800 weights, head included:
+    // 3.893 GB), wte in BF16 (0.591 GB), the 1-D rest, and the prefill's FP16 + BF16 copies of the
+    // dequantized head, 295,469,056 x 4 B = 1.182 GB: 5.67 GB against 5.72 (-0.9%); 4.49 GB (-21.5%)
+    // with the head 16-bit and one BF16 copy of the MLP matrix, as transformers would hold it.
+    // X79 (LLM.int8): the weights 7.517 GB and, as the checkpoint loads, the head's FP16 copy and two
+    // int8 layouts beside the init's int8 head, 295,469,056 x 4 B: 8.70 GB against 8.70.
+    const std::vector<RowError> expected = {
+        {"X77", -0.0090}, {"X78", -0.0059}, {"X79", 0.0001}, {"X80", -0.0041}, {"X81", -0.0050}, {"X82", -0.0050},
+        {"X83", -0.0038}, {"X84", -0.0044}, {"X85", -0.0046}, {"X86", -0.0080}, {"X87", -0.0070},
+    };
+    CHECK(check_row_errors(checks, expected, 0.0006) == 11);
+    for (const auto& c : checks)
+        if (c.task == "inference" && c.gpu_id == "a100-40gb") CHECK(c.verdict_known);  // the A100 40GB the files name
+}
+
+TEST_CASE("rows: the tied column over a preset's, and LitGPT's bnb.nf4-dq as double quantization", "[calibration]") {
+    // Falcon-7B's checkpoint ties its head (the preset), LitGPT holds lm_head apart from wte: the row
+    // says "no", 295,469,056 more weights. A row that leaves the column empty keeps the preset's.
+    const std::string text = std::string(kHeader) +
+                             "A,LitGPT tutorials/quantize.md (A100-40GB),inference,Falcon-7B,32,4544,71,1,64,65024,18176,gelu,no,7.22,bf16,generate,,1,261,"
+                             "no,1,none,alloc,14.5,GB,5-token prompt\n"
+                             "B,x (A100-40GB),inference,Falcon-7B,32,4544,71,1,64,65024,18176,gelu,,7.22,bf16,generate,,1,261,no,1,none,alloc,14.5,GB,5-token prompt\n"
+                             "C,LitGPT tutorials/resource-tables.md (A100-40GB),qlora,Llama-2-7B,32,4096,32,32,128,32000,11008,swiglu,no,6.74,nf4-dq-bnb,"
+                             "qlora r8 q+v,adamw,1,1304,no,1,none,alloc,13.84,GB,bitsandbytes 0.41.1\n"
+                             "D,LitGPT tutorials/resource-tables.md (A100-40GB),qlora,Llama-2-7B,32,4096,32,32,128,32000,11008,swiglu,no,6.74,nf4-bnb,"
+                             "qlora r8 q+v,adamw,1,1304,no,1,none,alloc,14.14,GB,bitsandbytes 0.41.1\n";
+    auto t = io::parse_csv(text);
+    REQUIRE(t.ok);
+    Error err;
+    CHECK_FALSE(io::calibration_row_model(io::CalibrationRow{&t.value, 0}, err).tied_embeddings);
+    CHECK(io::calibration_row_model(io::CalibrationRow{&t.value, 1}, err).tied_embeddings);
+    CHECK(err.field.empty());
+    const auto c = io::check_rows(t.value);
+    REQUIRE(c[0].compared);
+    REQUIRE(c[1].compared);
+    CHECK(c[0].estimated_bytes - c[1].estimated_bytes == Catch::Detail::Approx(65024.0 * 4544 * 2));
+    auto dq = io::training_row_config(io::CalibrationRow{&t.value, 2});
+    auto plain = io::training_row_config(io::CalibrationRow{&t.value, 3});
+    REQUIRE(dq.ok);
+    REQUIRE(plain.ok);
+    CHECK(dq.value.training.lora.double_quant);
+    CHECK_FALSE(plain.value.training.lora.double_quant);
 }

@@ -467,6 +467,8 @@ export interface InferenceHfConfig {
     sdpa_enable_gqa?: boolean;
     /** bitsandbytes formats: an MoE's routed experts stay in the checkpoint's 16-bit dtype (transformers 5's fused experts, which its bitsandbytes integration skips); false: transformers 4, or a loader that quantizes them (Unsloth) (default true) */
     experts_unquantized?: boolean;
+    /** bitsandbytes through LitGPT's --quantize (Lightning's BitsandbytesPrecision): the LM head quantized too, 4-bit weights dequantized to FP16 then the compute dtype, LLM.int8 re-quantized on load (FP16 + two int8 layouts of the largest matrix) (default false) */
+    litgpt_quantize?: boolean;
 }
 
 /** "inference.gpu_custom": a GPU not in the catalog, used instead of gpu by every task, method and answer (its fit has id custom; below) */
